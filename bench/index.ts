@@ -1,0 +1,14 @@
+/**
+ * `npm run bench`: runs every benchmark and prints its figures. Each benchmark module exports
+ * `run(): Promise<void>` and prints its own lines; add new ones to BENCHES.
+ */
+const BENCHES: ReadonlyArray<{ name: string; load: () => Promise<{ run: () => Promise<void> }> }> = [];
+
+const only = process.argv.slice(2);
+for (const bench of BENCHES) {
+  if (only.length && !only.includes(bench.name)) continue;
+  process.stdout.write(`\n== ${bench.name} ==\n`);
+  const mod = await bench.load();
+  await mod.run();
+}
+if (BENCHES.length === 0) process.stdout.write('no benchmarks registered yet\n');

@@ -1,0 +1,9 @@
+#!/usr/bin/env node
+// Entry point of the `tradeloop` command. The project runs from its TypeScript sources through tsx,
+// so `npx tradeloop` works right after `npm install`, with no build step; the same loader lets users
+// load their own `.ts` strategy plugins.
+import { register } from 'tsx/esm/api';
+
+register();
+const { main } = await import('../src/cli/main.ts');
+process.exitCode = await main(process.argv.slice(2));

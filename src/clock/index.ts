@@ -1,0 +1,3 @@
+export * from './clock.js';
+export * from './live-clock.js';
+export * from './test-clock.js';

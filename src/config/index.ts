@@ -1,0 +1,3 @@
+export * from './schema.js';
+export * from './load.js';
+export * from './environment.js';

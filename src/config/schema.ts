@@ -1,0 +1,65 @@
+import { z } from 'zod';
+
+/**
+ * The configuration schema. YAML files in `config/` are validated against it; unknown keys are
+ * errors (a typo must not silently fall back to a default). Secrets are never read from files.
+ */
+const positiveMs = z.number().int().positive();
+
+export const ApiConfigSchema = z
+  .object({
+    /** Overrides the environment's API base URL (must end in /v2). */
+    base_url: z.string().url().optional(),
+    /** Overrides the environment's token URL. */
+    token_url: z.string().url().optional(),
+    /** Scopes to request; defaults to what a trading bot needs. */
+    scopes: z.array(z.string().min(1)).optional(),
+    connect_timeout_ms: positiveMs.default(5_000),
+    headers_timeout_ms: positiveMs.default(10_000),
+    body_timeout_ms: positiveMs.default(10_000),
+    max_retries: z.number().int().min(0).max(10).default(4),
+    /** Pause of every budget after a 429 without Retry-After (the platform blocks for 5 minutes). */
+    rate_limit_penalty_ms: z.number().int().min(0).default(300_000),
+  })
+  .strict();
+
+export const LocalSandboxConfigSchema = z
+  .object({
+    port: z.number().int().min(0).max(65_535).default(0),
+    seed: z.number().int().default(42),
+    /** Simulated time runs this many times faster than real time. */
+    speed: z.number().positive().default(1),
+    /** Funds put in the default profile at start, asset → decimal string. */
+    funding: z.record(z.string(), z.string().regex(/^[0-9]*\.?[0-9]+$/, 'an unsigned decimal string such as "10000"')).default({ USD: '100000' }),
+  })
+  .strict();
+
+export const LogConfigSchema = z
+  .object({
+    level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    pretty: z.boolean().optional(),
+  })
+  .strict();
+
+export const ConfigSchema = z
+  .object({
+    environment: z.enum(['local', 'sandbox', 'production']).default('local'),
+    /** Must be true to run against production; guards against accidents. */
+    confirm_production: z.boolean().default(false),
+    api: ApiConfigSchema.default(ApiConfigSchema.parse({})),
+    local: LocalSandboxConfigSchema.default(LocalSandboxConfigSchema.parse({})),
+    log: LogConfigSchema.default(LogConfigSchema.parse({})),
+  })
+  .strict()
+  .superRefine((cfg, ctx) => {
+    if (cfg.environment === 'production' && !cfg.confirm_production) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['confirm_production'],
+        message: 'environment is production: set confirm_production: true to trade real money',
+      });
+    }
+  });
+
+export type Config = z.infer<typeof ConfigSchema>;
+export type ApiConfig = z.infer<typeof ApiConfigSchema>;

@@ -1,0 +1,5 @@
+export * from './errors.js';
+export * from './decimal.js';
+export * from './rng.js';
+export * from './markets.js';
+export * from './messages.js';

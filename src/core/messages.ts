@@ -1,0 +1,159 @@
+/**
+ * The messages that cross layers. All readonly and discriminated by `kind`; handle them with
+ * exhaustive switches (see `assertNever`). Amounts and prices in intents and reports are decimal
+ * strings, exact and serialisable (the journal stores them as they are).
+ */
+import type { MarketSymbol } from './markets.js';
+
+export type Side = 'BUY' | 'SELL';
+export type OrderType = 'LIMIT' | 'MARKET' | 'POST_ONLY_LIMIT' | 'STOP_MARKET' | 'STOP_LIMIT';
+export type TimeInForce = 'GTC' | 'FOK' | 'IOC' | 'GTT';
+
+export interface PriceLevel {
+  readonly price: number;
+  readonly amount: number;
+}
+
+/** What a market source emits. `at` is the observation time on the engine's clock (epoch ms). */
+export type MarketEvent =
+  | {
+      readonly kind: 'ticker';
+      readonly market: MarketSymbol;
+      readonly at: number;
+      readonly serverAt?: number;
+      readonly bid?: PriceLevel;
+      readonly ask?: PriceLevel;
+      readonly last?: PriceLevel;
+      readonly dayHigh?: number;
+      readonly dayLow?: number;
+      readonly dayOpen?: number;
+      readonly dayVolume?: number;
+    }
+  | {
+      readonly kind: 'book';
+      readonly market: MarketSymbol;
+      readonly at: number;
+      readonly serverAt?: number;
+      readonly bids: readonly PriceLevel[];
+      readonly asks: readonly PriceLevel[];
+    }
+  | {
+      readonly kind: 'price';
+      readonly market: MarketSymbol;
+      readonly at: number;
+      readonly serverAt?: number;
+      readonly price: number;
+    }
+  | {
+      readonly kind: 'quote';
+      readonly market: MarketSymbol;
+      readonly at: number;
+      readonly quoteId: string;
+      readonly side: Side;
+      readonly price: string;
+      readonly expiresAt: number;
+    }
+  | { readonly kind: 'timer'; readonly market: MarketSymbol; readonly at: number };
+
+interface IntentBase {
+  /** Unique id; becomes the wire `ref_id` and is never regenerated. */
+  readonly intentId: string;
+  /** Name of the strategy instance that made it. */
+  readonly strategy: string;
+}
+
+export type Intent =
+  | (IntentBase & {
+      readonly kind: 'place-order';
+      readonly market: MarketSymbol;
+      readonly side: Side;
+      readonly type: OrderType;
+      readonly baseAmount?: string;
+      readonly quoteAmount?: string;
+      readonly price?: string;
+      readonly stopPrice?: string;
+      readonly timeInForce?: TimeInForce;
+      readonly expiresAt?: number;
+    })
+  | (IntentBase & { readonly kind: 'cancel-order'; readonly orderRefId: string })
+  | (IntentBase & {
+      readonly kind: 'execute-quote';
+      readonly market: MarketSymbol;
+      readonly side: Side;
+      readonly baseAmount?: string;
+      readonly quoteAmount?: string;
+      /** Worst acceptable price: highest for a buy, lowest for a sell. */
+      readonly limitPrice?: string;
+    })
+  | (IntentBase & {
+      readonly kind: 'transfer';
+      readonly asset: string;
+      readonly amount: string;
+      readonly fromProfileId: string;
+      readonly toProfileId: string;
+    });
+
+/** Stable codes of risk denials; the numbers behind each denial travel in `details`. */
+export type DenialCode =
+  | 'INSUFFICIENT_BALANCE'
+  | 'TRANSFER_LIMIT'
+  | 'QUOTE_EXPIRED'
+  | 'PRECISION'
+  | 'MINIMUM'
+  | 'MARKET_NOT_ALLOWED'
+  | 'MAX_NOTIONAL'
+  | 'MAX_POSITION'
+  | 'MAX_OPEN_ORDERS'
+  | 'RATE'
+  | 'PRICE_BAND'
+  | 'STALE_DATA'
+  | 'HALTED'
+  | 'INVALID_INTENT';
+
+export interface DenialReason {
+  readonly code: DenialCode;
+  readonly message: string;
+  readonly details: Readonly<Record<string, string | number | boolean>>;
+}
+
+export type Decision =
+  | { readonly kind: 'approve'; readonly intent: Intent; readonly at: number }
+  | { readonly kind: 'deny'; readonly intent: Intent; readonly at: number; readonly reason: DenialReason };
+
+/** What venues and executors report back. `refId` is the intent's id. */
+export type ExecReport =
+  | { readonly kind: 'accepted'; readonly refId: string; readonly orderId: string; readonly at: number }
+  | {
+      readonly kind: 'filled';
+      readonly refId: string;
+      readonly orderId: string;
+      readonly fillId: string;
+      readonly market: MarketSymbol;
+      readonly side: Side;
+      readonly amount: string;
+      readonly price: string;
+      readonly commission: string;
+      readonly commissionAsset: string;
+      readonly at: number;
+    }
+  | { readonly kind: 'cancelled'; readonly refId: string; readonly orderId: string; readonly at: number }
+  | { readonly kind: 'rejected'; readonly refId: string; readonly code: string; readonly message: string; readonly at: number }
+  | {
+      readonly kind: 'quote-executed';
+      readonly refId: string;
+      readonly executionId: string;
+      readonly market: MarketSymbol;
+      readonly side: Side;
+      readonly baseAmount: string;
+      readonly quoteAmount: string;
+      readonly price: string;
+      readonly settled: boolean;
+      readonly at: number;
+    }
+  | { readonly kind: 'unresolved'; readonly refId: string; readonly message: string; readonly at: number }
+  | { readonly kind: 'failed'; readonly refId: string; readonly code: string; readonly message: string; readonly at: number };
+
+/** Compile-time exhaustiveness check for switches over `kind`. */
+export function assertNever(value: never): never {
+  throw new Error(`unexpected value: ${JSON.stringify(value)}`);
+}
