@@ -1,0 +1,131 @@
+import { BehaviorSubject, Subject, type Observable } from 'rxjs';
+import type { Clock } from '../clock/index.js';
+import type { MarketEvent, MarketSymbol } from '../core/index.js';
+import { emptySnapshot, midOf, type MarketSnapshot } from './market-snapshot.js';
+import { isStale } from './observed.js';
+import { PriceHistory } from './price-history.js';
+import { reduceMarket } from './reduce-market.js';
+
+export interface MarketStoreOptions {
+  /** Data older than this is stale (default 10 s). */
+  readonly staleAfterMs?: number;
+  /** Price points kept per market (default 2048). */
+  readonly historyCapacity?: number;
+}
+
+interface Entry {
+  snapshot: MarketSnapshot;
+  readonly history: PriceHistory;
+  subject?: BehaviorSubject<MarketSnapshot>;
+}
+
+/**
+ * The market-state store: one immutable snapshot per market, replaced on each event, with
+ * observables and synchronous reads. The store never answers with data newer than the clock: an
+ * event stamped in the future waits until the clock reaches it, so look-ahead in a backtest is
+ * impossible rather than merely detected.
+ */
+export class MarketStore {
+  private readonly entries = new Map<MarketSymbol, Entry>();
+  private readonly future: MarketEvent[] = [];
+  private readonly changes = new Subject<MarketSnapshot>();
+  readonly staleAfterMs: number;
+  private readonly historyCapacity: number;
+
+  constructor(
+    private readonly clock: Pick<Clock, 'now'>,
+    options: MarketStoreOptions = {},
+  ) {
+    this.staleAfterMs = options.staleAfterMs ?? 10_000;
+    this.historyCapacity = options.historyCapacity ?? 2048;
+  }
+
+  /** Every snapshot change, all markets. */
+  get changes$(): Observable<MarketSnapshot> {
+    return this.changes.asObservable();
+  }
+
+  /** Applies an event now, or holds it until the clock reaches its time. */
+  apply(event: MarketEvent): void {
+    if (this.future.length > 0) this.releaseDue();
+    if (event.at > this.clock.now()) {
+      this.holdUntilDue(event);
+      return;
+    }
+    this.reduce(event);
+  }
+
+  /** Current snapshot of `market` (empty when nothing was observed yet). */
+  snapshot(market: MarketSymbol): MarketSnapshot {
+    if (this.future.length > 0) this.releaseDue();
+    return this.entries.get(market)?.snapshot ?? emptySnapshot(market);
+  }
+
+  /** Snapshots of `market` as they change, starting with the current one. */
+  select$(market: MarketSymbol): Observable<MarketSnapshot> {
+    const entry = this.entry(market);
+    entry.subject ??= new BehaviorSubject(entry.snapshot);
+    return entry.subject.asObservable();
+  }
+
+  /** Bounded price history of `market` (reference prices, or mids when only books are seen). */
+  history(market: MarketSymbol): PriceHistory {
+    if (this.future.length > 0) this.releaseDue();
+    return this.entry(market).history;
+  }
+
+  /** Markets with at least one observation. */
+  markets(): MarketSymbol[] {
+    return [...this.entries.keys()];
+  }
+
+  /** True when the market's price (or best bid/ask) is missing or older than the stale age. */
+  isStale(market: MarketSymbol, maxAgeMs = this.staleAfterMs): boolean {
+    const s = this.snapshot(market);
+    const now = this.clock.now();
+    const freshest = [s.price, s.bestBid, s.bestAsk].reduce((a, o) => (o && o.at > a ? o.at : a), Number.NEGATIVE_INFINITY);
+    return isStale(Number.isFinite(freshest) ? { value: 0, at: freshest } : undefined, now, maxAgeMs);
+  }
+
+  /** Events waiting for the clock (for diagnostics and tests). */
+  heldEvents(): number {
+    return this.future.length;
+  }
+
+  private reduce(event: MarketEvent): void {
+    const entry = this.entry(event.market);
+    const next = reduceMarket(entry.snapshot, event);
+    if (next === entry.snapshot) return;
+    entry.snapshot = next;
+    if (event.kind === 'price') entry.history.push(event.at, event.price);
+    else if (event.kind === 'book' || (event.kind === 'ticker' && next.price === undefined)) {
+      const mid = midOf(next);
+      if (mid !== undefined && next.price === undefined) entry.history.push(event.at, mid);
+    }
+    entry.subject?.next(next);
+    if (this.changes.observed) this.changes.next(next);
+  }
+
+  private entry(market: MarketSymbol): Entry {
+    let entry = this.entries.get(market);
+    if (entry === undefined) {
+      entry = { snapshot: emptySnapshot(market), history: new PriceHistory(this.historyCapacity) };
+      this.entries.set(market, entry);
+    }
+    return entry;
+  }
+
+  private holdUntilDue(event: MarketEvent): void {
+    let i = this.future.length;
+    while (i > 0 && (this.future[i - 1] as MarketEvent).at > event.at) i--;
+    this.future.splice(i, 0, event);
+  }
+
+  private releaseDue(): void {
+    const now = this.clock.now();
+    let n = 0;
+    while (n < this.future.length && (this.future[n] as MarketEvent).at <= now) n++;
+    if (n === 0) return;
+    for (const e of this.future.splice(0, n)) this.reduce(e);
+  }
+}
