@@ -1,0 +1,69 @@
+import type { z } from 'zod';
+import type { Dec, ExecReport, Intent, MarketEvent, MarketSymbol } from '../core/index.js';
+import type { MarketSnapshot, OpenOrderView, PriceHistory } from '../state/index.js';
+
+/** An intent as a strategy writes it: the engine stamps `intentId` (the future ref_id) and `strategy`. */
+export type IntentDraft = Intent extends infer I ? (I extends Intent ? Omit<I, 'intentId' | 'strategy'> & { readonly intentId?: string } : never) : never;
+
+/** Read-only views a strategy gets; nothing in it can change the engine. */
+export interface StrategyContext {
+  /** Engine time, epoch ms (the test clock in a backtest). */
+  now(): number;
+  /** Latest snapshot of a market; never newer than `now()`. */
+  market(symbol: MarketSymbol): MarketSnapshot;
+  /** Bounded history of reference prices of a market. */
+  history(symbol: MarketSymbol): PriceHistory;
+  readonly account: AccountView;
+}
+
+export interface AccountView {
+  /** Balance usable for new orders, after what open orders hold. */
+  available(asset: string): Dec;
+  /** Available plus held by open orders. */
+  total(asset: string): Dec;
+  /** The strategy's own open orders. */
+  openOrders(market?: MarketSymbol): readonly OpenOrderView[];
+}
+
+/** What `create` returns. Handlers are synchronous and pure apart from their own indicator state. */
+export interface StrategyHandlers {
+  /** Called for each market event of a subscribed market, after the stores have applied it. */
+  onEvent?(event: MarketEvent, ctx: StrategyContext): readonly IntentDraft[] | IntentDraft | undefined | void;
+  /** Called for each execution report of this strategy's intents. */
+  onReport?(report: ExecReport, ctx: StrategyContext): readonly IntentDraft[] | IntentDraft | undefined | void;
+}
+
+export interface StrategyDefinition<P extends z.ZodObject = z.ZodObject> {
+  /** Plugin name, kebab-case; also the default instance name. */
+  readonly name: string;
+  readonly description: string;
+  /** Parameter schema with defaults: validates YAML and CLI params and gives the optimizer its space. */
+  readonly params: P;
+  /** Markets the strategy trades, fixed or chosen from params. */
+  readonly markets: readonly MarketSymbol[] | ((params: z.infer<P>) => readonly MarketSymbol[]);
+  /** Event kinds the strategy needs the market source to poll (default: price). */
+  readonly needs?: ReadonlyArray<MarketEvent['kind']>;
+  create(params: z.infer<P>): StrategyHandlers;
+}
+
+const NAME = /^[a-z][a-z0-9-]*$/;
+
+/**
+ * Declares a strategy plugin; a plugin file's default export is the result. Checks the definition
+ * at load time so a broken plugin fails with its name and the field to fix.
+ */
+export function defineStrategy<P extends z.ZodObject>(definition: StrategyDefinition<P>): StrategyDefinition<P> {
+  const problems: string[] = [];
+  if (typeof definition.name !== 'string' || !NAME.test(definition.name)) problems.push('name: a kebab-case string such as "sma-cross"');
+  if (typeof definition.description !== 'string' || definition.description.trim() === '') problems.push('description: a non-empty string');
+  if (typeof definition.params?.safeParse !== 'function') problems.push('params: a zod object schema, e.g. z.object({ fast: z.number().default(10) })');
+  if (!Array.isArray(definition.markets) && typeof definition.markets !== 'function') problems.push('markets: an array of market symbols or a function of params');
+  if (typeof definition.create !== 'function') problems.push('create: a function (params) => handlers');
+  if (problems.length) throw new TypeError(`invalid strategy definition ${JSON.stringify(definition.name)}: ${problems.join('; ')}`);
+  return Object.freeze(definition);
+}
+
+/** Resolves the markets of a definition for given params. */
+export function marketsOf<P extends z.ZodObject>(definition: StrategyDefinition<P>, params: z.infer<P>): readonly MarketSymbol[] {
+  return typeof definition.markets === 'function' ? definition.markets(params) : definition.markets;
+}

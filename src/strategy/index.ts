@@ -1,0 +1,3 @@
+export * from './define.js';
+export * from './params.js';
+export * from './loader.js';

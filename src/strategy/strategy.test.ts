@@ -1,0 +1,82 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { InputError } from '../core/index.js';
+import { defineStrategy, marketsOf } from './define.js';
+import { listBuiltinStrategies, loadStrategy } from './loader.js';
+import { parseParamString, resolveParams } from './params.js';
+
+const demo = defineStrategy({
+  name: 'demo',
+  description: 'test strategy',
+  params: z.object({ fast: z.number().int().min(1).default(5), market: z.string().default('BTCUSD') }),
+  markets: (p) => [p.market],
+  create: () => ({}),
+});
+
+describe('defineStrategy', () => {
+  it('rejects a definition with a bad name and no create, naming both fields', () => {
+    expect(() => defineStrategy({ name: 'Bad Name', description: 'x', params: z.object({}), markets: [], create: undefined as never })).toThrow(
+      /name: a kebab-case string.*create: a function/,
+    );
+  });
+
+  it('resolves markets from params', () => {
+    expect(marketsOf(demo, resolveParams(demo, { market: 'ETHUSD' }))).toEqual(['ETHUSD']);
+  });
+});
+
+describe('params', () => {
+  it('parses k=v lists with numbers and strings', () => {
+    expect(parseParamString('fast=10,market=ETHUSD,flag=true')).toEqual({ fast: 10, market: 'ETHUSD', flag: true });
+    expect(() => parseParamString('fast')).toThrow(/key=value/);
+  });
+
+  it('applies defaults and reports unknown and invalid params together', () => {
+    expect(resolveParams(demo, {})).toEqual({ fast: 5, market: 'BTCUSD' });
+    try {
+      resolveParams(demo, { fast: 0, slow: 3 });
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(InputError);
+      expect((e as Error).message).toMatch(/slow: unknown parameter of demo/);
+      expect((e as Error).message).toMatch(/fast:/);
+    }
+  });
+});
+
+describe('loadStrategy', () => {
+  const defineUrl = resolve(import.meta.dirname, 'define.ts');
+
+  it('loads a user TypeScript plugin by path with no build step', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tradeloop-plugin-'));
+    const file = join(dir, 'my-strat.ts');
+    writeFileSync(
+      file,
+      `import { z } from 'zod';\nimport { defineStrategy } from ${JSON.stringify(defineUrl)};\nconst n: number = 3;\nexport default defineStrategy({ name: 'my-strat', description: 'mine', params: z.object({ n: z.number().default(n) }), markets: ['BTCUSD'], create: () => ({}) });\n`,
+    );
+    const def = await loadStrategy(file);
+    expect(def.name).toBe('my-strat');
+  });
+
+  it('names the file and the fix when the default export is missing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tradeloop-plugin-'));
+    const file = join(dir, 'empty.js');
+    writeFileSync(file, 'export const x = 1;\n');
+    await expect(loadStrategy(file)).rejects.toThrow(/empty\.js has no default export: end the file with `export default defineStrategy/);
+  });
+
+  it('explains an unknown name with the list of built-ins', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tradeloop-builtins-'));
+    writeFileSync(join(dir, 'alpha.ts'), 'export default {}\n');
+    writeFileSync(join(dir, 'alpha.test.ts'), '\n');
+    expect(await listBuiltinStrategies(dir)).toEqual(['alpha']);
+    await expect(loadStrategy('no-such-strategy', { strategiesDir: dir })).rejects.toThrow(/built-ins: alpha/);
+  });
+
+  it('reports a missing file by path', async () => {
+    await expect(loadStrategy('./nope/missing.ts')).rejects.toThrow(/does not exist/);
+  });
+});
