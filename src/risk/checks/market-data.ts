@@ -1,0 +1,57 @@
+import { D, type DenialReason } from '../../core/index.js';
+import { quoteTimeLeftMs } from '../../state/index.js';
+import { deny } from '../denial.js';
+import type { TradeFacts } from '../facts.js';
+import type { RiskLimits } from '../limits.js';
+import type { RiskView } from '../view.js';
+
+/** New orders need fresh market data to be valued and banded. */
+export function checkStale(f: TradeFacts, view: RiskView, limits: RiskLimits): DenialReason | undefined {
+  const s = view.market(f.market);
+  const now = view.now();
+  const newest = Math.max(s.price?.at ?? -Infinity, s.bestBid?.at ?? -Infinity, s.bestAsk?.at ?? -Infinity);
+  const age = now - newest;
+  if (!Number.isFinite(newest) || age > limits.stale_after_ms) {
+    return deny('STALE_DATA', `market data of ${f.market} is ${Number.isFinite(newest) ? `${age} ms old` : 'missing'} (limit ${limits.stale_after_ms} ms)`, {
+      market: f.market,
+      age_ms: Number.isFinite(newest) ? age : -1,
+      max_age_ms: limits.stale_after_ms,
+    });
+  }
+  return undefined;
+}
+
+/** A limit price far from mid is a mistake (and the platform refuses takers beyond 15%). */
+export function checkPriceBand(f: TradeFacts, _view: RiskView, limits: RiskLimits): DenialReason | undefined {
+  if (f.price === undefined || f.reference === undefined || f.intent.kind !== 'place-order') return undefined;
+  const bps = f.price.minus(f.reference).abs().div(f.reference).times(10_000);
+  if (bps.gt(limits.price_band_bps)) {
+    return deny('PRICE_BAND', `price ${f.price.toFixed()} is ${bps.toFixed(0)} bps from mid ${f.reference.toFixed()} (band ${limits.price_band_bps} bps)`, {
+      price: f.price.toFixed(),
+      mid: f.reference.toFixed(),
+      distance_bps: Number(bps.toFixed(2)),
+      band_bps: limits.price_band_bps,
+    });
+  }
+  return undefined;
+}
+
+/** A quote execution needs a live quote with enough time left, within the intent's worst price. */
+export function checkQuote(f: TradeFacts, view: RiskView, limits: RiskLimits): DenialReason | undefined {
+  if (f.intent.kind !== 'execute-quote') return undefined;
+  const quote = view.market(f.market).quotes[f.side];
+  const left = quoteTimeLeftMs(quote, view.now());
+  if (quote === undefined || left < limits.min_quote_time_left_ms) {
+    return deny('QUOTE_EXPIRED', quote ? `the ${f.side} quote of ${f.market} has ${left} ms left (need ${limits.min_quote_time_left_ms})` : `no ${f.side} quote for ${f.market}`, {
+      market: f.market,
+      time_left_ms: Number.isFinite(left) ? left : -1,
+      min_time_left_ms: limits.min_quote_time_left_ms,
+    });
+  }
+  if (f.price !== undefined) {
+    const qp = new D(quote.value.price);
+    const worse = f.side === 'BUY' ? qp.gt(f.price) : qp.lt(f.price);
+    if (worse) return deny('PRICE_BAND', `quote price ${qp.toFixed()} is worse than the limit ${f.price.toFixed()}`, { quote_price: qp.toFixed(), limit_price: f.price.toFixed() });
+  }
+  return undefined;
+}

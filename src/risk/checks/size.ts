@@ -1,0 +1,60 @@
+import { D, type DenialReason } from '../../core/index.js';
+import { deny } from '../denial.js';
+import type { TradeFacts } from '../facts.js';
+import type { RiskLimits } from '../limits.js';
+import type { RiskView } from '../view.js';
+
+/** Notional must be known (market data present) and within [min, max]. */
+export function checkNotional(f: TradeFacts, _view: RiskView, limits: RiskLimits): DenialReason | undefined {
+  if (f.notional === undefined) return deny('STALE_DATA', `cannot value the intent: no price for ${f.market}`, { market: f.market });
+  const max = new D(limits.max_order_notional);
+  if (f.notional.gt(max)) {
+    return deny('MAX_NOTIONAL', `notional ${f.notional.toFixed(2)} ${f.quote} exceeds the limit ${max.toFixed()}`, { notional: f.notional.toFixed(2), max_notional: max.toFixed(), asset: f.quote });
+  }
+  const min = new D(limits.min_order_notional);
+  if (f.notional.lt(min)) {
+    return deny('MINIMUM', `notional ${f.notional.toFixed(2)} ${f.quote} is below the minimum ${min.toFixed()}`, { notional: f.notional.toFixed(2), min_notional: min.toFixed(), asset: f.quote });
+  }
+  return undefined;
+}
+
+export function checkOpenOrders(f: TradeFacts, view: RiskView, limits: RiskLimits): DenialReason | undefined {
+  if (f.intent.kind !== 'place-order' || f.intent.type === 'MARKET') return undefined;
+  const open = view.openOrderCount();
+  if (open >= limits.max_open_orders) return deny('MAX_OPEN_ORDERS', `${open} orders are open (limit ${limits.max_open_orders})`, { open, max_open_orders: limits.max_open_orders });
+  return undefined;
+}
+
+/** A buy needs the quote currency (with the fee), a sell needs the base asset. */
+export function checkBalance(f: TradeFacts, view: RiskView, limits: RiskLimits): DenialReason | undefined {
+  if (f.side === 'BUY') {
+    if (f.notional === undefined) return undefined;
+    const fee = f.quoteAmount !== undefined ? new D(0) : f.notional.times(limits.fee_bps).div(10_000);
+    const required = f.notional.plus(fee);
+    const available = view.available(f.quote);
+    if (required.gt(available)) return insufficient(f.quote, required.toFixed(2), available.toFixed());
+    return undefined;
+  }
+  const required = f.baseAmount ?? (f.quoteAmount && f.reference ? f.quoteAmount.div(f.reference) : undefined);
+  if (required === undefined) return undefined;
+  const available = view.available(f.base);
+  if (required.gt(available)) return insufficient(f.base, required.toFixed(), available.toFixed());
+  return undefined;
+}
+
+function insufficient(asset: string, required: string, available: string): DenialReason {
+  return deny('INSUFFICIENT_BALANCE', `needs ${required} ${asset}, ${available} available`, { asset, required, available });
+}
+
+/** A buy must not take the holding of the base asset above the user's cap. */
+export function checkPosition(f: TradeFacts, view: RiskView, limits: RiskLimits): DenialReason | undefined {
+  const cap = limits.max_position[f.base];
+  if (cap === undefined || f.side !== 'BUY') return undefined;
+  const add = f.baseAmount ?? (f.quoteAmount && f.reference ? f.quoteAmount.div(f.reference) : undefined);
+  if (add === undefined) return undefined;
+  const after = view.total(f.base).plus(add);
+  if (after.gt(cap)) {
+    return deny('MAX_POSITION', `holding of ${f.base} would be ${after.toFixed(8)} (limit ${cap})`, { asset: f.base, position_after: after.toFixed(8), max_position: cap });
+  }
+  return undefined;
+}

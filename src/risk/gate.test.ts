@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import { TestClock } from '../clock/index.js';
+import { D, type Dec, type Intent } from '../core/index.js';
+import { MarketStore } from '../state/index.js';
+import { RiskGate } from './gate.js';
+import { RiskLimitsSchema, type RiskLimits } from './limits.js';
+import type { RiskView } from './view.js';
+
+function setup(limits: Partial<RiskLimits> = {}, balances: Record<string, string> = { USD: '10000', BTC: '1' }) {
+  const clock = new TestClock(1_000_000);
+  const store = new MarketStore(clock);
+  store.apply({ kind: 'book', market: 'BTCUSD', at: clock.now(), bids: [{ price: 99, amount: 5 }], asks: [{ price: 101, amount: 5 }] });
+  let open = 0;
+  const remaining: Record<string, Dec> = {};
+  const view: RiskView = {
+    now: () => clock.now(),
+    market: (m) => store.snapshot(m),
+    available: (a) => new D(balances[a] ?? '0'),
+    total: (a) => new D(balances[a] ?? '0'),
+    openOrderCount: () => open,
+    tick: (m) => (m === 'BTCUSD' ? new D('0.25') : undefined),
+    transferRemaining: (a) => remaining[a],
+  };
+  const gate = new RiskGate(RiskLimitsSchema.parse(limits), view);
+  return { clock, store, gate, setOpen: (n: number) => (open = n), remaining };
+}
+
+let seq = 0;
+function limitBuy(over: Partial<Extract<Intent, { kind: 'place-order' }>> = {}): Intent {
+  return { kind: 'place-order', intentId: `i-${++seq}`, strategy: 's', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '100', ...over };
+}
+
+function codeOf(gate: RiskGate, intent: Intent): string {
+  const d = gate.decide(intent);
+  return d.kind === 'approve' ? 'approve' : d.reason.code;
+}
+
+describe('RiskGate', () => {
+  it('approves a sound limit buy', () => {
+    expect(codeOf(setup().gate, limitBuy())).toBe('approve');
+  });
+
+  it('denies NaN, negative and zero amounts as INVALID_INTENT naming the field', () => {
+    const { gate } = setup();
+    for (const baseAmount of ['NaN', '-1', '0', '1e3']) {
+      const d = gate.decide(limitBuy({ baseAmount }));
+      expect(d.kind).toBe('deny');
+      if (d.kind === 'deny') {
+        expect(d.reason.code).toBe('INVALID_INTENT');
+        expect(d.reason.details.field).toBe('baseAmount');
+      }
+    }
+  });
+
+  it('denies an unknown market and one outside allowed_markets', () => {
+    expect(codeOf(setup().gate, limitBuy({ market: 'DOGEUSD' }))).toBe('MARKET_NOT_ALLOWED');
+    expect(codeOf(setup({ allowed_markets: ['ETHUSD'] }).gate, limitBuy())).toBe('MARKET_NOT_ALLOWED');
+  });
+
+  it('denies over-precise amounts and off-tick prices with PRECISION', () => {
+    const { gate } = setup();
+    expect(codeOf(gate, limitBuy({ baseAmount: '0.123456789' }))).toBe('PRECISION');
+    expect(codeOf(gate, limitBuy({ price: '100.1' }))).toBe('PRECISION');
+    expect(codeOf(gate, { kind: 'place-order', intentId: 'm', strategy: 's', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '10.001' })).toBe('PRECISION');
+  });
+
+  it('denies a buy beyond the available balance with the numbers behind it', () => {
+    const d = setup({}, { USD: '50' }).gate.decide(limitBuy());
+    expect(d.kind === 'deny' && d.reason).toMatchObject({ code: 'INSUFFICIENT_BALANCE', details: { asset: 'USD', required: '100.10', available: '50' } });
+  });
+
+  it('denies a sell of more base than held', () => {
+    expect(codeOf(setup().gate, limitBuy({ side: 'SELL', baseAmount: '2' }))).toBe('INSUFFICIENT_BALANCE');
+  });
+
+  it('denies MAX_NOTIONAL and MINIMUM', () => {
+    expect(codeOf(setup({ max_order_notional: '50' }).gate, limitBuy())).toBe('MAX_NOTIONAL');
+    expect(codeOf(setup({ min_order_notional: '500' }).gate, limitBuy())).toBe('MINIMUM');
+  });
+
+  it('denies MAX_POSITION when a buy would exceed the cap', () => {
+    expect(codeOf(setup({ max_position: { BTC: '1.5' } }).gate, limitBuy())).toBe('MAX_POSITION');
+  });
+
+  it('denies MAX_OPEN_ORDERS at the cap', () => {
+    const s = setup({ max_open_orders: 3 });
+    s.setOpen(3);
+    expect(codeOf(s.gate, limitBuy())).toBe('MAX_OPEN_ORDERS');
+  });
+
+  it('denies RATE beyond the intents per minute and recovers after the window', () => {
+    const s = setup({ max_intents_per_minute: 2 });
+    expect(codeOf(s.gate, limitBuy())).toBe('approve');
+    expect(codeOf(s.gate, limitBuy())).toBe('approve');
+    expect(codeOf(s.gate, limitBuy())).toBe('RATE');
+    s.clock.advance(60_001);
+    s.store.apply({ kind: 'price', market: 'BTCUSD', at: s.clock.now(), price: 100 });
+    expect(codeOf(s.gate, limitBuy())).toBe('approve');
+  });
+
+  it('denies PRICE_BAND for a limit far from mid', () => {
+    expect(codeOf(setup({ price_band_bps: 100 }).gate, limitBuy({ price: '110' }))).toBe('PRICE_BAND');
+  });
+
+  it('denies STALE_DATA when market data is old', () => {
+    const s = setup({ stale_after_ms: 1000 });
+    s.clock.advance(1001);
+    expect(codeOf(s.gate, limitBuy())).toBe('STALE_DATA');
+  });
+
+  it('denies execute-quote when the quote has expired or has too little time left', () => {
+    const s = setup({ min_quote_time_left_ms: 2000 });
+    const intent: Intent = { kind: 'execute-quote', intentId: 'q', strategy: 's', market: 'BTCUSD', side: 'BUY', quoteAmount: '100' };
+    expect(codeOf(s.gate, intent)).toBe('QUOTE_EXPIRED');
+    s.store.apply({ kind: 'quote', market: 'BTCUSD', at: s.clock.now(), quoteId: 'q1', side: 'BUY', price: '101', expiresAt: s.clock.now() + 1500 });
+    expect(codeOf(s.gate, { ...intent, intentId: 'q2' })).toBe('QUOTE_EXPIRED');
+    s.store.apply({ kind: 'quote', market: 'BTCUSD', at: s.clock.now(), quoteId: 'q3', side: 'BUY', price: '101', expiresAt: s.clock.now() + 30_000 });
+    expect(codeOf(s.gate, { ...intent, intentId: 'q4' })).toBe('approve');
+    expect(codeOf(s.gate, { ...intent, intentId: 'q5', limitPrice: '100.5' })).toBe('PRICE_BAND');
+  });
+
+  it('denies a transfer over the remaining transfer limit', () => {
+    const s = setup();
+    s.remaining.USD = new D('100');
+    const t: Intent = { kind: 'transfer', intentId: 't', strategy: 's', asset: 'USD', amount: '150', fromProfileId: 'a', toProfileId: 'b' };
+    expect(codeOf(s.gate, t)).toBe('TRANSFER_LIMIT');
+    expect(codeOf(s.gate, { ...t, intentId: 't2', amount: '50' })).toBe('approve');
+  });
+
+  it('halts new intents once the kill switch trips, but still allows cancels', () => {
+    const s = setup({ daily_loss_limit: '100' });
+    expect(s.gate.killSwitch.observe(new D('10000'), s.clock.now())).toBeUndefined();
+    expect(s.gate.killSwitch.observe(new D('9850'), s.clock.now())).toMatch(/daily loss 150.00 exceeds 100/);
+    expect(codeOf(s.gate, limitBuy())).toBe('HALTED');
+    expect(codeOf(s.gate, { kind: 'cancel-order', intentId: 'c', strategy: 's', orderRefId: 'x' })).toBe('approve');
+  });
+
+  it('trips on drawdown from the peak', () => {
+    const s = setup({ max_drawdown_pct: 10 });
+    s.gate.killSwitch.observe(new D('1000'), 0);
+    s.gate.killSwitch.observe(new D('2000'), 1);
+    expect(s.gate.killSwitch.observe(new D('1700'), 2)).toMatch(/drawdown 15.00% exceeds 10%/);
+  });
+
+  it('counts decisions per outcome', () => {
+    const s = setup();
+    s.gate.decide(limitBuy());
+    s.gate.decide(limitBuy({ market: 'DOGEUSD' }));
+    expect(s.gate.stats()).toEqual({ approve: 1, MARKET_NOT_ALLOWED: 1 });
+  });
+
+  it('checks stop and market order shapes', () => {
+    const { gate } = setup();
+    expect(codeOf(gate, limitBuy({ type: 'STOP_MARKET', stopPrice: '90' }))).toBe('INVALID_INTENT');
+    expect(codeOf(gate, { kind: 'place-order', intentId: 'x', strategy: 's', market: 'BTCUSD', side: 'BUY', type: 'MARKET', baseAmount: '1' })).toBe('INVALID_INTENT');
+  });
+});

@@ -1,0 +1,89 @@
+import type { Decision, DenialCode, DenialReason, Intent } from '../core/index.js';
+import type { Logger } from '../log/index.js';
+import { checkNotional, checkBalance, checkOpenOrders, checkPosition } from './checks/size.js';
+import { checkPriceBand, checkQuote, checkStale } from './checks/market-data.js';
+import { checkOrderShape } from './checks/order-shape.js';
+import { checkPrecision } from './checks/precision.js';
+import { checkTransfer } from './checks/transfer.js';
+import { deny } from './denial.js';
+import { isDenial, tradeFacts, type TradeFacts } from './facts.js';
+import { KillSwitch } from './kill-switch.js';
+import type { RiskLimits } from './limits.js';
+import { RateWindow } from './rate-window.js';
+import type { RiskView } from './view.js';
+
+type TradeCheck = (f: TradeFacts, view: RiskView, limits: RiskLimits) => DenialReason | undefined;
+
+/** The trade checks in the order they run: cheap shape checks first, balance last. */
+const TRADE_CHECKS: readonly TradeCheck[] = [
+  checkOrderShape,
+  checkPrecision,
+  checkStale,
+  checkQuote,
+  checkPriceBand,
+  checkNotional,
+  checkOpenOrders,
+  checkBalance,
+  checkPosition,
+];
+
+/**
+ * The single risk gate: every intent is approved or denied here, with a typed reason. Decisions are
+ * counted per code and logged (denials at info, approvals at debug).
+ */
+export class RiskGate {
+  readonly killSwitch: KillSwitch;
+  private readonly rate: RateWindow;
+  private readonly counts = new Map<'approve' | DenialCode, number>();
+  private readonly allowed: ReadonlySet<string>;
+
+  constructor(
+    private readonly limits: RiskLimits,
+    private readonly view: RiskView,
+    private readonly log?: Logger,
+  ) {
+    this.killSwitch = new KillSwitch(limits);
+    this.rate = new RateWindow(limits.max_intents_per_minute);
+    this.allowed = new Set(limits.allowed_markets);
+  }
+
+  decide(intent: Intent): Decision {
+    const at = this.view.now();
+    const reason = this.check(intent, at);
+    const decision: Decision = reason ? { kind: 'deny', intent, at, reason } : { kind: 'approve', intent, at };
+    const key = reason ? reason.code : 'approve';
+    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+    if (reason) {
+      this.rate.countAt(at);
+      this.log?.info({ intentId: intent.intentId, strategy: intent.strategy, code: reason.code, details: reason.details }, `denied ${intent.kind}: ${reason.message}`);
+    } else {
+      this.rate.record(at);
+      this.log?.debug({ intentId: intent.intentId, strategy: intent.strategy }, `approved ${intent.kind}`);
+    }
+    return decision;
+  }
+
+  /** Decisions so far by outcome code ("approve" or a denial code). */
+  stats(): Readonly<Record<string, number>> {
+    return Object.fromEntries(this.counts);
+  }
+
+  private check(intent: Intent, at: number): DenialReason | undefined {
+    if (intent.kind === 'cancel-order') return undefined; // cancelling only ever reduces risk
+    const halted = this.killSwitch.tripped;
+    if (halted) return deny('HALTED', `trading is halted: ${halted}`, { reason: halted });
+    const inWindow = this.rate.countAt(at);
+    if (inWindow >= this.rate.limit) return deny('RATE', `${inWindow} intents in the last minute (limit ${this.rate.limit})`, { count: inWindow, max_per_minute: this.rate.limit });
+    if (intent.kind === 'transfer') return checkTransfer(intent, this.view);
+    if (this.allowed.size > 0 && !this.allowed.has(intent.market)) {
+      return deny('MARKET_NOT_ALLOWED', `${intent.market} is not in risk.allowed_markets`, { market: intent.market });
+    }
+    const facts = tradeFacts(intent, this.view);
+    if (isDenial(facts)) return facts;
+    for (const check of TRADE_CHECKS) {
+      const reason = check(facts, this.view, this.limits);
+      if (reason) return reason;
+    }
+    return undefined;
+  }
+}

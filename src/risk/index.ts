@@ -1,0 +1,6 @@
+export * from './limits.js';
+export * from './view.js';
+export * from './denial.js';
+export * from './gate.js';
+export * from './kill-switch.js';
+export * from './rate-window.js';
