@@ -1,0 +1,67 @@
+/**
+ * SQLite schema of the write-ahead journal. One row per intent (its ref_id is the primary key and
+ * is never regenerated), an append-only event log, and fills keyed by the venue's fill id so a fill
+ * can be recorded only once.
+ */
+export const JOURNAL_SCHEMA_VERSION = 1;
+
+export const JOURNAL_DDL = `
+CREATE TABLE IF NOT EXISTS meta (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS intents (
+  ref_id TEXT PRIMARY KEY,
+  strategy TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  market TEXT,
+  side TEXT,
+  payload TEXT NOT NULL,
+  decision TEXT NOT NULL,
+  denial_code TEXT,
+  state TEXT NOT NULL,
+  venue_id TEXT,
+  status TEXT,
+  amount_filled TEXT NOT NULL DEFAULT '0',
+  average_price TEXT,
+  message TEXT,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS intents_state ON intents(state);
+CREATE INDEX IF NOT EXISTS intents_venue ON intents(venue_id);
+CREATE TABLE IF NOT EXISTS events (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  ref_id TEXT NOT NULL,
+  at INTEGER NOT NULL,
+  type TEXT NOT NULL,
+  data TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS events_ref ON events(ref_id);
+CREATE TABLE IF NOT EXISTS fills (
+  fill_id TEXT PRIMARY KEY,
+  ref_id TEXT NOT NULL,
+  order_id TEXT NOT NULL,
+  market TEXT NOT NULL,
+  side TEXT NOT NULL,
+  amount TEXT NOT NULL,
+  price TEXT NOT NULL,
+  commission TEXT NOT NULL,
+  commission_asset TEXT NOT NULL,
+  at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS fills_ref ON fills(ref_id);
+`;
+
+/**
+ * Journal states of an intent:
+ * - `denied`: refused by the risk gate, never sent;
+ * - `pending`: approved and journaled, no request sent yet;
+ * - `sent`: a request may have reached the venue (outcome not yet known);
+ * - `open`: the venue has it and it is not terminal;
+ * - `done`: terminal at the venue (filled, cancelled, rejected, settled);
+ * - `unresolved`: the outcome could not be established; the reconciler keeps trying.
+ */
+export type JournalState = 'denied' | 'pending' | 'sent' | 'open' | 'done' | 'unresolved';
+
+export const ACTIVE_STATES: readonly JournalState[] = ['pending', 'sent', 'open', 'unresolved'];

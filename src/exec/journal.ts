@@ -1,0 +1,241 @@
+import Database from 'better-sqlite3';
+import type { Decision, Intent } from '../core/index.js';
+import { ACTIVE_STATES, JOURNAL_DDL, JOURNAL_SCHEMA_VERSION, type JournalState } from './journal-schema.js';
+
+export interface JournalIntentRow {
+  readonly refId: string;
+  readonly strategy: string;
+  readonly kind: Intent['kind'];
+  readonly market: string | null;
+  readonly side: string | null;
+  readonly intent: Intent;
+  readonly decision: 'approve' | 'deny';
+  readonly denialCode: string | null;
+  readonly state: JournalState;
+  readonly venueId: string | null;
+  readonly status: string | null;
+  readonly amountFilled: string;
+  readonly averagePrice: string | null;
+  readonly message: string | null;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+export interface JournalFill {
+  readonly fillId: string;
+  readonly refId: string;
+  readonly orderId: string;
+  readonly market: string;
+  readonly side: string;
+  readonly amount: string;
+  readonly price: string;
+  readonly commission: string;
+  readonly commissionAsset: string;
+  readonly at: number;
+}
+
+interface RawIntentRow {
+  ref_id: string;
+  strategy: string;
+  kind: Intent['kind'];
+  market: string | null;
+  side: string | null;
+  payload: string;
+  decision: 'approve' | 'deny';
+  denial_code: string | null;
+  state: JournalState;
+  venue_id: string | null;
+  status: string | null;
+  amount_filled: string;
+  average_price: string | null;
+  message: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/**
+ * The write-ahead journal (SQLite, WAL, synchronous=NORMAL). An intent and its decision are written
+ * before the first request; then every request, response, status change and fill. Each method is
+ * one transaction, so a crash never leaves half a record.
+ */
+export class Journal {
+  private readonly db: Database.Database;
+  private readonly stmts;
+
+  constructor(file: string) {
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('foreign_keys = ON');
+    this.db.exec(JOURNAL_DDL);
+    this.db.prepare('INSERT OR IGNORE INTO meta(key, value) VALUES (?, ?)').run('schema_version', String(JOURNAL_SCHEMA_VERSION));
+    this.stmts = {
+      insertIntent: this.db.prepare(
+        `INSERT INTO intents(ref_id, strategy, kind, market, side, payload, decision, denial_code, state, created_at, updated_at)
+         VALUES (@ref_id, @strategy, @kind, @market, @side, @payload, @decision, @denial_code, @state, @at, @at)`,
+      ),
+      event: this.db.prepare('INSERT INTO events(ref_id, at, type, data) VALUES (?, ?, ?, ?)'),
+      setState: this.db.prepare('UPDATE intents SET state = ?, updated_at = ? WHERE ref_id = ?'),
+      update: this.db.prepare(
+        `UPDATE intents SET state = @state, venue_id = COALESCE(@venue_id, venue_id), status = COALESCE(@status, status),
+           amount_filled = COALESCE(@amount_filled, amount_filled), average_price = COALESCE(@average_price, average_price),
+           message = COALESCE(@message, message), updated_at = @at WHERE ref_id = @ref_id`,
+      ),
+      insertFill: this.db.prepare(
+        `INSERT OR IGNORE INTO fills(fill_id, ref_id, order_id, market, side, amount, price, commission, commission_asset, at)
+         VALUES (@fillId, @refId, @orderId, @market, @side, @amount, @price, @commission, @commissionAsset, @at)`,
+      ),
+      get: this.db.prepare('SELECT * FROM intents WHERE ref_id = ?'),
+      byVenue: this.db.prepare('SELECT * FROM intents WHERE venue_id = ?'),
+      active: this.db.prepare(`SELECT * FROM intents WHERE state IN (${ACTIVE_STATES.map(() => '?').join(',')}) ORDER BY created_at, ref_id`),
+      metaGet: this.db.prepare('SELECT value FROM meta WHERE key = ?'),
+      metaSet: this.db.prepare('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
+    };
+  }
+
+  /** Records an intent with its risk decision, before any request (one transaction). */
+  recordDecision(decision: Decision): void {
+    const i = decision.intent;
+    const approved = decision.kind === 'approve';
+    this.db.transaction(() => {
+      this.stmts.insertIntent.run({
+        ref_id: i.intentId,
+        strategy: i.strategy,
+        kind: i.kind,
+        market: 'market' in i ? i.market : null,
+        side: 'side' in i ? i.side : null,
+        payload: JSON.stringify(i),
+        decision: decision.kind,
+        denial_code: approved ? null : decision.reason.code,
+        state: approved ? 'pending' : 'denied',
+        at: decision.at,
+      });
+      this.stmts.event.run(i.intentId, decision.at, 'decision', JSON.stringify(approved ? { kind: 'approve' } : { kind: 'deny', reason: decision.reason }));
+    })();
+  }
+
+  /** Marks that a request for `refId` is about to be sent (its outcome becomes uncertain). */
+  markSent(refId: string, at: number, request: unknown): void {
+    this.db.transaction(() => {
+      this.stmts.setState.run('sent', at, refId);
+      this.stmts.event.run(refId, at, 'request', JSON.stringify(request ?? null));
+    })();
+  }
+
+  /** Updates state and venue facts of an intent and logs the event that caused it. */
+  update(refId: string, at: number, state: JournalState, facts: { venueId?: string; status?: string; amountFilled?: string; averagePrice?: string; message?: string }, event: { type: string; data?: unknown }): void {
+    this.db.transaction(() => {
+      this.stmts.update.run({
+        ref_id: refId,
+        at,
+        state,
+        venue_id: facts.venueId ?? null,
+        status: facts.status ?? null,
+        amount_filled: facts.amountFilled ?? null,
+        average_price: facts.averagePrice ?? null,
+        message: facts.message ?? null,
+      });
+      this.stmts.event.run(refId, at, event.type, JSON.stringify(event.data ?? null));
+    })();
+  }
+
+  /** Records a fill once; returns false when this fill id was already journaled. */
+  recordFill(fill: JournalFill): boolean {
+    return this.db.transaction(() => {
+      const inserted = this.stmts.insertFill.run(fill).changes > 0;
+      if (inserted) this.stmts.event.run(fill.refId, fill.at, 'fill', JSON.stringify(fill));
+      return inserted;
+    })();
+  }
+
+  get(refId: string): JournalIntentRow | undefined {
+    const row = this.stmts.get.get(refId) as RawIntentRow | undefined;
+    return row && toRow(row);
+  }
+
+  byVenueId(venueId: string): JournalIntentRow | undefined {
+    const row = this.stmts.byVenue.get(venueId) as RawIntentRow | undefined;
+    return row && toRow(row);
+  }
+
+  /** Intents that still need attention: pending, sent, open or unresolved. */
+  active(): JournalIntentRow[] {
+    return (this.stmts.active.all(...ACTIVE_STATES) as RawIntentRow[]).map(toRow);
+  }
+
+  /** Intents, newest first, optionally filtered. */
+  intents(filter: { state?: JournalState; kind?: Intent['kind']; limit?: number } = {}): JournalIntentRow[] {
+    const where: string[] = [];
+    const args: unknown[] = [];
+    if (filter.state) {
+      where.push('state = ?');
+      args.push(filter.state);
+    }
+    if (filter.kind) {
+      where.push('kind = ?');
+      args.push(filter.kind);
+    }
+    const sql = `SELECT * FROM intents ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, ref_id DESC LIMIT ?`;
+    return (this.db.prepare(sql).all(...args, filter.limit ?? 1_000_000) as RawIntentRow[]).map(toRow);
+  }
+
+  fills(filter: { refId?: string; limit?: number } = {}): JournalFill[] {
+    const sql = `SELECT fill_id AS fillId, ref_id AS refId, order_id AS orderId, market, side, amount, price, commission,
+      commission_asset AS commissionAsset, at FROM fills ${filter.refId ? 'WHERE ref_id = ?' : ''} ORDER BY at, fill_id LIMIT ?`;
+    const args: unknown[] = filter.refId ? [filter.refId] : [];
+    return this.db.prepare(sql).all(...args, filter.limit ?? 1_000_000) as JournalFill[];
+  }
+
+  events(refId: string): Array<{ seq: number; at: number; type: string; data: unknown }> {
+    const rows = this.db.prepare('SELECT seq, at, type, data FROM events WHERE ref_id = ? ORDER BY seq').all(refId) as Array<{ seq: number; at: number; type: string; data: string }>;
+    return rows.map((r) => ({ ...r, data: JSON.parse(r.data) as unknown }));
+  }
+
+  /** Next value of a persistent counter (intent sequence numbers survive restarts). */
+  nextSequence(name: string): number {
+    return this.db.transaction(() => {
+      const row = this.stmts.metaGet.get(`seq:${name}`) as { value: string } | undefined;
+      const next = (row ? Number(row.value) : 0) + 1;
+      this.stmts.metaSet.run(`seq:${name}`, String(next));
+      return next;
+    })();
+  }
+
+  getMeta(key: string): string | undefined {
+    return (this.stmts.metaGet.get(key) as { value: string } | undefined)?.value;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.stmts.metaSet.run(key, value);
+  }
+
+  /** SQLite's own integrity check: "ok" when the file is sound. */
+  integrityCheck(): string {
+    return String(this.db.pragma('integrity_check', { simple: true }));
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
+
+function toRow(r: RawIntentRow): JournalIntentRow {
+  return {
+    refId: r.ref_id,
+    strategy: r.strategy,
+    kind: r.kind,
+    market: r.market,
+    side: r.side,
+    intent: JSON.parse(r.payload) as Intent,
+    decision: r.decision,
+    denialCode: r.denial_code,
+    state: r.state,
+    venueId: r.venue_id,
+    status: r.status,
+    amountFilled: r.amount_filled,
+    averagePrice: r.average_price,
+    message: r.message,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}

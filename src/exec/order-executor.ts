@@ -1,0 +1,123 @@
+import { assertNever, type Intent } from '../core/index.js';
+import { TERMINAL_ORDER_STATUSES, VenueRejectedError, type PlaceOrderRequest, type VenueOrder } from '../venue/index.js';
+import { errorCode, errorMessage, type ExecContext } from './exec-context.js';
+import type { JournalIntentRow } from './journal.js';
+import type { JournalState } from './journal-schema.js';
+
+type PlaceIntent = Extract<Intent, { kind: 'place-order' }>;
+type CancelIntent = Extract<Intent, { kind: 'cancel-order' }>;
+
+/**
+ * Runs approved order intents. The intent is journaled (by the engine) before this is called; the
+ * executor marks it sent, places it with `refId = intentId`, and on an unknown outcome looks the
+ * order up by ref_id — never a blind retry. Status and fills are followed by `poll`.
+ */
+export class OrderExecutor {
+  constructor(private readonly ctx: ExecContext) {}
+
+  async place(intent: PlaceIntent): Promise<void> {
+    const { journal, clock, venue } = this.ctx;
+    const req = toRequest(intent);
+    journal.markSent(intent.intentId, clock.now(), req);
+    try {
+      const order = await venue.placeOrder(req);
+      this.applyOrder(intent.intentId, order, 'response');
+    } catch (e) {
+      if (e instanceof VenueRejectedError) {
+        journal.update(intent.intentId, clock.now(), 'done', { status: 'REJECTED', message: e.message }, { type: 'rejected', data: { code: e.code, message: e.message } });
+        this.ctx.emit({ kind: 'rejected', refId: intent.intentId, code: e.code, message: e.message, at: clock.now() });
+        return;
+      }
+      this.ctx.log?.warn({ refId: intent.intentId, code: errorCode(e) }, `order outcome unknown, looking it up by ref_id: ${errorMessage(e)}`);
+      await this.resolve(intent.intentId);
+    }
+  }
+
+  async cancel(intent: CancelIntent): Promise<void> {
+    const { journal, clock, venue } = this.ctx;
+    const target = journal.get(intent.orderRefId);
+    if (!target?.venueId || target.state === 'done') {
+      const why = !target ? 'unknown order' : target.state === 'done' ? 'order already closed' : 'order not acknowledged yet';
+      journal.update(intent.intentId, clock.now(), 'done', { status: 'REJECTED', message: why }, { type: 'rejected', data: { why } });
+      this.ctx.emit({ kind: 'rejected', refId: intent.intentId, code: 'NOT_CANCELLABLE', message: `cannot cancel ${intent.orderRefId}: ${why}`, at: clock.now() });
+      return;
+    }
+    journal.markSent(intent.intentId, clock.now(), { cancel: target.venueId });
+    try {
+      await venue.cancelOrder(target.venueId);
+      journal.update(intent.intentId, clock.now(), 'done', { status: 'ACKNOWLEDGED', venueId: target.venueId }, { type: 'response', data: { acknowledged: true } });
+    } catch (e) {
+      journal.update(intent.intentId, clock.now(), 'done', { status: 'FAILED', message: errorMessage(e) }, { type: 'error', data: { code: errorCode(e), message: errorMessage(e) } });
+      this.ctx.emit({ kind: 'failed', refId: intent.intentId, code: errorCode(e), message: errorMessage(e), at: clock.now() });
+    }
+    await this.refresh(target);
+  }
+
+  /** Looks an order up by ref_id after an unknown outcome; unresolved if the venue cannot say. */
+  async resolve(refId: string): Promise<void> {
+    const { journal, clock, venue } = this.ctx;
+    try {
+      const order = await venue.findOrderByRef(refId);
+      if (order) {
+        this.applyOrder(refId, order, 'lookup');
+        return;
+      }
+      journal.update(refId, clock.now(), 'done', { status: 'NOT_PLACED', message: 'the venue has no order with this ref_id' }, { type: 'lookup', data: { found: false } });
+      this.ctx.emit({ kind: 'failed', refId, code: 'NOT_PLACED', message: 'the order never reached the venue', at: clock.now() });
+    } catch (e) {
+      journal.update(refId, clock.now(), 'unresolved', { message: errorMessage(e) }, { type: 'lookup-failed', data: { code: errorCode(e), message: errorMessage(e) } });
+      this.ctx.emit({ kind: 'unresolved', refId, message: errorMessage(e), at: clock.now() });
+    }
+  }
+
+  /** Re-reads one journaled order from the venue and records any change. */
+  async refresh(row: JournalIntentRow): Promise<void> {
+    if (!row.venueId) return this.resolve(row.refId);
+    try {
+      const order = await this.ctx.venue.getOrder(row.venueId);
+      this.applyOrder(row.refId, order, 'status');
+    } catch (e) {
+      this.ctx.log?.warn({ refId: row.refId, code: errorCode(e) }, `order status poll failed: ${errorMessage(e)}`);
+    }
+  }
+
+  /** Records the venue's view of an order; emits accepted/cancelled/rejected on transitions. */
+  applyOrder(refId: string, order: VenueOrder, source: string): void {
+    const { journal, clock } = this.ctx;
+    const before = journal.get(refId);
+    const state: JournalState = TERMINAL_ORDER_STATUSES.has(order.status) ? 'done' : 'open';
+    const changed = before?.status !== order.status || before.amountFilled !== order.amountFilled.toFixed() || before.venueId !== order.orderId;
+    if (!changed && before?.state === state) return;
+    journal.update(refId, clock.now(), state, { venueId: order.orderId, status: order.status, amountFilled: order.amountFilled.toFixed(), averagePrice: order.averagePrice?.toFixed() }, { type: source, data: { status: order.status, amount_filled: order.amountFilled.toFixed() } });
+    const at = clock.now();
+    if (!before?.venueId) this.ctx.emit({ kind: 'accepted', refId, orderId: order.orderId, at });
+    if (before?.status !== order.status) {
+      if (order.status === 'CANCELLED') this.ctx.emit({ kind: 'cancelled', refId, orderId: order.orderId, at });
+      else if (order.status === 'REJECTED') this.ctx.emit({ kind: 'rejected', refId, code: 'REJECTED', message: 'rejected by the venue', at });
+    }
+  }
+}
+
+function toRequest(i: PlaceIntent): PlaceOrderRequest {
+  switch (i.type) {
+    case 'MARKET':
+    case 'LIMIT':
+    case 'POST_ONLY_LIMIT':
+    case 'STOP_MARKET':
+    case 'STOP_LIMIT':
+      return {
+        refId: i.intentId,
+        market: i.market,
+        side: i.side,
+        type: i.type,
+        ...(i.baseAmount !== undefined && { baseAmount: i.baseAmount }),
+        ...(i.quoteAmount !== undefined && { quoteAmount: i.quoteAmount }),
+        ...(i.price !== undefined && { price: i.price }),
+        ...(i.stopPrice !== undefined && { stopPrice: i.stopPrice }),
+        ...(i.timeInForce !== undefined && { timeInForce: i.timeInForce }),
+        ...(i.expiresAt !== undefined && { expiresAt: i.expiresAt }),
+      };
+    default:
+      return assertNever(i.type);
+  }
+}

@@ -1,0 +1,146 @@
+import type { Dec, MarketSymbol, OrderType, Side, TimeInForce } from '../core/index.js';
+import { TradeloopError } from '../core/index.js';
+
+/**
+ * The Venue port: everything the executors need from a trading venue. RestVenue speaks HTTP to the
+ * local or real sandbox; SimVenue calls the simulated platform directly (paper mode, backtests).
+ * Both pass the same contract test suite. Every write carries the intent id as `refId`.
+ */
+export interface Venue {
+  readonly name: string;
+  placeOrder(req: PlaceOrderRequest): Promise<VenueOrder>;
+  /** Acknowledges a cancel request; the order reaches CANCELLED (or FILLED) asynchronously. */
+  cancelOrder(orderId: string): Promise<void>;
+  getOrder(orderId: string): Promise<VenueOrder>;
+  /** The order created with `refId`, if any: how an unknown outcome is resolved. */
+  findOrderByRef(refId: string): Promise<VenueOrder | undefined>;
+  listOpenOrders(): Promise<readonly VenueOrder[]>;
+  /** Fills of the profile's orders since `sinceMs` (inclusive), oldest first. */
+  listFills(sinceMs: number): Promise<readonly VenueFill[]>;
+  listQuotes(market: MarketSymbol): Promise<readonly VenueQuote[]>;
+  /** Idempotent by `refId`: a repeat returns the existing execution. */
+  executeQuote(req: ExecuteQuoteRequest): Promise<VenueQuoteExecution>;
+  getQuoteExecution(executionId: string): Promise<VenueQuoteExecution>;
+  /** The quote execution created with `refId`, if any (resolves an unknown outcome). */
+  findQuoteExecutionByRef(refId: string): Promise<VenueQuoteExecution | undefined>;
+  balances(): Promise<readonly VenueBalance[]>;
+  /** Idempotent by `refId`. */
+  transfer(req: TransferRequest): Promise<VenueTransfer>;
+  findTransferByRef(refId: string): Promise<VenueTransfer | undefined>;
+}
+
+export type VenueOrderStatus = 'PENDING_SUBMISSION' | 'SUBMITTED' | 'OPEN' | 'FILLED' | 'CANCELLED' | 'REJECTED' | (string & {});
+
+export const TERMINAL_ORDER_STATUSES: ReadonlySet<string> = new Set(['FILLED', 'CANCELLED', 'REJECTED']);
+
+export interface PlaceOrderRequest {
+  readonly refId: string;
+  readonly market: MarketSymbol;
+  readonly side: Side;
+  readonly type: OrderType;
+  readonly baseAmount?: string;
+  readonly quoteAmount?: string;
+  readonly price?: string;
+  readonly stopPrice?: string;
+  readonly timeInForce?: TimeInForce;
+  readonly expiresAt?: number;
+}
+
+export interface VenueOrder {
+  readonly orderId: string;
+  readonly refId: string;
+  readonly market: MarketSymbol;
+  readonly side: Side;
+  readonly type: string;
+  readonly status: VenueOrderStatus;
+  readonly baseAmount?: Dec;
+  readonly quoteAmount?: Dec;
+  readonly price?: Dec;
+  readonly amountFilled: Dec;
+  readonly averagePrice?: Dec;
+  readonly createdAt: number;
+}
+
+export interface VenueFill {
+  readonly fillId: string;
+  readonly orderId: string;
+  readonly market: MarketSymbol;
+  readonly side: Side;
+  readonly amount: Dec;
+  readonly price: Dec;
+  readonly commission: Dec;
+  readonly commissionAsset: string;
+  readonly at: number;
+}
+
+export interface VenueQuote {
+  readonly quoteId: string;
+  readonly market: MarketSymbol;
+  readonly side: Side;
+  readonly price: Dec;
+  readonly expiresAt: number;
+}
+
+export interface ExecuteQuoteRequest {
+  readonly refId: string;
+  readonly quoteId: string;
+  readonly baseAmount?: string;
+  readonly quoteAmount?: string;
+}
+
+export interface VenueQuoteExecution {
+  readonly executionId: string;
+  readonly refId?: string;
+  readonly quoteId: string;
+  readonly market: MarketSymbol;
+  readonly side: Side;
+  readonly price: Dec;
+  readonly baseAmount: Dec;
+  readonly quoteAmount: Dec;
+  readonly status: 'CREATED' | 'SETTLED' | (string & {});
+}
+
+export interface VenueBalance {
+  readonly asset: string;
+  readonly available: Dec;
+  readonly trading: Dec;
+}
+
+export interface TransferRequest {
+  readonly refId: string;
+  readonly asset: string;
+  readonly amount: string;
+  readonly fromProfileId: string;
+  readonly toProfileId: string;
+}
+
+export interface VenueTransfer {
+  readonly transferId: string;
+  readonly refId: string;
+  readonly status: string;
+}
+
+/** The venue refused the request for good (funds, rules, validation): do not retry. */
+export class VenueRejectedError extends TradeloopError {
+  constructor(
+    code: string,
+    message: string,
+    readonly details: Readonly<Record<string, unknown>> = {},
+  ) {
+    super(code, message);
+  }
+}
+
+/** The request may or may not have taken effect (timeout, reset, 5xx): resolve it by ref_id. */
+export class VenueUnknownOutcomeError extends TradeloopError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('OUTCOME_UNKNOWN', message, options);
+  }
+}
+
+/** The record does not exist at the venue. */
+export class VenueNotFoundError extends TradeloopError {
+  constructor(message: string) {
+    super('NOT_FOUND', message);
+  }
+}
