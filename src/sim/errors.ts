@@ -1,0 +1,29 @@
+import { TradeloopError } from '../core/errors.js';
+
+/** The business outcomes the simulated platform refuses with; the sandbox maps each to a problem. */
+export type SimErrorKind =
+  | 'not-found'
+  | 'already-exists'
+  | 'insufficient-funds'
+  | 'notional-value-too-large'
+  | 'forbidden'
+  | 'exceed-precision';
+
+/** The earlier record behind an `already-exists` refusal. */
+export type ExistingRecord = { readonly kind: 'profile'; readonly id: string } | { readonly kind: 'order'; readonly id: string };
+
+/**
+ * A refusal by the simulated platform (not a bug, not bad syntax). `kind` is stable and maps to the
+ * platform's problem types; `meta` carries the numbers behind it (e.g. available and needed funds).
+ */
+export class SimError extends TradeloopError {
+  constructor(
+    readonly kind: SimErrorKind,
+    message: string,
+    readonly meta?: Readonly<Record<string, unknown>>,
+    /** For `already-exists`: the record created earlier, for the 409's `meta.existing`. */
+    readonly existing?: ExistingRecord,
+  ) {
+    super(`SIM_${kind.toUpperCase().replace(/-/g, '_')}`, message);
+  }
+}

@@ -1,0 +1,152 @@
+import { D, type Dec, ZERO } from '../core/decimal.js';
+import { SimError } from './errors.js';
+import { type Ledger } from './ledger.js';
+import { type MarketState } from './market-state.js';
+import { parseOrder } from './order-rules.js';
+import { type OrderSpec, type PlaceOrderCommand, type SimOrder, isClosed } from './order-types.js';
+import { type ProfileStore } from './profiles.js';
+import { type Settlement } from './settlement.js';
+
+/** The platform's trading rules that are numbers (TRADING.md §2.1), overridable for tests. */
+export interface TradingRules {
+  /** A taker limit order more than this fraction away from mid is rejected (0.15). */
+  readonly priceBand: Dec;
+  /** Maximum USD notional of market orders (500,000). */
+  readonly maxMarketNotionalUsd: Dec;
+  /** Maximum USD notional of limit orders per market (BTCUSD, ETHUSD 1,500,000; others 1,000,000). */
+  readonly maxLimitNotionalUsd: (market: string) => Dec;
+  /** GTT expiry must be more than this far after placement (10 s). */
+  readonly minGttMs: number;
+  /** A ref_id may be reused once its order has been closed this long (24 h). */
+  readonly refIdReuseMs: number;
+  /** Delay between a cancel's acknowledgement and its effect. */
+  readonly cancelDelayMs: number;
+}
+
+export const DEFAULT_RULES: TradingRules = {
+  priceBand: new D('0.15'),
+  maxMarketNotionalUsd: new D(500_000),
+  maxLimitNotionalUsd: (m) => new D(m === 'BTCUSD' || m === 'ETHUSD' ? 1_500_000 : 1_000_000),
+  minGttMs: 10_000,
+  refIdReuseMs: 86_400_000,
+  cancelDelayMs: 0,
+};
+
+interface EngineDeps {
+  readonly ledger: Ledger;
+  readonly settlement: Settlement;
+  readonly profiles: ProfileStore;
+  readonly market: (market: string) => MarketState;
+  readonly newId: () => string;
+  readonly rules: TradingRules;
+}
+
+/**
+ * Order entry: validation, idempotency by ref_id, notional caps, funds, then the taker phase
+ * against the book (see `matching.ts`); also the acknowledged-then-applied cancel.
+ */
+export class OrderEntry {
+  readonly orders: SimOrder[] = [];
+  readonly byId = new Map<string, SimOrder>();
+  private readonly byRef = new Map<string, SimOrder>();
+  private readonly pendingCancels = new Set<SimOrder>();
+
+  constructor(private readonly deps: EngineDeps) {}
+
+  /** Validates and accepts an order, reserving its funds; the caller then runs its taker phase. */
+  accept(cmd: PlaceOrderCommand, nowMs: number): SimOrder {
+    const spec = parseOrder(cmd);
+    const profile = this.deps.profiles.get(cmd.profileId);
+    if (spec.recipientProfileId !== undefined) this.deps.profiles.get(spec.recipientProfileId);
+    this.checkRefId(spec.refId, nowMs);
+    const market = this.deps.market(spec.market);
+    this.checkNotional(spec, market, nowMs);
+    const reservation = this.deps.settlement.reservation(spec);
+    this.deps.ledger.require(profile.id, reservation.asset, reservation.amount);
+    const order: SimOrder = {
+      ...spec,
+      id: this.deps.newId(),
+      profileId: profile.id,
+      createdAt: nowMs,
+      seq: this.orders.length + 1,
+      status: 'PENDING_SUBMISSION',
+      modifiedAt: nowMs,
+      amountFilled: ZERO,
+      notionalFilled: ZERO,
+      reserved: ZERO,
+      isTriggered: false,
+      closedAt: undefined,
+      cancelDueAt: undefined,
+      reason: undefined,
+    };
+    this.deps.ledger.reserve(profile.id, reservation.asset, reservation.amount);
+    order.reserved = reservation.amount;
+    order.status = 'SUBMITTED';
+    this.orders.push(order);
+    this.byId.set(order.id, order);
+    if (spec.refId !== undefined) this.byRef.set(spec.refId, order);
+    return order;
+  }
+
+  /** Finds an order of a profile; 404 when it does not exist or belongs to another profile. */
+  get(profileId: string, orderId: string): SimOrder {
+    const order = this.byId.get(orderId);
+    if (order === undefined || order.profileId !== profileId) throw new SimError('not-found', `order ${orderId} not found in profile ${profileId}`);
+    return order;
+  }
+
+  /** Acknowledges a cancel; it takes effect `cancelDelayMs` later. Closed orders are 403. */
+  requestCancel(profileId: string, orderId: string, nowMs: number): void {
+    const order = this.get(profileId, orderId);
+    if (isClosed(order.status)) throw new SimError('forbidden', `order ${orderId} is ${order.status} and cannot be cancelled`);
+    if (order.cancelDueAt === undefined) order.cancelDueAt = nowMs + this.deps.rules.cancelDelayMs;
+    this.pendingCancels.add(order);
+  }
+
+  /** Applies the cancels due at or before `atMs`, in request order. */
+  applyDueCancels(atMs: number): void {
+    for (const order of this.pendingCancels) {
+      if (isClosed(order.status)) this.pendingCancels.delete(order);
+      else if (order.cancelDueAt !== undefined && order.cancelDueAt <= atMs) {
+        this.pendingCancels.delete(order);
+        this.deps.settlement.close(order, 'CANCELLED', Math.max(order.cancelDueAt, order.modifiedAt), this.deps.market(order.market), 'cancelled by request');
+      }
+    }
+  }
+
+  /** Earliest pending cancel time, if any. */
+  nextCancelDue(): number | undefined {
+    let next: number | undefined;
+    for (const o of this.pendingCancels) if (o.cancelDueAt !== undefined && (next === undefined || o.cancelDueAt < next)) next = o.cancelDueAt;
+    return next;
+  }
+
+  private checkRefId(refId: string | undefined, nowMs: number): void {
+    if (refId === undefined) return;
+    const existing = this.byRef.get(refId);
+    if (existing === undefined) return;
+    const reusable = existing.closedAt !== undefined && nowMs - existing.closedAt > this.deps.rules.refIdReuseMs;
+    if (!reusable) throw new SimError('already-exists', `an order with ref_id ${JSON.stringify(refId)} already exists`, undefined, { kind: 'order', id: existing.id });
+  }
+
+  private checkNotional(spec: OrderSpec, market: MarketState, nowMs: number): void {
+    const fx = new D(market.spec.fx);
+    const isMarket = spec.type === 'MARKET' || spec.type === 'STOP_MARKET';
+    const price = spec.price ?? spec.stopPrice;
+    const quoteNotional = spec.quoteAmount ?? (price !== undefined ? price.times(spec.baseAmount!) : spec.baseAmount!.times(this.midOf(market, nowMs)));
+    const usd = quoteNotional.div(fx);
+    const max = isMarket ? this.deps.rules.maxMarketNotionalUsd : this.deps.rules.maxLimitNotionalUsd(spec.market);
+    if (usd.gt(max)) {
+      throw new SimError('notional-value-too-large', `order notional ${usd.toFixed(2)} USD exceeds the maximum ${max.toFixed()} USD for ${spec.type} orders on ${spec.market}`, {
+        market: spec.market,
+        order_type: spec.type,
+        order_notional_value: usd.toFixed(2),
+        max_notional_value: max.toFixed(),
+      });
+    }
+  }
+
+  private midOf(market: MarketState, nowMs: number): Dec {
+    return new D(market.synthetic.book(market.synthetic.tickOf(nowMs)).mid.toFixed(8));
+  }
+}
