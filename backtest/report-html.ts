@@ -1,0 +1,149 @@
+/**
+ * The report page: one HTML file that opens offline (uPlot's script and styles inlined, a
+ * Content-Security-Policy that forbids every outside load), so a report can be mailed or archived and
+ * still draw. Every string from outside (strategy names, params, markets) is escaped; chart data travels
+ * as JSON inside a non-executable script element with `<` escaped so it cannot close the element.
+ */
+
+/** Chart series, already downsampled; times in epoch seconds (uPlot's default time unit). */
+export interface ReportChartData {
+  readonly price: { readonly t: number[]; readonly price: number[]; readonly buys: [number, number][]; readonly sells: [number, number][] };
+  readonly equity: { readonly t: number[]; readonly equity: number[]; readonly hold: number[] };
+  /** Drawdown as negative percent (underwater curve). */
+  readonly drawdown: { readonly t: number[]; readonly dd: number[] };
+}
+
+/** Everything the page shows, as display strings (formatting happens in report.ts). */
+export interface ReportPage {
+  readonly title: string;
+  readonly subtitle: string;
+  readonly metrics: readonly (readonly [string, string])[];
+  readonly assumptions: readonly (readonly [string, string])[];
+  readonly tradeHeader: readonly string[];
+  readonly tradeRows: readonly (readonly string[])[];
+  readonly tradesNote: string;
+  readonly charts: ReportChartData;
+}
+
+/** The chart library's code and styles, read from node_modules when the report is written. */
+export interface ChartAssets {
+  readonly js: string;
+  readonly css: string;
+}
+
+const HTML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Escapes text for HTML element content and quoted attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+}
+
+/** JSON that is safe inside a <script> element: no `<` (so no `</script>`), no line separators. */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+/** Inline script text must not contain a closing script tag. */
+function inlineScript(code: string): string {
+  return code.replace(/<\/script/gi, '<\\/script');
+}
+
+function table(rows: readonly (readonly [string, string])[]): string {
+  const body = rows.map(([k, v]) => `<tr><th scope="row">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`).join('\n');
+  return `<table class="kv">\n${body}\n</table>`;
+}
+
+function tradesTable(page: ReportPage): string {
+  const head = page.tradeHeader.map((h) => `<th>${escapeHtml(h)}</th>`).join('');
+  const rows = page.tradeRows.map((r) => `<tr>${r.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`).join('\n');
+  return `<table class="trades"><thead><tr>${head}</tr></thead><tbody>\n${rows}\n</tbody></table>`;
+}
+
+const CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";
+
+const PAGE_CSS = `
+body { font: 14px/1.4 system-ui, sans-serif; margin: 24px auto; max-width: 1100px; padding: 0 16px; color: #1f2937; }
+h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 16px; margin: 24px 0 8px; }
+.sub { color: #6b7280; margin: 0; }
+.grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(320px, 1fr)); gap: 24px; }
+table { border-collapse: collapse; } th, td { padding: 3px 10px 3px 0; text-align: left; vertical-align: top; }
+table.kv th { font-weight: 500; color: #4b5563; } table.kv td { font-variant-numeric: tabular-nums; }
+table.trades { font-size: 12px; font-variant-numeric: tabular-nums; } table.trades th { border-bottom: 1px solid #d1d5db; }
+.chart { min-height: 320px; margin-bottom: 8px; } .note { color: #6b7280; font-size: 12px; }
+`;
+
+/** Draws the three charts from the embedded JSON; runs in the browser. */
+const CLIENT_SCRIPT = `(function () {
+  var data = JSON.parse(document.getElementById('report-data').textContent);
+  var charts = [];
+  function width(el) { return Math.max(320, el.clientWidth || 800); }
+  function drawMarkers(u, points, up, color) {
+    var ctx = u.ctx, r = 5 * uPlot.pxRatio, left = u.bbox.left, right = left + u.bbox.width;
+    ctx.fillStyle = color;
+    for (var i = 0; i < points.length; i++) {
+      var x = u.valToPos(points[i][0], 'x', true), y = u.valToPos(points[i][1], 'y', true);
+      if (x < left || x > right) continue;
+      var dy = up ? 2 * r : -2 * r;
+      ctx.beginPath(); ctx.moveTo(x, y); ctx.lineTo(x - r, y + dy); ctx.lineTo(x + r, y + dy); ctx.closePath(); ctx.fill();
+    }
+  }
+  function markers(buys, sells) {
+    return { hooks: { draw: [function (u) {
+      u.ctx.save(); drawMarkers(u, buys, true, '#16a34a'); drawMarkers(u, sells, false, '#dc2626'); u.ctx.restore();
+    }] } };
+  }
+  function make(id, series, columns, yLabel, plugins) {
+    var el = document.getElementById(id);
+    var opts = {
+      width: width(el), height: 300, series: [{}].concat(series), plugins: plugins || [],
+      axes: [{}, { label: yLabel, size: 70 }], cursor: { sync: { key: 'report' } }, scales: { x: { time: true } }
+    };
+    charts.push({ el: el, plot: new uPlot(opts, columns, el) });
+  }
+  var p = data.price, e = data.equity, d = data.drawdown;
+  make('chart-price', [{ label: 'price', stroke: '#2563eb', width: 1 }], [p.t, p.price], 'price', [markers(p.buys, p.sells)]);
+  make('chart-equity', [
+    { label: 'strategy', stroke: '#7c3aed', width: 1.5 },
+    { label: 'buy and hold', stroke: '#9ca3af', width: 1, dash: [6, 4] }
+  ], [e.t, e.equity, e.hold], 'equity');
+  make('chart-drawdown', [{ label: 'drawdown %', stroke: '#dc2626', fill: 'rgba(220, 38, 38, 0.15)', width: 1 }], [d.t, d.dd], '%');
+  window.addEventListener('resize', function () {
+    charts.forEach(function (c) { c.plot.setSize({ width: width(c.el), height: 300 }); });
+  });
+  document.body.setAttribute('data-charts-drawn', String(charts.length));
+})();`;
+
+/** Renders the complete page. */
+export function renderReportHtml(page: ReportPage, assets: ChartAssets): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<title>${escapeHtml(page.title)}</title>
+<style>${assets.css.replace(/<\/style/gi, '<\\/style')}</style>
+<style>${PAGE_CSS}</style>
+</head>
+<body>
+<header><h1>${escapeHtml(page.title)}</h1><p class="sub">${escapeHtml(page.subtitle)}</p></header>
+<section class="grid">
+<div><h2>Metrics</h2>
+${table(page.metrics)}</div>
+<div><h2>Assumptions</h2>
+${table(page.assumptions)}</div>
+</section>
+<h2>Price with buys (▲) and sells (▼)</h2><div id="chart-price" class="chart"></div>
+<h2>Equity against buy and hold</h2><div id="chart-equity" class="chart"></div>
+<h2>Drawdown</h2><div id="chart-drawdown" class="chart"></div>
+<noscript><p>The charts need JavaScript; the tables above and the CSV files hold the same data.</p></noscript>
+<h2>Trades</h2>
+${tradesTable(page)}
+<p class="note">${escapeHtml(page.tradesNote)}</p>
+<script type="application/json" id="report-data">${jsonForScript(page.charts)}</script>
+<script>${inlineScript(assets.js)}</script>
+<script>${CLIENT_SCRIPT}</script>
+</body>
+</html>
+`;
+}
