@@ -1,0 +1,148 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { TestClock } from '../clock/index.js';
+import type { Decision, ExecReport } from '../core/index.js';
+import { FillTracker, Journal, OrderExecutor, QuoteExecutor, TransferExecutor } from '../exec/index.js';
+import { RiskGate, RiskLimitsSchema } from '../risk/index.js';
+import { AccountStore, MarketStore, balanceFromWire } from '../state/index.js';
+import { defineStrategy, type StrategyDefinition } from '../strategy/index.js';
+import { ScriptedVenue } from '../../test/support/scripted-venue.js';
+import { Engine } from './engine.js';
+import { IntentIds } from './intent-ids.js';
+import { EngineRiskView } from './risk-view.js';
+import { StrategyRunner } from './strategy-runner.js';
+
+const journals: Journal[] = [];
+afterEach(() => journals.splice(0).forEach((j) => j.close()));
+
+const buyEveryPrice = defineStrategy({
+  name: 'buy-every-price',
+  description: 'buys 0.1 BTC at each price event',
+  params: z.object({}),
+  markets: ['BTCUSD'],
+  create: () => ({
+    onEvent: (e) => (e.kind === 'price' ? { kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.1', price: String(e.price) } : undefined),
+  }),
+});
+
+function build(definitions: StrategyDefinition[], usd = '1000') {
+  const clock = new TestClock(1_700_000_000_000);
+  const market = new MarketStore(clock);
+  const account = new AccountStore(clock);
+  account.apply({ kind: 'balances', at: clock.now(), items: [balanceFromWire('USD', usd, '0'), balanceFromWire('BTC', '0', '0')] });
+  const riskView = new EngineRiskView(clock, market, account, 10);
+  const gate = new RiskGate(RiskLimitsSchema.parse({ price_band_bps: 10_000 }), riskView);
+  const journal = new Journal(':memory:');
+  journals.push(journal);
+  const venue = new ScriptedVenue(() => clock.now());
+  const reports: ExecReport[] = [];
+  const holder: { engine?: Engine } = {};
+  const ctx = { venue, journal, clock, emit: (r: ExecReport) => (reports.push(r), holder.engine?.onReport(r)) };
+  const ids = new IntentIds('t', 0);
+  const decisions: Decision[] = [];
+  const strategies = definitions.map((d) => new StrategyRunner(d.name, d, {}, ['BTCUSD'], ids));
+  const engine = new Engine({
+    clock,
+    market,
+    account,
+    gate,
+    riskView,
+    journal,
+    executors: { orders: new OrderExecutor(ctx), quotes: new QuoteExecutor(ctx), transfers: new TransferExecutor(ctx) },
+    strategies,
+    onDecision: (d) => decisions.push(d),
+  });
+  holder.engine = engine;
+  return { clock, engine, journal, venue, reports, decisions, strategies, fills: new FillTracker(ctx, 0) };
+}
+
+describe('Engine', () => {
+  it('runs event → strategy → risk → journal → executor, with ref_id = intent id', async () => {
+    const s = build([buyEveryPrice]);
+    s.engine.onMarketEvent({ kind: 'price', market: 'BTCUSD', at: s.clock.now(), price: 100 });
+    await s.engine.drain();
+    expect(s.decisions.map((d) => d.kind)).toEqual(['approve']);
+    expect(s.journal.get('t-1')).toMatchObject({ state: 'open', status: 'OPEN' });
+    expect([...s.venue.orders.values()].map((o) => o.refId)).toEqual(['t-1']);
+    expect(s.reports.map((r) => r.kind)).toEqual(['accepted']);
+  });
+
+  it('reserves funds of approved intents so two quick buys cannot spend the same money', async () => {
+    const s = build([buyEveryPrice], '15');
+    s.engine.onMarketEvent({ kind: 'price', market: 'BTCUSD', at: s.clock.now(), price: 100 });
+    s.engine.onMarketEvent({ kind: 'price', market: 'BTCUSD', at: s.clock.now(), price: 100 });
+    await s.engine.drain();
+    expect(s.decisions.map((d) => (d.kind === 'deny' ? d.reason.code : 'approve'))).toEqual(['approve', 'INSUFFICIENT_BALANCE']);
+    expect(s.venue.orders.size).toBe(1);
+  });
+
+  it('stops a throwing strategy and keeps the others going', async () => {
+    const thrower = defineStrategy({
+      name: 'thrower',
+      description: 'throws',
+      params: z.object({}),
+      markets: ['BTCUSD'],
+      create: () => ({
+        onEvent: () => {
+          throw new Error('boom');
+        },
+      }),
+    });
+    const s = build([thrower, buyEveryPrice]);
+    s.engine.onMarketEvent({ kind: 'price', market: 'BTCUSD', at: s.clock.now(), price: 100 });
+    await s.engine.drain();
+    expect(s.strategies[0]?.stopped).toMatch(/onEvent threw: boom/);
+    expect(s.strategies[1]?.stopped).toBeUndefined();
+    expect(s.venue.orders.size).toBe(1);
+  });
+
+  it('stops a strategy that returns something that is not an intent', () => {
+    const bad = defineStrategy({ name: 'bad', description: 'bad output', params: z.object({}), markets: ['BTCUSD'], create: () => ({ onEvent: () => ({ kind: 'buy-now' }) as never }) });
+    const s = build([bad]);
+    s.engine.onMarketEvent({ kind: 'price', market: 'BTCUSD', at: s.clock.now(), price: 100 });
+    expect(s.strategies[0]?.stopped).toMatch(/not an intent/);
+  });
+
+  it('journals a NaN amount as a denial and sends nothing', async () => {
+    const nan = defineStrategy({
+      name: 'nan',
+      description: 'NaN amount',
+      params: z.object({}),
+      markets: ['BTCUSD'],
+      create: () => ({ onEvent: () => ({ kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: String(Number.NaN), price: '100' }) }),
+    });
+    const s = build([nan]);
+    s.engine.onMarketEvent({ kind: 'price', market: 'BTCUSD', at: s.clock.now(), price: 100 });
+    await s.engine.drain();
+    expect(s.journal.get('t-1')).toMatchObject({ state: 'denied', denialCode: 'INVALID_INTENT' });
+    expect(s.venue.orders.size).toBe(0);
+  });
+
+  it('passes fills to the strategy that owns the order', async () => {
+    const seen: string[] = [];
+    const listener = defineStrategy({
+      name: 'listener',
+      description: 'records reports',
+      params: z.object({}),
+      markets: ['BTCUSD'],
+      create: () => {
+        let sent = false;
+        return {
+          onEvent: () => {
+            if (sent) return undefined;
+            sent = true;
+            return { kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '100' };
+          },
+          onReport: (r) => void seen.push(r.kind),
+        };
+      },
+    });
+    const s = build([listener]);
+    s.engine.onMarketEvent({ kind: 'price', market: 'BTCUSD', at: s.clock.now(), price: 100 });
+    await s.engine.drain();
+    const orderId = [...s.venue.orders.keys()][0] as string;
+    s.venue.fill(orderId, '1', '100');
+    await s.fills.poll();
+    expect(seen).toEqual(['accepted', 'filled']);
+  });
+});

@@ -1,0 +1,186 @@
+import { assertNever, type Decision, type ExecReport, type Intent, type MarketEvent } from '../core/index.js';
+import type { Journal, OrderExecutor, QuoteExecutor, TransferExecutor } from '../exec/index.js';
+import type { Logger } from '../log/index.js';
+import type { RiskGate } from '../risk/index.js';
+import type { AccountStore, MarketStore } from '../state/index.js';
+import type { StrategyContext } from '../strategy/index.js';
+import type { EngineRiskView } from './risk-view.js';
+import type { StrategyRunner } from './strategy-runner.js';
+
+export interface EngineDeps {
+  readonly clock: { now(): number };
+  readonly market: MarketStore;
+  readonly account: AccountStore;
+  readonly gate: RiskGate;
+  readonly riskView: EngineRiskView;
+  readonly journal: Journal;
+  readonly executors: { readonly orders: OrderExecutor; readonly quotes: QuoteExecutor; readonly transfers: TransferExecutor };
+  readonly strategies: readonly StrategyRunner[];
+  readonly log?: Logger;
+  /** Called with every decision (the live panel shows recent ones). */
+  readonly onDecision?: (d: Decision) => void;
+}
+
+type Item = { readonly kind: 'event'; readonly event: MarketEvent } | { readonly kind: 'report'; readonly report: ExecReport };
+
+/**
+ * The engine: one queue of market events and execution reports, each run to completion in order —
+ * stores, then strategies, then the risk gate, then the journal, then the executors (whose work is
+ * asynchronous and reports back through the same queue). Identical in live, paper and backtest runs.
+ */
+export class Engine {
+  private readonly queue: Item[] = [];
+  private draining = false;
+  private readonly inflight = new Set<Promise<void>>();
+  private readonly owners = new Map<string, StrategyRunner>();
+  private accepting = true;
+  private readonly contexts = new Map<StrategyRunner, StrategyContext>();
+  readonly counters = { events: 0, reports: 0, intents: 0, approved: 0, denied: 0 };
+
+  constructor(private readonly deps: EngineDeps) {}
+
+  /** Feeds a market event (from a market source). */
+  onMarketEvent(event: MarketEvent): void {
+    this.push({ kind: 'event', event });
+  }
+
+  /** Feeds an execution report (from executors or the venue). */
+  onReport(report: ExecReport): void {
+    this.push({ kind: 'report', report });
+  }
+
+  /** Number of executor operations still running. */
+  get inFlight(): number {
+    return this.inflight.size;
+  }
+
+  /** Resolves once every executor operation started so far (and those they start) has finished. */
+  async drain(): Promise<void> {
+    while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
+  }
+
+  /** Stops accepting new intents (shutdown or kill switch); cancels still go through. */
+  stopIntents(): void {
+    this.accepting = false;
+  }
+
+  private push(item: Item): void {
+    this.queue.push(item);
+    if (this.draining) return;
+    this.draining = true;
+    try {
+      for (let next = this.queue.shift(); next !== undefined; next = this.queue.shift()) this.process(next);
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private process(item: Item): void {
+    if (item.kind === 'event') {
+      this.counters.events++;
+      this.deps.market.apply(item.event);
+      for (const s of this.deps.strategies) {
+        const intents = s.onEvent(item.event, this.contextFor(s));
+        if (intents) this.handleIntents(s, intents);
+      }
+      return;
+    }
+    this.counters.reports++;
+    const r = item.report;
+    this.trackReport(r);
+    const owner = this.owners.get(r.refId);
+    if (owner) {
+      const intents = owner.onReport(r, this.contextFor(owner));
+      if (intents) this.handleIntents(owner, intents);
+    }
+  }
+
+  private handleIntents(strategy: StrategyRunner, intents: readonly Intent[]): void {
+    for (const intent of intents) {
+      this.counters.intents++;
+      const decision: Decision =
+        !this.accepting && intent.kind !== 'cancel-order'
+          ? { kind: 'deny', intent, at: this.deps.clock.now(), reason: { code: 'HALTED', message: 'the engine is shutting down', details: {} } }
+          : this.deps.gate.decide(intent);
+      this.deps.journal.recordDecision(decision);
+      this.deps.onDecision?.(decision);
+      if (decision.kind === 'deny') {
+        this.counters.denied++;
+        continue;
+      }
+      this.counters.approved++;
+      this.owners.set(intent.intentId, strategy);
+      this.deps.riskView.reserve(intent);
+      this.dispatch(intent);
+    }
+  }
+
+  private dispatch(intent: Intent): void {
+    const ex = this.deps.executors;
+    let p: Promise<void>;
+    switch (intent.kind) {
+      case 'place-order':
+        p = ex.orders.place(intent);
+        break;
+      case 'cancel-order':
+        p = ex.orders.cancel(intent);
+        break;
+      case 'execute-quote':
+        p = ex.quotes.execute(intent);
+        break;
+      case 'transfer':
+        p = ex.transfers.transfer(intent);
+        break;
+      default:
+        return assertNever(intent);
+    }
+    const tracked = p.catch((e: unknown) => {
+      this.deps.log?.error({ refId: intent.intentId, err: e }, 'executor failed unexpectedly');
+    });
+    this.inflight.add(tracked);
+    void tracked.finally(() => this.inflight.delete(tracked));
+  }
+
+  private trackReport(r: ExecReport): void {
+    const view = this.deps.riskView;
+    switch (r.kind) {
+      case 'accepted':
+      case 'filled':
+      case 'quote-executed':
+        view.release(r.refId, r.at);
+        return;
+      case 'cancelled':
+      case 'rejected':
+      case 'failed':
+        view.release(r.refId, r.at, true);
+        return;
+      case 'unresolved':
+        return;
+      default:
+        return assertNever(r);
+    }
+  }
+
+  private contextFor(s: StrategyRunner): StrategyContext {
+    let ctx = this.contexts.get(s);
+    if (!ctx) {
+      ctx = this.buildContext(s);
+      this.contexts.set(s, ctx);
+    }
+    return ctx;
+  }
+
+  private buildContext(s: StrategyRunner): StrategyContext {
+    const { market, account, clock } = this.deps;
+    return {
+      now: () => clock.now(),
+      market: (m) => market.snapshot(m),
+      history: (m) => market.history(m),
+      account: {
+        available: (a) => account.available(a),
+        total: (a) => account.total(a),
+        openOrders: (m) => (account.snapshot.openOrders?.value ?? []).filter((o) => this.owners.get(o.refId) === s && (m === undefined || o.market === m)),
+      },
+    };
+  }
+}

@@ -1,0 +1,103 @@
+import { D, ZERO, splitMarket, type Dec, type Intent, type MarketSymbol } from '../core/index.js';
+import type { RiskView } from '../risk/index.js';
+import { midOf, type AccountStore, type MarketStore } from '../state/index.js';
+
+interface Reservation {
+  readonly asset: string;
+  readonly amount: Dec;
+  /** Set once the venue holds the funds itself: released when balances newer than this arrive. */
+  releasedAfter?: number;
+}
+
+/**
+ * The engine's RiskView: market data from the store, balances from the account store minus what
+ * approved-but-unconfirmed intents will take, so two quick intents cannot spend the same money.
+ */
+export class EngineRiskView implements RiskView {
+  private readonly reservations = new Map<string, Reservation>();
+  private readonly ticks = new Map<MarketSymbol, Dec>();
+  private readonly transferLimits = new Map<string, Dec>();
+  private openOrders = 0;
+
+  constructor(
+    private readonly clock: { now(): number },
+    private readonly market_: MarketStore,
+    private readonly account: AccountStore,
+    private readonly feeBps: number,
+  ) {}
+
+  now(): number {
+    return this.clock.now();
+  }
+
+  market(symbol: MarketSymbol) {
+    return this.market_.snapshot(symbol);
+  }
+
+  available(asset: string): Dec {
+    const balancesAt = this.account.snapshot.balances?.at ?? Number.NEGATIVE_INFINITY;
+    let reserved = ZERO;
+    for (const [ref, r] of this.reservations) {
+      if (r.releasedAfter !== undefined && balancesAt > r.releasedAfter) {
+        this.reservations.delete(ref);
+        continue;
+      }
+      if (r.asset === asset) reserved = reserved.plus(r.amount);
+    }
+    const free = this.account.available(asset).minus(reserved);
+    return free.isNegative() ? ZERO : free;
+  }
+
+  total(asset: string): Dec {
+    return this.account.total(asset);
+  }
+
+  openOrderCount(): number {
+    return this.openOrders;
+  }
+
+  tick(symbol: MarketSymbol): Dec | undefined {
+    return this.ticks.get(symbol);
+  }
+
+  transferRemaining(asset: string): Dec | undefined {
+    return this.transferLimits.get(asset);
+  }
+
+  setTick(symbol: MarketSymbol, tick: Dec): void {
+    this.ticks.set(symbol, tick);
+  }
+
+  setTransferRemaining(asset: string, remaining: Dec): void {
+    this.transferLimits.set(asset, remaining);
+  }
+
+  setOpenOrderCount(n: number): void {
+    this.openOrders = n;
+  }
+
+  /** Reserves what an approved intent will spend until the venue confirms it. */
+  reserve(intent: Intent): void {
+    const r = reservationOf(intent, midOf(this.market_.snapshot('market' in intent ? intent.market : '')), this.feeBps);
+    if (r) this.reservations.set(intent.intentId, r);
+  }
+
+  /** The venue now holds (or spent, or refused) the funds: drop the reservation once balances catch up. */
+  release(refId: string, at: number, immediately = false): void {
+    const r = this.reservations.get(refId);
+    if (!r) return;
+    if (immediately) this.reservations.delete(refId);
+    else r.releasedAfter = at;
+  }
+}
+
+function reservationOf(intent: Intent, mid: number | undefined, feeBps: number): Reservation | undefined {
+  if (intent.kind === 'transfer') return { asset: intent.asset, amount: new D(intent.amount) };
+  if (intent.kind !== 'place-order' && intent.kind !== 'execute-quote') return undefined;
+  const { base, quote } = splitMarket(intent.market);
+  if (intent.side === 'SELL') return intent.baseAmount ? { asset: base, amount: new D(intent.baseAmount) } : undefined;
+  if (intent.quoteAmount) return { asset: quote, amount: new D(intent.quoteAmount) };
+  const price = intent.kind === 'place-order' && intent.price ? new D(intent.price) : mid !== undefined ? new D(mid) : undefined;
+  if (!price || !intent.baseAmount) return undefined;
+  return { asset: quote, amount: price.times(intent.baseAmount).times(1 + feeBps / 10_000) };
+}
