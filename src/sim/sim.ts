@@ -14,7 +14,7 @@ import { ProfileStore } from './profiles.js';
 import { type FeeSchedule, Settlement, type SimListener } from './settlement.js';
 import { DEFAULT_RULES, OrderEntry, type TradingRules } from './trading.js';
 import { type DepositCommand, TransferStore } from './transfers.js';
-import { AccountViews } from './account-views.js';
+import { AccountViews, type ExecutionFilter, type OrderFilter } from './account-views.js';
 
 export interface SimOptions {
   /** Drives simulated time: LiveClock/ScaledClock for real time, TestClock in tests and backtests. */
@@ -148,6 +148,12 @@ export class SimPlatform {
     return { activityId: t.activityId, transferId: t.id };
   }
 
+  /** Deactivates a profile (zero balances needed; never the default one). */
+  deactivateProfile(profileId: string): void {
+    this.now();
+    this.profiles.deactivate(profileId, this.ledger);
+  }
+
   /** Listens to order changes and executions (returns the unsubscribe function). */
   subscribe(listener: SimListener): () => void {
     this.listeners.push(listener);
@@ -181,6 +187,24 @@ export class SimPlatform {
   /** The mid price of a market now (a number: for signals and tests, not for money). */
   mid(market: string): number {
     return this.model(market).priceAt(this.now());
+  }
+
+  /** One order of a profile, caught up to now (404 for another profile's order). */
+  getOrder(profileId: string, orderId: string): OrderRecord {
+    this.now();
+    return this.accounts.getOrder(profileId, orderId);
+  }
+
+  /** Orders matching a filter, newest first, caught up to now. */
+  listOrdersNow(filter: OrderFilter): OrderRecord[] {
+    this.now();
+    return this.accounts.listOrders(filter);
+  }
+
+  /** Executions matching a filter, newest first, caught up to now. */
+  listExecutionsNow(filter: ExecutionFilter): SimExecution[] {
+    this.now();
+    return this.accounts.listExecutions(filter);
   }
 
   /** Every order so far, oldest first, with ref_ids and internal reasons (the sandbox's own truth). */

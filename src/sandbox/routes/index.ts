@@ -1,0 +1,10 @@
+import { type Route } from '../router.js';
+import { MARKET_DATA_ROUTES } from './market-data.js';
+import { ORDER_ROUTES } from './orders.js';
+import { PROFILE_ROUTES } from './profiles.js';
+
+/**
+ * The sandbox's router table: every implemented operation, one array per area. Later areas
+ * (quotes, transfers, identities …) add their own file and one line here.
+ */
+export const ROUTES: readonly Route[] = [...MARKET_DATA_ROUTES, ...PROFILE_ROUTES, ...ORDER_ROUTES];

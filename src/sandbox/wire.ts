@@ -1,0 +1,101 @@
+import { type Dec } from '../core/decimal.js';
+import { type BalanceView } from '../sim/account-views.js';
+import { type WindowStats } from '../sim/history.js';
+import { type PriceView, type TickerView } from '../sim/market-data.js';
+import { type OrderRecord, type SimExecution } from '../sim/order-types.js';
+import { type Profile } from '../sim/profiles.js';
+import { isoTime } from '../sim/time.js';
+
+/**
+ * Where the spec's schema and its examples disagree on a response shape, the sandbox follows the
+ * platform spec (the examples) by default and can be switched to the schema's shape.
+ */
+export interface WireShapes {
+  /** ListTickers: a bare array (default) or `{ tickers: [...] }`. */
+  readonly tickers: 'array' | 'object';
+  /** ListPrices and ListHistoricalPrices: items under `prices` (default) or `items`. */
+  readonly listKey: 'prices' | 'items';
+}
+
+export const DEFAULT_SHAPES: WireShapes = { tickers: 'array', listKey: 'prices' };
+
+type Json = Record<string, unknown>;
+
+function dec(value: Dec | undefined): string {
+  return value === undefined ? '0' : value.toFixed();
+}
+
+/** The wire Order. Unused amounts are "0"; optional ids are omitted when unset. */
+export function wireOrder(o: OrderRecord): Json {
+  const vwap = o.amountFilled.isZero() ? '0' : o.notionalFilled.div(o.amountFilled).toDecimalPlaces(8).toFixed();
+  return {
+    id: o.id,
+    profile_id: o.profileId,
+    ...(o.refId !== undefined ? { ref_id: o.refId } : {}),
+    status: o.status,
+    side: o.side,
+    market: o.market,
+    type: o.type,
+    base_amount: dec(o.baseAmount),
+    price: dec(o.price),
+    quote_amount: dec(o.quoteAmount),
+    metadata: { ...o.metadata },
+    created_at: isoTime(o.createdAt),
+    modified_at: isoTime(o.modifiedAt),
+    amount_filled: o.amountFilled.toFixed(),
+    volume_weighted_average_price: vwap,
+    time_in_force: o.timeInForce,
+    ...(o.expiresAt !== undefined ? { expiration_date: isoTime(o.expiresAt) } : {}),
+    ...(o.identityId !== undefined ? { identity_id: o.identityId, identity_account_id: o.identityAccountId } : {}),
+    ...(o.stopPrice !== undefined ? { stop_price: o.stopPrice.toFixed() } : {}),
+    ...(o.recipientProfileId !== undefined ? { recipient_profile_id: o.recipientProfileId } : {}),
+    is_triggered: o.isTriggered,
+  };
+}
+
+export function wireExecution(e: SimExecution): Json {
+  return {
+    execution_id: e.executionId,
+    order_id: e.orderId,
+    executed_at: isoTime(e.executedAt),
+    market: e.market,
+    side: e.side,
+    amount: e.amount.toFixed(),
+    price: e.price.toFixed(),
+    commission: e.commission.toFixed(),
+    commission_asset: e.commissionAsset,
+    rebate: e.rebate.toFixed(),
+    rebate_asset: e.commissionAsset,
+    gross_trade_amount: e.gross.toFixed(),
+  };
+}
+
+export function wireProfile(p: Profile): Json {
+  return { id: p.id, nickname: p.nickname, type: p.type, ...(p.description !== undefined ? { description: p.description } : {}) };
+}
+
+export function wireBalance(b: BalanceView): Json {
+  return { asset: b.asset, available: b.available.toFixed(), trading: b.trading.toFixed() };
+}
+
+function wireStats(s: WindowStats): Json {
+  const begin = isoTime(s.fromMs);
+  const end = isoTime(s.toMs);
+  return { high: s.high, low: s.low, open: s.open, volume: s.volume, start_time: begin, end_time: end, volume_weighted_average_price: s.vwap, range: { begin, end } };
+}
+
+export function wireTicker(t: TickerView): Json {
+  return {
+    market: t.market,
+    ...(t.bestBid ? { best_bid: t.bestBid } : {}),
+    ...(t.bestAsk ? { best_ask: t.bestAsk } : {}),
+    ...(t.lastExecution ? { last_execution: t.lastExecution } : {}),
+    last_day: wireStats(t.lastDay),
+    today: wireStats(t.today),
+    snapshot_at: isoTime(t.snapshotAt),
+  };
+}
+
+export function wirePrice(p: PriceView): Json {
+  return { market: p.market, current_price: p.currentPrice, yesterday_price: p.yesterdayPrice, snapshot_at: isoTime(p.snapshotAt) };
+}
