@@ -1,0 +1,93 @@
+import { type Command } from 'commander';
+import { type Clock } from '../../clock/clock.js';
+import { LiveClock, ScaledClock } from '../../clock/live-clock.js';
+import { loadConfigFile } from '../../config/load.js';
+import { LocalSandboxConfigSchema, LogConfigSchema } from '../../config/schema.js';
+import { InputError } from '../../core/errors.js';
+import { createLogger } from '../../log/logger.js';
+import { startSandbox } from '../../sandbox/server.js';
+import { loadPriceSeries } from '../../sim/price-file.js';
+import { type PriceSeriesLike } from '../../sim/price-model.js';
+import { type CliContext, writeLine } from '../context.js';
+
+interface SandboxFlags {
+  readonly port?: string;
+  readonly seed?: string;
+  readonly config?: string;
+  readonly speed?: string;
+  readonly replay: string[];
+}
+
+/**
+ * `tradeloop sandbox`: runs the local sandbox in the foreground until Ctrl-C. Prints exactly
+ * `sandbox listening on http://127.0.0.1:<port>` on stdout when ready (scripts wait for it);
+ * logs go to stderr.
+ */
+export function registerSandbox(program: Command, ctx: CliContext): void {
+  program
+    .command('sandbox')
+    .description('run the local sandbox: the simulated platform over HTTP on 127.0.0.1 (Ctrl-C stops it)')
+    .option('-p, --port <n>', 'TCP port; 0 picks a free one (default: config local.port)')
+    .option('-s, --seed <n>', 'seed of the simulated market (default: config local.seed)')
+    .option('-c, --config <file>', 'YAML config file whose local: section sets port, seed, speed and funding')
+    .option('--speed <x>', 'simulated time runs this many times faster than real time (default: config local.speed)')
+    .option('--replay <market=file>', 'replay a CSV/JSON price file for a market instead of the synthetic path (repeatable)', collect, [])
+    .action(async (flags: SandboxFlags) => {
+      const file = flags.config === undefined ? undefined : loadConfigFile(flags.config);
+      const local = file?.local ?? LocalSandboxConfigSchema.parse({});
+      const log = file?.log ?? LogConfigSchema.parse({});
+      const speed = flags.speed === undefined ? local.speed : positiveNumber(flags.speed, '--speed');
+      const live = new LiveClock();
+      const clock: Clock = speed === 1 ? live : new ScaledClock(live.now(), speed);
+      const handle = await startSandbox({
+        port: flags.port === undefined ? local.port : integer(flags.port, '--port', 0, 65_535),
+        seed: flags.seed === undefined ? local.seed : integer(flags.seed, '--seed', -2_147_483_648, 4_294_967_295),
+        clock,
+        funding: local.funding,
+        logger: createLogger({ level: log.level, ...(log.pretty !== undefined ? { pretty: log.pretty } : {}) }),
+        sim: { replay: replays(flags.replay) },
+      });
+      writeLine(ctx.stdout, `sandbox listening on ${handle.url}`);
+      await untilSignal();
+      await handle.close();
+      writeLine(ctx.stderr, 'sandbox stopped');
+    });
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+function untilSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+function replays(specs: readonly string[]): Record<string, { series: PriceSeriesLike }> {
+  const out: Record<string, { series: PriceSeriesLike }> = {};
+  for (const spec of specs) {
+    const m = /^([A-Z]{5,10})=(.+)$/.exec(spec);
+    if (m === null) throw new InputError('--replay', `expected MARKET=FILE such as BTCUSD=prices.csv, got ${JSON.stringify(spec)}`);
+    out[m[1]!] = { series: loadPriceSeries(m[2]!) };
+  }
+  return out;
+}
+
+function integer(value: string, flag: string, min: number, max: number): number {
+  const n = Number(value);
+  if (!/^-?\d+$/.test(value) || n < min || n > max) throw new InputError(flag, `expected an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+function positiveNumber(value: string, flag: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InputError(flag, `expected a number greater than 0 such as 10, got ${JSON.stringify(value)}`);
+  return n;
+}
