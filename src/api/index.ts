@@ -5,7 +5,7 @@
 export * from './client.js';
 export * from './errors.js';
 export * from './operation-spec.js';
-export { OPERATIONS, findOperation } from './operations.js';
+export { OPERATIONS, allScopes, findOperation } from './operations.js';
 export type { CallInput, CallOptions, RequestEvent, ResponseEvent } from './http/executor.js';
 export { RateLimiter } from './http/rate-limiter.js';
 export { PLATFORM_BUDGETS, DEFAULT_BUDGET, TOKEN_BUDGET, budgetFor, type Budget } from './http/budgets.js';

@@ -220,3 +220,8 @@ export const OPERATIONS: readonly OperationSpec[] = Object.freeze([
 export function findOperation(id: string): OperationSpec | undefined {
   return OPERATIONS.find((o) => o.id === id);
 }
+
+/** Every scope some operation needs (request these for a credential that may call anything). */
+export function allScopes(): string[] {
+  return [...new Set(OPERATIONS.map((o) => o.scope).filter((s): s is string => s !== undefined))];
+}

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { LiveClock } from '../../src/clock/live-clock.js';
 import { Rng } from '../../src/core/rng.js';
 import { createLogger, type Logger } from '../../src/log/logger.js';
-import { SecretSet } from '../../src/log/redact.js';
+import { type SecretSet } from '../../src/log/redact.js';
 import { createApiClient, type ApiClient, type ApiClientOptions } from '../../src/api/index.js';
 import type { FakePlatform } from '../support/fake-platform.js';
 

@@ -66,14 +66,14 @@ export class FakePlatform {
 
   /** Starts a server on 127.0.0.1 with a free port. */
   static async start(options: FakePlatformOptions = {}): Promise<FakePlatform> {
-    let fake: FakePlatform | undefined;
+    const holder: { fake?: FakePlatform } = {};
     const server = createServer((req, res) => {
-      void fake!.handle(req, res);
+      void holder.fake!.handle(req, res);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const port = (server.address() as AddressInfo).port;
-    fake = new FakePlatform(server, `http://127.0.0.1:${port}`, options);
-    return fake;
+    holder.fake = new FakePlatform(server, `http://127.0.0.1:${port}`, options);
+    return holder.fake;
   }
 
   get baseUrl(): string {

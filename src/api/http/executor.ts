@@ -2,7 +2,7 @@ import type { Clock } from '../../clock/clock.js';
 import type { Rng } from '../../core/rng.js';
 import type { Logger } from '../../log/logger.js';
 import type { SecretSet } from '../../log/redact.js';
-import { AbortedError, ApiError, AuthError, ConflictError, MissingScopeError, ValidationError } from '../errors.js';
+import { AbortedError, ApiError, AuthError, ConflictError, MissingScopeError, RateLimitedError, ValidationError } from '../errors.js';
 import type { OperationSpec, Priority } from '../operation-spec.js';
 import { validateBody } from '../validate/body.js';
 import { encodeQuery, fillPath, type QueryInput } from '../validate/query.js';
@@ -89,6 +89,7 @@ export class Executor {
         return await this.attempt(spec, p, opts, attempt, state);
       } catch (err) {
         if (err instanceof ConflictError && p.refId !== undefined) return this.onOwnConflict(spec, p, err, opts);
+        if (err instanceof RateLimitedError) this.d.limiter.pause(err.retryAfterMs ?? this.d.retry.rateLimitPenaltyMs);
         const d = decideRetry(spec, err, state, this.d.retry, this.d.rng);
         if (d.kind === 'fail') throw err;
         this.d.logger.warn({ operation: spec.id, code: (err as ApiError).code, attempt, decision: d.kind }, 'retrying request');
@@ -98,10 +99,7 @@ export class Executor {
           continue;
         }
         state.retries++;
-        if (d.kind === 'rate-limited') {
-          this.d.limiter.pause(d.pauseMs);
-          continue;
-        }
+        if (d.kind === 'rate-limited') continue;
         await this.sleep(spec, d.delayMs, opts.signal);
         if (d.kind === 'resolve-ref-id') {
           const found = await this.lookupByRefId(spec, p, opts);
