@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sampleRun } from '../test/backtest/sample-run.js';
 import { escapeHtml, jsonForScript, type ReportChartData } from './report-html.js';
-import { duration, loadChartAssets, writeBacktestReport } from './report.js';
+import { Rng } from '../src/core/index.js';
+import { duration, isoFormatter, loadChartAssets, writeBacktestReport } from './report.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tradeloop-report-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -96,6 +97,17 @@ describe('page helpers', () => {
     const text = jsonForScript({ a: '</script><b>\u2028' });
     expect(text).not.toContain('<');
     expect(JSON.parse(text)).toEqual({ a: '</script><b>\u2028' });
+  });
+
+  it('formats timestamps like toISOString without a zero millisecond part', () => {
+    const format = isoFormatter();
+    const rng = new Rng(11);
+    for (let i = 0; i < 2000; i++) {
+      const ms = i % 2 ? rng.int(0, 4e12) : Math.floor(rng.int(0, 4e9)) * 1000;
+      expect(format(ms)).toBe(new Date(ms).toISOString().replace('.000Z', 'Z'));
+    }
+    expect(format(-1000)).toBe('1969-12-31T23:59:59Z');
+    expect(format(1.5)).toBe('1970-01-01T00:00:00.001Z');
   });
 
   it.each([[0, '0s'], [45_000, '45s'], [125_000, '2m 5s'], [3_600_000, '1h'], [7_500_000, '2h 5m'], [86_400_000 * 3 + 3_600_000 * 4, '3d 4h']])(

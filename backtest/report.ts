@@ -121,8 +121,36 @@ function writeTradesCsv(file: string, trades: readonly RoundTrip[]): void {
 
 function writeEquityCsv(file: string, input: ReportInput, hold: Float64Array, drawdown: Float64Array): void {
   const { times, prices, equity } = input;
+  const format = isoFormatter();
   writeChunks(file, lines('timestamp,price,equity,buy_hold_equity,drawdown_pct', times.length, (i) =>
-    `${iso(times[i]!)},${prices[i]},${equity[i]!.toFixed(2)},${hold[i]!.toFixed(2)},${drawdown[i]!.toFixed(4)}`));
+    `${format(times[i]!)},${prices[i]},${equity[i]!.toFixed(2)},${hold[i]!.toFixed(2)},${drawdown[i]!.toFixed(4)}`));
+}
+
+/**
+ * The same text as `iso` at a fraction of the cost for a million ascending timestamps: the date part
+ * is formatted once per day, the time of day by arithmetic.
+ */
+export function isoFormatter(): (ms: number) => string {
+  let day = NaN;
+  let prefix = '';
+  return (ms) => {
+    const d = Math.floor(ms / 86_400_000);
+    const inDay = ms - d * 86_400_000;
+    if (!Number.isInteger(ms) || d < 0 || d > 2_932_896) return iso(ms); // fractions and years outside 1970–9999
+    if (d !== day) {
+      day = d;
+      prefix = iso(d * 86_400_000).slice(0, 11);
+    }
+    const h = Math.floor(inDay / 3_600_000);
+    const m = Math.floor((inDay % 3_600_000) / 60_000);
+    const s = Math.floor((inDay % 60_000) / 1000);
+    const frac = inDay % 1000;
+    return `${prefix}${pad2(h)}:${pad2(m)}:${pad2(s)}${frac ? `.${String(frac).padStart(3, '0')}` : ''}Z`;
+  };
+}
+
+function pad2(n: number): string {
+  return n < 10 ? `0${n}` : String(n);
 }
 
 function buildPage(input: ReportInput, hold: Float64Array, drawdown: Float64Array): ReportPage {

@@ -2,7 +2,10 @@
  * `npm run bench`: runs every benchmark and prints its figures. Each benchmark module exports
  * `run(): Promise<void>` and prints its own lines; add new ones to BENCHES.
  */
-const BENCHES: ReadonlyArray<{ name: string; load: () => Promise<{ run: () => Promise<void> }> }> = [];
+const BENCHES: ReadonlyArray<{ name: string; load: () => Promise<{ run: () => Promise<void> }> }> = [
+  { name: 'indicators', load: () => import('./indicators.js') },
+  { name: 'backtest-load', load: () => import('./backtest-load.js') },
+];
 
 const only = process.argv.slice(2);
 for (const bench of BENCHES) {
