@@ -1,3 +1,4 @@
 export * from './define.js';
 export * from './params.js';
 export * from './loader.js';
+export * from './testkit.js';

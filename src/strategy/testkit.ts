@@ -1,0 +1,78 @@
+import { type z } from 'zod';
+import { TestClock } from '../clock/index.js';
+import { D, ZERO, type Dec, type ExecReport, type MarketEvent, type MarketSymbol } from '../core/index.js';
+import { MarketStore, type OpenOrderView } from '../state/index.js';
+import type { IntentDraft, StrategyContext, StrategyDefinition, StrategyHandlers } from './define.js';
+import { resolveParams } from './params.js';
+
+/** A market event without its time (the kit stamps the clock's time). */
+export type EventInput = MarketEvent extends infer E ? (E extends MarketEvent ? Omit<E, 'at'> & { at?: number } : never) : never;
+
+/**
+ * A test kit for strategy authors: feeds a strategy scripted market events and reports on a test
+ * clock and collects the intents it returns, with balances the test sets. No engine, no venue.
+ *
+ *   const kit = new StrategyTestKit(smaCross, { fast: 2, slow: 3 }, { USD: '1000' });
+ *   kit.prices('BTCUSD', [10, 10, 10, 12]);
+ *   expect(kit.intents.at(-1)).toMatchObject({ kind: 'place-order', side: 'BUY' });
+ */
+export class StrategyTestKit<P extends z.ZodObject> {
+  readonly clock: TestClock;
+  readonly store: MarketStore;
+  readonly intents: IntentDraft[] = [];
+  readonly balances = new Map<string, Dec>();
+  openOrders: OpenOrderView[] = [];
+  readonly handlers: StrategyHandlers;
+  readonly ctx: StrategyContext;
+
+  constructor(definition: StrategyDefinition<P>, params: Record<string, unknown> = {}, balances: Record<string, string> = {}, startMs = Date.UTC(2025, 0, 1)) {
+    this.clock = new TestClock(startMs);
+    this.store = new MarketStore(this.clock, { staleAfterMs: Number.MAX_SAFE_INTEGER });
+    for (const [a, v] of Object.entries(balances)) this.balances.set(a, new D(v));
+    const resolved = resolveParams(definition, params);
+    this.handlers = definition.create(resolved);
+    this.ctx = {
+      now: () => this.clock.now(),
+      market: (m) => this.store.snapshot(m),
+      history: (m) => this.store.history(m),
+      account: {
+        available: (a) => this.balances.get(a) ?? ZERO,
+        total: (a) => this.balances.get(a) ?? ZERO,
+        openOrders: (m?: MarketSymbol) => this.openOrders.filter((o) => m === undefined || o.market === m),
+      },
+    };
+  }
+
+  /** Applies an event at the current clock time and returns the intents it produced. */
+  event(e: EventInput): IntentDraft[] {
+    const event = { ...e, at: e.at ?? this.clock.now() } as MarketEvent;
+    if (event.at > this.clock.now()) this.clock.advanceTo(event.at);
+    this.store.apply(event);
+    return this.collect(this.handlers.onEvent?.(event, this.ctx));
+  }
+
+  /** Feeds a price series, one point per `stepMs`, returning all intents produced. */
+  prices(market: MarketSymbol, series: readonly number[], stepMs = 60_000): IntentDraft[] {
+    const out: IntentDraft[] = [];
+    for (const price of series) {
+      this.clock.advance(stepMs);
+      out.push(...this.event({ kind: 'price', market, price }));
+    }
+    return out;
+  }
+
+  report(r: ExecReport): IntentDraft[] {
+    return this.collect(this.handlers.onReport?.(r, this.ctx));
+  }
+
+  setBalance(asset: string, amount: string): void {
+    this.balances.set(asset, new D(amount));
+  }
+
+  private collect(out: readonly IntentDraft[] | IntentDraft | undefined | void): IntentDraft[] {
+    if (out === undefined || out === null) return [];
+    const list = Array.isArray(out) ? [...out] : [out as IntentDraft];
+    this.intents.push(...list);
+    return list;
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * rsi-reversion: mean reversion on the relative strength index (Wilder's RSI, as technicalindicators
+ * computes it). Buy with no position held when RSI falls below `lower`; sell the whole position when
+ * RSI rises above `upper`.
+ */
+import { z } from 'zod';
+import { Rsi } from '../src/indicators/index.js';
+import { defineStrategy } from '../src/strategy/index.js';
+import { SinglePosition } from './_position.js';
+
+export default defineStrategy({
+  name: 'rsi-reversion',
+  description: 'buy when RSI is below the lower band, sell the position when it is above the upper band',
+  params: z
+    .object({
+      period: z.number().int().min(2).default(14),
+      lower: z.number().min(0).max(100).default(30),
+      upper: z.number().min(0).max(100).default(70),
+      size_pct: z.number().gt(0).max(100).default(100),
+      market: z.string().default('BTCUSD'),
+    })
+    .refine((p) => p.lower < p.upper, { message: 'lower must be below upper', path: ['lower'] }),
+  markets: (p) => [p.market],
+  create(p) {
+    const rsi = new Rsi(p.period);
+    const position = new SinglePosition(p.market, p.size_pct);
+    return {
+      onEvent(e, ctx) {
+        if (e.kind !== 'price' || e.market !== p.market) return undefined;
+        const value = rsi.update(e.price);
+        if (value === undefined) return undefined;
+        if (value < p.lower) return position.buy(ctx);
+        if (value > p.upper && position.held(ctx)) return position.sell(ctx);
+        return undefined;
+      },
+      onReport: (r) => position.onReport(r),
+    };
+  },
+});
