@@ -20,7 +20,8 @@ import { randomWalk } from './series.js';
 /**
  * Heap retained per update: warm an indicator up, collect garbage, run `updates` more updates,
  * collect again and divide the growth by the count. Needs `--expose-gc`; used by the memory test
- * and by bench/indicators.ts through heap-retained.script.ts.
+ * and by bench/indicators.ts through heap-retained.script.ts, which also times updates (one
+ * subject per process keeps the measuring loop's call site monomorphic, as in real use).
  */
 
 /** One measured subject: `step(x)` performs one update and returns something to keep it live. */
@@ -113,4 +114,20 @@ async function settledHeap(gc: () => void): Promise<number> {
   }
   gc();
   return process.memoryUsage().heapUsed;
+}
+
+/** Best of `rounds` timed passes of `updates` updates, each on a fresh instance after a warm-up pass. */
+export function measureNsPerUpdate(c: HeapCase, updates: number, rounds: number): number {
+  const inputs = randomWalk(101, updates);
+  let best = Infinity;
+  let sink = 0;
+  for (let round = 0; round < rounds; round++) {
+    const step = c.make();
+    for (let i = 0; i < Math.min(updates, 50_000); i++) sink += step(inputs[i] as number);
+    const started = process.hrtime.bigint();
+    for (let i = 0; i < updates; i++) sink += step(inputs[i] as number);
+    best = Math.min(best, Number(process.hrtime.bigint() - started) / updates);
+  }
+  if (sink === 42.4242) process.stdout.write('');
+  return best;
 }

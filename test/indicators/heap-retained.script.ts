@@ -1,9 +1,12 @@
 /**
  * Child-process entry for heap-retained measurements (needs a real `gc`):
- *   node --import tsx --expose-gc test/indicators/heap-retained.script.ts [--updates N] [--warm N] [--only ours|theirs] [name…]
- * Prints one JSON HeapResult per line on stdout.
+ *   node --import tsx --expose-gc test/indicators/heap-retained.script.ts
+ *     [--updates N] [--warm N] [--time N] [--only ours|theirs] [name…]
+ * Prints one JSON HeapResult per line on stdout; with `--time N` each line also carries
+ * `nsPerUpdate` (best of 3 passes of N updates, measured before the heap run). Measure one
+ * subject per process for clean figures.
  */
-import { HEAP_CASES, measureRetained } from './heap-probe.js';
+import { HEAP_CASES, measureNsPerUpdate, measureRetained } from './heap-probe.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) {
@@ -14,12 +17,14 @@ if (!gc) {
 const args = process.argv.slice(2);
 let updates = 300_000;
 let warm = 100_000;
+let timed = 0;
 let only: 'ours' | 'theirs' | undefined;
 const names: string[] = [];
 for (let i = 0; i < args.length; i++) {
   const arg = args[i] as string;
   if (arg === '--updates') updates = Number(args[++i]);
   else if (arg === '--warm') warm = Number(args[++i]);
+  else if (arg === '--time') timed = Number(args[++i]);
   else if (arg === '--only') only = args[++i] === 'theirs' ? 'theirs' : 'ours';
   else names.push(arg);
 }
@@ -28,5 +33,7 @@ for (const c of HEAP_CASES) {
   if (only === 'ours' && !c.ours) continue;
   if (only === 'theirs' && c.ours) continue;
   if (names.length > 0 && !names.includes(c.name)) continue;
-  process.stdout.write(`${JSON.stringify(await measureRetained(c, gc, warm, updates))}\n`);
+  const nsPerUpdate = timed > 0 ? measureNsPerUpdate(c, timed, 3) : undefined;
+  const result = await measureRetained(c, gc, warm, updates);
+  process.stdout.write(`${JSON.stringify({ ...result, nsPerUpdate })}\n`);
 }
