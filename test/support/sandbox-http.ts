@@ -1,7 +1,11 @@
 import { request } from 'undici';
 
+/** A parsed JSON body: tests check its shape with assertions (and the OpenAPI test with schemas). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- wire bodies are checked by assertions, not by types
+export type WireJson = any;
+
 /** A response as the wire carries it: status, content type and the parsed JSON body. */
-export interface RawResponse<T = any> {
+export interface RawResponse<T = WireJson> {
   readonly status: number;
   readonly contentType: string;
   readonly body: T;
@@ -23,23 +27,23 @@ export class SandboxHttp {
     return (res.body as { access_token: string }).access_token;
   }
 
-  get<T = any>(path: string, token?: string): Promise<RawResponse<T>> {
+  get<T = WireJson>(path: string, token?: string): Promise<RawResponse<T>> {
     return this.send('GET', path, { token });
   }
 
-  post<T = any>(path: string, body: unknown, token?: string): Promise<RawResponse<T>> {
+  post<T = WireJson>(path: string, body: unknown, token?: string): Promise<RawResponse<T>> {
     return this.send('POST', path, { token, body: JSON.stringify(body), contentType: 'application/json' });
   }
 
-  put<T = any>(path: string, body: unknown, token?: string): Promise<RawResponse<T>> {
+  put<T = WireJson>(path: string, body: unknown, token?: string): Promise<RawResponse<T>> {
     return this.send('PUT', path, { token, body: body === undefined ? undefined : JSON.stringify(body), contentType: 'application/json' });
   }
 
-  del<T = any>(path: string, token?: string): Promise<RawResponse<T>> {
+  del<T = WireJson>(path: string, token?: string): Promise<RawResponse<T>> {
     return this.send('DELETE', path, { token });
   }
 
-  async send<T = any>(method: string, path: string, opts: { token?: string | undefined; body?: string | undefined; contentType?: string }): Promise<RawResponse<T>> {
+  async send<T = WireJson>(method: string, path: string, opts: { token?: string | undefined; body?: string | undefined; contentType?: string }): Promise<RawResponse<T>> {
     const headers: Record<string, string> = {};
     if (opts.token !== undefined) headers.authorization = `Bearer ${opts.token}`;
     if (opts.body !== undefined && opts.contentType !== undefined) headers['content-type'] = opts.contentType;
