@@ -431,7 +431,8 @@ export function loadPriceSeries(file: string): PriceSeries {
     text = readFileSync(file, 'utf8');
   } catch (err) {
     const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-    throw new InputError('data', `cannot read price file ${file} (${reason}); check the path`, { cause: err });
+    const fix = /TOO_LARGE|TOO_LONG/.test(reason) ? 'the file is too large to load at once; split it by time range' : 'check the path';
+    throw new InputError('data', `cannot read price file ${file} (${reason}); ${fix}`, { cause: err });
   }
   const ext = extname(file).toLowerCase();
   const json = ext === '.json' || (ext !== '.csv' && ext !== '.txt' && /^\uFEFF?\s*[[{]/.test(text.slice(0, 64)));

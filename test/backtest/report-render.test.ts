@@ -60,8 +60,10 @@ describe.skipIf(!existsSync(CHROMIUM))('report.html in headless Chromium', () =>
     const errors: string[] = [];
     page.on('pageerror', (err) => errors.push(err.message));
     page.on('console', (msg) => msg.type() === 'error' && errors.push(msg.text()));
+    const failed = new Promise<never>((_, reject) => page.on('pageerror', reject));
+    failed.catch(() => undefined);
     await page.goto(`file://${files.html}`);
-    await page.waitForSelector('body[data-charts-drawn="3"]', { timeout: 15_000 });
+    await Promise.race([page.waitForSelector('body[data-charts-drawn="3"]', { timeout: 15_000 }), failed]);
     await page.screenshot({ path: join(tmpdir(), 'tradeloop-report.png'), fullPage: true });
 
     const colours: Record<string, [number, number, number]> = {
