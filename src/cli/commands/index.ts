@@ -1,6 +1,9 @@
 import type { RegisterCommand } from '../context.js';
+import { registerApi } from './api.js';
 import { registerSandbox } from './sandbox.js';
+import { registerJournalViews } from './journal-views.js';
+import { registerNewStrategy } from './new-strategy.js';
 import { registerStart } from './start.js';
 
 /** Every CLI command, in the order `--help` lists them. Add new commands here. */
-export const COMMANDS: readonly RegisterCommand[] = [registerStart, registerSandbox];
+export const COMMANDS: readonly RegisterCommand[] = [registerStart, registerApi, registerSandbox, registerJournalViews, registerNewStrategy];
