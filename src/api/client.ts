@@ -89,7 +89,7 @@ export type ApiClient = ApiCore & ReturnType<typeof tradingMethods> & ReturnType
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const apiUrl = checkTarget('apiUrl', options.apiUrl, options);
   const tokenUrl = options.tokenUrl === undefined ? undefined : checkTarget('tokenUrl', options.tokenUrl, options);
-  const clock = options.clock ?? new LiveClock({ unref: true });
+  const clock = options.clock ?? new LiveClock();
   const logger = (options.logger ?? silentLogger()).child({ component: 'api' });
   const secrets = options.secrets ?? new SecretSet();
   const transport = new Transport({
