@@ -135,9 +135,16 @@ describe('MACD matches technicalindicators 3.1.0 with EMA oscillator and signal'
     }
   }
 
-  it('on a constant series the line, signal and histogram are all 0', () => {
+  it('on a constant series the line, signal and histogram are all 0 (technicalindicators: signal undefined)', () => {
     const ours = new Macd();
-    for (const x of constant(100, 60)) ours.update(x);
+    const ti = new MACD({ values: [], fastPeriod: 12, slowPeriod: 26, signalPeriod: 9, SimpleMAOscillator: false, SimpleMASignal: false });
+    let theirs: ReturnType<typeof ti.nextValue> | undefined;
+    for (const x of constant(100, 60)) {
+      ours.update(x);
+      theirs = ti.nextValue(x);
+    }
+    expect(theirs?.signal).toBeUndefined(); // its `signal ? … : undefined` drops an exact 0
+    expect(theirs?.MACD).toBe(0);
     expect(ours.ready).toBe(true);
     expect(ours.line).toBeCloseTo(0, 12);
     expect(ours.signal).toBeCloseTo(0, 12);

@@ -60,6 +60,7 @@ export const HEAP_CASES: readonly HeapCase[] = [
       return (x) => num(i.update(x));
     },
   },
+  { name: 'baseline: loop and call only', ours: false, make: () => (x) => x },
   { name: 'technicalindicators SMA(20)', ours: false, make: () => { const i = new TiSMA({ period: 20, values: [] }); return (x) => num(i.nextValue(x)); } },
   { name: 'technicalindicators EMA(20)', ours: false, make: () => { const i = new TiEMA({ period: 20, values: [] }); return (x) => num(i.nextValue(x)); } },
   { name: 'technicalindicators RSI(14)', ours: false, make: () => { const i = new TiRSI({ period: 14, values: [] }); return (x) => num(i.nextValue(x)); } },
