@@ -162,7 +162,7 @@ function buildPage(input: ReportInput, hold: Float64Array, drawdown: Float64Arra
   return {
     title: `${input.strategy} on ${input.market}`,
     subtitle: `${iso(m.startAt)} to ${iso(m.endAt)} · ${m.points.toLocaleString('en-US')} points${input.source ? ` · ${input.source}` : ''}`,
-    metrics: metricRows(m),
+    metrics: formatMetricRows(m),
     assumptions: assumptionRows(input),
     tradeHeader: ['side', 'entry', 'exit', 'quantity', 'entry price', 'exit price', 'pnl', 'fees'],
     tradeRows: shown.map((t) => [t.side, iso(t.entryAt), iso(t.exitAt), t.quantity, t.entryPrice, t.exitPrice, t.pnl, t.fees]),
@@ -200,7 +200,8 @@ function chartData(input: ReportInput, hold: Float64Array, drawdown: Float64Arra
   };
 }
 
-function metricRows(m: BacktestMetrics): [string, string][] {
+/** Label/value rows of every metric, as the report shows them; the CLI's terminal summary can print the same. */
+export function formatMetricRows(m: BacktestMetrics): [string, string][] {
   return [
     ['Final equity', m.finalEquity.toFixed(2)],
     ['Total return', pct(m.totalReturnPct)],
