@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RiskLimitsSchema } from './risk-schema.js';
 
 /**
  * The configuration schema. YAML files in `config/` are validated against it; unknown keys are
@@ -41,6 +42,54 @@ export const LogConfigSchema = z
   })
   .strict();
 
+export const JournalConfigSchema = z
+  .object({
+    /** SQLite write-ahead journal of intents, orders and fills. */
+    path: z.string().min(1).default('.tradeloop/journal.sqlite'),
+  })
+  .strict();
+
+export const StrategyConfigSchema = z
+  .object({
+    /** Built-in name (sma-cross), path to a .ts/.js plugin, or package name. */
+    plugin: z.string().min(1),
+    /** Instance name, unique in the run (default: the plugin's name). */
+    name: z.string().regex(/^[a-z][a-z0-9-]*$/, 'kebab-case, e.g. sma-btc').optional(),
+    /** Parameters, validated against the plugin's own schema when it loads. */
+    params: z.record(z.string(), z.unknown()).default({}),
+  })
+  .strict();
+
+export const StreamsConfigSchema = z
+  .object({
+    prices_ms: z.number().int().min(100).default(1_000),
+    ticker_ms: z.number().int().min(100).default(2_000),
+    book_ms: z.number().int().min(100).default(1_000),
+    quotes_ms: z.number().int().min(1_000).default(1_000),
+    balances_ms: z.number().int().min(100).default(2_000),
+    orders_ms: z.number().int().min(100).default(1_000),
+    /** Market data older than this is marked stale. */
+    stale_after_ms: z.number().int().positive().default(10_000),
+    /** Price points kept per market. */
+    history_capacity: z.number().int().min(16).max(1_000_000).default(2_048),
+    /** Historical price points loaded per market before the first live decision. */
+    warmup_points: z.number().int().min(0).max(1_000).default(200),
+    /** Record every response the streams receive to this file (JSON lines), for replay. */
+    record: z.string().min(1).optional(),
+  })
+  .strict();
+
+export const RunConfigSchema = z
+  .object({
+    /** Profile the bot trades from: a profile id, or "default". */
+    profile: z.string().min(1).default('default'),
+    /** Cancel the bot's open orders on shutdown. */
+    cancel_on_exit: z.boolean().default(true),
+    /** Prefix of intent ids (wire ref_ids); defaults to one made per journal. */
+    ref_prefix: z.string().regex(/^[A-Za-z0-9_.:-]{1,40}$/, '1–40 letters, digits or _.:-').optional(),
+  })
+  .strict();
+
 export const ConfigSchema = z
   .object({
     environment: z.enum(['local', 'sandbox', 'production']).default('local'),
@@ -49,6 +98,11 @@ export const ConfigSchema = z
     api: ApiConfigSchema.default(ApiConfigSchema.parse({})),
     local: LocalSandboxConfigSchema.default(LocalSandboxConfigSchema.parse({})),
     log: LogConfigSchema.default(LogConfigSchema.parse({})),
+    journal: JournalConfigSchema.default(JournalConfigSchema.parse({})),
+    risk: RiskLimitsSchema.default(RiskLimitsSchema.parse({})),
+    strategies: z.array(StrategyConfigSchema).default([]),
+    streams: StreamsConfigSchema.default(StreamsConfigSchema.parse({})),
+    run: RunConfigSchema.default(RunConfigSchema.parse({})),
   })
   .strict()
   .superRefine((cfg, ctx) => {
