@@ -23,7 +23,7 @@ export interface PriceView {
 /** Best levels, last trade, last-24-hours and since-midnight-UTC statistics at `nowMs`. */
 export function tickerOf(market: MarketState, nowMs: number): TickerView {
   const book = market.orderBook(market.synthetic.tickOf(nowMs));
-  const last: TapeTrade | undefined = market.recentTrades(nowMs)[0];
+  const last: TapeTrade | undefined = market.lastTrade(nowMs);
   return {
     market: market.spec.market,
     bestBid: book.bids[0],

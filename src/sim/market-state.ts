@@ -128,6 +128,19 @@ export class MarketState {
     return merged.slice(0, RECENT_EXECUTIONS);
   }
 
+  /** The latest trade up to `nowMs` without building the whole tape (tickers need only this). */
+  lastTrade(nowMs: number): TapeTrade | undefined {
+    const fill = this.fills.findLast((f) => f.at <= nowMs);
+    const current = this.synthetic.tickOf(nowMs);
+    for (let k = current; k > current - 100_000; k--) {
+      if (fill !== undefined && (k + 1) * this.synthetic.tickMs <= fill.at) return fill;
+      const trades = this.synthetic.trades(k).filter((t) => t.at <= nowMs && !this.absorbed.has(t.matchNumber));
+      const last = trades[trades.length - 1];
+      if (last !== undefined) return fill !== undefined && fill.at >= last.at ? fill : this.toTape(last);
+    }
+    return fill;
+  }
+
   private extendSynthTape(lastTick: number): void {
     const from = this.synthCoveredTick === undefined ? undefined : this.synthCoveredTick + 1;
     if (from !== undefined && from > lastTick) return;

@@ -1,0 +1,48 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SandboxHttp } from '../support/sandbox-http.js';
+
+const BIN = fileURLToPath(new URL('../../bin/tradeloop.js', import.meta.url));
+
+/** Resolves with the first stdout line of the child. */
+function firstLine(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      const nl = out.indexOf('\n');
+      if (nl >= 0) resolve(out.slice(0, nl));
+    });
+    child.once('exit', (code) => reject(new Error(`exited with ${String(code)} before printing a line`)));
+  });
+}
+
+describe('tradeloop sandbox (command)', () => {
+  let child: ChildProcess | undefined;
+  afterEach(() => {
+    if (child !== undefined && child.exitCode === null) child.kill('SIGKILL');
+  });
+
+  it('prints its address when ready, serves the API and stops cleanly on SIGINT', async () => {
+    child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--seed', '5'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    const line = await firstLine(child);
+    expect(line).toMatch(/^sandbox listening on http:\/\/127\.0\.0\.1:\d+$/);
+    const http = new SandboxHttp(line.slice('sandbox listening on '.length));
+    const token = await http.token(['funding:read_profile']);
+    const balances = await http.get('/v2/profiles/default/balances?assets=USD', token);
+    expect(balances.body.items).toEqual([{ asset: 'USD', available: '100000', trading: '0' }]);
+    const exited = new Promise<number | null>((resolve) => child!.once('exit', resolve));
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+  });
+
+  it('exits with code 2 and names the flag on bad input', async () => {
+    child = spawn(process.execPath, [BIN, 'sandbox', '--speed', 'fast'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr!.on('data', (c: Buffer) => (err += c.toString('utf8')));
+    const code = await new Promise<number | null>((resolve) => child!.once('exit', resolve));
+    expect(code).toBe(2);
+    expect(err).toContain('--speed');
+  });
+});
