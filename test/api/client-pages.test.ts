@@ -82,17 +82,20 @@ describe('responses with two documented shapes', () => {
   it('gives an omitted items list as [] and raises MalformedResponseError on unusable bodies', async () => {
     fake = await FakePlatform.start();
     fake.on('GET', '/profiles/:profile_id/balances', () => ({ json: {} }));
-    fake.sequence('GET', '/markets/:market/order-book', [{ text: '<html>oops</html>' }, { json: [1, 2] }, { json: { items: 'x' } }], { public: true });
+    fake.sequence('GET', '/markets/:market/order-book', [{ text: '<html>oops</html>' }, { json: [1, 2] }, { json: { market: 'BTCUSD', bids: [{ price: 1, amount: '1' }], asks: [] } }], { public: true });
     fake.on('GET', '/orders', () => ({ json: { items: [1], next_page_cursor: 5 } }));
     fake.on('GET', '/quotes', () => ({ json: { items: 'nope' }, headers: { 'x-request-id': 'rq-9' } }));
+    fake.on('GET', '/profiles/:profile_id/orders/:id', () => ({ json: { status: 'OPEN' } }));
     const client = clientFor(fake);
     expect((await client.listProfileBalances('p1')).items).toEqual([]);
     const first = await client.getOrderBook('BTCUSD').catch((e: unknown) => e);
     expect(first).toBeInstanceOf(MalformedResponseError);
     expect((first as Error).message).toBe('GetOrderBook: malformed response body (not JSON)');
     await expect(client.getOrderBook('BTCUSD')).rejects.toThrow(/expected a JSON object/);
+    await expect(client.getOrderBook('BTCUSD')).rejects.toThrow(/a bids level lacks price\/amount strings/);
     await expect(client.listOrders()).rejects.toThrow(/next_page_cursor is not a string/);
     await expect(client.listQuotes(['BTCUSD'])).rejects.toMatchObject({ code: 'MALFORMED_RESPONSE', requestId: 'rq-9' });
+    await expect(client.getOrder('p1', 'o1')).rejects.toThrow('GetOrder: malformed response body (id is missing or not a string)');
     await client.close();
   });
 });

@@ -3,6 +3,42 @@ import type { OperationSpec } from '../operation-spec.js';
 
 type Json = Record<string, unknown>;
 
+interface Required {
+  /** String fields the record itself must carry. */
+  readonly fields?: readonly string[];
+  /** String fields every item of `items` must carry. */
+  readonly itemFields?: readonly string[];
+  /** Arrays of {price, amount} levels. */
+  readonly levels?: readonly string[];
+}
+
+const TRADING_RECORD: Required = { fields: ['id'] };
+const BALANCE = ['asset', 'available', 'trading'];
+
+/**
+ * Fields the rest of tradeloop relies on, per operation: a response without them is malformed
+ * (raised here as a typed error) rather than an undefined deep inside a strategy or the journal.
+ */
+const REQUIRED: Readonly<Record<string, Required>> = {
+  CreateOrder: TRADING_RECORD,
+  GetOrder: TRADING_RECORD,
+  ListOrders: { itemFields: ['id'] },
+  ListProfileOrders: { itemFields: ['id'] },
+  CreateQuoteExecution: { fields: ['id', 'status'] },
+  GetQuoteExecution: { fields: ['id', 'status'] },
+  ListQuotes: { itemFields: ['id', 'market', 'side', 'price', 'expires_at'] },
+  GetOrderBook: { levels: ['bids', 'asks'] },
+  ListProfileBalances: { itemFields: BALANCE },
+  GetProfileBalance: { fields: BALANCE },
+  CreateInternalTransfer: TRADING_RECORD,
+  CreatePaxosTransfer: TRADING_RECORD,
+  CreateFiatWithdrawal: TRADING_RECORD,
+  CreateCryptoWithdrawal: TRADING_RECORD,
+  GetTransfer: TRADING_RECORD,
+  ListPrices: { itemFields: ['market', 'current_price'] },
+  ListHistoricalPrices: { itemFields: ['average_price', 'timestamp'] },
+};
+
 /**
  * Parses a 2xx body and checks the shape the client relies on, normalising the responses that
  * come in two documented shapes: ListTickers (bare array or `{tickers}`) → array; ListPrices
@@ -13,6 +49,29 @@ export function readResponse(spec: OperationSpec, text: string, requestId: strin
   const bad = (what: string): never => {
     throw new MalformedResponseError(`${spec.id}: malformed response body (${what})`, { operation: spec.id, requestId });
   };
+  const value = readShape(spec, text, bad);
+  const required = REQUIRED[spec.id];
+  if (required) checkRequired(value as Json, required, bad);
+  return value;
+}
+
+function checkRequired(o: Json, r: Required, bad: (what: string) => never): void {
+  for (const f of r.fields ?? []) if (typeof o[f] !== 'string') bad(`${f} is missing or not a string`);
+  const items = (o.items ?? []) as Json[];
+  for (const f of r.itemFields ?? []) {
+    if (items.some((item) => typeof item[f] !== 'string')) bad(`an item's ${f} is missing or not a string`);
+  }
+  for (const side of r.levels ?? []) {
+    const levels = o[side];
+    if (!Array.isArray(levels)) bad(`${side} is not an array`);
+    for (const l of levels as unknown[]) {
+      const level = l as Json | null;
+      if (!level || typeof level.price !== 'string' || typeof level.amount !== 'string') bad(`a ${side} level lacks price/amount strings`);
+    }
+  }
+}
+
+function readShape(spec: OperationSpec, text: string, bad: (what: string) => never): unknown {
   if (text.trim() === '') return {};
   let body: unknown;
   try {
