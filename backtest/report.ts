@@ -64,7 +64,7 @@ export interface ReportFiles {
 }
 
 const MAX_MARKERS = 10_000;
-const CHUNK_LINES = 50_000;
+const CHUNK_LINES = 10_000;
 
 /** Reads uPlot's browser build and styles from node_modules, to inline them into the page. */
 export function loadChartAssets(): ChartAssets {
@@ -101,13 +101,14 @@ function writeChunks(file: string, chunks: Iterable<string>): void {
   }
 }
 
+/** CSV text in chunks of CHUNK_LINES rows (string concatenation: half the garbage of an array join). */
 function* lines(header: string, count: number, line: (i: number) => string): Generator<string> {
   yield `${header}\n`;
   for (let from = 0; from < count; from += CHUNK_LINES) {
     const to = Math.min(count, from + CHUNK_LINES);
-    const block = new Array<string>(to - from);
-    for (let i = from; i < to; i++) block[i - from] = line(i);
-    yield `${block.join('\n')}\n`;
+    let chunk = '';
+    for (let i = from; i < to; i++) chunk += `${line(i)}\n`;
+    yield chunk;
   }
 }
 
