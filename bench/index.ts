@@ -5,6 +5,8 @@
 const BENCHES: ReadonlyArray<{ name: string; load: () => Promise<{ run: () => Promise<void> }> }> = [
   { name: 'indicators', load: () => import('./indicators.js') },
   { name: 'backtest-load', load: () => import('./backtest-load.js') },
+  { name: 'sandbox', load: () => import('./sandbox.js') },
+  { name: 'api-client', load: () => import('./api-client.js') },
 ];
 
 const only = process.argv.slice(2);
