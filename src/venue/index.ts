@@ -1,1 +1,2 @@
 export * from './venue.js';
+export * from './sim-venue.js';

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { D } from '../../src/core/index.js';
+import { TERMINAL_ORDER_STATUSES, VenueRejectedError, type Venue, type VenueOrder } from '../../src/venue/index.js';
+
+/** What the contract needs from each venue under test. */
+export interface VenueHarness {
+  readonly venue: Venue;
+  /** Moves simulated time forward (and lets the venue catch up). */
+  advance(ms: number): Promise<void>;
+  /** Current mid of a market (for pricing test orders). */
+  mid(market: string): number;
+  close(): Promise<void>;
+}
+
+/**
+ * The venue contract: every Venue implementation (SimVenue, RestVenue → local sandbox) must pass
+ * it. Place, fill, cancel, balances, lookup by ref_id, idempotent writes and errors.
+ */
+export function venueContract(name: string, make: () => Promise<VenueHarness>): void {
+  describe(`venue contract: ${name}`, () => {
+    let seq = 0;
+    const ref = (): string => `contract-${name}-${Date.UTC(2025, 0, 1)}-${++seq}`;
+
+    async function withHarness(fn: (h: VenueHarness) => Promise<void>): Promise<void> {
+      const h = await make();
+      try {
+        await fn(h);
+      } finally {
+        await h.close();
+      }
+    }
+
+    async function until(h: VenueHarness, orderId: string, done: (o: VenueOrder) => boolean): Promise<VenueOrder> {
+      for (let i = 0; i < 50; i++) {
+        const o = await h.venue.getOrder(orderId);
+        if (done(o)) return o;
+        await h.advance(1_000);
+      }
+      throw new Error(`order ${orderId} did not reach the expected state`);
+    }
+
+    it('fills a market buy by quote amount and moves balances', async () => {
+      await withHarness(async (h) => {
+        const before = await h.venue.balances();
+        const usd0 = before.find((b) => b.asset === 'USD')?.available ?? new D(0);
+        const refId = ref();
+        const placed = await h.venue.placeOrder({ refId, market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '1000.00' });
+        expect(placed.refId).toBe(refId);
+        const order = await until(h, placed.orderId, (o) => TERMINAL_ORDER_STATUSES.has(o.status));
+        expect(order.status).toBe('FILLED');
+        expect(order.amountFilled.gt(0)).toBe(true);
+        const after = await h.venue.balances();
+        const usd1 = after.find((b) => b.asset === 'USD')?.available ?? new D(0);
+        expect(usd0.minus(usd1).toFixed(2)).toBe('1000.00');
+        expect(after.find((b) => b.asset === 'BTC')?.available.gt(0)).toBe(true);
+        const fills = await h.venue.listFills(0);
+        expect(fills.filter((f) => f.orderId === placed.orderId).length).toBeGreaterThan(0);
+      });
+    });
+
+    it('rests a limit order away from the market, finds it by ref_id, and cancels it', async () => {
+      await withHarness(async (h) => {
+        const refId = ref();
+        const price = new D(h.mid('BTCUSD')).times('0.9').toDecimalPlaces(0, D.ROUND_DOWN).toFixed();
+        const placed = await h.venue.placeOrder({ refId, market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.01', price });
+        await until(h, placed.orderId, (o) => o.status === 'OPEN');
+        expect((await h.venue.findOrderByRef(refId))?.orderId).toBe(placed.orderId);
+        expect((await h.venue.listOpenOrders()).map((o) => o.orderId)).toContain(placed.orderId);
+        const usd = (await h.venue.balances()).find((b) => b.asset === 'USD');
+        expect(usd?.trading.gt(0)).toBe(true);
+        await h.venue.cancelOrder(placed.orderId);
+        const cancelled = await until(h, placed.orderId, (o) => o.status === 'CANCELLED');
+        expect(cancelled.amountFilled.isZero()).toBe(true);
+        expect(await h.venue.findOrderByRef(`${refId}-missing`)).toBeUndefined();
+      });
+    });
+
+    it('returns the existing order when a ref_id is reused, creating no second one', async () => {
+      await withHarness(async (h) => {
+        const refId = ref();
+        const price = new D(h.mid('BTCUSD')).times('0.9').toDecimalPlaces(0, D.ROUND_DOWN).toFixed();
+        const a = await h.venue.placeOrder({ refId, market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.01', price });
+        const b = await h.venue.placeOrder({ refId, market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.01', price });
+        expect(b.orderId).toBe(a.orderId);
+        expect((await h.venue.listOpenOrders()).filter((o) => o.refId === refId)).toHaveLength(1);
+      });
+    });
+
+    it('rejects an order beyond the balance with a typed, non-retryable error', async () => {
+      await withHarness(async (h) => {
+        const attempt = h.venue.placeOrder({ refId: ref(), market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '1' });
+        await expect(attempt).rejects.toBeInstanceOf(VenueRejectedError);
+        await expect(h.venue.placeOrder({ refId: ref(), market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '1' })).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
+      });
+    });
+
+    it('rejects bad input as a rejection, not an unknown outcome', async () => {
+      await withHarness(async (h) => {
+        await expect(h.venue.placeOrder({ refId: ref(), market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.01' })).rejects.toBeInstanceOf(VenueRejectedError);
+      });
+    });
+  });
+}
