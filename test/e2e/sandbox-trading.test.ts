@@ -113,6 +113,23 @@ describe('sandbox trading over HTTP with the project client', () => {
     expect(raw.body).toMatchObject({ type: 'https://developer.paxos.com/docs/v2/problems/already-exists', title: 'Already Exists', status: 409, meta: { existing: { id: first.id, ref_id: 'dup-1' } } });
   });
 
+  it('holds a create with await_fill_millis until the order fills or the wait ends, on the sandbox clock', async () => {
+    const placed = (n: number) => async (): Promise<void> => {
+      while (sb.handle.sim.orders().length < n) await new Promise((r) => setImmediate(r));
+    };
+    const waiting = api.createOrder('default', { side: 'BUY', market: 'BTCUSD', type: 'LIMIT', price: '59500', base_amount: '0.01', await_fill_millis: 10_000 });
+    await placed(1)();
+    sb.advance(10_000);
+    expect((await waiting).status).toBe('OPEN');
+    sb.advance(DROP_AT - sb.clock.now() - 3000);
+    const filling = api.createOrder('default', { side: 'BUY', market: 'BTCUSD', type: 'LIMIT', price: '59500', base_amount: '0.02', await_fill_millis: 10_000 });
+    await placed(2)();
+    sb.advance(4000);
+    const filled = await filling;
+    expect(filled.status).toBe('FILLED');
+    expect(filled.amount_filled).toBe('0.02');
+  });
+
   it('pages orders with opaque cursors, newest first, and filters by ref_ids and status', async () => {
     for (let i = 0; i < 25; i++) await api.createOrder('default', { side: 'BUY', market: 'ETHUSD', type: 'LIMIT', price: '100', base_amount: '0.1', ref_id: `page-${i}` });
     const seen: string[] = [];
