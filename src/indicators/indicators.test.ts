@@ -47,6 +47,10 @@ describe('every indicator keeps the common contract', () => {
     });
   }
 
+  it('MACD names itself in an input error', () => {
+    expect(() => new Macd().update(NaN)).toThrow(/MACD\(12,26,9\) input: must be a finite number, got NaN/);
+  });
+
   it('ATR rejects a bar whose high is below its low', () => {
     expect(() => new Atr(3).update(1, 2, 1.5)).toThrow(/ATR\(3\) high: is below low/);
     expect(() => new Atr(3).update(2, 1, NaN)).toThrow(/ATR\(3\) close: must be a finite number/);

@@ -1,7 +1,7 @@
 import { InputError } from '../core/index.js';
 import { Ema } from './ema.js';
 import type { Indicator } from './types.js';
-import { requireInteger } from './validate.js';
+import { requireFinite, requireInteger } from './validate.js';
 
 /** Options of {@link Macd}. */
 export interface MacdOptions {
@@ -27,6 +27,7 @@ export class Macd implements Indicator {
   private readonly fastEma: Ema;
   private readonly slowEma: Ema;
   private readonly signalEma: Ema;
+  private readonly label: string;
   private lineValue = NaN;
   private signalValue = NaN;
 
@@ -40,6 +41,7 @@ export class Macd implements Indicator {
     this.signalEma = new Ema(signal);
     this.period = slow;
     this.warmUp = slow + signal - 1;
+    this.label = `MACD(${fast},${slow},${signal}) input`;
   }
 
   /** EMA(fast) − EMA(slow); NaN until `slow` inputs have been seen. */
@@ -66,6 +68,7 @@ export class Macd implements Indicator {
   }
 
   update(input: number): number | undefined {
+    requireFinite(this.label, input);
     const fast = this.fastEma.update(input);
     const slow = this.slowEma.update(input);
     if (fast === undefined || slow === undefined) return undefined;
