@@ -1,4 +1,4 @@
-import { Agent, errors as undiciErrors, request } from 'undici';
+import { Pool, errors as undiciErrors } from 'undici';
 import { AbortedError, TimeoutError, TransportError, type ApiError } from '../errors.js';
 
 /** Transport timeouts (milliseconds): TCP/TLS connect, waiting for headers, between body chunks. */
@@ -28,23 +28,22 @@ export interface RawResponse {
  * the retry policy needs to keep writes safe.
  */
 export class Transport {
-  private readonly agent: Agent;
+  /** One keep-alive pool per origin (the API host and the token host). */
+  private readonly pools = new Map<string, Pool>();
 
-  constructor(timeouts: TransportTimeouts, connections = 16) {
-    this.agent = new Agent({
-      connect: { timeout: timeouts.connectMs },
-      headersTimeout: timeouts.headersMs,
-      bodyTimeout: timeouts.bodyMs,
-      keepAliveTimeout: 10_000,
-      connections,
-    });
-  }
+  constructor(
+    private readonly timeouts: TransportTimeouts,
+    private readonly connections = 16,
+  ) {}
 
   /** Sends one request and reads the whole body as text. */
   async send(operation: string, req: RawRequest): Promise<RawResponse> {
+    const cut = req.url.indexOf('/', req.url.indexOf('//') + 2);
+    const origin = cut < 0 ? req.url : req.url.slice(0, cut);
+    const path = cut < 0 ? '/' : req.url.slice(cut);
     try {
-      const res = await request(req.url, {
-        dispatcher: this.agent,
+      const res = await this.pool(origin).request({
+        path,
         method: req.method as 'GET',
         headers: req.headers,
         body: req.body,
@@ -57,9 +56,26 @@ export class Transport {
     }
   }
 
-  /** Closes the pool's sockets. */
+  /** Closes every pool's sockets. */
   async close(): Promise<void> {
-    await this.agent.close();
+    const pools = [...this.pools.values()];
+    this.pools.clear();
+    await Promise.all(pools.map((p) => p.close()));
+  }
+
+  private pool(origin: string): Pool {
+    let pool = this.pools.get(origin);
+    if (!pool) {
+      pool = new Pool(origin, {
+        connect: { timeout: this.timeouts.connectMs },
+        headersTimeout: this.timeouts.headersMs,
+        bodyTimeout: this.timeouts.bodyMs,
+        keepAliveTimeout: 10_000,
+        connections: this.connections,
+      });
+      this.pools.set(origin, pool);
+    }
+    return pool;
   }
 }
 
