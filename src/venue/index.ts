@@ -1,2 +1,3 @@
 export * from './venue.js';
 export * from './sim-venue.js';
+export * from './rest-venue.js';

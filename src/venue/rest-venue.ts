@@ -1,0 +1,221 @@
+import { ApiError, ConflictError, NotFoundError, outcomeUnknown, type ApiClient, type Execution, type Order, type Quote, type QuoteExecution } from '../api/index.js';
+import { D, readDecimal, type Dec, type MarketSymbol, type Side } from '../core/index.js';
+import {
+  VenueNotFoundError,
+  VenueRejectedError,
+  VenueUnknownOutcomeError,
+  type ExecuteQuoteRequest,
+  type PlaceOrderRequest,
+  type TransferRequest,
+  type Venue,
+  type VenueBalance,
+  type VenueFill,
+  type VenueOrder,
+  type VenueQuote,
+  type VenueQuoteExecution,
+  type VenueTransfer,
+} from './venue.js';
+
+/**
+ * The Venue over HTTP: the typed client against the local sandbox or the real one. Writes go out
+ * with `ref_id = intent id` at order priority; the client's own retry policy already resolves lost
+ * responses by ref_id, so an error that still says "outcome unknown" becomes VenueUnknownOutcomeError.
+ */
+export class RestVenue implements Venue {
+  readonly name = 'rest';
+  private readonly write = { priority: 'high' as const };
+
+  constructor(
+    private readonly api: ApiClient,
+    readonly profileId: string,
+  ) {}
+
+  async placeOrder(req: PlaceOrderRequest): Promise<VenueOrder> {
+    const body = {
+      ref_id: req.refId,
+      market: req.market,
+      side: req.side,
+      type: req.type,
+      ...(req.baseAmount !== undefined && { base_amount: req.baseAmount }),
+      ...(req.quoteAmount !== undefined && { quote_amount: req.quoteAmount }),
+      ...(req.price !== undefined && { price: req.price }),
+      ...(req.stopPrice !== undefined && { stop_price: req.stopPrice }),
+      ...(req.timeInForce !== undefined && { time_in_force: req.timeInForce }),
+      ...(req.expiresAt !== undefined && { expiration_date: String(req.expiresAt) }),
+    };
+    try {
+      return toOrder(await this.api.createOrder(this.profileId, body, this.write));
+    } catch (e) {
+      if (e instanceof ConflictError && isRecord(e.existing)) return toOrder(e.existing as unknown as Order);
+      throw mapApiError(e);
+    }
+  }
+
+  async cancelOrder(orderId: string): Promise<void> {
+    await this.api.cancelOrder(this.profileId, orderId, this.write).catch((e: unknown) => {
+      throw mapApiError(e);
+    });
+  }
+
+  async getOrder(orderId: string): Promise<VenueOrder> {
+    return toOrder(await this.api.getOrder(this.profileId, orderId, this.write).catch(rethrow));
+  }
+
+  async findOrderByRef(refId: string): Promise<VenueOrder | undefined> {
+    const page = await this.api.listProfileOrders(this.profileId, { ref_ids: [refId], limit: 10 }, this.write).catch(rethrow);
+    const found = page.items.find((o) => o.ref_id === refId);
+    return found && toOrder(found);
+  }
+
+  async listOpenOrders(): Promise<readonly VenueOrder[]> {
+    const out: VenueOrder[] = [];
+    for await (const o of this.api.paginate<Order>('ListProfileOrders', { path: { profile_id: this.profileId }, query: { status: 'OPEN', limit: 1000 } }, this.write)) out.push(toOrder(o));
+    return out;
+  }
+
+  async listFills(sinceMs: number): Promise<readonly VenueFill[]> {
+    const out: VenueFill[] = [];
+    const query = { 'range.begin': new Date(sinceMs).toISOString(), limit: 500 };
+    for await (const x of this.api.paginate<Execution>('ListProfileExecutions', { path: { profile_id: this.profileId }, query }, this.write)) out.push(toFill(x));
+    return out.sort((a, b) => a.at - b.at);
+  }
+
+  async listQuotes(market: MarketSymbol): Promise<readonly VenueQuote[]> {
+    const res = await this.api.listQuotes([market], this.write).catch(rethrow);
+    return res.items.map(toQuote);
+  }
+
+  async executeQuote(req: ExecuteQuoteRequest): Promise<VenueQuoteExecution> {
+    const body = {
+      ref_id: req.refId,
+      quote_id: req.quoteId,
+      ...(req.baseAmount !== undefined && { base_amount: req.baseAmount }),
+      ...(req.quoteAmount !== undefined && { quote_amount: req.quoteAmount }),
+    };
+    try {
+      return toQuoteExecution(await this.api.createQuoteExecution(this.profileId, body, this.write));
+    } catch (e) {
+      if (e instanceof ConflictError && isRecord(e.existing)) return toQuoteExecution(e.existing as unknown as QuoteExecution);
+      throw mapApiError(e);
+    }
+  }
+
+  async getQuoteExecution(executionId: string): Promise<VenueQuoteExecution> {
+    return toQuoteExecution(await this.api.getQuoteExecution(this.profileId, executionId, this.write).catch(rethrow));
+  }
+
+  async findQuoteExecutionByRef(refId: string): Promise<VenueQuoteExecution | undefined> {
+    const page = await this.api.listQuoteExecutions(this.profileId, { limit: 200, order: 'DESC' }, this.write).catch(rethrow);
+    const found = page.items.find((x) => x.ref_id === refId);
+    return found && toQuoteExecution(found);
+  }
+
+  async balances(): Promise<readonly VenueBalance[]> {
+    const res = await this.api.listProfileBalances(this.profileId, [], this.write).catch(rethrow);
+    return res.items.map((b) => ({ asset: b.asset, available: dec(b.available), trading: dec(b.trading) }));
+  }
+
+  async transfer(req: TransferRequest): Promise<VenueTransfer> {
+    const body = { ref_id: req.refId, asset: req.asset, amount: req.amount, from_profile_id: req.fromProfileId, to_profile_id: req.toProfileId };
+    try {
+      const t = await this.api.createInternalTransfer(body, this.write);
+      return { transferId: t.id, refId: t.ref_id ?? req.refId, status: t.status };
+    } catch (e) {
+      if (e instanceof ConflictError && isRecord(e.existing)) {
+        const t = e.existing as { id: string; ref_id?: string; status: string };
+        return { transferId: t.id, refId: t.ref_id ?? req.refId, status: t.status };
+      }
+      throw mapApiError(e);
+    }
+  }
+
+  async findTransferByRef(refId: string): Promise<VenueTransfer | undefined> {
+    const page = await this.api.listTransfers({ ref_ids: [refId], limit: 10 }, this.write).catch(rethrow);
+    const t = page.items.find((x) => x.ref_id === refId);
+    return t && { transferId: t.id, refId, status: t.status };
+  }
+}
+
+function rethrow(e: unknown): never {
+  throw mapApiError(e);
+}
+
+/** API errors → venue errors: unknown outcomes, not-found, and definitive refusals. */
+export function mapApiError(e: unknown): Error {
+  if (outcomeUnknown(e)) return new VenueUnknownOutcomeError((e as Error).message, { cause: e });
+  if (e instanceof NotFoundError) return new VenueNotFoundError(e.message);
+  if (e instanceof ApiError) {
+    if (e.status === undefined || e.status >= 500 || e.status === 429 || e.status === 401) return new VenueUnknownOutcomeError(e.message, { cause: e });
+    const code = (e.slug ?? e.code).toUpperCase().replace(/-/g, '_');
+    return new VenueRejectedError(code, e.message, { status: e.status, ...(e.problem?.meta ?? {}) });
+  }
+  return e instanceof Error ? e : new Error(String(e));
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null;
+}
+
+function dec(v: string | undefined): Dec {
+  return readDecimal(v) ?? new D(0);
+}
+
+function time(v: string | undefined): number {
+  const t = v === undefined ? Number.NaN : Date.parse(v);
+  return Number.isFinite(t) ? t : 0;
+}
+
+function optional(v: string | undefined): Dec | undefined {
+  const d = readDecimal(v);
+  return d === undefined || d.isZero() ? undefined : d;
+}
+
+export function toOrder(o: Order): VenueOrder {
+  const filled = dec(o.amount_filled);
+  return {
+    orderId: o.id,
+    refId: o.ref_id ?? '',
+    market: o.market ?? '',
+    side: (o.side ?? 'BUY') as Side,
+    type: o.type ?? '',
+    status: o.status ?? 'SUBMITTED',
+    ...(optional(o.base_amount) && { baseAmount: optional(o.base_amount) }),
+    ...(optional(o.quote_amount) && { quoteAmount: optional(o.quote_amount) }),
+    ...(optional(o.price) && { price: optional(o.price) }),
+    amountFilled: filled,
+    ...(filled.gt(0) && optional(o.volume_weighted_average_price) && { averagePrice: optional(o.volume_weighted_average_price) }),
+    createdAt: time(o.created_at),
+  };
+}
+
+function toFill(x: Execution): VenueFill {
+  return {
+    fillId: x.execution_id ?? '',
+    orderId: x.order_id ?? '',
+    market: x.market ?? '',
+    side: (x.side ?? 'BUY') as Side,
+    amount: dec(x.amount),
+    price: dec(x.price),
+    commission: dec(x.commission),
+    commissionAsset: x.commission_asset ?? '',
+    at: time(x.executed_at),
+  };
+}
+
+function toQuote(q: Quote): VenueQuote {
+  return { quoteId: q.id, market: q.market ?? '', side: (q.side ?? 'BUY') as Side, price: dec(q.price), expiresAt: time(q.expires_at) };
+}
+
+function toQuoteExecution(x: QuoteExecution): VenueQuoteExecution {
+  return {
+    executionId: x.id,
+    ...(x.ref_id !== undefined && { refId: x.ref_id }),
+    quoteId: x.quote_id ?? '',
+    market: x.market ?? '',
+    side: (x.side ?? 'BUY') as Side,
+    price: dec(x.price),
+    baseAmount: dec(x.base_amount),
+    quoteAmount: dec(x.quote_amount),
+    status: x.status ?? 'CREATED',
+  };
+}
