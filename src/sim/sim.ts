@@ -130,6 +130,7 @@ export class SimPlatform {
     if (order.type === 'STOP_MARKET' || order.type === 'STOP_LIMIT') {
       order.status = 'OPEN';
       market.stops.push(order);
+      this.settlement.touched(order);
     } else {
       this.matching.execute(order, market, market.synthetic.tickOf(now), now);
     }
