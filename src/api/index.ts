@@ -16,4 +16,5 @@ export { createApiClientFromConfig } from './from-config.js';
 export type * from './types/common.js';
 export type * from './types/trading.js';
 export type * from './types/funding.js';
+export type * from './types/conversions.js';
 export type * from './types/identity.js';

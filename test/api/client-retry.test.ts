@@ -101,6 +101,24 @@ describe('writes carrying a ref_id', () => {
     await client.close();
   });
 
+  it('resolves an internal transfer whose reply timed out after commit through ListTransfers ref_ids (debit leg)', async () => {
+    fake = await FakePlatform.start();
+    const transfers: Record<string, unknown>[] = [];
+    fake.on('POST', '/transfer/internal', (r) => {
+      const body = r.body as Record<string, string>;
+      const common = { customer_id: 'c', amount: body.amount, asset: body.asset, ref_id: body.ref_id, group_id: 'g1', status: 'PENDING' };
+      transfers.push({ ...common, id: 't-credit', profile_id: body.to_profile_id, type: 'INTERNAL_TRANSFER_CREDIT', direction: 'CREDIT' });
+      transfers.push({ ...common, id: 't-debit', profile_id: body.from_profile_id, type: 'INTERNAL_TRANSFER_DEBIT', direction: 'DEBIT' });
+      return new Promise(() => undefined);
+    });
+    fake.on('GET', '/transfer/transfers', (r) => ({ json: { items: transfers.filter((t) => r.query.getAll('ref_ids').includes(t.ref_id as string)) } }));
+    const client = clientFor(fake, { headersTimeoutMs: 100 });
+    const t = await client.createInternalTransfer({ from_profile_id: 'a', to_profile_id: 'b', amount: '0.05', asset: 'BTC', ref_id: 'move-0008' });
+    expect(t).toMatchObject({ id: 't-debit', direction: 'DEBIT' });
+    expect(fake.requestsTo('POST', '/transfer/internal')).toHaveLength(1);
+    await client.close();
+  });
+
   it('never resends a write without ref_id once it may have reached the server', async () => {
     fake = await FakePlatform.start();
     fake.on('POST', '/profiles', () => problem(503, 'Service Unavailable'));

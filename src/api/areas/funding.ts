@@ -3,13 +3,14 @@ import type { Empty, Items, Page } from '../types/common.js';
 import type {
   CreateCryptoWithdrawalFeeRequest, CreateCryptoWithdrawalRequest, CreateDepositAddressRequest, CreateFiatAccountRequest,
   CreateFiatDepositInstructionsRequest, CreateFiatWithdrawalRequest, CreateSandboxDepositRequest,
-  CreateStablecoinConversionRequest, CryptoWithdrawalFee, DepositAddress, FiatAccount, FiatDepositInstructions,
+  CryptoWithdrawalFee, DepositAddress, FiatAccount, FiatDepositInstructions,
   InitiateSandboxFiatDepositRequest, InternalTransferRequest, ListDepositAddressesQuery, ListFiatAccountsQuery,
-  ListFiatDepositInstructionsQuery, ListProfilesQuery, ListStablecoinConversionsQuery, ListTransfersQuery, Profile,
-  ProfileBalance, RejectCryptoDepositRequest, StablecoinConversion, Transfer, TransferLimit, UpdateCryptoDepositRequest,
+  ListFiatDepositInstructionsQuery, ListProfilesQuery, ListTransfersQuery, Profile,
+  ProfileBalance, RejectCryptoDepositRequest, Transfer, TransferLimit, UpdateCryptoDepositRequest,
   UpdateFiatAccountRequest,
 } from '../types/funding.js';
 import type { TransferType } from '../types/common.js';
+import type { CreateStablecoinConversionRequest, ListStablecoinConversionsQuery, StablecoinConversion } from '../types/conversions.js';
 import type { Caller } from './caller.js';
 
 /**
