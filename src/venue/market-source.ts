@@ -1,0 +1,36 @@
+import type { Observable } from 'rxjs';
+import type { MarketEvent, MarketSymbol } from '../core/index.js';
+import type { AccountEvent } from '../state/index.js';
+
+/** Which data a market source polls for one market (only what running strategies need). */
+export interface MarketSubscription {
+  readonly market: MarketSymbol;
+  readonly kinds: ReadonlySet<'price' | 'ticker' | 'book' | 'quote'>;
+}
+
+/** Health of one stream: when it last succeeded and how many errors in a row it has seen. */
+export interface StreamHealth {
+  readonly stream: string;
+  readonly lastSuccessAt: number | undefined;
+  readonly consecutiveErrors: number;
+  readonly lastError: string | undefined;
+  readonly polls: number;
+}
+
+/**
+ * The MarketSource port: what the engine consumes for market and account state. Live and paper
+ * runs use PollingMarketSource (RxJS over the API client); a recorded run replays through the same
+ * port. Every event's `at` is the local receive time on the engine's clock.
+ */
+export interface MarketSource {
+  readonly events$: Observable<MarketEvent>;
+  /** Balances, open orders and pending quote executions of the bot's profile. */
+  readonly account$: Observable<AccountEvent>;
+  /** Historical price events per market, oldest first, to warm indicators before going live. */
+  warmUp(markets: readonly MarketSymbol[], points: number): Promise<readonly MarketEvent[]>;
+  /** Starts polling what the subscriptions need (and the account streams). */
+  start(subscriptions: readonly MarketSubscription[]): void;
+  /** Stops every stream; resolves when no request is in flight. */
+  stop(): Promise<void>;
+  health(): readonly StreamHealth[];
+}
