@@ -146,3 +146,31 @@ describe('Engine', () => {
     expect(seen).toEqual(['accepted', 'filled']);
   });
 });
+
+describe('Engine warm-up and denials', () => {
+  it('tells the strategy of a denial with a rejected report carrying the denial code', async () => {
+    const seen: string[] = [];
+    const greedy = defineStrategy({
+      name: 'greedy',
+      description: 'buys more than it has',
+      params: z.object({}),
+      markets: ['BTCUSD'],
+      create: () => ({
+        onEvent: () => ({ kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '100', price: '100' }),
+        onReport: (r) => void seen.push(r.kind === 'rejected' ? r.code : r.kind),
+      }),
+    });
+    const s = build([greedy]);
+    s.engine.onMarketEvent({ kind: 'price', market: 'BTCUSD', at: s.clock.now(), price: 100 });
+    await s.engine.drain();
+    expect(seen).toEqual(['INSUFFICIENT_BALANCE']);
+  });
+
+  it('warms strategies up on history without sending or journaling anything', () => {
+    const s = build([buyEveryPrice]);
+    const n = s.engine.warmUp([1, 2, 3].map((i) => ({ kind: 'price' as const, market: 'BTCUSD', at: s.clock.now() - 10_000 + i, price: 100 + i })));
+    expect(n).toBe(3);
+    expect(s.venue.orders.size).toBe(0);
+    expect(s.journal.intents()).toHaveLength(0);
+  });
+});

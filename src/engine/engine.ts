@@ -44,6 +44,26 @@ export class Engine {
     this.push({ kind: 'event', event });
   }
 
+  /**
+   * Replays historical events through the stores and strategies before going live, so indicators
+   * are ready for the first decision. Intents made on history are never sent (nor journaled); their
+   * strategies get a `rejected` report so they do not wait for an answer.
+   */
+  warmUp(events: Iterable<MarketEvent>): number {
+    let n = 0;
+    for (const event of events) {
+      n++;
+      this.deps.market.apply(event);
+      for (const s of this.deps.strategies) {
+        for (const intent of s.onEvent(event, this.contextFor(s)) ?? []) {
+          const report: ExecReport = { kind: 'rejected', refId: intent.intentId, code: 'WARM_UP', message: 'made during warm-up on historical data: not sent', at: event.at };
+          s.onReport(report, this.contextFor(s));
+        }
+      }
+    }
+    return n;
+  }
+
   /** Feeds an execution report (from executors or the venue). */
   onReport(report: ExecReport): void {
     this.push({ kind: 'report', report });
@@ -104,12 +124,14 @@ export class Engine {
           : this.deps.gate.decide(intent);
       this.deps.journal.recordDecision(decision);
       this.deps.onDecision?.(decision);
+      this.owners.set(intent.intentId, strategy);
       if (decision.kind === 'deny') {
         this.counters.denied++;
+        // the strategy hears of the denial like of any refusal, so it never waits on it
+        this.push({ kind: 'report', report: { kind: 'rejected', refId: intent.intentId, code: decision.reason.code, message: decision.reason.message, at: decision.at } });
         continue;
       }
       this.counters.approved++;
-      this.owners.set(intent.intentId, strategy);
       this.deps.riskView.reserve(intent);
       this.dispatch(intent);
     }
