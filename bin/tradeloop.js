@@ -4,6 +4,14 @@
 // load their own `.ts` strategy plugins.
 import { register } from 'tsx/esm/api';
 
+// A reader that closes the pipe early (`| head`) is not an error of ours: stop quietly.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err) => {
+    if (err && err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw err;
+  });
+}
+
 register();
 const { main } = await import('../src/cli/main.ts');
 process.exitCode = await main(process.argv.slice(2));
