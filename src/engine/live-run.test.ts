@@ -1,0 +1,113 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { TestClock, flushMicrotasks } from '../clock/index.js';
+import { parseConfig } from '../config/index.js';
+import { Journal } from '../exec/index.js';
+import { silentLogger } from '../log/index.js';
+import { SimPlatform } from '../sim/sim.js';
+import { balanceFromWire } from '../state/index.js';
+import { defineStrategy } from '../strategy/index.js';
+import { SimVenue } from '../venue/index.js';
+import { ScriptedSource } from '../../test/support/scripted-source.js';
+import { LiveRun } from './live-run.js';
+import { StrategyRunner } from './strategy-runner.js';
+
+const journals: Journal[] = [];
+afterEach(() => journals.splice(0).forEach((j) => j.close()));
+
+const buyOnce = defineStrategy({
+  name: 'buy-once',
+  description: 'buys 100 USD of BTC on the first live price',
+  params: z.object({}),
+  markets: ['BTCUSD'],
+  create: () => {
+    let done = false;
+    return {
+      onEvent: (e) => {
+        if (done || e.kind !== 'price') return undefined;
+        done = true;
+        return { kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '100.00' };
+      },
+      onReport: (r) => {
+        if (r.kind === 'rejected') done = false;
+      },
+    };
+  },
+});
+
+async function setup(journal = new Journal(':memory:')) {
+  journals.push(journal);
+  const clock = new TestClock(Date.UTC(2025, 5, 1));
+  const sim = new SimPlatform({ clock, seed: 3, funding: { USD: '1000' } });
+  const venue = new SimVenue(sim);
+  const source = new ScriptedSource([{ kind: 'price', market: 'BTCUSD', at: clock.now() - 60_000, price: sim.mid('BTCUSD') }]);
+  const config = parseConfig({ risk: { price_band_bps: 2000 } });
+  const run = new LiveRun({
+    clock,
+    venue,
+    source,
+    journal,
+    config,
+    environment: 'test',
+    refPrefix: 'lr',
+    log: silentLogger(),
+    strategies: (ids) => [new StrategyRunner('buy-once', buyOnce, {}, ['BTCUSD'], ids)],
+  });
+  return { clock, sim, venue, source, run, journal };
+}
+
+async function pushState(s: Awaited<ReturnType<typeof setup>>): Promise<void> {
+  const balances = await s.venue.balances();
+  s.source.account.next({ kind: 'balances', at: s.clock.now(), items: balances.map((b) => balanceFromWire(b.asset, b.available.toFixed(), b.trading.toFixed())) });
+  s.source.events.next({ kind: 'price', market: 'BTCUSD', at: s.clock.now(), price: s.sim.mid('BTCUSD') });
+}
+
+describe('LiveRun', () => {
+  it('warms up without trading, then trades live through risk, journal and venue, and summarises', async () => {
+    const s = await setup();
+    const rec = await s.run.start([{ market: 'BTCUSD', kinds: new Set(['price']) }]);
+    expect(rec.agreed).toBe(true);
+    expect(s.sim.orders()).toHaveLength(0); // the warm-up price made an intent that was not sent
+    await pushState(s);
+    await s.run.engine.drain();
+    await s.clock.advanceAsync(2_000, 500);
+    expect(s.sim.orders()).toHaveLength(1);
+    expect(s.sim.orders()[0]?.refId).toBe('lr-2');
+    expect(s.journal.fills().length).toBeGreaterThan(0);
+    const summary = await s.run.stop('test over');
+    expect(summary).toMatchObject({ intents: 1, approved: 1, ordersPlaced: 1, unresolved: 0 });
+    expect(summary.fills).toBeGreaterThan(0);
+    expect(s.source.stopped).toBe(true);
+  });
+
+  it('continues intent ids after a restart and reconciles before trading', async () => {
+    const file = `${(await import('node:os')).tmpdir()}/tradeloop-liverun-${process.pid}-${Math.floor(Date.UTC(2025, 0, 1) / 1000)}.sqlite`;
+    const { rmSync } = await import('node:fs');
+    rmSync(file, { force: true });
+    const first = await setup(new Journal(file));
+    await first.run.start([]);
+    await pushState(first);
+    await first.run.engine.drain();
+    await first.run.stop('restart');
+    first.journal.close();
+    const second = await setup(new Journal(file));
+    await second.run.start([]);
+    await flushMicrotasks();
+    const ids = second.journal.intents().map((r) => r.refId).sort();
+    expect(ids).toEqual(['lr-2']);
+    rmSync(file, { force: true });
+  });
+
+  it('shows prices, balances, equity and decisions in its view', async () => {
+    const s = await setup();
+    await s.run.start([]);
+    await pushState(s);
+    await s.run.engine.drain();
+    await s.clock.advanceAsync(6_000, 1_000);
+    const view = s.run.view();
+    expect(view.markets[0]?.mid).toBeGreaterThan(0);
+    expect(view.balances.find((b) => b.asset === 'USD')).toBeDefined();
+    expect(view.decisions).toHaveLength(1);
+    expect(view.equity).toBeDefined();
+  });
+});

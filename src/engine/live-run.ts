@@ -1,0 +1,259 @@
+import type { Subscription } from 'rxjs';
+import type { Clock, TimerHandle } from '../clock/index.js';
+import type { Config } from '../config/index.js';
+import { ZERO, type Dec, type Decision, type ExecReport, type MarketSymbol } from '../core/index.js';
+import { FillTracker, type Journal, OrderExecutor, QuoteExecutor, Reconciler, TransferExecutor, type ExecContext, type ReconcileResult } from '../exec/index.js';
+import type { Logger } from '../log/index.js';
+import { RiskGate } from '../risk/index.js';
+import { AccountStore, MarketStore, midOf } from '../state/index.js';
+import type { MarketSource, MarketSubscription, Venue } from '../venue/index.js';
+import { Engine } from './engine.js';
+import { IntentIds } from './intent-ids.js';
+import { EngineRiskView } from './risk-view.js';
+import { Recent, type RunSummary, type RunView } from './run-view.js';
+import type { StrategyRunner } from './strategy-runner.js';
+
+export interface LiveRunDeps {
+  readonly clock: Clock;
+  readonly venue: Venue;
+  readonly source: MarketSource;
+  readonly journal: Journal;
+  readonly config: Pick<Config, 'risk' | 'streams' | 'run'>;
+  readonly environment: string;
+  /** Builds the strategy runners once the intent ids are known. */
+  readonly strategies: (ids: IntentIds) => readonly StrategyRunner[];
+  readonly refPrefix: string;
+  readonly log: Logger;
+  /** Quote asset equity is measured in. */
+  readonly equityAsset?: string;
+}
+
+/**
+ * One live or paper run: reconciles the journal with the venue before any new intent, warms the
+ * strategies up, then feeds the engine from the market source and follows orders and fills until
+ * stopped. Every timer is on the injected clock.
+ */
+export class LiveRun {
+  readonly market: MarketStore;
+  readonly account: AccountStore;
+  readonly gate: RiskGate;
+  readonly engine: Engine;
+  readonly strategies: readonly StrategyRunner[];
+  private readonly riskView: EngineRiskView;
+  private readonly fills: FillTracker;
+  private readonly orders: OrderExecutor;
+  private readonly quotes: QuoteExecutor;
+  private readonly reconciler: Reconciler;
+  private readonly decisions = new Recent<Decision>(12);
+  private readonly reports = new Recent<ExecReport>(12);
+  private readonly subs: Subscription[] = [];
+  private readonly timers: TimerHandle[] = [];
+  private readonly markets: readonly MarketSymbol[];
+  private readonly startedAt: number;
+  private startEquity: Dec | undefined;
+  private stopping: Promise<RunSummary> | undefined;
+  private ordersPlaced = 0;
+  private fillCount = 0;
+  private fees = ZERO;
+
+  constructor(private readonly deps: LiveRunDeps) {
+    const { clock, config, journal, venue } = deps;
+    this.startedAt = clock.now();
+    this.market = new MarketStore(clock, { staleAfterMs: config.streams.stale_after_ms, historyCapacity: config.streams.history_capacity });
+    this.account = new AccountStore(clock);
+    this.riskView = new EngineRiskView(clock, this.market, this.account, config.risk.fee_bps);
+    this.gate = new RiskGate(config.risk, this.riskView, deps.log.child({ component: 'risk' }));
+    const ids = new IntentIds(deps.refPrefix, IntentIds.lastOf(deps.refPrefix, journal.intents().map((r) => r.refId)));
+    this.strategies = deps.strategies(ids);
+    const holder: { engine?: Engine } = {};
+    const ctx: ExecContext = { venue, journal, clock, log: deps.log.child({ component: 'exec' }), emit: (r) => this.onReport(r, holder.engine) };
+    this.orders = new OrderExecutor(ctx);
+    this.quotes = new QuoteExecutor(ctx, config.risk.min_quote_time_left_ms);
+    const transfers = new TransferExecutor(ctx);
+    this.fills = new FillTracker(ctx, this.startedAt - 24 * 3_600_000);
+    this.reconciler = new Reconciler(ctx, { orders: this.orders, quotes: this.quotes, transfers, fills: this.fills });
+    this.engine = holder.engine = new Engine({
+      clock,
+      market: this.market,
+      account: this.account,
+      gate: this.gate,
+      riskView: this.riskView,
+      journal,
+      executors: { orders: this.orders, quotes: this.quotes, transfers },
+      strategies: this.strategies,
+      log: deps.log.child({ component: 'engine' }),
+      onDecision: (d) => this.decisions.push(d),
+    });
+    this.markets = [...new Set(this.strategies.flatMap((s) => [...s.markets]))];
+  }
+
+  /** Reconciles, warms up and starts the streams. Refuses to trade when the journal disagrees. */
+  async start(subscriptions: readonly MarketSubscription[]): Promise<ReconcileResult> {
+    const log = this.deps.log;
+    const rec = await this.reconcileUntilAgreed();
+    for (const line of rec.repairs) log.info(`reconciled: ${line}`);
+    if (rec.foreignOpenOrders.length) log.warn(`${rec.foreignOpenOrders.length} open order(s) at the venue are not in the journal: left alone`);
+    const history = await this.deps.source.warmUp(this.markets, this.deps.config.streams.warmup_points);
+    const warmed = this.engine.warmUp(history);
+    log.info(`warmed up on ${warmed} historical price point(s) for ${this.markets.join(', ')}`);
+    this.subs.push(this.deps.source.account$.subscribe((e) => {
+      this.account.apply(e);
+      if (e.kind === 'open-orders') this.riskView.setOpenOrderCount(e.orders.length);
+    }));
+    this.subs.push(this.deps.source.events$.subscribe((e) => this.engine.onMarketEvent(e)));
+    this.deps.source.start(subscriptions);
+    this.every(this.deps.config.streams.orders_ms, () => this.follow());
+    this.every(5_000, async () => this.markEquity());
+    return rec;
+  }
+
+  /** Stops new intents, optionally cancels open orders, drains and flushes; idempotent. */
+  stop(reason: string): Promise<RunSummary> {
+    this.stopping ??= this.shutdown(reason);
+    return this.stopping;
+  }
+
+  view(): RunView {
+    const now = this.deps.clock.now();
+    const balances = [...(this.account.snapshot.balances?.value.values() ?? [])]
+      .filter((b) => !b.available.isZero() || !b.trading.isZero())
+      .map((b) => ({ asset: b.asset, available: b.available.toFixed(), trading: b.trading.toFixed() }));
+    const equity = this.equity();
+    return {
+      at: now,
+      startedAt: this.startedAt,
+      environment: this.deps.environment,
+      venue: this.deps.venue.name,
+      markets: this.markets.map((m) => ({ market: m, mid: midOf(this.market.snapshot(m)), stale: this.market.isStale(m) })),
+      balances,
+      ...(equity && { equity: equity.toFixed(2) }),
+      ...(this.startEquity && { startEquity: this.startEquity.toFixed(2) }),
+      ...(equity && this.startEquity && { pnl: equity.minus(this.startEquity).toFixed(2) }),
+      openOrders: this.deps.journal.intents({ state: 'open', kind: 'place-order', limit: 20 }).map((r) => {
+        const i = r.intent.kind === 'place-order' ? r.intent : undefined;
+        return { refId: r.refId, market: r.market ?? '', side: r.side ?? '', ...(i?.price && { price: i.price }), ...((i?.baseAmount ?? i?.quoteAmount) && { amount: i?.baseAmount ?? i?.quoteAmount }), status: r.status ?? '' };
+      }),
+      decisions: this.decisions.list(),
+      reports: this.reports.list(),
+      counters: { ...this.engine.counters, fills: this.fillCount, orders: this.ordersPlaced },
+      ...(this.gate.killSwitch.tripped && { halted: this.gate.killSwitch.tripped }),
+      stoppedStrategies: this.strategies.filter((s) => s.stopped).map((s) => `${s.name}: ${s.stopped}`),
+    };
+  }
+
+  private onReport(r: ExecReport, engine: Engine | undefined): void {
+    this.reports.push(r);
+    if (r.kind === 'accepted') this.ordersPlaced++;
+    if (r.kind === 'filled') {
+      this.fillCount++;
+      this.fees = this.fees.plus(r.commission);
+      this.deps.log.info({ refId: r.refId, market: r.market, side: r.side, amount: r.amount, price: r.price }, `filled ${r.side} ${r.amount} ${r.market} @ ${r.price}`);
+    }
+    if (r.kind === 'unresolved') this.deps.log.warn({ refId: r.refId }, `outcome unresolved: ${r.message}`);
+    engine?.onReport(r);
+  }
+
+  private async reconcileUntilAgreed(): Promise<ReconcileResult> {
+    for (let attempt = 1; ; attempt++) {
+      const rec = await this.reconciler.reconcile();
+      if (rec.agreed) return rec;
+      this.deps.log.warn(`journal and venue disagree on ${rec.unresolved.join(', ')}: retrying (attempt ${attempt})`);
+      if (attempt >= 10) throw new Error(`cannot reconcile ${rec.unresolved.length} intent(s) with the venue: ${rec.unresolved.join(', ')}; trading not started`);
+      await this.deps.clock.sleep(Math.min(30_000, 1_000 * 2 ** attempt));
+    }
+  }
+
+  /** Follows open orders and quote executions, resolves unresolved ones, records new fills. */
+  private async follow(): Promise<void> {
+    for (const row of this.deps.journal.active()) {
+      if (row.state === 'pending' || row.state === 'sent') continue; // the executor still owns it
+      if (row.kind === 'place-order') await (row.state === 'open' ? this.orders.refresh(row) : this.orders.resolve(row.refId));
+      else if (row.kind === 'execute-quote') await (row.state === 'open' ? this.quotes.refresh(row) : this.quotes.resolve(row.refId));
+    }
+    await this.fills.poll();
+  }
+
+  private equity(): Dec | undefined {
+    const quote = this.deps.equityAsset ?? 'USD';
+    const balances = this.account.snapshot.balances?.value;
+    if (!balances) return undefined;
+    let total = ZERO;
+    for (const b of balances.values()) {
+      const amount = b.available.plus(b.trading);
+      if (amount.isZero()) continue;
+      if (b.asset === quote) total = total.plus(amount);
+      else {
+        const mid = midOf(this.market.snapshot(`${b.asset}${quote}`));
+        if (mid === undefined) return undefined;
+        total = total.plus(amount.times(mid));
+      }
+    }
+    return total;
+  }
+
+  private markEquity(): void {
+    const equity = this.equity();
+    if (!equity) return;
+    this.startEquity ??= equity;
+    const tripped = this.gate.killSwitch.observe(equity, this.deps.clock.now());
+    if (tripped) {
+      this.deps.log.error(`kill switch: ${tripped}; cancelling open orders and halting new intents`);
+      void this.cancelOpenOrders();
+    }
+  }
+
+  private async cancelOpenOrders(): Promise<void> {
+    for (const row of this.deps.journal.intents({ state: 'open', kind: 'place-order' })) {
+      if (row.venueId) await this.deps.venue.cancelOrder(row.venueId).catch((e: unknown) => this.deps.log.warn(`cancel of ${row.refId} failed: ${(e as Error).message}`));
+    }
+  }
+
+  private every(ms: number, task: () => Promise<void>): void {
+    const loop = (): void => {
+      const handle = this.deps.clock.setTimeout(() => {
+        void task()
+          .catch((e: unknown) => this.deps.log.warn(`periodic task failed: ${(e as Error).message}`))
+          .finally(() => {
+            if (!this.stopping) loop();
+          });
+      }, ms);
+      this.timers.push(handle);
+      if (this.timers.length > 8) this.timers.shift();
+    };
+    loop();
+  }
+
+  private async shutdown(reason: string): Promise<RunSummary> {
+    const log = this.deps.log;
+    log.info(`stopping: ${reason}`);
+    this.engine.stopIntents();
+    for (const t of this.timers) t.cancel();
+    for (const s of this.subs) s.unsubscribe();
+    await this.deps.source.stop();
+    await this.engine.drain();
+    if (this.deps.config.run.cancel_on_exit) await this.cancelOpenOrders();
+    await this.follow().catch(() => undefined);
+    const stats = this.gate.stats();
+    const denials = Object.fromEntries(Object.entries(stats).filter(([k]) => k !== 'approve'));
+    const end = this.equity();
+    const active = this.deps.journal.active();
+    return {
+      durationMs: this.deps.clock.now() - this.startedAt,
+      intents: this.engine.counters.intents,
+      approved: this.engine.counters.approved,
+      denied: this.engine.counters.denied,
+      denials,
+      ordersPlaced: this.ordersPlaced,
+      fills: this.fillCount,
+      fees: this.fees.toFixed(),
+      ...(this.startEquity && { startEquity: this.startEquity.toFixed(2) }),
+      ...(end && { endEquity: end.toFixed(2) }),
+      ...(end && this.startEquity && { pnl: end.minus(this.startEquity).toFixed(2) }),
+      openOrdersLeft: active.filter((r) => r.state === 'open').length,
+      unresolved: active.filter((r) => r.state === 'unresolved' || r.state === 'sent').length,
+      stoppedStrategies: this.strategies.filter((s) => s.stopped).map((s) => `${s.name}: ${s.stopped}`),
+      ...(this.gate.killSwitch.tripped && { halted: this.gate.killSwitch.tripped }),
+    };
+  }
+}
+
