@@ -1,0 +1,325 @@
+/**
+ * Point replay: the backtest's simulated platform over a series of price points. Where the sandbox's
+ * SimPlatform matches orders against a synthetic book every second, point replay knows only one price
+ * per point, so it applies the issue's fill rule instead (see docs/backtest.md):
+ *
+ * - an order placed at point t first gets a chance at point t+1 (never t): a MARKET order fills there at
+ *   that point's price moved against the trader by the slippage; a limit order marketable there fills at
+ *   that price (slipped, never worse than its limit); otherwise it rests and fills in full at its limit
+ *   price at the first later point at or below the limit (a sell: at or above);
+ * - a held-rate quote offered at point t is point t's price moved by the quote spread, and executing it
+ *   settles at once, at t;
+ * - balances live in the sim's Ledger: placement reserves funds (available → trading), fills move them.
+ *
+ * Every method is synchronous: the backtest driver steps it directly, and PointVenue wraps it in the
+ * Venue port's promises so the live executors run unchanged.
+ */
+import { D, type Dec, ZERO } from '../core/decimal.js';
+import { InputError } from '../core/errors.js';
+import { assetDecimals, splitMarket } from '../core/markets.js';
+import { SimError } from './errors.js';
+import { Ledger } from './ledger.js';
+import { buyByBase, buyByQuote, buyReservation, feeRate, quoteExecution, sellByBase, slipped, type FillAmounts } from './point-fills.js';
+import {
+  checkCommand,
+  checkSize,
+  type PointExecution,
+  type PointOrder,
+  type PointOrderCommand,
+  type PointQuote,
+  type PointQuoteExecution,
+} from './point-orders.js';
+
+export interface PointMarketOptions {
+  /** Fee in bps of traded notional, in the quote currency (default 10 = 0.1 %). */
+  readonly feeBps?: number;
+  /** Moves MARKET and marketable-limit fill prices against the trader (default 0). */
+  readonly slippageBps?: number;
+  /** Held-rate quotes: buy at price × (1 + spread), sell at price × (1 − spread) (default 10 bps). */
+  readonly quoteSpreadBps?: number;
+  /** How long a quote stays executable after its point (default 30 s). */
+  readonly quoteTtlMs?: number;
+  /** Initial balances, asset → decimal string. */
+  readonly funding?: Readonly<Record<string, string>>;
+  /** Prefix of generated order and execution ids (default "pt"). */
+  readonly idPrefix?: string;
+}
+
+interface MarketPoint {
+  at: number;
+  price: number;
+  seq: number;
+  priceDec: Dec | undefined;
+  quotes: readonly PointQuote[] | undefined;
+}
+
+const PROFILE = 'backtest';
+const NO_EXECUTIONS: readonly PointExecution[] = [];
+
+export class PointMarket {
+  readonly feeBps: number;
+  readonly slippageBps: number;
+  readonly quoteSpreadBps: number;
+  readonly quoteTtlMs: number;
+  private readonly fee: Dec;
+  private readonly ledger = new Ledger();
+  private readonly points = new Map<string, MarketPoint>();
+  private readonly orders = new Map<string, PointOrder>();
+  private readonly byRef = new Map<string, string>();
+  private open: PointOrder[] = [];
+  private readonly fills: PointExecution[] = [];
+  private readonly quoteExecutions = new Map<string, PointQuoteExecution>();
+  private readonly quoteByRef = new Map<string, string>();
+  private readonly prefix: string;
+  private seq = 0;
+  private lastAt = Number.NEGATIVE_INFINITY;
+  /** Bumped whenever balances or open orders change (the driver refreshes its views then). */
+  version = 0;
+
+  constructor(options: PointMarketOptions = {}) {
+    this.feeBps = nonNegative(options.feeBps ?? 10, 'fee_bps');
+    this.slippageBps = nonNegative(options.slippageBps ?? 0, 'slippage_bps');
+    this.quoteSpreadBps = nonNegative(options.quoteSpreadBps ?? 10, 'quote_spread_bps');
+    this.quoteTtlMs = nonNegative(options.quoteTtlMs ?? 30_000, 'quote_ttl_ms');
+    this.fee = feeRate(this.feeBps);
+    this.prefix = options.idPrefix ?? 'pt';
+    for (const [asset, value] of Object.entries(options.funding ?? {})) this.ledger.credit(PROFILE, asset, new D(value));
+  }
+
+  /** Time of the newest point of any market. */
+  now(): number {
+    return this.lastAt;
+  }
+
+  /** The current point's price of `market` (undefined before its first point). */
+  price(market: string): number | undefined {
+    return this.points.get(market)?.price;
+  }
+
+  /**
+   * Moves `market` to a new point: first the orders made at earlier points fill at this price (by the
+   * rule above), then the new price becomes current. Returns the fills made here (a shared empty array
+   * when none: no allocation on the common path).
+   */
+  point(market: string, at: number, price: number): readonly PointExecution[] {
+    if (!(at >= this.lastAt)) throw new RangeError(`points must arrive in time order: ${at} after ${this.lastAt}`);
+    if (!(price > 0) || !Number.isFinite(price)) throw new RangeError(`price of ${market} at ${at} must be a positive number, got ${price}`);
+    this.lastAt = at;
+    let p = this.points.get(market);
+    if (p === undefined) {
+      p = { at, price, seq: 0, priceDec: undefined, quotes: undefined };
+      this.points.set(market, p);
+    } else {
+      p.at = at;
+      p.price = price;
+      p.seq++;
+      p.priceDec = undefined;
+      p.quotes = undefined;
+    }
+    return this.open.length === 0 ? NO_EXECUTIONS : this.matchOpen(market, p);
+  }
+
+  /** Accepts an order at the current point (funds reserved); it fills from the next point on. */
+  place(cmd: PointOrderCommand): PointOrder {
+    const existing = this.byRef.get(cmd.refId);
+    if (existing !== undefined) throw new SimError('already-exists', `an order with ref_id ${cmd.refId} already exists`, { ref_id: cmd.refId }, { kind: 'order', id: existing });
+    const c = checkCommand(cmd);
+    if (!this.points.has(c.market)) throw new SimError('not-found', `market ${c.market} has no price point yet: orders start after the first point`);
+    const reserved = cmd.side === 'BUY'
+      ? { asset: c.quote, amount: c.quoteAmount ?? buyReservation(c.baseAmount as Dec, c.price as Dec, this.fee, c.precision) }
+      : { asset: c.base, amount: c.baseAmount as Dec };
+    this.ledger.reserve(PROFILE, reserved.asset, reserved.amount);
+    const order: PointOrder = {
+      id: `${this.prefix}-o${++this.seq}`, refId: cmd.refId, market: c.market, base: c.base, quote: c.quote, side: cmd.side, type: cmd.type,
+      timeInForce: cmd.timeInForce ?? 'GTC', baseAmount: c.baseAmount, quoteAmount: c.quoteAmount, price: c.price,
+      limit: c.price === undefined ? Number.NaN : c.price.toNumber(),
+      ...(cmd.expiresAt !== undefined && { expiresAt: cmd.expiresAt }),
+      createdAt: this.lastAt, status: 'OPEN', amountFilled: ZERO, notionalFilled: ZERO, fresh: true, reserved,
+    };
+    this.orders.set(order.id, order);
+    this.byRef.set(order.refId, order.id);
+    this.open.push(order);
+    this.version++;
+    return order;
+  }
+
+  /** Cancels an open order at once (its funds return to available); a closed order stays as it is. */
+  cancel(orderId: string): PointOrder {
+    const o = this.getOrder(orderId);
+    if (o.status === 'OPEN') this.close(o, 'CANCELLED', 'cancelled by request');
+    return o;
+  }
+
+  getOrder(orderId: string): PointOrder {
+    const o = this.orders.get(orderId);
+    if (o === undefined) throw new SimError('not-found', `order ${orderId} not found`);
+    return o;
+  }
+
+  findOrderByRef(refId: string): PointOrder | undefined {
+    const id = this.byRef.get(refId);
+    return id === undefined ? undefined : this.orders.get(id);
+  }
+
+  openOrders(): readonly PointOrder[] {
+    return this.open;
+  }
+
+  /** Fills at or after `sinceMs`, oldest first. */
+  executions(sinceMs = Number.NEGATIVE_INFINITY): readonly PointExecution[] {
+    if (sinceMs === Number.NEGATIVE_INFINITY) return this.fills;
+    let lo = 0;
+    let hi = this.fills.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((this.fills[mid] as PointExecution).at < sinceMs) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.fills.slice(lo);
+  }
+
+  /** Balances of every asset ever held: available and trading (held by open orders). */
+  balances(): Array<{ asset: string; available: Dec; trading: Dec }> {
+    return this.ledger.list(PROFILE).map(([asset, b]) => ({ asset, available: b.available, trading: b.trading }));
+  }
+
+  balance(asset: string): { available: Dec; trading: Dec } {
+    return this.ledger.get(PROFILE, asset);
+  }
+
+  /** The buy and sell quotes offered at the current point of `market` (none before its first point). */
+  quotes(market: string): readonly PointQuote[] {
+    const p = this.points.get(market);
+    if (p === undefined) return [];
+    if (p.quotes === undefined) {
+      const { quote } = splitMarket(market);
+      const dp = assetDecimals(quote);
+      const mid = this.priceOf(p);
+      const k = new D(this.quoteSpreadBps).div(10_000);
+      const expiresAt = p.at + this.quoteTtlMs;
+      const id = `${this.prefix}-q-${market}-${p.seq}`;
+      p.quotes = [
+        { quoteId: `${id}-B`, market, side: 'BUY', price: mid.times(k.plus(1)).toDecimalPlaces(dp, D.ROUND_UP), createdAt: p.at, expiresAt },
+        { quoteId: `${id}-S`, market, side: 'SELL', price: mid.times(new D(1).minus(k)).toDecimalPlaces(dp, D.ROUND_DOWN), createdAt: p.at, expiresAt },
+      ];
+    }
+    return p.quotes;
+  }
+
+  /** Executes a quote of the current point; settles at once. Idempotent by `refId`. */
+  executeQuote(req: { refId: string; quoteId: string; baseAmount?: string; quoteAmount?: string }): PointQuoteExecution {
+    const prior = this.findQuoteExecutionByRef(req.refId);
+    if (prior !== undefined) return prior;
+    const quote = [...this.points.keys()].flatMap((m) => this.quotes(m)).find((q) => q.quoteId === req.quoteId);
+    if (quote === undefined) throw new SimError('not-found', `quote ${req.quoteId} is not offered (quotes live for one point)`);
+    if (quote.expiresAt < this.lastAt) throw new SimError('not-found', `quote ${req.quoteId} expired at ${new Date(quote.expiresAt).toISOString()}`);
+    const c = checkSize(quote.market, req.baseAmount, req.quoteAmount);
+    const x = quoteExecution(quote.side, { base: c.baseAmount, quote: c.quoteAmount }, quote.price, c.precision);
+    const [payAsset, pay, getAsset, get] = quote.side === 'BUY' ? [c.quote, x.quote, c.base, x.base] : [c.base, x.base, c.quote, x.quote];
+    this.ledger.require(PROFILE, payAsset, pay);
+    this.ledger.apply([{ profileId: PROFILE, asset: payAsset, available: pay.neg() }, { profileId: PROFILE, asset: getAsset, available: get }]);
+    const id = `${this.prefix}-x${++this.seq}`;
+    const exec: PointQuoteExecution = { executionId: id, refId: req.refId, quoteId: quote.quoteId, market: quote.market, side: quote.side, price: quote.price, baseAmount: x.base, quoteAmount: x.quote, status: 'SETTLED', at: this.lastAt };
+    this.quoteExecutions.set(id, exec);
+    this.quoteByRef.set(req.refId, id);
+    this.fills.push({ executionId: id, orderId: id, refId: req.refId, market: quote.market, side: quote.side, amount: x.base, price: x.price, commission: ZERO, commissionAsset: c.quote, quoteAmount: x.quote, at: this.lastAt, kind: 'quote' });
+    this.version++;
+    return exec;
+  }
+
+  getQuoteExecution(executionId: string): PointQuoteExecution {
+    const x = this.quoteExecutions.get(executionId);
+    if (x === undefined) throw new SimError('not-found', `quote execution ${executionId} not found`);
+    return x;
+  }
+
+  findQuoteExecutionByRef(refId: string): PointQuoteExecution | undefined {
+    const id = this.quoteByRef.get(refId);
+    return id === undefined ? undefined : this.quoteExecutions.get(id);
+  }
+
+  private priceOf(p: MarketPoint): Dec {
+    p.priceDec ??= new D(p.price);
+    return p.priceDec;
+  }
+
+  /** Runs the fill rule over the open orders of `market` at its new point. */
+  private matchOpen(market: string, p: MarketPoint): readonly PointExecution[] {
+    const made: PointExecution[] = [];
+    let closed = false;
+    for (const o of this.open) {
+      if (o.market !== market || o.status !== 'OPEN') continue;
+      if (o.expiresAt !== undefined && o.expiresAt <= p.at) {
+        this.close(o, 'CANCELLED', 'GTT expired', false);
+      } else {
+        const fill = o.fresh ? this.firstChance(o, p) : this.resting(o, p);
+        o.fresh = false;
+        if (fill !== undefined && fill.base.isZero()) this.close(o, 'REJECTED', 'the fill would be smaller than the base precision', false);
+        else if (fill !== undefined) made.push(this.fill(o, fill, p.at));
+      }
+      if (o.status !== 'OPEN') closed = true;
+    }
+    if (closed) this.open = this.open.filter((o) => o.status === 'OPEN');
+    return made.length === 0 ? NO_EXECUTIONS : made;
+  }
+
+  /** The point after placement: MARKET fills; a marketable limit fills (slipped, capped at the limit). */
+  private firstChance(o: PointOrder, p: MarketPoint): FillAmounts | undefined {
+    const slippedPrice = slipped(this.priceOf(p), o.side, this.slippageBps);
+    if (o.type === 'MARKET') return this.amounts(o, slippedPrice);
+    const limit = o.price as Dec;
+    const marketable = o.side === 'BUY' ? p.price <= o.limit : p.price >= o.limit;
+    if (marketable) {
+      if (o.type === 'POST_ONLY_LIMIT') return void this.close(o, 'CANCELLED', 'post-only order would have taken liquidity', false);
+      return this.amounts(o, o.side === 'BUY' ? D.min(slippedPrice, limit) : D.max(slippedPrice, limit));
+    }
+    if (o.timeInForce === 'IOC' || o.timeInForce === 'FOK') return void this.close(o, 'CANCELLED', `${o.timeInForce} order not marketable at the next point`, false);
+    return undefined;
+  }
+
+  /** Later points: a resting limit fills in full at its limit price once the price reaches it. */
+  private resting(o: PointOrder, p: MarketPoint): FillAmounts | undefined {
+    const reached = o.side === 'BUY' ? p.price <= o.limit : p.price >= o.limit;
+    return reached ? this.amounts(o, o.price as Dec) : undefined;
+  }
+
+  private amounts(o: PointOrder, price: Dec): FillAmounts {
+    const precision = { baseDp: assetDecimals(o.base), quoteDp: assetDecimals(o.quote) };
+    if (o.side === 'SELL') return sellByBase(o.baseAmount as Dec, price, this.fee, precision);
+    return o.quoteAmount !== undefined ? buyByQuote(o.quoteAmount, price, this.fee, precision) : buyByBase(o.baseAmount as Dec, price, this.fee, precision);
+  }
+
+  /** Moves the fill's funds atomically: the reservation goes, the other asset arrives. */
+  private fill(o: PointOrder, x: FillAmounts, at: number): PointExecution {
+    const r = o.reserved;
+    const spent = o.side === 'BUY' ? x.quote : x.base;
+    const [getAsset, get] = o.side === 'BUY' ? [o.base, x.base] : [o.quote, x.quote];
+    this.ledger.apply([
+      { profileId: PROFILE, asset: r.asset, trading: r.amount.neg(), available: r.amount.minus(spent) },
+      { profileId: PROFILE, asset: getAsset, available: get },
+    ]);
+    o.status = 'FILLED';
+    o.amountFilled = x.base;
+    o.notionalFilled = x.base.times(x.price);
+    const exec: PointExecution = {
+      executionId: `${this.prefix}-f${++this.seq}`, orderId: o.id, refId: o.refId, market: o.market, side: o.side,
+      amount: x.base, price: x.price, commission: x.fee, commissionAsset: o.quote, quoteAmount: x.quote, at, kind: 'order',
+    };
+    this.fills.push(exec);
+    this.version++;
+    return exec;
+  }
+
+  private close(o: PointOrder, status: 'CANCELLED' | 'REJECTED', reason: string, prune = true): void {
+    this.ledger.release(PROFILE, o.reserved.asset, o.reserved.amount);
+    o.status = status;
+    o.reason = reason;
+    if (prune) this.open = this.open.filter((x) => x !== o);
+    this.version++;
+  }
+}
+
+function nonNegative(value: number, field: string): number {
+  if (!Number.isFinite(value) || value < 0) throw new InputError(field, `expected a number ≥ 0, got ${value}`);
+  return value;
+}

@@ -1,0 +1,159 @@
+/**
+ * Order and execution records of point replay (`point-market.ts`), and the checks an order must pass
+ * before it is accepted. Kept apart so the market file holds only the replay rules.
+ */
+import { D, WIRE_DECIMAL, decimalPlaces, type Dec } from '../core/decimal.js';
+import { InputError } from '../core/errors.js';
+import { assetDecimals, isTradingMarket, splitMarket } from '../core/markets.js';
+import type { OrderType, Side, TimeInForce } from '../core/messages.js';
+import { SimError } from './errors.js';
+import type { AssetPrecision } from './point-fills.js';
+
+export type PointOrderStatus = 'OPEN' | 'FILLED' | 'CANCELLED' | 'REJECTED';
+
+/** An order as point replay keeps it. Mutable inside the market; callers get copies. */
+export interface PointOrder {
+  readonly id: string;
+  readonly refId: string;
+  readonly market: string;
+  readonly base: string;
+  readonly quote: string;
+  readonly side: Side;
+  readonly type: OrderType;
+  readonly timeInForce: TimeInForce;
+  readonly baseAmount?: Dec;
+  readonly quoteAmount?: Dec;
+  readonly price?: Dec;
+  /** The limit price as a number, for the per-point comparison (NaN for MARKET orders). */
+  readonly limit: number;
+  readonly expiresAt?: number;
+  readonly createdAt: number;
+  status: PointOrderStatus;
+  amountFilled: Dec;
+  notionalFilled: Dec;
+  /** Not yet seen a point after the one it was placed at (its first chance to fill is the next point). */
+  fresh: boolean;
+  /** What placement moved from available to trading (released on fill or cancel). */
+  readonly reserved: { readonly asset: string; readonly amount: Dec };
+  /** Why the order closed without filling, when it did. */
+  reason?: string;
+}
+
+/** One fill of an order (or a settled quote execution), as the venue reports it. */
+export interface PointExecution {
+  readonly executionId: string;
+  readonly orderId: string;
+  readonly refId: string;
+  readonly market: string;
+  readonly side: Side;
+  /** Base amount traded. */
+  readonly amount: Dec;
+  readonly price: Dec;
+  /** Fee, in the quote currency. */
+  readonly commission: Dec;
+  readonly commissionAsset: string;
+  /** Quote spent (buy, fee included) or received (sell, after the fee). */
+  readonly quoteAmount: Dec;
+  readonly at: number;
+  readonly kind: 'order' | 'quote';
+}
+
+/** A held-rate quote offered at one point. */
+export interface PointQuote {
+  readonly quoteId: string;
+  readonly market: string;
+  readonly side: Side;
+  readonly price: Dec;
+  readonly createdAt: number;
+  readonly expiresAt: number;
+}
+
+export interface PointQuoteExecution {
+  readonly executionId: string;
+  readonly refId: string;
+  readonly quoteId: string;
+  readonly market: string;
+  readonly side: Side;
+  readonly price: Dec;
+  readonly baseAmount: Dec;
+  readonly quoteAmount: Dec;
+  readonly status: 'SETTLED';
+  readonly at: number;
+}
+
+/** What a caller asks point replay to place. Amounts and prices are wire decimal strings. */
+export interface PointOrderCommand {
+  readonly refId: string;
+  readonly market: string;
+  readonly side: Side;
+  readonly type: OrderType;
+  readonly baseAmount?: string;
+  readonly quoteAmount?: string;
+  readonly price?: string;
+  readonly stopPrice?: string;
+  readonly timeInForce?: TimeInForce;
+  readonly expiresAt?: number;
+}
+
+/** A checked command: amounts parsed, shape valid for point replay. */
+export interface CheckedCommand {
+  readonly market: string;
+  readonly base: string;
+  readonly quote: string;
+  readonly precision: AssetPrecision;
+  readonly baseAmount?: Dec;
+  readonly quoteAmount?: Dec;
+  readonly price?: Dec;
+}
+
+function amount(value: string | undefined, field: string, dp: number): Dec | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !WIRE_DECIMAL.test(value)) throw new InputError(field, `expected an unsigned decimal string such as "0.5", got ${JSON.stringify(value)}`);
+  if (decimalPlaces(value) > dp) throw new SimError('exceed-precision', `${field} ${value} has more than ${dp} decimal places`, { field, max_decimals: dp });
+  const d = new D(value);
+  if (d.lte(0)) throw new InputError(field, `must be greater than zero, got ${value}`);
+  return d;
+}
+
+/**
+ * Validates an order command for point replay: a trading market, one of base/quote amount, a price
+ * for limits, and the shapes point replay fills (MARKET buys by quote amount, MARKET sells by base
+ * amount, LIMIT and POST_ONLY_LIMIT by base amount). Stop orders are refused with the reason.
+ */
+export function checkCommand(cmd: PointOrderCommand): CheckedCommand {
+  if (typeof cmd.refId !== 'string' || cmd.refId === '') throw new InputError('ref_id', 'required: the intent id of the order');
+  if (cmd.side !== 'BUY' && cmd.side !== 'SELL') throw new InputError('side', `expected BUY or SELL, got ${JSON.stringify(cmd.side)}`);
+  const sized = checkSize(cmd.market, cmd.baseAmount, cmd.quoteAmount);
+  const { baseAmount, quoteAmount } = sized;
+  const price = amount(cmd.price, 'price', 8);
+  switch (cmd.type) {
+    case 'MARKET':
+      if (price !== undefined) throw new InputError('price', 'a MARKET order takes no price');
+      if (cmd.side === 'BUY' && quoteAmount === undefined) throw new InputError('quote_amount', 'size a MARKET buy by quote_amount (point replay spends exactly that, fee included)');
+      if (cmd.side === 'SELL' && baseAmount === undefined) throw new InputError('base_amount', 'size a MARKET sell by base_amount');
+      break;
+    case 'LIMIT':
+    case 'POST_ONLY_LIMIT':
+      if (price === undefined) throw new InputError('price', `a ${cmd.type} order needs a price`);
+      if (baseAmount === undefined) throw new InputError('base_amount', `size a ${cmd.type} order by base_amount`);
+      break;
+    case 'STOP_MARKET':
+    case 'STOP_LIMIT':
+      throw new InputError('type', `${cmd.type} orders are not simulated by point replay; use LIMIT or MARKET orders in backtests`);
+    default:
+      throw new InputError('type', `unknown order type ${JSON.stringify(cmd.type)}`);
+  }
+  if (cmd.timeInForce === 'GTT' && cmd.expiresAt === undefined) throw new InputError('expiration_date', 'a GTT order needs an expiry');
+  return { ...sized, price };
+}
+
+/** Checks the market and that exactly one of the two amounts is set, each within its asset's precision. */
+export function checkSize(market: string, baseText: string | undefined, quoteText: string | undefined): CheckedCommand {
+  if (!isTradingMarket(market)) throw new InputError('market', `${JSON.stringify(market)} is not a trading market of the platform`);
+  const { base, quote } = splitMarket(market);
+  const precision = { baseDp: assetDecimals(base), quoteDp: assetDecimals(quote) };
+  const baseAmount = amount(baseText, 'base_amount', precision.baseDp);
+  const quoteAmount = amount(quoteText, 'quote_amount', precision.quoteDp);
+  if ((baseAmount === undefined) === (quoteAmount === undefined)) throw new InputError('base_amount', 'exactly one of base_amount and quote_amount must be set');
+  return { market, base, quote, precision, baseAmount, quoteAmount };
+}

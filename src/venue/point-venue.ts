@@ -1,0 +1,133 @@
+import type { MarketSymbol } from '../core/index.js';
+import type { PointMarket } from '../sim/point-market.js';
+import type { PointExecution, PointOrder, PointQuoteExecution } from '../sim/point-orders.js';
+import { mapError } from './sim-venue.js';
+import {
+  VenueRejectedError,
+  type ExecuteQuoteRequest,
+  type PlaceOrderRequest,
+  type TransferRequest,
+  type Venue,
+  type VenueBalance,
+  type VenueFill,
+  type VenueOrder,
+  type VenueQuote,
+  type VenueQuoteExecution,
+  type VenueTransfer,
+} from './venue.js';
+
+/**
+ * The Venue over point replay (`src/sim/point-market.ts`), for backtests. The async methods honour
+ * the port, so the live OrderExecutor, QuoteExecutor and FillTracker run unchanged on top of it; the
+ * `*Sync` methods let the backtest driver step and read it on its per-point path without a promise.
+ * Errors map exactly as SimVenue's: refusals and bad input are VenueRejectedError, unknown ids
+ * VenueNotFoundError.
+ */
+export class PointVenue implements Venue {
+  readonly name = 'point-replay';
+
+  constructor(readonly market: PointMarket) {}
+
+  /** Synchronous placement (an existing ref_id returns the order made with it, as live). */
+  placeOrderSync(req: PlaceOrderRequest): VenueOrder {
+    try {
+      return toVenueOrder(this.market.place(req));
+    } catch (e) {
+      const existing = this.market.findOrderByRef(req.refId);
+      if (existing !== undefined) return toVenueOrder(existing);
+      throw mapError(e);
+    }
+  }
+
+  getOrderSync(orderId: string): VenueOrder {
+    return this.guard(() => toVenueOrder(this.market.getOrder(orderId)));
+  }
+
+  async placeOrder(req: PlaceOrderRequest): Promise<VenueOrder> {
+    return this.placeOrderSync(req);
+  }
+
+  async cancelOrder(orderId: string): Promise<void> {
+    this.guard(() => this.market.cancel(orderId));
+  }
+
+  async getOrder(orderId: string): Promise<VenueOrder> {
+    return this.getOrderSync(orderId);
+  }
+
+  async findOrderByRef(refId: string): Promise<VenueOrder | undefined> {
+    const o = this.market.findOrderByRef(refId);
+    return o && toVenueOrder(o);
+  }
+
+  async listOpenOrders(): Promise<readonly VenueOrder[]> {
+    return this.market.openOrders().map(toVenueOrder);
+  }
+
+  async listFills(sinceMs: number): Promise<readonly VenueFill[]> {
+    return this.market.executions(sinceMs).filter((x) => x.kind === 'order').map(toVenueFill);
+  }
+
+  async balances(): Promise<readonly VenueBalance[]> {
+    return this.market.balances();
+  }
+
+  async listQuotes(market: MarketSymbol): Promise<readonly VenueQuote[]> {
+    return this.market.quotes(market).map((q) => ({ quoteId: q.quoteId, market: q.market, side: q.side, price: q.price, expiresAt: q.expiresAt }));
+  }
+
+  async executeQuote(req: ExecuteQuoteRequest): Promise<VenueQuoteExecution> {
+    return this.guard(() => toVenueQuoteExecution(this.market.executeQuote(req)));
+  }
+
+  async getQuoteExecution(executionId: string): Promise<VenueQuoteExecution> {
+    return this.guard(() => toVenueQuoteExecution(this.market.getQuoteExecution(executionId)));
+  }
+
+  async findQuoteExecutionByRef(refId: string): Promise<VenueQuoteExecution | undefined> {
+    const x = this.market.findQuoteExecutionByRef(refId);
+    return x && toVenueQuoteExecution(x);
+  }
+
+  /** A backtest has one profile: internal transfers have nowhere to go. */
+  async transfer(_req: TransferRequest): Promise<VenueTransfer> {
+    throw new VenueRejectedError('UNSUPPORTED', 'point replay simulates one profile: internal transfers are not part of a backtest');
+  }
+
+  async findTransferByRef(_refId: string): Promise<VenueTransfer | undefined> {
+    return undefined;
+  }
+
+  private guard<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (e) {
+      throw mapError(e);
+    }
+  }
+}
+
+export function toVenueOrder(o: PointOrder): VenueOrder {
+  return {
+    orderId: o.id,
+    refId: o.refId,
+    market: o.market,
+    side: o.side,
+    type: o.type,
+    status: o.status,
+    ...(o.baseAmount && { baseAmount: o.baseAmount }),
+    ...(o.quoteAmount && { quoteAmount: o.quoteAmount }),
+    ...(o.price && { price: o.price }),
+    amountFilled: o.amountFilled,
+    ...(o.amountFilled.gt(0) && { averagePrice: o.notionalFilled.div(o.amountFilled) }),
+    createdAt: o.createdAt,
+  };
+}
+
+export function toVenueFill(x: PointExecution): VenueFill {
+  return { fillId: x.executionId, orderId: x.orderId, market: x.market, side: x.side, amount: x.amount, price: x.price, commission: x.commission, commissionAsset: x.commissionAsset, at: x.at };
+}
+
+function toVenueQuoteExecution(x: PointQuoteExecution): VenueQuoteExecution {
+  return { executionId: x.executionId, refId: x.refId, quoteId: x.quoteId, market: x.market, side: x.side, price: x.price, baseAmount: x.baseAmount, quoteAmount: x.quoteAmount, status: x.status };
+}
