@@ -73,6 +73,7 @@ export class PointMarket {
   private readonly prefix: string;
   private seq = 0;
   private lastAt = Number.NEGATIVE_INFINITY;
+  private closedAtPoint: PointOrder[] = [];
   /** Bumped whenever balances or open orders change (the driver refreshes its views then). */
   version = 0;
 
@@ -116,7 +117,13 @@ export class PointMarket {
       p.priceDec = undefined;
       p.quotes = undefined;
     }
+    if (this.closedAtPoint.length > 0) this.closedAtPoint = [];
     return this.open.length === 0 ? NO_EXECUTIONS : this.matchOpen(market, p);
+  }
+
+  /** Orders the last `point` call closed (filled, cancelled by expiry, IOC or post-only, or rejected). */
+  closedAtLastPoint(): readonly PointOrder[] {
+    return this.closedAtPoint;
   }
 
   /** Accepts an order at the current point (funds reserved); it fills from the next point on. */
@@ -257,7 +264,10 @@ export class PointMarket {
         if (fill !== undefined && fill.base.isZero()) this.close(o, 'REJECTED', 'the fill would be smaller than the base precision', false);
         else if (fill !== undefined) made.push(this.fill(o, fill, p.at));
       }
-      if (o.status !== 'OPEN') closed = true;
+      if (o.status !== 'OPEN') {
+        closed = true;
+        this.closedAtPoint.push(o);
+      }
     }
     if (closed) this.open = this.open.filter((o) => o.status === 'OPEN');
     return made.length === 0 ? NO_EXECUTIONS : made;

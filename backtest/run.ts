@@ -1,0 +1,185 @@
+/**
+ * The backtest run driver. A TestClock advances point by point; at each point, first the intents of
+ * earlier points fill at this point's price (point replay), then the strategy sees this point through
+ * the Engine — the same stores, strategy runner, risk gate, journal and executors as live — and last
+ * the account is marked at this point's price. The per-point path is synchronous: it awaits only when
+ * the engine has executor work in flight (a point where the strategy acted).
+ */
+import { performance } from 'node:perf_hooks';
+import { D, InputError, splitMarket, type Decision, type MarketSymbol } from '../src/core/index.js';
+import type { Logger } from '../src/log/index.js';
+import { DEFAULT_RISK_LIMITS, type RiskLimits } from '../src/risk/index.js';
+import type { PriceSeriesLike } from '../src/sim/price-model.js';
+import { marketsOf, type StrategyDefinition } from '../src/strategy/index.js';
+import { computeMetrics, type BacktestMetrics, type RoundTrip } from './metrics.js';
+import type { FillMarker } from './report.js';
+import { RoundTripTracker } from './round-trips.js';
+import { buildBacktestBundle, reportPoint, syncAccount, type BacktestBundle } from './wiring.js';
+
+export interface BacktestConfig {
+  readonly definition: StrategyDefinition;
+  /** Resolved params (see `resolveParams`). */
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly series: PriceSeriesLike;
+  /** The market the points price; default the strategy's only market. */
+  readonly market?: MarketSymbol;
+  /** Starting balances, asset → decimal string (default USD 10000). */
+  readonly initial?: Readonly<Record<string, string>>;
+  readonly feeBps?: number;
+  readonly slippageBps?: number;
+  readonly quoteSpreadBps?: number;
+  /** Risk limits (default: the config defaults); `fee_bps` follows `feeBps`. */
+  readonly limits?: RiskLimits;
+  /** Point indices [start, end) of the series to replay (default all). */
+  readonly range?: { readonly start: number; readonly end: number };
+  /** Called every `progressEvery` points (default 65 536) and at the end. */
+  readonly onProgress?: (done: number, total: number) => void;
+  readonly progressEvery?: number;
+  readonly log?: Logger;
+  /** Elapsed-time source for `elapsedMs` (default performance.now). */
+  readonly timer?: () => number;
+  readonly journalFile?: string;
+}
+
+/** One decision on a strategy intent, for parity checks against a live run. */
+export interface IntentTrace {
+  readonly at: number;
+  readonly kind: string;
+  readonly market?: string;
+  readonly side?: string;
+  readonly outcome: string;
+}
+
+export interface BacktestRun {
+  readonly market: MarketSymbol;
+  readonly times: Float64Array;
+  readonly prices: Float64Array;
+  readonly equity: Float64Array;
+  readonly trades: readonly RoundTrip[];
+  readonly fills: readonly FillMarker[];
+  readonly feesPaid: string;
+  readonly openSince?: number;
+  readonly metrics: BacktestMetrics;
+  /** Replay time in ms (building the engine included, loading the data excluded). */
+  readonly elapsedMs: number;
+  readonly intents: readonly IntentTrace[];
+  /** Risk decisions by outcome ("approve" or a denial code). */
+  readonly decisions: Readonly<Record<string, number>>;
+  /** Why the strategy was stopped, when it was (it threw or returned a non-intent). */
+  readonly strategyStopped?: string;
+  readonly finalBalances: Readonly<Record<string, string>>;
+}
+
+/** Replays the series through the strategy and returns equity, trades and metrics. */
+export async function runBacktest(cfg: BacktestConfig): Promise<BacktestRun> {
+  const timer = cfg.timer ?? (() => performance.now());
+  const t0 = timer();
+  const { start, end } = checkRange(cfg);
+  const market = pickMarket(cfg);
+  const { base, quote } = splitMarket(market);
+  const feeBps = cfg.feeBps ?? 10;
+  const intents: IntentTrace[] = [];
+  const b = buildBacktestBundle({
+    definition: cfg.definition, params: cfg.params, markets: [market], startMs: cfg.series.times[start]!,
+    limits: { ...(cfg.limits ?? DEFAULT_RISK_LIMITS), fee_bps: feeBps },
+    venue: { feeBps, slippageBps: cfg.slippageBps ?? 0, quoteSpreadBps: cfg.quoteSpreadBps ?? 10, funding: cfg.initial ?? { USD: '10000' } },
+    ...(cfg.log && { log: cfg.log }), ...(cfg.journalFile && { journalFile: cfg.journalFile }),
+    onDecision: (d) => intents.push(traceOf(d)),
+  });
+  try {
+    const times = cfg.series.times.subarray(start, end);
+    const prices = cfg.series.prices.subarray(start, end);
+    const tracker = new RoundTripTracker();
+    const equity = await replay(b, cfg, { market, base, quote, times, prices, tracker });
+    const metrics = computeMetrics({ times, equity, prices, trades: tracker.trades, feesPaid: tracker.totalFees, ...(tracker.openSince !== undefined && { openSince: tracker.openSince }) });
+    return {
+      market, times, prices, equity, trades: tracker.trades, fills: tracker.fills, feesPaid: tracker.totalFees,
+      ...(tracker.openSince !== undefined && { openSince: tracker.openSince }),
+      metrics, elapsedMs: timer() - t0, intents, decisions: b.gate.stats(),
+      ...(b.runner.stopped !== undefined && { strategyStopped: b.runner.stopped }),
+      finalBalances: Object.fromEntries(b.points.balances().map((x) => [x.asset, x.available.plus(x.trading).toFixed()])),
+    };
+  } finally {
+    b.journal.close();
+  }
+}
+
+interface ReplayInput {
+  readonly market: MarketSymbol;
+  readonly base: string;
+  readonly quote: string;
+  readonly times: Float64Array;
+  readonly prices: Float64Array;
+  readonly tracker: RoundTripTracker;
+}
+
+/** The per-point loop. Returns equity marked at each point. */
+async function replay(b: BacktestBundle, cfg: BacktestConfig, r: ReplayInput): Promise<Float64Array> {
+  const { market, times, prices } = r;
+  const n = times.length;
+  const equity = new Float64Array(n);
+  const pm = b.points;
+  const engine = b.engine;
+  const withQuotes = (cfg.definition.needs ?? []).includes('quote');
+  const watchEquity = cfg.limits?.daily_loss_limit !== undefined || cfg.limits?.max_drawdown_pct !== undefined;
+  const every = Math.max(1, cfg.progressEvery ?? 65_536);
+  const marks = { version: -1, consumed: 0, quote: 0, base: 0 };
+  for (let i = 0; i < n; i++) {
+    const at = times[i]!;
+    const price = prices[i]!;
+    b.clock.advanceTo(at);
+    const made = pm.point(market, at, price);
+    if (pm.version !== marks.version) refresh(b, r, marks, at);
+    if (made.length > 0 || pm.closedAtLastPoint().length > 0) reportPoint(b);
+    engine.onMarketEvent({ kind: 'price', market, at, price });
+    if (withQuotes) {
+      for (const q of pm.quotes(market)) engine.onMarketEvent({ kind: 'quote', market, at, quoteId: q.quoteId, side: q.side, price: q.price.toFixed(), expiresAt: q.expiresAt });
+    }
+    if (engine.inFlight > 0) await engine.drain();
+    if (pm.version !== marks.version) refresh(b, r, marks, at);
+    const e = marks.quote + marks.base * price;
+    equity[i] = e;
+    if (watchEquity && b.gate.killSwitch.observe(new D(e), at) !== undefined) engine.stopIntents();
+    if (cfg.onProgress && i % every === 0) cfg.onProgress(i, n);
+  }
+  cfg.onProgress?.(n, n);
+  return equity;
+}
+
+/** After a change at point replay: account store, equity totals, and new fills into round trips. */
+function refresh(b: BacktestBundle, r: ReplayInput, marks: { version: number; consumed: number; quote: number; base: number }, at: number): void {
+  marks.version = b.points.version;
+  syncAccount(b, at);
+  const q = b.points.balance(r.quote);
+  const x = b.points.balance(r.base);
+  marks.quote = q.available.plus(q.trading).toNumber();
+  marks.base = x.available.plus(x.trading).toNumber();
+  const all = b.points.executions();
+  for (; marks.consumed < all.length; marks.consumed++) r.tracker.add(all[marks.consumed]!);
+}
+
+function traceOf(d: Decision): IntentTrace {
+  const i = d.intent;
+  const outcome = d.kind === 'approve' ? 'approve' : d.reason.code;
+  if (i.kind === 'place-order' || i.kind === 'execute-quote') return { at: d.at, kind: i.kind, market: i.market, side: i.side, outcome };
+  return { at: d.at, kind: i.kind, outcome };
+}
+
+function checkRange(cfg: BacktestConfig): { start: number; end: number } {
+  const len = cfg.series.length;
+  const start = cfg.range?.start ?? 0;
+  const end = cfg.range?.end ?? len;
+  if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end > len || end - start < 1) {
+    throw new InputError('range', `points [${start}, ${end}) are outside the ${len} points of ${cfg.series.source}`);
+  }
+  return { start, end };
+}
+
+function pickMarket(cfg: BacktestConfig): MarketSymbol {
+  const markets = marketsOf(cfg.definition, cfg.params as never);
+  const market = cfg.market ?? markets[0];
+  if (market === undefined || markets.length !== 1 || markets[0] !== market) {
+    throw new InputError('market', `strategy ${cfg.definition.name} trades ${markets.join(', ') || 'no market'}, but the data prices ${market ?? 'no market'}: a backtest replays one market; set the strategy's market param to match (e.g. --params market=${market ?? 'BTCUSD'})`);
+  }
+  return market;
+}
