@@ -1,0 +1,110 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { createApiClientFromConfig, type ApiClient } from '../api/index.js';
+import { LiveClock, ScaledClock, type Clock } from '../clock/index.js';
+import { resolveEnvironment, type Config } from '../config/index.js';
+import { InputError } from '../core/index.js';
+import { Journal } from '../exec/index.js';
+import type { Logger, SecretSet } from '../log/index.js';
+import { startSandbox, type SandboxHandle } from '../sandbox/index.js';
+import { RestVenue, SimVenue, type MarketSource, type Venue } from '../venue/index.js';
+
+/** Everything that differs between live and paper runs: the three ports plus what owns them. */
+export interface LiveBundle {
+  readonly clock: Clock;
+  readonly venue: Venue;
+  readonly source: MarketSource;
+  readonly journal: Journal;
+  readonly refPrefix: string;
+  readonly profileId: string;
+  readonly environment: string;
+  /** Set when the embedded local sandbox runs in this process. */
+  readonly sandbox?: SandboxHandle;
+  close(): Promise<void>;
+}
+
+export interface SourceFactoryInput {
+  readonly api: ApiClient;
+  readonly clock: Clock;
+  readonly profileId: string;
+  readonly config: Config;
+  readonly log: Logger;
+}
+
+export interface BundleOptions {
+  readonly paper?: boolean;
+  readonly log: Logger;
+  readonly secrets?: SecretSet;
+  readonly makeSource: (input: SourceFactoryInput) => MarketSource;
+  /** Clock override (tests); otherwise live time, accelerated by `local.speed` for the local sandbox. */
+  readonly clock?: Clock;
+}
+
+/**
+ * Builds a live (or paper) bundle from the configuration: for `local` it starts the embedded
+ * sandbox in this process and points the client at it; otherwise it uses the configured platform
+ * environment with credentials from the process environment.
+ */
+export async function buildLiveBundle(config: Config, env: NodeJS.ProcessEnv, options: BundleOptions): Promise<LiveBundle> {
+  const resolved = resolveEnvironment(config, env);
+  const local = config.environment === 'local';
+  if (options.paper && !local) throw new InputError('--paper', 'paper mode simulates fills on the embedded sandbox: use environment local (market data and fills then come from one simulated platform)');
+  const clock = options.clock ?? (local && config.local.speed !== 1 ? new ScaledClock(new LiveClock().now(), config.local.speed) : new LiveClock());
+  let sandbox: SandboxHandle | undefined;
+  if (local && config.api.base_url === undefined) {
+    sandbox = await startSandbox({ port: config.local.port, seed: config.local.seed, funding: config.local.funding, clock, logger: options.log });
+    options.log.info(`local sandbox listening on ${sandbox.url}`);
+  }
+  const api = createApiClientFromConfig(config, env, {
+    clock,
+    logger: options.log,
+    ...(options.secrets && { secrets: options.secrets }),
+    ...(sandbox && { apiUrl: sandbox.apiUrl, tokenUrl: sandbox.tokenUrl }),
+  });
+  const closeAll = async (): Promise<void> => {
+    await api.close();
+    await sandbox?.close();
+  };
+  try {
+    const profile = await api.getProfile(config.run.profile);
+    const venue: Venue = options.paper && sandbox ? new SimVenue(sandbox.sim, profile.id) : new RestVenue(api, profile.id);
+    const journal = openJournal(config.journal.path);
+    const refPrefix = journalPrefix(journal, config.run.ref_prefix);
+    const source = options.makeSource({ api, clock, profileId: profile.id, config, log: options.log });
+    return {
+      clock,
+      venue,
+      source,
+      journal,
+      refPrefix,
+      profileId: profile.id,
+      environment: `${resolved.name}${options.paper ? ' (paper)' : ''}`,
+      ...(sandbox && { sandbox }),
+      close: async () => {
+        journal.close();
+        await closeAll();
+      },
+    };
+  } catch (e) {
+    await closeAll();
+    throw e;
+  }
+}
+
+function openJournal(path: string): Journal {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  return new Journal(path);
+}
+
+/** The journal's ref_id prefix: fixed at creation, so ids stay unique across restarts and bots. */
+export function journalPrefix(journal: Journal, configured: string | undefined): string {
+  const existing = journal.getMeta('ref_prefix');
+  if (existing !== undefined) {
+    if (configured !== undefined && configured !== existing) throw new InputError('run.ref_prefix', `the journal was created with prefix ${existing}: keep it, or use a new journal.path`);
+    return existing;
+  }
+  const prefix = configured ?? `tl${randomBytes(4).toString('hex')}`;
+  journal.setMeta('ref_prefix', prefix);
+  return prefix;
+}
