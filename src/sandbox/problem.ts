@@ -52,6 +52,9 @@ const SIM_PROBLEMS: Readonly<Record<SimErrorKind, { status: number; slug?: strin
   'notional-value-too-large': { status: 403, slug: 'notional-value-too-large', title: 'Notional Value Too Large' },
   forbidden: { status: 403, title: 'Forbidden' },
   'exceed-precision': { status: 400, slug: 'exceed-precision', title: 'Exceeds Maximum Precision Allowed' },
+  expired: { status: 403, slug: 'expired', title: 'Expired' },
+  rejected: { status: 403, slug: 'rejected', title: 'Rejected' },
+  'transfer-limit-exceeded': { status: 403, title: 'Forbidden' },
 };
 
 /**

@@ -7,10 +7,16 @@ export type SimErrorKind =
   | 'insufficient-funds'
   | 'notional-value-too-large'
   | 'forbidden'
-  | 'exceed-precision';
+  | 'exceed-precision'
+  | 'expired'
+  | 'rejected'
+  | 'transfer-limit-exceeded';
 
 /** The earlier record behind an `already-exists` refusal. */
-export type ExistingRecord = { readonly kind: 'profile'; readonly id: string } | { readonly kind: 'order'; readonly id: string };
+export interface ExistingRecord {
+  readonly kind: 'profile' | 'order' | 'quote-execution' | 'transfer';
+  readonly id: string;
+}
 
 /**
  * A refusal by the simulated platform (not a bug, not bad syntax). `kind` is stable and maps to the

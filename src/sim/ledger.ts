@@ -38,6 +38,23 @@ export class Ledger {
     return this.list(profileId).every(([, b]) => b.available.isZero() && b.trading.isZero());
   }
 
+  /** Every balance as [profile, asset, available, trading] rows (snapshots). */
+  saved(): Array<[string, string, string, string]> {
+    const rows: Array<[string, string, string, string]> = [];
+    for (const [profileId, assets] of this.books) for (const [asset, b] of assets) rows.push([profileId, asset, b.available.toFixed(), b.trading.toFixed()]);
+    return rows;
+  }
+
+  /** Replaces every balance with a snapshot's rows. */
+  restore(rows: ReadonlyArray<readonly [string, string, string, string]>): void {
+    this.books.clear();
+    for (const [profileId, asset, available, trading] of rows) {
+      let assets = this.books.get(profileId);
+      if (assets === undefined) this.books.set(profileId, (assets = new Map()));
+      assets.set(asset, { available: new D(available), trading: new D(trading) });
+    }
+  }
+
   /** Applies all changes atomically; a negative result is a broken invariant (callers check funds first). */
   apply(changes: readonly BalanceChange[]): void {
     const next = new Map<string, { profileId: string; asset: string; available: Dec; trading: Dec }>();

@@ -112,6 +112,17 @@ export class MarketState {
     if (this.fills.length > RECENT_EXECUTIONS) this.fills.splice(0, this.fills.length - RECENT_EXECUTIONS);
   }
 
+  /** The bot fills on the tape and the background trades they replaced (snapshots). */
+  savedTape(): { fills: TapeTrade[]; absorbed: string[] } {
+    return { fills: [...this.fills], absorbed: [...this.absorbed] };
+  }
+
+  restoreTape(tape: { readonly fills: readonly TapeTrade[]; readonly absorbed: readonly string[] }): void {
+    this.fills.splice(0, this.fills.length, ...tape.fills);
+    this.absorbed.clear();
+    for (const m of tape.absorbed) this.absorbed.add(m);
+  }
+
   /** Marks a background trade as taken by a bot order (its bot fill replaces it on the tape). */
   absorb(trade: BackgroundTrade): void {
     this.absorbed.add(trade.matchNumber);

@@ -106,7 +106,8 @@ function expiration(value: unknown, tif: TimeInForce): number | undefined {
   return Number(value);
 }
 
-function metadata(value: unknown): Record<string, string> {
+/** Validates a metadata map (≤ 6 pairs, ≤ 100 characters each), naming the offending key. */
+export function metadata(value: unknown): Record<string, string> {
   if (value === undefined || value === null) return {};
   if (typeof value !== 'object' || Array.isArray(value)) throw new InputError('metadata', 'expected an object of string keys and string values');
   const entries = Object.entries(value as Record<string, unknown>);
@@ -128,7 +129,8 @@ function identity(cmd: PlaceOrderCommand): { identityId: string | undefined; ide
   return { identityId, identityAccountId };
 }
 
-function optionalString(value: unknown, field: string, max: number): string | undefined {
+/** An optional string field of at most `max` characters (empty counts as absent). */
+export function optionalString(value: unknown, field: string, max: number): string | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   if (typeof value !== 'string') throw new InputError(field, 'expected a string');
   if (value.length > max) throw new InputError(field, `at most ${max} characters`);

@@ -26,13 +26,31 @@ const MAX_NICKNAME = 100;
 export class ProfileStore {
   private readonly byId = new Map<string, Profile>();
   private seq = 0;
-  readonly defaultId: string;
+  private defaultProfileId: string;
 
   constructor(
     private readonly newId: () => string,
     nowMs: number,
   ) {
-    this.defaultId = this.insert({ nickname: DEFAULT_PROFILE_ALIAS, description: undefined, type: 'DEFAULT', createdAt: nowMs }).id;
+    this.defaultProfileId = this.insert({ nickname: DEFAULT_PROFILE_ALIAS, description: undefined, type: 'DEFAULT', createdAt: nowMs }).id;
+  }
+
+  /** The id of the system-made DEFAULT profile (what the `default` alias names). */
+  get defaultId(): string {
+    return this.defaultProfileId;
+  }
+
+  /** Every profile (deactivated ones too) and the counters, for a snapshot. */
+  saved(): { defaultId: string; seq: number; items: Profile[] } {
+    return { defaultId: this.defaultProfileId, seq: this.seq, items: this.list(true) };
+  }
+
+  /** Replaces every profile with a snapshot's. */
+  restore(saved: { readonly defaultId: string; readonly seq: number; readonly items: readonly Profile[] }): void {
+    this.byId.clear();
+    for (const p of saved.items) this.byId.set(p.id, p);
+    this.seq = saved.seq;
+    this.defaultProfileId = saved.defaultId;
   }
 
   /** Resolves an id or the `default` alias; deactivated profiles only when asked. */

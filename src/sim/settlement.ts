@@ -33,6 +33,12 @@ export class Settlement {
     private readonly listeners: SimListener[],
   ) {}
 
+  /** Puts back the executions of a snapshot (oldest first); new ids continue after them. */
+  restore(executions: readonly SimExecution[]): void {
+    this.executions.push(...executions);
+    this.execSeq = executions.reduce((max, e) => Math.max(max, e.seq), this.execSeq);
+  }
+
   /** Asset and amount an order locks while it works. */
   reservation(order: Pick<SimOrder, 'side' | 'market' | 'type' | 'baseAmount' | 'quoteAmount' | 'price'>): { asset: string; amount: Dec } {
     const { base, quote } = splitMarket(order.market);

@@ -1,20 +1,24 @@
 import { type Clock, type TimerHandle } from '../clock/clock.js';
-import { D } from '../core/decimal.js';
-import { Rng } from '../core/rng.js';
-import { SIMULATED_MARKETS, marketSpec } from './catalog.js';
-import { SimError } from './errors.js';
+import { D, type Dec } from '../core/decimal.js';
 import { type HistoricalPage, type HistoricalQuery } from './history.js';
 import { Ledger } from './ledger.js';
 import { type PriceView, type TickerView, priceOf, tickerOf } from './market-data.js';
-import { MarketState, type TapeTrade, type WireLevel } from './market-state.js';
+import { type MarketState, type TapeTrade, type WireLevel } from './market-state.js';
 import { MatchingEngine } from './matching.js';
 import { type OrderRecord, type PlaceOrderCommand, type SimExecution } from './order-types.js';
-import { FractalPriceModel, type PriceModel, type PriceSeriesLike, ReplayPriceModel, ScaledPriceModel } from './price-model.js';
+import { type PriceSeriesLike } from './price-model.js';
+import { MarketRegistry } from './market-registry.js';
 import { ProfileStore } from './profiles.js';
 import { type FeeSchedule, Settlement, type SimListener } from './settlement.js';
 import { DEFAULT_RULES, OrderEntry, type TradingRules } from './trading.js';
-import { type DepositCommand, TransferStore } from './transfers.js';
+import { type DepositCommand, type InternalTransferCommand, type SimTransfer, TransferStore } from './transfers.js';
 import { AccountViews, type ExecutionFilter, type OrderFilter } from './account-views.js';
+import { IdSource } from './ids.js';
+import { type QuoteExecutionCommand, type QuoteExecutionFilter, QuoteExecutionStore, type SimQuoteExecution } from './quote-executions.js';
+import { DEFAULT_QUOTE_SETTINGS, QuoteBook, type QuoteSettings, type SimQuote } from './quotes.js';
+import { type SimSnapshot, type SnapshotParts, restoreSnapshot, takeSnapshot } from './snapshot.js';
+import { DEFAULT_TRANSFER_LIMITS, type TransferLimitConfig, type TransferLimitView, TransferLimits } from './transfer-limits.js';
+import { type TransferFilter, queryTransfers } from './transfer-query.js';
 
 export interface SimOptions {
   /** Drives simulated time: LiveClock/ScaledClock for real time, TestClock in tests and backtests. */
@@ -31,6 +35,14 @@ export interface SimOptions {
   readonly replay?: Readonly<Record<string, { readonly series: PriceSeriesLike; readonly offsetMs?: number }>>;
   /** Initial funds of the default profile, asset → decimal string (recorded as deposits). */
   readonly funding?: Readonly<Record<string, string>>;
+  /** Held-rate quote pricing, validity and settlement delay (see QuoteSettings). */
+  readonly quotes?: Partial<QuoteSettings>;
+  /** Transfer limits in USD (default DEFAULT_TRANSFER_LIMITS). */
+  readonly transferLimits?: readonly TransferLimitConfig[];
+  /** Delay from PENDING to COMPLETED of internal transfers (default 1000 ms). */
+  readonly transferSettleMs?: number;
+  /** Restores this state instead of starting empty (seed, start time, ids and records come from it; funding is skipped). */
+  readonly restore?: SimSnapshot;
 }
 
 /**
@@ -46,39 +58,49 @@ export class SimPlatform {
   readonly startedAt: number;
   readonly profiles: ProfileStore;
   readonly transfers: TransferStore;
-  private readonly markets = new Map<string, MarketState>();
-  private readonly models = new Map<string, PriceModel>();
+  private readonly registry: MarketRegistry;
   private readonly matching: MatchingEngine;
   private readonly listeners: SimListener[] = [];
   private readonly ledger = new Ledger();
   private readonly settlement: Settlement;
   private readonly entry: OrderEntry;
+  private readonly ids: IdSource;
+  private readonly limits: TransferLimits;
+  /** The held-rate quote model (shared with the backtester through SimVenue). */
+  readonly quotes: QuoteBook;
+  private readonly quoteExecs: QuoteExecutionStore;
   /** Read-only queries over accounts: balances, orders, executions (see AccountViews). */
   readonly accounts: AccountViews;
   private lastTick: number;
   private lastTime: number;
   private timer: TimerHandle | undefined;
-  private readonly earliestMs: number;
 
   constructor(private readonly options: SimOptions) {
     const ledger = this.ledger;
+    const snap = options.restore;
     const rules: TradingRules = { ...DEFAULT_RULES, ...options.rules };
     const fees: FeeSchedule = { makerRate: new D(options.fees?.makerRate ?? '0.0005'), takerRate: new D(options.fees?.takerRate ?? '0.001') };
     const settlement = (this.settlement = new Settlement(ledger, fees, this.listeners));
     this.clock = options.clock;
-    this.seed = options.seed ?? 42;
-    this.tickMs = options.tickMs ?? 1000;
-    this.startedAt = this.clock.now();
-    this.earliestMs = this.startedAt - (options.historyDays ?? 730) * 86_400_000;
-    const ids = new Rng(this.seed).fork('ids');
-    this.profiles = new ProfileStore(() => ids.uuid(), this.startedAt);
-    this.transfers = new TransferStore(ledger, new Rng(this.seed).fork('transfers'), ids.uuid());
-    this.entry = new OrderEntry({ ledger, settlement, profiles: this.profiles, market: (m) => this.market(m), newId: () => ids.uuid(), rules });
+    this.seed = snap?.seed ?? options.seed ?? 42;
+    this.tickMs = snap?.tickMs ?? options.tickMs ?? 1000;
+    this.startedAt = snap?.startedAt ?? this.clock.now();
+    const earliestMs = this.startedAt - (options.historyDays ?? 730) * 86_400_000;
+    this.registry = new MarketRegistry({ seed: this.seed, tickMs: this.tickMs, startedAt: this.startedAt, earliestMs, ...(options.replay ? { replay: options.replay } : {}) });
+    const ids = (this.ids = new IdSource(this.seed));
+    this.profiles = new ProfileStore(() => ids.next('profiles'), this.startedAt);
+    this.limits = new TransferLimits(options.transferLimits ?? DEFAULT_TRANSFER_LIMITS, ids);
+    const usdValue = (asset: string, amount: Dec): Dec => amount.times(this.registry.usdPrice(asset, this.lastTime));
+    this.transfers = new TransferStore({ ledger, profiles: this.profiles, ids, limits: this.limits, customerId: ids.derived('customer', 1), settleDelayMs: options.transferSettleMs ?? 1000, usdValue });
+    this.quotes = new QuoteBook({ ...DEFAULT_QUOTE_SETTINGS, ...options.quotes }, ids, (m, at) => this.registry.model(m).priceAt(at));
+    this.quoteExecs = new QuoteExecutionStore(ledger, this.profiles, this.quotes, ids);
+    this.entry = new OrderEntry({ ledger, settlement, profiles: this.profiles, market: (m) => this.market(m), newId: () => ids.next('orders'), rules });
     this.matching = new MatchingEngine(settlement, rules);
     this.accounts = new AccountViews(ledger, settlement, this.entry, this.profiles);
-    this.lastTime = this.startedAt;
-    this.lastTick = Math.floor(this.startedAt / this.tickMs);
-    for (const [asset, value] of Object.entries(options.funding ?? {})) this.deposit({ profileId: this.profiles.defaultId, asset, amount: value, cryptoNetwork: networkFor(asset) });
+    this.lastTime = snap === undefined ? this.startedAt : Math.max(snap.savedAt, this.clock.now());
+    this.lastTick = Math.floor(this.lastTime / this.tickMs);
+    if (snap !== undefined) restoreSnapshot(this.parts(), snap);
+    else for (const [asset, value] of Object.entries(options.funding ?? {})) this.deposit({ profileId: this.profiles.defaultId, asset, amount: value, cryptoNetwork: networkFor(asset) });
   }
 
   /** Starts ticking on the clock's timers (real time, accelerated, or a TestClock's advance). */
@@ -109,7 +131,7 @@ export class SimPlatform {
     for (let k = this.lastTick + 1; k <= target; k++) {
       const kAt = k * this.tickMs;
       this.entry.applyDueCancels(kAt);
-      const active = [...this.markets.values()].filter((m) => m.isActive());
+      const active = this.registry.active();
       if (active.length === 0) {
         const nextCancel = this.entry.nextCancelDue();
         k = nextCancel === undefined ? target : Math.max(k, Math.min(target, Math.floor(nextCancel / this.tickMs)));
@@ -118,6 +140,8 @@ export class SimPlatform {
       for (const m of active) this.tickMarket(m, k, kAt);
     }
     this.entry.applyDueCancels(atMs);
+    this.quoteExecs.settleDue(atMs);
+    this.transfers.completeDue(atMs);
     this.lastTick = target;
     this.lastTime = atMs;
   }
@@ -147,6 +171,73 @@ export class SimPlatform {
     const profile = this.profiles.get(cmd.profileId);
     const t = this.transfers.deposit({ ...cmd, profileId: profile.id }, this.now());
     return { activityId: t.activityId, transferId: t.id };
+  }
+
+  /** Moves funds between two profiles; returns the DEBIT leg (PENDING until `transferSettleMs` later). */
+  internalTransfer(cmd: InternalTransferCommand): SimTransfer {
+    const now = this.now();
+    const debit = this.transfers.internal(cmd, now);
+    this.transfers.completeDue(now);
+    return debit;
+  }
+
+  /** One transfer (404 when unknown). */
+  getTransfer(id: string): SimTransfer {
+    this.now();
+    return this.transfers.get(id);
+  }
+
+  /** Transfers matching a filter, sorted for paging (see `queryTransfers`). */
+  listTransfers(filter: TransferFilter): ReturnType<typeof queryTransfers> {
+    this.now();
+    return queryTransfers(this.transfers.transfers, filter);
+  }
+
+  /** The transfer limits covering a transfer type, with what remains of each now. */
+  transferLimits(type: string): TransferLimitView[] {
+    return this.limits.forType(type, this.now());
+  }
+
+  /** The live BUY and SELL quotes of each market (at most one new pair per market per refresh slot). */
+  listQuotes(markets: readonly string[]): SimQuote[] {
+    return this.quotes.list(markets, this.now());
+  }
+
+  /** Executes a quote at its held price: CREATED now, SETTLED `quotes.settleDelayMs` later. */
+  executeQuote(cmd: QuoteExecutionCommand): SimQuoteExecution {
+    const now = this.now();
+    const x = this.quoteExecs.execute(cmd, now);
+    this.quoteExecs.settleDue(now);
+    return x;
+  }
+
+  getQuoteExecution(profileId: string, id: string): SimQuoteExecution {
+    this.now();
+    return this.quoteExecs.get(this.profiles.get(profileId, true).id, id);
+  }
+
+  /** A profile's quote executions matching a filter, newest first. */
+  listQuoteExecutions(filter: QuoteExecutionFilter): SimQuoteExecution[] {
+    this.now();
+    return this.quoteExecs.list({ ...filter, profileId: this.profiles.get(filter.profileId, true).id });
+  }
+
+  /** Every quote execution so far, oldest first, with ref_ids (the sandbox's own truth). */
+  quoteExecutions(): readonly SimQuoteExecution[] {
+    this.now();
+    return this.quoteExecs.executions;
+  }
+
+  /** Every transfer so far (deposits and both legs of internal transfers), oldest first. */
+  allTransfers(): readonly SimTransfer[] {
+    this.now();
+    return this.transfers.transfers;
+  }
+
+  /** The whole state as plain JSON, restorable with `new SimPlatform({ ..., restore })`. */
+  snapshot(): SimSnapshot {
+    const savedAt = this.now();
+    return takeSnapshot(this.parts(), { seed: this.seed, tickMs: this.tickMs, startedAt: this.startedAt, savedAt });
   }
 
   /** Deactivates a profile (zero balances needed; never the default one). */
@@ -187,7 +278,7 @@ export class SimPlatform {
 
   /** The mid price of a market now (a number: for signals and tests, not for money). */
   mid(market: string): number {
-    return this.model(market).priceAt(this.now());
+    return this.registry.model(market).priceAt(this.now());
   }
 
   /** One order of a profile, caught up to now (404 for another profile's order). */
@@ -222,13 +313,12 @@ export class SimPlatform {
 
   /** The live state of one market; throws not-found for a market the sim does not simulate. */
   market(market: string): MarketState {
-    let state = this.markets.get(market);
-    if (state === undefined) {
-      if (!SIMULATED_MARKETS.includes(market)) throw new SimError('not-found', `market ${market} is not available`);
-      state = new MarketState(marketSpec(market), this.model(market), this.seed, this.tickMs, this.earliestMs);
-      this.markets.set(market, state);
-    }
-    return state;
+    return this.registry.market(market);
+  }
+
+  private parts(): SnapshotParts {
+    const { ids, profiles, ledger, entry, settlement, transfers, quotes, limits } = this;
+    return { ids, profiles, ledger, entry, settlement, transfers, quotes, quoteExecutions: this.quoteExecs, limits, markets: this.registry.markets, market: (m) => this.market(m) };
   }
 
   private tickMarket(m: MarketState, tick: number, tickAt: number): void {
@@ -237,22 +327,6 @@ export class SimPlatform {
     }
     this.matching.triggerStops(m, tick, tickAt);
     this.matching.onTick(m, tick, tickAt);
-  }
-
-  private model(market: string): PriceModel {
-    let model = this.models.get(market);
-    if (model === undefined) {
-      const spec = marketSpec(market);
-      const replay = this.options.replay?.[market];
-      if (replay !== undefined) {
-        model = new ReplayPriceModel(replay.series, replay.offsetMs ?? this.startedAt - (replay.series.times[0] ?? 0));
-      } else {
-        const base = new FractalPriceModel(this.seed, spec.base, spec.asset.usdPrice, spec.asset.annualVol);
-        model = new ScaledPriceModel(base, spec.fx);
-      }
-      this.models.set(market, model);
-    }
-    return model;
   }
 }
 

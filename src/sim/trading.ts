@@ -88,6 +88,16 @@ export class OrderEntry {
     return order;
   }
 
+  /** Puts back the orders of a snapshot (oldest first) with their ref_ids and pending cancels. */
+  restore(orders: readonly SimOrder[]): void {
+    for (const order of orders) {
+      this.orders.push(order);
+      this.byId.set(order.id, order);
+      if (order.refId !== undefined) this.byRef.set(order.refId, order);
+      if (!isClosed(order.status) && order.cancelDueAt !== undefined) this.pendingCancels.add(order);
+    }
+  }
+
   /** Finds an order of a profile; 404 when it does not exist or belongs to another profile. */
   get(profileId: string, orderId: string): SimOrder {
     const order = this.byId.get(orderId);

@@ -1,17 +1,20 @@
 import { type Dec } from '../core/decimal.js';
 import { assetDecimals, isFiat } from '../core/markets.js';
 import { InputError } from '../core/errors.js';
-import { type Rng } from '../core/rng.js';
 import { KNOWN_ASSETS } from './catalog.js';
+import { SimError } from './errors.js';
+import { type IdSource } from './ids.js';
 import { type Ledger } from './ledger.js';
-import { amount } from './order-rules.js';
+import { amount, metadata, optionalString } from './order-rules.js';
+import { type ProfileStore } from './profiles.js';
+import { type TransferLimits } from './transfer-limits.js';
 
 /** The crypto networks a deposit may name (the spec's 10-value CryptoNetwork). */
 export const CRYPTO_NETWORKS = ['BITCOIN', 'ETHEREUM', 'BITCOIN_CASH', 'LITECOIN', 'SOLANA', 'POLYGON_POS', 'BASE', 'ARBITRUM_ONE', 'INK', 'XLAYER'] as const;
 
 export type TransferStatus = 'PENDING' | 'COMPLETED' | 'FAILED';
 
-/** A movement into or out of a profile. Issue 4 adds withdrawals, internal transfers and listing. */
+/** A movement into, out of or between profiles. Pending records complete at `completeAt`. */
 export interface SimTransfer {
   readonly id: string;
   readonly seq: number;
@@ -26,9 +29,15 @@ export interface SimTransfer {
   readonly balanceAsset: string;
   readonly direction: 'CREDIT' | 'DEBIT';
   readonly type: string;
-  readonly status: TransferStatus;
+  status: TransferStatus;
   readonly createdAt: number;
-  readonly updatedAt: number;
+  updatedAt: number;
+  /** Position in update order (creation and every status change), the key of UPDATED_AT paging. */
+  updateSeq: number;
+  readonly completeAt: number | undefined;
+  readonly groupId: string | undefined;
+  readonly identityId: string | undefined;
+  readonly accountId: string | undefined;
   readonly cryptoNetwork: string | undefined;
   readonly destinationAddress: string | undefined;
   readonly cryptoTxHash: string | undefined;
@@ -43,65 +52,150 @@ export interface DepositCommand {
   readonly cryptoAddress?: unknown;
 }
 
+/** A CreateInternalTransfer request as it arrives (wire values; validated here). */
+export interface InternalTransferCommand {
+  readonly fromProfileId: unknown;
+  readonly toProfileId: unknown;
+  readonly asset: unknown;
+  readonly amount: unknown;
+  readonly refId?: unknown;
+  readonly metadata?: unknown;
+  readonly recipientMetadata?: unknown;
+  readonly fromIdentityId?: unknown;
+  readonly fromAccountId?: unknown;
+  readonly toIdentityId?: unknown;
+  readonly toAccountId?: unknown;
+}
+
+export interface TransferDeps {
+  readonly ledger: Ledger;
+  readonly profiles: ProfileStore;
+  readonly ids: IdSource;
+  readonly limits: TransferLimits;
+  readonly customerId: string;
+  /** Delay from PENDING to COMPLETED of an internal transfer. */
+  readonly settleDelayMs: number;
+  /** USD value of an amount of an asset now (for the limits). */
+  readonly usdValue: (asset: string, amount: Dec) => Dec;
+}
+
+type Fields = Omit<SimTransfer, 'id' | 'seq' | 'activityId' | 'customerId' | 'updatedAt' | 'updateSeq'>;
+
 /**
- * The transfer records of the sim. For now: sandbox deposits (crypto with a network, fiat without),
- * credited at once and recorded as COMPLETED CRYPTO_DEPOSIT or WIRE_DEPOSIT transfers.
+ * The transfer records of the sim: sandbox deposits (credited at once, COMPLETED) and internal
+ * transfers between profiles (a DEBIT and a CREDIT leg sharing a group_id: the sender is debited at
+ * once, both legs are PENDING until `settleDelayMs` later, when the recipient is credited).
  */
 export class TransferStore {
   readonly transfers: SimTransfer[] = [];
+  private readonly byId = new Map<string, SimTransfer>();
+  private readonly byRef = new Map<string, SimTransfer>();
+  private pending: SimTransfer[] = [];
+  private updates = 0;
 
-  constructor(
-    private readonly ledger: Ledger,
-    private readonly rng: Rng,
-    readonly customerId: string,
-  ) {}
+  constructor(private readonly d: TransferDeps) {}
+
+  get customerId(): string {
+    return this.d.customerId;
+  }
 
   deposit(cmd: DepositCommand, nowMs: number): SimTransfer {
-    const asset = depositAsset(cmd.asset);
+    const asset = knownAsset(cmd.asset);
     const qty = amount(cmd.amount, 'amount', assetDecimals(asset));
     if (qty === undefined) throw new InputError('amount', 'required: the amount to deposit as a decimal string, e.g. "1000"');
     const network = depositNetwork(asset, cmd.cryptoNetwork);
     if (cmd.cryptoAddress !== undefined && typeof cmd.cryptoAddress !== 'string') throw new InputError('crypto_address', 'expected a string');
     const crypto = network !== undefined;
-    const transfer: SimTransfer = {
-      id: this.rng.uuid(),
-      seq: this.transfers.length + 1,
-      activityId: this.rng.uuid(),
-      customerId: this.customerId,
-      profileId: cmd.profileId,
-      refId: undefined,
-      amount: qty,
-      total: qty,
-      fee: qty.minus(qty),
-      asset,
-      balanceAsset: asset,
-      direction: 'CREDIT',
-      type: crypto ? 'CRYPTO_DEPOSIT' : 'WIRE_DEPOSIT',
-      status: 'COMPLETED',
-      createdAt: nowMs,
-      updatedAt: nowMs,
-      cryptoNetwork: network,
-      destinationAddress: crypto ? ((cmd.cryptoAddress as string | undefined) ?? this.address()) : undefined,
-      cryptoTxHash: crypto ? this.hex(32) : undefined,
-      metadata: {},
-    };
-    this.ledger.credit(cmd.profileId, asset, qty);
-    this.transfers.push(transfer);
-    return transfer;
+    const type = crypto ? 'CRYPTO_DEPOSIT' : 'WIRE_DEPOSIT';
+    this.d.limits.admit(type, this.d.usdValue(asset, qty), nowMs);
+    this.d.ledger.credit(cmd.profileId, asset, qty);
+    return this.insert(
+      { ...leg(cmd.profileId, undefined, qty, asset, 'CREDIT', type, 'COMPLETED', nowMs, {}), cryptoNetwork: network, destinationAddress: crypto ? ((cmd.cryptoAddress as string | undefined) ?? `0x${this.d.ids.hex('addresses', 20)}`) : undefined, cryptoTxHash: crypto ? this.d.ids.hex('tx-hashes', 32) : undefined },
+      nowMs,
+    );
   }
 
-  private address(): string {
-    return `0x${this.hex(20)}`;
+  /** Creates an internal transfer; returns its DEBIT leg (PENDING). */
+  internal(cmd: InternalTransferCommand, nowMs: number): SimTransfer {
+    const fromId = requiredString(cmd.fromProfileId, 'from_profile_id');
+    const toId = requiredString(cmd.toProfileId, 'to_profile_id');
+    const asset = knownAsset(cmd.asset);
+    const qty = amount(cmd.amount, 'amount', assetDecimals(asset));
+    if (qty === undefined) throw new InputError('amount', 'required: the amount to move as a decimal string, e.g. "250.00"');
+    const refId = optionalString(cmd.refId, 'ref_id', 100);
+    const senderMeta = metadata(cmd.metadata);
+    const recipientMeta = metadata(cmd.recipientMetadata);
+    const from = this.d.profiles.get(fromId);
+    const to = this.d.profiles.get(toId);
+    if (from.id === to.id) throw new InputError('to_profile_id', 'must differ from from_profile_id: an internal transfer moves funds between two profiles');
+    const existing = refId === undefined ? undefined : this.byRef.get(refId);
+    if (existing !== undefined) throw new SimError('already-exists', `a transfer with ref_id ${JSON.stringify(refId)} already exists`, undefined, { kind: 'transfer', id: existing.id });
+    this.d.limits.admit('INTERNAL_TRANSFER_DEBIT', this.d.usdValue(asset, qty), nowMs);
+    this.d.ledger.require(from.id, asset, qty);
+    this.d.ledger.apply([{ profileId: from.id, asset, available: qty.neg() }]);
+    const groupId = this.d.ids.next('transfer-groups');
+    const completeAt = nowMs + this.d.settleDelayMs;
+    const ids = (i: unknown, a: unknown, side: string) => ({ identityId: optionalString(i, `${side}_identity_id`, 100), accountId: optionalString(a, `${side}_account_id`, 100) });
+    this.insert({ ...leg(to.id, refId, qty, asset, 'CREDIT', 'INTERNAL_TRANSFER_CREDIT', 'PENDING', nowMs, recipientMeta), groupId, completeAt, ...ids(cmd.toIdentityId, cmd.toAccountId, 'to') }, nowMs);
+    const debit = this.insert({ ...leg(from.id, refId, qty, asset, 'DEBIT', 'INTERNAL_TRANSFER_DEBIT', 'PENDING', nowMs, senderMeta), groupId, completeAt, ...ids(cmd.fromIdentityId, cmd.fromAccountId, 'from') }, nowMs);
+    if (refId !== undefined) this.byRef.set(refId, debit);
+    return debit;
   }
 
-  private hex(bytes: number): string {
-    let out = '';
-    while (out.length < bytes * 2) out += this.rng.nextUint32().toString(16).padStart(8, '0');
-    return out.slice(0, bytes * 2);
+  /** Completes every pending transfer due at or before `atMs`: credit legs pay the recipient. */
+  completeDue(atMs: number): void {
+    if (this.pending.length === 0 || this.pending[0]!.completeAt! > atMs) return;
+    const due = this.pending.filter((t) => t.completeAt! <= atMs);
+    this.pending = this.pending.filter((t) => t.completeAt! > atMs);
+    for (const t of due) {
+      if (t.direction === 'CREDIT') this.d.ledger.credit(t.profileId, t.asset, t.amount);
+      t.status = 'COMPLETED';
+      t.updatedAt = t.completeAt!;
+      t.updateSeq = ++this.updates;
+    }
+  }
+
+  /** One transfer by id (any profile of the customer). */
+  get(id: string): SimTransfer {
+    const t = this.byId.get(id);
+    if (t === undefined) throw new SimError('not-found', `transfer ${id} not found`);
+    return t;
+  }
+
+  /** Re-inserts transfers from a snapshot (in creation order). */
+  restore(transfers: readonly SimTransfer[]): void {
+    for (const t of transfers) {
+      this.transfers.push(t);
+      this.byId.set(t.id, t);
+      if (t.refId !== undefined && t.direction === 'DEBIT') this.byRef.set(t.refId, t);
+      if (t.status === 'PENDING' && t.completeAt !== undefined) this.pending.push(t);
+      this.updates = Math.max(this.updates, t.updateSeq);
+    }
+  }
+
+  private insert(fields: Fields, nowMs: number): SimTransfer {
+    const t: SimTransfer = { ...fields, id: this.d.ids.next('transfers'), seq: this.transfers.length + 1, activityId: this.d.ids.next('activities'), customerId: this.d.customerId, updatedAt: nowMs, updateSeq: ++this.updates };
+    this.transfers.push(t);
+    this.byId.set(t.id, t);
+    if (t.status === 'PENDING') this.pending.push(t);
+    return t;
   }
 }
 
-function depositAsset(value: unknown): string {
+function leg(profileId: string, refId: string | undefined, qty: Dec, asset: string, direction: 'CREDIT' | 'DEBIT', type: string, status: TransferStatus, nowMs: number, meta: Readonly<Record<string, string>>): Fields {
+  return {
+    profileId, refId, amount: qty, total: qty, fee: qty.minus(qty), asset, balanceAsset: asset, direction, type, status, createdAt: nowMs, completeAt: undefined,
+    groupId: undefined, identityId: undefined, accountId: undefined, cryptoNetwork: undefined, destinationAddress: undefined, cryptoTxHash: undefined, metadata: meta,
+  };
+}
+
+function requiredString(value: unknown, field: string): string {
+  const s = optionalString(value, field, 100);
+  if (s === undefined) throw new InputError(field, 'required: a profile id (or "default")');
+  return s;
+}
+
+function knownAsset(value: unknown): string {
   if (typeof value === 'string' && KNOWN_ASSETS.includes(value)) return value;
   throw new InputError('asset', `${value === undefined ? 'required' : JSON.stringify(value) + ' is not an asset of the sandbox'}: use one of ${KNOWN_ASSETS.join(', ')}`);
 }

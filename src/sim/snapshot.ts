@@ -1,0 +1,145 @@
+import { D } from '../core/decimal.js';
+import { InputError } from '../core/errors.js';
+import { type IdSource } from './ids.js';
+import { type Ledger } from './ledger.js';
+import { type MarketState, type TapeTrade } from './market-state.js';
+import { type SimExecution, type SimOrder, isClosed } from './order-types.js';
+import { type Profile, type ProfileStore } from './profiles.js';
+import { type QuoteExecutionStore, type SimQuoteExecution } from './quote-executions.js';
+import { type QuoteBook, type SimQuote } from './quotes.js';
+import { type Settlement } from './settlement.js';
+import { type LimitUsage, type TransferLimits } from './transfer-limits.js';
+import { type SimTransfer, type TransferStore } from './transfers.js';
+import { type OrderEntry } from './trading.js';
+
+export const SNAPSHOT_VERSION = 1;
+
+type Json = Record<string, unknown>;
+
+/**
+ * Everything the sim must keep across a restart, as plain JSON (decimals as strings). The market
+ * itself is not saved: prices, books and the background tape are pure functions of the seed.
+ */
+export interface SimSnapshot {
+  readonly version: typeof SNAPSHOT_VERSION;
+  readonly seed: number;
+  readonly tickMs: number;
+  readonly startedAt: number;
+  /** Simulated time the snapshot was taken at. */
+  readonly savedAt: number;
+  readonly ids: Readonly<Record<string, number>>;
+  readonly profiles: { readonly defaultId: string; readonly seq: number; readonly items: readonly Profile[] };
+  readonly balances: ReadonlyArray<readonly [string, string, string, string]>;
+  readonly orders: readonly Json[];
+  readonly executions: readonly Json[];
+  readonly transfers: readonly Json[];
+  readonly quotes: readonly Json[];
+  readonly quoteExecutions: readonly Json[];
+  readonly limitUsage: readonly LimitUsage[];
+  readonly tapes: Readonly<Record<string, { readonly fills: readonly TapeTrade[]; readonly absorbed: readonly string[] }>>;
+}
+
+/** The sim's stores, as the snapshot code sees them. */
+export interface SnapshotParts {
+  readonly ids: IdSource;
+  readonly profiles: ProfileStore;
+  readonly ledger: Ledger;
+  readonly entry: OrderEntry;
+  readonly settlement: Settlement;
+  readonly transfers: TransferStore;
+  readonly quotes: QuoteBook;
+  readonly quoteExecutions: QuoteExecutionStore;
+  readonly limits: TransferLimits;
+  readonly markets: ReadonlyMap<string, MarketState>;
+  market(market: string): MarketState;
+}
+
+const ORDER_DECIMALS = ['baseAmount', 'quoteAmount', 'price', 'stopPrice', 'amountFilled', 'notionalFilled', 'reserved'];
+const EXECUTION_DECIMALS = ['amount', 'price', 'gross', 'commission', 'rebate'];
+const TRANSFER_DECIMALS = ['amount', 'total', 'fee'];
+const QUOTE_DECIMALS = ['price'];
+const QUOTE_EXECUTION_DECIMALS = ['price', 'baseAmount', 'quoteAmount'];
+
+/** Captures the stores' state. */
+export function takeSnapshot(p: SnapshotParts, meta: Pick<SimSnapshot, 'seed' | 'tickMs' | 'startedAt' | 'savedAt'>): SimSnapshot {
+  const tapes: Record<string, ReturnType<MarketState['savedTape']>> = {};
+  for (const [name, m] of p.markets) {
+    const tape = m.savedTape();
+    if (tape.fills.length > 0 || tape.absorbed.length > 0) tapes[name] = tape;
+  }
+  return {
+    version: SNAPSHOT_VERSION,
+    ...meta,
+    ids: p.ids.save(),
+    profiles: p.profiles.saved(),
+    balances: p.ledger.saved(),
+    orders: p.entry.orders.map((o) => encode(o, ORDER_DECIMALS)),
+    executions: p.settlement.executions.map((e) => encode(e, EXECUTION_DECIMALS)),
+    transfers: p.transfers.transfers.map((t) => encode(t, TRANSFER_DECIMALS)),
+    quotes: p.quotes.saved().map((q) => encode(q, QUOTE_DECIMALS)),
+    quoteExecutions: p.quoteExecutions.executions.map((x) => encode(x, QUOTE_EXECUTION_DECIMALS)),
+    limitUsage: p.limits.saved(),
+    tapes,
+  };
+}
+
+/** Puts a snapshot's state into freshly built stores; resting and stop orders go back on their books. */
+export function restoreSnapshot(p: SnapshotParts, s: SimSnapshot): void {
+  p.ids.restore(s.ids);
+  p.profiles.restore(s.profiles);
+  p.ledger.restore(s.balances);
+  const orders = s.orders.map((o) => decode<SimOrder>(o, ORDER_DECIMALS));
+  p.entry.restore(orders);
+  for (const o of orders) {
+    if (isClosed(o.status) || o.status !== 'OPEN') continue;
+    const market = p.market(o.market);
+    if ((o.type === 'STOP_MARKET' || o.type === 'STOP_LIMIT') && !o.isTriggered) market.stops.push(o);
+    else market.rest(o);
+  }
+  p.settlement.restore(s.executions.map((e) => decode<SimExecution>(e, EXECUTION_DECIMALS)));
+  p.transfers.restore(s.transfers.map((t) => decode<SimTransfer>(t, TRANSFER_DECIMALS)));
+  p.quotes.restore(s.quotes.map((q) => decode<SimQuote>(q, QUOTE_DECIMALS)));
+  p.quoteExecutions.restore(s.quoteExecutions.map((x) => decode<SimQuoteExecution>(x, QUOTE_EXECUTION_DECIMALS)));
+  p.limits.restore(s.limitUsage);
+  for (const [name, tape] of Object.entries(s.tapes)) p.market(name).restoreTape(tape);
+}
+
+/** Parses and checks a snapshot file's text; errors name the file and what is wrong. */
+export function parseSnapshot(text: string, source: string): SimSnapshot {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new InputError('state', `${source} is not valid JSON: delete it to start afresh, or restore a good copy`);
+  }
+  const s = value as Partial<SimSnapshot> | null;
+  if (s === null || typeof s !== 'object') throw new InputError('state', `${source} does not hold a sandbox snapshot object`);
+  if (s.version !== SNAPSHOT_VERSION) throw new InputError('state', `${source} is snapshot version ${JSON.stringify(s.version)}; this sandbox reads version ${SNAPSHOT_VERSION}`);
+  for (const key of ['seed', 'tickMs', 'startedAt', 'savedAt'] as const) {
+    if (typeof s[key] !== 'number') throw new InputError('state', `${source}: field ${key} must be a number`);
+  }
+  for (const key of ['balances', 'orders', 'executions', 'transfers', 'quotes', 'quoteExecutions', 'limitUsage'] as const) {
+    if (!Array.isArray(s[key])) throw new InputError('state', `${source}: field ${key} must be an array`);
+  }
+  if (s.profiles === undefined || !Array.isArray(s.profiles.items) || typeof s.profiles.defaultId !== 'string') throw new InputError('state', `${source}: field profiles is malformed`);
+  if (s.ids === undefined || typeof s.ids !== 'object' || s.tapes === undefined || typeof s.tapes !== 'object') throw new InputError('state', `${source}: fields ids and tapes must be objects`);
+  return s as SimSnapshot;
+}
+
+function encode(record: object, decimals: readonly string[]): Json {
+  const out: Json = { ...record };
+  for (const k of decimals) {
+    const v = out[k];
+    if (v !== undefined) out[k] = (v as { toFixed(): string }).toFixed();
+  }
+  return out;
+}
+
+function decode<T>(raw: Json, decimals: readonly string[]): T {
+  const out: Json = { ...raw };
+  for (const k of decimals) {
+    const v = out[k];
+    if (v !== undefined && v !== null) out[k] = new D(v as string);
+  }
+  return out as T;
+}
