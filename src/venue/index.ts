@@ -2,3 +2,4 @@ export * from './venue.js';
 export * from './sim-venue.js';
 export * from './rest-venue.js';
 export * from './market-source.js';
+export * from './polling/index.js';

@@ -1,6 +1,7 @@
 import type { Observable } from 'rxjs';
 import type { MarketEvent, MarketSymbol } from '../core/index.js';
 import type { AccountEvent } from '../state/index.js';
+import type { VenueFill } from './venue.js';
 
 /** Which data a market source polls for one market (only what running strategies need). */
 export interface MarketSubscription {
@@ -26,6 +27,11 @@ export interface MarketSource {
   readonly events$: Observable<MarketEvent>;
   /** Balances, open orders and pending quote executions of the bot's profile. */
   readonly account$: Observable<AccountEvent>;
+  /**
+   * New fills of the profile's orders, each reported once, oldest first (optional: sources that
+   * poll executions offer it; feed it to the fill tracker instead of a second poll).
+   */
+  readonly fills$?: Observable<readonly VenueFill[]>;
   /** Historical price events per market, oldest first, to warm indicators before going live. */
   warmUp(markets: readonly MarketSymbol[], points: number): Promise<readonly MarketEvent[]>;
   /** Starts polling what the subscriptions need (and the account streams). */

@@ -1,0 +1,243 @@
+import { MalformedResponseError, type Execution, type HistoricalPrices, type Items, type Order, type OrderBook, type Price, type ProfileBalance, type Quote, type QuoteExecution, type Ticker } from '../../api/index.js';
+import { D, readDecimal, type Dec, type MarketEvent, type PriceLevel, type Side } from '../../core/index.js';
+import { balanceFromWire, type AccountEvent, type OpenOrderView, type PendingQuoteExecutionView } from '../../state/index.js';
+import type { VenueFill } from '../venue.js';
+import type { StreamId } from './stream-names.js';
+
+/** What one response becomes: market events, an account event, new fills. */
+export interface Decoded {
+  readonly market: readonly MarketEvent[];
+  readonly account?: AccountEvent;
+  readonly fills?: readonly VenueFill[];
+}
+
+export interface DecoderOptions {
+  /** Levels kept per side of a book (default 50): a fixed size whatever the server sends. */
+  readonly bookDepth?: number;
+  /** Fill ids remembered to report each fill once (default 4096). */
+  readonly fillMemory?: number;
+}
+
+const NONE: Decoded = { market: [] };
+
+/**
+ * Maps parsed wire responses (the client's single JSON.parse, shared) to `MarketEvent`s and
+ * `AccountEvent`s stamped with the local receive time `at`; the server's `snapshot_at` travels
+ * beside it as `serverAt`. Prices become numbers (signals); balances and order amounts stay
+ * Decimal. The same decoder serves live polling and the replay of a recording, so both yield the
+ * same events. Fills are reported once each (a bounded ring of recent ids).
+ */
+export class ResponseDecoder {
+  private readonly bookDepth: number;
+  private readonly seenFills: FillRing;
+
+  constructor(options: DecoderOptions = {}) {
+    this.bookDepth = options.bookDepth ?? 50;
+    this.seenFills = new FillRing(options.fillMemory ?? 4096);
+  }
+
+  decode(id: StreamId, body: unknown, at: number): Decoded {
+    if (body === null || typeof body !== 'object') throw malformed(id, 'the body is not a JSON object');
+    switch (id.kind) {
+      case 'ticker':
+        return { market: [tickerEvent(body as Ticker, id.market ?? (body as Ticker).market, at)] };
+      case 'book':
+        return { market: [this.bookEvent(body as OrderBook, id.market ?? (body as OrderBook).market, at)] };
+      case 'prices':
+        return { market: items<Price>(id, body).flatMap((p) => priceEvent(p, at)) };
+      case 'history':
+        return { market: historyEvents(body as HistoricalPrices, id.market ?? '') };
+      case 'quotes':
+        return { market: items<Quote>(id, body).flatMap((q) => quoteEvent(q, at)) };
+      case 'balances':
+        return { market: [], account: { kind: 'balances', at, items: items<ProfileBalance>(id, body).map((b) => balanceFromWire(b.asset, b.available, b.trading)) } };
+      case 'open-orders':
+        return { market: [], account: { kind: 'open-orders', at, orders: items<Order>(id, body).map(openOrderView) } };
+      case 'quote-executions':
+        return { market: [], account: { kind: 'quote-executions', at, pending: items<QuoteExecution>(id, body).filter((x) => x.status !== 'SETTLED').map(pendingView) } };
+      case 'fills':
+        return this.fills(items<Execution>(id, body));
+    }
+  }
+
+  private bookEvent(book: OrderBook, market: string, at: number): MarketEvent {
+    return { kind: 'book', market, at, bids: levels(book.bids, this.bookDepth), asks: levels(book.asks, this.bookDepth) };
+  }
+
+  private fills(list: readonly Execution[]): Decoded {
+    const fresh: VenueFill[] = [];
+    for (const x of list) {
+      const fill = toFill(x);
+      if (fill === undefined || !this.seenFills.add(fill.fillId)) continue;
+      fresh.push(fill);
+    }
+    if (fresh.length === 0) return NONE;
+    fresh.sort((a, b) => a.at - b.at);
+    return { market: [], fills: fresh };
+  }
+}
+
+function malformed(id: StreamId, detail: string): MalformedResponseError {
+  return new MalformedResponseError(`${id.kind} response: ${detail}`, { operation: id.kind });
+}
+
+function items<T>(id: StreamId, body: object): readonly T[] {
+  const list = (body as { items?: unknown }).items;
+  if (!Array.isArray(list)) throw malformed(id, 'expected an items array');
+  return list as T[];
+}
+
+function num(value: unknown): number | undefined {
+  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+  if (value === '') return undefined;
+  const n = Number(value);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+function time(value: unknown): number | undefined {
+  if (typeof value !== 'string') return undefined;
+  const t = Date.parse(value);
+  return Number.isFinite(t) ? t : undefined;
+}
+
+function level(raw: { price?: unknown; amount?: unknown } | undefined): PriceLevel | undefined {
+  const price = num(raw?.price);
+  const amount = num(raw?.amount);
+  return price !== undefined && price > 0 && amount !== undefined ? { price, amount } : undefined;
+}
+
+function levels(raw: readonly { price?: unknown; amount?: unknown }[] | undefined, depth: number): PriceLevel[] {
+  const out: PriceLevel[] = [];
+  if (!Array.isArray(raw)) return out;
+  for (let i = 0; i < raw.length && out.length < depth; i++) {
+    const l = level(raw[i]);
+    if (l !== undefined) out.push(l);
+  }
+  return out;
+}
+
+function tickerEvent(t: Ticker, market: string, at: number): MarketEvent {
+  const stats = t.today ?? t.last_day;
+  const e: { -readonly [K in keyof Extract<MarketEvent, { kind: 'ticker' }>]: Extract<MarketEvent, { kind: 'ticker' }>[K] } = { kind: 'ticker', market, at };
+  const serverAt = time(t.snapshot_at);
+  if (serverAt !== undefined) e.serverAt = serverAt;
+  const bid = level(t.best_bid);
+  const ask = level(t.best_ask);
+  const last = level(t.last_execution);
+  if (bid) e.bid = bid;
+  if (ask) e.ask = ask;
+  if (last) e.last = last;
+  const [high, low, open, volume] = [num(stats?.high), num(stats?.low), num(stats?.open), num(stats?.volume)];
+  if (high !== undefined) e.dayHigh = high;
+  if (low !== undefined) e.dayLow = low;
+  if (open !== undefined) e.dayOpen = open;
+  if (volume !== undefined) e.dayVolume = volume;
+  return e;
+}
+
+function priceEvent(p: Price, at: number): MarketEvent[] {
+  const price = num(p.current_price);
+  if (price === undefined || price <= 0 || typeof p.market !== 'string') return [];
+  const serverAt = time(p.snapshot_at);
+  return [serverAt === undefined ? { kind: 'price', market: p.market, at, price } : { kind: 'price', market: p.market, at, serverAt, price }];
+}
+
+/**
+ * A quote's expiry on the local clock: the earlier of the server's `expires_at` and the local
+ * receive time plus the quote's lifetime, so a server clock ahead of ours never stretches a quote.
+ */
+function quoteEvent(q: Quote, at: number): MarketEvent[] {
+  const expires = time(q.expires_at);
+  const created = time(q.created_at);
+  if (expires === undefined || (q.side !== 'BUY' && q.side !== 'SELL') || readDecimal(q.price) === undefined) return [];
+  const local = created === undefined ? expires : Math.min(expires, at + (expires - created));
+  return [{ kind: 'quote', market: q.market, at, quoteId: q.id, side: q.side as Side, price: q.price, expiresAt: local }];
+}
+
+function historyEvents(h: HistoricalPrices, market: string): MarketEvent[] {
+  const list = (h as { items?: unknown }).items;
+  if (!Array.isArray(list)) throw new MalformedResponseError('history response: expected an items array', { operation: 'ListHistoricalPrices' });
+  const out: MarketEvent[] = [];
+  for (const p of list as Items<{ average_price?: unknown; timestamp?: unknown }>['items']) {
+    const price = num(p.average_price);
+    const at = time(p.timestamp);
+    if (price !== undefined && price > 0 && at !== undefined) out.push({ kind: 'price', market, at, price });
+  }
+  return out.sort((a, b) => a.at - b.at);
+}
+
+function dec(value: unknown): Dec {
+  return readDecimal(value) ?? new D(0);
+}
+
+function optionalDec(value: unknown): Dec | undefined {
+  const d = readDecimal(value);
+  return d === undefined || d.isZero() ? undefined : d;
+}
+
+function openOrderView(o: Order): OpenOrderView {
+  const price = optionalDec(o.price);
+  const baseAmount = optionalDec(o.base_amount);
+  const quoteAmount = optionalDec(o.quote_amount);
+  return {
+    orderId: o.id,
+    refId: o.ref_id ?? '',
+    market: o.market ?? '',
+    side: (o.side ?? 'BUY') as Side,
+    type: o.type ?? '',
+    ...(price && { price }),
+    ...(baseAmount && { baseAmount }),
+    ...(quoteAmount && { quoteAmount }),
+    amountFilled: dec(o.amount_filled),
+    status: o.status ?? 'OPEN',
+  };
+}
+
+function pendingView(x: QuoteExecution): PendingQuoteExecutionView {
+  return {
+    executionId: x.id,
+    ...(x.ref_id !== undefined && { refId: x.ref_id }),
+    market: x.market,
+    side: x.side as Side,
+    baseAmount: dec(x.base_amount),
+    quoteAmount: dec(x.quote_amount),
+  };
+}
+
+function toFill(x: Execution): VenueFill | undefined {
+  const at = time(x.executed_at);
+  if (x.execution_id === undefined || x.order_id === undefined || at === undefined) return undefined;
+  return {
+    fillId: x.execution_id,
+    orderId: x.order_id,
+    market: x.market ?? '',
+    side: (x.side ?? 'BUY') as Side,
+    amount: dec(x.amount),
+    price: dec(x.price),
+    commission: dec(x.commission),
+    commissionAsset: x.commission_asset ?? '',
+    at,
+  };
+}
+
+/** Recently seen ids in a fixed-size ring with a set for lookups. */
+class FillRing {
+  private readonly ring: (string | undefined)[];
+  private readonly set = new Set<string>();
+  private next = 0;
+
+  constructor(readonly capacity: number) {
+    this.ring = new Array<string | undefined>(capacity);
+  }
+
+  /** True when `id` was not seen (and remembers it). */
+  add(id: string): boolean {
+    if (this.set.has(id)) return false;
+    const evicted = this.ring[this.next];
+    if (evicted !== undefined) this.set.delete(evicted);
+    this.ring[this.next] = id;
+    this.next = (this.next + 1) % this.capacity;
+    this.set.add(id);
+    return true;
+  }
+}

@@ -1,0 +1,74 @@
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { redactDeep, type SecretSet } from '../../log/index.js';
+
+/** One response as a recording keeps it: local receive time, stream name, parsed body. */
+export interface RecordedResponse {
+  readonly at: number;
+  readonly stream: string;
+  readonly body: unknown;
+}
+
+/** Where a polling source sends every response it receives. */
+export interface ResponseSink {
+  write(entry: RecordedResponse): void;
+  close(): Promise<void>;
+}
+
+/** First line of a recording file: lets the replayer refuse anything else with a clear error. */
+export const RECORDING_HEADER = { format: 'tradeloop-stream-recording', version: 1 } as const;
+
+export interface JsonLinesRecorderOptions {
+  /** Secret values masked wherever they appear (secret-named fields are always censored). */
+  readonly secrets?: SecretSet;
+  /** Lines are dropped (and counted) while this many bytes wait for the disk (default 8 MiB). */
+  readonly maxBufferedBytes?: number;
+}
+
+/**
+ * Appends each response to a JSON-lines file, after redaction, so a live run can be replayed
+ * through the same decoding later. Memory stays bounded: while the disk lags by more than
+ * `maxBufferedBytes` new lines are dropped and counted rather than queued without limit.
+ */
+export class JsonLinesRecorder implements ResponseSink {
+  private readonly out: WriteStream;
+  private readonly maxBufferedBytes: number;
+  private droppedLines = 0;
+  private writtenLines = 0;
+  private closed = false;
+
+  constructor(
+    readonly path: string,
+    private readonly options: JsonLinesRecorderOptions = {},
+  ) {
+    this.maxBufferedBytes = options.maxBufferedBytes ?? 8 * 1024 * 1024;
+    this.out = createWriteStream(path, { flags: 'a', encoding: 'utf8' });
+    this.out.on('error', () => {
+      this.closed = true;
+    });
+    this.out.write(`${JSON.stringify(RECORDING_HEADER)}\n`);
+  }
+
+  write(entry: RecordedResponse): void {
+    if (this.closed) return;
+    if (this.out.writableLength > this.maxBufferedBytes) {
+      this.droppedLines++;
+      return;
+    }
+    const body = redactDeep(entry.body, this.options.secrets);
+    this.out.write(`${JSON.stringify({ at: entry.at, stream: entry.stream, body })}\n`);
+    this.writtenLines++;
+  }
+
+  /** Lines written and lines dropped because the disk lagged. */
+  stats(): { readonly written: number; readonly dropped: number } {
+    return { written: this.writtenLines, dropped: this.droppedLines };
+  }
+
+  close(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    this.closed = true;
+    return new Promise<void>((resolve, reject) => {
+      this.out.end((err?: Error | null) => (err ? reject(err) : resolve()));
+    });
+  }
+}
