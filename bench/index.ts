@@ -7,6 +7,7 @@ const BENCHES: ReadonlyArray<{ name: string; load: () => Promise<{ run: () => Pr
   { name: 'backtest-load', load: () => import('./backtest-load.js') },
   { name: 'sandbox', load: () => import('./sandbox.js') },
   { name: 'api-client', load: () => import('./api-client.js') },
+  { name: 'risk', load: () => import('./risk.js') },
 ];
 
 const only = process.argv.slice(2);
