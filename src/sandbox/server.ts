@@ -14,7 +14,7 @@ import { Query } from './query.js';
 import { Router } from './router.js';
 import { ROUTES } from './routes/index.js';
 import { tokenEndpoint } from './routes/oauth.js';
-import { DEFAULT_SHAPES, type WireShapes, wireOrder, wireProfile } from './wire.js';
+import { DEFAULT_SHAPES, type WireShapes, wireOrder, wireProfile, wireQuoteExecution, wireTransfer } from './wire.js';
 
 export interface SandboxOptions {
   /** TCP port; 0 (default) picks a free one. */
@@ -103,9 +103,20 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
 function renderExisting(sim: SimPlatform, e: SimError): unknown {
   const existing = e.existing;
   if (existing === undefined) return undefined;
-  if (existing.kind === 'profile') return wireProfile(sim.profiles.get(existing.id, true));
-  const order = sim.orders().find((o) => o.id === existing.id);
-  return order === undefined ? undefined : wireOrder(order);
+  switch (existing.kind) {
+    case 'profile':
+      return wireProfile(sim.profiles.get(existing.id, true));
+    case 'transfer':
+      return wireTransfer(sim.getTransfer(existing.id));
+    case 'quote-execution': {
+      const x = sim.quoteExecutions().find((q) => q.id === existing.id);
+      return x === undefined ? undefined : wireQuoteExecution(x);
+    }
+    case 'order': {
+      const order = sim.orders().find((o) => o.id === existing.id);
+      return order === undefined ? undefined : wireOrder(order);
+    }
+  }
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {

@@ -4,6 +4,10 @@ import { type WindowStats } from '../sim/history.js';
 import { type PriceView, type TickerView } from '../sim/market-data.js';
 import { type OrderRecord, type SimExecution } from '../sim/order-types.js';
 import { type Profile } from '../sim/profiles.js';
+import { type SimQuoteExecution } from '../sim/quote-executions.js';
+import { type SimQuote } from '../sim/quotes.js';
+import { type TransferLimitView } from '../sim/transfer-limits.js';
+import { type SimTransfer } from '../sim/transfers.js';
 import { isoTime } from '../sim/time.js';
 
 /**
@@ -98,4 +102,71 @@ export function wireTicker(t: TickerView): Json {
 
 export function wirePrice(p: PriceView): Json {
   return { market: p.market, current_price: p.currentPrice, yesterday_price: p.yesterdayPrice, snapshot_at: isoTime(p.snapshotAt) };
+}
+
+export function wireQuote(q: SimQuote): Json {
+  return { id: q.id, market: q.market, side: q.side, price: q.price.toFixed(), base_asset: q.baseAsset, quote_asset: q.quoteAsset, created_at: isoTime(q.createdAt), expires_at: isoTime(q.expiresAt) };
+}
+
+/** The wire QuoteExecution: both amounts always set (the one not sent is computed from the price). */
+export function wireQuoteExecution(x: SimQuoteExecution): Json {
+  return {
+    id: x.id,
+    profile_id: x.profileId,
+    quote_id: x.quoteId,
+    ...(x.refId !== undefined ? { ref_id: x.refId } : {}),
+    status: x.status,
+    market: x.market,
+    side: x.side,
+    price: x.price.toFixed(),
+    base_amount: x.baseAmount.toFixed(),
+    base_asset: x.baseAsset,
+    quote_amount: x.quoteAmount.toFixed(2),
+    quote_asset: x.quoteAsset,
+    created_at: isoTime(x.createdAt),
+    ...(x.settledAt !== undefined ? { settled_at: isoTime(x.settledAt) } : {}),
+    metadata: { ...x.metadata },
+    ...(x.identityId !== undefined ? { identity_id: x.identityId } : {}),
+    ...(x.accountId !== undefined ? { account_id: x.accountId } : {}),
+    ...(x.recipientProfileId !== undefined ? { recipient_profile_id: x.recipientProfileId } : {}),
+  };
+}
+
+export function wireTransfer(t: SimTransfer): Json {
+  return {
+    id: t.id,
+    customer_id: t.customerId,
+    profile_id: t.profileId,
+    ...(t.refId !== undefined ? { ref_id: t.refId } : {}),
+    amount: t.amount.toFixed(),
+    total: t.total.toFixed(),
+    fee: t.fee.toFixed(),
+    asset: t.asset,
+    balance_asset: t.balanceAsset,
+    direction: t.direction,
+    type: t.type,
+    status: t.status,
+    created_at: isoTime(t.createdAt),
+    updated_at: isoTime(t.updatedAt),
+    ...(t.groupId !== undefined ? { group_id: t.groupId } : {}),
+    ...(t.identityId !== undefined ? { identity_id: t.identityId } : {}),
+    ...(t.accountId !== undefined ? { account_id: t.accountId } : {}),
+    ...(t.cryptoNetwork !== undefined ? { crypto_network: t.cryptoNetwork } : {}),
+    ...(t.destinationAddress !== undefined ? { destination_address: t.destinationAddress } : {}),
+    ...(t.cryptoTxHash !== undefined ? { crypto_tx_hash: t.cryptoTxHash } : {}),
+    auto_conversion: {},
+    metadata: { ...t.metadata },
+  };
+}
+
+export function wireTransferLimit(l: TransferLimitView): Json {
+  return {
+    ...(l.id !== undefined ? { id: l.id } : {}),
+    rule_id: l.ruleId,
+    transfer_types: [...l.transferTypes],
+    period_seconds: String(l.periodSeconds),
+    limit: l.limit.toFixed(),
+    remaining: l.remaining.toFixed(),
+    limit_asset: l.limitAsset,
+  };
 }

@@ -132,4 +132,14 @@ async function exercise(sb: TestSandbox, bodies: Map<string, unknown>): Promise<
   await ok('ListExecutions', h.get('/v2/executions', token));
   await ok('ListProfileExecutions', h.get('/v2/profiles/default/executions', token));
   await ok('ListRecentExecutions', h.get('/v2/markets/BTCUSD/recent-executions'));
+  const quotes = await ok('ListQuotes', h.get('/v2/quotes?markets=BTCUSD&markets=ETHEUR', token));
+  const qe = await ok('CreateQuoteExecution', h.post('/v2/profiles/default/quote-executions', { quote_id: quotes.items[0].id, quote_amount: '100.00', ref_id: 'qe-s1', metadata: { user: 'u' } }, token));
+  sb.advance(1000);
+  await ok('GetQuoteExecution', h.get(`/v2/profiles/default/quote-executions/${qe.id}`, token));
+  await ok('ListQuoteExecutions', h.get('/v2/profiles/default/quote-executions?status=SETTLED', token));
+  const bot = await h.post('/v2/profiles', { nickname: 'schema-transfers' }, token);
+  const debit = await ok('CreateInternalTransfer', h.post('/v2/transfer/internal', { from_profile_id: 'default', to_profile_id: bot.body.id, asset: 'USD', amount: '25', ref_id: 'it-s1', recipient_metadata: { from: 'default' } }, token));
+  await ok('GetTransfer', h.get(`/v2/transfer/transfers/${debit.id}`, token));
+  await ok('ListTransfers', h.get('/v2/transfer/transfers?limit=3', token));
+  await ok('ListTransferLimits', h.get('/v2/transfer/limits/utilizations?transfer_type=INTERNAL_TRANSFER_DEBIT', token));
 }

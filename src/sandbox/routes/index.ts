@@ -2,9 +2,11 @@ import { type Route } from '../router.js';
 import { MARKET_DATA_ROUTES } from './market-data.js';
 import { ORDER_ROUTES } from './orders.js';
 import { PROFILE_ROUTES } from './profiles.js';
+import { QUOTE_ROUTES } from './quotes.js';
+import { TRANSFER_ROUTES } from './transfers.js';
 
 /**
  * The sandbox's router table: every implemented operation, one array per area. Later areas
  * (quotes, transfers, identities …) add their own file and one line here.
  */
-export const ROUTES: readonly Route[] = [...MARKET_DATA_ROUTES, ...PROFILE_ROUTES, ...ORDER_ROUTES];
+export const ROUTES: readonly Route[] = [...MARKET_DATA_ROUTES, ...PROFILE_ROUTES, ...ORDER_ROUTES, ...QUOTE_ROUTES, ...TRANSFER_ROUTES];
