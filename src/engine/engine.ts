@@ -41,7 +41,18 @@ export class Engine {
 
   /** Feeds a market event (from a market source). */
   onMarketEvent(event: MarketEvent): void {
-    this.push({ kind: 'event', event });
+    if (this.draining) {
+      this.queue.push({ kind: 'event', event });
+      return;
+    }
+    // the per-point path of a backtest: run the event at once, without a queue item
+    this.draining = true;
+    try {
+      this.processEvent(event);
+      this.runQueue();
+    } finally {
+      this.draining = false;
+    }
   }
 
   /**
@@ -89,20 +100,31 @@ export class Engine {
     if (this.draining) return;
     this.draining = true;
     try {
-      for (let next = this.queue.shift(); next !== undefined; next = this.queue.shift()) this.process(next);
+      this.runQueue();
     } finally {
       this.draining = false;
     }
   }
 
+  private runQueue(): void {
+    if (this.queue.length === 0) return;
+    for (let next = this.queue.shift(); next !== undefined; next = this.queue.shift()) this.process(next);
+  }
+
+  private processEvent(event: MarketEvent): void {
+    this.counters.events++;
+    this.deps.market.apply(event);
+    const strategies = this.deps.strategies;
+    for (let i = 0; i < strategies.length; i++) {
+      const s = strategies[i]!;
+      const intents = s.onEvent(event, this.contextFor(s));
+      if (intents) this.handleIntents(s, intents);
+    }
+  }
+
   private process(item: Item): void {
     if (item.kind === 'event') {
-      this.counters.events++;
-      this.deps.market.apply(item.event);
-      for (const s of this.deps.strategies) {
-        const intents = s.onEvent(item.event, this.contextFor(s));
-        if (intents) this.handleIntents(s, intents);
-      }
+      this.processEvent(item.event);
       return;
     }
     this.counters.reports++;

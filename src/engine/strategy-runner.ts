@@ -33,8 +33,17 @@ export class StrategyRunner {
   }
 
   onEvent(event: MarketEvent, ctx: StrategyContext): Intent[] | undefined {
-    if (this.stoppedReason || !this.handlers.onEvent || !this.markets.has(event.market)) return undefined;
-    return this.call(() => this.handlers.onEvent?.(event, ctx), 'onEvent');
+    const handler = this.handlers.onEvent;
+    if (this.stoppedReason || !handler || !this.markets.has(event.market)) return undefined;
+    // called once per market event: no closure here (see `call` for reports)
+    let out: unknown;
+    try {
+      out = handler.call(this.handlers, event, ctx);
+    } catch (e) {
+      this.stop(`onEvent threw: ${e instanceof Error ? e.message : String(e)}`);
+      return undefined;
+    }
+    return out === undefined || out === null ? undefined : this.toIntents(out, 'onEvent');
   }
 
   onReport(report: ExecReport, ctx: StrategyContext): Intent[] | undefined {
@@ -57,6 +66,10 @@ export class StrategyRunner {
       return undefined;
     }
     if (out === undefined || out === null) return undefined;
+    return this.toIntents(out, where);
+  }
+
+  private toIntents(out: unknown, where: string): Intent[] | undefined {
     const drafts = Array.isArray(out) ? out : [out];
     if (drafts.length === 0) return undefined;
     const intents: Intent[] = [];

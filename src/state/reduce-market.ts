@@ -6,7 +6,11 @@ export function reduceMarket(s: MarketSnapshot, e: MarketEvent): MarketSnapshot 
   const updatedAt = Math.max(s.updatedAt, e.at);
   switch (e.kind) {
     case 'price':
-      return { ...s, price: observed(e.price, e.at, e.serverAt), updatedAt };
+      // the per-point path of a backtest: every field named, so all price snapshots share one shape
+      return {
+        market: s.market, bestBid: s.bestBid, bestAsk: s.bestAsk, lastTrade: s.lastTrade, book: s.book,
+        price: observed(e.price, e.at, e.serverAt), ticker: s.ticker, quotes: s.quotes, updatedAt,
+      };
     case 'ticker': {
       const next: { -readonly [K in keyof MarketSnapshot]: MarketSnapshot[K] } = { ...s, updatedAt };
       if (e.bid) next.bestBid = observed(e.bid, e.at, e.serverAt);
