@@ -1,0 +1,46 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './cli-helpers.js';
+
+function file(text: string): string {
+  const f = join(mkdtempSync(join(tmpdir(), 'tradeloop-cfg-')), 'c.yaml');
+  writeFileSync(f, text);
+  return f;
+}
+
+describe('tradeloop start', () => {
+  it('checks the default config and prints the environment and the commands', async () => {
+    const r = await runCli(['start']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/environment: local/);
+    expect(r.stdout).toMatch(/tradeloop api/);
+    expect(r.stdout).toMatch(/tradeloop sandbox/);
+  });
+
+  it('exits 2 listing every config problem with its path', async () => {
+    const r = await runCli(['start', '--config', file('environment: mars\nrisk:\n  max_open_orders: -3\n  colour: blue\n')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/environment: must be one of "local", "sandbox", "production"/);
+    expect(r.stderr).toMatch(/risk.max_open_orders/);
+    expect(r.stderr).toMatch(/unknown key\(s\) "colour"/);
+    expect(r.stdout).toBe('');
+  });
+
+  it('exits 2 when sandbox credentials are missing, naming the variables, and never prints a secret', async () => {
+    const missing = await runCli(['start', '--config', file('environment: sandbox\n')], {});
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/TRADELOOP_CLIENT_ID and TRADELOOP_CLIENT_SECRET/);
+    const ok = await runCli(['start', '--config', file('environment: sandbox\n')], { TRADELOOP_CLIENT_ID: 'id-1', TRADELOOP_CLIENT_SECRET: 'canary-s3cr3t-77' });
+    expect(ok.code).toBe(0);
+    expect(ok.stdout + ok.stderr).not.toContain('canary-s3cr3t-77');
+    expect(ok.stdout).toMatch(/https:\/\/api.sandbox.paxos.com\/v2/);
+  });
+
+  it('refuses production without confirmation', async () => {
+    const r = await runCli(['start', '--config', file('environment: production\n')], { TRADELOOP_CLIENT_ID: 'a', TRADELOOP_CLIENT_SECRET: 'b' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/confirm_production/);
+  });
+});
