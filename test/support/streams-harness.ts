@@ -60,6 +60,14 @@ export function loggedClient(clock: TestClock, options: Partial<ApiClientOptions
 }
 
 /**
+ * True when nothing is on the wire or about to go out: every poll of `source` in flight is parked
+ * on a clock wait (the shared budget or the client's rate limiter) and no attempt awaits an answer.
+ */
+export function quiet(source: { pendingRequests(): number; readonly budget: { queued(): number } }, client: LoggedClient): () => boolean {
+  return () => client.outstanding() === 0 && source.pendingRequests() <= source.budget.queued() + client.api.limiter.queued();
+}
+
+/**
  * Steps a TestClock by `stepMs` up to `totalMs`, letting in-flight loopback requests finish after
  * each step (`idle` says when nothing is outstanding).
  */
