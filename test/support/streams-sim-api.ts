@@ -1,0 +1,58 @@
+import type { CallOptions } from '../../src/api/index.js';
+import { wireBalance, wireExecution, wireOrder, wirePrice, wireQuote, wireQuoteExecution, wireTicker } from '../../src/sandbox/wire.js';
+import type { SimPlatform } from '../../src/sim/sim.js';
+import { isoTime } from '../../src/sim/time.js';
+import type { MarketDataApi } from '../../src/venue/index.js';
+
+export interface SimApiHooks {
+  /** Called as each request is made (before the response exists). */
+  readonly onCall?: (operation: string, priority: string | undefined) => void;
+  /** Called just before each response is handed back (to time the path from there to a subscriber). */
+  readonly onRespond?: (operation: string) => void;
+}
+
+
+/**
+ * The market-data and account reads of the API client answered in-process from a SimPlatform with
+ * the sandbox's wire shapes: no HTTP, so a soak or a budget test measures the streams, not sockets.
+ * Each answer resolves on a later microtask, as a response would.
+ */
+export function simMarketDataApi(sim: SimPlatform, hooks: SimApiHooks = {}): MarketDataApi {
+  const answer = <T>(operation: string, opts: CallOptions | undefined, make: () => unknown): Promise<T> => {
+    hooks.onCall?.(operation, opts?.priority);
+    return Promise.resolve().then(() => {
+      const body = make();
+      hooks.onRespond?.(operation);
+      return body as T;
+    });
+  };
+  const api = {
+    listPrices: (markets: readonly string[], opts?: CallOptions) => answer('ListPrices', opts, () => ({ items: markets.map((m) => wirePrice(sim.price(m))) })),
+    getTicker: (market: string, opts?: CallOptions) => answer('GetTicker', opts, () => wireTicker(sim.ticker(market))),
+    getOrderBook: (market: string, opts?: CallOptions) => answer('GetOrderBook', opts, () => ({ market, ...sim.orderBook(market) })),
+    listQuotes: (markets: readonly string[], opts?: CallOptions) => answer('ListQuotes', opts, () => ({ items: sim.listQuotes(markets).map(wireQuote) })),
+    listProfileBalances: (profileId: string, _assets?: readonly string[], opts?: CallOptions) =>
+      answer('ListProfileBalances', opts, () => ({ items: sim.accounts.balances(profileId).map(wireBalance) })),
+    listProfileOrders: (profileId: string, query: { status?: string } = {}, opts?: CallOptions) =>
+      answer('ListProfileOrders', opts, () => ({ items: sim.listOrdersNow({ profileId, ...(query.status ? { status: query.status as 'OPEN' } : {}) }).map(wireOrder) })),
+    listProfileExecutions: (profileId: string, query: { 'range.begin'?: string } = {}, opts?: CallOptions) =>
+      answer('ListProfileExecutions', opts, () => {
+        const begin = query['range.begin'];
+        return { items: sim.listExecutionsNow({ profileId, ...(begin ? { beginMs: Date.parse(begin) } : {}) }).map(wireExecution) };
+      }),
+    listQuoteExecutions: (profileId: string, query: { status?: string } = {}, opts?: CallOptions) =>
+      answer('ListQuoteExecutions', opts, () => ({ items: sim.listQuoteExecutions({ profileId, ...(query.status ? { status: query.status as 'CREATED' } : {}) }).map(wireQuoteExecution) })),
+    listHistoricalPrices: (market: string, query: { increment?: string; 'range.begin'?: string; 'pagination.offset'?: number; 'pagination.limit'?: number }, opts?: CallOptions) =>
+      answer('ListHistoricalPrices', opts, () => {
+        const begin = query['range.begin'];
+        const page = sim.historicalPrices(market, {
+          increment: (query.increment ?? 'ONE_MINUTE') as 'ONE_MINUTE',
+          ...(begin ? { beginMs: Date.parse(begin) } : {}),
+          offset: query['pagination.offset'] ?? 0,
+          limit: query['pagination.limit'] ?? 100,
+        });
+        return { total_count: page.totalCount, items: page.items.map((p) => ({ average_price: p.averagePrice, timestamp: isoTime(p.timestamp) })) };
+      }),
+  };
+  return api as unknown as MarketDataApi;
+}
