@@ -1,4 +1,4 @@
-import type { Decision, ExecReport } from '../core/index.js';
+import { D, type Decision, type ExecReport } from '../core/index.js';
 import type { RunSummary, RunView } from '../engine/run-view.js';
 import { formatTable } from './table.js';
 
@@ -76,7 +76,7 @@ export function renderSummary(s: RunSummary): string {
     ['denied', `${s.denied}${Object.keys(s.denials).length ? ` (${Object.entries(s.denials).map(([k, v]) => `${k} ${v}`).join(', ')})` : ''}`],
     ['orders placed', String(s.ordersPlaced)],
     ['fills', String(s.fills)],
-    ['fees', s.fees],
+    ['fees', new D(s.fees).toDecimalPlaces(8, D.ROUND_UP).toFixed()],
     ['equity', `${s.startEquity ?? '-'} → ${s.endEquity ?? '-'}`],
     ['PnL', s.pnl ?? '-'],
     ['open orders left', String(s.openOrdersLeft)],
@@ -84,5 +84,6 @@ export function renderSummary(s: RunSummary): string {
   ];
   for (const x of s.stoppedStrategies) rows.push(['stopped strategy', x]);
   if (s.halted) rows.push(['halted', s.halted]);
-  return `run summary\n${formatTable(['', ''], rows)}`;
+  const width = Math.max(...rows.map((r) => r[0]!.length));
+  return ['run summary', ...rows.map(([k, v]) => `  ${k!.padEnd(width)}  ${v}`)].join('\n');
 }

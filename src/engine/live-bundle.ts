@@ -9,6 +9,7 @@ import { Journal } from '../exec/index.js';
 import type { Logger, SecretSet } from '../log/index.js';
 import { startSandbox, type SandboxHandle } from '../sandbox/index.js';
 import { RestVenue, SimVenue, type MarketSource, type Venue } from '../venue/index.js';
+import { JsonLinesRecorder, PollingMarketSource, RequestBudget } from '../venue/polling/index.js';
 
 /** Everything that differs between live and paper runs: the three ports plus what owns them. */
 export interface LiveBundle {
@@ -30,13 +31,16 @@ export interface SourceFactoryInput {
   readonly profileId: string;
   readonly config: Config;
   readonly log: Logger;
+  /** One budget for the streams and the executors' requests (orders go first when it is tight). */
+  readonly budget: RequestBudget;
 }
 
 export interface BundleOptions {
   readonly paper?: boolean;
   readonly log: Logger;
   readonly secrets?: SecretSet;
-  readonly makeSource: (input: SourceFactoryInput) => MarketSource;
+  /** Market source factory (default: the polling streams over the client). */
+  readonly makeSource?: (input: SourceFactoryInput) => MarketSource;
   /** Clock override (tests); otherwise live time, accelerated by `local.speed` for the local sandbox. */
   readonly clock?: Clock;
 }
@@ -56,8 +60,10 @@ export async function buildLiveBundle(config: Config, env: NodeJS.ProcessEnv, op
     sandbox = await startSandbox({ port: config.local.port, seed: config.local.seed, funding: config.local.funding, clock, logger: options.log });
     options.log.info(`local sandbox listening on ${sandbox.url}`);
   }
+  const budget = new RequestBudget({ clock });
   const api = createApiClientFromConfig(config, env, {
     clock,
+    onRequest: (e) => budget.observe(e),
     logger: options.log,
     ...(options.secrets && { secrets: options.secrets }),
     ...(sandbox && { apiUrl: sandbox.apiUrl, tokenUrl: sandbox.tokenUrl }),
@@ -71,7 +77,7 @@ export async function buildLiveBundle(config: Config, env: NodeJS.ProcessEnv, op
     const venue: Venue = options.paper && sandbox ? new SimVenue(sandbox.sim, profile.id) : new RestVenue(api, profile.id);
     const journal = openJournal(config.journal.path);
     const refPrefix = journalPrefix(journal, config.run.ref_prefix);
-    const source = options.makeSource({ api, clock, profileId: profile.id, config, log: options.log });
+    const source = (options.makeSource ?? pollingSource)({ api, clock, profileId: profile.id, config, log: options.log, budget });
     return {
       clock,
       venue,
@@ -90,6 +96,19 @@ export async function buildLiveBundle(config: Config, env: NodeJS.ProcessEnv, op
     await closeAll();
     throw e;
   }
+}
+
+/** The live market source: poll streams over the client, sharing the run's request budget. */
+export function pollingSource(input: SourceFactoryInput): MarketSource {
+  const s = input.config.streams;
+  return new PollingMarketSource({
+    api: input.api,
+    clock: input.clock,
+    profileId: input.profileId,
+    budget: input.budget,
+    intervals: { pricesMs: s.prices_ms, tickerMs: s.ticker_ms, bookMs: s.book_ms, quotesMs: s.quotes_ms, balancesMs: s.balances_ms, ordersMs: s.orders_ms, fillsMs: s.orders_ms, quoteExecutionsMs: s.orders_ms },
+    ...(s.record !== undefined && { recorder: new JsonLinesRecorder(s.record) }),
+  });
 }
 
 function openJournal(path: string): Journal {

@@ -3,7 +3,8 @@ import { registerApi } from './api.js';
 import { registerSandbox } from './sandbox.js';
 import { registerJournalViews } from './journal-views.js';
 import { registerNewStrategy } from './new-strategy.js';
+import { registerRun } from './run.js';
 import { registerStart } from './start.js';
 
 /** Every CLI command, in the order `--help` lists them. Add new commands here. */
-export const COMMANDS: readonly RegisterCommand[] = [registerStart, registerApi, registerSandbox, registerJournalViews, registerNewStrategy];
+export const COMMANDS: readonly RegisterCommand[] = [registerRun, registerStart, registerApi, registerSandbox, registerJournalViews, registerNewStrategy];

@@ -1,0 +1,114 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { type Command } from 'commander';
+import pino from 'pino';
+import { LiveClock, type TimerHandle } from '../../clock/index.js';
+import { loadConfigFile, type Config } from '../../config/index.js';
+import { buildLiveBundle, LiveRun, loadConfiguredStrategies, runnersFor, subscriptionsFor, type LiveBundle, type RunSummary } from '../../engine/index.js';
+import { createLogger, SecretSet, type Logger } from '../../log/index.js';
+import { parseParamString } from '../../strategy/index.js';
+import { type CliContext, writeLine } from '../context.js';
+import { parseDuration } from '../duration.js';
+import { renderPanel, renderSummary } from '../panel.js';
+
+interface RunOptions {
+  readonly config: string;
+  readonly strategy?: string;
+  readonly params?: string;
+  readonly duration?: string;
+  readonly paper?: boolean;
+  readonly json?: boolean;
+}
+
+/** `tradeloop run`: runs strategies live (or on paper) until Ctrl-C or --duration. */
+export function registerRun(program: Command, ctx: CliContext): void {
+  program
+    .command('run')
+    .description('run strategies live against the configured environment (the embedded local sandbox by default) until Ctrl-C or --duration')
+    .option('-c, --config <file>', 'YAML config file', 'config/default.yaml')
+    .option('--strategy <name>', 'run this strategy instead of the configured ones (built-in name, .ts/.js path, or package)')
+    .option('--params <k=v,...>', 'parameters of --strategy, e.g. fast=5,slow=20')
+    .option('--duration <time>', 'stop after this long, e.g. 240s, 10m, 1h')
+    .option('--paper', 'simulate fills on the embedded sandbox instead of placing orders through its API')
+    .option('--json', 'print the summary as one JSON line on stdout')
+    .action(async (opts: RunOptions) => {
+      ctx.exitCode = await runCommand(opts, ctx);
+    });
+}
+
+async function runCommand(opts: RunOptions, ctx: CliContext): Promise<number> {
+  const durationMs = opts.duration === undefined ? undefined : parseDuration(opts.duration);
+  const base = loadConfigFile(opts.config);
+  const config: Config = opts.strategy ? { ...base, strategies: [{ plugin: opts.strategy, params: parseParamString(opts.params ?? '') }] } : base;
+  const loaded = await loadConfiguredStrategies(config.strategies);
+  const tty = (ctx.stdout as NodeJS.WriteStream).isTTY === true && !opts.json;
+  const secrets = new SecretSet();
+  const logFile = tty ? '.tradeloop/run.log' : undefined;
+  const log = makeLogger(config, secrets, logFile);
+  const bundle = await buildLiveBundle(config, ctx.env, { paper: opts.paper ?? false, log, secrets });
+  let summary: RunSummary;
+  try {
+    summary = await runUntilDone(bundle, config, loaded, log, { durationMs, tty, logFile, ctx });
+  } finally {
+    await bundle.close();
+  }
+  writeLine(ctx.stdout, opts.json ? JSON.stringify(summary) : renderSummary(summary));
+  return summary.unresolved > 0 ? 1 : 0;
+}
+
+async function runUntilDone(
+  bundle: LiveBundle,
+  config: Config,
+  loaded: Awaited<ReturnType<typeof loadConfiguredStrategies>>,
+  log: Logger,
+  o: { durationMs: number | undefined; tty: boolean; logFile: string | undefined; ctx: CliContext },
+): Promise<RunSummary> {
+  const run = new LiveRun({
+    clock: bundle.clock,
+    venue: bundle.venue,
+    source: bundle.source,
+    journal: bundle.journal,
+    config,
+    environment: bundle.environment,
+    refPrefix: bundle.refPrefix,
+    log,
+    strategies: runnersFor(loaded, log),
+  });
+  const stopSignal = new Promise<string>((resolve) => {
+    const onSignal = (sig: string): void => resolve(`${sig} received`);
+    process.once('SIGINT', () => onSignal('SIGINT'));
+    process.once('SIGTERM', () => onSignal('SIGTERM'));
+    if (o.durationMs !== undefined) bundle.clock.setTimeout(() => resolve(`--duration ${o.durationMs} ms elapsed`), o.durationMs);
+  });
+  await run.start(subscriptionsFor(loaded));
+  log.info(`trading ${loaded.map((s) => `${s.name} on ${s.markets.join('+')}`).join(', ')} in ${bundle.environment}`);
+  const panel = o.tty ? refreshEverySecond(() => o.ctx.stdout.write(`\x1b[H\x1b[2J${renderPanel(run.view(), o.logFile)}\n`)) : undefined;
+  const reason = await stopSignal;
+  panel?.cancel();
+  return run.stop(reason);
+}
+
+/** Redraws the panel on wall time (the screen is for people, whatever the run's clock). */
+function refreshEverySecond(draw: () => void): TimerHandle {
+  const wall = new LiveClock({ unref: true });
+  let handle: TimerHandle | undefined;
+  let stopped = false;
+  const loop = (): void => {
+    if (stopped) return;
+    draw();
+    handle = wall.setTimeout(loop, 1_000);
+  };
+  loop();
+  return {
+    cancel: () => {
+      stopped = true;
+      handle?.cancel();
+    },
+  };
+}
+
+function makeLogger(config: Config, secrets: SecretSet, file: string | undefined): Logger {
+  if (file === undefined) return createLogger({ level: config.log.level, ...(config.log.pretty !== undefined && { pretty: config.log.pretty }), secrets });
+  mkdirSync(dirname(file), { recursive: true });
+  return createLogger({ level: config.log.level, secrets, destination: pino.destination({ dest: file, sync: false, mkdir: true }) });
+}
