@@ -1,5 +1,9 @@
 /** The local sandbox: the simulated platform (`src/sim`) behind the platform's HTTP wire contract. */
-export { startSandbox, type SandboxHandle, type SandboxOptions } from './server.js';
+export { startSandbox, TRUTH_PATH, type SandboxHandle, type SandboxOptions } from './server.js';
+export { FaultInjector, parseFaults, describeFaults, FAULT_MODES, type FaultMode, type FaultRule, type FaultSettings, type InjectedFault } from './faults.js';
+export { parseRateLimits, PLATFORM_RATE_BUDGETS, type RateLimitSettings } from './rate-limits.js';
+export { loadState, saveState } from './state-file.js';
+export { type SandboxTruth } from './truth.js';
 export { ALL_SCOPES, type SandboxClient } from './auth.js';
 export { DEFAULT_SHAPES, type WireShapes } from './wire.js';
 export { ROUTES } from './routes/index.js';

@@ -4,17 +4,26 @@ import { type Clock } from '../clock/clock.js';
 import { LiveClock } from '../clock/live-clock.js';
 import { LOCAL_CLIENT_ID, LOCAL_CLIENT_SECRET, isLoopbackHost } from '../config/environment.js';
 import { InputError } from '../core/errors.js';
+import { Rng } from '../core/rng.js';
 import { type Logger, silentLogger } from '../log/logger.js';
 import { type SimError } from '../sim/errors.js';
 import { SimPlatform, type SimOptions } from '../sim/sim.js';
 import { type SandboxClient, TokenIssuer } from './auth.js';
-import { readJsonObject, sendJson } from './http-io.js';
-import { problemFromError } from './problem.js';
+import { applyFaultBefore, sendProblem, sendResult } from './fault-io.js';
+import { FaultInjector, type FaultSettings, describeFaults } from './faults.js';
+import { readJsonObject } from './http-io.js';
+import { problem, problemFromError } from './problem.js';
 import { Query } from './query.js';
+import { RateLimiter, type RateLimitSettings } from './rate-limits.js';
 import { Router } from './router.js';
 import { ROUTES } from './routes/index.js';
 import { tokenEndpoint } from './routes/oauth.js';
+import { StateSaver, loadState } from './state-file.js';
+import { type SandboxTruth, sandboxTruth } from './truth.js';
 import { DEFAULT_SHAPES, type WireShapes, wireOrder, wireProfile, wireQuoteExecution, wireTransfer } from './wire.js';
+
+/** The loopback-only admin path that serves the sandbox's truth (when `truthApi` is on). */
+export const TRUTH_PATH = '/__sandbox/truth';
 
 export interface SandboxOptions {
   /** TCP port; 0 (default) picks a free one. */
@@ -23,48 +32,49 @@ export interface SandboxOptions {
   readonly host?: string;
   /** Simulated time: LiveClock (default), ScaledClock for accelerated time, TestClock in tests. */
   readonly clock?: Clock;
+  /** Real time for injected latency, rate-limit windows and periodic state saves (default LiveClock). */
+  readonly wallClock?: Clock;
   readonly seed?: number;
   /** Accepted credentials (default: the local development credential with every scope). */
   readonly clients?: readonly SandboxClient[];
   /** `expires_in` of issued tokens, seconds of simulated time (default 3599). */
   readonly tokenLifetimeSec?: number;
-  /** Initial funds of the default profile (default USD 100000). */
+  /** Initial funds of the default profile (default USD 100000); ignored when state is restored. */
   readonly funding?: Readonly<Record<string, string>>;
   readonly logger?: Logger;
-  /** Further sim settings: fees, rules, tickMs, replay, historyDays. */
-  readonly sim?: Omit<SimOptions, 'clock' | 'seed' | 'funding'>;
+  /** Further sim settings: fees, rules, tickMs, replay, historyDays, quotes, transfer limits. */
+  readonly sim?: Omit<SimOptions, 'clock' | 'seed' | 'funding' | 'restore'>;
   readonly shapes?: Partial<WireShapes>;
+  /** Fault injection (off by default); more rules can be added at run time through `handle.faults`. */
+  readonly faults?: FaultSettings;
+  /** The platform's rate limits (off by default). */
+  readonly rateLimits?: RateLimitSettings;
+  /** Snapshot file: restored at start when it exists, saved periodically and on close. */
+  readonly stateFile?: string;
+  /** Period of state saves (default 10 000 ms of wall time; 0 = only on close). */
+  readonly stateIntervalMs?: number;
+  /** Serve `GET /__sandbox/truth` to loopback callers (default off). */
+  readonly truthApi?: boolean;
 }
 
-/** A running sandbox. `sim` is the sandbox's own truth, readable by tests without the API. */
+/** A running sandbox. `sim` and `truth()` are the sandbox's own truth, readable without the API. */
 export interface SandboxHandle {
   readonly url: string;
   readonly apiUrl: string;
   readonly tokenUrl: string;
   readonly port: number;
   readonly sim: SimPlatform;
+  /** The fault injector: add rules at run time (e.g. commit-drop on the next CreateOrder only). */
+  readonly faults: FaultInjector;
+  /** One line describing the active faults (printed at start). */
+  readonly faultSummary: string;
+  /** Whether the state came from `stateFile`. */
+  readonly restored: boolean;
+  /** Every order, execution, quote execution, transfer and balance, as JSON. */
+  truth(): SandboxTruth;
+  /** Writes the state file now (no-op without `stateFile`); false when the write failed. */
+  saveState(): boolean;
   close(): Promise<void>;
-}
-
-/**
- * Starts the local sandbox: the simulated platform served over HTTP on a loopback address with the
- * platform's wire contract (`/v2/...` and `POST /oauth2/token`).
- */
-export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
-  const host = options.host ?? '127.0.0.1';
-  if (!isLoopbackHost(host)) throw new InputError('host', `the sandbox listens on loopback only: use 127.0.0.1, not ${host}`);
-  const clock = options.clock ?? new LiveClock();
-  const logger = (options.logger ?? silentLogger()).child({ component: 'sandbox' });
-  const sim = new SimPlatform({ ...options.sim, clock, seed: options.seed ?? 42, funding: options.funding ?? { USD: '100000' } });
-  const issuer = new TokenIssuer(options.clients ?? [{ clientId: LOCAL_CLIENT_ID, clientSecret: LOCAL_CLIENT_SECRET }], clock, options.tokenLifetimeSec ?? 3599);
-  const app: App = { sim, issuer, router: new Router(ROUTES), shapes: { ...DEFAULT_SHAPES, ...options.shapes }, logger };
-  const server = createServer({ keepAliveTimeout: 10_000 }, (req, res) => void handle(app, req, res));
-  await listen(server, options.port ?? 0, host);
-  sim.start();
-  const port = (server.address() as AddressInfo).port;
-  const url = `http://${host}:${port}`;
-  logger.info({ url, seed: sim.seed }, 'sandbox listening');
-  return { url, apiUrl: `${url}/v2`, tokenUrl: `${url}/oauth2/token`, port, sim, close: () => close(server, sim) };
 }
 
 interface App {
@@ -73,6 +83,44 @@ interface App {
   readonly router: Router;
   readonly shapes: WireShapes;
   readonly logger: Logger;
+  readonly faults: FaultInjector;
+  readonly limiter: RateLimiter | undefined;
+  readonly wallClock: Clock;
+  readonly truthApi: boolean;
+}
+
+/**
+ * Starts the local sandbox: the simulated platform served over HTTP on a loopback address with the
+ * platform's wire contract (`/v2/...` and `POST /oauth2/token`), optionally with rate limits,
+ * injected faults and a state file.
+ */
+export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
+  const host = options.host ?? '127.0.0.1';
+  if (!isLoopbackHost(host)) throw new InputError('host', `the sandbox listens on loopback only: use 127.0.0.1, not ${host}`);
+  const clock = options.clock ?? new LiveClock();
+  const wallClock = options.wallClock ?? new LiveClock();
+  const logger = (options.logger ?? silentLogger()).child({ component: 'sandbox' });
+  const restore = options.stateFile === undefined ? undefined : loadState(options.stateFile);
+  const sim = new SimPlatform({ ...options.sim, clock, seed: options.seed ?? 42, funding: options.funding ?? { USD: '100000' }, ...(restore ? { restore } : {}) });
+  const faults = new FaultInjector(options.faults ?? { rules: [] }, new Rng(options.faults?.seed ?? sim.seed).fork('faults'));
+  const issuer = new TokenIssuer(options.clients ?? [{ clientId: LOCAL_CLIENT_ID, clientSecret: LOCAL_CLIENT_SECRET }], clock, options.tokenLifetimeSec ?? 3599);
+  const limiter = options.rateLimits === undefined ? undefined : new RateLimiter(options.rateLimits, wallClock);
+  const app: App = { sim, issuer, router: new Router(ROUTES), shapes: { ...DEFAULT_SHAPES, ...options.shapes }, logger, faults, limiter, wallClock, truthApi: options.truthApi ?? false };
+  const server = createServer({ keepAliveTimeout: 10_000 }, (req, res) => void handle(app, req, res));
+  await listen(server, options.port ?? 0, host);
+  sim.start();
+  const saver = options.stateFile === undefined ? undefined : new StateSaver(sim, options.stateFile, wallClock, options.stateIntervalMs ?? 10_000, logger);
+  saver?.start();
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${host}:${port}`;
+  const faultSummary = describeFaults(faults.active(), faults.retryAfterSec);
+  logger.info({ url, seed: sim.seed, faults: faultSummary, rateLimits: limiter !== undefined, state: options.stateFile, restored: restore !== undefined }, 'sandbox listening');
+  return {
+    url, apiUrl: `${url}/v2`, tokenUrl: `${url}/oauth2/token`, port, sim, faults, faultSummary, restored: restore !== undefined,
+    truth: () => sandboxTruth(sim, faults),
+    saveState: () => saver?.save() ?? false,
+    close: () => close(server, sim, saver),
+  };
 }
 
 async function handle(app: App, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -81,23 +129,39 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
   const path = q < 0 ? raw : raw.slice(0, q);
   const method = req.method ?? 'GET';
   try {
-    if (path === '/oauth2/token' && method === 'POST') {
-      sendJson(res, 200, await tokenEndpoint(req, app.issuer));
-      return;
+    if (path === TRUTH_PATH) return truthEndpoint(app, req, res);
+    const isToken = path === '/oauth2/token' && method === 'POST';
+    const matched = isToken ? undefined : app.router.match(method, path);
+    const refusal = app.limiter?.check(req.socket.remoteAddress ?? 'unknown', path, matched?.route.path ?? path);
+    if (refusal !== undefined) return sendProblem(res, problem(429, refusal.detail, { budget: refusal.budget }).body, { 'retry-after': String(refusal.retryAfterSec) });
+    const plan = app.faults.decide(matched?.route.operation ?? 'Token', method, path, isToken);
+    if (plan.latencyMs > 0) await app.wallClock.sleep(plan.latencyMs);
+    if (applyFaultBefore(plan.action, req, res, app.faults.retryAfterSec)) return;
+    let result: unknown;
+    if (matched === undefined) result = await tokenEndpoint(req, app.issuer);
+    else {
+      const { route, params } = matched;
+      if (route.scope !== null) app.issuer.authorize(req.headers.authorization, route.scope);
+      app.sim.advanceTo(app.sim.clock.now());
+      const query = new Query(new URLSearchParams(q < 0 ? '' : raw.slice(q + 1)));
+      result = await route.handler({ sim: app.sim, params, query, req, body: () => readJsonObject(req), shapes: app.shapes });
     }
-    const { route, params } = app.router.match(method, path);
-    if (route.scope !== null) app.issuer.authorize(req.headers.authorization, route.scope);
-    app.sim.advanceTo(app.sim.clock.now());
-    const query = new Query(new URLSearchParams(q < 0 ? '' : raw.slice(q + 1)));
-    const result = await route.handler({ sim: app.sim, params, query, req, body: () => readJsonObject(req), shapes: app.shapes });
-    sendJson(res, 200, result);
+    sendResult(res, result, plan.action);
   } catch (error) {
     const body = problemFromError(error, (e) => renderExisting(app.sim, e));
     if (body.status >= 500) app.logger.error({ err: error, method, path }, 'request failed');
     else app.logger.debug({ method, path, status: body.status }, 'request refused');
-    if (!res.headersSent) sendJson(res, body.status, body, 'application/problem+json');
+    if (!res.headersSent && !res.destroyed) sendProblem(res, body);
     else res.end();
   }
+}
+
+function truthEndpoint(app: App, req: IncomingMessage, res: ServerResponse): void {
+  const from = req.socket.remoteAddress ?? '';
+  if (!app.truthApi) throw problem(404, `no operation at ${req.method ?? 'GET'} ${TRUTH_PATH}: start the sandbox with the truth API enabled (--truth)`);
+  if (!['127.0.0.1', '::1', '::ffff:127.0.0.1'].includes(from)) throw problem(403, 'the truth API answers loopback callers only');
+  if (req.method !== 'GET') throw problem(405, `method ${req.method ?? ''} is not allowed on ${TRUTH_PATH}`);
+  sendResult(res, sandboxTruth(app.sim, app.faults), 'none');
 }
 
 function renderExisting(sim: SimPlatform, e: SimError): unknown {
@@ -109,7 +173,7 @@ function renderExisting(sim: SimPlatform, e: SimError): unknown {
     case 'transfer':
       return wireTransfer(sim.getTransfer(existing.id));
     case 'quote-execution': {
-      const x = sim.quoteExecutions().find((q) => q.id === existing.id);
+      const x = sim.quoteExecutions().find((r) => r.id === existing.id);
       return x === undefined ? undefined : wireQuoteExecution(x);
     }
     case 'order': {
@@ -129,8 +193,9 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
-function close(server: Server, sim: SimPlatform): Promise<void> {
+function close(server: Server, sim: SimPlatform, saver: StateSaver | undefined): Promise<void> {
   sim.stop();
+  saver?.stop();
   return new Promise((resolve, reject) => {
     server.close((err) => (err ? reject(err) : resolve()));
     server.closeAllConnections();
