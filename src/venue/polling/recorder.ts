@@ -1,5 +1,5 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { redactDeep, type SecretSet } from '../../log/index.js';
+import { CENSOR, isSecretKey, SecretSet } from '../../log/index.js';
 
 /** One response as a recording keeps it: local receive time, stream name, parsed body. */
 export interface RecordedResponse {
@@ -35,12 +35,14 @@ export class JsonLinesRecorder implements ResponseSink {
   private droppedLines = 0;
   private writtenLines = 0;
   private closed = false;
+  private readonly secrets: SecretSet;
 
   constructor(
     readonly path: string,
     private readonly options: JsonLinesRecorderOptions = {},
   ) {
     this.maxBufferedBytes = options.maxBufferedBytes ?? 8 * 1024 * 1024;
+    this.secrets = options.secrets ?? new SecretSet();
     this.out = createWriteStream(path, { flags: 'a', encoding: 'utf8' });
     this.out.on('error', () => {
       this.closed = true;
@@ -54,10 +56,16 @@ export class JsonLinesRecorder implements ResponseSink {
       this.droppedLines++;
       return;
     }
-    const body = redactDeep(entry.body, this.options.secrets);
-    this.out.write(`${JSON.stringify({ at: entry.at, stream: entry.stream, body })}\n`);
+    this.out.write(`${JSON.stringify({ at: entry.at, stream: entry.stream, body: withoutAliases(entry.body) }, this.redact)}\n`);
     this.writtenLines++;
   }
+
+  /** Censors secret-named fields and masks known secret values inside strings. */
+  private readonly redact = (key: string, value: unknown): unknown => {
+    if (key !== '' && isSecretKey(key)) return CENSOR;
+    if (typeof value === 'string') return this.secrets.scrub(value);
+    return value;
+  };
 
   /** Lines written and lines dropped because the disk lagged. */
   stats(): { readonly written: number; readonly dropped: number } {
@@ -71,4 +79,30 @@ export class JsonLinesRecorder implements ResponseSink {
       this.out.end((err?: Error | null) => (err ? reject(err) : resolve()));
     });
   }
+}
+
+/**
+ * The client normalises list shapes by adding `items` beside the server's own key (`prices`), both
+ * naming one array: keep the first key that holds each value once, so the file does not carry the
+ * same list twice.
+ */
+function withoutAliases(body: unknown): unknown {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+  const seen = new Set<unknown>();
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(body)) {
+    if (v !== null && typeof v === 'object') {
+      if (seen.has(v)) continue;
+      seen.add(v);
+    }
+    out[k] = v;
+  }
+  if ('items' in body && !('items' in out)) {
+    const alias = Object.keys(out).find((k) => out[k] === (body as { items: unknown }).items);
+    if (alias !== undefined) {
+      out.items = out[alias];
+      delete out[alias];
+    }
+  }
+  return out;
 }
