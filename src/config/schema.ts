@@ -32,6 +32,14 @@ export const LocalSandboxConfigSchema = z
     speed: z.number().positive().default(1),
     /** Funds put in the default profile at start, asset → decimal string. */
     funding: z.record(z.string(), z.string().regex(/^[0-9]*\.?[0-9]+$/, 'an unsigned decimal string such as "10000"')).default({ USD: '100000' }),
+    /** Injected faults, as `--faults` (e.g. "latency=50ms,error5xx=0.05"); off when absent. */
+    faults: z.string().optional(),
+    /** State file: restored at start, saved periodically and on exit. */
+    state: z.string().min(1).optional(),
+    /** The platform's rate limits: "on", "off" (default) or "window=10s,penalty=30s,scale=0.1". */
+    rate_limits: z.string().default('off'),
+    /** Serve GET /__sandbox/truth to loopback callers. */
+    truth_api: z.boolean().default(false),
   })
   .strict();
 

@@ -5,7 +5,9 @@ import { loadConfigFile } from '../../config/load.js';
 import { LocalSandboxConfigSchema, LogConfigSchema } from '../../config/schema.js';
 import { InputError } from '../../core/errors.js';
 import { createLogger } from '../../log/logger.js';
-import { startSandbox } from '../../sandbox/server.js';
+import { parseFaults } from '../../sandbox/faults.js';
+import { parseRateLimits } from '../../sandbox/rate-limits.js';
+import { type SandboxOptions, startSandbox } from '../../sandbox/server.js';
 import { loadPriceSeries } from '../../sim/price-file.js';
 import { type PriceSeriesLike } from '../../sim/price-model.js';
 import { type CliContext, writeLine } from '../context.js';
@@ -16,12 +18,16 @@ interface SandboxFlags {
   readonly config?: string;
   readonly speed?: string;
   readonly replay: string[];
+  readonly faults?: string;
+  readonly state?: string;
+  readonly rateLimits?: string;
+  readonly truth?: boolean;
 }
 
 /**
  * `tradeloop sandbox`: runs the local sandbox in the foreground until Ctrl-C. Prints exactly
- * `sandbox listening on http://127.0.0.1:<port>` on stdout when ready (scripts wait for it);
- * logs go to stderr.
+ * `sandbox listening on http://127.0.0.1:<port>` on stdout when ready (scripts wait for it), then
+ * one line each for the active faults, rate limits and state file; logs go to stderr.
  */
 export function registerSandbox(program: Command, ctx: CliContext): void {
   program
@@ -32,6 +38,10 @@ export function registerSandbox(program: Command, ctx: CliContext): void {
     .option('-c, --config <file>', 'YAML config file whose local: section sets port, seed, speed and funding')
     .option('--speed <x>', 'simulated time runs this many times faster than real time (default: config local.speed)')
     .option('--replay <market=file>', 'replay a CSV/JSON price file for a market instead of the synthetic path (repeatable)', collect, [])
+    .option('--faults <spec>', 'inject faults: mode[@OperationId|/path]=value,… e.g. latency=50ms,error5xx=0.05,error429=1%,drop=0.01,truncate=0.01,commit-drop@CreateOrder=once,seed=7,retry-after=2s')
+    .option('--state <file>', 'keep the whole state in FILE: restored at start, saved every 10 s and on exit')
+    .option('--rate-limits <spec>', 'apply the platform rate limits: on, off, or window=10s,penalty=30s,scale=0.1 (default: config local.rate_limits, off)')
+    .option('--truth', 'serve GET /__sandbox/truth (every order, quote execution and transfer with ref_ids) to loopback callers')
     .action(async (flags: SandboxFlags) => {
       const file = flags.config === undefined ? undefined : loadConfigFile(flags.config);
       const local = file?.local ?? LocalSandboxConfigSchema.parse({});
@@ -46,12 +56,30 @@ export function registerSandbox(program: Command, ctx: CliContext): void {
         funding: local.funding,
         logger: createLogger({ level: log.level, ...(log.pretty !== undefined ? { pretty: log.pretty } : {}) }),
         sim: { replay: replays(flags.replay) },
+        ...sandboxExtras(flags, local),
       });
       writeLine(ctx.stdout, `sandbox listening on ${handle.url}`);
+      writeLine(ctx.stdout, `faults: ${handle.faultSummary}`);
+      writeLine(ctx.stdout, `rate limits: ${(flags.rateLimits ?? local.rate_limits) === 'off' ? 'off' : 'on'}`);
+      const stateFile = flags.state ?? local.state;
+      if (stateFile !== undefined) writeLine(ctx.stdout, `state: ${stateFile} (${handle.restored ? 'restored' : 'new'})`);
       await untilSignal();
       await handle.close();
       writeLine(ctx.stderr, 'sandbox stopped');
     });
+}
+
+/** Faults, rate limits, state file and truth API from flags, falling back to the config's local section. */
+function sandboxExtras(flags: SandboxFlags, local: { faults?: string | undefined; state?: string | undefined; rate_limits: string; truth_api: boolean }): Pick<SandboxOptions, 'faults' | 'rateLimits' | 'stateFile' | 'truthApi'> {
+  const faultText = flags.faults ?? local.faults;
+  const rateLimits = parseRateLimits(flags.rateLimits ?? local.rate_limits);
+  const stateFile = flags.state ?? local.state;
+  return {
+    ...(faultText !== undefined ? { faults: parseFaults(faultText) } : {}),
+    ...(rateLimits !== undefined ? { rateLimits } : {}),
+    ...(stateFile !== undefined ? { stateFile } : {}),
+    truthApi: flags.truth ?? local.truth_api,
+  };
 }
 
 function collect(value: string, previous: string[]): string[] {
