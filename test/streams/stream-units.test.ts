@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RateLimitedError, ServerError } from '../../src/api/index.js';
 import { Rng } from '../../src/core/index.js';
+import { ConfigSchema } from '../../src/config/index.js';
 import { SecretSet } from '../../src/log/index.js';
 import {
-  backoffDelayMs, JsonLinesRecorder, nextSlotDelayMs, parseStreamName, planStreams, ResponseDecoder, streamName,
+  backoffDelayMs, JsonLinesRecorder, nextSlotDelayMs, parseStreamName, planStreams, ResponseDecoder, streamName, streamSettingsFromConfig,
 } from '../../src/venue/index.js';
 
 const sub = (market: string, ...kinds: Array<'price' | 'ticker' | 'book' | 'quote'>) => ({ market, kinds: new Set(kinds) });
@@ -111,5 +112,14 @@ describe('JsonLinesRecorder', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('streamSettingsFromConfig', () => {
+  it('takes every interval from the streams section, with fills and quote executions at the orders cadence', () => {
+    const cfg = ConfigSchema.parse({ streams: { ticker_ms: 5_000, orders_ms: 700, record: 'run.jsonl' } });
+    const s = streamSettingsFromConfig(cfg.streams);
+    expect(s.intervals).toEqual({ pricesMs: 1_000, tickerMs: 5_000, bookMs: 1_000, quotesMs: 1_000, balancesMs: 2_000, ordersMs: 700, fillsMs: 700, quoteExecutionsMs: 700 });
+    expect([s.staleAfterMs, s.historyCapacity, s.warmUpPoints, s.recordPath]).toEqual([10_000, 2_048, 200, 'run.jsonl']);
   });
 });

@@ -12,3 +12,4 @@ export { nextSlotDelayMs, pollStream, InFlight, type PollContext, type PollSpec 
 export { HealthBook } from './stream-health.js';
 export { loadWarmUp, INCREMENT_MS, MAX_WARM_UP_POINTS, type WarmUpSettings } from './warm-up.js';
 export * from './recorded-market-source.js';
+export * from './from-config.js';

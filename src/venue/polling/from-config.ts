@@ -1,0 +1,42 @@
+import type { Config } from '../../config/index.js';
+import type { SecretSet } from '../../log/index.js';
+import { JsonLinesRecorder } from './recorder.js';
+import type { PollIntervals } from './stream-requests.js';
+
+/** What the `streams` config section sets on a PollingMarketSource and on the stores. */
+export interface StreamSettings {
+  readonly intervals: PollIntervals;
+  readonly staleAfterMs: number;
+  readonly historyCapacity: number;
+  readonly warmUpPoints: number;
+  readonly recordPath: string | undefined;
+}
+
+/**
+ * Reads the validated `streams` section: each poll interval (fills and quote executions follow
+ * `orders_ms`, since they answer the same question — what happened to the bot's trades), the
+ * stale age and history capacity for the MarketStore, the warm-up depth and the recording file.
+ */
+export function streamSettingsFromConfig(streams: Config['streams']): StreamSettings {
+  return {
+    intervals: {
+      pricesMs: streams.prices_ms,
+      tickerMs: streams.ticker_ms,
+      bookMs: streams.book_ms,
+      quotesMs: streams.quotes_ms,
+      balancesMs: streams.balances_ms,
+      ordersMs: streams.orders_ms,
+      fillsMs: streams.orders_ms,
+      quoteExecutionsMs: streams.orders_ms,
+    },
+    staleAfterMs: streams.stale_after_ms,
+    historyCapacity: streams.history_capacity,
+    warmUpPoints: streams.warmup_points,
+    recordPath: streams.record,
+  };
+}
+
+/** The recorder `streams.record` asks for, masking the run's secrets; undefined when not recording. */
+export function recorderFromSettings(settings: Pick<StreamSettings, 'recordPath'>, secrets?: SecretSet): JsonLinesRecorder | undefined {
+  return settings.recordPath === undefined ? undefined : new JsonLinesRecorder(settings.recordPath, secrets ? { secrets } : {});
+}
