@@ -54,7 +54,8 @@ const SIM_PROBLEMS: Readonly<Record<SimErrorKind, { status: number; slug?: strin
   'exceed-precision': { status: 400, slug: 'exceed-precision', title: 'Exceeds Maximum Precision Allowed' },
   expired: { status: 403, slug: 'expired', title: 'Expired' },
   rejected: { status: 403, slug: 'rejected', title: 'Rejected' },
-  'transfer-limit-exceeded': { status: 403, title: 'Forbidden' },
+  // No platform slug exists for this refusal; the sandbox names it so clients can tell it from funds.
+  'transfer-limit-exceeded': { status: 403, slug: 'transfer-limit-exceeded', title: 'Transfer Limit Exceeded' },
 };
 
 /**

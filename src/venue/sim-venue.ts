@@ -1,7 +1,9 @@
 import { InputError, type MarketSymbol } from '../core/index.js';
 import { SimError } from '../sim/errors.js';
 import type { OrderRecord, SimExecution } from '../sim/order-types.js';
+import type { SimQuoteExecution } from '../sim/quote-executions.js';
 import type { SimPlatform } from '../sim/sim.js';
+import type { SimTransfer } from '../sim/transfers.js';
 import {
   VenueNotFoundError,
   VenueRejectedError,
@@ -97,33 +99,57 @@ export class SimVenue implements Venue {
     return this.sim.accounts.balances(this.profileId);
   }
 
-  async listQuotes(_market: MarketSymbol): Promise<readonly VenueQuote[]> {
-    throw unsupported('held-rate quotes');
+  async listQuotes(market: MarketSymbol): Promise<readonly VenueQuote[]> {
+    try {
+      return this.sim.listQuotes([market]).map((q) => ({ quoteId: q.id, market: q.market, side: q.side, price: q.price, expiresAt: q.expiresAt }));
+    } catch (e) {
+      throw mapError(e);
+    }
   }
 
-  async executeQuote(_req: ExecuteQuoteRequest): Promise<VenueQuoteExecution> {
-    throw unsupported('quote executions');
+  async executeQuote(req: ExecuteQuoteRequest): Promise<VenueQuoteExecution> {
+    return this.executeQuoteSync(req);
   }
 
-  async getQuoteExecution(_id: string): Promise<VenueQuoteExecution> {
-    throw unsupported('quote executions');
+  /** Synchronous form for the backtester's per-point path; a reused ref_id returns the earlier execution. */
+  executeQuoteSync(req: ExecuteQuoteRequest): VenueQuoteExecution {
+    try {
+      return toVenueQuoteExecution(this.sim.executeQuote({ profileId: this.profileId, quoteId: req.quoteId, refId: req.refId, baseAmount: req.baseAmount, quoteAmount: req.quoteAmount }));
+    } catch (e) {
+      if (e instanceof SimError && e.kind === 'already-exists' && e.existing?.kind === 'quote-execution') {
+        return toVenueQuoteExecution(this.sim.getQuoteExecution(this.profileId, e.existing.id));
+      }
+      throw mapError(e);
+    }
   }
 
-  async findQuoteExecutionByRef(_refId: string): Promise<VenueQuoteExecution | undefined> {
-    return undefined;
+  async getQuoteExecution(id: string): Promise<VenueQuoteExecution> {
+    try {
+      return toVenueQuoteExecution(this.sim.getQuoteExecution(this.profileId, id));
+    } catch (e) {
+      throw mapError(e);
+    }
   }
 
-  async transfer(_req: TransferRequest): Promise<VenueTransfer> {
-    throw unsupported('internal transfers');
+  async findQuoteExecutionByRef(refId: string): Promise<VenueQuoteExecution | undefined> {
+    const profileId = this.sim.profiles.get(this.profileId, true).id;
+    const found = this.sim.quoteExecutions().find((x) => x.refId === refId && x.profileId === profileId);
+    return found && toVenueQuoteExecution(found);
   }
 
-  async findTransferByRef(_refId: string): Promise<VenueTransfer | undefined> {
-    return undefined;
+  async transfer(req: TransferRequest): Promise<VenueTransfer> {
+    try {
+      return toVenueTransfer(this.sim.internalTransfer({ refId: req.refId, asset: req.asset, amount: req.amount, fromProfileId: req.fromProfileId, toProfileId: req.toProfileId }));
+    } catch (e) {
+      if (e instanceof SimError && e.kind === 'already-exists' && e.existing?.kind === 'transfer') return toVenueTransfer(this.sim.getTransfer(e.existing.id));
+      throw mapError(e);
+    }
   }
-}
 
-function unsupported(what: string): VenueRejectedError {
-  return new VenueRejectedError('UNSUPPORTED', `the simulated venue does not offer ${what} yet`);
+  async findTransferByRef(refId: string): Promise<VenueTransfer | undefined> {
+    const found = this.sim.listTransfers({ refIds: [refId], types: ['INTERNAL_TRANSFER_DEBIT'] }).items[0];
+    return found && toVenueTransfer(found);
+  }
 }
 
 /** Maps the sim's refusals to venue errors (bad input is a rejection too: never retried). */
@@ -151,6 +177,24 @@ export function toVenueOrder(o: OrderRecord): VenueOrder {
     ...(o.amountFilled.gt(0) && { averagePrice: o.notionalFilled.div(o.amountFilled) }),
     createdAt: o.createdAt,
   };
+}
+
+export function toVenueQuoteExecution(x: SimQuoteExecution): VenueQuoteExecution {
+  return {
+    executionId: x.id,
+    ...(x.refId !== undefined && { refId: x.refId }),
+    quoteId: x.quoteId,
+    market: x.market,
+    side: x.side,
+    price: x.price,
+    baseAmount: x.baseAmount,
+    quoteAmount: x.quoteAmount,
+    status: x.status,
+  };
+}
+
+export function toVenueTransfer(t: SimTransfer): VenueTransfer {
+  return { transferId: t.id, refId: t.refId ?? '', status: t.status };
 }
 
 export function toVenueFill(x: SimExecution): VenueFill {

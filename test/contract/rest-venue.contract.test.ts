@@ -21,6 +21,7 @@ venueContract('RestVenue → local sandbox', async () => {
     venue: new RestVenue(api, profile),
     advance: async (ms) => clock.advance(ms),
     mid: (m) => sandbox.sim.mid(m),
+    newProfile: async (nickname) => (await api.createProfile({ nickname })).id,
     close: async () => {
       await api.close();
       await sandbox.close();

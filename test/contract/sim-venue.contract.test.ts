@@ -10,6 +10,7 @@ venueContract('SimVenue', async () => {
     venue: new SimVenue(sim),
     advance: async (ms) => clock.advance(ms),
     mid: (m) => sim.mid(m),
+    newProfile: async (nickname) => sim.profiles.create(nickname, undefined, sim.now()).id,
     close: async () => undefined,
   };
 });

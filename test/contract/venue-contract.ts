@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { D } from '../../src/core/index.js';
-import { TERMINAL_ORDER_STATUSES, VenueRejectedError, type Venue, type VenueOrder } from '../../src/venue/index.js';
+import { TERMINAL_ORDER_STATUSES, VenueNotFoundError, VenueRejectedError, type Venue, type VenueOrder, type VenueQuoteExecution } from '../../src/venue/index.js';
 
 /** What the contract needs from each venue under test. */
 export interface VenueHarness {
@@ -9,6 +9,8 @@ export interface VenueHarness {
   advance(ms: number): Promise<void>;
   /** Current mid of a market (for pricing test orders). */
   mid(market: string): number;
+  /** Creates another profile of the same customer and returns its id (transfer cases need one). */
+  newProfile?(nickname: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -91,6 +93,72 @@ export function venueContract(name: string, make: () => Promise<VenueHarness>): 
         const attempt = h.venue.placeOrder({ refId: ref(), market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '1' });
         await expect(attempt).rejects.toBeInstanceOf(VenueRejectedError);
         await expect(h.venue.placeOrder({ refId: ref(), market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '1' })).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
+      });
+    });
+
+    async function untilSettled(h: VenueHarness, id: string): Promise<VenueQuoteExecution> {
+      for (let i = 0; i < 20; i++) {
+        const x = await h.venue.getQuoteExecution(id);
+        if (x.status === 'SETTLED') return x;
+        await h.advance(500);
+      }
+      throw new Error(`quote execution ${id} did not settle`);
+    }
+
+    it('executes a held-rate quote idempotently by ref_id, finds it by ref_id, and sees it reach SETTLED', async () => {
+      await withHarness(async (h) => {
+        const quotes = await h.venue.listQuotes('BTCUSD');
+        expect(quotes.map((q) => q.side).sort()).toEqual(['BUY', 'SELL']);
+        const buy = quotes.find((q) => q.side === 'BUY')!;
+        expect(buy.price.toNumber()).toBeGreaterThan(quotes.find((q) => q.side === 'SELL')!.price.toNumber());
+        const refId = ref();
+        const x = await h.venue.executeQuote({ refId, quoteId: buy.quoteId, quoteAmount: '100.00' });
+        expect(x).toMatchObject({ refId, quoteId: buy.quoteId });
+        expect(['CREATED', 'SETTLED']).toContain(x.status);
+        expect(x.quoteAmount.toFixed(2)).toBe('100.00');
+        expect(x.baseAmount.gt(0)).toBe(true);
+        const again = await h.venue.executeQuote({ refId, quoteId: buy.quoteId, quoteAmount: '100.00' });
+        expect(again.executionId).toBe(x.executionId);
+        expect((await h.venue.findQuoteExecutionByRef(refId))?.executionId).toBe(x.executionId);
+        expect(await h.venue.findQuoteExecutionByRef(`${refId}-missing`)).toBeUndefined();
+        const settled = await untilSettled(h, x.executionId);
+        expect(settled.baseAmount.toFixed()).toBe(x.baseAmount.toFixed());
+        const btc = (await h.venue.balances()).find((b) => b.asset === 'BTC');
+        expect(btc?.available.toFixed()).toBe(x.baseAmount.toFixed());
+      });
+    });
+
+    it('refuses an expired quote and a quote execution beyond the balance with typed rejections', async () => {
+      await withHarness(async (h) => {
+        const sell = (await h.venue.listQuotes('BTCUSD')).find((q) => q.side === 'SELL')!;
+        await expect(h.venue.executeQuote({ refId: ref(), quoteId: sell.quoteId, baseAmount: '1' })).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
+        await h.advance(31_000);
+        // The platform answers 403 `expired`; a venue that forgets old quotes may answer not-found. Never a fill.
+        const late = await h.venue.executeQuote({ refId: ref(), quoteId: sell.quoteId, baseAmount: '0.01' }).then(
+          () => 'executed',
+          (e: unknown) => (e instanceof VenueNotFoundError ? 'NOT_FOUND' : (e as { code?: string }).code),
+        );
+        expect(['EXPIRED', 'NOT_FOUND']).toContain(late);
+      });
+    });
+
+    it('transfers between profiles idempotently by ref_id, finds the transfer by ref_id, and completes it', async () => {
+      await withHarness(async (h) => {
+        if (h.newProfile === undefined) return;
+        const other = await h.newProfile(`contract-${++seq}`);
+        const refId = ref();
+        const req = { refId, asset: 'USD', amount: '250.00', fromProfileId: 'default', toProfileId: other };
+        const t = await h.venue.transfer(req);
+        expect(t.refId).toBe(refId);
+        expect((await h.venue.transfer(req)).transferId).toBe(t.transferId);
+        expect((await h.venue.findTransferByRef(refId))?.transferId).toBe(t.transferId);
+        expect(await h.venue.findTransferByRef(`${refId}-missing`)).toBeUndefined();
+        await h.advance(1_000);
+        expect((await h.venue.findTransferByRef(refId))?.status).toBe('COMPLETED');
+        const usd = (await h.venue.balances()).find((b) => b.asset === 'USD');
+        expect(usd?.available.toFixed()).toBe('99750');
+        await expect(h.venue.transfer({ ...req, refId: ref(), amount: '200000' })).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
+        await expect(h.venue.transfer({ ...req, refId: ref(), amount: '2000000' })).rejects.toMatchObject({ code: 'TRANSFER_LIMIT_EXCEEDED' });
       });
     });
 
