@@ -8,6 +8,8 @@ const BENCHES: ReadonlyArray<{ name: string; load: () => Promise<{ run: () => Pr
   { name: 'sandbox', load: () => import('./sandbox.js') },
   { name: 'api-client', load: () => import('./api-client.js') },
   { name: 'risk', load: () => import('./risk.js') },
+  { name: 'signal-latency', load: () => import('./signal-latency.js') },
+  { name: 'streams-soak', load: () => import('./streams-soak.js') },
 ];
 
 const only = process.argv.slice(2);
