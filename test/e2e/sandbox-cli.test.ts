@@ -1,4 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SandboxHttp } from '../support/sandbox-http.js';
@@ -15,6 +18,19 @@ function firstLine(child: ChildProcess): Promise<string> {
       if (nl >= 0) resolve(out.slice(0, nl));
     });
     child.once('exit', (code) => reject(new Error(`exited with ${String(code)} before printing a line`)));
+  });
+}
+
+/** Resolves with the first `n` stdout lines of the child. */
+function firstLines(child: ChildProcess, n: number): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      const lines = out.split('\n');
+      if (lines.length > n) resolve(lines.slice(0, n));
+    });
+    child.once('exit', (code) => reject(new Error(`exited with ${String(code)} before printing ${n} lines`)));
   });
 }
 
@@ -35,6 +51,30 @@ describe('tradeloop sandbox (command)', () => {
     const exited = new Promise<number | null>((resolve) => child!.once('exit', resolve));
     child.kill('SIGINT');
     expect(await exited).toBe(0);
+  });
+
+  it('prints the active faults and keeps its state across a restart with --state', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tradeloop-cli-state-'));
+    const file = join(dir, 'sandbox.json');
+    try {
+      const args = [BIN, 'sandbox', '--port', '0', '--state', file, '--faults', 'error5xx@/v2/markets=0.5,seed=3', '--truth'];
+      child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      const lines = await firstLines(child, 4);
+      expect(lines.slice(1)).toEqual(['faults: error5xx@/v2/markets=50%', 'rate limits: off', `state: ${file} (new)`]);
+      const http = new SandboxHttp(lines[0]!.slice('sandbox listening on '.length));
+      const token = await http.token();
+      await http.post('/v2/profiles', { nickname: 'kept' }, token);
+      const exited = new Promise<number | null>((resolve) => child!.once('exit', resolve));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--state', file, '--truth'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const again = await firstLines(child, 4);
+      expect(again[3]).toBe(`state: ${file} (restored)`);
+      const truth = await new SandboxHttp(again[0]!.slice('sandbox listening on '.length)).get('/__sandbox/truth');
+      expect(truth.body.profiles.map((p: { nickname: string }) => p.nickname)).toEqual(['default', 'kept']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('exits with code 2 and names the flag on bad input', async () => {
