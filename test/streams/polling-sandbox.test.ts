@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { MarketStore, AccountStore, midOf } from '../../src/state/index.js';
+import { MarketStore, AccountStore, midOf, quoteTimeLeftMs } from '../../src/state/index.js';
 import { PollingMarketSource, type MarketSubscription } from '../../src/venue/index.js';
 import type { MarketEvent } from '../../src/core/index.js';
 import type { AccountEvent } from '../../src/state/index.js';
+import type { SandboxOptions } from '../../src/sandbox/index.js';
 import { startTestSandbox, T0, DROP_AT, type TestSandbox } from '../support/sandbox-fixture.js';
 import { loggedClient, stepClock, type LoggedClient } from '../support/streams-harness.js';
 
@@ -19,8 +20,8 @@ interface Rig {
 
 let rig: Rig | undefined;
 
-async function setUp(withProfile = false): Promise<Rig> {
-  const sb = await startTestSandbox();
+async function setUp(withProfile = false, options: Partial<SandboxOptions> = {}): Promise<Rig> {
+  const sb = await startTestSandbox(options);
   const client = loggedClient(sb.clock, { apiUrl: sb.handle.apiUrl, tokenUrl: sb.handle.tokenUrl });
   const source = new PollingMarketSource({
     api: client.api,
@@ -110,7 +111,8 @@ describe('PollingMarketSource against the local sandbox', () => {
     expect(new Set(fills).size).toBe(fills.length);
     expect(accounts.snapshot.openOrders?.value).toEqual([]);
     expect(account.filter((e) => e.kind === 'balances').length).toBeGreaterThan(5);
-    expect(source.health().find((h) => h.stream === 'quote-executions')?.polls).toBeGreaterThan(0);
+    expect(account.some((e) => e.kind === 'quote-executions')).toBe(true);
+    expect(source.health().every((h) => h.consecutiveErrors === 0 && h.polls > 0)).toBe(true);
   });
 
   it('warms up with recent one-minute prices per market, oldest first, stamped with their own times', async () => {
@@ -141,5 +143,29 @@ describe('PollingMarketSource against the local sandbox', () => {
     await source.stop();
     sb.clock.advance(5_001);
     expect(store.isStale('BTCUSD')).toBe(true);
+  });
+
+  it('polls held-rate quotes once per second, shows their time left, and follows a quote execution from pending to settled', async () => {
+    const { sb, source, step } = await setUp(true, { sim: { quotes: { settleDelayMs: 5_000 } } });
+    const store = new MarketStore(sb.clock);
+    const accounts = new AccountStore(sb.clock);
+    source.events$.subscribe((e) => store.apply(e));
+    source.account$.subscribe((e) => accounts.apply(e));
+    source.start([subs('BTCUSD', 'quote')]);
+    await step(3_000);
+    const buy = store.snapshot('BTCUSD').quotes.BUY;
+    expect(buy?.at).toBe(T0 + 3_000);
+    expect(Number(buy?.value.price)).toBeGreaterThan(60_000);
+    expect(quoteTimeLeftMs(buy, sb.clock.now())).toBeGreaterThan(25_000);
+    const x = sb.handle.sim.executeQuote({ profileId: sb.handle.sim.profiles.defaultId, quoteId: buy!.value.quoteId, quoteAmount: '1000', refId: 'qx-1' });
+    await step(1_000);
+    expect(accounts.snapshot.pendingQuoteExecutions?.value.map((p) => p.executionId)).toEqual([x.id]);
+    expect(accounts.snapshot.pendingQuoteExecutions?.value[0]?.quoteAmount.toFixed()).toBe('1000');
+    await step(5_000);
+    expect(accounts.snapshot.pendingQuoteExecutions?.value).toEqual([]);
+    await source.stop();
+    const last = store.snapshot('BTCUSD').quotes.BUY;
+    sb.clock.advance(31_000);
+    expect(quoteTimeLeftMs(last, sb.clock.now())).toBeLessThanOrEqual(0);
   });
 });
