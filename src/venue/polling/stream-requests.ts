@@ -1,4 +1,5 @@
 import type { ApiClient, Priority } from '../../api/index.js';
+import { invariant } from '../../core/index.js';
 import type { PlannedStream } from './stream-plan.js';
 
 /** The client methods a polling source uses: the real ApiClient, or an in-process fake in benchmarks. */
@@ -52,7 +53,7 @@ export function requestFor(stream: PlannedStream, d: RequestDeps): StreamRequest
   const { api, intervals: iv } = d;
   const market = stream.markets[0] ?? '';
   const profile = (): string => {
-    if (d.profileId === undefined) throw new Error(`${stream.name} needs a profile id`);
+    invariant(d.profileId !== undefined, `${stream.name} is planned only with a profile id`);
     return d.profileId;
   };
   switch (stream.id.kind) {
@@ -82,6 +83,10 @@ export function requestFor(stream: PlannedStream, d: RequestDeps): StreamRequest
         send: (signal) => api.listQuoteExecutions(profile(), { status: 'CREATED', limit: ACCOUNT_PAGE }, { signal, priority: 'high' }),
       };
     case 'history':
-      throw new Error('history is loaded by warmUp, not polled');
+      return invariantFailed('history is loaded by warmUp, never polled');
   }
+}
+
+function invariantFailed(message: string): never {
+  invariant(false, message);
 }
