@@ -2,10 +2,16 @@
  * Sandbox throughput: simple market-data requests per second (GetOrderBook, GetTicker) and order
  * create+cancel pairs per second, with p50/p99 latency, over keep-alive HTTP against a sandbox
  * started in-process on 127.0.0.1 (client and server share this one process, so the figures are
- * conservative). Targets: ≥ 2,000 req/s and ≥ 500 pairs/s.
+ * conservative). Targets: ≥ 2,000 req/s and ≥ 500 pairs/s. Also quote executions and internal
+ * transfers per second, and the cost of a state snapshot (size, save, restore) after the run.
  */
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Pool } from 'undici';
-import { startSandbox } from '../src/sandbox/index.js';
+import { TestClock } from '../src/clock/test-clock.js';
+import { loadState, saveState, startSandbox } from '../src/sandbox/index.js';
+import { SimPlatform } from '../src/sim/sim.js';
 
 const CONNECTIONS = 16;
 const WARMUP = 300;
@@ -47,6 +53,24 @@ async function expectOk(res: Promise<{ statusCode: number; body: { text(): Promi
   return text;
 }
 
+/** Size and time of saving the whole state to a file and restoring a sim from it. */
+function snapshotCost(sim: SimPlatform): void {
+  const dir = mkdtempSync(join(tmpdir(), 'tradeloop-bench-'));
+  try {
+    const file = join(dir, 'state.json');
+    let t = performance.now();
+    saveState(file, sim.snapshot());
+    const saveMs = performance.now() - t;
+    t = performance.now();
+    const restored = new SimPlatform({ clock: new TestClock(sim.now()), restore: loadState(file)! });
+    const restoreMs = performance.now() - t;
+    const records = `${restored.orders().length} orders, ${restored.quoteExecutions().length} quote executions, ${restored.allTransfers().length} transfers`;
+    process.stdout.write(`state snapshot: ${(statSync(file).size / 1_048_576).toFixed(1)} MB for ${records}; save ${saveMs.toFixed(0)} ms, restore ${restoreMs.toFixed(0)} ms\n`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export async function run(): Promise<void> {
   const sandbox = await startSandbox({ port: 0, seed: 1, funding: { USD: '100000000' } });
   const pool = new Pool(sandbox.url, { connections: CONNECTIONS, keepAliveTimeout: 30_000 });
@@ -67,6 +91,18 @@ export async function run(): Promise<void> {
     process.stdout.write(line('GetOrderBook BTCUSD', await measure(10_000, get('/v2/markets/BTCUSD/order-book')), 'req', 2000));
     process.stdout.write(line('GetTicker BTCUSD', await measure(10_000, get('/v2/markets/BTCUSD/ticker')), 'req', 2000));
     process.stdout.write(line('CreateOrder+CancelOrder', await measure(4_000, pair), 'pairs', 500));
+    const post = async (path: string, body: unknown): Promise<string> =>
+      expectOk(pool.request({ method: 'POST', path, headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify(body) }));
+    const quoteExec = async (i: number): Promise<void> => {
+      const quotes = await expectOk(pool.request({ method: 'GET', path: '/v2/quotes?markets=BTCUSD', headers: { authorization: auth } }));
+      const buy = (JSON.parse(quotes) as { items: Array<{ id: string; side: string }> }).items.find((q) => q.side === 'BUY')!;
+      await post('/v2/profiles/default/quote-executions', { quote_id: buy.id, quote_amount: '10.00', ref_id: `bench-qe-${i}` });
+    };
+    process.stdout.write(line('ListQuotes+QuoteExecution', await measure(4_000, quoteExec), 'pairs', 500));
+    const bot = (JSON.parse(await post('/v2/profiles', { nickname: 'bench-bot' })) as { id: string }).id;
+    const transfer = async (i: number): Promise<void> => void (await post('/v2/transfer/internal', { from_profile_id: 'default', to_profile_id: bot, asset: 'USD', amount: '1', ref_id: `bench-t-${i}` }));
+    process.stdout.write(line('CreateInternalTransfer', await measure(4_000, transfer), 'req', 500));
+    snapshotCost(sandbox.sim);
     const heapMb = process.memoryUsage().heapUsed / 1_048_576;
     process.stdout.write(`heap after run: ${heapMb.toFixed(0)} MB; orders in sim: ${sandbox.sim.orders().length}\n`);
   } finally {

@@ -52,6 +52,9 @@ interface Rule {
   readonly transferTypes: readonly string[];
   readonly periodMs: number;
   readonly limit: Dec;
+  /** Transfers still inside the window, oldest first, and their running sum. */
+  window: Array<{ readonly atMs: number; readonly usd: Dec }>;
+  used: Dec;
 }
 
 /**
@@ -62,7 +65,6 @@ interface Rule {
  */
 export class TransferLimits {
   private readonly rules: Rule[];
-  private usage: LimitUsage[] = [];
 
   constructor(configs: readonly TransferLimitConfig[], ids: IdSource) {
     this.rules = configs.map((c, i) => ({
@@ -71,12 +73,14 @@ export class TransferLimits {
       transferTypes: [...c.transferTypes].sort(),
       periodMs: c.periodSeconds * 1000,
       limit: new D(c.limit),
+      window: [],
+      used: ZERO,
     }));
   }
 
   /** The limits covering `type`, with `remaining` as of `nowMs`. */
   forType(type: string, nowMs: number): TransferLimitView[] {
-    return this.rules.flatMap((r, i) => (r.transferTypes.includes(type) ? [this.view(r, i, nowMs)] : []));
+    return this.rules.flatMap((r) => (r.transferTypes.includes(type) ? [this.view(r, nowMs)] : []));
   }
 
   /** Checks a transfer of `usd` against every limit of `type` (per-transaction first) and counts it; throws when one is exceeded. */
@@ -96,26 +100,39 @@ export class TransferLimits {
         amount: usd.toFixed(2),
       });
     }
-    this.rules.forEach((r, i) => {
-      if (r.periodMs > 0 && r.transferTypes.includes(type)) this.usage.push({ rule: i, atMs: nowMs, usd: usd.toFixed() });
-    });
+    for (const r of this.rules) if (r.periodMs > 0 && r.transferTypes.includes(type)) this.count(r, nowMs, usd);
   }
 
   saved(): LimitUsage[] {
-    return [...this.usage];
+    return this.rules.flatMap((r, rule) => r.window.map((u) => ({ rule, atMs: u.atMs, usd: u.usd.toFixed() })));
   }
 
   restore(usage: readonly LimitUsage[]): void {
-    this.usage = usage.filter((u) => this.rules[u.rule] !== undefined);
+    for (const r of this.rules) {
+      r.window = [];
+      r.used = ZERO;
+    }
+    for (const u of [...usage].sort((a, b) => a.atMs - b.atMs)) {
+      const r = this.rules[u.rule];
+      if (r !== undefined && r.periodMs > 0) this.count(r, u.atMs, new D(u.usd));
+    }
   }
 
-  private view(r: Rule, index: number, nowMs: number): TransferLimitView {
-    let used = ZERO;
-    if (r.periodMs > 0) {
-      this.usage = this.usage.filter((u) => u.atMs > nowMs - (this.rules[u.rule]?.periodMs ?? 0));
-      for (const u of this.usage) if (u.rule === index) used = used.plus(u.usd);
-    }
-    const left = r.limit.minus(used);
+  private count(r: Rule, atMs: number, usd: Dec): void {
+    r.window.push({ atMs, usd });
+    r.used = r.used.plus(usd);
+  }
+
+  /** Drops transfers that have aged out of the rule's window (they are appended in time order). */
+  private expire(r: Rule, nowMs: number): void {
+    let n = 0;
+    while (n < r.window.length && r.window[n]!.atMs <= nowMs - r.periodMs) r.used = r.used.minus(r.window[n++]!.usd);
+    if (n > 0) r.window.splice(0, n);
+  }
+
+  private view(r: Rule, nowMs: number): TransferLimitView {
+    this.expire(r, nowMs);
+    const left = r.limit.minus(r.used);
     return { id: r.id, ruleId: r.ruleId, transferTypes: r.transferTypes, periodSeconds: r.periodMs / 1000, limit: r.limit, remaining: left.isNegative() ? ZERO : left.toDecimalPlaces(2, D.ROUND_DOWN), limitAsset: 'USD' };
   }
 }
