@@ -144,7 +144,8 @@ export class Engine {
         !this.accepting && intent.kind !== 'cancel-order'
           ? { kind: 'deny', intent, at: this.deps.clock.now(), reason: { code: 'HALTED', message: 'the engine is shutting down', details: {} } }
           : this.deps.gate.decide(intent);
-      this.deps.journal.recordDecision(decision);
+      // an approved order's decision is journaled by its executor, together with the "sent" mark
+      if (decision.kind === 'deny' || intent.kind !== 'place-order') this.deps.journal.recordDecision(decision);
       this.deps.onDecision?.(decision);
       this.owners.set(intent.intentId, strategy);
       if (decision.kind === 'deny') {
@@ -155,16 +156,16 @@ export class Engine {
       }
       this.counters.approved++;
       this.deps.riskView.reserve(intent);
-      this.dispatch(intent);
+      this.dispatch(intent, decision);
     }
   }
 
-  private dispatch(intent: Intent): void {
+  private dispatch(intent: Intent, decision: Decision): void {
     const ex = this.deps.executors;
     let p: Promise<void>;
     switch (intent.kind) {
       case 'place-order':
-        p = ex.orders.place(intent);
+        p = ex.orders.place(intent, decision);
         break;
       case 'cancel-order':
         p = ex.orders.cancel(intent);

@@ -103,7 +103,10 @@ export class LiveRun {
     this.subs.push(this.deps.source.events$.subscribe((e) => this.engine.onMarketEvent(e)));
     this.deps.source.start(subscriptions);
     this.every(this.deps.config.streams.orders_ms, () => this.follow());
-    this.every(5_000, async () => this.markEquity());
+    this.every(5_000, async () => {
+      this.markEquity();
+      this.deps.journal.checkpoint();
+    });
     return rec;
   }
 

@@ -67,6 +67,7 @@ export class Journal {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('foreign_keys = ON');
+    this.db.pragma('wal_autocheckpoint = 0');
     this.db.exec(JOURNAL_DDL);
     this.db.prepare('INSERT OR IGNORE INTO meta(key, value) VALUES (?, ?)').run('schema_version', String(JOURNAL_SCHEMA_VERSION));
     this.stmts = {
@@ -86,6 +87,7 @@ export class Journal {
          VALUES (@fillId, @refId, @orderId, @market, @side, @amount, @price, @commission, @commissionAsset, @at)`,
       ),
       get: this.db.prepare('SELECT * FROM intents WHERE ref_id = ?'),
+      facts: this.db.prepare('SELECT state, venue_id, status, amount_filled FROM intents WHERE ref_id = ?'),
       byVenue: this.db.prepare('SELECT * FROM intents WHERE venue_id = ?'),
       active: this.db.prepare(`SELECT * FROM intents WHERE state IN (${ACTIVE_STATES.map(() => '?').join(',')}) ORDER BY created_at, ref_id`),
       metaGet: this.db.prepare('SELECT value FROM meta WHERE key = ?'),
@@ -93,8 +95,12 @@ export class Journal {
     };
   }
 
-  /** Records an intent with its risk decision, before any request (one transaction). */
-  recordDecision(decision: Decision): void {
+  /**
+   * Records an intent with its risk decision, before any request (one transaction). With `sent`,
+   * the same transaction also records that the request is about to go out, saving a commit on the
+   * hot path of orders.
+   */
+  recordDecision(decision: Decision, sent?: { readonly at: number; readonly request: unknown }): void {
     const i = decision.intent;
     const approved = decision.kind === 'approve';
     this.db.transaction(() => {
@@ -107,11 +113,26 @@ export class Journal {
         payload: JSON.stringify(i),
         decision: decision.kind,
         denial_code: approved ? null : decision.reason.code,
-        state: approved ? 'pending' : 'denied',
+        state: approved ? (sent ? 'sent' : 'pending') : 'denied',
         at: decision.at,
       });
       this.stmts.event.run(i.intentId, decision.at, 'decision', JSON.stringify(approved ? { kind: 'approve' } : { kind: 'deny', reason: decision.reason }));
+      if (approved && sent) this.stmts.event.run(i.intentId, sent.at, 'request', JSON.stringify(sent.request ?? null));
     })();
+  }
+
+  /** The venue-facing facts of an intent, without decoding its payload (cheap, for hot paths). */
+  facts(refId: string): { state: JournalState; venueId: string | null; status: string | null; amountFilled: string } | undefined {
+    const row = this.stmts.facts.get(refId) as { state: JournalState; venue_id: string | null; status: string | null; amount_filled: string } | undefined;
+    return row && { state: row.state, venueId: row.venue_id, status: row.status, amountFilled: row.amount_filled };
+  }
+
+  /**
+   * Moves the write-ahead log into the database file. Automatic checkpoints are off so that no
+   * order waits behind one; the runner calls this between orders.
+   */
+  checkpoint(): void {
+    this.db.pragma('wal_checkpoint(PASSIVE)');
   }
 
   /** Marks that a request for `refId` is about to be sent (its outcome becomes uncertain). */

@@ -1,4 +1,4 @@
-import { assertNever, type Intent } from '../core/index.js';
+import { assertNever, type Decision, type Intent } from '../core/index.js';
 import { TERMINAL_ORDER_STATUSES, VenueRejectedError, type PlaceOrderRequest, type VenueOrder } from '../venue/index.js';
 import { errorCode, errorMessage, type ExecContext } from './exec-context.js';
 import type { JournalIntentRow } from './journal.js';
@@ -15,10 +15,15 @@ type CancelIntent = Extract<Intent, { kind: 'cancel-order' }>;
 export class OrderExecutor {
   constructor(private readonly ctx: ExecContext) {}
 
-  async place(intent: PlaceIntent): Promise<void> {
+  /**
+   * Places the order. With `decision`, the decision and the "sent" mark are journaled together in
+   * one transaction (the engine's fast path); without, the decision must already be journaled.
+   */
+  async place(intent: PlaceIntent, decision?: Decision): Promise<void> {
     const { journal, clock, venue } = this.ctx;
     const req = toRequest(intent);
-    journal.markSent(intent.intentId, clock.now(), req);
+    if (decision) journal.recordDecision(decision, { at: clock.now(), request: req });
+    else journal.markSent(intent.intentId, clock.now(), req);
     try {
       const order = await venue.placeOrder(req);
       this.applyOrder(intent.intentId, order, 'response');
@@ -84,7 +89,7 @@ export class OrderExecutor {
   /** Records the venue's view of an order; emits accepted/cancelled/rejected on transitions. */
   applyOrder(refId: string, order: VenueOrder, source: string): void {
     const { journal, clock } = this.ctx;
-    const before = journal.get(refId);
+    const before = journal.facts(refId);
     const state: JournalState = TERMINAL_ORDER_STATUSES.has(order.status) ? 'done' : 'open';
     const changed = before?.status !== order.status || before.amountFilled !== order.amountFilled.toFixed() || before.venueId !== order.orderId;
     if (!changed && before?.state === state) return;

@@ -1,0 +1,106 @@
+/**
+ * Signal-to-order latency: from a complete ListPrices response body in hand to the CreateOrder
+ * request body handed to the HTTP client, through the whole live path — one JSON.parse, the
+ * stream decoder, the market store, the strategy, the risk gate, the SQLite journal (WAL), the
+ * order executor, RestVenue and the client's validation and encoding. A loopback server answers.
+ */
+import { mkdtempSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { createApiClient } from '../src/api/index.js';
+import { LiveClock } from '../src/clock/index.js';
+import type { ExecReport } from '../src/core/index.js';
+import { Engine, EngineRiskView, IntentIds, StrategyRunner } from '../src/engine/index.js';
+import { Journal, OrderExecutor, QuoteExecutor, TransferExecutor } from '../src/exec/index.js';
+import { RiskGate, RiskLimitsSchema } from '../src/risk/index.js';
+import { AccountStore, MarketStore, balanceFromWire } from '../src/state/index.js';
+import { defineStrategy } from '../src/strategy/index.js';
+import { RestVenue } from '../src/venue/index.js';
+import { ResponseDecoder } from '../src/venue/polling/index.js';
+
+const SIGNALS = Number(process.env.SIGNALS ?? 100_000);
+const WARMUP = 5_000;
+
+const everyPrice = defineStrategy({
+  name: 'every-price',
+  description: 'one limit buy per price update (latency probe)',
+  params: z.object({}),
+  markets: ['BTCUSD'],
+  create: () => ({
+    onEvent: (e) => (e.kind === 'price' ? { kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.001', price: (Math.floor(e.price * 0.999 * 100) / 100).toFixed(2) } : undefined),
+  }),
+});
+
+function platform(): Promise<Server> {
+  let n = 0;
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      res.setHeader('content-type', 'application/json');
+      if (req.url?.startsWith('/oauth2/token')) {
+        res.end(JSON.stringify({ access_token: 'bench-token', expires_in: 3599, token_type: 'bearer', scope: 'exchange:read_order exchange:write_order funding:read_profile' }));
+        return;
+      }
+      const sent = JSON.parse(body || '{}') as { ref_id?: string };
+      res.end(JSON.stringify({ id: `o-${++n}`, ref_id: sent.ref_id, status: 'OPEN', side: 'BUY', market: 'BTCUSD', type: 'LIMIT', amount_filled: '0' }));
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+export async function run(): Promise<void> {
+  const server = await platform();
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const clock = new LiveClock();
+  let handedAt = 0n;
+  const fast = { name: 'bench', pattern: '*', ratePerSec: 1e9, burst: 1e9 };
+  const api = createApiClient({
+    apiUrl: `${url}/v2`, tokenUrl: `${url}/oauth2/token`, clientId: 'tradeloop-local', clientSecret: 'tradeloop-local-secret', localCredential: true,
+    scopes: ['exchange:read_order', 'exchange:write_order', 'funding:read_profile'], clock, budgets: [], defaultBudget: fast, rateLimitSafety: 1,
+    onRequest: (e) => {
+      if (e.operation === 'CreateOrder') handedAt = process.hrtime.bigint();
+    },
+  });
+  const market = new MarketStore(clock);
+  const account = new AccountStore(clock);
+  const riskView = new EngineRiskView(clock, market, account, 10);
+  const gate = new RiskGate(RiskLimitsSchema.parse({ max_intents_per_minute: 1_000_000_000, max_open_orders: 1_000_000_000 }), riskView);
+  const journal = new Journal(join(mkdtempSync(join(tmpdir(), 'tradeloop-bench-')), 'journal.sqlite'));
+  const holder: { engine?: Engine } = {};
+  const ctx = { venue: new RestVenue(api, 'p'), journal, clock, emit: (r: ExecReport) => holder.engine?.onReport(r) };
+  const ids = new IntentIds('bench', 0);
+  const engine = (holder.engine = new Engine({
+    clock, market, account, gate, riskView, journal,
+    executors: { orders: new OrderExecutor(ctx), quotes: new QuoteExecutor(ctx), transfers: new TransferExecutor(ctx) },
+    strategies: [new StrategyRunner('every-price', everyPrice, {}, ['BTCUSD'], ids)],
+  }));
+  const decoder = new ResponseDecoder();
+  const usd = balanceFromWire('USD', '1000000000', '0');
+  const lat = new Float64Array(SIGNALS);
+  let parses = 0;
+  for (let i = 0; i < WARMUP + SIGNALS; i++) {
+    if (i % 1_000 === 0) journal.checkpoint(); // the runner checkpoints on a timer, between orders
+    account.apply({ kind: 'balances', at: clock.now(), items: [usd] });
+    const price = (60_000 + (i % 200) - 100 + 0.37).toFixed(2);
+    const body = `{"items":[{"market":"BTCUSD","current_price":"${price}","yesterday_price":"59000.00","snapshot_at":"2025-03-04T10:22:31.512204Z"}]}`;
+    handedAt = 0n;
+    const t0 = process.hrtime.bigint();
+    const parsed = JSON.parse(body) as unknown;
+    parses++;
+    for (const e of decoder.decode({ kind: 'prices' }, parsed, clock.now()).market) engine.onMarketEvent(e);
+    await engine.drain();
+    if (handedAt === 0n) throw new Error(`signal ${i} produced no order request (denials: ${JSON.stringify(gate.stats())})`);
+    if (i >= WARMUP) lat[i - WARMUP] = Number(handedAt - t0) / 1000;
+  }
+  lat.sort();
+  const q = (p: number): string => (lat[Math.min(lat.length - 1, Math.floor(p * lat.length))] as number).toFixed(1);
+  process.stdout.write(`signal → order body handed to the HTTP client, ${SIGNALS} signals after ${WARMUP} warm-up (µs): p50 ${q(0.5)}  p99 ${q(0.99)}  p99.9 ${q(0.999)}  max ${q(1)}\n`);
+  process.stdout.write(`targets: p50 ≤ 100, p99 ≤ 500, p99.9 ≤ 2000 (goal p50 ≤ 50, p99 ≤ 250); JSON.parse per response: ${(parses / (WARMUP + SIGNALS)).toFixed(2)}; journal rows ${journal.intents({ limit: 1 }).length > 0 ? 'written' : 'missing'}\n`);
+  journal.close();
+  await api.close();
+  server.close();
+}
