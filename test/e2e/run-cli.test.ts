@@ -1,0 +1,97 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Journal } from '../../src/exec/index.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const BIN = join(ROOT, 'bin/tradeloop.js');
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
+});
+
+function start(args: string[], cwd: string): { child: ChildProcess; out: () => string; err: () => string; exit: Promise<number | null> } {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, TRADELOOP_CLIENT_ID: '', TRADELOOP_CLIENT_SECRET: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let out = '';
+  let err = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+  const exit = new Promise<number | null>((res) => child.on('exit', (code) => res(code)));
+  return { child, out: () => out, err: () => err, exit };
+}
+
+async function waitFor(check: () => boolean | Promise<boolean>, what: string, timeoutMs: number): Promise<void> {
+  const until = performance.now() + timeoutMs;
+  while (performance.now() < until) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('tradeloop run (the real command)', () => {
+  it('with the default config exits 0 after --duration 240s having completed at least one trade', { timeout: 330_000 }, async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'tradeloop-run-'));
+    const run = start(['run', '--config', join(ROOT, 'config/default.yaml'), '--duration', '240s', '--json'], cwd);
+    const code = await run.exit;
+    expect(code, run.err().slice(-2000)).toBe(0);
+    const summary = JSON.parse(run.out().trim().split('\n').at(-1) ?? '{}') as { fills: number; ordersPlaced: number; durationMs: number; unresolved: number };
+    expect(summary.fills).toBeGreaterThan(0);
+    expect(summary.ordersPlaced).toBeGreaterThan(0);
+    expect(summary.unresolved).toBe(0);
+    expect(summary.durationMs).toBeGreaterThanOrEqual(240_000);
+    const journal = new Journal(join(cwd, '.tradeloop/journal.sqlite'));
+    expect(journal.fills().length).toBe(summary.fills);
+    expect(journal.integrityCheck()).toBe('ok');
+    journal.close();
+  });
+
+  it('killed with SIGKILL mid-run and restarted, reconciles the journal to the sandbox truth with no duplicate', { timeout: 240_000 }, async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'tradeloop-kill-'));
+    const sandbox = start(['sandbox', '--port', '0', '--seed', '9'], cwd);
+    await waitFor(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.test(sandbox.out()), 'the sandbox', 30_000);
+    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(sandbox.out())?.[1] as string;
+    const config = join(cwd, 'bot.yaml');
+    writeFileSync(
+      config,
+      [
+        'environment: local',
+        'api:',
+        `  base_url: ${url}/v2`,
+        `  token_url: ${url}/oauth2/token`,
+        'strategies:',
+        '  - plugin: sma-cross',
+        '    params: { market: BTCUSD, fast: 2, slow: 4, size_pct: 5 }',
+        'streams: { warmup_points: 10 }',
+        'run: { cancel_on_exit: false }',
+        `journal: { path: ${join(cwd, 'journal.sqlite')} }`,
+      ].join('\n'),
+    );
+    const orderCount = async (): Promise<number> => {
+      const token = await fetch(`${url}/oauth2/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials&client_id=tradeloop-local&client_secret=tradeloop-local-secret&scope=exchange:read_order' });
+      const { access_token } = (await token.json()) as { access_token: string };
+      const res = await fetch(`${url}/v2/orders?limit=1000`, { headers: { authorization: `Bearer ${access_token}` } });
+      return ((await res.json()) as { items: unknown[] }).items.length;
+    };
+    const first = start(['run', '--config', config], cwd);
+    await waitFor(async () => (await orderCount()) > 0, 'a first order', 150_000);
+    first.child.kill('SIGKILL');
+    await first.exit;
+    const second = start(['run', '--config', config, '--duration', '8s', '--json'], cwd);
+    expect(await second.exit, second.err().slice(-2000)).toBe(0);
+    const journal = new Journal(join(cwd, 'journal.sqlite'));
+    const token = await fetch(`${url}/oauth2/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials&client_id=tradeloop-local&client_secret=tradeloop-local-secret&scope=exchange:read_order' });
+    const { access_token } = (await token.json()) as { access_token: string };
+    const venue = ((await (await fetch(`${url}/v2/orders?limit=1000`, { headers: { authorization: `Bearer ${access_token}` } })).json()) as { items: Array<{ id: string; ref_id: string; status: string }> }).items;
+    expect(new Set(venue.map((o) => o.ref_id)).size).toBe(venue.length);
+    for (const o of venue) expect(journal.get(o.ref_id), `order ${o.ref_id} missing from the journal`).toMatchObject({ venueId: o.id, status: o.status });
+    expect(journal.active().filter((r) => r.state === 'sent' || r.state === 'unresolved')).toEqual([]);
+    expect(journal.integrityCheck()).toBe('ok');
+    journal.close();
+    sandbox.child.kill('SIGTERM');
+    expect(await sandbox.exit).toBe(0);
+  });
+});
