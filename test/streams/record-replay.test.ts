@@ -86,15 +86,22 @@ describe('recording and replay', () => {
   });
 
   it('paces a replay on its clock: nothing from the future is emitted before the clock gets there', async () => {
+    const priceTimes = readFileSync(path, 'utf8').trim().split('\n').slice(1)
+      .map((l) => JSON.parse(l) as { at: number; stream: string })
+      .filter((l) => l.stream === 'prices')
+      .map((l) => l.at);
     const clock = new TestClock(T0);
     const replay = new RecordedMarketSource({ path, clock });
     const seen = collect(replay);
     replay.start([{ market: 'BTCUSD', kinds: new Set(['price'] as const) }]);
-    await until(() => seen.events.length === 1, 'the first replayed price');
+    const dueAt = (t: number): number => priceTimes.filter((at) => at <= t).length;
+    await until(() => seen.events.length >= dueAt(T0), 'the prices recorded at the start', 200_000);
     for (let i = 0; i < 50; i++) await new Promise<void>((r) => setImmediate(r));
-    expect(seen.events.map((e) => e.at)).toEqual([T0]);
+    expect(seen.events.length).toBe(dueAt(T0));
+    expect(seen.events.every((e) => e.at <= T0)).toBe(true);
     await clock.advanceAsync(5_000, 100);
-    await until(() => seen.events.length >= 6, 'five more seconds of prices');
+    await until(() => seen.events.length >= dueAt(T0 + 5_000), 'five more seconds of prices', 200_000);
+    expect(seen.events.length).toBe(dueAt(T0 + 5_000));
     expect(seen.events.every((e) => e.at <= clock.now())).toBe(true);
     await replay.stop();
   });
