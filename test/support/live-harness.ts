@@ -3,8 +3,8 @@ import { parseConfig, type Config } from '../../src/config/index.js';
 import { LiveRun, runnersFor, subscriptionsFor, type LoadedStrategy } from '../../src/engine/index.js';
 import { Journal } from '../../src/exec/index.js';
 import { silentLogger } from '../../src/log/index.js';
-import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
-import { loadStrategy, marketsOf, resolveParams } from '../../src/strategy/index.js';
+import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../src/sandbox/index.js';
+import { loadStrategy, marketsOf, resolveParams, type StrategyDefinition } from '../../src/strategy/index.js';
 import { PollingMarketSource, RestVenue } from '../../src/venue/index.js';
 import { loggedClient, stepClock, type LoggedClient } from './streams-harness.js';
 
@@ -24,11 +24,17 @@ export interface LiveHarness {
  * The whole live pipeline in one process on a test clock: the local sandbox over HTTP, the typed
  * client, the polling streams, RestVenue, the journal and a LiveRun of one built-in strategy.
  */
-export async function startLiveHarness(plugin: string, params: Record<string, unknown>, overrides: Record<string, unknown> = {}, funding: Record<string, string> = { USD: '100000' }): Promise<LiveHarness> {
+export async function startLiveHarness(
+  plugin: string | StrategyDefinition,
+  params: Record<string, unknown>,
+  overrides: Record<string, unknown> = {},
+  funding: Record<string, string> = { USD: '100000' },
+  sandboxOptions: Partial<SandboxOptions> = {},
+): Promise<LiveHarness> {
   const clock = new TestClock(Date.UTC(2025, 4, 1, 12));
-  const sandbox = await startSandbox({ clock, seed: 5, funding });
-  const client = loggedClient(clock, { apiUrl: sandbox.apiUrl, tokenUrl: sandbox.tokenUrl, maxRetries: 2 });
-  const definition = await loadStrategy(plugin);
+  const sandbox = await startSandbox({ clock, seed: 5, funding, ...sandboxOptions });
+  const client = loggedClient(clock, { apiUrl: sandbox.apiUrl, tokenUrl: sandbox.tokenUrl, maxRetries: 4, baseBackoffMs: 200, maxBackoffMs: 2_000 });
+  const definition = typeof plugin === 'string' ? await loadStrategy(plugin) : plugin;
   const resolved = resolveParams(definition, params) as Record<string, unknown>;
   const loaded: LoadedStrategy = { name: definition.name, definition, params: resolved, markets: marketsOf(definition, resolved as never) };
   const config: Config = parseConfig({
@@ -56,7 +62,11 @@ export async function startLiveHarness(plugin: string, params: Record<string, un
     source,
     step: (total, step) => stepClock(clock, total, step, () => client.outstanding() === 0),
     close: async () => {
-      await run.stop('test over');
+      // shutdown cancels open orders through rate limits and backoffs that wait on the test clock
+      let stopped = false;
+      const stopping = run.stop('test over').finally(() => (stopped = true));
+      for (let i = 0; i < 600 && !stopped; i++) await stepClock(clock, 1_000, 1_000, () => client.outstanding() === 0);
+      await stopping;
       await client.api.close();
       await sandbox.close();
       journal.close();
