@@ -55,6 +55,7 @@ export class LiveRun {
   private ordersPlaced = 0;
   private fillCount = 0;
   private fees = ZERO;
+  private pollFills = true;
 
   constructor(private readonly deps: LiveRunDeps) {
     const { clock, config, journal, venue } = deps;
@@ -101,6 +102,9 @@ export class LiveRun {
       if (e.kind === 'open-orders') this.riskView.setOpenOrderCount(e.orders.length);
     }));
     this.subs.push(this.deps.source.events$.subscribe((e) => this.engine.onMarketEvent(e)));
+    const fills$ = this.deps.source.fills$;
+    if (fills$) this.subs.push(fills$.subscribe((fills) => this.fills.ingest(fills)));
+    this.pollFills = fills$ === undefined;
     this.deps.source.start(subscriptions);
     this.every(this.deps.config.streams.orders_ms, () => this.follow());
     this.every(5_000, async () => {
@@ -173,7 +177,7 @@ export class LiveRun {
       if (row.kind === 'place-order') await (row.state === 'open' ? this.orders.refresh(row) : this.orders.resolve(row.refId));
       else if (row.kind === 'execute-quote') await (row.state === 'open' ? this.quotes.refresh(row) : this.quotes.resolve(row.refId));
     }
-    await this.fills.poll();
+    if (this.pollFills) await this.fills.poll(); // otherwise the source's fill stream feeds the tracker
   }
 
   private equity(): Dec | undefined {
@@ -235,6 +239,7 @@ export class LiveRun {
     await this.deps.source.stop();
     await this.engine.drain();
     if (this.deps.config.run.cancel_on_exit) await this.cancelOpenOrders();
+    this.pollFills = true; // the streams are stopped: read the last fills directly
     await this.follow().catch(() => undefined);
     const stats = this.gate.stats();
     const denials = Object.fromEntries(Object.entries(stats).filter(([k]) => k !== 'approve'));
