@@ -38,12 +38,17 @@ export function refIdMismatch(body: Record<string, unknown>, existing: unknown, 
   const record = existing as Record<string, unknown>;
   const sent: Record<string, unknown> = { ...path, ...body };
   for (const [key, value] of Object.entries(sent)) {
-    if (NOT_ECHOED.has(key) || typeof value !== 'string') continue;
+    if (NOT_ECHOED.has(key) || typeof value !== 'string' || isAlias(key, value)) continue;
     const other = record[key];
     if (typeof other !== 'string' || other === '') continue;
     if (!sameValue(value, other)) return key;
   }
   return undefined;
+}
+
+/** `default` in a profile_id names the default profile; the record carries its UUID instead. */
+function isAlias(key: string, value: string): boolean {
+  return key.endsWith('profile_id') && value.toLowerCase() === 'default';
 }
 
 function sameValue(a: string, b: string): boolean {
@@ -58,6 +63,6 @@ export function pickByRefId(items: readonly unknown[], refId: string, match: Rea
   return items.find((item) => {
     if (item === null || typeof item !== 'object') return false;
     const r = item as Record<string, unknown>;
-    return r.ref_id === refId && Object.entries(match).every(([k, v]) => r[k] === undefined || r[k] === v);
+    return r.ref_id === refId && Object.entries(match).every(([k, v]) => r[k] === undefined || r[k] === v || isAlias(k, v));
   });
 }
