@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { InputError } from '../core/index.js';
@@ -33,7 +34,7 @@ export async function loadStrategy(spec: string, options: LoadOptions = {}): Pro
     if (existsSync(file)) return importDefinition(pathToFileURL(file).href, file);
   }
   try {
-    return await importDefinition(spec, spec);
+    return await importDefinition(resolvePackage(spec, cwd), spec);
   } catch (e) {
     if (e instanceof InputError) throw e;
     const builtins = await listBuiltinStrategies(dir);
@@ -41,12 +42,27 @@ export async function loadStrategy(spec: string, options: LoadOptions = {}): Pro
   }
 }
 
+/**
+ * An installed package is looked up from the user's directory first (their own node_modules), then
+ * from tradeloop's; returns a file URL, or the bare name when neither has it.
+ */
+function resolvePackage(name: string, cwd: string): string {
+  for (const base of [resolve(cwd, 'package.json'), import.meta.filename]) {
+    try {
+      return pathToFileURL(createRequire(base).resolve(name)).href;
+    } catch {
+      // not installed there
+    }
+  }
+  return name;
+}
+
 async function importDefinition(specifier: string, label: string): Promise<StrategyDefinition> {
   let mod: Record<string, unknown>;
   try {
     mod = (await import(specifier)) as Record<string, unknown>;
   } catch (e) {
-    if (label === specifier && !specifier.startsWith('file:')) throw e;
+    if (!specifier.startsWith('file:')) throw e;
     throw new InputError('strategy', `${label} failed to load: ${(e as Error).message}`, { cause: e });
   }
   const def = (mod.default ?? mod.strategy) as Partial<StrategyDefinition> | undefined;

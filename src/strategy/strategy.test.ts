@@ -80,3 +80,19 @@ describe('loadStrategy', () => {
     await expect(loadStrategy('./nope/missing.ts')).rejects.toThrow(/does not exist/);
   });
 });
+
+describe('loadStrategy from an installed package', () => {
+  it('finds the package in the user directory node_modules', async () => {
+    const { mkdirSync } = await import('node:fs');
+    const dir = mkdtempSync(join(tmpdir(), 'tradeloop-pkg-'));
+    const pkg = join(dir, 'node_modules', 'tradeloop-plugin-demo');
+    mkdirSync(pkg, { recursive: true });
+    writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'tradeloop-plugin-demo', version: '1.0.0', type: 'module', main: 'index.js' }));
+    writeFileSync(
+      join(pkg, 'index.js'),
+      "export default { name: 'pkg-demo', description: 'from a package', params: { shape: {}, safeParse: (v) => ({ success: true, data: v }) }, markets: ['BTCUSD'], create: () => ({}) };\n",
+    );
+    const def = await loadStrategy('tradeloop-plugin-demo', { cwd: dir, strategiesDir: dir });
+    expect(def.name).toBe('pkg-demo');
+  });
+});
