@@ -49,6 +49,28 @@ describe('tradeloop run (the real command)', () => {
     journal.close();
   });
 
+  it('--paper fills simulated orders on the embedded platform and exits 0', { timeout: 120_000 }, async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'tradeloop-paper-'));
+    const run = start(['run', '--config', join(ROOT, 'config/default.yaml'), '--paper', '--strategy', 'sma-cross', '--params', 'fast=2,slow=4,size_pct=5', '--duration', '30s', '--json'], cwd);
+    expect(await run.exit, run.err().slice(-2000)).toBe(0);
+    const summary = JSON.parse(run.out().trim().split('\n').at(-1) ?? '{}') as { ordersPlaced: number; fills: number };
+    expect(summary.ordersPlaced).toBeGreaterThan(0);
+    expect(summary.fills).toBeGreaterThan(0);
+    expect(run.err()).toMatch(/local \(paper\)/);
+  });
+
+  it('refuses --paper outside the local environment, naming the flag', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'tradeloop-paper-'));
+    const config = join(cwd, 'c.yaml');
+    writeFileSync(config, 'environment: sandbox\nstrategies:\n  - plugin: sma-cross\n');
+    const child = spawn(process.execPath, [BIN, 'run', '--config', config, '--paper'], { cwd, env: { ...process.env, TRADELOOP_CLIENT_ID: 'x', TRADELOOP_CLIENT_SECRET: 'y' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const code = await new Promise<number | null>((res) => child.on('exit', res));
+    expect(code).toBe(2);
+    expect(err).toMatch(/--paper: paper mode simulates fills on the embedded sandbox/);
+  });
+
   it('killed with SIGKILL mid-run and restarted, reconciles the journal to the sandbox truth with no duplicate', { timeout: 240_000 }, async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'tradeloop-kill-'));
     const sandbox = start(['sandbox', '--port', '0', '--seed', '9'], cwd);
