@@ -1,0 +1,59 @@
+/**
+ * One optimizer job — a backtest of one parameter combination over one range of points — and the
+ * messages between the optimizer and its worker threads. Shared by `optimize.ts` (the pool) and
+ * `optimize-worker.ts` (the thread), so both sides agree on the shapes.
+ */
+import { InputError } from '../src/core/index.js';
+import type { RiskLimits } from '../src/risk/index.js';
+import type { PriceSeriesLike } from '../src/sim/price-model.js';
+import { resolveParams, type StrategyDefinition } from '../src/strategy/index.js';
+import type { GridValue } from './grid.js';
+import { metricsToJson } from './metrics.js';
+import { runBacktest } from './run.js';
+
+/** What every job of one optimize run shares (sent once to each worker). */
+export interface JobContext {
+  /** Strategy spec as `loadStrategy` takes it: a built-in name or a file path. */
+  readonly strategy: string;
+  readonly source: string;
+  readonly times: Float64Array;
+  readonly prices: Float64Array;
+  readonly baseParams: Readonly<Record<string, unknown>>;
+  readonly feeBps: number;
+  readonly slippageBps: number;
+  readonly initial: Readonly<Record<string, string>>;
+  readonly limits?: RiskLimits;
+}
+
+export interface Job {
+  readonly id: number;
+  readonly params: Readonly<Record<string, GridValue>>;
+  /** Point indices [start, end). */
+  readonly start: number;
+  readonly end: number;
+}
+
+export type JobMetrics = Record<string, number | boolean | null>;
+
+export type JobResult =
+  | { readonly id: number; readonly ok: true; readonly metrics: JobMetrics }
+  | { readonly id: number; readonly ok: false; readonly error: string };
+
+export type ToWorker = { readonly type: 'job'; readonly job: Job } | { readonly type: 'stop' };
+export type FromWorker = { readonly type: 'ready' } | { readonly type: 'result'; readonly result: JobResult } | { readonly type: 'fatal'; readonly error: string };
+
+/** Runs one job in this thread. Bad parameter combinations (e.g. fast ≥ slow) are results, not crashes. */
+export async function runJob(definition: StrategyDefinition, ctx: JobContext, job: Job): Promise<JobResult> {
+  try {
+    const params = resolveParams(definition, { ...ctx.baseParams, ...job.params }, 'grid');
+    const series: PriceSeriesLike = { source: ctx.source, length: ctx.times.length, times: ctx.times, prices: ctx.prices };
+    const run = await runBacktest({
+      definition, params, series, range: { start: job.start, end: job.end },
+      feeBps: ctx.feeBps, slippageBps: ctx.slippageBps, initial: ctx.initial, ...(ctx.limits && { limits: ctx.limits }),
+    });
+    return { id: job.id, ok: true, metrics: { ...metricsToJson(run.metrics), fees: Number(run.feesPaid) } };
+  } catch (e) {
+    if (e instanceof InputError) return { id: job.id, ok: false, error: e.message };
+    throw e;
+  }
+}

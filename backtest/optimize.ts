@@ -1,0 +1,208 @@
+/**
+ * `tradeloop optimize`: backtests every combination of a parameter grid across worker threads (all
+ * cores by default) and ranks them by one metric. With walk-forward K, the points are cut into K + 1
+ * equal segments; fold k picks its parameters on segment k − 1 (in sample) and is scored on segment
+ * k (out of sample), so the out-of-sample figures come from data the choice never saw. Each
+ * combination runs once per segment; the ranking uses the mean in-sample score.
+ */
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { InputError, TradeloopError } from '../src/core/index.js';
+import type { RiskLimits } from '../src/risk/index.js';
+import type { PriceSeriesLike } from '../src/sim/price-model.js';
+import type { Grid, GridValue } from './grid.js';
+import type { FromWorker, Job, JobContext, JobMetrics, JobResult } from './optimize-job.js';
+
+/** Metrics the optimizer ranks by, and the JSON field each reads. Drawdown ranks lowest first. */
+export const OPTIMIZE_METRICS = {
+  sharpe: 'sharpe', sortino: 'sortino', return: 'return_pct', cagr: 'cagr_pct', max_drawdown: 'max_drawdown_pct',
+  profit_factor: 'profit_factor', win_rate: 'win_rate_pct', final_equity: 'final_equity',
+} as const;
+export type OptimizeMetric = keyof typeof OPTIMIZE_METRICS;
+
+export interface OptimizeConfig {
+  readonly strategy: string;
+  readonly series: PriceSeriesLike;
+  readonly grid: Grid;
+  readonly metric: OptimizeMetric;
+  readonly workers?: number;
+  readonly walkForward?: number;
+  readonly baseParams?: Readonly<Record<string, unknown>>;
+  readonly feeBps?: number;
+  readonly slippageBps?: number;
+  readonly initial?: Readonly<Record<string, string>>;
+  readonly limits?: RiskLimits;
+  readonly onProgress?: (done: number, total: number) => void;
+}
+
+export interface FoldResult {
+  readonly fold: number;
+  readonly inSample: JobMetrics;
+  readonly outOfSample: JobMetrics;
+}
+
+export interface OptimizeRow {
+  readonly rank: number;
+  readonly params: Readonly<Record<string, GridValue>>;
+  /** The metric: over all points, or the mean in-sample value across folds. */
+  readonly score: number | null;
+  /** Mean out-of-sample value of the metric across folds (walk-forward only). */
+  readonly outOfSampleScore?: number | null;
+  readonly metrics?: JobMetrics;
+  readonly folds?: readonly FoldResult[];
+  /** Why the combination could not run (e.g. fast must be smaller than slow). */
+  readonly error?: string;
+}
+
+/** Walk-forward selection: per fold, the best in-sample combination and its out-of-sample metrics. */
+export interface FoldPick {
+  readonly fold: number;
+  readonly params: Readonly<Record<string, GridValue>>;
+  readonly inSampleScore: number | null;
+  readonly outOfSample: JobMetrics;
+}
+
+export interface OptimizeResult {
+  readonly metric: OptimizeMetric;
+  readonly workers: number;
+  readonly combinations: number;
+  readonly rows: readonly OptimizeRow[];
+  readonly walkForward?: readonly FoldPick[];
+}
+
+/** Runs the grid and ranks it. */
+export async function runOptimize(cfg: OptimizeConfig): Promise<OptimizeResult> {
+  const workers = Math.max(1, Math.min(cfg.workers ?? availableParallelism(), cfg.grid.combinations.length));
+  const segments = segmentBounds(cfg.series.length, cfg.walkForward);
+  const jobs: Job[] = [];
+  cfg.grid.combinations.forEach((params) => segments.forEach(([start, end]) => jobs.push({ id: jobs.length, params, start, end })));
+  const ctx: JobContext = {
+    strategy: cfg.strategy, source: cfg.series.source, times: cfg.series.times, prices: cfg.series.prices,
+    baseParams: cfg.baseParams ?? {}, feeBps: cfg.feeBps ?? 10, slippageBps: cfg.slippageBps ?? 0, initial: cfg.initial ?? { USD: '10000' },
+    ...(cfg.limits && { limits: cfg.limits }),
+  };
+  const results = await runPool(ctx, jobs, workers, cfg.onProgress);
+  const key = OPTIMIZE_METRICS[cfg.metric];
+  const perCombo = cfg.grid.combinations.map((params, c) => ({ params, results: segments.map((_, s) => results[c * segments.length + s]!) }));
+  const unranked = perCombo.map(({ params, results: r }) => rowOf(params, r, key, cfg.walkForward !== undefined));
+  const rows = rank(unranked, cfg.metric);
+  return {
+    metric: cfg.metric, workers, combinations: cfg.grid.combinations.length, rows,
+    ...(cfg.walkForward !== undefined && { walkForward: picks(perCombo, key, cfg.metric, segments.length - 1) }),
+  };
+}
+
+/** [start, end) of each segment: the whole series, or K + 1 equal parts for walk-forward K. */
+export function segmentBounds(length: number, walkForward?: number): Array<[number, number]> {
+  if (walkForward === undefined) return [[0, length]];
+  if (!Number.isInteger(walkForward) || walkForward < 1) throw new InputError('--walk-forward', `expected a whole number of folds ≥ 1, got ${walkForward}`);
+  const parts = walkForward + 1;
+  if (length < parts * 10) throw new InputError('--walk-forward', `${length} points cannot make ${parts} segments of at least 10 points; use fewer folds`);
+  return Array.from({ length: parts }, (_, k) => [Math.floor((k * length) / parts), Math.floor(((k + 1) * length) / parts)]);
+}
+
+function rowOf(params: Readonly<Record<string, GridValue>>, r: readonly JobResult[], key: string, walk: boolean): Omit<OptimizeRow, 'rank'> {
+  const failed = r.find((x) => !x.ok);
+  if (failed && !failed.ok) return { params, score: null, error: failed.error };
+  const m = r.map((x) => (x.ok ? x.metrics : {}));
+  if (!walk) return { params, score: num(m[0]![key]), metrics: m[0]! };
+  const folds = m.slice(1).map((oos, k) => ({ fold: k + 1, inSample: m[k]!, outOfSample: oos }));
+  return { params, score: mean(folds.map((f) => num(f.inSample[key]))), outOfSampleScore: mean(folds.map((f) => num(f.outOfSample[key]))), folds };
+}
+
+function rank(rows: Array<Omit<OptimizeRow, 'rank'>>, metric: OptimizeMetric): OptimizeRow[] {
+  const sign = metric === 'max_drawdown' ? 1 : -1;
+  const sorted = [...rows].sort((a, b) => (a.score === null ? 1 : b.score === null ? -1 : sign * (a.score - b.score)));
+  return sorted.map((r, i) => ({ rank: i + 1, ...r }));
+}
+
+function picks(perCombo: Array<{ params: Readonly<Record<string, GridValue>>; results: JobResult[] }>, key: string, metric: OptimizeMetric, folds: number): FoldPick[] {
+  const better = (a: number, b: number): boolean => (metric === 'max_drawdown' ? a < b : a > b);
+  const out: FoldPick[] = [];
+  for (let k = 1; k <= folds; k++) {
+    let best: { params: Readonly<Record<string, GridValue>>; score: number | null; oos: JobMetrics } | undefined;
+    for (const c of perCombo) {
+      const is = c.results[k - 1]!;
+      const oos = c.results[k]!;
+      if (!is.ok || !oos.ok) continue;
+      const score = num(is.metrics[key]);
+      if (!best || (score !== null && (best.score === null || better(score, best.score)))) best = { params: c.params, score, oos: oos.metrics };
+    }
+    if (best) out.push({ fold: k, params: best.params, inSampleScore: best.score, outOfSample: best.oos });
+  }
+  return out;
+}
+
+function num(v: number | boolean | null | undefined): number | null {
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
+
+function mean(values: readonly (number | null)[]): number | null {
+  const known = values.filter((v): v is number => v !== null);
+  return known.length === 0 ? null : known.reduce((a, b) => a + b, 0) / known.length;
+}
+
+/** Starts `n` workers, hands each one job at a time as it becomes free, and collects the results by job id. */
+async function runPool(ctx: JobContext, jobs: readonly Job[], n: number, onProgress?: (done: number, total: number) => void): Promise<JobResult[]> {
+  const results: JobResult[] = new Array<JobResult>(jobs.length);
+  const workers: Worker[] = [];
+  let next = 0;
+  let done = 0;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      if (jobs.length === 0) return resolve();
+      const fail = (message: string, cause?: unknown): void => reject(new TradeloopError('OPTIMIZE_WORKER', `an optimizer worker failed: ${message}`, { cause }));
+      const feed = (w: Worker): void => {
+        const job = jobs[next++];
+        if (job) w.postMessage({ type: 'job', job });
+      };
+      const spawn = (): void => {
+        const w = startWorker(ctx);
+        workers.push(w);
+        w.on('error', (e) => fail(e.message, e));
+        w.on('exit', (code) => {
+          if (done < jobs.length) fail(`exited (code ${code}) with ${jobs.length - done} jobs left`);
+        });
+        w.on('message', (m: FromWorker) => {
+          if (m.type === 'fatal') return fail(m.error);
+          if (m.type === 'ready') return feed(w);
+          results[m.result.id] = m.result;
+          done++; // not inside onProgress?.(…): an optional call skips evaluating its arguments
+          onProgress?.(done, jobs.length);
+          if (done === jobs.length) resolve();
+          else feed(w);
+        });
+      };
+      for (let k = 0; k < n; k++) spawn();
+    });
+  } finally {
+    workers.forEach(stopWorker);
+  }
+  return results;
+}
+
+/**
+ * Stops a worker without waiting for it: a thread still loading when the grid is done may never
+ * answer, and its exit must not hold up the result (nor the process: it is unreferenced).
+ */
+function stopWorker(w: Worker): void {
+  w.removeAllListeners('exit');
+  w.unref();
+  void w.terminate().catch(() => undefined);
+}
+
+/** A worker thread that registers tsx, then loads optimize-worker.ts. */
+function startWorker(ctx: JobContext): Worker {
+  const require = createRequire(import.meta.url);
+  // the ESM build of tsx's API (require.resolve would give the CommonJS one)
+  const tsx = pathToFileURL(join(dirname(require.resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href;
+  const entry = new URL('./optimize-worker.ts', import.meta.url).href;
+  const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); }).catch((e) => {
+    require('node:worker_threads').parentPort.postMessage({ type: 'fatal', error: String(e && e.stack || e) });
+  })`;
+  // execArgv []: a parent under a test runner or loader flags must not pass them to the thread
+  return new Worker(boot, { eval: true, workerData: ctx, execArgv: [] });
+}
