@@ -1,0 +1,137 @@
+import { type Command } from 'commander';
+import { LazyProgress, parseBps, parseInitial, parseTime } from '../../../backtest/cli-input.js';
+import { checkIncrement, loadCached } from '../../../backtest/history-cache.js';
+import { metricsToJson } from '../../../backtest/metrics.js';
+import { DEFAULT_FILL_RULE, formatMetricRows, writeBacktestReport } from '../../../backtest/report.js';
+import { runBacktest, type BacktestRun } from '../../../backtest/run.js';
+import { LiveClock } from '../../clock/index.js';
+import { loadConfigFile } from '../../config/load.js';
+import { InputError, splitMarket } from '../../core/index.js';
+import { DEFAULT_RISK_LIMITS } from '../../risk/index.js';
+import { loadPriceSeries, type PriceSeries } from '../../sim/price-file.js';
+import { loadStrategy, parseParamString, resolveParams, type StrategyDefinition } from '../../strategy/index.js';
+import { type CliContext, writeLine } from '../context.js';
+import { formatTable } from '../table.js';
+
+interface BacktestFlags {
+  readonly strategy: string;
+  readonly data?: string;
+  readonly market?: string;
+  readonly from?: string;
+  readonly to?: string;
+  readonly increment: string;
+  readonly dataDir: string;
+  readonly params?: string;
+  readonly feeBps?: string;
+  readonly slippageBps?: string;
+  readonly initial: string;
+  readonly config?: string;
+  readonly json?: boolean;
+  readonly out?: string;
+}
+
+/**
+ * `tradeloop backtest`: replays historical prices through a strategy with the same engine, risk gate
+ * and executors as live (see docs/backtest.md), then prints a summary table — or one JSON line with
+ * `--json` — and writes trades.csv, equity.csv and report.html with `--out DIR`.
+ */
+export function registerBacktest(program: Command, ctx: CliContext): void {
+  program
+    .command('backtest')
+    .description('replay historical prices through a strategy, risk gate and executors; print metrics')
+    .requiredOption('-s, --strategy <name>', 'built-in strategy name or path to a plugin file')
+    .option('--data <file>', 'price file: CSV (timestamp,price or OHLCV) or List Historical Prices JSON')
+    .option('--market <market>', 'replay the cached prices of this market (see tradeloop history fetch)')
+    .option('--from <time>', 'with --market: first time, e.g. 2024-01-01')
+    .option('--to <time>', 'with --market: last time')
+    .option('--increment <name>', 'with --market: increment of the cached prices', 'ONE_HOUR')
+    .option('--data-dir <dir>', 'folder of cached prices', 'data/history')
+    .option('-p, --params <k=v,...>', 'strategy parameters, e.g. fast=10,slow=30')
+    .option('--fee-bps <n>', 'fee in basis points of traded notional (default 10)')
+    .option('--slippage-bps <n>', 'slippage against the trader in basis points (default 0)')
+    .option('--initial <ASSET=AMOUNT,...>', 'starting balances', 'USD=10000')
+    .option('-c, --config <file>', 'YAML config whose risk: section sets the risk limits (default: the built-in limits)')
+    .option('--json', 'print one JSON object on one line (logs go to stderr)')
+    .option('--out <dir>', 'write trades.csv, equity.csv and report.html here')
+    .action(async (flags: BacktestFlags) => {
+      const feeBps = parseBps(flags.feeBps, '--fee-bps', 10);
+      const slippageBps = parseBps(flags.slippageBps, '--slippage-bps', 0);
+      const initial = parseInitial(flags.initial);
+      const definition = await loadStrategy(flags.strategy);
+      const params = strategyParams(definition, flags);
+      const clock = new LiveClock();
+      const loadStart = clock.now();
+      const series = loadData(flags);
+      const loadMs = clock.now() - loadStart;
+      const market = params.market === undefined ? undefined : String(params.market);
+      checkInitial(initial, market);
+      const limits = flags.config === undefined ? DEFAULT_RISK_LIMITS : loadConfigFile(flags.config).risk;
+      const progress = new LazyProgress(ctx.stderr, () => clock.now(), 'backtest');
+      let run: BacktestRun;
+      try {
+        run = await runBacktest({ definition, params, series, initial, feeBps, slippageBps, limits, onProgress: (d, t) => progress.update(d, t) });
+      } finally {
+        progress.stop();
+      }
+      if (run.strategyStopped) writeLine(ctx.stderr, `warning: the strategy stopped during the run: ${run.strategyStopped}`);
+      if (flags.out !== undefined) writeReport(flags.out, run, { strategy: definition.name, params, source: series.source, initial: flags.initial, feeBps, slippageBps });
+      if (flags.json) {
+        writeLine(ctx.stdout, JSON.stringify({
+          strategy: definition.name, market: run.market, ...metricsToJson(run.metrics), fees: Number(run.feesPaid),
+          elapsed_ms: round(run.elapsedMs), load_ms: round(loadMs), decisions: run.decisions, ...(flags.out !== undefined && { out: flags.out }),
+        }));
+        return;
+      }
+      printSummary(ctx, run, definition.name, series.source, flags.out);
+    });
+}
+
+function strategyParams(definition: StrategyDefinition, flags: BacktestFlags): Record<string, unknown> {
+  const raw = flags.params === undefined ? {} : parseParamString(flags.params);
+  if (flags.market !== undefined && 'market' in definition.params.shape) raw.market ??= flags.market;
+  return resolveParams(definition, raw, '--params');
+}
+
+function loadData(flags: BacktestFlags): PriceSeries {
+  if ((flags.data === undefined) === (flags.market === undefined)) throw new InputError('--data', 'give either --data FILE or --market MARKET (with cached prices), not both or neither');
+  if (flags.data !== undefined) {
+    if (flags.from !== undefined || flags.to !== undefined) throw new InputError('--from', '--from and --to select cached prices with --market; trim the --data file instead');
+    return loadPriceSeries(flags.data);
+  }
+  const increment = checkIncrement(flags.increment);
+  return loadCached(flags.dataDir, { market: flags.market!, increment }, parseTime(flags.from, '--from'), parseTime(flags.to, '--to'));
+}
+
+function checkInitial(initial: Record<string, string>, market: string | undefined): void {
+  if (market === undefined) return;
+  const { base, quote } = splitMarket(market);
+  if (initial[quote] === undefined && initial[base] === undefined) {
+    throw new InputError('--initial', `${market} trades ${base} against ${quote}: fund one of them, e.g. --initial ${quote}=10000`);
+  }
+}
+
+function writeReport(out: string, run: BacktestRun, info: { strategy: string; params: Record<string, unknown>; source: string; initial: string; feeBps: number; slippageBps: number }): void {
+  const params = Object.fromEntries(Object.entries(info.params).map(([k, v]) => [k, typeof v === 'number' || typeof v === 'boolean' ? v : String(v)]));
+  writeBacktestReport(out, {
+    strategy: info.strategy, market: run.market, params, source: info.source,
+    times: run.times, prices: run.prices, equity: run.equity, trades: run.trades, fills: run.fills, metrics: run.metrics,
+    assumptions: { initial: info.initial, feeBps: info.feeBps, slippageBps: info.slippageBps, fillRule: DEFAULT_FILL_RULE, extra: [['Risk decisions', decisionsText(run)]] },
+  });
+}
+
+function printSummary(ctx: CliContext, run: BacktestRun, strategy: string, source: string, out: string | undefined): void {
+  writeLine(ctx.stdout, `${strategy} on ${run.market} · ${source}`);
+  writeLine(ctx.stdout, formatTable(['metric', 'value'], formatMetricRows(run.metrics)));
+  writeLine(ctx.stdout, `risk decisions: ${decisionsText(run)}`);
+  writeLine(ctx.stdout, `replayed ${run.metrics.points.toLocaleString('en-US')} points in ${round(run.elapsedMs)} ms`);
+  if (out !== undefined) writeLine(ctx.stdout, `report: ${out}/report.html (trades.csv, equity.csv beside it)`);
+}
+
+function decisionsText(run: BacktestRun): string {
+  const entries = Object.entries(run.decisions);
+  return entries.length === 0 ? 'no intents' : entries.map(([k, v]) => `${k} ${v}`).join(', ');
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 10) / 10;
+}
