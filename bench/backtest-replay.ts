@@ -1,0 +1,133 @@
+/**
+ * Backtest replay throughput (issue 7): sma-cross through the full path — market store → strategy →
+ * risk gate → journal → executors → point replay — on 1,000,000 seeded random-walk points on one
+ * core, beside a plain Float64Array crossover loop over the same points measured in the same run
+ * (the ratio is the figure that matters), with peak RSS. Then `optimize` on a grid with 1 worker and
+ * with N workers (all cores) for the speed-up.
+ *
+ *   npm run bench backtest-replay
+ */
+import { availableParallelism } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { runOptimize } from '../backtest/optimize.js';
+import { parseGrid } from '../backtest/grid.js';
+import { runBacktest } from '../backtest/run.js';
+import { Rng } from '../src/core/index.js';
+import type { PriceSeriesLike } from '../src/sim/price-model.js';
+import { resolveParams } from '../src/strategy/index.js';
+import { z } from 'zod';
+import { Sma } from '../src/indicators/index.js';
+import { defineStrategy } from '../src/strategy/index.js';
+import smaCross from '../strategies/sma-cross.js';
+
+/** The same two SMAs as sma-cross, never trading: the per-point cost of the path without intents. */
+const watchOnly = defineStrategy({
+  name: 'watch-only',
+  description: 'updates two SMAs per price point and never trades',
+  params: z.object({}),
+  markets: ['BTCUSD'],
+  create: () => {
+    const fast = new Sma(FAST);
+    const slow = new Sma(SLOW);
+    return {
+      onEvent: (e) => {
+        if (e.kind === 'price') {
+          fast.update(e.price);
+          slow.update(e.price);
+        }
+      },
+    };
+  },
+});
+
+const POINTS = 1_000_000;
+const STEP_MS = 60_000;
+const START_MS = Date.UTC(2020, 0, 1);
+const FAST = 50;
+const SLOW = 200;
+
+/** A seeded random walk of `n` minute points. */
+export function walkSeries(n: number, seed = 42): PriceSeriesLike {
+  const rng = new Rng(seed);
+  const times = new Float64Array(n);
+  const prices = new Float64Array(n);
+  let p = 30_000;
+  for (let i = 0; i < n; i++) {
+    p *= Math.exp(0.002 * (rng.next() - 0.5));
+    times[i] = START_MS + i * STEP_MS;
+    prices[i] = Math.round(p * 100) / 100;
+  }
+  return { source: `random walk (${n} points, seed ${seed})`, length: n, times, prices };
+}
+
+/** The baseline: the same crossover as sma-cross in a plain loop with running sums. */
+function plainLoop(prices: Float64Array, fast: number, slow: number): number {
+  let fastSum = 0;
+  let slowSum = 0;
+  let prev = Number.NaN;
+  let crosses = 0;
+  for (let i = 0; i < prices.length; i++) {
+    const p = prices[i]!;
+    fastSum += p - (i >= fast ? prices[i - fast]! : 0);
+    slowSum += p - (i >= slow ? prices[i - slow]! : 0);
+    if (i + 1 < slow) continue;
+    const diff = fastSum / fast - slowSum / slow;
+    if ((prev <= 0 && diff > 0) || (prev >= 0 && diff < 0)) crosses++;
+    prev = diff;
+  }
+  return crosses;
+}
+
+function rate(points: number, ms: number): string {
+  return `${Math.round(points / (ms / 1000)).toLocaleString('en-US')} points/s`;
+}
+
+async function replayFigure(series: PriceSeriesLike): Promise<void> {
+  const params = resolveParams(smaCross, { fast: FAST, slow: SLOW });
+  let peakRss = process.memoryUsage().rss;
+  const sample = (): void => {
+    peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  };
+  await runBacktest({ definition: smaCross, params, series: walkSeries(50_000, 7) }); // warm up the JIT
+  const run = await runBacktest({ definition: smaCross, params, series, onProgress: sample, progressEvery: 50_000 });
+  sample();
+  let baseMs = Infinity;
+  let crosses = 0;
+  for (let r = 0; r < 5; r++) {
+    const t0 = performance.now();
+    crosses = plainLoop(series.prices, FAST, SLOW);
+    baseMs = Math.min(baseMs, performance.now() - t0);
+  }
+  const full = series.length / (run.elapsedMs / 1000);
+  const plain = series.length / (baseMs / 1000);
+  process.stdout.write(`sma-cross ${FAST}/${SLOW}, full path (store → strategy → risk → journal → executors → point replay)\n`);
+  process.stdout.write(`  ${series.length.toLocaleString('en-US')} points in ${run.elapsedMs.toFixed(0)} ms: ${rate(series.length, run.elapsedMs)}; `
+    + `${run.metrics.trades} round trips, ${run.intents.length} intents\n`);
+  process.stdout.write(`  plain Float64Array crossover loop: ${baseMs.toFixed(1)} ms: ${rate(series.length, baseMs)} (${crosses} crosses)\n`);
+  process.stdout.write(`  ratio plain / full: ${(plain / full).toFixed(1)}×; peak RSS ${(peakRss / 1e6).toFixed(0)} MB\n`);
+  const idle = await runBacktest({ definition: watchOnly, params: {}, series });
+  const perIntentUs = ((run.elapsedMs - idle.elapsedMs) * 1000) / Math.max(1, run.intents.length);
+  process.stdout.write(`  same path, same SMAs, no intents: ${idle.elapsedMs.toFixed(0)} ms: ${rate(series.length, idle.elapsedMs)}; `
+    + `each intent (risk, journal, executors, fill, report) adds ≈ ${perIntentUs.toFixed(0)} µs\n`);
+  process.stdout.write(`  target: ≥ 2,000,000 points/s (goal 5,000,000); peak RSS < 400 MB\n`);
+}
+
+async function optimizeFigure(): Promise<void> {
+  const cores = availableParallelism();
+  const series = walkSeries(200_000, 11);
+  const grid = parseGrid('fast=10..40:10,slow=60..120:20');
+  const time = async (workers: number): Promise<number> => {
+    const t0 = performance.now();
+    await runOptimize({ strategy: 'sma-cross', series, grid, metric: 'sharpe', workers });
+    return performance.now() - t0;
+  };
+  const one = await time(1);
+  const all = await time(cores);
+  process.stdout.write(`optimize sma-cross, ${grid.combinations.length} combinations × ${series.length.toLocaleString('en-US')} points\n`);
+  process.stdout.write(`  1 worker: ${one.toFixed(0)} ms; ${cores} workers: ${all.toFixed(0)} ms; speed-up ${(one / all).toFixed(2)}× (ideal ${cores}×)\n`);
+}
+
+export async function run(): Promise<void> {
+  await replayFigure(walkSeries(POINTS));
+  await optimizeFigure();
+}
