@@ -75,6 +75,13 @@ export class TokenIssuer {
     if (!record.scopes.has(scope)) throw problem(403, `insufficient scopes: found '${record.scopeText}', required one of '[${scope}]'`);
   }
 
+  /** Invalidates every issued token (a revocation: each holder's next request is a 401). */
+  revokeAll(): number {
+    const n = this.tokens.size;
+    this.tokens.clear();
+    return n;
+  }
+
   private prune(): void {
     if (this.tokens.size < MAX_LIVE_TOKENS) return;
     const now = this.clock.now();

@@ -29,16 +29,26 @@ export function applyFaultBefore(action: FaultPlan['action'], req: IncomingMessa
   }
 }
 
+/** A body that is valid JSON but matches no response schema of the platform. */
+const WRONG_SHAPE = Buffer.from(JSON.stringify({ id: 7, items: 'none', prices: 7, tickers: 7, bids: 'none', asks: 'none', status: 7 }));
+
 /**
  * Sends a successful JSON answer, or — for faults that strike after the operation ran — drops the
- * connection without an answer (`commit-drop`) or sends the headers and half the body (`truncate`).
+ * connection without an answer (`commit-drop`), answers 503 (`commit-5xx`), sends the headers and
+ * half the body then resets (`truncate`), sends a complete response whose body is the first half of
+ * the JSON (`malformed`), or a complete response of valid JSON in the wrong shape (`wrong-shape`).
  */
 export function sendResult(res: ServerResponse, body: unknown, action: FaultPlan['action']): void {
   if (action === 'commit-drop') {
     res.socket?.destroy();
     return;
   }
-  const text = Buffer.from(JSON.stringify(body));
+  if (action === 'commit-5xx') {
+    sendProblem(res, { type: 'about:blank', title: 'Service Unavailable', status: 503, detail: 'injected fault: the operation ran, then the sandbox answered 503' });
+    return;
+  }
+  const full = Buffer.from(JSON.stringify(body));
+  const text = action === 'malformed' ? full.subarray(0, Math.floor(full.length / 2)) : action === 'wrong-shape' ? WRONG_SHAPE : full;
   res.writeHead(200, { 'content-type': 'application/json', 'content-length': text.length });
   if (action === 'truncate') {
     res.write(text.subarray(0, Math.floor(text.length / 2)), () => res.socket?.destroy());

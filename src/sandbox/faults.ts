@@ -3,12 +3,17 @@ import { type Rng } from '../core/rng.js';
 
 /**
  * What can go wrong on the wire. `error5xx`, `error429` and `drop` hit before the operation runs
- * (nothing changes); `truncate` and `commit-drop` hit after it ran (a write is committed and the
- * answer is cut short or lost) — the case a client must resolve by ref_id.
+ * (nothing changes); `truncate` (connection reset mid-body), `commit-drop`, `commit-5xx` (a 503
+ * although the write committed), `malformed` (a complete 200 whose body is cut-off JSON) and
+ * `wrong-shape` (a 200 with valid JSON of the wrong shape) hit after it ran — the cases a client
+ * must resolve by ref_id.
  */
-export type FaultMode = 'latency' | 'error5xx' | 'error429' | 'drop' | 'truncate' | 'commit-drop';
+export type FaultMode = 'latency' | 'error5xx' | 'error429' | 'drop' | 'truncate' | 'commit-drop' | 'commit-5xx' | 'malformed' | 'wrong-shape';
 
-export const FAULT_MODES: readonly FaultMode[] = ['latency', 'error5xx', 'error429', 'drop', 'truncate', 'commit-drop'];
+export const FAULT_MODES: readonly FaultMode[] = ['latency', 'error5xx', 'error429', 'drop', 'truncate', 'commit-drop', 'commit-5xx', 'malformed', 'wrong-shape'];
+
+/** Modes that only make sense for writes (on a read they would equal a plain fault). */
+const WRITE_ONLY: ReadonlySet<FaultMode> = new Set(['commit-drop', 'commit-5xx']);
 
 /** One fault rule: a mode, where it applies, and how often. */
 export interface FaultRule {
@@ -46,11 +51,11 @@ export interface InjectedFault {
 }
 
 const NO_FAULT: FaultPlan = { latencyMs: 0, action: 'none' };
-const ALIASES: Readonly<Record<string, FaultMode>> = { '5xx': 'error5xx', '429': 'error429', 'commit-then-drop': 'commit-drop', commitdrop: 'commit-drop' };
+const ALIASES: Readonly<Record<string, FaultMode>> = { '5xx': 'error5xx', '429': 'error429', 'commit-then-drop': 'commit-drop', commitdrop: 'commit-drop', '5xx-after-commit': 'commit-5xx' };
 
 /**
  * Decides per request which faults to inject, with seeded dice. Rules without a target never touch
- * the token endpoint or the admin path; `commit-drop` applies to writes only. Rules can be added
+ * the token endpoint or the admin path; `commit-drop` and `commit-5xx` apply to writes only. Rules can be added
  * while the server runs (`add`), e.g. "drop the response of the next CreateOrder only".
  */
 export class FaultInjector {
@@ -83,7 +88,7 @@ export class FaultInjector {
     let action: FaultPlan['action'] = 'none';
     for (const r of this.rules) {
       if (r.left !== undefined && r.left <= 0) continue;
-      if (!matches(r, operation, path, internal) || (r.mode === 'commit-drop' && method === 'GET')) continue;
+      if (!matches(r, operation, path, internal) || (WRITE_ONLY.has(r.mode) && method === 'GET')) continue;
       if (r.mode !== 'latency' && action !== 'none') continue;
       if (r.rate !== undefined && r.rate < 1 && !this.rng.chance(r.rate)) continue;
       if (r.left !== undefined) r.left--;
@@ -109,7 +114,8 @@ function checkRule(r: FaultRule): FaultRule {
 
 /**
  * Parses `--faults`: comma-separated `mode[@target]=value`. Modes: latency (value a duration such
- * as 50ms or 1s), error5xx|5xx, error429|429, drop, truncate, commit-drop (value a rate such as
+ * as 50ms or 1s), error5xx|5xx, error429|429, drop, truncate, commit-drop, commit-5xx, malformed,
+ * wrong-shape (value a rate such as
  * 0.05 or 5%, `once`, or `3x` for the next three matching requests). Settings: `seed=N`,
  * `retry-after=2s`. Example: `latency=50ms,error5xx=0.05,commit-drop@CreateOrder=once`.
  */

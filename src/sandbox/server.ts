@@ -74,6 +74,8 @@ export interface SandboxHandle {
   truth(): SandboxTruth;
   /** Writes the state file now (no-op without `stateFile`); false when the write failed. */
   saveState(): boolean;
+  /** Revokes every issued access token (tests: a burst of 401s); returns how many there were. */
+  revokeTokens(): number;
   close(): Promise<void>;
 }
 
@@ -119,6 +121,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     url, apiUrl: `${url}/v2`, tokenUrl: `${url}/oauth2/token`, port, sim, faults, faultSummary, restored: restore !== undefined,
     truth: () => sandboxTruth(sim, faults),
     saveState: () => saver?.save() ?? false,
+    revokeTokens: () => issuer.revokeAll(),
     close: () => close(server, sim, saver),
   };
 }
