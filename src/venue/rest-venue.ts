@@ -1,6 +1,7 @@
 import { ApiError, ConflictError, NotFoundError, outcomeUnknown, type ApiClient, type Execution, type Order, type Quote, type QuoteExecution } from '../api/index.js';
 import { D, readDecimal, type Dec, type MarketSymbol, type Side } from '../core/index.js';
 import {
+  REF_ID_REUSED,
   VenueNotFoundError,
   VenueRejectedError,
   VenueUnknownOutcomeError,
@@ -46,7 +47,7 @@ export class RestVenue implements Venue {
     try {
       return toOrder(await this.api.createOrder(this.profileId, body, this.write));
     } catch (e) {
-      if (e instanceof ConflictError && isRecord(e.existing)) return toOrder(e.existing as unknown as Order);
+      if (ownConflict(e)) return toOrder(e.existing as unknown as Order);
       throw mapApiError(e);
     }
   }
@@ -95,7 +96,7 @@ export class RestVenue implements Venue {
     try {
       return toQuoteExecution(await this.api.createQuoteExecution(this.profileId, body, this.write));
     } catch (e) {
-      if (e instanceof ConflictError && isRecord(e.existing)) return toQuoteExecution(e.existing as unknown as QuoteExecution);
+      if (ownConflict(e)) return toQuoteExecution(e.existing as unknown as QuoteExecution);
       throw mapApiError(e);
     }
   }
@@ -121,7 +122,7 @@ export class RestVenue implements Venue {
       const t = await this.api.createInternalTransfer(body, this.write);
       return { transferId: t.id, refId: t.ref_id ?? req.refId, status: t.status };
     } catch (e) {
-      if (e instanceof ConflictError && isRecord(e.existing)) {
+      if (ownConflict(e)) {
         const t = e.existing as { id: string; ref_id?: string; status: string };
         return { transferId: t.id, refId: t.ref_id ?? req.refId, status: t.status };
       }
@@ -144,12 +145,21 @@ function rethrow(e: unknown): never {
 export function mapApiError(e: unknown): Error {
   if (outcomeUnknown(e)) return new VenueUnknownOutcomeError((e as Error).message, { cause: e });
   if (e instanceof NotFoundError) return new VenueNotFoundError(e.message);
+  if (e instanceof ConflictError && e.code === REF_ID_REUSED) return new VenueRejectedError(REF_ID_REUSED, e.message, { status: e.status });
   if (e instanceof ApiError) {
     if (e.status === undefined || e.status >= 500 || e.status === 429 || e.status === 401) return new VenueUnknownOutcomeError(e.message, { cause: e });
     const code = (e.slug ?? e.code).toUpperCase().replace(/-/g, '_');
     return new VenueRejectedError(code, e.message, { status: e.status, ...(e.problem?.meta ?? {}) });
   }
   return e instanceof Error ? e : new Error(String(e));
+}
+
+/**
+ * A 409 whose existing record is ours (the client found its fields equal to the request). A 409 the
+ * client marked REF_ID_REUSED names someone else's record and must never be taken for ours.
+ */
+function ownConflict(e: unknown): e is ConflictError & { existing: Record<string, unknown> } {
+  return e instanceof ConflictError && e.code !== REF_ID_REUSED && isRecord(e.existing);
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

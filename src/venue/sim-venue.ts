@@ -5,6 +5,7 @@ import type { SimQuoteExecution } from '../sim/quote-executions.js';
 import type { SimPlatform } from '../sim/sim.js';
 import type { SimTransfer } from '../sim/transfers.js';
 import {
+  REF_ID_REUSED,
   VenueNotFoundError,
   VenueRejectedError,
   type ExecuteQuoteRequest,
@@ -56,7 +57,7 @@ export class SimVenue implements Venue {
       );
     } catch (e) {
       if (e instanceof SimError && e.kind === 'already-exists' && e.existing?.kind === 'order') {
-        return toVenueOrder(this.sim.getOrder(this.profileId, e.existing.id));
+        return sameOrder(req, toVenueOrder(this.sim.getOrder(this.profileId, e.existing.id)));
       }
       throw mapError(e);
     }
@@ -209,4 +210,16 @@ export function toVenueFill(x: SimExecution): VenueFill {
     commissionAsset: x.commissionAsset,
     at: x.executedAt,
   };
+}
+
+/** The existing order when it is the one requested; a REF_ID_REUSED refusal when a field differs. */
+function sameOrder(req: PlaceOrderRequest, o: VenueOrder): VenueOrder {
+  const differs =
+    (req.market !== o.market && 'market') ||
+    (req.side !== o.side && 'side') ||
+    (req.type !== o.type && 'type') ||
+    (req.price !== undefined && o.price !== undefined && !o.price.eq(req.price) && 'price') ||
+    (req.baseAmount !== undefined && o.baseAmount !== undefined && !o.baseAmount.eq(req.baseAmount) && 'base_amount');
+  if (!differs) return o;
+  throw new VenueRejectedError(REF_ID_REUSED, `ref_id ${JSON.stringify(req.refId)} already names a different order (field ${differs} differs): use a new ref_id`, { existing: o.orderId });
 }

@@ -120,6 +120,12 @@ export interface VenueTransfer {
   readonly status: string;
 }
 
+/**
+ * Code of the refusal raised when our ref_id already names a record whose fields differ from the
+ * request: the record is not ours, and the runner halts trading on it.
+ */
+export const REF_ID_REUSED = 'REF_ID_REUSED';
+
 /** The venue refused the request for good (funds, rules, validation): do not retry. */
 export class VenueRejectedError extends TradeloopError {
   constructor(
