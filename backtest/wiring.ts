@@ -6,7 +6,7 @@
 import { TestClock } from '../src/clock/index.js';
 import type { Decision, ExecReport, MarketSymbol } from '../src/core/index.js';
 import { Engine, EngineRiskView, IntentIds, StrategyRunner } from '../src/engine/index.js';
-import { FillTracker, Journal, OrderExecutor, QuoteExecutor, TransferExecutor, type ExecContext } from '../src/exec/index.js';
+import { FillTracker, Journal, MemoryJournal, OrderExecutor, QuoteExecutor, TransferExecutor, type ExecContext, type JournalStore } from '../src/exec/index.js';
 import type { Logger } from '../src/log/index.js';
 import { RiskGate, type RiskLimits } from '../src/risk/index.js';
 import { PointMarket, type PointMarketOptions } from '../src/sim/point-market.js';
@@ -21,7 +21,7 @@ export interface BundleOptions {
   readonly startMs: number;
   readonly limits: RiskLimits;
   readonly venue: PointMarketOptions;
-  /** Journal file (default in memory: a backtest leaves no journal behind unless asked). */
+  /** SQLite journal file (default: the in-memory journal; a backtest leaves no journal behind unless asked). */
   readonly journalFile?: string;
   readonly log?: Logger;
   readonly onDecision?: (d: Decision) => void;
@@ -35,7 +35,7 @@ export interface BacktestBundle {
   readonly points: PointMarket;
   readonly venue: PointVenue;
   readonly gate: RiskGate;
-  readonly journal: Journal;
+  readonly journal: JournalStore;
   readonly engine: Engine;
   readonly orders: OrderExecutor;
   readonly fills: FillTracker;
@@ -51,7 +51,8 @@ export function buildBacktestBundle(o: BundleOptions): BacktestBundle {
   const venue = new PointVenue(points);
   const riskView = new EngineRiskView(clock, market, account, o.limits.fee_bps);
   const gate = new RiskGate(o.limits, riskView, o.log);
-  const journal = new Journal(o.journalFile ?? ':memory:');
+  // in memory unless a file is asked for: same records and rules, a fraction of the cost per intent
+  const journal: JournalStore = o.journalFile === undefined ? new MemoryJournal() : new Journal(o.journalFile);
   const holder: { engine?: Engine } = {};
   const ctx: ExecContext = { venue, journal, clock, ...(o.log && { log: o.log }), emit: (r: ExecReport) => holder.engine?.onReport(r) };
   const orders = new OrderExecutor(ctx);

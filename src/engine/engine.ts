@@ -1,5 +1,5 @@
 import { assertNever, type Decision, type ExecReport, type Intent, type MarketEvent } from '../core/index.js';
-import type { Journal, OrderExecutor, QuoteExecutor, TransferExecutor } from '../exec/index.js';
+import type { JournalStore, OrderExecutor, QuoteExecutor, TransferExecutor } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
 import type { RiskGate } from '../risk/index.js';
 import type { AccountStore, MarketStore } from '../state/index.js';
@@ -13,7 +13,7 @@ export interface EngineDeps {
   readonly account: AccountStore;
   readonly gate: RiskGate;
   readonly riskView: EngineRiskView;
-  readonly journal: Journal;
+  readonly journal: JournalStore;
   readonly executors: { readonly orders: OrderExecutor; readonly quotes: QuoteExecutor; readonly transfers: TransferExecutor };
   readonly strategies: readonly StrategyRunner[];
   readonly log?: Logger;

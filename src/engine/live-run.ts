@@ -2,11 +2,11 @@ import type { Subscription } from 'rxjs';
 import type { Clock, TimerHandle } from '../clock/index.js';
 import type { Config } from '../config/index.js';
 import { ZERO, type Dec, type Decision, type ExecReport, type MarketSymbol } from '../core/index.js';
-import { FillTracker, type Journal, OrderExecutor, QuoteExecutor, Reconciler, TransferExecutor, type ExecContext, type ReconcileResult } from '../exec/index.js';
+import { FillTracker, type JournalStore, OrderExecutor, QuoteExecutor, Reconciler, TransferExecutor, type ExecContext, type ReconcileResult } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
 import { RiskGate } from '../risk/index.js';
 import { AccountStore, MarketStore, midOf } from '../state/index.js';
-import type { MarketSource, MarketSubscription, Venue } from '../venue/index.js';
+import { REF_ID_REUSED, type MarketSource, type MarketSubscription, type Venue } from '../venue/index.js';
 import { Engine } from './engine.js';
 import { IntentIds } from './intent-ids.js';
 import { EngineRiskView } from './risk-view.js';
@@ -17,7 +17,7 @@ export interface LiveRunDeps {
   readonly clock: Clock;
   readonly venue: Venue;
   readonly source: MarketSource;
-  readonly journal: Journal;
+  readonly journal: JournalStore;
   readonly config: Pick<Config, 'risk' | 'streams' | 'run'>;
   readonly environment: string;
   /** Builds the strategy runners once the intent ids are known. */
@@ -157,7 +157,19 @@ export class LiveRun {
       this.deps.log.info({ refId: r.refId, market: r.market, side: r.side, amount: r.amount, price: r.price }, `filled ${r.side} ${r.amount} ${r.market} @ ${r.price}`);
     }
     if (r.kind === 'unresolved') this.deps.log.warn({ refId: r.refId }, `outcome unresolved: ${r.message}`);
+    if (r.kind === 'rejected' && r.code === REF_ID_REUSED) this.haltOnForeignRefId(r.refId, r.message);
     engine?.onReport(r);
+  }
+
+  /**
+   * Our ref_id already names a different record at the venue: another bot shares the prefix, or the
+   * journal was replaced. Ids can no longer be trusted, so new intents are halted (cancels still go)
+   * and the operator is alerted; restarting needs a fresh journal prefix.
+   */
+  private haltOnForeignRefId(refId: string, message: string): void {
+    const reason = `ref_id ${refId} already names a different record at the venue (another bot on this prefix, or a replaced journal?)`;
+    this.gate.killSwitch.trip(reason);
+    this.deps.log.error({ alert: 'REF_ID_CONFLICT', refId }, `ALERT: trading halted: ${reason}: ${message}; use a new journal.path or run.ref_prefix before restarting`);
   }
 
   private async reconcileUntilAgreed(): Promise<ReconcileResult> {

@@ -2,12 +2,12 @@ import type { Clock } from '../clock/index.js';
 import type { ExecReport } from '../core/index.js';
 import type { Logger } from '../log/index.js';
 import type { Venue } from '../venue/index.js';
-import type { Journal } from './journal.js';
+import type { JournalStore } from './journal-store.js';
 
 /** What every executor needs: the venue, the journal, the clock, a logger and a report sink. */
 export interface ExecContext {
   readonly venue: Venue;
-  readonly journal: Journal;
+  readonly journal: JournalStore;
   readonly clock: Pick<Clock, 'now'>;
   readonly log?: Logger;
   /** Receives every execution report (the engine queues them for stores and strategies). */

@@ -6,3 +6,5 @@ export * from './quote-executor.js';
 export * from './transfer-executor.js';
 export * from './fill-tracker.js';
 export * from './reconciler.js';
+export * from './journal-store.js';
+export * from './memory-journal.js';

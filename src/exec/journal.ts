@@ -1,38 +1,9 @@
 import Database from 'better-sqlite3';
 import type { Decision, Intent } from '../core/index.js';
 import { ACTIVE_STATES, JOURNAL_DDL, JOURNAL_SCHEMA_VERSION, type JournalState } from './journal-schema.js';
+import type { FactsUpdate, JournalFill, JournalIntentRow, JournalStore } from './journal-store.js';
 
-export interface JournalIntentRow {
-  readonly refId: string;
-  readonly strategy: string;
-  readonly kind: Intent['kind'];
-  readonly market: string | null;
-  readonly side: string | null;
-  readonly intent: Intent;
-  readonly decision: 'approve' | 'deny';
-  readonly denialCode: string | null;
-  readonly state: JournalState;
-  readonly venueId: string | null;
-  readonly status: string | null;
-  readonly amountFilled: string;
-  readonly averagePrice: string | null;
-  readonly message: string | null;
-  readonly createdAt: number;
-  readonly updatedAt: number;
-}
-
-export interface JournalFill {
-  readonly fillId: string;
-  readonly refId: string;
-  readonly orderId: string;
-  readonly market: string;
-  readonly side: string;
-  readonly amount: string;
-  readonly price: string;
-  readonly commission: string;
-  readonly commissionAsset: string;
-  readonly at: number;
-}
+export type { JournalFill, JournalIntentRow, JournalStore } from './journal-store.js';
 
 interface RawIntentRow {
   ref_id: string;
@@ -58,7 +29,7 @@ interface RawIntentRow {
  * before the first request; then every request, response, status change and fill. Each method is
  * one transaction, so a crash never leaves half a record.
  */
-export class Journal {
+export class Journal implements JournalStore {
   private readonly db: Database.Database;
   private readonly stmts;
 
@@ -144,7 +115,7 @@ export class Journal {
   }
 
   /** Updates state and venue facts of an intent and logs the event that caused it. */
-  update(refId: string, at: number, state: JournalState, facts: { venueId?: string; status?: string; amountFilled?: string; averagePrice?: string; message?: string }, event: { type: string; data?: unknown }): void {
+  update(refId: string, at: number, state: JournalState, facts: FactsUpdate, event: { type: string; data?: unknown }): void {
     this.db.transaction(() => {
       this.stmts.update.run({
         ref_id: refId,

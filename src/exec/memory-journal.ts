@@ -1,0 +1,156 @@
+import type { Decision, Intent } from '../core/index.js';
+import { ACTIVE_STATES, type JournalState } from './journal-schema.js';
+import type { FactsUpdate, JournalFill, JournalIntentRow, JournalStore } from './journal-store.js';
+
+type Row = { -readonly [K in keyof JournalIntentRow]: JournalIntentRow[K] };
+
+const ACTIVE: ReadonlySet<JournalState> = new Set(ACTIVE_STATES);
+
+/**
+ * The journal in memory, for backtests: the same records and rules as the SQLite journal (an intent
+ * before its request, each fill once by its id, the ref_id never reused) at a fraction of the cost
+ * per intent. Memory grows with intents and fills, never with price points.
+ */
+export class MemoryJournal implements JournalStore {
+  private readonly rows = new Map<string, Row>();
+  private readonly byVenue = new Map<string, string>();
+  private readonly fillsById = new Map<string, JournalFill>();
+  private readonly eventLog = new Map<string, Array<{ seq: number; at: number; type: string; data: unknown }>>();
+  private readonly meta = new Map<string, string>();
+  private seq = 0;
+
+  recordDecision(decision: Decision, sent?: { readonly at: number; readonly request: unknown }): void {
+    const i = decision.intent;
+    if (this.rows.has(i.intentId)) throw new Error(`ref_id ${i.intentId} is already journaled`);
+    const approved = decision.kind === 'approve';
+    this.rows.set(i.intentId, {
+      refId: i.intentId,
+      strategy: i.strategy,
+      kind: i.kind,
+      market: 'market' in i ? i.market : null,
+      side: 'side' in i ? i.side : null,
+      intent: i,
+      decision: decision.kind,
+      denialCode: approved ? null : decision.reason.code,
+      state: approved ? (sent ? 'sent' : 'pending') : 'denied',
+      venueId: null,
+      status: null,
+      amountFilled: '0',
+      averagePrice: null,
+      message: null,
+      createdAt: decision.at,
+      updatedAt: decision.at,
+    });
+    this.event(i.intentId, decision.at, 'decision', approved ? { kind: 'approve' } : { kind: 'deny', reason: decision.reason });
+    if (approved && sent) this.event(i.intentId, sent.at, 'request', sent.request ?? null);
+  }
+
+  markSent(refId: string, at: number, request: unknown): void {
+    const row = this.rows.get(refId);
+    if (row) {
+      row.state = 'sent';
+      row.updatedAt = at;
+    }
+    this.event(refId, at, 'request', request ?? null);
+  }
+
+  update(refId: string, at: number, state: JournalState, facts: FactsUpdate, event: { type: string; data?: unknown }): void {
+    const row = this.rows.get(refId);
+    if (row) {
+      row.state = state;
+      if (facts.venueId !== undefined) {
+        row.venueId = facts.venueId;
+        this.byVenue.set(facts.venueId, refId);
+      }
+      if (facts.status !== undefined) row.status = facts.status;
+      if (facts.amountFilled !== undefined) row.amountFilled = facts.amountFilled;
+      if (facts.averagePrice !== undefined) row.averagePrice = facts.averagePrice;
+      if (facts.message !== undefined) row.message = facts.message;
+      row.updatedAt = at;
+    }
+    this.event(refId, at, event.type, event.data ?? null);
+  }
+
+  recordFill(fill: JournalFill): boolean {
+    if (this.fillsById.has(fill.fillId)) return false;
+    this.fillsById.set(fill.fillId, { ...fill });
+    this.event(fill.refId, fill.at, 'fill', fill);
+    return true;
+  }
+
+  facts(refId: string): { state: JournalState; venueId: string | null; status: string | null; amountFilled: string } | undefined {
+    const r = this.rows.get(refId);
+    return r && { state: r.state, venueId: r.venueId, status: r.status, amountFilled: r.amountFilled };
+  }
+
+  get(refId: string): JournalIntentRow | undefined {
+    const r = this.rows.get(refId);
+    return r && { ...r };
+  }
+
+  byVenueId(venueId: string): JournalIntentRow | undefined {
+    const ref = this.byVenue.get(venueId);
+    return ref === undefined ? undefined : this.get(ref);
+  }
+
+  active(): JournalIntentRow[] {
+    return [...this.rows.values()].filter((r) => ACTIVE.has(r.state)).sort(oldestFirst).map((r) => ({ ...r }));
+  }
+
+  intents(filter: { state?: JournalState; kind?: Intent['kind']; limit?: number } = {}): JournalIntentRow[] {
+    return [...this.rows.values()]
+      .filter((r) => (filter.state === undefined || r.state === filter.state) && (filter.kind === undefined || r.kind === filter.kind))
+      .sort((a, b) => oldestFirst(b, a))
+      .slice(0, filter.limit ?? Number.MAX_SAFE_INTEGER)
+      .map((r) => ({ ...r }));
+  }
+
+  fills(filter: { refId?: string; limit?: number } = {}): JournalFill[] {
+    return [...this.fillsById.values()]
+      .filter((f) => filter.refId === undefined || f.refId === filter.refId)
+      .sort((a, b) => a.at - b.at || (a.fillId < b.fillId ? -1 : a.fillId > b.fillId ? 1 : 0))
+      .slice(0, filter.limit ?? Number.MAX_SAFE_INTEGER);
+  }
+
+  events(refId: string): Array<{ seq: number; at: number; type: string; data: unknown }> {
+    return [...(this.eventLog.get(refId) ?? [])];
+  }
+
+  nextSequence(name: string): number {
+    const next = Number(this.meta.get(`seq:${name}`) ?? '0') + 1;
+    this.meta.set(`seq:${name}`, String(next));
+    return next;
+  }
+
+  getMeta(key: string): string | undefined {
+    return this.meta.get(key);
+  }
+
+  setMeta(key: string, value: string): void {
+    this.meta.set(key, value);
+  }
+
+  checkpoint(): void {
+    // nothing to move: the records are already where they stay
+  }
+
+  integrityCheck(): string {
+    for (const [venueId, ref] of this.byVenue) if (this.rows.get(ref)?.venueId !== venueId) return `venue id ${venueId} points at ${ref}, which does not carry it`;
+    for (const f of this.fillsById.values()) if (!this.rows.has(f.refId)) return `fill ${f.fillId} belongs to unknown ref_id ${f.refId}`;
+    return 'ok';
+  }
+
+  close(): void {
+    // memory is released with the object
+  }
+
+  private event(refId: string, at: number, type: string, data: unknown): void {
+    let list = this.eventLog.get(refId);
+    if (!list) this.eventLog.set(refId, (list = []));
+    list.push({ seq: ++this.seq, at, type, data });
+  }
+}
+
+function oldestFirst(a: JournalIntentRow, b: JournalIntentRow): number {
+  return a.createdAt - b.createdAt || (a.refId < b.refId ? -1 : a.refId > b.refId ? 1 : 0);
+}
