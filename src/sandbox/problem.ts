@@ -56,6 +56,8 @@ const SIM_PROBLEMS: Readonly<Record<SimErrorKind, { status: number; slug?: strin
   rejected: { status: 403, slug: 'rejected', title: 'Rejected' },
   // No platform slug exists for this refusal; the sandbox names it so clients can tell it from funds.
   'transfer-limit-exceeded': { status: 403, slug: 'transfer-limit-exceeded', title: 'Transfer Limit Exceeded' },
+  conflict: { status: 409, title: 'Conflict' },
+  'bad-request': { status: 400, title: 'Bad Request' },
 };
 
 /**

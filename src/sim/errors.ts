@@ -10,11 +10,15 @@ export type SimErrorKind =
   | 'exceed-precision'
   | 'expired'
   | 'rejected'
-  | 'transfer-limit-exceeded';
+  | 'transfer-limit-exceeded'
+  /** A state conflict: the record is not in a state the operation applies to (409). */
+  | 'conflict'
+  /** A request the record's state makes invalid, with no single field to blame (400). */
+  | 'bad-request';
 
 /** The earlier record behind an `already-exists` refusal. */
 export interface ExistingRecord {
-  readonly kind: 'profile' | 'order' | 'quote-execution' | 'transfer';
+  readonly kind: 'profile' | 'order' | 'quote-execution' | 'transfer' | 'identity' | 'account' | 'fiat-account' | 'deposit-instructions' | 'deposit-address' | 'settlement' | 'conversion';
   readonly id: string;
 }
 

@@ -1,6 +1,7 @@
 import { InputError } from '../core/errors.js';
 import { SimError } from './errors.js';
 import { type Ledger } from './ledger.js';
+import { PRIMARY_ENTITY, ownerOf } from './owners.js';
 
 export type ProfileType = 'DEFAULT' | 'NORMAL';
 
@@ -12,6 +13,10 @@ export interface Profile {
   readonly active: boolean;
   readonly createdAt: number;
   readonly seq: number;
+  /** The entity (customer) that owns it; absent = the primary entity (see `owners.ts`). */
+  readonly owner?: string;
+  /** The account it was created for (CreateAccount with create_profile); never changed afterwards. */
+  readonly accountId?: string;
 }
 
 /** The alias the platform accepts for the default profile in paths. */
@@ -66,9 +71,16 @@ export class ProfileStore {
     return [...this.byId.values()].filter((p) => includeDeactivated || p.active);
   }
 
-  create(nickname: unknown, description: unknown, nowMs: number): Profile {
+  create(nickname: unknown, description: unknown, nowMs: number, owner?: string, accountId?: string): Profile {
     const nick = this.checkNickname(nickname, undefined);
-    return this.insert({ nickname: nick, description: optionalText(description, 'description'), type: 'NORMAL', createdAt: nowMs });
+    return this.insert({ nickname: nick, description: optionalText(description, 'description'), type: 'NORMAL', createdAt: nowMs, ...(owner !== undefined && owner !== PRIMARY_ENTITY ? { owner } : {}), ...(accountId !== undefined ? { accountId } : {}) });
+  }
+
+  /** Resolves a profile the caller's entity acts on: 404 when unknown, 403 when another entity owns it. */
+  owned(idOrAlias: string, owner: string, field = 'profile_id'): Profile {
+    const p = this.get(idOrAlias);
+    if (ownerOf(p) !== owner) throw new SimError('forbidden', `${field}: profile ${idOrAlias} belongs to another entity: act only on profiles your credential owns`, { profile_id: p.id });
+    return p;
   }
 
   update(idOrAlias: string, nickname: unknown, description: unknown): Profile {
@@ -86,7 +98,7 @@ export class ProfileStore {
     this.byId.set(p.id, { ...p, active: false });
   }
 
-  private insert(fields: Pick<Profile, 'nickname' | 'description' | 'type' | 'createdAt'>): Profile {
+  private insert(fields: Pick<Profile, 'nickname' | 'description' | 'type' | 'createdAt' | 'owner' | 'accountId'>): Profile {
     const p: Profile = { id: this.newId(), active: true, seq: ++this.seq, ...fields };
     this.byId.set(p.id, p);
     return p;

@@ -1,5 +1,6 @@
 import { type Clock, type TimerHandle } from '../clock/clock.js';
 import { D, type Dec } from '../core/decimal.js';
+import { InputError } from '../core/errors.js';
 import { type HistoricalPage, type HistoricalQuery } from './history.js';
 import { Ledger } from './ledger.js';
 import { type PriceView, type TickerView, priceOf, tickerOf } from './market-data.js';
@@ -19,6 +20,9 @@ import { DEFAULT_QUOTE_SETTINGS, QuoteBook, type QuoteSettings, type SimQuote } 
 import { type SimSnapshot, type SnapshotParts, restoreSnapshot, takeSnapshot } from './snapshot.js';
 import { DEFAULT_TRANSFER_LIMITS, type TransferLimitConfig, type TransferLimitView, TransferLimits } from './transfer-limits.js';
 import { type TransferFilter, queryTransfers } from './transfer-query.js';
+import { type PlatformSettings } from './area-deps.js';
+import { customerIdOf, ownerOf } from './owners.js';
+import { PlatformServices } from './platform-services.js';
 
 export interface SimOptions {
   /** Drives simulated time: LiveClock/ScaledClock for real time, TestClock in tests and backtests. */
@@ -43,6 +47,8 @@ export interface SimOptions {
   readonly transferSettleMs?: number;
   /** Restores this state instead of starting empty (seed, start time, ids and records come from it; funding is skipped). */
   readonly restore?: SimSnapshot;
+  /** Identities, accounts, fiat, crypto, settlements, conversions and tax forms: delays, fees, limits. */
+  readonly platform?: Partial<PlatformSettings>;
 }
 
 /**
@@ -71,6 +77,8 @@ export class SimPlatform {
   private readonly quoteExecs: QuoteExecutionStore;
   /** Read-only queries over accounts: balances, orders, executions (see AccountViews). */
   readonly accounts: AccountViews;
+  /** Identities, accounts, fiat and crypto transfers, settlements, conversions, tax forms and the may-transact gate. */
+  readonly platform: PlatformServices;
   private lastTick: number;
   private lastTime: number;
   private timer: TimerHandle | undefined;
@@ -91,7 +99,9 @@ export class SimPlatform {
     this.profiles = new ProfileStore(() => ids.next('profiles'), this.startedAt);
     this.limits = new TransferLimits(options.transferLimits ?? DEFAULT_TRANSFER_LIMITS, ids);
     const usdValue = (asset: string, amount: Dec): Dec => amount.times(this.registry.usdPrice(asset, this.lastTime));
-    this.transfers = new TransferStore({ ledger, profiles: this.profiles, ids, limits: this.limits, customerId: ids.derived('customer', 1), settleDelayMs: options.transferSettleMs ?? 1000, usdValue });
+    const customerOf = (profileId: string): string => customerIdOf(ids, ownerOf(this.profiles.get(profileId, true)));
+    this.transfers = new TransferStore({ ledger, profiles: this.profiles, ids, limits: this.limits, customerId: ids.derived('customer', 1), settleDelayMs: options.transferSettleMs ?? 1000, usdValue, customerOf });
+    this.platform = new PlatformServices({ ids, ledger, profiles: this.profiles, transfers: this.transfers, limits: this.limits, seed: this.seed, usdValue, ...(options.platform ? { settings: options.platform } : {}) });
     this.quotes = new QuoteBook({ ...DEFAULT_QUOTE_SETTINGS, ...options.quotes }, ids, (m, at) => this.registry.model(m).priceAt(at));
     this.quoteExecs = new QuoteExecutionStore(ledger, this.profiles, this.quotes, ids);
     this.entry = new OrderEntry({ ledger, settlement, profiles: this.profiles, market: (m) => this.market(m), newId: () => ids.next('orders'), rules });
@@ -142,6 +152,7 @@ export class SimPlatform {
     this.entry.applyDueCancels(atMs);
     this.quoteExecs.settleDue(atMs);
     this.transfers.completeDue(atMs);
+    this.platform.advance(atMs);
     this.lastTick = target;
     this.lastTime = atMs;
   }
@@ -149,6 +160,7 @@ export class SimPlatform {
   /** Places an order: validated, funds reserved, taker phase run; returns the order as it stands. */
   placeOrder(cmd: PlaceOrderCommand): OrderRecord {
     const now = this.now();
+    this.platform.gate.check(typeof cmd.profileId === 'string' ? cmd.profileId : '', { identityId: cmd.identityId, accountId: cmd.identityAccountId });
     const order = this.entry.accept(cmd, now);
     const market = this.market(order.market);
     if (order.type === 'STOP_MARKET' || order.type === 'STOP_LIMIT') {
@@ -167,15 +179,25 @@ export class SimPlatform {
     this.entry.requestCancel(this.profiles.get(profileId).id, orderId, now);
   }
 
+  /** A sandbox deposit; a crypto deposit to an address the sandbox issued arrives through that address. */
   deposit(cmd: DepositCommand): { activityId: string; transferId: string } {
     const profile = this.profiles.get(cmd.profileId);
-    const t = this.transfers.deposit({ ...cmd, profileId: profile.id }, this.now());
+    const now = this.now();
+    const address = typeof cmd.cryptoAddress === 'string' && typeof cmd.cryptoNetwork === 'string' ? this.platform.crypto.findAddress(cmd.cryptoAddress, cmd.cryptoNetwork) : undefined;
+    if (address !== undefined) {
+      const parsed = this.transfers.parseDeposit(cmd);
+      if (address.profileId !== profile.id) throw new InputError('crypto_address', `deposit address ${address.address} belongs to profile ${address.profileId}, not ${profile.id}`);
+      const t = this.platform.crypto.depositTo(address, parsed.asset, parsed.amount, parsed.network, now);
+      return { activityId: t.activityId, transferId: t.id };
+    }
+    const t = this.transfers.deposit({ ...cmd, profileId: profile.id }, now);
     return { activityId: t.activityId, transferId: t.id };
   }
 
   /** Moves funds between two profiles; returns the DEBIT leg (PENDING until `transferSettleMs` later). */
   internalTransfer(cmd: InternalTransferCommand): SimTransfer {
     const now = this.now();
+    if (typeof cmd.fromProfileId === 'string' && cmd.fromProfileId !== '') this.platform.gate.check(cmd.fromProfileId, { identityId: cmd.fromIdentityId, accountId: cmd.fromAccountId });
     const debit = this.transfers.internal(cmd, now);
     this.transfers.completeDue(now);
     return debit;
@@ -206,6 +228,7 @@ export class SimPlatform {
   /** Executes a quote at its held price: CREATED now, SETTLED `quotes.settleDelayMs` later. */
   executeQuote(cmd: QuoteExecutionCommand): SimQuoteExecution {
     const now = this.now();
+    this.platform.gate.check(cmd.profileId, { identityId: cmd.identityId, accountId: cmd.accountId });
     const x = this.quoteExecs.execute(cmd, now);
     this.quoteExecs.settleDue(now);
     return x;
@@ -318,7 +341,7 @@ export class SimPlatform {
 
   private parts(): SnapshotParts {
     const { ids, profiles, ledger, entry, settlement, transfers, quotes, limits } = this;
-    return { ids, profiles, ledger, entry, settlement, transfers, quotes, quoteExecutions: this.quoteExecs, limits, markets: this.registry.markets, market: (m) => this.market(m) };
+    return { ids, profiles, ledger, entry, settlement, transfers, quotes, quoteExecutions: this.quoteExecs, limits, platform: this.platform, markets: this.registry.markets, market: (m) => this.market(m) };
   }
 
   private tickMarket(m: MarketState, tick: number, tickAt: number): void {

@@ -11,6 +11,7 @@ import { type Settlement } from './settlement.js';
 import { type LimitUsage, type TransferLimits } from './transfer-limits.js';
 import { type SimTransfer, type TransferStore } from './transfers.js';
 import { type OrderEntry } from './trading.js';
+import { type PlatformServices, type PlatformSnapshot } from './platform-services.js';
 
 export const SNAPSHOT_VERSION = 1;
 
@@ -37,6 +38,8 @@ export interface SimSnapshot {
   readonly quoteExecutions: readonly Json[];
   readonly limitUsage: readonly LimitUsage[];
   readonly tapes: Readonly<Record<string, { readonly fills: readonly TapeTrade[]; readonly absorbed: readonly string[] }>>;
+  /** Identities, accounts, fiat, crypto, settlements, conversions, tax corrections (absent in older files). */
+  readonly platform?: PlatformSnapshot;
 }
 
 /** The sim's stores, as the snapshot code sees them. */
@@ -50,6 +53,7 @@ export interface SnapshotParts {
   readonly quotes: QuoteBook;
   readonly quoteExecutions: QuoteExecutionStore;
   readonly limits: TransferLimits;
+  readonly platform: PlatformServices;
   readonly markets: ReadonlyMap<string, MarketState>;
   market(market: string): MarketState;
 }
@@ -80,6 +84,7 @@ export function takeSnapshot(p: SnapshotParts, meta: Pick<SimSnapshot, 'seed' | 
     quoteExecutions: p.quoteExecutions.executions.map((x) => encode(x, QUOTE_EXECUTION_DECIMALS)),
     limitUsage: p.limits.saved(),
     tapes,
+    platform: JSON.parse(JSON.stringify(p.platform.saved())) as PlatformSnapshot,
   };
 }
 
@@ -102,6 +107,7 @@ export function restoreSnapshot(p: SnapshotParts, s: SimSnapshot): void {
   p.quoteExecutions.restore(s.quoteExecutions.map((x) => decode<SimQuoteExecution>(x, QUOTE_EXECUTION_DECIMALS)));
   p.limits.restore(s.limitUsage);
   for (const [name, tape] of Object.entries(s.tapes)) p.market(name).restoreTape(tape);
+  p.platform.restore(s.platform);
 }
 
 /** Parses and checks a snapshot file's text; errors name the file and what is wrong. */

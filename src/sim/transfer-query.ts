@@ -20,7 +20,7 @@ export interface TransferFilter {
   readonly groupIds?: readonly string[];
   readonly cryptoTxHashes?: readonly string[];
   readonly statuses?: readonly string[];
-  /** The sim never sets a secondary status, so any value here matches nothing. */
+  /** Travel-rule and customer states (deposits waiting for or refused after originator information). */
   readonly secondaryStatuses?: readonly string[];
   readonly created?: TimeBounds;
   readonly updated?: TimeBounds;
@@ -45,10 +45,9 @@ function anyOf(values: readonly string[] | undefined, value: string | undefined)
 export function queryTransfers(all: readonly SimTransfer[], f: TransferFilter): { items: SimTransfer[]; keyOf: (t: SimTransfer) => number; descending: boolean } {
   const byUpdate = f.orderBy === 'UPDATED_AT';
   const descending = (f.order ?? (byUpdate ? 'ASC' : 'DESC')) === 'DESC';
-  const secondary = f.secondaryStatuses !== undefined && f.secondaryStatuses.length > 0;
   const items = all.filter(
     (t) =>
-      !secondary &&
+      anyOf(f.secondaryStatuses, t.secondaryStatus) &&
       anyOf(f.profileIds, t.profileId) &&
       anyOf(f.identityIds, t.identityId) &&
       anyOf(f.accountIds, t.accountId) &&

@@ -34,7 +34,8 @@ export interface SimTransfer {
   updatedAt: number;
   /** Position in update order (creation and every status change), the key of UPDATED_AT paging. */
   updateSeq: number;
-  readonly completeAt: number | undefined;
+  /** When a PENDING transfer completes; undefined while it waits (e.g. for travel-rule information). */
+  completeAt: number | undefined;
   readonly groupId: string | undefined;
   readonly identityId: string | undefined;
   readonly accountId: string | undefined;
@@ -42,6 +43,12 @@ export interface SimTransfer {
   readonly destinationAddress: string | undefined;
   readonly cryptoTxHash: string | undefined;
   readonly metadata: Readonly<Record<string, string>>;
+  /** Travel-rule and customer states beside `status` (TRAVEL_RULE_INFO_REQUESTED, CUSTOMER_REJECTED …). */
+  secondaryStatus?: string | undefined;
+  readonly fiatAccountId?: string | undefined;
+  readonly memo?: string | undefined;
+  /** The address a crypto deposit arrived at (deposits into deposit addresses). */
+  readonly depositAddressId?: string | undefined;
 }
 
 export interface DepositCommand {
@@ -77,7 +84,12 @@ export interface TransferDeps {
   readonly settleDelayMs: number;
   /** USD value of an amount of an asset now (for the limits). */
   readonly usdValue: (asset: string, amount: Dec) => Dec;
+  /** The wire customer_id of a profile's owner (default: `customerId` for all). */
+  readonly customerOf?: (profileId: string) => string;
 }
+
+/** Which kind of movement between two profiles: same customer (internal) or across entities (platform). */
+export type BetweenProfiles = 'INTERNAL' | 'PAXOS';
 
 type Fields = Omit<SimTransfer, 'id' | 'seq' | 'activityId' | 'customerId' | 'updatedAt' | 'updateSeq'>;
 
@@ -99,11 +111,17 @@ export class TransferStore {
     return this.d.customerId;
   }
 
-  deposit(cmd: DepositCommand, nowMs: number): SimTransfer {
+  /** Checks a sandbox deposit's asset, amount and network (crypto assets need a network, fiat ones none). */
+  parseDeposit(cmd: DepositCommand): { asset: string; amount: Dec; network: string } {
     const asset = knownAsset(cmd.asset);
     const qty = amount(cmd.amount, 'amount', assetDecimals(asset));
     if (qty === undefined) throw new InputError('amount', 'required: the amount to deposit as a decimal string, e.g. "1000"');
-    const network = depositNetwork(asset, cmd.cryptoNetwork);
+    return { asset, amount: qty, network: depositNetwork(asset, cmd.cryptoNetwork) ?? '' };
+  }
+
+  deposit(cmd: DepositCommand, nowMs: number): SimTransfer {
+    const { asset, amount: qty, network: net } = this.parseDeposit(cmd);
+    const network = net === '' ? undefined : net;
     if (cmd.cryptoAddress !== undefined && typeof cmd.cryptoAddress !== 'string') throw new InputError('crypto_address', 'expected a string');
     const crypto = network !== undefined;
     const type = crypto ? 'CRYPTO_DEPOSIT' : 'WIRE_DEPOSIT';
@@ -115,8 +133,8 @@ export class TransferStore {
     );
   }
 
-  /** Creates an internal transfer; returns its DEBIT leg (PENDING). */
-  internal(cmd: InternalTransferCommand, nowMs: number): SimTransfer {
+  /** Creates an internal (or, with kind PAXOS, a platform) transfer; returns its DEBIT leg (PENDING). */
+  internal(cmd: InternalTransferCommand, nowMs: number, kind: BetweenProfiles = 'INTERNAL'): SimTransfer {
     const fromId = requiredString(cmd.fromProfileId, 'from_profile_id');
     const toId = requiredString(cmd.toProfileId, 'to_profile_id');
     const asset = knownAsset(cmd.asset);
@@ -128,24 +146,54 @@ export class TransferStore {
     const from = this.d.profiles.get(fromId);
     const to = this.d.profiles.get(toId);
     if (from.id === to.id) throw new InputError('to_profile_id', 'must differ from from_profile_id: an internal transfer moves funds between two profiles');
-    const existing = refId === undefined ? undefined : this.byRef.get(refId);
-    if (existing !== undefined) throw new SimError('already-exists', `a transfer with ref_id ${JSON.stringify(refId)} already exists`, undefined, { kind: 'transfer', id: existing.id });
-    this.d.limits.admit('INTERNAL_TRANSFER_DEBIT', this.d.usdValue(asset, qty), nowMs);
+    this.checkRef(refId);
+    const prefix = kind === 'INTERNAL' ? 'INTERNAL_TRANSFER' : 'PAXOS_TRANSFER';
+    this.d.limits.admit(`${prefix}_DEBIT`, this.d.usdValue(asset, qty), nowMs);
     this.d.ledger.require(from.id, asset, qty);
     this.d.ledger.apply([{ profileId: from.id, asset, available: qty.neg() }]);
     const groupId = this.d.ids.next('transfer-groups');
     const completeAt = nowMs + this.d.settleDelayMs;
     const ids = (i: unknown, a: unknown, side: string) => ({ identityId: optionalString(i, `${side}_identity_id`, 100), accountId: optionalString(a, `${side}_account_id`, 100) });
-    this.insert({ ...leg(to.id, refId, qty, asset, 'CREDIT', 'INTERNAL_TRANSFER_CREDIT', 'PENDING', nowMs, recipientMeta), groupId, completeAt, ...ids(cmd.toIdentityId, cmd.toAccountId, 'to') }, nowMs);
-    const debit = this.insert({ ...leg(from.id, refId, qty, asset, 'DEBIT', 'INTERNAL_TRANSFER_DEBIT', 'PENDING', nowMs, senderMeta), groupId, completeAt, ...ids(cmd.fromIdentityId, cmd.fromAccountId, 'from') }, nowMs);
-    if (refId !== undefined) this.byRef.set(refId, debit);
-    return debit;
+    this.insert({ ...leg(to.id, refId, qty, asset, 'CREDIT', `${prefix}_CREDIT`, 'PENDING', nowMs, recipientMeta), groupId, completeAt, ...ids(cmd.toIdentityId, cmd.toAccountId, 'to') }, nowMs);
+    return this.insert({ ...leg(from.id, refId, qty, asset, 'DEBIT', `${prefix}_DEBIT`, 'PENDING', nowMs, senderMeta), groupId, completeAt, ...ids(cmd.fromIdentityId, cmd.fromAccountId, 'from') }, nowMs);
+  }
+
+  /** Refuses a ref_id an earlier transfer (its debit leg, or a deposit or withdrawal) carries: 409 with it. */
+  checkRef(refId: string | undefined): void {
+    const existing = refId === undefined ? undefined : this.byRef.get(refId);
+    if (existing !== undefined) throw new SimError('already-exists', `a transfer with ref_id ${JSON.stringify(refId)} already exists`, undefined, { kind: 'transfer', id: existing.id });
+  }
+
+  /**
+   * Records a transfer built by another area (fiat and crypto withdrawals, fiat deposits, deposits
+   * into deposit addresses); the caller has moved the money that moves at creation. A PENDING
+   * transfer completes at `completeAt` (credits are paid then) or waits when it has none.
+   */
+  book(fields: Partial<Fields> & Pick<Fields, 'profileId' | 'amount' | 'asset' | 'direction' | 'type' | 'status'>, nowMs: number): SimTransfer {
+    const base = leg(fields.profileId, fields.refId, fields.amount, fields.asset, fields.direction, fields.type, fields.status, nowMs, fields.metadata ?? {});
+    return this.insert({ ...base, ...fields, createdAt: nowMs }, nowMs);
+  }
+
+  /** A waiting transfer resumes: it completes `delayMs` from now (a credit pays then). */
+  resume(t: SimTransfer, nowMs: number, delayMs: number): void {
+    t.completeAt = nowMs + delayMs;
+    t.secondaryStatus = undefined;
+    this.touch(t, nowMs);
+    this.pending.push(t);
+  }
+
+  /** A waiting transfer fails (nothing is credited). */
+  fail(t: SimTransfer, nowMs: number, secondaryStatus: string): void {
+    t.status = 'FAILED';
+    t.secondaryStatus = secondaryStatus;
+    this.touch(t, nowMs);
   }
 
   /** Completes every pending transfer due at or before `atMs`: credit legs pay the recipient. */
   completeDue(atMs: number): void {
-    if (this.pending.length === 0 || this.pending[0]!.completeAt! > atMs) return;
-    const due = this.pending.filter((t) => t.completeAt! <= atMs);
+    if (this.pending.length === 0) return;
+    const due = this.pending.filter((t) => t.completeAt! <= atMs).sort((a, b) => a.completeAt! - b.completeAt! || a.seq - b.seq);
+    if (due.length === 0) return;
     this.pending = this.pending.filter((t) => t.completeAt! > atMs);
     for (const t of due) {
       if (t.direction === 'CREDIT') this.d.ledger.credit(t.profileId, t.asset, t.amount);
@@ -167,18 +215,25 @@ export class TransferStore {
     for (const t of transfers) {
       this.transfers.push(t);
       this.byId.set(t.id, t);
-      if (t.refId !== undefined && t.direction === 'DEBIT') this.byRef.set(t.refId, t);
+      if (t.refId !== undefined && !t.type.endsWith('_CREDIT')) this.byRef.set(t.refId, t);
       if (t.status === 'PENDING' && t.completeAt !== undefined) this.pending.push(t);
       this.updates = Math.max(this.updates, t.updateSeq);
     }
   }
 
   private insert(fields: Fields, nowMs: number): SimTransfer {
-    const t: SimTransfer = { ...fields, id: this.d.ids.next('transfers'), seq: this.transfers.length + 1, activityId: this.d.ids.next('activities'), customerId: this.d.customerId, updatedAt: nowMs, updateSeq: ++this.updates };
+    const customerId = this.d.customerOf?.(fields.profileId) ?? this.d.customerId;
+    const t: SimTransfer = { ...fields, id: this.d.ids.next('transfers'), seq: this.transfers.length + 1, activityId: this.d.ids.next('activities'), customerId, updatedAt: nowMs, updateSeq: ++this.updates };
     this.transfers.push(t);
     this.byId.set(t.id, t);
-    if (t.status === 'PENDING') this.pending.push(t);
+    if (t.status === 'PENDING' && t.completeAt !== undefined) this.pending.push(t);
+    if (t.refId !== undefined && !t.type.endsWith('_CREDIT')) this.byRef.set(t.refId, t);
     return t;
+  }
+
+  private touch(t: SimTransfer, nowMs: number): void {
+    t.updatedAt = nowMs;
+    t.updateSeq = ++this.updates;
   }
 }
 
