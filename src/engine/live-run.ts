@@ -43,6 +43,7 @@ export class LiveRun {
   private readonly fills: FillTracker;
   private readonly orders: OrderExecutor;
   private readonly quotes: QuoteExecutor;
+  private readonly transfers: TransferExecutor;
   private readonly reconciler: Reconciler;
   private readonly decisions = new Recent<Decision>(12);
   private readonly reports = new Recent<ExecReport>(12);
@@ -70,7 +71,7 @@ export class LiveRun {
     const ctx: ExecContext = { venue, journal, clock, log: deps.log.child({ component: 'exec' }), emit: (r) => this.onReport(r, holder.engine) };
     this.orders = new OrderExecutor(ctx);
     this.quotes = new QuoteExecutor(ctx, config.risk.min_quote_time_left_ms);
-    const transfers = new TransferExecutor(ctx);
+    const transfers = (this.transfers = new TransferExecutor(ctx));
     this.fills = new FillTracker(ctx, this.startedAt - 24 * 3_600_000);
     this.reconciler = new Reconciler(ctx, { orders: this.orders, quotes: this.quotes, transfers, fills: this.fills });
     this.engine = holder.engine = new Engine({
@@ -182,14 +183,16 @@ export class LiveRun {
     }
   }
 
-  /** Follows open orders and quote executions, resolves unresolved ones, records new fills. */
+  /** Follows open orders and quote executions, resolves unresolved intents of every kind, records new fills. */
   private async follow(): Promise<void> {
     for (const row of this.deps.journal.active()) {
       if (row.state === 'pending' || row.state === 'sent') continue; // the executor still owns it
       if (row.kind === 'place-order') await (row.state === 'open' ? this.orders.refresh(row) : this.orders.resolve(row.refId));
       else if (row.kind === 'execute-quote') await (row.state === 'open' ? this.quotes.refresh(row) : this.quotes.resolve(row.refId));
+      else if (row.kind === 'transfer') await this.transfers.resolve(row.refId);
     }
     if (this.pollFills) await this.fills.poll(); // otherwise the source's fill stream feeds the tracker
+    else if (this.fills.heldCount) this.fills.ingest([]); // fills that came before their order was journaled
   }
 
   private equity(): Dec | undefined {
