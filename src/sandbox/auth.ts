@@ -1,5 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { type Clock } from '../clock/clock.js';
+import { PRIMARY_ENTITY } from '../sim/owners.js';
 import { problem } from './problem.js';
 
 /** Every scope of the platform's operations that a sandbox credential gets by default. */
@@ -13,6 +14,7 @@ export const ALL_SCOPES: readonly string[] = [
   'fee:write_crypto_withdrawal_fee', 'identity:read_identity', 'identity:write_identity', 'identity:read_account',
   'identity:write_account', 'settlement:read_transaction', 'settlement:write_transaction',
   'conversion:read_conversion_stablecoin', 'conversion:write_conversion_stablecoin', 'tax:read_tax_form',
+  'transfer:reject_crypto_deposit', 'transfer:update_crypto_deposit', 'identity:write_verifier_credentials',
 ];
 
 /** A credential the sandbox accepts, with the scopes it may be granted. */
@@ -21,6 +23,18 @@ export interface SandboxClient {
   readonly clientSecret: string;
   /** Scopes this credential is configured with (default: all). */
   readonly scopes?: readonly string[];
+  /**
+   * The entity (customer) it acts for (default: the primary entity, which owns the default profile).
+   * Credentials of different entities own different profiles, identities and accounts: settlements
+   * and platform transfers happen between them.
+   */
+  readonly entity?: string;
+}
+
+/** Who is calling: the credential and its entity. */
+export interface Caller {
+  readonly clientId: string;
+  readonly entity: string;
 }
 
 export interface TokenGrant {
@@ -31,6 +45,7 @@ export interface TokenGrant {
 
 interface TokenRecord {
   readonly clientId: string;
+  readonly entity: string;
   readonly scopes: ReadonlySet<string>;
   readonly scopeText: string;
   readonly expiresAt: number;
@@ -61,18 +76,19 @@ export class TokenIssuer {
     const accessToken = randomBytes(24).toString('base64url');
     const scopeText = granted.join(' ');
     this.prune();
-    this.tokens.set(accessToken, { clientId, scopes: new Set(granted), scopeText, expiresAt: this.clock.now() + this.lifetimeSec * 1000 });
+    this.tokens.set(accessToken, { clientId, entity: client.entity ?? PRIMARY_ENTITY, scopes: new Set(granted), scopeText, expiresAt: this.clock.now() + this.lifetimeSec * 1000 });
     return { accessToken, expiresInSec: this.lifetimeSec, scope: scopeText };
   }
 
-  /** Checks the Authorization header for a live token holding `scope`: 401 or 403 problems otherwise. */
-  authorize(header: string | undefined, scope: string): void {
+  /** Checks the Authorization header for a live token holding `scope` (401 or 403 problems otherwise); returns the caller. */
+  authorize(header: string | undefined, scope: string): Caller {
     if (header === undefined || header === '') throw problem(401, 'no authorization header set');
     const m = /^bearer\s+(\S+)$/i.exec(header);
     if (m === null) throw problem(401, 'authorization header must be "Bearer <access_token>"');
     const record = this.tokens.get(m[1]!);
     if (record === undefined || record.expiresAt <= this.clock.now()) throw problem(401, 'invalid or expired access token: request a new one from /oauth2/token');
     if (!record.scopes.has(scope)) throw problem(403, `insufficient scopes: found '${record.scopeText}', required one of '[${scope}]'`);
+    return { clientId: record.clientId, entity: record.entity };
   }
 
   /** Invalidates every issued token (a revocation: each holder's next request is a 401). */

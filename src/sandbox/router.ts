@@ -15,6 +15,10 @@ export interface RouteContext {
   /** The JSON body as an object (400 when absent or not an object). */
   body(): Promise<Record<string, unknown>>;
   readonly shapes: WireShapes;
+  /** The entity the caller's credential acts for (the primary entity on public routes). */
+  readonly owner: string;
+  /** `http://host:port` of this sandbox as the caller reached it (upload and download links). */
+  readonly baseUrl: string;
 }
 
 /** One operation: method, path under the server root, scope (null = public), handler. */

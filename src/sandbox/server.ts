@@ -19,6 +19,8 @@ import { Router } from './router.js';
 import { ROUTES } from './routes/index.js';
 import { tokenEndpoint } from './routes/oauth.js';
 import { StateSaver, loadState } from './state-file.js';
+import { PRIMARY_ENTITY } from '../sim/owners.js';
+import { renderPlatformRecord } from './wire-platform.js';
 import { type SandboxTruth, sandboxTruth } from './truth.js';
 import { DEFAULT_SHAPES, type WireShapes, wireOrder, wireProfile, wireQuoteExecution, wireTransfer } from './wire.js';
 
@@ -144,10 +146,11 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
     if (matched === undefined) result = await tokenEndpoint(req, app.issuer);
     else {
       const { route, params } = matched;
-      if (route.scope !== null) app.issuer.authorize(req.headers.authorization, route.scope);
+      const caller = route.scope === null ? undefined : app.issuer.authorize(req.headers.authorization, route.scope);
       app.sim.advanceTo(app.sim.clock.now());
       const query = new Query(new URLSearchParams(q < 0 ? '' : raw.slice(q + 1)));
-      result = await route.handler({ sim: app.sim, params, query, req, body: () => readJsonObject(req), shapes: app.shapes });
+      const baseUrl = `http://${req.headers.host ?? `127.0.0.1:${req.socket.localPort ?? 0}`}`;
+      result = await route.handler({ sim: app.sim, params, query, req, body: () => readJsonObject(req), shapes: app.shapes, owner: caller?.entity ?? PRIMARY_ENTITY, baseUrl });
     }
     sendResult(res, result, plan.action);
   } catch (error) {
@@ -183,6 +186,8 @@ function renderExisting(sim: SimPlatform, e: SimError): unknown {
       const order = sim.orders().find((o) => o.id === existing.id);
       return order === undefined ? undefined : wireOrder(order);
     }
+    default:
+      return renderPlatformRecord(sim, existing);
   }
 }
 

@@ -75,7 +75,7 @@ export function wireExecution(e: SimExecution): Json {
 }
 
 export function wireProfile(p: Profile): Json {
-  return { id: p.id, nickname: p.nickname, type: p.type, ...(p.description !== undefined ? { description: p.description } : {}) };
+  return { id: p.id, nickname: p.nickname, type: p.type, ...(p.description !== undefined ? { description: p.description } : {}), ...(p.accountId !== undefined ? { account_id: p.accountId } : {}) };
 }
 
 export function wireBalance(b: BalanceView): Json {
@@ -154,6 +154,9 @@ export function wireTransfer(t: SimTransfer): Json {
     ...(t.cryptoNetwork !== undefined ? { crypto_network: t.cryptoNetwork } : {}),
     ...(t.destinationAddress !== undefined ? { destination_address: t.destinationAddress } : {}),
     ...(t.cryptoTxHash !== undefined ? { crypto_tx_hash: t.cryptoTxHash } : {}),
+    ...(t.secondaryStatus !== undefined ? { secondary_status: { name: t.secondaryStatus } } : {}),
+    ...(t.fiatAccountId !== undefined ? { fiat_account_id: t.fiatAccountId } : {}),
+    ...(t.memo !== undefined ? { memo: t.memo } : {}),
     auto_conversion: {},
     metadata: { ...t.metadata },
   };

@@ -107,6 +107,11 @@ export class ConversionStore {
     return [...this.byId.values()].filter((c) => c.owner === owner);
   }
 
+  /** Any record by id (409 bodies). */
+  find(id: string): SimConversion | undefined {
+    return this.byId.get(id);
+  }
+
   saved(): Array<Record<string, unknown>> {
     return [...this.byId.values()].map((c) => ({ ...c, amount: c.amount.toFixed() }));
   }

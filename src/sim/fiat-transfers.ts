@@ -70,7 +70,7 @@ export class FiatTransfers {
     const profile = this.d.profiles.owned(requiredText(body.profile_id, 'profile_id', '"default"', 100), owner);
     const network = enumValue(body.fiat_network, 'fiat_network', FIAT_NETWORKS);
     const routingNumberType = network === 'WIRE' ? enumValue(body.routing_number_type ?? 'ABA', 'routing_number_type', ['ABA', 'SWIFT'] as const) : 'ABA';
-    if (network !== 'WIRE' && body.routing_number_type != null) throw new InputError('routing_number_type', `only for WIRE instructions: remove it for ${network}`);
+    if (network !== 'WIRE' && (body.routing_number_type !== undefined && body.routing_number_type !== null)) throw new InputError('routing_number_type', `only for WIRE instructions: remove it for ${network}`);
     const refId = optionalText(body.ref_id, 'ref_id', 100);
     const clash = refId === undefined ? undefined : [...this.instructions.values()].find((x) => x.owner === owner && x.refId === refId);
     if (clash !== undefined) throw new SimError('already-exists', `deposit instructions with ref_id ${JSON.stringify(refId)} already exist`, undefined, { kind: 'deposit-instructions', id: clash.id });

@@ -149,7 +149,7 @@ export function networkInstructions(value: unknown): { network: FiatAccountNetwo
         fiat_account_owner_address: postalAddress(m.fiat_account_owner_address, `${field}.fiat_account_owner_address`),
         routing_details: routingDetails(m.routing_details, `${field}.routing_details`),
       };
-      if (m.intermediary_routing_details != null) wire.intermediary_routing_details = routingDetails(m.intermediary_routing_details, `${field}.intermediary_routing_details`);
+      if ((m.intermediary_routing_details !== undefined && m.intermediary_routing_details !== null)) wire.intermediary_routing_details = routingDetails(m.intermediary_routing_details, `${field}.intermediary_routing_details`);
       return { network, instructions: wire };
     }
     case 'cbit':
@@ -173,7 +173,7 @@ function routingDetails(value: unknown, field: string): JsonObject {
   if (type === 'ABA' && !/^\d{9}$/.test(number)) throw new InputError(`${field}.routing_number`, 'an ABA routing number has 9 digits');
   if (type === 'SWIFT' && !/^[A-Z0-9]{8}([A-Z0-9]{3})?$/.test(number)) throw new InputError(`${field}.routing_number`, 'a SWIFT/BIC code has 8 or 11 letters and digits');
   const out: JsonObject = { routing_number_type: type, routing_number: number, bank_name: requiredText(r.bank_name, `${field}.bank_name`, '"First Bank"', 200) };
-  if (r.bank_address != null) out.bank_address = postalAddress(r.bank_address, `${field}.bank_address`);
+  if ((r.bank_address !== undefined && r.bank_address !== null)) out.bank_address = postalAddress(r.bank_address, `${field}.bank_address`);
   return out;
 }
 

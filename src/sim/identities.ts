@@ -101,8 +101,8 @@ export class IdentityStore {
   update(id: string, body: JsonObject, owner: string, nowMs: number): SimIdentity {
     const i = this.get(id, owner);
     onlyFields(body, UPDATE_BODY);
-    if (i.type === 'PERSON' && body.institution_details != null) throw new InputError('institution_details', 'identity is a person: conversion between person and institution is not allowed');
-    if (i.type === 'INSTITUTION' && body.person_details != null) throw new InputError('person_details', 'identity is an institution: conversion between person and institution is not allowed');
+    if (i.type === 'PERSON' && (body.institution_details !== undefined && body.institution_details !== null)) throw new InputError('institution_details', 'identity is a person: conversion between person and institution is not allowed');
+    if (i.type === 'INSTITUTION' && (body.person_details !== undefined && body.person_details !== null)) throw new InputError('person_details', 'identity is an institution: conversion between person and institution is not allowed');
     const refId = optionalText(body.ref_id, 'ref_id', 100);
     if (refId !== undefined) this.checkRefId(owner, refId, i.id);
     const patch = i.type === 'PERSON' ? optionalObject(body.person_details, 'person_details', 'fields to change') : optionalObject(body.institution_details, 'institution_details', 'fields to change');

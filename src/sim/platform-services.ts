@@ -11,7 +11,7 @@ import { IdentityStore } from './identities.js';
 import { DocumentStore, type SimDocument } from './identity-documents.js';
 import { type IdSource } from './ids.js';
 import { type Ledger } from './ledger.js';
-import { ownerOf } from './owners.js';
+import { customerIdOf, ownerOf } from './owners.js';
 import { type ProfileStore } from './profiles.js';
 import { SettlementTransactions } from './settlement-transactions.js';
 import { TaxForms } from './tax-forms.js';
@@ -75,6 +75,11 @@ export class PlatformServices {
     this.settlements = new SettlementTransactions(this.deps);
     this.conversions = new ConversionStore(this.deps);
     this.taxForms = new TaxForms(this.accounts, d.seed);
+  }
+
+  /** The wire customer_id of an entity. */
+  customerId(owner: string): string {
+    return customerIdOf(this.deps.ids, owner);
   }
 
   /** Moves every area to `atMs`: fiat reviews, conversions settling, settlements settling or expiring. */

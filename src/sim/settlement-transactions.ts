@@ -107,6 +107,11 @@ export class SettlementTransactions {
     }
   }
 
+  /** Any record by id (409 bodies). */
+  find(id: string): SimSettlement | undefined {
+    return this.byId.get(id);
+  }
+
   saved(): Array<Record<string, unknown>> {
     return [...this.byId.values()].map((s) => ({ ...s, legs: s.legs.map((l) => ({ ...l, amount: l.amount.toFixed() })) }));
   }

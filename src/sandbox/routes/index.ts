@@ -4,9 +4,19 @@ import { ORDER_ROUTES } from './orders.js';
 import { PROFILE_ROUTES } from './profiles.js';
 import { QUOTE_ROUTES } from './quotes.js';
 import { TRANSFER_ROUTES } from './transfers.js';
+import { ACCOUNT_ROUTES } from './accounts.js';
+import { CONVERSION_ROUTES } from './conversions.js';
+import { CRYPTO_ROUTES } from './crypto.js';
+import { FIAT_ROUTES } from './fiat.js';
+import { IDENTITY_ROUTES } from './identities.js';
+import { SETTLEMENT_ROUTES } from './settlements.js';
+import { TAX_FORM_ROUTES } from './tax-forms.js';
 
 /**
  * The sandbox's router table: every implemented operation, one array per area. Later areas
  * (quotes, transfers, identities …) add their own file and one line here.
  */
-export const ROUTES: readonly Route[] = [...MARKET_DATA_ROUTES, ...PROFILE_ROUTES, ...ORDER_ROUTES, ...QUOTE_ROUTES, ...TRANSFER_ROUTES];
+export const ROUTES: readonly Route[] = [
+  ...MARKET_DATA_ROUTES, ...PROFILE_ROUTES, ...ORDER_ROUTES, ...QUOTE_ROUTES, ...TRANSFER_ROUTES, ...IDENTITY_ROUTES, ...ACCOUNT_ROUTES,
+  ...FIAT_ROUTES, ...CRYPTO_ROUTES, ...SETTLEMENT_ROUTES, ...CONVERSION_ROUTES, ...TAX_FORM_ROUTES,
+];

@@ -13,6 +13,7 @@ const MAX_AWAIT_FILL_MS = 10_000;
 async function createOrder(ctx: RouteContext): Promise<unknown> {
   const b = await ctx.body();
   const awaitMs = awaitFillMillis(b.await_fill_millis);
+  ctx.sim.profiles.owned(ctx.params.profile_id ?? '', ctx.owner);
   const order = ctx.sim.placeOrder({
     profileId: ctx.params.profile_id ?? '',
     side: b.side,

@@ -1,5 +1,6 @@
 import { pageOf } from '../paging.js';
-import { badRequest } from '../problem.js';
+import { ownerOf } from '../../sim/owners.js';
+import { badRequest, problem } from '../problem.js';
 import { type Route, type RouteContext } from '../router.js';
 import { wireBalance, wireProfile } from '../wire.js';
 
@@ -17,6 +18,7 @@ function listProfiles(ctx: RouteContext): unknown {
     gt: q.time('created_at.gt'),
   };
   let profiles = ctx.sim.profiles.list().filter((p) => {
+    if (ownerOf(p) !== ctx.owner) return false;
     if (nickname !== undefined && !p.nickname.toLowerCase().startsWith(nickname)) return false;
     if (ids.length > 0 && !ids.includes(p.id)) return false;
     const t = p.createdAt;
@@ -27,9 +29,12 @@ function listProfiles(ctx: RouteContext): unknown {
   return { items: page.items.map(wireProfile), next_page_cursor: page.nextPageCursor };
 }
 
+/** The path's profile, which the caller's entity must own (403 otherwise). */
 function profileParam(ctx: RouteContext): string {
   const id = ctx.params.profile_id;
   if (id === undefined || id === '') throw badRequest('profile_id', 'required in the path');
+  const p = ctx.sim.profiles.get(id, true);
+  if (ownerOf(p) !== ctx.owner) throw problem(403, `profile ${id} belongs to another entity: act only on profiles your credential owns`);
   return id;
 }
 
@@ -43,7 +48,7 @@ export const PROFILE_ROUTES: readonly Route[] = [
     scope: 'funding:write_profile',
     handler: async (ctx) => {
       const body = await ctx.body();
-      return wireProfile(ctx.sim.profiles.create(body.nickname, body.description, ctx.sim.now()));
+      return wireProfile(ctx.sim.profiles.create(body.nickname, body.description, ctx.sim.now(), ctx.owner));
     },
   },
   {

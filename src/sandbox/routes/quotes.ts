@@ -16,6 +16,7 @@ function listQuotes(ctx: RouteContext): unknown {
 
 async function createQuoteExecution(ctx: RouteContext): Promise<unknown> {
   const b = await ctx.body();
+  ctx.sim.profiles.owned(ctx.params.profile_id ?? '', ctx.owner);
   const x = ctx.sim.executeQuote({
     profileId: ctx.params.profile_id ?? '',
     quoteId: b.quote_id,

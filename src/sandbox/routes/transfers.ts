@@ -58,9 +58,9 @@ function listTransfers(ctx: RouteContext): unknown {
   return { items: page.items.map(wireTransfer), next_page_cursor: page.nextPageCursor };
 }
 
-async function createInternalTransfer(ctx: RouteContext): Promise<unknown> {
+async function createInternalTransfer(ctx: RouteContext, kind: 'INTERNAL' | 'PAXOS'): Promise<unknown> {
   const b = await ctx.body();
-  const debit = ctx.sim.internalTransfer({
+  const cmd = {
     fromProfileId: b.from_profile_id,
     toProfileId: b.to_profile_id,
     asset: b.asset,
@@ -72,7 +72,10 @@ async function createInternalTransfer(ctx: RouteContext): Promise<unknown> {
     fromAccountId: b.from_account_id,
     toIdentityId: b.to_identity_id,
     toAccountId: b.to_account_id,
-  });
+  };
+  const now = ctx.sim.now();
+  const debit = kind === 'INTERNAL' ? ctx.sim.platform.internalTransfer(cmd, ctx.owner, now) : ctx.sim.platform.platformTransfer(cmd, ctx.owner, now);
+  ctx.sim.transfers.completeDue(now);
   return wireTransfer(debit);
 }
 
@@ -86,6 +89,7 @@ function listTransferLimits(ctx: RouteContext): unknown {
 export const TRANSFER_ROUTES: readonly Route[] = [
   { operation: 'ListTransfers', method: 'GET', path: '/v2/transfer/transfers', scope: 'transfer:read_transfer', handler: listTransfers },
   { operation: 'GetTransfer', method: 'GET', path: '/v2/transfer/transfers/:id', scope: 'transfer:read_transfer', handler: (ctx) => wireTransfer(ctx.sim.getTransfer(ctx.params.id ?? '')) },
-  { operation: 'CreateInternalTransfer', method: 'POST', path: '/v2/transfer/internal', scope: 'transfer:write_internal_transfer', handler: createInternalTransfer },
+  { operation: 'CreateInternalTransfer', method: 'POST', path: '/v2/transfer/internal', scope: 'transfer:write_internal_transfer', handler: (ctx) => createInternalTransfer(ctx, 'INTERNAL') },
+  { operation: 'CreatePaxosTransfer', method: 'POST', path: '/v2/transfer/paxos', scope: 'transfer:write_paxos_transfer', handler: (ctx) => createInternalTransfer(ctx, 'PAXOS') },
   { operation: 'ListTransferLimits', method: 'GET', path: '/v2/transfer/limits/utilizations', scope: 'transfer:read_transfer_limit', handler: listTransferLimits },
 ];
