@@ -10,7 +10,7 @@ import { type CliContext, writeLine } from '../context.js';
 export function registerStart(program: Command, ctx: CliContext): void {
   program
     .command('start')
-    .description('check the configuration and show the environment and the commands (the main job of npm start)')
+    .description('check the configuration and show the environment and the commands, without trading')
     .option('-c, --config <file>', 'YAML config file', 'config/default.yaml')
     .action((opts: { config: string }) => {
       const config = loadConfigFile(opts.config);
