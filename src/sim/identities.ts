@@ -248,7 +248,8 @@ export class IdentityStore {
   private checkCipId(owner: string, d: JsonObject, self: string | undefined): void {
     if (typeof d.cip_id !== 'string') return;
     const clash = this.list(owner).find((i) => i.id !== self && i.details.cip_id === d.cip_id && i.details.cip_id_country === d.cip_id_country);
-    if (clash !== undefined) throw new SimError('already-exists', `an identity with this cip_id already exists (${clash.id})`, undefined, { kind: 'identity', id: clash.id });
+    // No meta.existing here: that names the record of a reused ref_id, and this is another identity's cip_id.
+    if (clash !== undefined) throw new SimError('already-exists', `an identity with this cip_id and cip_id_country already exists (${clash.id})`);
   }
 }
 

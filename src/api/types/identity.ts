@@ -145,8 +145,10 @@ export interface ListAccountsQuery extends CursorQuery, OrderingQuery, CreatedAt
   readonly identity_id?: string;
 }
 
+/** One obligation, relative to the source profile: DELIVER (source → target) or RECEIVE (target → source). */
 export interface SettlementLeg {
-  readonly direction?: Open<'INCOMING' | 'OUTGOING'>;
+  readonly id?: string;
+  readonly direction?: Open<'DELIVER' | 'RECEIVE'>;
   readonly asset?: string;
   readonly amount?: DecimalString;
   readonly [key: string]: unknown;
