@@ -1,7 +1,7 @@
 import type { MarketSymbol } from '../core/index.js';
 import type { PointMarket } from '../sim/point-market.js';
-import type { PointExecution, PointOrder, PointQuoteExecution } from '../sim/point-orders.js';
-import { mapError } from './sim-venue.js';
+import type { PointExecution, PointQuoteExecution } from '../sim/point-orders.js';
+import { mapError, toVenueOrder } from './sim-venue.js';
 import {
   VenueRejectedError,
   type ExecuteQuoteRequest,
@@ -107,22 +107,7 @@ export class PointVenue implements Venue {
   }
 }
 
-export function toVenueOrder(o: PointOrder): VenueOrder {
-  return {
-    orderId: o.id,
-    refId: o.refId,
-    market: o.market,
-    side: o.side,
-    type: o.type,
-    status: o.status,
-    ...(o.baseAmount && { baseAmount: o.baseAmount }),
-    ...(o.quoteAmount && { quoteAmount: o.quoteAmount }),
-    ...(o.price && { price: o.price }),
-    amountFilled: o.amountFilled,
-    ...(o.amountFilled.gt(0) && { averagePrice: o.notionalFilled.div(o.amountFilled) }),
-    createdAt: o.createdAt,
-  };
-}
+export { toVenueOrder };
 
 export function toVenueFill(x: PointExecution): VenueFill {
   return { fillId: x.executionId, orderId: x.orderId, market: x.market, side: x.side, amount: x.amount, price: x.price, commission: x.commission, commissionAsset: x.commissionAsset, at: x.at };

@@ -1,6 +1,6 @@
-import { InputError, type MarketSymbol } from '../core/index.js';
+import { InputError, type Dec, type MarketSymbol } from '../core/index.js';
 import { SimError } from '../sim/errors.js';
-import type { OrderRecord, SimExecution } from '../sim/order-types.js';
+import type { SimExecution } from '../sim/order-types.js';
 import type { SimQuoteExecution } from '../sim/quote-executions.js';
 import type { SimPlatform } from '../sim/sim.js';
 import type { SimTransfer } from '../sim/transfers.js';
@@ -163,7 +163,24 @@ export function mapError(e: unknown): Error {
   return e instanceof Error ? e : new Error(String(e));
 }
 
-export function toVenueOrder(o: OrderRecord): VenueOrder {
+/** What both simulated venues' order records have in common (the sim's and point replay's). */
+export interface SimOrderLike {
+  readonly id: string;
+  readonly refId?: string | undefined;
+  readonly market: string;
+  readonly side: VenueOrder['side'];
+  readonly type: string;
+  readonly status: string;
+  readonly baseAmount?: Dec | undefined;
+  readonly quoteAmount?: Dec | undefined;
+  readonly price?: Dec | undefined;
+  readonly amountFilled: Dec;
+  readonly notionalFilled: Dec;
+  readonly createdAt: number;
+}
+
+/** A simulated order record as the Venue port speaks of it. */
+export function toVenueOrder(o: SimOrderLike): VenueOrder {
   return {
     orderId: o.id,
     refId: o.refId ?? '',
