@@ -1,4 +1,5 @@
 import type { VenueFill } from '../venue/index.js';
+import { crashPoint } from './crash-point.js';
 import { errorMessage, type ExecContext } from './exec-context.js';
 
 /** Fills held for orders not journaled yet; the oldest are dropped beyond this. */
@@ -58,6 +59,7 @@ export class FillTracker {
         at: f.at,
       });
       if (!fresh) continue;
+      crashPoint('fill');
       added++;
       this.ctx.emit({
         kind: 'filled',

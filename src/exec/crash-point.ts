@@ -1,0 +1,19 @@
+/**
+ * TEST-ONLY crash points. With `TRADELOOP_TEST_CRASH_AT=<step>` in its environment, the runner kills
+ * itself with SIGKILL the first time it reaches that step of the order lifecycle, so the reliability
+ * suite can prove that a restart reconciles the journal to the venue's truth from every step. This
+ * is the one place the variable is read; unset (always, outside tests) each call is a no-op.
+ *
+ * Steps: `intent-journaled` (decision and "sent" mark written, nothing on the wire), `order-sent`
+ * (the venue accepted the order; the journal knows only that it was sent), `order-response` (the
+ * answer is journaled), `fill` (a fill is journaled, the rest of its batch and its report are not),
+ * `cancel` (the venue acknowledged a cancel the journal has not recorded).
+ */
+export type CrashStep = 'intent-journaled' | 'order-sent' | 'order-response' | 'fill' | 'cancel';
+
+export const CRASH_STEPS: readonly CrashStep[] = ['intent-journaled', 'order-sent', 'order-response', 'fill', 'cancel'];
+
+/** Kills this process at `step` when the test-only variable names it. */
+export function crashPoint(step: CrashStep): void {
+  if (process.env.TRADELOOP_TEST_CRASH_AT === step) process.kill(process.pid, 'SIGKILL');
+}
