@@ -1,5 +1,77 @@
-export interface KillLoopReport { kills: number; restarts: number; venueOrders: number; journalIntents: number; wallSeconds: number; violations: string[] }
-export async function runKillLoop(o: { kills: number; seed: number }): Promise<KillLoopReport> {
-  void o;
-  return { kills: 0, restarts: 0, venueOrders: 0, journalIntents: 0, wallSeconds: 0, violations: ['kill loop not built yet'] };
+import { join } from 'node:path';
+import { Rng } from '../../src/core/index.js';
+import { compareWithTruth, fetchTruth, readJournal, reconciledBeforeNewIntents, startSandboxProcess, tempDir, tradeloop, writeBotConfig, type JournalFacts } from '../support/reliability-procs.js';
+
+export interface KillLoopOptions {
+  readonly kills: number;
+  readonly seed: number;
+  /** A running sandbox to use; otherwise one is started (with --state and --truth) and stopped. */
+  readonly url?: string;
+}
+
+export interface KillLoopReport {
+  readonly kills: number;
+  readonly restarts: number;
+  readonly venueOrders: number;
+  readonly journalIntents: number;
+  readonly wallSeconds: number;
+  readonly violations: string[];
+}
+
+/**
+ * Random SIGKILLs of the real runner: start `tradeloop run`, kill it after a seeded random 1.5–5 s
+ * (during start-up, reconciliation, warm-up or trading), check the journal's integrity and that the
+ * next run reconciled what the kill left in flight before its first new intent; after the last kill
+ * a final run must leave the journal equal to the sandbox's truth.
+ */
+export async function runKillLoop(o: KillLoopOptions): Promise<KillLoopReport> {
+  const started = performance.now();
+  const own = o.url === undefined ? await startSandboxProcess(tempDir('kill-sandbox'), o.seed) : undefined;
+  const url = o.url ?? own!.url;
+  const rng = new Rng(o.seed).fork('kills');
+  const dir = tempDir('kill-loop');
+  const prefix = `rk${o.seed}`;
+  const config = writeBotConfig(dir, url, prefix);
+  const file = join(dir, 'journal.sqlite');
+  const violations: string[] = [];
+  let previous: JournalFacts | undefined;
+  let kills = 0;
+  try {
+    for (let i = 0; i < o.kills; i++) {
+      const run = tradeloop(['run', '--config', config], dir);
+      const delayMs = 1_500 + Math.floor(rng.next() * 3_500);
+      const early = await Promise.race([run.exit, new Promise<undefined>((r) => setTimeout(() => r(undefined), delayMs))]);
+      if (early !== undefined) {
+        violations.push(`run ${i} exited by itself (${early}): ${run.err().slice(-300)}`);
+        continue;
+      }
+      run.child.kill('SIGKILL');
+      await run.exit;
+      kills++;
+      const now = readJournal(file);
+      if (now.integrity !== 'ok') violations.push(`after kill ${i}: integrity ${now.integrity}`);
+      if (previous) violations.push(...reconciledBeforeNewIntents(previous, now).map((v) => `run ${i}: ${v}`));
+      previous = now;
+    }
+    const last = tradeloop(['run', '--config', config, '--duration', '4s', '--json'], dir);
+    const code = await last.exit;
+    if (code !== 0) violations.push(`final run exited ${code}: ${last.err().slice(-500)}`);
+    const final = readJournal(file);
+    if (previous) violations.push(...reconciledBeforeNewIntents(previous, final).map((v) => `final run: ${v}`));
+    const truth = await fetchTruth(url);
+    violations.push(...compareWithTruth(final, truth, prefix));
+    return {
+      kills,
+      restarts: kills,
+      venueOrders: truth.orders.filter((x) => String(x.ref_id ?? '').startsWith(`${prefix}-`)).length,
+      journalIntents: final.intents.length,
+      wallSeconds: Math.round((performance.now() - started) / 100) / 10,
+      violations,
+    };
+  } finally {
+    if (own) {
+      own.proc.child.kill('SIGTERM');
+      await own.proc.exit;
+    }
+  }
 }
