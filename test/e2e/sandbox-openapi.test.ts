@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../src/sandbox/index.js';
 import { type TestSandbox, startTestSandbox } from '../support/sandbox-fixture.js';
 import { type RawResponse, type WireJson } from '../support/sandbox-http.js';
+import { COUNTERPARTY, exercisePlatform } from '../support/sandbox-openapi-platform.js';
 
 const SPEC_FILE = fileURLToPath(new URL('../../../shared/api/paxos-v2.openapi.json', import.meta.url));
 const HAVE_SPEC = existsSync(SPEC_FILE);
@@ -27,15 +28,20 @@ describe.skipIf(!HAVE_SPEC)('sandbox responses against the OpenAPI spec', () => 
   let spec: Spec;
   const bodies = new Map<string, unknown>();
 
+  let specOps: Set<string>;
+  const inSpec = (): string[] => ROUTES.map((r) => r.operation).filter((o) => specOps.has(o));
+
   beforeAll(async () => {
     spec = JSON.parse(readFileSync(SPEC_FILE, 'utf8')) as Spec;
+    specOps = new Set(Object.values(spec.paths).flatMap((item) => Object.values(item).map((op) => op.operationId ?? '')));
     ajv = new Ajv({ strict: false, allErrors: true });
     const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
     (addFormats as unknown as (a: Ajv, f: string[]) => void)(ajv, ['date-time', 'uri']);
     for (const f of ['int64', 'int32', 'uint64', 'double', 'float', 'byte']) ajv.addFormat(f, true);
     ajv.addSchema({ $id: 'spec', components: draft7(spec.components) });
-    sb = await startTestSandbox();
+    sb = await startTestSandbox({ clients: [{ clientId: 'tradeloop-local', clientSecret: 'tradeloop-local-secret' }, COUNTERPARTY], sim: { platform: { documents: true } } });
     await exercise(sb, bodies);
+    await exercisePlatform(sb, bodies);
   });
   afterAll(() => sb?.close());
 
@@ -50,11 +56,12 @@ describe.skipIf(!HAVE_SPEC)('sandbox responses against the OpenAPI spec', () => 
   const validator = (ref: unknown): ValidateFunction => ajv.compile({ $ref: `spec${String((ref as { $ref: string }).$ref)}` });
   const component = (name: string): ValidateFunction => ajv.compile({ $ref: `spec#/components/schemas/${name}` });
 
-  it('exercises every implemented operation', () => {
-    expect([...bodies.keys()].sort()).toEqual(ROUTES.map((r) => r.operation).sort());
+  it('exercises every implemented operation of the spec', () => {
+    expect([...bodies.keys()].filter((o) => specOps.has(o)).sort()).toEqual(inSpec().sort());
+    expect(inSpec().length).toBeGreaterThan(60);
   });
 
-  it.each(ROUTES.map((r) => r.operation))('%s returns a body valid against its 200 schema', (operation) => {
+  it.each(ROUTES.map((r) => r.operation).filter((o) => !o.startsWith('Sandbox') || o === 'SandboxSetIdentityStatus').filter((o) => !['RetryIdVerification', 'SetVerifierCredentials'].includes(o)))('%s returns a body valid against its 200 schema', (operation) => {
     const body = bodies.get(operation);
     const items = ITEM_CHECKS[operation];
     if (items !== undefined) {
