@@ -1,12 +1,14 @@
 /**
- * `npm run chaos [-- --intents N --faults N --seed S --kills N]`: the reliability issue's chaos run.
- * Runs at least 2,000 intents under at least 10,000 injected faults through the whole live
- * pipeline and checks its invariants, then (unless `--kills 0`) SIGKILLs the real runner at random
- * moments at least 100 times with a restart after each. Prints the figures; exits 1 on any
+ * `npm run chaos [-- --intents N --faults N --seed S --kills N --fuzz N]`: the reliability issue's
+ * chaos run. Runs at least 2,000 intents under at least 10,000 injected faults through the whole
+ * live pipeline and checks its invariants, fuzzes 10,000 malformed responses per response schema,
+ * then (unless `--kills 0`) SIGKILLs the real runner at random moments at least 100 times with a
+ * restart after each. Prints the figures; exits 1 on any
  * violation.
  */
 import { parseArgs } from 'node:util';
 import { runChaos } from './chaos-run.js';
+import { fuzzResponses } from './fuzz-responses.js';
 import { runKillLoop } from './kill-loop.js';
 
 const { values } = parseArgs({
@@ -15,6 +17,7 @@ const { values } = parseArgs({
     faults: { type: 'string', default: '10000' },
     seed: { type: 'string', default: '1' },
     kills: { type: 'string', default: '100' },
+    fuzz: { type: 'string', default: '10000' },
   },
 });
 
@@ -45,6 +48,15 @@ line('balances (sandbox = journal)', chaos.figures.balances);
 let violations = [...chaos.violations];
 if (chaos.intents < intents) violations.push(`only ${chaos.intents} intents (wanted ${intents})`);
 if (chaos.faultsInjected < faults) violations.push(`only ${chaos.faultsInjected} faults (wanted ${faults})`);
+const perSchema = count('fuzz', values.fuzz);
+if (perSchema > 0) {
+  const started = performance.now();
+  const fuzz = fuzzResponses(perSchema, count('seed', values.seed));
+  process.stdout.write('\nresponse fuzzing (every operation the client parses)\n');
+  line('schemas / bodies / typed errors', `${fuzz.schemas} / ${fuzz.bodies} / ${fuzz.typedErrors}`);
+  line('wall seconds', Math.round((performance.now() - started) / 100) / 10);
+  violations = [...violations, ...fuzz.failures];
+}
 if (kills > 0) {
   const loop = await runKillLoop({ kills, seed: count('seed', values.seed) });
   process.stdout.write('\nrandom SIGKILL loop (real runner processes, out-of-process sandbox)\n');
