@@ -113,7 +113,12 @@ export function pollingSource(input: SourceFactoryInput): MarketSource {
 
 function openJournal(path: string): Journal {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  return new Journal(path);
+  try {
+    return new Journal(path);
+  } catch (e) {
+    // a file that is not a journal (or not readable) is bad input, not a crash with a stack trace
+    throw new InputError('journal.path', `${path} cannot be opened as a tradeloop journal (${e instanceof Error ? e.message : String(e)}): point journal.path at a new file, or move this one away`);
+  }
 }
 
 /** The journal's ref_id prefix: fixed at creation, so ids stay unique across restarts and bots. */
