@@ -75,6 +75,11 @@ export interface ApiCore {
   readonly limiter: RateLimiter;
   /** Token requests sent so far. */
   tokenRequests(): number;
+  /**
+   * The scopes the platform granted (fetching a token if needed); undefined when the token
+   * endpoint did not say or there is no credential. The runner checks them before trading.
+   */
+  grantedScopes(): Promise<ReadonlySet<string> | undefined>;
   /** Closes the connection pool. */
   close(): Promise<void>;
 }
@@ -132,6 +137,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     operations: OPERATIONS,
     limiter,
     tokenRequests: () => tokens?.requestCount() ?? 0,
+    grantedScopes: async () => (tokens ? (await tokens.get()).scopes : undefined),
     close: () => transport.close(),
   };
   return Object.assign(core, tradingMethods(call), fundingMethods(call), identityMethods(call));

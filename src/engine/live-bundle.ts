@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { createApiClientFromConfig, type ApiClient } from '../api/index.js';
+import { createApiClientFromConfig, TRADING_BOT_SCOPES, type ApiClient } from '../api/index.js';
 import { LiveClock, ScaledClock, type Clock } from '../clock/index.js';
 import { resolveEnvironment, type Config } from '../config/index.js';
 import { InputError } from '../core/index.js';
 import { Journal } from '../exec/index.js';
 import type { Logger, SecretSet } from '../log/index.js';
 import { startSandbox, type SandboxHandle } from '../sandbox/index.js';
+import { bindJournalEnvironment, checkEnvironmentTargets, checkGrantedScopes } from './credential-checks.js';
 import { RestVenue, SimVenue, type MarketSource, type Venue } from '../venue/index.js';
 import { JsonLinesRecorder, PollingMarketSource, RequestBudget } from '../venue/polling/index.js';
 
@@ -52,6 +53,7 @@ export interface BundleOptions {
  */
 export async function buildLiveBundle(config: Config, env: NodeJS.ProcessEnv, options: BundleOptions): Promise<LiveBundle> {
   const resolved = resolveEnvironment(config, env);
+  checkEnvironmentTargets(config.environment, { 'api.base_url': resolved.apiUrl, 'api.token_url': resolved.tokenUrl });
   const local = config.environment === 'local';
   if (options.paper && !local) throw new InputError('--paper', 'paper mode simulates fills on the embedded sandbox: use environment local (market data and fills then come from one simulated platform)');
   const clock = options.clock ?? (local && config.local.speed !== 1 ? new ScaledClock(new LiveClock().now(), config.local.speed) : new LiveClock());
@@ -73,10 +75,18 @@ export async function buildLiveBundle(config: Config, env: NodeJS.ProcessEnv, op
     await sandbox?.close();
   };
   try {
+    checkGrantedScopes(await api.grantedScopes(), config.api.scopes ?? TRADING_BOT_SCOPES);
     const profile = await api.getProfile(config.run.profile);
     const venue: Venue = options.paper && sandbox ? new SimVenue(sandbox.sim, profile.id) : new RestVenue(api, profile.id);
     const journal = openJournal(config.journal.path);
-    const refPrefix = journalPrefix(journal, config.run.ref_prefix);
+    let refPrefix: string;
+    try {
+      bindJournalEnvironment(journal, resolved.name);
+      refPrefix = journalPrefix(journal, config.run.ref_prefix);
+    } catch (e) {
+      journal.close();
+      throw e;
+    }
     const source = (options.makeSource ?? pollingSource)({ api, clock, profileId: profile.id, config, log: options.log, budget });
     return {
       clock,
