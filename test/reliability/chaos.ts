@@ -60,7 +60,7 @@ if (perSchema > 0) {
 if (kills > 0) {
   const loop = await runKillLoop({ kills, seed: count('seed', values.seed) });
   process.stdout.write('\nrandom SIGKILL loop (real runner processes, out-of-process sandbox)\n');
-  line('kills / restarts', `${loop.kills} / ${loop.restarts}`);
+  line('kills / restarts / with intent in flight', `${loop.kills} / ${loop.restarts} / ${loop.inFlightKills}`);
   line('venue orders / journal intents', `${loop.venueOrders} / ${loop.journalIntents}`);
   line('wall seconds', loop.wallSeconds);
   violations = [...violations, ...loop.violations];

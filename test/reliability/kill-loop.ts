@@ -14,12 +14,14 @@ export interface KillLoopReport {
   readonly restarts: number;
   readonly venueOrders: number;
   readonly journalIntents: number;
+  /** Kills that left an intent in flight (journaled as sent, outcome unknown to the runner). */
+  readonly inFlightKills: number;
   readonly wallSeconds: number;
   readonly violations: string[];
 }
 
 /**
- * Random SIGKILLs of the real runner: start `tradeloop run`, kill it after a seeded random 1.5–5 s
+ * Random SIGKILLs of the real runner: start `tradeloop run`, kill it after a seeded random 2–8 s
  * (during start-up, reconciliation, warm-up or trading), check the journal's integrity and that the
  * next run reconciled what the kill left in flight before its first new intent; after the last kill
  * a final run must leave the journal equal to the sandbox's truth.
@@ -36,10 +38,11 @@ export async function runKillLoop(o: KillLoopOptions): Promise<KillLoopReport> {
   const violations: string[] = [];
   let previous: JournalFacts | undefined;
   let kills = 0;
+  let inFlightKills = 0;
   try {
     for (let i = 0; i < o.kills; i++) {
       const run = tradeloop(['run', '--config', config], dir);
-      const delayMs = 1_500 + Math.floor(rng.next() * 3_500);
+      const delayMs = 2_000 + Math.floor(rng.next() * 6_000);
       const early = await Promise.race([run.exit, new Promise<undefined>((r) => setTimeout(() => r(undefined), delayMs))]);
       if (early !== undefined) {
         violations.push(`run ${i} exited by itself (${early}): ${run.err().slice(-300)}`);
@@ -50,6 +53,7 @@ export async function runKillLoop(o: KillLoopOptions): Promise<KillLoopReport> {
       kills++;
       const now = readJournal(file);
       if (now.integrity !== 'ok') violations.push(`after kill ${i}: integrity ${now.integrity}`);
+      if (now.intents.some((r) => r.state === 'sent' || r.state === 'pending')) inFlightKills++;
       if (previous) violations.push(...reconciledBeforeNewIntents(previous, now).map((v) => `run ${i}: ${v}`));
       previous = now;
     }
@@ -65,6 +69,7 @@ export async function runKillLoop(o: KillLoopOptions): Promise<KillLoopReport> {
       restarts: kills,
       venueOrders: truth.orders.filter((x) => String(x.ref_id ?? '').startsWith(`${prefix}-`)).length,
       journalIntents: final.intents.length,
+      inFlightKills,
       wallSeconds: Math.round((performance.now() - started) / 100) / 10,
       violations,
     };

@@ -8,7 +8,7 @@ import { Journal } from '../../src/exec/index.js';
 import { createLogger, SecretSet, type Logger } from '../../src/log/index.js';
 import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../src/sandbox/index.js';
 import { marketsOf, resolveParams, type StrategyDefinition } from '../../src/strategy/index.js';
-import { PollingMarketSource, RestVenue } from '../../src/venue/index.js';
+import { JsonLinesRecorder, PollingMarketSource, RestVenue } from '../../src/venue/index.js';
 
 /** A strategy to run, with its parameters. */
 export interface StrategySpec {
@@ -26,6 +26,8 @@ export interface ReliabilityOptions {
   /** Client secret of the sandbox credential (a canary in security tests). */
   readonly clientSecret?: string;
   readonly maxRetries?: number;
+  /** Records every stream response to this JSON-lines file (a recorded run). */
+  readonly record?: string;
   /** Runs before the LiveRun starts (e.g. to plant a record at the venue). */
   readonly beforeStart?: (h: { sandbox: SandboxHandle; api: ApiClient; clock: TestClock; profileId: string }) => Promise<void>;
 }
@@ -86,6 +88,7 @@ export async function startReliabilityHarness(o: ReliabilityOptions): Promise<Re
   const source = new PollingMarketSource({
     api, clock, profileId,
     intervals: { pricesMs: s.prices_ms, tickerMs: s.ticker_ms, bookMs: s.book_ms, quotesMs: s.quotes_ms, balancesMs: s.balances_ms, ordersMs: s.orders_ms, fillsMs: s.orders_ms, quoteExecutionsMs: s.orders_ms },
+    ...(o.record !== undefined && { recorder: new JsonLinesRecorder(o.record) }),
   });
   const journal = new Journal(o.journalPath ?? ':memory:');
   const run = new LiveRun({ clock, venue: new RestVenue(api, profileId), source, journal, config, environment: 'test', refPrefix: o.refPrefix ?? 'rel', log: logger, strategies: runnersFor(loaded, logger) });
