@@ -19,3 +19,16 @@ describe('ref_id matching', () => {
     expect(pickByRefId([existing], 'r-1', { profile_id: '11111111-2222-4333-8444-555555555555' })).toBeUndefined();
   });
 });
+
+describe('ref_id matching of nested records', () => {
+  const identity = { id: 'i-1', ref_id: 'person-1', person_details: { first_name: 'Ada', last_name: 'Lovelace', address: { country: 'USA', city: 'Boston' } } };
+
+  it('accepts the same nested body', () => {
+    expect(refIdMismatch({ ref_id: 'person-1', person_details: { first_name: 'Ada', address: { city: 'Boston' } } }, identity)).toBeUndefined();
+  });
+
+  it('names a nested field that differs, so a reused ref_id is never taken for our own record', () => {
+    expect(refIdMismatch({ ref_id: 'person-1', person_details: { first_name: 'Grace' } }, identity)).toBe('person_details.first_name');
+    expect(refIdMismatch({ ref_id: 'person-1', person_details: { address: { city: 'Paris' } } }, identity)).toBe('person_details.address.city');
+  });
+});

@@ -35,15 +35,28 @@ const NOT_ECHOED = new Set(['ref_id', 'expiration_date', 'await_fill_millis', 't
  */
 export function refIdMismatch(body: Record<string, unknown>, existing: unknown, path: Readonly<Record<string, string>> = {}): string | undefined {
   if (existing === null || typeof existing !== 'object' || Array.isArray(existing)) return undefined;
-  const record = existing as Record<string, unknown>;
-  const sent: Record<string, unknown> = { ...path, ...body };
+  return firstDifference({ ...path, ...body }, existing as Record<string, unknown>, '', true);
+}
+
+/** Walks what was sent: string leaves both sides carry must agree, nested objects included. */
+function firstDifference(sent: Record<string, unknown>, record: Record<string, unknown>, prefix: string, top: boolean): string | undefined {
   for (const [key, value] of Object.entries(sent)) {
-    if (NOT_ECHOED.has(key) || typeof value !== 'string' || isAlias(key, value)) continue;
+    if (top && NOT_ECHOED.has(key)) continue;
     const other = record[key];
-    if (typeof other !== 'string' || other === '') continue;
-    if (!sameValue(value, other)) return key;
+    const name = `${prefix}${key}`;
+    if (typeof value === 'string') {
+      if (isAlias(key, value) || typeof other !== 'string' || other === '') continue;
+      if (!sameValue(value, other)) return name;
+    } else if (isPlainObject(value) && isPlainObject(other)) {
+      const inner = firstDifference(value, other, `${name}.`, false);
+      if (inner !== undefined) return inner;
+    }
   }
   return undefined;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** `default` in a profile_id names the default profile; the record carries its UUID instead. */
