@@ -131,6 +131,9 @@ export class Engine {
     const r = item.report;
     this.trackReport(r);
     const owner = this.owners.get(r.refId);
+    // a rejected or failed intent never reached the venue: nothing more will be reported for it,
+    // so its owner is forgotten (denials are most intents; a long run would otherwise grow this map)
+    if (r.kind === 'rejected' || r.kind === 'failed') this.owners.delete(r.refId);
     if (owner) {
       const intents = owner.onReport(r, this.contextFor(owner));
       if (intents) this.handleIntents(owner, intents);
