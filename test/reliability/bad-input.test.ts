@@ -73,6 +73,7 @@ describe('bad data files are refused naming the line and the fix', () => {
   });
 
   it('a sandbox state file that is not a snapshot', async () => {
-    await expectRefused(['sandbox', '--port', '0', '--state', file('state.json', '{"version": 99, "sim": 7}')], /state/, /./);
+    await expectRefused(['sandbox', '--port', '0', '--state', file('state.json', '{"version": 99, "sim": 7}')], /state: .*state\.json is snapshot version 99/, /this sandbox reads version 1/);
+    await expectRefused(['sandbox', '--port', '0', '--state', file('state2.json', '{"version": 1, "seed": "x"}')], /state: .*state2\.json: field seed must be a number/, /./);
   });
 });

@@ -33,12 +33,37 @@ function duplicates(refIds: ReadonlyArray<string | undefined>): string[] {
  */
 export function checkInvariants(h: ReliabilityHarness, prefix: string): InvariantReport {
   const v: string[] = [];
+  const records = venueRecords(h, prefix);
+  checkVenueRecords(h, records, v);
+  const rows = h.journal.intents();
+  const stuck = h.journal.active().filter((r) => r.state === 'sent' || r.state === 'unresolved' || r.state === 'pending');
+  if (stuck.length) v.push(`${stuck.length} intent(s) still unresolved: ${stuck.slice(0, 5).map((r) => r.refId).join(', ')}`);
+  const everUnresolved = rows.filter((r) => h.journal.events(r.refId).some((e) => e.type === 'lookup-failed'));
+  const logs = h.logs();
+  const silent = everUnresolved.filter((r) => !new RegExp(`"refId":"${r.refId}"[^\\n]*outcome unresolved`).test(logs));
+  if (silent.length) v.push(`${silent.length} unresolved intent(s) never reported: ${silent.slice(0, 5).map((r) => r.refId).join(', ')}`);
+  const fills = checkFills(h, v);
+  const balances = checkBalances(h, rows, v);
+  return {
+    violations: v,
+    figures: { venueOrders: records.orders.length, venueQuoteExecutions: records.qx.length, venueTransfers: records.transfers.length, ...fills, everUnresolved: everUnresolved.length, stillUnresolved: stuck.length, balances },
+  };
+}
+
+/** The sandbox's orders, quote executions and transfer debits of the run's profile and prefix. */
+function venueRecords(h: ReliabilityHarness, prefix: string) {
   const sim = h.sandbox.sim;
   const ours = (ref: string | undefined): boolean => ref !== undefined && ref.startsWith(`${prefix}-`);
-  const orders = sim.orders().filter((o) => o.profileId === h.profileId && ours(o.refId));
-  const qx = sim.quoteExecutions().filter((x) => x.profileId === h.profileId && ours(x.refId));
-  const transfers = sim.allTransfers().filter((t) => t.profileId === h.profileId && t.direction === 'DEBIT' && ours(t.refId));
-  for (const [what, refs] of [['orders', orders.map((o) => o.refId)], ['quote executions', qx.map((x) => x.refId)], ['transfers', transfers.map((t) => t.refId)]] as const) {
+  return {
+    orders: sim.orders().filter((o) => o.profileId === h.profileId && ours(o.refId)),
+    qx: sim.quoteExecutions().filter((x) => x.profileId === h.profileId && ours(x.refId)),
+    transfers: sim.allTransfers().filter((t) => t.profileId === h.profileId && t.direction === 'DEBIT' && ours(t.refId)),
+  };
+}
+
+/** One record per ref_id, each journaled with its venue id, none journaled NOT_PLACED. */
+function checkVenueRecords(h: ReliabilityHarness, r: ReturnType<typeof venueRecords>, v: string[]): void {
+  for (const [what, refs] of [['orders', r.orders.map((o) => o.refId)], ['quote executions', r.qx.map((x) => x.refId)], ['transfers', r.transfers.map((t) => t.refId)]] as const) {
     const dup = duplicates(refs);
     if (dup.length) v.push(`more than one venue ${what} for ref_id ${dup.slice(0, 5).join(', ')}`);
   }
@@ -46,36 +71,35 @@ export function checkInvariants(h: ReliabilityHarness, prefix: string): Invarian
     const row = h.journal.get(refId ?? '');
     if (row?.venueId !== id) v.push(`venue ${what} ${id} (${refId}) is ${row ? `journaled with venue id ${row.venueId}` : 'missing from the journal'}`);
   };
-  for (const o of orders) journaled(o.refId, o.id, 'order');
-  for (const x of qx) journaled(x.refId, x.id, 'quote execution');
-  for (const t of transfers) journaled(t.refId, t.id, 'transfer');
-  const venueRefs = new Set([...orders.map((o) => o.refId), ...qx.map((x) => x.refId), ...transfers.map((t) => t.refId)]);
-  const rows = h.journal.intents();
-  for (const r of rows) if (r.status === 'NOT_PLACED' && venueRefs.has(r.refId)) v.push(`${r.refId} journaled NOT_PLACED but exists at the venue`);
-  const stuck = h.journal.active().filter((r) => r.state === 'sent' || r.state === 'unresolved' || r.state === 'pending');
-  if (stuck.length) v.push(`${stuck.length} intent(s) still unresolved: ${stuck.slice(0, 5).map((r) => r.refId).join(', ')}`);
-  const everUnresolved = rows.filter((r) => h.journal.events(r.refId).some((e) => e.type === 'lookup-failed'));
-  const logs = h.logs();
-  const silent = everUnresolved.filter((r) => !logs.includes(`"refId":"${r.refId}"`) || !new RegExp(`"refId":"${r.refId}"[^\\n]*outcome unresolved`).test(logs));
-  if (silent.length) v.push(`${silent.length} unresolved intent(s) never reported: ${silent.slice(0, 5).map((r) => r.refId).join(', ')}`);
-  const venueFills = sim.executions().filter((x) => x.profileId === h.profileId);
+  for (const o of r.orders) journaled(o.refId, o.id, 'order');
+  for (const x of r.qx) journaled(x.refId, x.id, 'quote execution');
+  for (const t of r.transfers) journaled(t.refId, t.id, 'transfer');
+  const venueRefs = new Set([...r.orders.map((o) => o.refId), ...r.qx.map((x) => x.refId), ...r.transfers.map((t) => t.refId)]);
+  for (const row of h.journal.intents({ state: 'done' })) if (row.status === 'NOT_PLACED' && venueRefs.has(row.refId)) v.push(`${row.refId} journaled NOT_PLACED but exists at the venue`);
+}
+
+/** Every venue fill of the profile exactly once in the journal. */
+function checkFills(h: ReliabilityHarness, v: string[]): { venueFills: number; journalFills: number } {
+  const venueFills = h.sandbox.sim.executions().filter((x) => x.profileId === h.profileId);
   const journalFills = h.journal.fills();
   const jf = new Set(journalFills.map((f) => f.fillId));
   const missing = venueFills.filter((x) => !jf.has(x.executionId));
   if (missing.length) v.push(`${missing.length} venue fill(s) missing from the journal, e.g. ${missing[0]?.executionId}`);
   if (journalFills.length !== venueFills.length) v.push(`journal has ${journalFills.length} fills, the venue ${venueFills.length}`);
-  const ledger = journalLedger(rows, journalFills, h.funding);
+  return { venueFills: venueFills.length, journalFills: journalFills.length };
+}
+
+/** Balances derived from the journal equal the sandbox's (available + trading) for every asset. */
+function checkBalances(h: ReliabilityHarness, rows: readonly JournalIntentRow[], v: string[]): Record<string, string> {
+  const ledger = journalLedger(rows, h.journal.fills(), h.funding);
   const balances: Record<string, string> = {};
-  for (const b of sim.accounts.balances(h.profileId)) {
+  for (const b of h.sandbox.sim.accounts.balances(h.profileId)) {
     const total = b.available.plus(b.trading);
     balances[b.asset] = total.toFixed();
     const mine = ledger.get(b.asset) ?? new D(0);
     if (!mine.eq(total)) v.push(`${b.asset}: journal says ${mine.toFixed()}, the sandbox ${total.toFixed()}`);
   }
-  return {
-    violations: v,
-    figures: { venueOrders: orders.length, venueQuoteExecutions: qx.length, venueTransfers: transfers.length, venueFills: venueFills.length, journalFills: journalFills.length, everUnresolved: everUnresolved.length, stillUnresolved: stuck.length, balances },
-  };
+  return balances;
 }
 
 /** Balances from the journal alone: funding, plus fills, quote executions and transfers out. */
