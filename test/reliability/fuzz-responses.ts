@@ -65,8 +65,10 @@ export function malformedBody(spec: OperationSpec, rng: Rng): string {
   for (;;) {
     const kind = pick(kinds);
     let text: string;
-    if (kind === 'garbage') text = Array.from({ length: 1 + Math.floor(rng.next() * 40) }, () => String.fromCharCode(33 + Math.floor(rng.next() * 94))).join('');
-    else if (kind === 'prefix') text = valid.slice(0, 1 + Math.floor(rng.next() * (valid.length - 1)));
+    if (kind === 'garbage') {
+      text = Array.from({ length: 1 + Math.floor(rng.next() * 40) }, () => String.fromCharCode(33 + Math.floor(rng.next() * 94))).join('');
+      if (isJson(text)) continue; // random characters can spell valid JSON ("{}", "42")
+    } else if (kind === 'prefix') text = valid.slice(0, 1 + Math.floor(rng.next() * (valid.length - 1)));
     else if (kind === 'flip') {
       const i = Math.floor(rng.next() * valid.length);
       text = valid.slice(0, i) + pick(['{', '}', '"', ',', ':', ']', '\\', 'x']) + valid.slice(i + 1);
