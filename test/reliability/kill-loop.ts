@@ -1,6 +1,23 @@
 import { join } from 'node:path';
 import { Rng } from '../../src/core/index.js';
-import { compareWithTruth, fetchTruth, readJournal, reconciledBeforeNewIntents, startSandboxProcess, tempDir, tradeloop, writeBotConfig, type JournalFacts } from '../support/reliability-procs.js';
+import { existsSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { compareWithTruth, fetchTruth, readJournal, reconciledBeforeNewIntents, startSandboxProcess, tempDir, tradeloop, waitFor, writeBotConfig, type JournalFacts } from '../support/reliability-procs.js';
+
+const sleep = (ms: number): Promise<undefined> => new Promise((r) => setTimeout(() => r(undefined), ms));
+
+/** Intents journaled so far, read through a short read-only connection (WAL allows it while the runner writes). */
+function intentCount(file: string): number {
+  if (!existsSync(file)) return 0;
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    return (db.prepare('SELECT COUNT(*) AS n FROM intents').get() as { n: number }).n;
+  } catch {
+    return 0; // not created yet
+  } finally {
+    db.close();
+  }
+}
 
 export interface KillLoopOptions {
   readonly kills: number;
@@ -21,8 +38,9 @@ export interface KillLoopReport {
 }
 
 /**
- * Random SIGKILLs of the real runner: start `tradeloop run`, kill it after a seeded random 2–8 s
- * (during start-up, reconciliation, warm-up or trading), check the journal's integrity and that the
+ * Random SIGKILLs of the real runner: start `tradeloop run` and kill it at a seeded random moment
+ * — one time in five during start-up (reconciliation, warm-up), otherwise within 3 s of its first
+ * new intent (while trading) — then check the journal's integrity and that the
  * next run reconciled what the kill left in flight before its first new intent; after the last kill
  * a final run must leave the journal equal to the sandbox's truth.
  */
@@ -41,9 +59,12 @@ export async function runKillLoop(o: KillLoopOptions): Promise<KillLoopReport> {
   let inFlightKills = 0;
   try {
     for (let i = 0; i < o.kills; i++) {
+      const before = intentCount(file);
       const run = tradeloop(['run', '--config', config], dir);
-      const delayMs = 2_000 + Math.floor(rng.next() * 6_000);
-      const early = await Promise.race([run.exit, new Promise<undefined>((r) => setTimeout(() => r(undefined), delayMs))]);
+      // one kill in five lands during start-up (reconciliation, warm-up), the others while trading
+      const duringStartup = rng.next() < 0.2;
+      const ready = duringStartup ? Promise.resolve() : waitFor(() => intentCount(file) > before, 'the restarted runner to trade', 60_000);
+      const early = await Promise.race([run.exit, ready.then(() => sleep(duringStartup ? 500 + rng.next() * 3_500 : rng.next() * 3_000))]);
       if (early !== undefined) {
         violations.push(`run ${i} exited by itself (${early}): ${run.err().slice(-300)}`);
         continue;
