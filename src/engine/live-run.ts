@@ -2,7 +2,7 @@ import type { Subscription } from 'rxjs';
 import type { Clock, TimerHandle } from '../clock/index.js';
 import type { Config } from '../config/index.js';
 import { ZERO, type Dec, type Decision, type ExecReport, type MarketSymbol } from '../core/index.js';
-import { FillTracker, type JournalStore, OrderExecutor, QuoteExecutor, Reconciler, TransferExecutor, type ExecContext, type ReconcileResult } from '../exec/index.js';
+import { FillTracker, type JournalIntentRow, type JournalStore, OrderExecutor, QuoteExecutor, Reconciler, TransferExecutor, type ExecContext, type ReconcileResult } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
 import { RiskGate } from '../risk/index.js';
 import { AccountStore, MarketStore, midOf } from '../state/index.js';
@@ -57,6 +57,8 @@ export class LiveRun {
   private fillCount = 0;
   private fees = ZERO;
   private pollFills = true;
+  /** The venue's open orders as last streamed: order id → "status/amount filled", and when. */
+  private openAtVenue: { readonly at: number; readonly byId: ReadonlyMap<string, string> } | undefined;
 
   constructor(private readonly deps: LiveRunDeps) {
     const { clock, config, journal, venue } = deps;
@@ -100,7 +102,10 @@ export class LiveRun {
     log.info(`warmed up on ${warmed} historical price point(s) for ${this.markets.join(', ')}`);
     this.subs.push(this.deps.source.account$.subscribe((e) => {
       this.account.apply(e);
-      if (e.kind === 'open-orders') this.riskView.setOpenOrderCount(e.orders.length);
+      if (e.kind === 'open-orders') {
+        this.riskView.setOpenOrderCount(e.orders.length);
+        this.openAtVenue = { at: e.at, byId: new Map(e.orders.map((o) => [o.orderId, `${o.status}/${o.amountFilled.toFixed()}`])) };
+      }
     }));
     this.subs.push(this.deps.source.events$.subscribe((e) => this.engine.onMarketEvent(e)));
     const fills$ = this.deps.source.fills$;
@@ -187,12 +192,24 @@ export class LiveRun {
   private async follow(): Promise<void> {
     for (const row of this.deps.journal.active()) {
       if (row.state === 'pending' || row.state === 'sent') continue; // the executor still owns it
+      if (row.kind === 'place-order' && row.state === 'open' && this.unchangedAtVenue(row)) continue;
       if (row.kind === 'place-order') await (row.state === 'open' ? this.orders.refresh(row) : this.orders.resolve(row.refId));
       else if (row.kind === 'execute-quote') await (row.state === 'open' ? this.quotes.refresh(row) : this.quotes.resolve(row.refId));
       else if (row.kind === 'transfer') await this.transfers.resolve(row.refId);
     }
     if (this.pollFills) await this.fills.poll(); // otherwise the source's fill stream feeds the tracker
     else if (this.fills.heldCount) this.fills.ingest([]); // fills that came before their order was journaled
+  }
+
+  /**
+   * True when the open-orders stream, read after the row's last change, shows the order still open
+   * with the journaled fill: no GetOrder needed. (Polling every open order each cycle starved the
+   * market data of the shared request budget once a dozen orders rested.)
+   */
+  private unchangedAtVenue(row: JournalIntentRow): boolean {
+    const seen = this.openAtVenue;
+    if (!seen || seen.at < row.updatedAt || row.venueId === null) return false;
+    return seen.byId.get(row.venueId) === `${row.status}/${row.amountFilled}`;
   }
 
   private equity(): Dec | undefined {
