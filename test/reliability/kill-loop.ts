@@ -63,10 +63,12 @@ export async function runKillLoop(o: KillLoopOptions): Promise<KillLoopReport> {
       const run = tradeloop(['run', '--config', config], dir);
       // one kill in five lands during start-up (reconciliation, warm-up), the others while trading
       const duringStartup = rng.next() < 0.2;
-      const ready = duringStartup ? Promise.resolve() : waitFor(() => intentCount(file) > before, 'the restarted runner to trade', 60_000);
-      const early = await Promise.race([run.exit, ready.then(() => sleep(duringStartup ? 500 + rng.next() * 3_500 : rng.next() * 3_000))]);
+      const ready = duringStartup ? Promise.resolve(undefined) : waitFor(() => intentCount(file) > before, 'the restarted runner to trade', 60_000).then(() => undefined, (e: unknown) => String(e));
+      const early = await Promise.race([run.exit, ready.then((stuck) => stuck ?? sleep(duringStartup ? 500 + rng.next() * 3_500 : rng.next() * 3_000))]);
       if (early !== undefined) {
-        violations.push(`run ${i} exited by itself (${early}): ${run.err().slice(-300)}`);
+        violations.push(`run ${i} ${typeof early === 'string' && early.startsWith('Error') ? 'made no intent within 60 s' : `exited by itself (${early})`}: ${run.err().slice(-600)}`);
+        if (run.child.exitCode === null) run.child.kill('SIGKILL');
+        await run.exit;
         continue;
       }
       run.child.kill('SIGKILL');
