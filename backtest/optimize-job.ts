@@ -4,9 +4,10 @@
  * `optimize-worker.ts` (the thread), so both sides agree on the shapes.
  */
 import { InputError } from '../src/core/index.js';
-import type { RiskLimits } from '../src/risk/index.js';
+import type { RiskLimits } from '../src/risk/limits.js';
 import type { PriceSeriesLike } from '../src/sim/price-model.js';
-import { resolveParams, type StrategyDefinition } from '../src/strategy/index.js';
+import type { StrategyDefinition } from '../src/strategy/define.js';
+import { resolveParams } from '../src/strategy/params.js';
 import type { GridValue } from './grid.js';
 import { metricsToJson } from './metrics.js';
 import { runBacktest } from './run.js';

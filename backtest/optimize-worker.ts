@@ -4,7 +4,7 @@
  * registers tsx first, so this TypeScript module (and users' `.ts` strategies) load in the thread.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { loadStrategy } from '../src/strategy/index.js';
+import { loadStrategy } from '../src/strategy/loader.js';
 import { runJob, type FromWorker, type JobContext, type ToWorker } from './optimize-job.js';
 
 async function main(): Promise<void> {

@@ -8,9 +8,9 @@
 import { performance } from 'node:perf_hooks';
 import { D, InputError, splitMarket, type Decision, type MarketSymbol } from '../src/core/index.js';
 import type { Logger } from '../src/log/index.js';
-import { DEFAULT_RISK_LIMITS, type RiskLimits } from '../src/risk/index.js';
+import { DEFAULT_RISK_LIMITS, type RiskLimits } from '../src/risk/limits.js';
 import type { PriceSeriesLike } from '../src/sim/price-model.js';
-import { marketsOf, type StrategyDefinition } from '../src/strategy/index.js';
+import { marketsOf, type StrategyDefinition } from '../src/strategy/define.js';
 import { computeMetrics, type BacktestMetrics, type RoundTrip } from './metrics.js';
 import type { FillMarker } from './report.js';
 import { RoundTripTracker } from './round-trips.js';

@@ -3,15 +3,29 @@
  * with a TestClock and PointVenue (point replay) in place of the live clock and RestVenue. Nothing
  * strategy-facing differs from live; only the clock and the venue are swapped.
  */
-import { TestClock } from '../src/clock/index.js';
+import { TestClock } from '../src/clock/test-clock.js';
 import type { Decision, ExecReport, MarketSymbol } from '../src/core/index.js';
-import { Engine, EngineRiskView, IntentIds, StrategyRunner } from '../src/engine/index.js';
-import { FillTracker, Journal, MemoryJournal, OrderExecutor, QuoteExecutor, TransferExecutor, type ExecContext, type JournalStore } from '../src/exec/index.js';
+// modules by file, not through the package indexes: a backtest (and each optimizer thread) loads
+// only the backtest path, not the HTTP client, the sandbox server or the config loader
+import { Engine } from '../src/engine/engine.js';
+import { IntentIds } from '../src/engine/intent-ids.js';
+import { EngineRiskView } from '../src/engine/risk-view.js';
+import { StrategyRunner } from '../src/engine/strategy-runner.js';
+import type { ExecContext } from '../src/exec/exec-context.js';
+import { FillTracker } from '../src/exec/fill-tracker.js';
+import { Journal } from '../src/exec/journal.js';
+import type { JournalStore } from '../src/exec/journal-store.js';
+import { MemoryJournal } from '../src/exec/memory-journal.js';
+import { OrderExecutor } from '../src/exec/order-executor.js';
+import { QuoteExecutor } from '../src/exec/quote-executor.js';
+import { TransferExecutor } from '../src/exec/transfer-executor.js';
 import type { Logger } from '../src/log/index.js';
-import { RiskGate, type RiskLimits } from '../src/risk/index.js';
+import { RiskGate } from '../src/risk/gate.js';
+import type { RiskLimits } from '../src/risk/limits.js';
 import { PointMarket, type PointMarketOptions } from '../src/sim/point-market.js';
-import { AccountStore, MarketStore, type OpenOrderView } from '../src/state/index.js';
-import type { StrategyDefinition } from '../src/strategy/index.js';
+import { AccountStore, type OpenOrderView } from '../src/state/account-store.js';
+import { MarketStore } from '../src/state/market-store.js';
+import type { StrategyDefinition } from '../src/strategy/define.js';
 import { PointVenue, toVenueFill, toVenueOrder } from '../src/venue/point-venue.js';
 
 export interface BundleOptions {

@@ -1,7 +1,7 @@
 import type { Clock } from '../clock/index.js';
 import type { ExecReport } from '../core/index.js';
 import type { Logger } from '../log/index.js';
-import type { Venue } from '../venue/index.js';
+import type { Venue } from '../venue/venue.js';
 import type { JournalStore } from './journal-store.js';
 
 /** What every executor needs: the venue, the journal, the clock, a logger and a report sink. */

@@ -1,4 +1,4 @@
-import type { VenueFill } from '../venue/index.js';
+import type { VenueFill } from '../venue/venue.js';
 import { crashPoint } from './crash-point.js';
 import { errorMessage, type ExecContext } from './exec-context.js';
 

@@ -1,5 +1,5 @@
 import { assertNever, type Decision, type Intent } from '../core/index.js';
-import { TERMINAL_ORDER_STATUSES, VenueRejectedError, type PlaceOrderRequest, type VenueOrder } from '../venue/index.js';
+import { TERMINAL_ORDER_STATUSES, VenueRejectedError, type PlaceOrderRequest, type VenueOrder } from '../venue/venue.js';
 import { crashPoint } from './crash-point.js';
 import { errorCode, errorMessage, type ExecContext } from './exec-context.js';
 import type { JournalIntentRow } from './journal.js';

@@ -1,5 +1,5 @@
 import { D, type Intent } from '../core/index.js';
-import { VenueRejectedError, type VenueQuote, type VenueQuoteExecution } from '../venue/index.js';
+import { VenueRejectedError, type VenueQuote, type VenueQuoteExecution } from '../venue/venue.js';
 import { errorCode, errorMessage, type ExecContext } from './exec-context.js';
 import type { JournalIntentRow } from './journal.js';
 

@@ -1,5 +1,5 @@
 import type { Intent } from '../core/index.js';
-import { VenueRejectedError } from '../venue/index.js';
+import { VenueRejectedError } from '../venue/venue.js';
 import { errorCode, errorMessage, type ExecContext } from './exec-context.js';
 
 type TransferIntent = Extract<Intent, { kind: 'transfer' }>;

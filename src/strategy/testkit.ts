@@ -1,7 +1,8 @@
 import { type z } from 'zod';
-import { TestClock } from '../clock/index.js';
+import { TestClock } from '../clock/test-clock.js';
 import { D, ZERO, type Dec, type ExecReport, type MarketEvent, type MarketSymbol } from '../core/index.js';
-import { MarketStore, type OpenOrderView } from '../state/index.js';
+import type { OpenOrderView } from '../state/account-store.js';
+import { MarketStore } from '../state/market-store.js';
 import type { IntentDraft, StrategyContext, StrategyDefinition, StrategyHandlers } from './define.js';
 import { resolveParams } from './params.js';
 
