@@ -2,14 +2,15 @@ import { type Command } from 'commander';
 import { LazyProgress, parseBps, parseInitial, parseTime } from '../../../backtest/cli-input.js';
 import { checkIncrement, loadCached } from '../../../backtest/history-cache.js';
 import { metricsToJson } from '../../../backtest/metrics.js';
+import { loadDataFile } from '../../../backtest/recorded-series.js';
 import { DEFAULT_FILL_RULE, formatMetricRows, writeBacktestReport } from '../../../backtest/report.js';
 import { runBacktest, type BacktestRun } from '../../../backtest/run.js';
 import { LiveClock } from '../../clock/index.js';
 import { loadConfigFile } from '../../config/load.js';
 import { InputError, splitMarket } from '../../core/index.js';
 import { DEFAULT_RISK_LIMITS } from '../../risk/index.js';
-import { loadPriceSeries, type PriceSeries } from '../../sim/price-file.js';
-import { loadStrategy, parseParamString, resolveParams, type StrategyDefinition } from '../../strategy/index.js';
+import type { PriceSeries } from '../../sim/price-file.js';
+import { loadStrategy, marketsOf, parseParamString, resolveParams, type StrategyDefinition } from '../../strategy/index.js';
 import { type CliContext, writeLine } from '../context.js';
 import { formatTable } from '../table.js';
 
@@ -40,7 +41,7 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
     .command('backtest')
     .description('replay historical prices through a strategy, risk gate and executors; print metrics')
     .requiredOption('-s, --strategy <name>', 'built-in strategy name or path to a plugin file')
-    .option('--data <file>', 'price file: CSV (timestamp,price or OHLCV) or List Historical Prices JSON')
+    .option('--data <file>', 'price file: CSV (timestamp,price or OHLCV), List Historical Prices JSON, or a stream recording of a live run')
     .option('--market <market>', 'replay the cached prices of this market (see tradeloop history fetch)')
     .option('--from <time>', 'with --market: first time, e.g. 2024-01-01')
     .option('--to <time>', 'with --market: last time')
@@ -61,7 +62,7 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
       const params = strategyParams(definition, flags);
       const clock = new LiveClock();
       const loadStart = clock.now();
-      const series = loadData(flags);
+      const series = await loadData(flags, marketsOf(definition, params as never));
       const loadMs = clock.now() - loadStart;
       const market = params.market === undefined ? undefined : String(params.market);
       checkInitial(initial, market);
@@ -92,11 +93,11 @@ function strategyParams(definition: StrategyDefinition, flags: BacktestFlags): R
   return resolveParams(definition, raw, '--params');
 }
 
-function loadData(flags: BacktestFlags): PriceSeries {
+async function loadData(flags: BacktestFlags, markets: readonly string[]): Promise<PriceSeries> {
   if ((flags.data === undefined) === (flags.market === undefined)) throw new InputError('--data', 'give either --data FILE or --market MARKET (with cached prices), not both or neither');
   if (flags.data !== undefined) {
     if (flags.from !== undefined || flags.to !== undefined) throw new InputError('--from', '--from and --to select cached prices with --market; trim the --data file instead');
-    return loadPriceSeries(flags.data);
+    return loadDataFile(flags.data, markets.length === 1 ? markets[0] : undefined);
   }
   const increment = checkIncrement(flags.increment);
   return loadCached(flags.dataDir, { market: flags.market!, increment }, parseTime(flags.from, '--from'), parseTime(flags.to, '--to'));

@@ -2,12 +2,12 @@ import { type Command } from 'commander';
 import { availableParallelism } from 'node:os';
 import { LazyProgress, parseBps, parseInitial, parsePositiveInt } from '../../../backtest/cli-input.js';
 import { parseGrid } from '../../../backtest/grid.js';
+import { loadDataFile } from '../../../backtest/recorded-series.js';
 import { OPTIMIZE_METRICS, runOptimize, type OptimizeMetric, type OptimizeResult } from '../../../backtest/optimize.js';
 import { LiveClock } from '../../clock/index.js';
 import { loadConfigFile } from '../../config/load.js';
 import { InputError } from '../../core/index.js';
-import { loadPriceSeries } from '../../sim/price-file.js';
-import { loadStrategy, parseParamString, resolveParams } from '../../strategy/index.js';
+import { loadStrategy, marketsOf, parseParamString, resolveParams } from '../../strategy/index.js';
 import { type CliContext, writeLine } from '../context.js';
 import { formatTable } from '../table.js';
 
@@ -36,7 +36,7 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
     .command('optimize')
     .description('backtest every combination of a parameter grid on all cores and rank them by a metric')
     .requiredOption('-s, --strategy <name>', 'built-in strategy name or path to a plugin file')
-    .requiredOption('--data <file>', 'price file (CSV or List Historical Prices JSON)')
+    .requiredOption('--data <file>', 'price file (CSV or List Historical Prices JSON) or a stream recording of a live run')
     .requiredOption('--grid <spec>', 'parameter grid, e.g. fast=5..30:5,slow=20..100:10 (ranges from..to:step, lists a|b, fixed values)')
     .option('--metric <name>', `metric to rank by: ${Object.keys(OPTIMIZE_METRICS).join(', ')}`, 'sharpe')
     .option('--workers <n>', `worker threads (default all ${availableParallelism()} cores)`)
@@ -53,8 +53,9 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
       const grid = parseGrid(flags.grid);
       const definition = await loadStrategy(flags.strategy);
       const baseParams = flags.params === undefined ? {} : parseParamString(flags.params);
-      resolveParams(definition, { ...baseParams, ...grid.combinations[0] }, '--grid'); // unknown names fail here, before any thread starts
-      const series = loadPriceSeries(flags.data);
+      const first = resolveParams(definition, { ...baseParams, ...grid.combinations[0] }, '--grid'); // unknown names fail here, before any thread starts
+      const markets = marketsOf(definition, first as never);
+      const series = await loadDataFile(flags.data, markets.length === 1 ? markets[0] : undefined);
       const clock = new LiveClock();
       const progress = new LazyProgress(ctx.stderr, () => clock.now(), 'optimize');
       const t0 = clock.now();

@@ -3,11 +3,16 @@ import { createInterface } from 'node:readline';
 import { InputError } from '../../core/index.js';
 import { RECORDING_HEADER, type RecordedResponse } from './recorder.js';
 
+/** A recorded response and the 1-based line of the file it was read from (for error messages). */
+export interface RecordedLine extends RecordedResponse {
+  readonly line: number;
+}
+
 /**
  * Reads a recording line by line (memory bounded by one line), oldest first. Refuses a file that
  * is not a tradeloop stream recording, and names the line of any malformed entry.
  */
-export async function* readRecording(path: string): AsyncGenerator<RecordedResponse, void, undefined> {
+export async function* readRecording(path: string): AsyncGenerator<RecordedLine, void, undefined> {
   const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
   let n = 0;
   try {
@@ -45,10 +50,10 @@ function checkHeader(path: string, value: unknown): void {
   }
 }
 
-function toEntry(path: string, n: number, value: unknown): RecordedResponse {
+function toEntry(path: string, n: number, value: unknown): RecordedLine {
   const e = value as { at?: unknown; stream?: unknown; body?: unknown } | null;
   if (e === null || typeof e !== 'object' || typeof e.at !== 'number' || !Number.isFinite(e.at) || typeof e.stream !== 'string') {
     throw new InputError('record', `${path} line ${n}: expected {"at": epoch ms, "stream": name, "body": response}`);
   }
-  return { at: e.at, stream: e.stream, body: e.body };
+  return { at: e.at, stream: e.stream, body: e.body, line: n };
 }

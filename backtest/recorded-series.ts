@@ -1,0 +1,135 @@
+/**
+ * A recorded live run (a file the polling streams wrote with `streams.record`) as backtest points.
+ * The same decoder as the live source turns each recorded response into market events; the points
+ * of one market are its `price` events (the prices stream), or, when the run did not poll prices,
+ * the mids of its order books, or else of its tickers. Each point is stamped with the local receive
+ * time the recording kept. The warm-up history a run loads before going live is not replayed: the
+ * backtest trades on what the live run could have traded on.
+ *
+ * Nothing is dropped: a response that does not decode, or points out of time order, are reported
+ * with the line of the file, all at once, as for price files.
+ */
+import { closeSync, openSync, readSync } from 'node:fs';
+import { InputError, type MarketEvent } from '../src/core/index.js';
+import { loadPriceSeries, MAX_LISTED_PROBLEMS, PriceDataError, type PriceProblem, type PriceSeries } from '../src/sim/price-file.js';
+import { ResponseDecoder } from '../src/venue/polling/decode.js';
+import { RECORDING_HEADER } from '../src/venue/polling/recorder.js';
+import { readRecording } from '../src/venue/polling/recording-reader.js';
+import { parseStreamName } from '../src/venue/polling/stream-names.js';
+
+type Source = 'prices' | 'book' | 'ticker';
+const PREFERENCE: readonly Source[] = ['prices', 'book', 'ticker'];
+
+/** True when the file starts with the stream-recording header (read from its first bytes only). */
+export function isRecordingFile(path: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const buf = Buffer.alloc(256);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    const first = buf.subarray(0, n).toString('utf8').split('\n')[0] ?? '';
+    return first.includes(`"${RECORDING_HEADER.format}"`);
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+interface Points {
+  readonly times: number[];
+  readonly prices: number[];
+  readonly lines: number[];
+}
+
+/** Loads the points of `market` from a recording; throws InputError or PriceDataError naming lines. */
+export async function loadRecordedSeries(path: string, market: string): Promise<PriceSeries> {
+  const found = new Map<string, Map<Source, Points>>();
+  const problems: PriceProblem[] = [];
+  const decoder = new ResponseDecoder();
+  for await (const entry of readRecording(path)) {
+    const id = parseStreamName(entry.stream);
+    if (id === undefined) {
+      problems.push({ line: entry.line, where: `line ${entry.line}`, message: `unknown stream ${JSON.stringify(entry.stream)}: a recording from another version of tradeloop?` });
+      continue;
+    }
+    if (id.kind !== 'prices' && id.kind !== 'book' && id.kind !== 'ticker') continue;
+    let events: readonly MarketEvent[];
+    try {
+      events = decoder.decode(id, entry.body, entry.at).market;
+    } catch (err) {
+      problems.push({ line: entry.line, where: `line ${entry.line}`, message: `the ${id.kind} response does not decode: ${(err as Error).message}` });
+      continue;
+    }
+    for (const e of events) {
+      const price = pointPrice(e);
+      if (price !== undefined) pointsOf(found, e.market, id.kind).push(e.at, price, entry.line);
+    }
+  }
+  const chosen = choose(found, market, path);
+  checkOrder(chosen.points, problems);
+  if (problems.length > 0) throw new PriceDataError(path, problems.slice(0, MAX_LISTED_PROBLEMS), problems.length);
+  const { times, prices } = chosen.points;
+  return {
+    source: `${path} (recorded ${market} ${chosen.source === 'prices' ? 'prices' : `${chosen.source} mids`})`,
+    length: times.length, times: Float64Array.from(times), prices: Float64Array.from(prices),
+  };
+}
+
+/** The price a market event gives a point: a price, or the mid of a book's or ticker's best levels. */
+function pointPrice(e: MarketEvent): number | undefined {
+  if (e.kind === 'price') return e.price;
+  if (e.kind === 'book') return mid(e.bids[0]?.price, e.asks[0]?.price);
+  if (e.kind === 'ticker') return mid(e.bid?.price, e.ask?.price);
+  return undefined;
+}
+
+function mid(bid: number | undefined, ask: number | undefined): number | undefined {
+  return bid !== undefined && ask !== undefined && bid > 0 && ask > 0 ? (bid + ask) / 2 : undefined;
+}
+
+function pointsOf(found: Map<string, Map<Source, Points>>, market: string, source: Source): { push(at: number, price: number, line: number): void } {
+  let bySource = found.get(market);
+  if (bySource === undefined) found.set(market, (bySource = new Map()));
+  let p = bySource.get(source);
+  if (p === undefined) bySource.set(source, (p = { times: [], prices: [], lines: [] }));
+  const points = p;
+  return {
+    push: (at, price, line) => {
+      points.times.push(at);
+      points.prices.push(price);
+      points.lines.push(line);
+    },
+  };
+}
+
+function choose(found: Map<string, Map<Source, Points>>, market: string, path: string): { source: Source; points: Points } {
+  const bySource = found.get(market);
+  for (const source of PREFERENCE) {
+    const points = bySource?.get(source);
+    if (points !== undefined && points.times.length > 0) return { source, points };
+  }
+  const markets = [...found.keys()].sort();
+  const has = markets.length === 0 ? 'no prices, books or tickers at all' : `prices for ${markets.join(', ')} only`;
+  throw new InputError('data', `${path} is a recording with ${has}, none for ${market}: record a run that subscribes to ${market}, or backtest a strategy that trades ${markets[0] ?? 'the recorded market'} (--params market=…)`);
+}
+
+/** Points must be strictly later than the one before (the recording's receive times). */
+function checkOrder(p: Points, problems: PriceProblem[]): void {
+  for (let i = 1; i < p.times.length; i++) {
+    const [prev, at] = [p.times[i - 1]!, p.times[i]!];
+    if (at > prev) continue;
+    const line = p.lines[i]!;
+    problems.push({ line, where: `line ${line}`, message: at === prev ? `a second point at ${new Date(at).toISOString()} (line ${p.lines[i - 1]!} has the same time)` : `time ${new Date(at).toISOString()} is earlier than the point before it (line ${p.lines[i - 1]!})` });
+  }
+}
+
+/**
+ * A `--data` file for backtest and optimize: a stream recording (by its header) replays the points
+ * of `market`; anything else loads as a price file (CSV or List Historical Prices JSON).
+ */
+export async function loadDataFile(file: string, market: string | undefined): Promise<PriceSeries> {
+  if (!isRecordingFile(file)) return loadPriceSeries(file);
+  if (market === undefined) throw new InputError('--data', `${file} is a stream recording: backtest a strategy with one market to say which market's points to replay`);
+  return loadRecordedSeries(file, market);
+}
