@@ -111,8 +111,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
   whole.disable();
   loop.disable();
   await api.close();
-  const injected429 = sandbox.faults.injected.filter((f) => f.mode === 'error429').length;
-  const faultsInjected = sandbox.faults.injected.length;
+  const injected429 = sandbox.faults.log.count('error429');
+  const faultsInjected = sandbox.faults.log.total;
   await sandbox.close();
   journal.close();
   return {

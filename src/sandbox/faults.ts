@@ -1,5 +1,6 @@
 import { InputError } from '../core/errors.js';
 import { type Rng } from '../core/rng.js';
+import { FaultLog } from './fault-log.js';
 
 /**
  * What can go wrong on the wire. `error5xx`, `error429` and `drop` hit before the operation runs
@@ -34,6 +35,8 @@ export interface FaultSettings {
   readonly seed?: number;
   /** Retry-After of injected 429s, whole seconds (default 1). */
   readonly retryAfterSec?: number;
+  /** Injected-fault records kept, newest only (default 1,000; counters stay exact). */
+  readonly logLimit?: number;
 }
 
 /** What the server does to one request. */
@@ -60,7 +63,8 @@ const ALIASES: Readonly<Record<string, FaultMode>> = { '5xx': 'error5xx', '429':
  */
 export class FaultInjector {
   private rules: Array<FaultRule & { left: number | undefined }>;
-  readonly injected: InjectedFault[] = [];
+  /** What was injected: exact counts per mode, and the newest records (bounded). */
+  readonly log: FaultLog;
 
   constructor(
     settings: FaultSettings,
@@ -68,6 +72,15 @@ export class FaultInjector {
     readonly retryAfterSec = settings.retryAfterSec ?? 1,
   ) {
     this.rules = settings.rules.map((r) => ({ ...r, left: r.count }));
+    this.log = new FaultLog(settings.logLimit);
+  }
+
+  /**
+   * The newest injected faults, oldest first: at most `log.limit` of them, so count with
+   * `log.total` and `log.count(mode)`, which are exact.
+   */
+  get injected(): readonly InjectedFault[] {
+    return this.log.recent();
   }
 
   add(rule: FaultRule): void {
@@ -92,7 +105,7 @@ export class FaultInjector {
       if (r.mode !== 'latency' && action !== 'none') continue;
       if (r.rate !== undefined && r.rate < 1 && !this.rng.chance(r.rate)) continue;
       if (r.left !== undefined) r.left--;
-      this.injected.push({ mode: r.mode, operation, method, path });
+      this.log.record({ mode: r.mode, operation, method, path });
       if (r.mode === 'latency') latencyMs += r.latencyMs ?? 0;
       else action = r.mode;
     }
@@ -117,25 +130,27 @@ function checkRule(r: FaultRule): FaultRule {
  * as 50ms or 1s), error5xx|5xx, error429|429, drop, truncate, commit-drop, commit-5xx, malformed,
  * wrong-shape (value a rate such as
  * 0.05 or 5%, `once`, or `3x` for the next three matching requests). Settings: `seed=N`,
- * `retry-after=2s`. Example: `latency=50ms,error5xx=0.05,commit-drop@CreateOrder=once`.
+ * `retry-after=2s`, `log=N` (injected-fault records kept). Example: `latency=50ms,error5xx=0.05,commit-drop@CreateOrder=once`.
  */
 export function parseFaults(text: string): FaultSettings {
   const rules: FaultRule[] = [];
   let seed: number | undefined;
   let retryAfterSec: number | undefined;
+  let logLimit: number | undefined;
   for (const raw of text.split(',').map((s) => s.trim()).filter(Boolean)) {
     const m = /^([a-z0-9-]+)(?:@([^=]+))?=(.+)$/i.exec(raw);
     if (m === null) throw new InputError('--faults', `${JSON.stringify(raw)} is not mode[@target]=value, e.g. error5xx=0.05 or commit-drop@CreateOrder=once`);
     const [, name, target, value] = m as unknown as [string, string, string | undefined, string];
     if (name === 'seed') seed = integer(value, 'seed');
     else if (name === 'retry-after') retryAfterSec = Math.ceil(duration(value, 'retry-after') / 1000);
+    else if (name === 'log') logLimit = integer(value, 'log');
     else {
       const mode = ALIASES[name.toLowerCase()] ?? (name.toLowerCase() as FaultMode);
       const base = { mode, ...(target !== undefined ? { target } : {}) };
       rules.push(checkRule(mode === 'latency' ? { ...base, latencyMs: duration(value, name) } : { ...base, ...frequency(value, name) }));
     }
   }
-  return { rules, ...(seed !== undefined ? { seed } : {}), ...(retryAfterSec !== undefined ? { retryAfterSec } : {}) };
+  return { rules, ...(seed !== undefined ? { seed } : {}), ...(retryAfterSec !== undefined ? { retryAfterSec } : {}), ...(logLimit !== undefined ? { logLimit } : {}) };
 }
 
 /** One line naming every active fault, for the start-up banner. */

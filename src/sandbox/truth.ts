@@ -1,5 +1,5 @@
 import { type SimPlatform } from '../sim/sim.js';
-import { type FaultInjector, type InjectedFault } from './faults.js';
+import { type FaultInjector, type FaultMode, type InjectedFault } from './faults.js';
 import { wireBalance, wireExecution, wireOrder, wireProfile, wireQuoteExecution, wireTransfer } from './wire.js';
 
 type Json = Record<string, unknown>;
@@ -15,6 +15,11 @@ export interface SandboxTruth {
   /** Deposits and both legs of every internal transfer, oldest first. */
   readonly transfers: readonly Json[];
   readonly profiles: readonly Json[];
+  /** Faults injected since start, exact (count with these, not with `injected_faults`). */
+  readonly faults_injected: number;
+  /** Exact count per fault mode since start (modes never injected are absent). */
+  readonly fault_counts: Partial<Record<FaultMode, number>>;
+  /** The newest injected faults, oldest first: at most the fault log's limit (default 1,000). */
   readonly injected_faults: readonly InjectedFault[];
 }
 
@@ -32,6 +37,8 @@ export function sandboxTruth(sim: SimPlatform, faults: FaultInjector): SandboxTr
     quote_executions: sim.quoteExecutions().map(wireQuoteExecution),
     transfers: sim.allTransfers().map(wireTransfer),
     profiles: sim.profiles.list(true).map((p) => ({ ...wireProfile(p), active: p.active, balances: (p.active ? sim.accounts.balances(p.id) : []).filter((b) => !b.available.isZero() || !b.trading.isZero()).map(wireBalance) })),
-    injected_faults: [...faults.injected],
+    faults_injected: faults.log.total,
+    fault_counts: faults.log.counts(),
+    injected_faults: faults.log.recent(),
   };
 }

@@ -76,7 +76,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     let lastRevoke = { at: start, tokens: h.api.tokenRequests() };
     const maxSim = o.maxSimMs ?? 6 * 3_600_000;
     h.sandbox.revokeTokens();
-    while ((h.run.engine.counters.intents < o.intents || h.sandbox.faults.injected.length < o.faults) && h.clock.now() - start < maxSim) {
+    while ((h.run.engine.counters.intents < o.intents || h.sandbox.faults.log.total < o.faults) && h.clock.now() - start < maxSim) {
       await h.step(5_000, 500);
       if (h.clock.now() - lastRevoke.at >= o.revokeEveryMs) {
         perBurst.push(h.api.tokenRequests() - lastRevoke.tokens);
@@ -96,8 +96,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
       if (!stuck && resolvedAfterMs < 0) resolvedAfterMs = h.clock.now() - stopAt;
     }
     const report = checkInvariants(h, 'chaos');
-    const faultsByMode: Record<string, number> = {};
-    for (const f of h.sandbox.faults.injected) faultsByMode[f.mode] = (faultsByMode[f.mode] ?? 0) + 1;
+    const faultsByMode: Record<string, number> = h.sandbox.faults.log.counts();
     const violations = [...report.violations];
     const badBursts = perBurst.filter((n) => n !== 1);
     if (badBursts.length) violations.push(`${badBursts.length} 401 burst(s) did not cost exactly one token request: ${perBurst.join(',')}`);
@@ -108,7 +107,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
       violations,
       intents: counters.intents,
       approved: counters.approved,
-      faultsInjected: h.sandbox.faults.injected.length,
+      faultsInjected: h.sandbox.faults.log.total,
       faultsByMode,
       requests: h.requests.length,
       simulatedSeconds: Math.round((stopAt - start) / 1000),
