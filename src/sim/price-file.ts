@@ -4,74 +4,21 @@
  * arrays. A million-point CSV must load in well under two seconds, so CSV is read by a hand-rolled
  * scanner over the text (no split into a string per line or per field) into pre-sized Float64Arrays.
  * Bad data is never dropped or repaired: every problem is collected with its line and reported at once.
+ *
+ * This file holds the CSV scanner and `loadPriceSeries`. Timestamps are parsed in `price-time.ts`, JSON
+ * in `price-json.ts`, and the shared types and error live in `price-data.ts`; whatever this file exported
+ * before that split is re-exported here, so importers keep importing from `price-file.js`.
  */
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { InputError } from '../core/index.js';
+import { clip, isDigit, isPad, NUMBER, Problems, type PriceSeries } from './price-data.js';
+import { parsePriceJson } from './price-json.js';
+import { describeBadTime, parseTimeAt } from './price-time.js';
 
-/** Price points in time order. Prices are floats: they feed signals, never money arithmetic. */
-export interface PriceSeries {
-  /** Where the points came from (a file path), for messages and reports. */
-  readonly source: string;
-  readonly length: number;
-  /** Epoch milliseconds, strictly ascending. */
-  readonly times: Float64Array;
-  /** The price of each point: the `price`/`average_price` column, or `close` for OHLC data. */
-  readonly prices: Float64Array;
-  /** Present for OHLC files only (ATR and other range indicators need them). */
-  readonly opens?: Float64Array;
-  readonly highs?: Float64Array;
-  readonly lows?: Float64Array;
-  /** Present when the file has a `volume` column. */
-  readonly volumes?: Float64Array;
-}
-
-/** One problem found in a price file; `line` is 1-based (null for JSON, where `where` names the item). */
-export interface PriceProblem {
-  readonly line: number | null;
-  readonly where: string;
-  readonly message: string;
-}
-
-/** How many problems a PriceDataError lists; the rest are counted. */
-export const MAX_LISTED_PROBLEMS = 20;
-
-/**
- * Bad price data. Lists every problem (the first MAX_LISTED_PROBLEMS, with the total) so a user fixes a
- * file in one pass instead of one error per run.
- */
-export class PriceDataError extends InputError {
-  readonly source: string;
-  readonly problems: readonly PriceProblem[];
-  readonly problemCount: number;
-
-  constructor(source: string, problems: readonly PriceProblem[], problemCount: number) {
-    const more = problemCount > problems.length ? `\n  … and ${problemCount - problems.length} more` : '';
-    const list = problems.map((p) => `\n  ${p.where}: ${p.message}`).join('');
-    const noun = problemCount === 1 ? 'problem' : 'problems';
-    super(source, `${problemCount} ${noun} in price data; fix the file and load it again:${list}${more}`);
-    this.source = source;
-    this.problems = problems;
-    this.problemCount = problemCount;
-  }
-}
-
-class Problems {
-  readonly listed: PriceProblem[] = [];
-  count = 0;
-  constructor(readonly source: string) {}
-
-  add(line: number | null, where: string, message: string): void {
-    this.count++;
-    if (this.listed.length < MAX_LISTED_PROBLEMS) this.listed.push({ line, where, message });
-  }
-  atLine(line: number, message: string): void {
-    this.add(line, `line ${line}`, message);
-  }
-  throwIfAny(): void {
-    if (this.count > 0) throw new PriceDataError(this.source, this.listed, this.count);
-  }
-}
+export { MAX_LISTED_PROBLEMS, PriceDataError, type PriceProblem, type PriceSeries } from './price-data.js';
+export { parsePriceJson } from './price-json.js';
+export { parseRfc3339At } from './price-time.js';
 
 const TIME = 0;
 const PRICE = 1;
@@ -237,7 +184,6 @@ function reportField(raw: string, kind: number, line: number, problems: Problems
   else problems.atLine(line, `${label} ${value} is not positive; prices must be greater than 0`);
 }
 
-const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
 
 /**
@@ -269,158 +215,6 @@ function slowNumber(text: string, s: number, e: number): number {
   return NUMBER.test(raw) ? Number(raw) : NaN;
 }
 
-/** Parses an epoch-milliseconds integer or an RFC 3339 date-time in text[s, e); NaN when neither. */
-function parseTimeAt(text: string, s: number, e: number): number {
-  while (s < e && isPad(text.charCodeAt(s))) s++;
-  while (e > s && isPad(text.charCodeAt(e - 1))) e--;
-  const len = e - s;
-  if (len > 0 && len <= 15 && (len < 9 || len > 10)) {
-    let ms = 0;
-    let i = s;
-    for (; i < e && isDigit(text.charCodeAt(i)); i++) ms = ms * 10 + text.charCodeAt(i) - 48;
-    if (i === e) return ms;
-  }
-  return parseRfc3339At(text, s, e);
-}
-
-/**
- * RFC 3339 date-time `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)` ('t' or a space may replace 'T', 'z' 'Z')
- * to epoch milliseconds; NaN when malformed or out of range. Hand-written because Date.parse accepts
- * many other forms (and local time) that a price file must not silently use.
- */
-export function parseRfc3339At(t: string, s: number, e: number): number {
-  if (e - s < 20) return NaN;
-  const sep = t.charCodeAt(s + 10);
-  if (t.charCodeAt(s + 4) !== 45 || t.charCodeAt(s + 7) !== 45 || (sep !== 84 && sep !== 116 && sep !== 32)) return NaN;
-  if (t.charCodeAt(s + 13) !== 58 || t.charCodeAt(s + 16) !== 58) return NaN;
-  const century = two(t, s);
-  const yy = two(t, s + 2);
-  const year = century < 0 || yy < 0 ? -1 : century * 100 + yy;
-  const [month, day, hour, minute, second] = [two(t, s + 5), two(t, s + 8), two(t, s + 11), two(t, s + 14), two(t, s + 17)];
-  if (year < 0 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return NaN;
-  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return NaN;
-  let p = s + 19;
-  let fractionMs = 0;
-  if (t.charCodeAt(p) === 46) {
-    let scale = 100;
-    const first = ++p;
-    for (; p < e && isDigit(t.charCodeAt(p)); p++, scale /= 10) fractionMs += (t.charCodeAt(p) - 48) * scale;
-    if (p === first) return NaN;
-  }
-  const offsetMs = zoneOffsetMs(t, p, e);
-  if (Number.isNaN(offsetMs)) return NaN;
-  const days = daysFromCivil(year, month, day);
-  return days * 86_400_000 + hour * 3_600_000 + minute * 60_000 + second * 1000 + fractionMs - offsetMs;
-}
-
-function zoneOffsetMs(t: string, p: number, e: number): number {
-  const c = t.charCodeAt(p);
-  if ((c === 90 || c === 122) && p + 1 === e) return 0;
-  if ((c !== 43 && c !== 45) || e - p !== 6 || t.charCodeAt(p + 3) !== 58) return NaN;
-  const hours = two(t, p + 1);
-  const minutes = two(t, p + 4);
-  if (hours < 0 || hours > 23 || minutes < 0 || minutes > 59) return NaN;
-  return (c === 45 ? -1 : 1) * (hours * 60 + minutes) * 60_000;
-}
-
-/** Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil). */
-function daysFromCivil(year: number, month: number, day: number): number {
-  const y = month <= 2 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
-  return era * 146_097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719_468;
-}
-
-function daysInMonth(year: number, month: number): number {
-  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
-  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
-}
-
-function two(t: string, i: number): number {
-  const a = t.charCodeAt(i) - 48;
-  const b = t.charCodeAt(i + 1) - 48;
-  return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
-}
-
-/** Explains why a timestamp was rejected, with the fix. Only runs on the error path. */
-function describeBadTime(value: string): string {
-  const hint = 'use RFC 3339 with a zone (2024-01-31T00:00:00Z) or epoch milliseconds (1706659200000)';
-  if (value === '') return `timestamp is empty; ${hint}`;
-  const shown = `timestamp "${clip(value)}"`;
-  if (/^\d{9,10}$/.test(value)) return `${shown} looks like epoch seconds; use epoch milliseconds (${value}000) or RFC 3339`;
-  if (/^\d{16,}$/.test(value)) return `${shown} is too large for epoch milliseconds; ${hint}`;
-  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return `${shown} has no time of day; write ${value}T00:00:00Z`;
-  if (/^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?$/.test(value)) return `${shown} has no time zone; add Z for UTC`;
-  if (/^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/.test(value)) {
-    return `${shown} is not a valid date and time (a field is out of range)`;
-  }
-  return `${shown} is not a valid time; ${hint}`;
-}
-
-/** Parses List Historical Prices JSON: `{prices: [...]}`, `{items: [...]}` or a bare array of points. */
-export function parsePriceJson(text: string, source: string): PriceSeries {
-  const problems = new Problems(source);
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (err) {
-    problems.add(null, 'JSON', `not valid JSON (${(err as Error).message}); expected {"prices": [{"average_price", "timestamp"}]}`);
-    problems.throwIfAny();
-  }
-  const { items, path } = pickItems(doc, problems);
-  problems.throwIfAny();
-  const times = new Float64Array(items.length);
-  const prices = new Float64Array(items.length);
-  let n = 0;
-  items.forEach((item, i) => {
-    const point = readJsonPoint(item, `${path}[${i}]`, problems);
-    if (!point) return;
-    if (n > 0 && point[0] <= times[n - 1]!) {
-      const what = point[0] === times[n - 1] ? 'duplicate timestamp (same as the item before)' : 'timestamp is earlier than the item before';
-      problems.add(null, `${path}[${i}]`, `${what}; points must be in strictly ascending time order`);
-      return;
-    }
-    [times[n], prices[n]] = point;
-    n++;
-  });
-  if (items.length === 0) problems.add(null, path, 'no price points');
-  problems.throwIfAny();
-  return { source, length: n, times, prices };
-}
-
-function pickItems(doc: unknown, problems: Problems): { items: readonly unknown[]; path: string } {
-  if (Array.isArray(doc)) return { items: doc, path: '$' };
-  if (typeof doc === 'object' && doc !== null) {
-    const { prices, items } = doc as { prices?: unknown; items?: unknown };
-    if (Array.isArray(prices) && items === undefined) return { items: prices, path: 'prices' };
-    if (Array.isArray(items) && prices === undefined) return { items, path: 'items' };
-  }
-  problems.add(null, '$', 'expected an object with a "prices" (or "items") array, or an array of {average_price, timestamp}');
-  return { items: [], path: '$' };
-}
-
-function readJsonPoint(item: unknown, where: string, problems: Problems): [number, number] | undefined {
-  if (typeof item !== 'object' || item === null) {
-    problems.add(null, where, 'expected an object {"average_price": "…", "timestamp": "…"}');
-    return undefined;
-  }
-  const { average_price: rawPrice, timestamp: rawTime } = item as { average_price?: unknown; timestamp?: unknown };
-  const before = problems.count;
-  const time = typeof rawTime === 'string' ? parseRfc3339At(rawTime, 0, rawTime.length)
-    : typeof rawTime === 'number' && Number.isSafeInteger(rawTime) && rawTime >= 0 && (rawTime < 1e8 || rawTime >= 1e10) ? rawTime
-      : NaN;
-  if (Number.isNaN(time)) {
-    problems.add(null, where, rawTime === undefined ? 'missing "timestamp"' : describeBadTime(String(rawTime)));
-  }
-  const price = typeof rawPrice === 'string' && NUMBER.test(rawPrice.trim()) ? Number(rawPrice)
-    : typeof rawPrice === 'number' ? rawPrice : NaN;
-  if (rawPrice === undefined) problems.add(null, where, 'missing "average_price"');
-  else if (!Number.isFinite(price)) problems.add(null, where, `average_price ${clip(JSON.stringify(rawPrice))} is not a number`);
-  else if (price <= 0) problems.add(null, where, `average_price ${String(rawPrice)} is not positive; prices must be greater than 0`);
-  return problems.count === before ? [time, price] : undefined;
-}
-
 /**
  * Loads a price file: `.csv`/`.txt` as CSV, `.json` as JSON, anything else by its first character.
  * Throws InputError naming the file when it cannot be read, PriceDataError when its data is bad.
@@ -439,19 +233,10 @@ export function loadPriceSeries(file: string): PriceSeries {
   return json ? parsePriceJson(text, file) : parsePriceCsv(text, file);
 }
 
-function isDigit(c: number): boolean {
-  return c >= 48 && c <= 57;
-}
-function isPad(c: number): boolean {
-  return c === 32 || c === 9 || c === 34;
-}
 function isBlank(text: string, s: number, e: number): boolean {
   for (let i = s; i < e; i++) if (text.charCodeAt(i) !== 32 && text.charCodeAt(i) !== 9) return false;
   return true;
 }
 function unquote(raw: string): string {
   return raw.trim().replace(/^"(.*)"$/, '$1').trim();
-}
-function clip(value: string): string {
-  return value.length > 40 ? `${value.slice(0, 37)}...` : value;
 }
