@@ -15,20 +15,12 @@
  * Venue port's promises so the live executors run unchanged.
  */
 import { D, type Dec, ZERO } from '../core/decimal.js';
-import { InputError } from '../core/errors.js';
-import { assetDecimals, splitMarket } from '../core/markets.js';
+import { assetDecimals } from '../core/markets.js';
 import { SimError } from './errors.js';
 import { Ledger } from './ledger.js';
-import { buyByBase, buyByQuote, buyReservation, feeRate, quoteExecution, sellByBase, slipped, type FillAmounts } from './point-fills.js';
-import {
-  checkCommand,
-  checkSize,
-  type PointExecution,
-  type PointOrder,
-  type PointOrderCommand,
-  type PointQuote,
-  type PointQuoteExecution,
-} from './point-orders.js';
+import { buyByBase, buyByQuote, buyReservation, feeRate, sellByBase, slipped, type FillAmounts } from './point-fills.js';
+import { checkCommand, executionsSince, nonNegative, type PointExecution, type PointOrder, type PointOrderCommand, type PointQuote, type PointQuoteExecution } from './point-orders.js';
+import { offerQuotes, PointQuoteExecutions, type PointQuoteRequest, type QuoteTerms } from './point-quotes.js';
 
 export interface PointMarketOptions {
   /** Fee in bps of traded notional, in the quote currency (default 10 = 0.1 %). */
@@ -68,9 +60,9 @@ export class PointMarket {
   private readonly byRef = new Map<string, string>();
   private open: PointOrder[] = [];
   private readonly fills: PointExecution[] = [];
-  private readonly quoteExecutions = new Map<string, PointQuoteExecution>();
-  private readonly quoteByRef = new Map<string, string>();
+  private readonly quoteExecutions = new PointQuoteExecutions(this.ledger, PROFILE);
   private readonly prefix: string;
+  private readonly quoteTerms: QuoteTerms;
   private seq = 0;
   private lastAt = Number.NEGATIVE_INFINITY;
   private closedAtPoint: PointOrder[] = [];
@@ -84,6 +76,7 @@ export class PointMarket {
     this.quoteTtlMs = nonNegative(options.quoteTtlMs ?? 30_000, 'quote_ttl_ms');
     this.fee = feeRate(this.feeBps);
     this.prefix = options.idPrefix ?? 'pt';
+    this.quoteTerms = { quoteSpreadBps: this.quoteSpreadBps, quoteTtlMs: this.quoteTtlMs, prefix: this.prefix };
     for (const [asset, value] of Object.entries(options.funding ?? {})) this.ledger.credit(PROFILE, asset, new D(value));
   }
 
@@ -174,15 +167,7 @@ export class PointMarket {
 
   /** Fills at or after `sinceMs`, oldest first. */
   executions(sinceMs = Number.NEGATIVE_INFINITY): readonly PointExecution[] {
-    if (sinceMs === Number.NEGATIVE_INFINITY) return this.fills;
-    let lo = 0;
-    let hi = this.fills.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((this.fills[mid] as PointExecution).at < sinceMs) lo = mid + 1;
-      else hi = mid;
-    }
-    return this.fills.slice(lo);
+    return executionsSince(this.fills, sinceMs);
   }
 
   /** Balances of every asset ever held: available and trading (held by open orders). */
@@ -198,51 +183,29 @@ export class PointMarket {
   quotes(market: string): readonly PointQuote[] {
     const p = this.points.get(market);
     if (p === undefined) return [];
-    if (p.quotes === undefined) {
-      const { quote } = splitMarket(market);
-      const dp = assetDecimals(quote);
-      const mid = this.priceOf(p);
-      const k = new D(this.quoteSpreadBps).div(10_000);
-      const expiresAt = p.at + this.quoteTtlMs;
-      const id = `${this.prefix}-q-${market}-${p.seq}`;
-      p.quotes = [
-        { quoteId: `${id}-B`, market, side: 'BUY', price: mid.times(k.plus(1)).toDecimalPlaces(dp, D.ROUND_UP), createdAt: p.at, expiresAt },
-        { quoteId: `${id}-S`, market, side: 'SELL', price: mid.times(new D(1).minus(k)).toDecimalPlaces(dp, D.ROUND_DOWN), createdAt: p.at, expiresAt },
-      ];
-    }
+    p.quotes ??= offerQuotes(market, p.at, p.seq, this.priceOf(p), this.quoteTerms);
     return p.quotes;
   }
 
   /** Executes a quote of the current point; settles at once. Idempotent by `refId`. */
-  executeQuote(req: { refId: string; quoteId: string; baseAmount?: string; quoteAmount?: string }): PointQuoteExecution {
+  executeQuote(req: PointQuoteRequest): PointQuoteExecution {
     const prior = this.findQuoteExecutionByRef(req.refId);
     if (prior !== undefined) return prior;
     const quote = [...this.points.keys()].flatMap((m) => this.quotes(m)).find((q) => q.quoteId === req.quoteId);
     if (quote === undefined) throw new SimError('not-found', `quote ${req.quoteId} is not offered (quotes live for one point)`);
     if (quote.expiresAt < this.lastAt) throw new SimError('not-found', `quote ${req.quoteId} expired at ${new Date(quote.expiresAt).toISOString()}`);
-    const c = checkSize(quote.market, req.baseAmount, req.quoteAmount);
-    const x = quoteExecution(quote.side, { base: c.baseAmount, quote: c.quoteAmount }, quote.price, c.precision);
-    const [payAsset, pay, getAsset, get] = quote.side === 'BUY' ? [c.quote, x.quote, c.base, x.base] : [c.base, x.base, c.quote, x.quote];
-    this.ledger.require(PROFILE, payAsset, pay);
-    this.ledger.apply([{ profileId: PROFILE, asset: payAsset, available: pay.neg() }, { profileId: PROFILE, asset: getAsset, available: get }]);
-    const id = `${this.prefix}-x${++this.seq}`;
-    const exec: PointQuoteExecution = { executionId: id, refId: req.refId, quoteId: quote.quoteId, market: quote.market, side: quote.side, price: quote.price, baseAmount: x.base, quoteAmount: x.quote, status: 'SETTLED', at: this.lastAt };
-    this.quoteExecutions.set(id, exec);
-    this.quoteByRef.set(req.refId, id);
-    this.fills.push({ executionId: id, orderId: id, refId: req.refId, market: quote.market, side: quote.side, amount: x.base, price: x.price, commission: ZERO, commissionAsset: c.quote, quoteAmount: x.quote, at: this.lastAt, kind: 'quote' });
+    const { exec, fill } = this.quoteExecutions.settle(req, quote, this.lastAt, () => `${this.prefix}-x${++this.seq}`);
+    this.fills.push(fill);
     this.version++;
     return exec;
   }
 
   getQuoteExecution(executionId: string): PointQuoteExecution {
-    const x = this.quoteExecutions.get(executionId);
-    if (x === undefined) throw new SimError('not-found', `quote execution ${executionId} not found`);
-    return x;
+    return this.quoteExecutions.get(executionId);
   }
 
   findQuoteExecutionByRef(refId: string): PointQuoteExecution | undefined {
-    const id = this.quoteByRef.get(refId);
-    return id === undefined ? undefined : this.quoteExecutions.get(id);
+    return this.quoteExecutions.findByRef(refId);
   }
 
   private priceOf(p: MarketPoint): Dec {
@@ -327,9 +290,4 @@ export class PointMarket {
     if (prune) this.open = this.open.filter((x) => x !== o);
     this.version++;
   }
-}
-
-function nonNegative(value: number, field: string): number {
-  if (!Number.isFinite(value) || value < 0) throw new InputError(field, `expected a number ≥ 0, got ${value}`);
-  return value;
 }

@@ -1,6 +1,7 @@
 /**
- * Order and execution records of point replay (`point-market.ts`), and the checks an order must pass
- * before it is accepted. Kept apart so the market file holds only the replay rules.
+ * Order and execution records of point replay (`point-market.ts`), and the checks an order (or the
+ * market's options) must pass before it is accepted. Kept apart so the market file holds only the
+ * replay rules.
  */
 import { D, WIRE_DECIMAL, decimalPlaces, type Dec } from '../core/decimal.js';
 import { InputError } from '../core/errors.js';
@@ -81,6 +82,19 @@ export interface PointQuoteExecution {
   readonly at: number;
 }
 
+/** The executions at or after `sinceMs` of a list in time order (the list itself when unbounded, else a copy). */
+export function executionsSince(fills: readonly PointExecution[], sinceMs: number): readonly PointExecution[] {
+  if (sinceMs === Number.NEGATIVE_INFINITY) return fills;
+  let lo = 0;
+  let hi = fills.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((fills[mid] as PointExecution).at < sinceMs) lo = mid + 1;
+    else hi = mid;
+  }
+  return fills.slice(lo);
+}
+
 /** What a caller asks point replay to place. Amounts and prices are wire decimal strings. */
 export interface PointOrderCommand {
   readonly refId: string;
@@ -156,4 +170,10 @@ export function checkSize(market: string, baseText: string | undefined, quoteTex
   const quoteAmount = amount(quoteText, 'quote_amount', precision.quoteDp);
   if ((baseAmount === undefined) === (quoteAmount === undefined)) throw new InputError('base_amount', 'exactly one of base_amount and quote_amount must be set');
   return { market, base, quote, precision, baseAmount, quoteAmount };
+}
+
+/** Checks a PointMarket option that must be a finite number ≥ 0 (fees, slippage, quote spread and TTL). */
+export function nonNegative(value: number, field: string): number {
+  if (!Number.isFinite(value) || value < 0) throw new InputError(field, `expected a number ≥ 0, got ${value}`);
+  return value;
 }
