@@ -1,4 +1,4 @@
-import { type Clock, type TimerHandle } from '../clock/clock.js';
+import { type Clock } from '../clock/clock.js';
 import { D, type Dec } from '../core/decimal.js';
 import { InputError } from '../core/errors.js';
 import { type HistoricalPage, type HistoricalQuery } from './history.js';
@@ -7,7 +7,6 @@ import { type PriceView, type TickerView, priceOf, tickerOf } from './market-dat
 import { type MarketState, type TapeTrade, type WireLevel } from './market-state.js';
 import { MatchingEngine } from './matching.js';
 import { type OrderRecord, type PlaceOrderCommand, type SimExecution } from './order-types.js';
-import { type PriceSeriesLike } from './price-model.js';
 import { MarketRegistry } from './market-registry.js';
 import { ProfileStore } from './profiles.js';
 import { type FeeSchedule, Settlement, type SimListener } from './settlement.js';
@@ -16,40 +15,16 @@ import { type DepositCommand, type InternalTransferCommand, type SimTransfer, Tr
 import { AccountViews, type ExecutionFilter, type OrderFilter } from './account-views.js';
 import { IdSource } from './ids.js';
 import { type QuoteExecutionCommand, type QuoteExecutionFilter, QuoteExecutionStore, type SimQuoteExecution } from './quote-executions.js';
-import { DEFAULT_QUOTE_SETTINGS, QuoteBook, type QuoteSettings, type SimQuote } from './quotes.js';
+import { DEFAULT_QUOTE_SETTINGS, QuoteBook, type SimQuote } from './quotes.js';
 import { type SimSnapshot, type SnapshotParts, restoreSnapshot, takeSnapshot } from './snapshot.js';
-import { DEFAULT_TRANSFER_LIMITS, type TransferLimitConfig, type TransferLimitView, TransferLimits } from './transfer-limits.js';
+import { DEFAULT_TRANSFER_LIMITS, type TransferLimitView, TransferLimits } from './transfer-limits.js';
 import { type TransferFilter, queryTransfers } from './transfer-query.js';
-import { type PlatformSettings } from './area-deps.js';
 import { customerIdOf, ownerOf } from './owners.js';
 import { PlatformServices } from './platform-services.js';
+import { networkFor, type SimOptions } from './sim-options.js';
+import { SimTicks } from './sim-ticks.js';
 
-export interface SimOptions {
-  /** Drives simulated time: LiveClock/ScaledClock for real time, TestClock in tests and backtests. */
-  readonly clock: Clock;
-  readonly seed?: number;
-  /** Granularity of the simulated market (books, background trades, maker fills): 1000 ms. */
-  readonly tickMs?: number;
-  /** Commission rates as decimal strings (default maker "0.0005", taker "0.001"). */
-  readonly fees?: { readonly makerRate?: string; readonly takerRate?: string };
-  readonly rules?: Partial<TradingRules>;
-  /** How far back history goes (default 730 days). */
-  readonly historyDays?: number;
-  /** Replay price files instead of the synthetic path, per market; offset defaults to "file starts now". */
-  readonly replay?: Readonly<Record<string, { readonly series: PriceSeriesLike; readonly offsetMs?: number }>>;
-  /** Initial funds of the default profile, asset → decimal string (recorded as deposits). */
-  readonly funding?: Readonly<Record<string, string>>;
-  /** Held-rate quote pricing, validity and settlement delay (see QuoteSettings). */
-  readonly quotes?: Partial<QuoteSettings>;
-  /** Transfer limits in USD (default DEFAULT_TRANSFER_LIMITS). */
-  readonly transferLimits?: readonly TransferLimitConfig[];
-  /** Delay from PENDING to COMPLETED of internal transfers (default 1000 ms). */
-  readonly transferSettleMs?: number;
-  /** Restores this state instead of starting empty (seed, start time, ids and records come from it; funding is skipped). */
-  readonly restore?: SimSnapshot;
-  /** Identities, accounts, fiat, crypto, settlements, conversions and tax forms: delays, fees, limits. */
-  readonly platform?: Partial<PlatformSettings>;
-}
+export type { SimOptions } from './sim-options.js';
 
 /**
  * The simulated platform: profiles, balances, orders and matching over a seeded synthetic market.
@@ -79,9 +54,7 @@ export class SimPlatform {
   readonly accounts: AccountViews;
   /** Identities, accounts, fiat and crypto transfers, settlements, conversions, tax forms and the may-transact gate. */
   readonly platform: PlatformServices;
-  private lastTick: number;
-  private lastTime: number;
-  private timer: TimerHandle | undefined;
+  private readonly ticks: SimTicks;
 
   constructor(private readonly options: SimOptions) {
     const ledger = this.ledger;
@@ -98,7 +71,7 @@ export class SimPlatform {
     const ids = (this.ids = new IdSource(this.seed));
     this.profiles = new ProfileStore(() => ids.next('profiles'), this.startedAt);
     this.limits = new TransferLimits(options.transferLimits ?? DEFAULT_TRANSFER_LIMITS, ids);
-    const usdValue = (asset: string, amount: Dec): Dec => amount.times(this.registry.usdPrice(asset, this.lastTime));
+    const usdValue = (asset: string, amount: Dec): Dec => amount.times(this.registry.usdPrice(asset, this.ticks.lastTime));
     const customerOf = (profileId: string): string => customerIdOf(ids, ownerOf(this.profiles.get(profileId, true)));
     this.transfers = new TransferStore({ ledger, profiles: this.profiles, ids, limits: this.limits, customerId: ids.derived('customer', 1), settleDelayMs: options.transferSettleMs ?? 1000, usdValue, customerOf });
     this.platform = new PlatformServices({ ids, ledger, profiles: this.profiles, transfers: this.transfers, limits: this.limits, seed: this.seed, usdValue, ...(options.platform ? { settings: options.platform } : {}) });
@@ -107,54 +80,30 @@ export class SimPlatform {
     this.entry = new OrderEntry({ ledger, settlement, profiles: this.profiles, market: (m) => this.market(m), newId: () => ids.next('orders'), rules });
     this.matching = new MatchingEngine(settlement, rules);
     this.accounts = new AccountViews(ledger, settlement, this.entry, this.profiles);
-    this.lastTime = snap === undefined ? this.startedAt : Math.max(snap.savedAt, this.clock.now());
-    this.lastTick = Math.floor(this.lastTime / this.tickMs);
+    const startAt = snap === undefined ? this.startedAt : Math.max(snap.savedAt, this.clock.now());
+    this.ticks = new SimTicks({ clock: this.clock, tickMs: this.tickMs, registry: this.registry, entry: this.entry, matching: this.matching, settlement, quoteExecs: this.quoteExecs, transfers: this.transfers, platform: this.platform }, startAt);
     if (snap !== undefined) restoreSnapshot(this.parts(), snap);
     else for (const [asset, value] of Object.entries(options.funding ?? {})) this.deposit({ profileId: this.profiles.defaultId, asset, amount: value, cryptoNetwork: networkFor(asset) });
   }
 
   /** Starts ticking on the clock's timers (real time, accelerated, or a TestClock's advance). */
   start(): void {
-    if (this.timer !== undefined) return;
-    const loop = (): void => {
-      this.advanceTo(this.clock.now());
-      this.timer = this.clock.setTimeout(loop, this.tickMs);
-    };
-    this.timer = this.clock.setTimeout(loop, this.tickMs);
+    this.ticks.start();
   }
 
   stop(): void {
-    this.timer?.cancel();
-    this.timer = undefined;
+    this.ticks.stop();
   }
 
   /** Current simulated time after catching up. */
   now(): number {
-    this.advanceTo(this.clock.now());
-    return this.lastTime;
+    this.ticks.advanceTo(this.clock.now());
+    return this.ticks.lastTime;
   }
 
   /** Processes every tick up to `atMs`: due cancels, GTT expiries, stop triggers, maker fills. */
   advanceTo(atMs: number): void {
-    if (atMs < this.lastTime) return;
-    const target = Math.floor(atMs / this.tickMs);
-    for (let k = this.lastTick + 1; k <= target; k++) {
-      const kAt = k * this.tickMs;
-      this.entry.applyDueCancels(kAt);
-      const active = this.registry.active();
-      if (active.length === 0) {
-        const nextCancel = this.entry.nextCancelDue();
-        k = nextCancel === undefined ? target : Math.max(k, Math.min(target, Math.floor(nextCancel / this.tickMs)));
-        continue;
-      }
-      for (const m of active) this.tickMarket(m, k, kAt);
-    }
-    this.entry.applyDueCancels(atMs);
-    this.quoteExecs.settleDue(atMs);
-    this.transfers.completeDue(atMs);
-    this.platform.advance(atMs);
-    this.lastTick = target;
-    this.lastTime = atMs;
+    this.ticks.advanceTo(atMs);
   }
 
   /** Places an order: validated, funds reserved, taker phase run; returns the order as it stands. */
@@ -343,17 +292,4 @@ export class SimPlatform {
     const { ids, profiles, ledger, entry, settlement, transfers, quotes, limits } = this;
     return { ids, profiles, ledger, entry, settlement, transfers, quotes, quoteExecutions: this.quoteExecs, limits, platform: this.platform, markets: this.registry.markets, market: (m) => this.market(m) };
   }
-
-  private tickMarket(m: MarketState, tick: number, tickAt: number): void {
-    for (const o of [...m.bids, ...m.asks, ...m.stops]) {
-      if (o.expiresAt !== undefined && o.expiresAt <= tickAt) this.settlement.close(o, 'CANCELLED', o.expiresAt, m, 'GTT expired');
-    }
-    this.matching.triggerStops(m, tick, tickAt);
-    this.matching.onTick(m, tick, tickAt);
-  }
-}
-
-function networkFor(asset: string): string | undefined {
-  const networks: Record<string, string> = { BTC: 'BITCOIN', BCH: 'BITCOIN_CASH', LTC: 'LITECOIN', SOL: 'SOLANA' };
-  return ['USD', 'EUR', 'SGD', 'BRL', 'GBP', 'MXN'].includes(asset) ? undefined : (networks[asset] ?? 'ETHEREUM');
 }
