@@ -22,7 +22,9 @@ describe('SIGKILL at each step of the order lifecycle, then a restart (real runn
     const dir = tempDir(`crash-${step}`);
     const url = sandbox!.url;
     const prefix = `k${CRASH_STEPS.indexOf(step)}`;
-    const config = writeBotConfig(dir, url, prefix);
+    // the cancel step cancels each resting order on its acknowledgement: its first cancel comes right
+    // after its first resting order, not after open-orders polls and prices a loaded machine delays
+    const config = writeBotConfig(dir, url, prefix, step === 'cancel' ? { cancelOnAccept: true } : {});
     const first = tradeloop(['run', '--config', config], dir, { TRADELOOP_TEST_CRASH_AT: step });
     live.push(first);
     const exit = await Promise.race([first.exit, new Promise<string>((r) => setTimeout(() => r('still running'), 60_000))]);

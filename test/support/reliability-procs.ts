@@ -46,8 +46,8 @@ export async function startSandboxProcess(cwd: string, seed = 9): Promise<{ proc
   return { proc, url: re.exec(proc.out())?.[1] as string };
 }
 
-/** A bot config pointing at `url`, running the crash-churn plugin with a journal in `dir`. */
-export function writeBotConfig(dir: string, url: string, prefix: string): string {
+/** A bot config pointing at `url`, running the crash-churn plugin (with `params`) with a journal in `dir`. */
+export function writeBotConfig(dir: string, url: string, prefix: string, params: Record<string, unknown> = {}): string {
   const file = join(dir, 'bot.yaml');
   writeFileSync(
     file,
@@ -58,6 +58,7 @@ export function writeBotConfig(dir: string, url: string, prefix: string): string
       `  token_url: ${url}/oauth2/token`,
       'strategies:',
       `  - plugin: ${PLUGIN}`,
+      `    params: ${JSON.stringify(params)}`,
       'streams: { prices_ms: 250, balances_ms: 500, orders_ms: 250, warmup_points: 3 }',
       'risk: { max_intents_per_minute: 10000, max_open_orders: 100, max_order_notional: "100000", stale_after_ms: 60000 }',
       `run: { cancel_on_exit: false, ref_prefix: ${prefix} }`,
