@@ -1,10 +1,11 @@
 /**
- * `npm run chaos [-- --intents N --faults N --seed S --kills N --fuzz N]`: the reliability issue's
+ * `npm run chaos [-- --intents N --faults N --seed S --kills N --fuzz N --kill-latency-ms MS]`: the reliability issue's
  * chaos run. Runs at least 2,000 intents under at least 10,000 injected faults through the whole
  * live pipeline and checks its invariants, fuzzes 10,000 malformed responses per response schema,
  * then (unless `--kills 0`) SIGKILLs the real runner at random moments at least 100 times with a
- * restart after each. Prints the figures; exits 1 on any
- * violation.
+ * restart after each (the kill loop's sandbox delays every CreateOrder and CancelOrder by
+ * `--kill-latency-ms`, default 300, so kills land on writes in flight). Prints the figures; exits 1
+ * on any violation.
  */
 import { parseArgs } from 'node:util';
 import { runChaos } from './chaos-run.js';
@@ -18,6 +19,7 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '1' },
     kills: { type: 'string', default: '100' },
     fuzz: { type: 'string', default: '10000' },
+    'kill-latency-ms': { type: 'string', default: '300' },
   },
 });
 
@@ -58,9 +60,10 @@ if (perSchema > 0) {
   violations = [...violations, ...fuzz.failures];
 }
 if (kills > 0) {
-  const loop = await runKillLoop({ kills, seed: count('seed', values.seed) });
+  const loop = await runKillLoop({ kills, seed: count('seed', values.seed), writeLatencyMs: count('kill-latency-ms', values['kill-latency-ms']) });
   process.stdout.write('\nrandom SIGKILL loop (real runner processes, out-of-process sandbox)\n');
   line('kills / restarts / with intent in flight', `${loop.kills} / ${loop.restarts} / ${loop.inFlightKills}`);
+  line('left in flight by kind', loop.inFlightByKind);
   line('venue orders / journal intents', `${loop.venueOrders} / ${loop.journalIntents}`);
   line('wall seconds', loop.wallSeconds);
   violations = [...violations, ...loop.violations];

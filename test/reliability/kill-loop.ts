@@ -22,8 +22,15 @@ function intentCount(file: string): number {
 export interface KillLoopOptions {
   readonly kills: number;
   readonly seed: number;
-  /** A running sandbox to use; otherwise one is started (with --state and --truth) and stopped. */
+  /** A running sandbox to use (its own faults apply); otherwise one is started (with --state, --truth and `writeLatencyMs`) and stopped. */
   readonly url?: string;
+  /**
+   * Latency the loop's own sandbox adds to every CreateOrder and CancelOrder (default 300 ms; 0 for
+   * none), so that a random kill often finds a write on the wire: on loopback a round trip lasts
+   * milliseconds and no kill ever landed in one. It stays well under a restart (> 1 s), so the
+   * delayed write has run by the time the restarted runner looks it up.
+   */
+  readonly writeLatencyMs?: number;
 }
 
 export interface KillLoopReport {
@@ -31,8 +38,10 @@ export interface KillLoopReport {
   readonly restarts: number;
   readonly venueOrders: number;
   readonly journalIntents: number;
-  /** Kills that left an intent in flight (journaled as sent, outcome unknown to the runner). */
+  /** Kills that left an intent of the killed run in flight (journaled as sent, outcome unknown to the runner). */
   readonly inFlightKills: number;
+  /** Intents left in flight by those kills, by kind (`place-order`, `cancel-order`). */
+  readonly inFlightByKind: Readonly<Record<string, number>>;
   readonly wallSeconds: number;
   readonly violations: string[];
 }
@@ -46,7 +55,9 @@ export interface KillLoopReport {
  */
 export async function runKillLoop(o: KillLoopOptions): Promise<KillLoopReport> {
   const started = performance.now();
-  const own = o.url === undefined ? await startSandboxProcess(tempDir('kill-sandbox'), o.seed) : undefined;
+  const latencyMs = o.writeLatencyMs ?? 300;
+  const faults = latencyMs > 0 ? `latency@CreateOrder=${latencyMs}ms,latency@CancelOrder=${latencyMs}ms` : undefined;
+  const own = o.url === undefined ? await startSandboxProcess(tempDir('kill-sandbox'), o.seed, faults) : undefined;
   const url = o.url ?? own!.url;
   const rng = new Rng(o.seed).fork('kills');
   const dir = tempDir('kill-loop');
@@ -57,6 +68,7 @@ export async function runKillLoop(o: KillLoopOptions): Promise<KillLoopReport> {
   let previous: JournalFacts | undefined;
   let kills = 0;
   let inFlightKills = 0;
+  const inFlightByKind: Record<string, number> = {};
   try {
     for (let i = 0; i < o.kills; i++) {
       const before = intentCount(file);
@@ -74,9 +86,12 @@ export async function runKillLoop(o: KillLoopOptions): Promise<KillLoopReport> {
       run.child.kill('SIGKILL');
       await run.exit;
       kills++;
-      const now = readJournal(file);
+      const now = journalIfCreated(file);
+      if (now === undefined) continue; // killed before it created its journal: nothing to check yet
       if (now.integrity !== 'ok') violations.push(`after kill ${i}: integrity ${now.integrity}`);
-      if (now.intents.some((r) => r.state === 'sent' || r.state === 'pending')) inFlightKills++;
+      const inFlight = newlyInFlight(previous, now);
+      if (inFlight.length) inFlightKills++;
+      for (const r of inFlight) inFlightByKind[r.kind] = (inFlightByKind[r.kind] ?? 0) + 1;
       if (previous) violations.push(...reconciledBeforeNewIntents(previous, now).map((v) => `run ${i}: ${v}`));
       previous = now;
     }
@@ -93,6 +108,7 @@ export async function runKillLoop(o: KillLoopOptions): Promise<KillLoopReport> {
       venueOrders: truth.orders.filter((x) => String(x.ref_id ?? '').startsWith(`${prefix}-`)).length,
       journalIntents: final.intents.length,
       inFlightKills,
+      inFlightByKind,
       wallSeconds: Math.round((performance.now() - started) / 100) / 10,
       violations,
     };
@@ -101,5 +117,22 @@ export async function runKillLoop(o: KillLoopOptions): Promise<KillLoopReport> {
       own.proc.child.kill('SIGTERM');
       await own.proc.exit;
     }
+  }
+}
+
+/** Intents the killed run made that the kill left in flight (a kill during start-up leaves older ones so). */
+function newlyInFlight(previous: JournalFacts | undefined, now: JournalFacts): JournalFacts['intents'] {
+  const known = new Set(previous?.intents.map((r) => r.ref_id));
+  return now.intents.filter((r) => !known.has(r.ref_id) && (r.state === 'sent' || r.state === 'pending'));
+}
+
+/** The journal's facts, or undefined when the killed run had not created it (no file, or no tables yet). */
+function journalIfCreated(file: string): JournalFacts | undefined {
+  if (!existsSync(file)) return undefined;
+  try {
+    return readJournal(file);
+  } catch (e) {
+    if (/no such table/.test(String(e))) return undefined;
+    throw e;
   }
 }

@@ -38,9 +38,9 @@ export async function waitFor(check: () => boolean | Promise<boolean>, what: str
   throw new Error(`timed out waiting for ${what}`);
 }
 
-/** An out-of-process sandbox with a state file and the truth API. */
-export async function startSandboxProcess(cwd: string, seed = 9): Promise<{ proc: Proc; url: string }> {
-  const proc = tradeloop(['sandbox', '--port', '0', '--seed', String(seed), '--state', join(cwd, 'sandbox-state.json'), '--truth'], cwd);
+/** An out-of-process sandbox with a state file and the truth API (and `--faults faults` when given). */
+export async function startSandboxProcess(cwd: string, seed = 9, faults?: string): Promise<{ proc: Proc; url: string }> {
+  const proc = tradeloop(['sandbox', '--port', '0', '--seed', String(seed), '--state', join(cwd, 'sandbox-state.json'), '--truth', ...(faults ? ['--faults', faults] : [])], cwd);
   const re = /listening on (http:\/\/127\.0\.0\.1:\d+)/;
   await waitFor(() => re.test(proc.out()), `the sandbox (${proc.err().slice(-300)})`, 30_000);
   return { proc, url: re.exec(proc.out())?.[1] as string };
