@@ -64,6 +64,7 @@ if (kills > 0) {
   process.stdout.write('\nrandom SIGKILL loop (real runner processes, out-of-process sandbox)\n');
   line('kills / restarts / with intent in flight', `${loop.kills} / ${loop.restarts} / ${loop.inFlightKills}`);
   line('left in flight by kind', loop.inFlightByKind);
+  line('denied by the risk gate', loop.deniedByCode);
   line('venue orders / journal intents', `${loop.venueOrders} / ${loop.journalIntents}`);
   line('wall seconds', loop.wallSeconds);
   violations = [...violations, ...loop.violations];

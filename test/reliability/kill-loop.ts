@@ -19,6 +19,17 @@ function intentCount(file: string): number {
   }
 }
 
+/** Denied intents by denial code (the runner is not running). */
+function deniedByCode(file: string): Record<string, number> {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    const rows = db.prepare("SELECT denial_code AS code, COUNT(*) AS n FROM intents WHERE state = 'denied' GROUP BY denial_code").all() as Array<{ code: string; n: number }>;
+    return Object.fromEntries(rows.map((r) => [r.code, r.n]));
+  } finally {
+    db.close();
+  }
+}
+
 export interface KillLoopOptions {
   readonly kills: number;
   readonly seed: number;
@@ -42,6 +53,8 @@ export interface KillLoopReport {
   readonly inFlightKills: number;
   /** Intents left in flight by those kills, by kind (`place-order`, `cancel-order`). */
   readonly inFlightByKind: Readonly<Record<string, number>>;
+  /** Intents the risk gate denied over the loop, by denial code. */
+  readonly deniedByCode: Readonly<Record<string, number>>;
   readonly wallSeconds: number;
   readonly violations: string[];
 }
@@ -62,7 +75,9 @@ export async function runKillLoop(o: KillLoopOptions): Promise<KillLoopReport> {
   const rng = new Rng(o.seed).fork('kills');
   const dir = tempDir('kill-loop');
   const prefix = `rk${o.seed}`;
-  const config = writeBotConfig(dir, url, prefix);
+  // each order is cancelled once acknowledged: under the default rule the orders of killed runs
+  // rested for good, and after some forty kills the open-order cap denied every new order
+  const config = writeBotConfig(dir, url, prefix, { cancelOnAccept: true });
   const file = join(dir, 'journal.sqlite');
   const violations: string[] = [];
   let previous: JournalFacts | undefined;
@@ -109,6 +124,7 @@ export async function runKillLoop(o: KillLoopOptions): Promise<KillLoopReport> {
       journalIntents: final.intents.length,
       inFlightKills,
       inFlightByKind,
+      deniedByCode: deniedByCode(file),
       wallSeconds: Math.round((performance.now() - started) / 100) / 10,
       violations,
     };
