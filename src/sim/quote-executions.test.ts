@@ -109,6 +109,65 @@ describe('quote executions', () => {
   });
 });
 
+/**
+ * BTCUSD at 60000 until +10 s, then `within` from +11 s to +20 s, then `beyond` from +21 s: a quote
+ * made at T0 is executed at +15 s (a move just within 5 %) and at +25 s (a move just beyond it).
+ */
+function movingSim(within: number, beyond: number): { sim: SimPlatform; clock: TestClock } {
+  const clock = new TestClock(T0);
+  const series = { source: 'test-move', length: 6, times: new Float64Array([0, 10_000, 11_000, 20_000, 21_000, 7_200_000]), prices: new Float64Array([60_000, 60_000, within, within, beyond, beyond]) };
+  const sim = new SimPlatform({ clock, seed: 3, funding: { USD: '10000' }, replay: { BTCUSD: { series } } });
+  sim.deposit({ profileId: 'default', asset: 'BTC', amount: '1', cryptoNetwork: 'BITCOIN' });
+  return { sim, clock };
+}
+
+describe('quote executions after the market moved (rejectMove, default 5 %)', () => {
+  it('settles a BUY when mid rose 4.998 % since the quote, refuses it with 403 rejected at 5.002 % and moves no balance', () => {
+    const { sim, clock } = movingSim(62_999, 63_001);
+    const q = quoteOf(sim, 'BUY');
+    expect(q.mid).toBe(60_000);
+    clock.advance(15_000);
+    const ok = sim.executeQuote({ profileId: 'default', quoteId: q.id, quoteAmount: '100.00' });
+    clock.advance(1000);
+    expect(sim.getQuoteExecution('default', ok.id).status).toBe('SETTLED');
+    const usd = sim.accounts.balance('default', 'USD');
+    const btc = sim.accounts.balance('default', 'BTC');
+    expect([usd.available.toFixed(), usd.trading.toFixed()]).toEqual(['9900', '0']);
+    clock.advance(9_000);
+    const err = catchSim(() => sim.executeQuote({ profileId: 'default', quoteId: q.id, quoteAmount: '100.00', refId: 'late' }));
+    expect(err.kind).toBe('rejected');
+    expect(err.message).toMatch(/BTCUSD market moved 5\.00 % since quote/);
+    expect(sim.accounts.balance('default', 'USD')).toEqual(usd);
+    expect(sim.accounts.balance('default', 'BTC')).toEqual(btc);
+    expect(sim.quoteExecutions().map((x) => x.id)).toEqual([ok.id]);
+    expect(sim.listQuoteExecutions({ profileId: 'default' }).map((x) => x.id)).toEqual([ok.id]);
+  });
+
+  it('treats a fall like a rise: a SELL settles after −4.998 % and is rejected after −5.002 %', () => {
+    const { sim, clock } = movingSim(57_001, 56_999);
+    const q = quoteOf(sim, 'SELL');
+    clock.advance(15_000);
+    const ok = sim.executeQuote({ profileId: 'default', quoteId: q.id, baseAmount: '0.1' });
+    clock.advance(1000);
+    expect(sim.getQuoteExecution('default', ok.id).status).toBe('SETTLED');
+    expect(sim.accounts.balance('default', 'BTC').available.toFixed()).toBe('0.9');
+    clock.advance(9_000);
+    const err = catchSim(() => sim.executeQuote({ profileId: 'default', quoteId: q.id, baseAmount: '0.1' }));
+    expect(err.kind).toBe('rejected');
+    expect(sim.accounts.balance('default', 'BTC')).toMatchObject({ available: new D('0.9'), trading: new D(0) });
+  });
+
+  it('takes the limit from the quote settings', () => {
+    const clock = new TestClock(T0);
+    const series = { source: 'test-move', length: 3, times: new Float64Array([0, 1_000, 7_200_000]), prices: new Float64Array([60_000, 60_700, 60_700]) };
+    const sim = new SimPlatform({ clock, seed: 3, funding: { USD: '10000' }, replay: { BTCUSD: { series } }, quotes: { rejectMove: 0.01 } });
+    const q = quoteOf(sim, 'BUY');
+    clock.advance(2_000);
+    expect(catchSim(() => sim.executeQuote({ profileId: 'default', quoteId: q.id, quoteAmount: '10' })).kind).toBe('rejected');
+    expect(sim.accounts.balance('default', 'USD').available.toFixed()).toBe('10000');
+  });
+});
+
 function catchSim(fn: () => unknown): SimError {
   try {
     fn();
