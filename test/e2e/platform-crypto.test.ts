@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ValidationError } from '../../src/api/index.js';
 import { type PlatformSandbox, approvedPerson, refusal, startPlatformSandbox } from '../support/sandbox-platform.js';
 
 const DEST = '0x1111111111111111111111111111111111111111';
@@ -72,6 +73,24 @@ describe('sandbox crypto addresses, deposits, fees, withdrawals and platform tra
     const poor = await refusal(api.createCryptoWithdrawal({ profile_id: 'default', asset: 'ETH', crypto_network: 'ETHEREUM', destination_address: DEST, amount: '5' }));
     expect([poor.status, poor.slug]).toEqual([403, 'insufficient-funds']);
     expect((await refusal(api.createCryptoWithdrawal({ profile_id: 'default', asset: 'ETH', crypto_network: 'ETHEREUM', destination_address: 'bc1qxyz', amount: '0.1' }))).meta?.field).toBe('destination_address');
+  });
+
+  it('refuses a crypto withdrawal with both amount and total, or neither: the client before sending, the sandbox with 400 naming the field', async () => {
+    const { api, http } = sb;
+    await api.createSandboxDeposit('default', { asset: 'ETH', amount: '2', crypto_network: 'ETHEREUM' });
+    const base = { profile_id: 'default', asset: 'ETH', crypto_network: 'ETHEREUM', destination_address: DEST } as const;
+    for (const body of [{ ...base, amount: '0.5', total: '0.501' }, base]) {
+      const local = await refusal(api.createCryptoWithdrawal(body));
+      expect([local.error, local.status, local.detail]).toEqual([expect.any(ValidationError), undefined, 'amount/total: give exactly one of amount and total (CreateCryptoWithdrawal)']);
+    }
+    const token = await http.token();
+    const both = await http.post('/v2/transfer/crypto-withdrawals', { ...base, amount: '0.5', total: '0.501' }, token);
+    expect([both.status, both.contentType, both.body.meta, both.body.detail]).toEqual([400, expect.stringContaining('application/problem+json'), { field: 'total' }, expect.stringMatching(/exactly one of amount .*and total/)]);
+    const neither = await http.post('/v2/transfer/crypto-withdrawals', base, token);
+    expect([neither.status, neither.body.meta, neither.body.detail]).toEqual([400, { field: 'amount' }, expect.stringMatching(/exactly one of amount .*and total/)]);
+    expect((await api.getProfileBalance('default', 'ETH')).available).toBe('2');
+    expect((await api.listTransfers({ type: ['CRYPTO_WITHDRAWAL'] })).items).toEqual([]);
+    expect((await http.post('/v2/transfer/crypto-withdrawals', { ...base, total: '0.501' }, token)).body).toMatchObject({ amount: '0.5', total: '0.501' });
   });
 
   it('moves assets between entities with a platform transfer, and refuses one within an entity', async () => {
