@@ -12,6 +12,45 @@ export interface ExecContext {
   readonly log?: Logger;
   /** Receives every execution report (the engine queues them for stores and strategies). */
   readonly emit: (report: ExecReport) => void;
+  /**
+   * How long after it was sent a write may still reach the venue (default LATE_WRITE_MS). Until
+   * then a lookup by ref_id that finds nothing leaves the intent unresolved, funds still reserved,
+   * instead of concluding the write never arrived: a request the venue received but had not yet
+   * processed when the answer was lost (or when the runner was killed and restarted) can land later.
+   */
+  readonly lateWriteMs?: number;
+}
+
+/**
+ * Default for ExecContext.lateWriteMs: longer than a runner's restart and than the time a venue
+ * takes to process a write it has received, short enough that a restart after a crash does not
+ * hold trading for long. A write that lands even later is adopted by the open-orders follow-up
+ * (`OrderExecutor.adoptLate`) rather than left as an order nobody tracks.
+ */
+export const LATE_WRITE_MS = 3_000;
+
+/**
+ * When a lookup by ref_id found nothing: the time until which the write may still land (the intent
+ * stays unresolved), or undefined when that time has passed and the write never arrived.
+ */
+export function stillLanding(ctx: ExecContext, refId: string): number | undefined {
+  let sentAt: number | undefined;
+  for (const e of ctx.journal.events(refId)) if (e.type === 'request') sentAt = e.at;
+  if (sentAt === undefined) return undefined;
+  const until = sentAt + (ctx.lateWriteMs ?? LATE_WRITE_MS);
+  return ctx.clock.now() < until ? until : undefined;
+}
+
+/**
+ * Records that a lookup by ref_id found nothing yet while the write may still land: the intent is
+ * unresolved until `until` (reported once, on the change to unresolved).
+ */
+export function awaitLanding(ctx: ExecContext, refId: string, until: number, what: string): void {
+  const { journal, clock } = ctx;
+  const message = `the venue has no ${what} with this ref_id yet; the write may still land until ${new Date(until).toISOString()}`;
+  const was = journal.get(refId)?.state;
+  journal.update(refId, clock.now(), 'unresolved', { message }, { type: 'lookup', data: { found: false, until } });
+  if (was !== 'unresolved') ctx.emit({ kind: 'unresolved', refId, message, at: clock.now() });
 }
 
 export function errorMessage(e: unknown): string {

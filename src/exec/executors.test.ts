@@ -6,6 +6,7 @@ import { TestClock } from '../clock/index.js';
 import { D, type ExecReport, type Intent } from '../core/index.js';
 import { ScriptedVenue } from '../../test/support/scripted-venue.js';
 import { FillTracker } from './fill-tracker.js';
+import { LATE_WRITE_MS } from './exec-context.js';
 import { Journal } from './journal.js';
 import { OrderExecutor } from './order-executor.js';
 import { QuoteExecutor } from './quote-executor.js';
@@ -70,8 +71,14 @@ describe('OrderExecutor', () => {
     s.venue.inject('placeOrder', 'unknown-before-commit');
     await s.orders.place(i);
     expect(s.venue.orders.size).toBe(0);
+    // the write may still land for LATE_WRITE_MS after it was sent: unresolved until then
+    expect(s.journal.get(i.intentId)).toMatchObject({ state: 'unresolved' });
+    expect(s.reports.at(-1)).toMatchObject({ kind: 'unresolved' });
+    s.clock.advance(LATE_WRITE_MS);
+    await s.orders.resolve(i.intentId);
     expect(s.journal.get(i.intentId)).toMatchObject({ state: 'done', status: 'NOT_PLACED' });
     expect(s.reports.at(-1)).toMatchObject({ kind: 'failed', code: 'NOT_PLACED' });
+    expect(s.venue.calls.filter((c) => c === 'placeOrder')).toHaveLength(1);
   });
 
   it('marks the intent unresolved when the lookup fails too, and the reconciler resolves it later', async () => {

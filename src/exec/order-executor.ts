@@ -1,7 +1,7 @@
 import { assertNever, type Decision, type Intent } from '../core/index.js';
 import { TERMINAL_ORDER_STATUSES, VenueRejectedError, type PlaceOrderRequest, type VenueOrder } from '../venue/venue.js';
 import { crashPoint } from './crash-point.js';
-import { errorCode, errorMessage, type ExecContext } from './exec-context.js';
+import { awaitLanding, errorCode, errorMessage, stillLanding, type ExecContext } from './exec-context.js';
 import type { JournalIntentRow } from './journal.js';
 import type { JournalState } from './journal-schema.js';
 
@@ -72,12 +72,32 @@ export class OrderExecutor {
         this.applyOrder(refId, order, 'lookup');
         return;
       }
+      const until = stillLanding(this.ctx, refId);
+      if (until !== undefined) return awaitLanding(this.ctx, refId, until, 'order');
       journal.update(refId, clock.now(), 'done', { status: 'NOT_PLACED', message: 'the venue has no order with this ref_id' }, { type: 'lookup', data: { found: false } });
       this.ctx.emit({ kind: 'failed', refId, code: 'NOT_PLACED', message: 'the order never reached the venue', at: clock.now() });
     } catch (e) {
       journal.update(refId, clock.now(), 'unresolved', { message: errorMessage(e) }, { type: 'lookup-failed', data: { code: errorCode(e), message: errorMessage(e) } });
       this.ctx.emit({ kind: 'unresolved', refId, message: errorMessage(e), at: clock.now() });
     }
+  }
+
+  /**
+   * Adopts orders that reached the venue after their intent was closed as NOT_PLACED (a write that
+   * landed later than `lateWriteMs`): each open order whose ref_id names such an intent is journaled
+   * as open and followed like any other, so no order rests at the venue untracked. Returns the ref_ids
+   * adopted. Orders with no journaled ref_id belong to someone else and are left alone.
+   */
+  adoptLate(open: readonly VenueOrder[]): string[] {
+    const adopted: string[] = [];
+    for (const o of open) {
+      const row = this.ctx.journal.get(o.refId);
+      if (row?.kind !== 'place-order' || row.state !== 'done' || row.status !== 'NOT_PLACED') continue;
+      this.ctx.log?.warn({ refId: o.refId, orderId: o.orderId }, `order ${o.orderId} reached the venue after its intent was closed as never placed: adopted and followed`);
+      this.applyOrder(o.refId, o, 'late-landing');
+      adopted.push(o.refId);
+    }
+    return adopted;
   }
 
   /** Re-reads one journaled order from the venue and records any change. */

@@ -1,4 +1,4 @@
-import { errorMessage, type ExecContext } from './exec-context.js';
+import { errorMessage, stillLanding, type ExecContext } from './exec-context.js';
 import type { FillTracker } from './fill-tracker.js';
 import type { JournalIntentRow } from './journal.js';
 import type { OrderExecutor } from './order-executor.js';
@@ -15,6 +15,11 @@ export interface ReconcileResult {
   /** Open orders at the venue that the journal does not know. */
   readonly foreignOpenOrders: readonly string[];
   readonly newFills: number;
+  /**
+   * When some unresolved intents are writes that may still land (ExecContext.lateWriteMs): the
+   * earliest time their lookup can conclude, so a caller waits until then rather than guessing.
+   */
+  readonly retryAt?: number;
 }
 
 export interface Executors {
@@ -48,7 +53,8 @@ export class Reconciler {
     if (newFills) repairs.push(`${newFills} fill(s) recorded that arrived while away`);
     const foreign = await this.foreignOpenOrders();
     const unresolved = this.ctx.journal.active().filter((r) => r.state === 'sent' || r.state === 'unresolved').map((r) => r.refId);
-    return { agreed: unresolved.length === 0, repairs, unresolved, foreignOpenOrders: foreign, newFills };
+    const landing = unresolved.map((refId) => stillLanding(this.ctx, refId)).filter((t): t is number => t !== undefined);
+    return { agreed: unresolved.length === 0, repairs, unresolved, foreignOpenOrders: foreign, newFills, ...(landing.length > 0 && { retryAt: Math.min(...landing) }) };
   }
 
   private async settle(row: JournalIntentRow): Promise<void> {

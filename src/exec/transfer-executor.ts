@@ -1,6 +1,6 @@
 import type { Intent } from '../core/index.js';
 import { VenueRejectedError } from '../venue/venue.js';
-import { errorCode, errorMessage, type ExecContext } from './exec-context.js';
+import { awaitLanding, errorCode, errorMessage, stillLanding, type ExecContext } from './exec-context.js';
 
 type TransferIntent = Extract<Intent, { kind: 'transfer' }>;
 
@@ -34,6 +34,8 @@ export class TransferExecutor {
         journal.update(refId, clock.now(), 'done', { venueId: t.transferId, status: t.status }, { type: 'lookup', data: t });
         return;
       }
+      const until = stillLanding(this.ctx, refId);
+      if (until !== undefined) return awaitLanding(this.ctx, refId, until, 'transfer');
       journal.update(refId, clock.now(), 'done', { status: 'NOT_PLACED' }, { type: 'lookup', data: { found: false } });
       this.ctx.emit({ kind: 'failed', refId, code: 'NOT_PLACED', message: 'the transfer never reached the venue', at: clock.now() });
     } catch (e) {
