@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type PlatformSandbox, approvedPerson, passthroughPerson, refusal, startPlatformSandbox } from '../support/sandbox-platform.js';
+import { D } from '../../src/core/decimal.js';
+import { type PlatformSandbox, approvedPerson, corporation, passthroughPerson, refusal, startPlatformSandbox } from '../support/sandbox-platform.js';
 
 describe('sandbox accounts and the may-transact rule through the typed client', () => {
   let sb: PlatformSandbox;
@@ -60,6 +61,60 @@ describe('sandbox accounts and the may-transact rule through the typed client', 
     await api.updateAccount({ account: { id: account.id }, set_user_disabled: true });
     expect((await refusal(api.createOrder(profile, order))).detail).toMatch(/disabled/);
     expect((await api.createOrder('default', order)).status).toBe('FILLED');
+  });
+
+  it('removes AUTHORIZED_USER and FINANCIAL_ADVISOR members by id, after which Get Account no longer lists them', async () => {
+    const { api } = sb;
+    const owner = await approvedPerson(api, 'rm-owner');
+    const bo = (await api.createIdentity(passthroughPerson({}, 'rm-bo'))).id;
+    const user = (await api.createIdentity(passthroughPerson({}, 'rm-user'))).id;
+    const advisor = (await api.createIdentity(passthroughPerson({}, 'rm-advisor'))).id;
+    const account = await api.createAccount({ account: { identity_id: owner, members: [{ identity_id: bo, roles: ['BENEFICIAL_OWNER'] }] } });
+    await api.addAccountMembers({ account_id: account.id, members: [{ identity_id: user, roles: ['AUTHORIZED_USER'] }, { identity_id: advisor, roles: ['FINANCIAL_ADVISOR'] }] });
+    const members = (await api.getAccount(account.id)).members!;
+    expect(members.map((m) => [m.identity_id, m.roles])).toEqual([[bo, ['BENEFICIAL_OWNER']], [user, ['AUTHORIZED_USER']], [advisor, ['FINANCIAL_ADVISOR']]]);
+    const idOf = (identity: string): string => members.find((m) => m.identity_id === identity)!.id!;
+    await api.deleteAccountMember(idOf(user));
+    expect((await api.getAccount(account.id)).members?.map((m) => m.identity_id)).toEqual([bo, advisor]);
+    await api.deleteAccountMember(idOf(advisor));
+    expect((await api.getAccount(account.id)).members?.map((m) => m.identity_id)).toEqual([bo]);
+    expect((await refusal(api.deleteAccountMember(idOf(advisor)))).status).toBe(404);
+    const fixed = await refusal(api.deleteAccountMember(idOf(bo)));
+    expect([fixed.status, fixed.detail]).toEqual([403, expect.stringMatching(/only FINANCIAL_ADVISOR and AUTHORIZED_USER/)]);
+    expect((await refusal(sb.other.deleteAccountMember(idOf(bo)))).status).toBe(404);
+    expect((await api.getAccount(account.id)).members?.map((m) => m.identity_id)).toEqual([bo]);
+  });
+
+  it('lets an institution\'s profile trade and transfer once its sanctions verification alone is APPROVED', async () => {
+    const { api } = sb;
+    const corp = await api.createIdentity(corporation({ name: 'Gate Corp' }));
+    const account = await api.createAccount({ account: { identity_id: corp.id }, create_profile: true });
+    const profile = account.profile_id!;
+    await api.createSandboxDeposit(profile, { asset: 'USD', amount: '1000' });
+    const order = { side: 'BUY', market: 'BTCUSD', type: 'MARKET', quote_amount: '100' } as const;
+    const transfer = { from_profile_id: profile, to_profile_id: 'default', asset: 'USD', amount: '10' } as const;
+    const refused = await refusal(api.createOrder(profile, order));
+    expect([refused.status, refused.detail, refused.meta]).toEqual([
+      403,
+      expect.stringMatching(/an institution needs sanctions_verification_status APPROVED/),
+      expect.objectContaining({ identity_id: corp.id, sanctions_verification_status: 'PENDING' }),
+    ]);
+    const refusedTransfer = await refusal(api.createInternalTransfer(transfer));
+    expect([refusedTransfer.status, refusedTransfer.meta?.identity_id]).toEqual([403, corp.id]);
+    await api.sandboxSetIdentityStatus(corp.id, { document_verification_status: 'APPROVED', additional_screening_status: 'APPROVED' });
+    expect((await refusal(api.createOrder(profile, order))).status).toBe(403);
+    expect((await api.getProfileBalance(profile, 'USD')).available).toBe('1000');
+    await api.sandboxSetIdentityStatus(corp.id, { sanctions_verification_status: 'APPROVED' });
+    const approved = await api.getIdentity(corp.id, { include_details: true });
+    expect(approved.summary_status).toBe('APPROVED');
+    expect((await api.createOrder(profile, order)).status).toBe('FILLED');
+    const afterOrder = new D((await api.getProfileBalance(profile, 'USD')).available);
+    expect(afterOrder.lt(1000)).toBe(true);
+    expect((await api.createInternalTransfer(transfer)).status).toBe('PENDING');
+    sb.advance(1_000);
+    expect((await api.getProfileBalance(profile, 'USD')).available).toBe(afterOrder.minus(10).toFixed());
+    await api.sandboxSetIdentityStatus(corp.id, { sanctions_verification_status: 'PENDING' });
+    expect((await refusal(api.createInternalTransfer(transfer))).status).toBe(403);
   });
 
   it('keeps entities apart: another entity cannot act on the primary profiles', async () => {
