@@ -40,6 +40,8 @@ export const LocalSandboxConfigSchema = z
     rate_limits: z.string().default('off'),
     /** Serve GET /__sandbox/truth to loopback callers. */
     truth_api: z.boolean().default(false),
+    /** Serve identity documents (upload URLs, list): a closed beta on the platform, so 403 unless true. */
+    documents: z.boolean().default(false),
   })
   .strict();
 

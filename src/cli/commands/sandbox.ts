@@ -22,12 +22,14 @@ interface SandboxFlags {
   readonly state?: string;
   readonly rateLimits?: string;
   readonly truth?: boolean;
+  readonly documents?: boolean;
 }
 
 /**
  * `tradeloop sandbox`: runs the local sandbox in the foreground until Ctrl-C. Prints exactly
  * `sandbox listening on http://127.0.0.1:<port>` on stdout when ready (scripts wait for it), then
- * one line each for the active faults, rate limits and state file; logs go to stderr.
+ * one line each for the active faults, rate limits and state file, and `identity documents: on` when
+ * `--documents` (or config local.documents) enables them; logs go to stderr.
  */
 export function registerSandbox(program: Command, ctx: CliContext): void {
   program
@@ -42,6 +44,7 @@ export function registerSandbox(program: Command, ctx: CliContext): void {
     .option('--state <file>', 'keep the whole state in FILE: restored at start, saved every 10 s and on exit')
     .option('--rate-limits <spec>', 'apply the platform rate limits: on, off, or window=10s,penalty=30s,scale=0.1 (default: config local.rate_limits, off)')
     .option('--truth', 'serve GET /__sandbox/truth (every order, quote execution and transfer with ref_ids) to loopback callers')
+    .option('--documents', 'serve identity documents (upload URLs and lists; a closed beta on the platform, 403 without it) (default: config local.documents)')
     .action(async (flags: SandboxFlags) => {
       const file = flags.config === undefined ? undefined : loadConfigFile(flags.config);
       const local = file?.local ?? LocalSandboxConfigSchema.parse({});
@@ -49,13 +52,14 @@ export function registerSandbox(program: Command, ctx: CliContext): void {
       const speed = flags.speed === undefined ? local.speed : positiveNumber(flags.speed, '--speed');
       const live = new LiveClock();
       const clock: Clock = speed === 1 ? live : new ScaledClock(live.now(), speed);
+      const documents = flags.documents ?? local.documents;
       const handle = await startSandbox({
         port: flags.port === undefined ? local.port : integer(flags.port, '--port', 0, 65_535),
         seed: flags.seed === undefined ? local.seed : integer(flags.seed, '--seed', -2_147_483_648, 4_294_967_295),
         clock,
         funding: local.funding,
         logger: createLogger({ level: log.level, ...(log.pretty !== undefined ? { pretty: log.pretty } : {}) }),
-        sim: { replay: replays(flags.replay) },
+        sim: { replay: replays(flags.replay), ...(documents ? { platform: { documents } } : {}) },
         ...sandboxExtras(flags, local),
       });
       writeLine(ctx.stdout, `sandbox listening on ${handle.url}`);
@@ -63,6 +67,7 @@ export function registerSandbox(program: Command, ctx: CliContext): void {
       writeLine(ctx.stdout, `rate limits: ${(flags.rateLimits ?? local.rate_limits) === 'off' ? 'off' : 'on'}`);
       const stateFile = flags.state ?? local.state;
       if (stateFile !== undefined) writeLine(ctx.stdout, `state: ${stateFile} (${handle.restored ? 'restored' : 'new'})`);
+      if (documents) writeLine(ctx.stdout, 'identity documents: on');
       await untilSignal();
       await handle.close();
       writeLine(ctx.stderr, 'sandbox stopped');

@@ -19,7 +19,7 @@ function listIdentities(ctx: RouteContext): unknown {
 
 /** Documents are a closed beta on the platform: 403 unless the sandbox enables them (`sim.platform.documents`). */
 function documentsEnabled(ctx: RouteContext): void {
-  if (!ctx.sim.platform.settings.documents) throw problem(403, 'document storage not enabled: identity documents are a closed beta (start the sandbox with platform documents enabled)');
+  if (!ctx.sim.platform.settings.documents) throw problem(403, 'document storage not enabled: identity documents are a closed beta: start the sandbox with --documents (config local.documents: true; startSandbox: sim.platform.documents)');
 }
 
 async function documentUpload(ctx: RouteContext): Promise<unknown> {
