@@ -70,6 +70,11 @@ export const StrategyConfigSchema = z
   })
   .strict();
 
+/**
+ * Poll intervals per stream, staleness, history, warm-up and recording. `fills_ms` and
+ * `quote_executions_ms` default to `orders_ms` (they answer the same question: what happened to the
+ * bot's trades), so a file that sets only `orders_ms` moves all three.
+ */
 export const StreamsConfigSchema = z
   .object({
     prices_ms: z.number().int().min(100).default(1_000),
@@ -77,7 +82,12 @@ export const StreamsConfigSchema = z
     book_ms: z.number().int().min(100).default(1_000),
     quotes_ms: z.number().int().min(1_000).default(1_000),
     balances_ms: z.number().int().min(100).default(2_000),
+    /** Open orders (ListProfileOrders status=OPEN). */
     orders_ms: z.number().int().min(100).default(1_000),
+    /** New fills (ListProfileExecutions); default: `orders_ms`. */
+    fills_ms: z.number().int().min(100).optional(),
+    /** Pending quote executions (ListQuoteExecutions status=CREATED); default: `orders_ms`. */
+    quote_executions_ms: z.number().int().min(100).optional(),
     /** Market data older than this is marked stale. */
     stale_after_ms: z.number().int().positive().default(10_000),
     /** Price points kept per market. */
@@ -87,7 +97,8 @@ export const StreamsConfigSchema = z
     /** Record every response the streams receive to this file (JSON lines), for replay. */
     record: z.string().min(1).optional(),
   })
-  .strict();
+  .strict()
+  .transform((s) => ({ ...s, fills_ms: s.fills_ms ?? s.orders_ms, quote_executions_ms: s.quote_executions_ms ?? s.orders_ms }));
 
 export const RunConfigSchema = z
   .object({

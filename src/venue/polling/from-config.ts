@@ -13,9 +13,9 @@ export interface StreamSettings {
 }
 
 /**
- * Reads the validated `streams` section: each poll interval (fills and quote executions follow
- * `orders_ms`, since they answer the same question — what happened to the bot's trades), the
- * stale age and history capacity for the MarketStore, the warm-up depth and the recording file.
+ * Reads the validated `streams` section: each poll interval (`fills_ms` and `quote_executions_ms`
+ * are `orders_ms` unless set: the schema fills them in), the stale age and history capacity for the
+ * MarketStore, the warm-up depth and the recording file.
  */
 export function streamSettingsFromConfig(streams: Config['streams']): StreamSettings {
   return {
@@ -26,8 +26,8 @@ export function streamSettingsFromConfig(streams: Config['streams']): StreamSett
       quotesMs: streams.quotes_ms,
       balancesMs: streams.balances_ms,
       ordersMs: streams.orders_ms,
-      fillsMs: streams.orders_ms,
-      quoteExecutionsMs: streams.orders_ms,
+      fillsMs: streams.fills_ms,
+      quoteExecutionsMs: streams.quote_executions_ms,
     },
     staleAfterMs: streams.stale_after_ms,
     historyCapacity: streams.history_capacity,
