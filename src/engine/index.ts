@@ -6,3 +6,4 @@ export * from './run-view.js';
 export * from './live-run.js';
 export * from './live-bundle.js';
 export * from './load-strategies.js';
+export * from './venue-metadata.js';

@@ -8,10 +8,13 @@ import { RiskGate } from '../risk/index.js';
 import { AccountStore, MarketStore, midOf } from '../state/index.js';
 import { REF_ID_REUSED, type MarketSource, type MarketSubscription, type Venue } from '../venue/index.js';
 import { Engine } from './engine.js';
+import { equityOf } from './equity.js';
 import { IntentIds } from './intent-ids.js';
 import { EngineRiskView } from './risk-view.js';
 import { Recent, type RunSummary, type RunView } from './run-view.js';
 import type { StrategyRunner } from './strategy-runner.js';
+import { TransferWatch } from './transfer-watch.js';
+import { DEFAULT_TRANSFER_LIMITS_REFRESH_MS, MetadataFeed, type VenueMetadata } from './venue-metadata.js';
 
 export interface LiveRunDeps {
   readonly clock: Clock;
@@ -26,6 +29,10 @@ export interface LiveRunDeps {
   readonly log: Logger;
   /** Quote asset equity is measured in. */
   readonly equityAsset?: string;
+  /** Transfer limits for the risk gate; without it transfers are checked by the venue alone. */
+  readonly metadata?: VenueMetadata;
+  /** How often transfer limits are read again (default 60 s; also after every transfer). */
+  readonly transferLimitsRefreshMs?: number;
 }
 
 /**
@@ -45,6 +52,7 @@ export class LiveRun {
   private readonly quotes: QuoteExecutor;
   private readonly transfers: TransferExecutor;
   private readonly reconciler: Reconciler;
+  private readonly metadata: MetadataFeed | undefined;
   private readonly decisions = new Recent<Decision>(12);
   private readonly reports = new Recent<ExecReport>(12);
   private readonly subs: Subscription[] = [];
@@ -70,7 +78,12 @@ export class LiveRun {
     const ids = new IntentIds(deps.refPrefix, IntentIds.lastOf(deps.refPrefix, journal.intents().map((r) => r.refId)));
     this.strategies = deps.strategies(ids);
     const holder: { engine?: Engine } = {};
-    const ctx: ExecContext = { venue, journal, clock, log: deps.log.child({ component: 'exec' }), emit: (r) => this.onReport(r, holder.engine) };
+    const watched = new TransferWatch(venue, (refId, refused) => {
+      this.riskView.transferLimits.settled(refId, refused);
+      if (!refused) this.riskView.release(refId, clock.now()); // held until balances after it arrive
+      this.metadata?.refreshSoon();
+    });
+    const ctx: ExecContext = { venue: watched, journal, clock, log: deps.log.child({ component: 'exec' }), emit: (r) => this.onReport(r, holder.engine) };
     this.orders = new OrderExecutor(ctx);
     this.quotes = new QuoteExecutor(ctx, config.risk.min_quote_time_left_ms);
     const transfers = (this.transfers = new TransferExecutor(ctx));
@@ -89,6 +102,8 @@ export class LiveRun {
       onDecision: (d) => this.decisions.push(d),
     });
     this.markets = [...new Set(this.strategies.flatMap((s) => [...s.markets]))];
+    const refreshMs = deps.transferLimitsRefreshMs ?? DEFAULT_TRANSFER_LIMITS_REFRESH_MS;
+    this.metadata = deps.metadata && new MetadataFeed({ source: deps.metadata, view: this.riskView, clock, log: deps.log.child({ component: 'metadata' }), refreshMs });
   }
 
   /** Reconciles, warms up and starts the streams. Refuses to trade when the journal disagrees. */
@@ -97,7 +112,7 @@ export class LiveRun {
     const rec = await this.reconcileUntilAgreed();
     for (const line of rec.repairs) log.info(`reconciled: ${line}`);
     if (rec.foreignOpenOrders.length) log.warn(`${rec.foreignOpenOrders.length} open order(s) at the venue are not in the journal: left alone`);
-    const history = await this.deps.source.warmUp(this.markets, this.deps.config.streams.warmup_points);
+    const [history] = await Promise.all([this.deps.source.warmUp(this.markets, this.deps.config.streams.warmup_points), this.metadata?.start()]);
     const warmed = this.engine.warmUp(history);
     log.info(`warmed up on ${warmed} historical price point(s) for ${this.markets.join(', ')}`);
     this.subs.push(this.deps.source.account$.subscribe((e) => {
@@ -213,21 +228,7 @@ export class LiveRun {
   }
 
   private equity(): Dec | undefined {
-    const quote = this.deps.equityAsset ?? 'USD';
-    const balances = this.account.snapshot.balances?.value;
-    if (!balances) return undefined;
-    let total = ZERO;
-    for (const b of balances.values()) {
-      const amount = b.available.plus(b.trading);
-      if (amount.isZero()) continue;
-      if (b.asset === quote) total = total.plus(amount);
-      else {
-        const mid = midOf(this.market.snapshot(`${b.asset}${quote}`));
-        if (mid === undefined) return undefined;
-        total = total.plus(amount.times(mid));
-      }
-    }
-    return total;
+    return equityOf(this.account, this.market, this.deps.equityAsset ?? 'USD');
   }
 
   private markEquity(): void {
@@ -266,6 +267,7 @@ export class LiveRun {
     const log = this.deps.log;
     log.info(`stopping: ${reason}`);
     this.engine.stopIntents();
+    this.metadata?.stop();
     for (const t of this.timers) t.cancel();
     for (const s of this.subs) s.unsubscribe();
     await this.deps.source.stop();

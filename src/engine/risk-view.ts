@@ -1,6 +1,7 @@
 import { D, ZERO, splitMarket, type Dec, type Intent, type MarketSymbol } from '../core/index.js';
 import type { RiskView } from '../risk/index.js';
 import { midOf, type AccountStore, type MarketStore } from '../state/index.js';
+import { TransferLimitBook, type TransferLimitReading } from './transfer-limits.js';
 
 interface Reservation {
   readonly asset: string;
@@ -16,7 +17,8 @@ interface Reservation {
 export class EngineRiskView implements RiskView {
   private readonly reservations = new Map<string, Reservation>();
   private readonly ticks = new Map<MarketSymbol, Dec>();
-  private readonly transferLimits = new Map<string, Dec>();
+  /** Transfer limits as last read from the venue (List Transfer Limits), less transfers since. */
+  readonly transferLimits = new TransferLimitBook();
   private openOrders = 0;
 
   constructor(
@@ -60,16 +62,21 @@ export class EngineRiskView implements RiskView {
     return this.ticks.get(symbol);
   }
 
+  /** In `asset`, converted from the limits' asset (USD) at the market's mid; see TransferLimitBook. */
   transferRemaining(asset: string): Dec | undefined {
-    return this.transferLimits.get(asset);
+    return this.transferLimits.remaining(asset, (a, limitAsset) => {
+      const mid = midOf(this.market_.snapshot(`${a}${limitAsset}`));
+      return mid === undefined ? undefined : new D(mid);
+    });
   }
 
   setTick(symbol: MarketSymbol, tick: Dec): void {
     this.ticks.set(symbol, tick);
   }
 
-  setTransferRemaining(asset: string, remaining: Dec): void {
-    this.transferLimits.set(asset, remaining);
+  /** Replaces the transfer limits with a reading requested at `token` (`transferLimits.beginRead()`). */
+  setTransferRemaining(limits: readonly TransferLimitReading[], token: number): void {
+    this.transferLimits.apply(limits, token, this.clock.now());
   }
 
   setOpenOrderCount(n: number): void {
@@ -78,6 +85,7 @@ export class EngineRiskView implements RiskView {
 
   /** Reserves what an approved intent will spend until the venue confirms it. */
   reserve(intent: Intent): void {
+    if (intent.kind === 'transfer') this.transferLimits.spend(intent.intentId, intent.asset, new D(intent.amount));
     const r = reservationOf(intent, midOf(this.market_.snapshot('market' in intent ? intent.market : '')), this.feeBps);
     if (r) this.reservations.set(intent.intentId, r);
   }

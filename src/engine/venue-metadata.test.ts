@@ -1,0 +1,33 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { TestClock } from '../clock/index.js';
+import { startSandbox, type SandboxHandle } from '../sandbox/index.js';
+import { loggedClient, type LoggedClient } from '../../test/support/streams-harness.js';
+import { apiMetadata, TRANSFER_INTENT_TYPE } from './venue-metadata.js';
+
+const open: Array<{ sandbox: SandboxHandle; client: LoggedClient }> = [];
+afterEach(async () => {
+  for (const o of open.splice(0)) {
+    await o.client.api.close();
+    await o.sandbox.close();
+  }
+});
+
+async function local() {
+  const clock = new TestClock(Date.UTC(2025, 4, 1, 12));
+  const sandbox = await startSandbox({ clock, seed: 5, funding: { USD: '1000' } });
+  const client = loggedClient(clock, { apiUrl: sandbox.apiUrl, tokenUrl: sandbox.tokenUrl });
+  open.push({ sandbox, client });
+  return { sandbox, client, metadata: apiMetadata(client.api) };
+}
+
+describe('apiMetadata over the local sandbox', () => {
+  it('reads the internal-transfer limits with their asset, remaining and period (List Transfer Limits)', async () => {
+    const s = await local();
+    const rows = await s.metadata.listTransferLimits(TRANSFER_INTENT_TYPE);
+    expect(rows).toEqual([
+      { limitAsset: 'USD', remaining: '1000000', periodSeconds: '0' },
+      { limitAsset: 'USD', remaining: '5000000', periodSeconds: '86400' },
+    ]);
+    expect(s.client.count('ListTransferLimits')).toBe(1);
+  });
+});

@@ -1,0 +1,139 @@
+import type { ApiClient } from '../api/index.js';
+import type { Clock, TimerHandle } from '../clock/index.js';
+import { D } from '../core/index.js';
+import type { Logger } from '../log/index.js';
+import type { EngineRiskView } from './risk-view.js';
+import type { TransferLimitReading } from './transfer-limits.js';
+
+/** The transfer type of a transfer intent (an internal transfer, seen from the paying profile). */
+export const TRANSFER_INTENT_TYPE = 'INTERNAL_TRANSFER_DEBIT';
+
+/** How often transfer limits are read again when no transfer prompts it. */
+export const DEFAULT_TRANSFER_LIMITS_REFRESH_MS = 60_000;
+
+export interface TransferLimitRow {
+  readonly limitAsset?: string;
+  readonly remaining?: string;
+  /** "0" for a per-transaction limit. */
+  readonly periodSeconds?: string;
+}
+
+/** What the runner reads from the venue besides trading: transfer limits. */
+export interface VenueMetadata {
+  listTransferLimits(transferType: string): Promise<readonly TransferLimitRow[]>;
+}
+
+/** VenueMetadata over the client (ListTransferLimits), at low priority. */
+export function apiMetadata(api: Pick<ApiClient, 'listTransferLimits'>): VenueMetadata {
+  return {
+    listTransferLimits: async (type) => (await api.listTransferLimits(type, { priority: 'low' })).items.map((l) => ({ ...(l.limit_asset !== undefined && { limitAsset: l.limit_asset }), ...(l.remaining !== undefined && { remaining: l.remaining }), ...(l.period_seconds !== undefined && { periodSeconds: l.period_seconds }) })),
+  };
+}
+
+export interface MetadataFeedDeps {
+  readonly source: VenueMetadata;
+  readonly view: EngineRiskView;
+  readonly clock: Clock;
+  readonly log: Logger;
+  /** Transfer limits are read again this often (and after every transfer). */
+  readonly refreshMs: number;
+}
+
+const DECIMAL = /^(\d+\.?\d*|\.\d+)$/;
+
+/**
+ * Feeds the risk view what the gate checks against besides market data: the transfer limits (read at
+ * start, every `refreshMs` on the run's clock and after each transfer). A failed read never stops the
+ * run: it is logged and the last values read stay in force. Before any reading of the limits has
+ * arrived the gate cannot check them and the venue's own limits decide (a transfer over them is refused
+ * there, and nothing moves).
+ */
+export class MetadataFeed {
+  private reading: Promise<void> | undefined;
+  private readAgain = false;
+  private failing = false;
+  private timer: TimerHandle | undefined;
+  private stopped = false;
+
+  constructor(private readonly deps: MetadataFeedDeps) {}
+
+  /** First read of the transfer limits; never throws. */
+  async start(): Promise<void> {
+    await this.readLimits();
+    this.schedule();
+  }
+
+  /** Reads the transfer limits again as soon as possible (after a transfer reached the venue). */
+  refreshSoon(): void {
+    if (this.stopped) return;
+    if (this.reading) this.readAgain = true;
+    else void this.readLimits();
+  }
+
+  /** Ends the refreshes; a read in flight is ignored. */
+  stop(): void {
+    this.stopped = true;
+    this.timer?.cancel();
+  }
+
+  /** Resolves when no read is in flight (tests). */
+  async settled(): Promise<void> {
+    while (this.reading) await this.reading;
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = this.deps.clock.setTimeout(() => {
+      void (async () => {
+        await this.readLimits();
+        this.schedule();
+      })();
+    }, this.deps.refreshMs);
+  }
+
+  private readLimits(): Promise<void> {
+    if (this.reading) return this.reading;
+    const p = this.readLimitsOnce().finally(() => {
+      this.reading = undefined;
+      if (this.readAgain && !this.stopped) {
+        this.readAgain = false;
+        void this.readLimits();
+      }
+    });
+    this.reading = p;
+    return p;
+  }
+
+  private async readLimitsOnce(): Promise<void> {
+    const { source, view, log } = this.deps;
+    const book = view.transferLimits;
+    const token = book.beginRead();
+    let rows: readonly TransferLimitRow[];
+    try {
+      rows = await source.listTransferLimits(TRANSFER_INTENT_TYPE);
+    } catch (e) {
+      if (this.stopped) return;
+      const keeping = book.lastReadAt !== undefined ? `keeping the limits read at ${new Date(book.lastReadAt).toISOString()}` : 'no limits known yet: transfers are left to the venue\'s own limits';
+      if (!this.failing) log.warn(`transfer limits could not be read (${messageOf(e)}): ${keeping}`);
+      else log.debug(`transfer limits still unreadable (${messageOf(e)})`);
+      this.failing = true;
+      return;
+    }
+    if (this.stopped) return;
+    const readings: TransferLimitReading[] = [];
+    for (const r of rows) {
+      if (r.remaining === undefined || !DECIMAL.test(r.remaining) || r.limitAsset === undefined) {
+        log.warn(`transfer limit without a usable remaining and limit_asset ignored: ${JSON.stringify(r)}`);
+        continue;
+      }
+      readings.push({ limitAsset: r.limitAsset, remaining: new D(r.remaining), perTransaction: r.periodSeconds !== undefined && Number(r.periodSeconds) === 0 });
+    }
+    view.setTransferRemaining(readings, token);
+    if (this.failing) log.info('transfer limits readable again');
+    this.failing = false;
+  }
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
