@@ -38,6 +38,36 @@ describe('sandbox trading over HTTP with the project client', () => {
     expect(new D(order.amount_filled!).gt(0)).toBe(true);
   });
 
+  it('market-sells by base_amount down the bid levels, crediting gross minus taker commission in USD', async () => {
+    await api.createSandboxDeposit('default', { asset: 'BTC', amount: '2', crypto_network: 'BITCOIN' });
+    const usdBefore = new D((await balance('USD')).available);
+    // What the sell should take, level by level from the best bid (the clock stands still meanwhile).
+    const expected: [string, string][] = [];
+    let left = new D('1.2');
+    for (const level of (await api.getOrderBook('BTCUSD')).bids) {
+      if (left.lte(0)) break;
+      const qty = D.min(left, level.amount);
+      expected.push([new D(level.price).toFixed(), qty.toFixed()]);
+      left = left.minus(qty);
+    }
+    expect(expected.length).toBeGreaterThan(1);
+    const order = await api.createOrder('default', { side: 'SELL', market: 'BTCUSD', type: 'MARKET', base_amount: '1.2', ref_id: 'sell-1' });
+    expect(order).toMatchObject({ status: 'FILLED', side: 'SELL', base_amount: '1.2', amount_filled: '1.2' });
+    const fills = [...(await api.listProfileExecutions('default', { order_id: order.id })).items].reverse();
+    expect(fills.map((e) => [new D(e.price!).toFixed(), new D(e.amount!).toFixed()])).toEqual(expected);
+    for (const e of fills) {
+      expect(e.side).toBe('SELL');
+      expect(e.commission_asset).toBe('USD');
+      expect(new D(e.gross_trade_amount!).toFixed()).toBe(new D(e.amount!).times(e.price!).toFixed());
+      expect(new D(e.commission!).toFixed()).toBe(new D(e.gross_trade_amount!).times('0.001').toFixed());
+    }
+    const gross = fills.reduce((s, e) => s.plus(e.gross_trade_amount!), new D(0));
+    const commission = fills.reduce((s, e) => s.plus(e.commission!), new D(0));
+    expect(order.volume_weighted_average_price).toBe(gross.div('1.2').toDecimalPlaces(8).toFixed());
+    expect(await balance('BTC')).toEqual({ asset: 'BTC', available: '0.8', trading: '0' });
+    expect(await balance('USD')).toEqual({ asset: 'USD', available: usdBefore.plus(gross).minus(commission).toFixed(), trading: '0' });
+  });
+
   it('rests a limit buy, then fills it fully when the price falls through it', async () => {
     const order = await api.createOrder('default', { side: 'BUY', market: 'BTCUSD', type: 'LIMIT', price: '59500', base_amount: '0.01' });
     expect(order.status).toBe('OPEN');
