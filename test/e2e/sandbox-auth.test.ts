@@ -58,6 +58,23 @@ describe('sandbox auth and errors on the wire', () => {
     expect((await sb.http.get('/v2/orders', token)).status).toBe(401);
   });
 
+  it('issues tokens for 3599 s by default, valid until then on the simulated clock', async () => {
+    const plain = await startTestSandbox();
+    try {
+      const form = 'grant_type=client_credentials&client_id=tradeloop-local&client_secret=tradeloop-local-secret';
+      const res = await plain.http.send('POST', '/oauth2/token', { body: form, contentType: 'application/x-www-form-urlencoded' });
+      expect(res.status).toBe(200);
+      expect(res.body.expires_in).toBe(3599);
+      const token = res.body.access_token as string;
+      plain.advance(3_598_999);
+      expect((await plain.http.get('/v2/orders', token)).status).toBe(200);
+      plain.advance(1);
+      expect((await plain.http.get('/v2/orders', token)).status).toBe(401);
+    } finally {
+      await plain.close();
+    }
+  });
+
   it('serves market data without a token but historical prices only with their scope', async () => {
     expect((await sb.http.get('/v2/markets/BTCUSD/order-book')).status).toBe(200);
     expect((await sb.http.get('/v2/markets/BTCUSD/historical-prices?increment=ONE_HOUR')).status).toBe(401);

@@ -46,6 +46,8 @@ describe('tradeloop sandbox (command)', () => {
     expect(line).toMatch(/^sandbox listening on http:\/\/127\.0\.0\.1:\d+$/);
     const http = new SandboxHttp(line.slice('sandbox listening on '.length));
     const token = await http.token(['funding:read_profile']);
+    const grant = await http.send('POST', '/oauth2/token', { body: 'grant_type=client_credentials&client_id=tradeloop-local&client_secret=tradeloop-local-secret', contentType: 'application/x-www-form-urlencoded' });
+    expect(grant.body.expires_in).toBe(3599);
     const balances = await http.get('/v2/profiles/default/balances?assets=USD', token);
     expect(balances.body.items).toEqual([{ asset: 'USD', available: '100000', trading: '0' }]);
     const exited = new Promise<number | null>((resolve) => child!.once('exit', resolve));
