@@ -19,7 +19,7 @@ export interface LiveBundle {
   readonly venue: Venue;
   readonly source: MarketSource;
   readonly journal: Journal;
-  /** Transfer limits for the risk gate, read through the client (the embedded sandbox's in paper mode). */
+  /** Market ticks and transfer limits for the risk gate, read through the client (the embedded sandbox's in paper mode). */
   readonly metadata: VenueMetadata;
   readonly refPrefix: string;
   readonly profileId: string;

@@ -10,9 +10,9 @@ import { balanceFromWire } from '../state/index.js';
 import { defineStrategy, type IntentDraft } from '../strategy/index.js';
 import { SimVenue } from '../venue/index.js';
 import { ScriptedSource } from '../../test/support/scripted-source.js';
+import { simMetadata } from '../../test/support/sim-metadata.js';
 import { LiveRun } from './live-run.js';
 import { StrategyRunner } from './strategy-runner.js';
-import type { VenueMetadata } from './venue-metadata.js';
 
 const journals: Journal[] = [];
 afterEach(() => journals.splice(0).forEach((j) => j.close()));
@@ -42,14 +42,8 @@ async function setup(o: { failReads?: boolean; limits?: typeof LIMITS } = {}) {
       onEvent: (e) => (e.kind === 'price' ? next.splice(0).map((amount): IntentDraft => ({ kind: 'transfer', asset: 'USD', amount, fromProfileId: venue.profileId, toProfileId: savings })) : undefined),
     }),
   });
-  const reads = { count: 0, fail: o.failReads ?? false };
-  const metadata: VenueMetadata = {
-    listTransferLimits: async (type) => {
-      reads.count++;
-      if (reads.fail) throw new Error('503 Service Unavailable');
-      return sim.transferLimits(type).map((l) => ({ limitAsset: l.limitAsset, remaining: l.remaining.toFixed(), periodSeconds: String(l.periodSeconds) }));
-    },
-  };
+  const metadata = simMetadata(sim);
+  metadata.fail = o.failReads ?? false;
   const lines: string[] = [];
   const log = createLogger({ level: 'debug', destination: { write: (s: string) => void lines.push(s) } });
   const run = new LiveRun({
@@ -78,7 +72,7 @@ async function setup(o: { failReads?: boolean; limits?: typeof LIMITS } = {}) {
   };
   const warnings = (): string[] => lines.map((l) => JSON.parse(l) as { level: number; msg: string }).filter((l) => l.level === 40).map((l) => l.msg);
   const transfersAtVenue = (): number => sim.listTransfers({ types: ['INTERNAL_TRANSFER_DEBIT'] }).items.length;
-  return { clock, sim, run, reads, transfer, warnings, transfersAtVenue, savings, venue };
+  return { clock, sim, run, metadata, transfer, warnings, transfersAtVenue, savings, venue };
 }
 
 const codeOf = (d: Decision | undefined): string | undefined => (d?.kind === 'deny' ? d.reason.code : d?.kind);
@@ -87,7 +81,7 @@ describe('LiveRun transfer limits (List Transfer Limits → risk gate)', () => {
   it('reads the limits at start and denies a transfer over the remaining amount with TRANSFER_LIMIT', async () => {
     const s = await setup();
     await s.run.start([]);
-    expect(s.reads.count).toBe(1);
+    expect(s.metadata.reads.limits).toBe(1);
     const [over] = await s.transfer('600');
     expect(over).toMatchObject({ kind: 'deny', reason: { code: 'TRANSFER_LIMIT', details: { amount: '600', remaining: '500', asset: 'USD' } } });
     expect(s.transfersAtVenue()).toBe(0); // denied by the gate: the venue never saw it
@@ -103,7 +97,7 @@ describe('LiveRun transfer limits (List Transfer Limits → risk gate)', () => {
     const [first, second] = await s.transfer('450', '450');
     expect(codeOf(first)).toBe('approve');
     expect(second).toMatchObject({ kind: 'deny', reason: { code: 'TRANSFER_LIMIT', details: { remaining: '350' } } });
-    expect(s.reads.count).toBe(2); // the transfer's answer prompted a read
+    expect(s.metadata.reads.limits).toBe(2); // the transfer's answer prompted a read
     expect(codeOf((await s.transfer('351'))[0])).toBe('TRANSFER_LIMIT');
     expect(codeOf((await s.transfer('350'))[0])).toBe('approve');
     expect(s.transfersAtVenue()).toBe(2);
@@ -116,9 +110,9 @@ describe('LiveRun transfer limits (List Transfer Limits → risk gate)', () => {
     s.sim.internalTransfer({ fromProfileId: s.venue.profileId, toProfileId: s.savings, asset: 'USD', amount: '500' }); // not through the bot
     // the bot has not read since: 500 left by its last reading (a denial prompts no read)
     expect((await s.transfer('501'))[0]).toMatchObject({ kind: 'deny', reason: { details: { remaining: '500' } } });
-    expect(s.reads.count).toBe(1);
+    expect(s.metadata.reads.limits).toBe(1);
     await s.clock.advanceAsync(60_000, 1_000);
-    expect(s.reads.count).toBe(2);
+    expect(s.metadata.reads.limits).toBe(2);
     expect((await s.transfer('301'))[0]).toMatchObject({ kind: 'deny', reason: { code: 'TRANSFER_LIMIT', details: { remaining: '300' } } });
     expect(codeOf((await s.transfer('300'))[0])).toBe('approve');
     expect(s.transfersAtVenue()).toBe(2);
@@ -128,14 +122,14 @@ describe('LiveRun transfer limits (List Transfer Limits → risk gate)', () => {
   it('keeps the last limits read when a later read fails, with one warning, and does not stop the run', async () => {
     const s = await setup();
     await s.run.start([]);
-    s.reads.fail = true;
+    s.metadata.fail = true;
     await s.clock.advanceAsync(180_000, 1_000);
-    expect(s.reads.count).toBeGreaterThanOrEqual(4);
+    expect(s.metadata.reads.limits).toBeGreaterThanOrEqual(4);
     expect(s.warnings().filter((w) => w.includes('transfer limits could not be read'))).toEqual([
       expect.stringMatching(/503 Service Unavailable.*keeping the limits read at 2025-06-01T00:00:00.000Z/),
     ]);
     expect(codeOf((await s.transfer('600'))[0])).toBe('TRANSFER_LIMIT');
-    s.reads.fail = false;
+    s.metadata.fail = false;
     await s.clock.advanceAsync(60_000, 1_000);
     expect(codeOf((await s.transfer('500'))[0])).toBe('approve');
     await s.run.stop('test over');

@@ -29,9 +29,9 @@ export interface LiveRunDeps {
   readonly log: Logger;
   /** Quote asset equity is measured in. */
   readonly equityAsset?: string;
-  /** Transfer limits for the risk gate; without it transfers are checked by the venue alone. */
+  /** Market ticks and transfer limits for the risk gate; without it the venue alone checks both. */
   readonly metadata?: VenueMetadata;
-  /** How often transfer limits are read again (default 60 s; also after every transfer). */
+  /** How often transfer limits are read again (default 60 s; also after every transfer); ticks are read at start. */
   readonly transferLimitsRefreshMs?: number;
 }
 
@@ -103,7 +103,7 @@ export class LiveRun {
     });
     this.markets = [...new Set(this.strategies.flatMap((s) => [...s.markets]))];
     const refreshMs = deps.transferLimitsRefreshMs ?? DEFAULT_TRANSFER_LIMITS_REFRESH_MS;
-    this.metadata = deps.metadata && new MetadataFeed({ source: deps.metadata, view: this.riskView, clock, log: deps.log.child({ component: 'metadata' }), refreshMs });
+    this.metadata = deps.metadata && new MetadataFeed({ source: deps.metadata, view: this.riskView, clock, log: deps.log.child({ component: 'metadata' }), refreshMs, markets: this.markets });
   }
 
   /** Reconciles, warms up and starts the streams. Refuses to trade when the journal disagrees. */

@@ -30,4 +30,12 @@ describe('apiMetadata over the local sandbox', () => {
     ]);
     expect(s.client.count('ListTransferLimits')).toBe(1);
   });
+
+  it('reads every trading market with its tick (ListMarkets)', async () => {
+    const s = await local();
+    const markets = await s.metadata.listMarkets();
+    expect(markets).toContainEqual({ market: 'BTCUSD', tickRate: '0.01' });
+    expect(markets).toContainEqual({ market: 'MATICUSD', tickRate: '0.0001' });
+    expect(markets.length).toBeGreaterThanOrEqual(14);
+  });
 });

@@ -1,6 +1,6 @@
 import type { ApiClient } from '../api/index.js';
 import type { Clock, TimerHandle } from '../clock/index.js';
-import { D } from '../core/index.js';
+import { D, type MarketSymbol } from '../core/index.js';
 import type { Logger } from '../log/index.js';
 import type { EngineRiskView } from './risk-view.js';
 import type { TransferLimitReading } from './transfer-limits.js';
@@ -11,6 +11,12 @@ export const TRANSFER_INTENT_TYPE = 'INTERNAL_TRANSFER_DEBIT';
 /** How often transfer limits are read again when no transfer prompts it. */
 export const DEFAULT_TRANSFER_LIMITS_REFRESH_MS = 60_000;
 
+export interface MarketMetadata {
+  readonly market: MarketSymbol;
+  /** Price increment, wire decimal (ListMarkets `tick_rate`). */
+  readonly tickRate: string;
+}
+
 export interface TransferLimitRow {
   readonly limitAsset?: string;
   readonly remaining?: string;
@@ -18,14 +24,16 @@ export interface TransferLimitRow {
   readonly periodSeconds?: string;
 }
 
-/** What the runner reads from the venue besides trading: transfer limits. */
+/** What the runner reads from the venue besides trading: market ticks and transfer limits. */
 export interface VenueMetadata {
+  listMarkets(): Promise<readonly MarketMetadata[]>;
   listTransferLimits(transferType: string): Promise<readonly TransferLimitRow[]>;
 }
 
-/** VenueMetadata over the client (ListTransferLimits), at low priority. */
-export function apiMetadata(api: Pick<ApiClient, 'listTransferLimits'>): VenueMetadata {
+/** VenueMetadata over the client (ListMarkets, ListTransferLimits), at low priority. */
+export function apiMetadata(api: Pick<ApiClient, 'listMarkets' | 'listTransferLimits'>): VenueMetadata {
   return {
+    listMarkets: async () => (await api.listMarkets({ priority: 'low' })).markets.map((m) => ({ market: m.market, tickRate: m.tick_rate })),
     listTransferLimits: async (type) => (await api.listTransferLimits(type, { priority: 'low' })).items.map((l) => ({ ...(l.limit_asset !== undefined && { limitAsset: l.limit_asset }), ...(l.remaining !== undefined && { remaining: l.remaining }), ...(l.period_seconds !== undefined && { periodSeconds: l.period_seconds }) })),
   };
 }
@@ -37,18 +45,22 @@ export interface MetadataFeedDeps {
   readonly log: Logger;
   /** Transfer limits are read again this often (and after every transfer). */
   readonly refreshMs: number;
+  /** The strategies' markets: one that ListMarkets does not list is reported. */
+  readonly markets: readonly MarketSymbol[];
 }
 
 const DECIMAL = /^(\d+\.?\d*|\.\d+)$/;
 
 /**
- * Feeds the risk view what the gate checks against besides market data: the transfer limits (read at
+ * Feeds the risk view what the gate checks against besides market data: each market's tick (read once
+ * at start, retried on the refresh period until a read succeeds) and the transfer limits (read at
  * start, every `refreshMs` on the run's clock and after each transfer). A failed read never stops the
  * run: it is logged and the last values read stay in force. Before any reading of the limits has
  * arrived the gate cannot check them and the venue's own limits decide (a transfer over them is refused
- * there, and nothing moves).
+ * there, and nothing moves); limit prices likewise are checked against a tick only once it is known.
  */
 export class MetadataFeed {
+  private ticksLoaded = false;
   private reading: Promise<void> | undefined;
   private readAgain = false;
   private failing = false;
@@ -57,9 +69,9 @@ export class MetadataFeed {
 
   constructor(private readonly deps: MetadataFeedDeps) {}
 
-  /** First read of the transfer limits; never throws. */
+  /** First reads of ticks and transfer limits; never throws. */
   async start(): Promise<void> {
-    await this.readLimits();
+    await Promise.all([this.loadTicks(), this.readLimits()]);
     this.schedule();
   }
 
@@ -85,10 +97,36 @@ export class MetadataFeed {
     if (this.stopped) return;
     this.timer = this.deps.clock.setTimeout(() => {
       void (async () => {
+        if (!this.ticksLoaded) await this.loadTicks();
         await this.readLimits();
         this.schedule();
       })();
     }, this.deps.refreshMs);
+  }
+
+  private async loadTicks(): Promise<void> {
+    const { source, view, log } = this.deps;
+    let markets: readonly MarketMetadata[];
+    try {
+      markets = await source.listMarkets();
+    } catch (e) {
+      if (!this.stopped) log.warn(`markets could not be read (${messageOf(e)}): limit prices are not checked against the tick until they are; retrying every ${this.deps.refreshMs / 1000} s`);
+      return;
+    }
+    if (this.stopped) return;
+    const listed = new Set<string>();
+    for (const m of markets) {
+      if (typeof m.tickRate !== 'string' || !DECIMAL.test(m.tickRate) || !new D(m.tickRate).gt(0)) {
+        log.warn(`market ${m.market} has no usable tick_rate (${JSON.stringify(m.tickRate)}): its prices are not checked against a tick`);
+        continue;
+      }
+      view.setTick(m.market, new D(m.tickRate));
+      listed.add(m.market);
+    }
+    this.ticksLoaded = true;
+    const missing = this.deps.markets.filter((m) => !listed.has(m));
+    if (missing.length) log.warn(`${missing.join(', ')} not listed with a tick by the venue: their prices are not checked against a tick`);
+    log.debug(`ticks of ${listed.size} market(s) loaded`);
   }
 
   private readLimits(): Promise<void> {
