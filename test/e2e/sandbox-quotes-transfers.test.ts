@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type ApiClient, type ListTransfersQuery, type Transfer, allScopes, createApiClient } from '../../src/api/index.js';
 import { D } from '../../src/core/decimal.js';
 import { T0, type TestSandbox, startTestSandbox } from '../support/sandbox-fixture.js';
+import { approvedPerson } from '../support/sandbox-platform.js';
 
 describe('sandbox quotes, quote executions, transfers and limits over HTTP', () => {
   let sb: TestSandbox;
@@ -131,4 +133,66 @@ describe('sandbox quotes, quote executions, transfers and limits over HTTP', () 
     const deposits = await sb.http.get('/v2/transfer/transfers?type=WIRE_DEPOSIT', token);
     expect(deposits.body.items).toHaveLength(1);
   });
+
+  it('filters List Transfers by ids, identity_ids, account_ids, crypto_tx_hashes and created_at.* through the client', async () => {
+    const api = createApiClient({ apiUrl: sb.handle.apiUrl, tokenUrl: sb.handle.tokenUrl, clientId: 'tradeloop-local', clientSecret: 'tradeloop-local-secret', scopes: allScopes() });
+    try {
+      const at = (ms: number): string => new Date(T0 + ms).toISOString();
+      const bot = (await api.createProfile({ nickname: 'bot' })).id;
+      const [aliceId, aliceAcct] = await verifiedAccount(api, 'alice');
+      const [bobId, bobAcct] = await verifiedAccount(api, 'bob');
+      const [carolId, carolAcct] = await verifiedAccount(api, 'carol');
+      sb.advance(1000);
+      await api.createSandboxDeposit('default', { asset: 'BTC', amount: '0.5', crypto_network: 'BITCOIN' });
+      sb.advance(1000);
+      await api.createSandboxDeposit('default', { asset: 'ETH', amount: '2', crypto_network: 'ETHEREUM' });
+      sb.advance(1000);
+      const alice = await api.createInternalTransfer({ from_profile_id: 'default', to_profile_id: bot, asset: 'USD', amount: '10', ref_id: 'f-alice', from_identity_id: aliceId, from_account_id: aliceAcct, to_identity_id: bobId, to_account_id: bobAcct });
+      sb.advance(1000);
+      const carol = await api.createInternalTransfer({ from_profile_id: 'default', to_profile_id: bot, asset: 'USD', amount: '20', ref_id: 'f-carol', from_identity_id: carolId, from_account_id: carolAcct });
+      const list = async (q: ListTransfersQuery): Promise<Transfer[]> => [...(await api.listTransfers({ ...q, order: 'ASC', limit: 1000 })).items];
+      const label = (t: Transfer): string => `${t.type}${t.ref_id !== undefined ? ` ${t.ref_id}` : ''}${t.crypto_network !== undefined ? ` ${t.asset}` : ''}`;
+      const names = async (q: ListTransfersQuery): Promise<string[]> => (await list(q)).map(label);
+      const all = await list({});
+      expect(all.map(label)).toEqual(['WIRE_DEPOSIT', 'CRYPTO_DEPOSIT BTC', 'CRYPTO_DEPOSIT ETH', 'INTERNAL_TRANSFER_CREDIT f-alice', 'INTERNAL_TRANSFER_DEBIT f-alice', 'INTERNAL_TRANSFER_CREDIT f-carol', 'INTERNAL_TRANSFER_DEBIT f-carol']);
+      const [, btc, eth, aliceCredit] = all;
+
+      expect((await list({ ids: [eth!.id, carol.id] })).map((t) => t.id)).toEqual([eth!.id, carol.id]);
+      expect(await list({ ids: ['no-such-transfer'] })).toEqual([]);
+
+      expect(await names({ identity_ids: [aliceId] })).toEqual(['INTERNAL_TRANSFER_DEBIT f-alice']);
+      expect(await names({ identity_ids: [bobId] })).toEqual(['INTERNAL_TRANSFER_CREDIT f-alice']);
+      expect((await list({ identity_ids: [aliceId, carolId] })).map((t) => t.id)).toEqual([alice.id, carol.id]);
+      expect(await names({ account_ids: [bobAcct] })).toEqual(['INTERNAL_TRANSFER_CREDIT f-alice']);
+      expect((await list({ account_ids: [aliceAcct, carolAcct] })).map((t) => t.identity_id)).toEqual([aliceId, carolId]);
+      expect((await list({ account_ids: [bobAcct] }))[0]!.id).toBe(aliceCredit!.id);
+      expect(await list({ identity_ids: ['no-such-identity'] })).toEqual([]);
+
+      expect(btc!.crypto_tx_hash).toMatch(/^[0-9a-f]{64}$/);
+      expect(await names({ crypto_tx_hashes: [eth!.crypto_tx_hash!] })).toEqual(['CRYPTO_DEPOSIT ETH']);
+      expect(await names({ crypto_tx_hashes: [btc!.crypto_tx_hash!, eth!.crypto_tx_hash!] })).toEqual(['CRYPTO_DEPOSIT BTC', 'CRYPTO_DEPOSIT ETH']);
+
+      expect(await names({ 'created_at.eq': at(2000) })).toEqual(['CRYPTO_DEPOSIT ETH']);
+      expect(await names({ 'created_at.lt': at(2000) })).toEqual(['WIRE_DEPOSIT', 'CRYPTO_DEPOSIT BTC']);
+      expect(await names({ 'created_at.lte': at(2000) })).toEqual(['WIRE_DEPOSIT', 'CRYPTO_DEPOSIT BTC', 'CRYPTO_DEPOSIT ETH']);
+      expect(await names({ 'created_at.gt': at(3000) })).toEqual(['INTERNAL_TRANSFER_CREDIT f-carol', 'INTERNAL_TRANSFER_DEBIT f-carol']);
+      expect(await names({ 'created_at.gte': at(3000), 'created_at.lt': at(4000) })).toEqual(['INTERNAL_TRANSFER_CREDIT f-alice', 'INTERNAL_TRANSFER_DEBIT f-alice']);
+      expect(await names({ 'created_at.gte': at(1000), 'created_at.lte': at(3000), type: ['CRYPTO_DEPOSIT'] })).toEqual(['CRYPTO_DEPOSIT BTC', 'CRYPTO_DEPOSIT ETH']);
+      // Filters combine: every given filter must match.
+      expect(await list({ identity_ids: [aliceId], 'created_at.gte': at(3001) })).toEqual([]);
+
+      const paged: string[] = [];
+      for await (const t of api.paginate<Transfer>('ListTransfers', { query: { 'created_at.gte': at(1000), limit: 2 } })) paged.push(t.id);
+      expect(paged).toEqual(all.slice(1).reverse().map((t) => t.id));
+    } finally {
+      await api.close();
+    }
+  });
 });
+
+/** An identity approved to transact and an account of it: [identity id, account id]. */
+async function verifiedAccount(api: ApiClient, ref: string): Promise<[string, string]> {
+  const identity = await approvedPerson(api, `person-${ref}`);
+  const account = await api.createAccount({ account: { identity_id: identity, ref_id: `account-${ref}` } });
+  return [identity, account.id];
+}
