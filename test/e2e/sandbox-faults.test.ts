@@ -1,9 +1,15 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ApiClient, RateLimitedError, ServerError, TimeoutError, createApiClient } from '../../src/api/index.js';
 import { type ResponseEvent } from '../../src/api/http/executor.js';
 import { TestClock } from '../../src/clock/test-clock.js';
 import { type SandboxOptions } from '../../src/sandbox/index.js';
 import { T0, type TestSandbox, startTestSandbox } from '../support/sandbox-fixture.js';
+import { SandboxHttp } from '../support/sandbox-http.js';
 
 /** What the client saw: one entry per attempt, "operation status|error". */
 type Seen = string[];
@@ -131,3 +137,70 @@ describe('sandbox fault injection, observed by the project client', () => {
     }
   });
 });
+
+describe('faults set in the config file (local.faults), tradeloop sandbox --config FILE', () => {
+  const BIN = fileURLToPath(new URL('../../bin/tradeloop.js', import.meta.url));
+  let child: ChildProcess | undefined;
+  let dir: string | undefined;
+  afterEach(() => {
+    if (child !== undefined && child.exitCode === null) child.kill('SIGKILL');
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+    child = dir = undefined;
+  });
+
+  const configFile = (yaml: string): string => {
+    dir = mkdtempSync(join(tmpdir(), 'tradeloop-faults-config-'));
+    const file = join(dir, 'sandbox.yaml');
+    writeFileSync(file, yaml);
+    return file;
+  };
+
+  it('prints the active faults at start and injects them into the targeted operations only', async () => {
+    const file = configFile(['environment: local', 'log:', '  level: warn', 'local:', '  truth_api: true', '  faults: "error5xx@GetTicker=1,error429@/v2/profiles=1,latency@ListMarkets=400ms,retry-after=2s,seed=9"', ''].join('\n'));
+    child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--config', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const lines = await firstLines(child, 3);
+    expect(lines[0]).toMatch(/^sandbox listening on http:\/\/127\.0\.0\.1:\d+$/);
+    expect(lines.slice(1)).toEqual(['faults: error5xx@GetTicker=100%, error429@/v2/profiles=100% (Retry-After 2s), latency@ListMarkets=400ms', 'rate limits: off']);
+    const url = lines[0]!.slice('sandbox listening on '.length);
+    const api = createApiClient({ apiUrl: `${url}/v2`, tokenUrl: `${url}/oauth2/token`, clientId: 'tradeloop-local', clientSecret: 'tradeloop-local-secret', maxRetries: 0 });
+    try {
+      await expect(api.getTicker('BTCUSD')).rejects.toMatchObject({ constructor: ServerError, status: 503 });
+      expect((await api.getOrderBook('BTCUSD')).market).toBe('BTCUSD');
+      const limited = await api.listProfiles().catch((e: unknown) => e);
+      expect(limited).toBeInstanceOf(RateLimitedError);
+      expect((limited as RateLimitedError).retryAfterMs).toBe(2000);
+      const started = Date.now();
+      expect((await api.listMarkets()).markets.length).toBeGreaterThan(0);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(380);
+    } finally {
+      await api.close();
+    }
+    const truth = await new SandboxHttp(url).get('/__sandbox/truth');
+    expect(truth.body.fault_counts).toEqual({ error5xx: 1, error429: 1, latency: 1 });
+  });
+
+  it('exits with code 2 on a bad local.faults value, naming the mode and the value', async () => {
+    const file = configFile('local:\n  faults: "error5xx=lots"\n');
+    child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--config', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr!.on('data', (c: Buffer) => (err += c.toString('utf8')));
+    const code = await new Promise<number | null>((resolve) => child!.once('exit', resolve));
+    expect(code).toBe(2);
+    expect(err).toMatch(/error5xx: expected a rate .*got "lots"/);
+  });
+});
+
+/** Resolves with the first `n` stdout lines of the child. */
+function firstLines(child: ChildProcess, n: number): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      const lines = out.split('\n');
+      if (lines.length > n) resolve(lines.slice(0, n));
+    });
+    child.once('exit', (code) => reject(new Error(`exited with ${String(code)} before printing ${n} lines: ${err}`)));
+  });
+}
