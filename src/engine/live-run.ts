@@ -10,6 +10,7 @@ import { REF_ID_REUSED, type MarketSource, type MarketSubscription, type Venue }
 import { Engine } from './engine.js';
 import { equityOf } from './equity.js';
 import { IntentIds } from './intent-ids.js';
+import { OpenOrderCanceller } from './open-orders.js';
 import { EngineRiskView } from './risk-view.js';
 import { Recent, type RunSummary, type RunView } from './run-view.js';
 import type { StrategyRunner } from './strategy-runner.js';
@@ -53,6 +54,9 @@ export class LiveRun {
   private readonly transfers: TransferExecutor;
   private readonly reconciler: Reconciler;
   private readonly metadata: MetadataFeed | undefined;
+  private readonly canceller: OpenOrderCanceller;
+  /** The kill switch tripped on equity: open orders are cancelled for the rest of the run. */
+  private killed = false;
   private readonly decisions = new Recent<Decision>(12);
   private readonly reports = new Recent<ExecReport>(12);
   private readonly subs: Subscription[] = [];
@@ -101,6 +105,7 @@ export class LiveRun {
       log: deps.log.child({ component: 'engine' }),
       onDecision: (d) => this.decisions.push(d),
     });
+    this.canceller = new OpenOrderCanceller(journal, venue, deps.log);
     this.markets = [...new Set(this.strategies.flatMap((s) => [...s.markets]))];
     const refreshMs = deps.transferLimitsRefreshMs ?? DEFAULT_TRANSFER_LIMITS_REFRESH_MS;
     this.metadata = deps.metadata && new MetadataFeed({ source: deps.metadata, view: this.riskView, clock, log: deps.log.child({ component: 'metadata' }), refreshMs, markets: this.markets });
@@ -212,6 +217,8 @@ export class LiveRun {
       else if (row.kind === 'execute-quote') await (row.state === 'open' ? this.quotes.refresh(row) : this.quotes.resolve(row.refId));
       else if (row.kind === 'transfer') await this.transfers.resolve(row.refId);
     }
+    // orders still in flight when the kill switch tripped are cancelled once they are open
+    if (this.killed) await this.canceller.cancelAll();
     if (this.pollFills) await this.fills.poll(); // otherwise the source's fill stream feeds the tracker
     else if (this.fills.heldCount) this.fills.ingest([]); // fills that came before their order was journaled
   }
@@ -238,13 +245,8 @@ export class LiveRun {
     const tripped = this.gate.killSwitch.observe(equity, this.deps.clock.now());
     if (tripped) {
       this.deps.log.error(`kill switch: ${tripped}; cancelling open orders and halting new intents`);
-      void this.cancelOpenOrders();
-    }
-  }
-
-  private async cancelOpenOrders(): Promise<void> {
-    for (const row of this.deps.journal.intents({ state: 'open', kind: 'place-order' })) {
-      if (row.venueId) await this.deps.venue.cancelOrder(row.venueId).catch((e: unknown) => this.deps.log.warn(`cancel of ${row.refId} failed: ${(e as Error).message}`));
+      this.killed = true;
+      void this.canceller.cancelAll();
     }
   }
 
@@ -272,7 +274,7 @@ export class LiveRun {
     for (const s of this.subs) s.unsubscribe();
     await this.deps.source.stop();
     await this.engine.drain();
-    if (this.deps.config.run.cancel_on_exit) await this.cancelOpenOrders();
+    if (this.deps.config.run.cancel_on_exit) await this.canceller.cancelAll();
     this.pollFills = true; // the streams are stopped: read the last fills directly
     await this.follow().catch(() => undefined);
     const stats = this.gate.stats();

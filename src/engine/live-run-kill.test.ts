@@ -1,0 +1,134 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { TestClock } from '../clock/index.js';
+import { parseConfig } from '../config/index.js';
+import { Journal } from '../exec/index.js';
+import { silentLogger } from '../log/index.js';
+import { SimPlatform } from '../sim/sim.js';
+import { balanceFromWire } from '../state/index.js';
+import { defineStrategy, type IntentDraft } from '../strategy/index.js';
+import { SimVenue, type PlaceOrderRequest, type VenueOrder } from '../venue/index.js';
+import { ScriptedSource } from '../../test/support/scripted-source.js';
+import { LiveRun } from './live-run.js';
+import { StrategyRunner } from './strategy-runner.js';
+
+const journals: Journal[] = [];
+afterEach(() => journals.splice(0).forEach((j) => j.close()));
+
+/** The simulated venue, except that new orders can be held in flight until the test lets them go. */
+class HoldingVenue extends SimVenue {
+  held: Promise<void> | undefined;
+  /** Cancel requests to refuse as if the connection dropped. */
+  failCancels = 0;
+  override async cancelOrder(orderId: string): Promise<void> {
+    if (this.failCancels > 0) {
+      this.failCancels--;
+      throw new Error('socket hang up');
+    }
+    return super.cancelOrder(orderId);
+  }
+  override async placeOrder(req: PlaceOrderRequest): Promise<VenueOrder> {
+    if (this.held) await this.held;
+    return super.placeOrder(req);
+  }
+}
+
+async function setup() {
+  const journal = new Journal(':memory:');
+  journals.push(journal);
+  const clock = new TestClock(Date.UTC(2025, 5, 1));
+  const sim = new SimPlatform({ clock, seed: 7, funding: { USD: '100000' } });
+  const venue = new HoldingVenue(sim);
+  const source = new ScriptedSource();
+  let bids = 0;
+  const resting = defineStrategy({
+    name: 'rest',
+    description: 'on a price event, places the asked number of limit buys 5 % to 8 % under mid (they rest)',
+    params: z.object({}),
+    markets: ['BTCUSD'],
+    create: () => ({
+      onEvent: (e) => {
+        if (e.kind !== 'price') return undefined;
+        const out: IntentDraft[] = [];
+        for (; bids > 0; bids--) out.push({ kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.01', price: (e.price * (0.95 - 0.01 * bids)).toFixed(2), timeInForce: 'GTC' });
+        return out;
+      },
+    }),
+  });
+  const run = new LiveRun({
+    clock,
+    venue,
+    source,
+    journal,
+    config: parseConfig({ risk: { daily_loss_limit: '5000', price_band_bps: 2000 }, streams: { orders_ms: 1_000 } }),
+    environment: 'test',
+    refPrefix: 'ks',
+    log: silentLogger(),
+    strategies: (ids) => [new StrategyRunner('rest', resting, {}, ['BTCUSD'], ids)],
+  });
+  /** Streams balances (USD `usd` when given, else the venue's) and a price; the strategy places `n` bids. */
+  const tick = async (n = 0, usd?: string): Promise<void> => {
+    const items = usd !== undefined ? [balanceFromWire('USD', usd, '0')] : (await venue.balances()).map((b) => balanceFromWire(b.asset, b.available.toFixed(), b.trading.toFixed()));
+    source.account.next({ kind: 'balances', at: clock.now(), items });
+    bids = n;
+    source.events.next({ kind: 'price', market: 'BTCUSD', at: clock.now(), price: sim.mid('BTCUSD') });
+  };
+  const openAtVenue = () => sim.orders().filter((o) => o.status === 'OPEN');
+  return { clock, sim, venue, source, run, journal, tick, openAtVenue };
+}
+
+describe('LiveRun kill switch', () => {
+  it('on a daily loss over the limit cancels every open order, also one in flight when it trips, and approves nothing more', async () => {
+    const s = await setup();
+    await s.run.start([]);
+    await s.tick(3);
+    await s.run.engine.drain();
+    expect(s.openAtVenue()).toHaveLength(3);
+    await s.clock.advanceAsync(5_000, 1_000); // equity marked: 100000 USD
+    let release = (): void => undefined;
+    s.venue.held = new Promise<void>((r) => (release = r));
+    await s.tick(1); // a fourth bid, approved and sent, its answer held
+    await s.clock.advanceAsync(1_000, 1_000);
+    expect(s.journal.intents({ state: 'sent' })).toHaveLength(1);
+
+    await s.tick(0, '90000'); // the balances now say 10000 USD were lost
+    await s.clock.advanceAsync(5_000, 1_000);
+    expect(s.run.view().halted).toMatch(/daily loss 10000.00 exceeds 5000/);
+    expect(s.openAtVenue()).toHaveLength(0);
+
+    s.venue.held = undefined;
+    release(); // the fourth order now reaches the venue, after the switch tripped
+    await s.run.engine.drain();
+    await s.clock.advanceAsync(3_000, 1_000);
+    expect(s.sim.orders()).toHaveLength(4);
+    expect(s.openAtVenue()).toEqual([]);
+    expect(s.journal.intents({ kind: 'place-order' }).map((r) => r.status)).toEqual(['CANCELLED', 'CANCELLED', 'CANCELLED', 'CANCELLED']);
+
+    const approved = s.run.engine.counters.approved;
+    await s.tick(2);
+    await s.run.engine.drain();
+    expect(s.run.engine.counters.approved).toBe(approved);
+    expect(s.run.view().decisions.slice(-2)).toEqual([
+      expect.objectContaining({ kind: 'deny', reason: expect.objectContaining({ code: 'HALTED' }) }),
+      expect.objectContaining({ kind: 'deny', reason: expect.objectContaining({ code: 'HALTED' }) }),
+    ]);
+    expect(s.sim.orders()).toHaveLength(4);
+    const summary = await s.run.stop('test over');
+    expect(summary).toMatchObject({ openOrdersLeft: 0, halted: expect.stringMatching(/daily loss/) });
+  });
+
+  it('asks again for a cancel whose request failed, while the switch stays tripped', async () => {
+    const s = await setup();
+    await s.run.start([]);
+    await s.tick(2);
+    await s.run.engine.drain();
+    await s.clock.advanceAsync(5_000, 1_000);
+    s.venue.failCancels = 2;
+    await s.tick(0, '90000');
+    await s.clock.advanceAsync(7_000, 1_000); // the switch trips; the first two cancel requests fail
+    expect(s.run.view().halted).toBeDefined();
+    expect(s.venue.failCancels).toBe(0);
+    expect(s.openAtVenue()).toEqual([]); // asked again on a following cycle
+    await s.run.stop('test over');
+  });
+});
