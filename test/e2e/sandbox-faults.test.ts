@@ -179,14 +179,42 @@ describe('faults set in the config file (local.faults), tradeloop sandbox --conf
     expect(truth.body.fault_counts).toEqual({ error5xx: 1, error429: 1, latency: 1 });
   });
 
-  it('exits with code 2 on a bad local.faults value, naming the mode and the value', async () => {
-    const file = configFile('local:\n  faults: "error5xx=lots"\n');
-    child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--config', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+  /** Runs `tradeloop sandbox ARGS` until it exits; its exit code and stderr. */
+  async function exitOf(args: string[]): Promise<{ code: number | null; err: string }> {
+    child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
     child.stderr!.on('data', (c: Buffer) => (err += c.toString('utf8')));
     const code = await new Promise<number | null>((resolve) => child!.once('exit', resolve));
+    return { code, err };
+  }
+
+  it('exits with code 2 on a bad local.faults value, naming the config field, its file, the mode and the value', async () => {
+    const file = configFile('local:\n  faults: "error5xx=lots"\n');
+    const { code, err } = await exitOf(['--config', file]);
     expect(code).toBe(2);
+    expect(err).toContain(`local.faults in ${file}: error5xx: expected a rate`);
     expect(err).toMatch(/error5xx: expected a rate .*got "lots"/);
+    expect(err).not.toContain('--faults');
+  });
+
+  it('names --faults, not the config field, when the bad value came from the flag (over a good config value)', async () => {
+    const file = configFile('local:\n  faults: "error5xx=0.1"\n');
+    const { code, err } = await exitOf(['--config', file, '--faults', 'latency=fast']);
+    expect(code).toBe(2);
+    expect(err).toContain('--faults: latency: expected a duration such as 50ms or 2s, got "fast"');
+    expect(err).not.toContain('local.faults');
+  });
+
+  it('names local.rate_limits in FILE for a bad config value and --rate-limits for a bad flag, exit 2', async () => {
+    const file = configFile('local:\n  rate_limits: "fast"\n');
+    const fromFile = await exitOf(['--config', file]);
+    expect(fromFile.code).toBe(2);
+    expect(fromFile.err).toContain(`local.rate_limits in ${file}: "fast" is not valid: use on, off, or window=10s`);
+    expect(fromFile.err).not.toContain('--rate-limits');
+    const fromFlag = await exitOf(['--config', file, '--rate-limits', 'window=10s,scale=0']);
+    expect(fromFlag.code).toBe(2);
+    expect(fromFlag.err).toContain('--rate-limits: scale: must be greater than 0, got 0');
+    expect(fromFlag.err).not.toContain('local.rate_limits');
   });
 });
 

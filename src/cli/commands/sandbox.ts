@@ -6,7 +6,7 @@ import { LocalSandboxConfigSchema, LogConfigSchema } from '../../config/schema.j
 import { InputError } from '../../core/errors.js';
 import { createLogger } from '../../log/logger.js';
 import { parseFaults } from '../../sandbox/faults.js';
-import { parseRateLimits } from '../../sandbox/rate-limits.js';
+import { type RateLimitSettings, parseRateLimits } from '../../sandbox/rate-limits.js';
 import { type SandboxOptions, startSandbox } from '../../sandbox/server.js';
 import { loadPriceSeries } from '../../sim/price-file.js';
 import { type PriceSeriesLike } from '../../sim/price-model.js';
@@ -74,17 +74,43 @@ export function registerSandbox(program: Command, ctx: CliContext): void {
     });
 }
 
-/** Faults, rate limits, state file and truth API from flags, falling back to the config's local section. */
+/**
+ * Faults, rate limits, state file and truth API from flags, falling back to the config's local
+ * section. A bad faults or rate-limits value is reported against where it came from: the flag, or
+ * the config field and its file.
+ */
 function sandboxExtras(flags: SandboxFlags, local: { faults?: string | undefined; state?: string | undefined; rate_limits: string; truth_api: boolean }): Pick<SandboxOptions, 'faults' | 'rateLimits' | 'stateFile' | 'truthApi'> {
+  const inFile = (field: string): string => `local.${field} in ${flags.config ?? 'the config'}`;
   const faultText = flags.faults ?? local.faults;
-  const rateLimits = parseRateLimits(flags.rateLimits ?? local.rate_limits);
+  const faultSource = flags.faults !== undefined ? '--faults' : inFile('faults');
+  const rateSource = flags.rateLimits !== undefined ? '--rate-limits' : inFile('rate_limits');
+  const rateLimits = relabel(rateSource, () => checkRateLimits(parseRateLimits(flags.rateLimits ?? local.rate_limits)));
   const stateFile = flags.state ?? local.state;
   return {
-    ...(faultText !== undefined ? { faults: parseFaults(faultText) } : {}),
+    ...(faultText !== undefined ? { faults: relabel(faultSource, () => parseFaults(faultText)) } : {}),
     ...(rateLimits !== undefined ? { rateLimits } : {}),
     ...(stateFile !== undefined ? { stateFile } : {}),
     truthApi: flags.truth ?? local.truth_api,
   };
+}
+
+/** Runs `parse`, re-raising its InputError under `source` (the flag or the config field it read). */
+function relabel<T>(source: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (err) {
+    if (!(err instanceof InputError)) throw err;
+    const detail = err.message.startsWith(`${err.field}: `) ? err.message.slice(err.field.length + 2) : err.message;
+    throw new InputError(source, detail, { cause: err });
+  }
+}
+
+/** Window, penalty and scale must be above 0 (the sandbox refuses them later otherwise, without naming the source). */
+function checkRateLimits(settings: RateLimitSettings | undefined): RateLimitSettings | undefined {
+  for (const [name, value] of [['window', settings?.windowMs], ['penalty', settings?.penaltyMs], ['scale', settings?.scale]] as const) {
+    if (value !== undefined && !(value > 0)) throw new InputError('rate-limits', `${name}: must be greater than 0, got ${value}, e.g. window=10s,penalty=30s,scale=0.1`);
+  }
+  return settings;
 }
 
 function collect(value: string, previous: string[]): string[] {
