@@ -98,6 +98,15 @@ describe('LiveRun', () => {
     rmSync(file, { force: true });
   });
 
+  it('reads balances before the first live price, so its first intent is not denied for want of them', async () => {
+    const s = await setup();
+    await s.run.start([]);
+    s.source.events.next({ kind: 'price', market: 'BTCUSD', at: s.clock.now(), price: s.sim.mid('BTCUSD') }); // no balances streamed yet
+    await s.run.engine.drain();
+    expect(s.run.view().decisions.map((d) => d.kind)).toEqual(['approve']);
+    expect(s.sim.orders()).toHaveLength(1);
+  });
+
   it('shows prices, balances, equity and decisions in its view', async () => {
     const s = await setup();
     await s.run.start([]);

@@ -117,7 +117,7 @@ export class LiveRun {
     const rec = await this.reconcileUntilAgreed();
     for (const line of rec.repairs) log.info(`reconciled: ${line}`);
     if (rec.foreignOpenOrders.length) log.warn(`${rec.foreignOpenOrders.length} open order(s) at the venue are not in the journal: left alone`);
-    const [history] = await Promise.all([this.deps.source.warmUp(this.markets, this.deps.config.streams.warmup_points), this.metadata?.start()]);
+    const [history] = await Promise.all([this.deps.source.warmUp(this.markets, this.deps.config.streams.warmup_points), this.metadata?.start(), this.readBalances()]);
     const warmed = this.engine.warmUp(history);
     log.info(`warmed up on ${warmed} historical price point(s) for ${this.markets.join(', ')}`);
     this.subs.push(this.deps.source.account$.subscribe((e) => {
@@ -196,6 +196,12 @@ export class LiveRun {
     const reason = `ref_id ${refId} already names a different record at the venue (another bot on this prefix, or a replaced journal?)`;
     this.gate.killSwitch.trip(reason);
     this.deps.log.error({ alert: 'REF_ID_CONFLICT', refId }, `ALERT: trading halted: ${reason}: ${message}; use a new journal.path or run.ref_prefix before restarting`);
+  }
+
+  /** Balances before the first live price, so the first intents are not denied for want of them. */
+  private async readBalances(): Promise<void> {
+    const items = await this.deps.venue.balances().catch((e: unknown) => this.deps.log.warn(`balances could not be read before trading (${(e as Error).message}): waiting for the balances stream`));
+    if (items) this.account.apply({ kind: 'balances', at: this.deps.clock.now(), items });
   }
 
   private async reconcileUntilAgreed(): Promise<ReconcileResult> {
