@@ -30,6 +30,19 @@ describe('MarketStore', () => {
     expect(store.history('BTCUSD').length).toBe(2);
   });
 
+  it('holds at most maxHeldEvents future events, dropping (and counting) those furthest ahead', () => {
+    const clock = new TestClock(0);
+    const store = new MarketStore(clock, { maxHeldEvents: 3 });
+    for (const at of [5_000, 1_000, 4_000, 2_000, 3_000]) store.apply({ kind: 'price', market: 'BTCUSD', at, price: at / 1_000 });
+    expect(store.heldEvents()).toBe(3);
+    expect(store.droppedEvents()).toBe(2);
+    clock.advanceTo(10_000);
+    // the three nearest (1, 2, 3 s) were kept and applied in time order
+    expect(store.history('BTCUSD').length).toBe(3);
+    expect(store.snapshot('BTCUSD').price?.value).toBe(3);
+    expect(store.heldEvents()).toBe(0);
+  });
+
   it('replaces snapshots immutably and emits them to subscribers', () => {
     const clock = new TestClock(0);
     const store = new MarketStore(clock);

@@ -11,6 +11,12 @@ export interface MarketStoreOptions {
   readonly staleAfterMs?: number;
   /** Price points kept per market (default 2048). */
   readonly historyCapacity?: number;
+  /**
+   * Events stamped in the future held at most (default 10,000): beyond, the one furthest in the
+   * future is dropped and counted (`droppedEvents`), so a source whose clock runs ahead cannot grow
+   * memory without bound.
+   */
+  readonly maxHeldEvents?: number;
 }
 
 interface Entry {
@@ -31,6 +37,8 @@ export class MarketStore {
   private readonly changes = new Subject<MarketSnapshot>();
   readonly staleAfterMs: number;
   private readonly historyCapacity: number;
+  private readonly maxHeldEvents: number;
+  private dropped = 0;
 
   constructor(
     private readonly clock: Pick<Clock, 'now'>,
@@ -38,6 +46,7 @@ export class MarketStore {
   ) {
     this.staleAfterMs = options.staleAfterMs ?? 10_000;
     this.historyCapacity = options.historyCapacity ?? 2048;
+    this.maxHeldEvents = options.maxHeldEvents ?? 10_000;
   }
 
   /** Every snapshot change, all markets. */
@@ -92,6 +101,11 @@ export class MarketStore {
     return this.future.length;
   }
 
+  /** Events stamped in the future that were dropped because `maxHeldEvents` were already held. */
+  droppedEvents(): number {
+    return this.dropped;
+  }
+
   private reduce(event: MarketEvent): void {
     const entry = this.entry(event.market);
     const next = reduceMarket(entry.snapshot, event);
@@ -119,6 +133,10 @@ export class MarketStore {
     let i = this.future.length;
     while (i > 0 && (this.future[i - 1] as MarketEvent).at > event.at) i--;
     this.future.splice(i, 0, event);
+    if (this.future.length > this.maxHeldEvents) {
+      this.future.pop();
+      this.dropped++;
+    }
   }
 
   private releaseDue(): void {
