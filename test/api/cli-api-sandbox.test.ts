@@ -43,12 +43,18 @@ describe('tradeloop api against the local sandbox', () => {
     expect((JSON.parse(listed.stdout) as { items: { id: string }[] }).items.map((o) => o.id)).toEqual([order.id]);
   });
 
-  it('fails with exit 1 and names the failure when --token-url points at no token endpoint', async () => {
+  it('fails with exit 1, saying the token request failed and the token URL is likely wrong, when --token-url points at no token endpoint', async () => {
     const wrongPath = `${sb.url}/oauth2/nowhere`;
     const r = await runCli(['api', 'GetProfileBalance', '--profile_id', 'default', '--asset', 'USD', ...target(wrongPath)]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    const problem = JSON.parse(r.stderr.trim().split('\n').at(-1)!) as { status: number; title: string; detail: string };
+    const lines = r.stderr.trim().split('\n');
+    expect(lines.at(-2)).toBe(
+      `error [AUTH_FAILED]: the token request failed, no call was made: the token request to ${wrongPath} answered HTTP 404 Not Found: ` +
+        "the token URL is likely wrong; set api.token_url in the config (or --token-url) to the platform's OAuth2 token endpoint, e.g. https://oauth.sandbox.paxos.com/oauth2/token",
+    );
+    expect(r.stderr).not.toContain('TRADELOOP_CLIENT_SECRET');
+    const problem = JSON.parse(lines.at(-1)!) as { status: number; title: string; detail: string };
     expect(problem).toMatchObject({ status: 404, title: 'Not Found' });
     expect(problem.detail).toContain('/oauth2/nowhere');
     expect(r.stderr).not.toContain('tradeloop-local-secret');

@@ -105,7 +105,7 @@ export class TokenManager {
     try {
       raw = JSON.parse(text);
     } catch {
-      throw new AuthError('the token endpoint answered with a body that is not JSON', { operation: 'OAuthToken' });
+      throw new AuthError(this.wrongUrl('answered with a body that is not JSON'), { operation: 'OAuthToken' });
     }
     const r = (raw ?? {}) as Record<string, unknown>;
     if (typeof r.access_token !== 'string' || r.access_token === '') {
@@ -119,20 +119,52 @@ export class TokenManager {
     return { value: r.access_token, issuedAtMs: started, expiresAtMs: started + expiresInS * 1000, scopes };
   }
 
+  /**
+   * 429 and 5xx keep their typed errors (retried like any call). Only 400/401/403 answered in JSON
+   * (or empty) mean a refused credential; any other status (404, 405, 3xx …) or an HTML page means
+   * the token URL most likely points somewhere else, and the error says which setting to fix.
+   */
   private failure(status: number, headers: Readonly<Record<string, string | string[] | undefined>>, text: string): ApiError {
     const mapped = mapHttpError({ operation: 'OAuthToken', status, headers, text, nowMs: this.o.clock.now(), secrets: this.o.secrets });
     if (status === 429 || status >= 500) return mapped;
-    return new AuthError(`the token endpoint refused the credential (HTTP ${status}): check TRADELOOP_CLIENT_ID, TRADELOOP_CLIENT_SECRET and api.scopes`, {
-      operation: 'OAuthToken',
-      status,
-      requestId: mapped.requestId,
-      problem: mapped.problem,
-    });
+    const init = { operation: 'OAuthToken', status, requestId: mapped.requestId, problem: mapped.problem };
+    if ((status === 400 || status === 401 || status === 403) && (text.trim() === '' || isJson(text))) {
+      return new AuthError(`the token endpoint refused the credential (HTTP ${status}): check TRADELOOP_CLIENT_ID, TRADELOOP_CLIENT_SECRET and api.scopes`, init);
+    }
+    const title = mapped.problem?.title === undefined ? '' : ` ${mapped.problem.title}`;
+    const body = isJson(text) || text.trim() === '' ? '' : ' with a body that is not JSON';
+    return new AuthError(this.wrongUrl(`answered HTTP ${status}${title}${body}`), init);
+  }
+
+  /** "the token request to <url> <what>: the token URL is likely wrong …", the URL without credentials or query. */
+  private wrongUrl(what: string): string {
+    return this.o.secrets.scrub(
+      `the token request to ${safeUrl(this.o.tokenUrl)} ${what}: the token URL is likely wrong; set api.token_url in the config (or --token-url) to the platform's OAuth2 token endpoint, e.g. https://oauth.sandbox.paxos.com/oauth2/token`,
+    );
   }
 
   private warnMissingScopes(token: AccessToken): void {
     if (!token.scopes) return;
     const missing = this.o.scopes.filter((s) => !token.scopes!.has(s));
     if (missing.length) this.o.logger.warn({ missing }, 'the token does not carry every requested scope; operations needing them will fail');
+  }
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Origin and path only: user info, query and fragment may carry credentials. */
+function safeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname}`;
+  } catch {
+    return '(the configured token URL)';
   }
 }

@@ -26,8 +26,8 @@ Examples:
   tradeloop api CreateOrder --profile_id default --body '{"side":"BUY","market":"BTCUSD","type":"MARKET","quote_amount":"25"}'
 
 Parameters use the wire names verbatim; repeat a flag for array parameters. The JSON result goes to
-stdout, logs to stderr. On an API error the problem JSON goes to stderr and the exit code is 1;
-bad flags or configuration exit with 2.`;
+stdout, logs to stderr. On an API error the problem JSON goes to stderr and the exit code is 1 (a
+failed token request prints an error line naming it first); bad flags or configuration exit with 2.`;
 
 /**
  * `tradeloop api <operationId>`: calls any platform operation through the typed client, driven by
@@ -105,10 +105,15 @@ function readConfig(file: string | undefined): Readonly<Config> {
   return existsSync('config/default.yaml') ? loadConfigFile('config/default.yaml') : parseConfig({});
 }
 
-/** API errors with an HTTP status print their problem JSON on stderr and exit 1. */
+/**
+ * API errors with an HTTP status print their problem JSON on stderr and exit 1. A failed token
+ * request first prints a line saying so, with the reason (refused credential, wrong token URL …):
+ * the problem JSON alone would read like the operation's own answer.
+ */
 function reportFailure(err: unknown, ctx: CliContext): unknown {
   if (!(err instanceof ApiError)) return err;
   if (err.status === undefined) return new CliExit(1, `error [${err.code}]: ${err.message}`);
+  if (err.operation === 'OAuthToken') writeLine(ctx.stderr, `error [${err.code}]: the token request failed, no call was made: ${err.message}`);
   const problem = err.problem ?? { title: err.message, status: err.status };
   writeLine(ctx.stderr, JSON.stringify({ ...problem, status: problem.status ?? err.status }));
   return new CliExit(1);
