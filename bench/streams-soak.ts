@@ -39,6 +39,11 @@ export async function run(responses = Number(process.env.STREAMS_SOAK_RESPONSES 
       `response → snapshot at subscriber: p50 ${r.p50Us.toFixed(1)} µs, p99 ${r.p99Us.toFixed(1)} µs (${r.latencySamples.toLocaleString('en-US')} samples)\n` +
       `streams: ${r.health.map((h) => `${h.stream} ${h.polls.toLocaleString('en-US')} polls, ${h.errors} errors`).join('; ')}\n`,
   );
+  // the target is checked, not only printed: `npm run bench` exits 1 when it is missed
+  const errors = r.health.reduce((n, h) => n + h.errors, 0);
+  const missed = [...(r.bytesPerEvent > 1 ? [`heap slope ${r.bytesPerEvent.toFixed(3)} bytes/event > 1`] : []), ...(errors > 0 ? [`${errors} stream errors`] : [])];
+  process.stdout.write(missed.length ? `MISSED: ${missed.join(', ')}\n` : 'target met\n');
+  if (missed.length) process.exitCode = 1;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await run();
