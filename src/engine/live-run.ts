@@ -281,7 +281,10 @@ export class LiveRun {
     await this.deps.source.stop();
     await this.engine.drain();
     if (this.deps.config.run.cancel_on_exit) await this.canceller.cancelAll();
-    this.pollFills = true; // the streams are stopped: read the last fills directly
+    // the streams are stopped: read the last fills and each open order's state directly (the last
+    // open-orders poll predates the cancels above, and would pass them off as still open)
+    this.pollFills = true;
+    this.openAtVenue = undefined;
     await this.follow().catch(() => undefined);
     const stats = this.gate.stats();
     const denials = Object.fromEntries(Object.entries(stats).filter(([k]) => k !== 'approve'));
