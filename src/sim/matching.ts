@@ -16,13 +16,33 @@ export class MatchingEngine {
     private readonly rules: TradingRules,
   ) {}
 
-  /** Runs the taker phase of a just-accepted (or just-triggered) order, then rests or closes it. */
+  /**
+   * Enters an accepted order at `at` (its creation, or later with an order-entry delay): a stop waits
+   * OPEN for its trigger, any other order runs its taker phase. A GTT order whose expiry passed while
+   * it waited for entry is cancelled as expired.
+   */
+  enter(order: SimOrder, market: MarketState, tick: number, at: number): void {
+    if (order.expiresAt !== undefined && order.expiresAt <= at && order.expiresAt > order.createdAt + this.rules.minGttMs) {
+      this.settlement.close(order, 'CANCELLED', at, market, 'GTT expired before the order was entered');
+      return;
+    }
+    if (order.type === 'STOP_MARKET' || order.type === 'STOP_LIMIT') {
+      order.status = 'OPEN';
+      order.modifiedAt = at;
+      market.stops.push(order);
+      this.settlement.touched(order);
+      return;
+    }
+    this.execute(order, market, tick, at);
+  }
+
+  /** Runs the taker phase of a just-entered (or just-triggered) order, then rests or closes it. */
   execute(order: SimOrder, market: MarketState, tick: number, at: number): void {
     const levels = market.liveLevels(order.side === 'BUY' ? 'asks' : 'bids', tick);
     const limit = this.limitOf(order);
     const crossable = (p: Dec): boolean => limit === undefined || (order.side === 'BUY' ? p.lte(limit) : p.gte(limit));
     const crosses = levels[0] !== undefined && crossable(levels[0].price);
-    const refusal = this.refusal(order, market, tick, at, crosses, levels, crossable);
+    const refusal = this.refusal(order, market, tick, crosses, levels, crossable);
     if (refusal !== undefined) {
       this.settlement.close(order, refusal.status, at, market, refusal.reason);
       return;
@@ -93,12 +113,11 @@ export class MatchingEngine {
     order: SimOrder,
     market: MarketState,
     tick: number,
-    at: number,
     crosses: boolean,
     levels: readonly LiveLevel[],
     crossable: (p: Dec) => boolean,
   ): { status: 'REJECTED' | 'CANCELLED'; reason: string } | undefined {
-    if (!order.isTriggered && order.expiresAt !== undefined && order.expiresAt <= at + this.rules.minGttMs) return { status: 'REJECTED', reason: 'GTT expiration_date must be more than 10 s after placement' };
+    if (!order.isTriggered && order.expiresAt !== undefined && order.expiresAt <= order.createdAt + this.rules.minGttMs) return { status: 'REJECTED', reason: 'GTT expiration_date must be more than 10 s after placement' };
     if (order.type === 'POST_ONLY_LIMIT' && crosses) return { status: 'REJECTED', reason: 'post-only order would take liquidity' };
     if (order.type === 'LIMIT' && crosses && !order.isTriggered) {
       const mid = new D(market.synthetic.book(tick).mid.toFixed(8));

@@ -1,8 +1,8 @@
 /**
  * The simulated platform's time (`SimPlatform` in `sim.ts` delegates to it): ticking on the clock's
  * timers, and catching up tick by tick to a time — per tick the due cancels, GTT expiries, stop
- * triggers and maker fills of every active market, then the due work of quote executions, transfers
- * and the platform areas. Kept apart so the platform file holds its commands and queries.
+ * triggers and maker fills of every active market, then the entry of orders held by an order-entry
+ * delay; at the end the due work of quote executions, transfers and the platform areas. Kept apart so the platform file holds its commands and queries.
  */
 import { type Clock, type TimerHandle } from '../clock/clock.js';
 import { type MarketRegistry } from './market-registry.js';
@@ -63,12 +63,9 @@ export class SimTicks {
       const kAt = k * tickMs;
       entry.applyDueCancels(kAt);
       const active = registry.active();
-      if (active.length === 0) {
-        const nextCancel = entry.nextCancelDue();
-        k = nextCancel === undefined ? target : Math.max(k, Math.min(target, Math.floor(nextCancel / tickMs)));
-        continue;
-      }
       for (const m of active) this.tickMarket(m, k, kAt);
+      const entered = entry.hasAwaiting && this.enterDue(k, kAt);
+      if (active.length === 0 && !entered) k = this.idleUntil(k, target);
     }
     entry.applyDueCancels(atMs);
     this.s.quoteExecs.settleDue(atMs);
@@ -76,6 +73,24 @@ export class SimTicks {
     this.s.platform.advance(atMs);
     this.lastTick = target;
     this.lastTime = atMs;
+  }
+
+  /** Enters the held orders due at tick `k` (after the tick's own work, as if placed at `kAt`). */
+  private enterDue(k: number, kAt: number): boolean {
+    const due = this.s.entry.dueEntries(kAt);
+    for (const o of due) this.s.matching.enter(o, this.s.registry.market(o.market), k, kAt);
+    return due.length > 0;
+  }
+
+  /** With no bot orders on any market: the last tick to pass over before a due cancel or order entry. */
+  private idleUntil(k: number, target: number): number {
+    const { entry, tickMs } = this.s;
+    const cancelAt = entry.nextCancelDue();
+    const entryAt = entry.nextEntryDue();
+    let until = target;
+    if (cancelAt !== undefined) until = Math.min(until, Math.floor(cancelAt / tickMs));
+    if (entryAt !== undefined) until = Math.min(until, Math.ceil(entryAt / tickMs) - 1);
+    return Math.max(k, until);
   }
 
   private tickMarket(m: MarketState, tick: number, tickAt: number): void {

@@ -10,7 +10,7 @@ import { type OrderRecord, type PlaceOrderCommand, type SimExecution } from './o
 import { MarketRegistry } from './market-registry.js';
 import { ProfileStore } from './profiles.js';
 import { type FeeSchedule, Settlement, type SimListener } from './settlement.js';
-import { DEFAULT_RULES, OrderEntry, type TradingRules } from './trading.js';
+import { DEFAULT_RULES, OrderEntry, type TradingRules, checkRules } from './trading.js';
 import { type DepositCommand, type InternalTransferCommand, type SimTransfer, TransferStore } from './transfers.js';
 import { AccountViews, type ExecutionFilter, type OrderFilter } from './account-views.js';
 import { IdSource } from './ids.js';
@@ -55,11 +55,13 @@ export class SimPlatform {
   /** Identities, accounts, fiat and crypto transfers, settlements, conversions, tax forms and the may-transact gate. */
   readonly platform: PlatformServices;
   private readonly ticks: SimTicks;
+  private readonly rules: TradingRules;
 
   constructor(private readonly options: SimOptions) {
     const ledger = this.ledger;
     const snap = options.restore;
-    const rules: TradingRules = { ...DEFAULT_RULES, ...options.rules };
+    const rules: TradingRules = (this.rules = { ...DEFAULT_RULES, ...options.rules });
+    checkRules(rules);
     const fees: FeeSchedule = { makerRate: new D(options.fees?.makerRate ?? '0.0005'), takerRate: new D(options.fees?.takerRate ?? '0.001') };
     const settlement = (this.settlement = new Settlement(ledger, fees, this.listeners));
     this.clock = options.clock;
@@ -106,19 +108,22 @@ export class SimPlatform {
     this.ticks.advanceTo(atMs);
   }
 
-  /** Places an order: validated, funds reserved, taker phase run; returns the order as it stands. */
+  /**
+   * Places an order: validated, funds reserved, then entered (taker phase run, or OPEN for a stop);
+   * returns the order as it stands. With `rules.submitDelayMs` > 0 it is answered SUBMITTED and
+   * entered at the first tick at or after `createdAt + submitDelayMs`.
+   */
   placeOrder(cmd: PlaceOrderCommand): OrderRecord {
     const now = this.now();
     this.platform.gate.check(typeof cmd.profileId === 'string' ? cmd.profileId : '', { identityId: cmd.identityId, accountId: cmd.identityAccountId });
     const order = this.entry.accept(cmd, now);
-    const market = this.market(order.market);
-    if (order.type === 'STOP_MARKET' || order.type === 'STOP_LIMIT') {
-      order.status = 'OPEN';
-      market.stops.push(order);
+    if (this.rules.submitDelayMs > 0) {
+      this.entry.hold(order);
       this.settlement.touched(order);
-    } else {
-      this.matching.execute(order, market, market.synthetic.tickOf(now), now);
+      return order;
     }
+    const market = this.market(order.market);
+    this.matching.enter(order, market, market.synthetic.tickOf(now), now);
     return order;
   }
 

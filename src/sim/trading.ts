@@ -1,4 +1,5 @@
 import { D, type Dec, ZERO } from '../core/decimal.js';
+import { InputError } from '../core/errors.js';
 import { SimError } from './errors.js';
 import { type Ledger } from './ledger.js';
 import { type MarketState } from './market-state.js';
@@ -21,6 +22,12 @@ export interface TradingRules {
   readonly refIdReuseMs: number;
   /** Delay between a cancel's acknowledgement and its effect. */
   readonly cancelDelayMs: number;
+  /**
+   * Order-entry delay: with 0 an order runs its taker phase when it is created; above 0 it is answered
+   * SUBMITTED and entered (taker phase, or OPEN for a stop) at the first tick at or after
+   * createdAt + submitDelayMs.
+   */
+  readonly submitDelayMs: number;
 }
 
 export const DEFAULT_RULES: TradingRules = {
@@ -30,7 +37,16 @@ export const DEFAULT_RULES: TradingRules = {
   minGttMs: 10_000,
   refIdReuseMs: 86_400_000,
   cancelDelayMs: 0,
+  submitDelayMs: 0,
 };
+
+/** Checks the rules a caller can set as plain numbers; errors name the rule and the fix. */
+export function checkRules(rules: TradingRules): void {
+  for (const key of ['cancelDelayMs', 'submitDelayMs'] as const) {
+    const v = rules[key];
+    if (!Number.isSafeInteger(v) || v < 0) throw new InputError(key, `expected a whole number of milliseconds, 0 or more, got ${JSON.stringify(v)}`);
+  }
+}
 
 interface EngineDeps {
   readonly ledger: Ledger;
@@ -43,13 +59,16 @@ interface EngineDeps {
 
 /**
  * Order entry: validation, idempotency by ref_id, notional caps, funds, then the taker phase
- * against the book (see `matching.ts`); also the acknowledged-then-applied cancel.
+ * against the book (see `matching.ts`); also the acknowledged-then-applied cancel. With
+ * `rules.submitDelayMs` > 0 accepted orders wait here as SUBMITTED until they are due for entry.
  */
 export class OrderEntry {
   readonly orders: SimOrder[] = [];
   readonly byId = new Map<string, SimOrder>();
   private readonly byRef = new Map<string, SimOrder>();
   private readonly pendingCancels = new Set<SimOrder>();
+  /** SUBMITTED orders not yet entered, oldest first (so also in entry-time order). */
+  private readonly awaiting: SimOrder[] = [];
 
   constructor(private readonly deps: EngineDeps) {}
 
@@ -95,7 +114,40 @@ export class OrderEntry {
       this.byId.set(order.id, order);
       if (order.refId !== undefined) this.byRef.set(order.refId, order);
       if (!isClosed(order.status) && order.cancelDueAt !== undefined) this.pendingCancels.add(order);
+      if (order.status === 'SUBMITTED') this.awaiting.push(order);
     }
+  }
+
+  /** Keeps an accepted order SUBMITTED until `createdAt + submitDelayMs` (see `dueEntries`). */
+  hold(order: SimOrder): void {
+    this.awaiting.push(order);
+  }
+
+  /** True while some order waits for entry. */
+  get hasAwaiting(): boolean {
+    return this.awaiting.length > 0;
+  }
+
+  /**
+   * Takes the held orders due for entry at `atMs`, oldest first. Orders closed meanwhile, or with a
+   * cancel pending, are dropped: a cancel requested before entry ends the order without matching.
+   */
+  dueEntries(atMs: number): SimOrder[] {
+    const delay = this.deps.rules.submitDelayMs;
+    const due: SimOrder[] = [];
+    let n = 0;
+    while (n < this.awaiting.length && this.awaiting[n]!.createdAt + delay <= atMs) {
+      const order = this.awaiting[n++]!;
+      if (!isClosed(order.status) && order.cancelDueAt === undefined) due.push(order);
+    }
+    this.awaiting.splice(0, n);
+    return due;
+  }
+
+  /** When the oldest held order is due for entry, if any. */
+  nextEntryDue(): number | undefined {
+    const first = this.awaiting[0];
+    return first === undefined ? undefined : first.createdAt + this.deps.rules.submitDelayMs;
   }
 
   /** Finds an order of a profile; 404 when it does not exist or belongs to another profile. */
