@@ -94,14 +94,17 @@ describe('LiveRun market ticks (ListMarkets → risk gate precision check)', () 
     const s = await setup({ failReads: true });
     await s.run.start([]);
     expect(s.warnings()).toContainEqual(expect.stringMatching(/markets could not be read \(503 Service Unavailable\): limit prices are not checked against the tick until they are; retrying every 60 s/));
+    await s.clock.advanceAsync(120_000, 1_000);
+    expect(s.metadata.reads.markets).toBe(3);
+    expect(s.warnings().filter((w) => w.startsWith('markets could not be read'))).toHaveLength(1); // once per outage
     const btc = s.sim.mid('BTCUSD');
     expect(await s.bid('BTCUSD', `${below(btc, 0.05, 2)}5`)).toMatchObject({ kind: 'approve' }); // no tick known: the venue decides
     s.metadata.fail = false;
     await s.clock.advanceAsync(60_000, 1_000);
-    expect(s.metadata.reads.markets).toBe(2);
+    expect(s.metadata.reads.markets).toBe(4);
     expect(await s.bid('BTCUSD', `${below(btc, 0.06, 2)}5`)).toMatchObject({ kind: 'deny', reason: { code: 'PRECISION' } });
     await s.clock.advanceAsync(120_000, 1_000);
-    expect(s.metadata.reads.markets).toBe(2); // loaded: not read again
+    expect(s.metadata.reads.markets).toBe(4); // loaded: not read again
     await s.run.stop('test over');
   });
 });

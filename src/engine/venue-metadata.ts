@@ -61,6 +61,7 @@ const DECIMAL = /^(\d+\.?\d*|\.\d+)$/;
  */
 export class MetadataFeed {
   private ticksLoaded = false;
+  private ticksFailed = false;
   private reading: Promise<void> | undefined;
   private readAgain = false;
   private failing = false;
@@ -88,11 +89,6 @@ export class MetadataFeed {
     this.timer?.cancel();
   }
 
-  /** Resolves when no read is in flight (tests). */
-  async settled(): Promise<void> {
-    while (this.reading) await this.reading;
-  }
-
   private schedule(): void {
     if (this.stopped) return;
     this.timer = this.deps.clock.setTimeout(() => {
@@ -110,7 +106,8 @@ export class MetadataFeed {
     try {
       markets = await source.listMarkets();
     } catch (e) {
-      if (!this.stopped) log.warn(`markets could not be read (${messageOf(e)}): limit prices are not checked against the tick until they are; retrying every ${this.deps.refreshMs / 1000} s`);
+      if (!this.stopped && !this.ticksFailed) log.warn(`markets could not be read (${messageOf(e)}): limit prices are not checked against the tick until they are; retrying every ${this.deps.refreshMs / 1000} s`);
+      this.ticksFailed = true;
       return;
     }
     if (this.stopped) return;
