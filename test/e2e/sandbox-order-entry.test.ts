@@ -1,0 +1,98 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type ApiClient, createApiClient } from '../../src/api/index.js';
+import { InputError } from '../../src/core/errors.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import { T0, type TestSandbox, startTestSandbox } from '../support/sandbox-fixture.js';
+
+const DELAY_MS = 2000;
+
+/** Statuses and ids of the default profile's orders with one status, through ListProfileOrders. */
+async function idsWithStatus(api: ApiClient, status: 'SUBMITTED' | 'OPEN'): Promise<string[]> {
+  return (await api.listProfileOrders('default', { status })).items.map((o) => o.id!);
+}
+
+describe('sandbox order-entry delay (startSandbox submitDelayMs) through the project client', () => {
+  const open: Array<{ sb: TestSandbox; api: ApiClient }> = [];
+  let dir: string | undefined;
+
+  async function start(options: Parameters<typeof startTestSandbox>[0]): Promise<{ sb: TestSandbox; api: ApiClient }> {
+    const sb = await startTestSandbox(options);
+    const api = createApiClient({ apiUrl: sb.handle.apiUrl, tokenUrl: sb.handle.tokenUrl, clientId: 'tradeloop-local', clientSecret: 'tradeloop-local-secret' });
+    const pair = { sb, api };
+    open.push(pair);
+    return pair;
+  }
+
+  async function stop(pair: { sb: TestSandbox; api: ApiClient }): Promise<void> {
+    open.splice(open.indexOf(pair), 1);
+    await pair.api.close();
+    await pair.sb.close();
+  }
+
+  afterEach(async () => {
+    for (const pair of [...open]) await stop(pair);
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+    dir = undefined;
+  });
+
+  it('answers CreateOrder SUBMITTED, shows it SUBMITTED until the delay passes, then OPEN or FILLED', async () => {
+    const { sb, api } = await start({ submitDelayMs: DELAY_MS });
+    const resting = await api.createOrder('default', { side: 'BUY', market: 'BTCUSD', type: 'LIMIT', price: '59000', base_amount: '0.1', ref_id: 'rest-1' });
+    const market = await api.createOrder('default', { side: 'BUY', market: 'BTCUSD', type: 'MARKET', quote_amount: '6000', ref_id: 'mkt-1' });
+    expect([resting.status, market.status]).toEqual(['SUBMITTED', 'SUBMITTED']);
+    expect(market.amount_filled).toBe('0');
+    expect((await api.getProfileBalance('default', 'USD')).trading).toBe('11905.9');
+    sb.advance(DELAY_MS - 1);
+    expect((await api.getOrder('default', resting.id!)).status).toBe('SUBMITTED');
+    expect(await idsWithStatus(api, 'SUBMITTED')).toEqual([market.id, resting.id]);
+    expect(await idsWithStatus(api, 'OPEN')).toEqual([]);
+    expect((await api.listProfileExecutions('default', {})).items).toEqual([]);
+    sb.advance(1);
+    expect((await api.getOrder('default', resting.id!)).status).toBe('OPEN');
+    const filled = await api.getOrder('default', market.id!);
+    expect(filled.status).toBe('FILLED');
+    const fills = (await api.listProfileExecutions('default', { order_id: market.id! })).items;
+    expect(fills.length).toBeGreaterThan(0);
+    expect(fills.every((e) => e.executed_at === new Date(T0 + DELAY_MS).toISOString())).toBe(true);
+    expect(await idsWithStatus(api, 'OPEN')).toEqual([resting.id]);
+  });
+
+  it('cancels a SUBMITTED order: acknowledged, then CANCELLED without a fill, funds released', async () => {
+    const { sb, api } = await start({ submitDelayMs: DELAY_MS });
+    const order = await api.createOrder('default', { side: 'BUY', market: 'BTCUSD', type: 'MARKET', quote_amount: '6000', ref_id: 'mkt-c' });
+    await api.cancelOrder('default', order.id!);
+    sb.advance(DELAY_MS * 3);
+    const after = await api.getOrder('default', order.id!);
+    expect([after.status, after.amount_filled]).toEqual(['CANCELLED', '0']);
+    expect((await api.listProfileExecutions('default', { order_id: order.id! })).items).toEqual([]);
+    expect(await api.getProfileBalance('default', 'USD')).toMatchObject({ available: '2000000', trading: '0' });
+  });
+
+  it('keeps a SUBMITTED order in the state file and enters it after the restart', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'tradeloop-entry-'));
+    const stateFile = join(dir, 'state.json');
+    const first = await start({ submitDelayMs: DELAY_MS, stateFile });
+    const order = await first.api.createOrder('default', { side: 'BUY', market: 'BTCUSD', type: 'LIMIT', price: '59000', base_amount: '0.1', ref_id: 'rest-s' });
+    expect(order.status).toBe('SUBMITTED');
+    await stop(first);
+    const second = await start({ submitDelayMs: DELAY_MS, stateFile });
+    expect(second.sb.handle.restored).toBe(true);
+    expect((await second.api.getOrder('default', order.id!)).status).toBe('SUBMITTED');
+    second.sb.advance(DELAY_MS);
+    expect((await second.api.getOrder('default', order.id!)).status).toBe('OPEN');
+  });
+
+  it('keeps entering orders at once without the option', async () => {
+    const { api } = await start({});
+    const order = await api.createOrder('default', { side: 'BUY', market: 'BTCUSD', type: 'LIMIT', price: '59000', base_amount: '0.1' });
+    expect(order.status).toBe('OPEN');
+  });
+
+  it('refuses a negative delay before listening, naming the option', async () => {
+    await expect(startSandbox({ submitDelayMs: -1 })).rejects.toThrow(InputError);
+    await expect(startSandbox({ submitDelayMs: -1 })).rejects.toThrow(/submitDelayMs/);
+  });
+});
