@@ -30,6 +30,11 @@ export const LocalSandboxConfigSchema = z
     seed: z.number().int().default(42),
     /** Simulated time runs this many times faster than real time. */
     speed: z.number().positive().default(1),
+    /**
+     * Order-entry delay, ms of simulated time: above 0 a new order is answered SUBMITTED and entered
+     * (matched, or OPEN) at the first tick at or after created_at + delay; 0 enters it at once.
+     */
+    submit_delay_ms: z.number().int('a whole number of milliseconds, e.g. 500').min(0, '0 or more milliseconds (0 enters orders at once)').max(600_000, 'at most 600000 ms (10 minutes)').default(0),
     /** Funds put in the default profile at start, asset → decimal string. */
     funding: z.record(z.string(), z.string().regex(/^[0-9]*\.?[0-9]+$/, 'an unsigned decimal string such as "10000"')).default({ USD: '100000' }),
     /** Injected faults, as `--faults` (e.g. "latency=50ms,error5xx=0.05"); off when absent. */
