@@ -125,6 +125,8 @@ export class LiveRun {
       if (e.kind === 'open-orders') {
         this.riskView.setOpenOrderCount(e.orders.length);
         this.openAtVenue = { at: e.at, byId: new Map(e.orders.map((o) => [o.orderId, `${o.status}/${o.amountFilled.toFixed()}`])) };
+        // an order whose write landed after its intent was closed as NOT_PLACED is adopted, not left untracked
+        if (e.orders.some((o) => this.deps.journal.get(o.refId)?.status === 'NOT_PLACED')) void this.orders.adoptLate(e.orders);
       }
     }));
     this.subs.push(this.deps.source.events$.subscribe((e) => this.engine.onMarketEvent(e)));
@@ -210,7 +212,10 @@ export class LiveRun {
       if (rec.agreed) return rec;
       this.deps.log.warn(`journal and venue disagree on ${rec.unresolved.join(', ')}: retrying (attempt ${attempt})`);
       if (attempt >= 10) throw new Error(`cannot reconcile ${rec.unresolved.length} intent(s) with the venue: ${rec.unresolved.join(', ')}; trading not started`);
-      await this.deps.clock.sleep(Math.min(30_000, 1_000 * 2 ** attempt));
+      // writes that may still land are looked up again as soon as their window closes, not later
+      const backoff = Math.min(30_000, 1_000 * 2 ** attempt);
+      const landing = rec.retryAt === undefined ? backoff : Math.max(50, rec.retryAt - this.deps.clock.now() + 10);
+      await this.deps.clock.sleep(Math.min(backoff, landing));
     }
   }
 

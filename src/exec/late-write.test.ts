@@ -103,12 +103,12 @@ describe('a write that lands after its lookup found nothing', () => {
     expect(s.journal.get(i.intentId)).toMatchObject({ state: 'done', status: 'NOT_PLACED' });
     await land(s, i); // later than anyone waits
     await s.venue.placeOrder({ refId: 'someone-else-1', market: 'BTCUSD', side: 'SELL', type: 'LIMIT', baseAmount: '1', price: '200' });
-    const adopted = s.orders.adoptLate(await s.venue.listOpenOrders());
+    const adopted = await s.orders.adoptLate(await s.venue.listOpenOrders());
     expect(adopted).toEqual([i.intentId]);
     expect(s.journal.get(i.intentId)).toMatchObject({ state: 'open', status: 'OPEN' });
     expect(s.journal.get('someone-else-1')).toBeUndefined();
     expect(s.reports.at(-1)).toMatchObject({ kind: 'accepted', refId: i.intentId });
-    expect(s.orders.adoptLate(await s.venue.listOpenOrders())).toEqual([]); // once
+    expect(await s.orders.adoptLate(await s.venue.listOpenOrders())).toEqual([]); // once
   });
 
   it('a transfer whose write may still land stays unresolved, then closes as NOT_PLACED after the window', async () => {

@@ -84,18 +84,24 @@ export class OrderExecutor {
 
   /**
    * Adopts orders that reached the venue after their intent was closed as NOT_PLACED (a write that
-   * landed later than `lateWriteMs`): each open order whose ref_id names such an intent is journaled
-   * as open and followed like any other, so no order rests at the venue untracked. Returns the ref_ids
-   * adopted. Orders with no journaled ref_id belong to someone else and are left alone.
+   * landed later than `lateWriteMs`): each open order whose ref_id names such an intent is read from
+   * the venue, journaled as open and followed like any other, so no order rests at the venue
+   * untracked. Returns the ref_ids adopted. Orders with no journaled ref_id belong to someone else
+   * and are left alone.
    */
-  adoptLate(open: readonly VenueOrder[]): string[] {
+  async adoptLate(open: ReadonlyArray<{ readonly orderId: string; readonly refId: string }>): Promise<string[]> {
     const adopted: string[] = [];
     for (const o of open) {
       const row = this.ctx.journal.get(o.refId);
       if (row?.kind !== 'place-order' || row.state !== 'done' || row.status !== 'NOT_PLACED') continue;
-      this.ctx.log?.warn({ refId: o.refId, orderId: o.orderId }, `order ${o.orderId} reached the venue after its intent was closed as never placed: adopted and followed`);
-      this.applyOrder(o.refId, o, 'late-landing');
-      adopted.push(o.refId);
+      try {
+        const order = await this.ctx.venue.getOrder(o.orderId);
+        this.ctx.log?.warn({ refId: o.refId, orderId: o.orderId }, `order ${o.orderId} reached the venue after its intent was closed as never placed: adopted and followed`);
+        this.applyOrder(o.refId, order, 'late-landing');
+        adopted.push(o.refId);
+      } catch (e) {
+        this.ctx.log?.warn({ refId: o.refId, orderId: o.orderId }, `cannot read order ${o.orderId} that landed late (adopted at the next poll): ${errorMessage(e)}`);
+      }
     }
     return adopted;
   }

@@ -1,0 +1,125 @@
+/**
+ * A write whose answer is lost and that reaches the venue late: within the executors' lateWriteMs the
+ * intent stays unresolved; later than that it was closed as NOT_PLACED, and the run adopts the order
+ * when it shows among the open orders. A restart inside the window waits for it before trading.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { TestClock } from '../clock/index.js';
+import { parseConfig } from '../config/index.js';
+import { Journal, LATE_WRITE_MS } from '../exec/index.js';
+import { silentLogger } from '../log/index.js';
+import { SimPlatform } from '../sim/sim.js';
+import { balanceFromWire, type OpenOrderView } from '../state/index.js';
+import { defineStrategy, type IntentDraft } from '../strategy/index.js';
+import { SimVenue, type PlaceOrderRequest, type VenueOrder } from '../venue/index.js';
+import { ScriptedSource } from '../../test/support/scripted-source.js';
+import { LiveRun } from './live-run.js';
+import { StrategyRunner } from './strategy-runner.js';
+
+const journals: Journal[] = [];
+afterEach(() => journals.splice(0).forEach((j) => j.close()));
+
+/** The simulated venue, except that the next order request can be lost on the way back and land later. */
+class LateVenue extends SimVenue {
+  loseNext = false;
+  pending: PlaceOrderRequest | undefined;
+  override async placeOrder(req: PlaceOrderRequest): Promise<VenueOrder> {
+    if (this.loseNext) {
+      this.loseNext = false;
+      this.pending = req;
+      throw new Error('headers timeout');
+    }
+    return super.placeOrder(req);
+  }
+  /** The venue processes the request it had received. */
+  async land(): Promise<VenueOrder> {
+    const req = this.pending!;
+    this.pending = undefined;
+    return super.placeOrder(req);
+  }
+}
+
+function setup(journal = new Journal(':memory:'), clock = new TestClock(Date.UTC(2025, 5, 1)), sim = new SimPlatform({ clock, seed: 7, funding: { USD: '100000' } })) {
+  journals.push(journal);
+  const venue = new LateVenue(sim);
+  const source = new ScriptedSource();
+  let bids = 0;
+  const resting = defineStrategy({
+    name: 'rest',
+    description: 'on a price event, places the asked number of limit buys under mid (they rest)',
+    params: z.object({}),
+    markets: ['BTCUSD'],
+    create: () => ({
+      onEvent: (e) => {
+        if (e.kind !== 'price') return undefined;
+        const out: IntentDraft[] = [];
+        for (; bids > 0; bids--) out.push({ kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.01', price: (e.price * 0.95).toFixed(2), timeInForce: 'GTC' });
+        return out;
+      },
+    }),
+  });
+  const run = new LiveRun({
+    clock, venue, source, journal,
+    config: parseConfig({ risk: { price_band_bps: 2000 }, streams: { orders_ms: 1_000 } }),
+    environment: 'test', refPrefix: 'lw', log: silentLogger(),
+    strategies: (ids) => [new StrategyRunner('rest', resting, {}, ['BTCUSD'], ids)],
+  });
+  const tick = async (n = 0): Promise<void> => {
+    const items = (await venue.balances()).map((b) => balanceFromWire(b.asset, b.available.toFixed(), b.trading.toFixed()));
+    source.account.next({ kind: 'balances', at: clock.now(), items });
+    bids = n;
+    source.events.next({ kind: 'price', market: 'BTCUSD', at: clock.now(), price: sim.mid('BTCUSD') });
+  };
+  const pushOpenOrders = async (): Promise<void> => {
+    const orders: OpenOrderView[] = (await venue.listOpenOrders()).map((o) => ({ orderId: o.orderId, refId: o.refId, market: o.market, side: o.side, type: o.type, amountFilled: o.amountFilled, status: o.status }));
+    source.account.next({ kind: 'open-orders', at: clock.now(), orders });
+  };
+  return { clock, sim, venue, source, run, journal, tick, pushOpenOrders };
+}
+
+describe('LiveRun and writes that land late', () => {
+  it('an order landing after its intent was closed as NOT_PLACED is adopted from the open orders and followed', async () => {
+    const s = setup();
+    await s.run.start([]);
+    s.venue.loseNext = true;
+    await s.tick(1);
+    await s.run.engine.drain();
+    const [row] = s.journal.intents({ kind: 'place-order' });
+    expect(row).toMatchObject({ state: 'unresolved' }); // inside the window: not concluded
+    await s.clock.advanceAsync(LATE_WRITE_MS + 1_000, 500); // the follow-up cycles close it
+    expect(s.journal.get(row!.refId)).toMatchObject({ state: 'done', status: 'NOT_PLACED' });
+    const landed = await s.venue.land(); // later than anyone waits
+    await s.pushOpenOrders();
+    await s.clock.advanceAsync(1_000, 500);
+    expect(s.journal.get(row!.refId)).toMatchObject({ state: 'open', venueId: landed.orderId, status: 'OPEN' });
+    // tracked, so cancel_on_exit (on by default) reaches it: nothing is left resting at the venue
+    const summary = await s.run.stop('test over');
+    expect(summary.openOrdersLeft).toBe(0);
+    expect(s.sim.orders().map((o) => o.status)).toEqual(['CANCELLED']);
+    expect(s.journal.get(row!.refId)).toMatchObject({ state: 'done', status: 'CANCELLED' });
+  });
+
+  it('a restart while a sent order may still land waits for its window, then trades with the landed order journaled', async () => {
+    const first = setup();
+    await first.run.start([]);
+    first.venue.loseNext = true;
+    await first.tick(1);
+    await first.run.engine.drain();
+    // the runner dies here, with the intent unresolved, and restarts 1 s later
+    await first.clock.advanceAsync(1_000, 1_000);
+    const s = setup(first.journal, first.clock, first.sim);
+    s.venue.pending = first.venue.pending;
+    let trading = false;
+    const started = s.run.start([]).then((r) => ((trading = true), r));
+    await s.clock.advanceAsync(1_000, 250);
+    expect(trading).toBe(false); // the reconciler does not conclude while the write may still land
+    await s.venue.land(); // the venue processes the request 2 s after it was sent
+    await s.clock.advanceAsync(LATE_WRITE_MS, 250);
+    const rec = await started;
+    expect(rec.agreed).toBe(true);
+    expect(s.journal.intents({ kind: 'place-order' }).map((r) => [r.state, r.status])).toEqual([['open', 'OPEN']]);
+    expect(s.sim.orders()).toHaveLength(1);
+    await s.run.stop('test over');
+  });
+});
