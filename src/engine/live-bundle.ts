@@ -11,7 +11,7 @@ import { startSandbox, type SandboxHandle } from '../sandbox/index.js';
 import { bindJournalEnvironment, checkEnvironmentTargets, checkGrantedScopes } from './credential-checks.js';
 import { apiMetadata, type VenueMetadata } from './venue-metadata.js';
 import { RestVenue, SimVenue, type MarketSource, type Venue } from '../venue/index.js';
-import { JsonLinesRecorder, PollingMarketSource, RequestBudget } from '../venue/polling/index.js';
+import { JsonLinesRecorder, PollingMarketSource, RequestBudget, streamSettingsFromConfig } from '../venue/polling/index.js';
 
 /** Everything that differs between live and paper runs: the three ports plus what owns them. */
 export interface LiveBundle {
@@ -62,7 +62,7 @@ export async function buildLiveBundle(config: Config, env: NodeJS.ProcessEnv, op
   const clock = options.clock ?? (local && config.local.speed !== 1 ? new ScaledClock(new LiveClock().now(), config.local.speed) : new LiveClock());
   let sandbox: SandboxHandle | undefined;
   if (local && config.api.base_url === undefined) {
-    sandbox = await startSandbox({ port: config.local.port, seed: config.local.seed, funding: config.local.funding, clock, logger: options.log });
+    sandbox = await startSandbox({ port: config.local.port, seed: config.local.seed, funding: config.local.funding, submitDelayMs: config.local.submit_delay_ms, clock, logger: options.log, ...(config.local.documents && { sim: { platform: { documents: true } } }) });
     options.log.info(`local sandbox listening on ${sandbox.url}`);
   }
   const budget = new RequestBudget({ clock });
@@ -120,7 +120,7 @@ export function pollingSource(input: SourceFactoryInput): MarketSource {
     clock: input.clock,
     profileId: input.profileId,
     budget: input.budget,
-    intervals: { pricesMs: s.prices_ms, tickerMs: s.ticker_ms, bookMs: s.book_ms, quotesMs: s.quotes_ms, balancesMs: s.balances_ms, ordersMs: s.orders_ms, fillsMs: s.orders_ms, quoteExecutionsMs: s.orders_ms },
+    intervals: streamSettingsFromConfig(s).intervals,
     ...(s.record !== undefined && { recorder: new JsonLinesRecorder(s.record) }),
   });
 }
