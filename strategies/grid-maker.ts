@@ -47,6 +47,10 @@ export default defineStrategy({
         centre = mid;
         return layGrid(mid, ctx.account.total(base), ctx.account.available(base));
       },
+      onReport(r) {
+        // a grid laid on warm-up history was never sent: lay it again on the first live event
+        if (r.kind === 'rejected' && r.code === 'WARM_UP') centre = undefined;
+      },
     };
 
     function layGrid(mid: number, held: Dec, free: Dec): IntentDraft[] {

@@ -98,6 +98,14 @@ describe('grid-maker', () => {
     expect(out.map((o) => (o.kind === 'place-order' ? `${o.side}@${o.price}/${o.type}` : o.kind))).toEqual(['BUY@99/POST_ONLY_LIMIT', 'SELL@101/POST_ONLY_LIMIT']);
   });
 
+  it('lays its grid again on the first live event when the one laid on warm-up history was not sent', () => {
+    const kit = new StrategyTestKit(gridMaker, { levels: 1, spacing_bps: 100, base_amount: '0.01', max_base: '1' }, { USD: '1000' });
+    expect(kit.event({ kind: 'price', market: 'BTCUSD', price: 100 })).toHaveLength(1); // on history
+    kit.report({ kind: 'rejected', refId: 'w-1', code: 'WARM_UP', message: 'made during warm-up on historical data: not sent', at: 0 });
+    expect(kit.event({ kind: 'price', market: 'BTCUSD', price: 100.1 })).toEqual([{ kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'POST_ONLY_LIMIT', baseAmount: '0.01', price: '99.09', timeInForce: 'GTC' }]);
+    expect(kit.event({ kind: 'price', market: 'BTCUSD', price: 100.1 })).toEqual([]);
+  });
+
   it('cancels its orders and re-centres when mid moves beyond recenter_bps', () => {
     const kit = new StrategyTestKit(gridMaker, { levels: 1, spacing_bps: 100, recenter_bps: 200, base_amount: '0.01', max_base: '1' }, { USD: '1000' });
     kit.event({ kind: 'price', market: 'BTCUSD', price: 100 });
