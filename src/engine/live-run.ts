@@ -123,7 +123,9 @@ export class LiveRun {
     this.subs.push(this.deps.source.account$.subscribe((e) => {
       this.account.apply(e);
       if (e.kind === 'open-orders') {
-        this.riskView.setOpenOrderCount(e.orders.length);
+        // the poll lists OPEN orders only: our own orders still SUBMITTED (entered later) count too
+        const notYetOpen = this.deps.journal.intents({ state: 'open', kind: 'place-order' }).filter((r) => r.status === 'SUBMITTED' || r.status === 'PENDING_SUBMISSION').length;
+        this.riskView.setOpenOrderCount(e.orders.length + notYetOpen);
         this.openAtVenue = { at: e.at, byId: new Map(e.orders.map((o) => [o.orderId, `${o.status}/${o.amountFilled.toFixed()}`])) };
         // an order whose write landed after its intent was closed as NOT_PLACED is adopted, not left untracked
         if (e.orders.some((o) => this.deps.journal.get(o.refId)?.status === 'NOT_PLACED')) void this.orders.adoptLate(e.orders);
