@@ -47,6 +47,15 @@ export const LocalSandboxConfigSchema = z
     truth_api: z.boolean().default(false),
     /** Serve identity documents (upload URLs, list): a closed beta on the platform, so 403 unless true. */
     documents: z.boolean().default(false),
+    /**
+     * Client id `tradeloop sandbox` accepts instead of the local development credential; its secret
+     * comes only from TRADELOOP_SANDBOX_CLIENT_SECRET in the environment.
+     */
+    client_id: z.string().regex(/^\S+$/, 'a client id without spaces, e.g. my-bot').optional(),
+    /** Refused: secrets are never read from files. */
+    client_secret: z
+      .custom<never>(() => false, 'secrets are never read from files: remove local.client_secret and export TRADELOOP_SANDBOX_CLIENT_SECRET instead')
+      .optional(),
   })
   .strict();
 

@@ -3,8 +3,10 @@ import { type Clock } from '../../clock/clock.js';
 import { LiveClock, ScaledClock } from '../../clock/live-clock.js';
 import { loadConfigFile } from '../../config/load.js';
 import { LocalSandboxConfigSchema, LogConfigSchema } from '../../config/schema.js';
-import { InputError } from '../../core/errors.js';
+import { InputError, TradeloopError } from '../../core/errors.js';
 import { createLogger } from '../../log/logger.js';
+import { SecretSet } from '../../log/redact.js';
+import { type SandboxClient } from '../../sandbox/auth.js';
 import { parseFaults } from '../../sandbox/faults.js';
 import { type RateLimitSettings, parseRateLimits } from '../../sandbox/rate-limits.js';
 import { type SandboxOptions, startSandbox } from '../../sandbox/server.js';
@@ -23,13 +25,26 @@ interface SandboxFlags {
   readonly rateLimits?: string;
   readonly truth?: boolean;
   readonly documents?: boolean;
+  readonly clientId?: string;
 }
+
+/** Environment variable holding the secret of `--client-id` / `local.client_id` (never read from files or flags). */
+export const SANDBOX_SECRET_ENV = 'TRADELOOP_SANDBOX_CLIENT_SECRET';
+
+const CREDENTIAL_HELP = `
+Credential:
+  By default the sandbox accepts client id tradeloop-local with secret tradeloop-local-secret.
+  --client-id ID (or config local.client_id) replaces it: the sandbox then accepts only ID, with the
+  secret taken from the environment variable ${SANDBOX_SECRET_ENV} (never from files or flags):
+    ${SANDBOX_SECRET_ENV}=... tradeloop sandbox --client-id my-bot
+`;
 
 /**
  * `tradeloop sandbox`: runs the local sandbox in the foreground until Ctrl-C. Prints exactly
  * `sandbox listening on http://127.0.0.1:<port>` on stdout when ready (scripts wait for it), then
- * one line each for the active faults, rate limits and state file, and `identity documents: on` when
- * `--documents` (or config local.documents) enables them; logs go to stderr.
+ * one line each for the active faults, rate limits and state file, `identity documents: on` when
+ * `--documents` (or config local.documents) enables them, and `client id: <id>` when `--client-id`
+ * (or config local.client_id) replaces the development credential; logs go to stderr.
  */
 export function registerSandbox(program: Command, ctx: CliContext): void {
   program
@@ -45,10 +60,15 @@ export function registerSandbox(program: Command, ctx: CliContext): void {
     .option('--rate-limits <spec>', 'apply the platform rate limits: on, off, or window=10s,penalty=30s,scale=0.1 (default: config local.rate_limits, off)')
     .option('--truth', 'serve GET /__sandbox/truth (every order, quote execution and transfer with ref_ids) to loopback callers')
     .option('--documents', 'serve identity documents (upload URLs and lists; a closed beta on the platform, 403 without it) (default: config local.documents)')
+    .option('--client-id <id>', `accept only this client id, with the secret from ${SANDBOX_SECRET_ENV}, instead of tradeloop-local (default: config local.client_id)`)
+    .addHelpText('after', CREDENTIAL_HELP)
     .action(async (flags: SandboxFlags) => {
       const file = flags.config === undefined ? undefined : loadConfigFile(flags.config);
       const local = file?.local ?? LocalSandboxConfigSchema.parse({});
       const log = file?.log ?? LogConfigSchema.parse({});
+      const client = sandboxClient(flags, local.client_id, ctx.env);
+      const secrets = new SecretSet();
+      secrets.add(client?.clientSecret);
       const speed = flags.speed === undefined ? local.speed : positiveNumber(flags.speed, '--speed');
       const live = new LiveClock();
       const clock: Clock = speed === 1 ? live : new ScaledClock(live.now(), speed);
@@ -58,9 +78,10 @@ export function registerSandbox(program: Command, ctx: CliContext): void {
         seed: flags.seed === undefined ? local.seed : integer(flags.seed, '--seed', -2_147_483_648, 4_294_967_295),
         clock,
         funding: local.funding,
-        logger: createLogger({ level: log.level, ...(log.pretty !== undefined ? { pretty: log.pretty } : {}) }),
+        logger: createLogger({ level: log.level, secrets, ...(log.pretty !== undefined ? { pretty: log.pretty } : {}) }),
         sim: { replay: replays(flags.replay), ...(documents ? { platform: { documents } } : {}) },
         ...sandboxExtras(flags, local),
+        ...(client !== undefined ? { clients: [client] } : {}),
       });
       writeLine(ctx.stdout, `sandbox listening on ${handle.url}`);
       writeLine(ctx.stdout, `faults: ${handle.faultSummary}`);
@@ -68,10 +89,31 @@ export function registerSandbox(program: Command, ctx: CliContext): void {
       const stateFile = flags.state ?? local.state;
       if (stateFile !== undefined) writeLine(ctx.stdout, `state: ${stateFile} (${handle.restored ? 'restored' : 'new'})`);
       if (documents) writeLine(ctx.stdout, 'identity documents: on');
+      if (client !== undefined) writeLine(ctx.stdout, `client id: ${client.clientId}`);
       await untilSignal();
       await handle.close();
       writeLine(ctx.stderr, 'sandbox stopped');
     });
+}
+
+/**
+ * The credential replacing the development one: the id from `--client-id` (else config
+ * local.client_id), the secret only from the environment (empty counts as unset, as for
+ * TRADELOOP_CLIENT_SECRET). Undefined keeps the default. A secret without an id is refused too, so
+ * an exported secret never leaves the public development credential silently in force.
+ */
+function sandboxClient(flags: SandboxFlags, configured: string | undefined, env: NodeJS.ProcessEnv): SandboxClient | undefined {
+  if (flags.clientId !== undefined && !/^\S+$/.test(flags.clientId)) throw new InputError('--client-id', `expected a client id without spaces such as my-bot, got ${JSON.stringify(flags.clientId)}`);
+  const clientId = flags.clientId ?? configured;
+  const raw = env[SANDBOX_SECRET_ENV];
+  const secret = raw === undefined || raw.trim() === '' ? undefined : raw;
+  const source = flags.clientId !== undefined ? '--client-id' : `local.client_id in ${flags.config ?? 'the config'}`;
+  if (clientId === undefined) {
+    if (secret !== undefined) throw new InputError(SANDBOX_SECRET_ENV, 'is set but no client id is given: pass --client-id ID (or set local.client_id), or unset it to accept the default credential tradeloop-local');
+    return undefined;
+  }
+  if (secret === undefined) throw new TradeloopError('SECRET_MISSING', `${source} ${clientId} needs its secret in the environment variable ${SANDBOX_SECRET_ENV}: export it (secrets are never read from files or flags)`);
+  return { clientId, clientSecret: secret };
 }
 
 /**
