@@ -62,7 +62,9 @@ export async function buildLiveBundle(config: Config, env: NodeJS.ProcessEnv, op
   const clock = options.clock ?? (local && config.local.speed !== 1 ? new ScaledClock(new LiveClock().now(), config.local.speed) : new LiveClock());
   let sandbox: SandboxHandle | undefined;
   if (local && config.api.base_url === undefined) {
-    sandbox = await startSandbox({ port: config.local.port, seed: config.local.seed, funding: config.local.funding, submitDelayMs: config.local.submit_delay_ms, clock, logger: options.log, ...(config.local.documents && { sim: { platform: { documents: true } } }) });
+    // it accepts the credential this run uses: TRADELOOP_CLIENT_ID/SECRET when exported, else the default
+    const clients = [{ clientId: resolved.clientId, clientSecret: resolved.clientSecret }];
+    sandbox = await startSandbox({ port: config.local.port, seed: config.local.seed, funding: config.local.funding, submitDelayMs: config.local.submit_delay_ms, clients, clock, logger: options.log, ...(config.local.documents && { sim: { platform: { documents: true } } }) });
     options.log.info(`local sandbox listening on ${sandbox.url}`);
   }
   const budget = new RequestBudget({ clock });
