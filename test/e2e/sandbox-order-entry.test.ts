@@ -96,3 +96,36 @@ describe('sandbox order-entry delay (startSandbox submitDelayMs) through the pro
     await expect(startSandbox({ submitDelayMs: -1 })).rejects.toThrow(/submitDelayMs/);
   });
 });
+
+describe('tradeloop sandbox --config with local.submit_delay_ms', () => {
+  it('answers CreateOrder SUBMITTED from the command line sandbox too', async () => {
+    const { spawn } = await import('node:child_process');
+    const { writeFileSync } = await import('node:fs');
+    const { fileURLToPath } = await import('node:url');
+    const dir = mkdtempSync(join(tmpdir(), 'tradeloop-entry-cli-'));
+    const config = join(dir, 'sandbox.yaml');
+    writeFileSync(config, 'local:\n  submit_delay_ms: 600000\n');
+    const child = spawn(process.execPath, [fileURLToPath(new URL('../../bin/tradeloop.js', import.meta.url)), 'sandbox', '--port', '0', '--config', config], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout!.on('data', (c: Buffer) => {
+          out += c.toString('utf8');
+          const m = /sandbox listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+          if (m) resolve(m[1]!);
+        });
+        child.once('exit', (code) => reject(new Error(`exited ${String(code)}: ${out}`)));
+      });
+      const api = createApiClient({ apiUrl: `${url}/v2`, tokenUrl: `${url}/oauth2/token`, clientId: 'tradeloop-local', clientSecret: 'tradeloop-local-secret' });
+      try {
+        const order = await api.createOrder('default', { side: 'BUY', market: 'BTCUSD', type: 'LIMIT', price: '1000', base_amount: '0.01', ref_id: 'cli-entry-1' });
+        expect(order.status).toBe('SUBMITTED');
+      } finally {
+        await api.close();
+      }
+    } finally {
+      child.kill('SIGTERM');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+});

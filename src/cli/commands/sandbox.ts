@@ -78,6 +78,7 @@ export function registerSandbox(program: Command, ctx: CliContext): void {
         seed: flags.seed === undefined ? local.seed : integer(flags.seed, '--seed', -2_147_483_648, 4_294_967_295),
         clock,
         funding: local.funding,
+        submitDelayMs: local.submit_delay_ms,
         logger: createLogger({ level: log.level, secrets, ...(log.pretty !== undefined ? { pretty: log.pretty } : {}) }),
         sim: { replay: replays(flags.replay), ...(documents ? { platform: { documents } } : {}) },
         ...sandboxExtras(flags, local),
