@@ -16,6 +16,7 @@ import { Recent, type RunSummary, type RunView } from './run-view.js';
 import type { StrategyRunner } from './strategy-runner.js';
 import { TransferWatch } from './transfer-watch.js';
 import { DEFAULT_TRANSFER_LIMITS_REFRESH_MS, MetadataFeed, type VenueMetadata } from './venue-metadata.js';
+import { warmUpWithRetry } from './warm-up.js';
 
 export interface LiveRunDeps {
   readonly clock: Clock;
@@ -117,7 +118,7 @@ export class LiveRun {
     const rec = await this.reconcileUntilAgreed();
     for (const line of rec.repairs) log.info(`reconciled: ${line}`);
     if (rec.foreignOpenOrders.length) log.warn(`${rec.foreignOpenOrders.length} open order(s) at the venue are not in the journal: left alone`);
-    const [history] = await Promise.all([this.deps.source.warmUp(this.markets, this.deps.config.streams.warmup_points), this.metadata?.start(), this.readBalances()]);
+    const [history] = await Promise.all([warmUpWithRetry(this.deps.source, this.markets, this.deps.config.streams.warmup_points, this.deps.clock, log), this.metadata?.start(), this.readBalances()]);
     const warmed = this.engine.warmUp(history);
     log.info(`warmed up on ${warmed} historical price point(s) for ${this.markets.join(', ')}`);
     this.subs.push(this.deps.source.account$.subscribe((e) => {
