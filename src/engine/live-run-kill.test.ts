@@ -1,19 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { TestClock } from '../clock/index.js';
-import { parseConfig } from '../config/index.js';
-import { Journal } from '../exec/index.js';
-import { silentLogger } from '../log/index.js';
-import { SimPlatform } from '../sim/sim.js';
-import { balanceFromWire } from '../state/index.js';
-import { defineStrategy, type IntentDraft } from '../strategy/index.js';
 import { SimVenue, type PlaceOrderRequest, type VenueOrder } from '../venue/index.js';
-import { ScriptedSource } from '../../test/support/scripted-source.js';
-import { LiveRun } from './live-run.js';
-import { StrategyRunner } from './strategy-runner.js';
+import { closeRigJournals, liveRunRig } from '../../test/support/live-run-rig.js';
 
-const journals: Journal[] = [];
-afterEach(() => journals.splice(0).forEach((j) => j.close()));
+afterEach(closeRigJournals);
 
 /** The simulated venue, except that new orders can be held in flight until the test lets them go. */
 class HoldingVenue extends SimVenue {
@@ -34,47 +23,7 @@ class HoldingVenue extends SimVenue {
 }
 
 async function setup() {
-  const journal = new Journal(':memory:');
-  journals.push(journal);
-  const clock = new TestClock(Date.UTC(2025, 5, 1));
-  const sim = new SimPlatform({ clock, seed: 7, funding: { USD: '100000' } });
-  const venue = new HoldingVenue(sim);
-  const source = new ScriptedSource();
-  let bids = 0;
-  const resting = defineStrategy({
-    name: 'rest',
-    description: 'on a price event, places the asked number of limit buys 5 % to 8 % under mid (they rest)',
-    params: z.object({}),
-    markets: ['BTCUSD'],
-    create: () => ({
-      onEvent: (e) => {
-        if (e.kind !== 'price') return undefined;
-        const out: IntentDraft[] = [];
-        for (; bids > 0; bids--) out.push({ kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.01', price: (e.price * (0.95 - 0.01 * bids)).toFixed(2), timeInForce: 'GTC' });
-        return out;
-      },
-    }),
-  });
-  const run = new LiveRun({
-    clock,
-    venue,
-    source,
-    journal,
-    config: parseConfig({ risk: { daily_loss_limit: '5000', price_band_bps: 2000 }, streams: { orders_ms: 1_000 } }),
-    environment: 'test',
-    refPrefix: 'ks',
-    log: silentLogger(),
-    strategies: (ids) => [new StrategyRunner('rest', resting, {}, ['BTCUSD'], ids)],
-  });
-  /** Streams balances (USD `usd` when given, else the venue's) and a price; the strategy places `n` bids. */
-  const tick = async (n = 0, usd?: string): Promise<void> => {
-    const items = usd !== undefined ? [balanceFromWire('USD', usd, '0')] : (await venue.balances()).map((b) => balanceFromWire(b.asset, b.available.toFixed(), b.trading.toFixed()));
-    source.account.next({ kind: 'balances', at: clock.now(), items });
-    bids = n;
-    source.events.next({ kind: 'price', market: 'BTCUSD', at: clock.now(), price: sim.mid('BTCUSD') });
-  };
-  const openAtVenue = () => sim.orders().filter((o) => o.status === 'OPEN');
-  return { clock, sim, venue, source, run, journal, tick, openAtVenue };
+  return liveRunRig({ venue: (sim) => new HoldingVenue(sim), config: { risk: { daily_loss_limit: '5000' } }, refPrefix: 'ks' });
 }
 
 describe('LiveRun kill switch', () => {

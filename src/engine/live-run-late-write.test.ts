@@ -4,21 +4,13 @@
  * when it shows among the open orders. A restart inside the window waits for it before trading.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { TestClock } from '../clock/index.js';
-import { parseConfig } from '../config/index.js';
-import { Journal, LATE_WRITE_MS } from '../exec/index.js';
-import { silentLogger } from '../log/index.js';
-import { SimPlatform } from '../sim/sim.js';
-import { balanceFromWire, type OpenOrderView } from '../state/index.js';
-import { defineStrategy, type IntentDraft } from '../strategy/index.js';
+import type { TestClock } from '../clock/index.js';
+import { LATE_WRITE_MS, type Journal } from '../exec/index.js';
+import type { SimPlatform } from '../sim/sim.js';
 import { SimVenue, type PlaceOrderRequest, type VenueOrder } from '../venue/index.js';
-import { ScriptedSource } from '../../test/support/scripted-source.js';
-import { LiveRun } from './live-run.js';
-import { StrategyRunner } from './strategy-runner.js';
+import { closeRigJournals, liveRunRig } from '../../test/support/live-run-rig.js';
 
-const journals: Journal[] = [];
-afterEach(() => journals.splice(0).forEach((j) => j.close()));
+afterEach(closeRigJournals);
 
 /** The simulated venue, except that the next order request can be lost on the way back and land later. */
 class LateVenue extends SimVenue {
@@ -40,42 +32,8 @@ class LateVenue extends SimVenue {
   }
 }
 
-function setup(journal = new Journal(':memory:'), clock = new TestClock(Date.UTC(2025, 5, 1)), sim = new SimPlatform({ clock, seed: 7, funding: { USD: '100000' } })) {
-  journals.push(journal);
-  const venue = new LateVenue(sim);
-  const source = new ScriptedSource();
-  let bids = 0;
-  const resting = defineStrategy({
-    name: 'rest',
-    description: 'on a price event, places the asked number of limit buys under mid (they rest)',
-    params: z.object({}),
-    markets: ['BTCUSD'],
-    create: () => ({
-      onEvent: (e) => {
-        if (e.kind !== 'price') return undefined;
-        const out: IntentDraft[] = [];
-        for (; bids > 0; bids--) out.push({ kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.01', price: (e.price * 0.95).toFixed(2), timeInForce: 'GTC' });
-        return out;
-      },
-    }),
-  });
-  const run = new LiveRun({
-    clock, venue, source, journal,
-    config: parseConfig({ risk: { price_band_bps: 2000 }, streams: { orders_ms: 1_000 } }),
-    environment: 'test', refPrefix: 'lw', log: silentLogger(),
-    strategies: (ids) => [new StrategyRunner('rest', resting, {}, ['BTCUSD'], ids)],
-  });
-  const tick = async (n = 0): Promise<void> => {
-    const items = (await venue.balances()).map((b) => balanceFromWire(b.asset, b.available.toFixed(), b.trading.toFixed()));
-    source.account.next({ kind: 'balances', at: clock.now(), items });
-    bids = n;
-    source.events.next({ kind: 'price', market: 'BTCUSD', at: clock.now(), price: sim.mid('BTCUSD') });
-  };
-  const pushOpenOrders = async (): Promise<void> => {
-    const orders: OpenOrderView[] = (await venue.listOpenOrders()).map((o) => ({ orderId: o.orderId, refId: o.refId, market: o.market, side: o.side, type: o.type, amountFilled: o.amountFilled, status: o.status }));
-    source.account.next({ kind: 'open-orders', at: clock.now(), orders });
-  };
-  return { clock, sim, venue, source, run, journal, tick, pushOpenOrders };
+function setup(journal?: Journal, clock?: TestClock, sim?: SimPlatform) {
+  return liveRunRig({ venue: (s) => new LateVenue(s), refPrefix: 'lw', ...(journal && { journal }), ...(clock && { clock }), ...(sim && { sim }) });
 }
 
 describe('LiveRun and writes that land late', () => {

@@ -8,21 +8,10 @@ import { type ApiClient, allScopes, createApiClient } from '../../src/api/index.
 import { LOCAL_CLIENT_ID, LOCAL_CLIENT_SECRET } from '../../src/config/environment.js';
 import { ConfigSchema } from '../../src/config/schema.js';
 import { passthroughPerson, refusal } from '../support/sandbox-platform.js';
+import { linesUntil } from '../support/child-lines.js';
 
 const BIN = fileURLToPath(new URL('../../bin/tradeloop.js', import.meta.url));
 
-/** Resolves with the stdout lines of the child once `last` has been printed. */
-function linesUntil(child: ChildProcess, last: RegExp): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString('utf8');
-      const lines = out.split('\n');
-      if (lines.slice(0, -1).some((l) => last.test(l))) resolve(lines.slice(0, -1));
-    });
-    child.once('exit', (code) => reject(new Error(`exited with ${String(code)} before printing ${String(last)}; stdout: ${out}`)));
-  });
-}
 
 describe('tradeloop sandbox: identity documents behind --documents or config local.documents', () => {
   let child: ChildProcess | undefined;

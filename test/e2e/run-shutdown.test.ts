@@ -1,53 +1,21 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Journal } from '../../src/exec/index.js';
+import { startSandboxProcess, tempDir, tradeloop, waitFor, type Proc } from '../support/reliability-procs.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-const BIN = join(ROOT, 'bin/tradeloop.js');
-const children: ChildProcess[] = [];
+const runs: Proc[] = [];
 afterEach(() => {
-  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null && c !== sandbox?.child) c.kill('SIGKILL');
+  for (const r of runs.splice(0)) if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGKILL');
 });
-
-interface Proc {
-  readonly child: ChildProcess;
-  out(): string;
-  err(): string;
-  readonly exit: Promise<number | null>;
-}
-
-function start(args: string[], cwd: string): Proc {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, TRADELOOP_CLIENT_ID: '', TRADELOOP_CLIENT_SECRET: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-  const exit = new Promise<number | null>((res) => child.on('exit', (code) => res(code)));
-  return { child, out: () => out, err: () => err, exit };
-}
-
-async function waitFor(check: () => boolean | Promise<boolean>, what: string, timeoutMs: number): Promise<void> {
-  const until = performance.now() + timeoutMs;
-  while (performance.now() < until) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 let sandbox: Proc | undefined;
 let url = '';
 let cwd = '';
 
 beforeAll(async () => {
-  cwd = mkdtempSync(join(tmpdir(), 'tradeloop-shutdown-'));
-  sandbox = start(['sandbox', '--port', '0', '--seed', '9'], cwd);
-  await waitFor(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.test(sandbox?.out() ?? ''), 'the sandbox', 30_000);
-  url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(sandbox.out())?.[1] as string;
+  cwd = tempDir('shutdown');
+  ({ proc: sandbox, url } = await startSandboxProcess(cwd, 9));
 }, 40_000);
 
 afterAll(async () => {
@@ -89,7 +57,8 @@ async function runGrid(prefix: string, cancelOnExit: boolean): Promise<{ run: Pr
       `journal: { path: ${journalPath} }`,
     ].join('\n'),
   );
-  const run = start(['run', '--config', config, '--json'], cwd);
+  const run = tradeloop(['run', '--config', config, '--json'], cwd);
+  runs.push(run);
   await waitFor(async () => (await ordersOf(prefix)).filter((o) => o.status === 'OPEN').length === 3 || run.child.exitCode !== null, 'three resting bids', 60_000);
   // a few open-orders polls see them resting (shutdown must not trust the last one after cancelling)
   await new Promise((r) => setTimeout(r, 2_500));

@@ -5,34 +5,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SandboxHttp } from '../support/sandbox-http.js';
+import { firstLine, firstLines } from '../support/child-lines.js';
 
 const BIN = fileURLToPath(new URL('../../bin/tradeloop.js', import.meta.url));
 
-/** Resolves with the first stdout line of the child. */
-function firstLine(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString('utf8');
-      const nl = out.indexOf('\n');
-      if (nl >= 0) resolve(out.slice(0, nl));
-    });
-    child.once('exit', (code) => reject(new Error(`exited with ${String(code)} before printing a line`)));
-  });
-}
 
-/** Resolves with the first `n` stdout lines of the child. */
-function firstLines(child: ChildProcess, n: number): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString('utf8');
-      const lines = out.split('\n');
-      if (lines.length > n) resolve(lines.slice(0, n));
-    });
-    child.once('exit', (code) => reject(new Error(`exited with ${String(code)} before printing ${n} lines`)));
-  });
-}
 
 describe('tradeloop sandbox (command)', () => {
   let child: ChildProcess | undefined;

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/index.js';
 import { LOCAL_CLIENT_ID, LOCAL_CLIENT_SECRET } from '../../src/config/environment.js';
 import { SandboxHttp } from '../support/sandbox-http.js';
+import { linesUntil } from '../support/child-lines.js';
 
 const BIN = fileURLToPath(new URL('../../bin/tradeloop.js', import.meta.url));
 const SECRET_ENV = 'TRADELOOP_SANDBOX_CLIENT_SECRET';
@@ -34,18 +35,6 @@ function start(args: readonly string[], env: NodeJS.ProcessEnv): Started {
   return { child, output: () => out };
 }
 
-/** Resolves with the stdout lines once one matches `last`. */
-function linesUntil(child: ChildProcess, last: RegExp): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString('utf8');
-      const lines = out.split('\n').slice(0, -1);
-      if (lines.some((l) => last.test(l))) resolve(lines);
-    });
-    child.once('exit', (code) => reject(new Error(`exited with ${String(code)} before printing ${String(last)}; stdout: ${out}`)));
-  });
-}
 
 function exitCode(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', resolve)));

@@ -10,6 +10,7 @@ import { TestClock } from '../../src/clock/test-clock.js';
 import { type SandboxOptions } from '../../src/sandbox/index.js';
 import { T0, type TestSandbox, startTestSandbox } from '../support/sandbox-fixture.js';
 import { SandboxHttp } from '../support/sandbox-http.js';
+import { firstLines } from '../support/child-lines.js';
 
 /** What the client saw: one entry per attempt, "operation status|error". */
 type Seen = string[];
@@ -217,18 +218,3 @@ describe('faults set in the config file (local.faults), tradeloop sandbox --conf
     expect(fromFlag.err).not.toContain('local.rate_limits');
   });
 });
-
-/** Resolves with the first `n` stdout lines of the child. */
-function firstLines(child: ChildProcess, n: number): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString('utf8');
-      const lines = out.split('\n');
-      if (lines.length > n) resolve(lines.slice(0, n));
-    });
-    child.once('exit', (code) => reject(new Error(`exited with ${String(code)} before printing ${n} lines: ${err}`)));
-  });
-}

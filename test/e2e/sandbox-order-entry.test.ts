@@ -1,11 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ApiClient, createApiClient } from '../../src/api/index.js';
 import { InputError } from '../../src/core/errors.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { T0, type TestSandbox, startTestSandbox } from '../support/sandbox-fixture.js';
+import { firstLine } from '../support/child-lines.js';
 
 const DELAY_MS = 2000;
 
@@ -99,23 +102,12 @@ describe('sandbox order-entry delay (startSandbox submitDelayMs) through the pro
 
 describe('tradeloop sandbox --config with local.submit_delay_ms', () => {
   it('answers CreateOrder SUBMITTED from the command line sandbox too', async () => {
-    const { spawn } = await import('node:child_process');
-    const { writeFileSync } = await import('node:fs');
-    const { fileURLToPath } = await import('node:url');
     const dir = mkdtempSync(join(tmpdir(), 'tradeloop-entry-cli-'));
     const config = join(dir, 'sandbox.yaml');
     writeFileSync(config, 'local:\n  submit_delay_ms: 600000\n');
     const child = spawn(process.execPath, [fileURLToPath(new URL('../../bin/tradeloop.js', import.meta.url)), 'sandbox', '--port', '0', '--config', config], { stdio: ['ignore', 'pipe', 'pipe'] });
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout!.on('data', (c: Buffer) => {
-          out += c.toString('utf8');
-          const m = /sandbox listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-          if (m) resolve(m[1]!);
-        });
-        child.once('exit', (code) => reject(new Error(`exited ${String(code)}: ${out}`)));
-      });
+      const url = (await firstLine(child)).replace('sandbox listening on ', '');
       const api = createApiClient({ apiUrl: `${url}/v2`, tokenUrl: `${url}/oauth2/token`, clientId: 'tradeloop-local', clientSecret: 'tradeloop-local-secret' });
       try {
         const order = await api.createOrder('default', { side: 'BUY', market: 'BTCUSD', type: 'LIMIT', price: '1000', base_amount: '0.01', ref_id: 'cli-entry-1' });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SandboxHttp } from '../support/sandbox-http.js';
+import { firstLine } from '../support/child-lines.js';
 
 const BIN = fileURLToPath(new URL('../../bin/tradeloop.js', import.meta.url));
 const SPEED = 50;
@@ -83,18 +84,3 @@ describe('tradeloop sandbox --speed and --replay', () => {
     expect(Math.abs(mid(second) - mid(first) - elapsedSec)).toBeLessThan(3);
   });
 });
-
-/** Resolves with the first stdout line of the child. */
-function firstLine(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString('utf8');
-      const nl = out.indexOf('\n');
-      if (nl >= 0) resolve(out.slice(0, nl));
-    });
-    child.once('exit', (code) => reject(new Error(`exited with ${String(code)} before printing a line: ${err}`)));
-  });
-}

@@ -1,33 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { TestClock } from '../../clock/test-clock.js';
 import { ConfigError, parseConfig } from '../../config/load.js';
-import { SimPlatform } from '../../sim/sim.js';
-import { simMarketDataApi } from '../../../test/support/streams-sim-api.js';
-import { turns } from '../../../test/support/streams-harness.js';
+import { accountPollTimes, pollsEvery } from '../../../test/support/streams-sim-api.js';
 import { PollingMarketSource } from './polling-market-source.js';
 import { streamSettingsFromConfig } from './from-config.js';
 
-const T0 = Date.UTC(2025, 2, 4, 10, 0, 0);
-
-/** Runs the account streams of a source built from this `streams` section for 12 s of test time; request times per operation. */
-async function pollTimes(streams: Record<string, unknown>): Promise<Record<string, number[]>> {
-  const clock = new TestClock(T0);
-  const sim = new SimPlatform({ clock, seed: 1, funding: { USD: '1000' } });
-  const times: Record<string, number[]> = {};
-  const api = simMarketDataApi(sim, { onCall: (op) => (times[op] ??= []).push(clock.now()) });
+/** Request times per operation of the account streams of a source built from this `streams` section, over 12 s. */
+function pollTimes(streams: Record<string, unknown>): Promise<Record<string, number[]>> {
   const settings = streamSettingsFromConfig(parseConfig({ streams }).streams);
-  const source = new PollingMarketSource({ api, clock, profileId: 'default', intervals: settings.intervals });
-  source.start([]);
-  await turns();
-  for (let t = 0; t < 12_000; t += 250) {
-    clock.advance(250);
-    await turns();
-  }
-  await source.stop();
-  return times;
+  return accountPollTimes((api, clock) => new PollingMarketSource({ api, clock, profileId: 'default', intervals: settings.intervals }), 12_000);
 }
 
-const every = (ms: number, until = 12_000): number[] => Array.from({ length: Math.floor(until / ms) + 1 }, (_, i) => T0 + i * ms);
+const every = (ms: number): number[] => pollsEvery(ms, 12_000);
 
 describe('streams.fills_ms and streams.quote_executions_ms', () => {
   it('default to orders_ms, so a file that sets only orders_ms moves all three', () => {
