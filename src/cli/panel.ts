@@ -52,7 +52,9 @@ function reportRow(r: ExecReport): string[] {
           ? `${r.kind} ${r.code}: ${r.message}`
           : r.kind === 'unresolved'
             ? `unresolved: ${r.message}`
-            : r.kind;
+            : r.kind === 'transferred'
+              ? `transferred (${r.status})`
+              : r.kind;
   return [clock(r.at), r.refId, text];
 }
 

@@ -150,6 +150,8 @@ export type ExecReport =
       readonly settled: boolean;
       readonly at: number;
     }
+  /** An internal transfer the venue made (answered, or found by ref_id after an unknown outcome). */
+  | { readonly kind: 'transferred'; readonly refId: string; readonly transferId: string; readonly status: string; readonly at: number }
   | { readonly kind: 'unresolved'; readonly refId: string; readonly message: string; readonly at: number }
   | { readonly kind: 'failed'; readonly refId: string; readonly code: string; readonly message: string; readonly at: number };
 

@@ -195,6 +195,7 @@ export class Engine {
       case 'accepted':
       case 'filled':
       case 'quote-executed':
+      case 'transferred': // held until balances after it arrive
         view.release(r.refId, r.at);
         return;
       case 'cancelled':

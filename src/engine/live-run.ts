@@ -14,7 +14,6 @@ import { OpenOrderCanceller } from './open-orders.js';
 import { EngineRiskView } from './risk-view.js';
 import { Recent, type RunSummary, type RunView } from './run-view.js';
 import type { StrategyRunner } from './strategy-runner.js';
-import { TransferWatch } from './transfer-watch.js';
 import { DEFAULT_TRANSFER_LIMITS_REFRESH_MS, MetadataFeed, type VenueMetadata } from './venue-metadata.js';
 import { warmUpWithRetry } from './warm-up.js';
 
@@ -83,12 +82,7 @@ export class LiveRun {
     const ids = new IntentIds(deps.refPrefix, IntentIds.lastOf(deps.refPrefix, journal.intents().map((r) => r.refId)));
     this.strategies = deps.strategies(ids);
     const holder: { engine?: Engine } = {};
-    const watched = new TransferWatch(venue, (refId, refused) => {
-      this.riskView.transferLimits.settled(refId, refused);
-      if (!refused) this.riskView.release(refId, clock.now()); // held until balances after it arrive
-      this.metadata?.refreshSoon();
-    });
-    const ctx: ExecContext = { venue: watched, journal, clock, log: deps.log.child({ component: 'exec' }), emit: (r) => this.onReport(r, holder.engine) };
+    const ctx: ExecContext = { venue, journal, clock, log: deps.log.child({ component: 'exec' }), emit: (r) => this.onReport(r, holder.engine) };
     this.orders = new OrderExecutor(ctx);
     this.quotes = new QuoteExecutor(ctx, config.risk.min_quote_time_left_ms);
     const transfers = (this.transfers = new TransferExecutor(ctx));
@@ -188,6 +182,11 @@ export class LiveRun {
       this.deps.log.info({ refId: r.refId, market: r.market, side: r.side, amount: r.amount, price: r.price }, `filled ${r.side} ${r.amount} ${r.market} @ ${r.price}`);
     }
     if (r.kind === 'unresolved') this.deps.log.warn({ refId: r.refId }, `outcome unresolved: ${r.message}`);
+    if (r.kind === 'transferred' || ((r.kind === 'rejected' || r.kind === 'failed') && this.deps.journal.get(r.refId)?.kind === 'transfer')) {
+      // the venue answered a transfer: count it against the limits (a refusal moved nothing) and read them again
+      this.riskView.transferLimits.settled(r.refId, r.kind !== 'transferred');
+      this.metadata?.refreshSoon();
+    }
     if (r.kind === 'rejected' && r.code === REF_ID_REUSED) this.haltOnForeignRefId(r.refId, r.message);
     engine?.onReport(r);
   }

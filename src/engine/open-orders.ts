@@ -1,4 +1,4 @@
-import type { JournalStore } from '../exec/index.js';
+import { errorMessage, type JournalStore } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
 import type { Venue } from '../venue/index.js';
 
@@ -24,7 +24,7 @@ export class OpenOrderCanceller {
       this.asked.add(id);
       await this.venue.cancelOrder(id).catch((e: unknown) => {
         this.asked.delete(id);
-        this.log.warn(`cancel of ${row.refId} failed: ${(e as Error).message}`);
+        this.log.warn(`cancel of ${row.refId} failed: ${errorMessage(e)}`);
       });
     }
   }

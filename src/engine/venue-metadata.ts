@@ -1,6 +1,7 @@
 import type { ApiClient } from '../api/index.js';
 import type { Clock, TimerHandle } from '../clock/index.js';
-import { D, type MarketSymbol } from '../core/index.js';
+import { readDecimal, type Dec, type MarketSymbol } from '../core/index.js';
+import { errorMessage } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
 import type { EngineRiskView } from './risk-view.js';
 import type { TransferLimitReading } from './transfer-limits.js';
@@ -49,7 +50,12 @@ export interface MetadataFeedDeps {
   readonly markets: readonly MarketSymbol[];
 }
 
-const DECIMAL = /^(\d+\.?\d*|\.\d+)$/;
+/** A non-negative decimal the venue sent, or undefined (absent, empty, signed negative or not a number). */
+function unsigned(value: unknown): Dec | undefined {
+  if (value === '' || value === undefined) return undefined;
+  const d = readDecimal(value);
+  return d !== undefined && !d.isNegative() ? d : undefined;
+}
 
 /**
  * Feeds the risk view what the gate checks against besides market data: each market's tick (read once
@@ -106,18 +112,19 @@ export class MetadataFeed {
     try {
       markets = await source.listMarkets();
     } catch (e) {
-      if (!this.stopped && !this.ticksFailed) log.warn(`markets could not be read (${messageOf(e)}): limit prices are not checked against the tick until they are; retrying every ${this.deps.refreshMs / 1000} s`);
+      if (!this.stopped && !this.ticksFailed) log.warn(`markets could not be read (${errorMessage(e)}): limit prices are not checked against the tick until they are; retrying every ${this.deps.refreshMs / 1000} s`);
       this.ticksFailed = true;
       return;
     }
     if (this.stopped) return;
     const listed = new Set<string>();
     for (const m of markets) {
-      if (typeof m.tickRate !== 'string' || !DECIMAL.test(m.tickRate) || !new D(m.tickRate).gt(0)) {
+      const tick = unsigned(m.tickRate);
+      if (tick === undefined || !tick.gt(0)) {
         log.warn(`market ${m.market} has no usable tick_rate (${JSON.stringify(m.tickRate)}): its prices are not checked against a tick`);
         continue;
       }
-      view.setTick(m.market, new D(m.tickRate));
+      view.setTick(m.market, tick);
       listed.add(m.market);
     }
     this.ticksLoaded = true;
@@ -149,26 +156,23 @@ export class MetadataFeed {
     } catch (e) {
       if (this.stopped) return;
       const keeping = book.lastReadAt !== undefined ? `keeping the limits read at ${new Date(book.lastReadAt).toISOString()}` : 'no limits known yet: transfers are left to the venue\'s own limits';
-      if (!this.failing) log.warn(`transfer limits could not be read (${messageOf(e)}): ${keeping}`);
-      else log.debug(`transfer limits still unreadable (${messageOf(e)})`);
+      if (!this.failing) log.warn(`transfer limits could not be read (${errorMessage(e)}): ${keeping}`);
+      else log.debug(`transfer limits still unreadable (${errorMessage(e)})`);
       this.failing = true;
       return;
     }
     if (this.stopped) return;
     const readings: TransferLimitReading[] = [];
     for (const r of rows) {
-      if (r.remaining === undefined || !DECIMAL.test(r.remaining) || r.limitAsset === undefined) {
+      const remaining = unsigned(r.remaining);
+      if (remaining === undefined || r.limitAsset === undefined) {
         log.warn(`transfer limit without a usable remaining and limit_asset ignored: ${JSON.stringify(r)}`);
         continue;
       }
-      readings.push({ limitAsset: r.limitAsset, remaining: new D(r.remaining), perTransaction: r.periodSeconds !== undefined && Number(r.periodSeconds) === 0 });
+      readings.push({ limitAsset: r.limitAsset, remaining, perTransaction: r.periodSeconds !== undefined && Number(r.periodSeconds) === 0 });
     }
     view.setTransferRemaining(readings, token);
     if (this.failing) log.info('transfer limits readable again');
     this.failing = false;
   }
-}
-
-function messageOf(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock/index.js';
 import { InputError, type MarketEvent, type MarketSymbol } from '../core/index.js';
+import { errorMessage } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
 import type { MarketSource } from '../venue/index.js';
 
@@ -24,7 +25,7 @@ export async function warmUpWithRetry(
       return await source.warmUp(markets, points);
     } catch (e) {
       if (e instanceof InputError) throw e;
-      const why = e instanceof Error ? e.message : String(e);
+      const why = errorMessage(e);
       if (attempt >= WARM_UP_ATTEMPTS) {
         log.warn(`warm-up history could not be loaded (${attempt} attempts, last: ${why}): starting without it; indicators warm up on live prices`);
         return [];

@@ -15,6 +15,7 @@ export class TransferExecutor {
     try {
       const t = await venue.transfer(req);
       journal.update(intent.intentId, clock.now(), 'done', { venueId: t.transferId, status: t.status }, { type: 'response', data: t });
+      this.ctx.emit({ kind: 'transferred', refId: intent.intentId, transferId: t.transferId, status: t.status, at: clock.now() });
     } catch (e) {
       if (e instanceof VenueRejectedError) {
         journal.update(intent.intentId, clock.now(), 'done', { status: 'REJECTED', message: e.message }, { type: 'rejected', data: { code: e.code } });
@@ -32,6 +33,7 @@ export class TransferExecutor {
       const t = await venue.findTransferByRef(refId);
       if (t) {
         journal.update(refId, clock.now(), 'done', { venueId: t.transferId, status: t.status }, { type: 'lookup', data: t });
+        this.ctx.emit({ kind: 'transferred', refId, transferId: t.transferId, status: t.status, at: clock.now() });
         return;
       }
       const until = stillLanding(this.ctx, refId);

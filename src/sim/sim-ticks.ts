@@ -2,7 +2,8 @@
  * The simulated platform's time (`SimPlatform` in `sim.ts` delegates to it): ticking on the clock's
  * timers, and catching up tick by tick to a time — per tick the due cancels, GTT expiries, stop
  * triggers and maker fills of every active market, then the entry of orders held by an order-entry
- * delay; at the end the due work of quote executions, transfers and the platform areas. Kept apart so the platform file holds its commands and queries.
+ * delay; at the end the due work of quote executions, transfers and the platform areas. Kept apart
+ * so the platform file holds its commands and queries.
  */
 import { type Clock, type TimerHandle } from '../clock/clock.js';
 import { type MarketRegistry } from './market-registry.js';
