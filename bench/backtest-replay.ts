@@ -135,21 +135,28 @@ async function optimizeFigure(): Promise<void> {
   // thread's JIT warm-up are a small part of the run, as in real use
   const series = walkSeries(200_000, 11);
   const grid = parseGrid('fast=5..30:5,slow=20..100:10');
+  const warm = 2 * cores; // results after which every thread has started and compiled the job path
   // CPU time of the whole process (every thread): one worker already keeps more than one core busy,
   // since V8 collects garbage and compiles on helper threads, which the idle cores run for free
-  const time = async (workers: number): Promise<{ wall: number; cpu: number }> => {
+  const time = async (workers: number): Promise<{ wall: number; cpu: number; first: number; steady: number }> => {
+    const marks: number[] = [];
     const t0 = performance.now();
     const c0 = process.cpuUsage();
-    await runOptimize({ strategy: 'sma-cross', series, grid, metric: 'sharpe', workers });
+    await runOptimize({ strategy: 'sma-cross', series, grid, metric: 'sharpe', workers, onProgress: () => marks.push(performance.now() - t0) });
     const c = process.cpuUsage(c0);
-    return { wall: performance.now() - t0, cpu: (c.user + c.system) / 1000 };
+    const wall = performance.now() - t0;
+    return { wall, cpu: (c.user + c.system) / 1000, first: marks[0]!, steady: wall - marks[warm - 1]! };
   };
   const busy = (t: { wall: number; cpu: number }): string => `${t.wall.toFixed(0)} ms (CPU ${t.cpu.toFixed(0)} ms, ${(t.cpu / t.wall).toFixed(2)} cores busy)`;
   const one = await time(1);
   const all = await time(cores);
-  process.stdout.write(`optimize sma-cross, ${grid.combinations.length} combinations × ${series.length.toLocaleString('en-US')} points\n`);
+  const jobs = grid.combinations.length;
+  process.stdout.write(`optimize sma-cross, ${jobs} combinations × ${series.length.toLocaleString('en-US')} points\n`);
   process.stdout.write(`  1 worker: ${busy(one)}; ${cores} workers: ${busy(all)}\n`);
   process.stdout.write(`  speed-up ${(one.wall / all.wall).toFixed(2)}× (ideal ${cores}×); CPU per job with ${cores} workers ${(all.cpu / one.cpu).toFixed(2)}× that with one\n`);
+  process.stdout.write(`  first result (thread start-up + a cold job): ${one.first.toFixed(0)} ms with 1 worker, ${all.first.toFixed(0)} ms with ${cores}\n`);
+  process.stdout.write(`  after the first ${warm} results (the last ${jobs - warm} jobs): ${one.steady.toFixed(0)} ms with 1 worker, ${all.steady.toFixed(0)} ms with ${cores}: ${(one.steady / all.steady).toFixed(2)}×\n`);
+  process.stdout.write(`  ceiling on this machine: ${cores} cores / ${(one.cpu / one.wall).toFixed(2)} cores busy with one worker = ${(cores / (one.cpu / one.wall)).toFixed(2)}×\n`);
 }
 
 export async function run(): Promise<void> {
