@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Journal } from '../../src/exec/index.js';
+import { sandboxOrders, writeLocalConfig } from '../support/reliability-procs.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const BIN = join(ROOT, 'bin/tradeloop.js');
@@ -76,28 +77,15 @@ describe('tradeloop run (the real command)', () => {
     const sandbox = start(['sandbox', '--port', '0', '--seed', '9'], cwd);
     await waitFor(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.test(sandbox.out()), 'the sandbox', 30_000);
     const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(sandbox.out())?.[1] as string;
-    const config = join(cwd, 'bot.yaml');
-    writeFileSync(
-      config,
-      [
-        'environment: local',
-        'api:',
-        `  base_url: ${url}/v2`,
-        `  token_url: ${url}/oauth2/token`,
-        'strategies:',
-        '  - plugin: sma-cross',
-        '    params: { market: BTCUSD, fast: 2, slow: 4, size_pct: 5 }',
-        'streams: { warmup_points: 10 }',
-        'run: { cancel_on_exit: false }',
-        `journal: { path: ${join(cwd, 'journal.sqlite')} }`,
-      ].join('\n'),
-    );
-    const orderCount = async (): Promise<number> => {
-      const token = await fetch(`${url}/oauth2/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials&client_id=tradeloop-local&client_secret=tradeloop-local-secret&scope=exchange:read_order' });
-      const { access_token } = (await token.json()) as { access_token: string };
-      const res = await fetch(`${url}/v2/orders?limit=1000`, { headers: { authorization: `Bearer ${access_token}` } });
-      return ((await res.json()) as { items: unknown[] }).items.length;
-    };
+    const config = writeLocalConfig(join(cwd, 'bot.yaml'), url, [
+      'strategies:',
+      '  - plugin: sma-cross',
+      '    params: { market: BTCUSD, fast: 2, slow: 4, size_pct: 5 }',
+      'streams: { warmup_points: 10 }',
+      'run: { cancel_on_exit: false }',
+      `journal: { path: ${join(cwd, 'journal.sqlite')} }`,
+    ]);
+    const orderCount = async (): Promise<number> => (await sandboxOrders(url)).length;
     const first = start(['run', '--config', config], cwd);
     await waitFor(async () => (await orderCount()) > 0, 'a first order', 150_000);
     first.child.kill('SIGKILL');

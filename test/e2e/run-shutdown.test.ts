@@ -1,8 +1,7 @@
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Journal } from '../../src/exec/index.js';
-import { startSandboxProcess, tempDir, tradeloop, waitFor, type Proc } from '../support/reliability-procs.js';
+import { sandboxOrders, startSandboxProcess, tempDir, tradeloop, waitFor, writeLocalConfig, type Proc } from '../support/reliability-procs.js';
 
 const runs: Proc[] = [];
 afterEach(() => {
@@ -29,34 +28,23 @@ interface WireOrder {
   readonly status: string;
 }
 
-/** The sandbox's orders whose ref_id has the run's prefix (its truth, read over HTTP). */
+/** The sandbox's orders whose ref_id has the run's prefix. */
 async function ordersOf(prefix: string): Promise<WireOrder[]> {
-  const token = await fetch(`${url}/oauth2/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials&client_id=tradeloop-local&client_secret=tradeloop-local-secret&scope=exchange:read_order' });
-  const { access_token } = (await token.json()) as { access_token: string };
-  const res = await fetch(`${url}/v2/orders?limit=1000`, { headers: { authorization: `Bearer ${access_token}` } });
-  return ((await res.json()) as { items: WireOrder[] }).items.filter((o) => o.ref_id.startsWith(`${prefix}-`));
+  return (await sandboxOrders<WireOrder>(url)).filter((o) => o.ref_id.startsWith(`${prefix}-`));
 }
 
 /** Starts `tradeloop run` with grid-maker (three resting post-only bids) and waits for the three to rest. */
 async function runGrid(prefix: string, cancelOnExit: boolean): Promise<{ run: Proc; journalPath: string }> {
   const journalPath = join(cwd, `${prefix}.sqlite`);
-  const config = join(cwd, `${prefix}.yaml`);
-  writeFileSync(
-    config,
-    [
-      'environment: local',
-      'api:',
-      `  base_url: ${url}/v2`,
-      `  token_url: ${url}/oauth2/token`,
-      'strategies:',
-      // bids 1 %, 2 % and 3 % under mid, no re-centring within the test: the grid rests as laid
-      '  - plugin: grid-maker',
-      '    params: { market: BTCUSD, levels: 3, spacing_bps: 100, recenter_bps: 2000 }',
-      'streams: { warmup_points: 0, orders_ms: 500 }',
-      `run: { cancel_on_exit: ${cancelOnExit}, ref_prefix: ${prefix} }`,
-      `journal: { path: ${journalPath} }`,
-    ].join('\n'),
-  );
+  const config = writeLocalConfig(join(cwd, `${prefix}.yaml`), url, [
+    'strategies:',
+    // bids 1 %, 2 % and 3 % under mid, no re-centring within the test: the grid rests as laid
+    '  - plugin: grid-maker',
+    '    params: { market: BTCUSD, levels: 3, spacing_bps: 100, recenter_bps: 2000 }',
+    'streams: { warmup_points: 0, orders_ms: 500 }',
+    `run: { cancel_on_exit: ${cancelOnExit}, ref_prefix: ${prefix} }`,
+    `journal: { path: ${journalPath} }`,
+  ]);
   const run = tradeloop(['run', '--config', config, '--json'], cwd);
   runs.push(run);
   await waitFor(async () => (await ordersOf(prefix)).filter((o) => o.status === 'OPEN').length === 3 || run.child.exitCode !== null, 'three resting bids', 60_000);

@@ -1,6 +1,6 @@
 import { ApiError, MalformedResponseError } from '../../src/api/index.js';
 import { mapHttpError } from '../../src/api/http/error-mapper.js';
-import { readResponse } from '../../src/api/http/responses.js';
+import { isJson, readResponse } from '../../src/api/http/responses.js';
 import { OPERATIONS } from '../../src/api/operations.js';
 import type { OperationSpec } from '../../src/api/operation-spec.js';
 import { Rng } from '../../src/core/index.js';
@@ -46,15 +46,6 @@ function validBody(spec: OperationSpec): unknown {
 
 const NON_OBJECTS: readonly unknown[] = [0, -1.5, 1e308, 'text', '', true, false, null];
 const listKey = (spec: OperationSpec): string | undefined => ({ page: 'items', items: 'items', prices: 'prices', 'historical-prices': 'prices', tickers: 'tickers' } as Record<string, string>)[spec.response];
-
-function isJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** One certainly-malformed body for `spec`. */
 export function malformedBody(spec: OperationSpec, rng: Rng): string {

@@ -46,27 +46,35 @@ export async function startSandboxProcess(cwd: string, seed = 9, faults?: string
   return { proc, url: re.exec(proc.out())?.[1] as string };
 }
 
+/**
+ * Writes a YAML config for `environment: local` pointing at the sandbox at `url`, followed by
+ * `lines` (strategies, streams, run, journal…), and returns its path.
+ */
+export function writeLocalConfig(file: string, url: string, lines: readonly string[]): string {
+  writeFileSync(file, ['environment: local', 'api:', `  base_url: ${url}/v2`, `  token_url: ${url}/oauth2/token`, ...lines].join('\n'));
+  return file;
+}
+
+/** Every order at the sandbox at `url` (its truth, read over HTTP with the default credential). */
+export async function sandboxOrders<T = Record<string, unknown>>(url: string): Promise<T[]> {
+  const token = await fetch(`${url}/oauth2/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials&client_id=tradeloop-local&client_secret=tradeloop-local-secret&scope=exchange:read_order' });
+  const { access_token } = (await token.json()) as { access_token: string };
+  const res = await fetch(`${url}/v2/orders?limit=1000`, { headers: { authorization: `Bearer ${access_token}` } });
+  return ((await res.json()) as { items: T[] }).items;
+}
+
 /** A bot config pointing at `url`, running the crash-churn plugin (with `params`) with a journal in `dir`. */
 export function writeBotConfig(dir: string, url: string, prefix: string, params: Record<string, unknown> = {}): string {
-  const file = join(dir, 'bot.yaml');
-  writeFileSync(
-    file,
-    [
-      'environment: local',
-      'api:',
-      `  base_url: ${url}/v2`,
-      `  token_url: ${url}/oauth2/token`,
-      'strategies:',
-      `  - plugin: ${PLUGIN}`,
-      `    params: ${JSON.stringify(params)}`,
-      'streams: { prices_ms: 250, balances_ms: 500, orders_ms: 250, warmup_points: 3 }',
-      'risk: { max_intents_per_minute: 10000, max_open_orders: 100, max_order_notional: "100000", stale_after_ms: 60000 }',
-      `run: { cancel_on_exit: false, ref_prefix: ${prefix} }`,
-      `journal: { path: ${join(dir, 'journal.sqlite')} }`,
-      'log: { level: info }',
-    ].join('\n'),
-  );
-  return file;
+  return writeLocalConfig(join(dir, 'bot.yaml'), url, [
+    'strategies:',
+    `  - plugin: ${PLUGIN}`,
+    `    params: ${JSON.stringify(params)}`,
+    'streams: { prices_ms: 250, balances_ms: 500, orders_ms: 250, warmup_points: 3 }',
+    'risk: { max_intents_per_minute: 10000, max_open_orders: 100, max_order_notional: "100000", stale_after_ms: 60000 }',
+    `run: { cancel_on_exit: false, ref_prefix: ${prefix} }`,
+    `journal: { path: ${join(dir, 'journal.sqlite')} }`,
+    'log: { level: info }',
+  ]);
 }
 
 export function tempDir(name: string): string {

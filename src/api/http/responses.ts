@@ -120,3 +120,13 @@ function itemsOf(o: Json, key: string, bad: (what: string) => never): Json[] {
   for (const item of v) if (item === null || typeof item !== 'object' || Array.isArray(item)) bad(`${key} holds a non-object`);
   return v as Json[];
 }
+
+/** True when `text` parses as JSON (any value). */
+export function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}

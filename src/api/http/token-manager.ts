@@ -3,6 +3,7 @@ import type { Logger } from '../../log/logger.js';
 import type { SecretSet } from '../../log/redact.js';
 import { AuthError, type ApiError } from '../errors.js';
 import { mapHttpError } from './error-mapper.js';
+import { isJson } from './responses.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { Transport } from './transport.js';
 
@@ -147,15 +148,6 @@ export class TokenManager {
     if (!token.scopes) return;
     const missing = this.o.scopes.filter((s) => !token.scopes!.has(s));
     if (missing.length) this.o.logger.warn({ missing }, 'the token does not carry every requested scope; operations needing them will fail');
-  }
-}
-
-function isJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
   }
 }
 
