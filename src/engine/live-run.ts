@@ -2,7 +2,7 @@ import type { Subscription } from 'rxjs';
 import type { Clock, TimerHandle } from '../clock/index.js';
 import type { Config } from '../config/index.js';
 import { ZERO, type Dec, type Decision, type ExecReport, type MarketSymbol } from '../core/index.js';
-import { FillTracker, type JournalIntentRow, type JournalStore, OrderExecutor, QuoteExecutor, Reconciler, TransferExecutor, type ExecContext, type ReconcileResult } from '../exec/index.js';
+import { errorMessage, FillTracker, type JournalIntentRow, type JournalStore, OrderExecutor, QuoteExecutor, Reconciler, TransferExecutor, type ExecContext, type ReconcileResult } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
 import { RiskGate } from '../risk/index.js';
 import { AccountStore, MarketStore, midOf } from '../state/index.js';
@@ -204,7 +204,7 @@ export class LiveRun {
 
   /** Balances before the first live price, so the first intents are not denied for want of them. */
   private async readBalances(): Promise<void> {
-    const items = await this.deps.venue.balances().catch((e: unknown) => this.deps.log.warn(`balances could not be read before trading (${(e as Error).message}): waiting for the balances stream`));
+    const items = await this.deps.venue.balances().catch((e: unknown) => this.deps.log.warn(`balances could not be read before trading (${errorMessage(e)}): waiting for the balances stream`));
     if (items) this.account.apply({ kind: 'balances', at: this.deps.clock.now(), items });
   }
 
@@ -267,7 +267,7 @@ export class LiveRun {
     const loop = (): void => {
       const handle = this.deps.clock.setTimeout(() => {
         void task()
-          .catch((e: unknown) => this.deps.log.warn(`periodic task failed: ${(e as Error).message}`))
+          .catch((e: unknown) => this.deps.log.warn(`periodic task failed: ${errorMessage(e)}`))
           .finally(() => {
             if (!this.stopping) loop();
           });

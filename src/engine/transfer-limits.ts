@@ -78,11 +78,6 @@ export class TransferLimitBook {
     }
   }
 
-  /** Limit assets of the last reading. */
-  limitAssets(): readonly string[] {
-    return [...this.tightest.keys()];
-  }
-
   /**
    * What may still be transferred in `asset`: for each limit asset the least of its per-transaction
    * caps and its periodic limits less the unread spends, converted with `price(asset, limitAsset)` (units of limit asset per unit of asset)
