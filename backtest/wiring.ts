@@ -28,6 +28,14 @@ import { MarketStore } from '../src/state/market-store.js';
 import type { StrategyDefinition } from '../src/strategy/define.js';
 import { PointVenue, toVenueFill, toVenueOrder } from '../src/venue/point-venue.js';
 
+/**
+ * Closed orders, fills and finished intents a backtest keeps for lookups. Nothing reads them again
+ * once reported (round trips and metrics take each fill as it comes), and keeping every one made the
+ * collector copy and mark records the run no longer needs: with this window, memory and GC work stay
+ * flat however many orders a run makes.
+ */
+export const RECORDS_KEPT = 32;
+
 export interface BundleOptions {
   readonly definition: StrategyDefinition;
   readonly params: Readonly<Record<string, unknown>>;
@@ -61,12 +69,12 @@ export function buildBacktestBundle(o: BundleOptions): BacktestBundle {
   const clock = new TestClock(o.startMs);
   const market = new MarketStore(clock, { staleAfterMs: o.limits.stale_after_ms });
   const account = new AccountStore(clock);
-  const points = new PointMarket(o.venue);
+  const points = new PointMarket({ keepClosed: RECORDS_KEPT, ...o.venue });
   const venue = new PointVenue(points);
   const riskView = new EngineRiskView(clock, market, account, o.limits.fee_bps);
   const gate = new RiskGate(o.limits, riskView, o.log);
   // in memory unless a file is asked for: same records and rules, a fraction of the cost per intent
-  const journal: JournalStore = o.journalFile === undefined ? new MemoryJournal() : new Journal(o.journalFile);
+  const journal: JournalStore = o.journalFile === undefined ? new MemoryJournal({ keepFinished: RECORDS_KEPT }) : new Journal(o.journalFile);
   const holder: { engine?: Engine } = {};
   const ctx: ExecContext = { venue, journal, clock, ...(o.log && { log: o.log }), emit: (r: ExecReport) => holder.engine?.onReport(r) };
   const orders = new OrderExecutor(ctx);

@@ -6,10 +6,22 @@ type Row = { -readonly [K in keyof JournalIntentRow]: JournalIntentRow[K] };
 
 const ACTIVE: ReadonlySet<JournalState> = new Set(ACTIVE_STATES);
 
+export interface MemoryJournalOptions {
+  /**
+   * How many finished intents (denied or done) keep their records (default: all). Older ones are
+   * forgotten: their rows, events and fills no longer answer lookups, while their ref_ids and fill
+   * ids stay taken, so the rules hold for the whole run. A backtest keeps a window: its journal then
+   * stays small however many intents the run makes, and the collector stops copying and marking
+   * records nothing reads again.
+   */
+  readonly keepFinished?: number;
+}
+
 /**
  * The journal in memory, for backtests: the same records and rules as the SQLite journal (an intent
  * before its request, each fill once by its id, the ref_id never reused) at a fraction of the cost
- * per intent. Memory grows with intents and fills, never with price points.
+ * per intent. Memory grows with intents and fills (or stays flat with `keepFinished`), never with
+ * price points.
  */
 export class MemoryJournal implements JournalStore {
   private readonly rows = new Map<string, Row>();
@@ -18,10 +30,21 @@ export class MemoryJournal implements JournalStore {
   private readonly eventLog = new Map<string, Array<{ seq: number; at: number; type: string; data: unknown }>>();
   private readonly meta = new Map<string, string>();
   private seq = 0;
+  private readonly keepFinished: number;
+  /** Finished intents still kept, oldest finished first (only when a window is kept). */
+  private readonly finished = new Set<string>();
+  /** Forgotten intents' ref_ids (still taken) and final states; their fill ids stay taken too. */
+  private readonly forgottenRefs = new Map<string, JournalState>();
+  private readonly forgottenFills = new Set<string>();
+
+  constructor(options: MemoryJournalOptions = {}) {
+    this.keepFinished = options.keepFinished ?? Number.POSITIVE_INFINITY;
+    if (!(this.keepFinished >= 1)) throw new RangeError(`keepFinished must be at least 1, got ${options.keepFinished}`);
+  }
 
   recordDecision(decision: Decision, sent?: { readonly at: number; readonly request: unknown }): void {
     const i = decision.intent;
-    if (this.rows.has(i.intentId)) throw new Error(`ref_id ${i.intentId} is already journaled`);
+    if (this.rows.has(i.intentId) || this.forgottenRefs.has(i.intentId)) throw new Error(`ref_id ${i.intentId} is already journaled`);
     const approved = decision.kind === 'approve';
     this.rows.set(i.intentId, {
       refId: i.intentId,
@@ -43,6 +66,7 @@ export class MemoryJournal implements JournalStore {
     });
     this.event(i.intentId, decision.at, 'decision', approved ? { kind: 'approve' } : { kind: 'deny', reason: decision.reason });
     if (approved && sent) this.event(i.intentId, sent.at, 'request', sent.request ?? null);
+    if (!approved) this.settled(i.intentId, 'denied');
   }
 
   markSent(refId: string, at: number, request: unknown): void {
@@ -69,18 +93,24 @@ export class MemoryJournal implements JournalStore {
       row.updatedAt = at;
     }
     this.event(refId, at, event.type, event.data ?? null);
+    if (row) this.settled(refId, state);
   }
 
   recordFill(fill: JournalFill): boolean {
-    if (this.fillsById.has(fill.fillId)) return false;
+    if (this.fillsById.has(fill.fillId) || this.forgottenFills.has(fill.fillId)) return false;
     this.fillsById.set(fill.fillId, { ...fill });
     this.event(fill.refId, fill.at, 'fill', fill);
     return true;
   }
 
+  /** A forgotten intent still answers its final state (e.g. a cancel of it is refused as closed). */
   facts(refId: string): { state: JournalState; venueId: string | null; status: string | null; amountFilled: string } | undefined {
     const r = this.rows.get(refId);
-    return r && { state: r.state, venueId: r.venueId, status: r.status, amountFilled: r.amountFilled };
+    if (r === undefined) {
+      const state = this.forgottenRefs.get(refId);
+      return state && { state, venueId: null, status: null, amountFilled: '0' };
+    }
+    return { state: r.state, venueId: r.venueId, status: r.status, amountFilled: r.amountFilled };
   }
 
   get(refId: string): JournalIntentRow | undefined {
@@ -144,7 +174,34 @@ export class MemoryJournal implements JournalStore {
     // memory is released with the object
   }
 
+  /** Keeps the window of finished intents: the newest `keepFinished`, forgetting the oldest beyond. */
+  private settled(refId: string, state: JournalState): void {
+    if (this.keepFinished === Number.POSITIVE_INFINITY) return;
+    this.finished.delete(refId);
+    if (ACTIVE.has(state)) return;
+    this.finished.add(refId);
+    if (this.finished.size <= this.keepFinished) return;
+    const oldest = this.finished.values().next().value as string;
+    this.finished.delete(oldest);
+    this.forget(oldest);
+  }
+
+  private forget(refId: string): void {
+    const row = this.rows.get(refId);
+    if (row !== undefined && row.venueId !== null && this.byVenue.get(row.venueId) === refId) this.byVenue.delete(row.venueId);
+    for (const e of this.eventLog.get(refId) ?? []) {
+      if (e.type !== 'fill') continue;
+      const fillId = (e.data as JournalFill).fillId;
+      this.fillsById.delete(fillId);
+      this.forgottenFills.add(fillId);
+    }
+    this.forgottenRefs.set(refId, row?.state ?? 'done');
+    this.rows.delete(refId);
+    this.eventLog.delete(refId);
+  }
+
   private event(refId: string, at: number, type: string, data: unknown): void {
+    if (this.forgottenRefs.has(refId)) return;
     let list = this.eventLog.get(refId);
     if (!list) this.eventLog.set(refId, (list = []));
     list.push({ seq: ++this.seq, at, type, data });

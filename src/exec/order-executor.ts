@@ -46,7 +46,9 @@ export class OrderExecutor {
     const { journal, clock, venue } = this.ctx;
     const target = journal.get(intent.orderRefId);
     if (!target?.venueId || target.state === 'done') {
-      const why = !target ? 'unknown order' : target.state === 'done' ? 'order already closed' : 'order not acknowledged yet';
+      // a journal keeping a window of finished intents still knows a forgotten one's final state
+      const known = target ?? journal.facts(intent.orderRefId);
+      const why = !known ? 'unknown order' : known.state === 'done' ? 'order already closed' : 'order not acknowledged yet';
       journal.update(intent.intentId, clock.now(), 'done', { status: 'REJECTED', message: why }, { type: 'rejected', data: { why } });
       this.ctx.emit({ kind: 'rejected', refId: intent.intentId, code: 'NOT_CANCELLABLE', message: `cannot cancel ${intent.orderRefId}: ${why}`, at: clock.now() });
       return;

@@ -125,3 +125,40 @@ describe('point replay fills (hand-computed)', () => {
     expect(() => m.place({ refId: 'd', market: 'BTCUSD', side: 'BUY', type: 'MARKET', baseAmount: '1' })).toThrow(/quote_amount: size a MARKET buy/);
   });
 });
+
+describe('point replay with a window of closed orders and fills', () => {
+  /** Buys 10 USD at each of `n` points; each order fills at the next point. */
+  function trade(m: PointMarket, n: number): string[] {
+    const ids: string[] = [];
+    for (let k = 0; k < n; k++) {
+      m.point('BTCUSD', T0 + k * H, 100);
+      ids.push(m.place({ refId: `r-${k}`, market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '10.00' }).id);
+    }
+    m.point('BTCUSD', T0 + n * H, 100);
+    return ids;
+  }
+
+  it('forgets the oldest closed orders and fills beyond the window; ref_ids stay taken and fills stay counted', () => {
+    const m = market({ keepClosed: 3 });
+    const ids = trade(m, 10);
+    expect(() => m.getOrder(ids[0]!)).toThrow(/not found/);
+    expect(m.findOrderByRef('r-0')).toBeUndefined();
+    expect(m.getOrder(ids[9]!).status).toBe('FILLED');
+    expect(() => m.place({ refId: 'r-0', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '10.00' })).toThrow(/already exists/);
+    expect(m.executionCount).toBe(10);
+    expect(m.executions().length).toBeLessThan(6);
+    expect(m.executionsFrom(9).map((x) => x.refId)).toEqual(['r-9']);
+    expect(m.executionsFrom(10)).toEqual([]);
+    expect(() => m.executionsFrom(0)).toThrow(/forgotten/);
+    // balances are untouched by forgetting: 10 buys of 10 USD
+    expect(usd(m)).toBe('9900');
+  });
+
+  it('keeps every record by default, and refuses a window below one', () => {
+    const m = market();
+    const ids = trade(m, 10);
+    expect(m.getOrder(ids[0]!).status).toBe('FILLED');
+    expect(m.executionsFrom(0)).toHaveLength(10);
+    expect(() => market({ keepClosed: 0 })).toThrow(/at least 1/);
+  });
+});

@@ -35,6 +35,13 @@ export interface PointMarketOptions {
   readonly funding?: Readonly<Record<string, string>>;
   /** Prefix of generated order and execution ids (default "pt"). */
   readonly idPrefix?: string;
+  /**
+   * How many closed orders and order fills stay available to lookups (default: all). Older ones are
+   * forgotten: `getOrder` answers not-found for them and `executions` no longer lists them, while
+   * their ref_ids stay taken. A backtest keeps a window, so the records of a long run neither pile up
+   * in memory nor make the collector copy and mark them again and again.
+   */
+  readonly keepClosed?: number;
 }
 
 interface MarketPoint {
@@ -66,6 +73,11 @@ export class PointMarket {
   private seq = 0;
   private lastAt = Number.NEGATIVE_INFINITY;
   private closedAtPoint: PointOrder[] = [];
+  private readonly keepClosed: number;
+  /** Ids of closed orders, oldest first (only when a window is kept). */
+  private closedIds: string[] = [];
+  /** Fills made before the first one `fills` still holds. */
+  private fillsForgotten = 0;
   /** Bumped whenever balances or open orders change (the driver refreshes its views then). */
   version = 0;
 
@@ -76,6 +88,8 @@ export class PointMarket {
     this.quoteTtlMs = nonNegative(options.quoteTtlMs ?? 30_000, 'quote_ttl_ms');
     this.fee = feeRate(this.feeBps);
     this.prefix = options.idPrefix ?? 'pt';
+    this.keepClosed = options.keepClosed ?? Number.POSITIVE_INFINITY;
+    if (!(this.keepClosed >= 1)) throw new RangeError(`keep_closed must be at least 1, got ${options.keepClosed}`);
     this.quoteTerms = { quoteSpreadBps: this.quoteSpreadBps, quoteTtlMs: this.quoteTtlMs, prefix: this.prefix };
     for (const [asset, value] of Object.entries(options.funding ?? {})) this.ledger.credit(PROFILE, asset, new D(value));
   }
@@ -165,9 +179,20 @@ export class PointMarket {
     return this.open;
   }
 
-  /** Fills at or after `sinceMs`, oldest first. */
+  /** Fills at or after `sinceMs`, oldest first (within the kept window). */
   executions(sinceMs = Number.NEGATIVE_INFINITY): readonly PointExecution[] {
     return executionsSince(this.fills, sinceMs);
+  }
+
+  /** How many fills point replay has made, forgotten ones included. */
+  get executionCount(): number {
+    return this.fillsForgotten + this.fills.length;
+  }
+
+  /** The fills from the `index`-th made on (0 is the first ever); throws if some were already forgotten. */
+  executionsFrom(index: number): readonly PointExecution[] {
+    if (index < this.fillsForgotten) throw new RangeError(`fills before #${this.fillsForgotten} are forgotten (keep_closed ${this.keepClosed}); read fills at least that often`);
+    return index >= this.executionCount ? NO_EXECUTIONS : this.fills.slice(index - this.fillsForgotten);
   }
 
   /** Balances of every asset ever held: available and trading (held by open orders). */
@@ -195,7 +220,7 @@ export class PointMarket {
     if (quote === undefined) throw new SimError('not-found', `quote ${req.quoteId} is not offered (quotes live for one point)`);
     if (quote.expiresAt < this.lastAt) throw new SimError('not-found', `quote ${req.quoteId} expired at ${new Date(quote.expiresAt).toISOString()}`);
     const { exec, fill } = this.quoteExecutions.settle(req, quote, this.lastAt, () => `${this.prefix}-x${++this.seq}`);
-    this.fills.push(fill);
+    this.addFill(fill);
     this.version++;
     return exec;
   }
@@ -272,21 +297,42 @@ export class PointMarket {
       { profileId: PROFILE, asset: getAsset, available: get },
     ]);
     o.status = 'FILLED';
+    this.retire(o);
     o.amountFilled = x.base;
     o.notionalFilled = x.base.times(x.price);
     const exec: PointExecution = {
       executionId: `${this.prefix}-f${++this.seq}`, orderId: o.id, refId: o.refId, market: o.market, side: o.side,
       amount: x.base, price: x.price, commission: x.fee, commissionAsset: o.quote, quoteAmount: x.quote, at, kind: 'order',
     };
-    this.fills.push(exec);
+    this.addFill(exec);
     this.version++;
     return exec;
+  }
+
+  /** Appends a fill, forgetting the oldest beyond the window (in halves: flat cost per fill). */
+  private addFill(x: PointExecution): void {
+    this.fills.push(x);
+    if (this.fills.length < 2 * this.keepClosed) return;
+    const drop = this.fills.length - this.keepClosed;
+    this.fills.splice(0, drop);
+    this.fillsForgotten += drop;
+  }
+
+  /** Forgets the oldest closed orders beyond the window (in halves, so the cost per order stays flat). */
+  private retire(o: PointOrder): void {
+    if (this.keepClosed === Number.POSITIVE_INFINITY) return;
+    this.closedIds.push(o.id);
+    if (this.closedIds.length < 2 * this.keepClosed) return;
+    const keep = this.closedIds.length - this.keepClosed;
+    for (let k = 0; k < keep; k++) this.orders.delete(this.closedIds[k]!);
+    this.closedIds = this.closedIds.slice(keep);
   }
 
   private close(o: PointOrder, status: 'CANCELLED' | 'REJECTED', reason: string, prune = true): void {
     this.ledger.release(PROFILE, o.reserved.asset, o.reserved.amount);
     o.status = status;
     o.reason = reason;
+    this.retire(o);
     if (prune) this.open = this.open.filter((x) => x !== o);
     this.version++;
   }
