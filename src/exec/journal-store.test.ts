@@ -65,7 +65,7 @@ describe('MemoryJournal with a window of finished intents', () => {
       j.recordFill(fill(`f-${k}`, `o-${k}`));
       j.update(`o-${k}`, k, 'done', { status: 'FILLED', amountFilled: '1' }, { type: 'status' });
     }
-    j.recordDecision({ kind: 'deny', intent: order('d-6', 6), at: 6, reason: { code: 'RATE', message: 'slow down' } });
+    j.recordDecision({ kind: 'deny', intent: order('d-6', 6), at: 6, reason: { code: 'RATE', message: 'slow down', details: {} } });
   }
 
   it('keeps the newest finished intents and every active one; the rules still hold for the forgotten', () => {
