@@ -155,6 +155,7 @@ async function optimizeFigure(): Promise<void> {
   process.stdout.write(`  1 worker: ${busy(one)}; ${cores} workers: ${busy(all)}\n`);
   process.stdout.write(`  speed-up ${(one.wall / all.wall).toFixed(2)}× (ideal ${cores}×); CPU per job with ${cores} workers ${(all.cpu / one.cpu).toFixed(2)}× that with one\n`);
   process.stdout.write(`  first result (thread start-up + a cold job): ${one.first.toFixed(0)} ms with 1 worker, ${all.first.toFixed(0)} ms with ${cores}\n`);
+  process.stdout.write(`  the first ${warm} results (start-up, cold jobs): ${(one.wall - one.steady).toFixed(0)} ms with 1 worker, ${(all.wall - all.steady).toFixed(0)} ms with ${cores}: ${((one.wall - one.steady) / (all.wall - all.steady)).toFixed(2)}×\n`);
   process.stdout.write(`  after the first ${warm} results (the last ${jobs - warm} jobs): ${one.steady.toFixed(0)} ms with 1 worker, ${all.steady.toFixed(0)} ms with ${cores}: ${(one.steady / all.steady).toFixed(2)}×\n`);
   process.stdout.write(`  ceiling on this machine: ${cores} cores / ${(one.cpu / one.wall).toFixed(2)} cores busy with one worker = ${(cores / (one.cpu / one.wall)).toFixed(2)}×\n`);
 }
