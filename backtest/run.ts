@@ -154,7 +154,6 @@ function refresh(b: BacktestBundle, r: ReplayInput, marks: { version: number; co
   const x = b.points.balance(r.base);
   marks.quote = q.available.plus(q.trading).toNumber();
   marks.base = x.available.plus(x.trading).toNumber();
-  if (marks.consumed === b.points.executionCount) return;
   for (const x of b.points.executionsFrom(marks.consumed)) r.tracker.add(x);
   marks.consumed = b.points.executionCount;
 }

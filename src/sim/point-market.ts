@@ -54,6 +54,7 @@ interface MarketPoint {
 
 const PROFILE = 'backtest';
 const NO_EXECUTIONS: readonly PointExecution[] = [];
+const NOTHING_DROPPED: readonly never[] = [];
 
 export class PointMarket {
   readonly feeBps: number;
@@ -75,7 +76,7 @@ export class PointMarket {
   private closedAtPoint: PointOrder[] = [];
   private readonly keepClosed: number;
   /** Ids of closed orders, oldest first (only when a window is kept). */
-  private closedIds: string[] = [];
+  private readonly closedIds: string[] = [];
   /** Fills made before the first one `fills` still holds. */
   private fillsForgotten = 0;
   /** Bumped whenever balances or open orders change (the driver refreshes its views then). */
@@ -309,23 +310,17 @@ export class PointMarket {
     return exec;
   }
 
-  /** Appends a fill, forgetting the oldest beyond the window (in halves: flat cost per fill). */
+  /** Appends a fill, forgetting the oldest beyond the window. */
   private addFill(x: PointExecution): void {
     this.fills.push(x);
-    if (this.fills.length < 2 * this.keepClosed) return;
-    const drop = this.fills.length - this.keepClosed;
-    this.fills.splice(0, drop);
-    this.fillsForgotten += drop;
+    this.fillsForgotten += dropOldest(this.fills, this.keepClosed).length;
   }
 
-  /** Forgets the oldest closed orders beyond the window (in halves, so the cost per order stays flat). */
+  /** Forgets the oldest closed orders beyond the window. */
   private retire(o: PointOrder): void {
     if (this.keepClosed === Number.POSITIVE_INFINITY) return;
     this.closedIds.push(o.id);
-    if (this.closedIds.length < 2 * this.keepClosed) return;
-    const keep = this.closedIds.length - this.keepClosed;
-    for (let k = 0; k < keep; k++) this.orders.delete(this.closedIds[k]!);
-    this.closedIds = this.closedIds.slice(keep);
+    for (const id of dropOldest(this.closedIds, this.keepClosed)) this.orders.delete(id);
   }
 
   private close(o: PointOrder, status: 'CANCELLED' | 'REJECTED', reason: string, prune = true): void {
@@ -336,4 +331,12 @@ export class PointMarket {
     if (prune) this.open = this.open.filter((x) => x !== o);
     this.version++;
   }
+}
+
+/**
+ * Once `list` holds twice `keep` items, removes and returns all but the newest `keep` (none before):
+ * trimming in halves keeps the cost per item flat.
+ */
+function dropOldest<T>(list: T[], keep: number): readonly T[] {
+  return list.length < 2 * keep ? NOTHING_DROPPED : list.splice(0, list.length - keep);
 }
