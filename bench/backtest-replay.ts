@@ -3,12 +3,16 @@
  * risk gate → journal → executors → point replay — on 1,000,000 seeded random-walk points on one
  * core, beside a plain Float64Array crossover loop over the same points measured in the same run
  * (the ratio is the figure that matters), with peak RSS. Then `optimize` on a grid with 1 worker and
- * with N workers (all cores) for the speed-up.
+ * with N workers (all cores) for the speed-up, and once more with 1 worker confined to one core
+ * (`taskset -c 0`, in a child process: `optimize-once.ts`), the baseline without an idle core running
+ * V8's helper threads for free.
  *
  *   npm run bench backtest-replay
  */
+import { spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { runOptimize } from '../backtest/optimize.js';
 import { parseGrid } from '../backtest/grid.js';
 import { runBacktest } from '../backtest/run.js';
@@ -129,35 +133,72 @@ async function replayFigure(series: PriceSeriesLike): Promise<void> {
   process.stdout.write(`  target: ≥ 2,000,000 points/s (goal 5,000,000); peak RSS < 400 MB\n`);
 }
 
+/** The optimizer bench's workload: the grid of the optimize command's own example on 200,000 points. */
+export const OPTIMIZE_GRID = 'fast=5..30:5,slow=20..100:10';
+export const OPTIMIZE_POINTS = 200_000;
+
+export interface OptimizeTiming {
+  readonly wall: number;
+  /** CPU time of the whole process (every thread). */
+  readonly cpu: number;
+  readonly first: number;
+  /** Time after the first `warm` results. */
+  readonly steady: number;
+}
+
+/**
+ * Times one optimize run. CPU time is the whole process's (every thread): one worker already keeps
+ * more than one core busy, since V8 collects garbage and compiles on helper threads, which the idle
+ * cores run for free. `warm` is the number of results after which every thread has started and
+ * compiled the job path.
+ */
+export async function timeOptimize(workers: number, warm: number): Promise<OptimizeTiming> {
+  const series = walkSeries(OPTIMIZE_POINTS, 11);
+  const grid = parseGrid(OPTIMIZE_GRID);
+  const marks: number[] = [];
+  const t0 = performance.now();
+  const c0 = process.cpuUsage();
+  await runOptimize({ strategy: 'sma-cross', series, grid, metric: 'sharpe', workers, onProgress: () => marks.push(performance.now() - t0) });
+  const c = process.cpuUsage(c0);
+  const wall = performance.now() - t0;
+  return { wall, cpu: (c.user + c.system) / 1000, first: marks[0]!, steady: wall - marks[warm - 1]! };
+}
+
+/**
+ * One worker confined to one core (`taskset -c 0`, in a child process): the baseline without the idle
+ * core that runs V8's helper threads for free. Undefined where taskset is missing or there is one core.
+ */
+function timeOnOneCore(warm: number): OptimizeTiming | undefined {
+  if (availableParallelism() < 2) return undefined;
+  const once = fileURLToPath(new URL('./optimize-once.ts', import.meta.url));
+  const r = spawnSync('taskset', ['-c', '0', process.execPath, '--import', 'tsx', once, String(warm)], { encoding: 'utf8' });
+  if (r.error || r.status !== 0) return undefined;
+  return JSON.parse(r.stdout) as OptimizeTiming;
+}
+
 async function optimizeFigure(): Promise<void> {
   const cores = availableParallelism();
   // the grid of the optimize command's own example: enough jobs that thread start-up and each
   // thread's JIT warm-up are a small part of the run, as in real use
-  const series = walkSeries(200_000, 11);
-  const grid = parseGrid('fast=5..30:5,slow=20..100:10');
-  const warm = 2 * cores; // results after which every thread has started and compiled the job path
-  // CPU time of the whole process (every thread): one worker already keeps more than one core busy,
-  // since V8 collects garbage and compiles on helper threads, which the idle cores run for free
-  const time = async (workers: number): Promise<{ wall: number; cpu: number; first: number; steady: number }> => {
-    const marks: number[] = [];
-    const t0 = performance.now();
-    const c0 = process.cpuUsage();
-    await runOptimize({ strategy: 'sma-cross', series, grid, metric: 'sharpe', workers, onProgress: () => marks.push(performance.now() - t0) });
-    const c = process.cpuUsage(c0);
-    const wall = performance.now() - t0;
-    return { wall, cpu: (c.user + c.system) / 1000, first: marks[0]!, steady: wall - marks[warm - 1]! };
-  };
+  const warm = 2 * cores;
   const busy = (t: { wall: number; cpu: number }): string => `${t.wall.toFixed(0)} ms (CPU ${t.cpu.toFixed(0)} ms, ${(t.cpu / t.wall).toFixed(2)} cores busy)`;
-  const one = await time(1);
-  const all = await time(cores);
-  const jobs = grid.combinations.length;
-  process.stdout.write(`optimize sma-cross, ${jobs} combinations × ${series.length.toLocaleString('en-US')} points\n`);
+  const one = await timeOptimize(1, warm);
+  const all = await timeOptimize(cores, warm);
+  const pinned = timeOnOneCore(warm);
+  const jobs = parseGrid(OPTIMIZE_GRID).combinations.length;
+  process.stdout.write(`optimize sma-cross, ${jobs} combinations × ${OPTIMIZE_POINTS.toLocaleString('en-US')} points\n`);
   process.stdout.write(`  1 worker: ${busy(one)}; ${cores} workers: ${busy(all)}\n`);
   process.stdout.write(`  speed-up ${(one.wall / all.wall).toFixed(2)}× (ideal ${cores}×); CPU per job with ${cores} workers ${(all.cpu / one.cpu).toFixed(2)}× that with one\n`);
   process.stdout.write(`  first result (thread start-up + a cold job): ${one.first.toFixed(0)} ms with 1 worker, ${all.first.toFixed(0)} ms with ${cores}\n`);
   process.stdout.write(`  the first ${warm} results (start-up, cold jobs): ${(one.wall - one.steady).toFixed(0)} ms with 1 worker, ${(all.wall - all.steady).toFixed(0)} ms with ${cores}: ${((one.wall - one.steady) / (all.wall - all.steady)).toFixed(2)}×\n`);
   process.stdout.write(`  after the first ${warm} results (the last ${jobs - warm} jobs): ${one.steady.toFixed(0)} ms with 1 worker, ${all.steady.toFixed(0)} ms with ${cores}: ${(one.steady / all.steady).toFixed(2)}×\n`);
   process.stdout.write(`  ceiling on this machine: ${cores} cores / ${(one.cpu / one.wall).toFixed(2)} cores busy with one worker = ${(cores / (one.cpu / one.wall)).toFixed(2)}×\n`);
+  if (pinned) {
+    process.stdout.write(`  1 worker confined to one core (taskset -c 0): ${busy(pinned)}; speed-up of ${cores} workers on ${cores} cores `
+      + `${(pinned.wall / all.wall).toFixed(2)}× end to end, ${(pinned.steady / all.steady).toFixed(2)}× after the first ${warm} results\n`);
+  } else {
+    process.stdout.write('  1 worker confined to one core: skipped (needs taskset and 2 or more cores)\n');
+  }
 }
 
 export async function run(): Promise<void> {
