@@ -166,13 +166,14 @@ export async function timeOptimize(workers: number, warm: number): Promise<Optim
 
 /**
  * One worker confined to one core (`taskset -c 0`, in a child process): the baseline without the idle
- * core that runs V8's helper threads for free. Undefined where taskset is missing or there is one core.
+ * core that runs V8's helper threads for free. A string says why it was skipped.
  */
-function timeOnOneCore(warm: number): OptimizeTiming | undefined {
-  if (availableParallelism() < 2) return undefined;
+function timeOnOneCore(warm: number): OptimizeTiming | string {
+  if (availableParallelism() < 2) return 'this machine has one core';
   const once = fileURLToPath(new URL('./optimize-once.ts', import.meta.url));
   const r = spawnSync('taskset', ['-c', '0', process.execPath, '--import', 'tsx', once, String(warm)], { encoding: 'utf8' });
-  if (r.error || r.status !== 0) return undefined;
+  if (r.error) return `taskset could not start (${r.error.message})`;
+  if (r.status !== 0) return `the confined run exited with ${r.status}: ${r.stderr.trim().split('\n').slice(-1)[0] ?? ''}`;
   return JSON.parse(r.stdout) as OptimizeTiming;
 }
 
@@ -193,11 +194,11 @@ async function optimizeFigure(): Promise<void> {
   process.stdout.write(`  the first ${warm} results (start-up, cold jobs): ${(one.wall - one.steady).toFixed(0)} ms with 1 worker, ${(all.wall - all.steady).toFixed(0)} ms with ${cores}: ${((one.wall - one.steady) / (all.wall - all.steady)).toFixed(2)}×\n`);
   process.stdout.write(`  after the first ${warm} results (the last ${jobs - warm} jobs): ${one.steady.toFixed(0)} ms with 1 worker, ${all.steady.toFixed(0)} ms with ${cores}: ${(one.steady / all.steady).toFixed(2)}×\n`);
   process.stdout.write(`  ceiling on this machine: ${cores} cores / ${(one.cpu / one.wall).toFixed(2)} cores busy with one worker = ${(cores / (one.cpu / one.wall)).toFixed(2)}×\n`);
-  if (pinned) {
+  if (typeof pinned !== 'string') {
     process.stdout.write(`  1 worker confined to one core (taskset -c 0): ${busy(pinned)}; speed-up of ${cores} workers on ${cores} cores `
       + `${(pinned.wall / all.wall).toFixed(2)}× end to end, ${(pinned.steady / all.steady).toFixed(2)}× after the first ${warm} results\n`);
   } else {
-    process.stdout.write('  1 worker confined to one core: skipped (needs taskset and 2 or more cores)\n');
+    process.stdout.write(`  1 worker confined to one core: skipped (${pinned})\n`);
   }
 }
 
