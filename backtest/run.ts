@@ -128,6 +128,7 @@ async function replay(b: BacktestBundle, cfg: BacktestConfig, r: ReplayInput): P
     const at = times[i]!;
     const price = prices[i]!;
     b.clock.advanceTo(at);
+    b.forgetFinished();
     const made = pm.point(market, at, price);
     if (pm.version !== marks.version) refresh(b, r, marks, at);
     if (made.length > 0 || pm.closedAtLastPoint().length > 0) reportPoint(b);

@@ -62,6 +62,8 @@ export interface BacktestBundle {
   readonly orders: OrderExecutor;
   readonly fills: FillTracker;
   readonly runner: StrategyRunner;
+  /** Forgets the finished intents beyond the window (the driver calls it as each point begins). */
+  readonly forgetFinished: () => void;
 }
 
 /** Builds the bundle; the caller closes `journal` when done. */
@@ -74,7 +76,8 @@ export function buildBacktestBundle(o: BundleOptions): BacktestBundle {
   const riskView = new EngineRiskView(clock, market, account, o.limits.fee_bps);
   const gate = new RiskGate(o.limits, riskView, o.log);
   // in memory unless a file is asked for: same records and rules, a fraction of the cost per intent
-  const journal: JournalStore = o.journalFile === undefined ? new MemoryJournal({ keepFinished: RECORDS_KEPT }) : new Journal(o.journalFile);
+  const memory = o.journalFile === undefined ? new MemoryJournal({ keepFinished: RECORDS_KEPT }) : undefined;
+  const journal: JournalStore = memory ?? new Journal(o.journalFile!);
   const holder: { engine?: Engine } = {};
   const ctx: ExecContext = { venue, journal, clock, ...(o.log && { log: o.log }), emit: (r: ExecReport) => holder.engine?.onReport(r) };
   const orders = new OrderExecutor(ctx);
@@ -87,7 +90,9 @@ export function buildBacktestBundle(o: BundleOptions): BacktestBundle {
     ...(o.onDecision && { onDecision: o.onDecision }),
   });
   holder.engine = engine;
-  return { clock, market, account, points, venue, gate, journal, engine, orders, fills: new FillTracker(ctx, o.startMs), runner };
+  return { clock, market, account, points, venue, gate, journal, engine, orders, fills: new FillTracker(ctx, o.startMs), runner,
+    forgetFinished: () => memory?.forgetFinished(),
+  };
 }
 
 /** Pushes point replay's balances and open orders into the account store, as live polling would. */

@@ -71,6 +71,7 @@ describe('MemoryJournal with a window of finished intents', () => {
   it('keeps the newest finished intents and every active one; the rules still hold for the forgotten', () => {
     const j = new MemoryJournal({ keepFinished: 2 });
     run(j);
+    j.forgetFinished();
     expect(j.intents().map((r) => r.refId).sort()).toEqual(['d-6', 'o-5', 'open']);
     expect(j.active().map((r) => r.refId)).toEqual(['open']);
     expect(j.fills().map((f) => f.fillId)).toEqual(['f-5']);
@@ -89,6 +90,7 @@ describe('MemoryJournal with a window of finished intents', () => {
     const reports: ExecReport[] = [];
     const orders = new OrderExecutor({ venue: new ScriptedVenue(() => clock.now()), journal, clock, emit: (r) => reports.push(r) });
     run(journal);
+    journal.forgetFinished();
     expect(journal.get('o-1')).toBeUndefined();
     const cancel: Intent = { kind: 'cancel-order', intentId: 'c-1', strategy: 's', orderRefId: 'o-1' };
     journal.recordDecision({ kind: 'approve', intent: cancel, at: 10 });

@@ -9,8 +9,9 @@ const ACTIVE: ReadonlySet<JournalState> = new Set(ACTIVE_STATES);
 export interface MemoryJournalOptions {
   /**
    * How many finished intents (denied or done) keep their records (default: all). Older ones are
-   * forgotten: their rows, events and fills no longer answer lookups, while their ref_ids and fill
-   * ids stay taken, so the rules hold for the whole run. A backtest keeps a window: its journal then
+   * forgotten when `forgetFinished` is called (a backtest calls it as each point begins, when nothing
+   * is in flight for them): their rows, events and fills no longer answer lookups, while their ref_ids
+   * and fill ids stay taken, so the rules hold for the whole run. A backtest keeps a window: its journal then
    * stays small however many intents the run makes, and the collector stops copying and marking
    * records nothing reads again.
    */
@@ -174,16 +175,24 @@ export class MemoryJournal implements JournalStore {
     // memory is released with the object
   }
 
-  /** Keeps the window of finished intents: the newest `keepFinished`, forgetting the oldest beyond. */
+  /**
+   * Forgets the finished intents beyond the window, oldest finished first. Not done as an intent
+   * finishes: its fills may still be on their way (a venue reports an order's status and its fills
+   * apart), and a fill whose row is gone could not be journaled nor reported.
+   */
+  forgetFinished(): void {
+    while (this.finished.size > this.keepFinished) {
+      const oldest = this.finished.values().next().value as string;
+      this.finished.delete(oldest);
+      this.forget(oldest);
+    }
+  }
+
+  /** Tracks the finished intents, oldest finished first (only when a window is kept). */
   private settled(refId: string, state: JournalState): void {
     if (this.keepFinished === Number.POSITIVE_INFINITY) return;
     this.finished.delete(refId);
-    if (ACTIVE.has(state)) return;
-    this.finished.add(refId);
-    if (this.finished.size <= this.keepFinished) return;
-    const oldest = this.finished.values().next().value as string;
-    this.finished.delete(oldest);
-    this.forget(oldest);
+    if (!ACTIVE.has(state)) this.finished.add(refId);
   }
 
   private forget(refId: string): void {

@@ -37,7 +37,7 @@ export interface PointMarketOptions {
   readonly idPrefix?: string;
   /**
    * How many closed orders and order fills stay available to lookups (default: all). Older ones are
-   * forgotten: `getOrder` answers not-found for them and `executions` no longer lists them, while
+   * forgotten as the next point begins (never those made since the last point): `getOrder` answers not-found for them and `executions` no longer lists them, while
    * their ref_ids stay taken. A backtest keeps a window, so the records of a long run neither pile up
    * in memory nor make the collector copy and mark them again and again.
    */
@@ -126,6 +126,7 @@ export class PointMarket {
       p.quotes = undefined;
     }
     if (this.closedAtPoint.length > 0) this.closedAtPoint = [];
+    this.forgetOld();
     return this.open.length === 0 ? NO_EXECUTIONS : this.matchOpen(market, p);
   }
 
@@ -310,16 +311,21 @@ export class PointMarket {
     return exec;
   }
 
-  /** Appends a fill, forgetting the oldest beyond the window. */
   private addFill(x: PointExecution): void {
     this.fills.push(x);
-    this.fillsForgotten += dropOldest(this.fills, this.keepClosed).length;
   }
 
-  /** Forgets the oldest closed orders beyond the window. */
   private retire(o: PointOrder): void {
-    if (this.keepClosed === Number.POSITIVE_INFINITY) return;
-    this.closedIds.push(o.id);
+    if (this.keepClosed !== Number.POSITIVE_INFINITY) this.closedIds.push(o.id);
+  }
+
+  /**
+   * Forgets the oldest closed orders and fills beyond the window. Runs as a point begins, so every
+   * record made since the last point stays readable however many there are: the reader (the backtest
+   * driver) takes them before it moves to the next point.
+   */
+  private forgetOld(): void {
+    this.fillsForgotten += dropOldest(this.fills, this.keepClosed).length;
     for (const id of dropOldest(this.closedIds, this.keepClosed)) this.orders.delete(id);
   }
 

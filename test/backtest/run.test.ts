@@ -110,3 +110,39 @@ describe('no look-ahead', () => {
     expect(run.finalBalances.BTC).toBe('5');
   });
 });
+
+describe('records window', () => {
+  it('more fills at one point than the window keeps are all counted: 70 resting bids filling together', async () => {
+    const BIDS = 70; // beyond twice the window of 32 records a backtest keeps
+    const heard: string[] = [];
+    const ladder = defineStrategy({
+      name: 'ladder',
+      description: 'rests many limit bids at once',
+      params: z.object({}),
+      markets: ['BTCUSD'],
+      create: () => {
+        let placed = false;
+        return {
+          onEvent: (e) => {
+            if (placed || e.kind !== 'price') return undefined;
+            placed = true;
+            return Array.from({ length: BIDS }, () => ({ kind: 'place-order' as const, market: 'BTCUSD', side: 'BUY' as const, type: 'LIMIT' as const, baseAmount: '1', price: '95', timeInForce: 'GTC' as const }));
+          },
+          onReport: (r) => {
+            heard.push(r.kind);
+          },
+        };
+      },
+    });
+    const limits = (await import('../../src/risk/index.js')).RiskLimitsSchema.parse({ max_open_orders: 100 });
+    const run = await runBacktest({ definition: ladder, params: {}, series: series([100, 100, 90, 90]), feeBps: 0, limits });
+    expect(run.decisions).toEqual({ approve: BIDS });
+    // every bid fills at point 2, at its limit: 70 BTC for 70 × 95 = 6650 USD
+    expect(run.fills).toHaveLength(BIDS);
+    expect(run.fills.every((f) => f.at === T0 + 2 * H && f.price === 95)).toBe(true);
+    expect(run.finalBalances).toEqual({ USD: '3350', BTC: '70' });
+    expect(Array.from(run.equity)).toEqual([10000, 10000, 9650, 9650]);
+    // the strategy hears of every fill, as live: none is lost to the window
+    expect(heard.filter((k) => k === 'filled')).toHaveLength(BIDS);
+  });
+});
