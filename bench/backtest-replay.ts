@@ -181,12 +181,12 @@ async function optimizeFigure(): Promise<void> {
   const cores = availableParallelism();
   // the grid of the optimize command's own example: enough jobs that thread start-up and each
   // thread's JIT warm-up are a small part of the run, as in real use
-  const warm = 2 * cores;
+  const jobs = parseGrid(OPTIMIZE_GRID).combinations.length;
+  const warm = Math.min(2 * cores, jobs - 1);
   const busy = (t: { wall: number; cpu: number }): string => `${t.wall.toFixed(0)} ms (CPU ${t.cpu.toFixed(0)} ms, ${(t.cpu / t.wall).toFixed(2)} cores busy)`;
   const one = await timeOptimize(1, warm);
   const all = await timeOptimize(cores, warm);
   const pinned = timeOnOneCore(warm);
-  const jobs = parseGrid(OPTIMIZE_GRID).combinations.length;
   process.stdout.write(`optimize sma-cross, ${jobs} combinations × ${OPTIMIZE_POINTS.toLocaleString('en-US')} points\n`);
   process.stdout.write(`  1 worker: ${busy(one)}; ${cores} workers: ${busy(all)}\n`);
   process.stdout.write(`  speed-up ${(one.wall / all.wall).toFixed(2)}× (ideal ${cores}×); CPU per job with ${cores} workers ${(all.cpu / one.cpu).toFixed(2)}× that with one\n`);
