@@ -62,7 +62,8 @@ export function resolveEnvironment(config: Pick<Config, 'environment' | 'api'>, 
   };
 }
 
-function nonEmpty(v: string | undefined): string | undefined {
+/** An environment value, or undefined when it is unset, empty or only whitespace. */
+export function nonEmpty(v: string | undefined): string | undefined {
   return v === undefined || v.trim() === '' ? undefined : v;
 }
 

@@ -24,6 +24,9 @@ export const ApiConfigSchema = z
   })
   .strict();
 
+/** A client id the sandbox accepts (`local.client_id`, `tradeloop sandbox --client-id`): no whitespace. */
+export const CLIENT_ID_PATTERN = /^\S+$/;
+
 export const LocalSandboxConfigSchema = z
   .object({
     port: z.number().int().min(0).max(65_535).default(0),
@@ -51,7 +54,7 @@ export const LocalSandboxConfigSchema = z
      * Client id `tradeloop sandbox` accepts instead of the local development credential; its secret
      * comes only from TRADELOOP_SANDBOX_CLIENT_SECRET in the environment.
      */
-    client_id: z.string().regex(/^\S+$/, 'a client id without spaces, e.g. my-bot').optional(),
+    client_id: z.string().regex(CLIENT_ID_PATTERN, 'a client id without spaces, e.g. my-bot').optional(),
     /** Refused: secrets are never read from files. */
     client_secret: z
       .custom<never>(() => false, 'secrets are never read from files: remove local.client_secret and export TRADELOOP_SANDBOX_CLIENT_SECRET instead')

@@ -64,7 +64,7 @@ export async function buildLiveBundle(config: Config, env: NodeJS.ProcessEnv, op
   if (local && config.api.base_url === undefined) {
     // it accepts the credential this run uses: TRADELOOP_CLIENT_ID/SECRET when exported, else the default
     const clients = [{ clientId: resolved.clientId, clientSecret: resolved.clientSecret }];
-    sandbox = await startSandbox({ port: config.local.port, seed: config.local.seed, funding: config.local.funding, submitDelayMs: config.local.submit_delay_ms, clients, clock, logger: options.log, ...(config.local.documents && { sim: { platform: { documents: true } } }) });
+    sandbox = await startSandbox({ port: config.local.port, seed: config.local.seed, funding: config.local.funding, clients, clock, logger: options.log, sim: { rules: { submitDelayMs: config.local.submit_delay_ms }, ...(config.local.documents && { platform: { documents: true } }) } });
     options.log.info(`local sandbox listening on ${sandbox.url}`);
   }
   const budget = new RequestBudget({ clock });

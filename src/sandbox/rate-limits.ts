@@ -117,7 +117,7 @@ function positive(n: number, name: string): number {
 
 /**
  * Parses `--rate-limits`: `on`/`off`, or comma-separated `window=10s,penalty=30s,scale=0.1`
- * (any setting turns them on). Returns undefined for off.
+ * (any setting turns them on; each must be above 0). Returns undefined for off.
  */
 export function parseRateLimits(text: string): RateLimitSettings | undefined {
   const t = text.trim();
@@ -130,6 +130,10 @@ export function parseRateLimits(text: string): RateLimitSettings | undefined {
     const n = Number(m[2]);
     if (m[1] === 'scale') out.scale = n;
     else out[m[1] === 'window' ? 'windowMs' : 'penaltyMs'] = n * (m[3] === 'm' ? 60_000 : m[3] === 'ms' ? 1 : 1000);
+  }
+  // the pattern admits no negative number, but 0 (window=0s, scale=0.0) would only fail later in RateLimiter
+  for (const [name, value] of [['window', out.windowMs], ['penalty', out.penaltyMs], ['scale', out.scale]] as const) {
+    if (value !== undefined && !(value > 0)) throw new InputError('--rate-limits', `${name}: must be greater than 0, got ${value}, e.g. window=10s,penalty=30s,scale=0.1`);
   }
   return out;
 }

@@ -44,14 +44,11 @@ export interface SandboxOptions {
   /** Initial funds of the default profile (default USD 100000); ignored when state is restored. */
   readonly funding?: Readonly<Record<string, string>>;
   readonly logger?: Logger;
-  /** Further sim settings: fees, rules, tickMs, replay, historyDays, quotes, transfer limits. */
-  readonly sim?: Omit<SimOptions, 'clock' | 'seed' | 'funding' | 'restore'>;
   /**
-   * Order-entry delay in ms of simulated time (default 0: orders are entered when created). Above 0,
-   * CreateOrder answers SUBMITTED and the order is entered at the first tick at or after
-   * created_at + delay. Same as `sim.rules.submitDelayMs`, which it overrides.
+   * Further sim settings: fees, rules (e.g. `rules.submitDelayMs`, the order-entry delay), tickMs,
+   * replay, historyDays, quotes, transfer limits.
    */
-  readonly submitDelayMs?: number;
+  readonly sim?: Omit<SimOptions, 'clock' | 'seed' | 'funding' | 'restore'>;
   readonly shapes?: Partial<WireShapes>;
   /** Fault injection (off by default); more rules can be added at run time through `handle.faults`. */
   readonly faults?: FaultSettings;
@@ -111,8 +108,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const wallClock = options.wallClock ?? new LiveClock();
   const logger = (options.logger ?? silentLogger()).child({ component: 'sandbox' });
   const restore = options.stateFile === undefined ? undefined : loadState(options.stateFile);
-  const rules = options.submitDelayMs === undefined ? options.sim?.rules : { ...options.sim?.rules, submitDelayMs: options.submitDelayMs };
-  const sim = new SimPlatform({ ...options.sim, ...(rules ? { rules } : {}), clock, seed: options.seed ?? 42, funding: options.funding ?? { USD: '100000' }, ...(restore ? { restore } : {}) });
+  const sim = new SimPlatform({ ...options.sim, clock, seed: options.seed ?? 42, funding: options.funding ?? { USD: '100000' }, ...(restore ? { restore } : {}) });
   const faults = new FaultInjector(options.faults ?? { rules: [] }, new Rng(options.faults?.seed ?? sim.seed).fork('faults'));
   const issuer = new TokenIssuer(options.clients ?? [{ clientId: LOCAL_CLIENT_ID, clientSecret: LOCAL_CLIENT_SECRET }], clock, options.tokenLifetimeSec ?? 3599);
   const limiter = options.rateLimits === undefined ? undefined : new RateLimiter(options.rateLimits, wallClock);

@@ -6,32 +6,34 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ApiClient, createApiClient } from '../../src/api/index.js';
 import { InputError } from '../../src/core/errors.js';
-import { startSandbox } from '../../src/sandbox/index.js';
-import { T0, type TestSandbox, startTestSandbox } from '../support/sandbox-fixture.js';
+import { type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
+import { T0 } from '../support/sandbox-fixture.js';
+import { type PlatformSandbox, startPlatformSandbox } from '../support/sandbox-platform.js';
 import { firstLine } from '../support/child-lines.js';
 
 const DELAY_MS = 2000;
+/** The sandbox options that set the order-entry delay (`sim.rules.submitDelayMs`). */
+const DELAYED = { sim: { rules: { submitDelayMs: DELAY_MS } } } satisfies Partial<SandboxOptions>;
 
 /** Statuses and ids of the default profile's orders with one status, through ListProfileOrders. */
 async function idsWithStatus(api: ApiClient, status: 'SUBMITTED' | 'OPEN'): Promise<string[]> {
   return (await api.listProfileOrders('default', { status })).items.map((o) => o.id!);
 }
 
-describe('sandbox order-entry delay (startSandbox submitDelayMs) through the project client', () => {
-  const open: Array<{ sb: TestSandbox; api: ApiClient }> = [];
+describe('sandbox order-entry delay (startSandbox sim.rules.submitDelayMs) through the project client', () => {
+  const open: Array<{ sb: PlatformSandbox; api: ApiClient }> = [];
   let dir: string | undefined;
 
-  async function start(options: Parameters<typeof startTestSandbox>[0]): Promise<{ sb: TestSandbox; api: ApiClient }> {
-    const sb = await startTestSandbox(options);
-    const api = createApiClient({ apiUrl: sb.handle.apiUrl, tokenUrl: sb.handle.tokenUrl, clientId: 'tradeloop-local', clientSecret: 'tradeloop-local-secret' });
-    const pair = { sb, api };
+  async function start(options: Partial<SandboxOptions>): Promise<{ sb: PlatformSandbox; api: ApiClient }> {
+    const sb = await startPlatformSandbox(options);
+    const pair = { sb, api: sb.api };
     open.push(pair);
     return pair;
   }
 
-  async function stop(pair: { sb: TestSandbox; api: ApiClient }): Promise<void> {
+  /** Closes the sandbox and its clients. */
+  async function stop(pair: { sb: PlatformSandbox; api: ApiClient }): Promise<void> {
     open.splice(open.indexOf(pair), 1);
-    await pair.api.close();
     await pair.sb.close();
   }
 
@@ -42,7 +44,7 @@ describe('sandbox order-entry delay (startSandbox submitDelayMs) through the pro
   });
 
   it('answers CreateOrder SUBMITTED, shows it SUBMITTED until the delay passes, then OPEN or FILLED', async () => {
-    const { sb, api } = await start({ submitDelayMs: DELAY_MS });
+    const { sb, api } = await start(DELAYED);
     const resting = await api.createOrder('default', { side: 'BUY', market: 'BTCUSD', type: 'LIMIT', price: '59000', base_amount: '0.1', ref_id: 'rest-1' });
     const market = await api.createOrder('default', { side: 'BUY', market: 'BTCUSD', type: 'MARKET', quote_amount: '6000', ref_id: 'mkt-1' });
     expect([resting.status, market.status]).toEqual(['SUBMITTED', 'SUBMITTED']);
@@ -64,7 +66,7 @@ describe('sandbox order-entry delay (startSandbox submitDelayMs) through the pro
   });
 
   it('cancels a SUBMITTED order: acknowledged, then CANCELLED without a fill, funds released', async () => {
-    const { sb, api } = await start({ submitDelayMs: DELAY_MS });
+    const { sb, api } = await start(DELAYED);
     const order = await api.createOrder('default', { side: 'BUY', market: 'BTCUSD', type: 'MARKET', quote_amount: '6000', ref_id: 'mkt-c' });
     await api.cancelOrder('default', order.id!);
     sb.advance(DELAY_MS * 3);
@@ -77,11 +79,11 @@ describe('sandbox order-entry delay (startSandbox submitDelayMs) through the pro
   it('keeps a SUBMITTED order in the state file and enters it after the restart', async () => {
     dir = mkdtempSync(join(tmpdir(), 'tradeloop-entry-'));
     const stateFile = join(dir, 'state.json');
-    const first = await start({ submitDelayMs: DELAY_MS, stateFile });
+    const first = await start({ ...DELAYED, stateFile });
     const order = await first.api.createOrder('default', { side: 'BUY', market: 'BTCUSD', type: 'LIMIT', price: '59000', base_amount: '0.1', ref_id: 'rest-s' });
     expect(order.status).toBe('SUBMITTED');
     await stop(first);
-    const second = await start({ submitDelayMs: DELAY_MS, stateFile });
+    const second = await start({ ...DELAYED, stateFile });
     expect(second.sb.handle.restored).toBe(true);
     expect((await second.api.getOrder('default', order.id!)).status).toBe('SUBMITTED');
     second.sb.advance(DELAY_MS);
@@ -95,8 +97,8 @@ describe('sandbox order-entry delay (startSandbox submitDelayMs) through the pro
   });
 
   it('refuses a negative delay before listening, naming the option', async () => {
-    await expect(startSandbox({ submitDelayMs: -1 })).rejects.toThrow(InputError);
-    await expect(startSandbox({ submitDelayMs: -1 })).rejects.toThrow(/submitDelayMs/);
+    await expect(startSandbox({ sim: { rules: { submitDelayMs: -1 } } })).rejects.toThrow(InputError);
+    await expect(startSandbox({ sim: { rules: { submitDelayMs: -1 } } })).rejects.toThrow(/submitDelayMs/);
   });
 });
 

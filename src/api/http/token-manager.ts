@@ -129,11 +129,12 @@ export class TokenManager {
     const mapped = mapHttpError({ operation: 'OAuthToken', status, headers, text, nowMs: this.o.clock.now(), secrets: this.o.secrets });
     if (status === 429 || status >= 500) return mapped;
     const init = { operation: 'OAuthToken', status, requestId: mapped.requestId, problem: mapped.problem };
-    if ((status === 400 || status === 401 || status === 403) && (text.trim() === '' || isJson(text))) {
+    const jsonOrEmpty = text.trim() === '' || isJson(text);
+    if ((status === 400 || status === 401 || status === 403) && jsonOrEmpty) {
       return new AuthError(`the token endpoint refused the credential (HTTP ${status}): check TRADELOOP_CLIENT_ID, TRADELOOP_CLIENT_SECRET and api.scopes`, init);
     }
     const title = mapped.problem?.title === undefined ? '' : ` ${mapped.problem.title}`;
-    const body = isJson(text) || text.trim() === '' ? '' : ' with a body that is not JSON';
+    const body = jsonOrEmpty ? '' : ' with a body that is not JSON';
     return new AuthError(this.wrongUrl(`answered HTTP ${status}${title}${body}`), init);
   }
 

@@ -2,13 +2,14 @@ import { type Command } from 'commander';
 import { type Clock } from '../../clock/clock.js';
 import { LiveClock, ScaledClock } from '../../clock/live-clock.js';
 import { loadConfigFile } from '../../config/load.js';
-import { LocalSandboxConfigSchema, LogConfigSchema } from '../../config/schema.js';
+import { nonEmpty } from '../../config/environment.js';
+import { CLIENT_ID_PATTERN, LocalSandboxConfigSchema, LogConfigSchema } from '../../config/schema.js';
 import { InputError, TradeloopError } from '../../core/errors.js';
 import { createLogger } from '../../log/logger.js';
 import { SecretSet } from '../../log/redact.js';
 import { type SandboxClient } from '../../sandbox/auth.js';
 import { parseFaults } from '../../sandbox/faults.js';
-import { type RateLimitSettings, parseRateLimits } from '../../sandbox/rate-limits.js';
+import { parseRateLimits } from '../../sandbox/rate-limits.js';
 import { type SandboxOptions, startSandbox } from '../../sandbox/server.js';
 import { loadPriceSeries } from '../../sim/price-file.js';
 import { type PriceSeriesLike } from '../../sim/price-model.js';
@@ -78,9 +79,8 @@ export function registerSandbox(program: Command, ctx: CliContext): void {
         seed: flags.seed === undefined ? local.seed : integer(flags.seed, '--seed', -2_147_483_648, 4_294_967_295),
         clock,
         funding: local.funding,
-        submitDelayMs: local.submit_delay_ms,
         logger: createLogger({ level: log.level, secrets, ...(log.pretty !== undefined ? { pretty: log.pretty } : {}) }),
-        sim: { replay: replays(flags.replay), ...(documents ? { platform: { documents } } : {}) },
+        sim: { replay: replays(flags.replay), rules: { submitDelayMs: local.submit_delay_ms }, ...(documents ? { platform: { documents } } : {}) },
         ...sandboxExtras(flags, local),
         ...(client !== undefined ? { clients: [client] } : {}),
       });
@@ -104,10 +104,9 @@ export function registerSandbox(program: Command, ctx: CliContext): void {
  * an exported secret never leaves the public development credential silently in force.
  */
 function sandboxClient(flags: SandboxFlags, configured: string | undefined, env: NodeJS.ProcessEnv): SandboxClient | undefined {
-  if (flags.clientId !== undefined && !/^\S+$/.test(flags.clientId)) throw new InputError('--client-id', `expected a client id without spaces such as my-bot, got ${JSON.stringify(flags.clientId)}`);
+  if (flags.clientId !== undefined && !CLIENT_ID_PATTERN.test(flags.clientId)) throw new InputError('--client-id', `expected a client id without spaces such as my-bot, got ${JSON.stringify(flags.clientId)}`);
   const clientId = flags.clientId ?? configured;
-  const raw = env[SANDBOX_SECRET_ENV];
-  const secret = raw === undefined || raw.trim() === '' ? undefined : raw;
+  const secret = nonEmpty(env[SANDBOX_SECRET_ENV]);
   const source = flags.clientId !== undefined ? '--client-id' : `local.client_id in ${flags.config ?? 'the config'}`;
   if (clientId === undefined) {
     if (secret !== undefined) throw new InputError(SANDBOX_SECRET_ENV, 'is set but no client id is given: pass --client-id ID (or set local.client_id), or unset it to accept the default credential tradeloop-local');
@@ -127,7 +126,7 @@ function sandboxExtras(flags: SandboxFlags, local: { faults?: string | undefined
   const faultText = flags.faults ?? local.faults;
   const faultSource = flags.faults !== undefined ? '--faults' : inFile('faults');
   const rateSource = flags.rateLimits !== undefined ? '--rate-limits' : inFile('rate_limits');
-  const rateLimits = relabel(rateSource, () => checkRateLimits(parseRateLimits(flags.rateLimits ?? local.rate_limits)));
+  const rateLimits = relabel(rateSource, () => parseRateLimits(flags.rateLimits ?? local.rate_limits));
   const stateFile = flags.state ?? local.state;
   return {
     ...(faultText !== undefined ? { faults: relabel(faultSource, () => parseFaults(faultText)) } : {}),
@@ -143,17 +142,9 @@ function relabel<T>(source: string, parse: () => T): T {
     return parse();
   } catch (err) {
     if (!(err instanceof InputError)) throw err;
-    const detail = err.message.startsWith(`${err.field}: `) ? err.message.slice(err.field.length + 2) : err.message;
-    throw new InputError(source, detail, { cause: err });
+    // InputError's message is always "<field>: <detail>"
+    throw new InputError(source, err.message.slice(err.field.length + 2), { cause: err });
   }
-}
-
-/** Window, penalty and scale must be above 0 (the sandbox refuses them later otherwise, without naming the source). */
-function checkRateLimits(settings: RateLimitSettings | undefined): RateLimitSettings | undefined {
-  for (const [name, value] of [['window', settings?.windowMs], ['penalty', settings?.penaltyMs], ['scale', settings?.scale]] as const) {
-    if (value !== undefined && !(value > 0)) throw new InputError('rate-limits', `${name}: must be greater than 0, got ${value}, e.g. window=10s,penalty=30s,scale=0.1`);
-  }
-  return settings;
 }
 
 function collect(value: string, previous: string[]): string[] {
