@@ -118,8 +118,11 @@ export class LiveRun {
     this.subs.push(this.deps.source.account$.subscribe((e) => {
       this.account.apply(e);
       if (e.kind === 'open-orders') {
-        // the poll lists OPEN orders only: our own orders still SUBMITTED (entered later) count too
-        const notYetOpen = this.deps.journal.intents({ state: 'open', kind: 'place-order' }).filter((r) => r.status === 'SUBMITTED' || r.status === 'PENDING_SUBMISSION').length;
+        // the poll lists OPEN orders only: our own orders still SUBMITTED (entered later) count too,
+        // unless the poll already lists them (entered since the journal last followed them)
+        const listedIds = new Set(e.orders.map((o) => o.orderId));
+        const notYetOpen = this.deps.journal.intents({ state: 'open', kind: 'place-order' })
+          .filter((r) => (r.status === 'SUBMITTED' || r.status === 'PENDING_SUBMISSION') && (r.venueId === null || !listedIds.has(r.venueId))).length;
         this.riskView.setOpenOrderCount(e.orders.length + notYetOpen);
         this.openAtVenue = { at: e.at, byId: new Map(e.orders.map((o) => [o.orderId, `${o.status}/${o.amountFilled.toFixed()}`])) };
         // an order whose write landed after its intent was closed as NOT_PLACED is adopted, not left untracked
