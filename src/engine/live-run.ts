@@ -185,13 +185,10 @@ export class LiveRun {
       this.deps.log.info({ refId: r.refId, market: r.market, side: r.side, amount: r.amount, price: r.price }, `filled ${r.side} ${r.amount} ${r.market} @ ${r.price}`);
     }
     if (r.kind === 'unresolved') this.deps.log.warn({ refId: r.refId }, `outcome unresolved: ${r.message}`);
-    if (r.kind === 'transferred' || ((r.kind === 'rejected' || r.kind === 'failed') && this.deps.journal.get(r.refId)?.kind === 'transfer')) {
-      // the venue answered a transfer: count it against the limits (a refusal moved nothing) and read them again
-      this.riskView.transferLimits.settled(r.refId, r.kind !== 'transferred');
-      this.metadata?.refreshSoon();
-    }
     if (r.kind === 'rejected' && r.code === REF_ID_REUSED) this.haltOnForeignRefId(r.refId, r.message);
+    // the engine's risk view settles a transfer's spend of the limits (releasing it); then they are read again
     engine?.onReport(r);
+    if (r.kind === 'transferred' || ((r.kind === 'rejected' || r.kind === 'failed') && this.deps.journal.get(r.refId)?.kind === 'transfer')) this.metadata?.refreshSoon();
   }
 
   /**

@@ -1,7 +1,7 @@
 import { D, ZERO, splitMarket, type Dec, type Intent, type MarketSymbol } from '../core/index.js';
 import type { RiskView } from '../risk/index.js';
 import { midOf, type AccountStore, type MarketStore } from '../state/index.js';
-import { TransferLimitBook, type TransferLimitReading } from './transfer-limits.js';
+import { TransferLimitBook } from './transfer-limits.js';
 
 interface Reservation {
   readonly asset: string;
@@ -74,11 +74,6 @@ export class EngineRiskView implements RiskView {
     this.ticks.set(symbol, tick);
   }
 
-  /** Replaces the transfer limits with a reading requested at `token` (`transferLimits.beginRead()`). */
-  setTransferRemaining(limits: readonly TransferLimitReading[], token: number): void {
-    this.transferLimits.apply(limits, token, this.clock.now());
-  }
-
   setOpenOrderCount(n: number): void {
     this.openOrders = n;
   }
@@ -90,8 +85,12 @@ export class EngineRiskView implements RiskView {
     if (r) this.reservations.set(intent.intentId, r);
   }
 
-  /** The venue now holds (or spent, or refused) the funds: drop the reservation once balances catch up. */
+  /**
+   * The venue now holds (or spent, or refused) the funds: drop the reservation once balances catch up.
+   * A transfer's spend of the limits is settled too: refused (`immediately`) it moved nothing.
+   */
   release(refId: string, at: number, immediately = false): void {
+    this.transferLimits.settled(refId, immediately);
     const r = this.reservations.get(refId);
     if (!r) return;
     if (immediately) this.reservations.delete(refId);

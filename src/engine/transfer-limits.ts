@@ -1,4 +1,4 @@
-import { D, assetDecimals, type Dec } from '../core/index.js';
+import { D, ZERO, assetDecimals, type Dec } from '../core/index.js';
 
 /** One limit as List Transfer Limits reports it: what is left of it, in its limit asset. */
 export interface TransferLimitReading {
@@ -97,7 +97,7 @@ export class TransferLimitBook {
       let left = read.periodic;
       if (left !== undefined) {
         for (const s of this.spends.values()) left = left.minus(valueIn(s.asset, s.amount, limitAsset) ?? 0);
-        if (left.isNegative()) left = new D(0);
+        if (left.isNegative()) left = ZERO;
       }
       if (read.perTransaction !== undefined && (left === undefined || read.perTransaction.lt(left))) left = read.perTransaction;
       if (left === undefined) continue;

@@ -171,7 +171,7 @@ export class MetadataFeed {
       }
       readings.push({ limitAsset: r.limitAsset, remaining, perTransaction: r.periodSeconds !== undefined && Number(r.periodSeconds) === 0 });
     }
-    view.setTransferRemaining(readings, token);
+    book.apply(readings, token, this.deps.clock.now());
     if (this.failing) log.info('transfer limits readable again');
     this.failing = false;
   }
