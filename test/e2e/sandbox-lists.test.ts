@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, type Execution, type Order, type Page, createApiClient } from '../../src/api/index.js';
-import { T0, type TestSandbox, startTestSandbox } from '../support/sandbox-fixture.js';
+import { type ApiClient, type Execution, type Order, type Page } from '../../src/api/index.js';
+import { T0 } from '../support/sandbox-fixture.js';
+import { type PlatformSandbox, startPlatformSandbox } from '../support/sandbox-platform.js';
 
 const at = (sec: number): string => new Date(T0 + sec * 1000).toISOString();
 
@@ -11,15 +12,15 @@ const at = (sec: number): string => new Date(T0 + sec * 1000).toISOString();
  * (each filling over several book levels) at 30 and 40 s on the default profile and at 50 s on a second profile.
  */
 describe('sandbox order and execution lists: time filters and paging over HTTP', () => {
-  let sb: TestSandbox;
+  let sb: PlatformSandbox;
   let api: ApiClient;
   let bot: string;
   let def: string;
   const made = new Map<number, Order>();
 
   beforeAll(async () => {
-    sb = await startTestSandbox();
-    api = createApiClient({ apiUrl: sb.handle.apiUrl, tokenUrl: sb.handle.tokenUrl, clientId: 'tradeloop-local', clientSecret: 'tradeloop-local-secret' });
+    sb = await startPlatformSandbox();
+    api = sb.api;
     def = (await api.getProfile('default')).id;
     bot = (await api.createProfile({ nickname: 'bot' })).id;
     await api.createSandboxDeposit(bot, { asset: 'USD', amount: '100000' });
@@ -34,10 +35,7 @@ describe('sandbox order and execution lists: time filters and paging over HTTP',
     }
     sb.advance(5000);
   });
-  afterAll(async () => {
-    await api.close();
-    await sb.close();
-  });
+  afterAll(() => sb.close());
 
   const refs = (page: Page<Order>): string[] => page.items.map((o) => o.ref_id!);
   const orderSecs = (items: readonly Execution[]): number[] => [...new Set(items.map((e) => [...made].find(([, o]) => o.id === e.order_id)![0]))];
