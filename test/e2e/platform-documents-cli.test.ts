@@ -1,17 +1,14 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ApiClient, allScopes, createApiClient } from '../../src/api/index.js';
 import { LOCAL_CLIENT_ID, LOCAL_CLIENT_SECRET } from '../../src/config/environment.js';
 import { ConfigSchema } from '../../src/config/schema.js';
+import { tradeloop } from '../support/reliability-procs.js';
 import { passthroughPerson, refusal } from '../support/sandbox-platform.js';
 import { linesUntil } from '../support/child-lines.js';
-
-const BIN = fileURLToPath(new URL('../../bin/tradeloop.js', import.meta.url));
-
 
 describe('tradeloop sandbox: identity documents behind --documents or config local.documents', () => {
   let child: ChildProcess | undefined;
@@ -32,7 +29,7 @@ describe('tradeloop sandbox: identity documents behind --documents or config loc
 
   /** Starts `tradeloop sandbox` with these arguments and a typed client against it; returns its stdout lines. */
   async function start(args: readonly string[], last = /^identity documents: on$/): Promise<string[]> {
-    child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    child = tradeloop(['sandbox', '--port', '0', ...args], tmpdir(), { NO_COLOR: '1' }).child;
     const lines = await linesUntil(child, last);
     const url = lines[0]!.slice('sandbox listening on '.length);
     api = createApiClient({ apiUrl: `${url}/v2`, tokenUrl: `${url}/oauth2/token`, clientId: LOCAL_CLIENT_ID, clientSecret: LOCAL_CLIENT_SECRET, scopes: allScopes(), maxRetries: 0 });
@@ -74,11 +71,10 @@ describe('tradeloop sandbox: identity documents behind --documents or config loc
     dir = mkdtempSync(join(tmpdir(), 'tradeloop-docs-'));
     const file = join(dir, 'bad.yaml');
     writeFileSync(file, 'local:\n  documents: sometimes\n');
-    child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--config', file], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let err = '';
-    child.stderr!.on('data', (c: Buffer) => (err += c.toString('utf8')));
-    const code = await new Promise<number | null>((resolve) => child!.once('exit', resolve));
+    const run = tradeloop(['sandbox', '--port', '0', '--config', file], tmpdir());
+    child = run.child;
+    const code = await run.exit;
     expect(code).toBe(2);
-    expect(err).toContain('local.documents');
+    expect(run.err()).toContain('local.documents');
   });
 });

@@ -1,36 +1,22 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Journal } from '../../src/exec/index.js';
-import { sandboxOrders, writeLocalConfig } from '../support/reliability-procs.js';
+import { type Proc, sandboxOrders, tradeloop, waitFor, writeLocalConfig } from '../support/reliability-procs.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const BIN = join(ROOT, 'bin/tradeloop.js');
 const children: ChildProcess[] = [];
 afterEach(() => {
   for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
 });
 
-function start(args: string[], cwd: string): { child: ChildProcess; out: () => string; err: () => string; exit: Promise<number | null> } {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, TRADELOOP_CLIENT_ID: '', TRADELOOP_CLIENT_SECRET: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-  const exit = new Promise<number | null>((res) => child.on('exit', (code) => res(code)));
-  return { child, out: () => out, err: () => err, exit };
-}
-
-async function waitFor(check: () => boolean | Promise<boolean>, what: string, timeoutMs: number): Promise<void> {
-  const until = performance.now() + timeoutMs;
-  while (performance.now() < until) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`timed out waiting for ${what}`);
+/** `tradeloop <args>` in `cwd`, killed after the test if still running. */
+function start(args: string[], cwd: string, env: Record<string, string> = {}): Proc {
+  const proc = tradeloop(args, cwd, env);
+  children.push(proc.child);
+  return proc;
 }
 
 describe('tradeloop run (the real command)', () => {
@@ -64,12 +50,10 @@ describe('tradeloop run (the real command)', () => {
     const cwd = mkdtempSync(join(tmpdir(), 'tradeloop-paper-'));
     const config = join(cwd, 'c.yaml');
     writeFileSync(config, 'environment: sandbox\nstrategies:\n  - plugin: sma-cross\n');
-    const child = spawn(process.execPath, [BIN, 'run', '--config', config, '--paper'], { cwd, env: { ...process.env, TRADELOOP_CLIENT_ID: 'x', TRADELOOP_CLIENT_SECRET: 'y' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let err = '';
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    const code = await new Promise<number | null>((res) => child.on('exit', res));
+    const run = start(['run', '--config', config, '--paper'], cwd, { TRADELOOP_CLIENT_ID: 'x', TRADELOOP_CLIENT_SECRET: 'y' });
+    const code = await run.exit;
     expect(code).toBe(2);
-    expect(err).toMatch(/--paper: paper mode simulates fills on the embedded sandbox/);
+    expect(run.err()).toMatch(/--paper: paper mode simulates fills on the embedded sandbox/);
   });
 
   it('killed with SIGKILL mid-run and restarted, reconciles the journal to the sandbox truth with no duplicate', { timeout: 240_000 }, async () => {
@@ -93,9 +77,7 @@ describe('tradeloop run (the real command)', () => {
     const second = start(['run', '--config', config, '--duration', '8s', '--json'], cwd);
     expect(await second.exit, second.err().slice(-2000)).toBe(0);
     const journal = new Journal(join(cwd, 'journal.sqlite'));
-    const token = await fetch(`${url}/oauth2/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials&client_id=tradeloop-local&client_secret=tradeloop-local-secret&scope=exchange:read_order' });
-    const { access_token } = (await token.json()) as { access_token: string };
-    const venue = ((await (await fetch(`${url}/v2/orders?limit=1000`, { headers: { authorization: `Bearer ${access_token}` } })).json()) as { items: Array<{ id: string; ref_id: string; status: string }> }).items;
+    const venue = await sandboxOrders<{ id: string; ref_id: string; status: string }>(url);
     expect(new Set(venue.map((o) => o.ref_id)).size).toBe(venue.length);
     for (const o of venue) expect(journal.get(o.ref_id), `order ${o.ref_id} missing from the journal`).toMatchObject({ venueId: o.id, status: o.status });
     expect(journal.active().filter((r) => r.state === 'sent' || r.state === 'unresolved')).toEqual([]);

@@ -1,43 +1,20 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/index.js';
 import { LOCAL_CLIENT_ID, LOCAL_CLIENT_SECRET } from '../../src/config/environment.js';
+import { type Proc, tradeloop } from '../support/reliability-procs.js';
 import { SandboxHttp } from '../support/sandbox-http.js';
 import { linesUntil } from '../support/child-lines.js';
 
-const BIN = fileURLToPath(new URL('../../bin/tradeloop.js', import.meta.url));
 const SECRET_ENV = 'TRADELOOP_SANDBOX_CLIENT_SECRET';
 /** A secret that must never show up in anything the command prints. */
 const CANARY = 'canary-sandbox-secret-7f3e91';
 
-/** The parent's environment without any sandbox secret, plus `extra`. */
-function envWith(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...extra };
-  if (!(SECRET_ENV in extra)) delete env[SECRET_ENV];
-  return env;
-}
-
-interface Started {
-  readonly child: ChildProcess;
+interface Started extends Proc {
   /** Everything written to stdout and stderr so far. */
   output(): string;
-}
-
-function start(args: readonly string[], env: NodeJS.ProcessEnv): Started {
-  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
-  let out = '';
-  child.stdout!.on('data', (c: Buffer) => (out += c.toString('utf8')));
-  child.stderr!.on('data', (c: Buffer) => (out += c.toString('utf8')));
-  return { child, output: () => out };
-}
-
-
-function exitCode(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', resolve)));
 }
 
 async function tokenStatus(http: SandboxHttp, clientId: string, clientSecret: string): Promise<number> {
@@ -46,18 +23,27 @@ async function tokenStatus(http: SandboxHttp, clientId: string, clientSecret: st
 }
 
 describe('tradeloop sandbox: a credential of its own (--client-id / local.client_id, secret from the environment)', () => {
-  let child: ChildProcess | undefined;
+  let started: Started | undefined;
   let dir: string | undefined;
   afterEach(async () => {
-    if (child !== undefined && child.exitCode === null) {
-      const exited = exitCode(child);
-      child.kill('SIGKILL');
-      await exited;
+    if (started !== undefined && started.child.exitCode === null) {
+      started.child.kill('SIGKILL');
+      await started.exit;
     }
-    child = undefined;
+    started = undefined;
     if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
     dir = undefined;
   });
+
+  /**
+   * `tradeloop sandbox --port 0 <args>` with the sandbox secret in its environment, or without the
+   * variable at all (removed, not set empty) when `secret` is undefined.
+   */
+  const start = (args: readonly string[], secret: string | undefined): Started => {
+    const proc = tradeloop(['sandbox', '--port', '0', ...args], tmpdir(), { NO_COLOR: '1', [SECRET_ENV]: secret });
+    started = { ...proc, output: () => proc.out() + proc.err() };
+    return started;
+  };
 
   const configFile = (lines: readonly string[]): string => {
     dir = mkdtempSync(join(tmpdir(), 'tradeloop-sandbox-credential-'));
@@ -67,9 +53,8 @@ describe('tradeloop sandbox: a credential of its own (--client-id / local.client
   };
 
   it('accepts only --client-id with the secret from the environment; the default credential gets 401', async () => {
-    const run = start(['--client-id', 'my-bot'], envWith({ [SECRET_ENV]: CANARY }));
-    child = run.child;
-    const lines = await linesUntil(child, /^client id: /);
+    const run = start(['--client-id', 'my-bot'], CANARY);
+    const lines = await linesUntil(run.child, /^client id: /);
     expect(lines.slice(1)).toEqual(['faults: none', 'rate limits: off', 'client id: my-bot']);
     const url = lines[0]!.slice('sandbox listening on '.length);
     const http = new SandboxHttp(url);
@@ -86,27 +71,24 @@ describe('tradeloop sandbox: a credential of its own (--client-id / local.client
     } finally {
       await api.close();
     }
-    const exited = exitCode(child);
-    child.kill('SIGINT');
-    expect(await exited).toBe(0);
+    run.child.kill('SIGINT');
+    expect(await run.exit).toBe(0);
     expect(run.output()).toContain('sandbox stopped');
     expect(run.output()).not.toContain(CANARY);
   });
 
   it('takes the id from local.client_id in the config file, logging at trace without ever printing the secret', async () => {
     const file = configFile(['local:', '  client_id: yaml-bot', 'log:', '  level: trace', '  pretty: false']);
-    const run = start(['--config', file], envWith({ [SECRET_ENV]: CANARY }));
-    child = run.child;
-    const lines = await linesUntil(child, /^client id: /);
+    const run = start(['--config', file], CANARY);
+    const lines = await linesUntil(run.child, /^client id: /);
     expect(lines.at(-1)).toBe('client id: yaml-bot');
     const http = new SandboxHttp(lines[0]!.slice('sandbox listening on '.length));
     expect(await tokenStatus(http, 'yaml-bot', CANARY)).toBe(200);
     expect(await tokenStatus(http, LOCAL_CLIENT_ID, LOCAL_CLIENT_SECRET)).toBe(401);
     const token = await http.token(['funding:read_profile'], 'yaml-bot', CANARY);
     expect((await http.get('/v2/profiles/default/balances?assets=USD', token)).status).toBe(200);
-    const exited = exitCode(child);
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
     expect(run.output()).not.toContain(CANARY);
   });
 
@@ -115,10 +97,9 @@ describe('tradeloop sandbox: a credential of its own (--client-id / local.client
       [['--client-id', 'my-bot'], '--client-id my-bot'],
       [['--config', configFile(['local:', '  client_id: yaml-bot'])], 'local.client_id in '],
     ] as const) {
-      for (const env of [envWith(), envWith({ [SECRET_ENV]: '  ' })]) {
-        const run = start(args, env);
-        child = run.child;
-        expect(await exitCode(child)).toBe(2);
+      for (const secret of [undefined, '  ']) {
+        const run = start(args, secret);
+        expect(await run.exit).toBe(2);
         expect(run.output()).toContain(source);
         expect(run.output()).toContain(`needs its secret in the environment variable ${SECRET_ENV}`);
         expect(run.output()).not.toContain('sandbox listening');
@@ -128,9 +109,8 @@ describe('tradeloop sandbox: a credential of its own (--client-id / local.client
 
   it('refuses a client_secret in the config file, pointing at the environment variable', async () => {
     const file = configFile(['local:', '  client_id: yaml-bot', `  client_secret: ${CANARY}`]);
-    const run = start(['--config', file], envWith({ [SECRET_ENV]: CANARY }));
-    child = run.child;
-    expect(await exitCode(child)).toBe(2);
+    const run = start(['--config', file], CANARY);
+    expect(await run.exit).toBe(2);
     expect(run.output()).toContain('local.client_secret: secrets are never read from files');
     expect(run.output()).toContain(`export ${SECRET_ENV} instead`);
     expect(run.output()).not.toContain('sandbox listening');
@@ -138,17 +118,15 @@ describe('tradeloop sandbox: a credential of its own (--client-id / local.client
   });
 
   it('refuses a secret in the environment without an id rather than keep the default credential', async () => {
-    const run = start([], envWith({ [SECRET_ENV]: CANARY }));
-    child = run.child;
-    expect(await exitCode(child)).toBe(2);
+    const run = start([], CANARY);
+    expect(await run.exit).toBe(2);
     expect(run.output()).toContain(`${SECRET_ENV}: is set but no client id is given: pass --client-id ID`);
     expect(run.output()).not.toContain(CANARY);
   });
 
   it('refuses an id with spaces, naming the flag', async () => {
-    const run = start(['--client-id', 'my bot'], envWith({ [SECRET_ENV]: CANARY }));
-    child = run.child;
-    expect(await exitCode(child)).toBe(2);
+    const run = start(['--client-id', 'my bot'], CANARY);
+    expect(await run.exit).toBe(2);
     expect(run.output()).toContain('--client-id: expected a client id without spaces');
   });
 });

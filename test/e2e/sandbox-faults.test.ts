@@ -1,13 +1,13 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ApiClient, RateLimitedError, ServerError, TimeoutError, createApiClient } from '../../src/api/index.js';
 import { type ResponseEvent } from '../../src/api/http/executor.js';
 import { TestClock } from '../../src/clock/test-clock.js';
 import { type SandboxOptions } from '../../src/sandbox/index.js';
+import { tradeloop } from '../support/reliability-procs.js';
 import { T0, type TestSandbox, startTestSandbox } from '../support/sandbox-fixture.js';
 import { SandboxHttp } from '../support/sandbox-http.js';
 import { firstLines } from '../support/child-lines.js';
@@ -140,7 +140,6 @@ describe('sandbox fault injection, observed by the project client', () => {
 });
 
 describe('faults set in the config file (local.faults), tradeloop sandbox --config FILE', () => {
-  const BIN = fileURLToPath(new URL('../../bin/tradeloop.js', import.meta.url));
   let child: ChildProcess | undefined;
   let dir: string | undefined;
   afterEach(() => {
@@ -158,7 +157,7 @@ describe('faults set in the config file (local.faults), tradeloop sandbox --conf
 
   it('prints the active faults at start and injects them into the targeted operations only', async () => {
     const file = configFile(['environment: local', 'log:', '  level: warn', 'local:', '  truth_api: true', '  faults: "error5xx@GetTicker=1,error429@/v2/profiles=1,latency@ListMarkets=400ms,retry-after=2s,seed=9"', ''].join('\n'));
-    child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--config', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child = tradeloop(['sandbox', '--port', '0', '--config', file], tmpdir()).child;
     const lines = await firstLines(child, 3);
     expect(lines[0]).toMatch(/^sandbox listening on http:\/\/127\.0\.0\.1:\d+$/);
     expect(lines.slice(1)).toEqual(['faults: error5xx@GetTicker=100%, error429@/v2/profiles=100% (Retry-After 2s), latency@ListMarkets=400ms', 'rate limits: off']);
@@ -181,12 +180,10 @@ describe('faults set in the config file (local.faults), tradeloop sandbox --conf
   });
 
   /** Runs `tradeloop sandbox ARGS` until it exits; its exit code and stderr. */
-  async function exitOf(args: string[]): Promise<{ code: number | null; err: string }> {
-    child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let err = '';
-    child.stderr!.on('data', (c: Buffer) => (err += c.toString('utf8')));
-    const code = await new Promise<number | null>((resolve) => child!.once('exit', resolve));
-    return { code, err };
+  async function exitOf(args: string[]): Promise<{ code: number | string; err: string }> {
+    const run = tradeloop(['sandbox', '--port', '0', ...args], tmpdir());
+    child = run.child;
+    return { code: await run.exit, err: run.err() };
   }
 
   it('exits with code 2 on a bad local.faults value, naming the config field, its file, the mode and the value', async () => {

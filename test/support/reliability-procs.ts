@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
+import { SandboxHttp } from './sandbox-http.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const BIN = join(ROOT, 'bin/tradeloop.js');
@@ -17,8 +18,11 @@ export interface Proc {
   readonly exit: Promise<number | string>;
 }
 
-/** Spawns `tradeloop <args>` in `cwd` with the local credential (extra environment in `env`). */
-export function tradeloop(args: readonly string[], cwd: string, env: Record<string, string> = {}): Proc {
+/**
+ * Spawns `tradeloop <args>` in `cwd` with the local credential (extra environment in `env`; a
+ * variable given as undefined is removed from the child's environment, not set empty).
+ */
+export function tradeloop(args: readonly string[], cwd: string, env: Readonly<Record<string, string | undefined>> = {}): Proc {
   const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, TRADELOOP_CLIENT_ID: '', TRADELOOP_CLIENT_SECRET: '', TRADELOOP_TEST_CRASH_AT: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
@@ -57,10 +61,9 @@ export function writeLocalConfig(file: string, url: string, lines: readonly stri
 
 /** Every order at the sandbox at `url` (its truth, read over HTTP with the default credential). */
 export async function sandboxOrders<T = Record<string, unknown>>(url: string): Promise<T[]> {
-  const token = await fetch(`${url}/oauth2/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials&client_id=tradeloop-local&client_secret=tradeloop-local-secret&scope=exchange:read_order' });
-  const { access_token } = (await token.json()) as { access_token: string };
-  const res = await fetch(`${url}/v2/orders?limit=1000`, { headers: { authorization: `Bearer ${access_token}` } });
-  return ((await res.json()) as { items: T[] }).items;
+  const http = new SandboxHttp(url);
+  const res = await http.get<{ items: T[] }>('/v2/orders?limit=1000', await http.token(['exchange:read_order']));
+  return res.body.items;
 }
 
 /** A bot config pointing at `url`, running the crash-churn plugin (with `params`) with a journal in `dir`. */
