@@ -4,6 +4,7 @@ import { TestClock } from '../../src/clock/test-clock.js';
 import { SimPlatform } from '../../src/sim/sim.js';
 import { isoTime } from '../../src/sim/time.js';
 import type { MarketDataApi } from '../../src/venue/index.js';
+import { T0 } from './sandbox-fixture.js';
 import { turns } from './streams-harness.js';
 
 export interface SimApiHooks {
@@ -61,13 +62,14 @@ export function simMarketDataApi(sim: SimPlatform, hooks: SimApiHooks = {}): Mar
 
 /**
  * Request times per operation of a market source over the simulated platform, started with no
- * subscriptions (so only the account streams poll) and run for `forMs` of test time in 250 ms steps.
+ * subscriptions (so only the account streams poll) from T0 of the sandbox tests, and run for `forMs`
+ * of test time in 250 ms steps.
  */
 export async function accountPollTimes(
   build: (api: MarketDataApi, clock: TestClock) => { start(subscriptions: readonly never[]): void; stop(): Promise<void> },
   forMs: number,
 ): Promise<Record<string, number[]>> {
-  const clock = new TestClock(POLL_T0);
+  const clock = new TestClock(T0);
   const sim = new SimPlatform({ clock, seed: 1, funding: { USD: '1000' } });
   const times: Record<string, number[]> = {};
   const source = build(simMarketDataApi(sim, { onCall: (op) => (times[op] ??= []).push(clock.now()) }), clock);
@@ -81,8 +83,5 @@ export async function accountPollTimes(
   return times;
 }
 
-/** Start time of `accountPollTimes`. */
-export const POLL_T0 = Date.UTC(2025, 2, 4, 10, 0, 0);
-
-/** The times a stream polled every `ms` from POLL_T0 through `untilMs` later. */
-export const pollsEvery = (ms: number, untilMs: number): number[] => Array.from({ length: Math.floor(untilMs / ms) + 1 }, (_, i) => POLL_T0 + i * ms);
+/** The times a stream polled every `ms` from T0 (the start of `accountPollTimes`) through `untilMs` later. */
+export const pollsEvery = (ms: number, untilMs: number): number[] => Array.from({ length: Math.floor(untilMs / ms) + 1 }, (_, i) => T0 + i * ms);
