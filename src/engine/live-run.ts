@@ -2,7 +2,7 @@ import type { Subscription } from 'rxjs';
 import type { Clock, TimerHandle } from '../clock/index.js';
 import type { Config } from '../config/index.js';
 import { ZERO, type Dec, type Decision, type ExecReport, type MarketSymbol } from '../core/index.js';
-import { errorMessage, FillTracker, type JournalIntentRow, type JournalStore, OrderExecutor, QuoteExecutor, Reconciler, TransferExecutor, type ExecContext, type ReconcileResult } from '../exec/index.js';
+import { errorMessage, FillTracker, type JournalIntentRow, type JournalStore, OrderExecutor, QuoteExecutor, Reconciler, TransferExecutor, type CrashHook, type ExecContext, type ReconcileResult } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
 import { RiskGate } from '../risk/index.js';
 import { AccountStore, MarketStore, midOf } from '../state/index.js';
@@ -34,6 +34,8 @@ export interface LiveRunDeps {
   readonly metadata?: VenueMetadata;
   /** How often transfer limits are read again (default 60 s; also after every transfer); ticks are read at start. */
   readonly transferLimitsRefreshMs?: number;
+  /** TEST-ONLY crash hook handed to the executors (the run command builds it from the environment). */
+  readonly crash?: CrashHook;
 }
 
 /**
@@ -82,7 +84,7 @@ export class LiveRun {
     const ids = new IntentIds(deps.refPrefix, IntentIds.lastOf(deps.refPrefix, journal.intents().map((r) => r.refId)));
     this.strategies = deps.strategies(ids);
     const holder: { engine?: Engine } = {};
-    const ctx: ExecContext = { venue, journal, clock, log: deps.log.child({ component: 'exec' }), emit: (r) => this.onReport(r, holder.engine) };
+    const ctx: ExecContext = { venue, journal, clock, log: deps.log.child({ component: 'exec' }), emit: (r) => this.onReport(r, holder.engine), ...(deps.crash && { crash: deps.crash }) };
     this.orders = new OrderExecutor(ctx);
     this.quotes = new QuoteExecutor(ctx, config.risk.min_quote_time_left_ms);
     const transfers = (this.transfers = new TransferExecutor(ctx));

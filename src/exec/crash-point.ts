@@ -1,9 +1,10 @@
+import { InputError } from '../core/index.js';
+
 /**
- * TEST-ONLY crash points. With `TRADELOOP_TEST_CRASH_AT=<step>` in its environment, the runner kills
- * itself with SIGKILL the first time it reaches that step of the order lifecycle, so the reliability
- * suite can prove that a restart reconciles the journal to the venue's truth from every step. This
- * is the one place the variable is read, once, when the module loads (it is set in the environment a
- * test gives the runner process); unset (always, outside tests) each call is a cheap no-op.
+ * TEST-ONLY crash points of the order lifecycle. The reliability suite kills a runner process at
+ * one of these steps and proves that a restart reconciles the journal to the venue's truth from
+ * each of them. The executors call the hook given in their context (`ExecContext.crash`); nothing
+ * here reads the environment, so a library user or a backtest never meets a crash it did not ask for.
  *
  * Steps: `intent-journaled` (decision and "sent" mark written, nothing on the wire), `order-sent`
  * (the venue accepted the order; the journal knows only that it was sent), `order-response` (the
@@ -14,10 +15,24 @@ export type CrashStep = 'intent-journaled' | 'order-sent' | 'order-response' | '
 
 export const CRASH_STEPS: readonly CrashStep[] = ['intent-journaled', 'order-sent', 'order-response', 'fill', 'cancel'];
 
-// read once: an environment lookup per order would be a measurable cost on the backtest's hot path
-const CRASH_AT = process.env.TRADELOOP_TEST_CRASH_AT;
+/** Called by the executors as they pass each step; a test hook decides whether to die there. */
+export type CrashHook = (step: CrashStep) => void;
 
-/** Kills this process at `step` when the test-only variable names it. */
-export function crashPoint(step: CrashStep): void {
-  if (CRASH_AT === step) process.kill(process.pid, 'SIGKILL');
+/** The environment variable the CLI's run command reads once to build its crash hook. */
+export const CRASH_AT_VARIABLE = 'TRADELOOP_TEST_CRASH_AT';
+
+/**
+ * The hook for `TRADELOOP_TEST_CRASH_AT=<step>`: it kills this process with SIGKILL the first time
+ * the lifecycle reaches that step. Unset or empty gives no hook (the executors then skip the call
+ * entirely, so the hot path pays one property read). `kill` is injectable so tests need not die.
+ * A value that names no step is refused rather than ignored: a crash test that never crashes
+ * would pass for the wrong reason.
+ */
+export function crashHookFrom(value: string | undefined, kill: () => void = () => process.kill(process.pid, 'SIGKILL')): CrashHook | undefined {
+  if (value === undefined || value === '') return undefined;
+  const at = CRASH_STEPS.find((s) => s === value);
+  if (!at) throw new InputError(CRASH_AT_VARIABLE, `${JSON.stringify(value)} is not a crash step: use one of ${CRASH_STEPS.join(', ')}, or unset it`);
+  return (step) => {
+    if (step === at) kill();
+  };
 }

@@ -2,6 +2,7 @@ import type { Clock } from '../clock/index.js';
 import type { ExecReport } from '../core/index.js';
 import type { Logger } from '../log/index.js';
 import type { Venue } from '../venue/venue.js';
+import type { CrashHook } from './crash-point.js';
 import type { JournalStore } from './journal-store.js';
 
 /** What every executor needs: the venue, the journal, the clock, a logger and a report sink. */
@@ -19,6 +20,12 @@ export interface ExecContext {
    * processed when the answer was lost (or when the runner was killed and restarted) can land later.
    */
   readonly lateWriteMs?: number;
+  /**
+   * TEST-ONLY: called at each step of the order lifecycle (see `CrashStep`) so the reliability
+   * suite can kill a runner there. Given by the composition root (the run command builds it from
+   * TRADELOOP_TEST_CRASH_AT once); absent everywhere else, which costs one property read per step.
+   */
+  readonly crash?: CrashHook;
 }
 
 /**

@@ -1,5 +1,4 @@
 import type { VenueFill } from '../venue/venue.js';
-import { crashPoint } from './crash-point.js';
 import { errorMessage, type ExecContext } from './exec-context.js';
 
 /** Fills held for orders not journaled yet; the oldest are dropped beyond this. */
@@ -59,7 +58,7 @@ export class FillTracker {
         at: f.at,
       });
       if (!fresh) continue;
-      crashPoint('fill');
+      this.ctx.crash?.('fill');
       added++;
       this.ctx.emit({
         kind: 'filled',

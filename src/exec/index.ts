@@ -1,6 +1,7 @@
 export * from './journal.js';
 export * from './journal-schema.js';
 export * from './exec-context.js';
+export * from './crash-point.js';
 export * from './order-executor.js';
 export * from './quote-executor.js';
 export * from './transfer-executor.js';

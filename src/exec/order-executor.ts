@@ -1,6 +1,5 @@
 import { assertNever, type Decision, type Intent } from '../core/index.js';
 import { TERMINAL_ORDER_STATUSES, VenueRejectedError, type PlaceOrderRequest, type VenueOrder } from '../venue/venue.js';
-import { crashPoint } from './crash-point.js';
 import { awaitLanding, errorCode, errorMessage, stillLanding, type ExecContext } from './exec-context.js';
 import type { JournalIntentRow } from './journal.js';
 import type { JournalState } from './journal-schema.js';
@@ -25,12 +24,12 @@ export class OrderExecutor {
     const req = toRequest(intent);
     if (decision) journal.recordDecision(decision, { at: clock.now(), request: req });
     else journal.markSent(intent.intentId, clock.now(), req);
-    crashPoint('intent-journaled');
+    this.ctx.crash?.('intent-journaled');
     try {
       const order = await venue.placeOrder(req);
-      crashPoint('order-sent');
+      this.ctx.crash?.('order-sent');
       this.applyOrder(intent.intentId, order, 'response');
-      crashPoint('order-response');
+      this.ctx.crash?.('order-response');
     } catch (e) {
       if (e instanceof VenueRejectedError) {
         journal.update(intent.intentId, clock.now(), 'done', { status: 'REJECTED', message: e.message }, { type: 'rejected', data: { code: e.code, message: e.message } });
@@ -56,7 +55,7 @@ export class OrderExecutor {
     journal.markSent(intent.intentId, clock.now(), { cancel: target.venueId });
     try {
       await venue.cancelOrder(target.venueId);
-      crashPoint('cancel');
+      this.ctx.crash?.('cancel');
       journal.update(intent.intentId, clock.now(), 'done', { status: 'ACKNOWLEDGED', venueId: target.venueId }, { type: 'response', data: { acknowledged: true } });
     } catch (e) {
       journal.update(intent.intentId, clock.now(), 'done', { status: 'FAILED', message: errorMessage(e) }, { type: 'error', data: { code: errorCode(e), message: errorMessage(e) } });

@@ -4,6 +4,7 @@ import { type Command } from 'commander';
 import pino from 'pino';
 import { LiveClock, type TimerHandle } from '../../clock/index.js';
 import { loadConfigFile, type Config } from '../../config/index.js';
+import { CRASH_AT_VARIABLE, crashHookFrom, type CrashHook } from '../../exec/index.js';
 import { buildLiveBundle, LiveRun, loadConfiguredStrategies, runnersFor, subscriptionsFor, type LiveBundle, type RunSummary } from '../../engine/index.js';
 import { createLogger, SecretSet, type Logger } from '../../log/index.js';
 import { parseParamString } from '../../strategy/index.js';
@@ -38,6 +39,8 @@ export function registerRun(program: Command, ctx: CliContext): void {
 
 async function runCommand(opts: RunOptions, ctx: CliContext): Promise<number> {
   const durationMs = opts.duration === undefined ? undefined : parseDuration(opts.duration);
+  // read once here, never per order: the reliability suite's crash hook, absent in normal runs
+  const crash = crashHookFrom(ctx.env[CRASH_AT_VARIABLE]);
   const base = loadConfigFile(opts.config);
   const config: Config = opts.strategy ? { ...base, strategies: [{ plugin: opts.strategy, params: parseParamString(opts.params ?? '') }] } : base;
   const loaded = await loadConfiguredStrategies(config.strategies);
@@ -48,7 +51,7 @@ async function runCommand(opts: RunOptions, ctx: CliContext): Promise<number> {
   const bundle = await buildLiveBundle(config, ctx.env, { paper: opts.paper ?? false, log, secrets });
   let summary: RunSummary;
   try {
-    summary = await runUntilDone(bundle, config, loaded, log, { durationMs, tty, logFile, ctx });
+    summary = await runUntilDone(bundle, config, loaded, log, { durationMs, tty, logFile, ctx, crash });
   } finally {
     await bundle.close();
   }
@@ -61,7 +64,7 @@ async function runUntilDone(
   config: Config,
   loaded: Awaited<ReturnType<typeof loadConfiguredStrategies>>,
   log: Logger,
-  o: { durationMs: number | undefined; tty: boolean; logFile: string | undefined; ctx: CliContext },
+  o: { durationMs: number | undefined; tty: boolean; logFile: string | undefined; ctx: CliContext; crash: CrashHook | undefined },
 ): Promise<RunSummary> {
   const run = new LiveRun({
     clock: bundle.clock,
@@ -74,6 +77,7 @@ async function runUntilDone(
     refPrefix: bundle.refPrefix,
     log,
     strategies: runnersFor(loaded, log),
+    ...(o.crash && { crash: o.crash }),
   });
   const stopSignal = new Promise<string>((resolve) => {
     const onSignal = (sig: string): void => resolve(`${sig} received`);
