@@ -3,3 +3,4 @@ export * from './decimal.js';
 export * from './rng.js';
 export * from './markets.js';
 export * from './messages.js';
+export * from './instrument.js';

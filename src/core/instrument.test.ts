@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { D } from './decimal.js';
+import { InputError } from './errors.js';
+import { instrumentOf, onTick, platformNotionalCaps, roundBase, roundPrice, roundQuote } from './instrument.js';
+
+const btc = instrumentOf({ market: 'BTCUSD', tickRate: '0.01' });
+const quarter = instrumentOf({ market: 'BTCUSD', tickRate: '0.25' });
+const matic = instrumentOf({ market: 'MATICUSD', tickRate: '0.0001' });
+
+describe('instrumentOf', () => {
+  it('takes base, quote and price decimals from the listing and amount decimals from the assets', () => {
+    expect(btc).toMatchObject({ market: 'BTCUSD', base: 'BTC', quote: 'USD', priceDecimals: 2, baseDecimals: 8, quoteDecimals: 2 });
+    expect(btc.tick.toFixed()).toBe('0.01');
+    expect(quarter.priceDecimals).toBe(2);
+    expect(matic.priceDecimals).toBe(4);
+    expect(instrumentOf({ market: 'ETHEUR', tickRate: '5' }).priceDecimals).toBe(0);
+  });
+
+  it('carries the platform notional caps: market 500,000 USD, limit 1,500,000 on BTCUSD and ETHUSD, 1,000,000 elsewhere', () => {
+    expect(btc.maxNotionalUsd.market.toFixed()).toBe('500000');
+    expect(btc.maxNotionalUsd.limit.toFixed()).toBe('1500000');
+    expect(platformNotionalCaps('ETHUSD').limit.toFixed()).toBe('1500000');
+    expect(platformNotionalCaps('LTCUSD').limit.toFixed()).toBe('1000000');
+    expect(btc.minBaseAmount).toBeUndefined();
+    expect(btc.maxBaseAmount).toBeUndefined();
+  });
+
+  it('refuses a listing whose tick is zero, negative or not a number, naming tick_rate', () => {
+    for (const tickRate of ['0', '-0.01', 'abc', '']) {
+      expect(() => instrumentOf({ market: 'BTCUSD', tickRate })).toThrow(InputError);
+      expect(() => instrumentOf({ market: 'BTCUSD', tickRate })).toThrow(/^tick_rate: /);
+    }
+  });
+});
+
+describe('roundPrice', () => {
+  it('rounds 59999.877 to the 0.01 tick down, up and to the nearest', () => {
+    expect(roundPrice(btc, '59999.877', 'down')).toBe('59999.87');
+    expect(roundPrice(btc, '59999.877', 'up')).toBe('59999.88');
+    expect(roundPrice(btc, '59999.877', 'nearest')).toBe('59999.88');
+    expect(roundPrice(btc, 59999.874)).toBe('59999.87');
+  });
+
+  it('rounds to ticks that are not a power of ten', () => {
+    expect(roundPrice(quarter, '61250.60', 'down')).toBe('61250.5');
+    expect(roundPrice(quarter, '61250.60', 'up')).toBe('61250.75');
+    expect(roundPrice(quarter, '61250.625', 'nearest')).toBe('61250.75');
+    expect(roundPrice(quarter, 61250.62, 'nearest')).toBe('61250.5');
+  });
+
+  it('leaves a price already on the tick as it is, in every mode', () => {
+    for (const mode of ['down', 'up', 'nearest'] as const) expect(roundPrice(matic, new D('0.7012'), mode)).toBe('0.7012');
+  });
+
+  it('returns a result the tick check accepts', () => {
+    for (const v of [0.123456, 1234.5678, 99.999]) expect(onTick(matic, new D(roundPrice(matic, v, 'up')))).toBe(true);
+  });
+
+  it('refuses NaN, infinities, negatives and non-numbers, naming price', () => {
+    for (const v of [Number.NaN, Number.POSITIVE_INFINITY, -1, 'x', '1e']) expect(() => roundPrice(btc, v)).toThrow(/^price: expected a finite number of 0 or more/);
+  });
+
+  it('refuses a rounding mode that does not exist', () => {
+    expect(() => roundPrice(btc, 1, 'half' as 'down')).toThrow(/^mode: "half" is not a rounding/);
+  });
+});
+
+describe('roundBase and roundQuote', () => {
+  it('round down by default to 8 and 2 decimals', () => {
+    expect(roundBase(btc, '0.123456789')).toBe('0.12345678');
+    expect(roundBase(btc, 0.1 + 0.2)).toBe('0.3');
+    expect(roundQuote(btc, '100.019')).toBe('100.01');
+  });
+
+  it('round up or to the nearest when asked', () => {
+    expect(roundBase(btc, '0.123456781', 'up')).toBe('0.12345679');
+    expect(roundQuote(btc, '100.015', 'nearest')).toBe('100.02');
+    expect(roundQuote(btc, '100.014', 'nearest')).toBe('100.01');
+  });
+
+  it('name their own field when refusing a value', () => {
+    expect(() => roundBase(btc, -0.5)).toThrow(/^base_amount: /);
+    expect(() => roundQuote(btc, Number.NaN)).toThrow(/^quote_amount: /);
+  });
+});

@@ -1,0 +1,127 @@
+/**
+ * What a venue says about one market that an order must respect: the price tick, the decimals of
+ * amounts, and the platform's size caps. Strategies read it (through `ctx.instrument(market)`) to
+ * round their prices and amounts before they ask, so an order is never refused for precision; the
+ * order rules (`src/sim/order-rules.ts`) read it to refuse what the platform would.
+ */
+import { D, type Dec } from './decimal.js';
+import { InputError } from './errors.js';
+import { assetDecimals, splitMarket, type MarketSymbol } from './markets.js';
+
+/** The platform's largest order notional in USD, by order kind (TRADING.md §2.1, CreateOrder). */
+export interface NotionalCaps {
+  /** MARKET and STOP_MARKET orders. */
+  readonly market: Dec;
+  /** LIMIT, POST_ONLY_LIMIT and STOP_LIMIT orders. */
+  readonly limit: Dec;
+}
+
+/** One tradable market as the venue describes it (ListMarkets, plus the platform's fixed rules). */
+export interface Instrument {
+  readonly market: MarketSymbol;
+  readonly base: string;
+  readonly quote: string;
+  /** Price increment (ListMarkets `tick_rate`): every price and stop price is a multiple of it. */
+  readonly tick: Dec;
+  /** Decimal places of the tick ("0.01" → 2, "0.25" → 2, "5" → 0). */
+  readonly priceDecimals: number;
+  /** Most decimal places a base amount may have (8 for crypto). */
+  readonly baseDecimals: number;
+  /** Most decimal places a quote amount may have (2 for fiat). */
+  readonly quoteDecimals: number;
+  /** Smallest base amount of one order, when the venue has one (the platform states none). */
+  readonly minBaseAmount?: Dec;
+  /** Largest base amount of one order, when the venue has one (the platform states none). */
+  readonly maxBaseAmount?: Dec;
+  /** Largest order notional in USD; an order above it is refused 403 notional-value-too-large. */
+  readonly maxNotionalUsd: NotionalCaps;
+}
+
+/** A ListMarkets row in our own words; base and quote default to the symbol's split. */
+export interface MarketListing {
+  readonly market: MarketSymbol;
+  readonly tickRate: string | Dec;
+  readonly base?: string;
+  readonly quote?: string;
+}
+
+/** The platform's notional caps of `market`: MARKET 500,000 USD; LIMIT 1,500,000 on BTCUSD and ETHUSD, else 1,000,000. */
+export function platformNotionalCaps(market: MarketSymbol): NotionalCaps {
+  return { market: new D(500_000), limit: new D(market === 'BTCUSD' || market === 'ETHUSD' ? 1_500_000 : 1_000_000) };
+}
+
+/**
+ * Builds the instrument of a listed market: decimals of amounts are the platform's per asset (fiat 2,
+ * crypto 8), caps the platform's. Throws an InputError when the tick is not a positive decimal, so a
+ * venue's bad row is reported where it is read rather than checked against later.
+ */
+export function instrumentOf(listing: MarketListing): Instrument {
+  const split = splitMarket(listing.market);
+  const base = listing.base ?? split.base;
+  const quote = listing.quote ?? split.quote;
+  const tick = toDec(listing.tickRate, 'tick_rate');
+  if (!tick.gt(0)) throw new InputError('tick_rate', `the tick of ${listing.market} must be greater than zero, got ${tick.toFixed()}`);
+  return Object.freeze({
+    market: listing.market,
+    base,
+    quote,
+    tick,
+    priceDecimals: tick.decimalPlaces(),
+    baseDecimals: assetDecimals(base),
+    quoteDecimals: assetDecimals(quote),
+    maxNotionalUsd: platformNotionalCaps(listing.market),
+  });
+}
+
+/** How a helper rounds a value that is not representable: toward zero, away from it, or to the closer (halves up). */
+export type Rounding = 'down' | 'up' | 'nearest';
+
+/** A price or amount as a strategy may hold it: a float from its signal math, a wire string or a Decimal. */
+export type Numeric = number | string | Dec;
+
+const MODES = { down: D.ROUND_DOWN, up: D.ROUND_UP, nearest: D.ROUND_HALF_UP } as const;
+
+/**
+ * Rounds a price to the instrument's tick and returns it as a wire decimal string. A buy usually
+ * rounds `down` (never pays more than meant), a sell `up`. Throws an InputError naming `price` for a
+ * value that is not a finite number ≥ 0; a price that rounds to 0 is returned as "0", and the order
+ * rules then refuse it.
+ */
+export function roundPrice(i: Instrument, price: Numeric, mode: Rounding = 'nearest'): string {
+  const steps = toDec(price, 'price').div(i.tick).toDecimalPlaces(0, modeOf(mode));
+  return steps.times(i.tick).toFixed();
+}
+
+/** Rounds a base amount to the instrument's base decimals (`down` by default: never more than held). */
+export function roundBase(i: Instrument, amount: Numeric, mode: Rounding = 'down'): string {
+  return toDec(amount, 'base_amount').toDecimalPlaces(i.baseDecimals, modeOf(mode)).toFixed();
+}
+
+/** Rounds a quote amount to the instrument's quote decimals (`down` by default: never more than meant to spend). */
+export function roundQuote(i: Instrument, amount: Numeric, mode: Rounding = 'down'): string {
+  return toDec(amount, 'quote_amount').toDecimalPlaces(i.quoteDecimals, modeOf(mode)).toFixed();
+}
+
+/** True when `price` is a whole number of ticks. */
+export function onTick(i: Instrument, price: Dec): boolean {
+  return price.mod(i.tick).isZero();
+}
+
+function modeOf(mode: Rounding): (typeof MODES)[Rounding] {
+  const m = (MODES as Partial<typeof MODES>)[mode];
+  if (m === undefined) throw new InputError('mode', `${JSON.stringify(mode)} is not a rounding: use down, up or nearest`);
+  return m;
+}
+
+function toDec(value: Numeric, field: string): Dec {
+  let d: Dec | undefined;
+  try {
+    d = typeof value === 'number' && !Number.isFinite(value) ? undefined : new D(value);
+  } catch {
+    d = undefined;
+  }
+  if (d === undefined || !d.isFinite() || d.isNegative()) {
+    throw new InputError(field, `expected a finite number of 0 or more, got ${JSON.stringify(typeof value === 'object' ? String(value) : value)}`);
+  }
+  return d;
+}
