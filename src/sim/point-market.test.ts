@@ -116,11 +116,11 @@ describe('point replay fills (hand-computed)', () => {
     expect(() => m.executeQuote({ refId: 'q2', quoteId: buy!.quoteId, quoteAmount: '1.00' })).toThrow(/not offered/);
   });
 
-  it('refuses orders beyond the balance, stop orders and bad precision with the field named', () => {
+  it('refuses orders beyond the balance (stop sells too) and bad precision with the field named', () => {
     const m = market();
     m.point('BTCUSD', T0, 100);
     expect(() => m.place({ refId: 'a', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '10000.01' })).toThrow(/insufficient USD/);
-    expect(() => m.place({ refId: 'b', market: 'BTCUSD', side: 'SELL', type: 'STOP_MARKET', baseAmount: '1', stopPrice: '90' })).toThrow(/type: STOP_MARKET/);
+    expect(() => m.place({ refId: 'b', market: 'BTCUSD', side: 'SELL', type: 'STOP_MARKET', baseAmount: '1', stopPrice: '90' })).toThrow(/insufficient BTC/);
     expect(() => m.place({ refId: 'c', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '1.001' })).toThrow(/quote_amount 1.001 has more than 2/);
     expect(() => m.place({ refId: 'd', market: 'BTCUSD', side: 'BUY', type: 'MARKET', baseAmount: '1' })).toThrow(/quote_amount: size a MARKET buy/);
   });

@@ -7,6 +7,9 @@
  *   that point's price moved against the trader by the slippage; a limit order marketable there fills at
  *   that price (slipped, never worse than its limit); otherwise it rests and fills in full at its limit
  *   price at the first later point at or below the limit (a sell: at or above);
+ * - a stop order (sell-only) waits with its base reserved and fires at the first point after its own whose
+ *   price is at or below `stop_price`: a STOP_MARKET then fills like a MARKET sell at that point, a
+ *   STOP_LIMIT becomes a limit sell at `price` (filled there if marketable, else resting);
  * - a held-rate quote offered at point t is point t's price moved by the quote spread, and executing it
  *   settles at once, at t;
  * - balances live in the sim's Ledger: placement reserves funds (available → trading), fills move them.
@@ -20,6 +23,7 @@ import { SimError } from './errors.js';
 import { Ledger } from './ledger.js';
 import { buyByBase, buyByQuote, buyReservation, feeRate, sellByBase, slipped, type FillAmounts } from './point-fills.js';
 import { checkCommand, executionsSince, nonNegative, type PointExecution, type PointOrder, type PointOrderCommand, type PointQuote, type PointQuoteExecution } from './point-orders.js';
+import { isStopType, PointStops } from './point-stops.js';
 import { offerQuotes, PointQuoteExecutions, type PointQuoteRequest, type QuoteTerms } from './point-quotes.js';
 
 export interface PointMarketOptions {
@@ -67,6 +71,7 @@ export class PointMarket {
   private readonly orders = new Map<string, PointOrder>();
   private readonly byRef = new Map<string, string>();
   private open: PointOrder[] = [];
+  private readonly stops = new PointStops();
   private readonly fills: PointExecution[] = [];
   private readonly quoteExecutions = new PointQuoteExecutions(this.ledger, PROFILE);
   private readonly prefix: string;
@@ -154,6 +159,7 @@ export class PointMarket {
     };
     this.orders.set(order.id, order);
     this.byRef.set(order.refId, order.id);
+    if (isStopType(order.type)) this.stops.add(order.id, cmd.stopPrice as string);
     this.open.push(order);
     this.version++;
     return order;
@@ -249,7 +255,7 @@ export class PointMarket {
       if (o.expiresAt !== undefined && o.expiresAt <= p.at) {
         this.close(o, 'CANCELLED', 'GTT expired', false);
       } else {
-        const fill = o.fresh ? this.firstChance(o, p) : this.resting(o, p);
+        const fill = this.stops.size > 0 && this.stops.waits(o.id) ? this.triggered(o, p) : o.fresh ? this.firstChance(o, p) : this.resting(o, p);
         o.fresh = false;
         if (fill !== undefined && fill.base.isZero()) this.close(o, 'REJECTED', 'the fill would be smaller than the base precision', false);
         else if (fill !== undefined) made.push(this.fill(o, fill, p.at));
@@ -263,10 +269,15 @@ export class PointMarket {
     return made.length === 0 ? NO_EXECUTIONS : made;
   }
 
-  /** The point after placement: MARKET fills; a marketable limit fills (slipped, capped at the limit). */
+  /** A waiting stop at a later point: once the price is at or below its stop, its first chance as a market or limit sell. */
+  private triggered(o: PointOrder, p: MarketPoint): FillAmounts | undefined {
+    return this.stops.fires(o.id, p.price) ? this.firstChance(o, p) : undefined;
+  }
+
+  /** The point after placement (or a stop's trigger): MARKET fills; a marketable limit fills (slipped, capped at the limit). */
   private firstChance(o: PointOrder, p: MarketPoint): FillAmounts | undefined {
     const slippedPrice = slipped(this.priceOf(p), o.side, this.slippageBps);
-    if (o.type === 'MARKET') return this.amounts(o, slippedPrice);
+    if (o.type === 'MARKET' || o.type === 'STOP_MARKET') return this.amounts(o, slippedPrice);
     const limit = o.price as Dec;
     const marketable = o.side === 'BUY' ? p.price <= o.limit : p.price >= o.limit;
     if (marketable) {
@@ -331,6 +342,7 @@ export class PointMarket {
 
   private close(o: PointOrder, status: 'CANCELLED' | 'REJECTED', reason: string, prune = true): void {
     this.ledger.release(PROFILE, o.reserved.asset, o.reserved.amount);
+    if (this.stops.size > 0) this.stops.remove(o.id);
     o.status = status;
     o.reason = reason;
     this.retire(o);

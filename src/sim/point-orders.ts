@@ -132,7 +132,7 @@ function amount(value: string | undefined, field: string, dp: number): Dec | und
 /**
  * Validates an order command for point replay: a trading market, one of base/quote amount, a price
  * for limits, and the shapes point replay fills (MARKET buys by quote amount, MARKET sells by base
- * amount, LIMIT and POST_ONLY_LIMIT by base amount). Stop orders are refused with the reason.
+ * amount, LIMIT, POST_ONLY_LIMIT and the sell-only stop orders by base amount).
  */
 export function checkCommand(cmd: PointOrderCommand): CheckedCommand {
   if (typeof cmd.refId !== 'string' || cmd.refId === '') throw new InputError('ref_id', 'required: the intent id of the order');
@@ -153,7 +153,12 @@ export function checkCommand(cmd: PointOrderCommand): CheckedCommand {
       break;
     case 'STOP_MARKET':
     case 'STOP_LIMIT':
-      throw new InputError('type', `${cmd.type} orders are not simulated by point replay; use LIMIT or MARKET orders in backtests`);
+      if (cmd.side !== 'SELL') throw new InputError('side', `${cmd.type} orders are sell-only (stop loss): use SELL`);
+      if (baseAmount === undefined) throw new InputError('base_amount', `size a ${cmd.type} order by base_amount`);
+      if (cmd.type === 'STOP_LIMIT' && price === undefined) throw new InputError('price', 'a STOP_LIMIT order needs a price (the limit price after the trigger)');
+      if (cmd.type === 'STOP_MARKET' && price !== undefined) throw new InputError('price', 'a STOP_MARKET order takes no price');
+      if (amount(cmd.stopPrice, 'stop_price', 8) === undefined) throw new InputError('stop_price', `a ${cmd.type} order needs a stop_price (the trigger price)`);
+      break;
     default:
       throw new InputError('type', `unknown order type ${JSON.stringify(cmd.type)}`);
   }
