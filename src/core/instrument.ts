@@ -56,9 +56,7 @@ export function platformNotionalCaps(market: MarketSymbol): NotionalCaps {
  * venue's bad row is reported where it is read rather than checked against later.
  */
 export function instrumentOf(listing: MarketListing): Instrument {
-  const split = splitMarket(listing.market);
-  const base = listing.base ?? split.base;
-  const quote = listing.quote ?? split.quote;
+  const { base, quote } = listing.base !== undefined && listing.quote !== undefined ? { base: listing.base, quote: listing.quote } : splitMarket(listing.market);
   const tick = toDec(listing.tickRate, 'tick_rate');
   if (!tick.gt(0)) throw new InputError('tick_rate', `the tick of ${listing.market} must be greater than zero, got ${tick.toFixed()}`);
   return Object.freeze({

@@ -1,4 +1,5 @@
-import { HISTORICAL_MARKETS, MARKET_DATA_MARKETS, splitMarket } from '../core/markets.js';
+import { instrumentOf, type Instrument } from '../core/instrument.js';
+import { HISTORICAL_MARKETS, MARKET_DATA_MARKETS, TRADING_MARKETS, splitMarket } from '../core/markets.js';
 
 /**
  * Static facts of the simulated markets: where prices start, how volatile they are, how deep the
@@ -60,6 +61,21 @@ export function marketSpec(market: string): MarketSpec {
   if (asset === undefined || fx === undefined) throw new RangeError(`market ${market} is not simulated`);
   const priceDecimals = asset.usdPrice * fx < 5 ? 4 : 2;
   return { market, base, quote, asset, fx, tickRate: (10 ** -priceDecimals).toFixed(priceDecimals), priceDecimals };
+}
+
+/**
+ * The instrument of a simulated market: the tick and assets its ListMarkets row serves, with the
+ * platform's amount decimals and caps. Simulated venues, point replay and the risk gate's fallback all
+ * read it, so every mode checks the same ticks. Throws a RangeError for a market the sandbox does not know.
+ */
+export function catalogInstrument(market: string): Instrument {
+  const s = marketSpec(market);
+  return instrumentOf({ market, base: s.base, quote: s.quote, tickRate: s.tickRate });
+}
+
+/** The instruments of the trading markets, in ListMarkets order: what the sandbox's ListMarkets lists. */
+export function catalogInstruments(): readonly Instrument[] {
+  return TRADING_MARKETS.map(catalogInstrument);
 }
 
 /** Every asset a balance can be held in: the bases and quotes of the simulated markets. */

@@ -1,4 +1,5 @@
-import type { MarketSymbol } from '../core/index.js';
+import type { Instrument, MarketSymbol } from '../core/index.js';
+import { catalogInstruments } from '../sim/catalog.js';
 import type { PointMarket } from '../sim/point-market.js';
 import type { PointExecution, PointQuoteExecution } from '../sim/point-orders.js';
 import { mapError, toVenueOrder } from './sim-venue.js';
@@ -96,6 +97,11 @@ export class PointVenue implements Venue {
 
   async findTransferByRef(_refId: string): Promise<VenueTransfer | undefined> {
     return undefined;
+  }
+
+  /** The catalog's trading markets, as the sandbox lists them: point replay checks orders against the same ticks. */
+  async instruments(): Promise<readonly Instrument[]> {
+    return catalogInstruments();
   }
 
   private guard<T>(fn: () => T): T {

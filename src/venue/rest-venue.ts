@@ -1,5 +1,5 @@
-import { ApiError, ConflictError, NotFoundError, outcomeUnknown, type ApiClient, type Execution, type Order, type Quote, type QuoteExecution } from '../api/index.js';
-import { D, readDecimal, type Dec, type MarketSymbol, type Side } from '../core/index.js';
+import { ApiError, ConflictError, NotFoundError, outcomeUnknown, type ApiClient, type Execution, type MarketDetails, type Order, type Quote, type QuoteExecution } from '../api/index.js';
+import { D, instrumentOf, readDecimal, type Dec, type Instrument, type MarketSymbol, type Side } from '../core/index.js';
 import {
   REF_ID_REUSED,
   VenueNotFoundError,
@@ -134,6 +134,29 @@ export class RestVenue implements Venue {
     const page = await this.api.listTransfers({ ref_ids: [refId], limit: 10 }, this.write).catch(rethrow);
     const t = page.items.find((x) => x.ref_id === refId);
     return t && { transferId: t.id, refId, status: t.status };
+  }
+
+  /**
+   * ListMarkets, at low priority (it is metadata, read at start). A row without a usable tick or a
+   * market we cannot split is left out rather than failing the others: the caller reports the markets
+   * it needs and does not find.
+   */
+  async instruments(): Promise<readonly Instrument[]> {
+    const res = await this.api.listMarkets({ priority: 'low' }).catch(rethrow);
+    const out: Instrument[] = [];
+    for (const m of res.markets) {
+      const built = listedInstrument(m);
+      if (built !== undefined) out.push(built);
+    }
+    return out;
+  }
+}
+
+function listedInstrument(m: MarketDetails): Instrument | undefined {
+  try {
+    return instrumentOf({ market: m.market, tickRate: m.tick_rate, ...(m.base_asset && m.quote_asset ? { base: m.base_asset, quote: m.quote_asset } : {}) });
+  } catch {
+    return undefined;
   }
 }
 

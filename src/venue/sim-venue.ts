@@ -1,4 +1,5 @@
-import { InputError, type Dec, type MarketSymbol } from '../core/index.js';
+import { InputError, type Dec, type Instrument, type MarketSymbol } from '../core/index.js';
+import { catalogInstruments } from '../sim/catalog.js';
 import { SimError } from '../sim/errors.js';
 import type { SimExecution } from '../sim/order-types.js';
 import type { SimQuoteExecution } from '../sim/quote-executions.js';
@@ -150,6 +151,11 @@ export class SimVenue implements Venue {
   async findTransferByRef(refId: string): Promise<VenueTransfer | undefined> {
     const found = this.sim.listTransfers({ refIds: [refId], types: ['INTERNAL_TRANSFER_DEBIT'] }).items[0];
     return found && toVenueTransfer(found);
+  }
+
+  /** The catalog's trading markets: what the sandbox's ListMarkets serves over the same simulated platform. */
+  async instruments(): Promise<readonly Instrument[]> {
+    return catalogInstruments();
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Dec, MarketSymbol, OrderType, Side, TimeInForce } from '../core/index.js';
+import type { Dec, Instrument, MarketSymbol, OrderType, Side, TimeInForce } from '../core/index.js';
 import { TradeloopError } from '../core/index.js';
 
 /**
@@ -27,6 +27,11 @@ export interface Venue {
   /** Idempotent by `refId`. */
   transfer(req: TransferRequest): Promise<VenueTransfer>;
   findTransferByRef(refId: string): Promise<VenueTransfer | undefined>;
+  /**
+   * The tradable markets with their tick, amount decimals and caps (ListMarkets), so the risk gate and
+   * strategies round and check orders against what this venue enforces, in every mode.
+   */
+  instruments(): Promise<readonly Instrument[]>;
 }
 
 export type VenueOrderStatus = 'PENDING_SUBMISSION' | 'SUBMITTED' | 'OPEN' | 'FILLED' | 'CANCELLED' | 'REJECTED' | (string & {});

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { D } from '../../src/core/index.js';
+import { D, TRADING_MARKETS, type Instrument } from '../../src/core/index.js';
+import { catalogInstruments } from '../../src/sim/catalog.js';
 import { TERMINAL_ORDER_STATUSES, VenueNotFoundError, VenueRejectedError, type Venue, type VenueOrder, type VenueQuoteExecution } from '../../src/venue/index.js';
 
 /** What the contract needs from each venue under test. */
@@ -12,6 +13,14 @@ export interface VenueHarness {
   /** Creates another profile of the same customer and returns its id (transfer cases need one). */
   newProfile?(nickname: string): Promise<string>;
   close(): Promise<void>;
+}
+
+/** An instrument in plain strings, so venues' answers compare field by field. */
+function plain(i: Instrument): Record<string, unknown> {
+  return {
+    market: i.market, base: i.base, quote: i.quote, tick: i.tick.toFixed(), priceDecimals: i.priceDecimals, baseDecimals: i.baseDecimals, quoteDecimals: i.quoteDecimals,
+    minBaseAmount: i.minBaseAmount?.toFixed(), maxBaseAmount: i.maxBaseAmount?.toFixed(), maxNotionalUsd: { market: i.maxNotionalUsd.market.toFixed(), limit: i.maxNotionalUsd.limit.toFixed() },
+  };
 }
 
 /**
@@ -159,6 +168,18 @@ export function venueContract(name: string, make: () => Promise<VenueHarness>): 
         expect(usd?.available.toFixed()).toBe('99750');
         await expect(h.venue.transfer({ ...req, refId: ref(), amount: '200000' })).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
         await expect(h.venue.transfer({ ...req, refId: ref(), amount: '2000000' })).rejects.toMatchObject({ code: 'TRANSFER_LIMIT_EXCEEDED' });
+      });
+    });
+
+    it('lists every trading market once with the same tick, decimals and caps as the sandbox catalog', async () => {
+      await withHarness(async (h) => {
+        const listed = await h.venue.instruments();
+        expect(listed.map((i) => i.market).sort()).toEqual([...TRADING_MARKETS].sort());
+        const byMarket = new Map(listed.map((i) => [i.market, plain(i)]));
+        expect(byMarket.get('BTCUSD')).toMatchObject({ base: 'BTC', quote: 'USD', tick: '0.01', priceDecimals: 2, baseDecimals: 8, quoteDecimals: 2, maxNotionalUsd: { market: '500000', limit: '1500000' } });
+        expect(byMarket.get('MATICUSD')).toMatchObject({ tick: '0.0001', priceDecimals: 4, maxNotionalUsd: { limit: '1000000' } });
+        expect(byMarket.get('ETHSGD')).toMatchObject({ base: 'ETH', quote: 'SGD', tick: '0.01' });
+        for (const expected of catalogInstruments()) expect(byMarket.get(expected.market)).toEqual(plain(expected));
       });
     });
 

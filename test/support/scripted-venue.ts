@@ -1,4 +1,5 @@
-import { D, type Dec, type MarketSymbol, type Side } from '../../src/core/index.js';
+import { D, type Dec, type Instrument, type MarketSymbol, type Side } from '../../src/core/index.js';
+import { catalogInstruments } from '../../src/sim/catalog.js';
 import {
   VenueNotFoundError,
   VenueRejectedError,
@@ -160,6 +161,14 @@ export class ScriptedVenue implements Venue {
     };
     this.orders.set(o.orderId, o);
     return o;
+  }
+
+  /** The instruments it lists (the sim catalog's unless a test sets others); faults apply as to any call. */
+  listed: readonly Instrument[] = catalogInstruments();
+
+  async instruments(): Promise<readonly Instrument[]> {
+    if (this.take('instruments') === 'unreachable') throw new VenueUnknownOutcomeError('unreachable');
+    return this.listed;
   }
 
   private mustOrder(orderId: string) {
