@@ -12,7 +12,9 @@
  *   STOP_LIMIT becomes a limit sell at `price` (filled there if marketable, else resting);
  * - a held-rate quote offered at point t is point t's price moved by the quote spread, and executing it
  *   settles at once, at t;
- * - balances live in the sim's Ledger: placement reserves funds (available → trading), fills move them.
+ * - balances live in the sim's Ledger: placement reserves funds (available → trading), fills move them;
+ * - internal transfers move available funds between the replay's profiles under the sandbox's transfer
+ *   limits, settled at once (see `point-transfers.ts`).
  *
  * Every method is synchronous: the backtest driver steps it directly, and PointVenue wraps it in the
  * Venue port's promises so the live executors run unchanged.
@@ -24,29 +26,12 @@ import { Ledger } from './ledger.js';
 import { buyByBase, buyByQuote, buyReservation, feeRate, sellByBase, slipped, type FillAmounts } from './point-fills.js';
 import { checkCommand, executionsSince, nonNegative, type PointExecution, type PointOrder, type PointOrderCommand, type PointQuote, type PointQuoteExecution } from './point-orders.js';
 import { isStopType, PointStops } from './point-stops.js';
+import { INTERNAL_DEBIT, PointProfiles, usdValue, type PointTransfer, type PointTransferRequest } from './point-transfers.js';
+import { type PointMarketOptions } from './point-options.js';
+import { type TransferLimitView } from './transfer-limits.js';
 import { offerQuotes, PointQuoteExecutions, type PointQuoteRequest, type QuoteTerms } from './point-quotes.js';
 
-export interface PointMarketOptions {
-  /** Fee in bps of traded notional, in the quote currency (default 10 = 0.1 %). */
-  readonly feeBps?: number;
-  /** Moves MARKET and marketable-limit fill prices against the trader (default 0). */
-  readonly slippageBps?: number;
-  /** Held-rate quotes: buy at price × (1 + spread), sell at price × (1 − spread) (default 10 bps). */
-  readonly quoteSpreadBps?: number;
-  /** How long a quote stays executable after its point (default 30 s). */
-  readonly quoteTtlMs?: number;
-  /** Initial balances, asset → decimal string. */
-  readonly funding?: Readonly<Record<string, string>>;
-  /** Prefix of generated order and execution ids (default "pt"). */
-  readonly idPrefix?: string;
-  /**
-   * How many closed orders and order fills stay available to lookups (default: all). Older ones are
-   * forgotten as the next point begins (never those made since the last point): `getOrder` answers not-found for them and `executions` no longer lists them, while
-   * their ref_ids stay taken. A backtest keeps a window, so the records of a long run neither pile up
-   * in memory nor make the collector copy and mark them again and again.
-   */
-  readonly keepClosed?: number;
-}
+export type { PointMarketOptions } from './point-options.js';
 
 interface MarketPoint {
   at: number;
@@ -74,6 +59,7 @@ export class PointMarket {
   private readonly stops = new PointStops();
   private readonly fills: PointExecution[] = [];
   private readonly quoteExecutions = new PointQuoteExecutions(this.ledger, PROFILE);
+  private readonly profiles: PointProfiles;
   private readonly prefix: string;
   private readonly quoteTerms: QuoteTerms;
   private seq = 0;
@@ -98,6 +84,7 @@ export class PointMarket {
     if (!(this.keepClosed >= 1)) throw new RangeError(`keep_closed must be at least 1, got ${options.keepClosed}`);
     this.quoteTerms = { quoteSpreadBps: this.quoteSpreadBps, quoteTtlMs: this.quoteTtlMs, prefix: this.prefix };
     for (const [asset, value] of Object.entries(options.funding ?? {})) this.ledger.credit(PROFILE, asset, new D(value));
+    this.profiles = new PointProfiles(this.ledger, { ownId: PROFILE, others: options.profiles, limits: options.transferLimits, seed: options.seed });
   }
 
   /** Time of the newest point of any market. */
@@ -203,13 +190,30 @@ export class PointMarket {
     return index >= this.executionCount ? NO_EXECUTIONS : this.fills.slice(index - this.fillsForgotten);
   }
 
-  /** Balances of every asset ever held: available and trading (held by open orders). */
-  balances(): Array<{ asset: string; available: Dec; trading: Dec }> {
-    return this.ledger.list(PROFILE).map(([asset, b]) => ({ asset, available: b.available, trading: b.trading }));
+  /** Balances of every asset a profile (default: the replay's own) ever held: available and trading (held by open orders). */
+  balances(profileId = PROFILE): Array<{ asset: string; available: Dec; trading: Dec }> {
+    return this.ledger.list(this.profiles.resolve(profileId)).map(([asset, b]) => ({ asset, available: b.available, trading: b.trading }));
   }
 
-  balance(asset: string): { available: Dec; trading: Dec } {
-    return this.ledger.get(PROFILE, asset);
+  balance(asset: string, profileId = PROFILE): { available: Dec; trading: Dec } {
+    return this.ledger.get(this.profiles.resolve(profileId), asset);
+  }
+
+  /** Moves available funds between two profiles at the current point, settled at once; idempotent by `refId`. */
+  transfer(req: PointTransferRequest): PointTransfer {
+    if (this.lastAt === Number.NEGATIVE_INFINITY) throw new SimError('bad-request', 'transfers start at the first price point: point replay has no time before it');
+    const t = this.profiles.transfer(req, this.lastAt, (asset, amount) => usdValue(asset, amount, this.points), () => `${this.prefix}-t${++this.seq}`);
+    this.version++;
+    return t;
+  }
+
+  findTransferByRef(refId: string): PointTransfer | undefined {
+    return this.profiles.findByRef(refId);
+  }
+
+  /** The transfer limits covering `type` with what remains of each now, as the sandbox lists them. */
+  transferLimits(type: string = INTERNAL_DEBIT): TransferLimitView[] {
+    return this.profiles.limitsFor(type, this.lastAt);
   }
 
   /** The buy and sell quotes offered at the current point of `market` (none before its first point). */

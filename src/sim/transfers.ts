@@ -135,17 +135,12 @@ export class TransferStore {
 
   /** Creates an internal (or, with kind PAXOS, a platform) transfer; returns its DEBIT leg (PENDING). */
   internal(cmd: InternalTransferCommand, nowMs: number, kind: BetweenProfiles = 'INTERNAL'): SimTransfer {
-    const fromId = requiredString(cmd.fromProfileId, 'from_profile_id');
-    const toId = requiredString(cmd.toProfileId, 'to_profile_id');
-    const asset = knownAsset(cmd.asset);
-    const qty = amount(cmd.amount, 'amount', assetDecimals(asset));
-    if (qty === undefined) throw new InputError('amount', 'required: the amount to move as a decimal string, e.g. "250.00"');
-    const refId = optionalString(cmd.refId, 'ref_id', 100);
+    const { fromId, toId, asset, amount: qty, refId } = checkBetweenProfiles(cmd);
     const senderMeta = metadata(cmd.metadata);
     const recipientMeta = metadata(cmd.recipientMetadata);
     const from = this.d.profiles.get(fromId);
     const to = this.d.profiles.get(toId);
-    if (from.id === to.id) throw new InputError('to_profile_id', 'must differ from from_profile_id: an internal transfer moves funds between two profiles');
+    if (from.id === to.id) throw sameProfileError();
     this.checkRef(refId);
     const prefix = kind === 'INTERNAL' ? 'INTERNAL_TRANSFER' : 'PAXOS_TRANSFER';
     this.d.limits.admit(`${prefix}_DEBIT`, this.d.usdValue(asset, qty), nowMs);
@@ -235,6 +230,33 @@ export class TransferStore {
     t.updatedAt = nowMs;
     t.updateSeq = ++this.updates;
   }
+}
+
+/** The fields of a transfer between two profiles, checked (wire names in the refusals). */
+export interface CheckedBetweenProfiles {
+  readonly fromId: string;
+  readonly toId: string;
+  readonly asset: string;
+  readonly amount: Dec;
+  readonly refId: string | undefined;
+}
+
+/**
+ * Checks the profiles, asset, amount and ref_id of an internal transfer as the platform does, in the
+ * same order and words: the sandbox and point replay refuse the same malformed request alike.
+ */
+export function checkBetweenProfiles(cmd: Pick<InternalTransferCommand, 'fromProfileId' | 'toProfileId' | 'asset' | 'amount' | 'refId'>): CheckedBetweenProfiles {
+  const fromId = requiredString(cmd.fromProfileId, 'from_profile_id');
+  const toId = requiredString(cmd.toProfileId, 'to_profile_id');
+  const asset = knownAsset(cmd.asset);
+  const qty = amount(cmd.amount, 'amount', assetDecimals(asset));
+  if (qty === undefined) throw new InputError('amount', 'required: the amount to move as a decimal string, e.g. "250.00"');
+  return { fromId, toId, asset, amount: qty, refId: optionalString(cmd.refId, 'ref_id', 100) };
+}
+
+/** The refusal of a transfer from a profile to itself (after resolving the `default` alias). */
+export function sameProfileError(): InputError {
+  return new InputError('to_profile_id', 'must differ from from_profile_id: an internal transfer moves funds between two profiles');
 }
 
 function leg(profileId: string, refId: string | undefined, qty: Dec, asset: string, direction: 'CREDIT' | 'DEBIT', type: string, status: TransferStatus, nowMs: number, meta: Readonly<Record<string, string>>): Fields {
