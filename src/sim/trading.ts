@@ -1,9 +1,11 @@
 import { D, type Dec, ZERO } from '../core/decimal.js';
 import { InputError } from '../core/errors.js';
+import { platformNotionalCaps } from '../core/instrument.js';
 import { SimError } from './errors.js';
 import { type Ledger } from './ledger.js';
 import { type MarketState } from './market-state.js';
-import { parseOrder } from './order-rules.js';
+import { catalogInstrument } from './catalog.js';
+import { capViolation, parseOrder, throwViolation } from './order-rules.js';
 import { type OrderSpec, type PlaceOrderCommand, type SimOrder, isClosed } from './order-types.js';
 import { type ProfileStore } from './profiles.js';
 import { type Settlement } from './settlement.js';
@@ -32,8 +34,8 @@ export interface TradingRules {
 
 export const DEFAULT_RULES: TradingRules = {
   priceBand: new D('0.15'),
-  maxMarketNotionalUsd: new D(500_000),
-  maxLimitNotionalUsd: (m) => new D(m === 'BTCUSD' || m === 'ETHUSD' ? 1_500_000 : 1_000_000),
+  maxMarketNotionalUsd: platformNotionalCaps('BTCUSD').market,
+  maxLimitNotionalUsd: (m) => platformNotionalCaps(m).limit,
   minGttMs: 10_000,
   refIdReuseMs: 86_400_000,
   cancelDelayMs: 0,
@@ -191,21 +193,16 @@ export class OrderEntry {
     if (!reusable) throw new SimError('already-exists', `an order with ref_id ${JSON.stringify(refId)} already exists`, undefined, { kind: 'order', id: existing.id });
   }
 
+  /** The platform's notional cap, by the order rules (a MARKET sell is valued at the book's mid). */
   private checkNotional(spec: OrderSpec, market: MarketState, nowMs: number): void {
-    const fx = new D(market.spec.fx);
-    const isMarket = spec.type === 'MARKET' || spec.type === 'STOP_MARKET';
-    const price = spec.price ?? spec.stopPrice;
-    const quoteNotional = spec.quoteAmount ?? (price !== undefined ? price.times(spec.baseAmount!) : spec.baseAmount!.times(this.midOf(market, nowMs)));
-    const usd = quoteNotional.div(fx);
-    const max = isMarket ? this.deps.rules.maxMarketNotionalUsd : this.deps.rules.maxLimitNotionalUsd(spec.market);
-    if (usd.gt(max)) {
-      throw new SimError('notional-value-too-large', `order notional ${usd.toFixed(2)} USD exceeds the maximum ${max.toFixed()} USD for ${spec.type} orders on ${spec.market}`, {
-        market: spec.market,
-        order_type: spec.type,
-        order_notional_value: usd.toFixed(2),
-        max_notional_value: max.toFixed(),
-      });
-    }
+    const { rules } = this.deps;
+    const unpriced = spec.quoteAmount === undefined && spec.price === undefined && spec.stopPrice === undefined;
+    const v = capViolation(spec, catalogInstrument(spec.market), {
+      ...(unpriced && { reference: this.midOf(market, nowMs) }),
+      quotePerUsd: new D(market.spec.fx),
+      caps: { market: rules.maxMarketNotionalUsd, limit: rules.maxLimitNotionalUsd(spec.market) },
+    });
+    if (v !== undefined) throwViolation(v);
   }
 
   private midOf(market: MarketState, nowMs: number): Dec {
