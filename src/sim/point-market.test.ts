@@ -121,8 +121,8 @@ describe('point replay fills (hand-computed)', () => {
     m.point('BTCUSD', T0, 100);
     expect(() => m.place({ refId: 'a', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '10000.01' })).toThrow(/insufficient USD/);
     expect(() => m.place({ refId: 'b', market: 'BTCUSD', side: 'SELL', type: 'STOP_MARKET', baseAmount: '1', stopPrice: '90' })).toThrow(/insufficient BTC/);
-    expect(() => m.place({ refId: 'c', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '1.001' })).toThrow(/quote_amount 1.001 has more than 2/);
-    expect(() => m.place({ refId: 'd', market: 'BTCUSD', side: 'BUY', type: 'MARKET', baseAmount: '1' })).toThrow(/quote_amount: size a MARKET buy/);
+    expect(() => m.place({ refId: 'c', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '1.001' })).toThrow(/quote_amount: 1.001 has more precision than allowed: use at most 2 decimal places/);
+    expect(() => m.place({ refId: 'd', market: 'BTCUSD', side: 'BUY', type: 'MARKET', baseAmount: '1' })).toThrow(/quote_amount: required for MARKET BUY orders/);
   });
 });
 

@@ -131,7 +131,7 @@ export class PointMarket {
   place(cmd: PointOrderCommand): PointOrder {
     const existing = this.byRef.get(cmd.refId);
     if (existing !== undefined) throw new SimError('already-exists', `an order with ref_id ${cmd.refId} already exists`, { ref_id: cmd.refId }, { kind: 'order', id: existing });
-    const c = checkCommand(cmd);
+    const c = checkCommand(cmd, this.points.get(cmd.market)?.price);
     if (!this.points.has(c.market)) throw new SimError('not-found', `market ${c.market} has no price point yet: orders start after the first point`);
     const reserved = cmd.side === 'BUY'
       ? { asset: c.quote, amount: c.quoteAmount ?? buyReservation(c.baseAmount as Dec, c.price as Dec, this.fee, c.precision) }
@@ -139,7 +139,7 @@ export class PointMarket {
     this.ledger.reserve(PROFILE, reserved.asset, reserved.amount);
     const order: PointOrder = {
       id: `${this.prefix}-o${++this.seq}`, refId: cmd.refId, market: c.market, base: c.base, quote: c.quote, side: cmd.side, type: cmd.type,
-      timeInForce: cmd.timeInForce ?? 'GTC', baseAmount: c.baseAmount, quoteAmount: c.quoteAmount, price: c.price,
+      timeInForce: c.timeInForce ?? 'GTC', baseAmount: c.baseAmount, quoteAmount: c.quoteAmount, price: c.price,
       limit: c.price === undefined ? Number.NaN : c.price.toNumber(),
       ...(cmd.expiresAt !== undefined && { expiresAt: cmd.expiresAt }),
       createdAt: this.lastAt, status: 'OPEN', amountFilled: ZERO, notionalFilled: ZERO, fresh: true, reserved,

@@ -7,7 +7,9 @@ import { D, WIRE_DECIMAL, decimalPlaces, type Dec } from '../core/decimal.js';
 import { InputError } from '../core/errors.js';
 import { assetDecimals, isTradingMarket, splitMarket } from '../core/markets.js';
 import type { OrderType, Side, TimeInForce } from '../core/messages.js';
+import { FX_PER_USD, catalogInstrument } from './catalog.js';
 import { SimError } from './errors.js';
+import { capViolation, isViolation, ruleOrder, throwViolation } from './order-rules.js';
 import type { AssetPrecision } from './point-fills.js';
 
 export type PointOrderStatus = 'OPEN' | 'FILLED' | 'CANCELLED' | 'REJECTED';
@@ -118,6 +120,9 @@ export interface CheckedCommand {
   readonly baseAmount?: Dec;
   readonly quoteAmount?: Dec;
   readonly price?: Dec;
+  readonly stopPrice?: Dec;
+  /** As asked, or the type's default (IOC for MARKET, else GTC). */
+  readonly timeInForce?: TimeInForce;
 }
 
 function amount(value: string | undefined, field: string, dp: number): Dec | undefined {
@@ -130,40 +135,23 @@ function amount(value: string | undefined, field: string, dp: number): Dec | und
 }
 
 /**
- * Validates an order command for point replay: a trading market, one of base/quote amount, a price
- * for limits, and the shapes point replay fills (MARKET buys by quote amount, MARKET sells by base
- * amount, LIMIT, POST_ONLY_LIMIT and the sell-only stop orders by base amount).
+ * Validates an order command for point replay by the platform's order rules (`order-rules.ts`) against
+ * the catalog's instrument, so point replay refuses exactly what the sandbox refuses, with the same
+ * errors: InputError for invalid input, SimError exceed-precision off the tick or decimals, and
+ * notional-value-too-large over the platform's cap (a MARKET sell valued at `reference`, the point's
+ * price). Every order type passes when well formed; stop orders are sell-only.
  */
-export function checkCommand(cmd: PointOrderCommand): CheckedCommand {
+export function checkCommand(cmd: PointOrderCommand, reference?: number): CheckedCommand {
   if (typeof cmd.refId !== 'string' || cmd.refId === '') throw new InputError('ref_id', 'required: the intent id of the order');
-  if (cmd.side !== 'BUY' && cmd.side !== 'SELL') throw new InputError('side', `expected BUY or SELL, got ${JSON.stringify(cmd.side)}`);
-  const sized = checkSize(cmd.market, cmd.baseAmount, cmd.quoteAmount);
-  const { baseAmount, quoteAmount } = sized;
-  const price = amount(cmd.price, 'price', 8);
-  switch (cmd.type) {
-    case 'MARKET':
-      if (price !== undefined) throw new InputError('price', 'a MARKET order takes no price');
-      if (cmd.side === 'BUY' && quoteAmount === undefined) throw new InputError('quote_amount', 'size a MARKET buy by quote_amount (point replay spends exactly that, fee included)');
-      if (cmd.side === 'SELL' && baseAmount === undefined) throw new InputError('base_amount', 'size a MARKET sell by base_amount');
-      break;
-    case 'LIMIT':
-    case 'POST_ONLY_LIMIT':
-      if (price === undefined) throw new InputError('price', `a ${cmd.type} order needs a price`);
-      if (baseAmount === undefined) throw new InputError('base_amount', `size a ${cmd.type} order by base_amount`);
-      break;
-    case 'STOP_MARKET':
-    case 'STOP_LIMIT':
-      if (cmd.side !== 'SELL') throw new InputError('side', `${cmd.type} orders are sell-only (stop loss): use SELL`);
-      if (baseAmount === undefined) throw new InputError('base_amount', `size a ${cmd.type} order by base_amount`);
-      if (cmd.type === 'STOP_LIMIT' && price === undefined) throw new InputError('price', 'a STOP_LIMIT order needs a price (the limit price after the trigger)');
-      if (cmd.type === 'STOP_MARKET' && price !== undefined) throw new InputError('price', 'a STOP_MARKET order takes no price');
-      if (amount(cmd.stopPrice, 'stop_price', 8) === undefined) throw new InputError('stop_price', `a ${cmd.type} order needs a stop_price (the trigger price)`);
-      break;
-    default:
-      throw new InputError('type', `unknown order type ${JSON.stringify(cmd.type)}`);
-  }
-  if (cmd.timeInForce === 'GTT' && cmd.expiresAt === undefined) throw new InputError('expiration_date', 'a GTT order needs an expiry');
-  return { ...sized, price };
+  if (!isTradingMarket(cmd.market)) throw new InputError('market', `${JSON.stringify(cmd.market)} is not a trading market of the platform`);
+  const instrument = catalogInstrument(cmd.market);
+  const o = ruleOrder(cmd, instrument);
+  if (isViolation(o)) throwViolation(o);
+  const unpriced = o.type === 'MARKET' && o.side === 'SELL' && reference !== undefined;
+  const cap = capViolation(o, instrument, { quotePerUsd: new D(FX_PER_USD[instrument.quote] ?? Number.NaN), ...(unpriced && { reference: new D(reference) }) });
+  if (cap !== undefined) throwViolation(cap);
+  const { market, base, quote, baseDecimals: baseDp, quoteDecimals: quoteDp } = instrument;
+  return { market, base, quote, precision: { baseDp, quoteDp }, baseAmount: o.baseAmount, quoteAmount: o.quoteAmount, price: o.price, stopPrice: o.stopPrice, timeInForce: o.timeInForce };
 }
 
 /** Checks the market and that exactly one of the two amounts is set, each within its asset's precision. */

@@ -89,7 +89,7 @@ describe('point replay stop orders', () => {
     const m = market();
     expect(() => m.place({ refId: 'a', market: 'BTCUSD', side: 'BUY', type: 'STOP_MARKET', baseAmount: '1', stopPrice: '95' })).toThrow(InputError);
     expect(() => m.place({ refId: 'b', market: 'BTCUSD', side: 'SELL', type: 'STOP_LIMIT', baseAmount: '1', price: '93' })).toThrow(/stop_price/);
-    expect(() => m.place({ refId: 'c', market: 'BTCUSD', side: 'SELL', type: 'STOP_MARKET', baseAmount: '1', price: '93', stopPrice: '95' })).toThrow(/takes no price/);
+    expect(() => m.place({ refId: 'c', market: 'BTCUSD', side: 'SELL', type: 'STOP_MARKET', baseAmount: '1', price: '93', stopPrice: '95' })).toThrow(/price: not allowed on STOP_MARKET orders/);
     expect(() => m.place({ refId: 'd', market: 'BTCUSD', side: 'SELL', type: 'STOP_MARKET', baseAmount: '1.5', stopPrice: '95' })).toThrow(SimError);
     expect(btc(m)).toEqual(['1', '0']);
   });
