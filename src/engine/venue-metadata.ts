@@ -3,11 +3,11 @@ import type { Clock, TimerHandle } from '../clock/index.js';
 import { readDecimal, type Dec, type MarketSymbol } from '../core/index.js';
 import { errorMessage } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
+import { TRANSFER_INTENT_TYPE, type TransferLimitRow } from '../venue/venue.js';
 import type { EngineRiskView } from './risk-view.js';
 import type { TransferLimitReading } from './transfer-limits.js';
 
-/** The transfer type of a transfer intent (an internal transfer, seen from the paying profile). */
-export const TRANSFER_INTENT_TYPE = 'INTERNAL_TRANSFER_DEBIT';
+export { TRANSFER_INTENT_TYPE, type TransferLimitRow };
 
 /** How often transfer limits are read again when no transfer prompts it. */
 export const DEFAULT_TRANSFER_LIMITS_REFRESH_MS = 60_000;
@@ -16,13 +16,6 @@ export interface MarketMetadata {
   readonly market: MarketSymbol;
   /** Price increment, wire decimal (ListMarkets `tick_rate`). */
   readonly tickRate: string;
-}
-
-export interface TransferLimitRow {
-  readonly limitAsset?: string;
-  readonly remaining?: string;
-  /** "0" for a per-transaction limit. */
-  readonly periodSeconds?: string;
 }
 
 /** What the runner reads from the venue besides trading: market ticks and transfer limits. */

@@ -2,11 +2,13 @@ import type { Instrument, MarketSymbol } from '../core/index.js';
 import { catalogInstruments } from '../sim/catalog.js';
 import type { PointMarket } from '../sim/point-market.js';
 import type { PointExecution, PointQuoteExecution } from '../sim/point-orders.js';
-import { mapError, toVenueOrder } from './sim-venue.js';
+import type { PointTransfer } from '../sim/point-transfers.js';
+import { mapError, toTransferLimitRow, toVenueOrder } from './sim-venue.js';
 import {
-  VenueRejectedError,
+  TRANSFER_INTENT_TYPE,
   type ExecuteQuoteRequest,
   type PlaceOrderRequest,
+  type TransferLimitRow,
   type TransferRequest,
   type Venue,
   type VenueBalance,
@@ -90,13 +92,22 @@ export class PointVenue implements Venue {
     return x && toVenueQuoteExecution(x);
   }
 
-  /** A backtest has one profile: internal transfers have nowhere to go. */
-  async transfer(_req: TransferRequest): Promise<VenueTransfer> {
-    throw new VenueRejectedError('UNSUPPORTED', 'point replay simulates one profile: internal transfers are not part of a backtest');
+  /**
+   * An internal transfer between the replay's profiles, settled at once; refused as the sandbox refuses
+   * it (its limits, funds and field checks). A repeated ref_id returns the transfer made with it.
+   */
+  async transfer(req: TransferRequest): Promise<VenueTransfer> {
+    return this.guard(() => toVenueTransfer(this.market.transfer(req)));
   }
 
-  async findTransferByRef(_refId: string): Promise<VenueTransfer | undefined> {
-    return undefined;
+  async findTransferByRef(refId: string): Promise<VenueTransfer | undefined> {
+    const t = this.market.findTransferByRef(refId);
+    return t && toVenueTransfer(t);
+  }
+
+  /** The replay's transfer limits with what remains of each, as the sandbox's ListTransferLimits lists them. */
+  async transferLimits(): Promise<readonly TransferLimitRow[]> {
+    return this.market.transferLimits(TRANSFER_INTENT_TYPE).map(toTransferLimitRow);
   }
 
   /** The catalog's trading markets, as the sandbox lists them: point replay checks orders against the same ticks. */
@@ -121,4 +132,8 @@ export function toVenueFill(x: PointExecution): VenueFill {
 
 function toVenueQuoteExecution(x: PointQuoteExecution): VenueQuoteExecution {
   return { executionId: x.executionId, refId: x.refId, quoteId: x.quoteId, market: x.market, side: x.side, price: x.price, baseAmount: x.baseAmount, quoteAmount: x.quoteAmount, status: x.status };
+}
+
+function toVenueTransfer(t: PointTransfer): VenueTransfer {
+  return { transferId: t.transferId, refId: t.refId, status: t.status };
 }

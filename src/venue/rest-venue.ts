@@ -2,11 +2,13 @@ import { ApiError, ConflictError, NotFoundError, outcomeUnknown, type ApiClient,
 import { D, instrumentOf, readDecimal, type Dec, type Instrument, type MarketSymbol, type Side } from '../core/index.js';
 import {
   REF_ID_REUSED,
+  TRANSFER_INTENT_TYPE,
   VenueNotFoundError,
   VenueRejectedError,
   VenueUnknownOutcomeError,
   type ExecuteQuoteRequest,
   type PlaceOrderRequest,
+  type TransferLimitRow,
   type TransferRequest,
   type Venue,
   type VenueBalance,
@@ -134,6 +136,12 @@ export class RestVenue implements Venue {
     const page = await this.api.listTransfers({ ref_ids: [refId], limit: 10 }, this.write).catch(rethrow);
     const t = page.items.find((x) => x.ref_id === refId);
     return t && { transferId: t.id, refId, status: t.status };
+  }
+
+  /** ListTransferLimits for transfer intents, at low priority (metadata, read at start and after transfers). */
+  async transferLimits(): Promise<readonly TransferLimitRow[]> {
+    const res = await this.api.listTransferLimits(TRANSFER_INTENT_TYPE, { priority: 'low' }).catch(rethrow);
+    return res.items.map((l) => ({ ...(l.limit_asset !== undefined && { limitAsset: l.limit_asset }), ...(l.remaining !== undefined && { remaining: l.remaining }), ...(l.period_seconds !== undefined && { periodSeconds: l.period_seconds }) }));
   }
 
   /**

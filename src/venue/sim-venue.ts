@@ -4,13 +4,16 @@ import { SimError } from '../sim/errors.js';
 import type { SimExecution } from '../sim/order-types.js';
 import type { SimQuoteExecution } from '../sim/quote-executions.js';
 import type { SimPlatform } from '../sim/sim.js';
+import type { TransferLimitView } from '../sim/transfer-limits.js';
 import type { SimTransfer } from '../sim/transfers.js';
 import {
   REF_ID_REUSED,
+  TRANSFER_INTENT_TYPE,
   VenueNotFoundError,
   VenueRejectedError,
   type ExecuteQuoteRequest,
   type PlaceOrderRequest,
+  type TransferLimitRow,
   type TransferRequest,
   type Venue,
   type VenueBalance,
@@ -149,14 +152,23 @@ export class SimVenue implements Venue {
   }
 
   async findTransferByRef(refId: string): Promise<VenueTransfer | undefined> {
-    const found = this.sim.listTransfers({ refIds: [refId], types: ['INTERNAL_TRANSFER_DEBIT'] }).items[0];
+    const found = this.sim.listTransfers({ refIds: [refId], types: [TRANSFER_INTENT_TYPE] }).items[0];
     return found && toVenueTransfer(found);
+  }
+
+  async transferLimits(): Promise<readonly TransferLimitRow[]> {
+    return this.sim.transferLimits(TRANSFER_INTENT_TYPE).map(toTransferLimitRow);
   }
 
   /** The catalog's trading markets: what the sandbox's ListMarkets serves over the same simulated platform. */
   async instruments(): Promise<readonly Instrument[]> {
     return catalogInstruments();
   }
+}
+
+/** A simulated transfer limit as ListTransferLimits lists it (the sandbox's wire strings). */
+export function toTransferLimitRow(l: TransferLimitView): TransferLimitRow {
+  return { limitAsset: l.limitAsset, remaining: l.remaining.toFixed(), periodSeconds: String(l.periodSeconds) };
 }
 
 /** Maps the sim's refusals to venue errors (bad input is a rejection too: never retried). */

@@ -28,10 +28,26 @@ export interface Venue {
   transfer(req: TransferRequest): Promise<VenueTransfer>;
   findTransferByRef(refId: string): Promise<VenueTransfer | undefined>;
   /**
+   * The limits covering transfer intents (TRANSFER_INTENT_TYPE) with what remains of each, as the
+   * platform's ListTransferLimits answers: the risk gate checks transfers against them in every mode.
+   */
+  transferLimits(): Promise<readonly TransferLimitRow[]>;
+  /**
    * The tradable markets with their tick, amount decimals and caps (ListMarkets), so the risk gate and
    * strategies round and check orders against what this venue enforces, in every mode.
    */
   instruments(): Promise<readonly Instrument[]>;
+}
+
+/** The transfer type of a transfer intent (an internal transfer, seen from the paying profile). */
+export const TRANSFER_INTENT_TYPE = 'INTERNAL_TRANSFER_DEBIT';
+
+/** One transfer limit as ListTransferLimits lists it (wire strings; a field the venue left out is absent). */
+export interface TransferLimitRow {
+  readonly limitAsset?: string;
+  readonly remaining?: string;
+  /** "0" for a per-transaction limit. */
+  readonly periodSeconds?: string;
 }
 
 export type VenueOrderStatus = 'PENDING_SUBMISSION' | 'SUBMITTED' | 'OPEN' | 'FILLED' | 'CANCELLED' | 'REJECTED' | (string & {});

@@ -6,6 +6,7 @@ import {
   VenueUnknownOutcomeError,
   type ExecuteQuoteRequest,
   type PlaceOrderRequest,
+  type TransferLimitRow,
   type TransferRequest,
   type Venue,
   type VenueBalance,
@@ -143,6 +144,14 @@ export class ScriptedVenue implements Venue {
 
   async findTransferByRef(refId: string): Promise<VenueTransfer | undefined> {
     return this.transfers.get(refId);
+  }
+
+  /** The transfer limits it lists (none unless a test sets some); faults apply as to any call. */
+  limits: readonly TransferLimitRow[] = [];
+
+  async transferLimits(): Promise<readonly TransferLimitRow[]> {
+    if (this.take('transferLimits') === 'unreachable') throw new VenueUnknownOutcomeError('unreachable');
+    return this.limits;
   }
 
   private create(req: PlaceOrderRequest): VenueOrder {
