@@ -24,6 +24,8 @@ venueContract('PointVenue (point replay)', async () => {
       }
     },
     mid: (m) => market.price(m) ?? Number.NaN,
+    // a profile of the replay comes into being when a transfer first pays it
+    newProfile: async (nickname) => nickname,
     close: async () => undefined,
   };
 });

@@ -166,6 +166,8 @@ export function venueContract(name: string, make: () => Promise<VenueHarness>): 
         expect((await h.venue.findTransferByRef(refId))?.status).toBe('COMPLETED');
         const usd = (await h.venue.balances()).find((b) => b.asset === 'USD');
         expect(usd?.available.toFixed()).toBe('99750');
+        const limits = (await h.venue.transferLimits()).map((l) => [l.limitAsset, l.periodSeconds, l.remaining]);
+        expect(limits.sort()).toEqual([['USD', '0', '1000000'], ['USD', '86400', '4999750']]);
         await expect(h.venue.transfer({ ...req, refId: ref(), amount: '200000' })).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
         await expect(h.venue.transfer({ ...req, refId: ref(), amount: '2000000' })).rejects.toMatchObject({ code: 'TRANSFER_LIMIT_EXCEEDED' });
       });
@@ -180,6 +182,44 @@ export function venueContract(name: string, make: () => Promise<VenueHarness>): 
         expect(byMarket.get('MATICUSD')).toMatchObject({ tick: '0.0001', priceDecimals: 4, maxNotionalUsd: { limit: '1000000' } });
         expect(byMarket.get('ETHSGD')).toMatchObject({ base: 'ETH', quote: 'SGD', tick: '0.01' });
         for (const expected of catalogInstruments()) expect(byMarket.get(expected.market)).toEqual(plain(expected));
+      });
+    });
+
+    /** Buys BTC with 1000 USD and returns half of what it got, for the stop cases. */
+    async function boughtHalf(h: VenueHarness): Promise<string> {
+      const buy = await h.venue.placeOrder({ refId: ref(), market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '1000.00' });
+      const bought = await until(h, buy.orderId, (o) => TERMINAL_ORDER_STATUSES.has(o.status));
+      return bought.amountFilled.div(2).toDecimalPlaces(8, D.ROUND_DOWN).toFixed();
+    }
+
+    const btcOf = async (h: VenueHarness) => (await h.venue.balances()).find((b) => b.asset === 'BTC');
+
+    it('rests a sell stop below the market untriggered with its base reserved, cancels it, and refuses a stop buy', async () => {
+      await withHarness(async (h) => {
+        const base = await boughtHalf(h);
+        const stop = new D(h.mid('BTCUSD')).times('0.5').toDecimalPlaces(0, D.ROUND_DOWN).toFixed();
+        const placed = await h.venue.placeOrder({ refId: ref(), market: 'BTCUSD', side: 'SELL', type: 'STOP_LIMIT', baseAmount: base, stopPrice: stop, price: stop });
+        await until(h, placed.orderId, (o) => o.status === 'OPEN');
+        await h.advance(3_000);
+        expect(await h.venue.getOrder(placed.orderId)).toMatchObject({ status: 'OPEN', type: 'STOP_LIMIT' });
+        expect((await btcOf(h))?.trading.toFixed()).toBe(base);
+        await h.venue.cancelOrder(placed.orderId);
+        await until(h, placed.orderId, (o) => o.status === 'CANCELLED');
+        expect((await btcOf(h))?.trading.isZero()).toBe(true);
+        await expect(h.venue.placeOrder({ refId: ref(), market: 'BTCUSD', side: 'BUY', type: 'STOP_MARKET', baseAmount: base, stopPrice: stop })).rejects.toBeInstanceOf(VenueRejectedError);
+      });
+    });
+
+    it('fires a sell stop above the market at the next price and sells its whole base', async () => {
+      await withHarness(async (h) => {
+        const base = await boughtHalf(h);
+        const held = (await btcOf(h))!.available;
+        const stop = new D(h.mid('BTCUSD')).times('1.1').toDecimalPlaces(0, D.ROUND_DOWN).toFixed();
+        const placed = await h.venue.placeOrder({ refId: ref(), market: 'BTCUSD', side: 'SELL', type: 'STOP_MARKET', baseAmount: base, stopPrice: stop });
+        const done = await until(h, placed.orderId, (o) => TERMINAL_ORDER_STATUSES.has(o.status));
+        expect(done.status).toBe('FILLED');
+        expect(done.amountFilled.toFixed()).toBe(base);
+        expect((await btcOf(h))?.available.toFixed()).toBe(held.minus(base).toFixed());
       });
     });
 
