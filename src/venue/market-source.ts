@@ -16,6 +16,12 @@ export interface StreamHealth {
   readonly consecutiveErrors: number;
   readonly lastError: string | undefined;
   readonly polls: number;
+  /**
+   * Responses refused since the stream started because a record lacked or garbled money, side,
+   * status or market (MalformedResponseError): nothing of them reached the stores or the journal.
+   * Absent from sources that decode no venue records (a replay of price points).
+   */
+  readonly malformed?: number;
 }
 
 /**

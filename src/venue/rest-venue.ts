@@ -1,5 +1,5 @@
-import { ApiError, ConflictError, NotFoundError, outcomeUnknown, type ApiClient, type Execution, type MarketDetails, type Order, type Quote, type QuoteExecution } from '../api/index.js';
-import { D, instrumentOf, readDecimal, type Dec, type Instrument, type MarketSymbol, type Side } from '../core/index.js';
+import { ApiError, ConflictError, NotFoundError, outcomeUnknown, type ApiClient, type Execution, type MarketDetails, type Order } from '../api/index.js';
+import { instrumentOf, type Instrument, type MarketSymbol } from '../core/index.js';
 import {
   REF_ID_REUSED,
   TRANSFER_INTENT_TYPE,
@@ -18,6 +18,7 @@ import {
   type VenueQuoteExecution,
   type VenueTransfer,
 } from './venue.js';
+import { balanceFromWireRecord, fillFromWire, orderFromWire, quoteExecutionFromWire, quoteFromWire, transferFromWire } from './wire-records.js';
 
 /**
  * The Venue over HTTP: the typed client against the local sandbox or the real one. Writes go out
@@ -47,9 +48,9 @@ export class RestVenue implements Venue {
       ...(req.expiresAt !== undefined && { expiration_date: String(req.expiresAt) }),
     };
     try {
-      return toOrder(await this.api.createOrder(this.profileId, body, this.write));
+      return orderFromWire(await this.api.createOrder(this.profileId, body, this.write), 'CreateOrder');
     } catch (e) {
-      if (ownConflict(e)) return toOrder(e.existing as unknown as Order);
+      if (ownConflict(e)) return orderFromWire(e.existing, 'CreateOrder');
       throw mapApiError(e);
     }
   }
@@ -61,31 +62,31 @@ export class RestVenue implements Venue {
   }
 
   async getOrder(orderId: string): Promise<VenueOrder> {
-    return toOrder(await this.api.getOrder(this.profileId, orderId, this.write).catch(rethrow));
+    return orderFromWire(await this.api.getOrder(this.profileId, orderId, this.write).catch(rethrow), 'GetOrder');
   }
 
   async findOrderByRef(refId: string): Promise<VenueOrder | undefined> {
     const page = await this.api.listProfileOrders(this.profileId, { ref_ids: [refId], limit: 10 }, this.write).catch(rethrow);
     const found = page.items.find((o) => o.ref_id === refId);
-    return found && toOrder(found);
+    return found && orderFromWire(found, 'ListProfileOrders');
   }
 
   async listOpenOrders(): Promise<readonly VenueOrder[]> {
     const out: VenueOrder[] = [];
-    for await (const o of this.api.paginate<Order>('ListProfileOrders', { path: { profile_id: this.profileId }, query: { status: 'OPEN', limit: 1000 } }, this.write)) out.push(toOrder(o));
+    for await (const o of this.api.paginate<Order>('ListProfileOrders', { path: { profile_id: this.profileId }, query: { status: 'OPEN', limit: 1000 } }, this.write)) out.push(orderFromWire(o, 'ListProfileOrders'));
     return out;
   }
 
   async listFills(sinceMs: number): Promise<readonly VenueFill[]> {
     const out: VenueFill[] = [];
     const query = { 'range.begin': new Date(sinceMs).toISOString(), limit: 500 };
-    for await (const x of this.api.paginate<Execution>('ListProfileExecutions', { path: { profile_id: this.profileId }, query }, this.write)) out.push(toFill(x));
+    for await (const x of this.api.paginate<Execution>('ListProfileExecutions', { path: { profile_id: this.profileId }, query }, this.write)) out.push(fillFromWire(x, 'ListProfileExecutions'));
     return out.sort((a, b) => a.at - b.at);
   }
 
   async listQuotes(market: MarketSymbol): Promise<readonly VenueQuote[]> {
     const res = await this.api.listQuotes([market], this.write).catch(rethrow);
-    return res.items.map(toQuote);
+    return res.items.map((q) => quoteFromWire(q, 'ListQuotes'));
   }
 
   async executeQuote(req: ExecuteQuoteRequest): Promise<VenueQuoteExecution> {
@@ -96,38 +97,34 @@ export class RestVenue implements Venue {
       ...(req.quoteAmount !== undefined && { quote_amount: req.quoteAmount }),
     };
     try {
-      return toQuoteExecution(await this.api.createQuoteExecution(this.profileId, body, this.write));
+      return quoteExecutionFromWire(await this.api.createQuoteExecution(this.profileId, body, this.write), 'CreateQuoteExecution');
     } catch (e) {
-      if (ownConflict(e)) return toQuoteExecution(e.existing as unknown as QuoteExecution);
+      if (ownConflict(e)) return quoteExecutionFromWire(e.existing, 'CreateQuoteExecution');
       throw mapApiError(e);
     }
   }
 
   async getQuoteExecution(executionId: string): Promise<VenueQuoteExecution> {
-    return toQuoteExecution(await this.api.getQuoteExecution(this.profileId, executionId, this.write).catch(rethrow));
+    return quoteExecutionFromWire(await this.api.getQuoteExecution(this.profileId, executionId, this.write).catch(rethrow), 'GetQuoteExecution');
   }
 
   async findQuoteExecutionByRef(refId: string): Promise<VenueQuoteExecution | undefined> {
     const page = await this.api.listQuoteExecutions(this.profileId, { limit: 200, order: 'DESC' }, this.write).catch(rethrow);
     const found = page.items.find((x) => x.ref_id === refId);
-    return found && toQuoteExecution(found);
+    return found && quoteExecutionFromWire(found, 'ListQuoteExecutions');
   }
 
   async balances(): Promise<readonly VenueBalance[]> {
     const res = await this.api.listProfileBalances(this.profileId, [], this.write).catch(rethrow);
-    return res.items.map((b) => ({ asset: b.asset, available: dec(b.available), trading: dec(b.trading) }));
+    return res.items.map((b) => balanceFromWireRecord(b, 'ListProfileBalances'));
   }
 
   async transfer(req: TransferRequest): Promise<VenueTransfer> {
     const body = { ref_id: req.refId, asset: req.asset, amount: req.amount, from_profile_id: req.fromProfileId, to_profile_id: req.toProfileId };
     try {
-      const t = await this.api.createInternalTransfer(body, this.write);
-      return { transferId: t.id, refId: t.ref_id ?? req.refId, status: t.status };
+      return transferFromWire(await this.api.createInternalTransfer(body, this.write), 'CreateInternalTransfer', req.refId);
     } catch (e) {
-      if (ownConflict(e)) {
-        const t = e.existing as { id: string; ref_id?: string; status: string };
-        return { transferId: t.id, refId: t.ref_id ?? req.refId, status: t.status };
-      }
+      if (ownConflict(e)) return transferFromWire(e.existing, 'CreateInternalTransfer', req.refId);
       throw mapApiError(e);
     }
   }
@@ -135,7 +132,7 @@ export class RestVenue implements Venue {
   async findTransferByRef(refId: string): Promise<VenueTransfer | undefined> {
     const page = await this.api.listTransfers({ ref_ids: [refId], limit: 10 }, this.write).catch(rethrow);
     const t = page.items.find((x) => x.ref_id === refId);
-    return t && { transferId: t.id, refId, status: t.status };
+    return t && transferFromWire(t, 'ListTransfers', refId);
   }
 
   /** ListTransferLimits for transfer intents, at low priority (metadata, read at start and after transfers). */
@@ -195,68 +192,4 @@ function ownConflict(e: unknown): e is ConflictError & { existing: Record<string
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null;
-}
-
-function dec(v: string | undefined): Dec {
-  return readDecimal(v) ?? new D(0);
-}
-
-function time(v: string | undefined): number {
-  const t = v === undefined ? Number.NaN : Date.parse(v);
-  return Number.isFinite(t) ? t : 0;
-}
-
-function optional(v: string | undefined): Dec | undefined {
-  const d = readDecimal(v);
-  return d === undefined || d.isZero() ? undefined : d;
-}
-
-export function toOrder(o: Order): VenueOrder {
-  const filled = dec(o.amount_filled);
-  return {
-    orderId: o.id,
-    refId: o.ref_id ?? '',
-    market: o.market ?? '',
-    side: (o.side ?? 'BUY') as Side,
-    type: o.type ?? '',
-    status: o.status ?? 'SUBMITTED',
-    ...(optional(o.base_amount) && { baseAmount: optional(o.base_amount) }),
-    ...(optional(o.quote_amount) && { quoteAmount: optional(o.quote_amount) }),
-    ...(optional(o.price) && { price: optional(o.price) }),
-    amountFilled: filled,
-    ...(filled.gt(0) && optional(o.volume_weighted_average_price) && { averagePrice: optional(o.volume_weighted_average_price) }),
-    createdAt: time(o.created_at),
-  };
-}
-
-function toFill(x: Execution): VenueFill {
-  return {
-    fillId: x.execution_id ?? '',
-    orderId: x.order_id ?? '',
-    market: x.market ?? '',
-    side: (x.side ?? 'BUY') as Side,
-    amount: dec(x.amount),
-    price: dec(x.price),
-    commission: dec(x.commission),
-    commissionAsset: x.commission_asset ?? '',
-    at: time(x.executed_at),
-  };
-}
-
-function toQuote(q: Quote): VenueQuote {
-  return { quoteId: q.id, market: q.market ?? '', side: (q.side ?? 'BUY') as Side, price: dec(q.price), expiresAt: time(q.expires_at) };
-}
-
-function toQuoteExecution(x: QuoteExecution): VenueQuoteExecution {
-  return {
-    executionId: x.id,
-    ...(x.ref_id !== undefined && { refId: x.ref_id }),
-    quoteId: x.quote_id ?? '',
-    market: x.market ?? '',
-    side: (x.side ?? 'BUY') as Side,
-    price: dec(x.price),
-    baseAmount: dec(x.base_amount),
-    quoteAmount: dec(x.quote_amount),
-    status: x.status ?? 'CREATED',
-  };
 }

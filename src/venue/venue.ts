@@ -79,7 +79,8 @@ export interface VenueOrder {
   readonly price?: Dec;
   readonly amountFilled: Dec;
   readonly averagePrice?: Dec;
-  readonly createdAt: number;
+  /** Absent when the venue's record omits it (the platform's own examples sometimes do). */
+  readonly createdAt?: number;
 }
 
 export interface VenueFill {

@@ -1,7 +1,8 @@
-import { MalformedResponseError, type Execution, type HistoricalPrices, type Items, type Order, type OrderBook, type Price, type ProfileBalance, type Quote, type QuoteExecution, type Ticker } from '../../api/index.js';
-import { D, readDecimal, type Dec, type MarketEvent, type PriceLevel, type Side } from '../../core/index.js';
-import { balanceFromWire, type AccountEvent, type OpenOrderView, type PendingQuoteExecutionView } from '../../state/index.js';
-import type { VenueFill } from '../venue.js';
+import { MalformedResponseError, type HistoricalPrices, type Items, type OrderBook, type Price, type Quote, type Ticker } from '../../api/index.js';
+import type { MarketEvent, PriceLevel } from '../../core/index.js';
+import type { AccountEvent, OpenOrderView, PendingQuoteExecutionView } from '../../state/index.js';
+import type { VenueFill, VenueOrder, VenueQuoteExecution } from '../venue.js';
+import { balanceFromWireRecord, fillFromWire, orderFromWire, quoteExecutionFromWire, quoteFromWire } from '../wire-records.js';
 import type { StreamId } from './stream-names.js';
 
 /** What one response becomes: market events, an account event, new fills. */
@@ -48,15 +49,17 @@ export class ResponseDecoder {
       case 'history':
         return { market: historyEvents(body as HistoricalPrices, id.market ?? '') };
       case 'quotes':
-        return { market: items<Quote>(id, body).flatMap((q) => quoteEvent(q, at)) };
+        return { market: items<unknown>(id, body).map((q) => quoteEvent(q, at, where(id))) };
       case 'balances':
-        return { market: [], account: { kind: 'balances', at, items: items<ProfileBalance>(id, body).map((b) => balanceFromWire(b.asset, b.available, b.trading)) } };
+        return { market: [], account: { kind: 'balances', at, items: items<unknown>(id, body).map((b) => balanceFromWireRecord(b, where(id))) } };
       case 'open-orders':
-        return { market: [], account: { kind: 'open-orders', at, orders: items<Order>(id, body).map(openOrderView) } };
-      case 'quote-executions':
-        return { market: [], account: { kind: 'quote-executions', at, pending: items<QuoteExecution>(id, body).filter((x) => x.status !== 'SETTLED').map(pendingView) } };
+        return { market: [], account: { kind: 'open-orders', at, orders: items<unknown>(id, body).map((o) => openOrderView(orderFromWire(o, where(id)))) } };
+      case 'quote-executions': {
+        const all = items<unknown>(id, body).map((x) => quoteExecutionFromWire(x, where(id)));
+        return { market: [], account: { kind: 'quote-executions', at, pending: all.filter((x) => x.status !== 'SETTLED').map(pendingView) } };
+      }
       case 'fills':
-        return this.fills(items<Execution>(id, body));
+        return this.fills(items<unknown>(id, body).map((x) => fillFromWire(x, where(id))));
     }
   }
 
@@ -64,11 +67,11 @@ export class ResponseDecoder {
     return { kind: 'book', market, at, bids: levels(book.bids, this.bookDepth), asks: levels(book.asks, this.bookDepth) };
   }
 
-  private fills(list: readonly Execution[]): Decoded {
+  /** Every record of the response has been read before any fill id is remembered (a refusal remembers none). */
+  private fills(list: readonly VenueFill[]): Decoded {
     const fresh: VenueFill[] = [];
-    for (const x of list) {
-      const fill = toFill(x);
-      if (fill === undefined || !this.seenFills.add(fill.fillId)) continue;
+    for (const fill of list) {
+      if (!this.seenFills.add(fill.fillId)) continue;
       fresh.push(fill);
     }
     if (fresh.length === 0) return NONE;
@@ -78,7 +81,12 @@ export class ResponseDecoder {
 }
 
 function malformed(id: StreamId, detail: string): MalformedResponseError {
-  return new MalformedResponseError(`${id.kind} response: ${detail}`, { operation: id.kind });
+  return new MalformedResponseError(`${where(id)} response: ${detail}`, { operation: where(id) });
+}
+
+/** The name a record's refusal carries: the stream kind, as in every other error of this decoder. */
+function where(id: StreamId): string {
+  return id.kind;
 }
 
 function items<T>(id: StreamId, body: object): readonly T[] {
@@ -145,13 +153,14 @@ function priceEvent(p: Price, at: number): MarketEvent[] {
 /**
  * A quote's expiry on the local clock: the earlier of the server's `expires_at` and the local
  * receive time plus the quote's lifetime, so a server clock ahead of ours never stretches a quote.
+ * A quote without id, market, side, price or expiry is refused (see quoteFromWire), not skipped.
  */
-function quoteEvent(q: Quote, at: number): MarketEvent[] {
-  const expires = time(q.expires_at);
-  const created = time(q.created_at);
-  if (expires === undefined || (q.side !== 'BUY' && q.side !== 'SELL') || readDecimal(q.price) === undefined) return [];
-  const local = created === undefined ? expires : Math.min(expires, at + (expires - created));
-  return [{ kind: 'quote', market: q.market, at, quoteId: q.id, side: q.side as Side, price: q.price, expiresAt: local }];
+function quoteEvent(raw: unknown, at: number, operation: string): MarketEvent {
+  const q = quoteFromWire(raw, operation);
+  const created = time((raw as Quote).created_at);
+  const expiresAt = created === undefined ? q.expiresAt : Math.min(q.expiresAt, at + (q.expiresAt - created));
+  // the wire string, as the venue wrote it (quoteFromWire has checked it is a decimal above zero)
+  return { kind: 'quote', market: q.market, at, quoteId: q.quoteId, side: q.side, price: (raw as Quote).price, expiresAt };
 }
 
 function historyEvents(h: HistoricalPrices, market: string): MarketEvent[] {
@@ -166,58 +175,24 @@ function historyEvents(h: HistoricalPrices, market: string): MarketEvent[] {
   return out.sort((a, b) => a.at - b.at);
 }
 
-function dec(value: unknown): Dec {
-  return readDecimal(value) ?? new D(0);
-}
-
-function optionalDec(value: unknown): Dec | undefined {
-  const d = readDecimal(value);
-  return d === undefined || d.isZero() ? undefined : d;
-}
-
-function openOrderView(o: Order): OpenOrderView {
-  const price = optionalDec(o.price);
-  const baseAmount = optionalDec(o.base_amount);
-  const quoteAmount = optionalDec(o.quote_amount);
+/** The account store's view of an open order: the venue order without what only the journal needs. */
+function openOrderView(o: VenueOrder): OpenOrderView {
   return {
-    orderId: o.id,
-    refId: o.ref_id ?? '',
-    market: o.market ?? '',
-    side: (o.side ?? 'BUY') as Side,
-    type: o.type ?? '',
-    ...(price && { price }),
-    ...(baseAmount && { baseAmount }),
-    ...(quoteAmount && { quoteAmount }),
-    amountFilled: dec(o.amount_filled),
-    status: o.status ?? 'OPEN',
+    orderId: o.orderId,
+    refId: o.refId,
+    market: o.market,
+    side: o.side,
+    type: o.type,
+    ...(o.price && { price: o.price }),
+    ...(o.baseAmount && { baseAmount: o.baseAmount }),
+    ...(o.quoteAmount && { quoteAmount: o.quoteAmount }),
+    amountFilled: o.amountFilled,
+    status: o.status,
   };
 }
 
-function pendingView(x: QuoteExecution): PendingQuoteExecutionView {
-  return {
-    executionId: x.id,
-    ...(x.ref_id !== undefined && { refId: x.ref_id }),
-    market: x.market,
-    side: x.side as Side,
-    baseAmount: dec(x.base_amount),
-    quoteAmount: dec(x.quote_amount),
-  };
-}
-
-function toFill(x: Execution): VenueFill | undefined {
-  const at = time(x.executed_at);
-  if (x.execution_id === undefined || x.order_id === undefined || at === undefined) return undefined;
-  return {
-    fillId: x.execution_id,
-    orderId: x.order_id,
-    market: x.market ?? '',
-    side: (x.side ?? 'BUY') as Side,
-    amount: dec(x.amount),
-    price: dec(x.price),
-    commission: dec(x.commission),
-    commissionAsset: x.commission_asset ?? '',
-    at,
-  };
+function pendingView(x: VenueQuoteExecution): PendingQuoteExecutionView {
+  return { executionId: x.executionId, ...(x.refId !== undefined && { refId: x.refId }), market: x.market, side: x.side, baseAmount: x.baseAmount, quoteAmount: x.quoteAmount };
 }
 
 /** Recently seen ids in a fixed-size ring with a set for lookups. */

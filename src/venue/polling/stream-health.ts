@@ -1,3 +1,4 @@
+import { MalformedResponseError } from '../../api/index.js';
 import { TradeloopError } from '../../core/index.js';
 import type { StreamHealth } from '../market-source.js';
 
@@ -7,12 +8,14 @@ interface HealthRecord {
   consecutiveErrors: number;
   lastError: string | undefined;
   polls: number;
+  malformed: number;
 }
 
 const MAX_ERROR_TEXT = 200;
 
 /**
- * Health of every stream a source runs: last success, consecutive errors, last error and polls.
+ * Health of every stream a source runs: last success, consecutive errors, last error, polls and
+ * malformed responses.
  * One mutable record per stream, created when the stream starts (a fixed set), read as immutable
  * copies, so `health()` is cheap and memory does not grow with time.
  */
@@ -21,7 +24,7 @@ export class HealthBook {
 
   /** Registers a stream (idempotent) so it is reported before its first poll. */
   register(stream: string): void {
-    if (!this.records.has(stream)) this.records.set(stream, { stream, lastSuccessAt: undefined, consecutiveErrors: 0, lastError: undefined, polls: 0 });
+    if (!this.records.has(stream)) this.records.set(stream, { stream, lastSuccessAt: undefined, consecutiveErrors: 0, lastError: undefined, polls: 0, malformed: 0 });
   }
 
   polled(stream: string): void {
@@ -34,10 +37,14 @@ export class HealthBook {
     r.consecutiveErrors = 0;
   }
 
-  /** Counts an error; returns the number of errors in a row, for the backoff. */
+  /**
+   * Counts an error; returns the number of errors in a row, for the backoff. A malformed response
+   * (a record the decoder refused) is also counted apart: it is the venue's data, not the network.
+   */
   failed(stream: string, err: unknown): number {
     const r = this.record(stream);
     r.consecutiveErrors++;
+    if (err instanceof MalformedResponseError) r.malformed++;
     r.lastError = describeError(err);
     return r.consecutiveErrors;
   }
