@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { TestClock } from '../clock/index.js';
+import { PointMarket } from '../sim/point-market.js';
+import { SimPlatform } from '../sim/sim.js';
+import { PointVenue } from './point-venue.js';
+import { SimVenue } from './sim-venue.js';
+import { VenueRejectedError, type TransferRequest, type Venue } from './venue.js';
+
+const T0 = Date.UTC(2025, 5, 1);
+
+/** The backtest's venue and the paper venue, funded alike, each with a second profile to pay. */
+function venues(): { point: PointVenue; sim: SimVenue; simOther: string } {
+  const market = new PointMarket({ funding: { USD: '6000000' } });
+  market.point('BTCUSD', T0, 60_000);
+  const platform = new SimPlatform({ clock: new TestClock(T0), seed: 42, funding: { USD: '6000000' } });
+  const simOther = platform.profiles.create('savings', undefined, platform.now()).id;
+  return { point: new PointVenue(market), sim: new SimVenue(platform), simOther };
+}
+
+/** How a venue answered a transfer: made, or refused with code, words and details. */
+async function answer(venue: Venue, req: TransferRequest): Promise<unknown> {
+  try {
+    await venue.transfer(req);
+    return 'made';
+  } catch (e) {
+    if (!(e instanceof VenueRejectedError)) throw e;
+    return { code: e.code, message: e.message, details: e.details };
+  }
+}
+
+const usdOf = async (venue: Venue): Promise<string | undefined> => (await venue.balances()).find((b) => b.asset === 'USD')?.available.toFixed();
+
+describe('PointVenue transfers answer as the sandbox does', () => {
+  it('refuses a transfer over its remaining limit with the same code, words and details as SimVenue, and keeps the same balances and limits', async () => {
+    const { point, sim, simOther } = venues();
+    const both = async (refId: string, amount: string): Promise<unknown> => {
+      const req = { refId, asset: 'USD', amount, fromProfileId: 'default' };
+      const [p, s] = [await answer(point, { ...req, toProfileId: 'savings' }), await answer(sim, { ...req, toProfileId: simOther })];
+      expect(p).toEqual(s);
+      return p;
+    };
+    expect(await both('once', '1000000.01')).toMatchObject({ code: 'TRANSFER_LIMIT_EXCEEDED', details: { period_seconds: '0' } });
+    for (let i = 0; i < 4; i++) expect(await both(`t${i}`, '1000000')).toBe('made');
+    expect(await both('left', '999999.99')).toBe('made');
+    expect(await both('over', '0.02')).toMatchObject({ code: 'TRANSFER_LIMIT_EXCEEDED', details: { period_seconds: '86400', remaining: '0.01' } });
+    expect(await usdOf(point)).toBe(await usdOf(sim));
+    expect(await point.transferLimits()).toEqual(await sim.transferLimits());
+  });
+
+  it('returns the same transfer for a repeated ref_id and finds it by ref_id', async () => {
+    const { point } = venues();
+    const req = { refId: 'r1', asset: 'USD', amount: '10', fromProfileId: 'default', toProfileId: 'savings' };
+    const t = await point.transfer(req);
+    expect(t).toMatchObject({ refId: 'r1', status: 'COMPLETED' });
+    expect((await point.transfer(req)).transferId).toBe(t.transferId);
+    expect(await point.findTransferByRef('r1')).toEqual(t);
+    expect(await point.findTransferByRef('r2')).toBeUndefined();
+    expect(await usdOf(point)).toBe('5999990');
+    expect(point.market.balance('USD', 'savings').available.toFixed()).toBe('10');
+  });
+});
