@@ -1,9 +1,10 @@
 /**
- * The backtest run driver. A TestClock advances point by point; at each point, first the intents of
- * earlier points fill at this point's price (point replay), then the strategy sees this point through
- * the Engine — the same stores, strategy runner, risk gate, journal and executors as live — and last
- * the account is marked at this point's price. The per-point path is synchronous: it awaits only when
- * the engine has executor work in flight (a point where the strategy acted).
+ * The backtest run driver. A TestClock advances point by point; at each point the point-replay source
+ * steps point replay (the intents of earlier points fill at this point's price) and emits what changed
+ * and the price into the kernel — the same stores, strategy runner, risk gate, journal and executors
+ * as live — and last the account is marked at this point's price (the kill switch watches that mark,
+ * as a live run's). The per-point path is synchronous: it awaits only when the kernel has executor
+ * work in flight (a point where the strategy acted).
  */
 import { performance } from 'node:perf_hooks';
 import { D, InputError, splitMarket, type Decision, type MarketSymbol } from '../src/core/index.js';
@@ -14,7 +15,7 @@ import { marketsOf, type StrategyDefinition } from '../src/strategy/define.js';
 import { computeMetrics, type BacktestMetrics, type RoundTrip } from './metrics.js';
 import type { FillMarker } from './report.js';
 import { RoundTripTracker } from './round-trips.js';
-import { buildBacktestBundle, reportPoint, syncAccount, type BacktestBundle } from './wiring.js';
+import { buildBacktestBundle, type BacktestBundle } from './wiring.js';
 
 export interface BacktestConfig {
   readonly definition: StrategyDefinition;
@@ -84,9 +85,11 @@ export async function runBacktest(cfg: BacktestConfig): Promise<BacktestRun> {
     limits: { ...(cfg.limits ?? DEFAULT_RISK_LIMITS), fee_bps: feeBps },
     venue: { feeBps, slippageBps: cfg.slippageBps ?? 0, quoteSpreadBps: cfg.quoteSpreadBps ?? 10, funding: cfg.initial ?? { USD: '10000' } },
     ...(cfg.log && { log: cfg.log }), ...(cfg.journalFile && { journalFile: cfg.journalFile }),
+    withQuotes: (cfg.definition.needs ?? []).includes('quote'),
     onDecision: (d) => intents.push(traceOf(d)),
   });
   try {
+    await b.kernel.loadInstruments();
     const times = cfg.series.times.subarray(start, end);
     const prices = cfg.series.prices.subarray(start, end);
     const tracker = new RoundTripTracker();
@@ -95,11 +98,12 @@ export async function runBacktest(cfg: BacktestConfig): Promise<BacktestRun> {
     return {
       market, times, prices, equity, trades: tracker.trades, fills: tracker.fills, feesPaid: tracker.totalFees,
       ...(tracker.openSince !== undefined && { openSince: tracker.openSince }),
-      metrics, elapsedMs: timer() - t0, intents, decisions: b.gate.stats(),
+      metrics, elapsedMs: timer() - t0, intents, decisions: b.kernel.gate.stats(),
       ...(b.runner.stopped !== undefined && { strategyStopped: b.runner.stopped }),
       finalBalances: Object.fromEntries(b.points.balances().map((x) => [x.asset, x.available.plus(x.trading).toFixed()])),
     };
   } finally {
+    b.kernel.close();
     b.journal.close();
   }
 }
@@ -119,8 +123,8 @@ async function replay(b: BacktestBundle, cfg: BacktestConfig, r: ReplayInput): P
   const n = times.length;
   const equity = new Float64Array(n);
   const pm = b.points;
-  const engine = b.engine;
-  const withQuotes = (cfg.definition.needs ?? []).includes('quote');
+  const kernel = b.kernel;
+  const source = b.source;
   const watchEquity = cfg.limits?.daily_loss_limit !== undefined || cfg.limits?.max_drawdown_pct !== undefined;
   const every = Math.max(1, cfg.progressEvery ?? 65_536);
   const marks = { version: -1, consumed: 0, quote: 0, base: 0 };
@@ -129,28 +133,26 @@ async function replay(b: BacktestBundle, cfg: BacktestConfig, r: ReplayInput): P
     const price = prices[i]!;
     b.clock.advanceTo(at);
     b.forgetFinished();
-    const made = pm.point(market, at, price);
-    if (pm.version !== marks.version) refresh(b, r, marks, at);
-    if (made.length > 0 || pm.closedAtLastPoint().length > 0) reportPoint(b);
-    engine.onMarketEvent({ kind: 'price', market, at, price });
-    if (withQuotes) {
-      for (const q of pm.quotes(market)) engine.onMarketEvent({ kind: 'quote', market, at, quoteId: q.quoteId, side: q.side, price: q.price.toFixed(), expiresAt: q.expiresAt });
+    source.step(market, at, price);
+    if (kernel.busy) await kernel.drain();
+    if (pm.version !== marks.version) refresh(b, r, marks);
+    let e = marks.quote + marks.base * price;
+    // the kill switch acts as in a live run: halts new intents and cancels open orders (settled here)
+    if (watchEquity && kernel.markEquity(new D(e), at) !== undefined) {
+      await kernel.drain();
+      if (pm.version !== marks.version) refresh(b, r, marks);
+      e = marks.quote + marks.base * price;
     }
-    if (engine.inFlight > 0) await engine.drain();
-    if (pm.version !== marks.version) refresh(b, r, marks, at);
-    const e = marks.quote + marks.base * price;
     equity[i] = e;
-    if (watchEquity && b.gate.killSwitch.observe(new D(e), at) !== undefined) engine.stopIntents();
     if (cfg.onProgress && i % every === 0) cfg.onProgress(i, n);
   }
   cfg.onProgress?.(n, n);
   return equity;
 }
 
-/** After a change at point replay: account store, equity totals, and new fills into round trips. */
-function refresh(b: BacktestBundle, r: ReplayInput, marks: { version: number; consumed: number; quote: number; base: number }, at: number): void {
+/** After a change at point replay: equity totals, and new fills into round trips (the report's own reading). */
+function refresh(b: BacktestBundle, r: ReplayInput, marks: { version: number; consumed: number; quote: number; base: number }): void {
   marks.version = b.points.version;
-  syncAccount(b, at);
   const q = b.points.balance(r.quote);
   const x = b.points.balance(r.base);
   marks.quote = q.available.plus(q.trading).toNumber();

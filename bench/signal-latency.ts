@@ -16,11 +16,10 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { createApiClient } from '../src/api/index.js';
 import { LiveClock } from '../src/clock/index.js';
-import type { ExecReport } from '../src/core/index.js';
-import { Engine, EngineRiskView, IntentIds, StrategyRunner } from '../src/engine/index.js';
-import { Journal, OrderExecutor, QuoteExecutor, TransferExecutor } from '../src/exec/index.js';
-import { RiskGate, RiskLimitsSchema } from '../src/risk/index.js';
-import { AccountStore, MarketStore, balanceFromWire } from '../src/state/index.js';
+import { Kernel, StrategyRunner } from '../src/engine/index.js';
+import { Journal } from '../src/exec/index.js';
+import { RiskLimitsSchema } from '../src/risk/index.js';
+import { balanceFromWire } from '../src/state/index.js';
 import { defineStrategy } from '../src/strategy/index.js';
 import { RestVenue } from '../src/venue/index.js';
 import { ResponseDecoder } from '../src/venue/polling/index.js';
@@ -69,19 +68,17 @@ export async function run(): Promise<void> {
       if (e.operation === 'CreateOrder') handedAt = process.hrtime.bigint();
     },
   });
-  const market = new MarketStore(clock);
-  const account = new AccountStore(clock);
-  const riskView = new EngineRiskView(clock, market, account, 10);
-  const gate = new RiskGate(RiskLimitsSchema.parse({ max_intents_per_minute: 1_000_000_000, max_open_orders: 1_000_000_000 }), riskView);
   const journal = new Journal(join(mkdtempSync(join(tmpdir(), 'tradeloop-bench-')), 'journal.sqlite'));
-  const holder: { engine?: Engine } = {};
-  const ctx = { venue: new RestVenue(api, 'p'), journal, clock, emit: (r: ExecReport) => holder.engine?.onReport(r) };
-  const ids = new IntentIds('bench', 0);
-  const engine = (holder.engine = new Engine({
-    clock, market, account, gate, riskView, journal,
-    executors: { orders: new OrderExecutor(ctx), quotes: new QuoteExecutor(ctx), transfers: new TransferExecutor(ctx) },
-    strategies: [new StrategyRunner('every-price', everyPrice, {}, ['BTCUSD'], ids)],
-  }));
+  const kernel = new Kernel(
+    { clock, venue: new RestVenue(api, 'p'), journal },
+    {
+      limits: RiskLimitsSchema.parse({ max_intents_per_minute: 1_000_000_000, max_open_orders: 1_000_000_000 }),
+      refPrefix: 'bench',
+      fillsSinceMs: 0,
+      strategies: (ids) => [new StrategyRunner('every-price', everyPrice, {}, ['BTCUSD'], ids)],
+    },
+  );
+  const { account, gate, engine } = kernel;
   const decoder = new ResponseDecoder();
   const usd = balanceFromWire('USD', '1000000000', '0');
   const lat = new Float64Array(SIGNALS);

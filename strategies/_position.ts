@@ -2,7 +2,7 @@
  * Shared sizing helpers of the built-in "one position at a time" strategies: buy with a share of
  * the quote currency, sell the whole base holding, and never act while an order is in flight.
  */
-import { D, splitMarket, type ExecReport } from '../src/core/index.js';
+import { roundBase, roundQuote, splitMarket, type ExecReport } from '../src/core/index.js';
 import type { IntentDraft, StrategyContext } from '../src/strategy/index.js';
 
 export class SinglePosition {
@@ -28,23 +28,23 @@ export class SinglePosition {
   /** A MARKET buy spending `size_pct` of the available quote currency, or nothing if flat broke. */
   buy(ctx: StrategyContext): IntentDraft | undefined {
     if (this.pending || this.held(ctx)) return undefined;
-    const spend = ctx.account.available(this.quote).times(this.sizePct).div(100).toDecimalPlaces(2, D.ROUND_DOWN);
-    if (spend.lte(0)) return undefined;
+    const spend = roundQuote(ctx.instrument(this.market), ctx.account.available(this.quote).times(this.sizePct).div(100));
+    if (!(Number(spend) > 0)) return undefined;
     this.pending = true;
-    return { kind: 'place-order', market: this.market, side: 'BUY', type: 'MARKET', quoteAmount: spend.toFixed(2) };
+    return { kind: 'place-order', market: this.market, side: 'BUY', type: 'MARKET', quoteAmount: spend };
   }
 
   /** A MARKET sell of the whole available base holding, or nothing when flat. */
   sell(ctx: StrategyContext): IntentDraft | undefined {
     if (this.pending) return undefined;
-    const amount = ctx.account.available(this.base).toDecimalPlaces(8, D.ROUND_DOWN);
-    if (amount.lte(0)) return undefined;
+    const amount = roundBase(ctx.instrument(this.market), ctx.account.available(this.base));
+    if (!(Number(amount) > 0)) return undefined;
     this.pending = true;
-    return { kind: 'place-order', market: this.market, side: 'SELL', type: 'MARKET', baseAmount: amount.toFixed() };
+    return { kind: 'place-order', market: this.market, side: 'SELL', type: 'MARKET', baseAmount: amount };
   }
 
-  /** Clears the in-flight flag once the venue has answered. */
+  /** Clears the in-flight flag once the risk gate denied the order or the venue answered. */
   onReport(r: ExecReport): void {
-    if (r.kind === 'filled' || r.kind === 'rejected' || r.kind === 'failed' || r.kind === 'cancelled' || r.kind === 'quote-executed') this.pending = false;
+    if (r.kind === 'filled' || r.kind === 'denied' || r.kind === 'rejected' || r.kind === 'failed' || r.kind === 'cancelled' || r.kind === 'quote-executed') this.pending = false;
   }
 }

@@ -2,10 +2,12 @@
  * grid-maker: a ladder of post-only limit orders around mid — `levels` buys below and `levels`
  * sells above, `spacing_bps` apart — re-centred (all cancelled, then re-laid) when mid moves more
  * than `recenter_bps` from the grid's centre. Buys stop once the base holding reaches `max_base`
- * (the inventory cap); sells are laid only from base actually held.
+ * (the inventory cap); sells are laid only from base actually held. Prices sit on the market's tick
+ * as the venue lists it (`ctx.instrument`); the grid is laid only on live data, never on warm-up
+ * history.
  */
 import { z } from 'zod';
-import { D, splitMarket, type Dec } from '../src/core/index.js';
+import { D, roundPrice, splitMarket, type Dec, type Instrument } from '../src/core/index.js';
 import { defineStrategy, type IntentDraft } from '../src/strategy/index.js';
 import { midOf } from '../src/state/index.js';
 
@@ -21,18 +23,16 @@ export default defineStrategy({
     recenter_bps: z.number().positive().default(60),
     base_amount: decimal.default('0.001'),
     max_base: decimal.default('0.01'),
-    tick: decimal.default('0.01'),
   }),
   markets: (p) => [p.market],
   needs: ['book', 'price'],
   create(p) {
     const { base } = splitMarket(p.market);
-    const tick = new D(p.tick);
     let centre: number | undefined;
     let cancelling = false;
     return {
       onEvent(e, ctx) {
-        if (e.market !== p.market) return undefined;
+        if (e.market !== p.market || ctx.warmingUp) return undefined;
         const mid = midOf(ctx.market(p.market));
         if (mid === undefined) return undefined;
         const open = ctx.account.openOrders(p.market);
@@ -45,15 +45,11 @@ export default defineStrategy({
         if (cancelling && open.length > 0) return undefined; // wait until the old grid is gone
         cancelling = false;
         centre = mid;
-        return layGrid(mid, ctx.account.total(base), ctx.account.available(base));
-      },
-      onReport(r) {
-        // a grid laid on warm-up history was never sent: lay it again on the first live event
-        if (r.kind === 'rejected' && r.code === 'WARM_UP') centre = undefined;
+        return layGrid(ctx.instrument(p.market), mid, ctx.account.total(base), ctx.account.available(base));
       },
     };
 
-    function layGrid(mid: number, held: Dec, free: Dec): IntentDraft[] {
+    function layGrid(instrument: Instrument, mid: number, held: Dec, free: Dec): IntentDraft[] {
       const out: IntentDraft[] = [];
       const size = new D(p.base_amount);
       let room = new D(p.max_base).minus(held);
@@ -62,18 +58,18 @@ export default defineStrategy({
         const step = (i * p.spacing_bps) / 10_000;
         if (room.gte(size)) {
           room = room.minus(size);
-          out.push(order('BUY', new D(mid * (1 - step)).div(tick).floor().times(tick)));
+          out.push(order('BUY', roundPrice(instrument, mid * (1 - step), 'down')));
         }
         if (sellable.gte(size)) {
           sellable = sellable.minus(size);
-          out.push(order('SELL', new D(mid * (1 + step)).div(tick).ceil().times(tick)));
+          out.push(order('SELL', roundPrice(instrument, mid * (1 + step), 'up')));
         }
       }
       return out;
     }
 
-    function order(side: 'BUY' | 'SELL', price: Dec): IntentDraft {
-      return { kind: 'place-order', market: p.market, side, type: 'POST_ONLY_LIMIT', baseAmount: p.base_amount, price: price.toFixed(), timeInForce: 'GTC' };
+    function order(side: 'BUY' | 'SELL', price: string): IntentDraft {
+      return { kind: 'place-order', market: p.market, side, type: 'POST_ONLY_LIMIT', baseAmount: p.base_amount, price, timeInForce: 'GTC' };
     }
   },
 });

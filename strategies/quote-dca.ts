@@ -5,7 +5,7 @@
  * quote (quotes refresh about once per second), so a quote about to expire is never used.
  */
 import { z } from 'zod';
-import { D, splitMarket } from '../src/core/index.js';
+import { D, roundPrice, splitMarket } from '../src/core/index.js';
 import { defineStrategy } from '../src/strategy/index.js';
 import { midOf, quoteTimeLeftMs } from '../src/state/index.js';
 
@@ -40,12 +40,13 @@ export default defineStrategy({
         if (ctx.account.available(quoteAsset).lt(p.quote_amount)) return undefined;
         pending = true;
         lastBuyAt = now;
-        const worst = new D(mid).times(1 + p.max_bps / 10_000).toDecimalPlaces(2, D.ROUND_UP);
-        return { kind: 'execute-quote', market: p.market, side: 'BUY', quoteAmount: p.quote_amount, limitPrice: worst.toFixed(2) };
+        const worst = roundPrice(ctx.instrument(p.market), new D(mid).times(1 + p.max_bps / 10_000), 'up');
+        return { kind: 'execute-quote', market: p.market, side: 'BUY', quoteAmount: p.quote_amount, limitPrice: worst };
       },
       onReport(r) {
-        if (r.kind === 'quote-executed' || r.kind === 'rejected' || r.kind === 'failed') pending = false;
-        if (r.kind === 'rejected' || r.kind === 'failed') lastBuyAt = Number.NEGATIVE_INFINITY;
+        if (r.kind === 'quote-executed' || r.kind === 'denied' || r.kind === 'rejected' || r.kind === 'failed') pending = false;
+        // refused by the risk gate or the venue: nothing was bought, so the next quote may be taken
+        if (r.kind === 'denied' || r.kind === 'rejected' || r.kind === 'failed') lastBuyAt = Number.NEGATIVE_INFINITY;
         return undefined;
       },
     };

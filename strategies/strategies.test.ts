@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { instrumentOf } from '../src/core/index.js';
 import { StrategyTestKit } from '../src/strategy/index.js';
 import bollinger from './bollinger.js';
 import gridMaker from './grid-maker.js';
@@ -92,16 +93,18 @@ describe('quote-dca', () => {
 });
 
 describe('grid-maker', () => {
-  it('lays post-only buys below and sells above mid within the inventory cap', () => {
-    const kit = new StrategyTestKit(gridMaker, { levels: 2, spacing_bps: 100, base_amount: '0.01', max_base: '0.025', tick: '0.5' }, { USD: '1000', BTC: '0.01' });
+  it('lays post-only buys below and sells above mid within the inventory cap, on the tick the venue lists', () => {
+    const kit = new StrategyTestKit(gridMaker, { levels: 2, spacing_bps: 100, base_amount: '0.01', max_base: '0.025' }, { USD: '1000', BTC: '0.01' });
+    kit.instruments.set('BTCUSD', instrumentOf({ market: 'BTCUSD', tickRate: '0.5' }));
     const out = kit.event({ kind: 'book', market: 'BTCUSD', bids: [{ price: 99, amount: 1 }], asks: [{ price: 101, amount: 1 }] });
-    expect(out.map((o) => (o.kind === 'place-order' ? `${o.side}@${o.price}/${o.type}` : o.kind))).toEqual(['BUY@99/POST_ONLY_LIMIT', 'SELL@101/POST_ONLY_LIMIT']);
+    expect(out.map((o) => (o.kind === 'place-order' ? `${o.side}@${o.price}/${o.type}` : o.kind))).toEqual(['BUY@99.0/POST_ONLY_LIMIT', 'SELL@101.0/POST_ONLY_LIMIT']);
   });
 
-  it('lays its grid again on the first live event when the one laid on warm-up history was not sent', () => {
+  it('lays no grid on warm-up history, and lays it on the first live event', () => {
     const kit = new StrategyTestKit(gridMaker, { levels: 1, spacing_bps: 100, base_amount: '0.01', max_base: '1' }, { USD: '1000' });
-    expect(kit.event({ kind: 'price', market: 'BTCUSD', price: 100 })).toHaveLength(1); // on history
-    kit.report({ kind: 'rejected', refId: 'w-1', code: 'WARM_UP', message: 'made during warm-up on historical data: not sent', at: 0 });
+    kit.warmingUp = true;
+    expect(kit.event({ kind: 'price', market: 'BTCUSD', price: 100 })).toEqual([]); // on history
+    kit.warmingUp = false;
     expect(kit.event({ kind: 'price', market: 'BTCUSD', price: 100.1 })).toEqual([{ kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'POST_ONLY_LIMIT', baseAmount: '0.01', price: '99.09', timeInForce: 'GTC' }]);
     expect(kit.event({ kind: 'price', market: 'BTCUSD', price: 100.1 })).toEqual([]);
   });

@@ -42,10 +42,10 @@ describe('roundPrice', () => {
   });
 
   it('rounds to ticks that are not a power of ten', () => {
-    expect(roundPrice(quarter, '61250.60', 'down')).toBe('61250.5');
+    expect(roundPrice(quarter, '61250.60', 'down')).toBe('61250.50');
     expect(roundPrice(quarter, '61250.60', 'up')).toBe('61250.75');
     expect(roundPrice(quarter, '61250.625', 'nearest')).toBe('61250.75');
-    expect(roundPrice(quarter, 61250.62, 'nearest')).toBe('61250.5');
+    expect(roundPrice(quarter, 61250.62, 'nearest')).toBe('61250.50');
   });
 
   it('leaves a price already on the tick as it is, in every mode', () => {

@@ -80,14 +80,15 @@ export type Numeric = number | string | Dec;
 const MODES = { down: D.ROUND_DOWN, up: D.ROUND_UP, nearest: D.ROUND_HALF_UP } as const;
 
 /**
- * Rounds a price to the instrument's tick and returns it as a wire decimal string. A buy usually
+ * Rounds a price to the instrument's tick and returns it as a wire decimal string with the tick's
+ * decimals ("100.50" on a 0.01 tick). A buy usually
  * rounds `down` (never pays more than meant), a sell `up`. Throws an InputError naming `price` for a
  * value that is not a finite number ≥ 0; a price that rounds to 0 is returned as "0", and the order
  * rules then refuse it.
  */
 export function roundPrice(i: Instrument, price: Numeric, mode: Rounding = 'nearest'): string {
   const steps = toDec(price, 'price').div(i.tick).toDecimalPlaces(0, modeOf(mode));
-  return steps.times(i.tick).toFixed();
+  return steps.times(i.tick).toFixed(i.priceDecimals);
 }
 
 /** Rounds a base amount to the instrument's base decimals (`down` by default: never more than held). */
@@ -95,9 +96,9 @@ export function roundBase(i: Instrument, amount: Numeric, mode: Rounding = 'down
   return toDec(amount, 'base_amount').toDecimalPlaces(i.baseDecimals, modeOf(mode)).toFixed();
 }
 
-/** Rounds a quote amount to the instrument's quote decimals (`down` by default: never more than meant to spend). */
+/** Rounds a quote amount to the instrument's quote decimals, written with all of them ("25.00"; `down` by default: never more than meant to spend). */
 export function roundQuote(i: Instrument, amount: Numeric, mode: Rounding = 'down'): string {
-  return toDec(amount, 'quote_amount').toDecimalPlaces(i.quoteDecimals, modeOf(mode)).toFixed();
+  return toDec(amount, 'quote_amount').toDecimalPlaces(i.quoteDecimals, modeOf(mode)).toFixed(i.quoteDecimals);
 }
 
 /** True when `price` is a whole number of ticks. */

@@ -137,7 +137,13 @@ export type ExecReport =
       readonly at: number;
     }
   | { readonly kind: 'cancelled'; readonly refId: string; readonly orderId: string; readonly at: number }
+  /** The venue (or an executor before the venue) refused the intent; `code` is the venue's or executor's. */
   | { readonly kind: 'rejected'; readonly refId: string; readonly code: string; readonly message: string; readonly at: number }
+  /**
+   * The risk gate denied the intent: it never reached the journal's "sent" state nor the venue. Apart
+   * from `rejected` so a strategy can tell its own limits (retry later, resize) from a venue refusal.
+   */
+  | { readonly kind: 'denied'; readonly refId: string; readonly reason: DenialReason; readonly at: number }
   | {
       readonly kind: 'quote-executed';
       readonly refId: string;

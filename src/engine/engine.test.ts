@@ -2,14 +2,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { TestClock } from '../clock/index.js';
 import type { Decision, ExecReport } from '../core/index.js';
-import { FillTracker, Journal, OrderExecutor, QuoteExecutor, TransferExecutor } from '../exec/index.js';
-import { RiskGate, RiskLimitsSchema } from '../risk/index.js';
-import { AccountStore, MarketStore, balanceFromWire } from '../state/index.js';
+import { Journal } from '../exec/index.js';
+import { RiskLimitsSchema } from '../risk/index.js';
+import { balanceFromWire } from '../state/index.js';
 import { defineStrategy, type StrategyDefinition } from '../strategy/index.js';
 import { ScriptedVenue } from '../../test/support/scripted-venue.js';
-import { Engine } from './engine.js';
-import { IntentIds } from './intent-ids.js';
-import { EngineRiskView } from './risk-view.js';
+import { Kernel } from './kernel.js';
 import { StrategyRunner } from './strategy-runner.js';
 
 const journals: Journal[] = [];
@@ -27,33 +25,25 @@ const buyEveryPrice = defineStrategy({
 
 function build(definitions: StrategyDefinition[], usd = '1000') {
   const clock = new TestClock(1_700_000_000_000);
-  const market = new MarketStore(clock);
-  const account = new AccountStore(clock);
-  account.apply({ kind: 'balances', at: clock.now(), items: [balanceFromWire('USD', usd, '0'), balanceFromWire('BTC', '0', '0')] });
-  const riskView = new EngineRiskView(clock, market, account, 10);
-  const gate = new RiskGate(RiskLimitsSchema.parse({ price_band_bps: 10_000 }), riskView);
   const journal = new Journal(':memory:');
   journals.push(journal);
   const venue = new ScriptedVenue(() => clock.now());
   const reports: ExecReport[] = [];
-  const holder: { engine?: Engine } = {};
-  const ctx = { venue, journal, clock, emit: (r: ExecReport) => (reports.push(r), holder.engine?.onReport(r)) };
-  const ids = new IntentIds('t', 0);
   const decisions: Decision[] = [];
-  const strategies = definitions.map((d) => new StrategyRunner(d.name, d, {}, ['BTCUSD'], ids));
-  const engine = new Engine({
-    clock,
-    market,
-    account,
-    gate,
-    riskView,
-    journal,
-    executors: { orders: new OrderExecutor(ctx), quotes: new QuoteExecutor(ctx), transfers: new TransferExecutor(ctx) },
-    strategies,
-    onDecision: (d) => decisions.push(d),
-  });
-  holder.engine = engine;
-  return { clock, engine, journal, venue, reports, decisions, strategies, fills: new FillTracker(ctx, 0) };
+  let strategies: StrategyRunner[] = [];
+  const kernel = new Kernel(
+    { clock, venue, journal },
+    {
+      limits: RiskLimitsSchema.parse({ price_band_bps: 10_000 }),
+      refPrefix: 't',
+      fillsSinceMs: 0,
+      strategies: (ids) => (strategies = definitions.map((d) => new StrategyRunner(d.name, d, {}, ['BTCUSD'], ids))),
+    },
+  );
+  kernel.applyAccount({ kind: 'balances', at: clock.now(), items: [balanceFromWire('USD', usd, '0'), balanceFromWire('BTC', '0', '0')] });
+  kernel.reports$.subscribe((r) => reports.push(r));
+  kernel.decisions$.subscribe((d) => decisions.push(d));
+  return { clock, kernel, engine: kernel.engine, journal, venue, reports, decisions, strategies, fills: kernel.fills };
 }
 
 describe('Engine', () => {
@@ -148,8 +138,8 @@ describe('Engine', () => {
 });
 
 describe('Engine warm-up and denials', () => {
-  it('tells the strategy of a denial with a rejected report carrying the denial code', async () => {
-    const seen: string[] = [];
+  it('tells the strategy of a denial with its own denied report, carrying the reason and its numbers', async () => {
+    const seen: ExecReport[] = [];
     const greedy = defineStrategy({
       name: 'greedy',
       description: 'buys more than it has',
@@ -157,20 +147,48 @@ describe('Engine warm-up and denials', () => {
       markets: ['BTCUSD'],
       create: () => ({
         onEvent: () => ({ kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '100', price: '100' }),
-        onReport: (r) => void seen.push(r.kind === 'rejected' ? r.code : r.kind),
+        onReport: (r) => void seen.push(r),
       }),
     });
     const s = build([greedy]);
     s.engine.onMarketEvent({ kind: 'price', market: 'BTCUSD', at: s.clock.now(), price: 100 });
     await s.engine.drain();
-    expect(seen).toEqual(['INSUFFICIENT_BALANCE']);
+    expect(seen).toHaveLength(1);
+    const r = seen[0]!;
+    expect(r.kind).toBe('denied');
+    if (r.kind !== 'denied') return;
+    expect(r.reason.code).toBe('INSUFFICIENT_BALANCE');
+    expect(r.reason.details).toMatchObject({ asset: 'USD', available: '1000' });
+    expect(s.venue.orders.size).toBe(0);
   });
 
-  it('warms strategies up on history without sending or journaling anything', () => {
-    const s = build([buyEveryPrice]);
+  it('warms strategies up with ctx.warmingUp set, dropping their intents before any id is taken', async () => {
+    const flags: boolean[] = [];
+    const heard: ExecReport[] = [];
+    const eager = defineStrategy({
+      name: 'eager',
+      description: 'buys at each price and notes the warm-up flag',
+      params: z.object({}),
+      markets: ['BTCUSD'],
+      create: () => ({
+        onEvent: (e, ctx) => {
+          flags.push(ctx.warmingUp);
+          return e.kind === 'price' ? { kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.1', price: String(e.price) } : undefined;
+        },
+        onReport: (r) => void heard.push(r),
+      }),
+    });
+    const s = build([eager]);
     const n = s.engine.warmUp([1, 2, 3].map((i) => ({ kind: 'price' as const, market: 'BTCUSD', at: s.clock.now() - 10_000 + i, price: 100 + i })));
     expect(n).toBe(3);
     expect(s.venue.orders.size).toBe(0);
     expect(s.journal.intents()).toHaveLength(0);
+    expect(heard).toEqual([]);
+    expect(s.decisions).toEqual([]);
+    s.engine.onMarketEvent({ kind: 'price', market: 'BTCUSD', at: s.clock.now(), price: 100 });
+    await s.engine.drain();
+    expect(flags).toEqual([true, true, true, false]);
+    // the first live intent takes the first id: nothing was spent on history
+    expect(s.decisions.map((d) => d.intent.intentId)).toEqual(['t-1']);
   });
 });

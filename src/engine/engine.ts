@@ -1,9 +1,10 @@
-import { assertNever, type Decision, type ExecReport, type Intent, type MarketEvent } from '../core/index.js';
+import { assertNever, type Decision, type ExecReport, type Intent, type MarketEvent, type MarketSymbol } from '../core/index.js';
 import type { JournalStore, OrderExecutor, QuoteExecutor, TransferExecutor } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
 import type { RiskGate } from '../risk/index.js';
 import type { AccountStore, MarketStore } from '../state/index.js';
 import type { StrategyContext } from '../strategy/index.js';
+import type { OpenOrderBook } from './open-order-book.js';
 import type { EngineRiskView } from './risk-view.js';
 import type { StrategyRunner } from './strategy-runner.js';
 
@@ -14,6 +15,8 @@ export interface EngineDeps {
   readonly gate: RiskGate;
   readonly riskView: EngineRiskView;
   readonly journal: JournalStore;
+  /** Our open orders from approval until closed: what `max_open_orders` and `ctx.account.openOrders()` count. */
+  readonly openOrders: OpenOrderBook;
   readonly executors: { readonly orders: OrderExecutor; readonly quotes: QuoteExecutor; readonly transfers: TransferExecutor };
   readonly strategies: readonly StrategyRunner[];
   readonly log?: Logger;
@@ -34,6 +37,7 @@ export class Engine {
   private readonly inflight = new Set<Promise<void>>();
   private readonly owners = new Map<string, StrategyRunner>();
   private accepting = true;
+  private warming = false;
   private readonly contexts = new Map<StrategyRunner, StrategyContext>();
   readonly counters = { events: 0, reports: 0, intents: 0, approved: 0, denied: 0 };
 
@@ -57,20 +61,21 @@ export class Engine {
 
   /**
    * Replays historical events through the stores and strategies before going live, so indicators
-   * are ready for the first decision. Intents made on history are never sent (nor journaled); their
-   * strategies get a `rejected` report so they do not wait for an answer.
+   * are ready for the first decision. Strategies see `ctx.warmingUp` true meanwhile; whatever they
+   * return is dropped before an intent id is taken: nothing made on history is decided, journaled or
+   * sent, and no report follows.
    */
   warmUp(events: Iterable<MarketEvent>): number {
     let n = 0;
-    for (const event of events) {
-      n++;
-      this.deps.market.apply(event);
-      for (const s of this.deps.strategies) {
-        for (const intent of s.onEvent(event, this.contextFor(s)) ?? []) {
-          const report: ExecReport = { kind: 'rejected', refId: intent.intentId, code: 'WARM_UP', message: 'made during warm-up on historical data: not sent', at: event.at };
-          s.onReport(report, this.contextFor(s));
-        }
+    this.warming = true;
+    try {
+      for (const event of events) {
+        n++;
+        this.deps.market.apply(event);
+        for (const s of this.deps.strategies) s.onWarmUpEvent(event, this.contextFor(s));
       }
+    } finally {
+      this.warming = false;
     }
     return n;
   }
@@ -131,9 +136,9 @@ export class Engine {
     const r = item.report;
     this.trackReport(r);
     const owner = this.owners.get(r.refId);
-    // a rejected or failed intent never reached the venue: nothing more will be reported for it,
-    // so its owner is forgotten (denials are most intents; a long run would otherwise grow this map)
-    if (r.kind === 'rejected' || r.kind === 'failed') this.owners.delete(r.refId);
+    // a denied, rejected or failed intent never reached the venue: nothing more will be reported for
+    // it, so its owner is forgotten (denials are most intents; a long run would otherwise grow this map)
+    if (r.kind === 'denied' || r.kind === 'rejected' || r.kind === 'failed') this.owners.delete(r.refId);
     if (owner) {
       const intents = owner.onReport(r, this.contextFor(owner));
       if (intents) this.handleIntents(owner, intents);
@@ -153,12 +158,13 @@ export class Engine {
       this.owners.set(intent.intentId, strategy);
       if (decision.kind === 'deny') {
         this.counters.denied++;
-        // the strategy hears of the denial like of any refusal, so it never waits on it
-        this.push({ kind: 'report', report: { kind: 'rejected', refId: intent.intentId, code: decision.reason.code, message: decision.reason.message, at: decision.at } });
+        // the strategy hears of the denial as its own report, apart from a venue's refusal
+        this.push({ kind: 'report', report: { kind: 'denied', refId: intent.intentId, reason: decision.reason, at: decision.at } });
         continue;
       }
       this.counters.approved++;
       this.deps.riskView.reserve(intent);
+      if (intent.kind === 'place-order') this.deps.openOrders.add(intent);
       this.dispatch(intent, decision);
     }
   }
@@ -203,6 +209,7 @@ export class Engine {
       case 'failed':
         view.release(r.refId, r.at, true);
         return;
+      case 'denied': // denied before anything was reserved
       case 'unresolved':
         return;
       default:
@@ -220,16 +227,23 @@ export class Engine {
   }
 
   private buildContext(s: StrategyRunner): StrategyContext {
-    const { market, account, clock } = this.deps;
-    return {
+    const { market, account, clock, openOrders, riskView } = this.deps;
+    const ctx = {
       now: () => clock.now(),
+      warmingUp: false,
       market: (m) => market.snapshot(m),
       history: (m) => market.history(m),
+      instrument: (m) => {
+        const i = riskView.instrument(m);
+        if (i === undefined) throw new Error(`no instrument for ${m}: the venue does not list this market (see ListMarkets)`);
+        return i;
+      },
       account: {
         available: (a) => account.available(a),
         total: (a) => account.total(a),
-        openOrders: (m) => (account.snapshot.openOrders?.value ?? []).filter((o) => this.owners.get(o.refId) === s && (m === undefined || o.market === m)),
+        openOrders: (m?: MarketSymbol) => openOrders.list().filter((o) => o.strategy === s.name && (m === undefined || o.market === m)),
       },
-    };
+    } satisfies StrategyContext;
+    return Object.defineProperty(ctx, 'warmingUp', { get: () => this.warming });
   }
 }

@@ -23,8 +23,8 @@ const buyOnce = defineStrategy({
   create: () => {
     let done = false;
     return {
-      onEvent: (e) => {
-        if (done || e.kind !== 'price') return undefined;
+      onEvent: (e, ctx) => {
+        if (done || e.kind !== 'price' || ctx.warmingUp) return undefined;
         done = true;
         return { kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '100.00' };
       },
@@ -72,7 +72,7 @@ describe('LiveRun', () => {
     await s.run.engine.drain();
     await s.clock.advanceAsync(2_000, 500);
     expect(s.sim.orders()).toHaveLength(1);
-    expect(s.sim.orders()[0]?.refId).toBe('lr-2');
+    expect(s.sim.orders()[0]?.refId).toBe('lr-1'); // nothing made on warm-up took an id
     expect(s.journal.fills().length).toBeGreaterThan(0);
     const summary = await s.run.stop('test over');
     expect(summary).toMatchObject({ intents: 1, approved: 1, ordersPlaced: 1, unresolved: 0 });
@@ -93,8 +93,12 @@ describe('LiveRun', () => {
     const second = await setup(new Journal(file));
     await second.run.start([]);
     await flushMicrotasks();
+    expect(second.journal.intents().map((r) => r.refId)).toEqual(['lr-1']);
+    await pushState(second);
+    await second.run.engine.drain();
     const ids = second.journal.intents().map((r) => r.refId).sort();
-    expect(ids).toEqual(['lr-2']);
+    expect(ids).toEqual(['lr-1', 'lr-2']);
+    await second.run.stop('done');
     rmSync(file, { force: true });
   });
 

@@ -2,16 +2,15 @@ import type { Subscription } from 'rxjs';
 import type { Clock, TimerHandle } from '../clock/index.js';
 import type { Config } from '../config/index.js';
 import { ZERO, type Dec, type Decision, type ExecReport, type MarketSymbol } from '../core/index.js';
-import { errorMessage, FillTracker, type JournalIntentRow, type JournalStore, OrderExecutor, QuoteExecutor, Reconciler, TransferExecutor, type CrashHook, type ExecContext, type ReconcileResult } from '../exec/index.js';
+import { errorMessage, type CrashHook, type FillTracker, type JournalIntentRow, type JournalStore, type OrderExecutor, type QuoteExecutor, type ReconcileResult, type Reconciler, type TransferExecutor } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
-import { RiskGate } from '../risk/index.js';
-import { AccountStore, MarketStore, midOf } from '../state/index.js';
+import type { RiskGate } from '../risk/index.js';
+import { midOf, type AccountStore, type MarketStore } from '../state/index.js';
 import { REF_ID_REUSED, type MarketSource, type MarketSubscription, type Venue } from '../venue/index.js';
-import { Engine } from './engine.js';
+import type { Engine } from './engine.js';
 import { equityOf } from './equity.js';
-import { IntentIds } from './intent-ids.js';
-import { OpenOrderCanceller } from './open-orders.js';
-import { EngineRiskView } from './risk-view.js';
+import type { IntentIds } from './intent-ids.js';
+import { Kernel } from './kernel.js';
 import { Recent, type RunSummary, type RunView } from './run-view.js';
 import type { StrategyRunner } from './strategy-runner.js';
 import { DEFAULT_TRANSFER_LIMITS_REFRESH_MS, MetadataFeed, type VenueMetadata } from './venue-metadata.js';
@@ -44,21 +43,19 @@ export interface LiveRunDeps {
  * stopped. Every timer is on the injected clock.
  */
 export class LiveRun {
+  /** The trading core, built as in every other mode. */
+  readonly kernel: Kernel;
   readonly market: MarketStore;
   readonly account: AccountStore;
   readonly gate: RiskGate;
   readonly engine: Engine;
   readonly strategies: readonly StrategyRunner[];
-  private readonly riskView: EngineRiskView;
   private readonly fills: FillTracker;
   private readonly orders: OrderExecutor;
   private readonly quotes: QuoteExecutor;
   private readonly transfers: TransferExecutor;
   private readonly reconciler: Reconciler;
   private readonly metadata: MetadataFeed | undefined;
-  private readonly canceller: OpenOrderCanceller;
-  /** The kill switch tripped on equity: open orders are cancelled for the rest of the run. */
-  private killed = false;
   private readonly decisions = new Recent<Decision>(12);
   private readonly reports = new Recent<ExecReport>(12);
   private readonly subs: Subscription[] = [];
@@ -73,39 +70,33 @@ export class LiveRun {
   private pollFills = true;
   /** The venue's open orders as last streamed: order id → "status/amount filled", and when. */
   private openAtVenue: { readonly at: number; readonly byId: ReadonlyMap<string, string> } | undefined;
+  private allStoppedResolve: ((reason: string) => void) | undefined;
+  /** Resolves when every strategy has stopped (each threw or returned something not an intent). */
+  readonly allStopped: Promise<string>;
 
   constructor(private readonly deps: LiveRunDeps) {
     const { clock, config, journal, venue } = deps;
     this.startedAt = clock.now();
-    this.market = new MarketStore(clock, { staleAfterMs: config.streams.stale_after_ms, historyCapacity: config.streams.history_capacity });
-    this.account = new AccountStore(clock);
-    this.riskView = new EngineRiskView(clock, this.market, this.account, config.risk.fee_bps);
-    this.gate = new RiskGate(config.risk, this.riskView, deps.log.child({ component: 'risk' }));
-    const ids = new IntentIds(deps.refPrefix, IntentIds.lastOf(deps.refPrefix, journal.intents().map((r) => r.refId)));
-    this.strategies = deps.strategies(ids);
-    const holder: { engine?: Engine } = {};
-    const ctx: ExecContext = { venue, journal, clock, log: deps.log.child({ component: 'exec' }), emit: (r) => this.onReport(r, holder.engine), ...(deps.crash && { crash: deps.crash }) };
-    this.orders = new OrderExecutor(ctx);
-    this.quotes = new QuoteExecutor(ctx, config.risk.min_quote_time_left_ms);
-    const transfers = (this.transfers = new TransferExecutor(ctx));
-    this.fills = new FillTracker(ctx, this.startedAt - 24 * 3_600_000);
-    this.reconciler = new Reconciler(ctx, { orders: this.orders, quotes: this.quotes, transfers, fills: this.fills });
-    this.engine = holder.engine = new Engine({
-      clock,
-      market: this.market,
-      account: this.account,
-      gate: this.gate,
-      riskView: this.riskView,
-      journal,
-      executors: { orders: this.orders, quotes: this.quotes, transfers },
-      strategies: this.strategies,
-      log: deps.log.child({ component: 'engine' }),
-      onDecision: (d) => this.decisions.push(d),
-    });
-    this.canceller = new OpenOrderCanceller(journal, venue, deps.log);
+    const k = (this.kernel = new Kernel(
+      { clock, venue, journal, log: deps.log },
+      {
+        limits: config.risk,
+        strategies: deps.strategies,
+        refPrefix: deps.refPrefix,
+        staleAfterMs: config.streams.stale_after_ms,
+        historyCapacity: config.streams.history_capacity,
+        fillsSinceMs: this.startedAt - 24 * 3_600_000,
+        ...(deps.crash && { exec: { crash: deps.crash } }),
+      },
+    ));
+    ({ market: this.market, account: this.account, gate: this.gate, engine: this.engine, strategies: this.strategies } = k);
+    ({ orders: this.orders, quotes: this.quotes, transfers: this.transfers, fills: this.fills, reconciler: this.reconciler } = k);
+    this.subs.push(k.decisions$.subscribe((d) => this.decisions.push(d)));
+    this.subs.push(k.reports$.subscribe((r) => this.onReport(r)));
+    this.allStopped = new Promise((resolve) => (this.allStoppedResolve = resolve));
     this.markets = [...new Set(this.strategies.flatMap((s) => [...s.markets]))];
     const refreshMs = deps.transferLimitsRefreshMs ?? DEFAULT_TRANSFER_LIMITS_REFRESH_MS;
-    this.metadata = deps.metadata && new MetadataFeed({ source: deps.metadata, view: this.riskView, clock, log: deps.log.child({ component: 'metadata' }), refreshMs, markets: this.markets });
+    this.metadata = deps.metadata && new MetadataFeed({ source: deps.metadata, view: k.riskView, clock, log: deps.log.child({ component: 'metadata' }), refreshMs, markets: this.markets });
   }
 
   /** Reconciles, warms up and starts the streams. Refuses to trade when the journal disagrees. */
@@ -114,28 +105,20 @@ export class LiveRun {
     const rec = await this.reconcileUntilAgreed();
     for (const line of rec.repairs) log.info(`reconciled: ${line}`);
     if (rec.foreignOpenOrders.length) log.warn(`${rec.foreignOpenOrders.length} open order(s) at the venue are not in the journal: left alone`);
-    const [history] = await Promise.all([warmUpWithRetry(this.deps.source, this.markets, this.deps.config.streams.warmup_points, this.deps.clock, log), this.metadata?.start(), this.readBalances()]);
+    const [history] = await Promise.all([warmUpWithRetry(this.deps.source, this.markets, this.deps.config.streams.warmup_points, this.deps.clock, log), this.metadata?.start(), this.readBalances(), this.kernel.loadInstruments()]);
     const warmed = this.engine.warmUp(history);
     log.info(`warmed up on ${warmed} historical price point(s) for ${this.markets.join(', ')}`);
-    this.subs.push(this.deps.source.account$.subscribe((e) => {
-      this.account.apply(e);
-      if (e.kind === 'open-orders') {
-        // the poll lists OPEN orders only: our own orders still SUBMITTED (entered later) count too,
-        // unless the poll already lists them (entered since the journal last followed them)
-        const listedIds = new Set(e.orders.map((o) => o.orderId));
-        const notYetOpen = this.deps.journal.intents({ state: 'open', kind: 'place-order' })
-          .filter((r) => (r.status === 'SUBMITTED' || r.status === 'PENDING_SUBMISSION') && (r.venueId === null || !listedIds.has(r.venueId))).length;
-        this.riskView.setOpenOrderCount(e.orders.length + notYetOpen);
-        this.openAtVenue = { at: e.at, byId: new Map(e.orders.map((o) => [o.orderId, `${o.status}/${o.amountFilled.toFixed()}`])) };
-        // an order whose write landed after its intent was closed as NOT_PLACED is adopted, not left untracked
-        if (e.orders.some((o) => this.deps.journal.get(o.refId)?.status === 'NOT_PLACED')) void this.orders.adoptLate(e.orders);
-      }
+    const source = this.deps.source;
+    this.kernel.attach(source);
+    // the open-orders poll also says which orders need no status read this cycle, and adopts late landings
+    this.subs.push(source.account$.subscribe((e) => {
+      if (e.kind !== 'open-orders') return;
+      this.openAtVenue = { at: e.at, byId: new Map(e.orders.map((o) => [o.orderId, `${o.status}/${o.amountFilled.toFixed()}`])) };
+      // an order whose write landed after its intent was closed as NOT_PLACED is adopted, not left untracked
+      if (e.orders.some((o) => this.deps.journal.get(o.refId)?.status === 'NOT_PLACED')) void this.orders.adoptLate(e.orders);
     }));
-    this.subs.push(this.deps.source.events$.subscribe((e) => this.engine.onMarketEvent(e)));
-    const fills$ = this.deps.source.fills$;
-    if (fills$) this.subs.push(fills$.subscribe((fills) => this.fills.ingest(fills)));
-    this.pollFills = fills$ === undefined;
-    this.deps.source.start(subscriptions);
+    this.pollFills = source.fills$ === undefined;
+    source.start(subscriptions);
     this.every(this.deps.config.streams.orders_ms, () => this.follow());
     this.every(5_000, async () => {
       this.markEquity();
@@ -178,7 +161,8 @@ export class LiveRun {
     };
   }
 
-  private onReport(r: ExecReport, engine: Engine | undefined): void {
+  /** Runs after the engine has taken the report (the kernel's report queue serves the engine first). */
+  private onReport(r: ExecReport): void {
     this.reports.push(r);
     if (r.kind === 'accepted') this.ordersPlaced++;
     if (r.kind === 'filled') {
@@ -188,8 +172,7 @@ export class LiveRun {
     }
     if (r.kind === 'unresolved') this.deps.log.warn({ refId: r.refId }, `outcome unresolved: ${r.message}`);
     if (r.kind === 'rejected' && r.code === REF_ID_REUSED) this.haltOnForeignRefId(r.refId, r.message);
-    // the engine's risk view settles a transfer's spend of the limits (releasing it); then they are read again
-    engine?.onReport(r);
+    // the engine's risk view has settled a transfer's spend of the limits (releasing it): read them again
     if (r.kind === 'transferred' || ((r.kind === 'rejected' || r.kind === 'failed') && this.deps.journal.get(r.refId)?.kind === 'transfer')) this.metadata?.refreshSoon();
   }
 
@@ -200,14 +183,14 @@ export class LiveRun {
    */
   private haltOnForeignRefId(refId: string, message: string): void {
     const reason = `ref_id ${refId} already names a different record at the venue (another bot on this prefix, or a replaced journal?)`;
-    this.gate.killSwitch.trip(reason);
+    this.kernel.halt(reason);
     this.deps.log.error({ alert: 'REF_ID_CONFLICT', refId }, `ALERT: trading halted: ${reason}: ${message}; use a new journal.path or run.ref_prefix before restarting`);
   }
 
   /** Balances before the first live price, so the first intents are not denied for want of them. */
   private async readBalances(): Promise<void> {
     const items = await this.deps.venue.balances().catch((e: unknown) => this.deps.log.warn(`balances could not be read before trading (${errorMessage(e)}): waiting for the balances stream`));
-    if (items) this.account.apply({ kind: 'balances', at: this.deps.clock.now(), items });
+    if (items) this.kernel.applyAccount({ kind: 'balances', at: this.deps.clock.now(), items });
   }
 
   private async reconcileUntilAgreed(): Promise<ReconcileResult> {
@@ -232,8 +215,9 @@ export class LiveRun {
       else if (row.kind === 'execute-quote') await (row.state === 'open' ? this.quotes.refresh(row) : this.quotes.resolve(row.refId));
       else if (row.kind === 'transfer') await this.transfers.resolve(row.refId);
     }
-    // orders still in flight when the kill switch tripped are cancelled once they are open
-    if (this.killed) await this.canceller.cancelAll();
+    // orders still in flight when trading halted are cancelled once they are open
+    await this.kernel.cancelHalted();
+    this.checkStrategies();
     if (this.pollFills) await this.fills.poll(); // otherwise the source's fill stream feeds the tracker
     else if (this.fills.heldCount) this.fills.ingest([]); // fills that came before their order was journaled
   }
@@ -257,11 +241,14 @@ export class LiveRun {
     const equity = this.equity();
     if (!equity) return;
     this.startEquity ??= equity;
-    const tripped = this.gate.killSwitch.observe(equity, this.deps.clock.now());
-    if (tripped) {
-      this.deps.log.error(`kill switch: ${tripped}; cancelling open orders and halting new intents`);
-      this.killed = true;
-      void this.canceller.cancelAll();
+    this.kernel.markEquity(equity, this.deps.clock.now());
+  }
+
+  /** Resolves `allStopped` once no strategy is left running (each threw or returned a non-intent). */
+  private checkStrategies(): void {
+    if (this.strategies.length > 0 && this.strategies.every((s) => s.stopped !== undefined)) {
+      this.allStoppedResolve?.(`every strategy has stopped: ${this.strategies.map((s) => `${s.name}: ${s.stopped}`).join('; ')}`);
+      this.allStoppedResolve = undefined;
     }
   }
 
@@ -286,10 +273,11 @@ export class LiveRun {
     this.engine.stopIntents();
     this.metadata?.stop();
     for (const t of this.timers) t.cancel();
+    this.kernel.detach();
     for (const s of this.subs) s.unsubscribe();
     await this.deps.source.stop();
     await this.engine.drain();
-    if (this.deps.config.run.cancel_on_exit) await this.canceller.cancelAll();
+    if (this.deps.config.run.cancel_on_exit) await this.kernel.cancelAll();
     // the streams are stopped: read the last fills and each open order's state directly (the last
     // open-orders poll predates the cancels above, and would pass them off as still open)
     this.pollFills = true;

@@ -1,6 +1,8 @@
-import { D, ZERO, splitMarket, type Dec, type Intent, type MarketSymbol } from '../core/index.js';
+import { D, ZERO, splitMarket, type Dec, type Instrument, type Intent, type MarketSymbol } from '../core/index.js';
 import type { RiskView } from '../risk/index.js';
 import { midOf, type AccountStore, type MarketStore } from '../state/index.js';
+import { catalogInstrument } from '../sim/catalog.js';
+import type { OpenOrderBook } from './open-order-book.js';
 import { TransferLimitBook } from './transfer-limits.js';
 
 interface Reservation {
@@ -17,15 +19,17 @@ interface Reservation {
 export class EngineRiskView implements RiskView {
   private readonly reservations = new Map<string, Reservation>();
   private readonly ticks = new Map<MarketSymbol, Dec>();
+  private readonly instruments = new Map<MarketSymbol, Instrument>();
   /** Transfer limits as last read from the venue (List Transfer Limits), less transfers since. */
   readonly transferLimits = new TransferLimitBook();
-  private openOrders = 0;
+  private foreignOpenOrders = 0;
 
   constructor(
     private readonly clock: { now(): number },
     private readonly market_: MarketStore,
     private readonly account: AccountStore,
     private readonly feeBps: number,
+    private readonly openOrders: Pick<OpenOrderBook, 'count'>,
   ) {}
 
   now(): number {
@@ -54,8 +58,9 @@ export class EngineRiskView implements RiskView {
     return this.account.total(asset);
   }
 
+  /** Ours from approval until closed (the open-order book), plus others' the venue last listed open. */
   openOrderCount(): number {
-    return this.openOrders;
+    return this.openOrders.count() + this.foreignOpenOrders;
   }
 
   tick(symbol: MarketSymbol): Dec | undefined {
@@ -70,12 +75,34 @@ export class EngineRiskView implements RiskView {
     });
   }
 
+  /**
+   * The market's instrument as the venue listed it (see Kernel.loadInstruments); before a listing has
+   * been read (or for a market it left out), the platform catalog's, so ticks are checked in every mode.
+   */
+  instrument(symbol: MarketSymbol): Instrument | undefined {
+    const listed = this.instruments.get(symbol);
+    if (listed !== undefined) return listed;
+    try {
+      const known = catalogInstrument(symbol);
+      this.instruments.set(symbol, known);
+      return known;
+    } catch {
+      return undefined;
+    }
+  }
+
+  setInstrument(i: Instrument): void {
+    this.instruments.set(i.market, i);
+    this.ticks.set(i.market, i.tick);
+  }
+
   setTick(symbol: MarketSymbol, tick: Dec): void {
     this.ticks.set(symbol, tick);
   }
 
-  setOpenOrderCount(n: number): void {
-    this.openOrders = n;
+  /** Open orders at the venue that are not ours (another client on the profile), as last polled. */
+  setForeignOpenOrders(n: number): void {
+    this.foreignOpenOrders = n;
   }
 
   /** Reserves what an approved intent will spend until the venue confirms it. */

@@ -46,6 +46,23 @@ export class StrategyRunner {
     return out === undefined || out === null ? undefined : this.toIntents(out, 'onEvent');
   }
 
+  /**
+   * Warm-up on history: the handler runs (indicators fill) and whatever it returns is dropped before
+   * an intent id is taken. A throw stops the strategy as on live data. Returns how many were dropped.
+   */
+  onWarmUpEvent(event: MarketEvent, ctx: StrategyContext): number {
+    const handler = this.handlers.onEvent;
+    if (this.stoppedReason || !handler || !this.markets.has(event.market)) return 0;
+    let out: unknown;
+    try {
+      out = handler.call(this.handlers, event, ctx);
+    } catch (e) {
+      this.stop(`onEvent threw during warm-up: ${e instanceof Error ? e.message : String(e)}`);
+      return 0;
+    }
+    return out === undefined || out === null ? 0 : Array.isArray(out) ? out.length : 1;
+  }
+
   onReport(report: ExecReport, ctx: StrategyContext): Intent[] | undefined {
     if (this.stoppedReason || !this.handlers.onReport) return undefined;
     return this.call(() => this.handlers.onReport?.(report, ctx), 'onReport');

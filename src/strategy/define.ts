@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Dec, ExecReport, Intent, MarketEvent, MarketSymbol } from '../core/index.js';
+import type { Dec, ExecReport, Instrument, Intent, MarketEvent, MarketSymbol } from '../core/index.js';
 import type { MarketSnapshot, OpenOrderView, PriceHistory } from '../state/index.js';
 
 /** An intent as a strategy writes it: the engine stamps `intentId` (the future ref_id) and `strategy`. */
@@ -13,6 +13,17 @@ export interface StrategyContext {
   market(symbol: MarketSymbol): MarketSnapshot;
   /** Bounded history of reference prices of a market. */
   history(symbol: MarketSymbol): PriceHistory;
+  /**
+   * The market's instrument as the venue describes it, in every mode: price tick, decimals of amounts
+   * and size caps. Round with `roundPrice`, `roundBase` and `roundQuote` so the platform never refuses
+   * an order for precision. Throws for a market the venue does not list.
+   */
+  instrument(symbol: MarketSymbol): Instrument;
+  /**
+   * True while the engine replays history before going live: indicators fill, and whatever the
+   * handler returns is dropped (nothing is decided, sent or reported). Use it to skip order state.
+   */
+  readonly warmingUp: boolean;
   readonly account: AccountView;
 }
 
@@ -21,7 +32,10 @@ export interface AccountView {
   available(asset: string): Dec;
   /** Available plus held by open orders. */
   total(asset: string): Dec;
-  /** The strategy's own open orders. */
+  /**
+   * The strategy's own open orders, from the moment the risk gate approved each until the venue
+   * reports it closed (so an order just made is listed before any poll has seen it).
+   */
   openOrders(market?: MarketSymbol): readonly OpenOrderView[];
 }
 

@@ -1,6 +1,6 @@
 import { type z } from 'zod';
 import { TestClock } from '../clock/test-clock.js';
-import { D, ZERO, type Dec, type ExecReport, type MarketEvent, type MarketSymbol } from '../core/index.js';
+import { D, instrumentOf, ZERO, type Dec, type ExecReport, type Instrument, type MarketEvent, type MarketSymbol } from '../core/index.js';
 import type { OpenOrderView } from '../state/account-store.js';
 import { MarketStore } from '../state/market-store.js';
 import type { IntentDraft, StrategyContext, StrategyDefinition, StrategyHandlers } from './define.js';
@@ -23,6 +23,10 @@ export class StrategyTestKit<P extends z.ZodObject> {
   readonly intents: IntentDraft[] = [];
   readonly balances = new Map<string, Dec>();
   openOrders: OpenOrderView[] = [];
+  /** Instruments by market; a market not set here has a tick of 0.01 (set one to test rounding). */
+  readonly instruments = new Map<MarketSymbol, Instrument>();
+  /** What `ctx.warmingUp` answers (set it to test a strategy's warm-up path). */
+  warmingUp = false;
   readonly handlers: StrategyHandlers;
   readonly ctx: StrategyContext;
 
@@ -32,16 +36,19 @@ export class StrategyTestKit<P extends z.ZodObject> {
     for (const [a, v] of Object.entries(balances)) this.balances.set(a, new D(v));
     const resolved = resolveParams(definition, params);
     this.handlers = definition.create(resolved);
-    this.ctx = {
+    const ctx = {
       now: () => this.clock.now(),
+      warmingUp: false,
       market: (m) => this.store.snapshot(m),
       history: (m) => this.store.history(m),
+      instrument: (m) => this.instruments.get(m) ?? instrumentOf({ market: m, tickRate: '0.01' }),
       account: {
         available: (a) => this.balances.get(a) ?? ZERO,
         total: (a) => this.balances.get(a) ?? ZERO,
         openOrders: (m?: MarketSymbol) => this.openOrders.filter((o) => m === undefined || o.market === m),
       },
-    };
+    } satisfies StrategyContext;
+    this.ctx = Object.defineProperty(ctx, 'warmingUp', { get: () => this.warmingUp });
   }
 
   /** Applies an event at the current clock time and returns the intents it produced. */

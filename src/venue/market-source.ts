@@ -1,7 +1,7 @@
 import type { Observable } from 'rxjs';
 import type { MarketEvent, MarketSymbol } from '../core/index.js';
 import type { AccountEvent } from '../state/index.js';
-import type { VenueFill } from './venue.js';
+import type { VenueFill, VenueOrder } from './venue.js';
 
 /** Which data a market source polls for one market (only what running strategies need). */
 export interface MarketSubscription {
@@ -38,6 +38,11 @@ export interface MarketSource {
    * poll executions offer it; feed it to the fill tracker instead of a second poll).
    */
   readonly fills$?: Observable<readonly VenueFill[]>;
+  /**
+   * The venue's latest view of our orders that changed (optional: a replay source reports the orders
+   * each point closed; a polling source leaves them to the runner's follow-up reads).
+   */
+  readonly orders$?: Observable<readonly VenueOrder[]>;
   /** Historical price events per market, oldest first, to warm indicators before going live. */
   warmUp(markets: readonly MarketSymbol[], points: number): Promise<readonly MarketEvent[]>;
   /** Starts polling what the subscriptions need (and the account streams). */

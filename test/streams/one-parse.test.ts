@@ -7,11 +7,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { TestClock } from '../../src/clock/index.js';
-import type { ExecReport, MarketEvent } from '../../src/core/index.js';
-import { Engine, EngineRiskView, IntentIds, runnersFor, subscriptionsFor, type LoadedStrategy } from '../../src/engine/index.js';
-import { Journal, OrderExecutor, QuoteExecutor, TransferExecutor } from '../../src/exec/index.js';
-import { RiskGate, RiskLimitsSchema } from '../../src/risk/index.js';
-import { AccountStore, MarketStore } from '../../src/state/index.js';
+import type { MarketEvent } from '../../src/core/index.js';
+import { Kernel, runnersFor, subscriptionsFor, type Engine, type LoadedStrategy } from '../../src/engine/index.js';
+import { Journal } from '../../src/exec/index.js';
+import { RiskLimitsSchema } from '../../src/risk/index.js';
+import type { MarketStore } from '../../src/state/index.js';
 import { defineStrategy } from '../../src/strategy/index.js';
 import { PollingMarketSource, RestVenue } from '../../src/venue/index.js';
 import { startMarketDataPlatform, type MarketDataPlatform } from '../support/market-data-platform.js';
@@ -58,20 +58,14 @@ async function startRig(strategies: readonly LoadedStrategy[]): Promise<Rig> {
   const clock = new TestClock(T0);
   const platform = await startMarketDataPlatform(clock);
   const client = loggedClient(clock, { apiUrl: platform.apiUrl, tokenUrl: platform.tokenUrl });
-  const market = new MarketStore(clock);
-  const account = new AccountStore(clock);
-  const riskView = new EngineRiskView(clock, market, account, 10);
-  const gate = new RiskGate(RiskLimitsSchema.parse({}), riskView);
   const journal = new Journal(':memory:');
-  const holder: { engine?: Engine } = {};
-  const ctx = { venue: new RestVenue(client.api, 'p'), journal, clock, emit: (r: ExecReport) => holder.engine?.onReport(r) };
-  const engine = (holder.engine = new Engine({
-    clock, market, account, gate, riskView, journal,
-    executors: { orders: new OrderExecutor(ctx), quotes: new QuoteExecutor(ctx), transfers: new TransferExecutor(ctx) },
-    strategies: runnersFor(strategies)(new IntentIds('one-parse', 0)),
-  }));
+  const kernel = new Kernel(
+    { clock, venue: new RestVenue(client.api, 'p'), journal },
+    { limits: RiskLimitsSchema.parse({}), refPrefix: 'one-parse', fillsSinceMs: 0, strategies: runnersFor(strategies) },
+  );
+  const { market, engine } = kernel;
   const source = new PollingMarketSource({ api: client.api, clock, intervals: { pricesMs: INTERVAL_MS, tickerMs: INTERVAL_MS, bookMs: INTERVAL_MS } });
-  source.events$.subscribe((e) => engine.onMarketEvent(e));
+  kernel.attach(source);
   rig = { clock, platform, client, source, market, engine, journal };
   // the live bundle reads the granted scopes first: the token request is answered before the window
   expect(await client.api.grantedScopes()).toBeDefined();

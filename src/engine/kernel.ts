@@ -1,0 +1,250 @@
+import { Subject, type Observable, type Subscription } from 'rxjs';
+import type { Clock } from '../clock/index.js';
+import type { Dec, Decision, ExecReport } from '../core/index.js';
+import { errorMessage, FillTracker, OrderExecutor, QuoteExecutor, Reconciler, TransferExecutor, type ExecContext, type JournalStore } from '../exec/index.js';
+import type { Logger } from '../log/index.js';
+import { RiskGate, type RiskLimits } from '../risk/index.js';
+import { AccountStore, MarketStore, type AccountEvent } from '../state/index.js';
+import type { MarketSource, Venue, VenueOrder } from '../venue/index.js';
+import { Engine } from './engine.js';
+import { IntentIds } from './intent-ids.js';
+import { OpenOrderBook } from './open-order-book.js';
+import { EngineRiskView } from './risk-view.js';
+import type { StrategyRunner } from './strategy-runner.js';
+
+/** The ports every mode passes; live, paper and backtest differ only in these (and the fill model behind the venue). */
+export interface KernelPorts {
+  readonly clock: Pick<Clock, 'now'>;
+  readonly venue: Venue;
+  readonly journal: JournalStore;
+  readonly log?: Logger;
+}
+
+export interface KernelOptions {
+  readonly limits: RiskLimits;
+  /** Builds the strategy runners once the intent ids are known (ids continue the journal's). */
+  readonly strategies: (ids: IntentIds) => readonly StrategyRunner[];
+  readonly refPrefix: string;
+  /** Market store: data older than this is stale; bounded price history per market. */
+  readonly staleAfterMs?: number;
+  readonly historyCapacity?: number;
+  /** Fills are read from this time on (a live run looks a day back, a backtest from its first point). */
+  readonly fillsSinceMs: number;
+  /** Passed to the executors' context (see ExecContext). */
+  readonly exec?: Partial<Pick<ExecContext, 'lateWriteMs' | 'crash'>>;
+}
+
+/**
+ * The trading core, built in this one place for every mode: market and account stores, the risk
+ * view and gate, the executors, fill tracker and reconciler, the open-order book and the engine.
+ * Live and paper runs (`LiveRun`) and backtests (`backtest/wiring.ts`) differ only in the ports they
+ * pass and in what they do around it (reconcile before trading, timers and shutdown live; stepping
+ * the points in a backtest); they watch it through `decisions$` and `reports$` and keep no state in it.
+ *
+ * Executors report into a queue the kernel owns (`reports$`), which the engine consumes: the
+ * engine↔executor cycle is broken here rather than by a late-bound reference.
+ */
+export class Kernel {
+  readonly market: MarketStore;
+  readonly account: AccountStore;
+  readonly riskView: EngineRiskView;
+  readonly gate: RiskGate;
+  readonly engine: Engine;
+  readonly strategies: readonly StrategyRunner[];
+  readonly orders: OrderExecutor;
+  readonly quotes: QuoteExecutor;
+  readonly transfers: TransferExecutor;
+  readonly fills: FillTracker;
+  readonly reconciler: Reconciler;
+  readonly openOrders: OpenOrderBook;
+  private readonly reports = new Subject<ExecReport>();
+  private readonly decisions = new Subject<Decision>();
+  private readonly subs: Subscription[] = [];
+  private readonly sourceSubs: Subscription[] = [];
+  private readonly cancelAsked = new Set<string>();
+  private readonly pending = new Set<Promise<void>>();
+  /** Orders open (or in flight) when trading was halted: cancelled as soon as each can be. */
+  private readonly haltCancels = new Set<string>();
+
+  constructor(
+    private readonly ports: KernelPorts,
+    private readonly options: KernelOptions,
+  ) {
+    const { clock, venue, journal, log } = ports;
+    this.market = new MarketStore(clock, { staleAfterMs: options.staleAfterMs ?? options.limits.stale_after_ms, ...(options.historyCapacity !== undefined && { historyCapacity: options.historyCapacity }) });
+    this.account = new AccountStore(clock);
+    this.openOrders = new OpenOrderBook(journal);
+    this.riskView = new EngineRiskView(clock, this.market, this.account, options.limits.fee_bps, this.openOrders);
+    this.gate = new RiskGate(options.limits, this.riskView, log?.child({ component: 'risk' }));
+    const ids = new IntentIds(options.refPrefix, IntentIds.lastOf(options.refPrefix, journal.intents().map((r) => r.refId)));
+    this.strategies = options.strategies(ids);
+    const ctx: ExecContext = { venue, journal, clock, ...(log && { log: log.child({ component: 'exec' }) }), emit: (r) => this.reports.next(r), ...options.exec };
+    this.orders = new OrderExecutor(ctx);
+    this.quotes = new QuoteExecutor(ctx, options.limits.min_quote_time_left_ms);
+    this.transfers = new TransferExecutor(ctx);
+    this.fills = new FillTracker(ctx, options.fillsSinceMs);
+    this.reconciler = new Reconciler(ctx, { orders: this.orders, quotes: this.quotes, transfers: this.transfers, fills: this.fills });
+    this.engine = new Engine({
+      clock,
+      market: this.market,
+      account: this.account,
+      gate: this.gate,
+      riskView: this.riskView,
+      journal,
+      openOrders: this.openOrders,
+      executors: { orders: this.orders, quotes: this.quotes, transfers: this.transfers },
+      strategies: this.strategies,
+      ...(log && { log: log.child({ component: 'engine' }) }),
+      onDecision: (d) => this.decisions.next(d),
+    });
+    // the engine hears every report first, then the observers (panel, summary, backtest report)
+    this.subs.push(this.reports.subscribe((r) => {
+      this.openOrders.onReport(r);
+      this.engine.onReport(r);
+    }));
+    this.openOrders.seed();
+  }
+
+  /** Whether executor work or a cancel-all is still running (a backtest awaits `drain` then). */
+  get busy(): boolean {
+    return this.engine.inFlight > 0 || this.pending.size > 0;
+  }
+
+  /** Resolves once every executor operation and cancel-all started so far (and what they start) has finished. */
+  async drain(): Promise<void> {
+    while (this.busy) await Promise.allSettled([this.engine.drain(), ...this.pending]);
+  }
+
+  /**
+   * Reads the instruments (tick, decimals, caps) from the venue, in every mode: the risk gate checks
+   * orders against them and strategies read them through `ctx.instrument`. A failed read is logged and
+   * leaves the platform catalog's values in force. Returns how many were read.
+   */
+  async loadInstruments(): Promise<number> {
+    try {
+      const list = await this.ports.venue.instruments();
+      for (const i of list) this.riskView.setInstrument(i);
+      return list.length;
+    } catch (e) {
+      this.ports.log?.warn(`instruments could not be read from the venue (${errorMessage(e)}): the platform catalog's ticks and decimals are used`);
+      return 0;
+    }
+  }
+
+  /** Every risk decision, approved or denied, as the engine makes it. */
+  get decisions$(): Observable<Decision> {
+    return this.decisions.asObservable();
+  }
+
+  /** Every execution report, after the engine has taken it. */
+  get reports$(): Observable<ExecReport> {
+    return this.reports.asObservable();
+  }
+
+  /**
+   * Feeds the kernel from a market source: events into the engine, account state into the stores,
+   * fills into the tracker and order updates into the order executor. The same wiring in every mode.
+   */
+  attach(source: MarketSource): void {
+    const subs = this.sourceSubs;
+    subs.push(source.events$.subscribe((e) => this.engine.onMarketEvent(e)));
+    subs.push(source.account$.subscribe((e) => this.applyAccount(e)));
+    if (source.fills$) subs.push(source.fills$.subscribe((fills) => this.fills.ingest(fills)));
+    if (source.orders$) subs.push(source.orders$.subscribe((orders) => this.applyOrders(orders)));
+  }
+
+  /** Stops listening to the sources attached (the kernel's state stays readable). */
+  detach(): void {
+    for (const s of this.sourceSubs.splice(0)) s.unsubscribe();
+  }
+
+  /**
+   * Account state from the venue. Orders the venue lists open that are not ours (another client on
+   * the profile) count toward `max_open_orders` too: the limit caps what rests at the venue.
+   */
+  applyAccount(e: AccountEvent): void {
+    this.account.apply(e);
+    if (e.kind !== 'open-orders') return;
+    let foreign = 0;
+    for (const o of e.orders) if (!this.openOrders.has(o.refId) && this.ports.journal.facts(o.refId) === undefined) foreign++;
+    this.riskView.setForeignOpenOrders(foreign);
+  }
+
+  /** The venue's view of our orders (status, amount filled), applied through the order executor. */
+  applyOrders(orders: readonly VenueOrder[]): void {
+    for (const o of orders) if (this.ports.journal.facts(o.refId) !== undefined) this.orders.applyOrder(o.refId, o, 'status');
+  }
+
+  /**
+   * Marks equity for the kill switch. When this observation trips it, new intents are halted (orders
+   * that only reduce a position still pass) and every open order is cancelled: the same in every mode.
+   * Returns the trip reason when it tripped now.
+   */
+  markEquity(equity: Dec, at: number): string | undefined {
+    const tripped = this.gate.killSwitch.observe(equity, at);
+    if (tripped) this.onHalt(`kill switch: ${tripped}`);
+    return tripped;
+  }
+
+  /** Trips the kill switch by hand (an operator, a conflicting ref_id): the same halt as a trip on equity. */
+  halt(reason: string): void {
+    if (this.gate.killSwitch.tripped) return;
+    this.gate.killSwitch.trip(reason);
+    this.onHalt(`halted: ${reason}`);
+  }
+
+  /**
+   * Orders open when trading halted, and those still in flight then, are cancelled as soon as each has
+   * a venue id (call this after following the venue; a no-op when nothing is left). Orders made after
+   * the halt (reductions of a position) are not touched: a halt must never trap a position.
+   */
+  async cancelHalted(): Promise<void> {
+    if (this.haltCancels.size === 0) return;
+    for (const ref of this.haltCancels) if (!this.openOrders.has(ref)) this.haltCancels.delete(ref);
+    if (this.haltCancels.size > 0) await this.cancelAll(this.haltCancels);
+  }
+
+  private onHalt(why: string): void {
+    this.ports.log?.error(`${why}; cancelling open orders and halting new intents (orders that only reduce a position still go)`);
+    for (const o of this.openOrders.list()) this.haltCancels.add(o.refId);
+    this.track(this.cancelHalted());
+  }
+
+  private track(p: Promise<void>): void {
+    const t = p.catch((e: unknown) => this.ports.log?.error({ err: e }, 'cancelling after a halt failed unexpectedly'));
+    this.pending.add(t);
+    void t.finally(() => this.pending.delete(t));
+  }
+
+  /**
+   * Cancels every order the journal holds open (or those of `only`), straight at the venue, then reads
+   * each back so the journal, the stores and the strategies learn it closed (a `cancelled` report).
+   * Each order is asked once, and again only after a failed request; called again, it picks up orders
+   * that were still in flight before. Resolves when every request has answered.
+   */
+  async cancelAll(only?: ReadonlySet<string>): Promise<void> {
+    const { journal, venue, log } = this.ports;
+    const rows = journal.intents({ state: 'open', kind: 'place-order' })
+      .filter((r) => r.venueId !== null && !this.cancelAsked.has(r.venueId) && (only === undefined || only.has(r.refId)));
+    await Promise.all(rows.map(async (row) => {
+      const id = row.venueId!;
+      this.cancelAsked.add(id);
+      try {
+        await venue.cancelOrder(id);
+      } catch (e) {
+        this.cancelAsked.delete(id);
+        log?.warn(`cancel of ${row.refId} failed: ${errorMessage(e)}`);
+        return;
+      }
+      await this.orders.refresh(row);
+    }));
+  }
+
+  /** Unsubscribes everything (the journal is the caller's to close). */
+  close(): void {
+    this.detach();
+    for (const s of this.subs.splice(0)) s.unsubscribe();
+    this.reports.complete();
+    this.decisions.complete();
+  }
+}
