@@ -98,7 +98,9 @@ describe('LiveRun market ticks (ListMarkets → risk gate precision check)', () 
     expect(s.metadata.reads.markets).toBe(3);
     expect(s.warnings().filter((w) => w.startsWith('markets could not be read'))).toHaveLength(1); // once per outage
     const btc = s.sim.mid('BTCUSD');
-    expect(await s.bid('BTCUSD', `${below(btc, 0.05, 2)}5`)).toMatchObject({ kind: 'approve' }); // no tick known: the venue decides
+    // not read yet: the platform catalog's tick is checked meanwhile, so nothing off-tick reaches the venue
+    expect(await s.bid('BTCUSD', `${below(btc, 0.05, 2)}5`)).toMatchObject({ kind: 'deny', reason: { code: 'PRECISION' } });
+    expect(await s.bid('BTCUSD', below(btc, 0.05, 2))).toMatchObject({ kind: 'approve' });
     s.metadata.fail = false;
     await s.clock.advanceAsync(60_000, 1_000);
     expect(s.metadata.reads.markets).toBe(4);

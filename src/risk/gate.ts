@@ -71,7 +71,9 @@ export class RiskGate {
   private check(intent: Intent, at: number): DenialReason | undefined {
     if (intent.kind === 'cancel-order') return undefined; // cancelling only ever reduces risk
     const halted = this.killSwitch.tripped;
-    if (halted) return deny('HALTED', `trading is halted: ${halted}`, { reason: halted });
+    // a halt must never trap a position: on spot markets a sell can only reduce a holding, so it still
+    // goes (through every check below: balance, precision, the platform's caps); nothing else does
+    if (halted && !onlyReduces(intent)) return deny('HALTED', `trading is halted: ${halted} (only orders that reduce a position are allowed)`, { reason: halted });
     const inWindow = this.rate.countAt(at);
     if (inWindow >= this.rate.limit) return deny('RATE', `${inWindow} intents in the last minute (limit ${this.rate.limit})`, { count: inWindow, max_per_minute: this.rate.limit });
     if (intent.kind === 'transfer') return checkTransfer(intent, this.view);
@@ -86,4 +88,12 @@ export class RiskGate {
     }
     return undefined;
   }
+}
+
+/**
+ * Whether an intent can only reduce a position: a sell (order or quote execution) on a spot market,
+ * where the balance check makes sure it sells no more than is held. Transfers and buys add exposure.
+ */
+export function onlyReduces(intent: Intent): boolean {
+  return (intent.kind === 'place-order' || intent.kind === 'execute-quote') && intent.side === 'SELL';
 }
