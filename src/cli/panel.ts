@@ -50,6 +50,8 @@ function reportRow(r: ExecReport): string[] {
         ? `quote ${r.settled ? 'settled' : 'executed'} ${r.baseAmount} @ ${r.price}`
         : r.kind === 'rejected' || r.kind === 'failed'
           ? `${r.kind} ${r.code}: ${r.message}`
+          : r.kind === 'denied'
+            ? `denied ${r.reason.code}: ${r.reason.message}`
           : r.kind === 'unresolved'
             ? `unresolved: ${r.message}`
             : r.kind === 'transferred'

@@ -62,7 +62,37 @@ async function pushState(s: Awaited<ReturnType<typeof setup>>): Promise<void> {
   s.source.events.next({ kind: 'price', market: 'BTCUSD', at: s.clock.now(), price: s.sim.mid('BTCUSD') });
 }
 
+const throwsLive = defineStrategy({
+  name: 'throws-live',
+  description: 'throws on its first live price',
+  params: z.object({}),
+  markets: ['BTCUSD'],
+  create: () => ({
+    onEvent: (e, ctx) => {
+      if (!ctx.warmingUp && e.kind === 'price') throw new Error('boom in the plugin');
+    },
+  }),
+});
+
 describe('LiveRun', () => {
+  it('says every strategy has stopped (allStopped) once the last one throws, so the run can end with a failure', async () => {
+    const s = await setup();
+    const run = new LiveRun({
+      clock: s.clock, venue: s.venue, source: s.source, journal: s.journal, config: parseConfig({}), environment: 'test', refPrefix: 'as',
+      log: silentLogger(), strategies: (ids) => [new StrategyRunner('throws-live', throwsLive, {}, ['BTCUSD'], ids)],
+    });
+    await run.start([]);
+    let why: string | undefined;
+    void run.allStopped.then((w) => (why = w));
+    await s.clock.advanceAsync(2_000, 500);
+    expect(why).toBeUndefined(); // warm-up did not throw
+    await pushState(s);
+    await s.clock.advanceAsync(2_000, 500);
+    expect(why).toMatch(/every strategy has stopped: throws-live: onEvent threw: boom in the plugin/);
+    const summary = await run.stop(why!);
+    expect(summary.stoppedStrategies).toEqual([expect.stringMatching(/boom in the plugin/)]);
+  });
+
   it('warms up without trading, then trades live through risk, journal and venue, and summarises', async () => {
     const s = await setup();
     const rec = await s.run.start([{ market: 'BTCUSD', kinds: new Set(['price']) }]);

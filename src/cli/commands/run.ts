@@ -56,7 +56,9 @@ async function runCommand(opts: RunOptions, ctx: CliContext): Promise<number> {
     await bundle.close();
   }
   writeLine(ctx.stdout, opts.json ? JSON.stringify(summary) : renderSummary(summary));
-  return summary.unresolved > 0 ? 1 : 0;
+  // a failure at run time: an order left unresolved, or every strategy stopped by an error
+  const allStopped = loaded.length > 0 && summary.stoppedStrategies.length >= loaded.length;
+  return summary.unresolved > 0 || allStopped ? 1 : 0;
 }
 
 async function runUntilDone(
@@ -88,7 +90,8 @@ async function runUntilDone(
   await run.start(subscriptionsFor(loaded));
   log.info(`trading ${loaded.map((s) => `${s.name} on ${s.markets.join('+')}`).join(', ')} in ${bundle.environment}`);
   const panel = o.tty ? refreshEverySecond(() => o.ctx.stdout.write(`\x1b[H\x1b[2J${renderPanel(run.view(), o.logFile)}\n`)) : undefined;
-  const reason = await stopSignal;
+  // a run whose every strategy has stopped (each threw or returned a non-intent) has nothing left to do
+  const reason = await Promise.race([stopSignal, run.allStopped]);
   panel?.cancel();
   return run.stop(reason);
 }
