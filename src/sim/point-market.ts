@@ -146,7 +146,7 @@ export class PointMarket {
     };
     this.orders.set(order.id, order);
     this.byRef.set(order.refId, order.id);
-    if (isStopType(order.type)) this.stops.add(order.id, cmd.stopPrice as string);
+    if (isStopType(order.type) && c.stopPrice !== undefined) this.stops.add(order.id, c.stopPrice);
     this.open.push(order);
     this.version++;
     return order;
