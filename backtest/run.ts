@@ -8,6 +8,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { D, InputError, splitMarket, type Decision, type MarketSymbol } from '../src/core/index.js';
+import type { StrategyFailure } from '../src/engine/strategy-failure.js';
 import type { Logger } from '../src/log/index.js';
 import { DEFAULT_RISK_LIMITS, type RiskLimits } from '../src/risk/limits.js';
 import type { PriceSeriesLike } from '../src/sim/price-model.js';
@@ -68,6 +69,8 @@ export interface BacktestRun {
   readonly decisions: Readonly<Record<string, number>>;
   /** Why the strategy was stopped, when it was (it threw or returned a non-intent). */
   readonly strategyStopped?: string;
+  /** The same as data (strategy, handler, message, first stack frames) for `--json` and the exit code. */
+  readonly strategyFailure?: StrategyFailure;
   readonly finalBalances: Readonly<Record<string, string>>;
 }
 
@@ -99,7 +102,7 @@ export async function runBacktest(cfg: BacktestConfig): Promise<BacktestRun> {
       market, times, prices, equity, trades: tracker.trades, fills: tracker.fills, feesPaid: tracker.totalFees,
       ...(tracker.openSince !== undefined && { openSince: tracker.openSince }),
       metrics, elapsedMs: timer() - t0, intents, decisions: b.kernel.gate.stats(),
-      ...(b.runner.stopped !== undefined && { strategyStopped: b.runner.stopped }),
+      ...(b.runner.stopped !== undefined && { strategyStopped: b.runner.stopped, ...(b.runner.failure && { strategyFailure: b.runner.failure }) }),
       finalBalances: Object.fromEntries(b.points.balances().map((x) => [x.asset, x.available.plus(x.trading).toFixed()])),
     };
   } finally {

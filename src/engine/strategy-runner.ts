@@ -3,18 +3,21 @@ import type { ExecReport, Intent, MarketEvent, MarketSymbol } from '../core/inde
 import type { Logger } from '../log/index.js';
 import type { IntentDraft, StrategyContext, StrategyDefinition, StrategyHandlers } from '../strategy/index.js';
 import type { IntentIds } from './intent-ids.js';
+import { failureOf, thrownReason, type StrategyFailure } from './strategy-failure.js';
 
 const KINDS = new Set(['place-order', 'cancel-order', 'execute-quote', 'transfer']);
 
 /**
  * One running strategy instance. Calls its handlers, turns what they return into intents stamped
  * with ids, and stops the strategy (reporting why) when it throws or returns something that is not
- * an intent; other strategies go on.
+ * an intent; other strategies go on. A throw is logged with its error object (stack included), and
+ * `failure` keeps the handler, message and first frames for the run's own report.
  */
 export class StrategyRunner {
   readonly markets: ReadonlySet<MarketSymbol>;
   private handlers: StrategyHandlers;
   private stoppedReason: string | undefined;
+  private failed: StrategyFailure | undefined;
 
   constructor(
     readonly name: string,
@@ -25,11 +28,16 @@ export class StrategyRunner {
     private readonly log?: Logger,
   ) {
     this.markets = new Set(markets);
-    this.handlers = definition.create(params as z.infer<typeof definition.params>);
+    this.handlers = this.create(params);
   }
 
   get stopped(): string | undefined {
     return this.stoppedReason;
+  }
+
+  /** Why the strategy stopped: which handler, the message and where it threw; undefined while it runs. */
+  get failure(): StrategyFailure | undefined {
+    return this.failed;
   }
 
   onEvent(event: MarketEvent, ctx: StrategyContext): Intent[] | undefined {
@@ -40,7 +48,7 @@ export class StrategyRunner {
     try {
       out = handler.call(this.handlers, event, ctx);
     } catch (e) {
-      this.stop(`onEvent threw: ${e instanceof Error ? e.message : String(e)}`);
+      this.threw('onEvent', e);
       return undefined;
     }
     return out === undefined || out === null ? undefined : this.toIntents(out, 'onEvent');
@@ -68,10 +76,27 @@ export class StrategyRunner {
     return this.call(() => this.handlers.onReport?.(report, ctx), 'onReport');
   }
 
-  stop(reason: string): void {
+  /** Stops the strategy for good; `failure` names the handler and frames (default: the reason alone). */
+  stop(reason: string, failure?: StrategyFailure, err?: unknown): void {
     if (this.stoppedReason) return;
     this.stoppedReason = reason;
-    this.log?.error({ strategy: this.name }, `strategy ${this.name} stopped: ${reason}`);
+    this.failed = failure ?? { strategy: this.name, handler: 'strategy', message: reason, stack: [] };
+    this.log?.error({ strategy: this.name, ...(err !== undefined && { err }) }, `strategy ${this.name} stopped: ${reason}`);
+  }
+
+  private threw(handler: string, e: unknown): void {
+    const failure = failureOf(this.name, handler, e);
+    this.stop(thrownReason(failure), failure, e);
+  }
+
+  /** The plugin's handlers; a create() that throws leaves the strategy stopped, like a handler that throws. */
+  private create(params: Readonly<Record<string, unknown>>): StrategyHandlers {
+    try {
+      return this.definition.create(params as z.infer<typeof this.definition.params>);
+    } catch (e) {
+      this.threw('create', e);
+      return {};
+    }
   }
 
   private call(fn: () => readonly IntentDraft[] | IntentDraft | undefined | void, where: string): Intent[] | undefined {
@@ -79,7 +104,7 @@ export class StrategyRunner {
     try {
       out = fn();
     } catch (e) {
-      this.stop(`${where} threw: ${e instanceof Error ? e.message : String(e)}`);
+      this.threw(where, e);
       return undefined;
     }
     if (out === undefined || out === null) return undefined;
@@ -87,16 +112,29 @@ export class StrategyRunner {
   }
 
   private toIntents(out: unknown, where: string): Intent[] | undefined {
+    if (typeof (out as { then?: unknown }).then === 'function') return this.asyncHandler(out as PromiseLike<unknown>, where);
     const drafts = Array.isArray(out) ? out : [out];
     if (drafts.length === 0) return undefined;
     const intents: Intent[] = [];
     for (const d of drafts) {
       if (typeof d !== 'object' || d === null || !KINDS.has((d as { kind?: string }).kind ?? '')) {
-        this.stop(`${where} returned ${JSON.stringify(d)}, not an intent (kind must be one of ${[...KINDS].join(', ')})`);
+        const message = `${where} returned ${JSON.stringify(d)}, not an intent (kind must be one of ${[...KINDS].join(', ')})`;
+        this.stop(message, { strategy: this.name, handler: where, message, stack: [] });
         return undefined;
       }
       intents.push({ ...(d as IntentDraft), intentId: this.ids.next(), strategy: this.name } as Intent);
     }
     return intents;
+  }
+
+  /**
+   * A handler that returned a promise (an async handler): handlers must be synchronous, so the
+   * strategy stops, and a later rejection is caught here rather than left to crash the process.
+   */
+  private asyncHandler(out: PromiseLike<unknown>, where: string): undefined {
+    const message = `${where} returned a Promise: handlers must be synchronous (drop async, return the intents)`;
+    this.stop(message, { strategy: this.name, handler: where, message, stack: [] });
+    out.then(undefined, (e: unknown) => this.log?.error({ strategy: this.name, err: e }, `strategy ${this.name}: its ${where} promise rejected after it was stopped`));
+    return undefined;
   }
 }

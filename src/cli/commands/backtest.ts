@@ -8,6 +8,7 @@ import { runBacktest, type BacktestRun } from '../../../backtest/run.js';
 import { LiveClock } from '../../clock/index.js';
 import { loadConfigFile } from '../../config/load.js';
 import { InputError, splitMarket } from '../../core/index.js';
+import type { StrategyFailure } from '../../engine/strategy-failure.js';
 import { DEFAULT_RISK_LIMITS } from '../../risk/index.js';
 import type { PriceSeries } from '../../sim/price-file.js';
 import { loadStrategy, marketsOf, parseParamString, resolveParams, type StrategyDefinition } from '../../strategy/index.js';
@@ -74,16 +75,20 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
       } finally {
         progress.stop();
       }
-      if (run.strategyStopped) writeLine(ctx.stderr, `warning: the strategy stopped during the run: ${run.strategyStopped}`);
       if (flags.out !== undefined) writeReport(flags.out, run, { strategy: definition.name, params, source: series.source, initial: flags.initial, feeBps, slippageBps });
+      const failure = run.strategyFailure;
       if (flags.json) {
         writeLine(ctx.stdout, JSON.stringify({
           strategy: definition.name, market: run.market, ...metricsToJson(run.metrics), fees: Number(run.feesPaid),
           elapsed_ms: round(run.elapsedMs), load_ms: round(loadMs), decisions: run.decisions, ...(flags.out !== undefined && { out: flags.out }),
+          ...(failure && { failure }),
         }));
-        return;
+      } else printSummary(ctx, run, definition.name, series.source, flags.out);
+      if (failure) {
+        // after the summary, so it is the last thing a person sees; the numbers above are of a broken run
+        writeLine(ctx.stderr, failureText(failure));
+        ctx.exitCode = 1;
       }
-      printSummary(ctx, run, definition.name, series.source, flags.out);
     });
 }
 
@@ -131,6 +136,15 @@ function printSummary(ctx: CliContext, run: BacktestRun, strategy: string, sourc
 function decisionsText(run: BacktestRun): string {
   const entries = Object.entries(run.decisions);
   return entries.length === 0 ? 'no intents' : entries.map(([k, v]) => `${k} ${v}`).join(', ');
+}
+
+/**
+ * The failure for stderr: one line naming the strategy, the handler and the message, then the first
+ * frames of the stack, so the user finds the line of their plugin that threw.
+ */
+export function failureText(f: StrategyFailure): string {
+  const head = `error: strategy ${f.strategy} stopped in ${f.handler}: ${f.message} (it made no decisions after that; fix it and run again)`;
+  return [head, ...f.stack.map((frame) => `    ${frame}`)].join('\n');
 }
 
 function round(ms: number): number {
