@@ -3,7 +3,7 @@
  * data and balances in place (decimal.js arithmetic included, as live).
  */
 import { TestClock } from '../src/clock/index.js';
-import { D, type Intent } from '../src/core/index.js';
+import { D, instrumentOf, type Intent } from '../src/core/index.js';
 import { RiskGate, RiskLimitsSchema, type RiskView } from '../src/risk/index.js';
 import { MarketStore } from '../src/state/index.js';
 
@@ -13,14 +13,14 @@ export async function run(): Promise<void> {
   store.apply({ kind: 'book', market: 'BTCUSD', at: clock.now(), bids: [{ price: 60_000, amount: 1 }], asks: [{ price: 60_010, amount: 1 }] });
   const usd = new D('1000000');
   const btc = new D('10');
-  const tick = new D('0.01');
+  const btcUsd = instrumentOf({ market: 'BTCUSD', tickRate: '0.01' });
   const view: RiskView = {
     now: () => clock.now(),
     market: (m) => store.snapshot(m),
     available: (a) => (a === 'USD' ? usd : btc),
     total: (a) => (a === 'USD' ? usd : btc),
     openOrderCount: () => 3,
-    tick: () => tick,
+    instrument: () => btcUsd,
     transferRemaining: () => undefined,
   };
   const gate = new RiskGate(RiskLimitsSchema.parse({ max_intents_per_minute: 1_000_000_000, max_order_notional: '1000000' }), view);

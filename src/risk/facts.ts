@@ -1,4 +1,5 @@
-import { D, decimalPlaces, isTradingMarket, splitMarket, type Dec, type Intent, type MarketSymbol, type Side } from '../core/index.js';
+import { D, decimalPlaces, isTradingMarket, type Dec, type Instrument, type Intent, type MarketSymbol, type Side } from '../core/index.js';
+import { catalogInstrument } from '../sim/catalog.js';
 import { midOf } from '../state/index.js';
 import type { DenialReason } from '../core/index.js';
 import { deny } from './denial.js';
@@ -13,6 +14,8 @@ export interface TradeFacts {
   readonly side: Side;
   readonly base: string;
   readonly quote: string;
+  /** The venue's instrument of the market, or the catalog's when the venue's is not known. */
+  readonly instrument: Instrument;
   readonly baseAmount?: Dec;
   readonly quoteAmount?: Dec;
   readonly price?: Dec;
@@ -41,7 +44,8 @@ function isDenial(v: unknown): v is DenialReason {
 export function tradeFacts(intent: TradeIntent, view: RiskView): TradeFacts | DenialReason {
   if (!isTradingMarket(intent.market)) return deny('MARKET_NOT_ALLOWED', `${intent.market} is not a trading market of the platform`, { market: intent.market });
   if (intent.side !== 'BUY' && intent.side !== 'SELL') return deny('INVALID_INTENT', `side must be BUY or SELL, got ${JSON.stringify(intent.side)}`, { field: 'side' });
-  const { base, quote } = splitMarket(intent.market);
+  const instrument = view.instrument(intent.market) ?? catalogInstrument(intent.market);
+  const { base, quote } = instrument;
   const baseAmount = amount(intent.baseAmount, 'baseAmount');
   const quoteAmount = amount(intent.quoteAmount, 'quoteAmount');
   const rawPrice = intent.kind === 'place-order' ? intent.price : intent.limitPrice;
@@ -60,6 +64,7 @@ export function tradeFacts(intent: TradeIntent, view: RiskView): TradeFacts | De
     side: intent.side,
     base,
     quote,
+    instrument,
     baseAmount: baseAmount as Dec | undefined,
     quoteAmount: quoteAmount as Dec | undefined,
     price: price as Dec | undefined,

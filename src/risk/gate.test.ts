@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TestClock } from '../clock/index.js';
-import { D, type Dec, type Intent } from '../core/index.js';
+import { D, instrumentOf, type Dec, type Intent } from '../core/index.js';
 import { MarketStore } from '../state/index.js';
 import { RiskGate } from './gate.js';
 import { RiskLimitsSchema, type RiskLimits } from './limits.js';
@@ -18,7 +18,7 @@ function setup(limits: Partial<RiskLimits> = {}, balances: Record<string, string
     available: (a) => new D(balances[a] ?? '0'),
     total: (a) => new D(balances[a] ?? '0'),
     openOrderCount: () => open,
-    tick: (m) => (m === 'BTCUSD' ? new D('0.25') : undefined),
+    instrument: (m) => (m === 'BTCUSD' ? instrumentOf({ market: 'BTCUSD', tickRate: '0.25' }) : undefined),
     transferRemaining: (a) => remaining[a],
   };
   const gate = new RiskGate(RiskLimitsSchema.parse(limits), view);
@@ -135,6 +135,19 @@ describe('RiskGate', () => {
     expect(codeOf(s.gate, { kind: 'cancel-order', intentId: 'c', strategy: 's', orderRefId: 'x' })).toBe('approve');
   });
 
+  it('while halted still approves a sell that reduces the position, and checks it like any order', () => {
+    const s = setup({ daily_loss_limit: '100' });
+    s.gate.killSwitch.trip('operator');
+    expect(codeOf(s.gate, limitBuy({ side: 'SELL', baseAmount: '0.5' }))).toBe('approve');
+    expect(codeOf(s.gate, limitBuy({ side: 'SELL', type: 'MARKET', price: undefined, baseAmount: '1' }))).toBe('approve');
+    // the balance and precision checks still hold a reducing order
+    expect(codeOf(s.gate, limitBuy({ side: 'SELL', baseAmount: '2' }))).toBe('INSUFFICIENT_BALANCE');
+    expect(codeOf(s.gate, limitBuy({ side: 'SELL', baseAmount: '0.5', price: '100.1' }))).toBe('PRECISION');
+    expect(codeOf(s.gate, limitBuy())).toBe('HALTED');
+    const transfer: Intent = { kind: 'transfer', intentId: 'tr', strategy: 's', asset: 'USD', amount: '1', fromProfileId: 'a', toProfileId: 'b' };
+    expect(codeOf(s.gate, transfer)).toBe('HALTED');
+  });
+
   it('trips on drawdown from the peak', () => {
     const s = setup({ max_drawdown_pct: 10 });
     s.gate.killSwitch.observe(new D('1000'), 0);
@@ -147,6 +160,43 @@ describe('RiskGate', () => {
     s.gate.decide(limitBuy());
     s.gate.decide(limitBuy({ market: 'DOGEUSD' }));
     expect(s.gate.stats()).toEqual({ approve: 1, MARKET_NOT_ALLOWED: 1 });
+  });
+
+  it('checks ticks against the sim catalog when the view does not know the instrument', () => {
+    const { gate, store, clock } = setup({}, { USD: '100000', ETH: '10' });
+    store.apply({ kind: 'book', market: 'ETHUSD', at: clock.now(), bids: [{ price: 3000, amount: 5 }], asks: [{ price: 3001, amount: 5 }] });
+    const d = gate.decide(limitBuy({ market: 'ETHUSD', price: '3000.005' }));
+    expect(d.kind === 'deny' && d.reason).toMatchObject({ code: 'PRECISION', message: 'price: 3000.005 has more precision than allowed: use at most 2 decimal places (a multiple of 0.01)', details: { field: 'price', tick: '0.01' } });
+    expect(codeOf(gate, limitBuy({ market: 'ETHUSD', price: '3000.01' }))).toBe('approve');
+  });
+
+  it('denies what the platform refuses by its order rules, naming the intent field', () => {
+    const { gate } = setup();
+    const tif = gate.decide({ kind: 'place-order', intentId: 'g', strategy: 's', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '10.00', timeInForce: 'GTC' });
+    expect(tif.kind === 'deny' && tif.reason).toMatchObject({ code: 'INVALID_INTENT', details: { field: 'timeInForce' }, message: 'timeInForce: "GTC" is not valid for MARKET orders: use one of IOC' });
+    expect(codeOf(gate, limitBuy({ timeInForce: 'GTT' }))).toBe('INVALID_INTENT');
+    expect(codeOf(gate, limitBuy({ timeInForce: 'GTT', expiresAt: 1_100_000 }))).toBe('approve');
+    expect(codeOf(gate, limitBuy({ type: 'STOP_LIMIT', side: 'SELL', stopPrice: '100.3' }))).toBe('PRECISION');
+  });
+
+  it("denies an order over the platform's notional cap as MAX_NOTIONAL, before the user's own limits", () => {
+    const { gate } = setup({ max_order_notional: '10000000' }, { USD: '10000000', BTC: '100' });
+    const market = gate.decide({ kind: 'place-order', intentId: 'c', strategy: 's', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '500000.01' });
+    expect(market.kind === 'deny' && market.reason).toMatchObject({ code: 'MAX_NOTIONAL', details: { field: 'quoteAmount', order_notional_value: '500000.01', max_notional_value: '500000' } });
+    // a MARKET sell is valued at the mid (100): 5001 BTC is 500,100 USD
+    expect(codeOf(gate, { kind: 'place-order', intentId: 'd', strategy: 's', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '5001' })).toBe('MAX_NOTIONAL');
+  });
+
+  it('denies a base amount outside the instrument size limits as MINIMUM or MAX_NOTIONAL', () => {
+    const clock = new TestClock(1_000_000);
+    const store = new MarketStore(clock);
+    store.apply({ kind: 'book', market: 'BTCUSD', at: clock.now(), bids: [{ price: 99, amount: 5 }], asks: [{ price: 101, amount: 5 }] });
+    const sized = { ...instrumentOf({ market: 'BTCUSD', tickRate: '0.01' }), minBaseAmount: new D('0.5'), maxBaseAmount: new D('2') };
+    const view: RiskView = { now: () => clock.now(), market: (m) => store.snapshot(m), available: () => new D('10000'), total: () => new D('10000'), openOrderCount: () => 0, instrument: () => sized, transferRemaining: () => undefined };
+    const gate = new RiskGate(RiskLimitsSchema.parse({}), view);
+    expect(codeOf(gate, limitBuy({ baseAmount: '0.1' }))).toBe('MINIMUM');
+    expect(codeOf(gate, limitBuy({ baseAmount: '3' }))).toBe('MAX_NOTIONAL');
+    expect(codeOf(gate, limitBuy({ baseAmount: '1' }))).toBe('approve');
   });
 
   it('checks stop and market order shapes', () => {

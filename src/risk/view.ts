@@ -1,4 +1,4 @@
-import type { Dec, MarketSymbol } from '../core/index.js';
+import type { Dec, Instrument, MarketSymbol } from '../core/index.js';
 import type { MarketSnapshot } from '../state/index.js';
 
 /**
@@ -14,8 +14,11 @@ export interface RiskView {
   total(asset: string): Dec;
   /** Open orders of all strategies, including approved intents not yet acknowledged. */
   openOrderCount(): number;
-  /** Price tick of a market, when known (ListMarkets `tick_rate`). */
-  tick(symbol: MarketSymbol): Dec | undefined;
+  /**
+   * The market's instrument as the venue lists it (tick, decimals, caps), when read; the gate falls
+   * back to the sim catalog's for a trading market it does not know, so every mode checks ticks.
+   */
+  instrument(symbol: MarketSymbol): Instrument | undefined;
   /** `remaining` of the tightest transfer limit for the transfer type, when known. */
   transferRemaining(asset: string): Dec | undefined;
 }

@@ -130,9 +130,8 @@ export function ruleOrder(req: OrderRequest, i: Instrument): RuledOrder | OrderV
 export function capViolation(o: RuledOrder, i: Instrument, v: Valuation): OrderViolation | undefined {
   const priced = o.price ?? o.stopPrice ?? v.reference;
   const notional = o.quoteAmount ?? (priced !== undefined && o.baseAmount !== undefined ? o.baseAmount.times(priced) : undefined);
-  const rate = i.quote === 'USD' ? new D(1) : v.quotePerUsd;
-  if (notional === undefined || rate === undefined) return undefined;
-  const usd = notional.div(rate);
+  const usd = notional === undefined ? undefined : i.quote === 'USD' ? notional : v.quotePerUsd && notional.div(v.quotePerUsd);
+  if (usd === undefined) return undefined;
   const caps = v.caps ?? i.maxNotionalUsd;
   const max = o.type === 'MARKET' || o.type === 'STOP_MARKET' ? caps.market : caps.limit;
   if (!usd.gt(max)) return undefined;

@@ -1,30 +1,50 @@
-import type { DenialReason } from '../../core/index.js';
+import type { DenialCode, DenialReason } from '../../core/index.js';
+import { capViolation, isViolation, ruleOrder, type OrderField, type OrderViolation } from '../../sim/order-rules.js';
 import { deny } from '../denial.js';
 import type { TradeFacts } from '../facts.js';
 
-/** Order-type rules of the platform: which amount and price fields each type needs. */
+/** The intent's name of each wire field the order rules speak of. */
+const INTENT_FIELD: Readonly<Record<OrderField, string>> = {
+  side: 'side',
+  type: 'type',
+  time_in_force: 'timeInForce',
+  base_amount: 'baseAmount',
+  quote_amount: 'quoteAmount',
+  price: 'price',
+  stop_price: 'stopPrice',
+  expiration_date: 'expiresAt',
+};
+
+/**
+ * The platform's order rules (`src/sim/order-rules.ts`, the ones the sandbox and point replay apply)
+ * against the market's instrument: type and time in force, fields per type and side, tick and amount
+ * decimals, size limits, and the notional cap (USD markets; the venue decides the others). A
+ * violation is denied as INVALID_INTENT, PRECISION, MINIMUM or MAX_NOTIONAL, naming the intent's field.
+ */
 export function checkOrderShape(f: TradeFacts): DenialReason | undefined {
   const i = f.intent;
   if (i.kind !== 'place-order') return undefined;
-  switch (i.type) {
-    case 'MARKET':
-      if (f.side === 'BUY' && f.quoteAmount === undefined) return deny('INVALID_INTENT', 'a MARKET buy is sized by quoteAmount', { field: 'quoteAmount' });
-      if (f.side === 'SELL' && f.baseAmount === undefined) return deny('INVALID_INTENT', 'a MARKET sell is sized by baseAmount', { field: 'baseAmount' });
-      if (i.price !== undefined) return deny('INVALID_INTENT', 'a MARKET order takes no price', { field: 'price' });
-      return undefined;
-    case 'LIMIT':
-    case 'POST_ONLY_LIMIT':
-      if (f.baseAmount === undefined) return deny('INVALID_INTENT', `a ${i.type} order is sized by baseAmount`, { field: 'baseAmount' });
-      if (f.price === undefined) return deny('INVALID_INTENT', `a ${i.type} order needs a price`, { field: 'price' });
-      return undefined;
-    case 'STOP_MARKET':
-    case 'STOP_LIMIT':
-      if (f.side !== 'SELL') return deny('INVALID_INTENT', 'stop orders are sell-only on the platform', { field: 'side' });
-      if (f.baseAmount === undefined) return deny('INVALID_INTENT', 'a stop order is sized by baseAmount', { field: 'baseAmount' });
-      if (i.stopPrice === undefined) return deny('INVALID_INTENT', 'a stop order needs stopPrice', { field: 'stopPrice' });
-      if (i.type === 'STOP_LIMIT' && f.price === undefined) return deny('INVALID_INTENT', 'a STOP_LIMIT order needs a price', { field: 'price' });
-      return undefined;
-    default:
-      return deny('INVALID_INTENT', `unknown order type ${JSON.stringify(i.type)}`, { field: 'type' });
+  const o = ruleOrder(i, f.instrument);
+  if (isViolation(o)) return denial(o);
+  const cap = f.quote === 'USD' ? capViolation(o, f.instrument, f.reference ? { reference: f.reference } : {}) : undefined;
+  return cap && denial(cap);
+}
+
+/** The denial of a violation: its code by kind, the message and details in the intent's field names. */
+export function denial(v: OrderViolation): DenialReason {
+  const field = INTENT_FIELD[v.field];
+  return deny(codeOf(v), `${field}: ${v.reason}`, { field, ...v.details });
+}
+
+function codeOf(v: OrderViolation): DenialCode {
+  switch (v.kind) {
+    case 'invalid':
+      return 'INVALID_INTENT';
+    case 'precision':
+      return 'PRECISION';
+    case 'size':
+      return v.details.min !== undefined ? 'MINIMUM' : 'MAX_NOTIONAL';
+    case 'cap':
+      return 'MAX_NOTIONAL';
   }
 }

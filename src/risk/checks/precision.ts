@@ -1,25 +1,25 @@
-import { assetDecimals, decimalPlaces, type DenialReason } from '../../core/index.js';
+import { decimalPlaces, type DenialReason } from '../../core/index.js';
 import { deny } from '../denial.js';
 import type { TradeFacts } from '../facts.js';
-import type { RiskView } from '../view.js';
 
 /**
- * Precision of amounts and prices: base amounts at most 8 decimals, quote amounts at most 2 (fiat),
- * and limit prices on the market's tick when it is known.
+ * Precision of a held-rate quote execution: base amounts within the instrument's base decimals (8),
+ * quote amounts within its quote decimals (2), trailing zeros aside, as the platform counts them.
+ * Orders get the same check, and the tick, from the order rules in `checkOrderShape`.
  */
-export function checkPrecision(f: TradeFacts, view: RiskView): DenialReason | undefined {
+export function checkPrecision(f: TradeFacts): DenialReason | undefined {
   const i = f.intent;
-  const baseDp = assetDecimals(f.base);
-  const quoteDp = assetDecimals(f.quote);
-  if (i.baseAmount !== undefined && decimalPlaces(i.baseAmount) > baseDp) {
-    return deny('PRECISION', `baseAmount ${i.baseAmount} has more than ${baseDp} decimals`, { field: 'baseAmount', value: i.baseAmount, max_decimals: baseDp });
+  if (i.kind !== 'execute-quote') return undefined;
+  const { baseDecimals, quoteDecimals } = f.instrument;
+  if (i.baseAmount !== undefined && places(i.baseAmount) > baseDecimals) {
+    return deny('PRECISION', `baseAmount ${i.baseAmount} has more than ${baseDecimals} decimals: round it down with roundBase`, { field: 'baseAmount', value: i.baseAmount, max_decimals: baseDecimals });
   }
-  if (i.quoteAmount !== undefined && decimalPlaces(i.quoteAmount) > quoteDp) {
-    return deny('PRECISION', `quoteAmount ${i.quoteAmount} has more than ${quoteDp} decimals`, { field: 'quoteAmount', value: i.quoteAmount, max_decimals: quoteDp });
-  }
-  const tick = view.tick(f.market);
-  if (i.kind === 'place-order' && f.price !== undefined && tick !== undefined && tick.gt(0) && !f.price.mod(tick).isZero()) {
-    return deny('PRECISION', `price ${f.price.toFixed()} is not a multiple of the tick ${tick.toFixed()}`, { field: 'price', value: f.price.toFixed(), tick: tick.toFixed() });
+  if (i.quoteAmount !== undefined && places(i.quoteAmount) > quoteDecimals) {
+    return deny('PRECISION', `quoteAmount ${i.quoteAmount} has more than ${quoteDecimals} decimals: round it down with roundQuote`, { field: 'quoteAmount', value: i.quoteAmount, max_decimals: quoteDecimals });
   }
   return undefined;
+}
+
+function places(value: string): number {
+  return value.includes('.') ? decimalPlaces(value.replace(/0+$/, '')) : 0;
 }
