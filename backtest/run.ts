@@ -7,7 +7,7 @@
  * work in flight (a point where the strategy acted).
  */
 import { performance } from 'node:perf_hooks';
-import { D, InputError, splitMarket, type Decision, type MarketSymbol } from '../src/core/index.js';
+import { D, InputError, splitMarket, type Decision, type DenialReason, type MarketSymbol } from '../src/core/index.js';
 import type { StrategyFailure } from '../src/engine/strategy-failure.js';
 import type { Logger } from '../src/log/index.js';
 import { DEFAULT_RISK_LIMITS, type RiskLimits } from '../src/risk/limits.js';
@@ -52,6 +52,13 @@ export interface IntentTrace {
   readonly outcome: string;
 }
 
+/** The denials of one code in a backtest: the reason people read, with the numbers behind it. */
+export interface DenialSummary {
+  readonly count: number;
+  readonly first: { readonly at: number; readonly message: string; readonly details: DenialReason['details'] };
+  readonly last: { readonly at: number; readonly message: string; readonly details: DenialReason['details'] };
+}
+
 export interface BacktestRun {
   readonly market: MarketSymbol;
   readonly times: Float64Array;
@@ -71,6 +78,8 @@ export interface BacktestRun {
   readonly strategyStopped?: string;
   /** The same as data (strategy, handler, message, first stack frames) for `--json` and the exit code. */
   readonly strategyFailure?: StrategyFailure;
+  /** Risk denials by code: how many, and the reason (message and numbers) of the first and the last. */
+  readonly denials: Readonly<Record<string, DenialSummary>>;
   readonly finalBalances: Readonly<Record<string, string>>;
 }
 
@@ -83,16 +92,20 @@ export async function runBacktest(cfg: BacktestConfig): Promise<BacktestRun> {
   const { base, quote } = splitMarket(market);
   const feeBps = cfg.feeBps ?? 10;
   const intents: IntentTrace[] = [];
+  const denials: Record<string, DenialSummary> = {};
   const b = buildBacktestBundle({
     definition: cfg.definition, params: cfg.params, markets: [market], startMs: cfg.series.times[start]!,
     limits: { ...(cfg.limits ?? DEFAULT_RISK_LIMITS), fee_bps: feeBps },
     venue: { feeBps, slippageBps: cfg.slippageBps ?? 0, quoteSpreadBps: cfg.quoteSpreadBps ?? 10, funding: cfg.initial ?? { USD: '10000' } },
     ...(cfg.log && { log: cfg.log }), ...(cfg.journalFile && { journalFile: cfg.journalFile }),
     withQuotes: (cfg.definition.needs ?? []).includes('quote'),
-    onDecision: (d) => intents.push(traceOf(d)),
+    onDecision: (d) => {
+      intents.push(traceOf(d));
+      if (d.kind === 'deny') noteDenial(denials, d.reason, d.at);
+    },
   });
   try {
-    await b.kernel.loadInstruments();
+    await b.kernel.startMetadata();
     const times = cfg.series.times.subarray(start, end);
     const prices = cfg.series.prices.subarray(start, end);
     const tracker = new RoundTripTracker();
@@ -101,7 +114,7 @@ export async function runBacktest(cfg: BacktestConfig): Promise<BacktestRun> {
     return {
       market, times, prices, equity, trades: tracker.trades, fills: tracker.fills, feesPaid: tracker.totalFees,
       ...(tracker.openSince !== undefined && { openSince: tracker.openSince }),
-      metrics, elapsedMs: timer() - t0, intents, decisions: b.kernel.gate.stats(),
+      metrics, elapsedMs: timer() - t0, intents, decisions: b.kernel.gate.stats(), denials,
       ...(b.runner.stopped !== undefined && { strategyStopped: b.runner.stopped, ...(b.runner.failure && { strategyFailure: b.runner.failure }) }),
       finalBalances: Object.fromEntries(b.points.balances().map((x) => [x.asset, x.available.plus(x.trading).toFixed()])),
     };
@@ -162,6 +175,12 @@ function refresh(b: BacktestBundle, r: ReplayInput, marks: { version: number; co
   marks.base = x.available.plus(x.trading).toNumber();
   for (const x of b.points.executionsFrom(marks.consumed)) r.tracker.add(x);
   marks.consumed = b.points.executionCount;
+}
+
+function noteDenial(denials: Record<string, DenialSummary>, reason: DenialReason, at: number): void {
+  const seen = denials[reason.code];
+  const last = { at, message: reason.message, details: reason.details };
+  denials[reason.code] = seen === undefined ? { count: 1, first: last, last } : { count: seen.count + 1, first: seen.first, last };
 }
 
 function traceOf(d: Decision): IntentTrace {

@@ -27,7 +27,8 @@ export class SinglePosition {
 
   /** A MARKET buy spending `size_pct` of the available quote currency, or nothing if flat broke. */
   buy(ctx: StrategyContext): IntentDraft | undefined {
-    if (this.pending || this.held(ctx)) return undefined;
+    // on warm-up history nothing is sent: acting would leave `pending` set with no report to clear it
+    if (this.pending || ctx.warmingUp || this.held(ctx)) return undefined;
     const spend = roundQuote(ctx.instrument(this.market), ctx.account.available(this.quote).times(this.sizePct).div(100));
     if (!(Number(spend) > 0)) return undefined;
     this.pending = true;
@@ -36,7 +37,7 @@ export class SinglePosition {
 
   /** A MARKET sell of the whole available base holding, or nothing when flat. */
   sell(ctx: StrategyContext): IntentDraft | undefined {
-    if (this.pending) return undefined;
+    if (this.pending || ctx.warmingUp) return undefined;
     const amount = roundBase(ctx.instrument(this.market), ctx.account.available(this.base));
     if (!(Number(amount) > 0)) return undefined;
     this.pending = true;

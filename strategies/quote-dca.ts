@@ -27,7 +27,7 @@ export default defineStrategy({
     let pending = false;
     return {
       onEvent(e, ctx) {
-        if (e.market !== p.market || pending) return undefined;
+        if (e.market !== p.market || pending || ctx.warmingUp) return undefined;
         const now = ctx.now();
         if (now - lastBuyAt < p.interval_ms) return undefined;
         const s = ctx.market(p.market);

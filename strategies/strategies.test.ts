@@ -17,6 +17,15 @@ describe('sma-cross', () => {
     expect(out).toEqual([{ kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '500.00' }]);
   });
 
+  it('fills its averages on warm-up history without acting, then buys on the first live cross', () => {
+    const kit = new StrategyTestKit(smaCross, { fast: 2, slow: 3, size_pct: 50 }, { USD: '1000.01' });
+    kit.warmingUp = true;
+    expect(kit.prices('BTCUSD', [10, 10, 10, 12])).toEqual([]); // a cross on history: nothing, and nothing pending
+    kit.warmingUp = false;
+    expect(kit.prices('BTCUSD', [10, 10, 10])).toEqual([]);
+    expect(kit.prices('BTCUSD', [12])).toEqual([{ kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '500.00' }]);
+  });
+
   it('sells the whole position on the death cross and not while an order is in flight', () => {
     const kit = new StrategyTestKit(smaCross, { fast: 2, slow: 3 }, { USD: '0', BTC: '0.123456789' });
     kit.prices('BTCUSD', [10, 10, 10, 12, 13]);

@@ -67,15 +67,22 @@ export class Engine {
    */
   warmUp(events: Iterable<MarketEvent>): number {
     let n = 0;
+    const dropped = new Map<StrategyRunner, number>();
     this.warming = true;
     try {
       for (const event of events) {
         n++;
         this.deps.market.apply(event);
-        for (const s of this.deps.strategies) s.onWarmUpEvent(event, this.contextFor(s));
+        for (const s of this.deps.strategies) {
+          const made = s.onWarmUpEvent(event, this.contextFor(s));
+          if (made > 0) dropped.set(s, (dropped.get(s) ?? 0) + made);
+        }
       }
     } finally {
       this.warming = false;
+    }
+    for (const [s, count] of dropped) {
+      this.deps.log?.info({ strategy: s.name, dropped: count }, `strategy ${s.name} returned ${count} intent(s) on warm-up history: dropped, not sent (a strategy can skip them by checking ctx.warmingUp)`);
     }
     return n;
   }

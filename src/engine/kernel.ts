@@ -11,10 +11,11 @@ import { IntentIds } from './intent-ids.js';
 import { OpenOrderBook } from './open-order-book.js';
 import { EngineRiskView } from './risk-view.js';
 import type { StrategyRunner } from './strategy-runner.js';
+import { DEFAULT_TRANSFER_LIMITS_REFRESH_MS, MetadataFeed, type VenueMetadata } from './venue-metadata.js';
 
 /** The ports every mode passes; live, paper and backtest differ only in these (and the fill model behind the venue). */
 export interface KernelPorts {
-  readonly clock: Pick<Clock, 'now'>;
+  readonly clock: Pick<Clock, 'now' | 'setTimeout'>;
   readonly venue: Venue;
   readonly journal: JournalStore;
   readonly log?: Logger;
@@ -32,6 +33,10 @@ export interface KernelOptions {
   readonly fillsSinceMs: number;
   /** Passed to the executors' context (see ExecContext). */
   readonly exec?: Partial<Pick<ExecContext, 'lateWriteMs' | 'crash'>>;
+  /** Where instruments and transfer limits are read (default: the venue, as in every mode). */
+  readonly metadata?: VenueMetadata;
+  /** How often transfer limits are read again (default 60 s; also after every transfer). */
+  readonly transferLimitsRefreshMs?: number;
 }
 
 /**
@@ -63,6 +68,7 @@ export class Kernel {
   private readonly sourceSubs: Subscription[] = [];
   private readonly cancelAsked = new Set<string>();
   private readonly pending = new Set<Promise<void>>();
+  private metadata: MetadataFeed | undefined;
   /** Orders open (or in flight) when trading was halted: cancelled as soon as each can be. */
   private readonly haltCancels = new Set<string>();
 
@@ -101,6 +107,8 @@ export class Kernel {
     this.subs.push(this.reports.subscribe((r) => {
       this.openOrders.onReport(r);
       this.engine.onReport(r);
+      // the engine's risk view has settled a transfer's spend of the limits: read them again
+      if (r.kind === 'transferred' || ((r.kind === 'rejected' || r.kind === 'failed') && journal.facts(r.refId) !== undefined && journal.get(r.refId)?.kind === 'transfer')) this.metadata?.refreshSoon();
     }));
     this.openOrders.seed();
   }
@@ -116,19 +124,27 @@ export class Kernel {
   }
 
   /**
-   * Reads the instruments (tick, decimals, caps) from the venue, in every mode: the risk gate checks
-   * orders against them and strategies read them through `ctx.instrument`. A failed read is logged and
-   * leaves the platform catalog's values in force. Returns how many were read.
+   * Starts reading what the gate checks besides market data from the venue, in every mode: the
+   * instruments (tick, decimals, caps; strategies read them through `ctx.instrument`) and the transfer
+   * limits, read again on the refresh period and after every transfer. Resolves after the first reads;
+   * a failed read never throws (the platform catalog's instruments stay in force meanwhile).
    */
-  async loadInstruments(): Promise<number> {
-    try {
-      const list = await this.ports.venue.instruments();
-      for (const i of list) this.riskView.setInstrument(i);
-      return list.length;
-    } catch (e) {
-      this.ports.log?.warn(`instruments could not be read from the venue (${errorMessage(e)}): the platform catalog's ticks and decimals are used`);
-      return 0;
-    }
+  async startMetadata(): Promise<void> {
+    if (this.metadata) return;
+    const markets = [...new Set(this.strategies.flatMap((s) => [...s.markets]))];
+    const { clock, venue, log } = this.ports;
+    const source = this.options.metadata ?? venue;
+    this.metadata = new MetadataFeed({
+      source, view: this.riskView, clock, markets, refreshMs: this.options.transferLimitsRefreshMs ?? DEFAULT_TRANSFER_LIMITS_REFRESH_MS,
+      ...(log && { log: log.child({ component: 'metadata' }) }),
+      track: (p) => this.track(p),
+    });
+    await this.metadata.start();
+  }
+
+  /** Ends the metadata refreshes (shutdown). */
+  stopMetadata(): void {
+    this.metadata?.stop();
   }
 
   /** Every risk decision, approved or denied, as the engine makes it. */
@@ -210,8 +226,9 @@ export class Kernel {
     this.track(this.cancelHalted());
   }
 
+  /** Keeps `p` among the kernel's work in flight (see `busy` and `drain`). */
   private track(p: Promise<void>): void {
-    const t = p.catch((e: unknown) => this.ports.log?.error({ err: e }, 'cancelling after a halt failed unexpectedly'));
+    const t = p.catch((e: unknown) => this.ports.log?.error({ err: e }, 'kernel work failed unexpectedly'));
     this.pending.add(t);
     void t.finally(() => this.pending.delete(t));
   }
@@ -242,6 +259,7 @@ export class Kernel {
 
   /** Unsubscribes everything (the journal is the caller's to close). */
   close(): void {
+    this.stopMetadata();
     this.detach();
     for (const s of this.subs.splice(0)) s.unsubscribe();
     this.reports.complete();

@@ -9,7 +9,6 @@ import { Journal } from '../exec/index.js';
 import type { Logger, SecretSet } from '../log/index.js';
 import { startSandbox, type SandboxHandle } from '../sandbox/index.js';
 import { bindJournalEnvironment, checkEnvironmentTargets, checkGrantedScopes } from './credential-checks.js';
-import { apiMetadata, type VenueMetadata } from './venue-metadata.js';
 import { RestVenue, SimVenue, type MarketSource, type Venue } from '../venue/index.js';
 import { JsonLinesRecorder, PollingMarketSource, RequestBudget, streamSettingsFromConfig } from '../venue/polling/index.js';
 
@@ -19,8 +18,6 @@ export interface LiveBundle {
   readonly venue: Venue;
   readonly source: MarketSource;
   readonly journal: Journal;
-  /** Market ticks and transfer limits for the risk gate, read through the client (the embedded sandbox's in paper mode). */
-  readonly metadata: VenueMetadata;
   readonly refPrefix: string;
   readonly profileId: string;
   readonly environment: string;
@@ -98,7 +95,6 @@ export async function buildLiveBundle(config: Config, env: NodeJS.ProcessEnv, op
       venue,
       source,
       journal,
-      metadata: apiMetadata(api),
       refPrefix,
       profileId: profile.id,
       environment: `${resolved.name}${options.paper ? ' (paper)' : ''}`,

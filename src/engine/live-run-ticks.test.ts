@@ -93,7 +93,7 @@ describe('LiveRun market ticks (ListMarkets → risk gate precision check)', () 
   it('starts when the markets cannot be read, says so, and reads them again on the refresh period', async () => {
     const s = await setup({ failReads: true });
     await s.run.start([]);
-    expect(s.warnings()).toContainEqual(expect.stringMatching(/markets could not be read \(503 Service Unavailable\): limit prices are not checked against the tick until they are; retrying every 60 s/));
+    expect(s.warnings()).toContainEqual(expect.stringMatching(/markets could not be read \(503 Service Unavailable\): the platform catalog.s ticks and decimals are checked until they are; retrying every 60 s/));
     await s.clock.advanceAsync(120_000, 1_000);
     expect(s.metadata.reads.markets).toBe(3);
     expect(s.warnings().filter((w) => w.startsWith('markets could not be read'))).toHaveLength(1); // once per outage

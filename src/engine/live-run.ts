@@ -13,7 +13,7 @@ import type { IntentIds } from './intent-ids.js';
 import { Kernel } from './kernel.js';
 import { Recent, type RunSummary, type RunView } from './run-view.js';
 import type { StrategyRunner } from './strategy-runner.js';
-import { DEFAULT_TRANSFER_LIMITS_REFRESH_MS, MetadataFeed, type VenueMetadata } from './venue-metadata.js';
+import type { VenueMetadata } from './venue-metadata.js';
 import { warmUpWithRetry } from './warm-up.js';
 
 export interface LiveRunDeps {
@@ -29,7 +29,7 @@ export interface LiveRunDeps {
   readonly log: Logger;
   /** Quote asset equity is measured in. */
   readonly equityAsset?: string;
-  /** Market ticks and transfer limits for the risk gate; without it the venue alone checks both. */
+  /** Where instruments and transfer limits are read (default: the venue itself). */
   readonly metadata?: VenueMetadata;
   /** How often transfer limits are read again (default 60 s; also after every transfer); ticks are read at start. */
   readonly transferLimitsRefreshMs?: number;
@@ -55,7 +55,6 @@ export class LiveRun {
   private readonly quotes: QuoteExecutor;
   private readonly transfers: TransferExecutor;
   private readonly reconciler: Reconciler;
-  private readonly metadata: MetadataFeed | undefined;
   private readonly decisions = new Recent<Decision>(12);
   private readonly reports = new Recent<ExecReport>(12);
   private readonly subs: Subscription[] = [];
@@ -87,6 +86,8 @@ export class LiveRun {
         historyCapacity: config.streams.history_capacity,
         fillsSinceMs: this.startedAt - 24 * 3_600_000,
         ...(deps.crash && { exec: { crash: deps.crash } }),
+        ...(deps.metadata && { metadata: deps.metadata }),
+        ...(deps.transferLimitsRefreshMs !== undefined && { transferLimitsRefreshMs: deps.transferLimitsRefreshMs }),
       },
     ));
     ({ market: this.market, account: this.account, gate: this.gate, engine: this.engine, strategies: this.strategies } = k);
@@ -95,8 +96,6 @@ export class LiveRun {
     this.subs.push(k.reports$.subscribe((r) => this.onReport(r)));
     this.allStopped = new Promise((resolve) => (this.allStoppedResolve = resolve));
     this.markets = [...new Set(this.strategies.flatMap((s) => [...s.markets]))];
-    const refreshMs = deps.transferLimitsRefreshMs ?? DEFAULT_TRANSFER_LIMITS_REFRESH_MS;
-    this.metadata = deps.metadata && new MetadataFeed({ source: deps.metadata, view: k.riskView, clock, log: deps.log.child({ component: 'metadata' }), refreshMs, markets: this.markets });
   }
 
   /** Reconciles, warms up and starts the streams. Refuses to trade when the journal disagrees. */
@@ -105,7 +104,7 @@ export class LiveRun {
     const rec = await this.reconcileUntilAgreed();
     for (const line of rec.repairs) log.info(`reconciled: ${line}`);
     if (rec.foreignOpenOrders.length) log.warn(`${rec.foreignOpenOrders.length} open order(s) at the venue are not in the journal: left alone`);
-    const [history] = await Promise.all([warmUpWithRetry(this.deps.source, this.markets, this.deps.config.streams.warmup_points, this.deps.clock, log), this.metadata?.start(), this.readBalances(), this.kernel.loadInstruments()]);
+    const [history] = await Promise.all([warmUpWithRetry(this.deps.source, this.markets, this.deps.config.streams.warmup_points, this.deps.clock, log), this.kernel.startMetadata(), this.readBalances()]);
     const warmed = this.engine.warmUp(history);
     log.info(`warmed up on ${warmed} historical price point(s) for ${this.markets.join(', ')}`);
     const source = this.deps.source;
@@ -172,8 +171,6 @@ export class LiveRun {
     }
     if (r.kind === 'unresolved') this.deps.log.warn({ refId: r.refId }, `outcome unresolved: ${r.message}`);
     if (r.kind === 'rejected' && r.code === REF_ID_REUSED) this.haltOnForeignRefId(r.refId, r.message);
-    // the engine's risk view has settled a transfer's spend of the limits (releasing it): read them again
-    if (r.kind === 'transferred' || ((r.kind === 'rejected' || r.kind === 'failed') && this.deps.journal.get(r.refId)?.kind === 'transfer')) this.metadata?.refreshSoon();
   }
 
   /**
@@ -271,7 +268,7 @@ export class LiveRun {
     const log = this.deps.log;
     log.info(`stopping: ${reason}`);
     this.engine.stopIntents();
-    this.metadata?.stop();
+    this.kernel.stopMetadata();
     for (const t of this.timers) t.cancel();
     this.kernel.detach();
     for (const s of this.subs) s.unsubscribe();

@@ -76,7 +76,7 @@ export class EngineRiskView implements RiskView {
   }
 
   /**
-   * The market's instrument as the venue listed it (see Kernel.loadInstruments); before a listing has
+   * The market's instrument as the venue listed it (see Kernel.startMetadata); before a listing has
    * been read (or for a market it left out), the platform catalog's, so ticks are checked in every mode.
    */
   instrument(symbol: MarketSymbol): Instrument | undefined {

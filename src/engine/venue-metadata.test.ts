@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { TestClock } from '../clock/index.js';
 import { startSandbox, type SandboxHandle } from '../sandbox/index.js';
 import { loggedClient, type LoggedClient } from '../../test/support/streams-harness.js';
-import { apiMetadata, TRANSFER_INTENT_TYPE } from './venue-metadata.js';
+import { RestVenue } from '../venue/index.js';
 
 const open: Array<{ sandbox: SandboxHandle; client: LoggedClient }> = [];
 afterEach(async () => {
@@ -17,13 +17,13 @@ async function local() {
   const sandbox = await startSandbox({ clock, seed: 5, funding: { USD: '1000' } });
   const client = loggedClient(clock, { apiUrl: sandbox.apiUrl, tokenUrl: sandbox.tokenUrl });
   open.push({ sandbox, client });
-  return { sandbox, client, metadata: apiMetadata(client.api) };
+  return { sandbox, client, metadata: new RestVenue(client.api, 'default') };
 }
 
-describe('apiMetadata over the local sandbox', () => {
+describe('the venue\'s metadata over the local sandbox (RestVenue)', () => {
   it('reads the internal-transfer limits with their asset, remaining and period (List Transfer Limits)', async () => {
     const s = await local();
-    const rows = await s.metadata.listTransferLimits(TRANSFER_INTENT_TYPE);
+    const rows = await s.metadata.transferLimits();
     expect(rows).toEqual([
       { limitAsset: 'USD', remaining: '1000000', periodSeconds: '0' },
       { limitAsset: 'USD', remaining: '5000000', periodSeconds: '86400' },
@@ -33,9 +33,9 @@ describe('apiMetadata over the local sandbox', () => {
 
   it('reads every trading market with its tick (ListMarkets)', async () => {
     const s = await local();
-    const markets = await s.metadata.listMarkets();
-    expect(markets).toContainEqual({ market: 'BTCUSD', tickRate: '0.01' });
-    expect(markets).toContainEqual({ market: 'MATICUSD', tickRate: '0.0001' });
+    const markets = (await s.metadata.instruments()).map((i) => ({ market: i.market, tick: i.tick.toFixed() }));
+    expect(markets).toContainEqual({ market: 'BTCUSD', tick: '0.01' });
+    expect(markets).toContainEqual({ market: 'MATICUSD', tick: '0.0001' });
     expect(markets.length).toBeGreaterThanOrEqual(14);
   });
 });

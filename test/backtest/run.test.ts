@@ -56,6 +56,8 @@ describe('runBacktest with sma-cross (hand-computed)', () => {
     expect(run.intents.map((t) => t.outcome)).toEqual(['MAX_NOTIONAL', 'MAX_NOTIONAL']);
     expect(run.trades).toEqual([]);
     expect(run.decisions).toEqual({ MAX_NOTIONAL: 2 });
+    // by code and reason, not counts alone: the numbers behind the denial travel with it
+    expect(run.denials.MAX_NOTIONAL).toMatchObject({ count: 2, first: { message: expect.stringMatching(/exceeds the limit 5000/), details: { max_notional: '5000', asset: 'USD' } } });
   });
 });
 

@@ -80,7 +80,7 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
       if (flags.json) {
         writeLine(ctx.stdout, JSON.stringify({
           strategy: definition.name, market: run.market, ...metricsToJson(run.metrics), fees: Number(run.feesPaid),
-          elapsed_ms: round(run.elapsedMs), load_ms: round(loadMs), decisions: run.decisions, ...(flags.out !== undefined && { out: flags.out }),
+          elapsed_ms: round(run.elapsedMs), load_ms: round(loadMs), decisions: run.decisions, denials: run.denials, ...(flags.out !== undefined && { out: flags.out }),
           ...(failure && { failure }),
         }));
       } else printSummary(ctx, run, definition.name, series.source, flags.out);
@@ -121,7 +121,7 @@ function writeReport(out: string, run: BacktestRun, info: { strategy: string; pa
   writeBacktestReport(out, {
     strategy: info.strategy, market: run.market, params, source: info.source,
     times: run.times, prices: run.prices, equity: run.equity, trades: run.trades, fills: run.fills, metrics: run.metrics,
-    assumptions: { initial: info.initial, feeBps: info.feeBps, slippageBps: info.slippageBps, fillRule: DEFAULT_FILL_RULE, extra: [['Risk decisions', decisionsText(run)]] },
+    assumptions: { initial: info.initial, feeBps: info.feeBps, slippageBps: info.slippageBps, fillRule: DEFAULT_FILL_RULE, extra: [['Risk decisions', decisionsText(run)], ...denialLines(run).map((l): [string, string] => ['Denial', l.trim()])] },
   });
 }
 
@@ -129,8 +129,14 @@ function printSummary(ctx: CliContext, run: BacktestRun, strategy: string, sourc
   writeLine(ctx.stdout, `${strategy} on ${run.market} · ${source}`);
   writeLine(ctx.stdout, formatTable(['metric', 'value'], formatMetricRows(run.metrics)));
   writeLine(ctx.stdout, `risk decisions: ${decisionsText(run)}`);
+  for (const line of denialLines(run)) writeLine(ctx.stdout, line);
   writeLine(ctx.stdout, `replayed ${run.metrics.points.toLocaleString('en-US')} points in ${round(run.elapsedMs)} ms`);
   if (out !== undefined) writeLine(ctx.stdout, `report: ${out}/report.html (trades.csv, equity.csv beside it)`);
+}
+
+/** One line per denial code: how many, and the reason of the first (the numbers behind it are in --json). */
+function denialLines(run: BacktestRun): string[] {
+  return Object.entries(run.denials).map(([code, d]) => `  denied ${code} ×${d.count}: ${d.first.message}${d.count > 1 && d.last.message !== d.first.message ? ` (last: ${d.last.message})` : ''}`);
 }
 
 function decisionsText(run: BacktestRun): string {

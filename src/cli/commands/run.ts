@@ -73,7 +73,6 @@ async function runUntilDone(
     venue: bundle.venue,
     source: bundle.source,
     journal: bundle.journal,
-    metadata: bundle.metadata,
     config,
     environment: bundle.environment,
     refPrefix: bundle.refPrefix,
