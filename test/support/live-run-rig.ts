@@ -13,7 +13,7 @@ import { silentLogger } from '../../src/log/index.js';
 import { SimPlatform } from '../../src/sim/sim.js';
 import type { SimOptions } from '../../src/sim/sim-options.js';
 import { balanceFromWire, type OpenOrderView } from '../../src/state/index.js';
-import { defineStrategy, type IntentDraft } from '../../src/strategy/index.js';
+import { defineStrategy, type IntentDraft, type StrategyDefinition } from '../../src/strategy/index.js';
 import { SimVenue } from '../../src/venue/index.js';
 import { ScriptedSource } from './scripted-source.js';
 
@@ -29,6 +29,8 @@ export interface LiveRunRigOptions<V extends SimVenue> {
   readonly journal?: Journal;
   readonly clock?: TestClock;
   readonly sim?: SimPlatform;
+  /** Runs this strategy (no params, BTCUSD) instead of the rig's resting bids; `tick`'s count is then unused. */
+  readonly strategy?: StrategyDefinition;
 }
 
 const journals: Journal[] = [];
@@ -65,7 +67,7 @@ export function liveRunRig<V extends SimVenue = SimVenue>(o: LiveRunRigOptions<V
     clock, venue, source, journal,
     config: parseConfig({ ...config, risk: { price_band_bps: 2000, ...(config.risk as object | undefined) }, streams: { orders_ms: 1_000, ...(config.streams as object | undefined) } }),
     environment: 'test', refPrefix: o.refPrefix ?? 'rig', log: silentLogger(),
-    strategies: (ids) => [new StrategyRunner('rest', resting, {}, ['BTCUSD'], ids)],
+    strategies: (ids) => [o.strategy ? new StrategyRunner(o.strategy.name, o.strategy, {}, ['BTCUSD'], ids) : new StrategyRunner('rest', resting, {}, ['BTCUSD'], ids)],
   });
   /** Streams balances (USD `usd` when given, else the venue's) and a price; the strategy places `n` bids. */
   const tick = async (n = 0, usd?: string): Promise<void> => {
