@@ -41,7 +41,7 @@ function pluginTemplate(name: string, core: string, indicators: string, strategy
  * context, keep indicator state in closures, return intents (or nothing).
  */
 import { z } from 'zod';
-import { D, splitMarket } from '${core}';
+import { roundBase, roundQuote, splitMarket } from '${core}';
 import { Ema } from '${indicators}';
 import { defineStrategy } from '${strategy}';
 
@@ -62,21 +62,24 @@ export default defineStrategy({
       onEvent(e, ctx) {
         if (e.kind !== 'price' || e.market !== p.market) return undefined;
         const average = ema.update(e.price);
-        if (average === undefined || pending) return undefined;
+        // on warm-up history nothing is sent and no report follows: only the EMA learns
+        if (average === undefined || pending || ctx.warmingUp) return undefined;
+        const instrument = ctx.instrument(p.market); // tick and decimals as the venue lists them
         const held = ctx.account.total(base).gt(0);
         if (!held && e.price > average) {
-          const spend = ctx.account.available(quote).times(p.size_pct).div(100).toDecimalPlaces(2, D.ROUND_DOWN);
-          if (spend.lte(0)) return undefined;
+          const spend = roundQuote(instrument, ctx.account.available(quote).times(p.size_pct).div(100));
+          if (!(Number(spend) > 0)) return undefined;
           pending = true;
-          return { kind: 'place-order', market: p.market, side: 'BUY', type: 'MARKET', quoteAmount: spend.toFixed(2) };
+          return { kind: 'place-order', market: p.market, side: 'BUY', type: 'MARKET', quoteAmount: spend };
         }
         if (held && e.price < average) {
           pending = true;
-          return { kind: 'place-order', market: p.market, side: 'SELL', type: 'MARKET', baseAmount: ctx.account.available(base).toDecimalPlaces(8, D.ROUND_DOWN).toFixed() };
+          return { kind: 'place-order', market: p.market, side: 'SELL', type: 'MARKET', baseAmount: roundBase(instrument, ctx.account.available(base)) };
         }
         return undefined;
       },
       onReport(r) {
+        // filled, cancelled, denied (risk gate), rejected (venue) or failed: the order is settled
         if (r.kind !== 'accepted' && r.kind !== 'unresolved') pending = false;
         return undefined;
       },
