@@ -69,13 +69,20 @@ export function marketSpec(market: string): MarketSpec {
  * read it, so every mode checks the same ticks. Throws a RangeError for a market the sandbox does not know.
  */
 export function catalogInstrument(market: string): Instrument {
+  return TRADING_INSTRUMENTS.get(market) ?? buildInstrument(market);
+}
+
+function buildInstrument(market: string): Instrument {
   const s = marketSpec(market);
   return instrumentOf({ market, base: s.base, quote: s.quote, tickRate: s.tickRate });
 }
 
+/** The trading markets' instruments, built once: every order of a backtest is checked against one. */
+const TRADING_INSTRUMENTS: ReadonlyMap<string, Instrument> = new Map(TRADING_MARKETS.map((m) => [m, buildInstrument(m)]));
+
 /** The instruments of the trading markets, in ListMarkets order: what the sandbox's ListMarkets lists. */
 export function catalogInstruments(): readonly Instrument[] {
-  return TRADING_MARKETS.map(catalogInstrument);
+  return [...TRADING_INSTRUMENTS.values()];
 }
 
 /** Every asset a balance can be held in: the bases and quotes of the simulated markets. */

@@ -160,26 +160,28 @@ function absent(value: unknown): boolean {
   return value === undefined || value === null || value === '';
 }
 
+function need(value: unknown, field: OrderField, why: () => string): void {
+  if (absent(value)) refuse(field, 'invalid', `required ${why()}`);
+}
+
+function forbid(value: unknown, field: OrderField, why: () => string): void {
+  if (!absent(value)) refuse(field, 'invalid', `not allowed ${why()}: remove it`);
+}
+
 function checkFields(type: OrderType, side: Side, req: OrderRequest): void {
-  const need = (value: unknown, field: OrderField, why: string): void => {
-    if (absent(value)) refuse(field, 'invalid', `required ${why}`);
-  };
-  const forbid = (value: unknown, field: OrderField, why: string): void => {
-    if (!absent(value)) refuse(field, 'invalid', `not allowed ${why}: remove it`);
-  };
   const stop = type === 'STOP_MARKET' || type === 'STOP_LIMIT';
   if (stop && side !== 'SELL') refuse('side', 'invalid', `${type} orders are sell-only (stop loss): use SELL`);
   if (type === 'MARKET' && side === 'BUY') {
-    need(req.quoteAmount, 'quote_amount', 'for MARKET BUY orders (the quote currency to spend)');
-    forbid(req.baseAmount, 'base_amount', 'on MARKET BUY orders (size them by quote_amount)');
+    need(req.quoteAmount, 'quote_amount', () => 'for MARKET BUY orders (the quote currency to spend)');
+    forbid(req.baseAmount, 'base_amount', () => 'on MARKET BUY orders (size them by quote_amount)');
   } else {
-    need(req.baseAmount, 'base_amount', `for ${side === 'SELL' ? type + ' SELL' : type} orders`);
-    forbid(req.quoteAmount, 'quote_amount', `on ${type} ${side} orders (only MARKET BUY uses it)`);
+    need(req.baseAmount, 'base_amount', () => `for ${side === 'SELL' ? type + ' SELL' : type} orders`);
+    forbid(req.quoteAmount, 'quote_amount', () => `on ${type} ${side} orders (only MARKET BUY uses it)`);
   }
-  if (type === 'MARKET' || type === 'STOP_MARKET') forbid(req.price, 'price', `on ${type} orders`);
-  else need(req.price, 'price', `for ${type} orders (the limit price)`);
-  if (stop) need(req.stopPrice, 'stop_price', `for ${type} orders (the trigger price)`);
-  else forbid(req.stopPrice, 'stop_price', `on ${type} orders (only stop orders have one)`);
+  if (type === 'MARKET' || type === 'STOP_MARKET') forbid(req.price, 'price', () => `on ${type} orders`);
+  else need(req.price, 'price', () => `for ${type} orders (the limit price)`);
+  if (stop) need(req.stopPrice, 'stop_price', () => `for ${type} orders (the trigger price)`);
+  else forbid(req.stopPrice, 'stop_price', () => `on ${type} orders (only stop orders have one)`);
 }
 
 function pick<T extends string>(value: unknown, field: OrderField, allowed: readonly T[], context = ''): T {
@@ -197,11 +199,16 @@ function decimal(value: unknown, field: OrderField, dp: number, tick?: Dec): Dec
   const d = new D(value);
   if (!d.gt(0)) refuse(field, 'invalid', 'must be greater than zero');
   const places = value.includes('.') ? decimalPlaces(value.replace(/0+$/, '')) : 0;
-  if (places > dp || (tick !== undefined && !d.mod(tick).isZero())) {
+  if (places > dp || (tick !== undefined && !isDecimalUnit(tick) && !d.mod(tick).isZero())) {
     const onTick = tick === undefined ? '' : ` (a multiple of ${tick.toFixed()})`;
     refuse(field, 'precision', `${value} has more precision than allowed: use at most ${dp} decimal places${onTick}`, { value, max_decimals: dp, ...(tick && { tick: tick.toFixed() }) });
   }
   return d;
+}
+
+/** A tick of 1, 0.1, 0.01 …: a price within its decimals is on it, no division needed. */
+function isDecimalUnit(tick: Dec): boolean {
+  return tick.sd() === 1 && tick.toFixed().endsWith('1');
 }
 
 function expiry(value: unknown, tif: TimeInForce): number | undefined {

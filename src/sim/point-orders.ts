@@ -148,7 +148,8 @@ export function checkCommand(cmd: PointOrderCommand, reference?: number): Checke
   const o = ruleOrder(cmd, instrument);
   if (isViolation(o)) throwViolation(o);
   const unpriced = o.type === 'MARKET' && o.side === 'SELL' && reference !== undefined;
-  const cap = capViolation(o, instrument, { quotePerUsd: new D(FX_PER_USD[instrument.quote] ?? Number.NaN), ...(unpriced && { reference: new D(reference) }) });
+  const fx = instrument.quote === 'USD' ? undefined : FX_PER_USD[instrument.quote];
+  const cap = capViolation(o, instrument, { ...(fx !== undefined && { quotePerUsd: new D(fx) }), ...(unpriced && { reference: new D(reference) }) });
   if (cap !== undefined) throwViolation(cap);
   const { market, base, quote, baseDecimals: baseDp, quoteDecimals: quoteDp } = instrument;
   return { market, base, quote, precision: { baseDp, quoteDp }, baseAmount: o.baseAmount, quoteAmount: o.quoteAmount, price: o.price, stopPrice: o.stopPrice, timeInForce: o.timeInForce };
