@@ -114,14 +114,17 @@ export class EngineRiskView implements RiskView {
 
   /**
    * The venue now holds (or spent, or refused) the funds: drop the reservation once balances catch up.
-   * A transfer's spend of the limits is settled too: refused (`immediately`) it moved nothing.
+   * A transfer's spend of the limits is settled too: refused (`immediately`) it moved nothing. The
+   * first report counts (the venue has held the funds since): a later fill must not push the release
+   * past balances already read, or a backtest, whose balances arrive only when they change, keeps the
+   * amount reserved for good.
    */
   release(refId: string, at: number, immediately = false): void {
     this.transferLimits.settled(refId, immediately);
     const r = this.reservations.get(refId);
     if (!r) return;
     if (immediately) this.reservations.delete(refId);
-    else r.releasedAfter = at;
+    else r.releasedAfter ??= at;
   }
 }
 
