@@ -72,6 +72,8 @@ export function buildBacktestBundle(o: BundleOptions): BacktestBundle {
       limits: o.limits,
       refPrefix: 'bt',
       fillsSinceMs: o.startMs,
+      // only the run moves money in a backtest: limits are re-read while its transfers can still change them
+      transferLimitsRefresh: 'after-transfers',
       strategies: (ids: IntentIds) => [(runner = new StrategyRunner(o.definition.name, o.definition, o.params, o.markets, ids, o.log))],
     },
   );

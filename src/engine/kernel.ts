@@ -37,6 +37,8 @@ export interface KernelOptions {
   readonly metadata?: VenueMetadata;
   /** How often transfer limits are read again (default 60 s; also after every transfer). */
   readonly transferLimitsRefreshMs?: number;
+  /** When the periodic re-read runs (see MetadataFeedDeps.refresh; default `always`). */
+  readonly transferLimitsRefresh?: 'always' | 'after-transfers';
 }
 
 /**
@@ -138,6 +140,7 @@ export class Kernel {
       source, view: this.riskView, clock, markets, refreshMs: this.options.transferLimitsRefreshMs ?? DEFAULT_TRANSFER_LIMITS_REFRESH_MS,
       ...(log && { log: log.child({ component: 'metadata' }) }),
       track: (p) => this.track(p),
+      refresh: this.options.transferLimitsRefresh ?? 'always',
     });
     await this.metadata.start();
   }

@@ -28,7 +28,17 @@ export interface MetadataFeedDeps {
   readonly markets: readonly MarketSymbol[];
   /** Told of every read started on a timer or after a transfer (the kernel counts them as work in flight). */
   readonly track?: (read: Promise<void>) => void;
+  /**
+   * `always` (live and paper: someone else may move money on the account) reads the limits every
+   * `refreshMs`; `after-transfers` (a backtest, where only the run itself transfers) reads them on the
+   * period only while a transfer of the run is inside the limits' longest window, when what remains can
+   * still change; a backtest that never transfers pays nothing per point.
+   */
+  readonly refresh?: 'always' | 'after-transfers';
 }
+
+/** The window assumed for limits that state none (a rolling day). */
+const DEFAULT_WINDOW_MS = 86_400_000;
 
 /** A non-negative decimal the venue sent, or undefined (absent, empty, signed negative or not a number). */
 function unsigned(value: unknown): Dec | undefined {
@@ -54,6 +64,9 @@ export class MetadataFeed {
   private failing = false;
   private timer: TimerHandle | undefined;
   private stopped = false;
+  /** With `after-transfers`: until when what remains can still change (the last transfer + the longest window). */
+  private changingUntil = Number.NEGATIVE_INFINITY;
+  private longestWindowMs = DEFAULT_WINDOW_MS;
 
   constructor(private readonly deps: MetadataFeedDeps) {}
 
@@ -66,8 +79,10 @@ export class MetadataFeed {
   /** Reads the transfer limits again as soon as possible (after a transfer reached the venue). */
   refreshSoon(): void {
     if (this.stopped) return;
+    this.changingUntil = this.deps.clock.now() + this.longestWindowMs;
     if (this.reading) this.readAgain = true;
     else this.background(this.readLimits());
+    if (this.timer === undefined) this.schedule();
   }
 
   /** Ends the refreshes; a read in flight is ignored. */
@@ -77,7 +92,10 @@ export class MetadataFeed {
   }
 
   private schedule(): void {
+    this.timer = undefined;
     if (this.stopped) return;
+    const idle = this.deps.refresh === 'after-transfers' && this.ticksLoaded && this.deps.clock.now() >= this.changingUntil;
+    if (idle) return; // re-armed by the next transfer
     this.timer = this.deps.clock.setTimeout(() => {
       this.background((async () => {
         if (!this.ticksLoaded) await this.loadTicks();
@@ -151,6 +169,8 @@ export class MetadataFeed {
         continue;
       }
       readings.push({ limitAsset: r.limitAsset, remaining, perTransaction: r.periodSeconds !== undefined && Number(r.periodSeconds) === 0 });
+      const windowMs = Number(r.periodSeconds) * 1000;
+      if (Number.isFinite(windowMs) && windowMs > this.longestWindowMs) this.longestWindowMs = windowMs;
     }
     book.apply(readings, token, this.deps.clock.now());
     if (this.failing) log?.info('transfer limits readable again');
