@@ -1,8 +1,8 @@
 /**
  * One kernel, three venues: the parity script (parity-script.ts) run through the kernel on point
  * replay (a backtest), on the simulated platform (SimVenue) and on RestVenue against the local
- * sandbox over loopback must give the same decisions (intent kind, side, outcome or denial code) and
- * the same reports, and leave the same orders open.
+ * sandbox over loopback must give the same decisions (intent kind, side, outcome or denial code), the
+ * same reports and open orders seen by the strategy, and leave the same orders at the venue.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { pointReplayLane, sandboxLane, simLane, type Lane } from './parity-lanes.js';
@@ -16,6 +16,7 @@ afterEach(async () => {
 interface LaneRun {
   readonly decisions: DecisionTrace[];
   readonly reports: string[];
+  readonly openSeen: number[];
   /** Our orders still open at the end, by side and price. */
   readonly openAtEnd: string[];
   /** What the venue holds for each intent of the script, by its place in the script. */
@@ -50,7 +51,7 @@ async function runScript(make: () => Promise<Lane>): Promise<LaneRun> {
     expect(decisions, `${lane.name}: decisions missing on "${step.name}"`).toHaveLength(intentsOf(lane.probe.seen));
   }
   const openAtEnd = lane.kernel.openOrders.list().map((o) => `${o.side} ${o.price?.toFixed(2)}`);
-  return { decisions, reports: reportTrace(lane.probe.reports), openAtEnd, atVenue: await venueTruth(lane) };
+  return { decisions, reports: reportTrace(lane.probe.reports), openSeen: lane.probe.openSeen, openAtEnd, atVenue: await venueTruth(lane) };
 }
 
 const EXPECTED: DecisionTrace[] = [
@@ -65,6 +66,7 @@ const EXPECTED: DecisionTrace[] = [
   { kind: 'place-order', side: 'BUY', outcome: 'HALTED' },
   { kind: 'transfer', outcome: 'HALTED' },
   { kind: 'place-order', side: 'SELL', outcome: 'approve' },
+  { kind: 'place-order', side: 'SELL', outcome: 'approve' },
 ];
 
 describe('kernel parity: point replay, SimVenue and RestVenue → sandbox', () => {
@@ -77,12 +79,16 @@ describe('kernel parity: point replay, SimVenue and RestVenue → sandbox', () =
     expect(rest.decisions).toEqual(point.decisions);
     expect(sim.reports).toEqual(point.reports);
     expect(rest.reports).toEqual(point.reports);
-    // the two resting buys were cancelled by the halt; only the sell made while halted rests
+    // what ctx.account.openOrders() listed at each price: an order counts from approval until closed
+    expect(point.openSeen).toEqual([0, 0, 0, 2, 2, 2, 0, 0, 0, 1, 1]);
+    expect(sim.openSeen).toEqual(point.openSeen);
+    expect(rest.openSeen).toEqual(point.openSeen);
+    // the two resting buys were cancelled by the halt; only the limit sell made while halted rests
     expect(point.openAtEnd).toEqual(['SELL 66000.00']);
     expect(sim.openAtEnd).toEqual(point.openAtEnd);
     expect(rest.openAtEnd).toEqual(point.openAtEnd);
-    // each venue saw only what was approved: two resting buys (cancelled) and the sell, no transfer
-    expect(point.atVenue).toEqual(['#3 BUY CANCELLED', '#4 BUY CANCELLED', '#11 SELL OPEN']);
+    // each venue saw only what was approved: two resting buys (cancelled) and the two sells, no transfer
+    expect(point.atVenue).toEqual(['#3 BUY CANCELLED', '#4 BUY CANCELLED', '#11 SELL OPEN', '#12 SELL FILLED']);
     expect(sim.atVenue).toEqual(point.atVenue);
     expect(rest.atVenue).toEqual(point.atVenue);
   });

@@ -1,9 +1,9 @@
 /**
  * The scripted strategy of the kernel parity suite: on each live BTCUSD price after the driver arms it,
  * it makes the next intent of a fixed script (an off-tick price, an over-precise amount, resting buys
- * beyond `max_open_orders`, a quote execution with no live quote, transfers over their limit, then a
- * buy and a sell after the driver has halted trading). Every venue sees the same intents in the same
- * order, so the decisions the kernel takes on them must be the same too.
+ * beyond `max_open_orders`, a quote execution with no live quote, a transfer over its limit, then a
+ * buy, a transfer, a limit sell and a market sell after the driver has halted trading). Every venue
+ * sees the same intents in the same order, so the decisions the kernel takes on them must be the same.
  */
 import type { Observable } from 'rxjs';
 import { z } from 'zod';
@@ -56,6 +56,8 @@ export const PARITY_SCRIPT: readonly ParityStep[] = [
   { name: 'buy while halted', haltFirst: true, intents: () => [rest('54000.00')] },
   { name: 'transfer while halted', intents: (p) => [overLimit(p)] },
   { name: 'sell of a held amount while halted', intents: () => [{ kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'LIMIT', baseAmount: '0.01', price: '66000.00', timeInForce: 'GTC' }] },
+  { name: 'market sell of a held amount while halted', intents: () => [{ kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '0.02' }] },
+  { name: 'a last price, for the market sell to fill', intents: () => [] },
 ];
 
 /** How many intents the first `steps` steps of the script make. */
@@ -72,12 +74,14 @@ export interface ScriptProbe {
   seen: number;
   /** What the strategy heard about its intents, in order. */
   readonly reports: ExecReport[];
+  /** How many open orders `ctx.account.openOrders()` listed at each armed price. */
+  readonly openSeen: number[];
   /** The profiles of the lane's venue, set by the driver before arming. */
   profiles: ProfileParams;
 }
 
 export function newProbe(): ScriptProbe {
-  return { armed: false, seen: 0, reports: [], profiles: { from: '', to: '' } };
+  return { armed: false, seen: 0, reports: [], openSeen: [], profiles: { from: '', to: '' } };
 }
 
 /** The parity strategy bound to one lane's probe. */
@@ -93,6 +97,7 @@ export function parityStrategy(probe: ScriptProbe) {
         const step = PARITY_SCRIPT[probe.seen];
         if (step === undefined) return undefined;
         probe.seen++;
+        probe.openSeen.push(ctx.account.openOrders().length);
         return step.intents(probe.profiles);
       },
       onReport: (r) => {
