@@ -5,7 +5,7 @@ import { instrumentOf } from '../core/instrument.js';
 import type { OrderType, Side, TimeInForce } from '../core/messages.js';
 import { catalogInstrument } from './catalog.js';
 import { SimError } from './errors.js';
-import { ORDER_TYPES, capViolation, isViolation, orderViolation, ruleOrder, throwViolation, type OrderRequest, type OrderViolation, type RuledOrder } from './order-rules.js';
+import { ORDER_TYPES, capViolation, isViolation, orderViolation, parseOrder, ruleOrder, throwViolation, type OrderRequest, type OrderViolation, type RuledOrder } from './order-rules.js';
 
 const btc = catalogInstrument('BTCUSD');
 const SIDES: readonly Side[] = ['BUY', 'SELL'];
@@ -181,5 +181,19 @@ describe('throwViolation', () => {
     const invalid = raise(orderViolation({ ...wellFormed('LIMIT', 'BUY'), side: 'HOLD' }, btc));
     expect(invalid).toBeInstanceOf(InputError);
     expect(invalid).toMatchObject({ field: 'side', message: 'side: "HOLD" is not valid: use one of BUY, SELL' });
+  });
+});
+
+describe('parseOrder (the sandbox exchange)', () => {
+  const base = { profileId: 'p', side: 'BUY', market: 'BTCUSD', type: 'LIMIT', baseAmount: '0.01', price: '60000.25', timeInForce: 'GTT' };
+
+  it('takes expiration_date only as a digit string, as the platform types it', () => {
+    expect(parseOrder({ ...base, expirationDate: '1767225600000' }).expiresAt).toBe(1_767_225_600_000);
+    expect(() => parseOrder({ ...base, expirationDate: 1_767_225_600_000 })).toThrow(/^expiration_date: expected epoch milliseconds as a digit string/);
+  });
+
+  it('refuses the market first, then by the order rules', () => {
+    expect(() => parseOrder({ ...base, market: 'DOGEUSD', price: '1.001' })).toThrow(/^market: "DOGEUSD" is not a trading market/);
+    expect(() => parseOrder({ ...base, timeInForce: 'GTC', price: '59999.877' })).toThrow(SimError);
   });
 });

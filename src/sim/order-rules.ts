@@ -6,6 +6,9 @@ import { type OrderType, type Side, type TimeInForce } from '../core/messages.js
 import { catalogInstrument } from './catalog.js';
 import { SimError } from './errors.js';
 import { type OrderSpec, type PlaceOrderCommand } from './order-types.js';
+import { metadata, optionalString } from './wire-fields.js';
+
+export { metadata, optionalString };
 
 const TIF_BY_TYPE: Readonly<Record<OrderType, readonly TimeInForce[]>> = {
   MARKET: ['IOC'],
@@ -16,8 +19,6 @@ const TIF_BY_TYPE: Readonly<Record<OrderType, readonly TimeInForce[]>> = {
 };
 /** The platform's order types, each with the times in force it takes (the first is the default). */
 export const ORDER_TYPES = Object.keys(TIF_BY_TYPE) as OrderType[];
-const MAX_METADATA_PAIRS = 6;
-const MAX_METADATA_TEXT = 100;
 
 /**
  * An order as any caller states it, wire values in camelCase: the sandbox passes raw JSON (hence
@@ -239,6 +240,7 @@ function checkSize(base: Dec | undefined, i: Instrument): void {
  */
 export function parseOrder(cmd: PlaceOrderCommand): OrderSpec {
   const market = tradingMarket(cmd.market);
+  if (typeof cmd.expirationDate === 'number') throw new InputError('expiration_date', 'expected epoch milliseconds as a digit string, e.g. "1767225600000"');
   const o = ruleOrder({ ...cmd, expiresAt: cmd.expirationDate }, catalogInstrument(market));
   if (isViolation(o)) throwViolation(o);
   return {
@@ -273,19 +275,6 @@ export function amount(value: unknown, field: string, dp: number): Dec | undefin
   }
 }
 
-/** Validates a metadata map (≤ 6 pairs, ≤ 100 characters each), naming the offending key. */
-export function metadata(value: unknown): Record<string, string> {
-  if (value === undefined || value === null) return {};
-  if (typeof value !== 'object' || Array.isArray(value)) throw new InputError('metadata', 'expected an object of string keys and string values');
-  const entries = Object.entries(value as Record<string, unknown>);
-  if (entries.length > MAX_METADATA_PAIRS) throw new InputError('metadata', `at most ${MAX_METADATA_PAIRS} pairs, got ${entries.length}`);
-  for (const [k, v] of entries) {
-    if (typeof v !== 'string') throw new InputError(`metadata.${k}`, 'values must be strings');
-    if (k.length > MAX_METADATA_TEXT || v.length > MAX_METADATA_TEXT) throw new InputError(`metadata.${k}`, `keys and values are at most ${MAX_METADATA_TEXT} characters`);
-  }
-  return Object.fromEntries(entries) as Record<string, string>;
-}
-
 function identity(cmd: PlaceOrderCommand): { identityId: string | undefined; identityAccountId: string | undefined } {
   const identityId = optionalString(cmd.identityId, 'identity_id', 100);
   const identityAccountId = optionalString(cmd.identityAccountId, 'identity_account_id', 100);
@@ -294,12 +283,4 @@ function identity(cmd: PlaceOrderCommand): { identityId: string | undefined; ide
   }
   optionalString(cmd.selfMatchPreventionId, 'self_match_prevention_id', 36);
   return { identityId, identityAccountId };
-}
-
-/** An optional string field of at most `max` characters (empty counts as absent). */
-export function optionalString(value: unknown, field: string, max: number): string | undefined {
-  if (value === undefined || value === null || value === '') return undefined;
-  if (typeof value !== 'string') throw new InputError(field, 'expected a string');
-  if (value.length > max) throw new InputError(field, `at most ${max} characters`);
-  return value;
 }
