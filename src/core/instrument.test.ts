@@ -52,6 +52,10 @@ describe('roundPrice', () => {
     for (const mode of ['down', 'up', 'nearest'] as const) expect(roundPrice(matic, new D('0.7012'), mode)).toBe('0.7012');
   });
 
+  it('returns zero with the tick decimals when the price rounds below one tick', () => {
+    expect(roundPrice(btc, 0.004, 'down')).toBe('0.00');
+  });
+
   it('returns a result the tick check accepts', () => {
     for (const v of [0.123456, 1234.5678, 99.999]) expect(onTick(matic, new D(roundPrice(matic, v, 'up')))).toBe(true);
   });

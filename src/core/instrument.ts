@@ -81,10 +81,9 @@ const MODES = { down: D.ROUND_DOWN, up: D.ROUND_UP, nearest: D.ROUND_HALF_UP } a
 
 /**
  * Rounds a price to the instrument's tick and returns it as a wire decimal string with the tick's
- * decimals ("100.50" on a 0.01 tick). A buy usually
- * rounds `down` (never pays more than meant), a sell `up`. Throws an InputError naming `price` for a
- * value that is not a finite number ≥ 0; a price that rounds to 0 is returned as "0", and the order
- * rules then refuse it.
+ * decimals ("100.50" on a 0.01 tick). A buy usually rounds `down` (never pays more than meant), a sell
+ * `up`. Throws an InputError naming `price` for a value that is not a finite number ≥ 0; a price that
+ * rounds to zero is returned as zero ("0.00"), and the order rules then refuse it.
  */
 export function roundPrice(i: Instrument, price: Numeric, mode: Rounding = 'nearest'): string {
   const steps = toDec(price, 'price').div(i.tick).toDecimalPlaces(0, modeOf(mode));
