@@ -62,6 +62,7 @@ const EXPECTED: DecisionTrace[] = [
   { kind: 'place-order', side: 'BUY', outcome: 'MAX_OPEN_ORDERS' },
   { kind: 'place-order', side: 'BUY', outcome: 'MAX_OPEN_ORDERS' },
   { kind: 'execute-quote', side: 'BUY', outcome: 'QUOTE_EXPIRED' },
+  { kind: 'transfer', outcome: 'approve' },
   { kind: 'transfer', outcome: 'TRANSFER_LIMIT' },
   { kind: 'place-order', side: 'BUY', outcome: 'HALTED' },
   { kind: 'transfer', outcome: 'HALTED' },
@@ -80,15 +81,15 @@ describe('kernel parity: point replay, SimVenue and RestVenue → sandbox', () =
     expect(sim.reports).toEqual(point.reports);
     expect(rest.reports).toEqual(point.reports);
     // what ctx.account.openOrders() listed at each price: an order counts from approval until closed
-    expect(point.openSeen).toEqual([0, 0, 0, 2, 2, 2, 0, 0, 0, 1, 1]);
+    expect(point.openSeen).toEqual([0, 0, 0, 2, 2, 2, 2, 0, 0, 0, 1, 1]);
     expect(sim.openSeen).toEqual(point.openSeen);
     expect(rest.openSeen).toEqual(point.openSeen);
     // the two resting buys were cancelled by the halt; only the limit sell made while halted rests
     expect(point.openAtEnd).toEqual(['SELL 66000.00']);
     expect(sim.openAtEnd).toEqual(point.openAtEnd);
     expect(rest.openAtEnd).toEqual(point.openAtEnd);
-    // each venue saw only what was approved: two resting buys (cancelled) and the two sells, no transfer
-    expect(point.atVenue).toEqual(['#3 BUY CANCELLED', '#4 BUY CANCELLED', '#11 SELL OPEN', '#12 SELL FILLED']);
+    // each venue saw only what was approved: two resting buys (cancelled), the transfer within the limits, the two sells
+    expect(point.atVenue).toEqual(['#3 BUY CANCELLED', '#4 BUY CANCELLED', '#8 transfer COMPLETED', '#12 SELL OPEN', '#13 SELL FILLED']);
     expect(sim.atVenue).toEqual(point.atVenue);
     expect(rest.atVenue).toEqual(point.atVenue);
   });

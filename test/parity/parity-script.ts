@@ -1,7 +1,7 @@
 /**
  * The scripted strategy of the kernel parity suite: on each live BTCUSD price after the driver arms it,
  * it makes the next intent of a fixed script (an off-tick price, an over-precise amount, resting buys
- * beyond `max_open_orders`, a quote execution with no live quote, a transfer over its limit, then a
+ * beyond `max_open_orders`, a quote execution with no live quote, a transfer within the limits and one over them, then a
  * buy, a transfer, a limit sell and a market sell after the driver has halted trading). Every venue
  * sees the same intents in the same order, so the decisions the kernel takes on them must be the same.
  */
@@ -52,6 +52,7 @@ export const PARITY_SCRIPT: readonly ParityStep[] = [
   { name: 'three resting buys at once, one beyond max_open_orders', intents: () => [rest('54000.00'), rest('54100.00'), rest('54200.00')] },
   { name: 'a resting buy a minute later, once the polls have listed the two', intents: () => [rest('54300.00')] },
   { name: 'quote execution with no live quote', intents: () => [{ kind: 'execute-quote', market: 'BTCUSD', side: 'BUY', quoteAmount: '100.00' }] },
+  { name: 'transfer within the limits', intents: (p) => [{ kind: 'transfer', asset: 'USD', amount: '250.00', fromProfileId: p.from, toProfileId: p.to }] },
   { name: 'transfer over the per-transaction limit', intents: (p) => [overLimit(p)] },
   { name: 'buy while halted', haltFirst: true, intents: () => [rest('54000.00')] },
   { name: 'transfer while halted', intents: (p) => [overLimit(p)] },
