@@ -18,7 +18,6 @@ interface Reservation {
  */
 export class EngineRiskView implements RiskView {
   private readonly reservations = new Map<string, Reservation>();
-  private readonly ticks = new Map<MarketSymbol, Dec>();
   private readonly instruments = new Map<MarketSymbol, Instrument>();
   /** Transfer limits as last read from the venue (List Transfer Limits), less transfers since. */
   readonly transferLimits = new TransferLimitBook();
@@ -63,10 +62,6 @@ export class EngineRiskView implements RiskView {
     return this.openOrders.count() + this.foreignOpenOrders;
   }
 
-  tick(symbol: MarketSymbol): Dec | undefined {
-    return this.ticks.get(symbol);
-  }
-
   /** In `asset`, converted from the limits' asset (USD) at the market's mid; see TransferLimitBook. */
   transferRemaining(asset: string): Dec | undefined {
     return this.transferLimits.remaining(asset, (a, limitAsset) => {
@@ -93,11 +88,6 @@ export class EngineRiskView implements RiskView {
 
   setInstrument(i: Instrument): void {
     this.instruments.set(i.market, i);
-    this.ticks.set(i.market, i.tick);
-  }
-
-  setTick(symbol: MarketSymbol, tick: Dec): void {
-    this.ticks.set(symbol, tick);
   }
 
   /** Open orders at the venue that are not ours (another client on the profile), as last polled. */
