@@ -205,11 +205,14 @@ export class Kernel {
     return tripped;
   }
 
-  /** Trips the kill switch by hand (an operator, a conflicting ref_id): the same halt as a trip on equity. */
-  halt(reason: string): void {
-    if (this.gate.killSwitch.tripped) return;
-    this.gate.killSwitch.trip(reason);
-    this.onHalt(`halted: ${reason}`);
+  /**
+   * Trips the kill switch by hand (an operator): the same halt as a trip on equity. With
+   * `allowReducing: false` (the run can no longer trust its own ids) nothing new is sent at all.
+   */
+  halt(reason: string, options: { readonly allowReducing?: boolean } = {}): void {
+    const first = !this.gate.killSwitch.tripped;
+    this.gate.killSwitch.trip(reason, options);
+    if (first) this.onHalt(`halted: ${reason}`);
   }
 
   /**

@@ -175,12 +175,13 @@ export class LiveRun {
 
   /**
    * Our ref_id already names a different record at the venue: another bot shares the prefix, or the
-   * journal was replaced. Ids can no longer be trusted, so new intents are halted (cancels still go)
-   * and the operator is alerted; restarting needs a fresh journal prefix.
+   * journal was replaced. Ids can no longer be trusted, so every new intent is halted, reducing ones
+   * too (cancels still go), and the operator is alerted; restarting needs a fresh journal prefix.
    */
   private haltOnForeignRefId(refId: string, message: string): void {
     const reason = `ref_id ${refId} already names a different record at the venue (another bot on this prefix, or a replaced journal?)`;
-    this.kernel.halt(reason);
+    // no new write at all, not even a reducing sell: its ref_id could name someone else's record too
+    this.kernel.halt(reason, { allowReducing: false });
     this.deps.log.error({ alert: 'REF_ID_CONFLICT', refId }, `ALERT: trading halted: ${reason}: ${message}; use a new journal.path or run.ref_prefix before restarting`);
   }
 

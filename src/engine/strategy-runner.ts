@@ -65,7 +65,7 @@ export class StrategyRunner {
     try {
       out = handler.call(this.handlers, event, ctx);
     } catch (e) {
-      this.stop(`onEvent threw during warm-up: ${e instanceof Error ? e.message : String(e)}`);
+      this.threw('onEvent', e); // on history as on live data: stopped, with its stack
       return 0;
     }
     return out === undefined || out === null ? 0 : Array.isArray(out) ? out.length : 1;

@@ -148,6 +148,13 @@ describe('RiskGate', () => {
     expect(codeOf(s.gate, transfer)).toBe('HALTED');
   });
 
+  it('denies even a reducing sell when halted without allowReducing (ids that can no longer be trusted)', () => {
+    const s = setup();
+    s.gate.killSwitch.trip('ref_id conflict', { allowReducing: false });
+    expect(codeOf(s.gate, limitBuy({ side: 'SELL', baseAmount: '0.5' }))).toBe('HALTED');
+    expect(codeOf(s.gate, { kind: 'cancel-order', intentId: 'c2', strategy: 's', orderRefId: 'x' })).toBe('approve');
+  });
+
   it('trips on drawdown from the peak', () => {
     const s = setup({ max_drawdown_pct: 10 });
     s.gate.killSwitch.observe(new D('1000'), 0);

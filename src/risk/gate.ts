@@ -73,7 +73,9 @@ export class RiskGate {
     const halted = this.killSwitch.tripped;
     // a halt must never trap a position: on spot markets a sell can only reduce a holding, so it still
     // goes (through every check below: balance, precision, the platform's caps); nothing else does
-    if (halted && !onlyReduces(intent)) return deny('HALTED', `trading is halted: ${halted} (only orders that reduce a position are allowed)`, { reason: halted });
+    if (halted && !(this.killSwitch.allowsReducing && onlyReduces(intent))) {
+      return deny('HALTED', `trading is halted: ${halted}${this.killSwitch.allowsReducing ? ' (only orders that reduce a position are allowed)' : ''}`, { reason: halted });
+    }
     const inWindow = this.rate.countAt(at);
     if (inWindow >= this.rate.limit) return deny('RATE', `${inWindow} intents in the last minute (limit ${this.rate.limit})`, { count: inWindow, max_per_minute: this.rate.limit });
     if (intent.kind === 'transfer') return checkTransfer(intent, this.view);

@@ -12,11 +12,20 @@ export class KillSwitch {
   private dayOpenEquity: Dec | undefined;
   private peak: Dec | undefined;
   private reason: string | undefined;
+  private reducing = true;
 
   constructor(private readonly limits: Pick<RiskLimits, 'daily_loss_limit' | 'max_drawdown_pct'>) {}
 
   get tripped(): string | undefined {
     return this.reason;
+  }
+
+  /**
+   * Whether orders that only reduce a position still pass while tripped: yes after a loss or a halt
+   * by hand (a trip must never trap a position); no when the run can no longer trust its own ids.
+   */
+  get allowsReducing(): boolean {
+    return this.reducing;
   }
 
   /** Records equity at `at`; returns the reason when this observation trips the switch. */
@@ -43,13 +52,18 @@ export class KillSwitch {
     return undefined;
   }
 
-  /** Trips the switch by hand (e.g. an operator or a conflicting ref_id). */
-  trip(reason: string): void {
+  /**
+   * Trips the switch by hand (an operator, a conflicting ref_id). With `allowReducing: false` nothing
+   * new passes at all, not even an order that reduces a position (cancels always do).
+   */
+  trip(reason: string, options: { readonly allowReducing?: boolean } = {}): void {
     this.reason ??= reason;
+    if (options.allowReducing === false) this.reducing = false;
   }
 
   reset(): void {
     this.reason = undefined;
+    this.reducing = true;
     this.peak = undefined;
     this.dayOpenEquity = undefined;
   }
