@@ -52,6 +52,17 @@ export interface IntentTrace {
   readonly outcome: string;
 }
 
+/** Orders of a backtest by outcome: each counted once per report of that kind. */
+export interface OrderOutcomes {
+  readonly accepted: number;
+  readonly fills: number;
+  readonly cancelled: number;
+  readonly rejected: number;
+  readonly failed: number;
+  /** Still open (resting or untriggered) at the last point. */
+  readonly openAtEnd: number;
+}
+
 /** The denials of one code in a backtest: the reason people read, with the numbers behind it. */
 export interface DenialSummary {
   readonly count: number;
@@ -80,6 +91,8 @@ export interface BacktestRun {
   readonly strategyFailure?: StrategyFailure;
   /** Risk denials by code: how many, and the reason (message and numbers) of the first and the last. */
   readonly denials: Readonly<Record<string, DenialSummary>>;
+  /** What became of the orders: reports heard by kind, and how many were still open at the last point. */
+  readonly orders: OrderOutcomes;
   readonly finalBalances: Readonly<Record<string, string>>;
 }
 
@@ -104,6 +117,14 @@ export async function runBacktest(cfg: BacktestConfig): Promise<BacktestRun> {
       if (d.kind === 'deny') noteDenial(denials, d.reason, d.at);
     },
   });
+  const outcomes = { accepted: 0, fills: 0, cancelled: 0, rejected: 0, failed: 0 };
+  b.kernel.reports$.subscribe((r) => {
+    if (r.kind === 'accepted') outcomes.accepted++;
+    else if (r.kind === 'filled') outcomes.fills++;
+    else if (r.kind === 'cancelled') outcomes.cancelled++;
+    else if (r.kind === 'rejected') outcomes.rejected++;
+    else if (r.kind === 'failed') outcomes.failed++;
+  });
   try {
     await b.kernel.startMetadata();
     const times = cfg.series.times.subarray(start, end);
@@ -115,6 +136,7 @@ export async function runBacktest(cfg: BacktestConfig): Promise<BacktestRun> {
       market, times, prices, equity, trades: tracker.trades, fills: tracker.fills, feesPaid: tracker.totalFees,
       ...(tracker.openSince !== undefined && { openSince: tracker.openSince }),
       metrics, elapsedMs: timer() - t0, intents, decisions: b.kernel.gate.stats(), denials,
+      orders: { ...outcomes, openAtEnd: b.kernel.openOrders.count() },
       ...(b.runner.stopped !== undefined && { strategyStopped: b.runner.stopped, ...(b.runner.failure && { strategyFailure: b.runner.failure }) }),
       finalBalances: Object.fromEntries(b.points.balances().map((x) => [x.asset, x.available.plus(x.trading).toFixed()])),
     };

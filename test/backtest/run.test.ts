@@ -33,6 +33,8 @@ describe('runBacktest with sma-cross (hand-computed)', () => {
     expect(run.trades).toEqual([{ market: 'BTCUSD', side: 'long', entryAt: T0 + 4 * H, exitAt: T0 + 7 * H, quantity: '666', entryPrice: '15', exitPrice: '8', pnl: '-4677.33', fees: '15.328' }]);
     expect(run.feesPaid).toBe('15.328');
     expect(run.finalBalances).toEqual({ USD: '5322.67', BTC: '0' });
+    // three MARKET orders accepted, two filled; the last one, made at the last point, is still open
+    expect(run.orders).toEqual({ accepted: 3, fills: 2, cancelled: 0, rejected: 0, failed: 0, openAtEnd: 1 });
     const m = run.metrics;
     expect(m.trades).toBe(1);
     expect(m.winRatePct).toBe(0);
@@ -57,6 +59,7 @@ describe('runBacktest with sma-cross (hand-computed)', () => {
     expect(run.trades).toEqual([]);
     expect(run.decisions).toEqual({ MAX_NOTIONAL: 2 });
     // by code and reason, not counts alone: the numbers behind the denial travel with it
+    expect(run.orders).toEqual({ accepted: 0, fills: 0, cancelled: 0, rejected: 0, failed: 0, openAtEnd: 0 });
     expect(run.denials.MAX_NOTIONAL).toMatchObject({ count: 2, first: { message: expect.stringMatching(/exceeds the limit 5000/), details: { max_notional: '5000', asset: 'USD' } } });
   });
 });

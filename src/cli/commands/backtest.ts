@@ -80,7 +80,7 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
       if (flags.json) {
         writeLine(ctx.stdout, JSON.stringify({
           strategy: definition.name, market: run.market, ...metricsToJson(run.metrics), fees: Number(run.feesPaid),
-          elapsed_ms: round(run.elapsedMs), load_ms: round(loadMs), decisions: run.decisions, denials: run.denials, ...(flags.out !== undefined && { out: flags.out }),
+          elapsed_ms: round(run.elapsedMs), load_ms: round(loadMs), decisions: run.decisions, denials: run.denials, orders: run.orders, ...(flags.out !== undefined && { out: flags.out }),
           ...(failure && { failure }),
         }));
       } else printSummary(ctx, run, definition.name, series.source, flags.out);
@@ -129,6 +129,8 @@ function printSummary(ctx: CliContext, run: BacktestRun, strategy: string, sourc
   writeLine(ctx.stdout, `${strategy} on ${run.market} · ${source}`);
   writeLine(ctx.stdout, formatTable(['metric', 'value'], formatMetricRows(run.metrics)));
   writeLine(ctx.stdout, `risk decisions: ${decisionsText(run)}`);
+  const o = run.orders;
+  writeLine(ctx.stdout, `orders: ${o.accepted} accepted, ${o.fills} fills, ${o.cancelled} cancelled, ${o.rejected} rejected, ${o.failed} failed, ${o.openAtEnd} open at the end`);
   for (const line of denialLines(run)) writeLine(ctx.stdout, line);
   writeLine(ctx.stdout, `replayed ${run.metrics.points.toLocaleString('en-US')} points in ${round(run.elapsedMs)} ms`);
   if (out !== undefined) writeLine(ctx.stdout, `report: ${out}/report.html (trades.csv, equity.csv beside it)`);
