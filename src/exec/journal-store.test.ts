@@ -27,7 +27,7 @@ function script(j: JournalStore): unknown {
     byVenue: j.byVenueId('v-1')?.refId,
     facts: j.facts('a-2'),
     active: j.active().map((r) => [r.refId, r.state]),
-    denied: j.intents({ state: 'denied' }).map((r) => [r.refId, r.denialCode]),
+    denied: j.intents({ state: 'denied' }).map((r) => [r.refId, r.denialCode, r.message]),
     all: j.intents().map((r) => r.refId),
     limited: j.intents({ limit: 1 }).map((r) => r.refId),
     fills: j.fills(),
@@ -42,6 +42,8 @@ describe('journal stores', () => {
     const sqlite = new Journal(':memory:');
     const memory = new MemoryJournal();
     expect(script(memory)).toEqual(script(sqlite));
+    // a denial keeps its reason beside its code (what `tradeloop orders` shows)
+    expect((script(new MemoryJournal()) as { denied: unknown }).denied).toEqual([['a-3', 'RATE', 'slow down']]);
     sqlite.close();
   });
 

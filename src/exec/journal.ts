@@ -43,8 +43,8 @@ export class Journal implements JournalStore {
     this.db.prepare('INSERT OR IGNORE INTO meta(key, value) VALUES (?, ?)').run('schema_version', String(JOURNAL_SCHEMA_VERSION));
     this.stmts = {
       insertIntent: this.db.prepare(
-        `INSERT INTO intents(ref_id, strategy, kind, market, side, payload, decision, denial_code, state, created_at, updated_at)
-         VALUES (@ref_id, @strategy, @kind, @market, @side, @payload, @decision, @denial_code, @state, @at, @at)`,
+        `INSERT INTO intents(ref_id, strategy, kind, market, side, payload, decision, denial_code, message, state, created_at, updated_at)
+         VALUES (@ref_id, @strategy, @kind, @market, @side, @payload, @decision, @denial_code, @message, @state, @at, @at)`,
       ),
       event: this.db.prepare('INSERT INTO events(ref_id, at, type, data) VALUES (?, ?, ?, ?)'),
       setState: this.db.prepare('UPDATE intents SET state = ?, updated_at = ? WHERE ref_id = ?'),
@@ -84,6 +84,8 @@ export class Journal implements JournalStore {
         payload: JSON.stringify(i),
         decision: decision.kind,
         denial_code: approved ? null : decision.reason.code,
+        // a denial's reason is what `tradeloop orders` shows beside its code
+        message: approved ? null : decision.reason.message,
         state: approved ? (sent ? 'sent' : 'pending') : 'denied',
         at: decision.at,
       });

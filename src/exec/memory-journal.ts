@@ -61,7 +61,7 @@ export class MemoryJournal implements JournalStore {
       status: null,
       amountFilled: '0',
       averagePrice: null,
-      message: null,
+      message: approved ? null : decision.reason.message,
       createdAt: decision.at,
       updatedAt: decision.at,
     });
