@@ -80,18 +80,25 @@ async function runUntilDone(
     strategies: runnersFor(loaded, log),
     ...(o.crash && { crash: o.crash }),
   });
+  let duration: TimerHandle | undefined;
   const stopSignal = new Promise<string>((resolve) => {
     const onSignal = (sig: string): void => resolve(`${sig} received`);
     process.once('SIGINT', () => onSignal('SIGINT'));
     process.once('SIGTERM', () => onSignal('SIGTERM'));
-    if (o.durationMs !== undefined) bundle.clock.setTimeout(() => resolve(`--duration ${o.durationMs} ms elapsed`), o.durationMs);
+    if (o.durationMs !== undefined) duration = bundle.clock.setTimeout(() => resolve(`--duration ${o.durationMs} ms elapsed`), o.durationMs);
   });
-  await run.start(subscriptionsFor(loaded));
-  log.info(`trading ${loaded.map((s) => `${s.name} on ${s.markets.join('+')}`).join(', ')} in ${bundle.environment}`);
-  const panel = o.tty ? refreshEverySecond(() => o.ctx.stdout.write(`\x1b[H\x1b[2J${renderPanel(run.view(), o.logFile)}\n`)) : undefined;
-  // a run whose every strategy has stopped (each threw or returned a non-intent) has nothing left to do
-  const reason = await Promise.race([stopSignal, run.allStopped]);
-  panel?.cancel();
+  let reason: string;
+  try {
+    await run.start(subscriptionsFor(loaded));
+    log.info(`trading ${loaded.map((s) => `${s.name} on ${s.markets.join('+')}`).join(', ')} in ${bundle.environment}`);
+    const panel = o.tty ? refreshEverySecond(() => o.ctx.stdout.write(`\x1b[H\x1b[2J${renderPanel(run.view(), o.logFile)}\n`)) : undefined;
+    // a run whose every strategy has stopped (each threw or returned a non-intent) has nothing left to do
+    reason = await Promise.race([stopSignal, run.allStopped]);
+    panel?.cancel();
+  } finally {
+    // a run that ends (or fails to start) before --duration must not wait for it: the timer holds the process open
+    duration?.cancel();
+  }
   return run.stop(reason);
 }
 
