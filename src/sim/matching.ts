@@ -1,5 +1,6 @@
 import { D, type Dec, ZERO } from '../core/decimal.js';
 import { type LiveLevel, type MarketState } from './market-state.js';
+import { POST_ONLY_TAKES, takerBandRefusal } from './order-rules.js';
 import { type SimOrder, isClosed } from './order-types.js';
 import { type Settlement } from './settlement.js';
 import { type TradingRules } from './trading.js';
@@ -118,10 +119,11 @@ export class MatchingEngine {
     crossable: (p: Dec) => boolean,
   ): { status: 'REJECTED' | 'CANCELLED'; reason: string } | undefined {
     if (!order.isTriggered && order.expiresAt !== undefined && order.expiresAt <= order.createdAt + this.rules.minGttMs) return { status: 'REJECTED', reason: 'GTT expiration_date must be more than 10 s after placement' };
-    if (order.type === 'POST_ONLY_LIMIT' && crosses) return { status: 'REJECTED', reason: 'post-only order would take liquidity' };
+    if (order.type === 'POST_ONLY_LIMIT' && crosses) return { status: 'REJECTED', reason: POST_ONLY_TAKES };
     if (order.type === 'LIMIT' && crosses && !order.isTriggered) {
       const mid = new D(market.synthetic.book(tick).mid.toFixed(8));
-      if (order.price!.minus(mid).abs().div(mid).gt(this.rules.priceBand)) return { status: 'REJECTED', reason: `taker limit price more than ${this.rules.priceBand.times(100).toFixed()} % from mid` };
+      const band = takerBandRefusal(order.price!, mid, this.rules.priceBand);
+      if (band !== undefined) return { status: 'REJECTED', reason: band };
     }
     if (order.timeInForce === 'FOK') {
       const available = levels.filter((l) => crossable(l.price)).reduce((sum, l) => sum.plus(l.amount), ZERO);

@@ -87,6 +87,21 @@ function refuse(field: OrderField, kind: ViolationKind, reason: string, details:
   throw new Refusal(violation(field, kind, reason, details));
 }
 
+/** How far from mid a taker limit price may be before the platform rejects the order (15 %). */
+export const PLATFORM_PRICE_BAND = new D('0.15');
+
+/** Why the platform rejects a post-only order that would take at entry (status REJECTED). */
+export const POST_ONLY_TAKES = 'post-only order would take liquidity';
+
+/**
+ * The platform's taker price band: the reason a marketable LIMIT order at `price` is rejected when
+ * `mid` (the reference at entry: the book's mid, or a backtest point's price) is more than `band`
+ * away, or undefined when it is within. Shared by the exchange's matching and point replay.
+ */
+export function takerBandRefusal(price: Dec, mid: Dec, band: Dec = PLATFORM_PRICE_BAND): string | undefined {
+  return price.minus(mid).abs().div(mid).gt(band) ? `taker limit price more than ${band.times(100).toFixed()} % from mid` : undefined;
+}
+
 /** True for a violation (as opposed to a ruled order). */
 export function isViolation(x: RuledOrder | OrderViolation): x is OrderViolation {
   return 'kind' in x && 'reason' in x;

@@ -94,13 +94,23 @@ describe('point replay fills (hand-computed)', () => {
     expect([fill!.price.toFixed(), fill!.quoteAmount.toFixed(), fill!.commission.toFixed()]).toEqual(['120', '239.76', '0.24']);
   });
 
-  it('cancels post-only orders that would take and IOC orders that cannot fill at the next point', () => {
+  it('rejects post-only orders that would take (as the platform does), cancels IOC orders that cannot fill at the next point', () => {
     const m = market();
     m.point('BTCUSD', T0, 100);
     const post = m.place({ refId: 'a', market: 'BTCUSD', side: 'BUY', type: 'POST_ONLY_LIMIT', baseAmount: '1', price: '101' });
     const ioc = m.place({ refId: 'b', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '99', timeInForce: 'IOC' });
     expect(m.point('BTCUSD', T0 + H, 100)).toHaveLength(0);
-    expect([m.getOrder(post.id).status, m.getOrder(ioc.id).status, usd(m)]).toEqual(['CANCELLED', 'CANCELLED', '10000']);
+    expect([m.getOrder(post.id).status, m.getOrder(post.id).reason, m.getOrder(ioc.id).status, usd(m)]).toEqual(['REJECTED', 'post-only order would take liquidity', 'CANCELLED', '10000']);
+  });
+
+  it('rejects a taker limit order more than 15 % from the point price, as the platform rejects one that far from mid', () => {
+    const m = market();
+    m.point('BTCUSD', T0, 100);
+    const far = m.place({ refId: 'far', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '120' });
+    const near = m.place({ refId: 'near', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '110' });
+    expect(m.point('BTCUSD', T0 + H, 100)).toHaveLength(1);
+    expect([m.getOrder(far.id).status, m.getOrder(far.id).reason]).toEqual(['REJECTED', 'taker limit price more than 15 % from mid']);
+    expect(m.getOrder(near.id).status).toBe('FILLED');
   });
 
   it('settles a quote execution at the point it is made, at the price moved by the spread', () => {

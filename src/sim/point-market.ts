@@ -30,6 +30,7 @@ import { INTERNAL_DEBIT, PointProfiles, usdValue, type PointTransfer, type Point
 import { type PointMarketOptions } from './point-options.js';
 import { type TransferLimitView } from './transfer-limits.js';
 import { offerQuotes, PointQuoteExecutions, type PointQuoteRequest, type QuoteTerms } from './point-quotes.js';
+import { POST_ONLY_TAKES, takerBandRefusal } from './order-rules.js';
 
 export type { PointMarketOptions } from './point-options.js';
 
@@ -285,7 +286,10 @@ export class PointMarket {
     const limit = o.price as Dec;
     const marketable = o.side === 'BUY' ? p.price <= o.limit : p.price >= o.limit;
     if (marketable) {
-      if (o.type === 'POST_ONLY_LIMIT') return void this.close(o, 'CANCELLED', 'post-only order would have taken liquidity', false);
+      // the platform's entry rules, with the point's price as the mid: the same status and words as the sandbox
+      if (o.type === 'POST_ONLY_LIMIT') return void this.close(o, 'REJECTED', POST_ONLY_TAKES, false);
+      const band = o.type === 'LIMIT' ? takerBandRefusal(limit, this.priceOf(p)) : undefined;
+      if (band !== undefined) return void this.close(o, 'REJECTED', band, false);
       return this.amounts(o, o.side === 'BUY' ? D.min(slippedPrice, limit) : D.max(slippedPrice, limit));
     }
     if (o.timeInForce === 'IOC' || o.timeInForce === 'FOK') return void this.close(o, 'CANCELLED', `${o.timeInForce} order not marketable at the next point`, false);

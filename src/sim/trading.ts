@@ -9,6 +9,7 @@ import { capViolation, parseOrder, throwViolation } from './order-rules.js';
 import { type OrderSpec, type PlaceOrderCommand, type SimOrder, isClosed } from './order-types.js';
 import { type ProfileStore } from './profiles.js';
 import { type Settlement } from './settlement.js';
+import { PLATFORM_PRICE_BAND } from './order-rules.js';
 
 /** The platform's trading rules that are numbers (TRADING.md §2.1), overridable for tests. */
 export interface TradingRules {
@@ -33,7 +34,7 @@ export interface TradingRules {
 }
 
 export const DEFAULT_RULES: TradingRules = {
-  priceBand: new D('0.15'),
+  priceBand: PLATFORM_PRICE_BAND,
   maxMarketNotionalUsd: platformNotionalCaps('BTCUSD').market,
   maxLimitNotionalUsd: (m) => platformNotionalCaps(m).limit,
   minGttMs: 10_000,
