@@ -8,8 +8,8 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../src/core/index.js';
-import { INCREMENTS_MS, type Increment } from '../src/sim/history.js';
-import { loadPriceSeries, type PriceSeries } from '../src/sim/price-file.js';
+import { INCREMENTS_MS, type Increment } from '../src/core/markets.js';
+import { loadPriceSeries, type PriceSeries } from '../src/sim/prices/price-file.js';
 
 export interface CacheKey {
   readonly market: string;

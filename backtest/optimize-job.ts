@@ -5,7 +5,7 @@
  */
 import { InputError } from '../src/core/index.js';
 import type { RiskLimits } from '../src/risk/limits.js';
-import type { PriceSeriesLike } from '../src/sim/price-model.js';
+import type { PriceSeriesLike } from '../src/sim/prices/price-data.js';
 import type { StrategyDefinition } from '../src/strategy/define.js';
 import { resolveParams } from '../src/strategy/params.js';
 import type { GridValue } from './grid.js';

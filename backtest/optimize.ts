@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { InputError, TradeloopError } from '../src/core/index.js';
 import type { RiskLimits } from '../src/risk/index.js';
-import type { PriceSeriesLike } from '../src/sim/price-model.js';
+import type { PriceSeriesLike } from '../src/sim/prices/price-data.js';
 import type { Grid, GridValue } from './grid.js';
 import type { FromWorker, Job, JobContext, JobMetrics, JobResult } from './optimize-job.js';
 

@@ -11,7 +11,7 @@
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { InputError, type MarketEvent } from '../src/core/index.js';
-import { loadPriceSeries, MAX_LISTED_PROBLEMS, PriceDataError, type PriceProblem, type PriceSeries } from '../src/sim/price-file.js';
+import { loadPriceSeries, MAX_LISTED_PROBLEMS, PriceDataError, type PriceProblem, type PriceSeries } from '../src/sim/prices/price-file.js';
 import { ResponseDecoder } from '../src/venue/polling/decode.js';
 import { RECORDING_HEADER } from '../src/venue/polling/recorder.js';
 import { readRecording } from '../src/venue/polling/recording-reader.js';

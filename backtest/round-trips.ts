@@ -6,7 +6,7 @@
  * fees are inside the P&L and also listed apart. Money stays decimal; only fills cost decimal work.
  */
 import { D, type Dec, ZERO, toWire } from '../src/core/index.js';
-import type { PointExecution } from '../src/sim/point-orders.js';
+import type { PointExecution } from '../src/sim/replay/point-orders.js';
 import type { RoundTrip } from './metrics.js';
 import type { FillMarker } from './report.js';
 

@@ -11,7 +11,7 @@ import { D, InputError, splitMarket, type Decision, type DenialReason, type Mark
 import type { StrategyFailure } from '../src/engine/strategy-failure.js';
 import type { Logger } from '../src/log/index.js';
 import { DEFAULT_RISK_LIMITS, type RiskLimits } from '../src/risk/limits.js';
-import type { PriceSeriesLike } from '../src/sim/price-model.js';
+import type { PriceSeriesLike } from '../src/sim/prices/price-data.js';
 import { marketsOf, type StrategyDefinition } from '../src/strategy/define.js';
 import { computeMetrics, type BacktestMetrics, type RoundTrip } from './metrics.js';
 import type { FillMarker } from './report.js';

@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { computeMetrics } from '../backtest/metrics.js';
 import { DEFAULT_FILL_RULE, writeBacktestReport } from '../backtest/report.js';
 import { Rng } from '../src/core/index.js';
-import { loadPriceSeries } from '../src/sim/price-file.js';
+import { loadPriceSeries } from '../src/sim/prices/price-file.js';
 
 const POINTS = 1_000_000;
 const START_MS = Date.UTC(2020, 0, 1);

@@ -17,7 +17,7 @@ import { runOptimize } from '../backtest/optimize.js';
 import { parseGrid } from '../backtest/grid.js';
 import { runBacktest } from '../backtest/run.js';
 import { Rng } from '../src/core/index.js';
-import type { PriceSeriesLike } from '../src/sim/price-model.js';
+import type { PriceSeriesLike } from '../src/sim/prices/price-data.js';
 import { resolveParams } from '../src/strategy/index.js';
 import { z } from 'zod';
 import { Sma } from '../src/indicators/index.js';

@@ -2,7 +2,7 @@
  * What a venue says about one market that an order must respect: the price tick, the decimals of
  * amounts, and the platform's size caps. Strategies read it (through `ctx.instrument(market)`) to
  * round their prices and amounts before they ask, so an order is never refused for precision; the
- * order rules (`src/sim/order-rules.ts`) read it to refuse what the platform would.
+ * order rules (`src/sim/exchange/order-rules.ts`) read it to refuse what the platform would.
  */
 import { D, type Dec } from './decimal.js';
 import { InputError } from './errors.js';

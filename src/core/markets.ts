@@ -1,6 +1,7 @@
 /**
- * The platform's market lists. Different operations accept different lists (trading, market data,
- * historical prices, prices), so each is named separately. Symbols are base + quote with no separator.
+ * The platform's market lists, and the increments of its historical prices. Different operations
+ * accept different lists (trading, market data, historical prices, prices), so each is named
+ * separately. Symbols are base + quote with no separator.
  */
 
 /** Markets of orders, executions, quotes and quote executions. */
@@ -22,6 +23,22 @@ export const HISTORICAL_MARKETS = [
   ...MARKET_DATA_MARKETS.filter((m) => m !== 'ETHSGD' && m !== 'BTCSGD'),
   'ETHGBP', 'BTCGBP', 'LTCGBP', 'BCHGBP', 'PYUSDGBP',
 ] as const;
+
+/** The platform's historical-price increments, in milliseconds, finest first. */
+export const INCREMENTS_MS = {
+  ONE_MINUTE: 60_000,
+  FIVE_MINUTES: 300_000,
+  FIFTEEN_MINUTES: 900_000,
+  THIRTY_MINUTES: 1_800_000,
+  ONE_HOUR: 3_600_000,
+  TWO_HOURS: 7_200_000,
+  TWELVE_HOURS: 43_200_000,
+  ONE_DAY: 86_400_000,
+  ONE_WEEK: 604_800_000,
+  TWO_WEEKS: 1_209_600_000,
+  FOUR_WEEKS: 2_419_200_000,
+} as const;
+export type Increment = keyof typeof INCREMENTS_MS;
 
 /** Markets of ListPrices. */
 export const PRICE_MARKETS = [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TestClock, flushMicrotasks } from '../clock/index.js';
 import { RiskLimitsSchema } from '../risk/index.js';
-import { catalogInstruments } from '../sim/catalog.js';
+import { catalogInstruments } from '../sim/market/catalog.js';
 import { AccountStore, MarketStore } from '../state/index.js';
 import { OpenOrderBook } from './open-order-book.js';
 import { EngineRiskView } from './risk-view.js';

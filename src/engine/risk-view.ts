@@ -1,7 +1,7 @@
 import { D, ZERO, splitMarket, type Dec, type Instrument, type Intent, type MarketSymbol } from '../core/index.js';
 import type { RiskView } from '../risk/index.js';
 import { midOf, type AccountStore, type MarketStore } from '../state/index.js';
-import { catalogInstrument } from '../sim/catalog.js';
+import { catalogInstrument } from '../sim/market/catalog.js';
 import type { OpenOrderBook } from './open-order-book.js';
 import { TransferLimitBook } from './transfer-limits.js';
 

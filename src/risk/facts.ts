@@ -1,5 +1,5 @@
 import { D, decimalPlaces, isTradingMarket, type Dec, type Instrument, type Intent, type MarketSymbol, type Side } from '../core/index.js';
-import { catalogInstrument } from '../sim/catalog.js';
+import { catalogInstrument } from '../sim/market/catalog.js';
 import { midOf } from '../state/index.js';
 import type { DenialReason } from '../core/index.js';
 import { deny } from './denial.js';

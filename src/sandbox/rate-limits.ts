@@ -48,7 +48,7 @@ interface Counter {
  * every request from that address for `penaltyMs`. Counts live in per-second buckets, so memory is
  * bounded by the window length per (address, endpoint).
  */
-export class RateLimiter {
+export class SandboxRateLimiter {
   private readonly windowMs: number;
   private readonly penaltyMs: number;
   private readonly scale: number;
@@ -131,7 +131,7 @@ export function parseRateLimits(text: string): RateLimitSettings | undefined {
     if (m[1] === 'scale') out.scale = n;
     else out[m[1] === 'window' ? 'windowMs' : 'penaltyMs'] = n * (m[3] === 'm' ? 60_000 : m[3] === 'ms' ? 1 : 1000);
   }
-  // the pattern admits no negative number, but 0 (window=0s, scale=0.0) would only fail later in RateLimiter
+  // the pattern admits no negative number, but 0 (window=0s, scale=0.0) would only fail later in SandboxRateLimiter
   for (const [name, value] of [['window', out.windowMs], ['penalty', out.penaltyMs], ['scale', out.scale]] as const) {
     if (value !== undefined && !(value > 0)) throw new InputError('--rate-limits', `${name}: must be greater than 0, got ${value}, e.g. window=10s,penalty=30s,scale=0.1`);
   }

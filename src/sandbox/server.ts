@@ -14,7 +14,7 @@ import { FaultInjector, type FaultSettings, describeFaults } from './faults.js';
 import { readJsonObject } from './http-io.js';
 import { problem, problemFromError } from './problem.js';
 import { Query } from './query.js';
-import { RateLimiter, type RateLimitSettings } from './rate-limits.js';
+import { SandboxRateLimiter, type RateLimitSettings } from './rate-limits.js';
 import { Router } from './router.js';
 import { ROUTES } from './routes/index.js';
 import { tokenEndpoint } from './routes/oauth.js';
@@ -91,7 +91,7 @@ interface App {
   readonly shapes: WireShapes;
   readonly logger: Logger;
   readonly faults: FaultInjector;
-  readonly limiter: RateLimiter | undefined;
+  readonly limiter: SandboxRateLimiter | undefined;
   readonly wallClock: Clock;
   readonly truthApi: boolean;
 }
@@ -111,7 +111,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const sim = new SimPlatform({ ...options.sim, clock, seed: options.seed ?? 42, funding: options.funding ?? { USD: '100000' }, ...(restore ? { restore } : {}) });
   const faults = new FaultInjector(options.faults ?? { rules: [] }, new Rng(options.faults?.seed ?? sim.seed).fork('faults'));
   const issuer = new TokenIssuer(options.clients ?? [{ clientId: LOCAL_CLIENT_ID, clientSecret: LOCAL_CLIENT_SECRET }], clock, options.tokenLifetimeSec ?? 3599);
-  const limiter = options.rateLimits === undefined ? undefined : new RateLimiter(options.rateLimits, wallClock);
+  const limiter = options.rateLimits === undefined ? undefined : new SandboxRateLimiter(options.rateLimits, wallClock);
   const app: App = { sim, issuer, router: new Router(ROUTES), shapes: { ...DEFAULT_SHAPES, ...options.shapes }, logger, faults, limiter, wallClock, truthApi: options.truthApi ?? false };
   const server = createServer({ keepAliveTimeout: 10_000 }, (req, res) => void handle(app, req, res));
   await listen(server, options.port ?? 0, host);

@@ -1,14 +1,18 @@
 import { type ExistingRecord } from '../sim/errors.js';
-import { type SimAccount } from '../sim/accounts.js';
-import { type SimConversion } from '../sim/conversions.js';
-import { type SimDepositAddress, type SimWithdrawalFee } from '../sim/crypto.js';
-import { type SimFiatAccount } from '../sim/fiat.js';
-import { type SimDepositInstructions } from '../sim/fiat-transfers.js';
-import { type SimIdentity, summaryStatus } from '../sim/identities.js';
-import { type SimDocument } from '../sim/identity-documents.js';
-import { type SimSettlement } from '../sim/settlement-transactions.js';
+import {
+  type SimAccount,
+  type SimConversion,
+  type SimDepositAddress,
+  type SimWithdrawalFee,
+  type SimFiatAccount,
+  type SimDepositInstructions,
+  type SimIdentity,
+  summaryStatus,
+  type SimDocument,
+  type SimSettlement,
+  type TaxFormLink,
+} from '../sim/index.js';
 import { type SimPlatform } from '../sim/sim.js';
-import { type TaxFormLink } from '../sim/tax-forms.js';
 import { isoTime } from '../sim/time.js';
 
 type Json = Record<string, unknown>;

@@ -1,13 +1,17 @@
 import { type Dec } from '../core/decimal.js';
-import { type BalanceView } from '../sim/account-views.js';
-import { type WindowStats } from '../sim/history.js';
-import { type PriceView, type TickerView } from '../sim/market-data.js';
-import { type OrderRecord, type SimExecution } from '../sim/order-types.js';
-import { type Profile } from '../sim/profiles.js';
-import { type SimQuoteExecution } from '../sim/quote-executions.js';
-import { type SimQuote } from '../sim/quotes.js';
-import { type TransferLimitView } from '../sim/transfer-limits.js';
-import { type SimTransfer } from '../sim/transfers.js';
+import type {
+  SimBalance,
+  WindowStats,
+  PriceView,
+  TickerView,
+  OrderRecord,
+  SimExecution,
+  Profile,
+  SimQuoteExecution,
+  SimQuote,
+  TransferLimitView,
+  SimTransfer,
+} from '../sim/index.js';
 import { isoTime } from '../sim/time.js';
 
 /**
@@ -78,7 +82,7 @@ export function wireProfile(p: Profile): Json {
   return { id: p.id, nickname: p.nickname, type: p.type, ...(p.description !== undefined ? { description: p.description } : {}), ...(p.accountId !== undefined ? { account_id: p.accountId } : {}) };
 }
 
-export function wireBalance(b: BalanceView): Json {
+export function wireBalance(b: SimBalance): Json {
   return { asset: b.asset, available: b.available.toFixed(), trading: b.trading.toFixed() };
 }
 

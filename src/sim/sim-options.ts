@@ -3,12 +3,12 @@
  * SimOptions), and the defaults it applies when funding the default profile.
  */
 import { type Clock } from '../clock/clock.js';
-import { type PlatformSettings } from './area-deps.js';
-import { type PriceSeriesLike } from './price-model.js';
-import { type QuoteSettings } from './quotes.js';
+import { type PlatformSettings } from './platform/area-deps.js';
+import { type PriceSeriesLike } from './prices/price-data.js';
+import { type QuoteSettings } from './exchange/quotes.js';
 import { type SimSnapshot } from './snapshot.js';
-import { type TransferLimitConfig } from './transfer-limits.js';
-import { type TradingRules } from './trading.js';
+import { type TransferLimitConfig } from './platform/transfer-limit-rules.js';
+import { type TradingRules } from './exchange/trading.js';
 
 /** How a SimPlatform is set up: its clock and seed, market, fees, rules, limits and initial state. */
 export interface SimOptions {

@@ -6,14 +6,14 @@
  * so the platform file holds its commands and queries.
  */
 import { type Clock, type TimerHandle } from '../clock/clock.js';
-import { type MarketRegistry } from './market-registry.js';
-import { type MarketState } from './market-state.js';
-import { type MatchingEngine } from './matching.js';
-import { type PlatformServices } from './platform-services.js';
-import { type QuoteExecutionStore } from './quote-executions.js';
-import { type Settlement } from './settlement.js';
-import { type OrderEntry } from './trading.js';
-import { type TransferStore } from './transfers.js';
+import { type MarketRegistry } from './exchange/market-registry.js';
+import { type MarketState } from './exchange/market-state.js';
+import { type MatchingEngine } from './exchange/matching.js';
+import { type PlatformServices } from './platform/platform-services.js';
+import { type QuoteExecutionStore } from './exchange/quote-executions.js';
+import { type Settlement } from './exchange/settlement.js';
+import { type OrderEntry } from './exchange/trading.js';
+import { type TransferStore } from './platform/transfers.js';
 
 /** The parts of the sim that have work due as time passes. */
 export interface TickParts {
@@ -55,7 +55,10 @@ export class SimTicks {
     this.timer = undefined;
   }
 
-  /** Processes every tick up to `atMs`: due cancels, GTT expiries, stop triggers, maker fills. */
+  /**
+   * Processes every tick up to `atMs` — due cancels, GTT expiries, stop triggers and maker fills, then
+   * the held orders due for entry — and at `atMs` the due quote executions, transfers and platform areas.
+   */
   advanceTo(atMs: number): void {
     if (atMs < this.lastTime) return;
     const { tickMs, entry, registry } = this.s;

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { TestClock } from '../clock/test-clock.js';
 import { D } from '../core/decimal.js';
 import { SimError } from './errors.js';
-import { FractalPriceModel, type PriceSeriesLike } from './price-model.js';
+import { FractalPriceModel } from './market/price-model.js';
+import { type PriceSeriesLike } from './prices/price-data.js';
 import { SimPlatform } from './sim.js';
 
 const T0 = Date.UTC(2025, 2, 4, 10, 0, 0);

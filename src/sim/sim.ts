@@ -1,36 +1,38 @@
 import { type Clock } from '../clock/clock.js';
 import { D, type Dec } from '../core/decimal.js';
 import { InputError } from '../core/errors.js';
-import { type HistoricalPage, type HistoricalQuery } from './history.js';
-import { Ledger } from './ledger.js';
-import { type PriceView, type TickerView, priceOf, tickerOf } from './market-data.js';
-import { type MarketState, type TapeTrade, type WireLevel } from './market-state.js';
-import { MatchingEngine } from './matching.js';
-import { type OrderRecord, type PlaceOrderCommand, type SimExecution } from './order-types.js';
-import { MarketRegistry } from './market-registry.js';
-import { ProfileStore } from './profiles.js';
-import { type FeeSchedule, Settlement, type SimListener } from './settlement.js';
-import { DEFAULT_RULES, OrderEntry, type TradingRules, checkRules } from './trading.js';
-import { type DepositCommand, type InternalTransferCommand, type SimTransfer, TransferStore } from './transfers.js';
-import { AccountViews, type ExecutionFilter, type OrderFilter } from './account-views.js';
+import { type HistoricalPage, type HistoricalQuery } from './market/history.js';
+import { Ledger } from './exchange/ledger.js';
+import { type PriceView, type TickerView, priceOf, tickerOf } from './exchange/market-data.js';
+import { type MarketState, type TapeTrade, type WireLevel } from './exchange/market-state.js';
+import { MatchingEngine } from './exchange/matching.js';
+import { type OrderRecord, type PlaceOrderCommand, type SimExecution } from './exchange/order-types.js';
+import { MarketRegistry } from './exchange/market-registry.js';
+import { ProfileStore } from './exchange/profiles.js';
+import { type FeeSchedule, Settlement, type SimListener } from './exchange/settlement.js';
+import { DEFAULT_RULES, OrderEntry, type TradingRules, checkRules } from './exchange/trading.js';
+import { type DepositCommand, type InternalTransferCommand, type SimTransfer, TransferStore } from './platform/transfers.js';
+import { AccountViews, type ExecutionFilter, type OrderFilter } from './exchange/account-views.js';
 import { IdSource } from './ids.js';
-import { type QuoteExecutionCommand, type QuoteExecutionFilter, QuoteExecutionStore, type SimQuoteExecution } from './quote-executions.js';
-import { DEFAULT_QUOTE_SETTINGS, QuoteBook, type SimQuote } from './quotes.js';
+import { type QuoteExecutionCommand, type QuoteExecutionFilter, QuoteExecutionStore, type SimQuoteExecution } from './exchange/quote-executions.js';
+import { DEFAULT_QUOTE_SETTINGS, QuoteBook, type SimQuote } from './exchange/quotes.js';
 import { type SimSnapshot, type SnapshotParts, restoreSnapshot, takeSnapshot } from './snapshot.js';
-import { DEFAULT_TRANSFER_LIMITS, type TransferLimitView, TransferLimits } from './transfer-limits.js';
-import { type TransferFilter, queryTransfers } from './transfer-query.js';
+import { DEFAULT_TRANSFER_LIMITS, type TransferLimitView, TransferLimits } from './platform/transfer-limit-rules.js';
+import { type TransferFilter, queryTransfers } from './platform/transfer-query.js';
 import { customerIdOf, ownerOf } from './owners.js';
-import { PlatformServices } from './platform-services.js';
+import { PlatformServices } from './platform/platform-services.js';
 import { networkFor, type SimOptions } from './sim-options.js';
 import { SimTicks } from './sim-ticks.js';
 
 export type { SimOptions } from './sim-options.js';
 
 /**
- * The simulated platform: profiles, balances, orders and matching over a seeded synthetic market.
- * It is driven by its Clock — `start()` ticks it on the clock's timers, and every public call first
- * catches up to `clock.now()` — so a TestClock steps it deterministically with no HTTP at all. The
- * local sandbox serves it over HTTP; the backtester's SimVenue calls it directly.
+ * The simulated platform: the exchange (profiles, balances, orders, matching over a seeded synthetic
+ * market, held-rate quotes) and the platform areas (transfers, identities, accounts, fiat, crypto,
+ * settlements, conversions, tax forms). It is driven by its Clock — `start()` ticks it on the clock's
+ * timers, and every command and query first catches up to `clock.now()` — so a TestClock steps it
+ * deterministically with no HTTP at all. The local sandbox serves it over HTTP; SimVenue calls it
+ * directly in paper mode. Backtests do not run on it but on point replay (`replay/`).
  */
 export class SimPlatform {
   readonly clock: Clock;
@@ -47,10 +49,10 @@ export class SimPlatform {
   private readonly entry: OrderEntry;
   private readonly ids: IdSource;
   private readonly limits: TransferLimits;
-  /** The held-rate quote model (shared with the backtester through SimVenue). */
+  /** The held-rate quote model behind `listQuotes` and `executeQuote`. */
   readonly quotes: QuoteBook;
   private readonly quoteExecs: QuoteExecutionStore;
-  /** Read-only queries over accounts: balances, orders, executions (see AccountViews). */
+  /** Read-only queries over profiles: balances, orders, executions (see AccountViews). */
   readonly accounts: AccountViews;
   /** Identities, accounts, fiat and crypto transfers, settlements, conversions, tax forms and the may-transact gate. */
   readonly platform: PlatformServices;
@@ -103,15 +105,15 @@ export class SimPlatform {
     return this.ticks.lastTime;
   }
 
-  /** Processes every tick up to `atMs`: due cancels, GTT expiries, stop triggers, maker fills. */
+  /** Catches up to `atMs`: every tick's due work, then the due quote executions, transfers and platform areas (see SimTicks). */
   advanceTo(atMs: number): void {
     this.ticks.advanceTo(atMs);
   }
 
   /**
-   * Places an order: validated, funds reserved, then entered (taker phase run, or OPEN for a stop);
-   * returns the order as it stands. With `rules.submitDelayMs` > 0 it is answered SUBMITTED and
-   * entered at the first tick at or after `createdAt + submitDelayMs`.
+   * Places an order: the may-transact gate, then validated, funds reserved and entered (taker phase
+   * run, or OPEN for a stop); returns the order as it stands. With `rules.submitDelayMs` > 0 it is
+   * answered SUBMITTED and entered at the first tick at or after `createdAt + submitDelayMs`.
    */
   placeOrder(cmd: PlaceOrderCommand): OrderRecord {
     const now = this.now();

@@ -1,17 +1,17 @@
 import { D } from '../core/decimal.js';
 import { InputError } from '../core/errors.js';
 import { type IdSource } from './ids.js';
-import { type Ledger } from './ledger.js';
-import { type MarketState, type TapeTrade } from './market-state.js';
-import { type SimExecution, type SimOrder, isClosed } from './order-types.js';
-import { type Profile, type ProfileStore } from './profiles.js';
-import { type QuoteExecutionStore, type SimQuoteExecution } from './quote-executions.js';
-import { type QuoteBook, type SimQuote } from './quotes.js';
-import { type Settlement } from './settlement.js';
-import { type LimitUsage, type TransferLimits } from './transfer-limits.js';
-import { type SimTransfer, type TransferStore } from './transfers.js';
-import { type OrderEntry } from './trading.js';
-import { type PlatformServices, type PlatformSnapshot } from './platform-services.js';
+import { type Ledger } from './exchange/ledger.js';
+import { type MarketState, type TapeTrade } from './exchange/market-state.js';
+import { type SimExecution, type SimOrder, isClosed } from './exchange/order-types.js';
+import { type Profile, type ProfileStore } from './exchange/profiles.js';
+import { type QuoteExecutionStore, type SimQuoteExecution } from './exchange/quote-executions.js';
+import { type QuoteBook, type SimQuote } from './exchange/quotes.js';
+import { type Settlement } from './exchange/settlement.js';
+import { type LimitUsage, type TransferLimits } from './platform/transfer-limit-rules.js';
+import { type SimTransfer, type TransferStore } from './platform/transfers.js';
+import { type OrderEntry } from './exchange/trading.js';
+import { type PlatformServices, type PlatformSnapshot } from './platform/platform-services.js';
 
 export const SNAPSHOT_VERSION = 1;
 

@@ -1,6 +1,6 @@
 import { Subject, type Observable } from 'rxjs';
 import type { MarketEvent, MarketSymbol } from '../core/index.js';
-import type { PointMarket } from '../sim/point-market.js';
+import type { PointMarket } from '../sim/replay/point-market.js';
 import type { AccountEvent, OpenOrderView } from '../state/index.js';
 import type { MarketSource, StreamHealth } from './market-source.js';
 import { toVenueFill, toVenueOrder } from './point-venue.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TestClock } from '../clock/index.js';
-import { PointMarket } from '../sim/point-market.js';
+import { PointMarket } from '../sim/replay/point-market.js';
 import { SimPlatform } from '../sim/sim.js';
 import { PointVenue } from './point-venue.js';
 import { SimVenue } from './sim-venue.js';

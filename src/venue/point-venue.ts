@@ -1,8 +1,8 @@
 import type { Instrument, MarketSymbol } from '../core/index.js';
-import { catalogInstruments } from '../sim/catalog.js';
-import type { PointMarket } from '../sim/point-market.js';
-import type { PointExecution, PointQuoteExecution } from '../sim/point-orders.js';
-import type { PointTransfer } from '../sim/point-transfers.js';
+import { catalogInstruments } from '../sim/market/catalog.js';
+import type { PointMarket } from '../sim/replay/point-market.js';
+import type { PointExecution, PointQuoteExecution } from '../sim/replay/point-orders.js';
+import type { PointTransfer } from '../sim/replay/point-transfers.js';
 import { mapError, toTransferLimitRow, toVenueOrder } from './sim-venue.js';
 import {
   TRANSFER_INTENT_TYPE,
@@ -20,7 +20,7 @@ import {
 } from './venue.js';
 
 /**
- * The Venue over point replay (`src/sim/point-market.ts`), for backtests. The async methods honour
+ * The Venue over point replay (`src/sim/replay/point-market.ts`), for backtests. The async methods honour
  * the port, so the live OrderExecutor, QuoteExecutor and FillTracker run unchanged on top of it; the
  * `*Sync` methods let the backtest driver step and read it on its per-point path without a promise.
  * Errors map exactly as SimVenue's: refusals and bad input are VenueRejectedError, unknown ids

@@ -1,11 +1,11 @@
 import { InputError, type Dec, type Instrument, type MarketSymbol } from '../core/index.js';
-import { catalogInstruments } from '../sim/catalog.js';
+import { catalogInstruments } from '../sim/market/catalog.js';
 import { SimError } from '../sim/errors.js';
-import type { SimExecution } from '../sim/order-types.js';
-import type { SimQuoteExecution } from '../sim/quote-executions.js';
+import type { SimExecution } from '../sim/exchange/order-types.js';
+import type { SimQuoteExecution } from '../sim/exchange/quote-executions.js';
 import type { SimPlatform } from '../sim/sim.js';
-import type { TransferLimitView } from '../sim/transfer-limits.js';
-import type { SimTransfer } from '../sim/transfers.js';
+import type { TransferLimitView } from '../sim/platform/transfer-limit-rules.js';
+import type { SimTransfer } from '../sim/platform/transfers.js';
 import {
   REF_ID_REUSED,
   TRANSFER_INTENT_TYPE,
@@ -25,9 +25,9 @@ import {
 } from './venue.js';
 
 /**
- * The Venue over the simulated platform, with no HTTP: paper mode and the backtester use it, and it
- * passes the same contract suite as RestVenue. Calls are synchronous underneath; the promises only
- * honour the port's shape.
+ * The Venue over the simulated platform, with no HTTP: paper mode uses it on the embedded sandbox's
+ * platform (backtests use PointVenue, over point replay). It passes the same contract suite as
+ * RestVenue and PointVenue. Calls are synchronous underneath; the promises only honour the port's shape.
  */
 export class SimVenue implements Venue {
   readonly name = 'sim';
@@ -41,7 +41,7 @@ export class SimVenue implements Venue {
     return this.placeOrderSync(req);
   }
 
-  /** Synchronous form for the backtester's per-point path. */
+  /** The body of `placeOrder`: the platform answers at once (a reused ref_id returns its order, or REF_ID_REUSED). */
   placeOrderSync(req: PlaceOrderRequest): VenueOrder {
     try {
       return toVenueOrder(
@@ -116,7 +116,7 @@ export class SimVenue implements Venue {
     return this.executeQuoteSync(req);
   }
 
-  /** Synchronous form for the backtester's per-point path; a reused ref_id returns the earlier execution. */
+  /** The body of `executeQuote`: the platform answers at once (a reused ref_id returns the earlier execution). */
   executeQuoteSync(req: ExecuteQuoteRequest): VenueQuoteExecution {
     try {
       return toVenueQuoteExecution(this.sim.executeQuote({ profileId: this.profileId, quoteId: req.quoteId, refId: req.refId, baseAmount: req.baseAmount, quoteAmount: req.quoteAmount }));

@@ -3,8 +3,9 @@ import { TradeloopError } from '../core/index.js';
 
 /**
  * The Venue port: everything the executors need from a trading venue. RestVenue speaks HTTP to the
- * local or real sandbox; SimVenue calls the simulated platform directly (paper mode, backtests).
- * Both pass the same contract test suite. Every write carries the intent id as `refId`.
+ * local or real sandbox; SimVenue calls the simulated platform directly (paper mode); PointVenue runs
+ * backtests on point replay. All three pass the same contract test suite. Every write carries the
+ * intent id as `refId`.
  */
 export interface Venue {
   readonly name: string;

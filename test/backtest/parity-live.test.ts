@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runBacktest } from '../../backtest/run.js';
 import { RiskLimitsSchema } from '../../src/config/index.js';
 import { Rng } from '../../src/core/index.js';
-import type { PriceSeriesLike } from '../../src/sim/price-model.js';
+import type { PriceSeriesLike } from '../../src/sim/prices/price-data.js';
 import { resolveParams } from '../../src/strategy/index.js';
 import smaCross from '../../strategies/sma-cross.js';
 import { startLiveHarness, type LiveHarness } from '../support/live-harness.js';

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { isRecordingFile, loadRecordedSeries } from '../../backtest/recorded-series.js';
 import { LOCAL_CLIENT_SECRET } from '../../src/config/index.js';
 import { SecretSet } from '../../src/log/index.js';
-import { PriceDataError } from '../../src/sim/price-file.js';
+import { PriceDataError } from '../../src/sim/prices/price-file.js';
 import { JsonLinesRecorder, PollingMarketSource } from '../../src/venue/index.js';
 import { runCli } from '../cli/cli-helpers.js';
 import { T0, startTestSandbox } from '../support/sandbox-fixture.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { D, TRADING_MARKETS, type Instrument } from '../../src/core/index.js';
-import { catalogInstruments } from '../../src/sim/catalog.js';
+import { catalogInstruments } from '../../src/sim/market/catalog.js';
 import { TERMINAL_ORDER_STATUSES, VenueNotFoundError, VenueRejectedError, type Venue, type VenueOrder, type VenueQuoteExecution } from '../../src/venue/index.js';
 
 /** What the contract needs from each venue under test. */

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type PriceSeriesLike } from '../../src/sim/price-model.js';
+import { type PriceSeriesLike } from '../../src/sim/prices/price-data.js';
 import { type PlatformSandbox, refusal, startPlatformSandbox } from '../support/sandbox-platform.js';
 import { T0 } from '../support/sandbox-fixture.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INCREMENTS_MS } from '../../src/sim/history.js';
+import { INCREMENTS_MS } from '../../src/core/markets.js';
 import { T0, type TestSandbox, startTestSandbox } from '../support/sandbox-fixture.js';
 
 const iso = (ms: number): string => new Date(ms).toISOString();

@@ -11,7 +11,7 @@ import { RiskLimitsSchema } from '../../src/config/index.js';
 import type { Kernel } from '../../src/engine/kernel.js';
 import { RestVenue, type Venue } from '../../src/venue/index.js';
 import { SimPlatform } from '../../src/sim/sim.js';
-import type { PriceSeriesLike } from '../../src/sim/price-model.js';
+import type { PriceSeriesLike } from '../../src/sim/prices/price-data.js';
 import { closeRigJournals, liveRunRig } from '../support/live-run-rig.js';
 import { startLiveHarness } from '../support/live-harness.js';
 import { T0 } from '../support/sandbox-fixture.js';

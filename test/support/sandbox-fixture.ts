@@ -1,6 +1,6 @@
 import { TestClock } from '../../src/clock/test-clock.js';
 import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../src/sandbox/index.js';
-import { type PriceSeriesLike } from '../../src/sim/price-model.js';
+import { type PriceSeriesLike } from '../../src/sim/prices/price-data.js';
 import { SandboxHttp } from './sandbox-http.js';
 
 /** Start of simulated time in sandbox tests. */

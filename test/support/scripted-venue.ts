@@ -1,5 +1,5 @@
 import { D, type Dec, type Instrument, type MarketSymbol, type Side } from '../../src/core/index.js';
-import { catalogInstruments } from '../../src/sim/catalog.js';
+import { catalogInstruments } from '../../src/sim/market/catalog.js';
 import {
   VenueNotFoundError,
   VenueRejectedError,

@@ -1,5 +1,5 @@
 import { TRANSFER_INTENT_TYPE, type VenueMetadata } from '../../src/engine/venue-metadata.js';
-import { catalogInstruments } from '../../src/sim/catalog.js';
+import { catalogInstruments } from '../../src/sim/market/catalog.js';
 import type { SimPlatform } from '../../src/sim/sim.js';
 
 /**

@@ -10,7 +10,7 @@ import { loadConfigFile } from '../../config/load.js';
 import { InputError, splitMarket } from '../../core/index.js';
 import type { StrategyFailure } from '../../engine/strategy-failure.js';
 import { DEFAULT_RISK_LIMITS } from '../../risk/index.js';
-import type { PriceSeries } from '../../sim/price-file.js';
+import type { PriceSeries } from '../../sim/prices/price-file.js';
 import { loadStrategy, marketsOf, parseParamString, resolveParams, type StrategyDefinition } from '../../strategy/index.js';
 import { type CliContext, writeLine } from '../context.js';
 import { formatTable } from '../table.js';

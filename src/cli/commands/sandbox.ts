@@ -11,8 +11,8 @@ import { type SandboxClient } from '../../sandbox/auth.js';
 import { parseFaults } from '../../sandbox/faults.js';
 import { parseRateLimits } from '../../sandbox/rate-limits.js';
 import { type SandboxOptions, startSandbox } from '../../sandbox/server.js';
-import { loadPriceSeries } from '../../sim/price-file.js';
-import { type PriceSeriesLike } from '../../sim/price-model.js';
+import { loadPriceSeries } from '../../sim/prices/price-file.js';
+import { type PriceSeriesLike } from '../../sim/prices/price-data.js';
 import { type CliContext, writeLine } from '../context.js';
 
 interface SandboxFlags {

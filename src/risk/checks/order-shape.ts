@@ -1,5 +1,5 @@
 import type { DenialCode, DenialReason } from '../../core/index.js';
-import { capViolation, isViolation, ruleOrder, type OrderField, type OrderViolation } from '../../sim/order-rules.js';
+import { capViolation, isViolation, ruleOrder, type OrderField, type OrderViolation } from '../../sim/exchange/order-rules.js';
 import { deny } from '../denial.js';
 import type { TradeFacts } from '../facts.js';
 
@@ -16,7 +16,7 @@ const INTENT_FIELD: Readonly<Record<OrderField, string>> = {
 };
 
 /**
- * The platform's order rules (`src/sim/order-rules.ts`, the ones the sandbox and point replay apply)
+ * The platform's order rules (`src/sim/exchange/order-rules.ts`, the ones the sandbox and point replay apply)
  * against the market's instrument: type and time in force, fields per type and side, tick and amount
  * decimals, size limits, and the notional cap (USD markets; the venue decides the others). A
  * violation is denied as INVALID_INTENT, PRECISION, MINIMUM or MAX_NOTIONAL, naming the intent's field.

@@ -1,6 +1,4 @@
-import { IDENTITY_STATUSES } from '../../sim/identity-rules.js';
-import { DOCUMENT_FORMATS, sniffFormat } from '../../sim/identity-documents.js';
-import { summaryStatus } from '../../sim/identities.js';
+import { IDENTITY_STATUSES, DOCUMENT_FORMATS, sniffFormat, summaryStatus } from '../../sim/index.js';
 import { problem } from '../problem.js';
 import { type Route, type RouteContext } from '../router.js';
 import { wireDocument, wireIdentity, wireMember } from '../wire-platform.js';

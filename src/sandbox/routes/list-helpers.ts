@@ -1,4 +1,4 @@
-import { withinBounds, type TimeBounds } from '../../sim/transfer-query.js';
+import { withinBounds, type TimeBounds } from '../../sim/index.js';
 import { pageOf } from '../paging.js';
 import { type Query } from '../query.js';
 

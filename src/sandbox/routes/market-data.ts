@@ -1,6 +1,12 @@
-import { HISTORICAL_MARKETS, MARKET_DATA_MARKETS, PRICE_MARKETS, TRADING_MARKETS } from '../../core/markets.js';
-import { marketSpec } from '../../sim/catalog.js';
-import { INCREMENTS_MS, type Increment } from '../../sim/history.js';
+import {
+  HISTORICAL_MARKETS,
+  MARKET_DATA_MARKETS,
+  PRICE_MARKETS,
+  TRADING_MARKETS,
+  INCREMENTS_MS,
+  type Increment,
+} from '../../core/markets.js';
+import { marketSpec } from '../../sim/index.js';
 import { isoTime } from '../../sim/time.js';
 import { badRequest } from '../problem.js';
 import { type Route, type RouteContext } from '../router.js';

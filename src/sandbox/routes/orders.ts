@@ -1,6 +1,5 @@
 import { TRADING_MARKETS } from '../../core/markets.js';
-import { type OrderFilter } from '../../sim/account-views.js';
-import { type OrderRecord, type OrderStatus, isClosed } from '../../sim/order-types.js';
+import { type OrderFilter, type OrderRecord, type OrderStatus, isClosed } from '../../sim/index.js';
 import { type SimPlatform } from '../../sim/sim.js';
 import { pageOf } from '../paging.js';
 import { badRequest } from '../problem.js';

@@ -1,5 +1,5 @@
 import { TRADING_MARKETS } from '../../core/markets.js';
-import { type QuoteExecutionStatus } from '../../sim/quote-executions.js';
+import type { QuoteExecutionStatus } from '../../sim/index.js';
 import { pageOf } from '../paging.js';
 import { badRequest } from '../problem.js';
 import { type Route, type RouteContext } from '../router.js';

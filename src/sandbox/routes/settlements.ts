@@ -1,4 +1,4 @@
-import { SETTLEMENT_STATUSES } from '../../sim/settlement-transactions.js';
+import { SETTLEMENT_STATUSES } from '../../sim/index.js';
 import { badRequest } from '../problem.js';
 import { type Route, type RouteContext } from '../router.js';
 import { wireSettlement } from '../wire-platform.js';

@@ -1,5 +1,4 @@
-import { TRANSFER_TYPES } from '../../sim/transfer-limits.js';
-import { type TimeBounds, type TransferFilter } from '../../sim/transfer-query.js';
+import { TRANSFER_TYPES, type TimeBounds, type TransferFilter } from '../../sim/index.js';
 import { pageOf } from '../paging.js';
 import { badRequest } from '../problem.js';
 import { type Query } from '../query.js';

@@ -10,6 +10,6 @@ export * from './stream-plan.js';
 export * from './stream-requests.js';
 export { nextSlotDelayMs, pollStream, InFlight, type PollContext, type PollSpec } from './poll-loop.js';
 export { HealthBook } from './stream-health.js';
-export { loadWarmUp, INCREMENT_MS, MAX_WARM_UP_POINTS, type WarmUpSettings } from './warm-up.js';
+export { loadWarmUp, INCREMENT_MS, MAX_WARM_UP_POINTS, type WarmUpSettings } from './warm-up-history.js';
 export * from './recorded-market-source.js';
 export * from './from-config.js';

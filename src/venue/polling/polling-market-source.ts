@@ -13,7 +13,7 @@ import { RequestBudget } from './request-budget.js';
 import { DEFAULT_INTERVALS, requestFor, type MarketDataApi, type PollIntervals } from './stream-requests.js';
 import { planStreams, type PlannedStream } from './stream-plan.js';
 import { HealthBook } from './stream-health.js';
-import { loadWarmUp, type WarmUpSettings } from './warm-up.js';
+import { loadWarmUp, type WarmUpSettings } from './warm-up-history.js';
 
 export interface PollingMarketSourceOptions {
   readonly api: MarketDataApi;

@@ -9,7 +9,7 @@ import { readRecording } from './recording-reader.js';
 import { HealthBook } from './stream-health.js';
 import { parseStreamName } from './stream-names.js';
 import { subscribedTo } from './stream-plan.js';
-import { MAX_WARM_UP_POINTS } from './warm-up.js';
+import { MAX_WARM_UP_POINTS } from './warm-up-history.js';
 
 export interface RecordedMarketSourceOptions {
   /** A file written by a polling source with `streams.record`. */

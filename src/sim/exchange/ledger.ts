@@ -1,0 +1,105 @@
+import { D, type Dec, ZERO } from '../../core/decimal.js';
+import { invariant } from '../../core/errors.js';
+import { SimError } from '../errors.js';
+
+/** One asset's balance in one profile: `available` for new debits, `trading` locked by open orders. */
+export interface Balance {
+  readonly available: Dec;
+  readonly trading: Dec;
+}
+
+/** A signed change to one balance; a fill or reservation is a list of these applied together. */
+export interface BalanceChange {
+  readonly profileId: string;
+  readonly asset: string;
+  readonly available?: Dec;
+  readonly trading?: Dec;
+}
+
+/**
+ * Balances per profile and asset. Every movement goes through `apply`, which checks that no
+ * balance would go negative before touching any of them, so a fill moves all its legs or none.
+ */
+export class Ledger {
+  private readonly books = new Map<string, Map<string, { available: Dec; trading: Dec }>>();
+
+  get(profileId: string, asset: string): Balance {
+    const b = this.books.get(profileId)?.get(asset);
+    return b === undefined ? { available: ZERO, trading: ZERO } : { available: b.available, trading: b.trading };
+  }
+
+  /** Assets the profile has ever held, with their balances. */
+  list(profileId: string): Array<readonly [string, Balance]> {
+    return [...(this.books.get(profileId)?.entries() ?? [])].map(([asset, b]) => [asset, { ...b }] as const);
+  }
+
+  /** True when every balance of the profile is zero. */
+  isEmpty(profileId: string): boolean {
+    return this.list(profileId).every(([, b]) => b.available.isZero() && b.trading.isZero());
+  }
+
+  /** Every balance as [profile, asset, available, trading] rows (snapshots). */
+  saved(): Array<[string, string, string, string]> {
+    const rows: Array<[string, string, string, string]> = [];
+    for (const [profileId, assets] of this.books) for (const [asset, b] of assets) rows.push([profileId, asset, b.available.toFixed(), b.trading.toFixed()]);
+    return rows;
+  }
+
+  /** Replaces every balance with a snapshot's rows. */
+  restore(rows: ReadonlyArray<readonly [string, string, string, string]>): void {
+    this.books.clear();
+    for (const [profileId, asset, available, trading] of rows) {
+      let assets = this.books.get(profileId);
+      if (assets === undefined) this.books.set(profileId, (assets = new Map()));
+      assets.set(asset, { available: new D(available), trading: new D(trading) });
+    }
+  }
+
+  /** Applies all changes atomically; a negative result is a broken invariant (callers check funds first). */
+  apply(changes: readonly BalanceChange[]): void {
+    const next = new Map<string, { profileId: string; asset: string; available: Dec; trading: Dec }>();
+    for (const c of changes) {
+      const key = `${c.profileId}\u0000${c.asset}`;
+      const cur = next.get(key) ?? { profileId: c.profileId, asset: c.asset, ...this.get(c.profileId, c.asset) };
+      next.set(key, { ...cur, available: cur.available.plus(c.available ?? ZERO), trading: cur.trading.plus(c.trading ?? ZERO) });
+    }
+    for (const n of next.values()) {
+      invariant(!n.available.isNegative() && !n.trading.isNegative(), `balance of ${n.asset} in ${n.profileId} would go negative`);
+    }
+    for (const n of next.values()) {
+      let assets = this.books.get(n.profileId);
+      if (assets === undefined) this.books.set(n.profileId, (assets = new Map()));
+      assets.set(n.asset, { available: n.available, trading: n.trading });
+    }
+  }
+
+  /** Throws the platform's insufficient-funds refusal unless `needed` is available. */
+  require(profileId: string, asset: string, needed: Dec): void {
+    const { available } = this.get(profileId, asset);
+    if (available.lt(needed)) {
+      throw new SimError('insufficient-funds', `insufficient ${asset} funds in profile ${profileId}: ${needed.toFixed()} needed, ${available.toFixed()} available`, {
+        profile_id: profileId,
+        asset,
+        available: available.toFixed(),
+        needed: needed.toFixed(),
+      });
+    }
+  }
+
+  /** Moves `amount` from available to trading (an order's reservation). */
+  reserve(profileId: string, asset: string, amount: Dec): void {
+    this.require(profileId, asset, amount);
+    this.apply([{ profileId, asset, available: amount.neg(), trading: amount }]);
+  }
+
+  /** Moves `amount` back from trading to available. */
+  release(profileId: string, asset: string, amount: Dec): void {
+    if (amount.isZero()) return;
+    this.apply([{ profileId, asset, available: amount, trading: amount.neg() }]);
+  }
+
+  /** Credits `amount` to available (deposits). */
+  credit(profileId: string, asset: string, amount: Dec): void {
+    this.apply([{ profileId, asset, available: new D(amount) }]);
+  }
+}

@@ -1,0 +1,301 @@
+import { D, type Dec, WIRE_DECIMAL, decimalPlaces } from '../../core/decimal.js';
+import { InputError } from '../../core/errors.js';
+import type { Instrument, NotionalCaps } from '../../core/instrument.js';
+import { isTradingMarket } from '../../core/markets.js';
+import { type OrderType, type Side, type TimeInForce } from '../../core/messages.js';
+import { catalogInstrument } from '../market/catalog.js';
+import { SimError } from '../errors.js';
+import { type OrderSpec, type PlaceOrderCommand } from './order-types.js';
+import { metadata, optionalString } from '../wire-fields.js';
+
+export { metadata, optionalString };
+
+const TIF_BY_TYPE: Readonly<Record<OrderType, readonly TimeInForce[]>> = {
+  MARKET: ['IOC'],
+  LIMIT: ['GTC', 'IOC', 'GTT', 'FOK'],
+  POST_ONLY_LIMIT: ['GTC', 'IOC', 'GTT', 'FOK'],
+  STOP_MARKET: ['GTC', 'GTT'],
+  STOP_LIMIT: ['GTC', 'GTT'],
+};
+/** The platform's order types, each with the times in force it takes (the first is the default). */
+export const ORDER_TYPES = Object.keys(TIF_BY_TYPE) as OrderType[];
+
+/**
+ * An order as any caller states it, wire values in camelCase: the sandbox passes raw JSON (hence
+ * `unknown`), point replay and the risk gate pass an intent's strings. `expiresAt` is epoch ms, as a
+ * number or a digit string.
+ */
+export interface OrderRequest {
+  readonly side: unknown;
+  readonly type: unknown;
+  readonly baseAmount?: unknown;
+  readonly quoteAmount?: unknown;
+  readonly price?: unknown;
+  readonly stopPrice?: unknown;
+  readonly timeInForce?: unknown;
+  readonly expiresAt?: unknown;
+}
+
+/** The wire name of the field a violation is about. */
+export type OrderField = 'side' | 'type' | 'time_in_force' | 'base_amount' | 'quote_amount' | 'price' | 'stop_price' | 'expiration_date';
+
+/** invalid: malformed or not allowed for the type; precision: decimals or tick; size: the instrument's min/max; cap: the platform's notional cap. */
+export type ViolationKind = 'invalid' | 'precision' | 'size' | 'cap';
+
+/** Why the platform would refuse an order: the one field to change, and how. */
+export interface OrderViolation {
+  readonly field: OrderField;
+  readonly kind: ViolationKind;
+  /** What is wrong and the fix, without the field's name (callers name it in their own words). */
+  readonly reason: string;
+  /** `${field}: ${reason}`. */
+  readonly message: string;
+  /** The numbers behind it (value, max_decimals, tick, notional and cap). */
+  readonly details: Readonly<Record<string, string | number>>;
+}
+
+/** An order that passed the rules: amounts parsed, time in force defaulted. */
+export interface RuledOrder {
+  readonly side: Side;
+  readonly type: OrderType;
+  readonly timeInForce: TimeInForce;
+  readonly baseAmount: Dec | undefined;
+  readonly quoteAmount: Dec | undefined;
+  readonly price: Dec | undefined;
+  readonly stopPrice: Dec | undefined;
+  readonly expiresAt: number | undefined;
+}
+
+/** What the cap check needs besides the order: a price for unpriced orders, the quote's rate to USD, caps other than the instrument's. */
+export interface Valuation {
+  /** Mid or last price of the market, in the quote currency (values a MARKET sell). */
+  readonly reference?: Dec;
+  /** Units of the quote currency per USD (1 for USD markets); without it a non-USD order's cap is not checked. */
+  readonly quotePerUsd?: Dec;
+  readonly caps?: NotionalCaps;
+}
+
+class Refusal {
+  constructor(readonly v: OrderViolation) {}
+}
+
+function violation(field: OrderField, kind: ViolationKind, reason: string, details: Record<string, string | number> = {}): OrderViolation {
+  return Object.freeze({ field, kind, reason, message: `${field}: ${reason}`, details: Object.freeze(details) });
+}
+
+function refuse(field: OrderField, kind: ViolationKind, reason: string, details: Record<string, string | number> = {}): never {
+  throw new Refusal(violation(field, kind, reason, details));
+}
+
+/** How far from mid a taker limit price may be before the platform rejects the order (15 %). */
+export const PLATFORM_PRICE_BAND = new D('0.15');
+
+/** Why the platform rejects a post-only order that would take at entry (status REJECTED). */
+export const POST_ONLY_TAKES = 'post-only order would take liquidity';
+
+/**
+ * The platform's taker price band: the reason a marketable LIMIT order at `price` is rejected when
+ * `mid` (the reference at entry: the book's mid, or a backtest point's price) is more than `band`
+ * away, or undefined when it is within. Shared by the exchange's matching and point replay.
+ */
+export function takerBandRefusal(price: Dec, mid: Dec, band: Dec = PLATFORM_PRICE_BAND): string | undefined {
+  return price.minus(mid).abs().div(mid).gt(band) ? `taker limit price more than ${band.times(100).toFixed()} % from mid` : undefined;
+}
+
+/** True for a violation (as opposed to a ruled order). */
+export function isViolation(x: RuledOrder | OrderViolation): x is OrderViolation {
+  return 'kind' in x && 'reason' in x;
+}
+
+/**
+ * The platform's order rules (TRADING.md §2.1) in one place, for the sandbox's exchange, point replay
+ * and the risk gate: type and time-in-force matrix, required and forbidden fields per type and side
+ * (stops sell-only), positive decimals, the instrument's tick and amount decimals, its size limits.
+ * Returns the order parsed, or the first violation. Caps need a price: see `capViolation`.
+ */
+export function ruleOrder(req: OrderRequest, i: Instrument): RuledOrder | OrderViolation {
+  try {
+    const side = pick(req.side, 'side', ['BUY', 'SELL'] as const);
+    const type = pick(req.type, 'type', ORDER_TYPES);
+    const allowed = TIF_BY_TYPE[type];
+    const timeInForce = absent(req.timeInForce) ? allowed[0]! : pick(req.timeInForce, 'time_in_force', allowed, ` for ${type} orders`);
+    checkFields(type, side, req);
+    const order: RuledOrder = {
+      side,
+      type,
+      timeInForce,
+      baseAmount: decimal(req.baseAmount, 'base_amount', i.baseDecimals),
+      quoteAmount: decimal(req.quoteAmount, 'quote_amount', i.quoteDecimals),
+      price: decimal(req.price, 'price', i.priceDecimals, i.tick),
+      stopPrice: decimal(req.stopPrice, 'stop_price', i.priceDecimals, i.tick),
+      expiresAt: expiry(req.expiresAt, timeInForce),
+    };
+    checkSize(order.baseAmount, i);
+    return order;
+  } catch (e) {
+    if (e instanceof Refusal) return e.v;
+    throw e;
+  }
+}
+
+/**
+ * The platform's notional cap (403 notional-value-too-large): MARKET and STOP_MARKET orders against
+ * the market cap, the others against the limit cap, valued at the order's price (or stop price, or
+ * `reference` for a MARKET sell) and converted to USD. Undecidable without a price or rate: undefined.
+ */
+export function capViolation(o: RuledOrder, i: Instrument, v: Valuation): OrderViolation | undefined {
+  const priced = o.price ?? o.stopPrice ?? v.reference;
+  const notional = o.quoteAmount ?? (priced !== undefined && o.baseAmount !== undefined ? o.baseAmount.times(priced) : undefined);
+  const usd = notional === undefined ? undefined : i.quote === 'USD' ? notional : v.quotePerUsd && notional.div(v.quotePerUsd);
+  if (usd === undefined) return undefined;
+  const caps = v.caps ?? i.maxNotionalUsd;
+  const max = o.type === 'MARKET' || o.type === 'STOP_MARKET' ? caps.market : caps.limit;
+  if (!usd.gt(max)) return undefined;
+  const field = o.quoteAmount !== undefined ? 'quote_amount' : 'base_amount';
+  const details = { market: i.market, order_type: o.type, order_notional_value: usd.toFixed(2), max_notional_value: max.toFixed() };
+  return violation(field, 'cap', `order notional ${usd.toFixed(2)} USD exceeds the maximum ${max.toFixed()} USD for ${o.type} orders on ${i.market}: make the order smaller or split it`, details);
+}
+
+/** Every rule, caps included: the first violation, or undefined when the platform would take the order. */
+export function orderViolation(req: OrderRequest, i: Instrument, v: Valuation = {}): OrderViolation | undefined {
+  const o = ruleOrder(req, i);
+  return isViolation(o) ? o : capViolation(o, i, v);
+}
+
+/**
+ * Raises a violation as the simulated platform answers it: precision → SimError exceed-precision,
+ * cap → SimError notional-value-too-large, invalid and size → InputError (400 naming the field).
+ */
+export function throwViolation(v: OrderViolation): never {
+  if (v.kind === 'precision') throw new SimError('exceed-precision', v.message, { field: v.field, ...v.details });
+  if (v.kind === 'cap') throw new SimError('notional-value-too-large', v.reason, v.details);
+  throw new InputError(v.field, v.reason);
+}
+
+function absent(value: unknown): boolean {
+  return value === undefined || value === null || value === '';
+}
+
+function need(value: unknown, field: OrderField, why: () => string): void {
+  if (absent(value)) refuse(field, 'invalid', `required ${why()}`);
+}
+
+function forbid(value: unknown, field: OrderField, why: () => string): void {
+  if (!absent(value)) refuse(field, 'invalid', `not allowed ${why()}: remove it`);
+}
+
+function checkFields(type: OrderType, side: Side, req: OrderRequest): void {
+  const stop = type === 'STOP_MARKET' || type === 'STOP_LIMIT';
+  if (stop && side !== 'SELL') refuse('side', 'invalid', `${type} orders are sell-only (stop loss): use SELL`);
+  if (type === 'MARKET' && side === 'BUY') {
+    need(req.quoteAmount, 'quote_amount', () => 'for MARKET BUY orders (the quote currency to spend)');
+    forbid(req.baseAmount, 'base_amount', () => 'on MARKET BUY orders (size them by quote_amount)');
+  } else {
+    need(req.baseAmount, 'base_amount', () => `for ${side === 'SELL' ? type + ' SELL' : type} orders`);
+    forbid(req.quoteAmount, 'quote_amount', () => `on ${type} ${side} orders (only MARKET BUY uses it)`);
+  }
+  if (type === 'MARKET' || type === 'STOP_MARKET') forbid(req.price, 'price', () => `on ${type} orders`);
+  else need(req.price, 'price', () => `for ${type} orders (the limit price)`);
+  if (stop) need(req.stopPrice, 'stop_price', () => `for ${type} orders (the trigger price)`);
+  else forbid(req.stopPrice, 'stop_price', () => `on ${type} orders (only stop orders have one)`);
+}
+
+function pick<T extends string>(value: unknown, field: OrderField, allowed: readonly T[], context = ''): T {
+  if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
+  const what = absent(value) ? 'required' : `${JSON.stringify(value)} is not valid`;
+  return refuse(field, 'invalid', `${what}${context}: use one of ${allowed.join(', ')}`);
+}
+
+/** A positive wire decimal with at most `dp` places (trailing zeros aside) and on `tick` when given. */
+function decimal(value: unknown, field: OrderField, dp: number, tick?: Dec): Dec | undefined {
+  if (absent(value)) return undefined;
+  if (typeof value !== 'string' || !WIRE_DECIMAL.test(value)) {
+    refuse(field, 'invalid', `expected an unsigned decimal string such as "1.25", got ${JSON.stringify(value)}`);
+  }
+  const d = new D(value);
+  if (!d.gt(0)) refuse(field, 'invalid', 'must be greater than zero');
+  const places = value.includes('.') ? decimalPlaces(value.replace(/0+$/, '')) : 0;
+  if (places > dp || (tick !== undefined && !isDecimalUnit(tick) && !d.mod(tick).isZero())) {
+    const onTick = tick === undefined ? '' : ` (a multiple of ${tick.toFixed()})`;
+    refuse(field, 'precision', `${value} has more precision than allowed: use at most ${dp} decimal places${onTick}`, { value, max_decimals: dp, ...(tick && { tick: tick.toFixed() }) });
+  }
+  return d;
+}
+
+/** A tick of 1, 0.1, 0.01 …: a price within its decimals is on it, no division needed. */
+function isDecimalUnit(tick: Dec): boolean {
+  return tick.sd() === 1 && tick.toFixed().endsWith('1');
+}
+
+function expiry(value: unknown, tif: TimeInForce): number | undefined {
+  if (tif !== 'GTT') {
+    if (!absent(value)) refuse('expiration_date', 'invalid', 'only for time_in_force GTT: remove it or use GTT');
+    return undefined;
+  }
+  const ms = typeof value === 'number' ? value : typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(ms) || ms <= 0) refuse('expiration_date', 'invalid', 'required for GTT: epoch milliseconds as a digit string, e.g. "1767225600000"');
+  return ms;
+}
+
+function checkSize(base: Dec | undefined, i: Instrument): void {
+  if (base === undefined) return;
+  if (i.minBaseAmount !== undefined && base.lt(i.minBaseAmount)) {
+    refuse('base_amount', 'size', `${base.toFixed()} is below the minimum ${i.minBaseAmount.toFixed()} ${i.base} of ${i.market}: order at least that much`, { value: base.toFixed(), min: i.minBaseAmount.toFixed() });
+  }
+  if (i.maxBaseAmount !== undefined && base.gt(i.maxBaseAmount)) {
+    refuse('base_amount', 'size', `${base.toFixed()} is above the maximum ${i.maxBaseAmount.toFixed()} ${i.base} of ${i.market}: split the order`, { value: base.toFixed(), max: i.maxBaseAmount.toFixed() });
+  }
+}
+
+/**
+ * Validates an order request as the sandbox's exchange receives it: the market, then the order rules
+ * above against the catalog's instrument (a violation raised by `throwViolation`), then the fields
+ * that are not order rules (ref_id, metadata, identity, recipient). Market-dependent rejections (price
+ * band, post-only, GTT too soon) and the notional cap are decided later, on entry.
+ */
+export function parseOrder(cmd: PlaceOrderCommand): OrderSpec {
+  const market = tradingMarket(cmd.market);
+  if (typeof cmd.expirationDate === 'number') throw new InputError('expiration_date', 'expected epoch milliseconds as a digit string, e.g. "1767225600000"');
+  const o = ruleOrder({ ...cmd, expiresAt: cmd.expirationDate }, catalogInstrument(market));
+  if (isViolation(o)) throwViolation(o);
+  return {
+    side: o.side,
+    market,
+    type: o.type,
+    timeInForce: o.timeInForce,
+    refId: optionalString(cmd.refId, 'ref_id', 100),
+    baseAmount: o.baseAmount,
+    quoteAmount: o.quoteAmount,
+    price: o.price,
+    stopPrice: o.stopPrice,
+    expiresAt: o.expiresAt,
+    metadata: metadata(cmd.metadata),
+    ...identity(cmd),
+    recipientProfileId: optionalString(cmd.recipientProfileId, 'recipient_profile_id', 100),
+  };
+}
+
+function tradingMarket(value: unknown): string {
+  if (typeof value === 'string' && isTradingMarket(value)) return value;
+  throw new InputError('market', `${value === undefined ? 'required' : JSON.stringify(value) + ' is not a trading market'}: use a market such as BTCUSD or ETHEUR (see ListMarkets)`);
+}
+
+/** A positive wire decimal with at most `dp` places, or undefined: the order rules' check, for any amount field of the sim. */
+export function amount(value: unknown, field: string, dp: number): Dec | undefined {
+  try {
+    return decimal(value, field as OrderField, dp);
+  } catch (e) {
+    if (e instanceof Refusal) throwViolation(e.v);
+    throw e;
+  }
+}
+
+function identity(cmd: PlaceOrderCommand): { identityId: string | undefined; identityAccountId: string | undefined } {
+  const identityId = optionalString(cmd.identityId, 'identity_id', 100);
+  const identityAccountId = optionalString(cmd.identityAccountId, 'identity_account_id', 100);
+  if ((identityId === undefined) !== (identityAccountId === undefined)) {
+    throw new InputError(identityId === undefined ? 'identity_id' : 'identity_account_id', 'identity_id and identity_account_id must be sent together (or neither)');
+  }
+  optionalString(cmd.selfMatchPreventionId, 'self_match_prevention_id', 36);
+  return { identityId, identityAccountId };
+}

@@ -1,0 +1,224 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { InputError, Rng } from '../../core/index.js';
+import {
+  loadPriceSeries, MAX_LISTED_PROBLEMS, parsePriceCsv, parsePriceJson, parseRfc3339At, PriceDataError, type PriceSeries,
+} from './price-file.js';
+
+const T0 = Date.UTC(2024, 0, 1);
+
+function problemsOf(fn: () => unknown): PriceDataError {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(PriceDataError);
+    return err as PriceDataError;
+  }
+  throw new Error('expected a PriceDataError');
+}
+
+describe('parsePriceCsv', () => {
+  it('reads timestamp,price rows with RFC 3339 and epoch-ms timestamps', () => {
+    const s = parsePriceCsv('timestamp,price\n2024-01-01T00:00:00Z,100\n1704067260000,101.5\n', 'a.csv');
+    expect(s.source).toBe('a.csv');
+    expect(s.length).toBe(2);
+    expect(Array.from(s.times)).toEqual([T0, T0 + 60_000]);
+    expect(Array.from(s.prices)).toEqual([100, 101.5]);
+    expect(s.highs).toBeUndefined();
+  });
+
+  it('reads OHLCV rows, using close as the price and keeping open, high, low and volume', () => {
+    const s = parsePriceCsv('timestamp,open,high,low,close,volume\n1000,10,12,9,11,5\n2000,11,11.5,10.5,11.25,0\n', 'o.csv');
+    expect(Array.from(s.prices)).toEqual([11, 11.25]);
+    expect(Array.from(s.opens!)).toEqual([10, 11]);
+    expect(Array.from(s.highs!)).toEqual([12, 11.5]);
+    expect(Array.from(s.lows!)).toEqual([9, 10.5]);
+    expect(Array.from(s.volumes!)).toEqual([5, 0]);
+  });
+
+  it('finds columns by name in any order and accepts CRLF, a BOM, quotes, spaces and blank lines', () => {
+    const text = '\uFEFF"Price" , Timestamp\r\n"100.5", "2024-01-01T00:00:00Z"\r\n\r\n 101 ,2024-01-01T02:00:00+01:00\r\n';
+    const s = parsePriceCsv(text, 'q.csv');
+    expect(Array.from(s.prices)).toEqual([100.5, 101]);
+    expect(Array.from(s.times)).toEqual([T0, T0 + 3_600_000]);
+  });
+
+  it('accepts average_price as the price column and a file without a final newline', () => {
+    const s = parsePriceCsv('timestamp,average_price\n1,2', 'x.csv');
+    expect([s.times[0], s.prices[0]]).toEqual([1, 2]);
+  });
+
+  it('parses decimals exactly as Number() does, on the fast path and the fallback', () => {
+    const rng = new Rng(7);
+    const values = ['0.1', '0.3', '123456789.123456', '1e3', '2.5E-2', '.5', '7.', '1234567890123456789'];
+    for (let i = 0; i < 200; i++) values.push((rng.next() * 10 ** rng.int(-3, 9)).toFixed(rng.int(0, 10)));
+    const rows = values.filter((v) => Number(v) > 0).map((v, i) => `${i},${v}`);
+    const s = parsePriceCsv(`timestamp,price\n${rows.join('\n')}`, 'n.csv');
+    expect(Array.from(s.prices)).toEqual(rows.map((r) => Number(r.split(',')[1])));
+  });
+
+  it('reports every bad row with its line and the problem', () => {
+    const text = [
+      'timestamp,price', '2024-01-01T00:00:00Z,abc', '1704067200000,-1', '1704067200000,0', '2024-01-01T00:00:01Z,',
+      '5,6,7', '2024-01-01T00:00:02Z',
+    ].join('\n');
+    const err = problemsOf(() => parsePriceCsv(text, 'bad.csv'));
+    expect(err.problemCount).toBe(6);
+    expect(err.problems.map((p) => [p.line, p.message])).toEqual([
+      [2, 'price "abc" is not a number'],
+      [3, 'price -1 is not positive; prices must be greater than 0'],
+      [4, 'price 0 is not positive; prices must be greater than 0'],
+      [5, 'price is empty'],
+      [6, 'expected 2 fields (timestamp,price), found 3'],
+      [7, 'expected 2 fields (timestamp,price), found 1'],
+    ]);
+    expect(err.message).toContain('bad.csv: 6 problems in price data');
+    expect(err.message).toContain('line 3: price -1 is not positive');
+    expect(err).toBeInstanceOf(InputError);
+    expect(err.field).toBe('bad.csv');
+  });
+
+  it('reports unsorted and duplicate timestamps naming the earlier line', () => {
+    const err = problemsOf(() => parsePriceCsv('timestamp,price\n1000,1\n2000,1\n2000,1\n1500,1\n3000,1\n', 's.csv'));
+    expect(err.problems.map((p) => [p.line, p.message])).toEqual([
+      [4, 'duplicate timestamp (same as line 3); each point needs its own time'],
+      [5, "timestamp is earlier than line 3's; rows must be in ascending time order"],
+    ]);
+  });
+
+  it.each([
+    ['1704067200', 'looks like epoch seconds; use epoch milliseconds (1704067200000) or RFC 3339'],
+    ['2024-01-01', 'has no time of day; write 2024-01-01T00:00:00Z'],
+    ['2024-01-01T00:00:00', 'has no time zone; add Z for UTC'],
+    ['2024-02-30T00:00:00Z', 'is not a valid date and time (a field is out of range)'],
+    ['2024-01-01T24:00:00Z', 'is not a valid date and time (a field is out of range)'],
+    ['Jan 1 2024', 'is not a valid time; use RFC 3339 with a zone (2024-01-31T00:00:00Z) or epoch milliseconds (1706659200000)'],
+    ['-5', 'is not a valid time'],
+    ['12345678901234567', 'is too large for epoch milliseconds'],
+  ])('rejects the timestamp %s with the fix', (value, message) => {
+    const err = problemsOf(() => parsePriceCsv(`timestamp,price\n${value},1\n`, 't.csv'));
+    expect(err.problems[0]!.message).toContain(`timestamp "${value}" ${message}`);
+  });
+
+  it('checks that OHLC rows are consistent and volumes are not negative', () => {
+    const text = 'timestamp,open,high,low,close,volume\n1,10,9,8,9.5,1\n2,10,12,10.5,11,1\n3,10,12,9,11,-2\n';
+    const err = problemsOf(() => parsePriceCsv(text, 'o.csv'));
+    expect(err.problems.map((p) => [p.line, p.message])).toEqual([
+      [2, 'high 9 is below the open, close or low'],
+      [3, 'low 10.5 is above the open, close or high'],
+      [4, 'volume -2 is negative; volumes must be 0 or more'],
+    ]);
+  });
+
+  it.each([
+    ['', 'the first line must be the header row'],
+    ['1000,5\n2000,6', 'the first line must be the header row'],
+    ['time,price\n1,1', 'unknown column "time"'],
+    ['timestamp,value\n1,1', 'missing column "price" (or "close")'],
+    ['price\n1', 'missing column "timestamp"'],
+    ['timestamp,price,close\n1,1,1', 'columns "price" and "close" both give the price; keep one'],
+    ['timestamp,open,close\n1,1,1', 'OHLC data needs all of the columns open, high, low and close'],
+    ['timestamp,price\n', 'no data rows after the header'],
+  ])('rejects a bad header or empty file (%j)', (text, message) => {
+    expect(problemsOf(() => parsePriceCsv(text, 'h.csv')).message).toContain(message);
+  });
+
+  it('lists the first problems and counts the rest', () => {
+    const rows = Array.from({ length: 50 }, (_, i) => `${i},x`);
+    const err = problemsOf(() => parsePriceCsv(`timestamp,price\n${rows.join('\n')}`, 'm.csv'));
+    expect(err.problemCount).toBe(50);
+    expect(err.problems).toHaveLength(MAX_LISTED_PROBLEMS);
+    expect(err.message).toContain(`… and ${50 - MAX_LISTED_PROBLEMS} more`);
+  });
+});
+
+describe('parseRfc3339At', () => {
+  it('agrees with Date.parse on random valid date-times, offsets and fractions', () => {
+    const rng = new Rng(3);
+    for (let i = 0; i < 2000; i++) {
+      const ms = rng.int(-2e12, 4e12);
+      let iso = new Date(ms).toISOString();
+      if (i % 3 === 0) iso = iso.replace('Z', `${rng.next() < 0.5 ? '+' : '-'}0${rng.int(0, 9)}:${rng.int(10, 59)}`);
+      if (i % 5 === 0) iso = iso.replace(/\.\d+/, '');
+      expect(parseRfc3339At(iso, 0, iso.length)).toBe(Date.parse(iso));
+    }
+  });
+
+  it('accepts a lower-case t and z, a space separator and sub-millisecond fractions', () => {
+    expect(parseRfc3339At('2024-01-01t00:00:00z', 0, 20)).toBe(T0);
+    expect(parseRfc3339At('2024-01-01 00:00:00Z', 0, 20)).toBe(T0);
+    expect(parseRfc3339At('2024-01-01T00:00:00.0005Z', 0, 25)).toBeCloseTo(T0 + 0.5, 6);
+    expect(parseRfc3339At('2024-02-29T00:00:00Z', 0, 20)).toBe(Date.UTC(2024, 1, 29));
+  });
+
+  it.each(['2023-02-29T00:00:00Z', '2024-01-01T00:00:60Z', '2024-01-01T00:00:00.Z', '2024-01-01T00:00:00+0100', '20x4-01-01T00:00:00Z'])(
+    'returns NaN for %s',
+    (value) => expect(parseRfc3339At(value, 0, value.length)).toBeNaN(),
+  );
+});
+
+describe('parsePriceJson', () => {
+  const points = '[{"average_price":"9245.50","timestamp":"2020-01-17T18:36:00.000Z"},{"average_price":"9265.5","timestamp":"2020-01-17T18:37:00Z"}]';
+  const expected = { times: [Date.UTC(2020, 0, 17, 18, 36), Date.UTC(2020, 0, 17, 18, 37)], prices: [9245.5, 9265.5] };
+  const plain = (s: PriceSeries): unknown => ({ times: Array.from(s.times), prices: Array.from(s.prices) });
+
+  it.each([
+    ['the platform spec shape {market, prices, total_count}', `{"market":"BTCUSD","prices":${points},"total_count":2}`],
+    ['the schema shape {items, total_count}', `{"items":${points},"total_count":2}`],
+    ['a bare array', points],
+  ])('reads %s', (_name, text) => {
+    expect(plain(parsePriceJson(text, 'p.json'))).toEqual(expected);
+  });
+
+  it('reports bad items by index with the problem', () => {
+    const text = JSON.stringify({ prices: [
+      { average_price: '10', timestamp: '2020-01-01T00:00:00Z' }, { average_price: 'x', timestamp: '2020-01-01T00:01:00Z' },
+      { average_price: '-2', timestamp: 'yesterday' }, { timestamp: '2020-01-01T00:00:00Z' }, 7,
+      { average_price: '11', timestamp: '2020-01-01T00:00:00Z' }, { average_price: '11', timestamp: 1577836800 },
+    ] });
+    const err = problemsOf(() => parsePriceJson(text, 'bad.json'));
+    expect(err.problems.map((p) => `${p.where}: ${p.message}`)).toEqual([
+      'prices[1]: average_price "x" is not a number',
+      'prices[2]: timestamp "yesterday" is not a valid time; use RFC 3339 with a zone (2024-01-31T00:00:00Z) or epoch milliseconds (1706659200000)',
+      'prices[2]: average_price -2 is not positive; prices must be greater than 0',
+      'prices[3]: missing "average_price"',
+      'prices[4]: expected an object {"average_price": "…", "timestamp": "…"}',
+      'prices[5]: duplicate timestamp (same as the item before); points must be in strictly ascending time order',
+      'prices[6]: timestamp "1577836800" looks like epoch seconds; use epoch milliseconds (1577836800000) or RFC 3339',
+    ]);
+  });
+
+  it.each([
+    ['{"prices": [', 'not valid JSON'],
+    ['{"data": []}', 'expected an object with a "prices" (or "items") array'],
+    ['{"prices": []}', 'prices: no price points'],
+  ])('rejects %s', (text, message) => {
+    expect(problemsOf(() => parsePriceJson(text, 'e.json')).message).toContain(message);
+  });
+});
+
+describe('loadPriceSeries', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tradeloop-price-file-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const write = (name: string, text: string): string => {
+    const file = join(dir, name);
+    writeFileSync(file, text);
+    return file;
+  };
+
+  it('chooses CSV or JSON by extension, and by content for other names', () => {
+    expect(loadPriceSeries(write('a.csv', 'timestamp,price\n1,2\n')).prices[0]).toBe(2);
+    expect(loadPriceSeries(write('a.json', '[{"average_price":"3","timestamp":"2024-01-01T00:00:00Z"}]')).prices[0]).toBe(3);
+    expect(loadPriceSeries(write('a.data', ' {"items":[{"average_price":"4","timestamp":5}]}')).prices[0]).toBe(4);
+    expect(loadPriceSeries(write('b.data', 'timestamp,price\n1,5\n')).prices[0]).toBe(5);
+  });
+
+  it('names the file in data errors and when the file cannot be read', () => {
+    const bad = write('bad.csv', 'timestamp,price\n1,x\n');
+    expect(() => loadPriceSeries(bad)).toThrow(`${bad}: 1 problem in price data`);
+    const missing = join(dir, 'missing.csv');
+    expect(() => loadPriceSeries(missing)).toThrow(`data: cannot read price file ${missing} (ENOENT); check the path`);
+  });
+});

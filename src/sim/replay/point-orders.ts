@@ -1,0 +1,173 @@
+/**
+ * Order and execution records of point replay (`point-market.ts`), and the checks an order (or the
+ * market's options) must pass before it is accepted. Kept apart so the market file holds only the
+ * replay rules.
+ */
+import { D, WIRE_DECIMAL, decimalPlaces, type Dec } from '../../core/decimal.js';
+import { InputError } from '../../core/errors.js';
+import { assetDecimals, isTradingMarket, splitMarket } from '../../core/markets.js';
+import type { OrderType, Side, TimeInForce } from '../../core/messages.js';
+import { FX_PER_USD, catalogInstrument } from '../market/catalog.js';
+import { SimError } from '../errors.js';
+import { capViolation, isViolation, ruleOrder, throwViolation } from '../exchange/order-rules.js';
+import type { AssetPrecision } from './point-fills.js';
+
+export type PointOrderStatus = 'OPEN' | 'FILLED' | 'CANCELLED' | 'REJECTED';
+
+/** An order as point replay keeps it. Mutable inside the market; callers get copies. */
+export interface PointOrder {
+  readonly id: string;
+  readonly refId: string;
+  readonly market: string;
+  readonly base: string;
+  readonly quote: string;
+  readonly side: Side;
+  readonly type: OrderType;
+  readonly timeInForce: TimeInForce;
+  readonly baseAmount?: Dec;
+  readonly quoteAmount?: Dec;
+  readonly price?: Dec;
+  /** The limit price as a number, for the per-point comparison (NaN for MARKET orders). */
+  readonly limit: number;
+  readonly expiresAt?: number;
+  readonly createdAt: number;
+  status: PointOrderStatus;
+  amountFilled: Dec;
+  notionalFilled: Dec;
+  /** Not yet seen a point after the one it was placed at (its first chance to fill is the next point). */
+  fresh: boolean;
+  /** What placement moved from available to trading (released on fill or cancel). */
+  readonly reserved: { readonly asset: string; readonly amount: Dec };
+  /** Why the order closed without filling, when it did. */
+  reason?: string;
+}
+
+/** One fill of an order (or a settled quote execution), as the venue reports it. */
+export interface PointExecution {
+  readonly executionId: string;
+  readonly orderId: string;
+  readonly refId: string;
+  readonly market: string;
+  readonly side: Side;
+  /** Base amount traded. */
+  readonly amount: Dec;
+  readonly price: Dec;
+  /** Fee, in the quote currency. */
+  readonly commission: Dec;
+  readonly commissionAsset: string;
+  /** Quote spent (buy, fee included) or received (sell, after the fee). */
+  readonly quoteAmount: Dec;
+  readonly at: number;
+  readonly kind: 'order' | 'quote';
+}
+
+/** A held-rate quote offered at one point. */
+export interface PointQuote {
+  readonly quoteId: string;
+  readonly market: string;
+  readonly side: Side;
+  readonly price: Dec;
+  readonly createdAt: number;
+  readonly expiresAt: number;
+}
+
+export interface PointQuoteExecution {
+  readonly executionId: string;
+  readonly refId: string;
+  readonly quoteId: string;
+  readonly market: string;
+  readonly side: Side;
+  readonly price: Dec;
+  readonly baseAmount: Dec;
+  readonly quoteAmount: Dec;
+  readonly status: 'SETTLED';
+  readonly at: number;
+}
+
+/** The executions at or after `sinceMs` of a list in time order (the list itself when unbounded, else a copy). */
+export function executionsSince(fills: readonly PointExecution[], sinceMs: number): readonly PointExecution[] {
+  if (sinceMs === Number.NEGATIVE_INFINITY) return fills;
+  let lo = 0;
+  let hi = fills.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((fills[mid] as PointExecution).at < sinceMs) lo = mid + 1;
+    else hi = mid;
+  }
+  return fills.slice(lo);
+}
+
+/** What a caller asks point replay to place. Amounts and prices are wire decimal strings. */
+export interface PointOrderCommand {
+  readonly refId: string;
+  readonly market: string;
+  readonly side: Side;
+  readonly type: OrderType;
+  readonly baseAmount?: string;
+  readonly quoteAmount?: string;
+  readonly price?: string;
+  readonly stopPrice?: string;
+  readonly timeInForce?: TimeInForce;
+  readonly expiresAt?: number;
+}
+
+/** A checked command: amounts parsed, shape valid for point replay. */
+export interface CheckedCommand {
+  readonly market: string;
+  readonly base: string;
+  readonly quote: string;
+  readonly precision: AssetPrecision;
+  readonly baseAmount?: Dec;
+  readonly quoteAmount?: Dec;
+  readonly price?: Dec;
+  readonly stopPrice?: Dec;
+  /** As asked, or the type's default (IOC for MARKET, else GTC). */
+  readonly timeInForce?: TimeInForce;
+}
+
+function amount(value: string | undefined, field: string, dp: number): Dec | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !WIRE_DECIMAL.test(value)) throw new InputError(field, `expected an unsigned decimal string such as "0.5", got ${JSON.stringify(value)}`);
+  if (decimalPlaces(value) > dp) throw new SimError('exceed-precision', `${field} ${value} has more than ${dp} decimal places`, { field, max_decimals: dp });
+  const d = new D(value);
+  if (d.lte(0)) throw new InputError(field, `must be greater than zero, got ${value}`);
+  return d;
+}
+
+/**
+ * Validates an order command for point replay by the platform's order rules (`order-rules.ts`) against
+ * the catalog's instrument, so point replay refuses exactly what the sandbox refuses, with the same
+ * errors: InputError for invalid input, SimError exceed-precision off the tick or decimals, and
+ * notional-value-too-large over the platform's cap (a MARKET sell valued at `reference`, the point's
+ * price). Every order type passes when well formed; stop orders are sell-only.
+ */
+export function checkCommand(cmd: PointOrderCommand, reference?: number): CheckedCommand {
+  if (typeof cmd.refId !== 'string' || cmd.refId === '') throw new InputError('ref_id', 'required: the intent id of the order');
+  if (!isTradingMarket(cmd.market)) throw new InputError('market', `${JSON.stringify(cmd.market)} is not a trading market of the platform`);
+  const instrument = catalogInstrument(cmd.market);
+  const o = ruleOrder(cmd, instrument);
+  if (isViolation(o)) throwViolation(o);
+  const unpriced = o.type === 'MARKET' && o.side === 'SELL' && reference !== undefined;
+  const fx = instrument.quote === 'USD' ? undefined : FX_PER_USD[instrument.quote];
+  const cap = capViolation(o, instrument, { ...(fx !== undefined && { quotePerUsd: new D(fx) }), ...(unpriced && { reference: new D(reference) }) });
+  if (cap !== undefined) throwViolation(cap);
+  const { market, base, quote, baseDecimals: baseDp, quoteDecimals: quoteDp } = instrument;
+  return { market, base, quote, precision: { baseDp, quoteDp }, baseAmount: o.baseAmount, quoteAmount: o.quoteAmount, price: o.price, stopPrice: o.stopPrice, timeInForce: o.timeInForce };
+}
+
+/** Checks the market and that exactly one of the two amounts is set, each within its asset's precision. */
+export function checkSize(market: string, baseText: string | undefined, quoteText: string | undefined): CheckedCommand {
+  if (!isTradingMarket(market)) throw new InputError('market', `${JSON.stringify(market)} is not a trading market of the platform`);
+  const { base, quote } = splitMarket(market);
+  const precision = { baseDp: assetDecimals(base), quoteDp: assetDecimals(quote) };
+  const baseAmount = amount(baseText, 'base_amount', precision.baseDp);
+  const quoteAmount = amount(quoteText, 'quote_amount', precision.quoteDp);
+  if ((baseAmount === undefined) === (quoteAmount === undefined)) throw new InputError('base_amount', 'exactly one of base_amount and quote_amount must be set');
+  return { market, base, quote, precision, baseAmount, quoteAmount };
+}
+
+/** Checks a PointMarket option that must be a finite number ≥ 0 (fees, slippage, quote spread and TTL). */
+export function nonNegative(value: number, field: string): number {
+  if (!Number.isFinite(value) || value < 0) throw new InputError(field, `expected a number ≥ 0, got ${value}`);
+  return value;
+}
