@@ -18,7 +18,8 @@ import { SandboxRateLimiter, type RateLimitSettings } from './rate-limits.js';
 import { Router } from './router.js';
 import { ROUTES } from './routes/index.js';
 import { tokenEndpoint } from './routes/oauth.js';
-import { StateSaver, loadState } from './state-file.js';
+import { SandboxState } from './state-file.js';
+import { hashLabel, mix32 } from '../sim/hash.js';
 import { PRIMARY_ENTITY } from '../sim/owners.js';
 import { renderPlatformRecord } from './wire-platform.js';
 import { type SandboxTruth, sandboxTruth } from './truth.js';
@@ -54,9 +55,18 @@ export interface SandboxOptions {
   readonly faults?: FaultSettings;
   /** The platform's rate limits (off by default). */
   readonly rateLimits?: RateLimitSettings;
-  /** Snapshot file: restored at start when it exists, saved periodically and on close. */
+  /**
+   * State file, restored at start when it exists. A `.json` path is a whole snapshot saved
+   * periodically and on close; any other path is a SQLite file to which every change is saved
+   * before the sandbox answers (see SandboxState).
+   */
   readonly stateFile?: string;
-  /** Period of state saves (default 10 000 ms of wall time; 0 = only on close). */
+  /**
+   * Instance id of a new world (a restored one keeps its own): mixed into every id the sandbox
+   * issues. Default: derived from the wall clock and the seed; composition roots pass random bytes.
+   */
+  readonly instanceId?: string;
+  /** Period of snapshot saves of a `.json` state file (default 10 000 ms of wall time; 0 = only on close). */
   readonly stateIntervalMs?: number;
   /** Serve `GET /__sandbox/truth` to loopback callers (default off). */
   readonly truthApi?: boolean;
@@ -75,6 +85,12 @@ export interface SandboxHandle {
   readonly faultSummary: string;
   /** Whether the state came from `stateFile`. */
   readonly restored: boolean;
+  /**
+   * The world's instance id, made at its first start and kept in its state: ids it issues never
+   * repeat another world's, and a journal can tell this world from a new one with the same seed.
+   * Also sent as the `x-sandbox-instance` header of every answer and in the truth.
+   */
+  readonly instanceId: string;
   /** Every order, execution, quote execution, transfer and balance, as JSON. */
   truth(): SandboxTruth;
   /** Writes the state file now (no-op without `stateFile`); false when the write failed. */
@@ -94,6 +110,8 @@ interface App {
   readonly limiter: SandboxRateLimiter | undefined;
   readonly wallClock: Clock;
   readonly truthApi: boolean;
+  readonly state: SandboxState | undefined;
+  readonly instanceId: string;
 }
 
 /**
@@ -107,27 +125,29 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const clock = options.clock ?? new LiveClock();
   const wallClock = options.wallClock ?? new LiveClock();
   const logger = (options.logger ?? silentLogger()).child({ component: 'sandbox' });
-  const restore = options.stateFile === undefined ? undefined : loadState(options.stateFile);
-  const sim = new SimPlatform({ ...options.sim, clock, seed: options.seed ?? 42, funding: options.funding ?? { USD: '100000' }, ...(restore ? { restore } : {}) });
+  const state = options.stateFile === undefined ? undefined : new SandboxState(options.stateFile);
+  const restore = state?.load();
+  const seed = options.seed ?? 42;
+  const instanceId = options.instanceId ?? derivedInstanceId(wallClock, seed);
+  const sim = new SimPlatform({ ...options.sim, clock, seed, instanceId, funding: options.funding ?? { USD: '100000' }, ...(restore ? { restore } : {}) });
   const faults = new FaultInjector(options.faults ?? { rules: [] }, new Rng(options.faults?.seed ?? sim.seed).fork('faults'));
   const issuer = new TokenIssuer(options.clients ?? [{ clientId: LOCAL_CLIENT_ID, clientSecret: LOCAL_CLIENT_SECRET }], clock, options.tokenLifetimeSec ?? 3599);
   const limiter = options.rateLimits === undefined ? undefined : new SandboxRateLimiter(options.rateLimits, wallClock);
-  const app: App = { sim, issuer, router: new Router(ROUTES), shapes: { ...DEFAULT_SHAPES, ...options.shapes }, logger, faults, limiter, wallClock, truthApi: options.truthApi ?? false };
+  const app: App = { sim, issuer, router: new Router(ROUTES), shapes: { ...DEFAULT_SHAPES, ...options.shapes }, logger, faults, limiter, wallClock, truthApi: options.truthApi ?? false, state, instanceId: sim.instanceId ?? instanceId };
   const server = createServer({ keepAliveTimeout: 10_000 }, (req, res) => void handle(app, req, res));
   await listen(server, options.port ?? 0, host);
   sim.start();
-  const saver = options.stateFile === undefined ? undefined : new StateSaver(sim, options.stateFile, wallClock, options.stateIntervalMs ?? 10_000, logger);
-  saver?.start();
+  state?.attach(sim, wallClock, options.stateIntervalMs ?? 10_000, logger);
   const port = (server.address() as AddressInfo).port;
   const url = `http://${host}:${port}`;
   const faultSummary = describeFaults(faults.active(), faults.retryAfterSec);
-  logger.info({ url, seed: sim.seed, faults: faultSummary, rateLimits: limiter !== undefined, state: options.stateFile, restored: restore !== undefined }, 'sandbox listening');
+  logger.info({ url, seed: sim.seed, instanceId: app.instanceId, faults: faultSummary, rateLimits: limiter !== undefined, state: options.stateFile, restored: restore !== undefined }, 'sandbox listening');
   return {
-    url, apiUrl: `${url}/v2`, tokenUrl: `${url}/oauth2/token`, port, sim, faults, faultSummary, restored: restore !== undefined,
+    url, apiUrl: `${url}/v2`, tokenUrl: `${url}/oauth2/token`, port, sim, faults, faultSummary, restored: restore !== undefined, instanceId: app.instanceId,
     truth: () => sandboxTruth(sim, faults),
-    saveState: () => saver?.save() ?? false,
+    saveState: () => state?.save() ?? false,
     revokeTokens: () => issuer.revokeAll(),
-    close: () => close(server, sim, saver),
+    close: () => close(server, sim, state),
   };
 }
 
@@ -136,6 +156,7 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
   const q = raw.indexOf('?');
   const path = q < 0 ? raw : raw.slice(0, q);
   const method = req.method ?? 'GET';
+  res.setHeader('x-sandbox-instance', app.instanceId);
   try {
     if (path === TRUTH_PATH) return truthEndpoint(app, req, res);
     const isToken = path === '/oauth2/token' && method === 'POST';
@@ -155,6 +176,8 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
       const baseUrl = `http://${req.headers.host ?? `127.0.0.1:${req.socket.localPort ?? 0}`}`;
       result = await route.handler({ sim: app.sim, params, query, req, body: () => readJsonObject(req), shapes: app.shapes, owner: caller?.entity ?? PRIMARY_ENTITY, baseUrl });
     }
+    // every change is on disk before the client hears of it (a no-op without a SQLite state file)
+    app.state?.commit();
     sendResult(res, result, plan.action);
   } catch (error) {
     const body = problemFromError(error, (e) => renderExisting(app.sim, e));
@@ -204,11 +227,23 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
-function close(server: Server, sim: SimPlatform, saver: StateSaver | undefined): Promise<void> {
+/** A new world's instance id when none is given: from the wall clock and the seed (no ambient randomness). */
+function derivedInstanceId(wallClock: Clock, seed: number): string {
+  const t = wallClock.now();
+  const hi = mix32(hashLabel(`${seed}:${t}`));
+  const lo = mix32(hi ^ hashLabel(`${t}:${seed}`));
+  return `sbx-${hi.toString(16).padStart(8, '0')}${lo.toString(16).padStart(8, '0')}`;
+}
+
+function close(server: Server, sim: SimPlatform, state: SandboxState | undefined): Promise<void> {
   sim.stop();
-  saver?.stop();
   return new Promise((resolve, reject) => {
-    server.close((err) => (err ? reject(err) : resolve()));
+    // the last save once no request can change the world any more
+    server.close((err) => {
+      state?.close();
+      if (err) reject(err);
+      else resolve();
+    });
     server.closeAllConnections();
   });
 }

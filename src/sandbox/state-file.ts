@@ -4,6 +4,7 @@ import { type Clock, type TimerHandle } from '../clock/clock.js';
 import { type Logger } from '../log/logger.js';
 import { type SimSnapshot, parseSnapshot } from '../sim/snapshot.js';
 import { type SimPlatform } from '../sim/sim.js';
+import { StateStore } from './state-store.js';
 
 /** Reads a state file; undefined when it does not exist yet (first start). */
 export function loadState(path: string): SimSnapshot | undefined {
@@ -65,5 +66,63 @@ export class StateSaver {
       this.save();
       this.schedule();
     }, this.intervalMs);
+  }
+}
+
+/**
+ * Where a sandbox keeps its world. A path ending in `.json` is a whole snapshot saved periodically
+ * and on close (StateSaver); any other path is a SQLite state file (StateStore) to which every
+ * change is written before the sandbox answers, so a client never knows more than the file holds.
+ */
+export class SandboxState {
+  readonly durable: boolean;
+  private readonly store: StateStore | undefined;
+  private saver: StateSaver | undefined;
+  private sim: SimPlatform | undefined;
+
+  constructor(readonly path: string) {
+    this.durable = !path.toLowerCase().endsWith('.json');
+    this.store = this.durable ? new StateStore(path) : undefined;
+  }
+
+  /** The saved world, or undefined on first start. */
+  load(): SimSnapshot | undefined {
+    try {
+      return this.store === undefined ? loadState(this.path) : this.store.load();
+    } catch (e) {
+      this.store?.close();
+      throw e;
+    }
+  }
+
+  /** Starts saving `sim`: periodic snapshots for a .json file; for SQLite, its current world at once. */
+  attach(sim: SimPlatform, wallClock: Clock, intervalMs: number, logger: Logger): void {
+    this.sim = sim;
+    if (this.store !== undefined) this.store.persist(sim.snapshot());
+    else (this.saver = new StateSaver(sim, this.path, wallClock, intervalMs, logger)).start();
+  }
+
+  /** Saves the changes since the last commit (SQLite only; a .json file waits for its timer). Throws when the write fails. */
+  commit(): void {
+    if (this.store !== undefined && this.sim !== undefined) this.store.persist(this.sim.snapshot());
+  }
+
+  /** Saves now; false when the write failed. */
+  save(): boolean {
+    if (this.saver !== undefined) return this.saver.save();
+    try {
+      this.commit();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** The last save, then the file is closed. */
+  close(): boolean {
+    if (this.saver !== undefined) return this.saver.stop();
+    const saved = this.save();
+    this.store?.close();
+    return saved;
   }
 }

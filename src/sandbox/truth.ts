@@ -8,6 +8,8 @@ type Json = Record<string, unknown>;
 export interface SandboxTruth {
   readonly now: string;
   readonly seed: number;
+  /** The world's instance id (mixed into the ids it issues; see SandboxHandle.instanceId). */
+  readonly instance_id: string | null;
   /** Every order ever created (any profile), oldest first, with ref_id and why the sim closed it. */
   readonly orders: readonly Json[];
   readonly executions: readonly Json[];
@@ -32,6 +34,7 @@ export function sandboxTruth(sim: SimPlatform, faults: FaultInjector): SandboxTr
   return {
     now: new Date(now).toISOString(),
     seed: sim.seed,
+    instance_id: sim.instanceId ?? null,
     orders: sim.orders().map((o) => ({ ...wireOrder(o), ...(o.reason !== undefined ? { reason: o.reason } : {}) })),
     executions: sim.executions().map((e) => ({ ...wireExecution(e), profile_id: e.profileId, ...(e.refId !== undefined ? { ref_id: e.refId } : {}), liquidity: e.liquidity })),
     quote_executions: sim.quoteExecutions().map(wireQuoteExecution),

@@ -15,6 +15,12 @@ export interface SimOptions {
   /** Drives simulated time: LiveClock/ScaledClock for real time, TestClock in tests and backtests. */
   readonly clock: Clock;
   readonly seed?: number;
+  /**
+   * This world's instance id, mixed into the ids it issues (orders, executions, quotes, transfers…)
+   * so two worlds with one seed never share an id; a restored state keeps its own. Absent: ids
+   * depend on the seed alone.
+   */
+  readonly instanceId?: string;
   /** Granularity of the simulated market (books, background trades, maker fills): 1000 ms. */
   readonly tickMs?: number;
   /** Commission rates as decimal strings (default maker "0.0005", taker "0.001"). */

@@ -37,6 +37,8 @@ export type { SimOptions } from './sim-options.js';
 export class SimPlatform {
   readonly clock: Clock;
   readonly seed: number;
+  /** The world's instance id (see SimOptions.instanceId); undefined for a seed-only world. */
+  readonly instanceId: string | undefined;
   readonly tickMs: number;
   readonly startedAt: number;
   readonly profiles: ProfileStore;
@@ -65,14 +67,17 @@ export class SimPlatform {
     const rules: TradingRules = (this.rules = { ...DEFAULT_RULES, ...options.rules });
     checkRules(rules);
     const fees: FeeSchedule = { makerRate: new D(options.fees?.makerRate ?? '0.0005'), takerRate: new D(options.fees?.takerRate ?? '0.001') };
-    const settlement = (this.settlement = new Settlement(ledger, fees, this.listeners));
     this.clock = options.clock;
     this.seed = snap?.seed ?? options.seed ?? 42;
+    // a restored world keeps the instance it was made with; an older file without one takes the given
+    // one for the ids it issues from now on (its earlier ids came from the seed alone, so none repeats)
+    this.instanceId = snap?.instanceId ?? options.instanceId;
+    const ids = (this.ids = new IdSource(this.seed, this.instanceId));
+    const settlement = (this.settlement = new Settlement(ledger, fees, this.listeners, ids.executionBase()));
     this.tickMs = snap?.tickMs ?? options.tickMs ?? 1000;
     this.startedAt = snap?.startedAt ?? this.clock.now();
     const earliestMs = this.startedAt - (options.historyDays ?? 730) * 86_400_000;
     this.registry = new MarketRegistry({ seed: this.seed, tickMs: this.tickMs, startedAt: this.startedAt, earliestMs, ...(options.replay ? { replay: options.replay } : {}) });
-    const ids = (this.ids = new IdSource(this.seed));
     this.profiles = new ProfileStore(() => ids.next('profiles'), this.startedAt);
     this.limits = new TransferLimits(options.transferLimits ?? DEFAULT_TRANSFER_LIMITS, ids);
     const usdValue = (asset: string, amount: Dec): Dec => amount.times(this.registry.usdPrice(asset, this.ticks.lastTime));
@@ -216,7 +221,7 @@ export class SimPlatform {
   /** The whole state as plain JSON, restorable with `new SimPlatform({ ..., restore })`. */
   snapshot(): SimSnapshot {
     const savedAt = this.now();
-    return takeSnapshot(this.parts(), { seed: this.seed, tickMs: this.tickMs, startedAt: this.startedAt, savedAt });
+    return takeSnapshot(this.parts(), { seed: this.seed, tickMs: this.tickMs, startedAt: this.startedAt, savedAt, ...(this.instanceId !== undefined && { instanceId: this.instanceId }) });
   }
 
   /** Deactivates a profile (zero balances needed; never the default one). */

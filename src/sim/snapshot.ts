@@ -24,6 +24,8 @@ type Json = Record<string, unknown>;
 export interface SimSnapshot {
   readonly version: typeof SNAPSHOT_VERSION;
   readonly seed: number;
+  /** The world's instance id, mixed into the ids it issues (absent in older files: seed-only ids). */
+  readonly instanceId?: string;
   readonly tickMs: number;
   readonly startedAt: number;
   /** Simulated time the snapshot was taken at. */
@@ -65,7 +67,7 @@ const QUOTE_DECIMALS = ['price'];
 const QUOTE_EXECUTION_DECIMALS = ['price', 'baseAmount', 'quoteAmount'];
 
 /** Captures the stores' state. */
-export function takeSnapshot(p: SnapshotParts, meta: Pick<SimSnapshot, 'seed' | 'tickMs' | 'startedAt' | 'savedAt'>): SimSnapshot {
+export function takeSnapshot(p: SnapshotParts, meta: Pick<SimSnapshot, 'seed' | 'instanceId' | 'tickMs' | 'startedAt' | 'savedAt'>): SimSnapshot {
   const tapes: Record<string, ReturnType<MarketState['savedTape']>> = {};
   for (const [name, m] of p.markets) {
     const tape = m.savedTape();
@@ -128,6 +130,7 @@ export function parseSnapshot(text: string, source: string): SimSnapshot {
     if (!Array.isArray(s[key])) throw new InputError('state', `${source}: field ${key} must be an array`);
   }
   if (s.profiles === undefined || !Array.isArray(s.profiles.items) || typeof s.profiles.defaultId !== 'string') throw new InputError('state', `${source}: field profiles is malformed`);
+  if (s.instanceId !== undefined && (typeof s.instanceId !== 'string' || s.instanceId === '')) throw new InputError('state', `${source}: field instanceId must be a non-empty string when present`);
   if (s.ids === undefined || typeof s.ids !== 'object' || s.tapes === undefined || typeof s.tapes !== 'object') throw new InputError('state', `${source}: fields ids and tapes must be objects`);
   return s as SimSnapshot;
 }

@@ -92,7 +92,7 @@ export class AccountViews {
       const e = all[i]!;
       if (profileId !== undefined && e.profileId !== profileId) continue;
       if (filter.orderId !== undefined && e.orderId !== filter.orderId) continue;
-      if (since !== undefined && Number(e.executionId) <= since) continue;
+      if (since !== undefined && BigInt(e.executionId) <= since) continue;
       if (filter.beginMs !== undefined && e.executedAt < filter.beginMs) continue;
       if (filter.endMs !== undefined && e.executedAt > filter.endMs) continue;
       out.push(e);
@@ -101,7 +101,8 @@ export class AccountViews {
   }
 }
 
-function executionNumber(value: string): number {
-  if (!/^\d{1,18}$/.test(value)) throw new InputError('since_execution_id', `expected an execution id (digits), got ${JSON.stringify(value)}`);
-  return Number(value);
+/** An execution id as a BigInt: ids of an instance's world pass 2^53, where a Number would round. */
+function executionNumber(value: string): bigint {
+  if (!/^\d{1,19}$/.test(value)) throw new InputError('since_execution_id', `expected an execution id (digits), got ${JSON.stringify(value)}`);
+  return BigInt(value);
 }

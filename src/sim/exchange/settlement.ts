@@ -31,6 +31,8 @@ export class Settlement {
     private readonly ledger: Ledger,
     readonly fees: FeeSchedule,
     private readonly listeners: SimListener[],
+    /** Added to every execution number (see IdSource.executionBase): 0 keeps the seed-only ids. */
+    private readonly executionBase = 0n,
   ) {}
 
   /** Puts back the executions of a snapshot (oldest first); new ids continue after them. */
@@ -102,7 +104,7 @@ export class Settlement {
   private record(order: SimOrder, qty: Dec, price: Dec, gross: Dec, commission: Dec, quote: string, liquidity: Liquidity, at: number): SimExecution {
     const seq = ++this.execSeq;
     const execution: SimExecution = {
-      executionId: String(100_000_000 + seq),
+      executionId: String(this.executionBase + BigInt(100_000_000 + seq)),
       seq,
       orderId: order.id,
       profileId: order.profileId,

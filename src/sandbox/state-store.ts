@@ -1,0 +1,110 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { InputError } from '../core/errors.js';
+import { type SimSnapshot, parseSnapshot } from '../sim/snapshot.js';
+
+type Row = readonly [key: string, body: string];
+
+/** Sections kept as one row per record, with the record's key. */
+const KEYED: Readonly<Record<string, (r: unknown) => string>> = {
+  orders: (r) => (r as { id: string }).id,
+  executions: (r) => (r as { executionId: string }).executionId,
+  transfers: (r) => (r as { id: string }).id,
+  quotes: (r) => (r as { id: string }).id,
+  quoteExecutions: (r) => (r as { id: string }).id,
+  balances: (r) => `${(r as string[])[0]}/${(r as string[])[1]}`,
+};
+
+/** Parts kept whole, one row each (small, or changed as one). */
+const WHOLE = ['version', 'seed', 'instanceId', 'tickMs', 'startedAt', 'savedAt', 'ids', 'profiles', 'limitUsage', 'tapes', 'platform'] as const;
+
+/**
+ * The sandbox's durable state: a SQLite file (WAL) holding one row per record (order, execution,
+ * transfer, quote, quote execution, balance) and one row per whole part (id counters, profiles,
+ * tapes, platform areas, times). `persist` writes only the rows whose content changed since the
+ * last call, in one transaction, so the sandbox can save every change before it answers without
+ * rewriting its whole world, and a SIGKILL loses nothing a client has been told.
+ */
+export class StateStore {
+  private readonly db: Database.Database;
+  /** What each row holds on disk now, by section then key (to write only the changes). */
+  private readonly written = new Map<string, Map<string, string>>();
+  private pos = 0;
+  private readonly upsert: Database.Statement;
+  private readonly remove: Database.Statement;
+
+  constructor(readonly path: string) {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    try {
+      this.db = new Database(path);
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma('synchronous = NORMAL');
+      this.db.exec('CREATE TABLE IF NOT EXISTS sandbox_state (section TEXT NOT NULL, key TEXT NOT NULL, pos INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (section, key)) WITHOUT ROWID');
+    } catch (e) {
+      throw new InputError('state', `${path} cannot be opened as a sandbox state file (${e instanceof Error ? e.message : String(e)}): delete it to start afresh, or point local.state elsewhere`);
+    }
+    this.upsert = this.db.prepare('INSERT INTO sandbox_state (section, key, pos, body) VALUES (?, ?, ?, ?) ON CONFLICT (section, key) DO UPDATE SET body = excluded.body');
+    this.remove = this.db.prepare('DELETE FROM sandbox_state WHERE section = ? AND key = ?');
+  }
+
+  /** The saved world, or undefined when the file holds none yet (first start). */
+  load(): SimSnapshot | undefined {
+    const rows = this.db.prepare('SELECT section, key, pos, body FROM sandbox_state ORDER BY pos').all() as { section: string; key: string; pos: number; body: string }[];
+    if (rows.length === 0) return undefined;
+    const out: Record<string, unknown> = {};
+    for (const section of Object.keys(KEYED)) out[section] = [];
+    for (const r of rows) {
+      this.remember(r.section, r.key, r.body);
+      this.pos = Math.max(this.pos, r.pos);
+      const value: unknown = JSON.parse(r.body);
+      if (r.section === 'whole') out[r.key] = value;
+      else (out[r.section] as unknown[]).push(value);
+    }
+    return parseSnapshot(JSON.stringify(out), this.path);
+  }
+
+  /** Writes what changed since the last call (one transaction); returns how many rows it wrote or removed. */
+  persist(snapshot: SimSnapshot): number {
+    const changes: (readonly [string, string, string | undefined])[] = [];
+    const s = snapshot as unknown as Record<string, unknown>;
+    for (const key of WHOLE) if (s[key] !== undefined) this.diff('whole', [[key, JSON.stringify(s[key])]], changes, false);
+    for (const [section, keyOf] of Object.entries(KEYED)) {
+      const rows: Row[] = (s[section] as unknown[]).map((r) => [keyOf(r), JSON.stringify(r)]);
+      this.diff(section, rows, changes, true);
+    }
+    if (changes.length === 0) return 0;
+    this.db.transaction(() => {
+      for (const [section, key, body] of changes) {
+        if (body === undefined) this.remove.run(section, key);
+        else this.upsert.run(section, key, ++this.pos, body);
+      }
+    })();
+    for (const [section, key, body] of changes) {
+      if (body === undefined) this.written.get(section)?.delete(key);
+      else this.remember(section, key, body);
+    }
+    return changes.length;
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  private diff(section: string, rows: readonly Row[], changes: (readonly [string, string, string | undefined])[], dropMissing: boolean): void {
+    const before = this.written.get(section);
+    const seen = new Set<string>();
+    for (const [key, body] of rows) {
+      seen.add(key);
+      if (before?.get(key) !== body) changes.push([section, key, body]);
+    }
+    if (!dropMissing || before === undefined) return;
+    for (const key of before.keys()) if (!seen.has(key)) changes.push([section, key, undefined]);
+  }
+
+  private remember(section: string, key: string, body: string): void {
+    let m = this.written.get(section);
+    if (m === undefined) this.written.set(section, (m = new Map()));
+    m.set(key, body);
+  }
+}
