@@ -15,6 +15,11 @@ export function renderPanel(v: RunView, logFile?: string): string {
   lines.push('');
   lines.push('open orders');
   lines.push(formatTable(['ref_id', 'market', 'side', 'price', 'amount', 'status'], v.openOrders.map((o) => [o.refId, o.market, o.side, o.price ?? 'market', o.amount ?? '', o.status])));
+  if (v.orphans?.length) {
+    lines.push('');
+    lines.push('orphans found at start (run.orphans)');
+    lines.push(formatTable(['ref_id', 'order', 'market', 'side', 'price', 'action'], v.orphans.map((o) => [o.refId, o.orderId, o.market, o.side, o.price ?? 'market', o.action])));
+  }
   lines.push('');
   lines.push('recent decisions');
   lines.push(formatTable(['time', 'strategy', 'intent', 'decision'], v.decisions.slice().reverse().map(decisionRow)));
@@ -86,6 +91,8 @@ export function renderSummary(s: RunSummary): string {
     ['open orders left', String(s.openOrdersLeft)],
     ['unresolved', String(s.unresolved)],
   ];
+  for (const x of s.leftOpen ?? []) rows.push(['left open', x]);
+  if (s.orphans && Object.keys(s.orphans).length) rows.push(['orphans at start', Object.entries(s.orphans).map(([k, v]) => `${k} ${v}`).join(', ')]);
   for (const x of s.stoppedStrategies) rows.push(['stopped strategy', x]);
   if (s.halted) rows.push(['halted', s.halted]);
   const width = Math.max(...rows.map((r) => r[0]!.length));

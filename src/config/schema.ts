@@ -123,6 +123,14 @@ export const RunConfigSchema = z
     profile: z.string().min(1).default('default'),
     /** Cancel the bot's open orders on shutdown. */
     cancel_on_exit: z.boolean().default(true),
+    /** How long exit cancels may take (cancel, retry, re-read until closed) before the run names what is left open. */
+    exit_timeout_ms: z.number().int('a whole number of milliseconds').min(1_000, 'at least 1000 (one second)').max(600_000, 'at most 600000 (ten minutes)').default(30_000),
+    /**
+     * What a start does with our orders a previous run left open, and venue records with our prefix
+     * the journal lacks, once journaled: cancel them, adopt them, or halt trading. Default: `cancel`,
+     * or `adopt` when `cancel_on_exit` is false (such orders were left open on purpose).
+     */
+    orphans: z.enum(['cancel', 'adopt', 'halt']).optional(),
     /** Prefix of intent ids (wire ref_ids); defaults to one made per journal. */
     ref_prefix: z.string().regex(/^[A-Za-z0-9_.:-]{1,40}$/, '1–40 letters, digits or _.:-').optional(),
   })

@@ -152,6 +152,15 @@ export class Engine {
     }
   }
 
+  /**
+   * Makes the running strategy instance named `strategy` the owner of an order this run did not make
+   * (one adopted at start), so it hears that order's reports; a name no running instance has owns nothing.
+   */
+  own(refId: string, strategy: string): void {
+    const owner = this.deps.strategies.find((s) => s.name === strategy);
+    if (owner) this.owners.set(refId, owner);
+  }
+
   private handleIntents(strategy: StrategyRunner, intents: readonly Intent[]): void {
     for (const intent of intents) {
       this.counters.intents++;

@@ -19,6 +19,11 @@ export class IntentIds {
     return `${this.prefix}-${this.seq}`;
   }
 
+  /** Goes on past `seq` (ids found in use at the venue after start), never back. */
+  skipPast(seq: number): void {
+    if (seq > this.seq) this.seq = seq;
+  }
+
   get last(): number {
     return this.seq;
   }

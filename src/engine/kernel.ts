@@ -1,11 +1,12 @@
 import { Subject, type Observable, type Subscription } from 'rxjs';
 import type { Clock } from '../clock/index.js';
 import type { Dec, Decision, ExecReport } from '../core/index.js';
-import { errorMessage, FillTracker, OrderExecutor, QuoteExecutor, Reconciler, TransferExecutor, type ExecContext, type JournalStore } from '../exec/index.js';
+import { FillTracker, OrderExecutor, QuoteExecutor, Reconciler, TransferExecutor, type ExecContext, type JournalStore } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
 import { RiskGate, type RiskLimits } from '../risk/index.js';
 import { AccountStore, MarketStore, type AccountEvent } from '../state/index.js';
 import type { MarketSource, Venue, VenueOrder } from '../venue/index.js';
+import { cancelOrders, DEFAULT_CANCEL_TIMEOUT_MS, type CancelAllResult } from './cancel-all.js';
 import { Engine } from './engine.js';
 import { IntentIds } from './intent-ids.js';
 import { OpenOrderBook } from './open-order-book.js';
@@ -64,6 +65,7 @@ export class Kernel {
   readonly fills: FillTracker;
   readonly reconciler: Reconciler;
   readonly openOrders: OpenOrderBook;
+  private readonly ids: IntentIds;
   private readonly reports = new Subject<ExecReport>();
   private readonly decisions = new Subject<Decision>();
   private readonly subs: Subscription[] = [];
@@ -84,7 +86,7 @@ export class Kernel {
     this.openOrders = new OpenOrderBook(journal);
     this.riskView = new EngineRiskView(clock, this.market, this.account, options.limits.fee_bps, this.openOrders);
     this.gate = new RiskGate(options.limits, this.riskView, log?.child({ component: 'risk' }));
-    const ids = new IntentIds(options.refPrefix, IntentIds.lastOf(options.refPrefix, journal.intents().map((r) => r.refId)));
+    const ids = (this.ids = new IntentIds(options.refPrefix, IntentIds.lastOf(options.refPrefix, journal.intents().map((r) => r.refId))));
     this.strategies = options.strategies(ids);
     const ctx: ExecContext = { venue, journal, clock, ...(log && { log: log.child({ component: 'exec' }) }), emit: (r) => this.reports.next(r), ...options.exec };
     this.orders = new OrderExecutor(ctx);
@@ -240,27 +242,45 @@ export class Kernel {
   }
 
   /**
-   * Cancels every order the journal holds open (or those of `only`), straight at the venue, then reads
-   * each back so the journal, the stores and the strategies learn it closed (a `cancelled` report).
-   * Each order is asked once, and again only after a failed request; called again, it picks up orders
-   * that were still in flight before. Resolves when every request has answered.
+   * Cancels every order the journal holds open (or those of `only`), straight at the venue, and
+   * confirms each by reading it back until the venue says it is closed (see `cancelOrders`): in
+   * parallel, a failed cancel sent again while a read proves it did not run, for at most `timeoutMs`.
+   * The journal, the stores and the strategies learn each close from the read (a `cancelled` report).
+   * The exit and the kill switch both use it. An order already being cancelled by an earlier call is
+   * left to that call; one still in flight (no venue id yet) is picked up by a later call.
+   * Returns which orders closed and which are still open (ref_ids).
    */
-  async cancelAll(only?: ReadonlySet<string>): Promise<void> {
-    const { journal, venue, log } = this.ports;
+  async cancelAll(only?: ReadonlySet<string>, timeoutMs = DEFAULT_CANCEL_TIMEOUT_MS): Promise<CancelAllResult> {
+    const { journal, venue, clock, log } = this.ports;
     const rows = journal.intents({ state: 'open', kind: 'place-order' })
-      .filter((r) => r.venueId !== null && !this.cancelAsked.has(r.venueId) && (only === undefined || only.has(r.refId)));
-    await Promise.all(rows.map(async (row) => {
-      const id = row.venueId!;
-      this.cancelAsked.add(id);
-      try {
-        await venue.cancelOrder(id);
-      } catch (e) {
-        this.cancelAsked.delete(id);
-        log?.warn(`cancel of ${row.refId} failed: ${errorMessage(e)}`);
-        return;
-      }
-      await this.orders.refresh(row);
-    }));
+      .filter((r) => r.venueId !== null && !this.cancelAsked.has(r.refId) && (only === undefined || only.has(r.refId)));
+    for (const r of rows) this.cancelAsked.add(r.refId);
+    try {
+      return await cancelOrders({ venue, clock, orders: this.orders, ...(log && { log }) }, rows, timeoutMs);
+    } finally {
+      for (const r of rows) this.cancelAsked.delete(r.refId);
+    }
+  }
+
+  /**
+   * Follows orders as ours that this run did not make (orphans found at start): each counts as open
+   * until closed, its reports go to the strategy the journal names when that strategy runs, and the
+   * intent ids go on past any ref_id among them, so no new intent reuses one.
+   */
+  adopt(refIds: readonly string[]): void {
+    for (const ref of refIds) {
+      const row = this.ports.journal.get(ref);
+      if (row?.intent.kind !== 'place-order') continue;
+      if (!this.openOrders.has(ref)) this.openOrders.add(row.intent);
+      this.engine.own(ref, row.strategy);
+    }
+    this.ids.skipPast(IntentIds.lastOf(this.ids.prefix, refIds));
+  }
+
+  /** Halts new intents and leaves every open order as it is (an operator decides what to do with them). */
+  haltKeepingOrders(reason: string): void {
+    this.gate.killSwitch.trip(reason);
+    this.ports.log?.error(`halted: ${reason}; open orders are left as they are`);
   }
 
   /** Unsubscribes everything (the journal is the caller's to close). */

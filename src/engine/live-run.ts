@@ -11,10 +11,14 @@ import type { Engine } from './engine.js';
 import { equityOf } from './equity.js';
 import type { IntentIds } from './intent-ids.js';
 import { Kernel } from './kernel.js';
+import { endTally, orphanViews } from './run-summary.js';
 import { Recent, type RunSummary, type RunView } from './run-view.js';
 import type { StrategyRunner } from './strategy-runner.js';
 import type { VenueMetadata } from './venue-metadata.js';
+import { findOrphans, orphanPolicy, settleOrphans, type Orphan } from './orphans.js';
 import { warmUpWithRetry } from './warm-up.js';
+
+const DAY_MS = 24 * 3_600_000;
 
 export interface LiveRunDeps {
   readonly clock: Clock;
@@ -67,6 +71,8 @@ export class LiveRun {
   private fillCount = 0;
   private fees = ZERO;
   private pollFills = true;
+  /** Orphans found at start, with what was done to each. */
+  private orphans: Orphan[] = [];
   /** The venue's open orders as last streamed: order id → "status/amount filled", and when. */
   private openAtVenue: { readonly at: number; readonly byId: ReadonlyMap<string, string> } | undefined;
   private allStoppedResolve: ((reason: string) => void) | undefined;
@@ -84,7 +90,7 @@ export class LiveRun {
         refPrefix: deps.refPrefix,
         staleAfterMs: config.streams.stale_after_ms,
         historyCapacity: config.streams.history_capacity,
-        fillsSinceMs: this.startedAt - 24 * 3_600_000,
+        fillsSinceMs: this.startedAt - DAY_MS,
         ...(deps.crash && { exec: { crash: deps.crash } }),
         ...(deps.metadata && { metadata: deps.metadata }),
         ...(deps.transferLimitsRefreshMs !== undefined && { transferLimitsRefreshMs: deps.transferLimitsRefreshMs }),
@@ -103,7 +109,9 @@ export class LiveRun {
     const log = this.deps.log;
     const rec = await this.reconcileUntilAgreed();
     for (const line of rec.repairs) log.info(`reconciled: ${line}`);
-    if (rec.foreignOpenOrders.length) log.warn(`${rec.foreignOpenOrders.length} open order(s) at the venue are not in the journal: left alone`);
+    await this.settleOrphans();
+    const foreign = rec.foreignOpenOrders.filter((id) => this.deps.journal.byVenueId(id) === undefined);
+    if (foreign.length) log.warn(`${foreign.length} open order(s) at the venue are not ours (no ref_id with our prefix): left alone`);
     const [history] = await Promise.all([warmUpWithRetry(this.deps.source, this.markets, this.deps.config.streams.warmup_points, this.deps.clock, log), this.kernel.startMetadata(), this.readBalances()]);
     const warmed = this.engine.warmUp(history);
     log.info(`warmed up on ${warmed} historical price point(s) for ${this.markets.join(', ')}`);
@@ -124,6 +132,17 @@ export class LiveRun {
       this.deps.journal.checkpoint();
     });
     return rec;
+  }
+
+  /**
+   * Orphans (orders an earlier run left open, venue records with our prefix the journal lacked) are
+   * journaled, then cancelled, adopted or halted on by `run.orphans`, before the first new intent.
+   */
+  private async settleOrphans(): Promise<void> {
+    const { venue, journal, clock, refPrefix, log, config } = this.deps;
+    this.orphans = await findOrphans({ venue, journal, clock, refPrefix, log }, this.startedAt - DAY_MS);
+    this.fills.ingest([]); // fills held for orders that were not journaled until now
+    await settleOrphans(this.kernel, this.orphans, orphanPolicy(config.run), config.run.exit_timeout_ms, log);
   }
 
   /** Stops new intents, optionally cancels open orders, drains and flushes; idempotent. */
@@ -157,6 +176,7 @@ export class LiveRun {
       counters: { ...this.engine.counters, fills: this.fillCount, orders: this.ordersPlaced },
       ...(this.gate.killSwitch.tripped && { halted: this.gate.killSwitch.tripped }),
       stoppedStrategies: this.strategies.filter((s) => s.stopped).map((s) => `${s.name}: ${s.stopped}`),
+      orphans: orphanViews(this.orphans),
     };
   }
 
@@ -275,7 +295,8 @@ export class LiveRun {
     for (const s of this.subs) s.unsubscribe();
     await this.deps.source.stop();
     await this.engine.drain();
-    if (this.deps.config.run.cancel_on_exit) await this.kernel.cancelAll();
+    const run = this.deps.config.run;
+    if (run.cancel_on_exit) await this.kernel.cancelAll(undefined, run.exit_timeout_ms);
     // the streams are stopped: read the last fills and each open order's state directly (the last
     // open-orders poll predates the cancels above, and would pass them off as still open)
     this.pollFills = true;
@@ -284,7 +305,6 @@ export class LiveRun {
     const stats = this.gate.stats();
     const denials = Object.fromEntries(Object.entries(stats).filter(([k]) => k !== 'approve'));
     const end = this.equity();
-    const active = this.deps.journal.active();
     return {
       durationMs: this.deps.clock.now() - this.startedAt,
       intents: this.engine.counters.intents,
@@ -297,8 +317,7 @@ export class LiveRun {
       ...(this.startEquity && { startEquity: this.startEquity.toFixed(2) }),
       ...(end && { endEquity: end.toFixed(2) }),
       ...(end && this.startEquity && { pnl: end.minus(this.startEquity).toFixed(2) }),
-      openOrdersLeft: active.filter((r) => r.state === 'open').length,
-      unresolved: active.filter((r) => r.state === 'unresolved' || r.state === 'sent').length,
+      ...endTally(this.deps.journal, this.orphans),
       stoppedStrategies: this.strategies.filter((s) => s.stopped).map((s) => `${s.name}: ${s.stopped}`),
       ...(this.gate.killSwitch.tripped && { halted: this.gate.killSwitch.tripped }),
     };

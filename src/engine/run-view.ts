@@ -17,6 +17,8 @@ export interface RunView {
   readonly counters: Readonly<Record<string, number>>;
   readonly halted?: string;
   readonly stoppedStrategies: readonly string[];
+  /** Orphans found at start (see `run.orphans`) and what was done to each. */
+  readonly orphans?: readonly { readonly refId: string; readonly orderId: string; readonly market: string; readonly side: string; readonly price?: string; readonly action: string }[];
 }
 
 /** The run summary printed on exit (and returned to tests). */
@@ -33,6 +35,10 @@ export interface RunSummary {
   readonly endEquity?: string;
   readonly pnl?: string;
   readonly openOrdersLeft: number;
+  /** The orders still open at the venue at exit, named (ref_id, venue id, side, market, price, status). */
+  readonly leftOpen?: readonly string[];
+  /** Orphans found at start, counted by what was done: cancel, adopt, halt, left-open. */
+  readonly orphans?: Readonly<Record<string, number>>;
   readonly unresolved: number;
   readonly stoppedStrategies: readonly string[];
   readonly halted?: string;

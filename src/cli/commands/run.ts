@@ -58,7 +58,13 @@ async function runCommand(opts: RunOptions, ctx: CliContext): Promise<number> {
   writeLine(ctx.stdout, opts.json ? JSON.stringify(summary) : renderSummary(summary));
   // a failure at run time: an order left unresolved, or every strategy stopped by an error
   const allStopped = loaded.length > 0 && summary.stoppedStrategies.length >= loaded.length;
-  return summary.unresolved > 0 || allStopped ? 1 : 0;
+  if (summary.unresolved > 0 || allStopped) return 1;
+  // orders the exit was asked to cancel are still open at the venue (named in the summary and the log)
+  if (config.run.cancel_on_exit && summary.openOrdersLeft > 0) {
+    log.error(`${summary.openOrdersLeft} order(s) still open at the venue after ${config.run.exit_timeout_ms} ms of exit cancels: ${(summary.leftOpen ?? []).join('; ')}`);
+    return 3;
+  }
+  return 0;
 }
 
 async function runUntilDone(
