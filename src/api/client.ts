@@ -10,6 +10,7 @@ import { identityMethods } from './areas/identity.js';
 import { tradingMethods } from './areas/trading.js';
 import { UnsafeTargetError, ValidationError } from './errors.js';
 import type { Budget } from './http/budgets.js';
+import { CircuitBreaker, type VenueReachability } from './http/circuit-breaker.js';
 import { Executor, type CallInput, type CallOptions, type RequestEvent, type ResponseEvent } from './http/executor.js';
 import { RateLimiter } from './http/rate-limiter.js';
 import { TokenManager } from './http/token-manager.js';
@@ -52,6 +53,10 @@ export interface ApiClientOptions {
   readonly rateLimitPenaltyMs?: number;
   /** Retries that would wait longer fail at once (default 10 minutes). */
   readonly maxRetryWaitMs?: number;
+  /** Connection failures in a row that open the venue's circuit breaker (default 5). */
+  readonly breakerFailures?: number;
+  /** While the breaker is open, at most one probe per this many ms (default 1000). */
+  readonly breakerProbeMs?: number;
   /** Renew the token this long before expiry (default 60 s, at most a tenth of its lifetime). */
   readonly refreshAheadMs?: number;
   readonly budgets?: readonly Budget[];
@@ -80,6 +85,8 @@ export interface ApiCore {
    * endpoint did not say or there is no credential. The runner checks them before trading.
    */
   grantedScopes(): Promise<ReadonlySet<string> | undefined>;
+  /** Whether the venue is reachable, as the circuit breaker sees it (panel, stream health). */
+  venueReachability(): VenueReachability;
   /** Closes the connection pool. */
   close(): Promise<void>;
 }
@@ -108,7 +115,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const tokens = tokenUrl !== undefined && options.clientId !== undefined && options.clientSecret !== undefined
     ? new TokenManager({ tokenUrl, clientId: options.clientId, clientSecret: options.clientSecret, scopes, clock, transport, limiter, secrets, logger, refreshAheadMs: options.refreshAheadMs ?? 60_000, userAgent })
     : undefined;
+  const breaker = new CircuitBreaker({ failures: options.breakerFailures ?? 5, probeIntervalMs: options.breakerProbeMs ?? 1_000 }, clock, logger);
   const executor = new Executor({
+    breaker,
     apiUrl, clock, logger, transport, limiter, tokens, secrets, userAgent, findOperation,
     rng: options.rng ?? new Rng('tradeloop-api-jitter'),
     requestedScopes: new Set(scopes),
@@ -138,6 +147,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     limiter,
     tokenRequests: () => tokens?.requestCount() ?? 0,
     grantedScopes: async () => (tokens ? (await tokens.get()).scopes : undefined),
+    venueReachability: () => breaker.state(),
     close: () => transport.close(),
   };
   return Object.assign(core, tradingMethods(call), fundingMethods(call), identityMethods(call));

@@ -134,6 +134,25 @@ export class TransportError extends ApiError {
   }
 }
 
+/**
+ * The venue's circuit breaker is open: after several connection failures in a row the client sends
+ * nothing but one probe a second until the venue answers. The request was never sent, so a write
+ * failing with this certainly did not run and a read simply did not happen.
+ */
+export class VenueUnreachableError extends ApiError {
+  /** Epoch ms at which the venue became unreachable (the breaker opened). */
+  readonly since: number;
+
+  constructor(operation: string, since: number, lastError?: string) {
+    super(
+      'VENUE_UNREACHABLE',
+      `${operation} not sent: venue unreachable since ${new Date(since).toISOString()}${lastError ? ` (${lastError})` : ''}; retried when a probe finds it again`,
+      { operation },
+    );
+    this.since = since;
+  }
+}
+
 /** The server answered 2xx with a body the client cannot use (not JSON, wrong shape). */
 export class MalformedResponseError extends ApiError {
   constructor(message: string, init: ApiErrorInit) {

@@ -34,6 +34,7 @@ export function createApiClientFromConfig(config: Pick<Config, 'environment' | '
     bodyTimeoutMs: config.api.body_timeout_ms,
     maxRetries: config.api.max_retries,
     rateLimitPenaltyMs: config.api.rate_limit_penalty_ms,
+    breakerFailures: config.api.breaker_failures,
     ...overrides,
     apiUrl,
     tokenUrl,

@@ -8,6 +8,7 @@ export * from './operation-spec.js';
 export { OPERATIONS, allScopes, findOperation } from './operations.js';
 export type { CallInput, CallOptions, RequestEvent, ResponseEvent } from './http/executor.js';
 export { RateLimiter } from './http/rate-limiter.js';
+export { CircuitBreaker, connectionFailure, type BreakerSettings, type VenueReachability } from './http/circuit-breaker.js';
 export { PLATFORM_BUDGETS, DEFAULT_BUDGET, TOKEN_BUDGET, budgetFor, type Budget } from './http/budgets.js';
 export { mapHttpError, parseProblem, parseRetryAfter } from './http/error-mapper.js';
 export { encodeQuery, type QueryInput, type QueryValue } from './validate/query.js';

@@ -21,6 +21,16 @@ export const ApiConfigSchema = z
     max_retries: z.number().int().min(0).max(10).default(4),
     /** Pause of every budget after a 429 without Retry-After (the platform blocks for 5 minutes). */
     rate_limit_penalty_ms: z.number().int().min(0).default(300_000),
+    /**
+     * Connection failures in a row (refused, reset, no response in time) after which the venue is
+     * unreachable: requests fail fast and one read a second probes until the venue answers.
+     */
+    breaker_failures: z
+      .number({ error: 'a whole number of connection failures, e.g. 5' })
+      .int('a whole number of connection failures, e.g. 5')
+      .min(1, 'at least 1 connection failure (5 is the default)')
+      .max(100, 'at most 100 connection failures (5 is the default)')
+      .default(5),
   })
   .strict();
 

@@ -1,7 +1,8 @@
-import { ApiError, ConflictError, NotFoundError, outcomeUnknown, type ApiClient, type Execution, type MarketDetails, type Order } from '../api/index.js';
+import { ApiError, ConflictError, NotFoundError, VenueUnreachableError, outcomeUnknown, type ApiClient, type Execution, type MarketDetails, type Order } from '../api/index.js';
 import { instrumentOf, type Instrument, type MarketSymbol } from '../core/index.js';
 import {
   REF_ID_REUSED,
+  VENUE_UNREACHABLE,
   TRANSFER_INTENT_TYPE,
   VenueNotFoundError,
   VenueRejectedError,
@@ -171,6 +172,8 @@ function rethrow(e: unknown): never {
 
 /** API errors → venue errors: unknown outcomes, not-found, and definitive refusals. */
 export function mapApiError(e: unknown): Error {
+  // never sent (breaker open): known not to have run, unlike an unknown outcome
+  if (e instanceof VenueUnreachableError) return new VenueRejectedError(VENUE_UNREACHABLE, e.message, { notSent: true, since: e.since });
   if (outcomeUnknown(e)) return new VenueUnknownOutcomeError((e as Error).message, { cause: e });
   if (e instanceof NotFoundError) return new VenueNotFoundError(e.message);
   if (e instanceof ConflictError && e.code === REF_ID_REUSED) return new VenueRejectedError(REF_ID_REUSED, e.message, { status: e.status });

@@ -149,6 +149,12 @@ export interface VenueTransfer {
  */
 export const REF_ID_REUSED = 'REF_ID_REUSED';
 
+/**
+ * Code of the refusal of a request the client never sent because the venue's circuit breaker is
+ * open (the venue is unreachable): a write with this code certainly did not run.
+ */
+export const VENUE_UNREACHABLE = 'VENUE_UNREACHABLE';
+
 /** The venue refused the request for good (funds, rules, validation): do not retry. */
 export class VenueRejectedError extends TradeloopError {
   constructor(

@@ -2,10 +2,11 @@ import type { Clock } from '../../clock/clock.js';
 import type { Rng } from '../../core/rng.js';
 import type { Logger } from '../../log/logger.js';
 import type { SecretSet } from '../../log/redact.js';
-import { AbortedError, ApiError, AuthError, ConflictError, MissingScopeError, RateLimitedError, ValidationError } from '../errors.js';
+import { AbortedError, ApiError, AuthError, ConflictError, MissingScopeError, RateLimitedError, ValidationError, VenueUnreachableError, outcomeUnknown } from '../errors.js';
 import type { OperationSpec, Priority } from '../operation-spec.js';
 import { validateBody } from '../validate/body.js';
 import { encodeQuery, fillPath, type QueryInput } from '../validate/query.js';
+import { connectionFailure, type CircuitBreaker } from './circuit-breaker.js';
 import { mapHttpError, requestIdOf } from './error-mapper.js';
 import type { RateLimiter } from './rate-limiter.js';
 import { pickByRefId, refIdMismatch, withRefId } from './ref-id.js';
@@ -61,6 +62,8 @@ export interface ExecutorDeps {
   readonly retry: RetrySettings;
   readonly makeRefId: () => string;
   readonly userAgent: string;
+  /** The venue's circuit breaker (absent: every attempt is sent). */
+  readonly breaker?: CircuitBreaker;
   readonly findOperation: (id: string) => OperationSpec | undefined;
   readonly onRequest?: (e: RequestEvent) => void;
   readonly onResponse?: (e: ResponseEvent) => void;
@@ -90,6 +93,7 @@ export class Executor {
       } catch (err) {
         if (err instanceof ConflictError && p.refId !== undefined) return this.onOwnConflict(spec, p, err, opts);
         if (err instanceof RateLimitedError) this.d.limiter.pause(err.retryAfterMs ?? this.d.retry.rateLimitPenaltyMs);
+        if (this.d.breaker?.isOpen() && connectionFailure(err)) throw this.whileOpen(spec, err);
         const d = decideRetry(spec, err, state, this.d.retry, this.d.rng);
         if (d.kind === 'fail') throw err;
         this.d.logger.warn({ operation: spec.id, code: (err as ApiError).code, attempt, decision: d.kind }, 'retrying request');
@@ -102,7 +106,7 @@ export class Executor {
         if (d.kind === 'rate-limited') continue;
         await this.sleep(spec, d.delayMs, opts.signal);
         if (d.kind === 'resolve-ref-id') {
-          const found = await this.lookupByRefId(spec, p, opts);
+          const found = await this.lookupByRefId(spec, p, opts).catch(keepUnknown(err));
           if (found !== undefined) return this.accept(spec, p, found);
         }
       }
@@ -123,7 +127,35 @@ export class Executor {
     return { path, query, body: withId.body, refId: withId.refId, pathParams };
   }
 
+  /**
+   * One attempt through the venue's breaker: refused at once while it is open (unless it is the
+   * probe), and its outcome (an answer or a connection failure) reported back to it.
+   */
   private async attempt(spec: OperationSpec, p: Prepared, opts: CallOptions, attempt: number, state: { token: string | undefined }): Promise<unknown> {
+    const breaker = this.d.breaker;
+    if (!breaker) return this.send(spec, p, opts, attempt, state);
+    const ticket = breaker.admit(spec.id, spec.method);
+    try {
+      const value = await this.send(spec, p, opts, attempt, state);
+      breaker.settle(ticket, undefined);
+      return value;
+    } catch (err) {
+      breaker.settle(ticket, err);
+      throw err;
+    }
+  }
+
+  /**
+   * A connection failure once the breaker is open ends the call without a retry: a read or a write
+   * that certainly was not sent fails as VENUE_UNREACHABLE; a write that may have arrived keeps its
+   * unknown outcome, to be resolved by ref_id when the venue is back.
+   */
+  private whileOpen(spec: OperationSpec, err: ApiError): ApiError {
+    if (spec.method !== 'GET' && outcomeUnknown(err)) return err;
+    return new VenueUnreachableError(spec.id, this.d.breaker?.state().unreachableSince ?? this.d.clock.now(), err.message);
+  }
+
+  private async send(spec: OperationSpec, p: Prepared, opts: CallOptions, attempt: number, state: { token: string | undefined }): Promise<unknown> {
     const priority = opts.priority ?? spec.priority;
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.d.userAgent };
     try {
@@ -173,7 +205,7 @@ export class Executor {
   /** A 409 on a write with our ref_id: the existing record is the result when it matches. */
   private async onOwnConflict(spec: OperationSpec, p: Prepared, err: ConflictError, opts: CallOptions): Promise<unknown> {
     let existing = err.existing;
-    if (existing === undefined) existing = await this.lookupByRefId(spec, p, opts);
+    if (existing === undefined) existing = await this.lookupByRefId(spec, p, opts).catch(keepUnknown(err));
     if (existing === undefined) throw err;
     return this.accept(spec, p, existing, err);
   }
@@ -228,4 +260,15 @@ export class Executor {
       this.d.logger.warn({ err }, 'an api observer threw; ignored');
     }
   }
+}
+
+/**
+ * A ref_id lookup refused by the open breaker says nothing about the write: the write's own error
+ * (its unknown outcome, or the 409) is what the caller must hear, never VENUE_UNREACHABLE, which
+ * would mean the write certainly did not run.
+ */
+function keepUnknown(original: unknown): (e: unknown) => never {
+  return (e: unknown) => {
+    throw e instanceof VenueUnreachableError ? original : e;
+  };
 }
