@@ -109,6 +109,8 @@ export class Kernel {
     });
     // the engine hears every report first, then the observers (panel, summary, backtest report)
     this.subs.push(this.reports.subscribe((r) => {
+      // the order executor accepts an order only under the ref_id the venue gives it: its fills are ours
+      if (r.kind === 'accepted') this.fills.confirm(r.orderId, r.refId);
       this.openOrders.onReport(r);
       this.engine.onReport(r);
       // the engine's risk view has settled a transfer's spend of the limits: read them again
@@ -264,8 +266,7 @@ export class Kernel {
 
   /**
    * Follows orders as ours that this run did not make (orphans found at start): each counts as open
-   * until closed, its reports go to the strategy the journal names when that strategy runs, and the
-   * intent ids go on past any ref_id among them, so no new intent reuses one.
+   * until closed, and its reports go to the strategy the journal names when that strategy runs.
    */
   adopt(refIds: readonly string[]): void {
     for (const ref of refIds) {
@@ -274,6 +275,10 @@ export class Kernel {
       if (!this.openOrders.has(ref)) this.openOrders.add(row.intent);
       this.engine.own(ref, row.strategy);
     }
+  }
+
+  /** New intent ids go on past every one of `refIds` (ours found at the venue after start), so none is reused. */
+  idsPast(refIds: readonly string[]): void {
     this.ids.skipPast(IntentIds.lastOf(this.ids.prefix, refIds));
   }
 

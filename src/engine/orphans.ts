@@ -50,7 +50,7 @@ export interface OrphanScanDeps {
  * logged and leaves that part for the next start: it never stops the run.
  */
 export async function findOrphans(deps: OrphanScanDeps, sinceMs: number): Promise<Orphan[]> {
-  const earlier = deps.journal.intents({ state: 'open', kind: 'place-order' }).filter((r) => r.venueId !== null);
+  const earlier = deps.journal.active().filter((r) => r.kind === 'place-order' && r.state === 'open' && r.venueId !== null);
   const found: Orphan[] = earlier.map((r) => orphanOf(r, 'earlier-run'));
   for (const order of await unjournaled(deps, sinceMs)) {
     const row = journalOrphan(deps, order);
@@ -110,6 +110,7 @@ function orphanOf(r: JournalIntentRow, origin: Orphan['origin']): Orphan {
 export interface OrphanKernel {
   cancelAll(only: ReadonlySet<string>, timeoutMs: number): Promise<{ readonly open: readonly string[] }>;
   adopt(refIds: readonly string[]): void;
+  idsPast(refIds: readonly string[]): void;
   haltKeepingOrders(reason: string): void;
 }
 
@@ -126,6 +127,7 @@ export async function settleOrphans(kernel: OrphanKernel, orphans: readonly Orph
     log.warn({ refId: o.refId, orderId: o.orderId, orphan: policy }, `orphan ${o.refId} (order ${o.orderId}, ${o.side} ${o.market}${o.price ? ` @ ${o.price}` : ''}, strategy ${o.strategy}) ${why}: ${policy}`);
   }
   const refs = orphans.map((o) => o.refId);
+  kernel.idsPast(refs);
   if (policy === 'cancel') {
     const { open } = await kernel.cancelAll(new Set(refs), timeoutMs);
     for (const o of orphans) o.action = open.includes(o.refId) ? 'left-open' : 'cancel';
