@@ -1,8 +1,10 @@
-import type { VenueFill } from '../venue/venue.js';
+import { VenueNotFoundError, type VenueFill } from '../venue/venue.js';
 import { errorMessage, type ExecContext } from './exec-context.js';
 
 /** Fills held for orders not journaled yet; the oldest are dropped beyond this. */
 const MAX_HELD = 10_000;
+/** Orders whose venue ref_id is remembered; beyond this the oldest are read again from the venue when needed. */
+const MAX_CONFIRMED = 1_000_000;
 
 /**
  * Follows the venue's fills and records each exactly once in the journal (the fill id is the key),
@@ -14,6 +16,13 @@ const MAX_HELD = 10_000;
 export class FillTracker {
   private sinceMs: number;
   private readonly held = new Map<string, VenueFill>();
+  /** Venue order id → the ref_id the venue gave for it (from the order itself, never the journal). */
+  private readonly refs = new Map<string, string>();
+  /** Order ids whose ref_id is to be read from the venue at the next poll. */
+  private readonly toConfirm = new Set<string>();
+  /** Fills refused as another order's (logged once each). */
+  private readonly refused = new Set<string>();
+  private confirming: Promise<void> | undefined;
 
   constructor(
     private readonly ctx: ExecContext,
@@ -31,7 +40,49 @@ export class FillTracker {
       this.ctx.log?.warn(`fill poll failed: ${errorMessage(e)}`);
       return 0;
     }
+    for (const f of fills) if (!this.refs.has(f.orderId) && this.ctx.journal.byVenueId(f.orderId)) this.toConfirm.add(f.orderId);
+    await this.confirmPending();
     return this.ingest(fills);
+  }
+
+  /**
+   * Records the ref_id the venue gave order `orderId` (the order executor learns it from the order
+   * itself). Only fills of orders whose ref_id is known this way are journaled, under that ref_id.
+   */
+  confirm(orderId: string, refId: string): void {
+    this.refs.set(orderId, refId);
+    this.toConfirm.delete(orderId);
+    if (this.refs.size > MAX_CONFIRMED) this.refs.delete(this.refs.keys().next().value as string);
+  }
+
+  /**
+   * Reads the orders of fills whose ref_id is not known yet (orders of an earlier run, after a
+   * restart), then journals the fills held for them. A push stream's fills start it from `ingest`.
+   */
+  private confirmSoon(): void {
+    if (this.confirming || this.toConfirm.size === 0) return;
+    this.confirming = this.confirmPending().then((confirmed) => {
+      this.confirming = undefined;
+      // only after progress: an order that cannot be read is tried again by the next ingest or poll
+      if (confirmed > 0 && this.held.size) this.ingest([]);
+    });
+  }
+
+  /** Reads each order to confirm; returns how many ref_ids were learnt. */
+  private async confirmPending(): Promise<number> {
+    let confirmed = 0;
+    for (const orderId of [...this.toConfirm]) {
+      try {
+        this.confirm(orderId, (await this.ctx.venue.getOrder(orderId)).refId);
+        confirmed++;
+      } catch (e) {
+        this.toConfirm.delete(orderId);
+        // the venue does not know the order the journal names: no fill of it is ours to journal
+        if (e instanceof VenueNotFoundError) this.confirm(orderId, '');
+        else this.ctx.log?.warn(`cannot read order ${orderId} to attribute its fills (tried again later): ${errorMessage(e)}`);
+      }
+    }
+    return confirmed;
   }
 
   /** Records fills (from a poll or a push) and any held ones; returns how many were new. */
@@ -40,11 +91,17 @@ export class FillTracker {
     const all = this.held.size ? [...this.held.values(), ...fills] : fills;
     for (const f of all) {
       const row = this.ctx.journal.byVenueId(f.orderId);
-      if (!row) {
+      const refId = this.refs.get(f.orderId);
+      if (!row || refId === undefined) {
+        if (row) this.toConfirm.add(f.orderId);
         this.hold(f);
         continue;
       }
       this.held.delete(f.fillId);
+      if (refId !== row.refId) {
+        this.misattributed(f, refId, row.refId);
+        continue;
+      }
       const fresh = this.ctx.journal.recordFill({
         fillId: f.fillId,
         refId: row.refId,
@@ -76,7 +133,20 @@ export class FillTracker {
       // keep a small overlap: fills at the same millisecond may arrive in a later poll
       if (f.at - 1 > this.sinceMs) this.sinceMs = f.at - 1;
     }
+    this.confirmSoon();
     return added;
+  }
+
+  /**
+   * A fill of an order whose ref_id (at the venue) is not the journal row's found by its venue id:
+   * the row's venue id names another order (another venue, or one that reissued ids), so the fill
+   * is not ours to journal under it. Logged once per fill, never journaled.
+   */
+  private misattributed(f: VenueFill, venueRef: string, journalRef: string): void {
+    if (this.refused.has(f.fillId)) return;
+    this.refused.add(f.fillId);
+    if (this.refused.size > MAX_HELD) this.refused.delete(this.refused.keys().next().value as string);
+    this.ctx.log?.error({ fillId: f.fillId, orderId: f.orderId, venueRef, journalRef }, `fill ${f.fillId} of order ${f.orderId} not journaled: the venue gives that order ref_id ${venueRef}, the journal holds ${f.orderId} for ${journalRef}`);
   }
 
   /** Fills waiting for their order to be journaled. */

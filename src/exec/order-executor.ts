@@ -121,6 +121,7 @@ export class OrderExecutor {
   /** Records the venue's view of an order; emits accepted/cancelled/rejected on transitions. */
   applyOrder(refId: string, order: VenueOrder, source: string): void {
     const { journal, clock } = this.ctx;
+    if (!sameRef(refId, order, this.ctx)) return;
     const before = journal.facts(refId);
     const state: JournalState = TERMINAL_ORDER_STATUSES.has(order.status) ? 'done' : 'open';
     const changed = before?.status !== order.status || before.amountFilled !== order.amountFilled.toFixed() || before.venueId !== order.orderId;
@@ -133,6 +134,16 @@ export class OrderExecutor {
       else if (order.status === 'REJECTED') this.ctx.emit({ kind: 'rejected', refId, code: 'REJECTED', message: 'rejected by the venue', at });
     }
   }
+}
+
+/**
+ * Whether the venue's order carries the journaled ref_id: an order is never recorded under another
+ * intent because its venue id matched (a venue that reissued ids, or another venue's order).
+ */
+function sameRef(refId: string, order: VenueOrder, ctx: ExecContext): boolean {
+  if (order.refId === refId) return true;
+  ctx.log?.error({ refId, orderId: order.orderId, venueRef: order.refId }, `order ${order.orderId} not recorded for ${refId}: the venue gives it ref_id ${order.refId || '(none)'}`);
+  return false;
 }
 
 function toRequest(i: PlaceIntent): PlaceOrderRequest {

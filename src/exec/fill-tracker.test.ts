@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { TestClock } from '../clock/index.js';
+import { D, type ExecReport, type Intent } from '../core/index.js';
+import { ScriptedVenue } from '../../test/support/scripted-venue.js';
+import { FillTracker } from './fill-tracker.js';
+import { Journal } from './journal.js';
+import { OrderExecutor } from './order-executor.js';
+
+function setup() {
+  const clock = new TestClock(1_700_000_000_000);
+  const venue = new ScriptedVenue(() => clock.now());
+  const journal = new Journal(':memory:');
+  const reports: ExecReport[] = [];
+  const ctx = { venue, journal, clock, emit: (r: ExecReport) => reports.push(r) };
+  return { clock, venue, journal, reports, ctx, orders: new OrderExecutor(ctx), fills: new FillTracker(ctx, clock.now() - 60_000) };
+}
+
+type Setup = ReturnType<typeof setup>;
+
+function buy(refId: string): Extract<Intent, { kind: 'place-order' }> {
+  return { kind: 'place-order', intentId: refId, strategy: 't', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '100' };
+}
+
+/**
+ * The journal holds `refId` as venue order `orderId` (journaled by an earlier run), while the venue
+ * now holds another order under that id, with another ref_id, which has a fill: the case of a
+ * sandbox that started afresh and reissued its ids.
+ */
+function reissued(s: Setup, refId: string, orderId: string, venueRef: string): void {
+  s.journal.recordDecision({ kind: 'approve', intent: buy(refId), at: s.clock.now() });
+  s.journal.update(refId, s.clock.now(), 'open', { venueId: orderId, status: 'OPEN', amountFilled: '0' }, { type: 'response' });
+  s.venue.orders.set(orderId, { orderId, refId: venueRef, market: 'BTCUSD', side: 'BUY', type: 'LIMIT', status: 'OPEN', baseAmount: new D('1'), price: new D('100'), amountFilled: new D('0') });
+}
+
+describe('FillTracker attributes a fill by the ref_id the venue gives its order', () => {
+  it('a polled fill whose order carries another ref_id than the journal row found by venue id is not journaled', async () => {
+    const s = setup();
+    reissued(s, 'old-1', 'o-77', 'new-1');
+    s.venue.fill('o-77', '0.5', '100');
+    expect(await s.fills.poll()).toBe(0);
+    expect(s.journal.fills()).toEqual([]);
+    expect(s.reports.filter((r) => r.kind === 'filled')).toEqual([]);
+  });
+
+  it('a pushed fill of such an order is held, checked against the venue, and not journaled either', async () => {
+    const s = setup();
+    reissued(s, 'old-1', 'o-77', 'new-1');
+    s.venue.fill('o-77', '0.5', '100');
+    expect(s.fills.ingest(s.venue.fills)).toBe(0);
+    expect(s.fills.heldCount).toBe(1);
+    // the tracker reads the order from the venue on its own; let that read answer
+    for (let k = 0; k < 5; k++) await Promise.resolve();
+    expect(s.venue.calls).toContain('getOrder');
+    expect(s.fills.ingest([])).toBe(0);
+    expect(s.journal.fills()).toEqual([]);
+  });
+
+  it('a pushed fill of an order the executor accepted under its ref_id is journaled at once', async () => {
+    const s = setup();
+    const i = buy('ref-1');
+    s.journal.recordDecision({ kind: 'approve', intent: i, at: s.clock.now() });
+    await s.orders.place(i);
+    const accepted = s.reports.find((r) => r.kind === 'accepted');
+    if (accepted?.kind !== 'accepted') throw new Error('not accepted');
+    s.fills.confirm(accepted.orderId, accepted.refId);
+    s.venue.fill(accepted.orderId, '0.4', '100');
+    expect(s.fills.ingest(s.venue.fills)).toBe(1);
+    expect(s.journal.fills({ refId: 'ref-1' })).toHaveLength(1);
+  });
+
+  it('a fill of an order of an earlier run is journaled once the venue confirms its ref_id', async () => {
+    const s = setup();
+    reissued(s, 'old-1', 'o-77', 'old-1');
+    s.venue.fill('o-77', '0.5', '100');
+    expect(await s.fills.poll()).toBe(1);
+    expect(s.journal.fills({ refId: 'old-1' })).toHaveLength(1);
+  });
+});
