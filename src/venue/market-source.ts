@@ -22,6 +22,12 @@ export interface StreamHealth {
    * Absent from sources that decode no venue records (a replay of price points).
    */
   readonly malformed?: number;
+  /**
+   * Set while the stream's polls are refused because the venue is unreachable (the client's circuit
+   * breaker is open): epoch ms since when. The stream's data then only ages (strategies see it go
+   * stale); cleared by the next successful poll.
+   */
+  readonly unreachableSince?: number;
 }
 
 /**

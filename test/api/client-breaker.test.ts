@@ -24,11 +24,12 @@ class FakeTransport {
   }
 }
 
-function setup(failures: number): { clock: TestClock; transport: FakeTransport; executor: Executor; lines: () => string[] } {
+function setup(failures: number, tokenDown = false): { clock: TestClock; transport: FakeTransport; executor: Executor; lines: () => string[] } {
   const clock = new TestClock(Date.UTC(2026, 0, 5, 12, 0, 0));
   const transport = new FakeTransport();
   const log = memoryLogger(undefined, 'info');
-  const tokens = { get: () => Promise.resolve({ value: 'token', scopes: undefined }), invalidate: () => undefined } as unknown as TokenManager;
+  const token = (): Promise<unknown> => (tokenDown ? Promise.reject(mapTransportError('OAuthToken', Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }))) : Promise.resolve({ value: 'token', scopes: undefined }));
+  const tokens = { get: token, invalidate: () => undefined } as unknown as TokenManager;
   let seq = 0;
   const executor = new Executor({
     apiUrl: 'https://venue.test/v2', clock, rng: new Rng(3), logger: log.logger, transport: transport as unknown as Transport,
@@ -108,5 +109,13 @@ describe('the venue circuit breaker in the client', () => {
     expect(outcomeUnknown(err)).toBe(true);
     // the write, then its lookup by ref_id (which opened the breaker); nothing after
     expect(transport.sent.map((r) => r.method)).toEqual(['POST', 'GET']);
+  });
+
+  it('failures of the token host do not open the venue breaker: the caller hears the token failure', async () => {
+    const { clock, transport, executor, lines } = setup(2, true);
+    const results = await drive(clock, [1, 2, 3].map(() => executor.call(spec('GetOrder'), GET_ORDER)));
+    expect(results.map(codeOf)).toEqual(['TRANSPORT', 'TRANSPORT', 'TRANSPORT']);
+    expect(transport.sent).toHaveLength(0);
+    expect(count(lines(), 'venue unreachable')).toBe(0);
   });
 });

@@ -73,9 +73,13 @@ export class CircuitBreaker {
     throw new VenueUnreachableError(operation, this.openedAt, this.lastError);
   }
 
-  /** Called after an admitted attempt with its error (undefined on success). */
-  settle(ticket: BreakerTicket, err: unknown): void {
+  /**
+   * Called after an admitted attempt with its error (undefined on success); `unsent` when it ended
+   * before the request left (then it only frees the probe slot).
+   */
+  settle(ticket: BreakerTicket, err: unknown, unsent = false): void {
     if (ticket.probe) this.probing = false;
+    if (unsent) return;
     if (err === undefined || answered(err)) this.close();
     else if (connectionFailure(err)) this.fail(err);
   }

@@ -135,12 +135,14 @@ export class Executor {
     const breaker = this.d.breaker;
     if (!breaker) return this.send(spec, p, opts, attempt, state);
     const ticket = breaker.admit(spec.id, spec.method);
+    const reached = { venue: false };
     try {
-      const value = await this.send(spec, p, opts, attempt, state);
+      const value = await this.send(spec, p, opts, attempt, state, reached);
       breaker.settle(ticket, undefined);
       return value;
     } catch (err) {
-      breaker.settle(ticket, err);
+      // a failure before the request left (the token host, the budget) says nothing of the venue
+      breaker.settle(ticket, reached.venue ? err : undefined, !reached.venue);
       throw err;
     }
   }
@@ -155,7 +157,7 @@ export class Executor {
     return new VenueUnreachableError(spec.id, this.d.breaker?.state().unreachableSince ?? this.d.clock.now(), err.message);
   }
 
-  private async send(spec: OperationSpec, p: Prepared, opts: CallOptions, attempt: number, state: { token: string | undefined }): Promise<unknown> {
+  private async send(spec: OperationSpec, p: Prepared, opts: CallOptions, attempt: number, state: { token: string | undefined }, reached = { venue: false }): Promise<unknown> {
     const priority = opts.priority ?? spec.priority;
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.d.userAgent };
     try {
@@ -174,6 +176,7 @@ export class Executor {
     try {
       const url = `${this.d.apiUrl}${p.path}${p.query ? `?${p.query}` : ''}`;
       const body = p.body === undefined ? undefined : JSON.stringify(p.body);
+      reached.venue = true;
       const res = await this.d.transport.send(spec.id, { method: spec.method, url, headers, body, signal: opts.signal });
       status = res.status;
       requestId = requestIdOf(res.headers);

@@ -1,4 +1,4 @@
-import { MalformedResponseError } from '../../api/index.js';
+import { MalformedResponseError, VenueUnreachableError } from '../../api/index.js';
 import { TradeloopError } from '../../core/index.js';
 import type { StreamHealth } from '../market-source.js';
 
@@ -9,6 +9,7 @@ interface HealthRecord {
   lastError: string | undefined;
   polls: number;
   malformed: number;
+  unreachableSince: number | undefined;
 }
 
 const MAX_ERROR_TEXT = 200;
@@ -24,7 +25,7 @@ export class HealthBook {
 
   /** Registers a stream (idempotent) so it is reported before its first poll. */
   register(stream: string): void {
-    if (!this.records.has(stream)) this.records.set(stream, { stream, lastSuccessAt: undefined, consecutiveErrors: 0, lastError: undefined, polls: 0, malformed: 0 });
+    if (!this.records.has(stream)) this.records.set(stream, { stream, lastSuccessAt: undefined, consecutiveErrors: 0, lastError: undefined, polls: 0, malformed: 0, unreachableSince: undefined });
   }
 
   polled(stream: string): void {
@@ -35,16 +36,20 @@ export class HealthBook {
     const r = this.record(stream);
     r.lastSuccessAt = at;
     r.consecutiveErrors = 0;
+    r.unreachableSince = undefined;
   }
 
   /**
    * Counts an error; returns the number of errors in a row, for the backoff. A malformed response
    * (a record the decoder refused) is also counted apart: it is the venue's data, not the network.
+   * A poll the client did not send because the venue is unreachable (its breaker is open) keeps
+   * the time since when, so health() shows one outage rather than a count of refused polls.
    */
   failed(stream: string, err: unknown): number {
     const r = this.record(stream);
     r.consecutiveErrors++;
     if (err instanceof MalformedResponseError) r.malformed++;
+    if (err instanceof VenueUnreachableError) r.unreachableSince = err.since;
     r.lastError = describeError(err);
     return r.consecutiveErrors;
   }
@@ -54,7 +59,7 @@ export class HealthBook {
   }
 
   snapshot(): readonly StreamHealth[] {
-    return [...this.records.values()].map((r) => ({ ...r }));
+    return [...this.records.values()].map(({ unreachableSince, ...r }) => ({ ...r, ...(unreachableSince !== undefined && { unreachableSince }) }));
   }
 
   clear(): void {
