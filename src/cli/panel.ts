@@ -7,6 +7,9 @@ export function renderPanel(v: RunView, logFile?: string): string {
   const up = formatDuration(v.at - v.startedAt);
   const lines: string[] = [];
   lines.push(`tradeloop — ${v.environment} via ${v.venue} — up ${up}${v.halted ? `  HALTED: ${v.halted}` : ''}`);
+  if (v.venueUnreachableSince !== undefined) {
+    lines.push(`VENUE UNREACHABLE since ${clock(v.venueUnreachableSince)} (${formatDuration(v.at - v.venueUnreachableSince)}): requests fail fast, one probe a second; market data goes stale`);
+  }
   lines.push('');
   lines.push(formatTable(['market', 'mid', 'data'], v.markets.map((m) => [m.market, m.mid === undefined ? '-' : m.mid.toFixed(2), m.stale ? 'STALE' : 'fresh'])));
   lines.push('');

@@ -12,7 +12,7 @@ import { equityOf } from './equity.js';
 import type { IntentIds } from './intent-ids.js';
 import { Kernel } from './kernel.js';
 import { endTally, orphanViews } from './run-summary.js';
-import { Recent, type RunSummary, type RunView } from './run-view.js';
+import { Recent, venueUnreachableSince, type RunSummary, type RunView } from './run-view.js';
 import type { StrategyRunner } from './strategy-runner.js';
 import type { VenueMetadata } from './venue-metadata.js';
 import { findOrphans, orphanPolicy, settleOrphans, type Orphan } from './orphans.js';
@@ -157,6 +157,7 @@ export class LiveRun {
       .filter((b) => !b.available.isZero() || !b.trading.isZero())
       .map((b) => ({ asset: b.asset, available: b.available.toFixed(), trading: b.trading.toFixed() }));
     const equity = this.equity();
+    const unreachable = venueUnreachableSince(this.deps.source.health());
     return {
       at: now,
       startedAt: this.startedAt,
@@ -177,6 +178,7 @@ export class LiveRun {
       ...(this.gate.killSwitch.tripped && { halted: this.gate.killSwitch.tripped }),
       stoppedStrategies: this.strategies.filter((s) => s.stopped).map((s) => `${s.name}: ${s.stopped}`),
       orphans: orphanViews(this.orphans),
+      ...(unreachable !== undefined && { venueUnreachableSince: unreachable }),
     };
   }
 

@@ -1,4 +1,5 @@
 import type { Decision, ExecReport, MarketSymbol } from '../core/index.js';
+import type { StreamHealth } from '../venue/index.js';
 
 /** What the live panel and the run summary show; rebuilt by the runner on each refresh. */
 export interface RunView {
@@ -17,6 +18,11 @@ export interface RunView {
   readonly counters: Readonly<Record<string, number>>;
   readonly halted?: string;
   readonly stoppedStrategies: readonly string[];
+  /**
+   * Epoch ms since when the venue is unreachable (its circuit breaker is open), absent while it
+   * answers: the panel shows one outage line instead of a warning per refused request.
+   */
+  readonly venueUnreachableSince?: number;
   /** Orphans found at start (see `run.orphans`) and what was done to each. */
   readonly orphans?: readonly { readonly refId: string; readonly orderId: string; readonly market: string; readonly side: string; readonly price?: string; readonly action: string }[];
 }
@@ -58,4 +64,11 @@ export class Recent<T> {
   list(): readonly T[] {
     return [...this.items];
   }
+}
+
+/** The earliest `unreachableSince` of the market source's streams (the venue's outage), if any. */
+export function venueUnreachableSince(health: readonly StreamHealth[]): number | undefined {
+  let since: number | undefined;
+  for (const h of health) if (h.unreachableSince !== undefined && (since === undefined || h.unreachableSince < since)) since = h.unreachableSince;
+  return since;
 }

@@ -1,0 +1,56 @@
+import { createServer } from 'node:net';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TestClock } from '../../src/clock/index.js';
+import type { ExecReport, Intent } from '../../src/core/index.js';
+import { Journal, OrderExecutor } from '../../src/exec/index.js';
+import { RestVenue, VENUE_UNREACHABLE } from '../../src/venue/index.js';
+import { FakePlatform } from '../support/fake-platform.js';
+import { clientFor } from './helpers.js';
+
+let fake: FakePlatform | undefined;
+const journals: Journal[] = [];
+afterEach(async () => {
+  journals.splice(0).forEach((j) => j.close());
+  await fake?.close();
+  fake = undefined;
+});
+
+/** A loopback port nobody listens at (bound, then released): every connection is refused. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/**
+ * A write the open breaker refuses never left the client: the order executor must close it as not
+ * placed (REJECTED with VENUE_UNREACHABLE, funds released), never leave it an unknown outcome that
+ * holds the strategy until the venue is back.
+ */
+describe('writes refused by the open breaker, through RestVenue and the order executor', () => {
+  it('close the intent as rejected VENUE_UNREACHABLE, not unresolved', async () => {
+    fake = await FakePlatform.start();
+    const api = clientFor(fake, { apiUrl: `http://127.0.0.1:${await closedPort()}/v2`, maxRetries: 0, breakerFailures: 2 });
+    const venue = new RestVenue(api, 'p1');
+    await expect(venue.balances()).rejects.toThrow(/ECONNREFUSED/);
+    await expect(venue.balances()).rejects.toMatchObject({ code: VENUE_UNREACHABLE });
+    expect(api.venueReachability().unreachableSince).toBeDefined();
+
+    const clock = new TestClock(1_700_000_000_000);
+    const journal = new Journal(join(mkdtempSync(join(tmpdir(), 'tradeloop-breaker-')), 'journal.sqlite'));
+    journals.push(journal);
+    const reports: ExecReport[] = [];
+    const orders = new OrderExecutor({ venue, journal, clock, emit: (r) => reports.push(r) });
+    const intent: Intent = { kind: 'place-order', intentId: 'bk-1', strategy: 't', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '100' };
+    journal.recordDecision({ kind: 'approve', intent, at: clock.now() });
+    await orders.place(intent);
+    expect(journal.get('bk-1')).toMatchObject({ state: 'done', status: 'REJECTED' });
+    expect(reports).toEqual([expect.objectContaining({ kind: 'rejected', refId: 'bk-1', code: VENUE_UNREACHABLE })]);
+    await api.close();
+  });
+});
