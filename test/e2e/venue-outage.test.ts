@@ -61,7 +61,9 @@ describe('a venue outage during tradeloop run (the real command against a sandbo
     const second = restartSandbox(cwd, port);
     procs.push(second);
     await waitFor(() => /listening on/.test(second.out()), `the sandbox again (${second.err().slice(-300)})`, 30_000);
+    const upAt = performance.now();
     await waitFor(() => /venue reachable again/.test(run.err()) || run.child.exitCode !== null, 'the run to find the venue again', 20_000);
+    process.stdout.write(`the run found the venue again ${Math.round(performance.now() - upAt)} ms after the sandbox listened again\n`);
     run.child.kill('SIGINT');
     const code = await run.exit;
     const log = run.err();
