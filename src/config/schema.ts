@@ -52,7 +52,11 @@ export const LocalSandboxConfigSchema = z
     funding: z.record(z.string(), z.string().regex(/^[0-9]*\.?[0-9]+$/, 'an unsigned decimal string such as "10000"')).default({ USD: '100000' }),
     /** Injected faults, as `--faults` (e.g. "latency=50ms,error5xx=0.05"); off when absent. */
     faults: z.string().optional(),
-    /** State file: restored at start, saved periodically and on exit. */
+    /**
+     * The sandbox's world, restored at start: SQLite saved before every answer, or a whole snapshot
+     * saved every 10 s and on exit when it ends in `.json`. `tradeloop run` defaults it to a file
+     * beside the journal (so a restarted run continues its world); `tradeloop sandbox` to none.
+     */
     state: z.string().min(1).optional(),
     /** The platform's rate limits: "on", "off" (default) or "window=10s,penalty=30s,scale=0.1". */
     rate_limits: z.string().default('off'),

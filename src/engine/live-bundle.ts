@@ -8,6 +8,7 @@ import { InputError } from '../core/index.js';
 import { Journal } from '../exec/index.js';
 import type { Logger, SecretSet } from '../log/index.js';
 import { startSandbox, type SandboxHandle } from '../sandbox/index.js';
+import { localClockStart, localStatePath, newInstanceId, paperVenue } from './local-world.js';
 import { bindJournalEnvironment, checkEnvironmentTargets, checkGrantedScopes } from './credential-checks.js';
 import { RestVenue, SimVenue, type MarketSource, type Venue } from '../venue/index.js';
 import { JsonLinesRecorder, PollingMarketSource, RequestBudget, streamSettingsFromConfig } from '../venue/polling/index.js';
@@ -56,13 +57,15 @@ export async function buildLiveBundle(config: Config, env: NodeJS.ProcessEnv, op
   checkEnvironmentTargets(config.environment, { 'api.base_url': resolved.apiUrl, 'api.token_url': resolved.tokenUrl });
   const local = config.environment === 'local';
   if (options.paper && !local) throw new InputError('--paper', 'paper mode simulates fills on the embedded sandbox: use environment local (market data and fills then come from one simulated platform)');
-  const clock = options.clock ?? (local && config.local.speed !== 1 ? new ScaledClock(new LiveClock().now(), config.local.speed) : new LiveClock());
+  const clock = options.clock ?? (local && config.local.speed !== 1 ? new ScaledClock(localClockStart(config, new LiveClock().now()), config.local.speed) : new LiveClock());
   let sandbox: SandboxHandle | undefined;
   if (local && config.api.base_url === undefined) {
     // it accepts the credential this run uses: TRADELOOP_CLIENT_ID/SECRET when exported, else the default
     const clients = [{ clientId: resolved.clientId, clientSecret: resolved.clientSecret }];
-    sandbox = await startSandbox({ port: config.local.port, seed: config.local.seed, funding: config.local.funding, clients, clock, logger: options.log, sim: { rules: { submitDelayMs: config.local.submit_delay_ms }, ...(config.local.documents && { platform: { documents: true } }) } });
-    options.log.info(`local sandbox listening on ${sandbox.url}`);
+    // the world continues across runs: its state beside the journal, saved before every answer
+    const stateFile = localStatePath(config);
+    sandbox = await startSandbox({ port: config.local.port, seed: config.local.seed, funding: config.local.funding, clients, clock, logger: options.log, instanceId: newInstanceId(), ...(stateFile !== undefined && { stateFile }), sim: { rules: { submitDelayMs: config.local.submit_delay_ms }, ...(config.local.documents && { platform: { documents: true } }) } });
+    options.log.info(`local sandbox listening on ${sandbox.url} (world ${sandbox.instanceId}, ${sandbox.restored ? 'continued from' : 'new in'} ${stateFile ?? 'memory'})`);
   }
   const budget = new RequestBudget({ clock });
   const api = createApiClientFromConfig(config, env, {
@@ -79,7 +82,7 @@ export async function buildLiveBundle(config: Config, env: NodeJS.ProcessEnv, op
   try {
     checkGrantedScopes(await api.grantedScopes(), config.api.scopes ?? TRADING_BOT_SCOPES);
     const profile = await api.getProfile(config.run.profile);
-    const venue: Venue = options.paper && sandbox ? new SimVenue(sandbox.sim, profile.id) : new RestVenue(api, profile.id);
+    const venue: Venue = options.paper && sandbox ? paperVenue(new SimVenue(sandbox.sim, profile.id), sandbox, config) : new RestVenue(api, profile.id);
     const journal = openJournal(config.journal.path);
     let refPrefix: string;
     try {

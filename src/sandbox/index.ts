@@ -4,6 +4,7 @@ export { FaultInjector, parseFaults, describeFaults, FAULT_MODES, type FaultMode
 export { FaultLog, DEFAULT_FAULT_LOG_LIMIT } from './fault-log.js';
 export { parseRateLimits, PLATFORM_RATE_BUDGETS, type RateLimitSettings } from './rate-limits.js';
 export { loadState, saveState } from './state-file.js';
+export { StateStore, savedWorldTime } from './state-store.js';
 export { type SandboxTruth } from './truth.js';
 export { ALL_SCOPES, type SandboxClient } from './auth.js';
 export { DEFAULT_SHAPES, type WireShapes } from './wire.js';

@@ -1,10 +1,31 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { InputError } from '../core/errors.js';
 import { type SimSnapshot, parseSnapshot } from '../sim/snapshot.js';
 
 type Row = readonly [key: string, body: string];
+
+/**
+ * The simulated time a state file's world was last saved at, or undefined (no file, no world, or
+ * unreadable: opening it for real reports why). An accelerated run's clock starts here, not at wall
+ * time, so a world saved ahead of the wall clock does not stand still until wall time catches up.
+ */
+export function savedWorldTime(path: string): number | undefined {
+  if (!existsSync(path) || path.toLowerCase().endsWith('.json')) return undefined;
+  try {
+    const db = new Database(path, { fileMustExist: true, timeout: 200 });
+    try {
+      const row = db.prepare("SELECT body FROM sandbox_state WHERE section = 'whole' AND key = 'savedAt'").get() as { body: string } | undefined;
+      const at = row === undefined ? undefined : Number(row.body);
+      return at !== undefined && Number.isFinite(at) ? at : undefined;
+    } finally {
+      db.close();
+    }
+  } catch {
+    return undefined;
+  }
+}
 
 /** Sections kept as one row per record, with the record's key. */
 const KEYED: Readonly<Record<string, (r: unknown) => string>> = {
@@ -36,13 +57,21 @@ export class StateStore {
 
   constructor(readonly path: string) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    let db: Database.Database | undefined;
     try {
-      this.db = new Database(path);
-      this.db.pragma('journal_mode = WAL');
-      this.db.pragma('synchronous = NORMAL');
-      this.db.exec('CREATE TABLE IF NOT EXISTS sandbox_state (section TEXT NOT NULL, key TEXT NOT NULL, pos INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (section, key)) WITHOUT ROWID');
+      db = new Database(path, { timeout: 200 });
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      // one sandbox per world: the lock is held until close, and the OS drops it when the process dies
+      db.pragma('locking_mode = EXCLUSIVE');
+      db.exec('CREATE TABLE IF NOT EXISTS sandbox_state (section TEXT NOT NULL, key TEXT NOT NULL, pos INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (section, key)) WITHOUT ROWID');
+      db.exec('BEGIN EXCLUSIVE; COMMIT');
+      this.db = db;
     } catch (e) {
-      throw new InputError('state', `${path} cannot be opened as a sandbox state file (${e instanceof Error ? e.message : String(e)}): delete it to start afresh, or point local.state elsewhere`);
+      db?.close();
+      const message = e instanceof Error ? e.message : String(e);
+      if (/locked|busy/i.test(message)) throw new InputError('state', `${path} is in use by another sandbox (a tradeloop run or tradeloop sandbox): stop it first, or point local.state elsewhere`);
+      throw new InputError('state', `${path} cannot be opened as a sandbox state file (${message}): delete it to start afresh, or point local.state elsewhere`);
     }
     this.upsert = this.db.prepare('INSERT INTO sandbox_state (section, key, pos, body) VALUES (?, ?, ?, ?) ON CONFLICT (section, key) DO UPDATE SET body = excluded.body');
     this.remove = this.db.prepare('DELETE FROM sandbox_state WHERE section = ? AND key = ?');

@@ -71,10 +71,13 @@ describe('sandbox SQLite state file: every change saved before the answer', () =
       sim.placeOrder({ profileId: 'default', side: 'BUY', market: 'BTCUSD', type: 'LIMIT', price: '1000', baseAmount: '0.01', refId: 'one-more' });
       // the new order, the USD balance, the id counters (and nothing else of the 30 orders)
       expect(store.persist(sim.snapshot())).toBeLessThanOrEqual(4);
-      expect(new StateStore(join(dir, 'rows.sqlite')).load()?.orders.map((o) => o.refId)).toEqual([...Array.from({ length: 30 }, (_, i) => `r${i}`), 'one-more']);
+      expect(() => new StateStore(join(dir, 'rows.sqlite'))).toThrow(/rows\.sqlite is in use by another sandbox/);
     } finally {
       store.close();
     }
+    const again = new StateStore(join(dir, 'rows.sqlite'));
+    expect(again.load()?.orders.map((o) => o.refId)).toEqual([...Array.from({ length: 30 }, (_, i) => `r${i}`), 'one-more']);
+    again.close();
   });
 
   it('two sandboxes with one seed issue different ids over the same market', async () => {

@@ -5,7 +5,7 @@ import pino from 'pino';
 import { LiveClock, type TimerHandle } from '../../clock/index.js';
 import { loadConfigFile, type Config } from '../../config/index.js';
 import { CRASH_AT_VARIABLE, crashHookFrom, type CrashHook } from '../../exec/index.js';
-import { buildLiveBundle, LiveRun, loadConfiguredStrategies, runnersFor, subscriptionsFor, type LiveBundle, type RunSummary } from '../../engine/index.js';
+import { archiveLocalWorld, buildLiveBundle, LiveRun, loadConfiguredStrategies, runnersFor, subscriptionsFor, type LiveBundle, type RunSummary } from '../../engine/index.js';
 import { createLogger, SecretSet, type Logger } from '../../log/index.js';
 import { parseParamString } from '../../strategy/index.js';
 import { type CliContext, writeLine } from '../context.js';
@@ -19,6 +19,7 @@ interface RunOptions {
   readonly duration?: string;
   readonly paper?: boolean;
   readonly json?: boolean;
+  readonly fresh?: boolean;
 }
 
 /** `tradeloop run`: runs strategies live (or on paper) until Ctrl-C or --duration. */
@@ -32,6 +33,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('--duration <time>', 'stop after this long, e.g. 240s, 10m, 1h')
     .option('--paper', 'simulate fills on the embedded sandbox instead of placing orders through its API')
     .option('--json', 'print the summary as one JSON line on stdout')
+    .option('--fresh', 'local only: move the journal and the embedded sandbox\'s world to .tradeloop/archive/<time>/ and start both anew')
     .action(async (opts: RunOptions) => {
       ctx.exitCode = await runCommand(opts, ctx);
     });
@@ -48,6 +50,10 @@ async function runCommand(opts: RunOptions, ctx: CliContext): Promise<number> {
   const secrets = new SecretSet();
   const logFile = tty ? '.tradeloop/run.log' : undefined;
   const log = makeLogger(config, secrets, logFile);
+  if (opts.fresh) {
+    const archived = archiveLocalWorld(config, new LiveClock().now());
+    log.info(archived === undefined ? '--fresh: no journal or sandbox world to archive yet' : `--fresh: the journal and the sandbox world moved to ${archived}`);
+  }
   const bundle = await buildLiveBundle(config, ctx.env, { paper: opts.paper ?? false, log, secrets });
   let summary: RunSummary;
   try {

@@ -11,6 +11,7 @@ import { type SandboxClient } from '../../sandbox/auth.js';
 import { parseFaults } from '../../sandbox/faults.js';
 import { parseRateLimits } from '../../sandbox/rate-limits.js';
 import { type SandboxOptions, startSandbox } from '../../sandbox/server.js';
+import { newInstanceId } from '../../engine/local-world.js';
 import { loadPriceSeries } from '../../sim/prices/price-file.js';
 import { type PriceSeriesLike } from '../../sim/prices/price-data.js';
 import { type CliContext, writeLine } from '../context.js';
@@ -45,7 +46,8 @@ Credential:
  * `sandbox listening on http://127.0.0.1:<port>` on stdout when ready (scripts wait for it), then
  * one line each for the active faults, rate limits and state file, `identity documents: on` when
  * `--documents` (or config local.documents) enables them, and `client id: <id>` when `--client-id`
- * (or config local.client_id) replaces the development credential; logs go to stderr.
+ * (or config local.client_id) replaces the development credential, and last `instance: <id>`, the
+ * world's instance id (in every id it issues); logs go to stderr.
  */
 export function registerSandbox(program: Command, ctx: CliContext): void {
   program
@@ -57,7 +59,7 @@ export function registerSandbox(program: Command, ctx: CliContext): void {
     .option('--speed <x>', 'simulated time runs this many times faster than real time (default: config local.speed)')
     .option('--replay <market=file>', 'replay a CSV/JSON price file for a market instead of the synthetic path (repeatable)', collect, [])
     .option('--faults <spec>', 'inject faults: mode[@OperationId|/path]=value,… e.g. latency=50ms,error5xx=0.05,error429=1%,drop=0.01,truncate=0.01,commit-drop@CreateOrder=once,seed=7,retry-after=2s')
-    .option('--state <file>', 'keep the whole state in FILE: restored at start, saved every 10 s and on exit')
+    .option('--state <file>', 'keep the world in FILE, restored at start: SQLite saved before every answer, or a whole snapshot saved every 10 s and on exit when FILE ends in .json')
     .option('--rate-limits <spec>', 'apply the platform rate limits: on, off, or window=10s,penalty=30s,scale=0.1 (default: config local.rate_limits, off)')
     .option('--truth', 'serve GET /__sandbox/truth (every order, quote execution and transfer with ref_ids) to loopback callers')
     .option('--documents', 'serve identity documents (upload URLs and lists; a closed beta on the platform, 403 without it) (default: config local.documents)')
@@ -78,6 +80,8 @@ export function registerSandbox(program: Command, ctx: CliContext): void {
         port: flags.port === undefined ? local.port : integer(flags.port, '--port', 0, 65_535),
         seed: flags.seed === undefined ? local.seed : integer(flags.seed, '--seed', -2_147_483_648, 4_294_967_295),
         clock,
+        // a new world's instance id (a restored --state keeps its own): random bytes, here at the composition root
+        instanceId: newInstanceId(),
         funding: local.funding,
         logger: createLogger({ level: log.level, secrets, ...(log.pretty !== undefined ? { pretty: log.pretty } : {}) }),
         sim: { replay: replays(flags.replay), rules: { submitDelayMs: local.submit_delay_ms }, ...(documents ? { platform: { documents } } : {}) },
@@ -91,6 +95,7 @@ export function registerSandbox(program: Command, ctx: CliContext): void {
       if (stateFile !== undefined) writeLine(ctx.stdout, `state: ${stateFile} (${handle.restored ? 'restored' : 'new'})`);
       if (documents) writeLine(ctx.stdout, 'identity documents: on');
       if (client !== undefined) writeLine(ctx.stdout, `client id: ${client.clientId}`);
+      writeLine(ctx.stdout, `instance: ${handle.instanceId}`);
       await untilSignal();
       await handle.close();
       writeLine(ctx.stderr, 'sandbox stopped');
