@@ -1,5 +1,6 @@
 import { InputError } from '../core/index.js';
-import type { Journal } from '../exec/index.js';
+import { bindJournalVenue, checkPrefixUnused, checkVenueHoldsJournal, type Journal, type VenueIdentity } from '../exec/index.js';
+import type { Venue } from '../venue/index.js';
 
 /**
  * Checks the runner makes before it trades, so a credential can neither do more than the bot needs
@@ -39,11 +40,25 @@ export function checkEnvironmentTargets(environment: string, urls: Readonly<Reco
   }
 }
 
-/** Binds a journal to the environment it was created for; refuses to reuse it for another. */
-export function bindJournalEnvironment(journal: Pick<Journal, 'getMeta' | 'setMeta'>, environment: string): void {
+/**
+ * Binds a journal to the environment it was created for, and with `venue` to the venue itself (API
+ * host, profile, sandbox instance: see `bindJournalVenue`); refuses to reuse it for another.
+ */
+export function bindJournalEnvironment(journal: Pick<Journal, 'getMeta' | 'setMeta'>, environment: string, venue?: VenueIdentity): void {
   const bound = journal.getMeta('environment');
   if (bound === undefined) journal.setMeta('environment', environment);
   else if (bound !== environment) {
     throw new InputError('journal.path', `this journal belongs to environment ${bound}, not ${environment}: give each environment its own journal.path`);
   }
+  if (venue) bindJournalVenue(journal, venue);
+}
+
+/**
+ * What the venue must agree with before a journal trades on it: it still holds the latest records
+ * the journal made there (no rollback), and none of the next ids the journal would issue (no other
+ * journal with the same prefix has used them). Throws an InputError naming the fix otherwise.
+ */
+export async function checkJournalAtVenue(journal: Pick<Journal, 'intents'>, venue: Venue, prefix: string): Promise<void> {
+  await checkVenueHoldsJournal(journal, venue);
+  await checkPrefixUnused(journal, venue, prefix);
 }

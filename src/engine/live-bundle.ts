@@ -5,11 +5,11 @@ import { createApiClientFromConfig, TRADING_BOT_SCOPES, type ApiClient } from '.
 import { LiveClock, ScaledClock, type Clock } from '../clock/index.js';
 import { resolveEnvironment, type Config } from '../config/index.js';
 import { InputError } from '../core/index.js';
-import { Journal } from '../exec/index.js';
+import { apiHost, Journal, lockJournal } from '../exec/index.js';
 import type { Logger, SecretSet } from '../log/index.js';
 import { startSandbox, type SandboxHandle } from '../sandbox/index.js';
 import { localClockStart, localStatePath, newInstanceId, paperVenue } from './local-world.js';
-import { bindJournalEnvironment, checkEnvironmentTargets, checkGrantedScopes } from './credential-checks.js';
+import { bindJournalEnvironment, checkEnvironmentTargets, checkGrantedScopes, checkJournalAtVenue } from './credential-checks.js';
 import { RestVenue, SimVenue, type MarketSource, type Venue } from '../venue/index.js';
 import { JsonLinesRecorder, PollingMarketSource, RequestBudget, streamSettingsFromConfig } from '../venue/polling/index.js';
 
@@ -86,8 +86,10 @@ export async function buildLiveBundle(config: Config, env: NodeJS.ProcessEnv, op
     const journal = openJournal(config.journal.path);
     let refPrefix: string;
     try {
-      bindJournalEnvironment(journal, resolved.name);
+      const apiUrl = sandbox?.apiUrl ?? resolved.apiUrl;
+      bindJournalEnvironment(journal, resolved.name, apiUrl === undefined ? undefined : { environment: resolved.name, host: apiHost(apiUrl), profileId: profile.id, ...sandboxInstance(sandbox) });
       refPrefix = journalPrefix(journal, config.run.ref_prefix);
+      await checkJournalAtVenue(journal, venue, refPrefix);
     } catch (e) {
       journal.close();
       throw e;
@@ -126,11 +128,20 @@ export function pollingSource(input: SourceFactoryInput): MarketSource {
   });
 }
 
+/** The embedded sandbox's instance id, when it gives one (it alone identifies a local venue). */
+function sandboxInstance(sandbox: SandboxHandle | undefined): { sandboxInstance?: string } {
+  const id = (sandbox as { instanceId?: unknown } | undefined)?.instanceId;
+  return typeof id === 'string' ? { sandboxInstance: id } : {};
+}
+
+/** Opens the journal for writing: its one-writer lock first (a second bot is refused), released on close. */
 function openJournal(path: string): Journal {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const lock = lockJournal(path);
   try {
-    return new Journal(path);
+    return new Journal(path, { lock });
   } catch (e) {
+    lock.release();
     // a file that is not a journal (or not readable) is bad input, not a crash with a stack trace
     throw new InputError('journal.path', `${path} cannot be opened as a tradeloop journal (${e instanceof Error ? e.message : String(e)}): point journal.path at a new file, or move this one away`);
   }

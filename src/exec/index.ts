@@ -9,3 +9,5 @@ export * from './fill-tracker.js';
 export * from './reconciler.js';
 export * from './journal-store.js';
 export * from './memory-journal.js';
+export * from './journal-lock.js';
+export * from './journal-venue.js';

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import type { Decision, Intent } from '../core/index.js';
 import { ACTIVE_STATES, JOURNAL_DDL, JOURNAL_SCHEMA_VERSION, type JournalState } from './journal-schema.js';
+import type { JournalLock } from './journal-lock.js';
 import type { FactsUpdate, JournalFill, JournalIntentRow, JournalStore } from './journal-store.js';
 
 export type { JournalFill, JournalIntentRow, JournalStore } from './journal-store.js';
@@ -32,8 +33,11 @@ interface RawIntentRow {
 export class Journal implements JournalStore {
   private readonly db: Database.Database;
   private readonly stmts;
+  private readonly lock: Pick<JournalLock, 'release'> | undefined;
 
-  constructor(file: string) {
+  /** `lock`: the writer lock (see `lockJournal`) a writer holds while it has the journal open; released on close. */
+  constructor(file: string, options: { readonly lock?: Pick<JournalLock, 'release'> } = {}) {
+    this.lock = options.lock;
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
@@ -210,6 +214,7 @@ export class Journal implements JournalStore {
 
   close(): void {
     if (this.db.open) this.db.close();
+    this.lock?.release();
   }
 }
 
