@@ -24,21 +24,22 @@ class FakeTransport {
   }
 }
 
-function setup(failures: number, tokenDown = false): { clock: TestClock; transport: FakeTransport; executor: Executor; lines: () => string[] } {
+function setup(failures: number, tokenDown = false, lookups = true): { clock: TestClock; transport: FakeTransport; executor: Executor; breaker: CircuitBreaker; lines: () => string[] } {
   const clock = new TestClock(Date.UTC(2026, 0, 5, 12, 0, 0));
   const transport = new FakeTransport();
   const log = memoryLogger(undefined, 'info');
   const token = (): Promise<unknown> => (tokenDown ? Promise.reject(mapTransportError('OAuthToken', Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }))) : Promise.resolve({ value: 'token', scopes: undefined }));
   const tokens = { get: token, invalidate: () => undefined } as unknown as TokenManager;
   let seq = 0;
+  const breaker = new CircuitBreaker({ failures }, clock, log.logger);
   const executor = new Executor({
     apiUrl: 'https://venue.test/v2', clock, rng: new Rng(3), logger: log.logger, transport: transport as unknown as Transport,
     limiter: new RateLimiter({ clock }), tokens, requestedScopes: new Set(TRADING_BOT_SCOPES), secrets: new SecretSet(),
     retry: { maxRetries: 4, baseBackoffMs: 250, maxBackoffMs: 10_000, rateLimitPenaltyMs: 300_000, maxRetryWaitMs: 600_000 },
-    makeRefId: () => `ref-${++seq}`, userAgent: 'test', findOperation,
-    breaker: new CircuitBreaker({ failures }, clock, log.logger),
+    makeRefId: () => `ref-${++seq}`, userAgent: 'test', findOperation: (id) => (lookups || id !== 'ListOrders' ? findOperation(id) : undefined),
+    breaker,
   });
-  return { clock, transport, executor, lines: () => log.lines().split('\n').filter((l) => l !== '') };
+  return { clock, transport, executor, breaker, lines: () => log.lines().split('\n').filter((l) => l !== '') };
 }
 
 const spec = (id: string): OperationSpec => findOperation(id) as OperationSpec;
@@ -117,5 +118,20 @@ describe('the venue circuit breaker in the client', () => {
     expect(results.map(codeOf)).toEqual(['TRANSPORT', 'TRANSPORT', 'TRANSPORT']);
     expect(transport.sent).toHaveLength(0);
     expect(count(lines(), 'venue unreachable')).toBe(0);
+  });
+
+  it('a write to be resent keeps its unknown outcome when the breaker refuses the resend', async () => {
+    // no lookup by ref_id here: after the backoff the write would be sent again with its ref_id
+    const { clock, transport, executor, breaker } = setup(2, false, false);
+    transport.down = 'reset';
+    // other requests fail meanwhile: the breaker is open by the time the write would be sent again
+    const refused = mapTransportError('GetTicker', Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }));
+    clock.setTimeout(() => [1, 2].forEach(() => breaker.settle({ probe: false }, refused)), 20);
+    const [write] = await drive(clock, [executor.call(spec('CreateOrder'), CREATE_ORDER)]);
+    expect(breaker.isOpen()).toBe(true);
+    expect(transport.sent.map((r) => r.method)).toEqual(['POST']);
+    const err = (write as PromiseRejectedResult).reason as TransportError;
+    expect(err.code).toBe('TRANSPORT');
+    expect(outcomeUnknown(err)).toBe(true);
   });
 });

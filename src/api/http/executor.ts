@@ -87,15 +87,18 @@ export class Executor {
   async call(spec: OperationSpec, input: CallInput = {}, opts: CallOptions = {}): Promise<unknown> {
     const p = this.prepare(spec, input);
     const state = { retries: 0, refreshedToken: false, hasRefId: p.refId !== undefined, token: undefined as string | undefined };
+    // the first attempt of a write that may have reached the venue: it decides how the call ends
+    let unknown: unknown;
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.attempt(spec, p, opts, attempt, state);
       } catch (err) {
         if (err instanceof ConflictError && p.refId !== undefined) return this.onOwnConflict(spec, p, err, opts);
         if (err instanceof RateLimitedError) this.d.limiter.pause(err.retryAfterMs ?? this.d.retry.rateLimitPenaltyMs);
-        if (this.d.breaker?.isOpen() && connectionFailure(err)) throw this.whileOpen(spec, err);
+        if (unknown === undefined && spec.method !== 'GET' && outcomeUnknown(err)) unknown = err;
+        if (this.d.breaker?.isOpen() && connectionFailure(err)) throw keptUnknown(unknown, this.whileOpen(spec, err));
         const d = decideRetry(spec, err, state, this.d.retry, this.d.rng);
-        if (d.kind === 'fail') throw err;
+        if (d.kind === 'fail') throw keptUnknown(unknown, err);
         this.d.logger.warn({ operation: spec.id, code: (err as ApiError).code, attempt, decision: d.kind }, 'retrying request');
         if (d.kind === 'refresh-token') {
           state.refreshedToken = true;
@@ -106,7 +109,7 @@ export class Executor {
         if (d.kind === 'rate-limited') continue;
         await this.sleep(spec, d.delayMs, opts.signal);
         if (d.kind === 'resolve-ref-id') {
-          const found = await this.lookupByRefId(spec, p, opts).catch(keepUnknown(err));
+          const found = await this.lookupByRefId(spec, p, opts).catch((e: unknown) => Promise.reject(keptUnknown(unknown ?? err, e)));
           if (found !== undefined) return this.accept(spec, p, found);
         }
       }
@@ -148,12 +151,10 @@ export class Executor {
   }
 
   /**
-   * A connection failure once the breaker is open ends the call without a retry: a read or a write
-   * that certainly was not sent fails as VENUE_UNREACHABLE; a write that may have arrived keeps its
-   * unknown outcome, to be resolved by ref_id when the venue is back.
+   * A connection failure once the breaker is open ends the call without a retry, as VENUE_UNREACHABLE
+   * (the caller keeps an earlier unknown outcome of a write instead, see `keepUnknown`).
    */
   private whileOpen(spec: OperationSpec, err: ApiError): ApiError {
-    if (spec.method !== 'GET' && outcomeUnknown(err)) return err;
     return new VenueUnreachableError(spec.id, this.d.breaker?.state().unreachableSince ?? this.d.clock.now(), err.message);
   }
 
@@ -208,7 +209,7 @@ export class Executor {
   /** A 409 on a write with our ref_id: the existing record is the result when it matches. */
   private async onOwnConflict(spec: OperationSpec, p: Prepared, err: ConflictError, opts: CallOptions): Promise<unknown> {
     let existing = err.existing;
-    if (existing === undefined) existing = await this.lookupByRefId(spec, p, opts).catch(keepUnknown(err));
+    if (existing === undefined) existing = await this.lookupByRefId(spec, p, opts).catch((e: unknown) => Promise.reject(keptUnknown(err, e)));
     if (existing === undefined) throw err;
     return this.accept(spec, p, existing, err);
   }
@@ -266,12 +267,11 @@ export class Executor {
 }
 
 /**
- * A ref_id lookup refused by the open breaker says nothing about the write: the write's own error
- * (its unknown outcome, or the 409) is what the caller must hear, never VENUE_UNREACHABLE, which
- * would mean the write certainly did not run.
+ * `e`, unless it is VENUE_UNREACHABLE (the open breaker refused a ref_id lookup or a resend)
+ * after an attempt of the same write may have reached the venue: then that attempt's error (its
+ * unknown outcome, or the 409), since VENUE_UNREACHABLE tells the caller the write
+ * certainly did not run, and a write closed as not run would not be looked for if it lands later.
  */
-function keepUnknown(original: unknown): (e: unknown) => never {
-  return (e: unknown) => {
-    throw e instanceof VenueUnreachableError ? original : e;
-  };
+function keptUnknown(original: unknown, e: unknown): unknown {
+  return e instanceof VenueUnreachableError && original !== undefined ? original : e;
 }
