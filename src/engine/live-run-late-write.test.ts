@@ -76,7 +76,9 @@ describe('LiveRun and writes that land late', () => {
     await s.clock.advanceAsync(LATE_WRITE_MS, 250);
     const rec = await started;
     expect(rec.agreed).toBe(true);
-    expect(s.journal.intents({ kind: 'place-order' }).map((r) => [r.state, r.status])).toEqual([['open', 'OPEN']]);
+    // journaled as landed, then cancelled at once: an order a crashed run left open is an orphan (run.orphans: cancel)
+    expect(s.journal.intents({ kind: 'place-order' }).map((r) => [r.state, r.status])).toEqual([['done', 'CANCELLED']]);
+    expect(s.journal.events(s.journal.intents({ kind: 'place-order' })[0]!.refId).map((e) => e.type)).toContain('lookup');
     expect(s.sim.orders()).toHaveLength(1);
     await s.run.stop('test over');
   });
