@@ -98,13 +98,13 @@ export class SandboxState {
   /** Starts saving `sim`: periodic snapshots for a .json file; for SQLite, its current world at once. */
   attach(sim: SimPlatform, wallClock: Clock, intervalMs: number, logger: Logger): void {
     this.sim = sim;
-    if (this.store !== undefined) this.store.persist(sim.snapshot());
+    if (this.store !== undefined) this.store.persist(sim.snapshot(this.store.cache));
     else (this.saver = new StateSaver(sim, this.path, wallClock, intervalMs, logger)).start();
   }
 
   /** Saves the changes since the last commit (SQLite only; a .json file waits for its timer). Throws when the write fails. */
   commit(): void {
-    if (this.store !== undefined && this.sim !== undefined) this.store.persist(this.sim.snapshot());
+    if (this.store !== undefined && this.sim !== undefined) this.store.persist(this.sim.snapshot(this.store.cache));
   }
 
   /** Saves now; false when the write failed. */

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { InputError } from '../core/errors.js';
-import { type SimSnapshot, parseSnapshot } from '../sim/snapshot.js';
+import { type SimSnapshot, type SnapshotCache, parseSnapshot } from '../sim/snapshot.js';
 
 type Row = readonly [key: string, body: string];
 
@@ -37,6 +37,11 @@ const KEYED: Readonly<Record<string, (r: unknown) => string>> = {
   balances: (r) => `${(r as string[])[0]}/${(r as string[])[1]}`,
 };
 
+/** Keyed sections whose records can disappear (expired quotes, emptied balances); the others only grow. */
+const DELETABLE = new Set(['quotes', 'balances']);
+
+type Change = readonly [section: string, key: string, body: string | undefined];
+
 /** Parts kept whole, one row each (small, or changed as one). */
 const WHOLE = ['version', 'seed', 'instanceId', 'tickMs', 'startedAt', 'savedAt', 'ids', 'profiles', 'limitUsage', 'tapes', 'platform'] as const;
 
@@ -52,6 +57,11 @@ export class StateStore {
   /** What each row holds on disk now, by section then key (to write only the changes). */
   private readonly written = new Map<string, Map<string, string>>();
   private pos = 0;
+  /** Final records encoded once (pass to `sim.snapshot`), and their JSON text by encoded record. */
+  readonly cache: SnapshotCache = new WeakMap();
+  private readonly texts = new WeakMap<object, string>();
+  /** Final records already on disk as they are: skipped without a look at their text. */
+  private readonly settled = new WeakSet<object>();
   private readonly upsert: Database.Statement;
   private readonly remove: Database.Statement;
 
@@ -95,13 +105,10 @@ export class StateStore {
 
   /** Writes what changed since the last call (one transaction); returns how many rows it wrote or removed. */
   persist(snapshot: SimSnapshot): number {
-    const changes: (readonly [string, string, string | undefined])[] = [];
+    const changes: Change[] = [];
     const s = snapshot as unknown as Record<string, unknown>;
-    for (const key of WHOLE) if (s[key] !== undefined) this.diff('whole', [[key, JSON.stringify(s[key])]], changes, false);
-    for (const [section, keyOf] of Object.entries(KEYED)) {
-      const rows: Row[] = (s[section] as unknown[]).map((r) => [keyOf(r), JSON.stringify(r)]);
-      this.diff(section, rows, changes, true);
-    }
+    for (const key of WHOLE) if (s[key] !== undefined) this.diff('whole', [[key, JSON.stringify(s[key])]], changes);
+    for (const [section, keyOf] of Object.entries(KEYED)) this.diffRecords(section, s[section] as object[], keyOf, changes);
     if (changes.length === 0) return 0;
     this.db.transaction(() => {
       for (const [section, key, body] of changes) {
@@ -120,15 +127,35 @@ export class StateStore {
     this.db.close();
   }
 
-  private diff(section: string, rows: readonly Row[], changes: (readonly [string, string, string | undefined])[], dropMissing: boolean): void {
+  private diff(section: string, rows: readonly Row[], changes: Change[]): void {
     const before = this.written.get(section);
-    const seen = new Set<string>();
-    for (const [key, body] of rows) {
-      seen.add(key);
+    for (const [key, body] of rows) if (before?.get(key) !== body) changes.push([section, key, body]);
+  }
+
+  /** Adds the records of a keyed section that differ from the disk (and, for quotes and balances, the rows gone). */
+  private diffRecords(section: string, records: readonly object[], keyOf: (r: unknown) => string, changes: Change[]): void {
+    const before = this.written.get(section);
+    const seen = DELETABLE.has(section) ? new Set<string>() : undefined;
+    for (const r of records) {
+      if (this.settled.has(r)) continue;
+      const key = keyOf(r);
+      seen?.add(key);
+      const reused = this.texts.has(r);
+      const body = this.text(r);
       if (before?.get(key) !== body) changes.push([section, key, body]);
+      else if (reused) this.settled.add(r);
     }
-    if (!dropMissing || before === undefined) return;
+    if (seen === undefined || before === undefined) return;
     for (const key of before.keys()) if (!seen.has(key)) changes.push([section, key, undefined]);
+  }
+
+  /** JSON of a record; a record from the cache (final) is stringified once. */
+  private text(record: object): string {
+    const known = this.texts.get(record);
+    if (known !== undefined) return known;
+    const text = JSON.stringify(record);
+    this.texts.set(record, text);
+    return text;
   }
 
   private remember(section: string, key: string, body: string): void {

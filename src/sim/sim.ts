@@ -16,7 +16,7 @@ import { AccountViews, type ExecutionFilter, type OrderFilter } from './exchange
 import { IdSource } from './ids.js';
 import { type QuoteExecutionCommand, type QuoteExecutionFilter, QuoteExecutionStore, type SimQuoteExecution } from './exchange/quote-executions.js';
 import { DEFAULT_QUOTE_SETTINGS, QuoteBook, type SimQuote } from './exchange/quotes.js';
-import { type SimSnapshot, type SnapshotParts, restoreSnapshot, takeSnapshot } from './snapshot.js';
+import { type SimSnapshot, type SnapshotCache, type SnapshotParts, restoreSnapshot, takeSnapshot } from './snapshot.js';
 import { DEFAULT_TRANSFER_LIMITS, type TransferLimitView, TransferLimits } from './platform/transfer-limit-rules.js';
 import { type TransferFilter, queryTransfers } from './platform/transfer-query.js';
 import { customerIdOf, ownerOf } from './owners.js';
@@ -218,10 +218,10 @@ export class SimPlatform {
     return this.transfers.transfers;
   }
 
-  /** The whole state as plain JSON, restorable with `new SimPlatform({ ..., restore })`. */
-  snapshot(): SimSnapshot {
+  /** The whole state as plain JSON, restorable with `new SimPlatform({ ..., restore })`; `cache` keeps final records encoded once. */
+  snapshot(cache?: SnapshotCache): SimSnapshot {
     const savedAt = this.now();
-    return takeSnapshot(this.parts(), { seed: this.seed, tickMs: this.tickMs, startedAt: this.startedAt, savedAt, ...(this.instanceId !== undefined && { instanceId: this.instanceId }) });
+    return takeSnapshot(this.parts(), { seed: this.seed, tickMs: this.tickMs, startedAt: this.startedAt, savedAt, ...(this.instanceId !== undefined && { instanceId: this.instanceId }) }, cache);
   }
 
   /** Deactivates a profile (zero balances needed; never the default one). */

@@ -66,8 +66,15 @@ const TRANSFER_DECIMALS = ['amount', 'total', 'fee'];
 const QUOTE_DECIMALS = ['price'];
 const QUOTE_EXECUTION_DECIMALS = ['price', 'baseAmount', 'quoteAmount'];
 
-/** Captures the stores' state. */
-export function takeSnapshot(p: SnapshotParts, meta: Pick<SimSnapshot, 'seed' | 'instanceId' | 'tickMs' | 'startedAt' | 'savedAt'>): SimSnapshot {
+/**
+ * Encoded records that can no longer change (executions, closed orders), by the live record: a
+ * state file that saves before every answer takes a snapshot each time, and re-encoding thousands
+ * of final records each time would cost more than the rest of the answer.
+ */
+export type SnapshotCache = WeakMap<object, Json>;
+
+/** Captures the stores' state (final records from `cache` when given). */
+export function takeSnapshot(p: SnapshotParts, meta: Pick<SimSnapshot, 'seed' | 'instanceId' | 'tickMs' | 'startedAt' | 'savedAt'>, cache?: SnapshotCache): SimSnapshot {
   const tapes: Record<string, ReturnType<MarketState['savedTape']>> = {};
   for (const [name, m] of p.markets) {
     const tape = m.savedTape();
@@ -79,8 +86,8 @@ export function takeSnapshot(p: SnapshotParts, meta: Pick<SimSnapshot, 'seed' | 
     ids: p.ids.save(),
     profiles: p.profiles.saved(),
     balances: p.ledger.saved(),
-    orders: p.entry.orders.map((o) => encode(o, ORDER_DECIMALS)),
-    executions: p.settlement.executions.map((e) => encode(e, EXECUTION_DECIMALS)),
+    orders: p.entry.orders.map((o) => encodeFinal(cache, o, ORDER_DECIMALS, isClosed(o.status))),
+    executions: p.settlement.executions.map((e) => encodeFinal(cache, e, EXECUTION_DECIMALS, true)),
     transfers: p.transfers.transfers.map((t) => encode(t, TRANSFER_DECIMALS)),
     quotes: p.quotes.saved().map((q) => encode(q, QUOTE_DECIMALS)),
     quoteExecutions: p.quoteExecutions.executions.map((x) => encode(x, QUOTE_EXECUTION_DECIMALS)),
@@ -133,6 +140,13 @@ export function parseSnapshot(text: string, source: string): SimSnapshot {
   if (s.instanceId !== undefined && (typeof s.instanceId !== 'string' || s.instanceId === '')) throw new InputError('state', `${source}: field instanceId must be a non-empty string when present`);
   if (s.ids === undefined || typeof s.ids !== 'object' || s.tapes === undefined || typeof s.tapes !== 'object') throw new InputError('state', `${source}: fields ids and tapes must be objects`);
   return s as SimSnapshot;
+}
+
+function encodeFinal(cache: SnapshotCache | undefined, record: object, decimals: readonly string[], final: boolean): Json {
+  if (cache === undefined || !final) return encode(record, decimals);
+  let out = cache.get(record);
+  if (out === undefined) cache.set(record, (out = encode(record, decimals)));
+  return out;
 }
 
 function encode(record: object, decimals: readonly string[]): Json {
