@@ -87,7 +87,7 @@ export async function buildLiveBundle(config: Config, env: NodeJS.ProcessEnv, op
     let refPrefix: string;
     try {
       const apiUrl = sandbox?.apiUrl ?? resolved.apiUrl;
-      bindJournalEnvironment(journal, resolved.name, apiUrl === undefined ? undefined : { environment: resolved.name, host: apiHost(apiUrl), profileId: profile.id, ...sandboxInstance(sandbox) });
+      bindJournalEnvironment(journal, resolved.name, apiUrl === undefined ? undefined : { environment: resolved.name, host: apiHost(apiUrl), profileId: profile.id, ...(sandbox && { sandboxInstance: sandbox.instanceId }) });
       refPrefix = journalPrefix(journal, config.run.ref_prefix);
       await checkJournalAtVenue(journal, venue, refPrefix);
     } catch (e) {
@@ -126,12 +126,6 @@ export function pollingSource(input: SourceFactoryInput): MarketSource {
     intervals: streamSettingsFromConfig(s).intervals,
     ...(s.record !== undefined && { recorder: new JsonLinesRecorder(s.record) }),
   });
-}
-
-/** The embedded sandbox's instance id, when it gives one (it alone identifies a local venue). */
-function sandboxInstance(sandbox: SandboxHandle | undefined): { sandboxInstance?: string } {
-  const id = (sandbox as { instanceId?: unknown } | undefined)?.instanceId;
-  return typeof id === 'string' ? { sandboxInstance: id } : {};
 }
 
 /** Opens the journal for writing: its one-writer lock first (a second bot is refused), released on close. */

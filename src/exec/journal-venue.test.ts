@@ -29,7 +29,7 @@ describe('bindJournalVenue', () => {
   it('refuses another sandbox instance, API host or profile, naming what differs and the fix', () => {
     const { journal } = setup();
     bindJournalVenue(journal, LOCAL);
-    expect(() => bindJournalVenue(journal, { ...LOCAL, sandboxInstance: 'w-bbbb' })).toThrow(/sandbox instance w-aaaa, not w-bbbb: the sandbox was started afresh.*own journal\.path/);
+    expect(() => bindJournalVenue(journal, { ...LOCAL, sandboxInstance: 'w-bbbb' })).toThrow(/sandbox instance w-aaaa, not w-bbbb: the sandbox's world was started afresh.*--fresh.*own journal\.path/);
     const remote: VenueIdentity = { environment: 'sandbox', host: 'api.sandbox.paxos.com', profileId: 'p-1' };
     const other = setup().journal;
     bindJournalVenue(other, remote);

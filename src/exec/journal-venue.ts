@@ -65,7 +65,7 @@ function difference(bound: VenueIdentity, now: VenueIdentity): string | undefine
   if (bound.environment !== now.environment) return `environment ${bound.environment}, not ${now.environment}`;
   if (bound.sandboxInstance !== undefined && now.sandboxInstance !== undefined) {
     // for the embedded sandbox the instance alone decides: its port, and even its host, may change
-    return bound.sandboxInstance === now.sandboxInstance ? undefined : `sandbox instance ${bound.sandboxInstance}, not ${now.sandboxInstance}: the sandbox was started afresh`;
+    return bound.sandboxInstance === now.sandboxInstance ? undefined : `sandbox instance ${bound.sandboxInstance}, not ${now.sandboxInstance}: the sandbox's world was started afresh (its local.state is gone or another); tradeloop run --fresh archives this journal with its world`;
   }
   if (bound.host !== now.host) return `API host ${bound.host}, not ${now.host}`;
   if (bound.profileId !== now.profileId) return `profile ${bound.profileId}, not ${now.profileId}`;

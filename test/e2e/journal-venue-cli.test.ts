@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxOrders, startSandboxProcess, tempDir, tradeloop, waitFor, writeBotConfig, type Proc } from '../support/reliability-procs.js';
@@ -73,6 +73,26 @@ describe('one ref_id namespace per prefix at the venue', () => {
     expect(await p.exit).toBe(2);
     expect(p.err()).toMatch(/run\.ref_prefix: this journal issued ids up to copied-\d+, but the venue already holds \S+ \S+ copied-\d+: another journal with this prefix \(a copy of this one\?\) has moved on/);
     expect((await refsAtVenue('copied')).length).toBe(after);
+  });
+});
+
+describe('the journal knows its venue', () => {
+  it('a journal kept while the embedded sandbox\'s world was started afresh is refused, naming both worlds and the fix', { timeout: 120_000 }, async () => {
+    const dir = tempDir('jv-world');
+    const config = join(dir, 'c.yaml');
+    writeFileSync(config, ['environment: local', 'local: { seed: 42 }', 'strategies:', '  - plugin: sma-cross', '    params: { market: BTCUSD }', 'streams: { warmup_points: 0 }', 'log: { level: info }', ''].join('\n'));
+    const once = (): Proc => {
+      const p = tradeloop(['run', '--config', config, '--duration', '2s', '--json'], dir);
+      procs.push(p);
+      return p;
+    };
+    const first = once();
+    expect(await first.exit, first.err().slice(-2000)).toBe(0);
+    const state = join(dir, '.tradeloop');
+    for (const f of readdirSync(state)) if (f.startsWith('sandbox-state')) rmSync(join(state, f));
+    const second = once();
+    expect(await second.exit).toBe(2);
+    expect(second.err()).toMatch(/journal\.path: this journal belongs to another venue \(sandbox instance \S+, not \S+: the sandbox's world was started afresh .*tradeloop run --fresh/);
   });
 });
 
