@@ -11,7 +11,7 @@ import type { Engine } from './engine.js';
 import { equityOf } from './equity.js';
 import type { IntentIds } from './intent-ids.js';
 import { Kernel } from './kernel.js';
-import { endTally, orphanViews } from './run-summary.js';
+import { endTally, openOrderViews, orphanViews } from './run-summary.js';
 import { Recent, venueUnreachableSince, type RunSummary, type RunView } from './run-view.js';
 import type { StrategyRunner } from './strategy-runner.js';
 import type { VenueMetadata } from './venue-metadata.js';
@@ -168,10 +168,7 @@ export class LiveRun {
       ...(equity && { equity: equity.toFixed(2) }),
       ...(this.startEquity && { startEquity: this.startEquity.toFixed(2) }),
       ...(equity && this.startEquity && { pnl: equity.minus(this.startEquity).toFixed(2) }),
-      openOrders: this.deps.journal.intents({ state: 'open', kind: 'place-order', limit: 20 }).map((r) => {
-        const i = r.intent.kind === 'place-order' ? r.intent : undefined;
-        return { refId: r.refId, market: r.market ?? '', side: r.side ?? '', ...(i?.price && { price: i.price }), ...((i?.baseAmount ?? i?.quoteAmount) && { amount: i?.baseAmount ?? i?.quoteAmount }), status: r.status ?? '' };
-      }),
+      openOrders: openOrderViews(this.deps.journal),
       decisions: this.decisions.list(),
       reports: this.reports.list(),
       counters: { ...this.engine.counters, fills: this.fillCount, orders: this.ordersPlaced },

@@ -1,6 +1,6 @@
 import type { JournalIntentRow, JournalStore } from '../exec/index.js';
-import type { RunSummary, RunView } from './run-view.js';
 import type { Orphan } from './orphans.js';
+import type { RunSummary, RunView } from './run-view.js';
 
 /**
  * What the journal says is left at the end of a run, for the summary: orders still open (counted and
@@ -29,4 +29,12 @@ export function describeOrder(r: JournalIntentRow): string {
 /** The orphans as the panel lists them. */
 export function orphanViews(orphans: readonly Orphan[]): NonNullable<RunView['orphans']> {
   return orphans.map((o) => ({ refId: o.refId, orderId: o.orderId, market: o.market, side: o.side, ...(o.price !== undefined && { price: o.price }), action: o.action }));
+}
+
+/** The newest open orders of the journal as the panel lists them (20 at most). */
+export function openOrderViews(journal: Pick<JournalStore, 'intents'>): RunView['openOrders'] {
+  return journal.intents({ state: 'open', kind: 'place-order', limit: 20 }).map((r) => {
+    const i = r.intent.kind === 'place-order' ? r.intent : undefined;
+    return { refId: r.refId, market: r.market ?? '', side: r.side ?? '', ...(i?.price && { price: i.price }), ...((i?.baseAmount ?? i?.quoteAmount) && { amount: i?.baseAmount ?? i?.quoteAmount }), status: r.status ?? '' };
+  });
 }
