@@ -46,8 +46,8 @@ Credential:
  * `sandbox listening on http://127.0.0.1:<port>` on stdout when ready (scripts wait for it), then
  * one line each for the active faults, rate limits and state file, `identity documents: on` when
  * `--documents` (or config local.documents) enables them, and `client id: <id>` when `--client-id`
- * (or config local.client_id) replaces the development credential, and last `instance: <id>`, the
- * world's instance id (in every id it issues); logs go to stderr.
+ * (or config local.client_id) replaces the development credential; logs go to stderr (the world's
+ * instance id is in the `sandbox listening` log line and the `x-sandbox-instance` header).
  */
 export function registerSandbox(program: Command, ctx: CliContext): void {
   program
@@ -95,7 +95,6 @@ export function registerSandbox(program: Command, ctx: CliContext): void {
       if (stateFile !== undefined) writeLine(ctx.stdout, `state: ${stateFile} (${handle.restored ? 'restored' : 'new'})`);
       if (documents) writeLine(ctx.stdout, 'identity documents: on');
       if (client !== undefined) writeLine(ctx.stdout, `client id: ${client.clientId}`);
-      writeLine(ctx.stdout, `instance: ${handle.instanceId}`);
       await untilSignal();
       await handle.close();
       writeLine(ctx.stderr, 'sandbox stopped');
