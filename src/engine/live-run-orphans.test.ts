@@ -61,6 +61,24 @@ describe('orphans at start', () => {
     empty.close();
   });
 
+  it('an order with our prefix that filled while the journal lacked it is journaled FILLED with its fill', async () => {
+    const first = liveRunRig({ refPrefix: 'orph' });
+    await first.venue.placeOrder({ refId: 'orph-7', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '100' });
+    const empty = new Journal(':memory:');
+    const second = liveRunRig({ refPrefix: 'orph', clock: first.clock, sim: first.sim, journal: empty });
+    const started = second.run.start([]);
+    await second.clock.advanceAsync(3_000, 50);
+    await started;
+    await second.clock.advanceAsync(3_000, 500);
+    expect(empty.get('orph-7')).toMatchObject({ state: 'done', status: 'FILLED', strategy: UNKNOWN_STRATEGY });
+    const venueFills = first.sim.executions().filter((x) => x.orderId === empty.get('orph-7')?.venueId);
+    expect(venueFills.length).toBeGreaterThan(0);
+    expect(empty.fills({ refId: 'orph-7' })).toHaveLength(venueFills.length);
+    expect(second.run.view().orphans).toEqual([]); // closed already: journaled, nothing to cancel
+    await second.run.stop('test');
+    empty.close();
+  });
+
   it('adopt (the default without cancel_on_exit): the orders keep resting, count as open and are followed to their fills', async () => {
     const { second } = await crashThenRestart(2, { cancel_on_exit: false });
     expect(second.openAtVenue()).toHaveLength(2);

@@ -293,7 +293,8 @@ export class LiveRun {
     this.kernel.detach();
     for (const s of this.subs) s.unsubscribe();
     await this.deps.source.stop();
-    await this.engine.drain();
+    // executor work and cancels begun by a halt finish first, so the exit's cancels see every open order
+    await this.kernel.drain();
     const run = this.deps.config.run;
     if (run.cancel_on_exit) await this.kernel.cancelAll(undefined, run.exit_timeout_ms);
     // the streams are stopped: read the last fills and each open order's state directly (the last
