@@ -60,6 +60,18 @@ export function awaitLanding(ctx: ExecContext, refId: string, until: number, wha
   if (was !== 'unresolved') ctx.emit({ kind: 'unresolved', refId, message, at: clock.now() });
 }
 
+/**
+ * Records that a lookup by ref_id failed (the venue could not say): the intent is unresolved and is
+ * looked up again on every follow cycle. Each failure is journaled; the report goes out on the change
+ * to unresolved only, so an outage does not report (and log) the same intent every cycle.
+ */
+export function lookupFailed(ctx: ExecContext, refId: string, e: unknown, withCode = false): void {
+  const { journal, clock } = ctx;
+  const was = journal.get(refId)?.state;
+  journal.update(refId, clock.now(), 'unresolved', { message: errorMessage(e) }, { type: 'lookup-failed', data: { ...(withCode && { code: errorCode(e) }), message: errorMessage(e) } });
+  if (was !== 'unresolved') ctx.emit({ kind: 'unresolved', refId, message: errorMessage(e), at: clock.now() });
+}
+
 export function errorMessage(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }

@@ -1,6 +1,6 @@
 import { assertNever, type Decision, type Intent } from '../core/index.js';
 import { TERMINAL_ORDER_STATUSES, VenueRejectedError, type PlaceOrderRequest, type VenueOrder } from '../venue/venue.js';
-import { awaitLanding, errorCode, errorMessage, stillLanding, type ExecContext } from './exec-context.js';
+import { awaitLanding, errorCode, errorMessage, lookupFailed, stillLanding, type ExecContext } from './exec-context.js';
 import type { JournalIntentRow } from './journal.js';
 import type { JournalState } from './journal-schema.js';
 
@@ -78,8 +78,7 @@ export class OrderExecutor {
       journal.update(refId, clock.now(), 'done', { status: 'NOT_PLACED', message: 'the venue has no order with this ref_id' }, { type: 'lookup', data: { found: false } });
       this.ctx.emit({ kind: 'failed', refId, code: 'NOT_PLACED', message: 'the order never reached the venue', at: clock.now() });
     } catch (e) {
-      journal.update(refId, clock.now(), 'unresolved', { message: errorMessage(e) }, { type: 'lookup-failed', data: { code: errorCode(e), message: errorMessage(e) } });
-      this.ctx.emit({ kind: 'unresolved', refId, message: errorMessage(e), at: clock.now() });
+      lookupFailed(this.ctx, refId, e, true);
     }
   }
 

@@ -1,6 +1,6 @@
 import { D, type Intent } from '../core/index.js';
 import { VenueRejectedError, type VenueQuote, type VenueQuoteExecution } from '../venue/venue.js';
-import { awaitLanding, errorCode, errorMessage, stillLanding, type ExecContext } from './exec-context.js';
+import { awaitLanding, errorCode, errorMessage, lookupFailed, stillLanding, type ExecContext } from './exec-context.js';
 import type { JournalIntentRow } from './journal.js';
 
 type QuoteIntent = Extract<Intent, { kind: 'execute-quote' }>;
@@ -48,7 +48,7 @@ export class QuoteExecutor {
   }
 
   async resolve(refId: string): Promise<void> {
-    const { journal, clock, venue } = this.ctx;
+    const { venue } = this.ctx;
     try {
       const found = await venue.findQuoteExecutionByRef(refId);
       if (found) return this.apply(refId, found, 'lookup');
@@ -56,8 +56,7 @@ export class QuoteExecutor {
       if (until !== undefined) return awaitLanding(this.ctx, refId, until, 'quote execution');
       this.fail(refId, 'NOT_PLACED', 'the venue has no quote execution with this ref_id');
     } catch (e) {
-      journal.update(refId, clock.now(), 'unresolved', { message: errorMessage(e) }, { type: 'lookup-failed', data: { message: errorMessage(e) } });
-      this.ctx.emit({ kind: 'unresolved', refId, message: errorMessage(e), at: clock.now() });
+      lookupFailed(this.ctx, refId, e);
     }
   }
 

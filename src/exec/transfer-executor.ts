@@ -1,6 +1,6 @@
 import type { Intent } from '../core/index.js';
 import { VenueRejectedError } from '../venue/venue.js';
-import { awaitLanding, errorCode, errorMessage, stillLanding, type ExecContext } from './exec-context.js';
+import { awaitLanding, errorCode, errorMessage, lookupFailed, stillLanding, type ExecContext } from './exec-context.js';
 
 type TransferIntent = Extract<Intent, { kind: 'transfer' }>;
 
@@ -41,8 +41,7 @@ export class TransferExecutor {
       journal.update(refId, clock.now(), 'done', { status: 'NOT_PLACED' }, { type: 'lookup', data: { found: false } });
       this.ctx.emit({ kind: 'failed', refId, code: 'NOT_PLACED', message: 'the transfer never reached the venue', at: clock.now() });
     } catch (e) {
-      journal.update(refId, clock.now(), 'unresolved', { message: errorMessage(e) }, { type: 'lookup-failed', data: { message: errorMessage(e) } });
-      this.ctx.emit({ kind: 'unresolved', refId, message: errorMessage(e), at: clock.now() });
+      lookupFailed(this.ctx, refId, e);
     }
   }
 }

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { TestClock } from '../../src/clock/index.js';
 import type { ExecReport, Intent } from '../../src/core/index.js';
 import { Journal, OrderExecutor } from '../../src/exec/index.js';
-import { RestVenue, VENUE_UNREACHABLE } from '../../src/venue/index.js';
+import { RestVenue, VENUE_UNREACHABLE, VenueRejectedError, type Venue } from '../../src/venue/index.js';
 import { FakePlatform } from '../support/fake-platform.js';
 import { clientFor } from './helpers.js';
 
@@ -52,5 +52,25 @@ describe('writes refused by the open breaker, through RestVenue and the order ex
     expect(journal.get('bk-1')).toMatchObject({ state: 'done', status: 'REJECTED' });
     expect(reports).toEqual([expect.objectContaining({ kind: 'rejected', refId: 'bk-1', code: VENUE_UNREACHABLE })]);
     await api.close();
+  });
+
+  it('an unknown outcome looked up every follow cycle during an outage is reported unresolved once, each failure journaled', async () => {
+    const clock = new TestClock(1_700_000_000_000);
+    const journal = new Journal(join(mkdtempSync(join(tmpdir(), 'tradeloop-breaker-')), 'journal.sqlite'));
+    journals.push(journal);
+    const reports: ExecReport[] = [];
+    const down = new VenueRejectedError(VENUE_UNREACHABLE, 'ListOrders not sent: venue unreachable since 2023-11-14T22:13:20.000Z');
+    const venue = { findOrderByRef: () => Promise.reject(down) } as unknown as Venue;
+    const orders = new OrderExecutor({ venue, journal, clock, emit: (r) => reports.push(r) });
+    const intent: Intent = { kind: 'place-order', intentId: 'bk-2', strategy: 't', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '100' };
+    journal.recordDecision({ kind: 'approve', intent, at: clock.now() });
+    journal.markSent('bk-2', clock.now(), {});
+    for (let cycle = 0; cycle < 20; cycle++) {
+      clock.advance(250);
+      await orders.resolve('bk-2');
+    }
+    expect(reports.map((r) => r.kind)).toEqual(['unresolved']);
+    expect(journal.get('bk-2')?.state).toBe('unresolved');
+    expect(journal.events('bk-2').filter((e) => e.type === 'lookup-failed')).toHaveLength(20);
   });
 });
