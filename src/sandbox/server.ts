@@ -227,9 +227,12 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
-/** A new world's instance id when none is given: from the wall clock and the seed (no ambient randomness). */
+/** Sandboxes started by this process, so two started in one millisecond with one seed still differ. */
+let started = 0;
+
+/** A new world's instance id when none is given: from the wall clock, the seed and the start count (no ambient randomness). */
 function derivedInstanceId(wallClock: Clock, seed: number): string {
-  const t = wallClock.now();
+  const t = `${wallClock.now()}:${++started}`;
   const hi = mix32(hashLabel(`${seed}:${t}`));
   const lo = mix32(hi ^ hashLabel(`${t}:${seed}`));
   return `sbx-${hi.toString(16).padStart(8, '0')}${lo.toString(16).padStart(8, '0')}`;

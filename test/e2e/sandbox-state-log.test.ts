@@ -97,6 +97,16 @@ describe('sandbox SQLite state file: every change saved before the answer', () =
       expect(a.handle.sim.mid('ETHUSD')).toBe(b.handle.sim.mid('ETHUSD'));
       const res = await fetch(`${a.handle.apiUrl}/markets`);
       expect(res.headers.get('x-sandbox-instance')).toBe('alpha');
+      // execution ids of an instance pass 2^53 and still page in order
+      const oldest = ta.fills.at(-1)!.execution_id as string;
+      expect(BigInt(oldest)).toBeGreaterThan(BigInt(Number.MAX_SAFE_INTEGER));
+      const since = (await a.http.get(`/v2/profiles/default/executions?since_execution_id=${oldest}`, await a.http.token())).body.items as Json[];
+      expect(since.map((e) => e.execution_id)).toEqual(ta.fills.slice(0, -1).map((e) => e.execution_id));
+      // without an instance id given, two sandboxes started together with one seed still differ
+      const [c, d] = [await startTestSandbox(), await startTestSandbox()];
+      expect(c.handle.instanceId).not.toBe(d.handle.instanceId);
+      await c.close();
+      await d.close();
     } finally {
       await a.close();
       await b.close();
