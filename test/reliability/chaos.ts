@@ -1,15 +1,17 @@
 /**
- * `npm run chaos [-- --intents N --faults N --seed S --kills N --fuzz N --kill-latency-ms MS]`: the reliability issue's
+ * `npm run chaos [-- --intents N --faults N --seed S --kills N --fuzz N --kill-latency-ms MS --exit-rounds N]`: the reliability issue's
  * chaos run. Runs at least 2,000 intents under at least 10,000 injected faults through the whole
  * live pipeline and checks its invariants, fuzzes 10,000 malformed responses per response schema,
  * then (unless `--kills 0`) SIGKILLs the real runner at random moments at least 100 times with a
  * restart after each (the kill loop's sandbox delays every CreateOrder and CancelOrder by
- * `--kill-latency-ms`, default 300, so kills land on writes in flight). Prints the figures; exits 1
- * on any violation.
+ * `--kill-latency-ms`, default 300, so kills land on writes in flight), and stops `--exit-rounds`
+ * runs (default 5) with SIGINT while half their cancels get a 503. Prints the figures; exits 1 on
+ * any violation.
  */
 import { parseArgs } from 'node:util';
 import { runChaos } from './chaos-run.js';
 import { fuzzResponses } from './fuzz-responses.js';
+import { runExitChaos } from './exit-503.js';
 import { runKillLoop } from './kill-loop.js';
 
 const { values } = parseArgs({
@@ -20,6 +22,7 @@ const { values } = parseArgs({
     kills: { type: 'string', default: '100' },
     fuzz: { type: 'string', default: '10000' },
     'kill-latency-ms': { type: 'string', default: '300' },
+    'exit-rounds': { type: 'string', default: '5' },
   },
 });
 
@@ -68,6 +71,16 @@ if (kills > 0) {
   line('venue orders / journal intents', `${loop.venueOrders} / ${loop.journalIntents}`);
   line('wall seconds', loop.wallSeconds);
   violations = [...violations, ...loop.violations];
+}
+const exitRounds = count('exit-rounds', values['exit-rounds']);
+if (exitRounds > 0) {
+  const exit = await runExitChaos({ rounds: exitRounds, seed: count('seed', values.seed) });
+  process.stdout.write('\nexit under 50 % 503s on CancelOrder (real runner processes, SIGINT)\n');
+  line('rounds / exit 0 / exit 3 naming the open', `${exit.rounds} / ${exit.exit0} / ${exit.exit3}`);
+  line('exit cancels refused and sent again', exit.cancelsRefused);
+  line('orders of ours open at the end', exit.openAtEnd);
+  line('wall seconds', exit.wallSeconds);
+  violations = [...violations, ...exit.violations];
 }
 for (const v of violations) process.stdout.write(`VIOLATION: ${v}\n`);
 process.stdout.write(violations.length ? `\n${violations.length} violation(s)\n` : '\nall invariants held\n');
