@@ -140,7 +140,7 @@ export class LiveRun {
    */
   private async settleOrphans(): Promise<void> {
     const { venue, journal, clock, refPrefix, log, config } = this.deps;
-    this.orphans = await findOrphans({ venue, journal, clock, refPrefix, log }, this.startedAt - DAY_MS);
+    this.orphans = await findOrphans({ venue, journal, clock, refPrefix, log, confirm: (id, ref) => this.fills.confirm(id, ref) }, this.startedAt - DAY_MS);
     this.fills.ingest([]); // fills held for orders that were not journaled until now
     await settleOrphans(this.kernel, this.orphans, orphanPolicy(config.run), config.run.exit_timeout_ms, log);
   }

@@ -40,6 +40,8 @@ export interface OrphanScanDeps {
   readonly clock: Pick<Clock, 'now'>;
   readonly refPrefix: string;
   readonly log?: Logger;
+  /** Told the ref_id the venue gives each order journaled here, so their fills are journaled under it (FillTracker.confirm). */
+  readonly confirm?: (orderId: string, refId: string) => void;
 }
 
 /**
@@ -93,6 +95,7 @@ function journalOrphan(deps: OrphanScanDeps, o: VenueOrder): JournalIntentRow {
   };
   journal.recordDecision({ kind: 'approve', intent, at }, { at, request: { orphan: true, orderId: o.orderId } });
   const state = TERMINAL_ORDER_STATUSES.has(o.status) ? 'done' : 'open';
+  deps.confirm?.(o.orderId, o.refId);
   journal.update(o.refId, at, state, { venueId: o.orderId, status: o.status, amountFilled: o.amountFilled.toFixed(), ...(o.averagePrice && { averagePrice: o.averagePrice.toFixed() }) }, { type: 'orphan', data: { status: o.status, amount_filled: o.amountFilled.toFixed() } });
   log?.warn({ refId: o.refId, orderId: o.orderId }, `venue order ${o.orderId} (${o.refId}, ${o.side} ${o.market}, ${o.status}) carries our prefix but was not in the journal: journaled`);
   return journal.get(o.refId) as JournalIntentRow;
