@@ -56,7 +56,7 @@ function journalRows(file: string): JournalRows {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
     return {
-      intents: db.prepare("SELECT ref_id, venue_id FROM intents WHERE kind = 'order' AND venue_id IS NOT NULL").all() as JournalRows['intents'],
+      intents: db.prepare("SELECT ref_id, venue_id FROM intents WHERE kind = 'place-order' AND venue_id IS NOT NULL").all() as JournalRows['intents'],
       fills: db.prepare('SELECT fill_id, ref_id, order_id FROM fills').all() as JournalRows['fills'],
     };
   } finally {
@@ -104,6 +104,7 @@ describe('tradeloop run on the embedded sandbox continues its world', () => {
     expect(instances.size).toBe(1);
     const j = journalRows(join(cwd, '.tradeloop/journal.sqlite'));
     expect(j.fills.length).toBeGreaterThanOrEqual(3);
+    expect(j.intents.length).toBeGreaterThanOrEqual(3);
     expect(misattributed(j, world(join(cwd, '.tradeloop/sandbox-state.sqlite')))).toEqual([]);
   });
 

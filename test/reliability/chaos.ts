@@ -1,5 +1,5 @@
 /**
- * `npm run chaos [-- --intents N --faults N --seed S --kills N --fuzz N --kill-latency-ms MS --exit-rounds N]`: the reliability issue's
+ * `npm run chaos [-- --intents N --faults N --seed S --kills N --fuzz N --kill-latency-ms MS --exit-rounds N --world-kills N]`: the reliability issue's
  * chaos run. Runs at least 2,000 intents under at least 10,000 injected faults through the whole
  * live pipeline and checks its invariants, fuzzes 10,000 malformed responses per response schema,
  * then (unless `--kills 0`) SIGKILLs the real runner at random moments at least 100 times with a
@@ -7,12 +7,17 @@
  * `--kill-latency-ms`, default 300, so kills land on writes in flight), and stops `--exit-rounds`
  * runs (default 5) with SIGINT while half their cancels get a 503. Prints the figures; exits 1 on
  * any violation.
+ *
+ * `--world-kills N` (default 30): SIGKILLs `tradeloop run` on its embedded sandbox N times, each
+ * restart continuing the same world, and checks after each that the world holds every order and
+ * fill the journal has, under the same ref_id.
  */
 import { parseArgs } from 'node:util';
 import { runChaos } from './chaos-run.js';
 import { fuzzResponses } from './fuzz-responses.js';
 import { runExitChaos } from './exit-503.js';
 import { runKillLoop } from './kill-loop.js';
+import { runWorldKillLoop } from './world-kill-loop.js';
 
 const { values } = parseArgs({
   options: {
@@ -23,6 +28,7 @@ const { values } = parseArgs({
     fuzz: { type: 'string', default: '10000' },
     'kill-latency-ms': { type: 'string', default: '300' },
     'exit-rounds': { type: 'string', default: '5' },
+    'world-kills': { type: 'string', default: '30' },
   },
 });
 
@@ -81,6 +87,16 @@ if (exitRounds > 0) {
   line('orders of ours open at the end', exit.openAtEnd);
   line('wall seconds', exit.wallSeconds);
   violations = [...violations, ...exit.violations];
+}
+const worldKills = count('world-kills', values['world-kills']);
+if (worldKills > 0) {
+  // tradeloop run SIGKILLed on its embedded sandbox: the world in its state file must hold the journal
+  const storm = await runWorldKillLoop({ kills: worldKills, seed: count('seed', values.seed) });
+  process.stdout.write('\nkill-and-restart storm on the embedded sandbox (its world in a state file)\n');
+  line('kills / sandbox instances', `${storm.kills} / ${storm.instances}`);
+  line('world orders / journal fills', `${storm.worldOrders} / ${storm.journalFills}`);
+  line('wall seconds', storm.wallSeconds);
+  violations = [...violations, ...storm.violations];
 }
 for (const v of violations) process.stdout.write(`VIOLATION: ${v}\n`);
 process.stdout.write(violations.length ? `\n${violations.length} violation(s)\n` : '\nall invariants held\n');
