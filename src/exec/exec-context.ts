@@ -72,6 +72,17 @@ export function lookupFailed(ctx: ExecContext, refId: string, e: unknown, withCo
   if (was !== 'unresolved') ctx.emit({ kind: 'unresolved', refId, message: errorMessage(e), at: clock.now() });
 }
 
+/**
+ * Logs a failed follow-up read (order status, quote execution, fills) as a warning, except when the
+ * client did not send it because the venue is unreachable: that state is logged once when it begins
+ * and once when it ends, so each read it refuses is only a debug line (a read every follow cycle for
+ * every open order made 160 warnings in 40 s of outage).
+ */
+export function pollFailed(ctx: ExecContext, e: unknown, fields: Record<string, unknown>, message: string): void {
+  if (errorCode(e) === 'VENUE_UNREACHABLE') ctx.log?.debug(fields, message);
+  else ctx.log?.warn(fields, message);
+}
+
 export function errorMessage(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }

@@ -1,5 +1,5 @@
 import { VenueNotFoundError, type VenueFill } from '../venue/venue.js';
-import { errorMessage, type ExecContext } from './exec-context.js';
+import { errorMessage, pollFailed, type ExecContext } from './exec-context.js';
 
 /** Fills held for orders not journaled yet; the oldest are dropped beyond this. */
 const MAX_HELD = 10_000;
@@ -37,7 +37,7 @@ export class FillTracker {
     try {
       fills = await this.ctx.venue.listFills(this.sinceMs);
     } catch (e) {
-      this.ctx.log?.warn(`fill poll failed: ${errorMessage(e)}`);
+      pollFailed(this.ctx, e, {}, `fill poll failed: ${errorMessage(e)}`);
       return 0;
     }
     for (const f of fills) if (!this.refs.has(f.orderId) && this.ctx.journal.byVenueId(f.orderId)) this.toConfirm.add(f.orderId);

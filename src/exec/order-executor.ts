@@ -1,6 +1,6 @@
 import { assertNever, type Decision, type Intent } from '../core/index.js';
 import { TERMINAL_ORDER_STATUSES, VenueRejectedError, type PlaceOrderRequest, type VenueOrder } from '../venue/venue.js';
-import { awaitLanding, errorCode, errorMessage, lookupFailed, stillLanding, type ExecContext } from './exec-context.js';
+import { awaitLanding, errorCode, errorMessage, lookupFailed, pollFailed, stillLanding, type ExecContext } from './exec-context.js';
 import type { JournalIntentRow } from './journal.js';
 import type { JournalState } from './journal-schema.js';
 
@@ -113,7 +113,7 @@ export class OrderExecutor {
       const order = await this.ctx.venue.getOrder(row.venueId);
       this.applyOrder(row.refId, order, 'status');
     } catch (e) {
-      this.ctx.log?.warn({ refId: row.refId, code: errorCode(e) }, `order status poll failed: ${errorMessage(e)}`);
+      pollFailed(this.ctx, e, { refId: row.refId, code: errorCode(e) }, `order status poll failed: ${errorMessage(e)}`);
     }
   }
 

@@ -1,6 +1,6 @@
 import { D, type Intent } from '../core/index.js';
 import { VenueRejectedError, type VenueQuote, type VenueQuoteExecution } from '../venue/venue.js';
-import { awaitLanding, errorCode, errorMessage, lookupFailed, stillLanding, type ExecContext } from './exec-context.js';
+import { awaitLanding, errorCode, errorMessage, lookupFailed, pollFailed, stillLanding, type ExecContext } from './exec-context.js';
 import type { JournalIntentRow } from './journal.js';
 
 type QuoteIntent = Extract<Intent, { kind: 'execute-quote' }>;
@@ -66,7 +66,7 @@ export class QuoteExecutor {
     try {
       this.apply(row.refId, await this.ctx.venue.getQuoteExecution(row.venueId), 'status');
     } catch (e) {
-      this.ctx.log?.warn({ refId: row.refId }, `quote execution poll failed: ${errorMessage(e)}`);
+      pollFailed(this.ctx, e, { refId: row.refId }, `quote execution poll failed: ${errorMessage(e)}`);
     }
   }
 

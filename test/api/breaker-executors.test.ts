@@ -8,7 +8,7 @@ import type { ExecReport, Intent } from '../../src/core/index.js';
 import { Journal, OrderExecutor } from '../../src/exec/index.js';
 import { RestVenue, VENUE_UNREACHABLE, VenueRejectedError, type Venue } from '../../src/venue/index.js';
 import { FakePlatform } from '../support/fake-platform.js';
-import { clientFor } from './helpers.js';
+import { clientFor, memoryLogger } from './helpers.js';
 
 let fake: FakePlatform | undefined;
 const journals: Journal[] = [];
@@ -72,5 +72,24 @@ describe('writes refused by the open breaker, through RestVenue and the order ex
     expect(reports.map((r) => r.kind)).toEqual(['unresolved']);
     expect(journal.get('bk-2')?.state).toBe('unresolved');
     expect(journal.events('bk-2').filter((e) => e.type === 'lookup-failed')).toHaveLength(20);
+  });
+
+  it('an order status read the open breaker refused is a debug line, any other failure a warning', async () => {
+    const clock = new TestClock(1_700_000_000_000);
+    const journal = new Journal(join(mkdtempSync(join(tmpdir(), 'tradeloop-breaker-')), 'journal.sqlite'));
+    journals.push(journal);
+    const { logger, lines } = memoryLogger(undefined, 'info');
+    let failure: Error = new VenueRejectedError(VENUE_UNREACHABLE, 'GetOrder not sent: venue unreachable since 2023-11-14T22:13:20.000Z');
+    const venue = { getOrder: () => Promise.reject(failure) } as unknown as Venue;
+    const orders = new OrderExecutor({ venue, journal, clock, log: logger, emit: () => undefined });
+    const intent: Intent = { kind: 'place-order', intentId: 'bk-3', strategy: 't', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '100' };
+    journal.recordDecision({ kind: 'approve', intent, at: clock.now() });
+    journal.update('bk-3', clock.now(), 'open', { venueId: 'o-3', status: 'OPEN' }, { type: 'response', data: {} });
+    const row = journal.get('bk-3')!;
+    for (let cycle = 0; cycle < 20; cycle++) await orders.refresh(row);
+    expect(lines()).toBe('');
+    failure = new Error('GetOrder: network failure (ECONNRESET), outcome unknown');
+    await orders.refresh(row);
+    expect(lines()).toMatch(/"level":40.*order status poll failed: GetOrder: network failure/);
   });
 });
