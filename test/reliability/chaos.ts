@@ -1,12 +1,12 @@
 /**
- * `npm run chaos [-- --intents N --faults N --seed S --kills N --fuzz N --kill-latency-ms MS --exit-rounds N --world-kills N]`: the reliability issue's
+ * `npm run chaos [-- --intents N --faults N --seed S --kills N --fuzz N --kill-latency-ms MS --exit-rounds N --world-kills N --outages N]`: the reliability issue's
  * chaos run. Runs at least 2,000 intents under at least 10,000 injected faults through the whole
  * live pipeline and checks its invariants, fuzzes 10,000 malformed responses per response schema,
  * then (unless `--kills 0`) SIGKILLs the real runner at random moments at least 100 times with a
  * restart after each (the kill loop's sandbox delays every CreateOrder and CancelOrder by
  * `--kill-latency-ms`, default 300, so kills land on writes in flight), and stops `--exit-rounds`
- * runs (default 5) with SIGINT while half their cancels get a 503. Prints the figures; exits 1 on
- * any violation.
+ * runs (default 5) with SIGINT while half their cancels get a 503, and stops the sandbox under a
+ * trading runner for 20 s `--outages` times (default 2). Prints the figures; exits 1 on any violation.
  *
  * `--world-kills N` (default 30): SIGKILLs `tradeloop run` on its embedded sandbox N times, each
  * restart continuing the same world, and checks after each that the world holds every order and
@@ -18,6 +18,7 @@ import { fuzzResponses } from './fuzz-responses.js';
 import { runExitChaos } from './exit-503.js';
 import { runKillLoop } from './kill-loop.js';
 import { runWorldKillLoop } from './world-kill-loop.js';
+import { runOutageLoop } from './outage-loop.js';
 
 const { values } = parseArgs({
   options: {
@@ -29,6 +30,7 @@ const { values } = parseArgs({
     'kill-latency-ms': { type: 'string', default: '300' },
     'exit-rounds': { type: 'string', default: '5' },
     'world-kills': { type: 'string', default: '30' },
+    outages: { type: 'string', default: '2' },
   },
 });
 
@@ -87,6 +89,17 @@ if (exitRounds > 0) {
   line('orders of ours open at the end', exit.openAtEnd);
   line('wall seconds', exit.wallSeconds);
   violations = [...violations, ...exit.violations];
+}
+const outages = count('outages', values.outages);
+if (outages > 0) {
+  const out = await runOutageLoop({ outages, seed: count('seed', values.seed) });
+  process.stdout.write('\nvenue outages (real runner, sandbox process stopped 20 s each)\n');
+  line('outages / unreachable / back lines', `${out.outages} / ${out.unreachableLines} / ${out.reachableLines}`);
+  line('warnings during outages (retrying)', `${out.warnings} (${out.retryWarnings})`);
+  line('venue found again after (ms)', out.recoveryMs);
+  line('venue orders', out.venueOrders);
+  line('wall seconds', out.wallSeconds);
+  violations = [...violations, ...out.violations];
 }
 const worldKills = count('world-kills', values['world-kills']);
 if (worldKills > 0) {
