@@ -15,6 +15,8 @@ describe('fills that arrive before their order is journaled', () => {
     expect(tracker.ingest([fill])).toBe(0);
     expect(tracker.heldCount).toBe(1);
     journal.update('r-1', 1_500, 'done', { venueId: 'o-1', status: 'FILLED' }, { type: 'lookup' });
+    // found by ref_id, the order executor accepts it: the kernel passes its ref_id on to the tracker
+    tracker.confirm('o-1', 'r-1');
     expect(tracker.ingest([])).toBe(1);
     expect(tracker.ingest([fill])).toBe(0);
     expect(tracker.heldCount).toBe(0);
