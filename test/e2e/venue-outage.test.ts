@@ -57,7 +57,8 @@ describe('a venue outage during tradeloop run (the real command against a sandbo
     await new Promise((r) => setTimeout(r, OUTAGE_MS));
     const during = run.err().slice(before);
     const retries = count(during, /retrying request/);
-    process.stdout.write(`outage of ${OUTAGE_MS / 1000} s: ${retries} "retrying request" lines, ${count(during, /"level":40/)} warnings in all\n`);
+    const warnings = count(during, /"level":40/);
+    process.stdout.write(`outage of ${OUTAGE_MS / 1000} s: ${retries} "retrying request" lines, ${warnings} warnings in all\n`);
     const second = restartSandbox(cwd, port);
     procs.push(second);
     await waitFor(() => /listening on/.test(second.out()), `the sandbox again (${second.err().slice(-300)})`, 30_000);
@@ -69,6 +70,7 @@ describe('a venue outage during tradeloop run (the real command against a sandbo
     const log = run.err();
     expect(code, log.slice(-2000)).toBe(0);
     expect(retries, 'retries before the breaker opened').toBeLessThanOrEqual(10);
+    expect(warnings, 'warnings in the outage').toBeLessThanOrEqual(12);
     expect(count(log, /venue unreachable since/)).toBe(1);
     expect(count(log, /venue reachable again/)).toBe(1);
     await stop(second);
