@@ -32,6 +32,7 @@ async function pollOnce(stream: StreamKind, broken: Record<string, unknown>) {
   journal.update('r-1', T0, 'open', { venueId: 'o-1', status: 'OPEN' }, { type: 'response' });
   const reports: ExecReport[] = [];
   const tracker = new FillTracker({ venue: {} as never, journal, clock, emit: (r) => reports.push(r) }, T0 - 60_000);
+  tracker.confirm('o-1', 'r-1'); // as the kernel does when the order executor accepts o-1 under r-1
   const quotes: MarketEvent[] = [];
   source.account$.subscribe((e) => account.apply(e));
   source.fills$.subscribe((f) => tracker.ingest(f));
