@@ -224,16 +224,17 @@ export class Kernel {
    * a venue id (call this after following the venue; a no-op when nothing is left). Orders made after
    * the halt (reductions of a position) are not touched: a halt must never trap a position.
    */
-  async cancelHalted(): Promise<void> {
+  cancelHalted(): void {
     if (this.haltCancels.size === 0) return;
     for (const ref of this.haltCancels) if (!this.openOrders.has(ref)) this.haltCancels.delete(ref);
-    if (this.haltCancels.size > 0) await this.cancelAll(this.haltCancels);
+    // among the kernel's work (see `drain`), so a caller following the venue is not held while they retry
+    if (this.haltCancels.size > 0) this.track(this.cancelAll(this.haltCancels).then(() => undefined));
   }
 
   private onHalt(why: string): void {
     this.ports.log?.error(`${why}; cancelling open orders and halting new intents (orders that only reduce a position still go)`);
     for (const o of this.openOrders.list()) this.haltCancels.add(o.refId);
-    this.track(this.cancelHalted());
+    this.cancelHalted();
   }
 
   /** Keeps `p` among the kernel's work in flight (see `busy` and `drain`). */

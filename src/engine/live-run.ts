@@ -233,7 +233,7 @@ export class LiveRun {
       else if (row.kind === 'transfer') await this.transfers.resolve(row.refId);
     }
     // orders still in flight when trading halted are cancelled once they are open
-    await this.kernel.cancelHalted();
+    this.kernel.cancelHalted();
     this.checkStrategies();
     if (this.pollFills) await this.fills.poll(); // otherwise the source's fill stream feeds the tracker
     else if (this.fills.heldCount) this.fills.ingest([]); // fills that came before their order was journaled
