@@ -15,7 +15,7 @@ import { endTally, openOrderViews, orphanViews } from './run-summary.js';
 import { Recent, venueUnreachableSince, type RunSummary, type RunView } from './run-view.js';
 import type { StrategyRunner } from './strategy-runner.js';
 import type { VenueMetadata } from './venue-metadata.js';
-import { findOrphans, orphanPolicy, settleOrphans, type Orphan } from './orphans.js';
+import { orphansAtStart, type Orphan } from './orphans.js';
 import { warmUpWithRetry } from './warm-up.js';
 
 const DAY_MS = 24 * 3_600_000;
@@ -109,7 +109,8 @@ export class LiveRun {
     const log = this.deps.log;
     const rec = await this.reconcileUntilAgreed();
     for (const line of rec.repairs) log.info(`reconciled: ${line}`);
-    await this.settleOrphans();
+    // orphans (orders an earlier run left open, ours the journal lacked) are settled before any new intent
+    this.orphans = await orphansAtStart(this.kernel, this.deps, this.startedAt - DAY_MS);
     const foreign = rec.foreignOpenOrders.filter((id) => this.deps.journal.byVenueId(id) === undefined);
     if (foreign.length) log.warn(`${foreign.length} open order(s) at the venue are not ours (no ref_id with our prefix): left alone`);
     const [history] = await Promise.all([warmUpWithRetry(this.deps.source, this.markets, this.deps.config.streams.warmup_points, this.deps.clock, log), this.kernel.startMetadata(), this.readBalances()]);
@@ -132,17 +133,6 @@ export class LiveRun {
       this.deps.journal.checkpoint();
     });
     return rec;
-  }
-
-  /**
-   * Orphans (orders an earlier run left open, venue records with our prefix the journal lacked) are
-   * journaled, then cancelled, adopted or halted on by `run.orphans`, before the first new intent.
-   */
-  private async settleOrphans(): Promise<void> {
-    const { venue, journal, clock, refPrefix, log, config } = this.deps;
-    this.orphans = await findOrphans({ venue, journal, clock, refPrefix, log, confirm: (id, ref) => this.fills.confirm(id, ref) }, this.startedAt - DAY_MS);
-    this.fills.ingest([]); // fills held for orders that were not journaled until now
-    await settleOrphans(this.kernel, this.orphans, orphanPolicy(config.run), config.run.exit_timeout_ms, log);
   }
 
   /** Stops new intents, optionally cancels open orders, drains and flushes; idempotent. */

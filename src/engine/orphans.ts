@@ -1,7 +1,7 @@
 import type { Clock } from '../clock/index.js';
 import type { Config } from '../config/index.js';
 import type { Intent } from '../core/index.js';
-import { errorMessage, type JournalIntentRow, type JournalStore } from '../exec/index.js';
+import { errorMessage, type FillTracker, type JournalIntentRow, type JournalStore } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
 import { TERMINAL_ORDER_STATUSES, type Venue, type VenueOrder } from '../venue/index.js';
 
@@ -140,4 +140,20 @@ export async function settleOrphans(kernel: OrphanKernel, orphans: readonly Orph
   kernel.adopt(refs);
   for (const o of orphans) o.action = policy;
   if (policy === 'halt') kernel.haltKeepingOrders(`${orphans.length} orphan order(s) found at start (run.orphans: halt): ${refs.join(', ')}; cancel or adopt them, then restart`);
+}
+
+/**
+ * At start, after reconciling: finds the orphans (see `findOrphans`), journals the fills held for
+ * orders journaled just now, and applies `run.orphans` to them (see `settleOrphans`).
+ */
+export async function orphansAtStart(
+  kernel: OrphanKernel & { readonly fills: Pick<FillTracker, 'confirm' | 'ingest'> },
+  deps: Omit<OrphanScanDeps, 'confirm' | 'log'> & { readonly config: Pick<Config, 'run'>; readonly log: Logger },
+  sinceMs: number,
+): Promise<Orphan[]> {
+  const { config, log } = deps;
+  const orphans = await findOrphans({ ...deps, confirm: (id, ref) => kernel.fills.confirm(id, ref) }, sinceMs);
+  kernel.fills.ingest([]);
+  await settleOrphans(kernel, orphans, orphanPolicy(config.run), config.run.exit_timeout_ms, log);
+  return orphans;
 }
