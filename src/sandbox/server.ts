@@ -135,7 +135,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const limiter = options.rateLimits === undefined ? undefined : new SandboxRateLimiter(options.rateLimits, wallClock);
   const app: App = { sim, issuer, router: new Router(ROUTES), shapes: { ...DEFAULT_SHAPES, ...options.shapes }, logger, faults, limiter, wallClock, truthApi: options.truthApi ?? false, state, instanceId: sim.instanceId ?? instanceId };
   const server = createServer({ keepAliveTimeout: 10_000 }, (req, res) => void handle(app, req, res));
-  await listen(server, options.port ?? 0, host);
+  try {
+    await listen(server, options.port ?? 0, host);
+  } catch (e) {
+    state?.close(); // let go of the state file: a sandbox that never listened holds no world
+    throw e;
+  }
   sim.start();
   state?.attach(sim, wallClock, options.stateIntervalMs ?? 10_000, logger);
   const port = (server.address() as AddressInfo).port;

@@ -80,6 +80,17 @@ describe('sandbox SQLite state file: every change saved before the answer', () =
     again.close();
   });
 
+  it('a sandbox that cannot listen lets go of its state file', async () => {
+    const file = join(dir, 'busy-port.sqlite');
+    const first = await startTestSandbox();
+    try {
+      await expect(startTestSandbox({ stateFile: file, port: first.handle.port })).rejects.toThrow(/EADDRINUSE/);
+      new StateStore(file).close();
+    } finally {
+      await first.close();
+    }
+  });
+
   it('two sandboxes with one seed issue different ids over the same market', async () => {
     const a = await startTestSandbox({ instanceId: 'alpha' });
     const b = await startTestSandbox({ instanceId: 'beta' });
