@@ -4,6 +4,7 @@ import { D, type ExecReport, type Intent } from '../core/index.js';
 import { ScriptedVenue } from '../../test/support/scripted-venue.js';
 import { FillTracker } from './fill-tracker.js';
 import { Journal } from './journal.js';
+import { MemoryJournal } from './memory-journal.js';
 import { OrderExecutor } from './order-executor.js';
 
 function setup() {
@@ -74,5 +75,25 @@ describe('FillTracker attributes a fill by the ref_id the venue gives its order'
     s.venue.fill('o-77', '0.5', '100');
     expect(await s.fills.poll()).toBe(1);
     expect(s.journal.fills({ refId: 'old-1' })).toHaveLength(1);
+  });
+
+  it.each([['SQLite', () => new Journal(':memory:')], ['memory', () => new MemoryJournal()]])('a fill after a cancel of its order is journaled under the order, not the cancel that carries the same venue id (%s journal)', async (_, make) => {
+    const s = setup();
+    const journal = make();
+    const ctx = { ...s.ctx, journal };
+    const orders = new OrderExecutor(ctx);
+    const fills = new FillTracker(ctx, s.clock.now() - 60_000);
+    const i = buy('ref-1');
+    journal.recordDecision({ kind: 'approve', intent: i, at: s.clock.now() });
+    await orders.place(i);
+    const orderId = journal.get('ref-1')?.venueId as string;
+    fills.confirm(orderId, 'ref-1');
+    const cancel: Intent = { kind: 'cancel-order', intentId: 'ref-2', strategy: 't', orderRefId: 'ref-1' };
+    journal.recordDecision({ kind: 'approve', intent: cancel, at: s.clock.now() });
+    s.venue.fill(orderId, '0.4', '100');
+    await orders.cancel(cancel);
+    expect(journal.get('ref-2')?.venueId).toBe(orderId);
+    expect(fills.ingest(s.venue.fills)).toBe(1);
+    expect(journal.fills().map((f) => f.refId)).toEqual(['ref-1']);
   });
 });

@@ -1,5 +1,6 @@
 import { VenueNotFoundError, type VenueFill } from '../venue/venue.js';
 import { errorMessage, pollFailed, type ExecContext } from './exec-context.js';
+import type { JournalIntentRow } from './journal-store.js';
 
 /** Fills held for orders not journaled yet; the oldest are dropped beyond this. */
 const MAX_HELD = 10_000;
@@ -90,18 +91,13 @@ export class FillTracker {
     let added = 0;
     const all = this.held.size ? [...this.held.values(), ...fills] : fills;
     for (const f of all) {
-      const row = this.ctx.journal.byVenueId(f.orderId);
-      const refId = this.refs.get(f.orderId);
-      if (!row || refId === undefined) {
-        if (row) this.toConfirm.add(f.orderId);
+      const row = this.ownerOf(f);
+      if (row === undefined) {
         this.hold(f);
         continue;
       }
       this.held.delete(f.fillId);
-      if (refId !== row.refId) {
-        this.misattributed(f, refId, row.refId);
-        continue;
-      }
+      if (row === null) continue;
       const fresh = this.ctx.journal.recordFill({
         fillId: f.fillId,
         refId: row.refId,
@@ -135,6 +131,27 @@ export class FillTracker {
     }
     this.confirmSoon();
     return added;
+  }
+
+  /**
+   * The journal row a fill belongs to: the row of the ref_id the venue gives the fill's order, when
+   * that row names this venue order. Undefined to hold the fill (its order is not journaled yet, or
+   * its ref_id is still to be read from the venue); null when it is not ours to journal (the row
+   * found by its venue id has another ref_id, or the venue does not know the order).
+   */
+  private ownerOf(f: VenueFill): JournalIntentRow | null | undefined {
+    const { journal } = this.ctx;
+    const refId = this.refs.get(f.orderId);
+    if (refId === undefined) {
+      if (journal.byVenueId(f.orderId)) this.toConfirm.add(f.orderId);
+      return undefined;
+    }
+    const row = refId === '' ? undefined : journal.get(refId);
+    if (row?.venueId === f.orderId) return row;
+    const named = journal.byVenueId(f.orderId);
+    if (!named || named.refId === refId) return undefined;
+    this.misattributed(f, refId, named.refId);
+    return null;
   }
 
   /**
