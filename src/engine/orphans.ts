@@ -67,7 +67,8 @@ async function unjournaled(deps: OrphanScanDeps, sinceMs: number): Promise<Venue
   const ours = (o: { refId: string }): boolean => o.refId.startsWith(`${deps.refPrefix}-`) && journal.get(o.refId) === undefined;
   const out = new Map<string, VenueOrder>();
   try {
-    for (const o of await venue.listOpenOrders()) if (ours(o) && journal.byVenueId(o.orderId) === undefined) out.set(o.orderId, o);
+    // by ref_id alone: a journal row sharing the venue id is another record (a world that reissued ids)
+    for (const o of await venue.listOpenOrders()) if (ours(o)) out.set(o.orderId, o);
   } catch (e) {
     log?.warn(`cannot list open orders to look for orphans: ${errorMessage(e)}`);
   }
