@@ -96,7 +96,7 @@ export class StateStore {
     for (const r of rows) {
       this.remember(r.section, r.key, r.body);
       this.pos = Math.max(this.pos, r.pos);
-      const value: unknown = JSON.parse(r.body);
+      const value = this.parseRow(r);
       if (r.section === 'whole') out[r.key] = value;
       else (out[r.section] as unknown[]).push(value);
     }
@@ -130,6 +130,17 @@ export class StateStore {
   private diff(section: string, rows: readonly Row[], changes: Change[]): void {
     const before = this.written.get(section);
     for (const [key, body] of rows) if (before?.get(key) !== body) changes.push([section, key, body]);
+  }
+
+  /** One row's record; a row this store never writes, or one that is not JSON, is refused naming the file. */
+  private parseRow(r: { section: string; key: string; body: string }): unknown {
+    const fix = 'delete it (and its -wal file) to start a new world, or restore a good copy';
+    if (r.section !== 'whole' && KEYED[r.section] === undefined) throw new InputError('state', `${this.path} holds a row of unknown section ${JSON.stringify(r.section)}: not a tradeloop sandbox state file? ${fix}`);
+    try {
+      return JSON.parse(r.body) as unknown;
+    } catch {
+      throw new InputError('state', `${this.path}: the ${r.section} row ${JSON.stringify(r.key)} is not valid JSON: ${fix}`);
+    }
   }
 
   /** Adds the records of a keyed section that differ from the disk (and, for quotes and balances, the rows gone). */

@@ -1,6 +1,7 @@
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TestClock } from '../../src/clock/test-clock.js';
 import { StateStore } from '../../src/sandbox/state-store.js';
@@ -78,6 +79,17 @@ describe('sandbox SQLite state file: every change saved before the answer', () =
     const again = new StateStore(join(dir, 'rows.sqlite'));
     expect(again.load()?.orders.map((o) => o.refId)).toEqual([...Array.from({ length: 30 }, (_, i) => `r${i}`), 'one-more']);
     again.close();
+  });
+
+  it('refuses a damaged state file naming it, the row and the fix', async () => {
+    const file = join(dir, 'damaged.sqlite');
+    const store = new StateStore(file);
+    store.persist(new SimPlatform({ clock: new TestClock(T0), seed: 3, instanceId: 'dmg' }).snapshot());
+    store.close();
+    const db = new Database(file);
+    db.prepare("UPDATE sandbox_state SET body = '{not json' WHERE section = 'whole' AND key = 'ids'").run();
+    db.close();
+    await expect(startTestSandbox({ stateFile: file })).rejects.toThrow(/damaged\.sqlite: the whole row "ids" is not valid JSON: delete it .* to start a new world, or restore a good copy/);
   });
 
   it('a sandbox that cannot listen lets go of its state file', async () => {
