@@ -83,7 +83,8 @@ export class Reconciler {
       const open = await this.ctx.venue.listOpenOrders();
       const foreign: string[] = [];
       for (const o of open) {
-        const row = this.ctx.journal.get(o.refId) ?? this.ctx.journal.byVenueId(o.orderId);
+        // by ref_id only: a row that merely shares the venue id is another record (orphans are settled at start)
+        const row = this.ctx.journal.get(o.refId);
         if (!row) foreign.push(o.orderId);
         else if (row.venueId !== o.orderId || row.state !== 'open') this.ex.orders.applyOrder(row.refId, o, 'reconcile');
       }
