@@ -42,11 +42,21 @@ export async function cancelOrders(deps: CancelAllDeps, rows: readonly JournalIn
   const queue = [...rows];
   const worker = async (): Promise<void> => {
     for (let row = queue.shift(); row; row = queue.shift()) {
-      (await cancelOne(deps, row, deadline) ? closed : open).push(row.refId);
+      (await beforeDeadline(deps.clock, cancelOne(deps, row, deadline), deadline) ? closed : open).push(row.refId);
     }
   };
   await Promise.all(Array.from({ length: Math.min(CANCEL_CONCURRENCY, queue.length) }, worker));
   return { closed, open };
+}
+
+/**
+ * `work`'s result, or false once `deadline` has passed first (a request still hanging then does not
+ * hold the exit; whatever it brings later is still journaled).
+ */
+function beforeDeadline(clock: CancelAllDeps['clock'], work: Promise<boolean>, deadline: number): Promise<boolean> {
+  let timer: { cancel(): void } | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = clock.setTimeout(() => resolve(false), Math.max(0, deadline - clock.now()))));
+  return Promise.race([work, late]).finally(() => timer?.cancel());
 }
 
 /** One order: cancel, read back, and again while it shows open, until closed or the deadline. */
