@@ -59,14 +59,11 @@ describe('fault cases through the whole live pipeline (sandbox, client, streams,
   });
 
   it('409 for our ref_id naming a different order halts trading with a clear alert; nothing more is placed', { timeout: 60_000 }, async () => {
-    h = await startReliabilityHarness({
-      strategies: () => [{ definition: churnStrategy }],
-      beforeStart: async ({ api, profileId, sandbox }) => {
-        // another bot (or a replaced journal) already used rel-20 with other fields
-        const price = new D(sandbox.sim.mid('BTCUSD')).times('0.9').toDecimalPlaces(2).toFixed();
-        await api.createOrder(profileId, { ref_id: 'rel-20', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', base_amount: '0.0123', price });
-      },
-    });
+    h = await startReliabilityHarness({ strategies: () => [{ definition: churnStrategy }] });
+    // another bot (or a replaced journal) uses rel-20 with other fields while we run (one there before
+    // the start would be an orphan: journaled and cancelled at start, and our ids would go past it)
+    const price = new D(h.sandbox.sim.mid('BTCUSD')).times('0.9').toDecimalPlaces(2).toFixed();
+    await h.api.createOrder(h.profileId, { ref_id: 'rel-20', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', base_amount: '0.0123', price });
     await h.step(30_000, 1_000);
     const run = h.run;
     expect(run.gate.killSwitch.tripped).toMatch(/ref_id rel-20 already names a different record/);
