@@ -67,3 +67,18 @@ describe('checkPrefixUnused', () => {
     await expect(checkPrefixUnused(s.journal, s.venue, 'bot')).rejects.toThrow(/issued ids up to bot-1, but the venue already holds order o-\d+ bot-2/);
   });
 });
+
+describe('reads at start', () => {
+  it('go again after a failure that proves nothing, so one malformed answer does not stop a start', async () => {
+    const s = setup();
+    s.journal.recordDecision({ kind: 'approve', intent: order('c-1'), at: s.clock.now() });
+    const placed = await s.venue.placeOrder({ refId: 'c-1', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '100' });
+    s.journal.update('c-1', s.clock.now(), 'open', { venueId: placed.orderId, status: 'OPEN' }, { type: 'response' });
+    s.venue.inject('getOrder', 'unreachable');
+    s.venue.inject('findOrderByRef', 'unreachable', 'unreachable');
+    await expect(checkVenueHoldsJournal(s.journal, s.venue)).resolves.toBeUndefined();
+    await expect(checkPrefixUnused(s.journal, s.venue, 'c')).resolves.toBeUndefined();
+    s.venue.inject('getOrder', 'unreachable', 'unreachable', 'unreachable');
+    await expect(checkVenueHoldsJournal(s.journal, s.venue)).rejects.toThrow(/unreachable/);
+  });
+});

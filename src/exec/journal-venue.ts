@@ -97,13 +97,26 @@ export async function checkVenueHoldsJournal(journal: Pick<JournalStore, 'intent
 /** The ref_id the venue holds for a journaled record, or undefined when the venue does not know it. */
 async function readBack(venue: Venue, kind: 'place-order' | 'execute-quote' | 'transfer', venueId: string, refId: string): Promise<string | undefined> {
   try {
-    if (kind === 'place-order') return (await venue.getOrder(venueId)).refId;
-    if (kind === 'execute-quote') return (await venue.getQuoteExecution(venueId)).refId ?? refId;
-    const t = await venue.findTransferByRef(refId);
+    if (kind === 'place-order') return (await persist(() => venue.getOrder(venueId))).refId;
+    if (kind === 'execute-quote') return (await persist(() => venue.getQuoteExecution(venueId))).refId ?? refId;
+    const t = await persist(() => venue.findTransferByRef(refId));
     return t && (t.transferId === venueId ? t.refId : `${t.refId} (as transfer ${t.transferId})`);
   } catch (e) {
     if (e instanceof VenueNotFoundError) return undefined;
     throw e;
+  }
+}
+
+/** Reads at start go again after a failure that proves nothing (a 5xx, a malformed body), a few times. */
+const START_READ_TRIES = 3;
+
+async function persist<T>(read: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await read();
+    } catch (e) {
+      if (e instanceof VenueNotFoundError || attempt >= START_READ_TRIES) throw e;
+    }
   }
 }
 
@@ -129,7 +142,7 @@ export async function checkPrefixUnused(journal: Pick<JournalStore, 'intents'>, 
 }
 
 async function heldKind(venue: Venue, refId: string): Promise<string | undefined> {
-  const [order, execution, transfer] = await Promise.all([venue.findOrderByRef(refId), venue.findQuoteExecutionByRef(refId), venue.findTransferByRef(refId)]);
+  const [order, execution, transfer] = await Promise.all([persist(() => venue.findOrderByRef(refId)), persist(() => venue.findQuoteExecutionByRef(refId)), persist(() => venue.findTransferByRef(refId))]);
   if (order) return `order ${order.orderId}`;
   if (execution) return `quote execution ${execution.executionId}`;
   return transfer && `transfer ${transfer.transferId}`;
