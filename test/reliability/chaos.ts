@@ -1,5 +1,5 @@
 /**
- * `npm run chaos [-- --intents N --faults N --seed S --kills N --fuzz N --kill-latency-ms MS --exit-rounds N --world-kills N --outages N]`: the reliability issue's
+ * `npm run chaos [-- --intents N --faults N --seed S --kills N --fuzz N --kill-latency-ms MS --exit-rounds N --world-kills N --outages N --journals N]`: the reliability issue's
  * chaos run. Runs at least 2,000 intents under at least 10,000 injected faults through the whole
  * live pipeline and checks its invariants, fuzzes 10,000 malformed responses per response schema,
  * then (unless `--kills 0`) SIGKILLs the real runner at random moments at least 100 times with a
@@ -11,6 +11,10 @@
  * `--world-kills N` (default 30): SIGKILLs `tradeloop run` on its embedded sandbox N times, each
  * restart continuing the same world, and checks after each that the world holds every order and
  * fill the journal has, under the same ref_id.
+ *
+ * `--journals 0` skips the journal scenarios (default: once): a copied journal, an empty journal with
+ * a used prefix and a second bot on a running bot's journal are refused at start, and no ref_id of
+ * ours names two records at the venue across orders, quote executions and transfers.
  */
 import { parseArgs } from 'node:util';
 import { runChaos } from './chaos-run.js';
@@ -19,6 +23,7 @@ import { runExitChaos } from './exit-503.js';
 import { runKillLoop } from './kill-loop.js';
 import { runWorldKillLoop } from './world-kill-loop.js';
 import { runOutageLoop } from './outage-loop.js';
+import { runJournalChaos } from './journal-chaos.js';
 
 const { values } = parseArgs({
   options: {
@@ -31,6 +36,7 @@ const { values } = parseArgs({
     'exit-rounds': { type: 'string', default: '5' },
     'world-kills': { type: 'string', default: '30' },
     outages: { type: 'string', default: '2' },
+    journals: { type: 'string', default: '1' },
   },
 });
 
@@ -110,6 +116,15 @@ if (worldKills > 0) {
   line('world orders / journal fills', `${storm.worldOrders} / ${storm.journalFills}`);
   line('wall seconds', storm.wallSeconds);
   violations = [...violations, ...storm.violations];
+}
+if (count('journals', values.journals) > 0) {
+  // copied, emptied and doubly opened journals must be refused at start; no ref_id of ours names two records
+  const j = await runJournalChaos({ seed: count('seed', values.seed) });
+  process.stdout.write('\ncopied, emptied and shared journals (real runner processes, sandbox process)\n');
+  line('starts to refuse / refused (exit 2)', `${j.refusalsWanted} / ${j.refused}`);
+  line('venue records / ref_ids on two', `${j.venueRecords} / ${j.duplicateRefIds}`);
+  line('wall seconds', j.wallSeconds);
+  violations = [...violations, ...j.violations];
 }
 for (const v of violations) process.stdout.write(`VIOLATION: ${v}\n`);
 process.stdout.write(violations.length ? `\n${violations.length} violation(s)\n` : '\nall invariants held\n');

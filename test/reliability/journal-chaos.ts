@@ -1,0 +1,105 @@
+import { copyFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { startSandboxProcess, tempDir, tradeloop, waitFor, writeBotConfig, type Proc } from '../support/reliability-procs.js';
+
+export interface JournalChaosOptions {
+  readonly seed: number;
+}
+
+export interface JournalChaosReport {
+  /** Starts that had to be refused (copied journal, empty journal with a used prefix, second writer). */
+  readonly refusalsWanted: number;
+  /** Of those, refused at start with exit 2 and the reason. */
+  readonly refused: number;
+  /** Records at the venue (orders, quote executions, transfer legs) whose ref_id another record of ours shares. */
+  readonly duplicateRefIds: number;
+  readonly venueRecords: number;
+  readonly wallSeconds: number;
+  readonly violations: string[];
+}
+
+type Json = Record<string, unknown>;
+
+/**
+ * Journals that must not trade, through `tradeloop run` against a sandbox process: a copy of a
+ * journal whose original has moved on, an empty journal given a prefix the venue holds, and a
+ * second bot on a running bot's journal must each be refused at start (exit 2), a bot must start
+ * again on a journal whose writer was SIGKILLed, and at the end no ref_id of ours names two records
+ * at the venue across orders, quote executions and transfers (the venue keeps them unique per kind
+ * only).
+ */
+export async function runJournalChaos(o: JournalChaosOptions): Promise<JournalChaosReport> {
+  const started = performance.now();
+  const sb = await startSandboxProcess(tempDir('journal-chaos'), o.seed);
+  const procs: Proc[] = [];
+  const violations: string[] = [];
+  let refusalsWanted = 0;
+  let refused = 0;
+  const run = (dir: string, args: readonly string[] = []): Proc => {
+    const p = tradeloop(['run', '--config', join(dir, 'bot.yaml'), '--json', ...args], dir);
+    procs.push(p);
+    return p;
+  };
+  const refs = async (): Promise<string[]> => truthRefs(await truth(sb.url), 'jc-');
+  const tradeUntil = async (dir: string, atLeast: number): Promise<void> => {
+    const p = run(dir);
+    await waitFor(async () => (await refs()).length >= atLeast || p.child.exitCode !== null, `${atLeast} records of jc`, 90_000);
+    if (p.child.exitCode !== null) violations.push(`a run that should trade exited ${p.child.exitCode}: ${p.err().slice(-300)}`);
+    p.child.kill('SIGINT');
+    await p.exit;
+  };
+  const mustRefuse = async (dir: string, what: string, reason: RegExp): Promise<void> => {
+    refusalsWanted++;
+    const before = (await refs()).length;
+    const p = run(dir, ['--duration', '60s']);
+    const code = await p.exit;
+    if (code === 2 && reason.test(p.err())) refused++;
+    else violations.push(`${what}: exit ${code}, not refused at start (${p.err().slice(-300)})`);
+    if ((await refs()).length !== before) violations.push(`${what}: records were sent`);
+  };
+  try {
+    const original = tempDir('jc-original');
+    writeBotConfig(original, sb.url, 'jc');
+    await tradeUntil(original, 3);
+    const copy = tempDir('jc-copy');
+    writeBotConfig(copy, sb.url, 'jc');
+    for (const s of ['', '-wal']) if (existsSync(join(original, `journal.sqlite${s}`))) copyFileSync(join(original, `journal.sqlite${s}`), join(copy, `journal.sqlite${s}`));
+    await tradeUntil(original, (await refs()).length + 2);
+    await mustRefuse(copy, 'copied journal', /run\.ref_prefix: this journal issued ids up to/);
+    const empty = tempDir('jc-empty');
+    writeBotConfig(empty, sb.url, 'jc');
+    await mustRefuse(empty, 'empty journal with a used prefix', /run\.ref_prefix: this journal is empty/);
+    const first = run(original);
+    const had = (await refs()).length;
+    await waitFor(async () => (await refs()).length > had || first.child.exitCode !== null, 'the writer trading', 90_000);
+    await mustRefuse(original, 'second writer', /journal\.path: .* is in use by another running bot/);
+    first.child.kill('SIGKILL');
+    await first.exit;
+    await tradeUntil(original, (await refs()).length + 1);
+    const all = await truth(sb.url);
+    const ours = truthRefs(all, 'jc-');
+    const seen = new Map<string, number>();
+    for (const r of ours) seen.set(r, (seen.get(r) ?? 0) + 1);
+    const duplicateRefIds = [...seen.values()].filter((n) => n > 1).length;
+    if (duplicateRefIds > 0) violations.push(`${duplicateRefIds} ref_id(s) name more than one record at the venue`);
+    return { refusalsWanted, refused, duplicateRefIds, venueRecords: ours.length, wallSeconds: Math.round((performance.now() - started) / 100) / 10, violations };
+  } finally {
+    for (const p of procs) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+    sb.proc.child.kill('SIGTERM');
+    await sb.proc.exit;
+  }
+}
+
+async function truth(url: string): Promise<{ orders: Json[]; quote_executions: Json[]; transfers: Json[] }> {
+  const res = await fetch(`${url}/__sandbox/truth`);
+  return (await res.json()) as { orders: Json[]; quote_executions: Json[]; transfers: Json[] };
+}
+
+/**
+ * The ref_ids with `prefix` of every order, quote execution and transfer (one per transfer: the two
+ * legs of an internal transfer carry one ref_id between them).
+ */
+function truthRefs(t: { orders: Json[]; quote_executions: Json[]; transfers: Json[] }, prefix: string): string[] {
+  const transfers = new Set(t.transfers.map((x) => String(x.ref_id ?? '')));
+  return [...t.orders, ...t.quote_executions].map((x) => String(x.ref_id ?? '')).concat([...transfers]).filter((r) => r.startsWith(prefix));
+}
