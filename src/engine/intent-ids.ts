@@ -1,3 +1,5 @@
+import { lastSequence } from '../exec/journal-venue.js';
+
 /**
  * Intent ids, which become wire ref_ids: `<prefix>-<seq>`. The prefix is fixed per journal (so two
  * bots never collide) and the sequence continues from the highest one journaled, so an id is never
@@ -30,13 +32,6 @@ export class IntentIds {
 
   /** Highest sequence number among ids with this prefix (to continue after a restart). */
   static lastOf(prefix: string, ids: Iterable<string>): number {
-    let max = 0;
-    const head = `${prefix}-`;
-    for (const id of ids) {
-      if (!id.startsWith(head)) continue;
-      const n = Number(id.slice(head.length));
-      if (Number.isInteger(n) && n > max) max = n;
-    }
-    return max;
+    return lastSequence(prefix, ids);
   }
 }

@@ -1,45 +1,18 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Journal } from '../../src/exec/index.js';
-import { sandboxOrders, startSandboxProcess, tempDir, tradeloop, waitFor, writeLocalConfig, type Proc } from '../support/reliability-procs.js';
+import { tradeloop, useSandboxProcess, waitFor, writeLocalConfig, type Proc, type WireOrder } from '../support/reliability-procs.js';
 
-const runs: Proc[] = [];
-afterEach(() => {
-  for (const r of runs.splice(0)) if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGKILL');
-});
-
-let sandbox: Proc | undefined;
-let url = '';
-let cwd = '';
-
-beforeAll(async () => {
-  cwd = tempDir('orphans');
-  ({ proc: sandbox, url } = await startSandboxProcess(cwd, 11));
-}, 40_000);
-
-afterAll(async () => {
-  sandbox?.child.kill('SIGTERM');
-  await sandbox?.exit;
-});
-
-interface WireOrder {
-  readonly id: string;
-  readonly ref_id: string;
-  readonly status: string;
-}
-
-async function ordersOf(prefix: string): Promise<WireOrder[]> {
-  return (await sandboxOrders<WireOrder>(url)).filter((o) => o.ref_id.startsWith(`${prefix}-`));
-}
+const sb = useSandboxProcess('orphans', 11);
 
 async function restingOf(prefix: string): Promise<WireOrder[]> {
-  return (await ordersOf(prefix)).filter((o) => o.status === 'OPEN');
+  return (await sb.ordersOf(prefix)).filter((o) => o.status === 'OPEN');
 }
 
 /** `tradeloop run` with grid-maker: three post-only bids 1 %, 2 % and 3 % under mid, not re-centred in the test. */
 function startGrid(prefix: string, journalPath: string, run: string): Proc {
-  const config = writeLocalConfig(join(cwd, `${prefix}.yaml`), url, [
+  const config = writeLocalConfig(join(sb.cwd, `${prefix}.yaml`), sb.url, [
     'strategies:',
     '  - plugin: grid-maker',
     '    params: { market: BTCUSD, levels: 3, spacing_bps: 100, recenter_bps: 2000 }',
@@ -47,14 +20,14 @@ function startGrid(prefix: string, journalPath: string, run: string): Proc {
     `run: { ref_prefix: ${prefix}${run} }`,
     `journal: { path: ${journalPath} }`,
   ]);
-  const proc = tradeloop(['run', '--config', config, '--json'], cwd);
-  runs.push(proc);
+  const proc = tradeloop(['run', '--config', config, '--json'], sb.cwd);
+  sb.runs.push(proc);
   return proc;
 }
 
 /** Waits until the run has laid its grid: three bids of its own rest (after any orphans were settled). */
 async function gridLaid(run: Proc, prefix: string, placedBefore: number): Promise<void> {
-  await waitFor(async () => (await ordersOf(prefix)).length >= placedBefore + 3 || run.child.exitCode !== null, 'the grid laid', 60_000);
+  await waitFor(async () => (await sb.ordersOf(prefix)).length >= placedBefore + 3 || run.child.exitCode !== null, 'the grid laid', 60_000);
   await waitFor(async () => (await restingOf(prefix)).length >= 3 || run.child.exitCode !== null, 'three resting bids', 30_000);
   await new Promise((r) => setTimeout(r, 1_500));
   expect(run.child.exitCode, run.err().slice(-2000)).toBeNull();
@@ -75,7 +48,7 @@ function forgetOne(journalPath: string, refId: string): void {
 describe('orders of a crashed run (orphans), through the real command against a sandbox process', () => {
   it('after two SIGKILLs and restarts only the strategy\'s own bids rest, and every venue order of ours is journaled', { timeout: 240_000 }, async () => {
     const prefix = 'ork';
-    const journalPath = join(cwd, `${prefix}.sqlite`);
+    const journalPath = join(sb.cwd, `${prefix}.sqlite`);
     let run = startGrid(prefix, journalPath, '');
     await gridLaid(run, prefix, 0);
     run.child.kill('SIGKILL');
@@ -101,7 +74,7 @@ describe('orders of a crashed run (orphans), through the real command against a 
     expect(await run.exit, run.err().slice(-2000)).toBe(0);
     const summary = JSON.parse(run.out().trim().split('\n').at(-1) ?? '{}') as { orphans?: Record<string, number>; openOrdersLeft: number };
     expect(summary).toMatchObject({ orphans: { cancel: 3 }, openOrdersLeft: 0 });
-    const venue = await ordersOf(prefix);
+    const venue = await sb.ordersOf(prefix);
     expect(venue.filter((o) => o.status === 'OPEN')).toEqual([]);
     const journal = new Journal(journalPath);
     for (const o of venue) expect(journal.get(o.ref_id), `venue order ${o.ref_id} in the journal`).toMatchObject({ venueId: o.id, status: o.status });
@@ -111,7 +84,7 @@ describe('orders of a crashed run (orphans), through the real command against a 
 
   it('without cancel_on_exit a restart adopts the bids left open on purpose and follows them', { timeout: 120_000 }, async () => {
     const prefix = 'ora';
-    const journalPath = join(cwd, `${prefix}.sqlite`);
+    const journalPath = join(sb.cwd, `${prefix}.sqlite`);
     let run = startGrid(prefix, journalPath, ', cancel_on_exit: false');
     await gridLaid(run, prefix, 0);
     run.child.kill('SIGINT');

@@ -1,42 +1,14 @@
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Journal } from '../../src/exec/index.js';
-import { sandboxOrders, startSandboxProcess, tempDir, tradeloop, waitFor, writeLocalConfig, type Proc } from '../support/reliability-procs.js';
+import { tradeloop, useSandboxProcess, waitFor, writeLocalConfig, type Proc, type WireOrder } from '../support/reliability-procs.js';
 
-const runs: Proc[] = [];
-afterEach(() => {
-  for (const r of runs.splice(0)) if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGKILL');
-});
-
-let sandbox: Proc | undefined;
-let url = '';
-let cwd = '';
-
-beforeAll(async () => {
-  cwd = tempDir('shutdown');
-  ({ proc: sandbox, url } = await startSandboxProcess(cwd, 9));
-}, 40_000);
-
-afterAll(async () => {
-  sandbox?.child.kill('SIGTERM');
-  await sandbox?.exit;
-});
-
-interface WireOrder {
-  readonly id: string;
-  readonly ref_id: string;
-  readonly status: string;
-}
-
-/** The sandbox's orders whose ref_id has the run's prefix. */
-async function ordersOf(prefix: string): Promise<WireOrder[]> {
-  return (await sandboxOrders<WireOrder>(url)).filter((o) => o.ref_id.startsWith(`${prefix}-`));
-}
+const sb = useSandboxProcess('shutdown', 9);
 
 /** Starts `tradeloop run` with grid-maker (three resting post-only bids) and waits for the three to rest. */
 async function runGrid(prefix: string, cancelOnExit: boolean): Promise<{ run: Proc; journalPath: string }> {
-  const journalPath = join(cwd, `${prefix}.sqlite`);
-  const config = writeLocalConfig(join(cwd, `${prefix}.yaml`), url, [
+  const journalPath = join(sb.cwd, `${prefix}.sqlite`);
+  const config = writeLocalConfig(join(sb.cwd, `${prefix}.yaml`), sb.url, [
     'strategies:',
     // bids 1 %, 2 % and 3 % under mid, no re-centring within the test: the grid rests as laid
     '  - plugin: grid-maker',
@@ -45,9 +17,9 @@ async function runGrid(prefix: string, cancelOnExit: boolean): Promise<{ run: Pr
     `run: { cancel_on_exit: ${cancelOnExit}, ref_prefix: ${prefix} }`,
     `journal: { path: ${journalPath} }`,
   ]);
-  const run = tradeloop(['run', '--config', config, '--json'], cwd);
-  runs.push(run);
-  await waitFor(async () => (await ordersOf(prefix)).filter((o) => o.status === 'OPEN').length === 3 || run.child.exitCode !== null, 'three resting bids', 60_000);
+  const run = tradeloop(['run', '--config', config, '--json'], sb.cwd);
+  sb.runs.push(run);
+  await waitFor(async () => (await sb.ordersOf(prefix)).filter((o) => o.status === 'OPEN').length === 3 || run.child.exitCode !== null, 'three resting bids', 60_000);
   // a few open-orders polls see them resting (shutdown must not trust the last one after cancelling)
   await new Promise((r) => setTimeout(r, 2_500));
   expect(run.child.exitCode, run.err().slice(-2000)).toBeNull();
@@ -79,7 +51,7 @@ describe('tradeloop run shutdown (the real command against a sandbox process)', 
     expect(run.err()).toMatch(/stopping: SIGTERM received/);
     const summary = JSON.parse(run.out().trim().split('\n').at(-1) ?? '{}') as Summary;
     expect(summary).toMatchObject({ openOrdersLeft: 0, unresolved: 0 });
-    const venue = await ordersOf('sdon');
+    const venue = await sb.ordersOf('sdon');
     expect(venue.length).toBe(summary.ordersPlaced);
     expect(venue.filter((o) => o.status === 'OPEN')).toEqual([]);
     expect(venue.filter((o) => o.status === 'CANCELLED').length).toBeGreaterThanOrEqual(3);
@@ -95,7 +67,7 @@ describe('tradeloop run shutdown (the real command against a sandbox process)', 
     expect(code, run.err().slice(-2000)).toBe(0);
     expect(run.err()).toMatch(/stopping: SIGINT received/);
     const summary = JSON.parse(run.out().trim().split('\n').at(-1) ?? '{}') as Summary;
-    const venue = await ordersOf('sdoff');
+    const venue = await sb.ordersOf('sdoff');
     const open = venue.filter((o) => o.status === 'OPEN');
     expect(open.length).toBeGreaterThanOrEqual(3);
     expect(summary).toMatchObject({ openOrdersLeft: open.length, unresolved: 0 });

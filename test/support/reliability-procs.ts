@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { SandboxHttp } from './sandbox-http.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -48,6 +49,50 @@ export async function startSandboxProcess(cwd: string, seed = 9, faults?: string
   const re = /listening on (http:\/\/127\.0\.0\.1:\d+)/;
   await waitFor(() => re.test(proc.out()), `the sandbox (${proc.err().slice(-300)})`, 30_000);
   return { proc, url: re.exec(proc.out())?.[1] as string };
+}
+
+/** An order as the sandbox lists it, the fields tests compare. */
+export interface WireOrder {
+  readonly id: string;
+  readonly ref_id: string;
+  readonly status: string;
+}
+
+/** A sandbox process shared by a test file: its folder, its URL, the runs to kill after each test, and its orders by ref prefix. */
+export interface SharedSandbox {
+  readonly cwd: string;
+  readonly url: string;
+  readonly runs: Proc[];
+  ordersOf(prefix: string): Promise<WireOrder[]>;
+}
+
+/**
+ * Starts a sandbox process (seed `seed`) before the file's tests and stops it after them; every run a
+ * test pushes to `runs` and leaves alive is SIGKILLed after that test.
+ */
+export function useSandboxProcess(name: string, seed: number): SharedSandbox {
+  const s = { cwd: '', url: '', runs: [] as Proc[], proc: undefined as Proc | undefined };
+  afterEach(() => {
+    for (const r of s.runs.splice(0)) if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGKILL');
+  });
+  beforeAll(async () => {
+    s.cwd = tempDir(name);
+    ({ proc: s.proc, url: s.url } = await startSandboxProcess(s.cwd, seed));
+  }, 40_000);
+  afterAll(async () => {
+    s.proc?.child.kill('SIGTERM');
+    await s.proc?.exit;
+  });
+  return {
+    get cwd() {
+      return s.cwd;
+    },
+    get url() {
+      return s.url;
+    },
+    runs: s.runs,
+    ordersOf: async (prefix) => (await sandboxOrders<WireOrder>(s.url)).filter((o) => o.ref_id.startsWith(`${prefix}-`)),
+  };
 }
 
 /**
