@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { mkdirSync, statSync } from 'node:fs';
+import { dirname, resolve as resolvePath } from 'node:path';
 import { createApiClientFromConfig, TRADING_BOT_SCOPES, type ApiClient } from '../api/index.js';
 import { LiveClock, ScaledClock, type Clock } from '../clock/index.js';
 import { resolveEnvironment, type Config } from '../config/index.js';
 import { InputError } from '../core/index.js';
-import { apiHost, Journal, lockJournal } from '../exec/index.js';
+import { apiHost, checkJournalFile, Journal, lockJournal } from '../exec/index.js';
 import type { Logger, SecretSet } from '../log/index.js';
 import { startSandbox, type SandboxHandle } from '../sandbox/index.js';
 import { localClockStart, localStatePath, newInstanceId, paperVenue } from './local-world.js';
@@ -45,6 +45,8 @@ export interface BundleOptions {
   readonly makeSource?: (input: SourceFactoryInput) => MarketSource;
   /** Clock override (tests); otherwise live time, accelerated by `local.speed` for the local sandbox. */
   readonly clock?: Clock;
+  /** The journal file is a move of the original, not a copy (`tradeloop run --journal-moved`): bind it to this file. */
+  readonly journalMoved?: boolean;
 }
 
 /**
@@ -88,6 +90,11 @@ export async function buildLiveBundle(config: Config, env: NodeJS.ProcessEnv, op
     try {
       const apiUrl = sandbox?.apiUrl ?? resolved.apiUrl;
       bindJournalEnvironment(journal, resolved.name, apiUrl === undefined ? undefined : { environment: resolved.name, host: apiHost(apiUrl), profileId: profile.id, ...(sandbox && { sandboxInstance: sandbox.instanceId }) });
+      if (config.journal.path !== ':memory:') {
+        const st = statSync(config.journal.path, { bigint: true });
+        const file = { path: resolvePath(config.journal.path), dev: String(st.dev), ino: String(st.ino) };
+        if (checkJournalFile(journal, file, options.journalMoved) === 'rebound') options.log.warn(`--journal-moved: the journal is now bound to ${file.path}`);
+      }
       refPrefix = journalPrefix(journal, config.run.ref_prefix);
       await checkJournalAtVenue(journal, venue, refPrefix);
     } catch (e) {

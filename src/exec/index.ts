@@ -11,3 +11,4 @@ export * from './journal-store.js';
 export * from './memory-journal.js';
 export * from './journal-lock.js';
 export * from './journal-venue.js';
+export * from './journal-file.js';

@@ -59,7 +59,21 @@ describe('one ref_id namespace per prefix at the venue', () => {
     expect((await refsAtVenue('shared')).length).toBe(before);
   });
 
-  it('a copy of a journal is refused once the original has moved on', { timeout: 180_000 }, async () => {
+  it('a copy of a journal is refused at once, before either copy has sent anything (another file on disk)', { timeout: 120_000 }, async () => {
+    const original = tempDir('jv-orig-now');
+    writeBotConfig(original, url, 'twin');
+    await tradeUntil(original, 'twin', 1);
+    const copy = tempDir('jv-copy-now');
+    writeBotConfig(copy, url, 'twin');
+    for (const suffix of ['', '-wal']) if (existsSync(join(original, `journal.sqlite${suffix}`))) copyFileSync(join(original, `journal.sqlite${suffix}`), join(copy, `journal.sqlite${suffix}`));
+    const before = (await refsAtVenue('twin')).length;
+    const p = run(copy, ['--duration', '60s']);
+    expect(await p.exit).toBe(2);
+    expect(p.err()).toMatch(/journal\.path: \S+ is a copy of the journal made in \S+jv-orig-now\S* \(another file on disk\): two copies of one journal issue the same ref_ids.*--journal-moved/);
+    expect((await refsAtVenue('twin')).length).toBe(before);
+  });
+
+  it('a copy said to be a move is still refused once the original has moved on', { timeout: 180_000 }, async () => {
     const original = tempDir('jv-original');
     writeBotConfig(original, url, 'copied');
     await tradeUntil(original, 'copied', 2);
@@ -69,7 +83,7 @@ describe('one ref_id namespace per prefix at the venue', () => {
     const had = (await refsAtVenue('copied')).length;
     await tradeUntil(original, 'copied', had + 2);
     const after = (await refsAtVenue('copied')).length;
-    const p = run(copy, ['--duration', '60s']);
+    const p = run(copy, ['--duration', '60s', '--journal-moved']);
     expect(await p.exit).toBe(2);
     expect(p.err()).toMatch(/run\.ref_prefix: this journal issued ids up to copied-\d+, but the venue already holds \S+ \S+ copied-\d+: another journal with this prefix \(a copy of this one\?\) has moved on/);
     expect((await refsAtVenue('copied')).length).toBe(after);

@@ -65,7 +65,7 @@ export async function runJournalChaos(o: JournalChaosOptions): Promise<JournalCh
     writeBotConfig(copy, sb.url, 'jc');
     for (const s of ['', '-wal']) if (existsSync(join(original, `journal.sqlite${s}`))) copyFileSync(join(original, `journal.sqlite${s}`), join(copy, `journal.sqlite${s}`));
     await tradeUntil(original, (await refs()).length + 2);
-    await mustRefuse(copy, 'copied journal', /run\.ref_prefix: this journal issued ids up to/);
+    await mustRefuse(copy, 'copied journal', /journal\.path: \S+ is a copy of the journal made in/);
     const empty = tempDir('jc-empty');
     writeBotConfig(empty, sb.url, 'jc');
     await mustRefuse(empty, 'empty journal with a used prefix', /run\.ref_prefix: this journal is empty/);

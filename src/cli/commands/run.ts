@@ -20,6 +20,7 @@ interface RunOptions {
   readonly paper?: boolean;
   readonly json?: boolean;
   readonly fresh?: boolean;
+  readonly journalMoved?: boolean;
 }
 
 /** `tradeloop run`: runs strategies live (or on paper) until Ctrl-C or --duration. */
@@ -34,6 +35,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('--paper', 'simulate fills on the embedded sandbox instead of placing orders through its API')
     .option('--json', 'print the summary as one JSON line on stdout')
     .option('--fresh', 'local only: move the journal and the embedded sandbox\'s world to .tradeloop/archive/<time>/ and start both anew')
+    .option('--journal-moved', 'the journal file was moved (another disk, a restore from backup) and the original is gone: bind it to its new file instead of refusing it as a copy')
     .action(async (opts: RunOptions) => {
       ctx.exitCode = await runCommand(opts, ctx);
     });
@@ -54,7 +56,7 @@ async function runCommand(opts: RunOptions, ctx: CliContext): Promise<number> {
     const archived = archiveLocalWorld(config, new LiveClock().now());
     log.info(archived === undefined ? '--fresh: no journal or sandbox world to archive yet' : `--fresh: the journal and the sandbox world moved to ${archived}`);
   }
-  const bundle = await buildLiveBundle(config, ctx.env, { paper: opts.paper ?? false, log, secrets });
+  const bundle = await buildLiveBundle(config, ctx.env, { paper: opts.paper ?? false, log, secrets, ...(opts.journalMoved && { journalMoved: true }) });
   let summary: RunSummary;
   try {
     summary = await runUntilDone(bundle, config, loaded, log, { durationMs, tty, logFile, ctx, crash });
