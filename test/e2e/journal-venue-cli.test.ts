@@ -45,6 +45,17 @@ async function tradeUntil(dir: string, prefix: string, atLeast: number): Promise
   expect(await p.exit).toBe(0);
 }
 
+/** A bot that traded until the venue holds `atLeast` orders of `prefix`, and a copy of its journal (database and WAL) in a folder of its own. */
+async function tradedCopy(name: string, prefix: string, atLeast: number): Promise<{ original: string; copy: string }> {
+  const original = tempDir(name);
+  writeBotConfig(original, url, prefix);
+  await tradeUntil(original, prefix, atLeast);
+  const copy = tempDir(`${name}-copy`);
+  writeBotConfig(copy, url, prefix);
+  for (const suffix of ['', '-wal']) if (existsSync(join(original, `journal.sqlite${suffix}`))) copyFileSync(join(original, `journal.sqlite${suffix}`), join(copy, `journal.sqlite${suffix}`));
+  return { original, copy };
+}
+
 describe('one ref_id namespace per prefix at the venue', () => {
   it('an empty journal given a prefix the venue already holds is refused with the fix, and sends nothing', { timeout: 120_000 }, async () => {
     const first = tempDir('jv-first');
@@ -60,12 +71,7 @@ describe('one ref_id namespace per prefix at the venue', () => {
   });
 
   it('a copy of a journal is refused at once, before either copy has sent anything (another file on disk)', { timeout: 120_000 }, async () => {
-    const original = tempDir('jv-orig-now');
-    writeBotConfig(original, url, 'twin');
-    await tradeUntil(original, 'twin', 1);
-    const copy = tempDir('jv-copy-now');
-    writeBotConfig(copy, url, 'twin');
-    for (const suffix of ['', '-wal']) if (existsSync(join(original, `journal.sqlite${suffix}`))) copyFileSync(join(original, `journal.sqlite${suffix}`), join(copy, `journal.sqlite${suffix}`));
+    const { copy } = await tradedCopy('jv-orig-now', 'twin', 1);
     const before = (await refsAtVenue('twin')).length;
     const p = run(copy, ['--duration', '60s']);
     expect(await p.exit).toBe(2);
@@ -74,12 +80,7 @@ describe('one ref_id namespace per prefix at the venue', () => {
   });
 
   it('a copy said to be a move is still refused once the original has moved on', { timeout: 180_000 }, async () => {
-    const original = tempDir('jv-original');
-    writeBotConfig(original, url, 'copied');
-    await tradeUntil(original, 'copied', 2);
-    const copy = tempDir('jv-copy');
-    writeBotConfig(copy, url, 'copied');
-    for (const suffix of ['', '-wal']) if (existsSync(join(original, `journal.sqlite${suffix}`))) copyFileSync(join(original, `journal.sqlite${suffix}`), join(copy, `journal.sqlite${suffix}`));
+    const { original, copy } = await tradedCopy('jv-original', 'copied', 2);
     const had = (await refsAtVenue('copied')).length;
     await tradeUntil(original, 'copied', had + 2);
     const after = (await refsAtVenue('copied')).length;
