@@ -8,6 +8,9 @@ describe('chaos (the npm test share of `npm run chaos`)', () => {
     expect(r.intents).toBeGreaterThanOrEqual(400);
     expect(r.faultsInjected).toBeGreaterThanOrEqual(2_000);
     for (const mode of ['latency', 'error5xx', 'error429', 'drop', 'truncate', 'malformed', 'wrong-shape', 'commit-drop', 'commit-5xx']) expect(r.faultsByMode[mode], mode).toBeGreaterThan(0);
+    // about a fifth of the attempts get a malformed, wrongly shaped or cut body
+    const bad = ['malformed', 'wrong-shape', 'truncate'].reduce((n, m) => n + (r.faultsByMode[m] ?? 0), 0);
+    expect(bad / r.requests).toBeGreaterThan(0.15);
     expect(r.figures.venueOrders).toBeGreaterThan(100);
     expect(r.figures.venueQuoteExecutions).toBeGreaterThan(20);
     expect(r.figures.venueTransfers).toBeGreaterThan(20);

@@ -56,6 +56,8 @@ line('intents (approved)', `${chaos.intents} (${chaos.approved})`);
 line('faults injected', chaos.faultsInjected);
 line('faults by mode', chaos.faultsByMode);
 line('request attempts', chaos.requests);
+const badBodies = ['malformed', 'wrong-shape', 'truncate'].reduce((n, m) => n + (chaos.faultsByMode[m] ?? 0), 0);
+line('malformed / wrong-shape / cut bodies', `${badBodies} (${((100 * badBodies) / Math.max(1, chaos.requests)).toFixed(1)} % of attempts)`);
 line('simulated / wall seconds', `${chaos.simulatedSeconds} / ${chaos.wallSeconds}`);
 line('venue orders / quote execs / transfers', `${chaos.figures.venueOrders} / ${chaos.figures.venueQuoteExecutions} / ${chaos.figures.venueTransfers}`);
 line('venue fills / journal fills', `${chaos.figures.venueFills} / ${chaos.figures.journalFills}`);
