@@ -120,11 +120,13 @@ if (worldKills > 0) {
   violations = [...violations, ...storm.violations];
 }
 if (count('journals', values.journals) > 0) {
-  // copied, emptied and doubly opened journals must be refused at start; no ref_id of ours names two records
+  // copied, emptied and doubly opened journals must be refused at start; no ref_id of ours names two records;
+  // an edited journal's missing order is journaled again at the next start
   const j = await runJournalChaos({ seed: count('seed', values.seed) });
-  process.stdout.write('\ncopied, emptied and shared journals (real runner processes, sandbox process)\n');
+  process.stdout.write('\ncopied, emptied, shared and edited journals (real runner processes, sandbox process)\n');
   line('starts to refuse / refused (exit 2)', `${j.refusalsWanted} / ${j.refused}`);
   line('venue records / ref_ids on two', `${j.venueRecords} / ${j.duplicateRefIds}`);
+  line('edited journal: orphan journaled again', j.editedOrphan ?? 'none');
   line('wall seconds', j.wallSeconds);
   violations = [...violations, ...j.violations];
 }

@@ -1,5 +1,6 @@
 import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { startSandboxProcess, tempDir, tradeloop, waitFor, writeBotConfig, type Proc } from '../support/reliability-procs.js';
 
 export interface JournalChaosOptions {
@@ -14,6 +15,8 @@ export interface JournalChaosReport {
   /** Records at the venue (orders, quote executions, transfer legs) whose ref_id another record of ours shares. */
   readonly duplicateRefIds: number;
   readonly venueRecords: number;
+  /** The resting order whose journal rows were deleted by hand, then journaled again at the next start. */
+  readonly editedOrphan?: string;
   readonly wallSeconds: number;
   readonly violations: string[];
 }
@@ -26,7 +29,8 @@ type Json = Record<string, unknown>;
  * second bot on a running bot's journal must each be refused at start (exit 2), a bot must start
  * again on a journal whose writer was SIGKILLed, and at the end no ref_id of ours names two records
  * at the venue across orders, quote executions and transfers (the venue keeps them unique per kind
- * only).
+ * only). Last, a journal edited by hand (a resting order's rows deleted, not its newest) must not
+ * hide that order: after the next start every order of ours at the venue is in the journal.
  */
 export async function runJournalChaos(o: JournalChaosOptions): Promise<JournalChaosReport> {
   const started = performance.now();
@@ -35,6 +39,7 @@ export async function runJournalChaos(o: JournalChaosOptions): Promise<JournalCh
   const violations: string[] = [];
   let refusalsWanted = 0;
   let refused = 0;
+  let editedOrphan: string | undefined;
   const run = (dir: string, args: readonly string[] = []): Proc => {
     const p = tradeloop(['run', '--config', join(dir, 'bot.yaml'), '--json', ...args], dir);
     procs.push(p);
@@ -76,13 +81,20 @@ export async function runJournalChaos(o: JournalChaosOptions): Promise<JournalCh
     first.child.kill('SIGKILL');
     await first.exit;
     await tradeUntil(original, (await refs()).length + 1);
+    // an edited journal: a resting order's rows deleted by hand; the next start must journal the
+    // orphan (and handle it by run.orphans), not trade on as if it did not exist
+    editedOrphan = await deleteRestingOrder(join(original, 'journal.sqlite'), (await truth(sb.url)).orders);
+    if (editedOrphan === undefined) violations.push('edited journal: no resting order of ours to delete from the journal');
+    await tradeUntil(original, (await refs()).length + 1);
+    const missing = missingFromJournal(join(original, 'journal.sqlite'), (await truth(sb.url)).orders);
+    if (missing.length > 0) violations.push(`edited journal: ${missing.length} order(s) of ours at the venue are not in the journal after a restart (${missing.slice(0, 3).join(', ')})`);
     const all = await truth(sb.url);
     const ours = truthRefs(all, 'jc-');
     const seen = new Map<string, number>();
     for (const r of ours) seen.set(r, (seen.get(r) ?? 0) + 1);
     const duplicateRefIds = [...seen.values()].filter((n) => n > 1).length;
     if (duplicateRefIds > 0) violations.push(`${duplicateRefIds} ref_id(s) name more than one record at the venue`);
-    return { refusalsWanted, refused, duplicateRefIds, venueRecords: ours.length, wallSeconds: Math.round((performance.now() - started) / 100) / 10, violations };
+    return { refusalsWanted, refused, duplicateRefIds, venueRecords: ours.length, ...(editedOrphan !== undefined && { editedOrphan }), wallSeconds: Math.round((performance.now() - started) / 100) / 10, violations };
   } finally {
     for (const p of procs) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
     sb.proc.child.kill('SIGTERM');
@@ -102,4 +114,36 @@ async function truth(url: string): Promise<{ orders: Json[]; quote_executions: J
 function truthRefs(t: { orders: Json[]; quote_executions: Json[]; transfers: Json[] }, prefix: string): string[] {
   const transfers = new Set(t.transfers.map((x) => String(x.ref_id ?? '')));
   return [...t.orders, ...t.quote_executions].map((x) => String(x.ref_id ?? '')).concat([...transfers]).filter((r) => r.startsWith(prefix));
+}
+
+/**
+ * Deletes from the journal (its bot stopped) the rows of one order that rests at the venue, other
+ * than the newest order of the journal (whose id the start's check at the venue would find taken and
+ * refuse, which is a refusal, not the orphan case). Returns its ref_id.
+ */
+function deleteRestingOrder(file: string, orders: Json[]): string | undefined {
+  const db = new Database(file);
+  try {
+    const rows = db.prepare("SELECT ref_id FROM intents WHERE kind = 'place-order' ORDER BY created_at DESC, ref_id DESC").all() as Array<{ ref_id: string }>;
+    const newest = rows[0]?.ref_id;
+    const resting = new Set(orders.filter((o) => o.status === 'OPEN').map((o) => String(o.ref_id ?? '')));
+    const victim = rows.find((r) => r.ref_id !== newest && resting.has(r.ref_id))?.ref_id;
+    if (victim === undefined) return undefined;
+    db.prepare('DELETE FROM events WHERE ref_id = ?').run(victim);
+    db.prepare('DELETE FROM intents WHERE ref_id = ?').run(victim);
+    return victim;
+  } finally {
+    db.close();
+  }
+}
+
+/** The ref_ids of the venue's orders with the scenario's prefix that the journal does not hold. */
+function missingFromJournal(file: string, orders: Json[]): string[] {
+  const db = new Database(file, { readonly: true });
+  try {
+    const known = new Set((db.prepare('SELECT ref_id FROM intents').all() as Array<{ ref_id: string }>).map((r) => r.ref_id));
+    return orders.map((o) => String(o.ref_id ?? '')).filter((r) => r.startsWith('jc-') && !known.has(r));
+  } finally {
+    db.close();
+  }
 }
