@@ -74,7 +74,9 @@ describe('exit cancels through tradeloop run against a sandbox process with faul
     const failed = proc.err().match(/cancel of x503-\d+ failed/g) ?? [];
     const unreadable = proc.err().match(/cannot read x503-\d+ back after its cancel/g) ?? [];
     console.log(`SIGINT with 6 resting bids, 50 % 503s on CancelOrder, 30 % malformed GetOrder: exit ${code}, ${failed.length} cancels refused and sent again, ${unreadable.length} reads malformed and read again, ${open.length} left open`);
-    expect(failed.length).toBeGreaterThan(0); // the faults did hit the exit cancels
+    // the faults did hit the exit (a refused cancel or a malformed read back): which of the two the
+    // sandbox's dice pick depends on how the requests interleave, so neither alone is certain
+    expect(failed.length + unreadable.length).toBeGreaterThan(0);
     // seeded dice, and 30 s to retry in: every bid closes; were one left, the run would have to exit 3 naming it
     expect(open).toEqual([]);
     expect(code, proc.err().slice(-2000)).toBe(0);
