@@ -55,6 +55,22 @@ export type MarketEvent =
     }
   | { readonly kind: 'timer'; readonly market: MarketSymbol; readonly at: number };
 
+/**
+ * What an order asks for, the same at every layer: an intent, a request to a venue, a command to point
+ * replay. Amounts and prices are wire decimal strings; `expiresAt` is epoch ms (GTT).
+ */
+export interface OrderTerms {
+  readonly market: MarketSymbol;
+  readonly side: Side;
+  readonly type: OrderType;
+  readonly baseAmount?: string;
+  readonly quoteAmount?: string;
+  readonly price?: string;
+  readonly stopPrice?: string;
+  readonly timeInForce?: TimeInForce;
+  readonly expiresAt?: number;
+}
+
 interface IntentBase {
   /** Unique id; becomes the wire `ref_id` and is never regenerated. */
   readonly intentId: string;
@@ -63,18 +79,7 @@ interface IntentBase {
 }
 
 export type Intent =
-  | (IntentBase & {
-      readonly kind: 'place-order';
-      readonly market: MarketSymbol;
-      readonly side: Side;
-      readonly type: OrderType;
-      readonly baseAmount?: string;
-      readonly quoteAmount?: string;
-      readonly price?: string;
-      readonly stopPrice?: string;
-      readonly timeInForce?: TimeInForce;
-      readonly expiresAt?: number;
-    })
+  | (IntentBase & OrderTerms & { readonly kind: 'place-order' })
   | (IntentBase & { readonly kind: 'cancel-order'; readonly orderRefId: string })
   | (IntentBase & {
       readonly kind: 'execute-quote';

@@ -1,4 +1,4 @@
-import type { Dec, Instrument, MarketSymbol, OrderType, Side, TimeInForce } from '../core/index.js';
+import type { Dec, Instrument, MarketSymbol, OrderTerms, Side } from '../core/index.js';
 import { TradeloopError } from '../core/index.js';
 
 /**
@@ -55,17 +55,9 @@ export type VenueOrderStatus = 'PENDING_SUBMISSION' | 'SUBMITTED' | 'OPEN' | 'FI
 
 export const TERMINAL_ORDER_STATUSES: ReadonlySet<string> = new Set(['FILLED', 'CANCELLED', 'REJECTED']);
 
-export interface PlaceOrderRequest {
+/** An order for the venue: its terms and the intent id as `refId`. */
+export interface PlaceOrderRequest extends OrderTerms {
   readonly refId: string;
-  readonly market: MarketSymbol;
-  readonly side: Side;
-  readonly type: OrderType;
-  readonly baseAmount?: string;
-  readonly quoteAmount?: string;
-  readonly price?: string;
-  readonly stopPrice?: string;
-  readonly timeInForce?: TimeInForce;
-  readonly expiresAt?: number;
 }
 
 export interface VenueOrder {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '../../src/api/index.js';
 import { LiveClock, TestClock } from '../../src/clock/index.js';
 import { LOCAL_CLIENT_ID, LOCAL_CLIENT_SECRET } from '../../src/config/index.js';
-import { D, roundBase, roundPrice, type Decision, type Instrument, type Intent, type OrderType, type Side, type TimeInForce } from '../../src/core/index.js';
+import { D, roundBase, roundPrice, type Decision, type Instrument, type Intent, type OrderTerms } from '../../src/core/index.js';
 import { RiskGate, RiskLimitsSchema, type RiskView } from '../../src/risk/index.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { PointMarket } from '../../src/sim/replay/point-market.js';
@@ -28,16 +28,8 @@ interface Refusal {
 
 const WIRE_FIELD: Readonly<Record<string, string>> = { baseAmount: 'base_amount', quoteAmount: 'quote_amount', price: 'price', stopPrice: 'stop_price', timeInForce: 'time_in_force', expiresAt: 'expiration_date', side: 'side', type: 'type' };
 
-interface BadOrder {
+interface BadOrder extends Omit<OrderTerms, 'expiresAt'> {
   readonly name: string;
-  readonly market: string;
-  readonly side: Side;
-  readonly type: OrderType;
-  readonly baseAmount?: string;
-  readonly quoteAmount?: string;
-  readonly price?: string;
-  readonly stopPrice?: string;
-  readonly timeInForce?: TimeInForce;
   readonly expected: Refusal;
 }
 

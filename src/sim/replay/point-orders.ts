@@ -6,7 +6,7 @@
 import { D, WIRE_DECIMAL, decimalPlaces, type Dec } from '../../core/decimal.js';
 import { InputError } from '../../core/errors.js';
 import { assetDecimals, isTradingMarket, splitMarket } from '../../core/markets.js';
-import type { OrderType, Side, TimeInForce } from '../../core/messages.js';
+import type { OrderTerms, OrderType, Side, TimeInForce } from '../../core/messages.js';
 import { FX_PER_USD, catalogInstrument } from '../market/catalog.js';
 import { SimError } from '../errors.js';
 import { capViolation, isViolation, ruleOrder, throwViolation } from '../exchange/order-rules.js';
@@ -98,17 +98,8 @@ export function executionsSince(fills: readonly PointExecution[], sinceMs: numbe
 }
 
 /** What a caller asks point replay to place. Amounts and prices are wire decimal strings. */
-export interface PointOrderCommand {
+export interface PointOrderCommand extends OrderTerms {
   readonly refId: string;
-  readonly market: string;
-  readonly side: Side;
-  readonly type: OrderType;
-  readonly baseAmount?: string;
-  readonly quoteAmount?: string;
-  readonly price?: string;
-  readonly stopPrice?: string;
-  readonly timeInForce?: TimeInForce;
-  readonly expiresAt?: number;
 }
 
 /** A checked command: amounts parsed, shape valid for point replay. */
