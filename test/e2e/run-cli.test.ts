@@ -1,23 +1,13 @@
-import { type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Journal } from '../../src/exec/index.js';
-import { type Proc, sandboxOrders, tradeloop, waitFor, writeLocalConfig } from '../support/reliability-procs.js';
+import { sandboxOrders, useTradeloop, waitFor, writeLocalConfig } from '../support/reliability-procs.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const children: ChildProcess[] = [];
-afterEach(() => {
-  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
-});
-
 /** `tradeloop <args>` in `cwd`, killed after the test if still running. */
-function start(args: string[], cwd: string, env: Record<string, string> = {}): Proc {
-  const proc = tradeloop(args, cwd, env);
-  children.push(proc.child);
-  return proc;
-}
+const start = useTradeloop();
 
 describe('tradeloop run (the real command)', () => {
   it('with the default config exits 0 after --duration 240s having completed at least one trade', { timeout: 330_000 }, async () => {

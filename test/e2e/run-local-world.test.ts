@@ -1,22 +1,13 @@
-import { type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { StateStore } from '../../src/sandbox/state-store.js';
 import { type SimSnapshot } from '../../src/sim/snapshot.js';
-import { type Proc, tempDir, tradeloop, waitFor } from '../support/reliability-procs.js';
+import { type Proc, tempDir, useTradeloop, waitFor } from '../support/reliability-procs.js';
 
-const children: ChildProcess[] = [];
-afterEach(() => {
-  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
-});
-
-function start(args: string[], cwd: string, env: Record<string, string> = {}): Proc {
-  const proc = tradeloop(args, cwd, env);
-  children.push(proc.child);
-  return proc;
-}
+/** `tradeloop <args>` in `cwd`, killed after the test if still running. */
+const start = useTradeloop();
 
 /** A quick-trading local config in `dir`, journal and sandbox world in `.tradeloop/` as in `npm start`. */
 function writeConfig(dir: string): string {

@@ -51,6 +51,22 @@ export async function startSandboxProcess(cwd: string, seed = 9, faults?: string
   return { proc, url: re.exec(proc.out())?.[1] as string };
 }
 
+/**
+ * `tradeloop <args>` for one test file: every process it starts and that is still running when a test
+ * ends is SIGKILLed then.
+ */
+export function useTradeloop(): (args: readonly string[], cwd: string, env?: Record<string, string>) => Proc {
+  const started: Proc[] = [];
+  afterEach(() => {
+    for (const p of started.splice(0)) if (p.child.exitCode === null) p.child.kill('SIGKILL');
+  });
+  return (args, cwd, env = {}) => {
+    const proc = tradeloop([...args], cwd, env);
+    started.push(proc);
+    return proc;
+  };
+}
+
 /** An order as the sandbox lists it, the fields tests compare. */
 export interface WireOrder {
   readonly id: string;
