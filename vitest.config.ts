@@ -1,6 +1,17 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+// Inside the repository `tradeloop` is the public entry's source (a plugin in a user's project gets the
+// package's compiled entry, or the running install's source when the CLI loads it).
+const entry = (file: string): string => fileURLToPath(new URL(file, import.meta.url));
+
 export default defineConfig({
+  resolve: {
+    alias: [
+      { find: /^tradeloop$/, replacement: entry('./src/index.ts') },
+      { find: /^tradeloop\/testkit$/, replacement: entry('./src/testkit.ts') },
+    ],
+  },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'strategies/**/*.test.ts', 'backtest/**/*.test.ts'],
     environment: 'node',

@@ -1,0 +1,48 @@
+/**
+ * The public API of tradeloop: everything a strategy plugin needs, and nothing else. A plugin imports
+ * from `tradeloop` only (and its tests from `tradeloop/testkit`); every other module of the package is
+ * internal and may change without notice. The surface is pinned by `api/tradeloop.api.md`: a test
+ * fails when it changes by accident (`npm run api:update` rewrites the report on purpose).
+ */
+
+// Defining a strategy
+export { defineStrategy, marketsOf } from './strategy/define.js';
+export type { AccountView, IntentDraft, StrategyContext, StrategyDefinition, StrategyHandlers } from './strategy/define.js';
+export { resolveParams } from './strategy/params.js';
+
+// The params schema builder, re-exported so a plugin needs no second dependency
+export { z } from 'zod';
+
+// Intents, decisions and reports
+export type {
+  Decision,
+  DenialCode,
+  DenialReason,
+  ExecReport,
+  Intent,
+  MarketEvent,
+  OrderTerms,
+  OrderType,
+  PriceLevel,
+  Side,
+  TimeInForce,
+} from './core/messages.js';
+
+// Markets, instruments and exact decimals
+export { D, ZERO, dec, toWire, toFixedWire, decimalPlaces } from './core/decimal.js';
+export type { Dec } from './core/decimal.js';
+export { splitMarket, assetDecimals, isFiat, TRADING_MARKETS } from './core/markets.js';
+export type { MarketAssets, MarketSymbol, TradingMarket } from './core/markets.js';
+export { instrumentOf, roundBase, roundPrice, roundQuote, onTick } from './core/instrument.js';
+export type { Instrument, MarketListing, NotionalCaps, Numeric, Rounding } from './core/instrument.js';
+
+// What a strategy reads
+export { midOf, spreadOf, quoteTimeLeftMs } from './state/market-snapshot.js';
+export type { BookView, MarketSnapshot, QuoteView, TickerStats } from './state/market-snapshot.js';
+export { ageMs, isStale } from './state/observed.js';
+export type { Observed } from './state/observed.js';
+export type { PriceHistory } from './state/price-history.js';
+export type { OpenOrderView } from './state/account-store.js';
+
+// Indicators
+export * from './indicators/index.js';

@@ -1,0 +1,8 @@
+/**
+ * `tradeloop/testkit`: what a plugin author's tests need. The kit feeds a strategy scripted market
+ * events and reports on a test clock and collects its intents; it works under any test runner
+ * (vitest, node:test, jest).
+ */
+export { StrategyTestKit } from './strategy/testkit.js';
+export type { EventInput } from './strategy/testkit.js';
+export { TestClock } from './clock/test-clock.js';
