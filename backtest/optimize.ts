@@ -5,10 +5,7 @@
  * k (out of sample), so the out-of-sample figures come from data the choice never saw. Each
  * combination runs once per segment; the ranking uses the mean in-sample score.
  */
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { InputError, TradeloopError } from '../src/core/index.js';
 import type { RiskLimits } from '../src/risk/index.js';
@@ -194,13 +191,14 @@ function stopWorker(w: Worker): void {
   void w.terminate().catch(() => undefined);
 }
 
-/** A worker thread that registers tsx, then loads optimize-worker.ts. */
+/**
+ * A worker thread that loads what the tradeloop command loads (tsx, and the hooks that point a
+ * plugin's `tradeloop` import at this installation: bin/register.js), then optimize-worker.ts.
+ */
 function startWorker(ctx: JobContext): Worker {
-  const require = createRequire(import.meta.url);
-  // the ESM build of tsx's API (require.resolve would give the CommonJS one)
-  const tsx = pathToFileURL(join(dirname(require.resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href;
+  const register = new URL('../bin/register.js', import.meta.url).href;
   const entry = new URL('./optimize-worker.ts', import.meta.url).href;
-  const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); }).catch((e) => {
+  const boot = `import(${JSON.stringify(register)}).then(() => import(${JSON.stringify(entry)})).catch((e) => {
     require('node:worker_threads').parentPort.postMessage({ type: 'fatal', error: String(e && e.stack || e) });
   })`;
   // execArgv []: a parent under a test runner or loader flags must not pass them to the thread

@@ -3,8 +3,6 @@
 // so `npx tradeloop` works right after `npm install`, with no build step; the same loader lets users
 // load their own `.ts` strategy plugins, and bin/plugin-hooks.js makes their `import ... from
 // 'tradeloop'` reach this very installation, wherever the plugin's folder is.
-import { register } from 'node:module';
-import { register as registerTsx } from 'tsx/esm/api';
 
 // A reader that closes the pipe early (`| head`) is not an error of ours: stop quietly.
 for (const stream of [process.stdout, process.stderr]) {
@@ -14,15 +12,6 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-registerTsx();
-// registered after tsx, so these hooks run first
-register('./plugin-hooks.js', import.meta.url, {
-  data: {
-    entries: {
-      tradeloop: new URL('../src/index.ts', import.meta.url).href,
-      'tradeloop/testkit': new URL('../src/testkit.ts', import.meta.url).href,
-    },
-  },
-});
+await import('./register.js');
 const { main } = await import('../src/cli/main.ts');
 process.exitCode = await main(process.argv.slice(2));
