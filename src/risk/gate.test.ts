@@ -82,6 +82,26 @@ describe('RiskGate', () => {
     expect(codeOf(setup({ max_position: { BTC: '1.5' } }).gate, limitBuy())).toBe('MAX_POSITION');
   });
 
+  it('never denies an order that only reduces a position for max_order_notional or max_position', () => {
+    // 300 BTC held at mid 100 is 30,000 USD: over the 25,000 limit and the 2 BTC cap, yet it can be sold in one order
+    const s = setup({ max_order_notional: '25000', max_position: { BTC: '2' } }, { USD: '0', BTC: '300' });
+    expect(codeOf(s.gate, limitBuy({ side: 'SELL', baseAmount: '300' }))).toBe('approve');
+    expect(codeOf(s.gate, { kind: 'place-order', intentId: 'ms', strategy: 's', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '300' })).toBe('approve');
+    // the same limits still cap what adds exposure
+    const b = setup({ max_order_notional: '25000' }, { USD: '100000', BTC: '0' });
+    expect(codeOf(b.gate, limitBuy({ baseAmount: '300' }))).toBe('MAX_NOTIONAL');
+    expect(codeOf(setup({ max_position: { BTC: '2' } }, { USD: '100000', BTC: '300' }).gate, limitBuy({ baseAmount: '1' }))).toBe('MAX_POSITION');
+  });
+
+  it('still holds a reducing sell to the balance, precision and minimum, and to the limits while halted', () => {
+    const s = setup({ max_order_notional: '25000', daily_loss_limit: '100' }, { USD: '0', BTC: '300' });
+    expect(codeOf(s.gate, limitBuy({ side: 'SELL', baseAmount: '301' }))).toBe('INSUFFICIENT_BALANCE');
+    expect(codeOf(s.gate, limitBuy({ side: 'SELL', baseAmount: '300', price: '100.1' }))).toBe('PRECISION');
+    expect(codeOf(setup({ min_order_notional: '500' }, { USD: '0', BTC: '300' }).gate, limitBuy({ side: 'SELL', baseAmount: '1' }))).toBe('MINIMUM');
+    s.gate.killSwitch.trip('operator');
+    expect(codeOf(s.gate, limitBuy({ side: 'SELL', baseAmount: '300' }))).toBe('approve');
+  });
+
   it('denies MAX_OPEN_ORDERS at the cap', () => {
     const s = setup({ max_open_orders: 3 });
     s.setOpen(3);

@@ -8,9 +8,12 @@ import { checkTransfer } from './checks/transfer.js';
 import { deny } from './denial.js';
 import { isDenial, tradeFacts, type TradeFacts } from './facts.js';
 import { KillSwitch } from './kill-switch.js';
+import { onlyReduces } from './reducing.js';
 import type { RiskLimits } from './limits.js';
 import { RateWindow } from './rate-window.js';
 import type { RiskView } from './view.js';
+
+export { onlyReduces };
 
 type TradeCheck = (f: TradeFacts, view: RiskView, limits: RiskLimits) => DenialReason | undefined;
 
@@ -90,12 +93,4 @@ export class RiskGate {
     }
     return undefined;
   }
-}
-
-/**
- * Whether an intent can only reduce a position: a sell (order or quote execution) on a spot market,
- * where the balance check makes sure it sells no more than is held. Transfers and buys add exposure.
- */
-export function onlyReduces(intent: Intent): boolean {
-  return (intent.kind === 'place-order' || intent.kind === 'execute-quote') && intent.side === 'SELL';
 }

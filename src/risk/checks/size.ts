@@ -1,14 +1,20 @@
 import { D, type DenialReason } from '../../core/index.js';
 import { deny } from '../denial.js';
 import type { TradeFacts } from '../facts.js';
+import { onlyReduces } from '../reducing.js';
 import type { RiskLimits } from '../limits.js';
 import type { RiskView } from '../view.js';
 
-/** Notional must be known (market data present) and within [min, max]. */
+/**
+ * Notional must be known (market data present) and within [min, max]. The max caps exposure, so an
+ * order that only reduces a position (a sell on spot) is not held to it: a position bought in parts
+ * or grown in value can always be closed in one order. The platform's own cap still applies to it
+ * (`checkOrderShape`).
+ */
 export function checkNotional(f: TradeFacts, _view: RiskView, limits: RiskLimits): DenialReason | undefined {
   if (f.notional === undefined) return deny('STALE_DATA', `cannot value the intent: no price for ${f.market}`, { market: f.market });
   const max = new D(limits.max_order_notional);
-  if (f.notional.gt(max)) {
+  if (f.notional.gt(max) && !onlyReduces(f.intent)) {
     return deny('MAX_NOTIONAL', `notional ${f.notional.toFixed(2)} ${f.quote} exceeds the limit ${max.toFixed()}`, { notional: f.notional.toFixed(2), max_notional: max.toFixed(), asset: f.quote });
   }
   const min = new D(limits.min_order_notional);
@@ -46,10 +52,13 @@ function insufficient(asset: string, required: string, available: string): Denia
   return deny('INSUFFICIENT_BALANCE', `needs ${required} ${asset}, ${available} available`, { asset, required, available });
 }
 
-/** A buy must not take the holding of the base asset above the user's cap. */
+/**
+ * A buy must not take the holding of the base asset above the user's cap. An order that only reduces
+ * the holding passes, even when the holding is above the cap already (the cap was lowered).
+ */
 export function checkPosition(f: TradeFacts, view: RiskView, limits: RiskLimits): DenialReason | undefined {
   const cap = limits.max_position[f.base];
-  if (cap === undefined || f.side !== 'BUY') return undefined;
+  if (cap === undefined || onlyReduces(f.intent)) return undefined;
   const add = f.baseAmount ?? (f.quoteAmount && f.reference ? f.quoteAmount.div(f.reference) : undefined);
   if (add === undefined) return undefined;
   const after = view.total(f.base).plus(add);
