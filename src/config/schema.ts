@@ -62,6 +62,11 @@ export const LocalSandboxConfigSchema = z
     rate_limits: z.string().default('off'),
     /** Serve GET /__sandbox/truth to loopback callers. */
     truth_api: z.boolean().default(false),
+    /**
+     * Response shapes where the OpenAPI file's schemas and examples disagree (ListTickers,
+     * ListPrices, ListHistoricalPrices): "schema" (default) or "examples".
+     */
+    shapes: z.enum(['schema', 'examples'], { message: 'use "schema" (the OpenAPI schemas, default) or "examples" (the spec\'s examples)' }).default('schema'),
     /** Serve identity documents (upload URLs, list): a closed beta on the platform, so 403 unless true. */
     documents: z.boolean().default(false),
     /**

@@ -66,7 +66,7 @@ export async function buildLiveBundle(config: Config, env: NodeJS.ProcessEnv, op
     const clients = [{ clientId: resolved.clientId, clientSecret: resolved.clientSecret }];
     // the world continues across runs: its state beside the journal, saved before every answer
     const stateFile = localStatePath(config);
-    sandbox = await startSandbox({ port: config.local.port, seed: config.local.seed, funding: config.local.funding, clients, clock, logger: options.log, instanceId: newInstanceId(), ...(stateFile !== undefined && { stateFile }), sim: { rules: { submitDelayMs: config.local.submit_delay_ms }, ...(config.local.documents && { platform: { documents: true } }) } });
+    sandbox = await startSandbox({ port: config.local.port, seed: config.local.seed, funding: config.local.funding, clients, clock, logger: options.log, instanceId: newInstanceId(), shapes: config.local.shapes, ...(stateFile !== undefined && { stateFile }), sim: { rules: { submitDelayMs: config.local.submit_delay_ms }, ...(config.local.documents && { platform: { documents: true } }) } });
     options.log.info(`local sandbox listening on ${sandbox.url} (world ${sandbox.instanceId}, ${sandbox.restored ? 'continued from' : 'new in'} ${stateFile ?? 'memory'})`);
   }
   const budget = new RequestBudget({ clock });

@@ -7,6 +7,6 @@ export { loadState, saveState } from './state-file.js';
 export { StateStore, savedWorldTime } from './state-store.js';
 export { type SandboxTruth } from './truth.js';
 export { ALL_SCOPES, type SandboxClient } from './auth.js';
-export { DEFAULT_SHAPES, type WireShapes } from './wire.js';
+export { DEFAULT_SHAPES, SCHEMA_SHAPES, EXAMPLE_SHAPES, SHAPE_MODES, shapesOf, type ShapeMode, type WireShapes } from './wire.js';
 export { ROUTES } from './routes/index.js';
 export { type Route } from './router.js';

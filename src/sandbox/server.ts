@@ -23,7 +23,7 @@ import { hashLabel, mix32 } from '../sim/hash.js';
 import { PRIMARY_ENTITY } from '../sim/owners.js';
 import { renderPlatformRecord } from './wire-platform.js';
 import { type SandboxTruth, sandboxTruth } from './truth.js';
-import { DEFAULT_SHAPES, type WireShapes, wireOrder, wireProfile, wireQuoteExecution, wireTransfer } from './wire.js';
+import { DEFAULT_SHAPES, type ShapeMode, type WireShapes, shapesOf, wireOrder, wireProfile, wireQuoteExecution, wireTransfer } from './wire.js';
 
 /** The loopback-only admin path that serves the sandbox's truth (when `truthApi` is on). */
 export const TRUTH_PATH = '/__sandbox/truth';
@@ -50,7 +50,11 @@ export interface SandboxOptions {
    * replay, historyDays, quotes, transfer limits.
    */
   readonly sim?: Omit<SimOptions, 'clock' | 'seed' | 'funding' | 'restore'>;
-  readonly shapes?: Partial<WireShapes>;
+  /**
+   * Response shapes where the spec's schemas and examples disagree: `'schema'` (default) or
+   * `'examples'`, or the single switches.
+   */
+  readonly shapes?: ShapeMode | Partial<WireShapes>;
   /** Fault injection (off by default); more rules can be added at run time through `handle.faults`. */
   readonly faults?: FaultSettings;
   /** The platform's rate limits (off by default). */
@@ -133,7 +137,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const faults = new FaultInjector(options.faults ?? { rules: [] }, new Rng(options.faults?.seed ?? sim.seed).fork('faults'));
   const issuer = new TokenIssuer(options.clients ?? [{ clientId: LOCAL_CLIENT_ID, clientSecret: LOCAL_CLIENT_SECRET }], clock, options.tokenLifetimeSec ?? 3599);
   const limiter = options.rateLimits === undefined ? undefined : new SandboxRateLimiter(options.rateLimits, wallClock);
-  const app: App = { sim, issuer, router: new Router(ROUTES), shapes: { ...DEFAULT_SHAPES, ...options.shapes }, logger, faults, limiter, wallClock, truthApi: options.truthApi ?? false, state, instanceId: sim.instanceId ?? instanceId };
+  const app: App = { sim, issuer, router: new Router(ROUTES), shapes: typeof options.shapes === 'string' ? shapesOf(options.shapes) : { ...DEFAULT_SHAPES, ...options.shapes }, logger, faults, limiter, wallClock, truthApi: options.truthApi ?? false, state, instanceId: sim.instanceId ?? instanceId };
   const server = createServer({ keepAliveTimeout: 10_000 }, (req, res) => void handle(app, req, res));
   try {
     await listen(server, options.port ?? 0, host);

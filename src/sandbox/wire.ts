@@ -15,17 +15,32 @@ import type {
 import { isoTime } from '../sim/time.js';
 
 /**
- * Where the spec's schema and its examples disagree on a response shape, the sandbox follows the
- * platform spec (the examples) by default and can be switched to the schema's shape.
+ * Where the spec's schemas and its examples disagree on a response shape (SPEC_VS_REFERENCE.md
+ * 69–71), the sandbox answers one or the other: the schema's by default (`shapes: 'schema'`), the
+ * examples' (which the platform spec copies) with `shapes: 'examples'`. Ticker stats carry both
+ * forms' fields in either mode (item 68).
  */
 export interface WireShapes {
-  /** ListTickers: a bare array (default) or `{ tickers: [...] }`. */
+  /** ListTickers: `{ tickers: [...] }` (schema) or a bare array (examples). */
   readonly tickers: 'array' | 'object';
-  /** ListPrices and ListHistoricalPrices: items under `prices` (default) or `items`. */
+  /** ListPrices and ListHistoricalPrices: items under `items` (schema) or `prices` (examples). */
   readonly listKey: 'prices' | 'items';
 }
 
-export const DEFAULT_SHAPES: WireShapes = { tickers: 'array', listKey: 'prices' };
+/** The two named sets of shapes: `tradeloop sandbox --shapes`, config `local.shapes`. */
+export type ShapeMode = 'schema' | 'examples';
+export const SHAPE_MODES: readonly ShapeMode[] = ['schema', 'examples'];
+
+export const SCHEMA_SHAPES: WireShapes = { tickers: 'object', listKey: 'items' };
+export const EXAMPLE_SHAPES: WireShapes = { tickers: 'array', listKey: 'prices' };
+
+/** The shapes of a mode name. */
+export function shapesOf(mode: ShapeMode): WireShapes {
+  return mode === 'schema' ? SCHEMA_SHAPES : EXAMPLE_SHAPES;
+}
+
+/** The default: the schema's shapes, which clients generated from the OpenAPI file decode (README: why). */
+export const DEFAULT_SHAPES: WireShapes = SCHEMA_SHAPES;
 
 type Json = Record<string, unknown>;
 
