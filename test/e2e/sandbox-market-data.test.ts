@@ -52,11 +52,12 @@ describe('sandbox market data and pricing', () => {
     expect(Number(body.last_day.high)).toBeGreaterThanOrEqual(Number(body.last_day.low));
     expect(Number(body.last_day.volume)).toBeGreaterThan(0);
     const all = await sb.http.get('/v2/all-markets/ticker');
-    expect(Array.isArray(all.body)).toBe(true);
-    expect(all.body).toHaveLength(10);
+    expect(Object.keys(all.body)).toEqual(['tickers']);
+    expect(all.body.tickers).toHaveLength(10);
     const prices = await sb.http.get('/v2/all-markets/prices?markets=BTCUSD&markets=ETHUSD');
-    expect(prices.body.prices.map((p: { market: string }) => p.market)).toEqual(['BTCUSD', 'ETHUSD']);
-    expect(prices.body.prices[0].current_price).toBe('60000.00');
+    expect(Object.keys(prices.body)).toEqual(['items']);
+    expect(prices.body.items.map((p: { market: string }) => p.market)).toEqual(['BTCUSD', 'ETHUSD']);
+    expect(prices.body.items[0].current_price).toBe('60000.00');
     expect((await sb.http.get('/v2/all-markets/prices')).body.detail).toMatch(/^markets: /);
   });
 
@@ -74,12 +75,12 @@ describe('sandbox market data and pricing', () => {
       const begin = T0 - points * ms;
       const res = await sb.http.get(`/v2/markets/ETHUSD/historical-prices?increment=${increment}&range.begin=${iso(begin)}&range.end=${iso(T0)}&pagination.limit=1000`, token);
       expect(res.status, increment).toBe(200);
-      const stamps = res.body.prices.map((p: { timestamp: string }) => Date.parse(p.timestamp));
+      const stamps = res.body.items.map((p: { timestamp: string }) => Date.parse(p.timestamp));
       expect(res.body.total_count, increment).toBe(stamps.length);
       expect(stamps.length, increment).toBeGreaterThanOrEqual(points - 1);
       for (let i = 1; i < stamps.length; i++) expect(stamps[i] - stamps[i - 1]).toBe(ms);
       expect(stamps[0] % ms).toBe(0);
-      expect(Number(res.body.prices[0].average_price)).toBeGreaterThan(0);
+      expect(Number(res.body.items[0].average_price)).toBeGreaterThan(0);
     }
   });
 
@@ -89,11 +90,28 @@ describe('sandbox market data and pricing', () => {
     const page = await sb.http.get(`${base}&pagination.offset=20&pagination.limit=5`, token);
     expect(all.body.total_count).toBe(60);
     expect(page.body.total_count).toBe(60);
-    expect(page.body.prices).toEqual(all.body.prices.slice(20, 25));
+    expect(page.body.items).toEqual(all.body.items.slice(20, 25));
     const auto = await sb.http.get(`/v2/markets/BTCUSD/historical-prices?max_data_points=50&range.begin=${iso(T0 - 86_400_000)}&range.end=${iso(T0)}`, token);
     expect(auto.body.total_count).toBe(48);
-    expect(auto.body.prices[1].timestamp).toBe(iso(T0 - 86_400_000 + 1_800_000));
+    expect(auto.body.items[1].timestamp).toBe(iso(T0 - 86_400_000 + 1_800_000));
     const open = await sb.http.get(`/v2/markets/BTCUSD/historical-prices?increment=ONE_HOUR&range.begin=${iso(T0 - 86_400_000)}`, token);
-    expect(open.body.prices.at(-1)).toEqual({ average_price: '60000.00', timestamp: iso(sb.clock.now()) });
+    expect(open.body.items.at(-1)).toEqual({ average_price: '60000.00', timestamp: iso(sb.clock.now()) });
+  });
+
+  it('answers the shapes of the spec\'s examples with shapes: examples (bare ticker array, prices, market)', async () => {
+    const ex = await startTestSandbox({ shapes: 'examples' });
+    try {
+      const t = await ex.http.token();
+      const all = await ex.http.get('/v2/all-markets/ticker');
+      expect(Array.isArray(all.body)).toBe(true);
+      expect(all.body).toHaveLength(10);
+      const prices = await ex.http.get('/v2/all-markets/prices?markets=BTCUSD');
+      expect(Object.keys(prices.body)).toEqual(['prices']);
+      const hist = await ex.http.get(`/v2/markets/BTCUSD/historical-prices?increment=ONE_HOUR&range.begin=${iso(T0 - 7_200_000)}&range.end=${iso(T0)}`, t);
+      expect(Object.keys(hist.body).sort()).toEqual(['market', 'prices', 'total_count']);
+      expect(hist.body.prices).toHaveLength(hist.body.total_count);
+    } finally {
+      await ex.close();
+    }
   });
 });

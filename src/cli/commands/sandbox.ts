@@ -11,6 +11,7 @@ import { type SandboxClient } from '../../sandbox/auth.js';
 import { parseFaults } from '../../sandbox/faults.js';
 import { parseRateLimits } from '../../sandbox/rate-limits.js';
 import { type SandboxOptions, startSandbox } from '../../sandbox/server.js';
+import { SHAPE_MODES, type ShapeMode } from '../../sandbox/wire.js';
 import { newInstanceId } from '../../engine/local-world.js';
 import { loadPriceSeries } from '../../sim/prices/price-file.js';
 import { type PriceSeriesLike } from '../../sim/prices/price-data.js';
@@ -28,6 +29,7 @@ interface SandboxFlags {
   readonly truth?: boolean;
   readonly documents?: boolean;
   readonly clientId?: string;
+  readonly shapes?: string;
 }
 
 /** Environment variable holding the secret of `--client-id` / `local.client_id` (never read from files or flags). */
@@ -45,7 +47,8 @@ Credential:
  * `tradeloop sandbox`: runs the local sandbox in the foreground until Ctrl-C. Prints exactly
  * `sandbox listening on http://127.0.0.1:<port>` on stdout when ready (scripts wait for it), then
  * one line each for the active faults, rate limits and state file, `identity documents: on` when
- * `--documents` (or config local.documents) enables them, and `client id: <id>` when `--client-id`
+ * `--documents` (or config local.documents) enables them, `shapes: examples …` when `--shapes examples`
+ * (or config local.shapes) picks the examples' response shapes, and `client id: <id>` when `--client-id`
  * (or config local.client_id) replaces the development credential; logs go to stderr (the world's
  * instance id is in the `sandbox listening` log line and the `x-sandbox-instance` header).
  */
@@ -63,6 +66,7 @@ export function registerSandbox(program: Command, ctx: CliContext): void {
     .option('--rate-limits <spec>', 'apply the platform rate limits: on, off, or window=10s,penalty=30s,scale=0.1 (default: config local.rate_limits, off)')
     .option('--truth', 'serve GET /__sandbox/truth (every order, quote execution and transfer with ref_ids) to loopback callers')
     .option('--documents', 'serve identity documents (upload URLs and lists; a closed beta on the platform, 403 without it) (default: config local.documents)')
+    .option('--shapes <mode>', 'response shapes where the OpenAPI schemas and examples disagree (ListTickers, ListPrices, ListHistoricalPrices): schema or examples (default: config local.shapes, schema)')
     .option('--client-id <id>', `accept only this client id, with the secret from ${SANDBOX_SECRET_ENV}, instead of tradeloop-local (default: config local.client_id)`)
     .addHelpText('after', CREDENTIAL_HELP)
     .action(async (flags: SandboxFlags) => {
@@ -76,6 +80,7 @@ export function registerSandbox(program: Command, ctx: CliContext): void {
       const live = new LiveClock();
       const clock: Clock = speed === 1 ? live : new ScaledClock(live.now(), speed);
       const documents = flags.documents ?? local.documents;
+      const shapes = flags.shapes === undefined ? local.shapes : shapeMode(flags.shapes);
       const handle = await startSandbox({
         port: flags.port === undefined ? local.port : integer(flags.port, '--port', 0, 65_535),
         seed: flags.seed === undefined ? local.seed : integer(flags.seed, '--seed', -2_147_483_648, 4_294_967_295),
@@ -85,6 +90,7 @@ export function registerSandbox(program: Command, ctx: CliContext): void {
         funding: local.funding,
         logger: createLogger({ level: log.level, secrets, ...(log.pretty !== undefined ? { pretty: log.pretty } : {}) }),
         sim: { replay: replays(flags.replay), rules: { submitDelayMs: local.submit_delay_ms }, ...(documents ? { platform: { documents } } : {}) },
+        shapes,
         ...sandboxExtras(flags, local),
         ...(client !== undefined ? { clients: [client] } : {}),
       });
@@ -94,6 +100,7 @@ export function registerSandbox(program: Command, ctx: CliContext): void {
       const stateFile = flags.state ?? local.state;
       if (stateFile !== undefined) writeLine(ctx.stdout, `state: ${stateFile} (${handle.restored ? 'restored' : 'new'})`);
       if (documents) writeLine(ctx.stdout, 'identity documents: on');
+      if (shapes !== 'schema') writeLine(ctx.stdout, `shapes: ${shapes} (the spec's examples, not its schemas)`);
       if (client !== undefined) writeLine(ctx.stdout, `client id: ${client.clientId}`);
       await untilSignal();
       await handle.close();
@@ -149,6 +156,11 @@ function relabel<T>(source: string, parse: () => T): T {
     // InputError's message is always "<field>: <detail>"
     throw new InputError(source, err.message.slice(err.field.length + 2), { cause: err });
   }
+}
+
+function shapeMode(value: string): ShapeMode {
+  if (!(SHAPE_MODES as readonly string[]).includes(value)) throw new InputError('--shapes', `expected schema (the OpenAPI schemas) or examples (the spec's examples), got ${JSON.stringify(value)}`);
+  return value as ShapeMode;
 }
 
 function collect(value: string, previous: string[]): string[] {
