@@ -29,6 +29,23 @@ describe('sandbox auth and errors on the wire', () => {
     expect(res.body.scope.split(' ')).toEqual(expect.arrayContaining(['exchange:write_order', 'funding:read_profile', 'exchange:historical_prices']));
   });
 
+  it('accepts HTTP Basic client authentication (RFC 6749 §2.3.1) and refuses two methods in one request', async () => {
+    const basic = (id: string, secret: string): string => `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+    const post = async (authorization: string, form: string): Promise<{ status: number; body: Record<string, unknown> }> => {
+      const res = await fetch(`${sb.handle.url}/oauth2/token`, { method: 'POST', headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    const ok = await post(basic('reader', 'reader-secret'), 'grant_type=client_credentials&scope=funding%3Aread_profile');
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({ scope: 'funding:read_profile', token_type: 'bearer' });
+    expect((await sb.http.get('/v2/profiles', ok.body.access_token as string)).status).toBe(200);
+    expect((await post(basic('reader', 'wrong'), 'grant_type=client_credentials')).status).toBe(401);
+    const twice = await post(basic('reader', 'reader-secret'), 'grant_type=client_credentials&client_id=reader&client_secret=reader-secret');
+    expect(twice.status).toBe(400);
+    expect(twice.body.detail).toMatch(/^client_secret: the client authenticated twice/);
+    expect((await post('Basic !!!', 'grant_type=client_credentials')).status).toBe(401);
+  });
+
   it('refuses bad credentials with a 401 problem that does not echo the secret', async () => {
     const res = await sb.http.send('POST', '/oauth2/token', { body: 'grant_type=client_credentials&client_id=tradeloop-local&client_secret=wrong-guess', contentType: 'application/x-www-form-urlencoded' });
     expect(res.status).toBe(401);
