@@ -140,6 +140,16 @@ export type ExecReport =
       readonly commission: string;
       readonly commissionAsset: string;
       readonly at: number;
+      /**
+       * True when no more fills of this order follow: the venue had closed the order when this fill
+       * was recorded, and the fills recorded for it add up to the amount the venue says it filled (a
+       * MARKET order taken at once, or its last fill). False while more may come. A fill recorded
+       * before the venue's status read said the order closed carries false, and the close itself
+       * sends no further report: a strategy waiting for it watches `ctx.account.openOrders()`, which
+       * drops the order then (the position helpers do). Absent where the producer cannot tell (a
+       * test kit's scripted report).
+       */
+      readonly orderDone?: boolean;
     }
   | { readonly kind: 'cancelled'; readonly refId: string; readonly orderId: string; readonly at: number }
   /** The venue (or an executor before the venue) refused the intent; `code` is the venue's or executor's. */

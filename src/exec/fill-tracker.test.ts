@@ -97,3 +97,45 @@ describe('FillTracker attributes a fill by the ref_id the venue gives its order'
     expect(journal.fills().map((f) => f.refId)).toEqual(['ref-1']);
   });
 });
+
+describe('FillTracker tells on each fill whether its order is done', () => {
+  /** Journals `refId` as venue order `orderId` in `status` with `amountFilled`, and lets the tracker take its fills. */
+  function journaled(s: Setup, refId: string, orderId: string, state: 'open' | 'done', status: string, amountFilled: string): void {
+    s.journal.recordDecision({ kind: 'approve', intent: { ...buy(refId), type: 'MARKET', price: undefined }, at: s.clock.now() });
+    s.journal.update(refId, s.clock.now(), state, { venueId: orderId, status, amountFilled }, { type: 'response' });
+    s.venue.orders.set(orderId, { orderId, refId, market: 'BTCUSD', side: 'BUY', type: 'MARKET', status: 'OPEN', quoteAmount: new D('100'), amountFilled: new D('0') });
+    s.fills.confirm(orderId, refId);
+  }
+
+  const done = (s: Setup): Array<boolean | undefined> => s.reports.flatMap((r) => (r.kind === 'filled' ? [r.orderDone] : []));
+
+  it('the one fill of an order the venue closed FILLED says so', () => {
+    const s = setup();
+    journaled(s, 'm-1', 'o-1', 'done', 'FILLED', '0.5');
+    s.venue.fill('o-1', '0.5', '100');
+    expect(s.fills.ingest(s.venue.fills)).toBe(1);
+    expect(done(s)).toEqual([true]);
+  });
+
+  it('of several fills only the one that completes the amount filled says so, whichever batch it comes in', () => {
+    const s = setup();
+    journaled(s, 'm-1', 'o-1', 'done', 'FILLED', '1.0');
+    s.venue.fill('o-1', '0.25', '100');
+    s.venue.fill('o-1', '0.5', '101');
+    expect(s.fills.ingest(s.venue.fills.slice(0, 1))).toBe(1);
+    s.venue.fill('o-1', '0.25', '102');
+    expect(s.fills.ingest(s.venue.fills)).toBe(2);
+    expect(done(s)).toEqual([false, false, true]);
+  });
+
+  it('a fill of an order still open says more may come; a partly filled order the venue cancelled is done at its last fill', () => {
+    const s = setup();
+    journaled(s, 'm-1', 'o-1', 'open', 'OPEN', '0.2');
+    s.venue.fill('o-1', '0.2', '100');
+    s.fills.ingest(s.venue.fills);
+    journaled(s, 'm-2', 'o-2', 'done', 'CANCELLED', '0.3');
+    s.venue.fill('o-2', '0.3', '100');
+    s.fills.ingest(s.venue.fills);
+    expect(done(s)).toEqual([false, true]);
+  });
+});

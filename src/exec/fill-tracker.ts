@@ -1,3 +1,4 @@
+import { D } from '../core/index.js';
 import { VenueNotFoundError, type VenueFill } from '../venue/venue.js';
 import { errorMessage, pollFailed, type ExecContext } from './exec-context.js';
 import type { JournalIntentRow } from './journal-store.js';
@@ -125,6 +126,7 @@ export class FillTracker {
         commission: f.commission.toFixed(),
         commissionAsset: f.commissionAsset,
         at: f.at,
+        orderDone: this.completes(row.refId, f.amount.toFixed()),
       });
       // keep a small overlap: fills at the same millisecond may arrive in a later poll
       if (f.at - 1 > this.sinceMs) this.sinceMs = f.at - 1;
@@ -164,6 +166,21 @@ export class FillTracker {
     this.refused.add(f.fillId);
     if (this.refused.size > MAX_HELD) this.refused.delete(this.refused.keys().next().value as string);
     this.ctx.log?.error({ fillId: f.fillId, orderId: f.orderId, venueRef, journalRef }, `fill ${f.fillId} of order ${f.orderId} not journaled: the venue gives that order ref_id ${venueRef}, the journal holds ${f.orderId} for ${journalRef}`);
+  }
+
+  /**
+   * Whether the fill just journaled (of `amount`) leaves nothing more to come for its order: the
+   * journal holds the order closed, and its fills add up to the amount the venue says it filled. The
+   * usual single fill of a closed order is decided without reading the order's other fills.
+   */
+  private completes(refId: string, amount: string): boolean {
+    const facts = this.ctx.journal.facts(refId);
+    if (facts?.state !== 'done') return false;
+    const total = new D(facts.amountFilled);
+    if (total.eq(amount)) return true;
+    let sum = new D(0);
+    for (const x of this.ctx.journal.fills({ refId })) sum = sum.plus(x.amount);
+    return sum.eq(total);
   }
 
   /** Fills waiting for their order to be journaled. */
