@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { parseDocument } from 'yaml';
 import { type z } from 'zod';
 import { TradeloopError } from '../core/errors.js';
+import { configIssueMessage } from './messages.js';
 import { ConfigSchema, type Config } from './schema.js';
+import { moneyFromSourceText } from './yaml-money.js';
 
 export interface ConfigProblem {
   readonly path: string;
@@ -22,45 +24,43 @@ export class ConfigError extends TradeloopError {
   }
 }
 
-/** Turns schema issues into messages that say what is wrong and what to write instead. */
+/** Turns schema issues into problems with their dotted path (messages are already ours: see configIssueMessage). */
 export function describeIssues(issues: readonly z.core.$ZodIssue[]): ConfigProblem[] {
-  return issues.map((issue) => {
-    const path = issue.path.length ? issue.path.map(String).join('.') : '(root)';
-    let message = issue.message;
-    if (issue.code === 'unrecognized_keys') {
-      message = `unknown key(s) ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}: remove them or check the spelling`;
-    } else if (issue.code === 'invalid_type') {
-      message = `expected ${issue.expected}: ${issue.message}`;
-    } else if (issue.code === 'invalid_value' && 'values' in issue) {
-      message = `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
-    }
-    return { path, message };
-  });
+  return issues.map((issue) => ({ path: issue.path.length ? issue.path.map(String).join('.') : '(root)', message: issue.message }));
 }
 
-/** Validates a parsed config object (from YAML or code) and freezes it. */
-export function parseConfig(raw: unknown, file?: string): Readonly<Config> {
-  const result = ConfigSchema.safeParse(raw ?? {});
-  if (!result.success) throw new ConfigError(file, describeIssues(result.error.issues));
-  return deepFreeze(result.data);
+/**
+ * Validates a parsed config object (from YAML or code) and freezes it. `earlier`: problems already
+ * found in the file (money written as a number it cannot keep); reported with the schema's, once per
+ * field.
+ */
+export function parseConfig(raw: unknown, file?: string, earlier: readonly ConfigProblem[] = []): Readonly<Config> {
+  const result = ConfigSchema.safeParse(raw ?? {}, { error: configIssueMessage });
+  const found = result.success ? [] : describeIssues(result.error.issues).filter((p) => !earlier.some((e) => e.path === p.path));
+  if (earlier.length || found.length) throw new ConfigError(file, [...earlier, ...found]);
+  return deepFreeze(result.data!);
 }
 
-/** Reads, parses and validates a YAML config file. */
-export function loadConfigFile(file: string): Readonly<Config> {
+/**
+ * Reads, parses and validates a YAML config file; every problem at once (YAML syntax, money written
+ * as numbers it cannot keep, schema). `label`: the name messages give the file (default `file`).
+ */
+export function loadConfigFile(file: string, label: string = file): Readonly<Config> {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new ConfigError(file, [{ path: '(file)', message: `cannot read the file (${(e as NodeJS.ErrnoException).code ?? 'error'}): check the path given to --config` }]);
+    throw new ConfigError(label, [{ path: '(file)', message: `cannot read the file (${(e as NodeJS.ErrnoException).code ?? 'error'}): check the path given to --config` }]);
   }
-  let raw: unknown;
-  try {
-    raw = parseYaml(text);
-  } catch (e) {
-    const line = e instanceof YAMLParseError && e.linePos ? ` at line ${e.linePos[0].line}` : '';
-    throw new ConfigError(file, [{ path: '(yaml)', message: `not valid YAML${line}: ${(e as Error).message.split('\n')[0]}` }]);
+  const doc = parseDocument(text);
+  if (doc.errors.length) {
+    throw new ConfigError(
+      label,
+      doc.errors.map((e) => ({ path: '(yaml)', message: `not valid YAML${e.linePos ? ` at line ${e.linePos[0].line}` : ''}: ${e.message.split('\n')[0]}` })),
+    );
   }
-  return parseConfig(raw, file);
+  const money = moneyFromSourceText(doc, text);
+  return parseConfig(doc.toJS(), label, money);
 }
 
 function deepFreeze<T>(value: T): T {

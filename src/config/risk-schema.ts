@@ -1,6 +1,9 @@
 import { z } from 'zod';
 
-const decimalString = z.string().regex(/^[0-9]*\.?[0-9]+$/, 'an unsigned decimal string such as "1000"');
+/** A decimal amount: text, or a plain YAML number of up to 15 digits (see yaml-money.ts). */
+export const decimalString = z
+  .string({ error: 'must be a decimal amount, e.g. "1000" (quotes keep every digit)' })
+  .regex(/^[0-9]*\.?[0-9]+$/, 'must be an unsigned decimal amount without exponent, e.g. "1000"');
 
 /**
  * The user's risk limits, from the `risk:` section of the YAML config. Every limit is optional in

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RiskLimitsSchema } from './risk-schema.js';
+import { decimalString, RiskLimitsSchema } from './risk-schema.js';
 
 /**
  * The configuration schema. YAML files in `config/` are validated against it; unknown keys are
@@ -49,7 +49,7 @@ export const LocalSandboxConfigSchema = z
      */
     submit_delay_ms: z.number().int('a whole number of milliseconds, e.g. 500').min(0, '0 or more milliseconds (0 enters orders at once)').max(600_000, 'at most 600000 ms (10 minutes)').default(0),
     /** Funds put in the default profile at start, asset → decimal string. */
-    funding: z.record(z.string(), z.string().regex(/^[0-9]*\.?[0-9]+$/, 'an unsigned decimal string such as "10000"')).default({ USD: '100000' }),
+    funding: z.record(z.string(), decimalString).default({ USD: '100000' }),
     /** Injected faults, as `--faults` (e.g. "latency=50ms,error5xx=0.05"); off when absent. */
     faults: z.string().optional(),
     /**
@@ -73,7 +73,7 @@ export const LocalSandboxConfigSchema = z
      * Client id `tradeloop sandbox` accepts instead of the local development credential; its secret
      * comes only from TRADELOOP_SANDBOX_CLIENT_SECRET in the environment.
      */
-    client_id: z.string().regex(CLIENT_ID_PATTERN, 'a client id without spaces, e.g. my-bot').optional(),
+    client_id: z.string().regex(CLIENT_ID_PATTERN, 'must be a client id without spaces, e.g. my-bot').optional(),
     /** Refused: secrets are never read from files. */
     client_secret: z
       .custom<never>(() => false, 'secrets are never read from files: remove local.client_secret and export TRADELOOP_SANDBOX_CLIENT_SECRET instead')
@@ -100,7 +100,7 @@ export const StrategyConfigSchema = z
     /** Built-in name (sma-cross), path to a .ts/.js plugin, or package name. */
     plugin: z.string().min(1),
     /** Instance name, unique in the run (default: the plugin's name). */
-    name: z.string().regex(/^[a-z][a-z0-9-]*$/, 'kebab-case, e.g. sma-btc').optional(),
+    name: z.string().regex(/^[a-z][a-z0-9-]*$/, 'must be kebab-case (lower-case letters, digits and -, starting with a letter), e.g. sma-btc').optional(),
     /** Parameters, validated against the plugin's own schema when it loads. */
     params: z.record(z.string(), z.unknown()).default({}),
   })
@@ -151,7 +151,7 @@ export const RunConfigSchema = z
      */
     orphans: z.enum(['cancel', 'adopt', 'halt']).optional(),
     /** Prefix of intent ids (wire ref_ids); defaults to one made per journal. */
-    ref_prefix: z.string().regex(/^[A-Za-z0-9_.:-]{1,40}$/, '1–40 letters, digits or _.:-').optional(),
+    ref_prefix: z.string().regex(/^[A-Za-z0-9_.:-]{1,40}$/, 'must be 1–40 letters, digits or _.:- (no spaces), e.g. bot1').optional(),
   })
   .strict();
 

@@ -22,7 +22,7 @@ describe('tradeloop start', () => {
   it('exits 2 listing every config problem with its path', async () => {
     const r = await runCli(['start', '--config', file('environment: mars\nrisk:\n  max_open_orders: -3\n  colour: blue\n')]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/environment: must be one of "local", "sandbox", "production"/);
+    expect(r.stderr).toMatch(/environment: "mars" is not allowed: write one of "local", "sandbox", "production"/);
     expect(r.stderr).toMatch(/risk.max_open_orders/);
     expect(r.stderr).toMatch(/unknown key\(s\) "colour"/);
     expect(r.stdout).toBe('');

@@ -29,7 +29,7 @@ describe('bad config files are refused with the field and the fix', () => {
   });
 
   it('wrong types', async () => {
-    await expectRefused(['run', '--config', file('c.yaml', `${STRATEGY}streams: { prices_ms: fast }\n`)], /streams\.prices_ms/, /expected number/);
+    await expectRefused(['run', '--config', file('c.yaml', `${STRATEGY}streams: { prices_ms: fast }\n`)], /streams\.prices_ms/, /"fast" is text, but this key takes a number/);
     await expectRefused(['run', '--config', file('d.yaml', `${STRATEGY}environment: moon\n`)], /environment/, /"local", "sandbox", "production"/);
   });
 
