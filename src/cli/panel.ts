@@ -1,9 +1,14 @@
-import { D, type Decision, type ExecReport } from '../core/index.js';
-import type { RunSummary, RunView } from '../engine/run-view.js';
+import { fallbackPriceDecimals, formatAmount, formatMoney, formatPrice, splitMarket, type Decision, type ExecReport } from '../core/index.js';
+import type { HeldPosition, RunSummary, RunView } from '../engine/run-view.js';
 import { formatTable } from './table.js';
 
-/** Renders the live terminal panel: prices, position, PnL, open orders, recent decisions. */
+/**
+ * Renders the live terminal panel: prices, position, PnL, open orders, recent decisions. Money shows
+ * at its asset's precision and prices at the market's tick (the view holds full precision).
+ */
 export function renderPanel(v: RunView, logFile?: string): string {
+  const decimals = priceDecimalsOf(v);
+  const asset = v.equityAsset ?? 'USD';
   const up = formatDuration(v.at - v.startedAt);
   const lines: string[] = [];
   lines.push(`tradeloop — ${v.environment} via ${v.venue} — up ${up}${v.halted ? `  HALTED: ${v.halted}` : ''}`);
@@ -11,13 +16,13 @@ export function renderPanel(v: RunView, logFile?: string): string {
     lines.push(`VENUE UNREACHABLE since ${clock(v.venueUnreachableSince)} (${formatDuration(v.at - v.venueUnreachableSince)}): requests fail fast, one probe a second; market data goes stale`);
   }
   lines.push('');
-  lines.push(formatTable(['market', 'mid', 'data'], v.markets.map((m) => [m.market, m.mid === undefined ? '-' : m.mid.toFixed(2), m.stale ? 'STALE' : 'fresh'])));
+  lines.push(formatTable(['market', 'mid', 'data'], v.markets.map((m) => [m.market, formatPrice(m.mid, decimals(m.market)), m.stale ? 'STALE' : 'fresh'])));
   lines.push('');
-  lines.push(formatTable(['asset', 'available', 'in orders'], v.balances.map((b) => [b.asset, b.available, b.trading])));
-  lines.push(`equity ${v.equity ?? '-'}   start ${v.startEquity ?? '-'}   PnL ${v.pnl ?? '-'}`);
+  lines.push(formatTable(['asset', 'available', 'in orders'], v.balances.map((b) => [b.asset, formatAmount(b.available, b.asset), formatAmount(b.trading, b.asset)])));
+  lines.push(`equity ${formatMoney(v.equity, asset)}   start ${formatMoney(v.startEquity, asset)}   PnL ${formatMoney(v.pnl, asset)}`);
   lines.push('');
   lines.push('open orders');
-  lines.push(formatTable(['ref_id', 'market', 'side', 'price', 'amount', 'status'], v.openOrders.map((o) => [o.refId, o.market, o.side, o.price ?? 'market', o.amount ?? '', o.status])));
+  lines.push(formatTable(['ref_id', 'market', 'side', 'price', 'amount', 'status'], v.openOrders.map((o) => [o.refId, o.market, o.side, o.price === undefined ? 'market' : formatPrice(o.price, decimals(o.market)), o.amount ?? '', o.status])));
   if (v.orphans?.length) {
     lines.push('');
     lines.push('orphans found at start (run.orphans)');
@@ -28,7 +33,7 @@ export function renderPanel(v: RunView, logFile?: string): string {
   lines.push(formatTable(['time', 'strategy', 'intent', 'decision'], v.decisions.slice().reverse().map(decisionRow)));
   lines.push('');
   lines.push('recent reports');
-  lines.push(formatTable(['time', 'ref_id', 'report'], v.reports.slice().reverse().map(reportRow)));
+  lines.push(formatTable(['time', 'ref_id', 'report'], v.reports.slice().reverse().map((r) => reportRow(r, decimals))));
   lines.push('');
   const c = v.counters;
   lines.push(`intents ${c.intents ?? 0}  approved ${c.approved ?? 0}  denied ${c.denied ?? 0}  orders ${c.orders ?? 0}  fills ${c.fills ?? 0}`);
@@ -50,12 +55,34 @@ function decisionRow(d: Decision): string[] {
   return [clock(d.at), i.strategy, what, d.kind === 'approve' ? 'approved' : `denied ${d.reason.code}: ${d.reason.message}`];
 }
 
-function reportRow(r: ExecReport): string[] {
+/** Decimals of each market's prices: the tick's when the view has it, else the quote asset's. */
+function priceDecimalsOf(v: RunView): (market: string) => number {
+  const known = new Map(v.markets.flatMap((m) => (m.priceDecimals === undefined ? [] : [[m.market as string, m.priceDecimals] as const])));
+  return (market) => known.get(market) ?? fallbackPriceDecimals(quoteOf(market));
+}
+
+function quoteOf(market: string): string {
+  try {
+    return splitMarket(market).quote;
+  } catch {
+    return 'USD';
+  }
+}
+
+function baseOf(market: string): string {
+  try {
+    return splitMarket(market).base;
+  } catch {
+    return 'BTC';
+  }
+}
+
+function reportRow(r: ExecReport, decimals: (market: string) => number): string[] {
   const text =
     r.kind === 'filled'
-      ? `filled ${r.side} ${r.amount} @ ${r.price}`
+      ? `filled ${r.side} ${formatAmount(r.amount, baseOf(r.market))} @ ${formatPrice(r.price, decimals(r.market))}`
       : r.kind === 'quote-executed'
-        ? `quote ${r.settled ? 'settled' : 'executed'} ${r.baseAmount} @ ${r.price}`
+        ? `quote ${r.settled ? 'settled' : 'executed'} ${formatAmount(r.baseAmount, baseOf(r.market))} @ ${formatPrice(r.price, decimals(r.market))}`
         : r.kind === 'rejected' || r.kind === 'failed'
           ? `${r.kind} ${r.code}: ${r.message}`
           : r.kind === 'denied'
@@ -79,8 +106,12 @@ export function formatDuration(ms: number): string {
   return `${h > 0 ? `${h}h` : ''}${m}m${String(s % 60).padStart(2, '0')}s`;
 }
 
-/** The summary printed when a run ends. */
+/**
+ * The summary printed when a run ends: money at its asset's precision, and every position still
+ * held (`--json` prints the summary itself, at full precision).
+ */
 export function renderSummary(s: RunSummary): string {
+  const asset = s.equityAsset ?? 'USD';
   const rows: string[][] = [
     ['duration', formatDuration(s.durationMs)],
     ['intents', String(s.intents)],
@@ -88,16 +119,27 @@ export function renderSummary(s: RunSummary): string {
     ['denied', `${s.denied}${Object.keys(s.denials).length ? ` (${Object.entries(s.denials).map(([k, v]) => `${k} ${v}`).join(', ')})` : ''}`],
     ['orders placed', String(s.ordersPlaced)],
     ['fills', String(s.fills)],
-    ['fees', new D(s.fees).toDecimalPlaces(8, D.ROUND_UP).toFixed()],
-    ['equity', `${s.startEquity ?? '-'} → ${s.endEquity ?? '-'}`],
-    ['PnL', s.pnl ?? '-'],
+    ['fees', formatMoney(s.fees, asset)],
+    ['equity', `${formatAmount(s.startEquity, asset)} → ${formatMoney(s.endEquity, asset)}${s.startEquityAt === undefined ? '' : ` (start measured ${new Date(s.startEquityAt).toISOString().slice(0, 19).replace('T', ' ')} UTC)`}`],
+    ['PnL', formatMoney(s.pnl, asset)],
     ['open orders left', String(s.openOrdersLeft)],
     ['unresolved', String(s.unresolved)],
   ];
   for (const x of s.leftOpen ?? []) rows.push(['left open', x]);
+  if (s.positions !== undefined) {
+    if (s.positions.length === 0) rows.push(['positions held', `none (all in ${asset})`]);
+    for (const p of s.positions) rows.push(['position held', positionText(p, asset)]);
+  }
   if (s.orphans && Object.keys(s.orphans).length) rows.push(['orphans at start', Object.entries(s.orphans).map(([k, v]) => `${k} ${v}`).join(', ')]);
   for (const x of s.stoppedStrategies) rows.push(['stopped strategy', x]);
   if (s.halted) rows.push(['halted', s.halted]);
   const width = Math.max(...rows.map((r) => r[0]!.length));
   return ['run summary', ...rows.map(([k, v]) => `  ${k!.padEnd(width)}  ${v}`)].join('\n');
+}
+
+/** "0.25000000 BTC at 62000.00 = 15500.00 USD", or the amount alone when no price was known. */
+function positionText(p: HeldPosition, asset: string): string {
+  const held = formatMoney(p.amount, p.asset);
+  if (p.mid === undefined || p.value === undefined) return `${held} (no price to value it)`;
+  return `${held} at ${formatPrice(p.mid, p.priceDecimals ?? fallbackPriceDecimals(asset))} = ${formatMoney(p.value, asset)}`;
 }

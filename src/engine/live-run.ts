@@ -8,11 +8,11 @@ import type { RiskGate } from '../risk/index.js';
 import { midOf, type AccountStore, type MarketStore } from '../state/index.js';
 import { REF_ID_REUSED, type MarketSource, type MarketSubscription, type Venue } from '../venue/index.js';
 import type { Engine } from './engine.js';
-import { equityOf } from './equity.js';
+import { equityOf, heldPositions, readStartEquity, saveStartEquity, type StartEquity } from './equity.js';
 import type { IntentIds } from './intent-ids.js';
 import { Kernel } from './kernel.js';
 import { endTally, openOrderViews, orphanViews } from './run-summary.js';
-import { Recent, venueUnreachableSince, type RunSummary, type RunView } from './run-view.js';
+import { Recent, RecentReports, venueUnreachableSince, type RunSummary, type RunView } from './run-view.js';
 import type { StrategyRunner } from './strategy-runner.js';
 import type { VenueMetadata } from './venue-metadata.js';
 import { orphansAtStart, type Orphan } from './orphans.js';
@@ -60,12 +60,12 @@ export class LiveRun {
   private readonly transfers: TransferExecutor;
   private readonly reconciler: Reconciler;
   private readonly decisions = new Recent<Decision>(12);
-  private readonly reports = new Recent<ExecReport>(12);
+  private readonly reports = new RecentReports(12);
   private readonly subs: Subscription[] = [];
   private readonly timers: TimerHandle[] = [];
   private readonly markets: readonly MarketSymbol[];
   private readonly startedAt: number;
-  private startEquity: Dec | undefined;
+  private startEquity: StartEquity | undefined;
   private stopping: Promise<RunSummary> | undefined;
   private ordersPlaced = 0;
   private fillCount = 0;
@@ -116,6 +116,7 @@ export class LiveRun {
     const [history] = await Promise.all([warmUpWithRetry(this.deps.source, this.markets, this.deps.config.streams.warmup_points, this.deps.clock, log), this.kernel.startMetadata(), this.readBalances()]);
     const warmed = this.engine.warmUp(history);
     log.info(`warmed up on ${warmed} historical price point(s) for ${this.markets.join(', ')}`);
+    this.captureStartEquity();
     const source = this.deps.source;
     this.kernel.attach(source);
     // the open-orders poll also says which orders need no status read this cycle, and adopts late landings
@@ -153,11 +154,11 @@ export class LiveRun {
       startedAt: this.startedAt,
       environment: this.deps.environment,
       venue: this.deps.venue.name,
-      markets: this.markets.map((m) => ({ market: m, mid: midOf(this.market.snapshot(m)), stale: this.market.isStale(m) })),
+      markets: this.markets.map((m) => ({ market: m, mid: midOf(this.market.snapshot(m)), stale: this.market.isStale(m), ...this.priceDecimals(m) })),
       balances,
-      ...(equity && { equity: equity.toFixed(2) }),
-      ...(this.startEquity && { startEquity: this.startEquity.toFixed(2) }),
-      ...(equity && this.startEquity && { pnl: equity.minus(this.startEquity).toFixed(2) }),
+      equityAsset: this.equityAsset,
+      ...(equity && { equity: equity.toFixed() }),
+      ...this.equityFields(equity),
       openOrders: openOrderViews(this.deps.journal),
       decisions: this.decisions.list(),
       reports: this.reports.list(),
@@ -224,6 +225,7 @@ export class LiveRun {
     }
     // orders still in flight when trading halted are cancelled once they are open
     this.kernel.cancelHalted();
+    this.captureStartEquity();
     this.checkStrategies();
     if (this.pollFills) await this.fills.poll(); // otherwise the source's fill stream feeds the tracker
     else if (this.fills.heldCount) this.fills.ingest([]); // fills that came before their order was journaled
@@ -240,14 +242,50 @@ export class LiveRun {
     return seen.byId.get(row.venueId) === `${row.status}/${row.amountFilled}`;
   }
 
+  private get equityAsset(): string {
+    return this.deps.equityAsset ?? 'USD';
+  }
+
   private equity(): Dec | undefined {
-    return equityOf(this.account, this.market, this.deps.equityAsset ?? 'USD');
+    return equityOf(this.account, this.market, this.equityAsset);
+  }
+
+  private priceDecimals(market: MarketSymbol): { priceDecimals?: number } {
+    const decimals = this.kernel.riskView.instrument(market)?.priceDecimals;
+    return decimals === undefined ? {} : { priceDecimals: decimals };
+  }
+
+  /** Equity, start equity and PnL at full precision (the panel and summary round them for people). */
+  private equityFields(equity: Dec | undefined): Pick<RunSummary, 'startEquity' | 'startEquityAt' | 'pnl'> {
+    const start = this.startEquity;
+    return {
+      ...(start && { startEquity: start.value, startEquityAt: start.at }),
+      ...(equity && start && { pnl: equity.minus(start.value).toFixed() }),
+    };
+  }
+
+  /**
+   * The equity the run started with: the journal's, when this journal has run before (a restart keeps
+   * the start of the run), else measured now (after warm-up, before any new intent) and kept in the
+   * journal. Until balances and prices are known it is measured again at each follow-up.
+   */
+  private captureStartEquity(): void {
+    if (this.startEquity) return;
+    const kept = readStartEquity(this.deps.journal, this.equityAsset);
+    if (kept) {
+      this.startEquity = kept;
+      return;
+    }
+    const equity = this.equity();
+    if (!equity) return;
+    this.startEquity = { asset: this.equityAsset, value: equity.toFixed(), at: this.deps.clock.now() };
+    saveStartEquity(this.deps.journal, this.startEquity);
   }
 
   private markEquity(): void {
     const equity = this.equity();
     if (!equity) return;
-    this.startEquity ??= equity;
+    this.captureStartEquity();
     this.kernel.markEquity(equity, this.deps.clock.now());
   }
 
@@ -292,6 +330,8 @@ export class LiveRun {
     this.pollFills = true;
     this.openAtVenue = undefined;
     await this.follow().catch(() => undefined);
+    // the balances stream is stopped too: read them once more, so equity and the positions held are the exit's
+    await this.readBalances();
     const stats = this.gate.stats();
     const denials = Object.fromEntries(Object.entries(stats).filter(([k]) => k !== 'approve'));
     const end = this.equity();
@@ -304,10 +344,11 @@ export class LiveRun {
       ordersPlaced: this.ordersPlaced,
       fills: this.fillCount,
       fees: this.fees.toFixed(),
-      ...(this.startEquity && { startEquity: this.startEquity.toFixed(2) }),
-      ...(end && { endEquity: end.toFixed(2) }),
-      ...(end && this.startEquity && { pnl: end.minus(this.startEquity).toFixed(2) }),
+      equityAsset: this.equityAsset,
+      ...(end && { endEquity: end.toFixed() }),
+      ...this.equityFields(end),
       ...endTally(this.deps.journal, this.orphans),
+      positions: heldPositions(this.account, this.market, this.equityAsset, (m) => this.kernel.riskView.instrument(m)),
       stoppedStrategies: this.strategies.filter((s) => s.stopped).map((s) => `${s.name}: ${s.stopped}`),
       ...(this.gate.killSwitch.tripped && { halted: this.gate.killSwitch.tripped }),
     };

@@ -7,10 +7,15 @@ export interface RunView {
   readonly startedAt: number;
   readonly environment: string;
   readonly venue: string;
-  readonly markets: readonly { readonly market: MarketSymbol; readonly mid?: number; readonly stale: boolean }[];
+  /** Each traded market's mid, with the decimals of its tick (the panel shows prices at them). */
+  readonly markets: readonly { readonly market: MarketSymbol; readonly mid?: number; readonly stale: boolean; readonly priceDecimals?: number }[];
+  /** Balances at full precision; the panel shows them at their asset's precision. */
   readonly balances: readonly { readonly asset: string; readonly available: string; readonly trading: string }[];
+  /** The asset equity, start equity and PnL are measured in (default USD). */
+  readonly equityAsset?: string;
   readonly equity?: string;
   readonly startEquity?: string;
+  readonly startEquityAt?: number;
   readonly pnl?: string;
   readonly openOrders: readonly { readonly refId: string; readonly market: string; readonly side: string; readonly price?: string; readonly amount?: string; readonly status: string }[];
   readonly decisions: readonly Decision[];
@@ -36,8 +41,17 @@ export interface RunSummary {
   readonly denials: Readonly<Record<string, number>>;
   readonly ordersPlaced: number;
   readonly fills: number;
+  /** Fees paid, full precision, in `equityAsset`. */
   readonly fees: string;
+  /** The asset equity, fees and PnL are measured in (default USD). */
+  readonly equityAsset?: string;
+  /**
+   * Equity when the run started, full precision: on a restart with the same journal, the equity of
+   * the first start (kept in the journal), so PnL covers the whole run.
+   */
   readonly startEquity?: string;
+  /** When the start equity was measured (epoch ms). */
+  readonly startEquityAt?: number;
   readonly endEquity?: string;
   readonly pnl?: string;
   readonly openOrdersLeft: number;
@@ -46,8 +60,22 @@ export interface RunSummary {
   /** Orphans found at start, counted by what was done: cancel, adopt, halt, left-open. */
   readonly orphans?: Readonly<Record<string, number>>;
   readonly unresolved: number;
+  /** What is still held at exit besides the equity asset, valued at the last mid when there is one. */
+  readonly positions?: readonly HeldPosition[];
   readonly stoppedStrategies: readonly string[];
   readonly halted?: string;
+}
+
+/** One asset still held when a run ends; amounts full precision (the summary rounds them for people). */
+export interface HeldPosition {
+  readonly asset: string;
+  /** Available plus in orders. */
+  readonly amount: string;
+  /** The market it was valued in (asset + equity asset), its mid and the value, when priced. */
+  readonly market?: string;
+  readonly mid?: string;
+  readonly priceDecimals?: number;
+  readonly value?: string;
 }
 
 /** A fixed-size list of the latest items (recent decisions, reports). */
@@ -62,6 +90,28 @@ export class Recent<T> {
   }
 
   list(): readonly T[] {
+    return [...this.items];
+  }
+}
+
+/**
+ * The latest execution reports in the order of an order's life: an `accepted` that comes after a fill
+ * or cancel of the same order (the venue's answer to the placement can come after the fill stream's)
+ * is listed before them, so the panel never shows an order filled and then accepted.
+ */
+export class RecentReports {
+  private readonly items: ExecReport[] = [];
+
+  constructor(private readonly capacity: number) {}
+
+  push(r: ExecReport): void {
+    const later = r.kind === 'accepted' ? this.items.findIndex((x) => x.refId === r.refId && (x.kind === 'filled' || x.kind === 'cancelled')) : -1;
+    if (later >= 0) this.items.splice(later, 0, r);
+    else this.items.push(r);
+    if (this.items.length > this.capacity) this.items.shift();
+  }
+
+  list(): readonly ExecReport[] {
     return [...this.items];
   }
 }
