@@ -3,11 +3,13 @@ import { registerApi } from './api.js';
 import { registerBacktest } from './backtest.js';
 import { registerSandbox } from './sandbox.js';
 import { registerHistory } from './history.js';
+import { registerInit } from './init.js';
 import { registerJournalViews } from './journal-views.js';
 import { registerNewStrategy } from './new-strategy.js';
 import { registerOptimize } from './optimize.js';
 import { registerRun } from './run.js';
 import { registerStart } from './start.js';
+import { registerTest } from './test.js';
 
 /** Every CLI command, in the order `--help` lists them. Add new commands here. */
-export const COMMANDS: readonly RegisterCommand[] = [registerRun, registerStart, registerApi, registerSandbox, registerJournalViews, registerNewStrategy, registerBacktest, registerOptimize, registerHistory];
+export const COMMANDS: readonly RegisterCommand[] = [registerRun, registerStart, registerApi, registerSandbox, registerJournalViews, registerInit, registerNewStrategy, registerTest, registerBacktest, registerOptimize, registerHistory];
