@@ -1,0 +1,233 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { D, type ExecReport } from '../core/index.js';
+import { defineStrategy } from './define.js';
+import { Position, type PositionOptions } from './position.js';
+import { StrategyTestKit } from './testkit.js';
+
+const M = 'BTCUSD';
+const idle = defineStrategy({ name: 'idle', description: 'gives the kit a context', params: z.object({}), markets: [M], create: () => ({}) });
+
+/** A position on a test kit's context, with helpers to feed it prices and reports. */
+function rig(options: PositionOptions, balances: Record<string, string> = { USD: '10000' }) {
+  const kit = new StrategyTestKit(idle, {}, balances);
+  const p = new Position(M, options);
+  let seq = 0;
+  const price = (value: number) => {
+    kit.clock.advance(1_000);
+    const event = { kind: 'price', market: M, at: kit.clock.now(), price: value } as const;
+    kit.store.apply(event);
+    return p.onEvent(event, kit.ctx);
+  };
+  const report = (r: ExecReport) => p.onReport(r, kit.ctx);
+  const fill = (refId: string, side: 'BUY' | 'SELL', amount: string, at: string, extra: Partial<Extract<ExecReport, { kind: 'filled' }>> = {}): boolean =>
+    report({ kind: 'filled', refId, orderId: `o-${refId}`, fillId: `f-${++seq}`, market: M, side, amount, price: at, commission: '0', commissionAsset: 'USD', at: kit.clock.now(), ...extra });
+  /** Enters at `at` for `amount` BTC in one fill that completes the order. */
+  const entered = (at: number, amount = '0.1') => {
+    price(at);
+    expect(p.enter(kit.ctx)).toMatchObject({ side: 'BUY' });
+    fill('e-1', 'BUY', amount, String(at), { orderDone: true });
+    kit.setBalance('BTC', amount);
+  };
+  return { kit, p, price, report, fill, entered };
+}
+
+describe('Position: entering and exiting', () => {
+  it('enters with a MARKET buy of sizePct of the available quote, rounded down to the instrument', () => {
+    const { kit, p } = rig({ sizePct: 33 }, { USD: '1000.07' });
+    expect(p.enter(kit.ctx)).toEqual({ kind: 'place-order', market: M, side: 'BUY', type: 'MARKET', quoteAmount: '330.02' });
+    expect([p.state, p.busy]).toEqual(['entering', true]);
+  });
+
+  it('makes nothing on warm-up, while an order is in flight, while base is held, or when the amount rounds to zero', () => {
+    const { kit, p } = rig({ sizePct: 100 });
+    kit.warmingUp = true;
+    expect(p.enter(kit.ctx)).toBeUndefined();
+    kit.warmingUp = false;
+    expect(p.enter(kit.ctx)).toBeDefined();
+    expect(p.enter(kit.ctx)).toBeUndefined();
+    expect(p.exitAll(kit.ctx)).toBeUndefined();
+    const held = rig({ sizePct: 100 }, { USD: '100', BTC: '0.5' });
+    expect(held.p.enter(held.kit.ctx)).toBeUndefined();
+    const poor = rig({ sizePct: 1 }, { USD: '0.99' });
+    expect(poor.p.enter(poor.kit.ctx)).toBeUndefined();
+    expect(poor.p.busy).toBe(false);
+  });
+
+  it('learns the entry price and amount from the fills (volume-weighted, less commission in base) and is busy until the last one', () => {
+    const { kit, p, fill } = rig({ sizePct: 100 });
+    p.enter(kit.ctx);
+    expect(fill('bt-1', 'BUY', '0.1', '60000', { orderDone: false })).toBe(true);
+    expect(p.busy).toBe(true);
+    fill('bt-1', 'BUY', '0.1', '61000', { orderDone: true, commission: '0.0002', commissionAsset: 'BTC' });
+    expect([p.state, p.busy]).toEqual(['long', false]);
+    expect(p.entryPrice?.toFixed()).toBe('60500');
+    expect(p.amount.toFixed()).toBe('0.1998');
+  });
+
+  it('exits the whole available base on the strategy signal, and is flat once the sell is filled', () => {
+    const { kit, p, fill, price, entered } = rig({ sizePct: 100 });
+    entered(60_000, '0.123456789');
+    price(60_500);
+    expect(p.exitAll(kit.ctx)).toEqual({ kind: 'place-order', market: M, side: 'SELL', type: 'MARKET', baseAmount: '0.12345678' });
+    expect(p.exitReason).toMatchObject({ kind: 'signal', text: 'exit signal at 60,500.00' });
+    fill('x-1', 'SELL', '0.12345678', '60400', { orderDone: true });
+    expect([p.state, p.amount.toFixed()]).toEqual(['flat', '0.000000009']);
+  });
+
+  it('after a denied or rejected entry is flat and may enter again', () => {
+    const { kit, p, report } = rig({ sizePct: 100 });
+    p.enter(kit.ctx);
+    report({ kind: 'denied', refId: 'bt-1', reason: { code: 'MAX_NOTIONAL', message: 'too big', details: {} }, at: 0 });
+    expect(p.state).toBe('flat');
+    p.enter(kit.ctx);
+    report({ kind: 'rejected', refId: 'bt-2', code: 'INSUFFICIENT_FUNDS', message: 'no', at: 0 });
+    expect([p.state, p.enter(kit.ctx)?.kind]).toEqual(['flat', 'place-order']);
+  });
+
+  it('an unresolved order stays in flight until the executor finds out', () => {
+    const { kit, p, report, fill } = rig({ sizePct: 100 });
+    p.enter(kit.ctx);
+    report({ kind: 'unresolved', refId: 'bt-1', message: 'timeout', at: 0 });
+    expect(p.busy).toBe(true);
+    report({ kind: 'accepted', refId: 'bt-1', orderId: 'o-1', at: 0 });
+    fill('bt-1', 'BUY', '0.2', '50000', { orderDone: true });
+    expect(p.state).toBe('long');
+  });
+});
+
+describe('Position: exit rules', () => {
+  it('stop-loss percent below the entry: the sell is returned at the level, with the reason in words', () => {
+    const { kit, p, price, entered } = rig({ sizePct: 100, stopLossPct: 2 });
+    entered(60_000);
+    expect(p.levels).toEqual({ stopLoss: 58_800 });
+    expect(price(58_801)).toBeUndefined();
+    expect(price(58_800)).toEqual({ kind: 'place-order', market: M, side: 'SELL', type: 'MARKET', baseAmount: '0.1' });
+    expect(p.exitReason).toEqual({ kind: 'stop-loss', level: 58_800, price: 58_800, at: kit.clock.now(), text: 'stop-loss at 58,800.00' });
+    expect(p.state).toBe('exiting');
+    expect(price(50_000)).toBeUndefined(); // in flight: not twice
+  });
+
+  it('stop-loss and take-profit at absolute prices', () => {
+    const low = rig({ sizePct: 100, stopLossPrice: 59_000 });
+    low.entered(60_000);
+    expect(low.price(59_000.5)).toBeUndefined();
+    expect(low.price(58_999)).toBeDefined();
+    expect(low.p.exitReason?.text).toBe('stop-loss at 59,000.00');
+    const high = rig({ sizePct: 100, takeProfitPrice: 61_000 });
+    high.entered(60_000);
+    expect(high.price(60_999)).toBeUndefined();
+    expect(high.price(61_200)).toBeDefined();
+    expect(high.p.exitReason).toMatchObject({ kind: 'take-profit', level: 61_000, price: 61_200 });
+  });
+
+  it('take-profit percent above the entry', () => {
+    const { p, price, entered } = rig({ sizePct: 100, takeProfitPct: 5 });
+    entered(100);
+    expect(price(104.99)).toBeUndefined();
+    expect(price(105.5)).toBeDefined();
+    expect(p.exitReason?.text).toBe('take-profit at 105.00');
+  });
+
+  it('trailing stop percent below the highest price seen since the entry', () => {
+    const { p, price, entered } = rig({ sizePct: 100, trailingStopPct: 10 });
+    entered(100);
+    expect(price(95)).toBeUndefined(); // 10 % below the entry is 90
+    expect(price(120)).toBeUndefined();
+    expect([p.highestPrice, p.levels.trailingStop]).toEqual([120, 108]);
+    expect(price(108.5)).toBeUndefined();
+    expect(price(108)).toBeDefined();
+    expect(p.exitReason?.text).toBe('trailing stop at 108.00');
+  });
+
+  it('when a gap crosses both stops, names the higher one (the one crossed first)', () => {
+    const { p, price, entered } = rig({ sizePct: 100, stopLossPct: 5, trailingStopPct: 3 });
+    entered(100);
+    price(110);
+    expect(price(80)).toBeDefined();
+    expect(p.exitReason).toMatchObject({ kind: 'trailing-stop', level: 106.7 });
+  });
+
+  it('an exit that is denied leaves the position held and the rule triggers again on the next price', () => {
+    const { p, price, report, entered } = rig({ sizePct: 100, stopLossPct: 2 });
+    entered(100);
+    expect(price(97)).toBeDefined();
+    report({ kind: 'denied', refId: 'x-1', reason: { code: 'RATE', message: 'slow down', details: {} }, at: 0 });
+    expect(p.state).toBe('long');
+    expect(price(96)).toMatchObject({ side: 'SELL' });
+  });
+
+  it('only checks events of its own market and nothing on warm-up', () => {
+    const { kit, p, entered } = rig({ sizePct: 100, stopLossPct: 2 });
+    entered(100);
+    expect(p.onEvent({ kind: 'price', market: 'ETHUSD', at: kit.clock.now(), price: 1 }, kit.ctx)).toBeUndefined();
+    kit.warmingUp = true;
+    expect(p.onEvent({ kind: 'price', market: M, at: kit.clock.now(), price: 1 }, kit.ctx)).toBeUndefined();
+  });
+
+  it('reads the bid of a ticker or book event', () => {
+    const { kit, p, entered } = rig({ sizePct: 100, stopLossPct: 2 });
+    entered(100);
+    const at = kit.clock.now();
+    expect(p.onEvent({ kind: 'book', market: M, at, bids: [{ price: 99, amount: 1 }], asks: [{ price: 97, amount: 1 }] }, kit.ctx)).toBeUndefined();
+    expect(p.onEvent({ kind: 'ticker', market: M, at, bid: { price: 97.5, amount: 1 }, last: { price: 99, amount: 1 } }, kit.ctx)).toBeDefined();
+  });
+});
+
+describe('Position: following its orders', () => {
+  it('an order the venue closes after its fills were reported (no report of its own) is done once it leaves the open orders', () => {
+    const { kit, p, fill, price } = rig({ sizePct: 100 });
+    p.enter(kit.ctx);
+    kit.openOrders = [{ orderId: 'o-1', refId: 'bt-7', market: M, side: 'BUY', type: 'MARKET', quoteAmount: new D('10000'), amountFilled: new D('0'), status: 'OPEN' }];
+    price(100);
+    fill('bt-7', 'BUY', '50', '100', { orderDone: false });
+    price(100);
+    expect(p.busy).toBe(true);
+    kit.openOrders = [];
+    price(100);
+    expect([p.state, p.amount.toFixed()]).toEqual(['long', '50']);
+  });
+
+  it('takes only reports of its own orders: other markets, other sides and earlier unknown intents are not its own', () => {
+    const { kit, p, fill, report } = rig({ sizePct: 100 });
+    expect(report({ kind: 'accepted', refId: 'other-1', orderId: 'o', at: 0 })).toBe(false); // nothing in flight
+    p.enter(kit.ctx);
+    expect(report({ kind: 'filled', refId: 'eth-1', orderId: 'o', fillId: 'f', market: 'ETHUSD', side: 'BUY', amount: '1', price: '1', commission: '0', commissionAsset: 'USD', at: 0 })).toBe(false);
+    expect(fill('sell-1', 'SELL', '1', '1')).toBe(false);
+    expect(report({ kind: 'accepted', refId: 'bt-3', orderId: 'o-3', at: 0 })).toBe(true);
+    expect(report({ kind: 'cancelled', refId: 'other-2', orderId: 'o', at: 0 })).toBe(false);
+    expect(p.busy).toBe(true);
+  });
+
+  it('counts a fill that comes after its order was reported cancelled', () => {
+    const { kit, p, fill, report } = rig({ sizePct: 100 });
+    p.enter(kit.ctx);
+    report({ kind: 'cancelled', refId: 'bt-1', orderId: 'o-1', at: 0 });
+    expect(p.state).toBe('flat');
+    fill('bt-1', 'BUY', '0.3', '100', { orderDone: true });
+    expect([p.state, p.entryPrice?.toFixed()]).toEqual(['long', '100']);
+  });
+
+  it('adopts a holding found before it made any order, at the first price seen, and arms the rules from there', () => {
+    const { kit, p, price } = rig({ sizePct: 100, stopLossPct: 10 }, { USD: '0', BTC: '0.5' });
+    expect(price(200)).toBeUndefined();
+    expect([p.state, p.adoptedAt, p.amount.toFixed(), p.levels.stopLoss]).toEqual(['long', 200, '0.5', 180]);
+    expect(p.enter(kit.ctx)).toBeUndefined();
+    expect(price(179)).toMatchObject({ side: 'SELL', baseAmount: '0.5' });
+  });
+});
+
+describe('Position options', () => {
+  it.each([
+    [{ sizePct: 0 }, /sizePct 0 is not valid: give a percent of the quote balance/],
+    [{ sizePct: 101 }, /sizePct 101/],
+    [{ sizePct: 50, stopLossPct: 100 }, /stopLossPct 100 is not valid: give a percent below the price/],
+    [{ sizePct: 50, trailingStopPct: -1 }, /trailingStopPct -1/],
+    [{ sizePct: 50, takeProfitPct: Number.NaN }, /takeProfitPct/],
+    [{ sizePct: 50, stopLossPrice: 0 }, /stopLossPrice 0 is not valid: give a price above 0/],
+    [{ sizePct: 50, stopLossPct: 2, stopLossPrice: 100 }, /give stopLossPct or stopLossPrice, not both/],
+    [{ sizePct: 50, takeProfitPct: 2, takeProfitPrice: 100 }, /give takeProfitPct or takeProfitPrice, not both/],
+  ])('refuses %j naming the option and the fix', (options, message) => {
+    expect(() => new Position(M, options as PositionOptions)).toThrow(message);
+  });
+});

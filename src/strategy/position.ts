@@ -1,0 +1,303 @@
+/**
+ * A position helper for strategy plugins: one long position in one market, entered with a share of
+ * the quote balance and exited whole, with optional stop-loss, take-profit and trailing stop. It keeps
+ * the order state a strategy would otherwise write by hand, and it only returns intents and reads
+ * reports, so it behaves the same in backtests, paper and live runs.
+ */
+import { D, ZERO, roundBase, roundQuote, splitMarket, type Dec, type ExecReport, type MarketEvent, type MarketSymbol, type Side } from '../core/index.js';
+import type { IntentDraft, StrategyContext } from './define.js';
+import { checkPositionOptions, describeExit, exitLevels, sellPriceOf, triggered, type ExitKind, type ExitLevels, type ExitReason, type PositionOptions } from './position-exits.js';
+
+export type { ExitKind, ExitLevels, ExitReason, PositionOptions } from './position-exits.js';
+
+/**
+ * Where a position stands: `flat` (nothing held), `entering` (its buy is in flight), `long` (held, the
+ * exit rules armed) or `exiting` (its sell is in flight).
+ */
+export type PositionState = 'flat' | 'entering' | 'long' | 'exiting';
+
+/** The helper's own order: at most one at a time. */
+interface OwnOrder {
+  readonly side: Side;
+  /** Learnt from the first report of the order (or from the open orders); undefined until then. */
+  refId: string | undefined;
+  /** For a sell, the base amount asked. */
+  readonly asked: Dec;
+  fills: number;
+  done: boolean;
+}
+
+/** Ref ids of the helper's recent orders kept to claim late fills; older ones are forgotten. */
+const REFS_KEPT = 16;
+
+/**
+ * One long position in `market`, driven by the strategy's events and reports. Inside `create()`:
+ *
+ * ```ts
+ * const position = new Position(p.market, { sizePct: 50, stopLossPct: 2, trailingStopPct: 3 });
+ * return {
+ *   onEvent(e, ctx) {
+ *     const exit = position.onEvent(e, ctx); // a stop or target reached: the sell to send
+ *     if (exit) return exit;
+ *     if (buySignal) return position.enter(ctx);
+ *     if (sellSignal) return position.exitAll(ctx);
+ *   },
+ *   onReport(r, ctx) {
+ *     position.onReport(r, ctx);
+ *   },
+ * };
+ * ```
+ *
+ * Orders are MARKET orders: an entry buys with `sizePct` percent of the available quote balance (by
+ * quote amount, rounded down to the instrument), an exit sells the whole available base balance.
+ * Never two orders at once: while one is in flight (`busy`) `enter` and `exitAll` return nothing, and
+ * nothing is returned while `ctx.warmingUp`. The entry price and amount come from the order's
+ * `filled` reports (volume-weighted, less a commission taken in the base asset).
+ *
+ * The exit rules are watched by the strategy, on each event it is given: they are not orders resting
+ * at the venue, so nothing watches them while the bot is stopped. When one triggers, `onEvent` returns
+ * a MARKET sell, which fills like any MARKET order of the mode (in a backtest, by the fill model of
+ * point replay at the next point), so the exit price may be worse than the level.
+ *
+ * The helper takes as its own the first report of an intent it has not seen while its order awaits its
+ * first report, so use one helper per market and let it make the strategy's orders in that market.
+ */
+export class Position {
+  /** The base asset of the market (BTC of BTCUSD). */
+  readonly base: string;
+  /** The quote asset of the market (USD of BTCUSD). */
+  readonly quote: string;
+  private phase: PositionState = 'flat';
+  private order: OwnOrder | undefined;
+  private readonly refs = new Set<string>();
+  private everOrdered = false;
+  private bought: Dec = ZERO;
+  private boughtGross: Dec = ZERO;
+  private cost: Dec = ZERO;
+  private sold: Dec = ZERO;
+  private adopted: { readonly price: number; readonly amount: Dec } | undefined;
+  private high: number | undefined;
+  private reason: ExitReason | undefined;
+
+  /**
+   * @param market the market traded, e.g. "BTCUSD"
+   * @param options entry size and exit rules; throws a RangeError naming a bad option and the fix
+   */
+  constructor(
+    readonly market: MarketSymbol,
+    readonly options: PositionOptions,
+  ) {
+    checkPositionOptions(market, options);
+    ({ base: this.base, quote: this.quote } = splitMarket(market));
+  }
+
+  /** Where the position stands (see PositionState). */
+  get state(): PositionState {
+    return this.phase;
+  }
+
+  /** True while the helper's order is in flight: `enter` and `exitAll` return nothing until it is done. */
+  get busy(): boolean {
+    return this.phase === 'entering' || this.phase === 'exiting';
+  }
+
+  /** Whether the account holds any of the base asset (all of it, available or held by open orders). */
+  held(ctx: StrategyContext): boolean {
+    return ctx.account.total(this.base).gt(0);
+  }
+
+  /**
+   * The entry price: the volume-weighted price of the entry's fills, or, for a holding found at start
+   * (see `adoptedAt`), the first price seen. Undefined before any fill. Kept after an exit until the next entry.
+   */
+  get entryPrice(): Dec | undefined {
+    if (this.boughtGross.gt(0)) return this.cost.div(this.boughtGross);
+    return this.adopted && new D(this.adopted.price);
+  }
+
+  /** Base held by the position by its own count: bought (less base commission) minus sold, or the holding adopted. */
+  get amount(): Dec {
+    const bought = this.adopted && this.boughtGross.isZero() ? this.adopted.amount : this.bought;
+    return D.max(ZERO, bought.minus(this.sold));
+  }
+
+  /**
+   * The price at which a holding found at start was adopted, when it was: the account held the base
+   * before the helper made any order (a restart, or a deposit), so the exit rules measure from there.
+   */
+  get adoptedAt(): number | undefined {
+    return this.adopted?.price;
+  }
+
+  /** The highest price seen since the entry (the trailing stop's reference), while a position is held. */
+  get highestPrice(): number | undefined {
+    return this.high;
+  }
+
+  /** Why the latest exit was asked (a rule, or the strategy's `exitAll`); kept until the next entry. */
+  get exitReason(): ExitReason | undefined {
+    return this.reason;
+  }
+
+  /** The exit levels in force now: those of the rules set, once an entry price is known. */
+  get levels(): ExitLevels {
+    const entry = this.entryPrice;
+    return exitLevels(this.options, entry && entry.toNumber(), this.high);
+  }
+
+  /**
+   * A MARKET buy spending `sizePct` of the available quote balance, or nothing: while busy, on warm-up,
+   * when a position is held (by the helper or in the account), or when the amount rounds to zero.
+   */
+  enter(ctx: StrategyContext): IntentDraft | undefined {
+    if (this.busy || ctx.warmingUp || this.phase !== 'flat' || this.held(ctx)) return undefined;
+    const spend = roundQuote(ctx.instrument(this.market), ctx.account.available(this.quote).times(this.options.sizePct).div(100));
+    if (!new D(spend).gt(0)) return undefined;
+    this.start('BUY', ZERO);
+    this.bought = this.boughtGross = this.cost = this.sold = ZERO;
+    this.high = undefined;
+    this.reason = undefined;
+    this.phase = 'entering';
+    return { kind: 'place-order', market: this.market, side: 'BUY', type: 'MARKET', quoteAmount: spend };
+  }
+
+  /**
+   * A MARKET sell of the whole available base balance (rounded down to the instrument), recorded as a
+   * `signal` exit; nothing while busy, on warm-up, or when there is nothing to sell.
+   */
+  exitAll(ctx: StrategyContext): IntentDraft | undefined {
+    const price = ctx.market(this.market).price?.value;
+    return this.exit(ctx, 'signal', price ?? Number.NaN, price);
+  }
+
+  /**
+   * Call on each market event the strategy gets. Returns the exit (a MARKET sell of the whole
+   * holding) when a stop-loss, take-profit or trailing stop is reached at the event's price, and
+   * records why in `exitReason`; otherwise nothing. Events of other markets and warm-up are ignored.
+   */
+  onEvent(event: MarketEvent, ctx: StrategyContext): IntentDraft | undefined {
+    if (event.market !== this.market || ctx.warmingUp) return undefined;
+    this.followOpenOrders(ctx);
+    const price = sellPriceOf(event, ctx);
+    if (price === undefined) return undefined;
+    if (this.phase === 'flat' && !this.everOrdered && this.held(ctx)) {
+      this.adopted = { price, amount: ctx.account.total(this.base) };
+      this.phase = 'long';
+    }
+    if (this.phase !== 'long') return undefined;
+    this.high = Math.max(this.high ?? price, price);
+    const hit = triggered(this.levels, price);
+    return hit && this.exit(ctx, hit.kind, hit.level, price);
+  }
+
+  /**
+   * Call with each execution report the strategy gets. Learns the entry price and amount from fills
+   * and when the order is done (its last fill, or cancelled, denied, rejected or failed; `unresolved`
+   * keeps it in flight until the executor finds out). Returns true when the report was of the helper's
+   * own orders.
+   */
+  onReport(report: ExecReport, ctx: StrategyContext): boolean {
+    if (!this.claims(report)) return false;
+    const current = this.order?.refId === report.refId ? this.order : undefined;
+    switch (report.kind) {
+      case 'filled':
+        this.applyFill(report, current);
+        if (current && report.orderDone) this.finish(ctx);
+        break;
+      case 'cancelled':
+      case 'denied':
+      case 'rejected':
+      case 'failed':
+        if (current) this.finish(ctx);
+        break;
+      default:
+        break;
+    }
+    return true;
+  }
+
+  private exit(ctx: StrategyContext, kind: ExitKind, level: number, price: number | undefined): IntentDraft | undefined {
+    if (this.busy || ctx.warmingUp) return undefined;
+    const instrument = ctx.instrument(this.market);
+    const amount = roundBase(instrument, ctx.account.available(this.base));
+    if (!new D(amount).gt(0)) return undefined;
+    this.start('SELL', new D(amount));
+    this.phase = 'exiting';
+    this.reason = { kind, level, price, at: ctx.now(), text: describeExit(kind, level, instrument.quoteDecimals) };
+    return { kind: 'place-order', market: this.market, side: 'SELL', type: 'MARKET', baseAmount: amount };
+  }
+
+  private start(side: Side, asked: Dec): void {
+    this.order = { side, refId: undefined, asked, fills: 0, done: false };
+    this.everOrdered = true;
+  }
+
+  /** Whether a report is of the helper's orders; the first unseen one while its order awaits one is taken as its own. */
+  private claims(r: ExecReport): boolean {
+    if (this.refs.has(r.refId)) return true;
+    const o = this.order;
+    if (!o || o.done || o.refId !== undefined) return false;
+    if (r.kind === 'quote-executed' || r.kind === 'transferred' || (r.kind === 'filled' && (r.market !== this.market || r.side !== o.side))) return false;
+    this.own(o, r.refId);
+    return true;
+  }
+
+  private own(o: OwnOrder, refId: string): void {
+    o.refId = refId;
+    this.refs.add(refId);
+    if (this.refs.size > REFS_KEPT) this.refs.delete(this.refs.values().next().value as string);
+  }
+
+  private applyFill(f: Extract<ExecReport, { kind: 'filled' }>, current: OwnOrder | undefined): void {
+    const amount = new D(f.amount);
+    const baseFee = f.commissionAsset === this.base ? new D(f.commission) : ZERO;
+    if (current) current.fills++;
+    if (f.side === 'BUY') {
+      this.bought = this.bought.plus(amount).minus(baseFee);
+      this.boughtGross = this.boughtGross.plus(amount);
+      this.cost = this.cost.plus(amount.times(f.price));
+      // a fill that comes after its order was closed (cancelled first): the position is held after all
+      if (this.phase === 'flat' && this.order?.done) this.settleEntry();
+      return;
+    }
+    this.sold = this.sold.plus(amount).plus(baseFee);
+    if (this.phase === 'long' && this.order?.side === 'SELL' && this.order.done && this.sold.gte(this.order.asked)) this.phase = 'flat';
+  }
+
+  /** The helper's order is done: the position is held or flat by what was filled. */
+  private finish(ctx: StrategyContext): void {
+    const o = this.order;
+    if (!o || o.done) return;
+    o.done = true;
+    if (o.side === 'BUY') {
+      this.phase = 'flat';
+      if (this.boughtGross.gt(0)) this.settleEntry();
+      return;
+    }
+    // an exit refused or only partly filled leaves the rest held: the rules stay armed and trigger again
+    this.phase = this.sold.gte(o.asked) || !this.held(ctx) ? 'flat' : 'long';
+    if (this.phase === 'flat') this.high = undefined;
+  }
+
+  private settleEntry(): void {
+    this.phase = 'long';
+    this.high = Math.max(this.high ?? 0, this.entryPrice!.toNumber());
+  }
+
+  /**
+   * Learns the order's ref_id from the strategy's open orders when no report has named it yet, and
+   * ends an order that the venue closed after its fills were reported (the close sends no report of
+   * its own; see the `orderDone` of a filled report): it is no longer among the open orders.
+   */
+  private followOpenOrders(ctx: StrategyContext): void {
+    const o = this.order;
+    if (!o || o.done) return;
+    const open = ctx.account.openOrders(this.market);
+    if (o.refId === undefined) {
+      const mine = open.filter((v) => v.side === o.side && v.type === 'MARKET' && !this.refs.has(v.refId));
+      if (mine.length === 1) this.own(o, mine[0]!.refId);
+      return;
+    }
+    if (o.fills > 0 && !open.some((v) => v.refId === o.refId)) this.finish(ctx);
+  }
+}
