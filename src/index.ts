@@ -46,3 +46,6 @@ export type { OpenOrderView } from './state/account-store.js';
 
 // Indicators
 export * from './indicators/index.js';
+
+// Position helpers: enter with a share of a balance, exit all, stop-loss, take-profit, trailing stop
+export * from './strategy/position.js';
