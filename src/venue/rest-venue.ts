@@ -179,7 +179,9 @@ export function mapApiError(e: unknown): Error {
   if (e instanceof ConflictError && e.code === REF_ID_REUSED) return new VenueRejectedError(REF_ID_REUSED, e.message, { status: e.status });
   if (e instanceof ApiError) {
     if (e.status === undefined || e.status >= 500 || e.status === 429 || e.status === 401) return new VenueUnknownOutcomeError(e.message, { cause: e });
-    const code = (e.slug ?? e.code).toUpperCase().replace(/-/g, '_');
+    // the platform has no slug for a transfer over its limit: the sandbox's 403 carries the rule's numbers in meta
+    const overLimit = e.status === 403 && e.slug === undefined && typeof e.problem?.meta?.transfer_type === 'string' && e.problem.meta.remaining !== undefined;
+    const code = overLimit ? 'TRANSFER_LIMIT_EXCEEDED' : (e.slug ?? e.code).toUpperCase().replace(/-/g, '_');
     return new VenueRejectedError(code, e.message, { status: e.status, ...(e.problem?.meta ?? {}) });
   }
   return e instanceof Error ? e : new Error(String(e));
