@@ -54,8 +54,10 @@ const SIM_PROBLEMS: Readonly<Record<SimErrorKind, { status: number; slug?: strin
   'exceed-precision': { status: 400, slug: 'exceed-precision', title: 'Exceeds Maximum Precision Allowed' },
   expired: { status: 403, slug: 'expired', title: 'Expired' },
   rejected: { status: 403, slug: 'rejected', title: 'Rejected' },
-  // No platform slug exists for this refusal; the sandbox names it so clients can tell it from funds.
-  'transfer-limit-exceeded': { status: 403, slug: 'transfer-limit-exceeded', title: 'Transfer Limit Exceeded' },
+  // The platform's catalog has no slug for a transfer over its limit: a plain 403 whose meta holds
+  // the rule and the numbers (transfer_type, period_seconds, limit, remaining, amount).
+  'transfer-limit-exceeded': { status: 403, title: 'Forbidden' },
+  'exceed-max-withdraw-limit': { status: 400, slug: 'exceed-max-withdraw-limit', title: 'Withdrawal Amount Too Large' },
   conflict: { status: 409, title: 'Conflict' },
   'bad-request': { status: 400, title: 'Bad Request' },
 };

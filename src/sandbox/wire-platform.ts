@@ -59,16 +59,24 @@ export function wireAccount(sim: SimPlatform, a: SimAccount): Json {
   };
 }
 
-/** The wire FiatAccount: full, or the list view (owner name and address left out, numbers masked to the last four). */
-export function wireFiatAccount(a: SimFiatAccount, masked: boolean): Json {
+/**
+ * The wire FiatAccount: full, or the list view (`withheld` set): account numbers masked to
+ * `XXXX` and the last four, the owner's name and address withheld but their keys kept (the
+ * schema requires them): empty objects, or `null` as the spec's list example sends them.
+ */
+export function wireFiatAccount(a: SimFiatAccount, withheld?: 'empty' | 'null'): Json {
   const instructions: Json = { ...a.instructions };
-  if (masked) {
-    delete instructions.fiat_account_owner_address;
-    for (const k of ['account_number', 'account_id', 'wallet_address']) if (typeof instructions[k] === 'string') instructions[k] = `****${(instructions[k] as string).slice(-4)}`;
+  let owner: unknown = a.holder;
+  if (withheld !== undefined) {
+    const hidden = withheld === 'null' ? null : {};
+    if ('fiat_account_owner_address' in instructions) instructions.fiat_account_owner_address = hidden;
+    for (const k of ['account_number', 'account_id', 'wallet_address']) if (typeof instructions[k] === 'string') instructions[k] = `XXXX${(instructions[k] as string).slice(-4)}`;
+    owner = withheld === 'null' ? Object.fromEntries(Object.keys(a.holder).map((k) => [k, null])) : {};
   }
   return {
-    id: a.id, ...opt('ref_id', a.refId), ...opt('identity_id', a.identityId), ...opt('account_id', a.accountId), ...(masked ? {} : { fiat_account_owner: a.holder }),
+    id: a.id, ...opt('ref_id', a.refId), ...opt('identity_id', a.identityId), ...opt('account_id', a.accountId), fiat_account_owner: owner,
     fiat_network_instructions: { [a.network]: instructions }, status: a.status, metadata: { ...a.metadata }, created_at: isoTime(a.createdAt), updated_at: isoTime(a.updatedAt),
+    ...(a.deletedAt !== undefined ? { deleted_at: isoTime(a.deletedAt) } : {}),
   };
 }
 
@@ -128,7 +136,7 @@ export function renderPlatformRecord(sim: SimPlatform, e: ExistingRecord): unkno
     }
     case 'fiat-account': {
       const a = p.fiatAccounts.saved().find((x) => x.id === e.id);
-      return a === undefined ? undefined : wireFiatAccount(a, false);
+      return a === undefined ? undefined : wireFiatAccount(a);
     }
     case 'deposit-instructions': {
       const x = p.fiat.saved().find((r) => r.id === e.id);

@@ -25,14 +25,19 @@ export interface WireShapes {
   readonly tickers: 'array' | 'object';
   /** ListPrices and ListHistoricalPrices: items under `items` (schema) or `prices` (examples). */
   readonly listKey: 'prices' | 'items';
+  /**
+   * What stands for the details a list withholds (ListFiatAccounts' owner and owner address):
+   * empty objects, valid against the schema (schema), or `null` as the examples show (examples).
+   */
+  readonly withheld: 'empty' | 'null';
 }
 
 /** The two named sets of shapes: `tradeloop sandbox --shapes`, config `local.shapes`. */
 export type ShapeMode = 'schema' | 'examples';
 export const SHAPE_MODES: readonly ShapeMode[] = ['schema', 'examples'];
 
-export const SCHEMA_SHAPES: WireShapes = { tickers: 'object', listKey: 'items' };
-export const EXAMPLE_SHAPES: WireShapes = { tickers: 'array', listKey: 'prices' };
+export const SCHEMA_SHAPES: WireShapes = { tickers: 'object', listKey: 'items', withheld: 'empty' };
+export const EXAMPLE_SHAPES: WireShapes = { tickers: 'array', listKey: 'prices', withheld: 'null' };
 
 /** The shapes of a mode name. */
 export function shapesOf(mode: ShapeMode): WireShapes {

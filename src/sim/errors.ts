@@ -11,6 +11,8 @@ export type SimErrorKind =
   | 'expired'
   | 'rejected'
   | 'transfer-limit-exceeded'
+  /** A withdrawal over its transfer limit (the catalog's 400 `exceed-max-withdraw-limit`). */
+  | 'exceed-max-withdraw-limit'
   /** A state conflict: the record is not in a state the operation applies to (409). */
   | 'conflict'
   /** A request the record's state makes invalid, with no single field to blame (400). */

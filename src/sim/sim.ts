@@ -144,9 +144,11 @@ export class SimPlatform {
   deposit(cmd: DepositCommand): { activityId: string; transferId: string } {
     const profile = this.profiles.get(cmd.profileId);
     const now = this.now();
-    const address = typeof cmd.cryptoAddress === 'string' && typeof cmd.cryptoNetwork === 'string' ? this.platform.crypto.findAddress(cmd.cryptoAddress, cmd.cryptoNetwork) : undefined;
+    const given = typeof cmd.cryptoNetwork === 'string' && cmd.cryptoNetwork !== '' ? cmd.cryptoNetwork : undefined;
+    const address = typeof cmd.cryptoAddress === 'string' ? this.platform.crypto.findAddress(cmd.cryptoAddress, given) : undefined;
     if (address !== undefined) {
-      const parsed = this.transfers.parseDeposit(cmd);
+      // without crypto_network, the deposit arrives on the address's own network
+      const parsed = this.transfers.parseDeposit(given === undefined ? { ...cmd, cryptoNetwork: address.cryptoNetwork } : cmd);
       if (address.profileId !== profile.id) throw new InputError('crypto_address', `deposit address ${address.address} belongs to profile ${address.profileId}, not ${profile.id}`);
       const t = this.platform.crypto.depositTo(address, parsed.asset, parsed.amount, parsed.network, now);
       return { activityId: t.activityId, transferId: t.id };

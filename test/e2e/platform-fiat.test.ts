@@ -38,13 +38,13 @@ describe('sandbox fiat accounts, deposits and withdrawals through the typed clie
     expect((await api.updateFiatAccount(a.id, { fiat_account_owner: { person_details: { first_name: 'Augusta', last_name: 'King' } } })).fiat_account_owner).toEqual({ person_details: { first_name: 'Augusta', last_name: 'King' } });
   });
 
-  it('lists fiat accounts masked to the last four digits, without the owner name and address', async () => {
+  it('lists fiat accounts masked to the last four digits, the owner name and address withheld', async () => {
     const { api } = sb;
     const a = await api.createFiatAccount({ fiat_account_owner: PERSON, fiat_network_instructions: wireAccount('123456789'), ref_id: 'm-1' });
     const listed = (await api.listFiatAccounts({ ref_ids: ['m-1'] })).items;
     expect(listed).toHaveLength(1);
-    expect(listed[0]).not.toHaveProperty('fiat_account_owner');
-    expect(listed[0]!.fiat_network_instructions).toEqual({ wire: { account_number: '****6789', routing_details: expect.objectContaining({ routing_number: '021000021' }) } });
+    expect(listed[0]!.fiat_account_owner).toEqual({});
+    expect(listed[0]!.fiat_network_instructions).toEqual({ wire: { account_number: 'XXXX6789', fiat_account_owner_address: {}, routing_details: expect.objectContaining({ routing_number: '021000021' }) } });
     expect((await api.getFiatAccount(a.id)).fiat_network_instructions).toEqual(wireAccount('123456789'));
   });
 
@@ -89,7 +89,8 @@ describe('sandbox fiat accounts, deposits and withdrawals through the typed clie
     expect([poor.status, poor.slug]).toEqual([403, 'insufficient-funds']);
     await api.createSandboxDeposit('default', { asset: 'USD', amount: '10000' });
     const limited = await refusal(api.createFiatWithdrawal({ profile_id: 'default', fiat_account_id: a.id, asset: 'USD', amount: '2950' }));
-    expect([limited.status, limited.slug]).toEqual([403, 'transfer-limit-exceeded']);
+    expect([limited.status, limited.slug]).toEqual([400, 'exceed-max-withdraw-limit']);
+    expect(limited.meta).toMatchObject({ transfer_type: 'WIRE_WITHDRAWAL', limit: expect.any(String), amount: '2955.00' });
     const reused = await sb.http.post('/v2/transfer/fiat-withdrawals', { profile_id: 'default', fiat_account_id: a.id, asset: 'USD', amount: '1', ref_id: 'fw-1' }, token);
     expect([reused.status, reused.body.meta.existing.id]).toEqual([409, w.id]);
   });

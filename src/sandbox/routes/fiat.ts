@@ -7,10 +7,10 @@ function listFiatAccounts(ctx: RouteContext): unknown {
   const q = ctx.query;
   const ids = q.array('ids');
   const refs = q.array('ref_ids');
-  q.bool('include_deleted');
-  const all = ctx.sim.platform.fiatAccounts.list(ctx.owner).filter((a) => matches(ids, a.id) && matches(refs, a.refId));
+  const deleted = q.bool('include_deleted') ?? false;
+  const all = ctx.sim.platform.fiatAccounts.list(ctx.owner, deleted).filter((a) => matches(ids, a.id) && matches(refs, a.refId));
   const page = listPage(q, all, { created: timeBounds(q, 'created_at') });
-  return { items: page.items.map((a) => wireFiatAccount(a, true)), next_page_cursor: page.next_page_cursor };
+  return { items: page.items.map((a) => wireFiatAccount(a, ctx.shapes.withheld)), next_page_cursor: page.next_page_cursor };
 }
 
 function listInstructions(ctx: RouteContext): unknown {
@@ -28,7 +28,7 @@ async function createFiatAccount(ctx: RouteContext): Promise<unknown> {
   const identityId = typeof body.identity_id === 'string' && body.identity_id !== '' ? p.identities.get(body.identity_id, ctx.owner).id : undefined;
   const accountId = typeof body.account_id === 'string' && body.account_id !== '' ? p.accounts.get(body.account_id, ctx.owner).id : undefined;
   const links = { ...(identityId !== undefined ? { identityId } : {}), ...(accountId !== undefined ? { accountId } : {}) };
-  return wireFiatAccount(p.fiatAccounts.create(body, ctx.owner, links, ctx.sim.now()), false);
+  return wireFiatAccount(p.fiatAccounts.create(body, ctx.owner, links, ctx.sim.now()));
 }
 
 /** Fiat accounts, deposit instructions, fiat withdrawals and the sandbox fiat deposit. */
@@ -38,13 +38,20 @@ export const FIAT_ROUTES: readonly Route[] = [
   {
     operation: 'GetFiatAccount', method: 'GET', path: '/v2/transfer/fiat-accounts/:id', scope: 'transfer:read_fiat_account',
     handler: (ctx) => {
-      ctx.query.bool('include_deleted');
-      return wireFiatAccount(ctx.sim.platform.fiatAccounts.get(ctx.params.id ?? '', ctx.owner), false);
+      const deleted = ctx.query.bool('include_deleted') ?? false;
+      return wireFiatAccount(ctx.sim.platform.fiatAccounts.get(ctx.params.id ?? '', ctx.owner, deleted));
     },
   },
   {
     operation: 'UpdateFiatAccount', method: 'PUT', path: '/v2/transfer/fiat-accounts/:id', scope: 'transfer:write_fiat_account',
-    handler: async (ctx) => wireFiatAccount(ctx.sim.platform.fiatAccounts.update(ctx.params.id ?? '', await ctx.body(), ctx.owner, ctx.sim.now()), false),
+    handler: async (ctx) => wireFiatAccount(ctx.sim.platform.fiatAccounts.update(ctx.params.id ?? '', await ctx.body(), ctx.owner, ctx.sim.now())),
+  },
+  {
+    operation: 'DeleteFiatAccount', method: 'DELETE', path: '/v2/transfer/fiat-accounts/:id', scope: 'transfer:write_fiat_account',
+    handler: (ctx) => {
+      ctx.sim.platform.fiatAccounts.remove(ctx.params.id ?? '', ctx.owner, ctx.sim.now());
+      return {};
+    },
   },
   { operation: 'ListFiatDepositInstructions', method: 'GET', path: '/v2/transfer/fiat-deposit-instructions', scope: 'transfer:read_fiat_deposit_instructions', handler: listInstructions },
   {

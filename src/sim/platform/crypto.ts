@@ -76,8 +76,9 @@ export class CryptoTransfers {
   }
 
   /** The deposit address `address` on a network compatible with `network`, if the sandbox issued it. */
-  findAddress(address: string, network: string): SimDepositAddress | undefined {
-    return [...this.addresses.values()].find((a) => a.address === address && a.compatibleNetworks.includes(network));
+  /** The deposit address with this text on `network` (any of its networks when undefined). */
+  findAddress(address: string, network: string | undefined): SimDepositAddress | undefined {
+    return [...this.addresses.values()].find((a) => a.address === address && (network === undefined || a.compatibleNetworks.includes(network)));
   }
 
   /** A crypto deposit arriving at a deposit address: credited at once, or held for originator information. */

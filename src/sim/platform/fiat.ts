@@ -25,6 +25,8 @@ export interface SimFiatAccount {
   updatedAt: number;
   /** When the automated review decides (undefined once decided). */
   reviewAt: number | undefined;
+  /** When DeleteFiatAccount removed it: then hidden unless `include_deleted`, and no withdrawals go to it. */
+  deletedAt?: number;
 }
 
 /** Account numbers (or wallet / CUBIX ids) ending in this are rejected by the sandbox's automated review. */
@@ -92,14 +94,24 @@ export class FiatAccountStore {
     }
   }
 
-  get(id: string, owner: string): SimFiatAccount {
+  /** The owner's account (404 for another entity's, or a deleted one unless `includeDeleted`). */
+  get(id: string, owner: string, includeDeleted = false): SimFiatAccount {
     const a = this.byId.get(id);
-    if (a === undefined || a.owner !== owner) throw new SimError('not-found', `fiat account ${id} not found`);
+    if (a === undefined || a.owner !== owner || (a.deletedAt !== undefined && !includeDeleted)) throw new SimError('not-found', `fiat account ${id} not found`);
     return a;
   }
 
-  list(owner: string): SimFiatAccount[] {
-    return [...this.byId.values()].filter((a) => a.owner === owner);
+  list(owner: string, includeDeleted = false): SimFiatAccount[] {
+    return [...this.byId.values()].filter((a) => a.owner === owner && (includeDeleted || a.deletedAt === undefined));
+  }
+
+  /** DeleteFiatAccount: the record stays (include_deleted shows it) but can no longer be used. */
+  remove(id: string, owner: string, nowMs: number): SimFiatAccount {
+    const a = this.get(id, owner);
+    a.deletedAt = nowMs;
+    a.updatedAt = nowMs;
+    a.reviewAt = undefined;
+    return a;
   }
 
   saved(): SimFiatAccount[] {

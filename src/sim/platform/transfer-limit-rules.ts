@@ -89,7 +89,7 @@ export class TransferLimits {
     for (const v of views) {
       if (usd.lte(v.remaining)) continue;
       const what = v.periodSeconds === 0 ? 'per-transaction limit' : `limit over ${v.periodSeconds} s`;
-      throw new SimError('transfer-limit-exceeded', `transfer of ${usd.toFixed(2)} USD exceeds the ${type} ${what} (rule ${v.ruleId}): ${v.remaining.toFixed()} of ${v.limit.toFixed()} USD remaining`, {
+      throw new SimError(type.endsWith('_WITHDRAWAL') ? 'exceed-max-withdraw-limit' : 'transfer-limit-exceeded', `transfer of ${usd.toFixed(2)} USD exceeds the ${type} ${what} (rule ${v.ruleId}): ${v.remaining.toFixed()} of ${v.limit.toFixed()} USD remaining`, {
         ...(v.id !== undefined ? { limit_id: v.id } : {}),
         rule_id: v.ruleId,
         transfer_type: type,

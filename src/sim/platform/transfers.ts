@@ -8,6 +8,7 @@ import { type Ledger } from '../exchange/ledger.js';
 import { amount, metadata, optionalString } from '../exchange/order-rules.js';
 import { type ProfileStore } from '../exchange/profiles.js';
 import { type TransferLimits } from './transfer-limit-rules.js';
+import { networkFor } from '../sim-options.js';
 
 /** The crypto networks a deposit may name (the spec's 10-value CryptoNetwork). */
 export const CRYPTO_NETWORKS = ['BITCOIN', 'ETHEREUM', 'BITCOIN_CASH', 'LITECOIN', 'SOLANA', 'POLYGON_POS', 'BASE', 'ARBITRUM_ONE', 'INK', 'XLAYER'] as const;
@@ -282,6 +283,8 @@ function depositNetwork(asset: string, value: unknown): string | undefined {
     if (value !== undefined && value !== '') throw new InputError('crypto_network', `not allowed for the fiat asset ${asset}: remove it`);
     return undefined;
   }
+  // optional on the wire (the spec requires only asset and amount): the asset's usual network
+  if (value === undefined || value === '') return networkFor(asset);
   if (typeof value === 'string' && (CRYPTO_NETWORKS as readonly string[]).includes(value)) return value;
-  throw new InputError('crypto_network', `${value === undefined ? 'required' : JSON.stringify(value) + ' is not valid'} for a ${asset} deposit: use one of ${CRYPTO_NETWORKS.join(', ')}`);
+  throw new InputError('crypto_network', `${JSON.stringify(value)} is not valid for a ${asset} deposit: use one of ${CRYPTO_NETWORKS.join(', ')}, or leave it out for the asset's usual network`);
 }
