@@ -84,7 +84,13 @@ export const LocalSandboxConfigSchema = z
 export const LogConfigSchema = z
   .object({
     level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** Human-readable lines (default: on a terminal and in a log file) or JSON lines (false). */
     pretty: z.boolean().optional(),
+    /**
+     * Append logs to this file instead of stderr. `tradeloop run` with its live panel on a terminal
+     * logs to a file always (the panel owns the screen): this one, else `run.log` beside the journal.
+     */
+    file: z.string().min(1).optional(),
   })
   .strict();
 

@@ -1,4 +1,4 @@
-import type { Config } from '../config/index.js';
+import { ConfigError, configIssueMessage, type Config, type ConfigProblem } from '../config/index.js';
 import { InputError, type MarketEvent, type MarketSymbol } from '../core/index.js';
 import type { Logger } from '../log/index.js';
 import { loadStrategy, marketsOf, resolveParams, type StrategyDefinition } from '../strategy/index.js';
@@ -14,18 +14,76 @@ export interface LoadedStrategy {
   readonly markets: readonly MarketSymbol[];
 }
 
-/** Loads every configured strategy and validates its params; names must be unique. */
-export async function loadConfiguredStrategies(entries: Config['strategies']): Promise<LoadedStrategy[]> {
+/** Where the strategy entries came from, for the paths problems are reported under. */
+export interface StrategySource {
+  /** The config file's name in messages; undefined for entries made from --strategy/--params. */
+  readonly file?: string;
+  /** Entries made from `--strategy` and `--params`: problems name those flags. */
+  readonly flags?: boolean;
+}
+
+/**
+ * Loads every configured strategy and validates every params block; names must be unique. Every
+ * problem of every entry is reported at once (a plugin that does not load, params its schema
+ * refuses, a name used twice), as one ConfigError naming each field, so a check such as
+ * `tradeloop start` finds them all before anything trades.
+ */
+export async function loadConfiguredStrategies(entries: Config['strategies'], source: StrategySource = {}): Promise<LoadedStrategy[]> {
   if (entries.length === 0) throw new InputError('strategies', 'no strategy configured: add one under strategies: in the config, or pass --strategy NAME');
   const out: LoadedStrategy[] = [];
+  const problems: ConfigProblem[] = [];
   for (const [i, entry] of entries.entries()) {
-    const definition = await loadStrategy(entry.plugin);
+    const at = (field: 'plugin' | 'params' | 'name'): string => (source.flags ? (field === 'plugin' ? '--strategy' : '--params') : `strategies.${i}.${field}`);
+    let definition: StrategyDefinition;
+    try {
+      definition = await loadStrategy(entry.plugin);
+    } catch (e) {
+      problems.push({ path: at('plugin'), message: `${JSON.stringify(entry.plugin)}: ${messageOf(e)}` });
+      continue;
+    }
     const name = entry.name ?? definition.name;
-    if (out.some((s) => s.name === name)) throw new InputError(`strategies[${i}].name`, `${name} is used twice: give each instance its own name`);
-    const params = resolveParams(definition, entry.params, `strategies[${i}].params`) as Record<string, unknown>;
-    out.push({ name, definition, params, markets: marketsOf(definition, params as never) });
+    if (out.some((s) => s.name === name)) problems.push({ path: at('name'), message: `${name} is used twice: give each instance its own name` });
+    const refused = paramsProblems(definition, entry.params, at('params'));
+    if (refused.length) {
+      problems.push(...refused);
+      continue;
+    }
+    try {
+      const params = resolveParams(definition, entry.params, at('params')) as Record<string, unknown>;
+      out.push({ name, definition, params, markets: marketsOf(definition, params as never) });
+    } catch (e) {
+      problems.push({ path: at('params'), message: `${definition.name} refuses them: ${messageOf(e)}` });
+    }
   }
-  return out;
+  if (problems.length === 0) return out;
+  throw new ConfigError(source.flags ? 'command line' : source.file, problems);
+}
+
+/** Each parameter the plugin's schema refuses, as its own problem in our words (the plugin's own messages kept). */
+function paramsProblems(definition: StrategyDefinition, raw: Record<string, unknown>, at: string): ConfigProblem[] {
+  const known = Object.keys(definition.params.shape);
+  const problems: ConfigProblem[] = Object.keys(raw)
+    .filter((k) => !known.includes(k))
+    .map((k) => ({ path: `${at}.${k}`, message: `not a parameter of ${definition.name}: remove it or check the spelling (known: ${known.join(', ') || 'none'})` }));
+  const result = definition.params.safeParse(raw, { error: configIssueMessage });
+  if (!result.success) {
+    for (const issue of result.error.issues) {
+      if (issue.code === 'unrecognized_keys') continue;
+      problems.push({ path: issue.path.length ? `${at}.${issue.path.map(String).join('.')}` : at, message: `${issue.message} (${definition.name})` });
+    }
+  }
+  return problems;
+}
+
+/** An error's message without the field its InputError already put first (the problem names it). */
+function messageOf(e: unknown): string {
+  if (!(e instanceof Error)) return String(e);
+  if (e instanceof InputError) {
+    const rest = e.message.slice(e.field.length + 2);
+    // resolveParams names "<field> of strategy X": the problem's path says the field, the message the strategy
+    return e.message.startsWith(`${e.field}: `) ? rest : e.message;
+  }
+  return e.message;
 }
 
 /** Runner factory for LiveRun (intent ids come from the run). */

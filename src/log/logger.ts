@@ -9,6 +9,11 @@ export interface LoggerConfig {
   readonly pretty?: boolean;
   /** Where lines go; defaults to stderr (stdout is reserved for command results). */
   readonly destination?: DestinationStream;
+  /**
+   * A file to append lines to instead of stderr (the live panel owns the terminal): human-readable
+   * without colours unless `pretty` is false (JSON lines). The folder is made when missing.
+   */
+  readonly file?: string;
   /** Secret values to mask wherever they appear. */
   readonly secrets?: SecretSet;
   readonly name?: string;
@@ -30,7 +35,8 @@ const REDACT_PATHS = [
 ];
 
 /**
- * Creates the root logger: JSON lines on stderr by default, pretty on a TTY; Authorization headers,
+ * Creates the root logger: JSON lines on stderr by default, pretty on a TTY, or lines appended to
+ * `file` (human-readable unless `pretty` is false); Authorization headers,
  * client secrets and access tokens are censored wherever they appear. Components take a child
  * logger (`logger.child({ component })`), never a global.
  */
@@ -55,6 +61,11 @@ export function createLogger(config: LoggerConfig = {}): Logger {
   };
   if (config.name) options.name = config.name;
   if (config.destination) return pino(options, config.destination);
+  if (config.file !== undefined) {
+    if (config.pretty === false) return pino(options, pino.destination({ dest: config.file, sync: false, mkdir: true }));
+    const transport = pino.transport({ target: 'pino-pretty', options: { destination: config.file, mkdir: true, append: true, colorize: false, translateTime: 'SYS:yyyy-mm-dd HH:MM:ss.l' } });
+    return pino(options, transport);
+  }
   if (pretty) {
     const transport = pino.transport({ target: 'pino-pretty', options: { destination: 2, colorize: true, translateTime: 'SYS:HH:MM:ss.l' } });
     return pino(options, transport);

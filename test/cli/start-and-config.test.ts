@@ -43,4 +43,38 @@ describe('tradeloop start', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/confirm_production/);
   });
+
+  it('loads every plugin and validates every params block, reporting all problems at once (exit 2)', async () => {
+    const config = file(
+      [
+        'strategies:',
+        '  - plugin: ./no-such-plugin.ts',
+        '  - plugin: sma-cross',
+        '    params: { fast: 50, slow: 3, size_pct: 500, colour: red }',
+        '  - plugin: no-such-builtin',
+        '  - plugin: sma-cross',
+        '    name: ok-one',
+        'risk:',
+        '  max_order_notional: 25000',
+      ].join('\n'),
+    );
+    const r = await runCli(['start', '--config', config]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/5 problem\(s\)/);
+    expect(r.stderr).toMatch(/strategies\.0\.plugin: ".\/no-such-plugin\.ts": file .*no-such-plugin\.ts does not exist/);
+    expect(r.stderr).toMatch(/strategies\.1\.params\.colour: not a parameter of sma-cross/);
+    expect(r.stderr).toMatch(/strategies\.1\.params\.size_pct: 500 is too large: write 100 or less/);
+    expect(r.stderr).toMatch(/strategies\.1\.params\.fast: fast must be smaller than slow/);
+    expect(r.stderr).toMatch(/strategies\.2\.plugin: "no-such-builtin": no built-in strategy.*built-ins: .*sma-cross/);
+    expect(r.stderr).not.toMatch(/Too big|Invalid input|\n\s+at /);
+  });
+
+  it('says ok only after loading the plugins, and names the config it used', async () => {
+    const r = await runCli(['start', '--config', file('strategies:\n  - plugin: sma-cross\n    name: btc\n    params: { fast: 3, slow: 9 }\nrisk:\n  max_order_notional: 25000\n')]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^config: .*c\.yaml \(--config\)$/m);
+    expect(r.stdout).toMatch(/check: ok .*1 strategy plugin\(s\) loaded/);
+    expect(r.stdout).toMatch(/btc \(sma-cross\) on BTCUSD: \{"fast":3,"slow":9/);
+  });
 });

@@ -50,7 +50,7 @@ describe('bad config files are refused with the field and the fix', () => {
 describe('bad CLI flags are refused naming the flag', () => {
   it.each([
     [['run', '--duration', 'abc'], /--duration/, /e\.g\. 240s/],
-    [['run', '--strategy', 'sma-cross', '--params', 'fast=x'], /fast/, /expected number/],
+    [['run', '--strategy', 'sma-cross', '--params', 'fast=x'], /--params\.fast/, /"x" is text, but this key takes a number/],
     [['run', '--strategy', 'no-such-strategy'], /no-such-strategy/, /built-ins: /],
     [['run', '--bogus'], /unknown option '--bogus'/, /--help/],
     [['sandbox', '--port', '-5'], /--port/, /from 0 to 65535/],

@@ -1,9 +1,7 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { type Command } from 'commander';
-import pino from 'pino';
 import { LiveClock, type TimerHandle } from '../../clock/index.js';
-import { loadConfigFile, type Config } from '../../config/index.js';
+import { describeConfigSource, loadConfig, type Config } from '../../config/index.js';
 import { CRASH_AT_VARIABLE, crashHookFrom, type CrashHook } from '../../exec/index.js';
 import { archiveLocalWorld, buildLiveBundle, LiveRun, loadConfiguredStrategies, runnersFor, subscriptionsFor, type LiveBundle, type RunSummary } from '../../engine/index.js';
 import { createLogger, SecretSet, type Logger } from '../../log/index.js';
@@ -13,7 +11,7 @@ import { parseDuration } from '../duration.js';
 import { renderPanel, renderSummary } from '../panel.js';
 
 interface RunOptions {
-  readonly config: string;
+  readonly config?: string;
   readonly strategy?: string;
   readonly params?: string;
   readonly duration?: string;
@@ -28,7 +26,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
   program
     .command('run')
     .description('run strategies live against the configured environment (the embedded local sandbox by default) until Ctrl-C or --duration')
-    .option('-c, --config <file>', 'YAML config file', 'config/default.yaml')
+    .option('-c, --config <file>', 'YAML config file (default: ./config/default.yaml, else the built-in defaults: the embedded local sandbox)')
     .option('--strategy <name>', 'run this strategy instead of the configured ones (built-in name, .ts/.js path, or package)')
     .option('--params <k=v,...>', 'parameters of --strategy, e.g. fast=5,slow=20')
     .option('--duration <time>', 'stop after this long, e.g. 240s, 10m, 1h')
@@ -45,13 +43,16 @@ async function runCommand(opts: RunOptions, ctx: CliContext): Promise<number> {
   const durationMs = opts.duration === undefined ? undefined : parseDuration(opts.duration);
   // read once here, never per order: the reliability suite's crash hook, absent in normal runs
   const crash = crashHookFrom(ctx.env[CRASH_AT_VARIABLE]);
-  const base = loadConfigFile(opts.config);
+  const { config: base, source } = loadConfig(opts.config);
   const config: Config = opts.strategy ? { ...base, strategies: [{ plugin: opts.strategy, params: parseParamString(opts.params ?? '') }] } : base;
-  const loaded = await loadConfiguredStrategies(config.strategies);
+  const loaded = await loadConfiguredStrategies(config.strategies, opts.strategy ? { flags: true } : { file: source.file });
   const tty = (ctx.stdout as NodeJS.WriteStream).isTTY === true && !opts.json;
   const secrets = new SecretSet();
-  const logFile = tty ? '.tradeloop/run.log' : undefined;
+  const logFile = logFileOf(config, tty);
+  writeLine(ctx.stderr, describeConfigSource(source));
+  if (logFile !== undefined) writeLine(ctx.stderr, `logs: ${logFile}${tty && config.log.file === undefined ? ' (the live panel owns the terminal; set log.file to choose another file)' : ''}`);
   const log = makeLogger(config, secrets, logFile);
+  log.info(describeConfigSource(source));
   if (opts.fresh) {
     const archived = archiveLocalWorld(config, new LiveClock().now());
     log.info(archived === undefined ? '--fresh: no journal or sandbox world to archive yet' : `--fresh: the journal and the sandbox world moved to ${archived}`);
@@ -64,6 +65,7 @@ async function runCommand(opts: RunOptions, ctx: CliContext): Promise<number> {
     await bundle.close();
   }
   writeLine(ctx.stdout, opts.json ? JSON.stringify(summary) : renderSummary(summary));
+  if (logFile !== undefined && tty) writeLine(ctx.stderr, `logs of this run: ${logFile}`);
   // a failure at run time: an order left unresolved, or every strategy stopped by an error
   const allStopped = loaded.length > 0 && summary.stoppedStrategies.length >= loaded.length;
   if (summary.unresolved > 0 || allStopped) return 1;
@@ -135,8 +137,17 @@ function refreshEverySecond(draw: () => void): TimerHandle {
   };
 }
 
+/**
+ * Where the run's logs go: `log.file` when set; else, with the live panel on a terminal, `run.log`
+ * beside the journal (the panel redraws the whole screen, so log lines there would be wiped); else
+ * nowhere but stderr (undefined).
+ */
+export function logFileOf(config: Config, panel: boolean): string | undefined {
+  if (config.log.file !== undefined) return config.log.file;
+  return panel ? join(dirname(config.journal.path), 'run.log') : undefined;
+}
+
 function makeLogger(config: Config, secrets: SecretSet, file: string | undefined): Logger {
-  if (file === undefined) return createLogger({ level: config.log.level, ...(config.log.pretty !== undefined && { pretty: config.log.pretty }), secrets });
-  mkdirSync(dirname(file), { recursive: true });
-  return createLogger({ level: config.log.level, secrets, destination: pino.destination({ dest: file, sync: false, mkdir: true }) });
+  const pretty = config.log.pretty !== undefined && { pretty: config.log.pretty };
+  return createLogger({ level: config.log.level, ...pretty, secrets, ...(file !== undefined && { file }) });
 }

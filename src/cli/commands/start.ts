@@ -1,25 +1,32 @@
 import { type Command } from 'commander';
-import { loadConfigFile } from '../../config/load.js';
+import { describeConfigSource, loadConfig } from '../../config/locate.js';
 import { resolveEnvironment } from '../../config/environment.js';
+import { loadConfiguredStrategies } from '../../engine/load-strategies.js';
 import { type CliContext, writeLine } from '../context.js';
 
 /**
- * `tradeloop start`: the main job behind `npm start`. It checks the configuration, prints the
- * environment it would trade in and the commands available.
+ * `tradeloop start`: the main job behind `npm start`. It checks the configuration the way a run
+ * would (the file, the credentials, every strategy plugin loaded and every params block validated,
+ * all problems at once, exit 2), then prints the environment it would trade in and the commands.
  */
 export function registerStart(program: Command, ctx: CliContext): void {
   program
     .command('start')
-    .description('check the configuration and show the environment and the commands, without trading')
-    .option('-c, --config <file>', 'YAML config file', 'config/default.yaml')
-    .action((opts: { config: string }) => {
-      const config = loadConfigFile(opts.config);
+    .description('check the configuration (every plugin loaded, every params block validated) and show the environment and the commands, without trading')
+    .option('-c, --config <file>', 'YAML config file (default: ./config/default.yaml, else the built-in defaults)')
+    .action(async (opts: { config?: string }) => {
+      const { config, source } = loadConfig(opts.config);
       const env = resolveEnvironment(config, ctx.env);
-      writeLine(ctx.stdout, `config ${opts.config}: ok`);
+      const strategies = config.strategies.length ? await loadConfiguredStrategies(config.strategies, { file: source.file }) : [];
+      writeLine(ctx.stdout, describeConfigSource(source));
+      writeLine(ctx.stdout, `check: ok (the file, the credential, ${strategies.length} strategy plugin(s) loaded with their params)`);
       writeLine(ctx.stdout, `environment: ${env.name}`);
       writeLine(ctx.stdout, `  api url:   ${env.apiUrl ?? '(the embedded local sandbox, started on demand)'}`);
       writeLine(ctx.stdout, `  token url: ${env.tokenUrl ?? '(the embedded local sandbox, started on demand)'}`);
       writeLine(ctx.stdout, `  client id: ${env.clientId}${env.localCredential ? ' (local development credential)' : ''}`);
+      writeLine(ctx.stdout, 'strategies:');
+      if (strategies.length === 0) writeLine(ctx.stdout, '  none configured: tradeloop run needs one under strategies: or --strategy NAME');
+      for (const s of strategies) writeLine(ctx.stdout, `  ${s.name} (${s.definition.name}) on ${s.markets.join(', ')}: ${JSON.stringify(s.params)}`);
       writeLine(ctx.stdout, '');
       writeLine(ctx.stdout, 'commands:');
       for (const cmd of program.commands) writeLine(ctx.stdout, `  tradeloop ${cmd.name().padEnd(14)} ${cmd.description()}`);
