@@ -2,12 +2,10 @@
  * bollinger: trades Bollinger bands (SMA ± k standard deviations) in one of two modes.
  * - `reversion`: buy when the price closes below the lower band; sell when it returns to the middle.
  * - `breakout`: buy when the price closes above the upper band; sell when it falls back to the middle.
- * One position at a time, sized as a share of the available quote currency.
+ * One position at a time, sized as a share of the available quote currency (the public `Position`
+ * helper).
  */
-import { z } from 'zod';
-import { BollingerBands } from '../src/indicators/index.js';
-import { defineStrategy } from '../src/strategy/index.js';
-import { SinglePosition } from './_position.js';
+import { BollingerBands, Position, defineStrategy, z } from 'tradeloop';
 
 export default defineStrategy({
   name: 'bollinger',
@@ -22,22 +20,25 @@ export default defineStrategy({
   markets: (p) => [p.market],
   create(p) {
     const bands = new BollingerBands({ period: p.period, stdDev: p.k });
-    const position = new SinglePosition(p.market, p.size_pct);
+    const position = new Position(p.market, { sizePct: p.size_pct });
     return {
       onEvent(e, ctx) {
         if (e.kind !== 'price' || e.market !== p.market) return undefined;
+        position.onEvent(e, ctx);
         if (bands.update(e.price) === undefined) return undefined;
         const { upper, lower, middle } = bands;
         if (p.mode === 'reversion') {
-          if (e.price < lower) return position.buy(ctx);
-          if (e.price >= middle && position.held(ctx)) return position.sell(ctx);
+          if (e.price < lower) return position.enter(ctx);
+          if (e.price >= middle) return position.exitAll(ctx);
           return undefined;
         }
-        if (e.price > upper) return position.buy(ctx);
-        if (e.price <= middle && position.held(ctx)) return position.sell(ctx);
+        if (e.price > upper) return position.enter(ctx);
+        if (e.price <= middle) return position.exitAll(ctx);
         return undefined;
       },
-      onReport: (r) => position.onReport(r),
+      onReport(r, ctx) {
+        position.onReport(r, ctx);
+      },
     };
   },
 });

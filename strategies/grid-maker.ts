@@ -6,10 +6,7 @@
  * as the venue lists it (`ctx.instrument`); the grid is laid only on live data, never on warm-up
  * history.
  */
-import { z } from 'zod';
-import { D, roundPrice, splitMarket, type Dec, type Instrument } from '../src/core/index.js';
-import { defineStrategy, type IntentDraft } from '../src/strategy/index.js';
-import { midOf } from '../src/state/index.js';
+import { D, defineStrategy, midOf, roundPrice, splitMarket, z, type Dec, type Instrument, type IntentDraft } from 'tradeloop';
 
 const decimal = z.string().regex(/^\d*\.?\d+$/, 'a decimal string such as "0.001"');
 

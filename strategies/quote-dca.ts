@@ -4,10 +4,7 @@
  * `max_bps` of mid and has at least `min_time_left_ms` to live; otherwise it waits for the next
  * quote (quotes refresh about once per second), so a quote about to expire is never used.
  */
-import { z } from 'zod';
-import { D, roundPrice, splitMarket } from '../src/core/index.js';
-import { defineStrategy } from '../src/strategy/index.js';
-import { midOf, quoteTimeLeftMs } from '../src/state/index.js';
+import { D, defineStrategy, midOf, quoteTimeLeftMs, roundPrice, splitMarket, z } from 'tradeloop';
 
 export default defineStrategy({
   name: 'quote-dca',

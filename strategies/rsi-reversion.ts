@@ -1,12 +1,9 @@
 /**
  * rsi-reversion: mean reversion on the relative strength index (Wilder's RSI, as technicalindicators
  * computes it). Buy with no position held when RSI falls below `lower`; sell the whole position when
- * RSI rises above `upper`.
+ * RSI rises above `upper`. The position is the public `Position` helper.
  */
-import { z } from 'zod';
-import { Rsi } from '../src/indicators/index.js';
-import { defineStrategy } from '../src/strategy/index.js';
-import { SinglePosition } from './_position.js';
+import { Position, Rsi, defineStrategy, z } from 'tradeloop';
 
 export default defineStrategy({
   name: 'rsi-reversion',
@@ -23,17 +20,20 @@ export default defineStrategy({
   markets: (p) => [p.market],
   create(p) {
     const rsi = new Rsi(p.period);
-    const position = new SinglePosition(p.market, p.size_pct);
+    const position = new Position(p.market, { sizePct: p.size_pct });
     return {
       onEvent(e, ctx) {
         if (e.kind !== 'price' || e.market !== p.market) return undefined;
+        position.onEvent(e, ctx);
         const value = rsi.update(e.price);
         if (value === undefined) return undefined;
-        if (value < p.lower) return position.buy(ctx);
-        if (value > p.upper && position.held(ctx)) return position.sell(ctx);
+        if (value < p.lower) return position.enter(ctx);
+        if (value > p.upper) return position.exitAll(ctx);
         return undefined;
       },
-      onReport: (r) => position.onReport(r),
+      onReport(r, ctx) {
+        position.onReport(r, ctx);
+      },
     };
   },
 });
