@@ -1,5 +1,6 @@
 import { type Command } from 'commander';
 import { type Writable } from 'node:stream';
+import type { ApiTarget, PortSetting } from './failures.js';
 
 /** What every command gets: output streams (stdout for results only) and the process env. */
 export interface CliContext {
@@ -8,6 +9,10 @@ export interface CliContext {
   readonly env: NodeJS.ProcessEnv;
   /** Set by a command to report its exit code. */
   exitCode: number;
+  /** Set by a command that calls the API: a host it cannot reach is named with the setting that chose it. */
+  apiTarget?: ApiTarget;
+  /** Set by a command that listens on a port: a port in use is named with the setting that chose it. */
+  portSetting?: PortSetting;
 }
 
 /** A command module adds its subcommand to the program. */

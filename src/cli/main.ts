@@ -4,6 +4,7 @@ import { TradeloopError } from '../core/errors.js';
 import { redactDeep } from '../log/redact.js';
 import { COMMANDS } from './commands/index.js';
 import { CliExit, type CliContext, writeLine } from './context.js';
+import { wordFailure } from './failures.js';
 
 /** Builds the `tradeloop` program with every command registered. */
 export function buildProgram(ctx: CliContext): Command {
@@ -45,6 +46,11 @@ function exitCodeFor(e: unknown, ctx: CliContext): number {
   if (e instanceof CommanderError) {
     if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
     return e.exitCode === 0 ? 0 : 2;
+  }
+  const worded = wordFailure(e, ctx.apiTarget, ctx.portSetting);
+  if (worded !== undefined) {
+    writeLine(ctx.stderr, String(redactDeep(worded.message)));
+    return worded.code;
   }
   if (e instanceof CliExit) {
     if (e.message) writeLine(ctx.stderr, e.message);

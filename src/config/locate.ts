@@ -82,3 +82,8 @@ export function describeConfigSource(source: ConfigSource): string {
       return `config: none in this folder (no ./${PROJECT_CONFIG.replace(/\\/g, '/')}, no --config): tradeloop's built-in defaults${source.file === undefined ? '' : ` (${source.file})`}, the embedded local sandbox`;
   }
 }
+
+/** The config's name in messages: its file, or "tradeloop's built-in defaults". */
+export function configLabel(source: ConfigSource): string {
+  return source.file ?? "tradeloop's built-in defaults";
+}

@@ -65,7 +65,7 @@ describe('tradeloop api against the local sandbox', () => {
     const r = await runCli(['api', 'GetProfileBalance', '--profile_id', 'default', '--asset', 'USD', ...target(`http://127.0.0.1:${port}/oauth2/token`)]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/error \[TRANSPORT\]: OAuthToken: .*ECONNREFUSED/);
+    expect(r.stderr).toMatch(/refused the connection \(ECONNREFUSED\).*the token URL http:\/\/127\.0\.0\.1:\d+\/oauth2\/token is set by --token-url/);
     expect(r.stderr).not.toContain('tradeloop-local-secret');
   }, 30_000);
 });

@@ -1,13 +1,13 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { type Command } from 'commander';
 import { ApiError, TRADING_BOT_SCOPES, UnsafeTargetError, createApiClientFromConfig, findOperation, OPERATIONS, type ApiClient } from '../../api/index.js';
 import type { OperationSpec } from '../../api/operation-spec.js';
-import { loadConfigFile, parseConfig } from '../../config/load.js';
-import type { Config } from '../../config/schema.js';
+import { configLabel, loadConfig } from '../../config/locate.js';
 import { InputError } from '../../core/errors.js';
 import { createLogger } from '../../log/logger.js';
 import { SecretSet } from '../../log/redact.js';
 import { CliExit, type CliContext, writeLine } from '../context.js';
+import { apiTargetOf } from '../failures.js';
 
 interface ApiFlags {
   readonly body?: string;
@@ -42,7 +42,7 @@ export function registerApi(program: Command, ctx: CliContext): void {
     .option('--body <json>', 'JSON body, or @file to read it from a file')
     .option('--all', 'follow every page and print all items as one array')
     .option('--list', 'list the operations with method, path and scope')
-    .option('-c, --config <file>', 'YAML config file (default: config/default.yaml when present)')
+    .option('-c, --config <file>', 'YAML config file (default: ./config/default.yaml, else the built-in defaults)')
     .option('--base-url <url>', 'API base URL ending in /v2 (overrides the config)')
     .option('--token-url <url>', 'OAuth2 token URL (overrides the config)')
     .allowUnknownOption(true)
@@ -81,9 +81,13 @@ function listOperations(ctx: CliContext): void {
 }
 
 function buildClient(spec: OperationSpec, flags: ApiFlags, ctx: CliContext): ApiClient {
-  const config = readConfig(flags.config);
+  const { config, source } = loadConfig(flags.config);
   const secrets = new SecretSet();
   const logger = createLogger({ level: config.log.level, destination: ctx.stderr, secrets, pretty: false });
+  // which config was used goes to the log (debug): stderr stays for failures, stdout for the JSON answer
+  logger.debug(`config: ${configLabel(source)}`);
+  const target = apiTargetOf(config, configLabel(source), flags);
+  if (target !== undefined) ctx.apiTarget = target;
   const scopes = [...new Set([...(config.api.scopes ?? TRADING_BOT_SCOPES), ...(spec.scope ? [spec.scope] : [])])];
   try {
     return createApiClientFromConfig(config, ctx.env, {
@@ -100,11 +104,6 @@ function buildClient(spec: OperationSpec, flags: ApiFlags, ctx: CliContext): Api
   }
 }
 
-function readConfig(file: string | undefined): Readonly<Config> {
-  if (file !== undefined) return loadConfigFile(file);
-  return existsSync('config/default.yaml') ? loadConfigFile('config/default.yaml') : parseConfig({});
-}
-
 /**
  * API errors with an HTTP status print their problem JSON on stderr and exit 1. A failed token
  * request first prints a line saying so, with the reason (refused credential, wrong token URL …):
@@ -112,7 +111,8 @@ function readConfig(file: string | undefined): Readonly<Config> {
  */
 function reportFailure(err: unknown, ctx: CliContext): unknown {
   if (!(err instanceof ApiError)) return err;
-  if (err.status === undefined) return new CliExit(1, `error [${err.code}]: ${err.message}`);
+  // no answer at all (refused, unknown host, unreachable): the CLI names the host and the setting behind it
+  if (err.status === undefined) return err;
   if (err.operation === 'OAuthToken') writeLine(ctx.stderr, `error [${err.code}]: the token request failed, no call was made: ${err.message}`);
   const problem = err.problem ?? { title: err.message, status: err.status };
   writeLine(ctx.stderr, JSON.stringify({ ...problem, status: problem.status ?? err.status }));

@@ -1,12 +1,13 @@
 import { dirname, join } from 'node:path';
 import { type Command } from 'commander';
 import { LiveClock, type TimerHandle } from '../../clock/index.js';
-import { describeConfigSource, loadConfig, type Config } from '../../config/index.js';
+import { configLabel, describeConfigSource, loadConfig, type Config } from '../../config/index.js';
 import { CRASH_AT_VARIABLE, crashHookFrom, type CrashHook } from '../../exec/index.js';
 import { archiveLocalWorld, buildLiveBundle, LiveRun, loadConfiguredStrategies, runnersFor, subscriptionsFor, type LiveBundle, type RunSummary } from '../../engine/index.js';
 import { createLogger, SecretSet, type Logger } from '../../log/index.js';
 import { parseParamString } from '../../strategy/index.js';
 import { type CliContext, writeLine } from '../context.js';
+import { apiTargetOf } from '../failures.js';
 import { parseDuration } from '../duration.js';
 import { renderPanel, renderSummary } from '../panel.js';
 
@@ -50,6 +51,9 @@ async function runCommand(opts: RunOptions, ctx: CliContext): Promise<number> {
   const secrets = new SecretSet();
   const logFile = logFileOf(config, tty);
   writeLine(ctx.stderr, describeConfigSource(source));
+  const target = apiTargetOf(config, configLabel(source));
+  if (target !== undefined) ctx.apiTarget = target;
+  else ctx.portSetting = { from: `local.port in ${configLabel(source)}` };
   if (logFile !== undefined) writeLine(ctx.stderr, `logs: ${logFile}${tty && config.log.file === undefined ? ' (the live panel owns the terminal; set log.file to choose another file)' : ''}`);
   const log = makeLogger(config, secrets, logFile);
   log.info(describeConfigSource(source));
