@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { instrumentOf } from '../src/core/index.js';
-import { StrategyTestKit } from '../src/strategy/index.js';
+import { instrumentOf } from 'tradeloop';
+import { StrategyTestKit } from 'tradeloop/testkit';
 import bollinger from './bollinger.js';
 import gridMaker from './grid-maker.js';
 import quoteDca from './quote-dca.js';
@@ -39,6 +39,42 @@ describe('sma-cross', () => {
   it('does not buy while a position is held', () => {
     const kit = new StrategyTestKit(smaCross, { fast: 2, slow: 3 }, { USD: '1000', BTC: '1' });
     expect(kit.prices('BTCUSD', [10, 10, 10, 12])).toEqual([]);
+  });
+
+  it('sells at its stop-loss (percent below the entry price) between crosses', () => {
+    const kit = new StrategyTestKit(smaCross, { fast: 3, slow: 6, stop_loss_pct: 2 }, { USD: '1000' });
+    kit.prices('BTCUSD', [100, 100, 100, 100, 100, 100]);
+    expect(kit.prices('BTCUSD', [103])).toMatchObject([{ side: 'BUY', quoteAmount: '1000.00' }]);
+    kit.report({ ...filled, side: 'BUY', amount: '9.70873786', price: '103', orderDone: true });
+    kit.setBalance('USD', '0');
+    kit.setBalance('BTC', '9.70873786');
+    // the level is 103 less 2 % = 100.94; at 100.95 nothing, at 100.9 the stop sells with no death cross (fast 101.3 > slow 100.65)
+    expect(kit.prices('BTCUSD', [100.95])).toEqual([]);
+    expect(kit.prices('BTCUSD', [100.9])).toEqual([{ kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '9.70873786' }]);
+  });
+
+  it('sells at its trailing stop below the highest price since the entry, and at its take-profit', () => {
+    const trail = new StrategyTestKit(smaCross, { fast: 2, slow: 3, trailing_stop_pct: 5 }, { USD: '1000' });
+    trail.prices('BTCUSD', [100, 100, 100, 103]);
+    trail.report({ ...filled, side: 'BUY', amount: '9', price: '103', orderDone: true });
+    trail.setBalance('BTC', '9');
+    expect(trail.prices('BTCUSD', [120, 125, 119])).toEqual([]); // 5 % below 125 is 118.75
+    expect(trail.prices('BTCUSD', [118.7])).toMatchObject([{ side: 'SELL', baseAmount: '9' }]);
+    const target = new StrategyTestKit(smaCross, { fast: 2, slow: 3, take_profit_pct: 10 }, { USD: '1000' });
+    target.prices('BTCUSD', [100, 100, 100, 103]);
+    target.report({ ...filled, side: 'BUY', amount: '9', price: '100', orderDone: true });
+    target.setBalance('BTC', '9');
+    expect(target.prices('BTCUSD', [109.9])).toEqual([]);
+    expect(target.prices('BTCUSD', [110])).toMatchObject([{ side: 'SELL' }]);
+  });
+
+  it('leaves every exit rule off by default and refuses a stop of 100 % or more, naming the param', () => {
+    const kit = new StrategyTestKit(smaCross, { fast: 2, slow: 3 }, { USD: '1000' });
+    kit.prices('BTCUSD', [100, 100, 100, 103]);
+    kit.report({ ...filled, side: 'BUY', amount: '9', price: '103', orderDone: true });
+    kit.setBalance('BTC', '9');
+    expect(kit.prices('BTCUSD', [104, 105, 50])).toMatchObject([{ side: 'SELL' }]); // the death cross at 50, no stop before
+    expect(() => new StrategyTestKit(smaCross, { stop_loss_pct: 100 })).toThrow(/stop_loss_pct/);
   });
 
   it('rejects fast >= slow with a message naming the field', () => {

@@ -3,7 +3,7 @@
  * once when the helper is made, and the levels they put on a held position. Prices here are numbers,
  * as every market price a strategy sees is: a level is compared with the price of each event.
  */
-import type { MarketEvent, MarketSymbol } from '../core/index.js';
+import { D, type Dec, type MarketEvent, type MarketSymbol } from '../core/index.js';
 import type { StrategyContext } from './define.js';
 
 /** How a position helper sizes its entries and when it exits on its own. Every exit rule is optional. */
@@ -66,11 +66,16 @@ export function checkPositionOptions(market: MarketSymbol, o: PositionOptions): 
   if (o.takeProfitPct !== undefined && o.takeProfitPrice !== undefined) throw new RangeError(`${where}: give takeProfitPct or takeProfitPrice, not both`);
 }
 
-/** The levels of the rules in force for a position entered at `entry` whose highest price since is `high`. */
-export function exitLevels(o: PositionOptions, entry: number | undefined, high: number | undefined): ExitLevels {
-  const stopLoss = o.stopLossPrice ?? (o.stopLossPct !== undefined && entry !== undefined ? entry * (1 - o.stopLossPct / 100) : undefined);
-  const takeProfit = o.takeProfitPrice ?? (o.takeProfitPct !== undefined && entry !== undefined ? entry * (1 + o.takeProfitPct / 100) : undefined);
-  const trailingStop = o.trailingStopPct !== undefined && high !== undefined ? high * (1 - o.trailingStopPct / 100) : undefined;
+/**
+ * The levels of the rules in force for a position entered at `entry` whose highest price since is
+ * `high`. Worked out in decimals, so a level is the one a person computes (10 % above 100 is 110,
+ * not 110.00000000000001) and a price exactly at it triggers.
+ */
+export function exitLevels(o: PositionOptions, entry: Dec | undefined, high: number | undefined): ExitLevels {
+  const below = (from: Dec, pct: number): number => from.times(new D(100).minus(pct)).div(100).toNumber();
+  const stopLoss = o.stopLossPrice ?? (o.stopLossPct !== undefined && entry !== undefined ? below(entry, o.stopLossPct) : undefined);
+  const takeProfit = o.takeProfitPrice ?? (o.takeProfitPct !== undefined && entry !== undefined ? entry.times(new D(100).plus(o.takeProfitPct)).div(100).toNumber() : undefined);
+  const trailingStop = o.trailingStopPct !== undefined && high !== undefined ? below(new D(high), o.trailingStopPct) : undefined;
   return { ...(stopLoss !== undefined && { stopLoss }), ...(takeProfit !== undefined && { takeProfit }), ...(trailingStop !== undefined && { trailingStop }) };
 }
 

@@ -129,6 +129,13 @@ describe('Position: exit rules', () => {
     expect(p.exitReason?.text).toBe('take-profit at 105.00');
   });
 
+  it('works its levels out in decimals: a price exactly at 10 % above 100 (110) takes the profit', () => {
+    const { p, price, entered } = rig({ sizePct: 100, takeProfitPct: 10, stopLossPct: 7 });
+    entered(100);
+    expect(p.levels).toEqual({ takeProfit: 110, stopLoss: 93 });
+    expect(price(110)).toBeDefined();
+  });
+
   it('trailing stop percent below the highest price seen since the entry', () => {
     const { p, price, entered } = rig({ sizePct: 100, trailingStopPct: 10 });
     entered(100);

@@ -78,6 +78,9 @@ export class Position {
   private adopted: { readonly price: number; readonly amount: Dec } | undefined;
   private high: number | undefined;
   private reason: ExitReason | undefined;
+  /** The levels at `cachedHigh` and the entry price (undefined when a fill or adoption changed it). */
+  private cachedLevels: ExitLevels | undefined;
+  private cachedHigh: number | undefined;
 
   /**
    * @param market the market traded, e.g. "BTCUSD"
@@ -141,8 +144,11 @@ export class Position {
 
   /** The exit levels in force now: those of the rules set, once an entry price is known. */
   get levels(): ExitLevels {
-    const entry = this.entryPrice;
-    return exitLevels(this.options, entry && entry.toNumber(), this.high);
+    if (this.cachedLevels === undefined || this.cachedHigh !== this.high) {
+      this.cachedLevels = exitLevels(this.options, this.entryPrice, this.high);
+      this.cachedHigh = this.high;
+    }
+    return this.cachedLevels;
   }
 
   /**
@@ -157,6 +163,7 @@ export class Position {
     this.bought = this.boughtGross = this.cost = this.sold = ZERO;
     this.high = undefined;
     this.reason = undefined;
+    this.cachedLevels = undefined;
     this.phase = 'entering';
     return { kind: 'place-order', market: this.market, side: 'BUY', type: 'MARKET', quoteAmount: spend };
   }
@@ -182,6 +189,7 @@ export class Position {
     if (price === undefined) return undefined;
     if (this.phase === 'flat' && !this.everOrdered && this.held(ctx)) {
       this.adopted = { price, amount: ctx.account.total(this.base) };
+      this.cachedLevels = undefined;
       this.phase = 'long';
     }
     if (this.phase !== 'long') return undefined;
@@ -252,6 +260,7 @@ export class Position {
     const amount = new D(f.amount);
     const baseFee = f.commissionAsset === this.base ? new D(f.commission) : ZERO;
     if (current) current.fills++;
+    this.cachedLevels = undefined;
     if (f.side === 'BUY') {
       this.bought = this.bought.plus(amount).minus(baseFee);
       this.boughtGross = this.boughtGross.plus(amount);
