@@ -52,6 +52,10 @@ export async function runJob(definition: StrategyDefinition, ctx: JobContext, jo
       definition, params, series, range: { start: job.start, end: job.end },
       feeBps: ctx.feeBps, slippageBps: ctx.slippageBps, initial: ctx.initial, ...(ctx.limits && { limits: ctx.limits }),
     });
+    // a strategy that threw (or returned a non-intent) was stopped: its figures are of a broken run
+    const f = run.strategyFailure;
+    if (f !== undefined) return { id: job.id, ok: false, error: `strategy ${f.strategy} stopped in ${f.handler}: ${f.message}` };
+    if (run.strategyStopped !== undefined) return { id: job.id, ok: false, error: `strategy stopped: ${run.strategyStopped}` };
     return { id: job.id, ok: true, metrics: { ...metricsToJson(run.metrics), fees: Number(run.feesPaid) } };
   } catch (e) {
     if (e instanceof InputError) return { id: job.id, ok: false, error: e.message };

@@ -42,7 +42,8 @@ export interface FoldResult {
 }
 
 export interface OptimizeRow {
-  readonly rank: number;
+  /** 1 for the best; null for a combination that failed (listed after every ranked row). */
+  readonly rank: number | null;
   readonly params: Readonly<Record<string, GridValue>>;
   /** The metric: over all points, or the mean in-sample value across folds. */
   readonly score: number | null;
@@ -50,9 +51,20 @@ export interface OptimizeRow {
   readonly outOfSampleScore?: number | null;
   readonly metrics?: JobMetrics;
   readonly folds?: readonly FoldResult[];
-  /** Why the combination could not run (e.g. fast must be smaller than slow). */
+  /**
+   * Walk-forward only: the mean across folds, in sample and out of sample, of the metric and of the
+   * figures a reader judges a choice by (return, drawdown, round trips, fees).
+   */
+  readonly inSampleMean?: JobMetrics;
+  readonly outOfSampleMean?: JobMetrics;
+  /** True when the combination could not run or its strategy stopped; `error` says why. */
+  readonly failed?: true;
+  /** Why the combination failed (e.g. fast must be smaller than slow, or the strategy threw). */
   readonly error?: string;
 }
+
+/** The figures averaged across walk-forward folds, besides the ranking metric. */
+export const FOLD_FIGURES = ['return_pct', 'max_drawdown_pct', 'trades', 'fees'] as const;
 
 /** Walk-forward selection: per fold, the best in-sample combination and its out-of-sample metrics. */
 export interface FoldPick {
@@ -66,7 +78,10 @@ export interface OptimizeResult {
   readonly metric: OptimizeMetric;
   readonly workers: number;
   readonly combinations: number;
+  /** Ranked rows first, then the failed ones (rank null). */
   readonly rows: readonly OptimizeRow[];
+  /** How many combinations failed. */
+  readonly failed: number;
   readonly walkForward?: readonly FoldPick[];
 }
 
@@ -87,7 +102,7 @@ export async function runOptimize(cfg: OptimizeConfig): Promise<OptimizeResult> 
   const unranked = perCombo.map(({ params, results: r }) => rowOf(params, r, key, cfg.walkForward !== undefined));
   const rows = rank(unranked, cfg.metric);
   return {
-    metric: cfg.metric, workers, combinations: cfg.grid.combinations.length, rows,
+    metric: cfg.metric, workers, combinations: cfg.grid.combinations.length, rows, failed: rows.filter((r) => r.failed).length,
     ...(cfg.walkForward !== undefined && { walkForward: picks(perCombo, key, cfg.metric, segments.length - 1) }),
   };
 }
@@ -103,17 +118,23 @@ export function segmentBounds(length: number, walkForward?: number): Array<[numb
 
 function rowOf(params: Readonly<Record<string, GridValue>>, r: readonly JobResult[], key: string, walk: boolean): Omit<OptimizeRow, 'rank'> {
   const failed = r.find((x) => !x.ok);
-  if (failed && !failed.ok) return { params, score: null, error: failed.error };
+  if (failed && !failed.ok) return { params, score: null, failed: true, error: failed.error };
   const m = r.map((x) => (x.ok ? x.metrics : {}));
   if (!walk) return { params, score: num(m[0]![key]), metrics: m[0]! };
   const folds = m.slice(1).map((oos, k) => ({ fold: k + 1, inSample: m[k]!, outOfSample: oos }));
-  return { params, score: mean(folds.map((f) => num(f.inSample[key]))), outOfSampleScore: mean(folds.map((f) => num(f.outOfSample[key]))), folds };
+  const means = (side: 'inSample' | 'outOfSample'): JobMetrics => Object.fromEntries([key, ...FOLD_FIGURES].map((f) => [f, mean(folds.map((x) => num(x[side][f])))]));
+  return {
+    params, score: mean(folds.map((f) => num(f.inSample[key]))), outOfSampleScore: mean(folds.map((f) => num(f.outOfSample[key]))), folds,
+    inSampleMean: means('inSample'), outOfSampleMean: means('outOfSample'),
+  };
 }
 
+/** Ranks the rows that ran by the metric (a null score last among them); failed rows follow, unranked. */
 function rank(rows: Array<Omit<OptimizeRow, 'rank'>>, metric: OptimizeMetric): OptimizeRow[] {
   const sign = metric === 'max_drawdown' ? 1 : -1;
-  const sorted = [...rows].sort((a, b) => (a.score === null ? 1 : b.score === null ? -1 : sign * (a.score - b.score)));
-  return sorted.map((r, i) => ({ rank: i + 1, ...r }));
+  const ran = rows.filter((r) => !r.failed);
+  const sorted = [...ran].sort((a, b) => (a.score === null ? 1 : b.score === null ? -1 : sign * (a.score - b.score)));
+  return [...sorted.map((r, i) => ({ rank: i + 1, ...r })), ...rows.filter((r) => r.failed).map((r) => ({ rank: null, ...r }))];
 }
 
 function picks(perCombo: Array<{ params: Readonly<Record<string, GridValue>>; results: JobResult[] }>, key: string, metric: OptimizeMetric, folds: number): FoldPick[] {

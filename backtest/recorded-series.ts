@@ -11,7 +11,8 @@
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { InputError, type MarketEvent } from '../src/core/index.js';
-import { loadPriceSeries, MAX_LISTED_PROBLEMS, PriceDataError, type PriceProblem, type PriceSeries } from '../src/sim/prices/price-file.js';
+import { loadPriceFile } from './price-column.js';
+import { MAX_LISTED_PROBLEMS, PriceDataError, type PriceProblem, type PriceSeries } from '../src/sim/prices/price-file.js';
 import { ResponseDecoder } from '../src/venue/polling/decode.js';
 import { RECORDING_HEADER } from '../src/venue/polling/recorder.js';
 import { readRecording } from '../src/venue/polling/recording-reader.js';
@@ -128,8 +129,9 @@ function checkOrder(p: Points, problems: PriceProblem[]): void {
  * A `--data` file for backtest and optimize: a stream recording (by its header) replays the points
  * of `market`; anything else loads as a price file (CSV or List Historical Prices JSON).
  */
-export async function loadDataFile(file: string, market: string | undefined): Promise<PriceSeries> {
-  if (!isRecordingFile(file)) return loadPriceSeries(file);
+export async function loadDataFile(file: string, market: string | undefined, priceColumn?: string): Promise<PriceSeries> {
+  if (!isRecordingFile(file)) return loadPriceFile(file, priceColumn);
+  if (priceColumn !== undefined) throw new InputError('--price-column', `${file} is a stream recording: its points are the recorded prices (or book mids); --price-column picks a column of a CSV file`);
   if (market === undefined) throw new InputError('--data', `${file} is a stream recording: backtest a strategy with one market to say which market's points to replay`);
   return loadRecordedSeries(file, market);
 }

@@ -18,6 +18,8 @@ export interface ReportPage {
   readonly title: string;
   readonly subtitle: string;
   readonly metrics: readonly (readonly [string, string])[];
+  /** Shown above the metrics, so nobody reads the figures without them. */
+  readonly warnings?: readonly string[];
   readonly assumptions: readonly (readonly [string, string])[];
   readonly tradeHeader: readonly string[];
   readonly tradeRows: readonly (readonly string[])[];
@@ -69,6 +71,7 @@ h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 16px; margin: 24px 0 8p
 table { border-collapse: collapse; } th, td { padding: 3px 10px 3px 0; text-align: left; vertical-align: top; }
 table.kv th { font-weight: 500; color: #4b5563; } table.kv td { font-variant-numeric: tabular-nums; }
 table.trades { font-size: 12px; font-variant-numeric: tabular-nums; } table.trades th { border-bottom: 1px solid #d1d5db; }
+.warn { background: #fef3c7; border-left: 4px solid #d97706; padding: 6px 10px; margin: 12px 0; }
 .chart { min-height: 320px; margin-bottom: 8px; } .note { color: #6b7280; font-size: 12px; }
 `;
 
@@ -127,6 +130,7 @@ export function renderReportHtml(page: ReportPage, assets: ChartAssets): string 
 </head>
 <body>
 <header><h1>${escapeHtml(page.title)}</h1><p class="sub">${escapeHtml(page.subtitle)}</p></header>
+${(page.warnings ?? []).map((w) => `<p class="warn" role="alert">${escapeHtml(w)}</p>`).join('\n')}
 <section class="grid">
 <div><h2>Metrics</h2>
 ${table(page.metrics)}</div>

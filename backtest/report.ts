@@ -7,7 +7,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { TradeloopError } from '../src/core/index.js';
+import { fallbackPriceDecimals, formatAmount, formatPrice, splitMarket, TradeloopError } from '../src/core/index.js';
 import { minMaxIndices, pick } from './downsample.js';
 import { type BacktestMetrics, buyHoldSeries, drawdownSeries, type RoundTrip } from './metrics.js';
 import { type ChartAssets, type ReportChartData, type ReportPage, renderReportHtml } from './report-html.js';
@@ -54,6 +54,33 @@ export interface ReportInput {
   /** Points per chart at most (default 4000); trades listed in the page at most (default 500). */
   readonly maxChartPoints?: number;
   readonly maxTableTrades?: number;
+  /** Warnings a reader must see before the figures (e.g. the run was shorter than the warm-up). */
+  readonly warnings?: readonly string[];
+  /** How money and prices are shown (default: from the market symbol, prices at the quote's decimals). */
+  readonly units?: MoneyUnits;
+}
+
+/**
+ * The units money is shown in for people: amounts of the base and quote asset at their precision,
+ * prices at the market's tick. (trades.csv and equity.csv keep every digit.)
+ */
+export interface MoneyUnits {
+  readonly base: string;
+  readonly quote: string;
+  readonly priceDecimals: number;
+}
+
+/**
+ * The units of a market: base and quote from its symbol, prices at `priceDecimals` (the instrument's
+ * tick decimals, which a run knows) or else at the quote asset's precision.
+ */
+export function unitsOf(market: string, priceDecimals?: number): MoneyUnits {
+  try {
+    const { base, quote } = splitMarket(market);
+    return { base, quote, priceDecimals: priceDecimals ?? fallbackPriceDecimals(quote) };
+  } catch {
+    return { base: market, quote: 'USD', priceDecimals: priceDecimals ?? 2 };
+  }
 }
 
 /** Paths of the files written. */
@@ -158,15 +185,20 @@ function buildPage(input: ReportInput, hold: Float64Array, drawdown: Float64Arra
   const m = input.metrics;
   const shown = input.trades.slice(0, input.maxTableTrades ?? 500);
   const markers = markersOf(input);
+  const units = input.units ?? unitsOf(input.market);
   const notes = [`${shown.length} of ${input.trades.length} round trips listed; trades.csv holds all of them.`];
   if (markers.total > markers.buys.length + markers.sells.length) notes.push(`The price chart marks ${MAX_MARKERS} of ${markers.total} fills.`);
   return {
     title: `${input.strategy} on ${input.market}`,
     subtitle: `${iso(m.startAt)} to ${iso(m.endAt)} · ${m.points.toLocaleString('en-US')} points${input.source ? ` · ${input.source}` : ''}`,
-    metrics: formatMetricRows(m),
+    metrics: formatMetricRows(m, units),
+    warnings: input.warnings ?? [],
     assumptions: assumptionRows(input),
     tradeHeader: ['side', 'entry', 'exit', 'quantity', 'entry price', 'exit price', 'pnl', 'fees'],
-    tradeRows: shown.map((t) => [t.side, iso(t.entryAt), iso(t.exitAt), t.quantity, t.entryPrice, t.exitPrice, t.pnl, t.fees]),
+    tradeRows: shown.map((t) => [
+      t.side, iso(t.entryAt), iso(t.exitAt), formatAmount(t.quantity, units.base), formatPrice(t.entryPrice, units.priceDecimals),
+      formatPrice(t.exitPrice, units.priceDecimals), formatAmount(t.pnl, units.quote), formatAmount(t.fees, units.quote),
+    ]),
     tradesNote: notes.join(' '),
     charts: chartData(input, hold, drawdown, markers),
   };
@@ -201,10 +233,13 @@ function chartData(input: ReportInput, hold: Float64Array, drawdown: Float64Arra
   };
 }
 
-/** Label/value rows of every metric, as the report shows them; the CLI's terminal summary can print the same. */
-export function formatMetricRows(m: BacktestMetrics): [string, string][] {
+/**
+ * Label/value rows of every metric, as the report shows them; the CLI's terminal summary prints the
+ * same. Money is shown at the quote asset's precision (`units`, default USD).
+ */
+export function formatMetricRows(m: BacktestMetrics, units: Pick<MoneyUnits, 'quote'> = { quote: 'USD' }): [string, string][] {
   return [
-    ['Final equity', m.finalEquity.toFixed(2)],
+    ['Final equity', formatAmount(m.finalEquity, units.quote)],
     ['Total return', pct(m.totalReturnPct)],
     ['Buy-and-hold return', pct(m.buyHoldReturnPct)],
     ['CAGR', pct(m.cagrPct)],
@@ -217,7 +252,7 @@ export function formatMetricRows(m: BacktestMetrics): [string, string][] {
     ['Win rate', pct(m.winRatePct)],
     ['Profit factor', ratio(m.profitFactor)],
     ['Exposure time', pct(m.exposurePct)],
-    ['Fees paid', m.feesPaid],
+    ['Fees paid', formatAmount(m.feesPaid, units.quote)],
     ['Points', `${m.points} (every ${m.periodMs === null ? 'n/a' : duration(m.periodMs)})`],
   ];
 }

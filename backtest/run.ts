@@ -14,8 +14,9 @@ import { DEFAULT_RISK_LIMITS, type RiskLimits } from '../src/risk/limits.js';
 import type { PriceSeriesLike } from '../src/sim/prices/price-data.js';
 import { marketsOf, type StrategyDefinition } from '../src/strategy/define.js';
 import { computeMetrics, type BacktestMetrics, type RoundTrip } from './metrics.js';
-import type { FillMarker } from './report.js';
+import { unitsOf, type FillMarker, type MoneyUnits } from './report.js';
 import { RoundTripTracker } from './round-trips.js';
+import { noDecisionWarning } from './warm-up-note.js';
 import { buildBacktestBundle, type BacktestBundle } from './wiring.js';
 
 export interface BacktestConfig {
@@ -94,6 +95,13 @@ export interface BacktestRun {
   /** What became of the orders: reports heard by kind, and how many were still open at the last point. */
   readonly orders: OrderOutcomes;
   readonly finalBalances: Readonly<Record<string, string>>;
+  /**
+   * What a reader must know before trusting the figures: e.g. that no decision was possible because
+   * the data is shorter than the strategy's warm-up (see warm-up-note.ts). Empty when all is well.
+   */
+  readonly warnings: readonly string[];
+  /** How people see its money: base and quote asset, and the market's price decimals (its tick's). */
+  readonly units: MoneyUnits;
 }
 
 /** Replays the series through the strategy and returns equity, trades and metrics. */
@@ -139,6 +147,9 @@ export async function runBacktest(cfg: BacktestConfig): Promise<BacktestRun> {
       orders: { ...outcomes, openAtEnd: b.kernel.openOrders.count() },
       ...(b.runner.stopped !== undefined && { strategyStopped: b.runner.stopped, ...(b.runner.failure && { strategyFailure: b.runner.failure }) }),
       finalBalances: Object.fromEntries(b.points.balances().map((x) => [x.asset, x.available.plus(x.trading).toFixed()])),
+      // a strategy that stopped is reported as a failure; the warm-up note would only blur it
+      units: unitsOf(market, b.kernel.riskView.instrument(market)?.priceDecimals),
+      warnings: b.runner.stopped === undefined ? warningsOf(cfg, times.length, intents.length) : [],
     };
   } finally {
     b.kernel.close();
@@ -197,6 +208,11 @@ function refresh(b: BacktestBundle, r: ReplayInput, marks: { version: number; co
   marks.base = x.available.plus(x.trading).toNumber();
   for (const x of b.points.executionsFrom(marks.consumed)) r.tracker.add(x);
   marks.consumed = b.points.executionCount;
+}
+
+function warningsOf(cfg: BacktestConfig, points: number, intents: number): string[] {
+  const none = noDecisionWarning(cfg.definition, cfg.params, points, intents);
+  return none === undefined ? [] : [none];
 }
 
 function noteDenial(denials: Record<string, DenialSummary>, reason: DenialReason, at: number): void {

@@ -1,8 +1,7 @@
 import { type Command } from 'commander';
-import { LazyProgress, parseBps, parseInitial, parseTime } from '../../../backtest/cli-input.js';
-import { checkIncrement, loadCached } from '../../../backtest/history-cache.js';
+import { LazyProgress, parseBps, parseInitial } from '../../../backtest/cli-input.js';
+import { loadSeries, type DataFlags } from '../../../backtest/data-source.js';
 import { metricsToJson } from '../../../backtest/metrics.js';
-import { loadDataFile } from '../../../backtest/recorded-series.js';
 import { DEFAULT_FILL_RULE, formatMetricRows, writeBacktestReport } from '../../../backtest/report.js';
 import { runBacktest, type BacktestRun } from '../../../backtest/run.js';
 import { LiveClock } from '../../clock/index.js';
@@ -10,19 +9,12 @@ import { loadConfigFile } from '../../config/load.js';
 import { InputError, splitMarket } from '../../core/index.js';
 import type { StrategyFailure } from '../../engine/strategy-failure.js';
 import { DEFAULT_RISK_LIMITS } from '../../risk/index.js';
-import type { PriceSeries } from '../../sim/prices/price-file.js';
 import { loadStrategy, marketsOf, parseParamString, resolveParams, type StrategyDefinition } from '../../strategy/index.js';
 import { type CliContext, writeLine } from '../context.js';
 import { formatTable } from '../table.js';
 
-interface BacktestFlags {
+interface BacktestFlags extends DataFlags {
   readonly strategy: string;
-  readonly data?: string;
-  readonly market?: string;
-  readonly from?: string;
-  readonly to?: string;
-  readonly increment: string;
-  readonly dataDir: string;
   readonly params?: string;
   readonly feeBps?: string;
   readonly slippageBps?: string;
@@ -38,16 +30,11 @@ interface BacktestFlags {
  * `--json` — and writes trades.csv, equity.csv and report.html with `--out DIR`.
  */
 export function registerBacktest(program: Command, ctx: CliContext): void {
-  program
+  const command = program
     .command('backtest')
     .description('replay historical prices through a strategy, risk gate and executors; print metrics')
-    .requiredOption('-s, --strategy <name>', 'built-in strategy name or path to a plugin file')
-    .option('--data <file>', 'price file: CSV (timestamp,price or OHLCV), List Historical Prices JSON, or a stream recording of a live run')
-    .option('--market <market>', 'replay the cached prices of this market (see tradeloop history fetch)')
-    .option('--from <time>', 'with --market: first time, e.g. 2024-01-01')
-    .option('--to <time>', 'with --market: last time')
-    .option('--increment <name>', 'with --market: increment of the cached prices', 'ONE_HOUR')
-    .option('--data-dir <dir>', 'folder of cached prices', 'data/history')
+    .requiredOption('-s, --strategy <name>', 'built-in strategy name or path to a plugin file');
+  addDataOptions(command)
     .option('-p, --params <k=v,...>', 'strategy parameters, e.g. fast=10,slow=30')
     .option('--fee-bps <n>', 'fee in basis points of traded notional (default 10)')
     .option('--slippage-bps <n>', 'slippage against the trader in basis points (default 0)')
@@ -63,7 +50,7 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
       const params = strategyParams(definition, flags);
       const clock = new LiveClock();
       const loadStart = clock.now();
-      const series = await loadData(flags, marketsOf(definition, params as never));
+      const series = await loadSeries(flags, marketsOf(definition, params as never));
       const loadMs = clock.now() - loadStart;
       const market = params.market === undefined ? undefined : String(params.market);
       checkInitial(initial, market);
@@ -76,11 +63,15 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
         progress.stop();
       }
       if (flags.out !== undefined) writeReport(flags.out, run, { strategy: definition.name, params, source: series.source, initial: flags.initial, feeBps, slippageBps });
+      // a run that could decide nothing must not pass for a flat strategy: the summary says so before
+      // the figures, and with --json (stdout is for machines) stderr says it too
+      if (flags.json) for (const w of run.warnings) writeLine(ctx.stderr, `warning: ${w}`);
       const failure = run.strategyFailure;
       if (flags.json) {
         writeLine(ctx.stdout, JSON.stringify({
           strategy: definition.name, market: run.market, ...metricsToJson(run.metrics), fees: Number(run.feesPaid),
           elapsed_ms: round(run.elapsedMs), load_ms: round(loadMs), decisions: run.decisions, denials: run.denials, orders: run.orders, ...(flags.out !== undefined && { out: flags.out }),
+          warnings: run.warnings,
           ...(failure && { failure }),
         }));
       } else printSummary(ctx, run, definition.name, series.source, flags.out);
@@ -98,14 +89,16 @@ function strategyParams(definition: StrategyDefinition, flags: BacktestFlags): R
   return resolveParams(definition, raw, '--params');
 }
 
-async function loadData(flags: BacktestFlags, markets: readonly string[]): Promise<PriceSeries> {
-  if ((flags.data === undefined) === (flags.market === undefined)) throw new InputError('--data', 'give either --data FILE or --market MARKET (with cached prices), not both or neither');
-  if (flags.data !== undefined) {
-    if (flags.from !== undefined || flags.to !== undefined) throw new InputError('--from', '--from and --to select cached prices with --market; trim the --data file instead');
-    return loadDataFile(flags.data, markets.length === 1 ? markets[0] : undefined);
-  }
-  const increment = checkIncrement(flags.increment);
-  return loadCached(flags.dataDir, { market: flags.market!, increment }, parseTime(flags.from, '--from'), parseTime(flags.to, '--to'));
+/** The flags that say where the points come from; `backtest` and `optimize` share them. */
+export function addDataOptions(command: Command): Command {
+  return command
+    .option('--data <file>', 'price file: CSV (timestamp,price or OHLCV), List Historical Prices JSON, or a stream recording of a live run')
+    .option('--price-column <name>', 'with a --data CSV: the column that holds the price (e.g. close, when the file also has average_price or vwap)')
+    .option('--market <market>', 'replay the cached prices of this market (see tradeloop history fetch)')
+    .option('--from <time>', 'with --market: first time, e.g. 2024-01-01')
+    .option('--to <time>', 'with --market: last time')
+    .option('--increment <name>', 'with --market: increment of the cached prices', 'ONE_HOUR')
+    .option('--data-dir <dir>', 'folder of cached prices', 'data/history');
 }
 
 function checkInitial(initial: Record<string, string>, market: string | undefined): void {
@@ -120,14 +113,15 @@ function writeReport(out: string, run: BacktestRun, info: { strategy: string; pa
   const params = Object.fromEntries(Object.entries(info.params).map(([k, v]) => [k, typeof v === 'number' || typeof v === 'boolean' ? v : String(v)]));
   writeBacktestReport(out, {
     strategy: info.strategy, market: run.market, params, source: info.source,
-    times: run.times, prices: run.prices, equity: run.equity, trades: run.trades, fills: run.fills, metrics: run.metrics,
+    times: run.times, prices: run.prices, equity: run.equity, trades: run.trades, fills: run.fills, metrics: run.metrics, warnings: run.warnings, units: run.units,
     assumptions: { initial: info.initial, feeBps: info.feeBps, slippageBps: info.slippageBps, fillRule: DEFAULT_FILL_RULE, extra: [['Risk decisions', decisionsText(run)], ...denialLines(run).map((l): [string, string] => ['Denial', l.trim()])] },
   });
 }
 
 function printSummary(ctx: CliContext, run: BacktestRun, strategy: string, source: string, out: string | undefined): void {
   writeLine(ctx.stdout, `${strategy} on ${run.market} · ${source}`);
-  writeLine(ctx.stdout, formatTable(['metric', 'value'], formatMetricRows(run.metrics)));
+  for (const w of run.warnings) writeLine(ctx.stdout, `warning: ${w}`);
+  writeLine(ctx.stdout, formatTable(['metric', 'value'], formatMetricRows(run.metrics, run.units)));
   writeLine(ctx.stdout, `risk decisions: ${decisionsText(run)}`);
   const o = run.orders;
   writeLine(ctx.stdout, `orders: ${o.accepted} accepted, ${o.fills} fills, ${o.cancelled} cancelled, ${o.rejected} rejected, ${o.failed} failed, ${o.openAtEnd} open at the end`);

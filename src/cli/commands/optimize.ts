@@ -1,19 +1,20 @@
 import { type Command } from 'commander';
 import { availableParallelism } from 'node:os';
 import { LazyProgress, parseBps, parseInitial, parsePositiveInt } from '../../../backtest/cli-input.js';
+import { loadSeries, type DataFlags } from '../../../backtest/data-source.js';
 import { parseGrid } from '../../../backtest/grid.js';
-import { loadDataFile } from '../../../backtest/recorded-series.js';
+import { unitsOf } from '../../../backtest/report.js';
 import { OPTIMIZE_METRICS, runOptimize, type OptimizeMetric, type OptimizeResult } from '../../../backtest/optimize.js';
 import { LiveClock } from '../../clock/index.js';
 import { loadConfigFile } from '../../config/load.js';
-import { InputError } from '../../core/index.js';
+import { formatAmount, InputError } from '../../core/index.js';
 import { loadStrategy, marketsOf, parseParamString, resolveParams } from '../../strategy/index.js';
 import { type CliContext, writeLine } from '../context.js';
 import { formatTable } from '../table.js';
+import { addDataOptions } from './backtest.js';
 
-interface OptimizeFlags {
+interface OptimizeFlags extends DataFlags {
   readonly strategy: string;
-  readonly data: string;
   readonly grid: string;
   readonly metric: string;
   readonly workers?: string;
@@ -29,14 +30,16 @@ interface OptimizeFlags {
 
 /**
  * `tradeloop optimize`: every combination of a parameter grid backtested across worker threads,
- * optionally in walk-forward folds, ranked by one metric (a table, or `--json`).
+ * optionally in walk-forward folds, ranked by one metric (a table, or `--json`). Combinations that
+ * failed (refused params, a strategy that threw) are listed apart, below the ranked rows, with the
+ * reason; when every one failed the command exits 1.
  */
 export function registerOptimize(program: Command, ctx: CliContext): void {
-  program
+  const command = program
     .command('optimize')
     .description('backtest every combination of a parameter grid on all cores and rank them by a metric')
-    .requiredOption('-s, --strategy <name>', 'built-in strategy name or path to a plugin file')
-    .requiredOption('--data <file>', 'price file (CSV or List Historical Prices JSON) or a stream recording of a live run')
+    .requiredOption('-s, --strategy <name>', 'built-in strategy name or path to a plugin file');
+  addDataOptions(command)
     .requiredOption('--grid <spec>', 'parameter grid, e.g. fast=5..30:5,slow=20..100:10 (ranges from..to:step, lists a|b, fixed values)')
     .option('--metric <name>', `metric to rank by: ${Object.keys(OPTIMIZE_METRICS).join(', ')}`, 'sharpe')
     .option('--workers <n>', `worker threads (default all ${availableParallelism()} cores)`)
@@ -53,9 +56,10 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
       const grid = parseGrid(flags.grid);
       const definition = await loadStrategy(flags.strategy);
       const baseParams = flags.params === undefined ? {} : parseParamString(flags.params);
+      if (flags.market !== undefined && 'market' in definition.params.shape && !('market' in grid.combinations[0]!)) baseParams.market ??= flags.market;
       const first = resolveParams(definition, { ...baseParams, ...grid.combinations[0] }, '--grid'); // unknown names fail here, before any thread starts
       const markets = marketsOf(definition, first as never);
-      const series = await loadDataFile(flags.data, markets.length === 1 ? markets[0] : undefined);
+      const series = await loadSeries(flags, markets);
       const clock = new LiveClock();
       const progress = new LazyProgress(ctx.stderr, () => clock.now(), 'optimize');
       const t0 = clock.now();
@@ -72,27 +76,58 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
         progress.stop();
       }
       const elapsedMs = clock.now() - t0;
-      if (flags.json) {
-        writeLine(ctx.stdout, JSON.stringify({ strategy: definition.name, points: series.length, elapsed_ms: elapsedMs, ...result }));
-        return;
+      if (flags.json) writeLine(ctx.stdout, JSON.stringify({ strategy: definition.name, points: series.length, elapsed_ms: elapsedMs, ...result }));
+      else {
+        printTable(ctx, result, grid.names, parsePositiveInt(flags.top, '--top') ?? 20, unitsOf(markets[0] ?? 'BTCUSD').quote);
+        writeLine(ctx.stdout, `${result.combinations} combinations × ${series.length.toLocaleString('en-US')} points on ${result.workers} workers in ${elapsedMs} ms`);
       }
-      printTable(ctx, result, grid.names, parsePositiveInt(flags.top, '--top') ?? 20);
-      writeLine(ctx.stdout, `${result.combinations} combinations × ${series.length.toLocaleString('en-US')} points on ${result.workers} workers in ${elapsedMs} ms`);
+      if (result.combinations > 0 && result.failed === result.combinations) {
+        const first = result.rows[0];
+        writeLine(ctx.stderr, `error: every combination failed (${result.failed} of ${result.combinations}), so nothing could be ranked; the first: ${first?.error ?? 'unknown'}`);
+        ctx.exitCode = 1;
+      }
     });
 }
 
-function printTable(ctx: CliContext, r: OptimizeResult, names: readonly string[], top: number): void {
+/** The columns of the table besides rank and params: the metric first, then what a reader judges it by. */
+function columnsOf(key: string): string[] {
+  return [key, ...['return_pct', 'max_drawdown_pct', 'trades'].filter((c) => c !== key)];
+}
+
+function printTable(ctx: CliContext, r: OptimizeResult, names: readonly string[], top: number, quote: string): void {
   const walk = r.walkForward !== undefined;
   const key = OPTIMIZE_METRICS[r.metric];
-  const header = ['rank', ...names, walk ? `${key} (in sample)` : key, ...(walk ? [`${key} (out of sample)`] : ['return_pct', 'max_drawdown_pct', 'trades'])];
-  const rows = r.rows.slice(0, top).map((row) => [
-    String(row.rank), ...names.map((n) => String(row.params[n])), fmt(row.score),
-    ...(walk ? [fmt(row.outOfSampleScore ?? null)] : [fmt(num(row.metrics?.return_pct)), fmt(num(row.metrics?.max_drawdown_pct)), String(row.metrics?.trades ?? '')]),
-  ].map((c, i) => (i === names.length + 1 && row.error ? `error: ${row.error}` : c)));
+  const columns = columnsOf(key);
+  const header = ['rank', ...names, ...(walk ? columns.flatMap((c) => [`${c} in`, `${c} out`]) : columns)];
+  const ranked = r.rows.filter((row) => !row.failed);
+  const rows = ranked.slice(0, top).map((row) => [
+    String(row.rank), ...names.map((n) => String(row.params[n])),
+    ...(walk
+      ? columns.flatMap((c) => [cell(c, row.inSampleMean?.[c], quote), cell(c, row.outOfSampleMean?.[c], quote)])
+      : columns.map((c) => cell(c, row.metrics?.[c], quote))),
+  ]);
   writeLine(ctx.stdout, formatTable(header, rows));
+  if (ranked.length > top) writeLine(ctx.stdout, `… ${ranked.length - top} more ranked rows (--top N shows more, --json all)`);
+  if (walk) writeLine(ctx.stdout, `in / out: mean across the ${r.walkForward!.length} folds, in sample (where the choice is made) and out of sample (the next segment)`);
   for (const p of r.walkForward ?? []) {
-    writeLine(ctx.stdout, `fold ${p.fold}: chose ${names.map((n) => `${n}=${String(p.params[n])}`).join(',')} (in sample ${fmt(p.inSampleScore)}); out of sample ${key} ${fmt(num(p.outOfSample[key]))}, return ${fmt(num(p.outOfSample.return_pct))} %`);
+    const o = p.outOfSample;
+    writeLine(ctx.stdout, `fold ${p.fold}: chose ${names.map((n) => `${n}=${String(p.params[n])}`).join(',')} (in sample ${key} ${fmt(p.inSampleScore)}); out of sample ${key} ${cell(key, o[key], quote)}, return ${cell('return_pct', o.return_pct, quote)} %, drawdown ${cell('max_drawdown_pct', o.max_drawdown_pct, quote)} %, ${cell('trades', o.trades, quote)} trades`);
   }
+  const failed = r.rows.filter((row) => row.failed);
+  if (failed.length > 0) {
+    writeLine(ctx.stdout, `failed: ${failed.length} of ${r.combinations} combinations (not ranked)`);
+    for (const row of failed) writeLine(ctx.stdout, `  ${names.map((n) => `${n}=${String(row.params[n])}`).join(',')}  failed: ${row.error ?? 'unknown reason'}`);
+  }
+}
+
+/** One figure for people: money at the quote asset's precision, percentages to 2 places, counts whole, ratios to 3. */
+function cell(column: string, v: unknown, quote: string): string {
+  const n = num(v);
+  if (n === null) return 'n/a';
+  if (column === 'final_equity' || column === 'fees') return formatAmount(n, quote);
+  if (column === 'trades') return String(Math.round(n * 100) / 100);
+  if (column.endsWith('_pct')) return n.toFixed(2);
+  return fmt(n);
 }
 
 function num(v: unknown): number | null {
