@@ -12,3 +12,4 @@ export * from './memory-journal.js';
 export * from './journal-lock.js';
 export * from './journal-venue.js';
 export * from './journal-file.js';
+export * from './journal-trades.js';

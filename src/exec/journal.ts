@@ -3,6 +3,7 @@ import type { Decision, Intent } from '../core/index.js';
 import { ACTIVE_STATES, JOURNAL_DDL, JOURNAL_SCHEMA_VERSION, type JournalState } from './journal-schema.js';
 import type { JournalLock } from './journal-lock.js';
 import type { FactsUpdate, JournalFill, JournalIntentRow, JournalStore } from './journal-store.js';
+import type { StrategyFill } from './journal-trades.js';
 
 export type { JournalFill, JournalIntentRow, JournalStore } from './journal-store.js';
 
@@ -182,6 +183,30 @@ export class Journal implements JournalStore {
       commission_asset AS commissionAsset, at FROM fills ${filter.refId ? 'WHERE ref_id = ?' : ''} ORDER BY at, fill_id LIMIT ?`;
     const args: unknown[] = filter.refId ? [filter.refId] : [];
     return this.db.prepare(sql).all(...args, filter.limit ?? 1_000_000) as JournalFill[];
+  }
+
+  /**
+   * Every fill with the strategy that made it, oldest first: order fills, and quote executions that
+   * filled (their amount and price from the intent's row; the quote's price carries its spread, so
+   * no commission). For round trips and positions per strategy.
+   */
+  strategyFills(): StrategyFill[] {
+    const orders = this.db
+      .prepare(
+        `SELECT i.strategy AS strategy, f.ref_id AS refId, f.market AS market, f.side AS side, f.amount AS amount, f.price AS price,
+           f.commission AS commission, f.commission_asset AS commissionAsset, f.at AS at
+         FROM fills f JOIN intents i ON i.ref_id = f.ref_id ORDER BY f.at, f.fill_id`,
+      )
+      .all() as StrategyFill[];
+    const quotes = (
+      this.db
+        .prepare(
+          `SELECT strategy, ref_id, market, side, amount_filled, average_price, updated_at FROM intents
+           WHERE kind = 'execute-quote' AND state = 'done' AND average_price IS NOT NULL AND amount_filled NOT IN ('0', '') ORDER BY updated_at, ref_id`,
+        )
+        .all() as Array<{ strategy: string; ref_id: string; market: string; side: string; amount_filled: string; average_price: string; updated_at: number }>
+    ).map((r) => ({ strategy: r.strategy, refId: r.ref_id, market: r.market, side: r.side, amount: r.amount_filled, price: r.average_price, commission: '0', commissionAsset: '', at: r.updated_at }));
+    return [...orders, ...quotes].sort((a, b) => a.at - b.at);
   }
 
   events(refId: string): Array<{ seq: number; at: number; type: string; data: unknown }> {

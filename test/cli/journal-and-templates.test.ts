@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -52,9 +52,72 @@ describe('tradeloop orders / trades', () => {
     expect(JSON.parse(json.stdout)).toHaveLength(1);
   });
 
-  it('prints trades', async () => {
-    const run = await runCli(['trades', '--journal', journalWithData(), '--json']);
+  it('prints fills with --fills', async () => {
+    const run = await runCli(['trades', '--journal', journalWithData(), '--fills', '--json']);
     expect(JSON.parse(run.stdout)).toMatchObject([{ fillId: 'f-1', price: '99900' }]);
+    const table = await runCli(['trades', '--journal', journalWithData(), '--fills']);
+    expect(table.stdout).toMatch(/sma-cross\s+run-1\s+BTCUSD\s+BUY\s+0\.00100000\s+99900\.00\s+0\.10 USD/);
+  });
+
+  /** Two strategies: grid closes one round trip (a win) and holds a second; dca holds what it bought. */
+  function tradedJournal(): string {
+    const file = join(mkdtempSync(join(tmpdir(), 'tradeloop-cli-')), 'j.sqlite');
+    const j = new Journal(file);
+    let at = 1_700_000_000_000;
+    const trade = (refId: string, strategy: string, side: 'BUY' | 'SELL', amount: string, price: string, commission: string): void => {
+      at += 60_000;
+      j.recordDecision({ kind: 'approve', at, intent: { kind: 'place-order', intentId: refId, strategy, market: 'BTCUSD', side, type: 'MARKET', baseAmount: amount } });
+      j.update(refId, at, 'done', { venueId: `o-${refId}`, status: 'FILLED', amountFilled: amount }, { type: 'status' });
+      j.recordFill({ fillId: `f-${refId}`, refId, orderId: `o-${refId}`, market: 'BTCUSD', side, amount, price, commission, commissionAsset: 'USD', at });
+    };
+    trade('g-1', 'grid', 'BUY', '0.5', '33298.01542458', '16.6490077122');
+    trade('d-1', 'dca', 'BUY', '0.1', '33000', '3.3');
+    trade('g-2', 'grid', 'SELL', '0.5', '35940.123456', '17.970061728');
+    trade('g-3', 'grid', 'BUY', '0.25', '34000', '8.5');
+    j.close();
+    return file;
+  }
+
+  it('lists round trips per strategy with entry, exit, P&L and fees at the asset precision; --json keeps every digit', async () => {
+    const file = tradedJournal();
+    const table = await runCli(['trades', '--journal', file]);
+    expect(table.code, table.stderr).toBe(0);
+    // grid: spent 16649.00771229 + 16.6490077122, received 17970.061728 - 17.970061728
+    expect(table.stdout).toMatch(/grid\s+BTCUSD\s+2023-11-14T22:14:20Z\s+2023-11-14T22:16:20Z\s+0\.50000000\s+33298\.02\s+35940\.12\s+1286\.43\s+34\.62\s+2/);
+    expect(table.stdout).toMatch(/grid\s+BTCUSD\s+\S+\s+open \(0\.25000000 held\)\s+0\.25000000\s+34000\.00\s+-\s+0\.00 realized\s+8\.50\s+1/);
+    expect(table.stdout).toMatch(/dca\s+BTCUSD\s+\S+\s+open \(0\.10000000 held\)/);
+    expect(table.stdout).toMatch(/^grid: 1 closed round trip\(s\), 1 won; P&L 1286\.43 USD, fees 34\.62 USD$/m);
+    for (const line of table.stdout.split('\n')) expect(line).not.toMatch(/\d\.\d{9,}/);
+    const json = JSON.parse((await runCli(['trades', '--journal', file, '--json', '--strategy', 'grid'])).stdout) as Array<Record<string, unknown>>;
+    expect(json).toHaveLength(2);
+    expect(json[0]).toMatchObject({ strategy: 'grid', entryPrice: '33298.01542458', exitPrice: '35940.123456', pnl: '1286.4349462698', fees: '34.6190694402' });
+  });
+
+  it('shows each strategy\'s position and P&L', async () => {
+    const file = tradedJournal();
+    const table = await runCli(['positions', '--journal', file]);
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toMatch(/grid\s+BTCUSD\s+0\.25000000 BTC\s+34034\.00\s+8508\.50 USD\s+1286\.43 USD\s+43\.12 USD\s+1\s+1/);
+    expect(table.stdout).toMatch(/dca\s+BTCUSD\s+0\.10000000 BTC\s+33033\.00\s+3303\.30 USD\s+0\.00 USD\s+3\.30 USD\s+0\s+0/);
+    const json = JSON.parse((await runCli(['positions', '--journal', file, '--json', '--strategy', 'dca'])).stdout) as unknown;
+    expect(json).toEqual([expect.objectContaining({ strategy: 'dca', market: 'BTCUSD', position: '0.1', averageCost: '33033', costBasis: '3303.3', realizedPnl: '0' })]);
+  });
+
+  it('finds the journal through --config (journal.path), saying which', async () => {
+    const file = tradedJournal();
+    const config = join(mkdtempSync(join(tmpdir(), 'tradeloop-cfg-')), 'bot.yaml');
+    writeFileSync(config, `journal:\n  path: ${file}\n`);
+    for (const cmd of ['orders', 'trades', 'positions']) {
+      const r = await runCli([cmd, '--config', config, '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain(`journal: ${file} (journal.path in ${config})`);
+      expect(JSON.parse(r.stdout)).not.toHaveLength(0);
+    }
+    const missing = join(mkdtempSync(join(tmpdir(), 'tradeloop-cfg-')), 'none.yaml');
+    writeFileSync(missing, 'journal:\n  path: /nonexistent/j.sqlite\n');
+    const r = await runCli(['trades', '--config', missing]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/journal \/nonexistent\/j\.sqlite \(journal\.path in .*none\.yaml\) does not exist/);
   });
 
   it('explains a missing journal and bad flags with exit code 2', async () => {

@@ -1,0 +1,199 @@
+/**
+ * Round trips and positions per strategy, from the journal's fills (`tradeloop trades`,
+ * `tradeloop positions`). The rules are the backtest's (backtest/round-trips.ts), so a live run and
+ * a backtest read the same: a round trip opens with the first buy from a flat position and closes
+ * when the position is flat again; partial buys and sells in between belong to it; its P&L is quote
+ * received from the sells (after fees) minus quote spent on the buys (fees included). A sell with no
+ * position of the strategy's open (selling a holding it did not buy) is no round trip and moves no
+ * position. Positions carry an average cost (fees in it), so the realized P&L of a partial exit is
+ * known before the round trip closes. Money stays decimal.
+ */
+import { D, type Dec, ZERO, splitMarket, toWire } from '../core/index.js';
+
+/** A fill of one strategy's order or quote execution, as the journal holds it (wire decimals). */
+export interface StrategyFill {
+  readonly strategy: string;
+  readonly refId: string;
+  readonly market: string;
+  readonly side: string;
+  readonly amount: string;
+  readonly price: string;
+  readonly commission: string;
+  readonly commissionAsset: string;
+  readonly at: number;
+}
+
+/** A round trip of one strategy in one market; `exitAt` and the exit fields are absent while open. */
+export interface JournalRoundTrip {
+  readonly strategy: string;
+  readonly market: string;
+  readonly entryAt: number;
+  readonly exitAt?: number;
+  /** Base amount bought in the round trip. */
+  readonly quantity: string;
+  /** Base amount still held (0 once closed). */
+  readonly open: string;
+  readonly entryPrice: string;
+  readonly exitPrice?: string;
+  /** Closed: received minus spent; open: the realized part (partial exits), in the quote asset. */
+  readonly pnl: string;
+  /** Fees paid in the round trip, in the quote asset. */
+  readonly fees: string;
+  readonly fills: number;
+}
+
+/** One strategy's position in one market. */
+export interface StrategyPosition {
+  readonly strategy: string;
+  readonly market: string;
+  /** Base amount held from the strategy's own buys. */
+  readonly position: string;
+  /** Average cost per unit of the position held, fees included (absent when flat). */
+  readonly averageCost?: string;
+  /** Quote spent on the position held (its cost basis). */
+  readonly costBasis: string;
+  /** P&L of what was sold, against the average cost, fees included, in the quote asset. */
+  readonly realizedPnl: string;
+  readonly fees: string;
+  readonly roundTrips: number;
+  readonly wins: number;
+  readonly lastFillAt: number;
+  /** Price of the strategy's last fill in the market (not a current price). */
+  readonly lastPrice: string;
+}
+
+/** Places kept of values that come from a division (averages, average-cost shares): exact sums keep all. */
+const RATIO_DP = 12;
+
+interface Book {
+  readonly strategy: string;
+  readonly market: string;
+  position: Dec;
+  cost: Dec;
+  realized: Dec;
+  fees: Dec;
+  trips: number;
+  wins: number;
+  lastAt: number;
+  lastPrice: string;
+  trip: Trip | undefined;
+}
+
+interface Trip {
+  entryAt: number;
+  spent: Dec;
+  received: Dec;
+  fees: Dec;
+  bought: Dec;
+  sold: Dec;
+  buyNotional: Dec;
+  sellNotional: Dec;
+  fills: number;
+}
+
+/** Round trips (closed ones by exit time, then open ones) and positions, per strategy and market. */
+export function tradesFromFills(fills: readonly StrategyFill[]): { roundTrips: JournalRoundTrip[]; positions: StrategyPosition[] } {
+  const books = new Map<string, Book>();
+  const closed: JournalRoundTrip[] = [];
+  const ordered = [...fills].sort((a, b) => a.at - b.at);
+  for (const f of ordered) {
+    const key = `${f.strategy}\u0000${f.market}`;
+    let book = books.get(key);
+    if (book === undefined) {
+      book = { strategy: f.strategy, market: f.market, position: ZERO, cost: ZERO, realized: ZERO, fees: ZERO, trips: 0, wins: 0, lastAt: 0, lastPrice: f.price, trip: undefined };
+      books.set(key, book);
+    }
+    const trip = apply(book, f);
+    if (trip !== undefined) closed.push(trip);
+  }
+  const open = [...books.values()].filter((b) => b.trip !== undefined).map((b) => roundTrip(b, b.trip!, undefined));
+  return { roundTrips: [...closed, ...open], positions: [...books.values()].map(positionOf) };
+}
+
+/** Applies one fill to its book; returns the round trip it closed, if any. */
+function apply(book: Book, f: StrategyFill): JournalRoundTrip | undefined {
+  const amount = new D(f.amount);
+  const price = new D(f.price);
+  const fee = feeInQuote(f, price);
+  book.fees = book.fees.plus(fee);
+  book.lastAt = f.at;
+  book.lastPrice = f.price;
+  if (f.side === 'BUY') {
+    book.trip ??= { entryAt: f.at, spent: ZERO, received: ZERO, fees: ZERO, bought: ZERO, sold: ZERO, buyNotional: ZERO, sellNotional: ZERO, fills: 0 };
+    const t = book.trip;
+    const spent = amount.times(price).plus(fee);
+    t.spent = t.spent.plus(spent);
+    t.bought = t.bought.plus(amount);
+    t.buyNotional = t.buyNotional.plus(amount.times(price));
+    t.fees = t.fees.plus(fee);
+    t.fills++;
+    book.position = book.position.plus(amount);
+    book.cost = book.cost.plus(spent);
+    return undefined;
+  }
+  const t = book.trip;
+  if (t === undefined || book.position.isZero()) return undefined;
+  const sold = D.min(amount, book.position);
+  // the fee of a sale larger than the position is shared in proportion
+  const share = amount.isZero() ? fee : fee.times(sold).div(amount);
+  const received = sold.times(price).minus(share);
+  const costOut = book.cost.times(sold).div(book.position);
+  book.realized = book.realized.plus(received.minus(costOut));
+  book.cost = book.cost.minus(costOut);
+  book.position = book.position.minus(sold);
+  t.received = t.received.plus(received);
+  t.sold = t.sold.plus(sold);
+  t.sellNotional = t.sellNotional.plus(sold.times(price));
+  t.fees = t.fees.plus(share);
+  t.fills++;
+  if (!book.position.isZero()) return undefined;
+  book.cost = ZERO;
+  book.trip = undefined;
+  book.trips++;
+  const trip = roundTrip(book, t, f.at);
+  if (new D(trip.pnl).gt(0)) book.wins++;
+  return trip;
+}
+
+function roundTrip(book: Book, t: Trip, exitAt: number | undefined): JournalRoundTrip {
+  const base = {
+    strategy: book.strategy,
+    market: book.market,
+    entryAt: t.entryAt,
+    quantity: toWire(t.bought),
+    open: toWire(t.bought.minus(t.sold)),
+    entryPrice: toWire(t.buyNotional.div(t.bought), RATIO_DP),
+    fees: toWire(t.fees),
+    fills: t.fills,
+  };
+  if (exitAt === undefined) {
+    // realized so far: what the partial exits received minus the average cost of what they sold
+    const costSold = t.sold.isZero() ? ZERO : t.spent.times(t.sold).div(t.bought);
+    return { ...base, pnl: toWire(t.received.minus(costSold), RATIO_DP) };
+  }
+  return { ...base, exitAt, exitPrice: toWire(t.sellNotional.div(t.sold), RATIO_DP), pnl: toWire(t.received.minus(t.spent)) };
+}
+
+function positionOf(b: Book): StrategyPosition {
+  return {
+    strategy: b.strategy,
+    market: b.market,
+    position: toWire(b.position),
+    ...(b.position.gt(0) && { averageCost: toWire(b.cost.div(b.position), RATIO_DP) }),
+    costBasis: toWire(b.cost, RATIO_DP),
+    realizedPnl: toWire(b.realized, RATIO_DP),
+    fees: toWire(b.fees),
+    roundTrips: b.trips,
+    wins: b.wins,
+    lastFillAt: b.lastAt,
+    lastPrice: b.lastPrice,
+  };
+}
+
+/** A fee in the quote asset: as charged, or converted at the fill's price when charged in the base asset. */
+function feeInQuote(f: StrategyFill, price: Dec): Dec {
+  const fee = new D(f.commission);
+  if (fee.isZero()) return ZERO;
+  const { base } = splitMarket(f.market);
+  return f.commissionAsset === base ? fee.times(price) : fee;
+}
