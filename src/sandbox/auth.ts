@@ -15,6 +15,11 @@ export const ALL_SCOPES: readonly string[] = [
   'identity:write_account', 'settlement:read_transaction', 'settlement:write_transaction',
   'conversion:read_conversion_stablecoin', 'conversion:write_conversion_stablecoin', 'tax:read_tax_form',
   'transfer:reject_crypto_deposit', 'transfer:update_crypto_deposit', 'identity:write_verifier_credentials',
+  'events:read_event', 'transfer:read_crypto_destination_address', 'transfer:write_crypto_destination_address',
+  'statements:read_statement', 'statements:read_payment', 'api_creds:read_credentials', 'api_creds:delete_credentials',
+  'orchestration:read_orchestration', 'orchestration:write_orchestration', 'orchestration:read_orchestration_rule',
+  'orchestration:write_orchestration_rule', 'rewards:read_monitoring_address', 'rewards:write_monitoring_address',
+  'exchange:write_issuer_quote', 'exchange:write_issuer_quote_execution', 'exchange:read_issuer_quote_execution',
 ];
 
 /** A credential the sandbox accepts, with the scopes it may be granted. */

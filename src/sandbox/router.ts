@@ -17,6 +17,8 @@ export interface RouteContext {
   readonly shapes: WireShapes;
   /** The entity the caller's credential acts for (the primary entity on public routes). */
   readonly owner: string;
+  /** The caller's client id (undefined on public routes). */
+  readonly clientId?: string | undefined;
   /** `http://host:port` of this sandbox as the caller reached it (upload and download links). */
   readonly baseUrl: string;
 }
@@ -61,7 +63,9 @@ export class Router {
       pathKnown = true;
     }
     if (pathKnown) throw problem(405, `method ${method} is not allowed on ${path}`);
-    throw problem(404, `no operation at ${method} ${path}: paths start with /v2 (see OPERATIONS.md)`);
+    throw problem(404, path.startsWith('/v2/') || path === '/v2'
+      ? `no operation at ${method} ${path}: not an operation of the platform API v2`
+      : `no operation at ${method} ${path}: API paths start with /v2 (the base URL ends in /v2)`);
   }
 
   routes(): Route[] {

@@ -183,7 +183,7 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
       app.sim.advanceTo(app.sim.clock.now());
       const query = new Query(new URLSearchParams(q < 0 ? '' : raw.slice(q + 1)));
       const baseUrl = `http://${req.headers.host ?? `127.0.0.1:${req.socket.localPort ?? 0}`}`;
-      result = await route.handler({ sim: app.sim, params, query, req, body: () => readJsonObject(req), shapes: app.shapes, owner: caller?.entity ?? PRIMARY_ENTITY, baseUrl });
+      result = await route.handler({ sim: app.sim, params, query, req, body: () => readJsonObject(req), shapes: app.shapes, owner: caller?.entity ?? PRIMARY_ENTITY, clientId: caller?.clientId, baseUrl });
     }
     // every change is on disk before the client hears of it (a no-op without a SQLite state file)
     app.state?.commit();

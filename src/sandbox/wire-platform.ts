@@ -5,6 +5,7 @@ import {
   type SimDepositAddress,
   type SimWithdrawalFee,
   type SimFiatAccount,
+  type SimDestinationAddress,
   type SimDepositInstructions,
   type SimIdentity,
   summaryStatus,
@@ -62,14 +63,14 @@ export function wireAccount(sim: SimPlatform, a: SimAccount): Json {
 /**
  * The wire FiatAccount: full, or the list view (`withheld` set): account numbers masked to
  * `XXXX` and the last four, the owner's name and address withheld but their keys kept (the
- * schema requires them): empty objects, or `null` as the spec's list example sends them.
+ * schema requires them): the owner `{}` and the address but for its country (valid against the
+ * schema), or `null` as the spec's list example sends them.
  */
 export function wireFiatAccount(a: SimFiatAccount, withheld?: 'empty' | 'null'): Json {
   const instructions: Json = { ...a.instructions };
   let owner: unknown = a.holder;
   if (withheld !== undefined) {
-    const hidden = withheld === 'null' ? null : {};
-    if ('fiat_account_owner_address' in instructions) instructions.fiat_account_owner_address = hidden;
+    if ('fiat_account_owner_address' in instructions) instructions.fiat_account_owner_address = withheld === 'null' ? null : maskedAddress(instructions.fiat_account_owner_address);
     for (const k of ['account_number', 'account_id', 'wallet_address']) if (typeof instructions[k] === 'string') instructions[k] = `XXXX${(instructions[k] as string).slice(-4)}`;
     owner = withheld === 'null' ? Object.fromEntries(Object.keys(a.holder).map((k) => [k, null])) : {};
   }
@@ -78,6 +79,20 @@ export function wireFiatAccount(a: SimFiatAccount, withheld?: 'empty' | 'null'):
     fiat_network_instructions: { [a.network]: instructions }, status: a.status, metadata: { ...a.metadata }, created_at: isoTime(a.createdAt), updated_at: isoTime(a.updatedAt),
     ...(a.deletedAt !== undefined ? { deleted_at: isoTime(a.deletedAt) } : {}),
   };
+}
+
+/** A crypto destination address: APPROVED at once (the sandbox screens nothing). */
+export function wireDestinationAddress(a: SimDestinationAddress): Json {
+  return {
+    id: a.id, crypto_network: a.cryptoNetwork, address: a.address, nickname: a.nickname, status: 'APPROVED', created_at: isoTime(a.createdAt), bookmarked: a.bookmarked,
+    ...(a.travelruleMetadata !== undefined ? { travelrule_metadata: a.travelruleMetadata } : {}),
+  };
+}
+
+/** A postal address withheld but for its country (the one field the schema requires). */
+function maskedAddress(value: unknown): Json {
+  const a = (value ?? {}) as Json;
+  return a.country === undefined ? {} : { country: a.country };
 }
 
 const PLATFORM_BANK_ADDRESS = { country: 'USA', address1: '1 Sandbox Plaza', city: 'New York', province: 'NY', zip_code: '10001' };

@@ -43,3 +43,5 @@ export type { SimDepositAddress, SimWithdrawalFee } from './platform/crypto.js';
 export { SETTLEMENT_STATUSES, type SimSettlement } from './platform/settlement-transactions.js';
 export type { SimConversion } from './platform/conversions.js';
 export type { TaxFormLink } from './platform/tax-forms.js';
+export { deriveEvents, type SimEvent, type EventSubject } from './platform/events.js';
+export type { SimDestinationAddress } from './platform/destination-addresses.js';

@@ -44,8 +44,4 @@ export interface SimOptions {
   readonly platform?: Partial<PlatformSettings>;
 }
 
-/** The network a funding deposit of `asset` arrives on (undefined for fiat): crypto deposits need one. */
-export function networkFor(asset: string): string | undefined {
-  const networks: Record<string, string> = { BTC: 'BITCOIN', BCH: 'BITCOIN_CASH', LTC: 'LITECOIN', SOL: 'SOLANA' };
-  return ['USD', 'EUR', 'SGD', 'BRL', 'GBP', 'MXN'].includes(asset) ? undefined : (networks[asset] ?? 'ETHEREUM');
-}
+export { networkFor } from './platform/transfers.js';

@@ -103,7 +103,7 @@ describe('sandbox quotes, quote executions, transfers and limits over HTTP', () 
     expect(await limits()).toEqual(['300']);
     const over = await sb.http.post('/v2/transfer/internal', { from_profile_id: 'default', to_profile_id: bot.id, asset: 'USD', amount: '300.01' }, token);
     expect(over.status).toBe(403);
-    expect(over.body).toMatchObject({ title: 'Transfer Limit Exceeded', meta: { transfer_type: 'INTERNAL_TRANSFER_DEBIT', period_seconds: '3600', limit: '1000', remaining: '300', limit_asset: 'USD' } });
+    expect(over.body).toMatchObject({ type: 'about:blank', title: 'Forbidden', meta: { transfer_type: 'INTERNAL_TRANSFER_DEBIT', period_seconds: '3600', limit: '1000', remaining: '300', limit_asset: 'USD' } });
     expect(over.body.detail).toContain(over.body.meta.rule_id);
     sb.advance(3_600_000);
     token = await sb.http.token();

@@ -9,7 +9,7 @@ export { COUNTERPARTY };
  * conversions and tax forms once with valid input over raw HTTP, keeping each 200 body by
  * operationId (for the OpenAPI response validation test).
  */
-export async function exercisePlatform(sb: TestSandbox, bodies: Map<string, unknown>): Promise<void> {
+export async function exercisePlatform(sb: TestSandbox, bodies: Map<string, unknown>): Promise<Record<string, string>> {
   const h = sb.http;
   const token = await h.token();
   const theirs = await h.token(undefined, COUNTERPARTY.clientId, COUNTERPARTY.clientSecret);
@@ -39,7 +39,8 @@ export async function exercisePlatform(sb: TestSandbox, bodies: Map<string, unkn
   const fiat = await ok('CreateFiatAccount', h.post('/v2/transfer/fiat-accounts', { fiat_account_owner: { person_details: { first_name: 'Ada', last_name: 'Lovelace' } }, fiat_network_instructions: wireAccount('123456789') }, token));
   const cubix = await h.post('/v2/transfer/fiat-accounts', { fiat_account_owner: { institution_details: { name: 'Acme' } }, fiat_network_instructions: { cubix: { account_id: 'cubix-4321' } } }, token);
   await ok('UpdateFiatAccount', h.put(`/v2/transfer/fiat-accounts/${fiat.id}`, { metadata: { k: 'v' } }, token));
-  await ok('ListFiatAccounts', h.get(`/v2/transfer/fiat-accounts?ids=${cubix.body.id}`, token));
+  await ok('ListFiatAccounts', h.get('/v2/transfer/fiat-accounts', token));
+  await ok('DeleteFiatAccount', h.del(`/v2/transfer/fiat-accounts/${cubix.body.id}`, token));
   sb.advance(5_000);
   await ok('GetFiatAccount', h.get(`/v2/transfer/fiat-accounts/${fiat.id}`, token));
   const di = await ok('CreateFiatDepositInstructions', h.post('/v2/transfer/fiat-deposit-instructions', { profile_id: 'default', fiat_network: 'WIRE', identity_id: person.id }, token));
@@ -72,4 +73,48 @@ export async function exercisePlatform(sb: TestSandbox, bodies: Map<string, unkn
   await ok('ListStablecoinConversions', h.get('/v2/conversion/stablecoins', token));
   await ok('ListTaxFormRevisions', h.get(`/v2/tax/tax-form-revisions?account_id=${account.id}&tax_year=2024`, token));
   await ok('ListTaxForms', h.get(`/v2/tax/tax-forms?account_ids=${account.id}&tax_year=2024`, token));
+  return { person: person.id, account: account.id, fiat: fiat.id, held: held.id, transaction: tx.id, conversion: conv.id };
+}
+
+/**
+ * Calls the operations beyond the platform spec once: events, crypto destination addresses,
+ * statements and the lists and records of resources the sandbox does not simulate. 200 bodies go
+ * to `bodies`, refusals (403 feature not enabled, 404 unknown id) to `refusals`.
+ */
+export async function exerciseBeyond(sb: TestSandbox, bodies: Map<string, unknown>, refusals: Map<string, RawResponse>): Promise<void> {
+  const h = sb.http;
+  const token = await h.token();
+  const ok = async (op: string, res: Promise<RawResponse>): Promise<WireJson> => {
+    const r = await res;
+    if (r.status !== 200) throw new Error(`${op}: ${r.status} ${JSON.stringify(r.body)}`);
+    bodies.set(op, r.body);
+    return r.body;
+  };
+  const refused = async (op: string, status: number, res: Promise<RawResponse>): Promise<void> => {
+    const r = await res;
+    if (r.status !== status) throw new Error(`${op}: expected ${status}, got ${r.status} ${JSON.stringify(r.body)}`);
+    refusals.set(op, r);
+  };
+  const events = await ok('ListEvents', h.get('/v2/events?limit=100', token));
+  if (events.events.length === 0) throw new Error('ListEvents: no events after the exercise');
+  await ok('GetEvent', h.get(`/v2/events/${events.events[0].id}`, token));
+  await ok('PutCryptoDestinationAddress', h.put('/v2/transfer/crypto-destination-address', { crypto_network: 'ETHEREUM', address: '0xe4B0aCA9FB669817775274775b20e52118595515', nickname: 'cold', bookmarked_status: true }, token));
+  await ok('ListCryptoDestinationAddresses', h.get('/v2/transfer/crypto-destination-addresses?crypto_networks=ETHEREUM&bookmarked_status=true', token));
+  await ok('ListStatements', h.get('/v2/statements?statuses=STATEMENT_STATUS_PAID', token));
+  await ok('ListPayments', h.get('/v2/statements/payments?product=USDG_REWARDS', token));
+  await ok('ListApiCredentials', h.get('/v2/api-creds/credentials', token));
+  await ok('ListOrchestrations', h.get('/v2/orchestration/orchestrations', token));
+  await ok('ListOrchestrationRules', h.get('/v2/orchestration/rules', token));
+  await ok('ListMonitoringAddress', h.get('/v2/rewards/monitor/address', token));
+  await ok('ListIssuerQuoteExecutions', h.get('/v2/issuer-quotes?status=COMPLETE', token));
+  await refused('DeleteApiCredentials', 403, h.del('/v2/api-creds/credentials/tradeloop-local', token));
+  await refused('CreateOrchestration', 403, h.post('/v2/orchestration/orchestrations', { profile_id: 'default' }, token));
+  await refused('GetOrchestration', 404, h.get('/v2/orchestration/orchestrations/nope', token));
+  await refused('CreateOrchestrationRule', 403, h.post('/v2/orchestration/rules', { profile_id: 'default' }, token));
+  await refused('DeleteOrchestrationRule', 404, h.del('/v2/orchestration/rules/nope', token));
+  await refused('CreateMonitoringAddress', 403, h.post('/v2/rewards/monitor/address', { address: '0x1', crypto_network: 'ETHEREUM' }, token));
+  await refused('GetMonitoringAddress', 404, h.get('/v2/rewards/monitor/address/nope', token));
+  await refused('UpdateMonitoringAddress', 404, h.put('/v2/rewards/monitor/address/nope', { nickname: 'n' }, token));
+  await refused('CreateIssuerQuote', 403, h.post('/v2/issuer-quote', { profile_id: 'default' }, token));
+  await refused('CreateIssuerQuoteExecution', 404, h.post('/v2/issuer-quote/nope', { profile_id: 'default' }, token));
 }

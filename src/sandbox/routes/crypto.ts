@@ -1,6 +1,6 @@
 import { type Route, type RouteContext } from '../router.js';
 import { wireTransfer } from '../wire.js';
-import { wireDepositAddress, wireWithdrawalFee } from '../wire-platform.js';
+import { wireDepositAddress, wireDestinationAddress, wireWithdrawalFee } from '../wire-platform.js';
 import { listPage, matches, timeBounds } from './list-helpers.js';
 
 function listDepositAddresses(ctx: RouteContext): unknown {
@@ -11,6 +11,18 @@ function listDepositAddresses(ctx: RouteContext): unknown {
   );
   const page = listPage(q, all, { created: timeBounds(q, 'created_at') });
   return { items: page.items.map((a) => wireDepositAddress(ctx.sim, a)), next_page_cursor: page.next_page_cursor };
+}
+
+/** ListCryptoDestinationAddresses: the entity's address book with every filter of the operation, ANDed. */
+function listDestinations(ctx: RouteContext): unknown {
+  const q = ctx.query;
+  const f = { ids: q.array('ids'), networks: q.array('crypto_networks'), addresses: q.array('addresses'), nicknames: q.array('nicknames') };
+  const bookmarked = q.string('bookmarked_status') === undefined ? undefined : q.bool('bookmarked_status');
+  const all = ctx.sim.platform.destinations.list(ctx.owner).filter(
+    (a) => matches(f.ids, a.id) && matches(f.networks, a.cryptoNetwork) && matches(f.addresses, a.address) && matches(f.nicknames, a.nickname) && (bookmarked === undefined || a.bookmarked === bookmarked),
+  );
+  const page = listPage(q, all, { created: timeBounds(q, 'created_at') });
+  return { addresses: page.items.map(wireDestinationAddress), next_page_cursor: page.next_page_cursor };
 }
 
 /** Deposit addresses, crypto deposits needing information, guaranteed fees and crypto withdrawals. */
@@ -41,5 +53,10 @@ export const CRYPTO_ROUTES: readonly Route[] = [
   {
     operation: 'CreateCryptoWithdrawal', method: 'POST', path: '/v2/transfer/crypto-withdrawals', scope: 'transfer:write_crypto_withdrawal',
     handler: async (ctx) => wireTransfer(ctx.sim.platform.crypto.withdraw(await ctx.body(), ctx.owner, ctx.sim.now())),
+  },
+  { operation: 'ListCryptoDestinationAddresses', method: 'GET', path: '/v2/transfer/crypto-destination-addresses', scope: 'transfer:read_crypto_destination_address', handler: listDestinations },
+  {
+    operation: 'PutCryptoDestinationAddress', method: 'PUT', path: '/v2/transfer/crypto-destination-address', scope: 'transfer:write_crypto_destination_address',
+    handler: async (ctx) => ({ address: wireDestinationAddress(ctx.sim.platform.destinations.put(await ctx.body(), ctx.owner, ctx.sim.now())) }),
   },
 ];

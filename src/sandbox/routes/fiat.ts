@@ -7,7 +7,7 @@ function listFiatAccounts(ctx: RouteContext): unknown {
   const q = ctx.query;
   const ids = q.array('ids');
   const refs = q.array('ref_ids');
-  const deleted = q.bool('include_deleted') ?? false;
+  const deleted = q.bool('include_deleted');
   const all = ctx.sim.platform.fiatAccounts.list(ctx.owner, deleted).filter((a) => matches(ids, a.id) && matches(refs, a.refId));
   const page = listPage(q, all, { created: timeBounds(q, 'created_at') });
   return { items: page.items.map((a) => wireFiatAccount(a, ctx.shapes.withheld)), next_page_cursor: page.next_page_cursor };
@@ -38,7 +38,7 @@ export const FIAT_ROUTES: readonly Route[] = [
   {
     operation: 'GetFiatAccount', method: 'GET', path: '/v2/transfer/fiat-accounts/:id', scope: 'transfer:read_fiat_account',
     handler: (ctx) => {
-      const deleted = ctx.query.bool('include_deleted') ?? false;
+      const deleted = ctx.query.bool('include_deleted');
       return wireFiatAccount(ctx.sim.platform.fiatAccounts.get(ctx.params.id ?? '', ctx.owner, deleted));
     },
   },

@@ -2,7 +2,7 @@ import { InputError } from '../../core/errors.js';
 import { SimError } from '../errors.js';
 import { type IdentityStore } from './identities.js';
 import { type IdSource } from '../ids.js';
-import { type JsonObject, arrayValue, enumValue, objectValue, onlyFields, optionalBool, optionalText } from './input.js';
+import { type JsonObject, arrayValue, enumValue, objectValue, onlyFields, optionalBool, optionalEnum, optionalText } from './input.js';
 import { metadata } from '../exchange/order-rules.js';
 import { type ProfileStore } from '../exchange/profiles.js';
 
@@ -26,7 +26,7 @@ export interface SimAccount {
   metadata: Readonly<Record<string, string>>;
   refId: string | undefined;
   members: AccountMemberRecord[];
-  readonly type: 'BROKERAGE';
+  readonly type: AccountType;
   adminDisabled: boolean;
   userDisabled: boolean;
   /** Set at creation with create_profile; an account cannot be linked to a profile afterwards. */
@@ -35,7 +35,13 @@ export interface SimAccount {
   updatedAt: number;
 }
 
-const CREATE_FIELDS = ['identity_id', 'description', 'metadata', 'ref_id', 'members'];
+/** The account types of the platform (`account.type`); BROKERAGE when none is given. */
+export const ACCOUNT_TYPES = ['BROKERAGE', 'TRADITIONAL_IRA', 'ROTH_IRA', 'SEP_IRA', 'FINANCIAL_ADVISOR'] as const;
+export type AccountType = (typeof ACCOUNT_TYPES)[number];
+/** Fields of the account record a request may echo back: accepted and ignored (the platform sets them). */
+const ACCOUNT_READ_ONLY = ['admin_disabled', 'user_disabled', 'created_at', 'updated_at', 'summary_status', 'profile_id'];
+const CREATE_FIELDS = ['identity_id', 'description', 'metadata', 'ref_id', 'members', 'type', 'id', ...ACCOUNT_READ_ONLY];
+const UPDATE_FIELDS = ['id', 'description', 'ref_id', 'metadata', 'members', 'type', 'identity_id', ...ACCOUNT_READ_ONLY];
 
 /**
  * Accounts of each entity: creation (optionally with a profile of their own), updates whose member
@@ -64,10 +70,11 @@ export class SimAccountStore {
     const description = optionalText(a.description, 'account.description', 500);
     const meta = metadata(a.metadata);
     const withProfile = optionalBool(body.create_profile, 'create_profile') ?? false;
+    const type = optionalEnum(a.type, 'account.type', ACCOUNT_TYPES) ?? 'BROKERAGE';
     const id = this.ids.next('accounts');
     const profileId = withProfile ? this.profiles.create(`account-${id.slice(0, 8)}`, `profile of account ${id}`, nowMs, owner, id).id : undefined;
     const account: SimAccount = {
-      id, seq: this.byId.size + 1, owner, identityId: identity.id, description, metadata: meta, refId, members, type: 'BROKERAGE',
+      id, seq: this.byId.size + 1, owner, identityId: identity.id, description, metadata: meta, refId, members, type,
       adminDisabled: false, userDisabled: false, profileId, createdAt: nowMs, updatedAt: nowMs,
     };
     this.byId.set(id, account);
@@ -77,9 +84,12 @@ export class SimAccountStore {
   update(body: JsonObject, owner: string, nowMs: number): SimAccount {
     onlyFields(body, ['account', 'set_user_disabled']);
     const a = objectValue(body.account, 'account', '{id, description, ref_id, metadata, members}');
-    onlyFields(a, ['id', 'description', 'ref_id', 'metadata', 'members'], 'account.');
+    onlyFields(a, UPDATE_FIELDS, 'account.');
     if (typeof a.id !== 'string' || a.id === '') throw new InputError('account.id', 'required: the id of the account to update');
     const account = this.get(a.id, owner);
+    const type = optionalEnum(a.type, 'account.type', ACCOUNT_TYPES);
+    if (type !== undefined && type !== account.type) throw new InputError('account.type', `an account's type is fixed when it is created: this account is ${account.type}`);
+    if (typeof a.identity_id === 'string' && a.identity_id !== '' && a.identity_id !== account.identityId) throw new InputError('account.identity_id', `an account's identity cannot change: this account belongs to identity ${account.identityId}`);
     const refId = optionalText(a.ref_id, 'account.ref_id', 100);
     if (refId !== undefined && this.list(owner).some((x) => x.refId === refId && x.id !== account.id)) throw new SimError('already-exists', `an account with ref_id ${JSON.stringify(refId)} already exists`);
     const next = a.members === undefined ? undefined : this.replaceMembers(account, a.members, owner);

@@ -60,8 +60,8 @@ export function mayTransact(i: SimIdentity): boolean {
   return i.statuses.sanctions_verification_status === 'APPROVED' && (i.type === 'INSTITUTION' || i.statuses.id_verification_status === 'APPROVED');
 }
 
-const PERSON_BODY = ['person_details', 'metadata', 'tax_details', 'ref_id'];
-const INSTITUTION_BODY = ['institution_details', 'institution_members', 'metadata', 'ref_id', 'tax_details', 'tax_details_not_required'];
+const PERSON_BODY = ['person_details', 'metadata', 'tax_details', 'ref_id', 'tax_details_not_required', 'customer_due_diligence', 'is_merchant'];
+const INSTITUTION_BODY = ['institution_details', 'institution_members', 'metadata', 'ref_id', 'tax_details', 'tax_details_not_required', 'customer_due_diligence', 'is_merchant'];
 const UPDATE_BODY = ['person_details', 'institution_details', 'metadata', 'set_user_disabled', 'ref_id', 'tax_details', 'set_tax_details_not_required', 'customer_due_diligence', 'is_merchant', 'last_kyc_refresh_date'];
 
 /**
@@ -86,13 +86,16 @@ export class IdentityStore {
       throw new InputError('person_details.verifier_type', 'JUMIO identities need the provider credentials first: call SetVerifierCredentials with verifier_type JUMIO');
     }
     this.checkCipId(owner, details, undefined);
+    // allowed for non-US institutions only: taxDetailsOnCreate answers the rule's 400 otherwise
     const notRequired = optionalBool(body.tax_details_not_required, 'tax_details_not_required') ?? false;
     const tax = taxDetailsOnCreate(taxDetails(body.tax_details), details, kind, notRequired);
+    const cdd = optionalObject(body.customer_due_diligence, 'customer_due_diligence', 'the customer due diligence object');
+    const merchant = optionalBool(body.is_merchant, 'is_merchant');
     const members = kind === 'INSTITUTION' ? this.newMembers(body.institution_members, details.institution_type as InstitutionType, owner, 'institution_members', false) : [];
     const identity: SimIdentity = {
       id: this.ids.next('identities'), seq: this.byId.size + 1, owner, type: kind, refId, metadata: metadata(body.metadata), details, members,
       taxDetails: tax, taxDetailsNotRequired: notRequired, statuses: initialStatuses(details), userDisabled: false, adminDisabled: false,
-      customerDueDiligence: undefined, isMerchant: undefined, lastKycRefreshDate: undefined, verificationAttempts: 0, createdAt: nowMs, updatedAt: nowMs,
+      customerDueDiligence: cdd, isMerchant: merchant, lastKycRefreshDate: undefined, verificationAttempts: 0, createdAt: nowMs, updatedAt: nowMs,
     };
     this.byId.set(identity.id, identity);
     return identity;
@@ -228,7 +231,8 @@ export class IdentityStore {
     if (required && list.length === 0) throw new InputError(field, 'required: at least one member {identity_id, roles}');
     return list.map((raw, k) => {
       const m = objectValue(raw, `${field}[${k}]`, '{identity_id, roles, ownership, position}');
-      onlyFields(m, ['identity_id', 'roles', 'ownership', 'position'], `${field}[${k}].`);
+      // name, summary_status and id are the member record's own: accepted and ignored
+      onlyFields(m, ['identity_id', 'roles', 'ownership', 'position', 'name', 'summary_status', 'id'], `${field}[${k}].`);
       if (typeof m.identity_id !== 'string' || m.identity_id === '') throw new InputError(`${field}[${k}].identity_id`, 'required: the id of an identity you created');
       const member = this.byId.get(m.identity_id);
       if (member === undefined || member.owner !== owner) throw new SimError('not-found', `${field}[${k}].identity_id: identity ${m.identity_id} not found`);

@@ -42,6 +42,9 @@ const PERSON_TEXT = ['first_name', 'last_name', 'middle_name', 'date_of_birth', 
 const PERSON_FIELDS = [...PERSON_TEXT, 'cip_id_type', 'govt_id_type', 'address', 'verifier_type', 'passthrough_verifier_type', 'passthrough_verified_at', 'passthrough_verification_status', 'passthrough_verification_fields'];
 const INSTITUTION_TEXT = ['name', 'cip_id', 'cip_id_country', 'phone_number', 'email', 'listed_exchange', 'ticker_symbol', 'parent_institution_name', 'regulator_jurisdiction', 'regulator_name', 'regulator_register_number', 'doing_business_as', 'business_description'];
 const INSTITUTION_FIELDS = [...INSTITUTION_TEXT, 'institution_type', 'institution_sub_type', 'cip_id_type', 'business_address', 'incorporation_address', 'govt_registration_date', 'regulation_status', 'trading_type'];
+/** Verification results the record carries: a request may echo them; they are ignored (SandboxSetIdentityStatus sets them). */
+const PERSON_READ_ONLY = ['id_verification_status', 'sanctions_verification_status', 'additional_screening_status', 'id_verification_url'];
+const INSTITUTION_READ_ONLY = ['sanctions_verification_status', 'document_verification_status', 'additional_screening_status'];
 const TRUST_REQUIRED = ['name', 'cip_id', 'cip_id_type', 'cip_id_country', 'institution_type', 'institution_sub_type', 'business_address', 'govt_registration_date'];
 const RIA_REQUIRED = ['name', 'cip_id', 'cip_id_type', 'cip_id_country', 'institution_type', 'institution_sub_type', 'business_address'];
 const OTHER_REQUIRED = [...TRUST_REQUIRED, 'incorporation_address', 'regulation_status', 'trading_type'];
@@ -60,7 +63,7 @@ export function isUsCountry(country: unknown): boolean {
 /** Checks person details; `creating` applies the creation-only verifier rules. */
 export function personDetails(value: unknown, creating: boolean): JsonObject {
   const p = objectValue(value, 'person_details', 'the person: verifier_type, address, names, cip_id …');
-  onlyFields(p, PERSON_FIELDS, 'person_details.');
+  onlyFields(p, [...PERSON_FIELDS, ...PERSON_READ_ONLY], 'person_details.');
   const out: JsonObject = {};
   for (const k of PERSON_TEXT) {
     const v = optionalText(p[k], `person_details.${k}`, 200);
@@ -102,7 +105,7 @@ function checkVerifier(p: JsonObject, out: JsonObject): void {
 /** Checks institution details: type/sub-type pairing, prohibited activities, required fields per kind. */
 export function institutionDetails(value: unknown, creating: boolean): JsonObject {
   const d = objectValue(value, 'institution_details', 'the institution: name, institution_type, institution_sub_type, cip_id …');
-  onlyFields(d, INSTITUTION_FIELDS, 'institution_details.');
+  onlyFields(d, [...INSTITUTION_FIELDS, ...INSTITUTION_READ_ONLY], 'institution_details.');
   const out: JsonObject = {};
   for (const k of INSTITUTION_TEXT) {
     const v = optionalText(d[k], `institution_details.${k}`, 200);

@@ -4,6 +4,7 @@ import { type AreaDeps, DEFAULT_PLATFORM_SETTINGS, type PlatformSettings } from 
 import { TransactGate } from './compliance.js';
 import { ConversionStore } from './conversions.js';
 import { CryptoTransfers } from './crypto.js';
+import { DestinationAddressBook, type SimDestinationAddress } from './destination-addresses.js';
 import { SimError } from '../errors.js';
 import { FiatAccountStore, type SimFiatAccount } from './fiat.js';
 import { FiatTransfers, type SimDepositInstructions } from './fiat-transfers.js';
@@ -29,6 +30,7 @@ export interface PlatformSnapshot {
   readonly settlements?: ReadonlyArray<Record<string, unknown>>;
   readonly conversions?: ReadonlyArray<Record<string, unknown>>;
   readonly taxCorrections?: ReadonlyArray<readonly [string, number]>;
+  readonly destinationAddresses?: readonly SimDestinationAddress[];
 }
 
 export interface PlatformServicesDeps {
@@ -60,6 +62,8 @@ export class PlatformServices {
   readonly settlements: SettlementTransactions;
   readonly conversions: ConversionStore;
   readonly taxForms: TaxForms;
+  /** Crypto destination addresses (the address book of PutCryptoDestinationAddress). */
+  readonly destinations: DestinationAddressBook;
   private readonly deps: AreaDeps;
 
   constructor(d: PlatformServicesDeps) {
@@ -75,6 +79,7 @@ export class PlatformServices {
     this.settlements = new SettlementTransactions(this.deps);
     this.conversions = new ConversionStore(this.deps);
     this.taxForms = new TaxForms(this.accounts, d.seed);
+    this.destinations = new DestinationAddressBook(d.ids);
   }
 
   /** The wire customer_id of an entity. */
@@ -113,6 +118,7 @@ export class PlatformServices {
     return {
       identities: this.identities.saved(), documents: this.documents.saved(), accounts: this.accounts.saved(), fiatAccounts: this.fiatAccounts.saved(),
       depositInstructions: this.fiat.saved(), crypto: this.crypto.saved(), settlements: this.settlements.saved(), conversions: this.conversions.saved(), taxCorrections: this.taxForms.saved(),
+      destinationAddresses: this.destinations.saved(),
     };
   }
 
@@ -127,6 +133,7 @@ export class PlatformServices {
     this.settlements.restore(s.settlements);
     this.conversions.restore(s.conversions);
     this.taxForms.restore(s.taxCorrections);
+    this.destinations.restore(s.destinationAddresses);
   }
 
   private ownedIfGiven(value: unknown, owner: string, field: string): string | undefined {

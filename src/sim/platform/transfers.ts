@@ -8,7 +8,6 @@ import { type Ledger } from '../exchange/ledger.js';
 import { amount, metadata, optionalString } from '../exchange/order-rules.js';
 import { type ProfileStore } from '../exchange/profiles.js';
 import { type TransferLimits } from './transfer-limit-rules.js';
-import { networkFor } from '../sim-options.js';
 
 /** The crypto networks a deposit may name (the spec's 10-value CryptoNetwork). */
 export const CRYPTO_NETWORKS = ['BITCOIN', 'ETHEREUM', 'BITCOIN_CASH', 'LITECOIN', 'SOLANA', 'POLYGON_POS', 'BASE', 'ARBITRUM_ONE', 'INK', 'XLAYER'] as const;
@@ -287,4 +286,10 @@ function depositNetwork(asset: string, value: unknown): string | undefined {
   if (value === undefined || value === '') return networkFor(asset);
   if (typeof value === 'string' && (CRYPTO_NETWORKS as readonly string[]).includes(value)) return value;
   throw new InputError('crypto_network', `${JSON.stringify(value)} is not valid for a ${asset} deposit: use one of ${CRYPTO_NETWORKS.join(', ')}, or leave it out for the asset's usual network`);
+}
+
+/** The network a funding deposit of `asset` arrives on (undefined for fiat): crypto deposits need one. */
+export function networkFor(asset: string): string | undefined {
+  const networks: Record<string, string> = { BTC: 'BITCOIN', BCH: 'BITCOIN_CASH', LTC: 'LITECOIN', SOL: 'SOLANA' };
+  return ['USD', 'EUR', 'SGD', 'BRL', 'GBP', 'MXN'].includes(asset) ? undefined : (networks[asset] ?? 'ETHEREUM');
 }
