@@ -44,7 +44,7 @@ describe('sandbox fiat accounts, deposits and withdrawals through the typed clie
     const listed = (await api.listFiatAccounts({ ref_ids: ['m-1'] })).items;
     expect(listed).toHaveLength(1);
     expect(listed[0]!.fiat_account_owner).toEqual({});
-    expect(listed[0]!.fiat_network_instructions).toEqual({ wire: { account_number: 'XXXX6789', fiat_account_owner_address: {}, routing_details: expect.objectContaining({ routing_number: '021000021' }) } });
+    expect(listed[0]!.fiat_network_instructions).toEqual({ wire: { account_number: 'XXXX6789', fiat_account_owner_address: { country: 'USA' }, routing_details: expect.objectContaining({ routing_number: '021000021' }) } });
     expect((await api.getFiatAccount(a.id)).fiat_network_instructions).toEqual(wireAccount('123456789'));
   });
 
