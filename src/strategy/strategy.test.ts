@@ -7,6 +7,7 @@ import { InputError } from '../core/index.js';
 import { defineStrategy, marketsOf } from './define.js';
 import { listBuiltinStrategies, loadStrategy } from './loader.js';
 import { parseParamString, resolveParams } from './params.js';
+import { StrategyTestKit } from './testkit.js';
 
 const demo = defineStrategy({
   name: 'demo',
@@ -94,5 +95,48 @@ describe('loadStrategy from an installed package', () => {
     );
     const def = await loadStrategy('tradeloop-plugin-demo', { cwd: dir, strategiesDir: dir });
     expect(def.name).toBe('pkg-demo');
+  });
+});
+
+describe('StrategyTestKit.fill', () => {
+  const buyer = defineStrategy({
+    name: 'buyer',
+    description: 'buys 50 USD on the first price, reports what it hears',
+    params: z.object({}),
+    markets: ['BTCUSD'],
+    create() {
+      let sent = false;
+      return {
+        onEvent(e) {
+          if (e.kind !== 'price' || sent) return undefined;
+          sent = true;
+          return { kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '50.00' };
+        },
+        onReport(r) {
+          if (r.kind === 'filled' && r.orderDone) return { kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: r.amount };
+          return undefined;
+        },
+      };
+    },
+  });
+
+  it('moves the balances and sends accepted then filled, order done', () => {
+    const kit = new StrategyTestKit(buyer, {}, { USD: '100' });
+    const [buy] = kit.prices('BTCUSD', [40]);
+    const after = kit.fill(buy, { price: '40', commission: '0.05' });
+    expect(kit.ctx.account.available('BTC').toFixed()).toBe('1.25');
+    expect(kit.ctx.account.available('USD').toFixed()).toBe('49.95');
+    expect(after).toEqual([{ kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '1.25' }]);
+    kit.fill(after[0], { price: 44 });
+    expect(kit.ctx.account.available('BTC').toFixed()).toBe('0');
+    expect(kit.ctx.account.available('USD').toFixed()).toBe('104.95');
+  });
+
+  it('refuses what it cannot fill, naming the fix', () => {
+    const kit = new StrategyTestKit(buyer, {}, { USD: '100' });
+    expect(() => kit.fill(undefined, { price: 1 })).toThrow(/no intent given: pass a place-order intent/);
+    expect(() => kit.fill({ kind: 'cancel-order', orderRefId: 'x' }, { price: 1 })).toThrow(/a cancel-order intent given/);
+    const [buy] = kit.prices('BTCUSD', [40]);
+    expect(() => kit.fill(buy, { price: '-1' })).toThrow(/price -1 is not a price: give a decimal above 0/);
   });
 });

@@ -1,6 +1,6 @@
 import { type z } from 'zod';
 import { TestClock } from '../clock/test-clock.js';
-import { D, instrumentOf, ZERO, type Dec, type ExecReport, type Instrument, type MarketEvent, type MarketSymbol } from '../core/index.js';
+import { D, instrumentOf, splitMarket, ZERO, type Dec, type ExecReport, type Instrument, type MarketEvent, type MarketSymbol } from '../core/index.js';
 import type { OpenOrderView } from '../state/account-store.js';
 import { MarketStore } from '../state/market-store.js';
 import type { IntentDraft, StrategyContext, StrategyDefinition, StrategyHandlers } from './define.js';
@@ -73,9 +73,50 @@ export class StrategyTestKit<P extends z.ZodObject> {
     return this.collect(this.handlers.onReport?.(r, this.ctx));
   }
 
+  /**
+   * Fills a place-order intent the strategy returned, as a venue would, in one fill: the balances move
+   * (a BUY spends amount × price plus the commission in the quote asset and adds the base; a SELL the
+   * reverse), then the strategy hears `accepted` and `filled` (its order done). Returns the intents
+   * those reports produced. The amount is the intent's `baseAmount`, or its `quoteAmount` / `price`
+   * rounded down to 8 decimals; `commission` is in the quote asset (default 0).
+   *
+   *   const [buy] = kit.prices('BTCUSD', [100, 101, 105]);
+   *   kit.fill(buy, { price: '105.10' });
+   */
+  fill(intent: IntentDraft | undefined, fill: { readonly price: string | number; readonly commission?: string }): IntentDraft[] {
+    if (intent === undefined || intent.kind !== 'place-order') throw new TypeError(`fill: ${intent === undefined ? 'no intent' : `a ${intent.kind} intent`} given: pass a place-order intent the strategy returned`);
+    const price = new D(fill.price);
+    if (!price.isFinite() || price.lte(0)) throw new RangeError(`fill: price ${String(fill.price)} is not a price: give a decimal above 0`);
+    const commission = new D(fill.commission ?? '0');
+    const amount = intent.baseAmount !== undefined ? new D(intent.baseAmount) : new D(intent.quoteAmount ?? '0').div(price).toDecimalPlaces(8, D.ROUND_DOWN);
+    if (amount.lte(0)) throw new RangeError('fill: the intent has no baseAmount or quoteAmount to fill');
+    const { base, quote } = splitMarket(intent.market);
+    const notional = amount.times(price);
+    const bal = (a: string): Dec => this.balances.get(a) ?? ZERO;
+    if (intent.side === 'BUY') {
+      this.balances.set(base, bal(base).plus(amount));
+      this.balances.set(quote, bal(quote).minus(notional).minus(commission));
+    } else {
+      this.balances.set(base, bal(base).minus(amount));
+      this.balances.set(quote, bal(quote).plus(notional).minus(commission));
+    }
+    const n = ++this.fills;
+    const refId = intent.intentId ?? `kit-${n}`;
+    const at = this.clock.now();
+    return [
+      ...this.report({ kind: 'accepted', refId, orderId: `kit-order-${n}`, at }),
+      ...this.report({
+        kind: 'filled', refId, orderId: `kit-order-${n}`, fillId: `kit-fill-${n}`, market: intent.market, side: intent.side,
+        amount: amount.toFixed(), price: price.toFixed(), commission: commission.toFixed(), commissionAsset: quote, orderDone: true, at,
+      }),
+    ];
+  }
+
   setBalance(asset: string, amount: string): void {
     this.balances.set(asset, new D(amount));
   }
+
+  private fills = 0;
 
   private collect(out: readonly IntentDraft[] | IntentDraft | undefined | void): IntentDraft[] {
     if (out === undefined || out === null) return [];

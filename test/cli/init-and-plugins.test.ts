@@ -106,7 +106,8 @@ describe('tradeloop init', () => {
     const ok = await tradeloop(['test'], dir);
     expect(ok.code, why(ok)).toBe(0);
     expect(ok.stdout).toMatch(/buys when the price rises above its EMA while flat/);
-    expect(ok.stdout).toMatch(/pass 2/);
+    expect(ok.stdout).toMatch(/sells the whole position at the stop-loss/);
+    expect(ok.stdout).toMatch(/pass 4\b/);
 
     const added = await tradeloop(['new-strategy', 'breakout'], dir);
     expect(added.code, why(added)).toBe(0);
@@ -116,7 +117,8 @@ describe('tradeloop init', () => {
     const failing = await tradeloop(['test'], dir);
     expect(failing.code).toBe(1);
     expect(failing.stdout).toMatch(/fails on purpose/);
-    expect(failing.stdout).toMatch(/pass 4/);
+    expect(failing.stdout).toMatch(/pass 8\b/);
+    expect(failing.stdout).toMatch(/fail 1\b/);
 
     const none = await tradeloop(['test', 'config'], dir);
     expect(none.code).toBe(2);

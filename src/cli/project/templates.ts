@@ -8,49 +8,40 @@ export type TestRunner = 'node' | 'vitest';
 
 export function pluginTemplate(name: string): string {
   return `/**
- * ${name}: describe what it trades and why. This example buys when the price rises above its EMA
- * and sells the whole position when it falls below it. Handlers are synchronous and pure: read the
- * context, keep indicator state in closures, return intents (or nothing).
+ * ${name}: describe what it trades and why. This example buys when the price rises above its EMA and
+ * sells the whole position when it falls below it, or earlier at an optional stop-loss. Handlers are
+ * synchronous and pure: read the context, keep indicator state in closures, return intents (or nothing).
  */
-import { defineStrategy, Ema, roundBase, roundQuote, splitMarket, z } from 'tradeloop';
+import { defineStrategy, Ema, Position, z } from 'tradeloop';
 
 export default defineStrategy({
   name: '${name}',
-  description: 'buy above the EMA, sell below it',
+  description: 'buy above the EMA, sell below it or at the stop-loss',
   params: z.object({
     market: z.string().default('BTCUSD'),
     period: z.number().int().min(2).default(20),
     size_pct: z.number().gt(0).max(100).default(50),
+    stop_loss_pct: z.number().min(0).lt(100).default(0).describe('exit this many percent below the entry price; 0 = off'),
   }),
   markets: (p) => [p.market],
   create(p) {
     const ema = new Ema(p.period);
-    const { base, quote } = splitMarket(p.market);
-    let pending = false;
+    // sizes the entry, sells everything on exit, watches the stop-loss, and never has two orders in
+    // flight (it learns its entry and when its order is done from the execution reports)
+    const position = new Position(p.market, { sizePct: p.size_pct, ...(p.stop_loss_pct > 0 && { stopLossPct: p.stop_loss_pct }) });
     return {
       onEvent(e, ctx) {
         if (e.kind !== 'price' || e.market !== p.market) return undefined;
-        const average = ema.update(e.price);
-        // on warm-up history nothing is sent and no report follows: only the EMA learns
-        if (average === undefined || pending || ctx.warmingUp) return undefined;
-        const instrument = ctx.instrument(p.market); // tick and decimals as the venue lists them
-        const held = ctx.account.total(base).gt(0);
-        if (!held && e.price > average) {
-          const spend = roundQuote(instrument, ctx.account.available(quote).times(p.size_pct).div(100));
-          if (!(Number(spend) > 0)) return undefined;
-          pending = true;
-          return { kind: 'place-order', market: p.market, side: 'BUY', type: 'MARKET', quoteAmount: spend };
-        }
-        if (held && e.price < average) {
-          pending = true;
-          return { kind: 'place-order', market: p.market, side: 'SELL', type: 'MARKET', baseAmount: roundBase(instrument, ctx.account.available(base)) };
-        }
+        const stop = position.onEvent(e, ctx); // the stop-loss, reached at this price
+        const average = ema.update(e.price); // on warm-up history only the EMA learns
+        if (stop) return stop;
+        if (average === undefined) return undefined;
+        if (e.price > average) return position.enter(ctx); // nothing when held, busy or warming up
+        if (e.price < average) return position.exitAll(ctx); // nothing when flat
         return undefined;
       },
-      onReport(r) {
-        // filled, cancelled, denied (risk gate), rejected (venue) or failed: the order is settled
-        if (r.kind !== 'accepted' && r.kind !== 'unresolved') pending = false;
-        return undefined;
+      onReport(r, ctx) {
+        position.onReport(r, ctx); // accepted, filled, cancelled, denied (risk gate), rejected (venue), failed
       },
     };
   },
@@ -61,8 +52,8 @@ export default defineStrategy({
 export function testTemplate(name: string, runner: TestRunner): string {
   const head =
     runner === 'vitest'
-      ? `import { describe, expect, it } from 'vitest';\nimport { StrategyTestKit } from 'tradeloop/testkit';\nimport plugin from './${name}.js';\n`
-      : `import assert from 'node:assert/strict';\nimport { describe, it } from 'node:test';\nimport { StrategyTestKit } from 'tradeloop/testkit';\nimport plugin from './${name}.js';\n`;
+      ? `import { describe, expect, it } from 'vitest';\nimport { backtestStrategy, StrategyTestKit } from 'tradeloop/testkit';\nimport plugin from './${name}.js';\n`
+      : `import assert from 'node:assert/strict';\nimport { describe, it } from 'node:test';\nimport { backtestStrategy, StrategyTestKit } from 'tradeloop/testkit';\nimport plugin from './${name}.js';\n`;
   const equal = (actual: string, expected: string): string => (runner === 'vitest' ? `expect(${actual}).toEqual(${expected});` : `assert.deepEqual(${actual}, ${expected});`);
   return `${head}
 describe('${name}', () => {
@@ -72,10 +63,25 @@ describe('${name}', () => {
     ${equal(`kit.prices('BTCUSD', [110])`, `[{ kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '500.00' }]`)}
   });
 
+  it('sells the whole position at the stop-loss', () => {
+    const kit = new StrategyTestKit(plugin, { period: 3, size_pct: 50, stop_loss_pct: 2 }, { USD: '1000' });
+    kit.prices('BTCUSD', [100, 100, 100]);
+    const [buy] = kit.prices('BTCUSD', [110]);
+    kit.fill(buy, { price: '110' }); // the venue's answer: accepted, then filled
+    ${equal(`kit.prices('BTCUSD', [108])`, '[]')}
+    ${equal(`kit.prices('BTCUSD', [107.5])`, `[{ kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '4.54545454' }]`)}
+  });
+
   it('does nothing on warm-up history', () => {
     const kit = new StrategyTestKit(plugin, { period: 3 }, { USD: '1000' });
     kit.warmingUp = true;
     ${equal(`kit.prices('BTCUSD', [100, 100, 100, 110])`, '[]')}
+  });
+
+  it('trades through the whole engine in a backtest', async () => {
+    const run = await backtestStrategy(plugin, { params: { period: 3 }, prices: [100, 100, 100, 104, 108, 103, 99, 99] });
+    ${equal('run.trades.length', '1')}
+    ${equal('run.orders.openAtEnd', '0')}
   });
 });
 `;

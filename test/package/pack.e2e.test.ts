@@ -1,0 +1,186 @@
+/**
+ * tradeloop as a user gets it: the package is packed (npm pack, which builds dist/), a project is made
+ * with `tradeloop init --from TARBALL`, the tarball is installed there (prefer-offline: from the
+ * npm cache the repository's own install filled; better-sqlite3 builds from source, about a minute),
+ * and from that folder a plugin that imports `tradeloop` and uses the stop-loss helper is tested
+ * with `npm test`, type-checked, backtested, and run live for 20 seconds on the embedded sandbox.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+interface Ran {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function run(cmd: string, args: readonly string[], cwd: string, timeoutMs = 240_000): Promise<Ran> {
+  return new Promise((done) => {
+    // the project's own environment: no TRADELOOP_* from the test's, no vitest variables
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('TRADELOOP_') && !k.startsWith('VITEST') && k !== 'NODE_OPTIONS'));
+    execFile(cmd, args, { cwd, env: { ...env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' }, timeout: timeoutMs, maxBuffer: 32 * 1024 * 1024 }, (err, stdout, stderr) => {
+      const code = err === null ? 0 : typeof err.code === 'number' ? err.code : 1;
+      done({ code, stdout: String(stdout), stderr: String(stderr) });
+    });
+  });
+}
+
+const why = (r: Ran): string => `exit ${r.code}\n--- stdout\n${r.stdout.slice(-3000)}\n--- stderr\n${r.stderr.slice(-3000)}`;
+
+const PLUGIN = `import { defineStrategy, Position, z } from 'tradeloop';
+
+/** Buys once with a share of the USD balance and leaves on a stop-loss (or never). */
+export default defineStrategy({
+  name: 'dip-stop',
+  description: 'enter once, exit on the stop-loss',
+  params: z.object({ market: z.string().default('BTCUSD'), stop_pct: z.number().gt(0).default(1), size_pct: z.number().default(10) }),
+  markets: (p) => [p.market],
+  create(p) {
+    const position = new Position(p.market, { sizePct: p.size_pct, stopLossPct: p.stop_pct });
+    let entered = false;
+    return {
+      onEvent(event, ctx) {
+        const exit = position.onEvent(event, ctx);
+        if (exit !== undefined) return exit;
+        if (event.kind !== 'price' || entered || ctx.warmingUp || position.busy) return undefined;
+        const entry = position.enter(ctx);
+        if (entry !== undefined) entered = true;
+        return entry;
+      },
+      onReport(report, ctx) {
+        position.onReport(report, ctx);
+      },
+    };
+  },
+});
+`;
+
+const PLUGIN_TEST = `import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { backtestStrategy, StrategyTestKit } from 'tradeloop/testkit';
+import plugin from './dip-stop.js';
+
+it('leaves on the stop-loss in a backtest through the whole engine', async () => {
+  const r = await backtestStrategy(plugin, { params: { stop_pct: 2 }, prices: [100, 100, 101, 100, 98.5, 97, 96, 96] });
+  assert.equal(r.trades.length, 1);
+  assert.equal(r.orders.fills, 2);
+});
+
+it('sells everything when the price falls through the stop-loss', () => {
+  const kit = new StrategyTestKit(plugin, { stop_pct: 2, size_pct: 50 }, { USD: '1000' });
+  const [buy] = kit.prices('BTCUSD', [100]);
+  assert.equal(buy?.kind, 'place-order');
+  assert.equal(buy.side, 'BUY');
+  kit.report({ kind: 'accepted', refId: 'r-1', orderId: 'o-1', at: kit.clock.now() });
+  kit.setBalance('USD', '500');
+  kit.setBalance('BTC', '5');
+  kit.report({ kind: 'filled', refId: 'r-1', orderId: 'o-1', fillId: 'f-1', market: 'BTCUSD', side: 'BUY', amount: '5', price: '100', commission: '0', commissionAsset: 'USD', at: kit.clock.now() });
+  assert.deepEqual(kit.prices('BTCUSD', [99.5]), []);
+  const [sell] = kit.prices('BTCUSD', [97.9]);
+  assert.equal(sell?.kind, 'place-order');
+  assert.equal(sell.side, 'SELL');
+  assert.equal(sell.baseAmount, '5');
+});
+`;
+
+/** Rises 1 % over 20 hours, then falls 6 % over 20 more. */
+function pricesCsv(): string {
+  const lines = ['timestamp,price'];
+  const start = Date.UTC(2024, 0, 1);
+  for (let i = 0; i < 40; i++) {
+    const price = i < 20 ? 30_000 + i * 15 : 30_300 - (i - 19) * 90;
+    lines.push(`${new Date(start + i * 3_600_000).toISOString()},${price.toFixed(2)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+describe('tradeloop as an installed package', () => {
+  let work: string;
+  let project: string;
+  let tarball: string;
+  let tradeloop: (args: readonly string[], timeoutMs?: number) => Promise<Ran>;
+
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), 'tradeloop-pack-'));
+    const packed = await run(NPM, ['pack', '--pack-destination', work], ROOT);
+    expect(packed.code, why(packed)).toBe(0);
+    const file = readdirSync(work).find((f) => f.endsWith('.tgz'));
+    expect(file, 'npm pack wrote no tarball').toBeDefined();
+    tarball = join(work, file ?? '');
+    project = join(work, 'my-bot');
+    const init = await run(process.execPath, [join(ROOT, 'bin/tradeloop.js'), 'init', project, '--from', tarball], work);
+    expect(init.code, why(init)).toBe(0);
+    writeFileSync(join(project, 'strategies/dip-stop.ts'), PLUGIN);
+    writeFileSync(join(project, 'strategies/dip-stop.test.ts'), PLUGIN_TEST);
+    mkdirSync(join(project, 'data'), { recursive: true });
+    writeFileSync(join(project, 'data/prices.csv'), pricesCsv());
+    const install = await run(NPM, ['install', '--prefer-offline', '--no-audit', '--no-fund'], project);
+    expect(install.code, why(install)).toBe(0);
+    // the project's own tradeloop command, from its node_modules
+    const bin = join(project, 'node_modules/tradeloop/bin/tradeloop.js');
+    tradeloop = (args, timeoutMs) => run(process.execPath, [bin, ...args], project, timeoutMs);
+  }, 300_000);
+
+  afterAll(() => {
+    if (work !== undefined) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('ships the compiled entry with its types, and not the tests', () => {
+    const pkg = join(project, 'node_modules/tradeloop');
+    for (const f of ['dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/testkit.js', 'dist/src/testkit.d.ts', 'bin/tradeloop.js', 'config/default.yaml']) {
+      expect(existsSync(join(pkg, f)), f).toBe(true);
+    }
+    expect(readdirSync(join(pkg, 'strategies')).filter((f) => f.includes('.test.'))).toEqual([]);
+    const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(manifest.dependencies.tradeloop).toBe(`file:${tarball}`);
+  });
+
+  it("runs the plugin's test-kit tests with npm test, and the types check", async () => {
+    const test = await run(NPM, ['test'], project);
+    expect(test.code, why(test)).toBe(0);
+    expect(test.stdout).toMatch(/sells everything when the price falls through the stop-loss/);
+    expect(test.stdout).toMatch(/leaves on the stop-loss in a backtest through the whole engine/);
+    expect(test.stdout).toMatch(/buys when the price rises above its EMA while flat/);
+    const types = await run(NPM, ['run', 'typecheck'], project);
+    expect(types.code, why(types)).toBe(0);
+  }, 120_000);
+
+  it('imports the compiled entry without a TypeScript loader', async () => {
+    const plain = await run(process.execPath, ['--input-type=module', '-e', "import { defineStrategy, Position, z, D } from 'tradeloop'; import { StrategyTestKit } from 'tradeloop/testkit'; console.log(typeof defineStrategy, typeof Position, typeof z.object, D.name, typeof StrategyTestKit);"], project);
+    expect(plain.code, why(plain)).toBe(0);
+    expect(plain.stdout.trim()).toBe('function function function Decimal function');
+  });
+
+  it('backtests the plugin from the project folder: the stop-loss closes the position', async () => {
+    const bt = await tradeloop(['backtest', '--strategy', './strategies/dip-stop.ts', '--data', 'data/prices.csv', '--json']);
+    expect(bt.code, why(bt)).toBe(0);
+    const report = JSON.parse(bt.stdout) as { trades: number; orders: { fills: number; openAtEnd: number } };
+    expect(report.trades).toBe(1);
+    expect(report.orders.fills).toBe(2);
+    expect(report.orders.openAtEnd).toBe(0);
+    const opt = await tradeloop(['optimize', '--strategy', './strategies/dip-stop.ts', '--data', 'data/prices.csv', '--grid', 'stop_pct=1|2|3', '--workers', '2']);
+    expect(opt.code, why(opt)).toBe(0);
+    expect(opt.stdout).toMatch(/3 combinations/);
+  }, 120_000);
+
+  it('runs live for 20 seconds on the embedded sandbox with the project config, then lists its order', async () => {
+    const config = readFileSync(join(project, 'config/default.yaml'), 'utf8');
+    const strategies = 'strategies:\n  - plugin: ./strategies/dip-stop.ts\n    name: dip-btc\n    params:\n      market: BTCUSD\n\n';
+    writeFileSync(join(project, 'config/default.yaml'), config.replace(/^strategies:\n[\s\S]*?\n(?=risk:)/m, strategies));
+    expect(readFileSync(join(project, 'config/default.yaml'), 'utf8')).toContain('dip-stop.ts');
+    const live = await tradeloop(['run', '--duration', '20s', '--json'], 90_000);
+    expect(live.code, why(live)).toBe(0);
+    expect(live.stderr).toMatch(/config\/default\.yaml/);
+    const orders = await tradeloop(['orders', '--json']);
+    expect(orders.code, why(orders)).toBe(0);
+    const rows = JSON.parse(orders.stdout) as { side?: string; strategy?: string }[];
+    expect(rows.length).toBeGreaterThanOrEqual(1);
+    expect(JSON.stringify(rows)).toMatch(/BUY/);
+  }, 120_000);
+});
