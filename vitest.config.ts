@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -18,6 +19,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Most of the wall time is end-to-end tests waiting on real servers and processes (a 240 s run, 20 s
+    // live runs, an npm install), not CPU: vitest's default of one worker fewer than the cores would run
+    // them one at a time on a 2-core machine.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     reporters: ['default'],
   },
 });
