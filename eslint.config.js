@@ -53,6 +53,16 @@ const SIM_BOUNDARIES = [
     [{ ...noImport('(^|/)sim/index\\.js$', 'src/sim/index.ts is the sandbox\'s face and loads the whole simulated platform: import the file you need.'), allowTypeImports: true }],
     ['src/sim/**', 'src/sandbox/**'],
   ),
+  // The built-in strategies are examples of the public API: they import what a user's plugin can.
+  boundary(
+    ['strategies/**/*.ts'],
+    [noImport('^(?!tradeloop$)', 'A built-in strategy imports from tradeloop only (the public entry, src/index.ts), as a user\'s plugin does.')],
+    ['**/*.test.ts'],
+  ),
+  boundary(
+    ['strategies/**/*.test.ts'],
+    [noImport('^(?!tradeloop$|tradeloop/testkit$|vitest$|\\./[a-z-]+\\.js$)', 'A built-in strategy\'s test imports tradeloop, tradeloop/testkit, vitest and the plugin it tests only.')],
+  ),
   boundary(
     ['backtest/**/*.ts'],
     [noImport('(^|/)src/sim/(?!replay/|prices/)', 'A backtest runs on point replay and price files (src/sim/replay, src/sim/prices), never on SimPlatform.')],
