@@ -5,6 +5,7 @@ import { Rng } from '../core/rng.js';
 import { LOCAL_CLIENT_ID, LOCAL_CLIENT_SECRET, isLoopbackHost } from '../config/environment.js';
 import { silentLogger, type Logger } from '../log/logger.js';
 import { SecretSet } from '../log/redact.js';
+import { beyondMethods } from './areas/beyond.js';
 import { fundingMethods } from './areas/funding.js';
 import { identityMethods } from './areas/identity.js';
 import { tradingMethods } from './areas/trading.js';
@@ -91,7 +92,7 @@ export interface ApiCore {
   close(): Promise<void>;
 }
 
-export type ApiClient = ApiCore & ReturnType<typeof tradingMethods> & ReturnType<typeof fundingMethods> & ReturnType<typeof identityMethods>;
+export type ApiClient = ApiCore & ReturnType<typeof tradingMethods> & ReturnType<typeof fundingMethods> & ReturnType<typeof identityMethods> & ReturnType<typeof beyondMethods>;
 
 /**
  * Builds the platform client: one connection pool, one token cache, one rate limiter and one
@@ -150,7 +151,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     venueReachability: () => breaker.state(),
     close: () => transport.close(),
   };
-  return Object.assign(core, tradingMethods(call), fundingMethods(call), identityMethods(call));
+  return Object.assign(core, tradingMethods(call), fundingMethods(call), identityMethods(call), beyondMethods(call));
 }
 
 function checkTarget(field: string, url: string, options: ApiClientOptions): string {

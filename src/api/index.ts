@@ -19,3 +19,4 @@ export type * from './types/trading.js';
 export type * from './types/funding.js';
 export type * from './types/conversions.js';
 export type * from './types/identity.js';
+export type * from './types/beyond.js';

@@ -2,9 +2,11 @@ import { A, B, S, cmp, cursor, lookupBy, op, ordering, range, required, resendRe
 
 /**
  * Every platform operation the client speaks, as data: the 64 operations the platform spec names
- * (62 in the current API and RetryIdVerification / SetVerifierCredentials from the older one) plus
- * the ten a bot needs (GetOrder, CancelOrder, ListProfileOrders, ListProfileExecutions, GetIdentity,
- * GetAccount, GetProfileBalance, ListMarkets, DeleteAccountMember, DeleteInstitutionMember).
+ * (62 in the current API and RetryIdVerification / SetVerifierCredentials from the older one), the
+ * ten a bot needs (GetOrder, CancelOrder, ListProfileOrders, ListProfileExecutions, GetIdentity,
+ * GetAccount, GetProfileBalance, ListMarkets, DeleteAccountMember, DeleteInstitutionMember) and the
+ * 22 other operations of the public OpenAPI file (events, destination addresses, DeleteFiatAccount,
+ * statements, API credentials, orchestrations, monitoring addresses, issuer quotes): 96 in all.
  * Paths are relative to the base URL ending in `/v2`; query names are the wire names verbatim.
  */
 
@@ -42,6 +44,7 @@ const fiat: OperationSpec[] = [
   }),
   op('GetFiatAccount', 'fiat', 'GET', '/transfer/fiat-accounts/{id}', { scope: 'transfer:read_fiat_account', query: { include_deleted: B } }),
   op('UpdateFiatAccount', 'fiat', 'PUT', '/transfer/fiat-accounts/{id}', { scope: 'transfer:write_fiat_account' }),
+  op('DeleteFiatAccount', 'fiat', 'DELETE', '/transfer/fiat-accounts/{id}', { scope: 'transfer:write_fiat_account', response: 'empty' }),
   op('ListFiatDepositInstructions', 'fiat', 'GET', '/transfer/fiat-deposit-instructions', {
     scope: 'transfer:read_fiat_deposit_instructions', paging: 'cursor',
     query: { ids: A, ref_ids: A, ...cmp('created_at'), ...cursor(), ...ordering(false) },
@@ -69,6 +72,11 @@ const crypto: OperationSpec[] = [
     scope: 'transfer:write_crypto_withdrawal', refId: lookupBy('ListTransfers', 'ref_ids'),
   }),
   op('CreateCryptoWithdrawalFee', 'crypto', 'POST', '/transfer/fees/crypto-withdrawal', { scope: 'fee:write_crypto_withdrawal_fee' }),
+  op('ListCryptoDestinationAddresses', 'crypto', 'GET', '/transfer/crypto-destination-addresses', {
+    scope: 'transfer:read_crypto_destination_address',
+    query: { ids: A, crypto_networks: A, addresses: A, nicknames: A, bookmarked_status: B, ...cmp('created_at'), ...cursor(), ...ordering() },
+  }),
+  op('PutCryptoDestinationAddress', 'crypto', 'PUT', '/transfer/crypto-destination-address', { scope: 'transfer:write_crypto_destination_address' }),
 ];
 
 const identity: OperationSpec[] = [
@@ -210,10 +218,50 @@ const marketData: OperationSpec[] = [
   }),
 ];
 
-/** The whole table, in the order of the platform spec's areas. */
+/**
+ * Operations of the public API beyond the platform spec: the event feed, statements and payments,
+ * API credentials, orchestrations and their rules, rewards monitoring addresses and issuer quotes.
+ * Their lists name their items after the resource (`events`, `statements` …), so they are read as
+ * plain objects.
+ */
+const LIST = { ...cursor(), order: S };
+const beyond: OperationSpec[] = [
+  op('ListEvents', 'events', 'GET', '/events', { scope: 'events:read_event', query: { ...cmp('created_at'), limit: { kind: 'int', min: 1, max: 100 }, type: S, is_test: B } }),
+  op('GetEvent', 'events', 'GET', '/events/{id}', { scope: 'events:read_event', query: { is_test: B } }),
+  op('ListStatements', 'statements', 'GET', '/statements', { scope: 'statements:read_statement', query: { customer_id: S, ref_ids: A, statement_ids: A, statuses: A, ...LIST } }),
+  op('ListPayments', 'statements', 'GET', '/statements/payments', {
+    scope: 'statements:read_payment', query: { ref_ids: A, payment_ids: A, customer_id: S, product: S, payment_status: S, ...LIST },
+  }),
+  op('ListApiCredentials', 'api-credentials', 'GET', '/api-creds/credentials', {
+    scope: 'api_creds:read_credentials', query: { ...LIST, order_by: S, statuses: A, ids: A, client_ids: A },
+  }),
+  op('DeleteApiCredentials', 'api-credentials', 'DELETE', '/api-creds/credentials/{client_id}', { scope: 'api_creds:delete_credentials' }),
+  op('ListOrchestrations', 'orchestrations', 'GET', '/orchestration/orchestrations', {
+    scope: 'orchestration:read_orchestration',
+    query: { orchestration_rule_id: A, source_asset: A, destination_asset: A, status: A, ...cmp('created_at'), ...LIST, orchestration_id: A, profile_id: A },
+  }),
+  op('CreateOrchestration', 'orchestrations', 'POST', '/orchestration/orchestrations', { scope: 'orchestration:write_orchestration' }),
+  op('GetOrchestration', 'orchestrations', 'GET', '/orchestration/orchestrations/{id}', { scope: 'orchestration:read_orchestration' }),
+  op('ListOrchestrationRules', 'orchestrations', 'GET', '/orchestration/rules', {
+    scope: 'orchestration:read_orchestration_rule', query: { profile_id: S, status: A, source_asset: S, destination_asset: S, ids: A, ...LIST },
+  }),
+  op('CreateOrchestrationRule', 'orchestrations', 'POST', '/orchestration/rules', { scope: 'orchestration:write_orchestration_rule' }),
+  op('DeleteOrchestrationRule', 'orchestrations', 'DELETE', '/orchestration/rules/{id}', { scope: 'orchestration:write_orchestration_rule' }),
+  op('ListMonitoringAddress', 'rewards', 'GET', '/rewards/monitor/address', { scope: 'rewards:read_monitoring_address', query: { address: S, crypto_network: S, ...LIST } }),
+  op('CreateMonitoringAddress', 'rewards', 'POST', '/rewards/monitor/address', { scope: 'rewards:write_monitoring_address' }),
+  op('GetMonitoringAddress', 'rewards', 'GET', '/rewards/monitor/address/{id}', { scope: 'rewards:read_monitoring_address' }),
+  op('UpdateMonitoringAddress', 'rewards', 'PUT', '/rewards/monitor/address/{id}', { scope: 'rewards:write_monitoring_address' }),
+  op('ListIssuerQuoteExecutions', 'issuer-quotes', 'GET', '/issuer-quotes', {
+    scope: 'exchange:read_issuer_quote_execution', query: { profile_id: S, status: A, ...range('created_range'), ...LIST },
+  }),
+  op('CreateIssuerQuote', 'issuer-quotes', 'POST', '/issuer-quote', { scope: 'exchange:write_issuer_quote' }),
+  op('CreateIssuerQuoteExecution', 'issuer-quotes', 'POST', '/issuer-quote/{quote_id}', { scope: 'exchange:write_issuer_quote_execution' }),
+];
+
+/** The whole table, in the order of the platform spec's areas, then the operations beyond it. */
 export const OPERATIONS: readonly OperationSpec[] = Object.freeze([
   ...transfers, ...fiat, ...crypto, ...identity, ...accounts, ...profiles, ...sandbox, ...settlements,
-  ...conversions, ...tax, ...orders, ...quotes, ...marketData,
+  ...conversions, ...tax, ...orders, ...quotes, ...marketData, ...beyond,
 ]);
 
 /** The operation with this id, or undefined. */

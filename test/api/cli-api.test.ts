@@ -49,7 +49,7 @@ describe('tradeloop api', () => {
     const { code, stdout } = await run(['--list']);
     expect(code).toBe(0);
     const lines = stdout.trim().split('\n');
-    expect(lines).toHaveLength(74);
+    expect(lines).toHaveLength(96);
     expect(stdout).toMatch(/GetOrderBook\s+GET\s+\/markets\/\{market\}\/order-book\s+public/);
     expect(stdout).toMatch(/ListTransfers\s+GET\s+\/transfer\/transfers\s+transfer:read_transfer paged:cursor/);
   });

@@ -48,6 +48,8 @@ export function fundingMethods(call: Caller) {
     /** CreatePaxosTransfer (the platform spec's "platform transfer"). */
     createPaxosTransfer: (body: InternalTransferRequest, opts?: CallOptions) => call<Transfer>('CreatePaxosTransfer', { body }, opts),
     listFiatAccounts: (query: ListFiatAccountsQuery = {}, opts?: CallOptions) => call<Page<FiatAccount>>('ListFiatAccounts', { query }, opts),
+    /** DeleteFiatAccount: the account can no longer be used; `include_deleted` still lists it. */
+    deleteFiatAccount: (id: string, opts?: CallOptions) => call<Empty>('DeleteFiatAccount', { path: { id } }, opts),
     createFiatAccount: (body: CreateFiatAccountRequest, opts?: CallOptions) => call<FiatAccount>('CreateFiatAccount', { body }, opts),
     getFiatAccount: (id: string, query: { include_deleted?: boolean } = {}, opts?: CallOptions) =>
       call<FiatAccount>('GetFiatAccount', { path: { id }, query }, opts),
