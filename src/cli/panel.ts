@@ -123,6 +123,7 @@ export function renderSummary(s: RunSummary): string {
     ['equity', `${formatAmount(s.startEquity, asset)} → ${formatMoney(s.endEquity, asset)}${s.startEquityAt === undefined ? '' : ` (start measured ${new Date(s.startEquityAt).toISOString().slice(0, 19).replace('T', ' ')} UTC)`}`],
     ['PnL', formatMoney(s.pnl, asset)],
     ['open orders left', String(s.openOrdersLeft)],
+    ...(s.settlingQuoteExecutions ? [['quote executions settling', `${s.settlingQuoteExecutions} (followed to settlement at the next start)`]] : []),
     ['unresolved', String(s.unresolved)],
   ];
   for (const x of s.leftOpen ?? []) rows.push(['left open', x]);

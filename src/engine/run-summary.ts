@@ -7,14 +7,18 @@ import type { RunSummary, RunView } from './run-view.js';
  * named, so an exit that could not close them says which), intents left unresolved, and the orphans
  * found at start counted by what was done to them.
  */
-export function endTally(journal: Pick<JournalStore, 'active'>, orphans: readonly Orphan[]): Pick<RunSummary, 'openOrdersLeft' | 'leftOpen' | 'unresolved' | 'orphans'> {
+export function endTally(journal: Pick<JournalStore, 'active'>, orphans: readonly Orphan[]): Pick<RunSummary, 'openOrdersLeft' | 'leftOpen' | 'settlingQuoteExecutions' | 'unresolved' | 'orphans'> {
   const active = journal.active();
-  const open = active.filter((r) => r.state === 'open');
+  // a quote execution waiting for settlement is no order at the venue: no cancel can close it, and the
+  // next start follows it to its end, so it is counted apart and never makes the exit fail
+  const open = active.filter((r) => r.state === 'open' && r.kind === 'place-order');
+  const settling = active.filter((r) => r.state === 'open' && r.kind === 'execute-quote').length;
   const orphanCounts: Record<string, number> = {};
   for (const o of orphans) orphanCounts[o.action] = (orphanCounts[o.action] ?? 0) + 1;
   return {
     openOrdersLeft: open.length,
-    leftOpen: open.filter((r) => r.kind === 'place-order').map(describeOrder),
+    leftOpen: open.map(describeOrder),
+    ...(settling > 0 && { settlingQuoteExecutions: settling }),
     unresolved: active.filter((r) => r.state === 'unresolved' || r.state === 'sent').length,
     orphans: orphanCounts,
   };

@@ -57,6 +57,8 @@ export interface RunSummary {
   readonly openOrdersLeft: number;
   /** The orders still open at the venue at exit, named (ref_id, venue id, side, market, price, status). */
   readonly leftOpen?: readonly string[];
+  /** Quote executions made but not settled yet at exit (not orders: the next start follows them). */
+  readonly settlingQuoteExecutions?: number;
   /** Orphans found at start, counted by what was done: cancel, adopt, halt, left-open. */
   readonly orphans?: Readonly<Record<string, number>>;
   readonly unresolved: number;
