@@ -1,12 +1,15 @@
-import { existsSync } from 'node:fs';
 import { type Command } from 'commander';
 import { LazyProgress, parseTime } from '../../../backtest/cli-input.js';
 import { appendPage, cachePaths, checkIncrement, resumable, saveState, startCache, type FetchState } from '../../../backtest/history-cache.js';
 import { UnsafeTargetError, createApiClientFromConfig, type ApiClient } from '../../api/index.js';
 import { LiveClock } from '../../clock/index.js';
-import { loadConfigFile, parseConfig } from '../../config/load.js';
+import { configLabel, describeConfigSource, loadConfig, type Config } from '../../config/index.js';
+import { LOCAL_CLIENT_ID, LOCAL_CLIENT_SECRET, nonEmpty } from '../../config/environment.js';
 import { InputError, isHistoricalMarket } from '../../core/index.js';
+import { createLogger } from '../../log/index.js';
+import { startSandbox, type SandboxHandle } from '../../sandbox/index.js';
 import { CliExit, type CliContext, writeLine } from '../context.js';
+import { apiTargetOf } from '../failures.js';
 
 interface FetchFlags {
   readonly market: string;
@@ -21,11 +24,15 @@ interface FetchFlags {
 }
 
 const PAGE = 1000;
+const DAY_MS = 86_400_000;
 
 /**
  * `tradeloop history fetch`: every page of List Historical Prices for a market, increment and range,
  * from the local sandbox or the real one, into the price cache `tradeloop backtest --market` reads.
  * Resumable: each page is appended and counted, so a second run continues where the first stopped.
+ * In the `local` environment without a URL (--base-url, api.base_url) it starts the embedded sandbox
+ * itself, with history reaching back to --from. A range the venue has no prices for is an error
+ * (exit 2), and leaves any earlier cache of that market and increment as it was.
  */
 export function registerHistory(program: Command, ctx: CliContext): void {
   const history = program.command('history').description('historical prices for backtests: fetch and cache List Historical Prices');
@@ -37,8 +44,8 @@ export function registerHistory(program: Command, ctx: CliContext): void {
     .requiredOption('--to <time>', 'range end')
     .option('--increment <name>', 'ONE_MINUTE … FOUR_WEEKS', 'ONE_HOUR')
     .option('--data-dir <dir>', 'cache folder', 'data/history')
-    .option('-c, --config <file>', 'YAML config: environment and API settings (default: config/default.yaml when present)')
-    .option('--base-url <url>', 'API base URL ending in /v2 (e.g. the local sandbox)')
+    .option('-c, --config <file>', 'YAML config: environment and API settings (default: ./config/default.yaml, else the built-in defaults: the embedded local sandbox)')
+    .option('--base-url <url>', 'API base URL ending in /v2 (e.g. a sandbox you run); in local without it the embedded sandbox is started')
     .option('--token-url <url>', 'OAuth2 token URL (overrides the config)')
     .option('--restart', 'discard a partial fetch of the same range and start over')
     .action(async (flags: FetchFlags) => {
@@ -54,30 +61,46 @@ export function registerHistory(program: Command, ctx: CliContext): void {
         writeLine(ctx.stdout, cachePaths(flags.dataDir, want).csv);
         return;
       }
-      let state: FetchState = prior ?? { ...want, fetched: 0, complete: false };
-      if (prior === undefined) startCache(flags.dataDir, state);
-      else writeLine(ctx.stderr, `resuming at point ${prior.fetched}${prior.totalCount === undefined ? '' : ` of ${prior.totalCount}`}`);
-      const api = client(flags, ctx);
+      const { config, source } = loadConfig(flags.config);
+      writeLine(ctx.stderr, describeConfigSource(source));
+      if (prior !== undefined) writeLine(ctx.stderr, `resuming at point ${prior.fetched}${prior.totalCount === undefined ? '' : ` of ${prior.totalCount}`}`);
+      const venue = await openVenue(flags, config, configLabel(source), fromMs, ctx);
       const clock = new LiveClock();
       const progress = new LazyProgress(ctx.stderr, () => clock.now(), `history ${flags.market}`);
+      let state: FetchState;
       try {
-        state = await fetchAll(api, flags.dataDir, state, (d, t) => progress.update(d, t));
+        state = await fetchAll(venue.api, flags.dataDir, prior ?? { ...want, fetched: 0, complete: false }, prior === undefined, (d, t) => progress.update(d, t));
       } finally {
         progress.stop();
-        await api.close();
+        await venue.close();
       }
       writeLine(ctx.stderr, `${state.fetched} points of ${flags.market} at ${increment} cached`);
       writeLine(ctx.stdout, cachePaths(flags.dataDir, state).csv);
     });
 }
 
-/** Fetches page after page from `state.fetched` until a short page or the total; saves after each. */
-async function fetchAll(api: ApiClient, dir: string, start: FetchState, onProgress: (done: number, total: number) => void): Promise<FetchState> {
+/**
+ * Fetches page after page from `state.fetched` until a short page or the total; saves after each. A
+ * fresh fetch starts its cache only once the first page holds points: a range with none is an
+ * error and the cache of an earlier range stays.
+ */
+async function fetchAll(api: ApiClient, dir: string, start: FetchState, fresh: boolean, onProgress: (done: number, total: number) => void): Promise<FetchState> {
   let state = start;
+  let first = fresh;
   for (;;) {
     const page = await api.listHistoricalPrices(state.market, {
       increment: state.increment, 'range.begin': state.from, 'range.end': state.to, 'pagination.limit': PAGE, 'pagination.offset': state.fetched,
     });
+    if (first) {
+      if (page.items.length === 0) {
+        throw new InputError(
+          '--from/--to',
+          `the venue has no ${state.increment} prices of ${state.market} from ${state.from} to ${state.to}: choose a range it has prices for (a range in the past; the platform keeps a market's history from its listing), or another --increment`,
+        );
+      }
+      startCache(dir, state);
+      first = false;
+    }
     state = appendPage(dir, { ...state, ...(page.total_count !== undefined && { totalCount: page.total_count }) }, page.items);
     const total = state.totalCount ?? state.fetched;
     onProgress(state.fetched, Math.max(total, state.fetched));
@@ -88,16 +111,50 @@ async function fetchAll(api: ApiClient, dir: string, start: FetchState, onProgre
   return state;
 }
 
-function client(flags: FetchFlags, ctx: CliContext): ApiClient {
-  const file = flags.config ?? (existsSync('config/default.yaml') ? 'config/default.yaml' : undefined);
-  const config = file === undefined ? parseConfig({}) : loadConfigFile(file);
+interface HistoryVenue {
+  readonly api: ApiClient;
+  close(): Promise<void>;
+}
+
+/**
+ * The client to fetch with: --base-url, else the config's environment; in `local` without a URL, the
+ * embedded sandbox started here (port 0, the config's seed, history back to `fromMs`) and closed after.
+ */
+async function openVenue(flags: FetchFlags, config: Readonly<Config>, label: string, fromMs: number, ctx: CliContext): Promise<HistoryVenue> {
+  let sandbox: SandboxHandle | undefined;
+  if (config.environment === 'local' && flags.baseUrl === undefined && config.api.base_url === undefined) {
+    const now = new LiveClock().now();
+    const historyDays = Math.max(730, Math.ceil((now - fromMs) / DAY_MS) + 1);
+    const clientId = nonEmpty(ctx.env.TRADELOOP_CLIENT_ID) ?? LOCAL_CLIENT_ID;
+    const clientSecret = nonEmpty(ctx.env.TRADELOOP_CLIENT_SECRET) ?? LOCAL_CLIENT_SECRET;
+    sandbox = await startSandbox({
+      port: 0,
+      seed: config.local.seed,
+      clients: [{ clientId, clientSecret }],
+      logger: createLogger({ level: 'warn', destination: ctx.stderr, pretty: false }),
+      sim: { historyDays },
+    });
+    writeLine(ctx.stderr, `environment local: the embedded sandbox (seed ${config.local.seed}) serves the history, at ${sandbox.apiUrl}`);
+  } else {
+    const target = apiTargetOf(config, label, flags);
+    if (target !== undefined) ctx.apiTarget = target;
+  }
   try {
-    return createApiClientFromConfig(config, ctx.env, {
+    const api = createApiClientFromConfig(config, ctx.env, {
       ...(flags.baseUrl !== undefined && { apiUrl: flags.baseUrl }),
       ...(flags.tokenUrl !== undefined && { tokenUrl: flags.tokenUrl }),
+      ...(sandbox && { apiUrl: sandbox.apiUrl, tokenUrl: sandbox.tokenUrl }),
       maxRetryWaitMs: 30_000,
     });
+    return {
+      api,
+      close: async () => {
+        await api.close();
+        await sandbox?.close();
+      },
+    };
   } catch (err) {
+    await sandbox?.close();
     if (err instanceof UnsafeTargetError) throw new CliExit(2, `error: ${err.message}`);
     throw err;
   }
