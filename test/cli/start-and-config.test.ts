@@ -77,4 +77,14 @@ describe('tradeloop start', () => {
     expect(r.stdout).toMatch(/check: ok .*1 strategy plugin\(s\) loaded/);
     expect(r.stdout).toMatch(/btc \(sma-cross\) on BTCUSD: \{"fast":3,"slow":9/);
   });
+
+  it('takes money written as a plain number and refuses exponents and more than 15 digits naming the field', async () => {
+    const ok = await runCli(['start', '--config', file('risk:\n  max_order_notional: 25000\n  daily_loss_limit: 5000.50\n  max_position:\n    BTC: 1.5\n')]);
+    expect(ok.code, ok.stderr).toBe(0);
+    const bad = await runCli(['run', '--config', file('strategies:\n  - plugin: sma-cross\nrisk:\n  max_order_notional: 2.5e4\n  daily_loss_limit: 1000000000000000000\n')]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/risk\.max_order_notional: 2\.5e4 is a number with an exponent: write the amount as a plain decimal in quotes, e\.g\. "25000"/);
+    expect(bad.stderr).toMatch(/risk\.daily_loss_limit: 1000000000000000000 has 19 significant digits, more than a plain YAML number keeps exactly \(15\): put the amount in quotes/);
+    expect(bad.stderr).not.toMatch(/expected string|Invalid input/);
+  });
 });
