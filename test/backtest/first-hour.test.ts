@@ -149,9 +149,11 @@ describe('item 10: a backtest shorter than the warm-up', () => {
     const [title, warning] = r.stdout.split('\n');
     expect(title).toMatch(/^sma-cross on BTCUSD/);
     expect(warning).toMatch(/^warning: no decision was possible: the 2 points replayed are not enough for the warm-up of sma-cross \(slow=30 needs more than 30 points/);
-    const j = await runCli(['backtest', '--strategy', 'sma-cross', '--data', csv, '--params', 'slow=30', '--json']);
+    const out = join(dir, 'two-out');
+    const j = await runCli(['backtest', '--strategy', 'sma-cross', '--data', csv, '--params', 'slow=30', '--json', '--out', out]);
     expect(JSON.parse(j.stdout).warnings).toEqual([expect.stringMatching(/no decision was possible/)]);
     expect(j.stderr).toMatch(/warning: no decision was possible/);
+    expect(readFileSync(join(out, 'report.html'), 'utf8')).toMatch(/<p class="warn" role="alert">no decision was possible: the 2 points replayed/);
   });
 
   it('warns of nothing when the strategy decided', async () => {
