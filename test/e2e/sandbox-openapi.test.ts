@@ -4,7 +4,7 @@ import { Router } from '../../src/sandbox/router.js';
 import { type OpenApiSpec, type SpecOp, HAVE_SPEC, SKIP_REASON, declaredFields, loadSpec, problemCatalog, problemSlug, specAjv, specOperations } from '../contract/openapi-spec.js';
 import { type TestSandbox, startTestSandbox } from '../support/sandbox-fixture.js';
 import { type RawResponse, type WireJson } from '../support/sandbox-http.js';
-import { COUNTERPARTY, exerciseBeyond, exercisePlatform } from '../support/sandbox-openapi-platform.js';
+import { COUNTERPARTY, exerciseBeyond, exercisePlatform, exerciseTrading } from '../support/sandbox-openapi-platform.js';
 
 if (!HAVE_SPEC) console.log(`sandbox-openapi: ${SKIP_REASON}`);
 
@@ -29,7 +29,7 @@ describe.skipIf(!HAVE_SPEC)('sandbox (--shapes schema) against the OpenAPI spec'
     catalog = problemCatalog(spec);
     sb = await startTestSandbox({ shapes: 'schema', clients: [{ clientId: 'tradeloop-local', clientSecret: 'tradeloop-local-secret' }, COUNTERPARTY], sim: { platform: { documents: true } } });
     recordValidRequests(sb, valid);
-    await exercise(sb, bodies);
+    await exerciseTrading(sb, bodies);
     ids = await exercisePlatform(sb, bodies);
     await exerciseBeyond(sb, bodies, refusals);
   });
@@ -149,49 +149,4 @@ function merge(base: unknown, extra: unknown): Record<string, unknown> {
   const out: Record<string, unknown> = { ...(base as Record<string, unknown>) };
   for (const [k, v] of Object.entries(extra as Record<string, unknown>)) out[k] = k in out ? one(out[k], v) : v;
   return out;
-}
-
-/** Calls the trading, market-data and profile operations once with valid input, keeping each 200 body by operationId. */
-async function exercise(sb: TestSandbox, bodies: Map<string, unknown>): Promise<void> {
-  const token = await sb.http.token();
-  const ok = async (op: string, res: Promise<RawResponse>): Promise<WireJson> => {
-    const r = await res;
-    if (r.status !== 200) throw new Error(`${op}: ${r.status} ${JSON.stringify(r.body)}`);
-    bodies.set(op, r.body);
-    return r.body;
-  };
-  const h = sb.http;
-  await ok('ListMarkets', h.get('/v2/markets'));
-  await ok('GetOrderBook', h.get('/v2/markets/BTCUSD/order-book'));
-  await ok('GetTicker', h.get('/v2/markets/BTCUSD/ticker'));
-  await ok('ListTickers', h.get('/v2/all-markets/ticker'));
-  await ok('ListPrices', h.get('/v2/all-markets/prices?markets=BTCUSD&markets=ETHUSD'));
-  await ok('ListHistoricalPrices', h.get('/v2/markets/ETHUSD/historical-prices?increment=ONE_HOUR&range.begin=2025-03-01T00:00:00Z&range.end=2025-03-02T00:00:00Z', token));
-  const profile = await ok('CreateProfile', h.post('/v2/profiles', { nickname: 'schema-bot', description: 'checks' }, token));
-  await ok('UpdateProfile', h.put(`/v2/profiles/${profile.id}`, { nickname: 'schema-bot-2' }, token));
-  await ok('GetProfile', h.get(`/v2/profiles/${profile.id}`, token));
-  await ok('ListProfiles', h.get('/v2/profiles', token));
-  await ok('CreateSandboxDeposit', h.post('/v2/sandbox/profiles/default/deposit', { asset: 'BTC', amount: '1' }, token));
-  await ok('ListProfileBalances', h.get('/v2/profiles/default/balances', token));
-  await ok('GetProfileBalance', h.get('/v2/profiles/default/balances/BTC', token));
-  await ok('DeactivateProfile', h.put(`/v2/profiles/${profile.id}/deactivate`, undefined, token));
-  await ok('CreateOrder', h.post('/v2/profiles/default/orders', { side: 'BUY', market: 'BTCUSD', type: 'MARKET', quote_amount: '500', ref_id: 's-1', metadata: { k: 'v' } }, token));
-  const resting = await h.post('/v2/profiles/default/orders', { side: 'SELL', market: 'BTCUSD', type: 'STOP_LIMIT', base_amount: '0.1', stop_price: '50000', price: '49900', time_in_force: 'GTT', expiration_date: String(sb.clock.now() + 3_600_000) }, token);
-  await ok('GetOrder', h.get(`/v2/profiles/default/orders/${resting.body.id}`, token));
-  await ok('CancelOrder', h.del(`/v2/profiles/default/orders/${resting.body.id}`, token));
-  await ok('ListOrders', h.get('/v2/orders?limit=5', token));
-  await ok('ListProfileOrders', h.get('/v2/profiles/default/orders', token));
-  await ok('ListExecutions', h.get('/v2/executions', token));
-  await ok('ListProfileExecutions', h.get('/v2/profiles/default/executions', token));
-  await ok('ListRecentExecutions', h.get('/v2/markets/BTCUSD/recent-executions'));
-  const quotes = await ok('ListQuotes', h.get('/v2/quotes?markets=BTCUSD&markets=ETHEUR', token));
-  const qe = await ok('CreateQuoteExecution', h.post('/v2/profiles/default/quote-executions', { quote_id: quotes.items[0].id, quote_amount: '100.00', ref_id: 'qe-s1', metadata: { user: 'u' } }, token));
-  sb.advance(1000);
-  await ok('GetQuoteExecution', h.get(`/v2/profiles/default/quote-executions/${qe.id}`, token));
-  await ok('ListQuoteExecutions', h.get('/v2/profiles/default/quote-executions?status=SETTLED', token));
-  const bot = await h.post('/v2/profiles', { nickname: 'schema-transfers' }, token);
-  const debit = await ok('CreateInternalTransfer', h.post('/v2/transfer/internal', { from_profile_id: 'default', to_profile_id: bot.body.id, asset: 'USD', amount: '25', ref_id: 'it-s1', recipient_metadata: { from: 'default' } }, token));
-  await ok('GetTransfer', h.get(`/v2/transfer/transfers/${debit.id}`, token));
-  await ok('ListTransfers', h.get('/v2/transfer/transfers?limit=3', token));
-  await ok('ListTransferLimits', h.get('/v2/transfer/limits/utilizations?transfer_type=INTERNAL_TRANSFER_DEBIT', token));
 }
