@@ -271,8 +271,10 @@ function assumptionRows(input: ReportInput): [string, string][] {
   ];
 }
 
+/** A percentage for people: 2 decimals; from a million percent on (an annualised figure of a few hours' data) 3 significant digits. */
 function pct(value: number | null): string {
-  return value === null ? 'n/a' : `${value.toFixed(2)} %`;
+  if (value === null) return 'n/a';
+  return Math.abs(value) >= 1e6 ? `${value.toExponential(2)} %` : `${value.toFixed(2)} %`;
 }
 function ratio(value: number | null): string {
   return value === null ? 'n/a' : value.toFixed(2);
