@@ -9,26 +9,51 @@ import type { StrategyDefinition } from '../src/strategy/define.js';
 
 const PERIOD_NAME = /^(fast|slow|period|window|lookback|length|span|bars|warmup|warm_up)$|_(period|window|lookback|length|span|bars)$/i;
 
-/** The longest period-like param, as [name, points], when the params have one. */
-export function warmUpOf(params: Readonly<Record<string, unknown>>): [string, number] | undefined {
-  let best: [string, number] | undefined;
+/** A strategy's warm-up: the points it needs, and the param that sets it when that is how it is known. */
+export interface WarmUp {
+  readonly points: number;
+  /** The period-like param the warm-up was read from (absent when the strategy declares it). */
+  readonly param?: string;
+}
+
+/**
+ * The strategy's warm-up: what its definition declares (`warmUp(params)`), else the longest
+ * period-like param, when the params have one.
+ */
+export function warmUpOf(params: Readonly<Record<string, unknown>>, definition?: Pick<StrategyDefinition, 'warmUp'>): WarmUp | undefined {
+  if (definition?.warmUp !== undefined) {
+    let declared: number;
+    try {
+      declared = definition.warmUp(params as never);
+    } catch {
+      declared = Number.NaN;
+    }
+    if (Number.isInteger(declared) && declared >= 0) return { points: declared };
+  }
+  let best: WarmUp | undefined;
   for (const [name, value] of Object.entries(params)) {
     if (!PERIOD_NAME.test(name) || typeof value !== 'number' || !Number.isInteger(value) || value < 1) continue;
-    if (best === undefined || value > best[1]) best = [name, value];
+    if (best === undefined || value > best.points) best = { points: value, param: name };
   }
   return best;
+}
+
+/** "slow=30" or "a warm-up of 200 points". */
+function describe(w: WarmUp): string {
+  return w.param !== undefined ? `${w.param}=${w.points}` : `a warm-up of ${w.points.toLocaleString('en-US')} points`;
 }
 
 /**
  * The warning of a run that made no intent, or undefined when it made one: with `points` fewer than
  * the warm-up, that no decision was possible and why; otherwise that none was made in the data.
  */
-export function noDecisionWarning(definition: Pick<StrategyDefinition, 'name'>, params: Readonly<Record<string, unknown>>, points: number, intents: number): string | undefined {
+export function noDecisionWarning(definition: Pick<StrategyDefinition, 'name' | 'warmUp'>, params: Readonly<Record<string, unknown>>, points: number, intents: number): string | undefined {
   if (intents > 0) return undefined;
-  const warm = warmUpOf(params);
+  const warm = warmUpOf(params, definition);
   const replayed = `${points.toLocaleString('en-US')} point${points === 1 ? '' : 's'}`;
-  if (warm !== undefined && points <= warm[1]) {
-    return `no decision was possible: the ${replayed} replayed are not enough for the warm-up of ${definition.name} (${warm[0]}=${warm[1]} needs more than ${warm[1]} points before its first signal), so the figures below only show the starting balances; give more data (--from earlier, or a longer file) or a shorter ${warm[0]}`;
+  if (warm !== undefined && points <= warm.points) {
+    const shorter = warm.param !== undefined ? ` or a shorter ${warm.param}` : '';
+    return `no decision was possible: the ${replayed} replayed are not enough for the warm-up of ${definition.name} (${describe(warm)} needs more than ${warm.points.toLocaleString('en-US')} points before its first signal), so the figures below only show the starting balances; give more data (--from earlier, or a longer file)${shorter}`;
   }
-  return `no decision was made: ${definition.name} made no intent in ${replayed}${warm ? ` (${warm[0]}=${warm[1]})` : ''}, so the figures below only show the starting balances; the data may give no signal, or the strategy's warm-up may be longer than the data`;
+  return `no decision was made: ${definition.name} made no intent in ${replayed}${warm ? ` (${describe(warm)})` : ''}, so the figures below only show the starting balances; the data may give no signal, or the strategy's warm-up may be longer than the data`;
 }

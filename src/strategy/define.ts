@@ -57,6 +57,12 @@ export interface StrategyDefinition<P extends z.ZodObject = z.ZodObject> {
   readonly markets: readonly MarketSymbol[] | ((params: z.infer<P>) => readonly MarketSymbol[]);
   /** Event kinds the strategy needs the market source to poll (default: price). */
   readonly needs?: ReadonlyArray<MarketEvent['kind']>;
+  /**
+   * How many price points the strategy must see before it can decide (its indicators' warm-up), for
+   * given params: e.g. `(p) => p.slow` for a moving-average cross. Reports use it to say why a short
+   * backtest made no decision. Optional: without it, the longest period-like param is taken.
+   */
+  readonly warmUp?: (params: z.infer<P>) => number;
   create(params: z.infer<P>): StrategyHandlers;
 }
 
@@ -73,6 +79,7 @@ export function defineStrategy<P extends z.ZodObject>(definition: StrategyDefini
   if (typeof definition.params?.safeParse !== 'function') problems.push('params: a zod object schema, e.g. z.object({ fast: z.number().default(10) })');
   if (!Array.isArray(definition.markets) && typeof definition.markets !== 'function') problems.push('markets: an array of market symbols or a function of params');
   if (typeof definition.create !== 'function') problems.push('create: a function (params) => handlers');
+  if (definition.warmUp !== undefined && typeof definition.warmUp !== 'function') problems.push('warmUp: a function (params) => number of price points, or leave it out');
   if (problems.length) throw new TypeError(`invalid strategy definition ${JSON.stringify(definition.name)}: ${problems.join('; ')}`);
   return Object.freeze(definition);
 }
