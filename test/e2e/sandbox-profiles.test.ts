@@ -41,12 +41,14 @@ describe('sandbox profiles, balances and deposits', () => {
     expect((await sb.http.get(`/v2/profiles/${empty.body.id}?include_deactivated=true`, token)).status).toBe(200);
   });
 
-  it('credits crypto deposits (network required) and fiat deposits (no network), recording COMPLETED transfers', async () => {
+  it('credits crypto deposits (network optional: the asset\'s usual one) and fiat deposits (no network), recording COMPLETED transfers', async () => {
     const crypto = await sb.http.post('/v2/sandbox/profiles/default/deposit', { asset: 'BTC', amount: '1.5', crypto_network: 'BITCOIN' }, token);
     expect(crypto.status).toBe(200);
     expect(typeof crypto.body.activity_id).toBe('string');
     const noNetwork = await sb.http.post('/v2/sandbox/profiles/default/deposit', { asset: 'ETH', amount: '1' }, token);
-    expect(noNetwork.body.detail).toMatch(/^crypto_network: /);
+    expect(noNetwork.status).toBe(200);
+    const badNetwork = await sb.http.post('/v2/sandbox/profiles/default/deposit', { asset: 'ETH', amount: '1', crypto_network: 'MOON' }, token);
+    expect(badNetwork.body.detail).toMatch(/^crypto_network: "MOON" is not valid/);
     const fiatNetwork = await sb.http.post('/v2/sandbox/profiles/default/deposit', { asset: 'EUR', amount: '1', crypto_network: 'ETHEREUM' }, token);
     expect(fiatNetwork.status).toBe(400);
     await sb.http.post('/v2/sandbox/profiles/default/deposit', { asset: 'EUR', amount: '250.50' }, token);
@@ -55,6 +57,7 @@ describe('sandbox profiles, balances and deposits', () => {
     const deposits = sb.handle.sim.transfers.transfers.filter((t) => t.asset !== 'USD');
     expect(deposits.map((t) => [t.type, t.status, t.cryptoNetwork])).toEqual([
       ['CRYPTO_DEPOSIT', 'COMPLETED', 'BITCOIN'],
+      ['CRYPTO_DEPOSIT', 'COMPLETED', 'ETHEREUM'],
       ['WIRE_DEPOSIT', 'COMPLETED', undefined],
     ]);
   });
