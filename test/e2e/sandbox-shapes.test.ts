@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/index.js';
+import { parseConfig } from '../../src/config/index.js';
+import { buildLiveBundle } from '../../src/engine/live-bundle.js';
+import { silentLogger } from '../../src/log/index.js';
 import { type ShapeMode } from '../../src/sandbox/index.js';
 import { linesUntil } from '../support/child-lines.js';
 import { type Proc, tradeloop } from '../support/reliability-procs.js';
@@ -31,6 +34,37 @@ describe.each<ShapeMode>(['schema', 'examples'])('tradeloop\'s client against th
     } finally {
       await api.close();
       await sb.close();
+    }
+  });
+});
+
+describe('the fiat account list under each shape', () => {
+  it('withholds the owner and address as {} and the country (schema) or as null (examples), keys kept', async () => {
+    for (const [shapes, owner, address] of [['schema', {}, { country: 'USA' }], ['examples', { person_details: null }, null]] as const) {
+      const sb = await startTestSandbox({ shapes });
+      try {
+        const token = await sb.http.token();
+        const addr = { country: 'USA', address1: '1 Main St', city: 'New York', province: 'NY' };
+        await sb.http.post('/v2/transfer/fiat-accounts', { fiat_account_owner: { person_details: { first_name: 'Ada', last_name: 'Lovelace' } }, fiat_network_instructions: { wire: { account_number: '12345678', fiat_account_owner_address: addr, routing_details: { routing_number_type: 'ABA', routing_number: '021000021', bank_name: 'First Bank', bank_address: addr } } } }, token);
+        const [item] = (await sb.http.get('/v2/transfer/fiat-accounts', token)).body.items;
+        expect([item.fiat_account_owner, item.fiat_network_instructions.wire.fiat_account_owner_address, item.fiat_network_instructions.wire.account_number], shapes).toEqual([owner, address, 'XXXX5678']);
+      } finally {
+        await sb.close();
+      }
+    }
+  });
+});
+
+describe('the embedded sandbox of tradeloop run', () => {
+  it('answers the shapes of local.shapes', async () => {
+    const journal = join(mkdtempSync(join(tmpdir(), 'tradeloop-shapes-run-')), 'journal.sqlite');
+    const bundle = await buildLiveBundle(parseConfig({ environment: 'local', local: { port: 0, shapes: 'examples' }, journal: { path: journal } }), {}, { log: silentLogger() });
+    try {
+      const tickers = await fetch(`${bundle.sandbox!.apiUrl}/all-markets/ticker`);
+      expect(Array.isArray(await tickers.json())).toBe(true);
+    } finally {
+      await bundle.close();
+      rmSync(join(journal, '..'), { recursive: true, force: true });
     }
   });
 });
