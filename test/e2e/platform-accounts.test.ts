@@ -16,10 +16,10 @@ describe('sandbox accounts and the may-transact rule through the typed client', 
     const bo = (await api.createIdentity(passthroughPerson({}, 'bo'))).id;
     const badType = await refusal(api.createAccount({ account: { identity_id: owner, type: 'SAVINGS' } as never }));
     expect([badType.status, badType.meta?.field]).toEqual([400, 'account.type']);
-    const ira = await api.createAccount({ account: { identity_id: advisor, type: 'ROTH_IRA' } as never });
+    const ira = await api.createAccount({ account: { identity_id: advisor, type: 'ROTH_IRA' } });
     expect(ira.type).toBe('ROTH_IRA');
-    expect((await api.updateAccount({ account: { id: ira.id, type: 'ROTH_IRA', description: 'same type' } as never })).description).toBe('same type');
-    const changed = await refusal(api.updateAccount({ account: { id: ira.id, type: 'BROKERAGE' } as never }));
+    expect((await api.updateAccount({ account: { id: ira.id, type: 'ROTH_IRA', description: 'same type' } })).description).toBe('same type');
+    const changed = await refusal(api.updateAccount({ account: { id: ira.id, type: 'BROKERAGE' } }));
     expect([changed.status, changed.meta?.field]).toEqual([400, 'account.type']);
     const account = await api.createAccount({ account: { identity_id: owner, description: 'main', ref_id: 'a-1', members: [{ identity_id: bo, roles: ['BENEFICIAL_OWNER'] }] }, create_profile: true });
     expect(account).toMatchObject({ identity_id: owner, type: 'BROKERAGE', summary_status: 'APPROVED', profile_id: expect.any(String), user_disabled: false });

@@ -81,22 +81,22 @@ describe('sandbox operations beyond the platform spec, through the typed client'
     sb = await startPlatformSandbox();
     const { api } = sb;
     const before = (await api.getProfileBalance('default', 'BTC')).available;
-    await api.createSandboxDeposit('default', { asset: 'BTC', amount: '0.5' } as never);
+    await api.createSandboxDeposit('default', { asset: 'BTC', amount: '0.5' });
     expect(Number((await api.getProfileBalance('default', 'BTC')).available) - Number(before)).toBeCloseTo(0.5, 8);
     const deposits = (await api.listTransfers({ type: ['CRYPTO_DEPOSIT'] })).items;
     expect(deposits.at(-1) ?? deposits[0]).toBeDefined();
     expect(deposits.some((t) => t.crypto_network === 'BITCOIN' && t.amount === '0.5')).toBe(true);
     const addr = await api.createDepositAddress({ profile_id: 'default', crypto_network: 'POLYGON_POS' });
-    await api.createSandboxDeposit('default', { asset: 'USDP', amount: '10', crypto_address: addr.address } as never);
+    await api.createSandboxDeposit('default', { asset: 'USDP', amount: '10', crypto_address: addr.address });
     expect((await api.listTransfers({ type: ['CRYPTO_DEPOSIT'] })).items.some((t) => t.destination_address === addr.address && t.crypto_network === 'POLYGON_POS')).toBe(true);
 
     const cdd = { estimated_net_worth: 'ENW_0_TO_100K', source_of_funds: 'SALARY' };
-    const merchant = await api.createIdentity({ ...passthroughPerson({ id_verification_status: 'APPROVED' }, 'cdd-1'), is_merchant: true, customer_due_diligence: cdd, tax_details_not_required: false } as never);
+    const merchant = await api.createIdentity({ ...passthroughPerson({ id_verification_status: 'APPROVED' }, 'cdd-1'), is_merchant: true, customer_due_diligence: cdd, tax_details_not_required: false });
     expect(await api.getIdentity(merchant.id, { include_details: true })).toMatchObject({ is_merchant: true, customer_due_diligence: cdd, summary_status: 'PENDING' });
-    const person = await refusal(api.createIdentity({ ...passthroughPerson({}, 'cdd-2'), tax_details_not_required: true } as never));
+    const person = await refusal(api.createIdentity({ ...passthroughPerson({}, 'cdd-2'), tax_details_not_required: true }));
     expect([person.status, person.detail]).toEqual([400, 'tax_details_not_required: allowed for non-US institutions only']);
     const foreign = corporation({ cip_id_country: 'SGP', cip_id_type: 'REGISTRATION_NUMBER', business_address: { country: 'SGP', address1: '1 Raffles Pl', city: 'Singapore', province: 'SG' } });
-    expect((await api.createIdentity({ ...foreign, tax_details_not_required: true, is_merchant: false } as never)).id).toEqual(expect.any(String));
+    expect((await api.createIdentity({ ...foreign, tax_details_not_required: true, is_merchant: false })).id).toEqual(expect.any(String));
   });
 
   it('answers valid empty lists for what it does not simulate, 403 feature not enabled for creates and 404 for ids', async () => {

@@ -121,6 +121,8 @@ export interface CreateAccountRequest {
     /** Idempotency key; the client fills one when absent. */
     readonly ref_id?: string;
     readonly members?: readonly AccountMember[];
+    /** Default BROKERAGE; fixed once the account exists. */
+    readonly type?: Account['type'];
   };
   readonly create_profile?: boolean;
 }
@@ -132,6 +134,8 @@ export interface UpdateAccountRequest {
     readonly ref_id?: string;
     readonly metadata?: Metadata;
     readonly members?: readonly AccountMember[];
+    /** May repeat the account's type; it cannot change. */
+    readonly type?: Account['type'];
   };
   readonly set_user_disabled?: boolean;
 }
