@@ -67,28 +67,34 @@ export function checkPositionOptions(market: MarketSymbol, o: PositionOptions): 
 }
 
 /**
- * The levels of the rules in force for a position entered at `entry` whose highest price since is
- * `high`. Worked out in decimals, so a level is the one a person computes (10 % above 100 is 110,
- * not 110.00000000000001) and a price exactly at it triggers.
+ * The levels of the rules measured from the entry (stop-loss, take-profit) for a position entered at
+ * `entry`. Worked out in decimals, once per entry, so a level is the one a person computes (10 % above
+ * 100 is 110, not 110.00000000000001) and a price exactly at it triggers.
  */
-export function exitLevels(o: PositionOptions, entry: Dec | undefined, high: number | undefined): ExitLevels {
-  const below = (from: Dec, pct: number): number => from.times(new D(100).minus(pct)).div(100).toNumber();
-  const stopLoss = o.stopLossPrice ?? (o.stopLossPct !== undefined && entry !== undefined ? below(entry, o.stopLossPct) : undefined);
+export function entryLevels(o: PositionOptions, entry: Dec | undefined): ExitLevels {
+  const stopLoss = o.stopLossPrice ?? (o.stopLossPct !== undefined && entry !== undefined ? entry.times(new D(100).minus(o.stopLossPct)).div(100).toNumber() : undefined);
   const takeProfit = o.takeProfitPrice ?? (o.takeProfitPct !== undefined && entry !== undefined ? entry.times(new D(100).plus(o.takeProfitPct)).div(100).toNumber() : undefined);
-  const trailingStop = o.trailingStopPct !== undefined && high !== undefined ? below(new D(high), o.trailingStopPct) : undefined;
-  return { ...(stopLoss !== undefined && { stopLoss }), ...(takeProfit !== undefined && { takeProfit }), ...(trailingStop !== undefined && { trailingStop }) };
+  return { ...(stopLoss !== undefined && { stopLoss }), ...(takeProfit !== undefined && { takeProfit }) };
+}
+
+/**
+ * The trailing stop's level `pct` percent below `high`: one rounding of the exact product (so 5 %
+ * below 125 is 118.75), cheap enough for every new high.
+ */
+export function trailingLevel(high: number, pct: number): number {
+  return (high * (100 - pct)) / 100;
 }
 
 /**
  * The rule `price` triggers, if any. When a price falls through both stops at once, the higher level
  * (the one the price crossed first) is named.
  */
-export function triggered(levels: ExitLevels, price: number): { kind: ExitKind; level: number } | undefined {
-  const { stopLoss, trailingStop, takeProfit } = levels;
-  const stops: Array<{ kind: ExitKind; level: number }> = [];
-  if (stopLoss !== undefined && price <= stopLoss) stops.push({ kind: 'stop-loss', level: stopLoss });
-  if (trailingStop !== undefined && price <= trailingStop) stops.push({ kind: 'trailing-stop', level: trailingStop });
-  if (stops.length > 0) return stops.reduce((a, b) => (b.level > a.level ? b : a));
+export function triggered(levels: ExitLevels, trailingStop: number | undefined, price: number): { kind: ExitKind; level: number } | undefined {
+  const { stopLoss, takeProfit } = levels;
+  const lossHit = stopLoss !== undefined && price <= stopLoss;
+  const trailHit = trailingStop !== undefined && price <= trailingStop;
+  if (lossHit && (!trailHit || stopLoss >= trailingStop)) return { kind: 'stop-loss', level: stopLoss };
+  if (trailHit) return { kind: 'trailing-stop', level: trailingStop };
   if (takeProfit !== undefined && price >= takeProfit) return { kind: 'take-profit', level: takeProfit };
   return undefined;
 }
@@ -114,6 +120,8 @@ const WORDS: Record<ExitKind, string> = { 'stop-loss': 'stop-loss', 'take-profit
 
 /** "stop-loss at 58,800.00": the rule and the level, at `decimals` places with thousands separators. */
 export function describeExit(kind: ExitKind, level: number, decimals: number): string {
-  const shown = level.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
-  return `${WORDS[kind]} at ${shown}`;
+  // by hand: toLocaleString costs about 20 µs a call, a tenth of a backtest's time when every exit is described
+  const [whole = '', fraction] = level.toFixed(decimals).split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${WORDS[kind]} at ${fraction === undefined ? grouped : `${grouped}.${fraction}`}`;
 }

@@ -6,7 +6,7 @@
  */
 import { D, ZERO, roundBase, roundQuote, splitMarket, type Dec, type ExecReport, type MarketEvent, type MarketSymbol, type Side } from '../core/index.js';
 import type { IntentDraft, StrategyContext } from './define.js';
-import { checkPositionOptions, describeExit, exitLevels, sellPriceOf, triggered, type ExitKind, type ExitLevels, type ExitReason, type PositionOptions } from './position-exits.js';
+import { checkPositionOptions, describeExit, entryLevels, sellPriceOf, trailingLevel, triggered, type ExitKind, type ExitLevels, type ExitReason, type PositionOptions } from './position-exits.js';
 
 export type { ExitKind, ExitLevels, ExitReason, PositionOptions } from './position-exits.js';
 
@@ -78,9 +78,10 @@ export class Position {
   private adopted: { readonly price: number; readonly amount: Dec } | undefined;
   private high: number | undefined;
   private reason: ExitReason | undefined;
-  /** The levels at `cachedHigh` and the entry price (undefined when a fill or adoption changed it). */
+  /** The entry's levels (stop-loss, take-profit); undefined when a fill or an adoption changed the entry. */
   private cachedLevels: ExitLevels | undefined;
-  private cachedHigh: number | undefined;
+  /** Whether any exit rule is set (without one, events only follow the highest price). */
+  private readonly hasRules: boolean;
 
   /**
    * @param market the market traded, e.g. "BTCUSD"
@@ -91,6 +92,8 @@ export class Position {
     readonly options: PositionOptions,
   ) {
     checkPositionOptions(market, options);
+    const o = options;
+    this.hasRules = [o.stopLossPct, o.stopLossPrice, o.takeProfitPct, o.takeProfitPrice, o.trailingStopPct].some((v) => v !== undefined);
     ({ base: this.base, quote: this.quote } = splitMarket(market));
   }
 
@@ -144,11 +147,8 @@ export class Position {
 
   /** The exit levels in force now: those of the rules set, once an entry price is known. */
   get levels(): ExitLevels {
-    if (this.cachedLevels === undefined || this.cachedHigh !== this.high) {
-      this.cachedLevels = exitLevels(this.options, this.entryPrice, this.high);
-      this.cachedHigh = this.high;
-    }
-    return this.cachedLevels;
+    const trailingStop = this.trailingStop();
+    return { ...this.fixedLevels(), ...(trailingStop !== undefined && { trailingStop }) };
   }
 
   /**
@@ -158,7 +158,7 @@ export class Position {
   enter(ctx: StrategyContext): IntentDraft | undefined {
     if (this.busy || ctx.warmingUp || this.phase !== 'flat' || this.held(ctx)) return undefined;
     const spend = roundQuote(ctx.instrument(this.market), ctx.account.available(this.quote).times(this.options.sizePct).div(100));
-    if (!new D(spend).gt(0)) return undefined;
+    if (!(Number(spend) > 0)) return undefined;
     this.start('BUY', ZERO);
     this.bought = this.boughtGross = this.cost = this.sold = ZERO;
     this.high = undefined;
@@ -194,7 +194,8 @@ export class Position {
     }
     if (this.phase !== 'long') return undefined;
     this.high = Math.max(this.high ?? price, price);
-    const hit = triggered(this.levels, price);
+    if (!this.hasRules) return undefined;
+    const hit = triggered(this.fixedLevels(), this.trailingStop(), price);
     return hit && this.exit(ctx, hit.kind, hit.level, price);
   }
 
@@ -224,11 +225,20 @@ export class Position {
     return true;
   }
 
+  private fixedLevels(): ExitLevels {
+    return (this.cachedLevels ??= entryLevels(this.options, this.entryPrice));
+  }
+
+  private trailingStop(): number | undefined {
+    const pct = this.options.trailingStopPct;
+    return pct !== undefined && this.high !== undefined ? trailingLevel(this.high, pct) : undefined;
+  }
+
   private exit(ctx: StrategyContext, kind: ExitKind, level: number, price: number | undefined): IntentDraft | undefined {
     if (this.busy || ctx.warmingUp) return undefined;
     const instrument = ctx.instrument(this.market);
     const amount = roundBase(instrument, ctx.account.available(this.base));
-    if (!new D(amount).gt(0)) return undefined;
+    if (!(Number(amount) > 0)) return undefined;
     this.start('SELL', new D(amount));
     this.phase = 'exiting';
     this.reason = { kind, level, price, at: ctx.now(), text: describeExit(kind, level, instrument.quoteDecimals) };
