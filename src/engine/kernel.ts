@@ -289,6 +289,17 @@ export class Kernel {
     this.ports.log?.error(`halted: ${reason}; open orders are left as they are`);
   }
 
+  /**
+   * Lifts a halt or a kill-switch trip (an operator's resume): new intents pass again, and orders
+   * still waiting to be cancelled for the halt are left alone. Whether a trip may be lifted is the
+   * caller's decision (the control API asks for it explicitly).
+   */
+  resume(): void {
+    this.gate.killSwitch.reset();
+    this.haltCancels.clear();
+    this.ports.log?.warn('trading resumed by an operator');
+  }
+
   /** Unsubscribes everything (the journal is the caller's to close). */
   close(): void {
     this.stopMetadata();
