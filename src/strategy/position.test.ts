@@ -164,6 +164,22 @@ describe('Position: exit rules', () => {
     expect(price(96)).toMatchObject({ side: 'SELL' });
   });
 
+  it('an exit filled in part leaves the rest held; the next exit sells the rest, and one refused after it keeps it held', () => {
+    const { kit, p, price, fill, report, entered } = rig({ sizePct: 100, stopLossPct: 2 });
+    entered(100, '1');
+    expect(price(97)).toMatchObject({ baseAmount: '1' });
+    fill('x-1', 'SELL', '0.6', '97', { orderDone: false });
+    report({ kind: 'cancelled', refId: 'x-1', orderId: 'o-x-1', at: 0 }); // the rest of an immediate order
+    kit.setBalance('BTC', '0.4');
+    expect([p.state, p.amount.toFixed()]).toEqual(['long', '0.4']);
+    expect(price(96)).toMatchObject({ baseAmount: '0.4' });
+    report({ kind: 'rejected', refId: 'x-2', code: 'VENUE', message: 'no', at: 0 });
+    expect(p.state).toBe('long');
+    expect(price(96)).toMatchObject({ baseAmount: '0.4' });
+    fill('x-3', 'SELL', '0.4', '96', { orderDone: true });
+    expect([p.state, p.amount.toFixed()]).toEqual(['flat', '0']);
+  });
+
   it('only checks events of its own market and nothing on warm-up', () => {
     const { kit, p, entered } = rig({ sizePct: 100, stopLossPct: 2 });
     entered(100);

@@ -23,6 +23,8 @@ interface OwnOrder {
   refId: string | undefined;
   /** For a sell, the base amount asked. */
   readonly asked: Dec;
+  /** Base filled so far, and in how many fills. */
+  filled: Dec;
   fills: number;
   done: boolean;
 }
@@ -161,6 +163,7 @@ export class Position {
     if (!(Number(spend) > 0)) return undefined;
     this.start('BUY', ZERO);
     this.bought = this.boughtGross = this.cost = this.sold = ZERO;
+    this.adopted = undefined;
     this.high = undefined;
     this.reason = undefined;
     this.cachedLevels = undefined;
@@ -210,7 +213,7 @@ export class Position {
     const current = this.order?.refId === report.refId ? this.order : undefined;
     switch (report.kind) {
       case 'filled':
-        this.applyFill(report, current);
+        this.applyFill(report);
         if (current && report.orderDone) this.finish(ctx);
         break;
       case 'cancelled':
@@ -246,7 +249,7 @@ export class Position {
   }
 
   private start(side: Side, asked: Dec): void {
-    this.order = { side, refId: undefined, asked, fills: 0, done: false };
+    this.order = { side, refId: undefined, asked, filled: ZERO, fills: 0, done: false };
     this.everOrdered = true;
   }
 
@@ -266,10 +269,14 @@ export class Position {
     if (this.refs.size > REFS_KEPT) this.refs.delete(this.refs.values().next().value as string);
   }
 
-  private applyFill(f: Extract<ExecReport, { kind: 'filled' }>, current: OwnOrder | undefined): void {
+  private applyFill(f: Extract<ExecReport, { kind: 'filled' }>): void {
     const amount = new D(f.amount);
     const baseFee = f.commissionAsset === this.base ? new D(f.commission) : ZERO;
-    if (current) current.fills++;
+    const order = this.order?.refId === f.refId ? this.order : undefined;
+    if (order) {
+      order.fills++;
+      order.filled = order.filled.plus(amount);
+    }
     this.cachedLevels = undefined;
     if (f.side === 'BUY') {
       this.bought = this.bought.plus(amount).minus(baseFee);
@@ -280,7 +287,8 @@ export class Position {
       return;
     }
     this.sold = this.sold.plus(amount).plus(baseFee);
-    if (this.phase === 'long' && this.order?.side === 'SELL' && this.order.done && this.sold.gte(this.order.asked)) this.phase = 'flat';
+    // a fill of an exit that was closed before it arrived (cancelled first): sold after all
+    if (this.phase === 'long' && order?.side === 'SELL' && order.done && order.filled.gte(order.asked)) this.phase = 'flat';
   }
 
   /** The helper's order is done: the position is held or flat by what was filled. */
@@ -294,7 +302,7 @@ export class Position {
       return;
     }
     // an exit refused or only partly filled leaves the rest held: the rules stay armed and trigger again
-    this.phase = this.sold.gte(o.asked) || !this.held(ctx) ? 'flat' : 'long';
+    this.phase = o.filled.gte(o.asked) || !this.held(ctx) ? 'flat' : 'long';
     if (this.phase === 'flat') this.high = undefined;
   }
 
