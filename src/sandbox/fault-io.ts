@@ -30,7 +30,7 @@ export function applyFaultBefore(action: FaultPlan['action'], req: IncomingMessa
 }
 
 /** A body that is valid JSON but matches no response schema of the platform. */
-const WRONG_SHAPE = Buffer.from(JSON.stringify({ id: 7, items: 'none', prices: 7, tickers: 7, bids: 'none', asks: 'none', status: 7 }));
+const WRONG_SHAPE = Buffer.from(JSON.stringify({ id: 7, items: 'none', prices: 7, tickers: 7, bids: 'none', asks: 'none', status: 7, events: 7, addresses: 7, address: 7 }));
 
 /**
  * Sends a successful JSON answer, or — for faults that strike after the operation ran — drops the

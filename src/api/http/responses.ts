@@ -40,6 +40,16 @@ const REQUIRED: Readonly<Record<string, Required>> = {
 };
 
 /**
+ * Lists of the operations beyond the platform spec keep their items under the resource's own key:
+ * it must hold an array of objects, and an omitted (empty repeated) field becomes `[]`.
+ */
+const NAMED_LISTS: Readonly<Record<string, string>> = {
+  ListEvents: 'events', ListCryptoDestinationAddresses: 'addresses', ListStatements: 'statements', ListPayments: 'payments',
+  ListApiCredentials: 'items', ListOrchestrations: 'orchestrations', ListOrchestrationRules: 'rules', ListMonitoringAddress: 'addresses',
+  ListIssuerQuoteExecutions: 'issuer_quote_executions',
+};
+
+/**
  * Parses a 2xx body and checks the shape the client relies on, normalising the responses that
  * come in two documented shapes: ListTickers (bare array or `{tickers}`) → array; ListPrices
  * (`prices` or `items`) and ListHistoricalPrices (`prices` or `items`) → `{items, …}`. Lists whose
@@ -49,7 +59,9 @@ export function readResponse(spec: OperationSpec, text: string, requestId: strin
   const bad = (what: string): never => {
     throw new MalformedResponseError(`${spec.id}: malformed response body (${what})`, { operation: spec.id, requestId });
   };
-  const value = readShape(spec, text, bad);
+  let value = readShape(spec, text, bad);
+  const listKey = NAMED_LISTS[spec.id];
+  if (listKey !== undefined) value = { ...(value as Json), [listKey]: itemsOf(value as Json, listKey, bad) };
   const required = REQUIRED[spec.id];
   if (required) checkRequired(value as Json, required, bad);
   return value;
