@@ -70,7 +70,7 @@ describe('sandbox operations beyond the platform spec, through the typed client'
     sb.advance(5_000);
     await api.deleteFiatAccount(a.id);
     expect((await refusal(api.getFiatAccount(a.id))).status).toBe(404);
-    expect((await api.getFiatAccount(a.id, { include_deleted: true } as never)).id).toBe(a.id);
+    expect((await api.getFiatAccount(a.id, { include_deleted: true })).id).toBe(a.id);
     expect((await api.listFiatAccounts()).items).toEqual([]);
     expect((await api.listFiatAccounts({ include_deleted: true })).items.map((x) => x.id)).toEqual([a.id]);
     expect((await refusal(api.createFiatWithdrawal({ profile_id: 'default', fiat_account_id: a.id, asset: 'USD', amount: '10' }))).status).toBe(404);

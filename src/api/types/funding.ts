@@ -103,9 +103,10 @@ export interface InternalTransferRequest {
   readonly to_account_id?: string;
 }
 
+/** The owner of a fiat account; lists withhold it (`{}`, or `null` details as the spec's list example). */
 export interface FiatAccountOwner {
-  readonly person_details?: { readonly first_name: string; readonly last_name: string };
-  readonly institution_details?: { readonly name: string };
+  readonly person_details?: { readonly first_name: string; readonly last_name: string } | null;
+  readonly institution_details?: { readonly name: string } | null;
 }
 
 /** Network instructions (wire, cubix, dbs_act, scb …) are kept open: shapes differ per network. */
@@ -122,6 +123,8 @@ export interface FiatAccount {
   readonly metadata?: Metadata;
   readonly created_at?: Timestamp;
   readonly updated_at?: Timestamp;
+  /** Set on an account DeleteFiatAccount removed (listed only with `include_deleted`). */
+  readonly deleted_at?: Timestamp;
 }
 
 export interface CreateFiatAccountRequest {
