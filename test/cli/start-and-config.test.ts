@@ -87,4 +87,12 @@ describe('tradeloop start', () => {
     expect(bad.stderr).toMatch(/risk\.daily_loss_limit: 1000000000000000000 has 19 significant digits, more than a plain YAML number keeps exactly \(15\): put the amount in quotes/);
     expect(bad.stderr).not.toMatch(/expected string|Invalid input/);
   });
+
+  it('reports a missing credential together with the strategies\' problems', async () => {
+    const r = await runCli(['start', '--config', file('environment: sandbox\nstrategies:\n  - plugin: ./missing.ts\n')], {});
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/2 problem\(s\)/);
+    expect(r.stderr).toMatch(/environment: environment sandbox needs TRADELOOP_CLIENT_ID and TRADELOOP_CLIENT_SECRET/);
+    expect(r.stderr).toMatch(/strategies\.0\.plugin: ".\/missing\.ts": file .* does not exist/);
+  });
 });

@@ -1,7 +1,8 @@
 import { type Command } from 'commander';
-import { describeConfigSource, loadConfig } from '../../config/locate.js';
-import { resolveEnvironment } from '../../config/environment.js';
-import { loadConfiguredStrategies } from '../../engine/load-strategies.js';
+import { ConfigError, type ConfigProblem } from '../../config/load.js';
+import { configLabel, describeConfigSource, loadConfig } from '../../config/locate.js';
+import { MissingSecretError, resolveEnvironment, type ResolvedEnvironment } from '../../config/environment.js';
+import { loadConfiguredStrategies, type LoadedStrategy } from '../../engine/load-strategies.js';
 import { type CliContext, writeLine } from '../context.js';
 
 /**
@@ -16,8 +17,23 @@ export function registerStart(program: Command, ctx: CliContext): void {
     .option('-c, --config <file>', 'YAML config file (default: ./config/default.yaml, else the built-in defaults)')
     .action(async (opts: { config?: string }) => {
       const { config, source } = loadConfig(opts.config);
-      const env = resolveEnvironment(config, ctx.env);
-      const strategies = config.strategies.length ? await loadConfiguredStrategies(config.strategies, { file: source.file }) : [];
+      // the credential and the strategies are checked together: every problem in one report
+      const problems: ConfigProblem[] = [];
+      let env: ResolvedEnvironment | undefined;
+      try {
+        env = resolveEnvironment(config, ctx.env);
+      } catch (e) {
+        if (!(e instanceof MissingSecretError)) throw e;
+        problems.push({ path: 'environment', message: e.message });
+      }
+      let strategies: LoadedStrategy[] = [];
+      try {
+        strategies = config.strategies.length ? await loadConfiguredStrategies(config.strategies, { file: source.file }) : [];
+      } catch (e) {
+        if (!(e instanceof ConfigError)) throw e;
+        problems.push(...e.problems);
+      }
+      if (problems.length || env === undefined) throw new ConfigError(configLabel(source), problems);
       writeLine(ctx.stdout, describeConfigSource(source));
       writeLine(ctx.stdout, `check: ok (the file, the credential, ${strategies.length} strategy plugin(s) loaded with their params)`);
       writeLine(ctx.stdout, `environment: ${env.name}`);
