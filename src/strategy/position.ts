@@ -59,7 +59,9 @@ const REFS_KEPT = 16;
  * The exit rules are watched by the strategy, on each event it is given: they are not orders resting
  * at the venue, so nothing watches them while the bot is stopped. When one triggers, `onEvent` returns
  * a MARKET sell, which fills like any MARKET order of the mode (in a backtest, by the fill model of
- * point replay at the next point), so the exit price may be worse than the level.
+ * point replay at the next point), so the exit price may be worse than the level. The helper keeps
+ * its state in memory: after a restart a holding is adopted at the first price seen (`adoptedAt`), and
+ * the percent rules measure from there; an absolute `stopLossPrice` does not depend on it.
  *
  * The helper takes as its own the first report of an intent it has not seen while its order awaits its
  * first report, so use one helper per market and let it make the strategy's orders in that market.
