@@ -79,8 +79,9 @@ describe('config messages in our own words', () => {
   });
 
   it('reports every YAML syntax error with its line', () => {
-    const problems = problemsOf(() => loadConfigFile(yamlFile('a: 1\na: 2\nb: [1,\n')));
-    expect(problems['(yaml)']).toMatch(/not valid YAML at line \d/);
+    const problems = problemsOf(() => loadConfigFile(yamlFile('a: 1\na: 2\n')));
+    expect(problems['(yaml)']).toBe('not valid YAML at line 2: a key appears twice in the same section: keep one');
+    expect(problemsOf(() => loadConfigFile(yamlFile('risk:\n\tmax_open_orders: 3\n')))['(yaml)']).toBe('not valid YAML at line 2: a tab indents this line: indent with spaces');
   });
 
   it('words problems of a config given in code the same way', () => {

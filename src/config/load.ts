@@ -56,12 +56,23 @@ export function loadConfigFile(file: string, label: string = file): Readonly<Con
   if (doc.errors.length) {
     throw new ConfigError(
       label,
-      doc.errors.map((e) => ({ path: '(yaml)', message: `not valid YAML${e.linePos ? ` at line ${e.linePos[0].line}` : ''}: ${e.message.split('\n')[0]}` })),
+      doc.errors.map((e) => ({ path: '(yaml)', message: `not valid YAML${e.linePos ? ` at line ${e.linePos[0].line}` : ''}: ${YAML_FIXES[e.code] ?? e.message.split('\n')[0]}` })),
     );
   }
   const money = moneyFromSourceText(doc, text);
   return parseConfig(doc.toJS(), label, money);
 }
+
+/** The YAML parser's commonest complaints in our words, with the fix; others keep the parser's text. */
+const YAML_FIXES: Readonly<Record<string, string>> = {
+  DUPLICATE_KEY: 'a key appears twice in the same section: keep one',
+  TAB_AS_INDENT: 'a tab indents this line: indent with spaces',
+  BAD_INDENT: 'the indentation does not line up with the lines above: indent keys of one section by the same number of spaces',
+  MISSING_CHAR: 'a closing bracket, brace or quote is missing: close what this line opens',
+  MULTIPLE_DOCS: 'the file holds more than one YAML document (a --- line): keep one',
+  BLOCK_AS_IMPLICIT_KEY: 'a key is missing its colon or a value is indented under nothing: write key: value',
+  MULTILINE_IMPLICIT_KEY: 'a key runs over several lines: write key: value on one line, or quote the value',
+};
 
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
