@@ -45,27 +45,32 @@ const IDENTITY_ENDS: Readonly<Record<string, string>> = { APPROVED: 'identity.ap
  * Ids are UUIDs fixed by (world, record, event type), so GetEvent finds the same event again.
  */
 export function deriveEvents(src: EventSources): SimEvent[] {
-  const out: SimEvent[] = [];
-  const make = (recordId: string, type: string, objectType: string, createdAt: number, subject: EventSubject): void => {
-    out.push({ id: rngFor(hashLabel(`${src.world}:event:${recordId}:${type}`), 0).uuid(), type, objectType, createdAt, subject });
+  // ties at one millisecond keep a fixed order: by kind (orders, transfers, identities), record, then start before end
+  const out: { event: SimEvent; rank: readonly number[] }[] = [];
+  const make = (recordId: string, type: string, objectType: string, createdAt: number, subject: EventSubject, rank: readonly number[]): void => {
+    out.push({ event: { id: rngFor(hashLabel(`${src.world}:event:${recordId}:${type}`), 0).uuid(), type, objectType, createdAt, subject }, rank: [createdAt, rank[1]!, rank[2]!, rank[0]!] });
   };
   for (const order of src.orders) {
-    make(order.id, 'order.created', 'order', order.createdAt, { kind: 'order', order });
+    make(order.id, 'order.created', 'order', order.createdAt, { kind: 'order', order }, [0, 0, order.seq]);
     const end = ORDER_ENDS[order.status];
-    if (end !== undefined) make(order.id, end, 'order', order.modifiedAt, { kind: 'order', order });
+    if (end !== undefined) make(order.id, end, 'order', order.modifiedAt, { kind: 'order', order }, [1, 0, order.seq]);
   }
   for (const transfer of src.transfers) {
     const name = `transfer.${transferEventName(transfer.type)}`;
     const waited = transfer.status === 'PENDING' || transfer.updatedAt > transfer.createdAt;
-    if (waited) make(transfer.id, `${name}.pending`, 'transfer', transfer.createdAt, { kind: 'transfer', transfer });
-    if (transfer.status === 'COMPLETED' || transfer.status === 'FAILED') make(transfer.id, `${name}.${transfer.status.toLowerCase()}`, 'transfer', transfer.updatedAt, { kind: 'transfer', transfer });
+    if (waited) make(transfer.id, `${name}.pending`, 'transfer', transfer.createdAt, { kind: 'transfer', transfer }, [0, 1, transfer.seq]);
+    if (transfer.status === 'COMPLETED' || transfer.status === 'FAILED') make(transfer.id, `${name}.${transfer.status.toLowerCase()}`, 'transfer', transfer.updatedAt, { kind: 'transfer', transfer }, [1, 1, transfer.seq]);
   }
   for (const identity of src.identities) {
     const status = summaryStatus(identity);
     const end = IDENTITY_ENDS[status];
-    if (end !== undefined) make(identity.id, end, 'identity_summary_status_change', identity.updatedAt, { kind: 'identity', identity, oldStatus: 'PENDING', newStatus: status });
+    if (end !== undefined) make(identity.id, end, 'identity_summary_status_change', identity.updatedAt, { kind: 'identity', identity, oldStatus: 'PENDING', newStatus: status }, [1, 2, identity.seq]);
   }
-  return out.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const before = (a: readonly number[], b: readonly number[]): number => {
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+    return 0;
+  };
+  return out.sort((a, b) => before(a.rank, b.rank)).map((x) => x.event);
 }
 
 function transferEventName(type: string): string {
