@@ -44,8 +44,9 @@ describe('sma-cross', () => {
   it('sells at its stop-loss (percent below the entry price) between crosses', () => {
     const kit = new StrategyTestKit(smaCross, { fast: 3, slow: 6, stop_loss_pct: 2 }, { USD: '1000' });
     kit.prices('BTCUSD', [100, 100, 100, 100, 100, 100]);
-    expect(kit.prices('BTCUSD', [103])).toMatchObject([{ side: 'BUY', quoteAmount: '1000.00' }]);
-    kit.report({ ...filled, side: 'BUY', amount: '9.70873786', price: '103', orderDone: true });
+    const [buy] = kit.prices('BTCUSD', [103]);
+    expect(buy).toMatchObject({ side: 'BUY', quoteAmount: '1000.00' });
+    kit.report({ ...filled, refId: kit.intentIdOf(buy)!, side: 'BUY', amount: '9.70873786', price: '103', orderDone: true });
     kit.setBalance('USD', '0');
     kit.setBalance('BTC', '9.70873786');
     // the level is 103 less 2 % = 100.94; at 100.95 nothing, at 100.9 the stop sells with no death cross (fast 101.3 > slow 100.65)
@@ -55,14 +56,14 @@ describe('sma-cross', () => {
 
   it('sells at its trailing stop below the highest price since the entry, and at its take-profit', () => {
     const trail = new StrategyTestKit(smaCross, { fast: 2, slow: 3, trailing_stop_pct: 5 }, { USD: '1000' });
-    trail.prices('BTCUSD', [100, 100, 100, 103]);
-    trail.report({ ...filled, side: 'BUY', amount: '9', price: '103', orderDone: true });
+    const [trailBuy] = trail.prices('BTCUSD', [100, 100, 100, 103]);
+    trail.report({ ...filled, refId: trail.intentIdOf(trailBuy)!, side: 'BUY', amount: '9', price: '103', orderDone: true });
     trail.setBalance('BTC', '9');
     expect(trail.prices('BTCUSD', [120, 125, 119])).toEqual([]); // 5 % below 125 is 118.75
     expect(trail.prices('BTCUSD', [118.7])).toMatchObject([{ side: 'SELL', baseAmount: '9' }]);
     const target = new StrategyTestKit(smaCross, { fast: 2, slow: 3, take_profit_pct: 10 }, { USD: '1000' });
-    target.prices('BTCUSD', [100, 100, 100, 103]);
-    target.report({ ...filled, side: 'BUY', amount: '9', price: '100', orderDone: true });
+    const [targetBuy] = target.prices('BTCUSD', [100, 100, 100, 103]);
+    target.report({ ...filled, refId: target.intentIdOf(targetBuy)!, side: 'BUY', amount: '9', price: '100', orderDone: true });
     target.setBalance('BTC', '9');
     expect(target.prices('BTCUSD', [109.9])).toEqual([]);
     expect(target.prices('BTCUSD', [110])).toMatchObject([{ side: 'SELL' }]);
@@ -70,8 +71,8 @@ describe('sma-cross', () => {
 
   it('leaves every exit rule off by default and refuses a stop of 100 % or more, naming the param', () => {
     const kit = new StrategyTestKit(smaCross, { fast: 2, slow: 3 }, { USD: '1000' });
-    kit.prices('BTCUSD', [100, 100, 100, 103]);
-    kit.report({ ...filled, side: 'BUY', amount: '9', price: '103', orderDone: true });
+    const [buy] = kit.prices('BTCUSD', [100, 100, 100, 103]);
+    kit.report({ ...filled, refId: kit.intentIdOf(buy)!, side: 'BUY', amount: '9', price: '103', orderDone: true });
     kit.setBalance('BTC', '9');
     expect(kit.prices('BTCUSD', [104, 105, 50])).toMatchObject([{ side: 'SELL' }]); // the death cross at 50, no stop before
     expect(() => new StrategyTestKit(smaCross, { stop_loss_pct: 100 })).toThrow(/stop_loss_pct/);
@@ -87,7 +88,7 @@ describe('rsi-reversion', () => {
     const kit = new StrategyTestKit(rsiReversion, { period: 3, lower: 30, upper: 70 }, { USD: '100' });
     const down = kit.prices('BTCUSD', [10, 9, 8, 7, 6]);
     expect(down[0]).toMatchObject({ side: 'BUY', quoteAmount: '100.00' });
-    kit.report(filled);
+    kit.report({ ...filled, refId: kit.intentIdOf(down[0])! });
     kit.setBalance('BTC', '10');
     kit.setBalance('USD', '0');
     const up = kit.prices('BTCUSD', [7, 8, 9, 10]);
@@ -99,8 +100,9 @@ describe('bollinger', () => {
   it('reversion buys below the lower band and exits at the middle', () => {
     const kit = new StrategyTestKit(bollinger, { period: 5, k: 1, mode: 'reversion' }, { USD: '100' });
     expect(kit.prices('BTCUSD', [10, 10.2, 9.8, 10.1, 9.9])).toEqual([]);
-    expect(kit.prices('BTCUSD', [8])[0]).toMatchObject({ side: 'BUY' });
-    kit.report(filled);
+    const [buy] = kit.prices('BTCUSD', [8]);
+    expect(buy).toMatchObject({ side: 'BUY' });
+    kit.report({ ...filled, refId: kit.intentIdOf(buy)! });
     kit.setBalance('BTC', '1');
     expect(kit.prices('BTCUSD', [11])[0]).toMatchObject({ side: 'SELL', baseAmount: '1' });
   });

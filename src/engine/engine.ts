@@ -259,6 +259,7 @@ export class Engine {
         total: (a) => account.total(a),
         openOrders: (m?: MarketSymbol) => openOrders.list().filter((o) => o.strategy === s.name && (m === undefined || o.market === m)),
       },
+      intentIdOf: (d) => (typeof d === 'object' && d !== null ? s.intentIdOf(d) : undefined),
     } satisfies StrategyContext;
     return Object.defineProperty(ctx, 'warmingUp', { get: () => this.warming });
   }

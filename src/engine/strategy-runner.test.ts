@@ -72,3 +72,23 @@ describe('StrategyRunner failures', () => {
     expect(r.failure).toEqual({ strategy: 'fragile', handler: 'onEvent', message: 'plain string', stack: [] });
   });
 });
+
+describe('StrategyRunner intent ids', () => {
+  it('tells a strategy the id each intent object it returned got (ctx.intentIdOf), and nothing for others', () => {
+    const made: object[] = [];
+    const { r } = runner(() => ({
+      onEvent: () => {
+        const pair = [
+          { kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '10.00' },
+          { kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '1.00', timeInForce: 'GTC' },
+        ] as const;
+        made.push(...pair);
+        return pair;
+      },
+    }));
+    const intents = r.onEvent(price, ctx);
+    expect(intents?.map((i) => i.intentId)).toEqual(['t-1', 't-2']);
+    expect(made.map((d) => r.intentIdOf(d))).toEqual(['t-1', 't-2']);
+    expect(r.intentIdOf({ kind: 'place-order' })).toBeUndefined();
+  });
+});

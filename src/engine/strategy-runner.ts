@@ -18,6 +18,8 @@ export class StrategyRunner {
   private handlers: StrategyHandlers;
   private stoppedReason: string | undefined;
   private failed: StrategyFailure | undefined;
+  /** The id each returned intent object got, for `ctx.intentIdOf` (weak: drafts are not kept alive). */
+  private readonly stamped = new WeakMap<object, string>();
 
   constructor(
     readonly name: string,
@@ -99,6 +101,11 @@ export class StrategyRunner {
     }
   }
 
+  /** The id the intent object `draft` got when this strategy returned it. */
+  intentIdOf(draft: object): string | undefined {
+    return this.stamped.get(draft);
+  }
+
   private call(fn: () => readonly IntentDraft[] | IntentDraft | undefined | void, where: string): Intent[] | undefined {
     let out: unknown;
     try {
@@ -122,7 +129,9 @@ export class StrategyRunner {
         this.stop(message, { strategy: this.name, handler: where, message, stack: [] });
         return undefined;
       }
-      intents.push({ ...(d as IntentDraft), intentId: this.ids.next(), strategy: this.name } as Intent);
+      const intentId = this.ids.next();
+      this.stamped.set(d, intentId);
+      intents.push({ ...(d as IntentDraft), intentId, strategy: this.name } as Intent);
     }
     return intents;
   }

@@ -25,6 +25,12 @@ export interface StrategyContext {
    */
   readonly warmingUp: boolean;
   readonly account: AccountView;
+  /**
+   * The id the engine gave an intent this strategy returned (the same object): its `refId` in every
+   * report and its `ref_id` at the venue. Undefined for an object the strategy has not returned yet,
+   * or returned on warm-up (dropped). Lets a strategy match reports to its own orders exactly.
+   */
+  intentIdOf(intent: IntentDraft): string | undefined;
 }
 
 export interface AccountView {

@@ -254,3 +254,43 @@ describe('Position options', () => {
     expect(() => new Position(M, options as PositionOptions)).toThrow(message);
   });
 });
+
+describe('Position knows its own orders by the id the engine gave them', () => {
+  it("does not take another order's report for its own, whichever comes first", () => {
+    const seen: boolean[] = [];
+    const plugin = defineStrategy({
+      name: 'two-orders',
+      description: 'enters with the helper and rests a limit bid of its own in the same event',
+      params: z.object({}),
+      markets: ['BTCUSD'],
+      create() {
+        const position = new Position('BTCUSD', { sizePct: 50, stopLossPct: 5 });
+        let done = false;
+        return {
+          onEvent(e, ctx) {
+            const exit = position.onEvent(e, ctx);
+            if (exit) return exit;
+            if (done || e.kind !== 'price') return undefined;
+            done = true;
+            const entry = position.enter(ctx);
+            return entry && [{ kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '50.00', timeInForce: 'GTC' }, entry];
+          },
+          onReport(r, ctx) {
+            seen.push(position.onReport(r, ctx));
+          },
+        };
+      },
+    });
+    const kit = new StrategyTestKit(plugin, {}, { USD: '1000' });
+    const [limit, entry] = kit.prices('BTCUSD', [100]);
+    expect(kit.intentIdOf(limit)).toBe('kit-1');
+    expect(kit.intentIdOf(entry)).toBe('kit-2');
+    // the limit order's answer comes first: not the helper's
+    kit.report({ kind: 'accepted', refId: 'kit-1', orderId: 'o-limit', at: kit.clock.now() });
+    expect(seen).toEqual([false]);
+    kit.fill(entry, { price: '100' });
+    expect(seen).toEqual([false, true, true]);
+    // long 5 BTC from 100: the stop at 95 sells exactly what the helper bought
+    expect(kit.prices('BTCUSD', [94])).toEqual([{ kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '5' }]);
+  });
+});

@@ -27,6 +27,8 @@ interface OwnOrder {
   filled: Dec;
   fills: number;
   done: boolean;
+  /** The intent object returned for it: its id is asked of `ctx.intentIdOf` once the engine stamped it. */
+  draft: IntentDraft | undefined;
 }
 
 /** Ref ids of the helper's recent orders kept to claim late fills; older ones are forgotten. */
@@ -170,7 +172,7 @@ export class Position {
     this.reason = undefined;
     this.cachedLevels = undefined;
     this.phase = 'entering';
-    return { kind: 'place-order', market: this.market, side: 'BUY', type: 'MARKET', quoteAmount: spend };
+    return this.sent({ kind: 'place-order', market: this.market, side: 'BUY', type: 'MARKET', quoteAmount: spend });
   }
 
   /**
@@ -211,7 +213,7 @@ export class Position {
    * own orders.
    */
   onReport(report: ExecReport, ctx: StrategyContext): boolean {
-    if (!this.claims(report)) return false;
+    if (!this.claims(report, ctx)) return false;
     const current = this.order?.refId === report.refId ? this.order : undefined;
     switch (report.kind) {
       case 'filled':
@@ -247,19 +249,38 @@ export class Position {
     this.start('SELL', new D(amount));
     this.phase = 'exiting';
     this.reason = { kind, level, price, at: ctx.now(), text: describeExit(kind, level, instrument.quoteDecimals) };
-    return { kind: 'place-order', market: this.market, side: 'SELL', type: 'MARKET', baseAmount: amount };
+    return this.sent({ kind: 'place-order', market: this.market, side: 'SELL', type: 'MARKET', baseAmount: amount });
   }
 
   private start(side: Side, asked: Dec): void {
-    this.order = { side, refId: undefined, asked, filled: ZERO, fills: 0, done: false };
+    this.order = { side, refId: undefined, asked, filled: ZERO, fills: 0, done: false, draft: undefined };
     this.everOrdered = true;
   }
 
-  /** Whether a report is of the helper's orders; the first unseen one while its order awaits one is taken as its own. */
-  private claims(r: ExecReport): boolean {
+  /** Remembers the intent object of the order in flight, whose id the engine will give it. */
+  private sent(draft: IntentDraft): IntentDraft {
+    if (this.order) this.order.draft = draft;
+    return draft;
+  }
+
+  /** The order's id, once the engine stamped its intent (`ctx.intentIdOf`). */
+  private learnRef(o: OwnOrder, ctx: StrategyContext): void {
+    if (o.refId !== undefined || o.draft === undefined || typeof ctx.intentIdOf !== 'function') return;
+    const id = ctx.intentIdOf(o.draft);
+    if (id !== undefined) this.own(o, id);
+  }
+
+  /**
+   * Whether a report is of the helper's orders: by the id the engine gave its intent; where the
+   * context cannot tell it (a context of an older kit), the first unseen report while its order
+   * awaits one is taken as its own.
+   */
+  private claims(r: ExecReport, ctx: StrategyContext): boolean {
     if (this.refs.has(r.refId)) return true;
     const o = this.order;
-    if (!o || o.done || o.refId !== undefined) return false;
+    if (!o || o.done) return false;
+    this.learnRef(o, ctx);
+    if (o.refId !== undefined) return o.refId === r.refId;
     if (r.kind === 'quote-executed' || r.kind === 'transferred' || (r.kind === 'filled' && (r.market !== this.market || r.side !== o.side))) return false;
     this.own(o, r.refId);
     return true;
@@ -322,6 +343,7 @@ export class Position {
     const o = this.order;
     if (!o || o.done) return;
     const open = ctx.account.openOrders(this.market);
+    this.learnRef(o, ctx);
     if (o.refId === undefined) {
       const mine = open.filter((v) => v.side === o.side && v.type === 'MARKET' && !this.refs.has(v.refId));
       if (mine.length === 1) this.own(o, mine[0]!.refId);

@@ -47,6 +47,7 @@ export class StrategyTestKit<P extends z.ZodObject> {
         total: (a) => this.balances.get(a) ?? ZERO,
         openOrders: (m?: MarketSymbol) => this.openOrders.filter((o) => m === undefined || o.market === m),
       },
+      intentIdOf: (d) => (typeof d === 'object' && d !== null ? this.ids.get(d) : undefined),
     } satisfies StrategyContext;
     this.ctx = Object.defineProperty(ctx, 'warmingUp', { get: () => this.warmingUp });
   }
@@ -101,7 +102,7 @@ export class StrategyTestKit<P extends z.ZodObject> {
       this.balances.set(quote, bal(quote).plus(notional).minus(commission));
     }
     const n = ++this.fills;
-    const refId = intent.intentId ?? `kit-${n}`;
+    const refId = this.ids.get(intent) ?? intent.intentId ?? `kit-fill-ref-${n}`;
     const at = this.clock.now();
     return [
       ...this.report({ kind: 'accepted', refId, orderId: `kit-order-${n}`, at }),
@@ -112,15 +113,28 @@ export class StrategyTestKit<P extends z.ZodObject> {
     ];
   }
 
+  /**
+   * The id the kit gave an intent the strategy returned (`kit-1`, `kit-2`, ... in order, as the engine
+   * stamps ids): the `refId` a hand-written report of that order must carry.
+   */
+  intentIdOf(intent: IntentDraft | undefined): string | undefined {
+    return intent === undefined ? undefined : this.ids.get(intent);
+  }
+
   setBalance(asset: string, amount: string): void {
     this.balances.set(asset, new D(amount));
   }
 
   private fills = 0;
+  private stampedCount = 0;
+  /** The id each intent object the strategy returned got, as the engine stamps them. */
+  private readonly ids = new WeakMap<object, string>();
 
   private collect(out: readonly IntentDraft[] | IntentDraft | undefined | void): IntentDraft[] {
     if (out === undefined || out === null) return [];
     const list = Array.isArray(out) ? [...out] : [out as IntentDraft];
+    // stamped as the engine does (kit-1, kit-2, ...), unless the kit is warming up (dropped, as live)
+    if (!this.warmingUp) for (const d of list) if (typeof d === 'object' && d !== null && !this.ids.has(d)) this.ids.set(d, `kit-${++this.stampedCount}`);
     this.intents.push(...list);
     return list;
   }
