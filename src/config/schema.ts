@@ -161,6 +161,46 @@ export const RunConfigSchema = z
   })
   .strict();
 
+/** `tradeloop run --ui`, or this section: the dashboard, control API and /metrics of a running bot. */
+export const UiConfigSchema = z
+  .object({
+    /** Off keeps the section but serves nothing (`--ui` still turns it on). */
+    enabled: z.boolean().default(true),
+    /** Address to bind: loopback by default; a wildcard is refused (bind the one address to serve on). */
+    host: z
+      .string()
+      .min(1)
+      .refine((h) => h !== '0.0.0.0' && h !== '::' && h !== '[::]', 'bind one address (e.g. 127.0.0.1, the default, or this machine\'s LAN address), not a wildcard: Host checks need the address clients use')
+      .default('127.0.0.1'),
+    /** 0 picks a free port (printed with the URL). */
+    port: z.number().int('a whole port number, e.g. 8787').min(0, '0 (a free port) to 65535').max(65_535, '0 (a free port) to 65535').default(8787),
+    /** Refused: the token comes only from TRADELOOP_UI_TOKEN in the environment. */
+    token: z.custom<never>(() => false, 'secrets are never read from files: remove ui.token and export TRADELOOP_UI_TOKEN instead (or leave it unset for a token made per run)').optional(),
+  })
+  .strict();
+
+/** Events a webhook can be sent for (`notify.events`). */
+export const NOTIFY_EVENTS = ['fill', 'kill-switch', 'unresolved', 'strategy-stopped', 'venue-unreachable', 'run-start', 'run-stop'] as const;
+
+/**
+ * Webhook notifications; on when TRADELOOP_NOTIFY_URL is set (its HMAC secret in
+ * TRADELOOP_NOTIFY_SECRET), tuned here. Delivery never blocks trading: queued, retried with backoff.
+ */
+export const NotifyConfigSchema = z
+  .object({
+    /** Which events are sent (default: all). */
+    events: z.array(z.enum(NOTIFY_EVENTS, { message: `one of ${NOTIFY_EVENTS.join(', ')}` })).default([...NOTIFY_EVENTS]),
+    /** Notifications waiting at most; past it the oldest is dropped (and counted in /metrics). */
+    queue_size: z.number().int().min(1, 'at least 1').max(100_000, 'at most 100000').default(1_000),
+    /** How long one delivery may take before it counts as failed. */
+    timeout_ms: z.number().int().min(100, 'at least 100 ms').max(120_000, 'at most 120000 ms').default(5_000),
+    /** Attempts per notification (the first and its retries, backing off 1 s, 2 s, 4 s … up to 60 s). */
+    max_attempts: z.number().int().min(1, 'at least 1').max(20, 'at most 20').default(6),
+    url: z.custom<never>(() => false, 'secrets are never read from files: remove notify.url and export TRADELOOP_NOTIFY_URL instead').optional(),
+    secret: z.custom<never>(() => false, 'secrets are never read from files: remove notify.secret and export TRADELOOP_NOTIFY_SECRET instead').optional(),
+  })
+  .strict();
+
 export const ConfigSchema = z
   .object({
     environment: z.enum(['local', 'sandbox', 'production']).default('local'),
@@ -174,6 +214,8 @@ export const ConfigSchema = z
     strategies: z.array(StrategyConfigSchema).default([]),
     streams: StreamsConfigSchema.default(StreamsConfigSchema.parse({})),
     run: RunConfigSchema.default(RunConfigSchema.parse({})),
+    ui: UiConfigSchema.optional(),
+    notify: NotifyConfigSchema.optional(),
   })
   .strict()
   .superRefine((cfg, ctx) => {
@@ -188,3 +230,5 @@ export const ConfigSchema = z
 
 export type Config = z.infer<typeof ConfigSchema>;
 export type ApiConfig = z.infer<typeof ApiConfigSchema>;
+export type UiConfig = z.infer<typeof UiConfigSchema>;
+export type NotifyConfig = z.infer<typeof NotifyConfigSchema>;
