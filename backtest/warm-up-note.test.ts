@@ -12,7 +12,7 @@ describe('warm-up of a strategy', () => {
 
   it('says no decision was possible, naming the declared warm-up', () => {
     const w = noDecisionWarning({ name: 'deep', warmUp: () => 500 }, { depth: 3 }, 120, 0);
-    expect(w).toMatch(/^no decision was possible: the 120 points replayed are not enough for the warm-up of deep \(a warm-up of 500 points needs more than 500 points/);
+    expect(w).toMatch(/^no decision was possible: the 120 points replayed are not enough for the warm-up of deep \(it needs 500 points before its first decision\)/);
     expect(w).not.toMatch(/or a shorter/);
     expect(noDecisionWarning({ name: 'sma-cross' }, { slow: 30 }, 2, 0)).toMatch(/slow=30 needs more than 30 points .* or a shorter slow$/);
     expect(noDecisionWarning({ name: 'deep', warmUp: () => 500 }, {}, 120, 3)).toBeUndefined();

@@ -38,9 +38,10 @@ export function warmUpOf(params: Readonly<Record<string, unknown>>, definition?:
   return best;
 }
 
-/** "slow=30" or "a warm-up of 200 points". */
-function describe(w: WarmUp): string {
-  return w.param !== undefined ? `${w.param}=${w.points}` : `a warm-up of ${w.points.toLocaleString('en-US')} points`;
+/** "slow=30 needs more than 30 points before its first signal", or "it needs 31 points before its first decision". */
+function needs(w: WarmUp): string {
+  const n = w.points.toLocaleString('en-US');
+  return w.param !== undefined ? `${w.param}=${w.points} needs more than ${n} points before its first signal` : `it needs ${n} points before its first decision`;
 }
 
 /**
@@ -53,7 +54,7 @@ export function noDecisionWarning(definition: Pick<StrategyDefinition, 'name' | 
   const replayed = `${points.toLocaleString('en-US')} point${points === 1 ? '' : 's'}`;
   if (warm !== undefined && points <= warm.points) {
     const shorter = warm.param !== undefined ? ` or a shorter ${warm.param}` : '';
-    return `no decision was possible: the ${replayed} replayed are not enough for the warm-up of ${definition.name} (${describe(warm)} needs more than ${warm.points.toLocaleString('en-US')} points before its first signal), so the figures below only show the starting balances; give more data (--from earlier, or a longer file)${shorter}`;
+    return `no decision was possible: the ${replayed} replayed are not enough for the warm-up of ${definition.name} (${needs(warm)}), so the figures below only show the starting balances; give more data (--from earlier, or a longer file)${shorter}`;
   }
-  return `no decision was made: ${definition.name} made no intent in ${replayed}${warm ? ` (${describe(warm)})` : ''}, so the figures below only show the starting balances; the data may give no signal, or the strategy's warm-up may be longer than the data`;
+  return `no decision was made: ${definition.name} made no intent in ${replayed}${warm ? ` (${needs(warm)})` : ''}, so the figures below only show the starting balances; the data may give no signal, or the strategy's warm-up may be longer than the data`;
 }

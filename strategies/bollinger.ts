@@ -18,6 +18,7 @@ export default defineStrategy({
     market: z.string().default('BTCUSD'),
   }),
   markets: (p) => [p.market],
+  warmUp: (p) => p.period,
   create(p) {
     const bands = new BollingerBands({ period: p.period, stdDev: p.k });
     const position = new Position(p.market, { sizePct: p.size_pct });

@@ -18,6 +18,7 @@ export default defineStrategy({
     })
     .refine((p) => p.lower < p.upper, { message: 'lower must be below upper', path: ['lower'] }),
   markets: (p) => [p.market],
+  warmUp: (p) => p.period + 1,
   create(p) {
     const rsi = new Rsi(p.period);
     const position = new Position(p.market, { sizePct: p.size_pct });

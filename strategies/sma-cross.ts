@@ -29,6 +29,8 @@ export default defineStrategy({
     })
     .refine((p) => p.fast < p.slow, { message: 'fast must be smaller than slow', path: ['fast'] }),
   markets: (p) => [p.market],
+  // the slow average is ready after `slow` points, and a cross needs one more
+  warmUp: (p) => p.slow + 1,
   create(p) {
     const fast = new Sma(p.fast);
     const slow = new Sma(p.slow);

@@ -148,7 +148,7 @@ describe('item 10: a backtest shorter than the warm-up', () => {
     expect(r.code).toBe(0);
     const [title, warning] = r.stdout.split('\n');
     expect(title).toMatch(/^sma-cross on BTCUSD/);
-    expect(warning).toMatch(/^warning: no decision was possible: the 2 points replayed are not enough for the warm-up of sma-cross \(slow=30 needs more than 30 points/);
+    expect(warning).toMatch(/^warning: no decision was possible: the 2 points replayed are not enough for the warm-up of sma-cross \(it needs 31 points before its first decision\)/);
     const out = join(dir, 'two-out');
     const j = await runCli(['backtest', '--strategy', 'sma-cross', '--data', csv, '--params', 'slow=30', '--json', '--out', out]);
     expect(JSON.parse(j.stdout).warnings).toEqual([expect.stringMatching(/no decision was possible/)]);
