@@ -3,6 +3,7 @@ import { ConfigError } from '../config/load.js';
 import { TradeloopError } from '../core/errors.js';
 import { redactDeep } from '../log/redact.js';
 import { COMMANDS } from './commands/index.js';
+import { installedVersion } from './project/install.js';
 import { CliExit, type CliContext, writeLine } from './context.js';
 import { wordFailure } from './failures.js';
 
@@ -10,7 +11,7 @@ import { wordFailure } from './failures.js';
 export function buildProgram(ctx: CliContext): Command {
   const program = new Command('tradeloop')
     .description('market-data and trading-bot framework: API client, local sandbox, live runner, backtester')
-    .version('0.1.0')
+    .version(installedVersion())
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({
       writeOut: (s) => ctx.stdout.write(s),
