@@ -71,6 +71,8 @@ export function wireFiatAccount(a: SimFiatAccount, withheld?: 'empty' | 'null'):
   let owner: unknown = a.holder;
   if (withheld !== undefined) {
     if ('fiat_account_owner_address' in instructions) instructions.fiat_account_owner_address = withheld === 'null' ? null : maskedAddress(instructions.fiat_account_owner_address);
+    // the spec's list example also sends the bank's address as null
+    if (withheld === 'null' && instructions.routing_details !== null && typeof instructions.routing_details === 'object') instructions.routing_details = { ...(instructions.routing_details as Json), bank_address: null };
     for (const k of ['account_number', 'account_id', 'wallet_address']) if (typeof instructions[k] === 'string') instructions[k] = `XXXX${(instructions[k] as string).slice(-4)}`;
     owner = withheld === 'null' ? Object.fromEntries(Object.keys(a.holder).map((k) => [k, null])) : {};
   }

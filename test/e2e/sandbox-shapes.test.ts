@@ -48,6 +48,7 @@ describe('the fiat account list under each shape', () => {
         await sb.http.post('/v2/transfer/fiat-accounts', { fiat_account_owner: { person_details: { first_name: 'Ada', last_name: 'Lovelace' } }, fiat_network_instructions: { wire: { account_number: '12345678', fiat_account_owner_address: addr, routing_details: { routing_number_type: 'ABA', routing_number: '021000021', bank_name: 'First Bank', bank_address: addr } } } }, token);
         const [item] = (await sb.http.get('/v2/transfer/fiat-accounts', token)).body.items;
         expect([item.fiat_account_owner, item.fiat_network_instructions.wire.fiat_account_owner_address, item.fiat_network_instructions.wire.account_number], shapes).toEqual([owner, address, 'XXXX5678']);
+        expect(item.fiat_network_instructions.wire.routing_details.bank_address, shapes).toEqual(shapes === 'examples' ? null : addr);
       } finally {
         await sb.close();
       }
