@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve as resolvePath } from 'node:path';
-import { createApiClientFromConfig, TRADING_BOT_SCOPES, type ApiClient } from '../api/index.js';
+import { createApiClientFromConfig, TRADING_BOT_SCOPES, type ApiClient, type ResponseEvent, type VenueReachability } from '../api/index.js';
 import { LiveClock, ScaledClock, type Clock } from '../clock/index.js';
 import { resolveEnvironment, type Config } from '../config/index.js';
 import { InputError } from '../core/index.js';
@@ -24,6 +24,10 @@ export interface LiveBundle {
   readonly environment: string;
   /** Set when the embedded local sandbox runs in this process. */
   readonly sandbox?: SandboxHandle;
+  /** The request budget the streams and the executors share (the dashboard and /metrics show it). */
+  readonly budget: RequestBudget;
+  /** Whether the venue answers, as the client's circuit breaker sees it. */
+  reachability(): VenueReachability;
   close(): Promise<void>;
 }
 
@@ -47,6 +51,8 @@ export interface BundleOptions {
   readonly clock?: Clock;
   /** The journal file is a move of the original, not a copy (`tradeloop run --journal-moved`): bind it to this file. */
   readonly journalMoved?: boolean;
+  /** Sees every answer of the API client (status, duration): the operations server counts 429s. */
+  readonly onResponse?: (event: ResponseEvent) => void;
 }
 
 /**
@@ -73,6 +79,7 @@ export async function buildLiveBundle(config: Config, env: NodeJS.ProcessEnv, op
   const api = createApiClientFromConfig(config, env, {
     clock,
     onRequest: (e) => budget.observe(e),
+    ...(options.onResponse && { onResponse: options.onResponse }),
     logger: options.log,
     ...(options.secrets && { secrets: options.secrets }),
     ...(sandbox && { apiUrl: sandbox.apiUrl, tokenUrl: sandbox.tokenUrl }),
@@ -111,6 +118,8 @@ export async function buildLiveBundle(config: Config, env: NodeJS.ProcessEnv, op
       profileId: profile.id,
       environment: `${resolved.name}${options.paper ? ' (paper)' : ''}`,
       ...(sandbox && { sandbox }),
+      budget,
+      reachability: () => api.venueReachability(),
       close: async () => {
         journal.close();
         await closeAll();
