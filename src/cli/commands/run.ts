@@ -10,6 +10,7 @@ import { type CliContext, writeLine } from '../context.js';
 import { apiTargetOf } from '../failures.js';
 import { parseDuration } from '../duration.js';
 import { renderPanel, renderSummary } from '../panel.js';
+import { Ops, UI_TOKEN_VARIABLE, type OpsRun } from '../../ops/index.js';
 
 interface RunOptions {
   readonly config?: string;
@@ -20,6 +21,7 @@ interface RunOptions {
   readonly json?: boolean;
   readonly fresh?: boolean;
   readonly journalMoved?: boolean;
+  readonly ui?: boolean;
 }
 
 /** `tradeloop run`: runs strategies live (or on paper) until Ctrl-C or --duration. */
@@ -34,6 +36,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('--paper', 'simulate fills on the embedded sandbox instead of placing orders through its API')
     .option('--json', 'print the summary as one JSON line on stdout')
     .option('--fresh', 'local only: move the journal and the embedded sandbox\'s world to .tradeloop/archive/<time>/ and start both anew')
+    .option('--ui', 'serve the dashboard, control API and /metrics (ui.host and ui.port in the config; default http://127.0.0.1:8787/)')
     .option('--journal-moved', 'the journal file was moved (another disk, a restore from backup) and the original is gone: bind it to its new file instead of refusing it as a copy')
     .action(async (opts: RunOptions) => {
       ctx.exitCode = await runCommand(opts, ctx);
@@ -61,10 +64,12 @@ async function runCommand(opts: RunOptions, ctx: CliContext): Promise<number> {
     const archived = archiveLocalWorld(config, new LiveClock().now());
     log.info(archived === undefined ? '--fresh: no journal or sandbox world to archive yet' : `--fresh: the journal and the sandbox world moved to ${archived}`);
   }
-  const bundle = await buildLiveBundle(config, ctx.env, { paper: opts.paper ?? false, log, secrets, ...(opts.journalMoved && { journalMoved: true }) });
+  // the dashboard's token and the webhook's URL and secret are checked (and masked) before anything starts
+  const ops = Ops.prepare({ config, env: ctx.env, log, secrets, ...(opts.ui && { ui: true }) });
+  const bundle = await buildLiveBundle(config, ctx.env, { paper: opts.paper ?? false, log, secrets, ...(opts.journalMoved && { journalMoved: true }), ...(ops && { onResponse: ops.onResponse }) });
   let summary: RunSummary;
   try {
-    summary = await runUntilDone(bundle, config, loaded, log, { durationMs, tty, logFile, ctx, crash });
+    summary = await runUntilDone(bundle, config, loaded, log, { durationMs, tty, logFile, ctx, crash, ops });
   } finally {
     await bundle.close();
   }
@@ -86,13 +91,13 @@ async function runUntilDone(
   config: Config,
   loaded: Awaited<ReturnType<typeof loadConfiguredStrategies>>,
   log: Logger,
-  o: { durationMs: number | undefined; tty: boolean; logFile: string | undefined; ctx: CliContext; crash: CrashHook | undefined },
+  o: { durationMs: number | undefined; tty: boolean; logFile: string | undefined; ctx: CliContext; crash: CrashHook | undefined; ops: Ops | undefined },
 ): Promise<RunSummary> {
   const run = new LiveRun({
     clock: bundle.clock,
     venue: bundle.venue,
     source: bundle.source,
-    journal: bundle.journal,
+    journal: o.ops ? o.ops.journal(bundle.journal) : bundle.journal,
     config,
     environment: bundle.environment,
     refPrefix: bundle.refPrefix,
@@ -101,7 +106,9 @@ async function runUntilDone(
     ...(o.crash && { crash: o.crash }),
   });
   let duration: TimerHandle | undefined;
+  let requestStop: (reason: string) => void = () => undefined;
   const stopSignal = new Promise<string>((resolve) => {
+    requestStop = resolve;
     const onSignal = (sig: string): void => resolve(`${sig} received`);
     process.once('SIGINT', () => onSignal('SIGINT'));
     process.once('SIGTERM', () => onSignal('SIGTERM'));
@@ -109,17 +116,43 @@ async function runUntilDone(
   });
   let reason: string;
   try {
+    // the server is up before trading starts (a port in use fails the run before any order)
+    if (o.ops) o.ctx.portSetting = { from: 'ui.port in the config (default 8787)' };
+    const served = await o.ops?.start(opsRunOf(run, bundle, requestStop), { refPrefix: bundle.refPrefix, environment: bundle.environment, clock: bundle.clock });
+    // the run's own token is printed here once, never logged (the logger masks it)
+    if (served?.url !== undefined) writeLine(o.ctx.stderr, `dashboard: ${served.urlWithToken ?? `${served.url} (token: ${UI_TOKEN_VARIABLE})`}`);
     await run.start(subscriptionsFor(loaded));
     log.info(`trading ${loaded.map((s) => `${s.name} on ${s.markets.join('+')}`).join(', ')} in ${bundle.environment}`);
+    o.ops?.announceStart();
     const panel = o.tty ? refreshEverySecond(() => o.ctx.stdout.write(`\x1b[H\x1b[2J${renderPanel(run.view(), o.logFile)}\n`)) : undefined;
     // a run whose every strategy has stopped (each threw or returned a non-intent) has nothing left to do
     reason = await Promise.race([stopSignal, run.allStopped]);
     panel?.cancel();
+  } catch (e) {
+    await o.ops?.stop({ reason: `the run failed to start: ${e instanceof Error ? e.message : String(e)}` });
+    throw e;
   } finally {
     // a run that ends (or fails to start) before --duration must not wait for it: the timer holds the process open
     duration?.cancel();
   }
-  return run.stop(reason);
+  const summary = await run.stop(reason);
+  await o.ops?.stop({ reason, ...summary });
+  return summary;
+}
+
+/** What the operations server may read and ask of this run. */
+function opsRunOf(run: LiveRun, bundle: LiveBundle, requestStop: (reason: string) => void): OpsRun {
+  return {
+    clock: bundle.clock,
+    kernel: run.kernel,
+    strategies: run.strategies,
+    journal: bundle.journal,
+    view: () => run.view(),
+    requestStop,
+    streams: () => bundle.source.health(),
+    reachability: () => bundle.reachability(),
+    budget: bundle.budget,
+  };
 }
 
 /** Redraws the panel on wall time (the screen is for people, whatever the run's clock). */

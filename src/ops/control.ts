@@ -1,0 +1,94 @@
+/**
+ * The control API's actions on a running bot. Each goes through an operation the kernel already
+ * has (the gate's halt, cancel-everything, the run's clean stop), so an operator's button does exactly
+ * what the kill switch and the exit do, and nothing the engine does not know about.
+ */
+import type { Logger } from '../log/index.js';
+import type { OpsState } from './ops-state.js';
+import type { OpsRun } from './run-port.js';
+
+/** An action's answer: HTTP status and JSON body. */
+export interface ActionResult {
+  readonly status: number;
+  readonly body: Record<string, unknown>;
+}
+
+export type ActionName = 'halt' | 'resume' | 'cancel-all' | 'stop';
+
+export const ACTIONS: readonly ActionName[] = ['halt', 'resume', 'cancel-all', 'stop'];
+
+const MAX_REASON = 200;
+
+export class Control {
+  private stopping = false;
+
+  constructor(
+    private readonly run: OpsRun,
+    private readonly state: OpsState,
+    private readonly log?: Logger,
+  ) {}
+
+  async act(action: ActionName, body: Record<string, unknown>): Promise<ActionResult> {
+    switch (action) {
+      case 'halt':
+        return this.halt(body.reason);
+      case 'resume':
+        return this.resume(body.kill_switch);
+      case 'cancel-all':
+        return this.cancelAll();
+      case 'stop':
+        return this.stop();
+    }
+  }
+
+  /** Stops new intents; open orders stay as they are (cancel-all is its own action). */
+  private halt(why: unknown): ActionResult {
+    if (why !== undefined && typeof why !== 'string') return refuse(400, 'reason must be a string (why trading is halted), or left out');
+    const current = this.state.haltState();
+    if (current.state !== 'running') return { status: 200, body: { trading: current, message: 'trading was already halted' } };
+    const reason = `halted by an operator${why ? `: ${why.slice(0, MAX_REASON)}` : ''}`;
+    this.state.manualHalt = reason;
+    this.run.kernel.haltKeepingOrders(reason);
+    this.log?.warn(`control API: ${reason}`);
+    return { status: 200, body: { trading: this.state.haltState() } };
+  }
+
+  /**
+   * Lifts an operator's halt. A kill-switch trip (a loss or drawdown limit, a ref_id conflict) is
+   * lifted only when asked explicitly with `kill_switch: true`: a button pressed by habit must not
+   * undo a loss limit.
+   */
+  private resume(killSwitch: unknown): ActionResult {
+    if (killSwitch !== undefined && typeof killSwitch !== 'boolean') return refuse(400, 'kill_switch must be true or false');
+    const current = this.state.haltState();
+    if (current.state === 'running') return { status: 200, body: { trading: current, message: 'trading was not halted' } };
+    if (current.state === 'kill-switch' && killSwitch !== true) {
+      return refuse(409, `trading was halted by the kill switch (${current.reason}), not by an operator: resume with {"kill_switch": true} (tradeloop: resume --kill-switch) to lift it`);
+    }
+    this.run.kernel.resume();
+    this.state.manualHalt = undefined;
+    this.log?.warn(`control API: trading resumed (was: ${current.reason})`);
+    return { status: 200, body: { trading: this.state.haltState(), was: current } };
+  }
+
+  /** The kernel's cancel-everything: every order the journal holds open, confirmed closed at the venue. */
+  private async cancelAll(): Promise<ActionResult> {
+    this.log?.warn('control API: cancelling every open order');
+    const result = await this.run.kernel.cancelAll();
+    return { status: 200, body: { cancelled: result.closed, stillOpen: result.open } };
+  }
+
+  /** Asks the run to exit as Ctrl-C does: its shutdown cancels (per run.cancel_on_exit) and reports. */
+  private stop(): ActionResult {
+    if (!this.stopping) {
+      this.stopping = true;
+      this.log?.warn('control API: stop requested');
+      this.run.requestStop('stop requested through the control API');
+    }
+    return { status: 202, body: { stopping: true } };
+  }
+}
+
+function refuse(status: number, message: string): ActionResult {
+  return { status, body: { error: message } };
+}

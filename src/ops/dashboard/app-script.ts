@@ -1,0 +1,212 @@
+/**
+ * The dashboard's script, plain browser JavaScript served as /assets/app.js (no build step). It takes
+ * the token from the URL's fragment (#token=…, never sent to a server) or asks for it, keeps it in
+ * the tab's session storage, follows /api/events with fetch (EventSource cannot send a header), and
+ * presses the control API's actions for the buttons. Amounts come from the server already shown at
+ * their asset's precision (the `…Shown` fields): the page does no money arithmetic.
+ */
+export const DASHBOARD_SCRIPT = String.raw`'use strict';
+(function () {
+  var $ = function (id) { return document.getElementById(id); };
+  var token = null;
+  var snapshot = null;
+  var points = [];
+  var fills = [];
+  var charts = {};
+  var MAX_POINTS = 3600;
+
+  function readToken() {
+    var m = /(?:^#|&)token=([^&]+)/.exec(location.hash);
+    if (m) {
+      sessionStorage.setItem('tradeloop-token', decodeURIComponent(m[1]));
+      history.replaceState(null, '', location.pathname);
+    }
+    return sessionStorage.getItem('tradeloop-token');
+  }
+
+  function say(text, bad) { var el = $('message'); el.textContent = text; el.className = bad ? 'bad' : ''; }
+
+  function cell(text, cls) { var td = document.createElement('td'); td.textContent = text == null ? '' : String(text); if (cls) td.className = cls; return td; }
+
+  function fillTable(id, rows, render, empty) {
+    var body = $(id).tBodies[0];
+    body.textContent = '';
+    if (!rows || rows.length === 0) { var tr = document.createElement('tr'); tr.appendChild(cell(empty || 'none', 'empty')); body.appendChild(tr); return; }
+    rows.forEach(function (r) { var tr = document.createElement('tr'); render(r).forEach(function (td) { tr.appendChild(td); }); body.appendChild(tr); });
+  }
+
+  function time(ms) { return new Date(ms).toLocaleTimeString(); }
+  function age(ms) { if (ms == null) return ''; var s = Math.round(ms / 1000); return s < 120 ? s + ' s' : Math.round(s / 60) + ' min'; }
+
+  function api(path, body) {
+    return fetch(path, { method: 'POST', headers: { authorization: 'Bearer ' + token, 'content-type': 'application/json' }, body: JSON.stringify(body || {}) })
+      .then(function (res) { return res.json().then(function (j) { return { status: res.status, body: j }; }); });
+  }
+
+  function action(name, body, done) {
+    say(name + '…');
+    api('/api/' + name, body).then(function (r) {
+      if (r.status >= 400) { say(name + ': ' + (r.body.error || r.status), true); return; }
+      say(done(r.body));
+    }).catch(function (e) { say(name + ' failed: ' + e.message, true); });
+  }
+
+  function wire() {
+    $('btn-halt').onclick = function () { action('halt', { reason: 'from the dashboard' }, function () { return 'halted: new intents are denied'; }); };
+    $('btn-resume').onclick = function () { action('resume', {}, function () { return 'resumed'; }); };
+    $('btn-resume-kill').onclick = function () {
+      if (!confirm('Lift the kill switch? It tripped on a loss or safety limit.')) return;
+      action('resume', { kill_switch: true }, function () { return 'kill switch lifted'; });
+    };
+    $('btn-cancel-all').onclick = function () {
+      action('cancel-all', {}, function (b) { return 'cancelled ' + b.cancelled.length + ' order(s)' + (b.stillOpen.length ? ', still open: ' + b.stillOpen.join(', ') : ''); });
+    };
+    $('btn-stop').onclick = function () {
+      if (!confirm('Stop the bot? It exits as on Ctrl-C.')) return;
+      action('stop', {}, function () { return 'stopping…'; });
+    };
+  }
+
+  function renderStatus(s) {
+    $('environment').textContent = s.environment + ' · ' + s.venue;
+    var t = s.trading;
+    var badge = $('trading-state');
+    badge.textContent = t.state === 'running' ? 'RUNNING' : t.state === 'halted' ? 'HALTED: ' + t.reason : 'KILL SWITCH: ' + t.reason;
+    badge.className = 'badge ' + t.state;
+    $('btn-halt').hidden = t.state !== 'running';
+    $('btn-resume').hidden = t.state !== 'halted';
+    $('btn-resume-kill').hidden = t.state !== 'kill-switch';
+    $('equity').textContent = s.equityShown || '–';
+    $('equity-asset').textContent = s.equityAsset || '';
+    $('pnl').textContent = s.pnlShown || '–';
+    $('pnl').className = 'v ' + (s.pnl && s.pnl.charAt(0) === '-' ? 'sell' : 'buy');
+    $('start-equity').textContent = s.startEquityShown || '–';
+    var c = s.counters || {};
+    $('intents').textContent = (c.intents || 0) + ' (' + (c.approved || 0) + ' / ' + (c.denied || 0) + ')';
+    $('fills-count').textContent = c.fills || 0;
+    var risk = $('risk');
+    risk.textContent = 'kill switch: ' + (t.state === 'running' ? 'armed' : t.reason) + (t.allowsReducing === false ? ' (nothing new is sent, not even reducing orders)' : '');
+    var denials = Object.keys(s.denials || {}).map(function (k) { return [k, s.denials[k]]; });
+    fillTable('denials', denials, function (d) { return [cell(d[0], 'deny'), cell(d[1], 'num')]; }, 'no denials');
+  }
+
+  function render(s) {
+    snapshot = s;
+    renderStatus(s.status);
+    fillTable('strategies', s.strategies, function (x) { return [cell(x.name), cell(x.markets.join(', ')), cell(x.stopped ? 'stopped: ' + x.stopped : x.state, x.stopped ? 'bad' : ''), cell(x.pnl, 'num')]; });
+    var p = s.positions;
+    fillTable('balances', p.balances, function (b) { return [cell(b.asset), cell(b.totalShown, 'num'), cell(b.availableShown, 'num'), cell(b.transferRemainingShown || '', 'num')]; });
+    fillTable('positions', p.positions, function (x) { return [cell(x.strategy), cell(x.market), cell(x.positionShown, 'num'), cell(x.averageCost ? Number(x.averageCost).toFixed(2) : '', 'num'), cell(x.pnlShown, 'num')]; }, 'flat');
+    fillTable('round-trips', p.roundTrips.slice().reverse(), function (t) { return [cell(t.strategy), cell(t.market), cell(t.quantity, 'num'), cell(t.entryPrice, 'num'), cell(t.exitPrice || 'open', 'num'), cell(Number(t.pnl).toFixed(2), 'num')]; }, 'no round trips yet');
+    fillTable('orders', s.orders.open, function (o) { return [cell(o.refId), cell(o.strategy), cell(o.side, o.side), cell(o.market), cell(o.priceShown || o.type, 'num'), cell(o.amountShown, 'num'), cell(o.status || o.state), cell(age(o.ageMs), 'num')]; }, 'no open orders');
+    fillTable('fills', s.orders.fills, function (f) { return [cell(time(f.at)), cell(f.side, f.side), cell(f.market), cell(f.price, 'num'), cell(f.amount, 'num')]; }, 'no fills yet');
+    renderDecisions(s.decisions);
+    var q = [];
+    s.quotes.markets.forEach(function (m) { ['buy', 'sell'].forEach(function (side) { var x = m[side]; if (x) q.push([m.market, side.toUpperCase(), x.priceShown, x.timeLeftMs]); }); });
+    fillTable('quotes', q, function (x) { return [cell(x[0]), cell(x[1], x[1]), cell(x[2], 'num'), cell(age(x[3]), 'num')]; }, 'no quotes held');
+    fillTable('quote-executions', s.quotes.executions, function (x) { return [cell(x.refId), cell(x.side, x.side), cell(x.market), cell(x.state), cell(x.averagePrice || '', 'num')]; }, 'none');
+    var h = s.health;
+    var parts = [];
+    if (h.budget) parts.push('requests: ' + h.budget.spent + ' (' + h.budget.ratePerSec + '/s budget, ' + h.budget.queued + ' queued)');
+    parts.push('429s: ' + h.rateLimited);
+    if (h.breaker) parts.push('circuit breaker: ' + h.breaker.state + (h.breaker.lastError ? ' (' + h.breaker.lastError + ')' : ''));
+    $('health').textContent = parts.join(' · ');
+    fillTable('streams', h.streams, function (x) { return [cell(x.stream), cell(age(x.ageMs), 'num' + (x.ageMs > 10000 ? ' bad' : '')), cell(x.consecutiveErrors, 'num'), cell(x.lastError || '')]; }, 'no streams');
+  }
+
+  function renderDecisions(list) {
+    fillTable('decisions', list, function (d) {
+      var what = d.intent === 'place-order' ? (d.side + ' ' + (d.amount || '') + ' ' + d.market + (d.price ? ' @ ' + d.price : '')) : d.intent;
+      return [cell(time(d.at)), cell(d.strategy), cell(what), cell(d.decision, d.decision === 'deny' ? 'deny' : ''), cell(d.code || '', 'deny'), cell(d.reason || '')];
+    }, 'no decisions yet');
+  }
+
+  function addPoint(p) { points.push(p); if (points.length > MAX_POINTS) points.shift(); }
+
+  function chart(id, series, data) {
+    var el = $(id);
+    var width = Math.max(300, el.clientWidth || el.parentNode.clientWidth - 24);
+    if (!charts[id]) {
+      charts[id] = new uPlot({ width: width, height: 180, series: series, axes: [{ stroke: '#8a96a3' }, { stroke: '#8a96a3', size: 70 }], legend: { live: false } }, data, el);
+    } else {
+      charts[id].setData(data);
+    }
+  }
+
+  function drawCharts() {
+    if (points.length === 0) return;
+    var xs = points.map(function (p) { return p.at / 1000; });
+    chart('equity-chart', [{}, { label: 'equity', stroke: '#4f9cf0', width: 2 }], [xs, points.map(function (p) { return p.equity == null ? null : Number(p.equity); })]);
+    var names = Object.keys(points[points.length - 1].strategies || {});
+    var pnlSeries = [{}, { label: 'total P&L', stroke: '#d8dee6', width: 2 }].concat(names.map(function (n, i) { return { label: n, stroke: ['#2fb171', '#d9a400', '#b48ead', '#e5534b'][i % 4] }; }));
+    if (!charts['pnl-chart'] || charts['pnl-chart'].series.length === pnlSeries.length) {
+      chart('pnl-chart', pnlSeries, [xs, points.map(function (p) { return p.pnl == null ? null : Number(p.pnl); })].concat(names.map(function (n) { return points.map(function (p) { return p.strategies[n] == null ? null : Number(p.strategies[n]); }); })));
+    }
+    var market = Object.keys(points[points.length - 1].mids || {})[0];
+    if (!market) return;
+    $('price-market').textContent = market;
+    var buys = xs.map(function () { return null; });
+    var sells = xs.map(function () { return null; });
+    fills.forEach(function (f) {
+      if (f.market !== market || f.at < points[0].at) return;
+      var i = nearest(f.at / 1000, xs);
+      (f.side === 'BUY' ? buys : sells)[i] = Number(f.price);
+    });
+    chart('price-chart', [{}, { label: 'mid', stroke: '#8a96a3' },
+      { label: 'buys', stroke: '#2fb171', width: 0, points: { show: true, size: 9, fill: '#2fb171' } },
+      { label: 'sells', stroke: '#e5534b', width: 0, points: { show: true, size: 9, fill: '#e5534b' } }],
+      [xs, points.map(function (p) { return p.mids[market] == null ? null : p.mids[market]; }), buys, sells]);
+  }
+
+  function nearest(x, xs) { var lo = 0, hi = xs.length - 1; while (lo < hi) { var mid = (lo + hi) >> 1; if (xs[mid] < x) lo = mid + 1; else hi = mid; } return lo; }
+
+  function onEvent(name, data) {
+    if (name === 'snapshot') render(data);
+    else if (name === 'history') { points = data.points.slice(-MAX_POINTS); fills = data.fills; drawCharts(); }
+    else if (name === 'equity') { addPoint(data); drawCharts(); }
+    else if (name === 'report' && data.kind === 'filled') { fills.push(data); if (fills.length > 500) fills.shift(); }
+    else if (name === 'decision' && snapshot) { snapshot.decisions.unshift(data); snapshot.decisions.length = Math.min(snapshot.decisions.length, 30); renderDecisions(snapshot.decisions); }
+  }
+
+  function follow() {
+    fetch('/api/events', { headers: { authorization: 'Bearer ' + token } }).then(function (res) {
+      if (res.status === 401) { sessionStorage.removeItem('tradeloop-token'); login('the token was refused: enter the run\'s token'); return; }
+      if (!res.ok) throw new Error('events: HTTP ' + res.status);
+      var reader = res.body.getReader();
+      var decoder = new TextDecoder();
+      var buf = '';
+      function pump() {
+        return reader.read().then(function (r) {
+          if (r.done) throw new Error('the run closed the stream');
+          buf += decoder.decode(r.value, { stream: true });
+          var i;
+          while ((i = buf.indexOf('\n\n')) >= 0) {
+            var frame = buf.slice(0, i); buf = buf.slice(i + 2);
+            var ev = 'message', data = '';
+            frame.split('\n').forEach(function (line) { if (line.indexOf('event: ') === 0) ev = line.slice(7); else if (line.indexOf('data: ') === 0) data += line.slice(6); });
+            if (data) onEvent(ev, JSON.parse(data));
+          }
+          return pump();
+        });
+      }
+      return pump();
+    }).catch(function (e) {
+      var badge = $('trading-state');
+      badge.textContent = 'DISCONNECTED'; badge.className = 'badge stopped';
+      say(e.message + ': reconnecting…', true);
+      setTimeout(follow, 2000);
+    });
+  }
+
+  function login(text) {
+    $('board').hidden = true; $('login').hidden = false;
+    if (text) say(text, true);
+    $('token-go').onclick = function () { sessionStorage.setItem('tradeloop-token', $('token-input').value.trim()); location.reload(); };
+  }
+
+  token = readToken();
+  if (!token) { login(); return; }
+  wire();
+  follow();
+})();
+`;

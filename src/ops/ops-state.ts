@@ -1,0 +1,213 @@
+import type { Subscription } from 'rxjs';
+import { D, formatAmount, type Dec, type Decision, type ExecReport } from '../core/index.js';
+import type { RunView } from '../engine/index.js';
+import { tradesFromFills, type JournalRoundTrip, type StrategyPosition } from '../exec/index.js';
+import { Ring } from './ring.js';
+import type { OpsRun } from './run-port.js';
+import { balancesView, decisionView, healthView, openOrders, positionView, quotesView, reportView } from './views.js';
+
+/** One sample of the run's equity, total and per strategy (P&L), and each market's mid. */
+export interface EquityPoint {
+  readonly at: number;
+  readonly equity?: string;
+  readonly pnl?: string;
+  readonly strategies: Readonly<Record<string, string>>;
+  readonly mids: Readonly<Record<string, number>>;
+}
+
+/** A fill for the price chart's buy/sell markers. */
+export interface FillMark {
+  readonly at: number;
+  readonly market: string;
+  readonly side: string;
+  readonly price: string;
+  readonly amount: string;
+  readonly refId: string;
+  readonly strategy?: string;
+}
+
+export interface OpsStateOptions {
+  /** Equity samples kept (one per `sample` call; the server samples each second): default 3600. */
+  readonly historyCapacity?: number;
+  readonly decisionsCapacity?: number;
+}
+
+/**
+ * What the operations server keeps of a run beyond the run's own view, all bounded: the latest
+ * decisions and reports (from the kernel's streams), recent fills for the chart's markers, the equity
+ * history the dashboard draws, and whether a halt was an operator's (which a plain resume lifts) or
+ * a kill-switch trip (which needs `resume --kill-switch`). Positions and round trips are read from
+ * the journal again only after a fill.
+ */
+export class OpsState {
+  readonly decisions: Ring<Decision>;
+  readonly reports: Ring<ExecReport>;
+  readonly fills = new Ring<FillMark>(500);
+  readonly history: Ring<EquityPoint>;
+  /** The reason of the halt an operator asked for through the API, while it holds. */
+  manualHalt: string | undefined;
+  /** 429 answers seen by the API client (fed by the run's response hook). */
+  rateLimited = 0;
+  private readonly subs: Subscription[] = [];
+  private trades: { roundTrips: JournalRoundTrip[]; positions: StrategyPosition[] } | undefined;
+
+  constructor(private readonly run: OpsRun, options: OpsStateOptions = {}) {
+    this.decisions = new Ring(options.decisionsCapacity ?? 200);
+    this.reports = new Ring(200);
+    this.history = new Ring(options.historyCapacity ?? 3_600);
+    for (const f of run.journal.strategyFills().slice(-this.fills.capacity)) this.fills.push({ at: f.at, market: f.market, side: f.side, price: f.price, amount: f.amount, refId: f.refId, strategy: f.strategy });
+    this.subs.push(run.kernel.decisions$.subscribe((d) => this.decisions.push(d)));
+    this.subs.push(run.kernel.reports$.subscribe((r) => this.onReport(r)));
+  }
+
+  close(): void {
+    for (const s of this.subs.splice(0)) s.unsubscribe();
+  }
+
+  private onReport(r: ExecReport): void {
+    this.reports.push(r);
+    if (r.kind === 'filled' || r.kind === 'quote-executed') this.trades = undefined;
+    if (r.kind === 'filled') this.fills.push({ at: r.at, market: r.market, side: r.side, price: r.price, amount: r.amount, refId: r.refId });
+    if (r.kind === 'quote-executed') this.fills.push({ at: r.at, market: r.market, side: r.side, price: r.price, amount: r.baseAmount, refId: r.refId });
+  }
+
+  /** Round trips and positions per strategy from the journal's fills, read again only after a fill. */
+  tradeBook(): { roundTrips: JournalRoundTrip[]; positions: StrategyPosition[] } {
+    this.trades ??= tradesFromFills(this.run.journal.strategyFills());
+    return this.trades;
+  }
+
+  /** How trading stands: running, halted by an operator, or halted by the kill switch (or another guard). */
+  haltState(): { state: 'running' | 'halted' | 'kill-switch'; reason?: string; allowsReducing?: boolean } {
+    const ks = this.run.kernel.gate.killSwitch;
+    const reason = ks.tripped;
+    if (reason === undefined) {
+      this.manualHalt = undefined;
+      return { state: 'running' };
+    }
+    return { state: reason === this.manualHalt ? 'halted' : 'kill-switch', reason, allowsReducing: ks.allowsReducing };
+  }
+
+  /** P&L per strategy (realized plus unrealized at the mid, summed over its markets), full precision. */
+  strategyPnl(): Record<string, string> {
+    const out: Record<string, Dec> = {};
+    for (const s of this.run.strategies) out[s.name] = new D(0);
+    for (const p of this.tradeBook().positions) {
+      const v = positionView(this.run, p);
+      out[p.strategy] = (out[p.strategy] ?? new D(0)).plus(v.pnl as string);
+    }
+    return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, v.toFixed()]));
+  }
+
+  /** Takes one equity sample (the server calls this each second while it runs). */
+  sample(): EquityPoint {
+    const view = this.run.view();
+    const mids: Record<string, number> = {};
+    for (const m of view.markets) if (m.mid !== undefined) mids[m.market] = m.mid;
+    const point: EquityPoint = { at: view.at, ...(view.equity !== undefined && { equity: view.equity }), ...(view.pnl !== undefined && { pnl: view.pnl }), strategies: this.strategyPnl(), mids };
+    this.history.push(point);
+    return point;
+  }
+
+  status(): Record<string, unknown> {
+    const v = this.run.view();
+    return {
+      at: v.at,
+      startedAt: v.startedAt,
+      environment: v.environment,
+      venue: v.venue,
+      equityAsset: v.equityAsset ?? 'USD',
+      equity: v.equity,
+      startEquity: v.startEquity,
+      pnl: v.pnl,
+      ...shown(v),
+      trading: this.haltState(),
+      counters: v.counters,
+      denials: Object.fromEntries(Object.entries(this.run.kernel.gate.stats()).filter(([k]) => k !== 'approve')),
+      markets: v.markets,
+      stoppedStrategies: v.stoppedStrategies,
+      ...(v.venueUnreachableSince !== undefined && { venueUnreachableSince: v.venueUnreachableSince }),
+      orphans: v.orphans ?? [],
+    };
+  }
+
+  strategies(): Record<string, unknown>[] {
+    const pnl = this.strategyPnl();
+    const positions = this.tradeBook().positions;
+    const counts = new Map<string, { intents: number; approved: number; denied: number }>();
+    for (const d of this.decisions.list()) {
+      const c = counts.get(d.intent.strategy) ?? { intents: 0, approved: 0, denied: 0 };
+      c.intents++;
+      if (d.kind === 'approve') c.approved++;
+      else c.denied++;
+      counts.set(d.intent.strategy, c);
+    }
+    return this.run.strategies.map((s) => ({
+      name: s.name,
+      markets: [...s.markets],
+      params: s.params,
+      state: s.stopped === undefined ? 'running' : 'stopped',
+      ...(s.stopped !== undefined && { stopped: s.stopped }),
+      pnl: pnl[s.name],
+      recentDecisions: counts.get(s.name) ?? { intents: 0, approved: 0, denied: 0 },
+      positions: positions.filter((p) => p.strategy === s.name).map((p) => positionView(this.run, p)),
+    }));
+  }
+
+  positions(): Record<string, unknown> {
+    const v = this.run.view();
+    const book = this.tradeBook();
+    return {
+      balances: balancesView(this.run, v.balances),
+      positions: book.positions.map((p) => positionView(this.run, p)),
+      roundTrips: book.roundTrips.slice(-50),
+    };
+  }
+
+  orders(): Record<string, unknown> {
+    return { open: openOrders(this.run), fills: this.fills.list(50).reverse() };
+  }
+
+  decisionList(limit = 100): Record<string, unknown>[] {
+    return this.decisions.list(limit).reverse().map(decisionView);
+  }
+
+  reportList(limit = 50): Record<string, unknown>[] {
+    return this.reports.list(limit).reverse().map(reportView);
+  }
+
+  risk(): Record<string, unknown> {
+    return { trading: this.haltState(), denials: this.run.kernel.gate.stats() };
+  }
+
+  quotes(): Record<string, unknown> {
+    return quotesView(this.run);
+  }
+
+  health(): Record<string, unknown> {
+    return healthView(this.run, this.rateLimited);
+  }
+
+  /** Everything the dashboard draws, in one object (sent on connect and each second). */
+  snapshot(): Record<string, unknown> {
+    return {
+      status: this.status(),
+      strategies: this.strategies(),
+      positions: this.positions(),
+      orders: this.orders(),
+      decisions: this.decisionList(30),
+      quotes: this.quotes(),
+      health: this.health(),
+    };
+  }
+}
+
+/** Equity, start equity and P&L at the equity asset's precision, for people. */
+function shown(v: RunView): Record<string, string> {
+  const asset = v.equityAsset ?? 'USD';
+  const out: Record<string, string> = {};
+  if (v.equity !== undefined) out.equityShown = formatAmount(v.equity, asset);
+  if (v.startEquity !== undefined) out.startEquityShown = formatAmount(v.startEquity, asset);
+  if (v.pnl !== undefined) out.pnlShown = formatAmount(v.pnl, asset);
+  return out;
+}
