@@ -1,0 +1,44 @@
+/**
+ * The control API's resume rules: an operator's halt is lifted by a plain resume; a kill-switch trip
+ * only with kill_switch: true (a habit press must not undo a loss limit); stop asks the run once.
+ */
+import { describe, expect, it } from 'vitest';
+import { TestClock } from '../../src/clock/index.js';
+import { Control } from '../../src/ops/control.js';
+import { OpsState } from '../../src/ops/index.js';
+import { stubRun } from './stub-run.js';
+
+function setup(): { control: Control; state: OpsState; stub: ReturnType<typeof stubRun> } {
+  const stub = stubRun(new TestClock(0));
+  const state = new OpsState(stub.run);
+  return { control: new Control(stub.run, state), state, stub };
+}
+
+describe('control actions', () => {
+  it('lifts an operator\'s halt with a plain resume', async () => {
+    const { control, state } = setup();
+    expect((await control.act('halt', { reason: 'lunch' })).body.trading).toMatchObject({ state: 'halted', reason: 'halted by an operator: lunch' });
+    expect((await control.act('halt', {})).body.message).toBe('trading was already halted');
+    expect((await control.act('resume', {})).status).toBe(200);
+    expect(state.haltState().state).toBe('running');
+  });
+
+  it('refuses to lift a kill-switch trip without kill_switch: true, naming how', async () => {
+    const { control, state, stub } = setup();
+    stub.trip('drawdown 11.00% exceeds 10%');
+    expect(state.haltState()).toMatchObject({ state: 'kill-switch', reason: 'drawdown 11.00% exceeds 10%' });
+    const refused = await control.act('resume', {});
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatch(/halted by the kill switch \(drawdown 11\.00% exceeds 10%\).*"kill_switch": true.*resume --kill-switch/);
+    expect(state.haltState().state).toBe('kill-switch');
+    expect((await control.act('resume', { kill_switch: true })).body.trading).toEqual({ state: 'running' });
+  });
+
+  it('refuses a reason that is not a string, and asks the run to stop once', async () => {
+    const { control, stub } = setup();
+    expect((await control.act('halt', { reason: 5 })).status).toBe(400);
+    expect((await control.act('stop', {})).status).toBe(202);
+    expect((await control.act('stop', {})).status).toBe(202);
+    expect(stub.stopRequests).toEqual(['stop requested through the control API']);
+  });
+});
