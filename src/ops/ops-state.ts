@@ -4,7 +4,7 @@ import type { RunView } from '../engine/index.js';
 import { tradesFromFills, type JournalRoundTrip, type StrategyPosition } from '../exec/index.js';
 import { Ring } from './ring.js';
 import type { OpsRun } from './run-port.js';
-import { balancesView, decisionView, healthView, openOrders, positionView, quotesView, reportView } from './views.js';
+import { balancesView, decisionView, fillView, healthView, openOrders, positionView, quotesView, reportView, roundTripView } from './views.js';
 
 /** One sample of the run's equity, total and per strategy (P&L), and each market's mid. */
 export interface EquityPoint {
@@ -149,6 +149,7 @@ export class OpsState {
       state: s.stopped === undefined ? 'running' : 'stopped',
       ...(s.stopped !== undefined && { stopped: s.stopped }),
       pnl: pnl[s.name],
+      pnlShown: formatAmount(pnl[s.name] ?? '0', this.run.view().equityAsset ?? 'USD'),
       recentDecisions: counts.get(s.name) ?? { intents: 0, approved: 0, denied: 0 },
       positions: positions.filter((p) => p.strategy === s.name).map((p) => positionView(this.run, p)),
     }));
@@ -160,12 +161,12 @@ export class OpsState {
     return {
       balances: balancesView(this.run, v.balances),
       positions: book.positions.map((p) => positionView(this.run, p)),
-      roundTrips: book.roundTrips.slice(-50),
+      roundTrips: book.roundTrips.slice(-50).map((t) => roundTripView(this.run, t)),
     };
   }
 
   orders(): Record<string, unknown> {
-    return { open: openOrders(this.run), fills: this.fills.list(50).reverse() };
+    return { open: openOrders(this.run), fills: this.fills.list(50).reverse().map((f) => fillView(this.run, f)) };
   }
 
   decisionList(limit = 100): Record<string, unknown>[] {

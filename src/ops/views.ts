@@ -5,7 +5,7 @@
  * page does no decimal arithmetic of its own.
  */
 import { D, formatAmount, formatPrice, splitMarket, ZERO, type Decision, type ExecReport } from '../core/index.js';
-import type { JournalIntentRow, StrategyPosition } from '../exec/index.js';
+import type { JournalIntentRow, JournalRoundTrip, StrategyPosition } from '../exec/index.js';
 import { midOf, quoteTimeLeftMs } from '../state/index.js';
 import type { OpsRun } from './run-port.js';
 
@@ -78,6 +78,7 @@ export function positionView(run: OpsRun, p: StrategyPosition): Record<string, u
   return {
     ...p,
     positionShown: formatAmount(p.position, base),
+    ...(p.averageCost !== undefined && { averageCostShown: priceShown(run, p.market, p.averageCost) }),
     ...(mid !== undefined && { mid: String(mid), midShown: priceShown(run, p.market, mid) }),
     unrealizedPnl: unrealized.toFixed(),
     pnl: pnl.toFixed(),
@@ -129,5 +130,22 @@ export function healthView(run: OpsRun, rateLimited: number): Record<string, unk
     ...(b && { budget: { ratePerSec: b.ratePerSec, burst: b.burst, spent: b.spent(), queued: b.queued() } }),
     rateLimited,
     ...(breaker && { breaker: { state: breaker.unreachableSince === undefined ? 'closed' : 'open', ...breaker } }),
+  };
+}
+
+/** A fill with its price at the market's tick and its amount at the base asset's precision. */
+export function fillView(run: OpsRun, f: { readonly market: string; readonly price: string; readonly amount: string }): Record<string, unknown> {
+  return { ...f, priceShown: priceShown(run, f.market, f.price), amountShown: formatAmount(f.amount, splitMarket(f.market).base) };
+}
+
+/** A round trip with its prices at the tick and its P&L at the quote asset's precision. */
+export function roundTripView(run: OpsRun, t: JournalRoundTrip): Record<string, unknown> {
+  const { base, quote } = splitMarket(t.market);
+  return {
+    ...t,
+    quantityShown: formatAmount(t.quantity, base),
+    entryPriceShown: priceShown(run, t.market, t.entryPrice),
+    ...(t.exitPrice !== undefined && { exitPriceShown: priceShown(run, t.market, t.exitPrice) }),
+    pnlShown: formatAmount(t.pnl, quote),
   };
 }

@@ -93,13 +93,13 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
   function render(s) {
     snapshot = s;
     renderStatus(s.status);
-    fillTable('strategies', s.strategies, function (x) { return [cell(x.name), cell(x.markets.join(', ')), cell(x.stopped ? 'stopped: ' + x.stopped : x.state, x.stopped ? 'bad' : ''), cell(x.pnl, 'num')]; });
+    fillTable('strategies', s.strategies, function (x) { return [cell(x.name), cell(x.markets.join(', ')), cell(x.stopped ? 'stopped: ' + x.stopped : x.state, x.stopped ? 'bad' : ''), cell(x.pnlShown, 'num')]; });
     var p = s.positions;
     fillTable('balances', p.balances, function (b) { return [cell(b.asset), cell(b.totalShown, 'num'), cell(b.availableShown, 'num'), cell(b.transferRemainingShown || '', 'num')]; });
-    fillTable('positions', p.positions, function (x) { return [cell(x.strategy), cell(x.market), cell(x.positionShown, 'num'), cell(x.averageCost ? Number(x.averageCost).toFixed(2) : '', 'num'), cell(x.pnlShown, 'num')]; }, 'flat');
-    fillTable('round-trips', p.roundTrips.slice().reverse(), function (t) { return [cell(t.strategy), cell(t.market), cell(t.quantity, 'num'), cell(t.entryPrice, 'num'), cell(t.exitPrice || 'open', 'num'), cell(Number(t.pnl).toFixed(2), 'num')]; }, 'no round trips yet');
+    fillTable('positions', p.positions, function (x) { return [cell(x.strategy), cell(x.market), cell(x.positionShown, 'num'), cell(x.averageCostShown || '', 'num'), cell(x.pnlShown, 'num')]; }, 'flat');
+    fillTable('round-trips', p.roundTrips.slice().reverse(), function (t) { return [cell(t.strategy), cell(t.market), cell(t.quantityShown, 'num'), cell(t.entryPriceShown, 'num'), cell(t.exitPriceShown || 'open', 'num'), cell(t.pnlShown, 'num')]; }, 'no round trips yet');
     fillTable('orders', s.orders.open, function (o) { return [cell(o.refId), cell(o.strategy), cell(o.side, o.side), cell(o.market), cell(o.priceShown || o.type, 'num'), cell(o.amountShown, 'num'), cell(o.status || o.state), cell(age(o.ageMs), 'num')]; }, 'no open orders');
-    fillTable('fills', s.orders.fills, function (f) { return [cell(time(f.at)), cell(f.side, f.side), cell(f.market), cell(f.price, 'num'), cell(f.amount, 'num')]; }, 'no fills yet');
+    fillTable('fills', s.orders.fills, function (f) { return [cell(time(f.at)), cell(f.side, f.side), cell(f.market), cell(f.priceShown || f.price, 'num'), cell(f.amountShown || f.amount, 'num')]; }, 'no fills yet');
     renderDecisions(s.decisions);
     var q = [];
     s.quotes.markets.forEach(function (m) { ['buy', 'sell'].forEach(function (side) { var x = m[side]; if (x) q.push([m.market, side.toUpperCase(), x.priceShown, x.timeLeftMs]); }); });
@@ -127,7 +127,7 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
     var el = $(id);
     var width = Math.max(300, el.clientWidth || el.parentNode.clientWidth - 24);
     if (!charts[id]) {
-      charts[id] = new uPlot({ width: width, height: 180, series: series, axes: [{ stroke: '#8a96a3' }, { stroke: '#8a96a3', size: 70 }], legend: { live: false } }, data, el);
+      charts[id] = new uPlot({ width: width, height: 180, series: series, axes: [{ stroke: '#8a96a3' }, { stroke: '#8a96a3', size: 90 }], legend: { live: false } }, data, el);
     } else {
       charts[id].setData(data);
     }

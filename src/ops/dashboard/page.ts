@@ -9,6 +9,7 @@ export const DASHBOARD_HTML = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
+<link rel="icon" href="data:,">
 <title>tradeloop</title>
 <link rel="stylesheet" href="/assets/uplot.css">
 <style>
