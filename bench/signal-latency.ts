@@ -7,9 +7,16 @@
  * each response once, whatever the number of strategies, is asserted by
  * test/streams/one-parse.test.ts (a spy on JSON.parse over the real client and polling source), so
  * the bench prints no count of its own parses.
+ *
+ * It runs twice: as is, and with webhook notifications on (issue 23) to a receiver on 127.0.0.1 that
+ * accepts connections and never answers, one notification queued per signal (the worst case: every
+ * signal a fill). Delivery must never hold trading up: the two figures should match, the queue stays
+ * at its cap and the overflow is dropped (counted). The second of the two runs tends to read worse
+ * (a bigger heap): SIGNAL_LATENCY_ORDER=hanging-first swaps them to check which way a gap comes from.
  */
 import { mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +27,7 @@ import { Kernel, StrategyRunner } from '../src/engine/index.js';
 import { Journal } from '../src/exec/index.js';
 import { RiskLimitsSchema } from '../src/risk/index.js';
 import { balanceFromWire } from '../src/state/index.js';
+import { Notifier } from '../src/ops/index.js';
 import { defineStrategy } from '../src/strategy/index.js';
 import { RestVenue } from '../src/venue/index.js';
 import { ResponseDecoder } from '../src/venue/polling/index.js';
@@ -55,7 +63,44 @@ function platform(): Promise<Server> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
+/** Accepts connections and never answers (nor closes them): the webhook receiver that hangs. */
+function hangingReceiver(): Promise<{ server: TcpServer; url: string; close(): void }> {
+  const sockets = new Set<Socket>();
+  const server = createTcpServer((s) => {
+    sockets.add(s);
+    s.on('error', () => undefined);
+    s.on('close', () => sockets.delete(s));
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
+    server,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    close: () => {
+      for (const s of sockets) s.destroy();
+      server.close();
+    },
+  })));
+}
+
 export async function run(): Promise<void> {
+  const order = process.env.SIGNAL_LATENCY_ORDER === 'hanging-first' ? [true, false] : [false, true];
+  let notes = '';
+  for (const withWebhooks of order) {
+    const m = await measure(withWebhooks);
+    report(withWebhooks ? 'webhooks to a receiver that never answers (one per signal)' : 'without notifications', m.lat);
+    if (withWebhooks) notes = m.notes;
+  }
+  const hanging = { notes };
+  process.stdout.write(`notifier during that run: ${hanging.notes}\n`);
+  process.stdout.write(`targets: p50 ≤ 100, p99 ≤ 500, p99.9 ≤ 2000 (goal p50 ≤ 50, p99 ≤ 250), with or without a hanging webhook receiver\n`);
+  process.stdout.write('one JSON.parse per response shared by all strategies: asserted by test/streams/one-parse.test.ts (not counted here)\n');
+}
+
+function report(label: string, lat: Float64Array): void {
+  const q = (p: number): string => (lat[Math.min(lat.length - 1, Math.floor(p * lat.length))] as number).toFixed(1);
+  process.stdout.write(`signal → order body handed to the HTTP client, ${label}, ${SIGNALS} signals after ${WARMUP} warm-up (µs): p50 ${q(0.5)}  p99 ${q(0.99)}  p99.9 ${q(0.999)}  max ${q(1)}\n`);
+}
+
+async function measure(withWebhooks: boolean): Promise<{ lat: Float64Array; notes: string }> {
   const server = await platform();
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const clock = new LiveClock();
@@ -79,6 +124,10 @@ export async function run(): Promise<void> {
     },
   );
   const { account, gate, engine } = kernel;
+  const receiver = withWebhooks ? await hangingReceiver() : undefined;
+  const notifier = receiver && new Notifier({ clock, url: receiver.url, secret: 'bench-webhook-secret-0123', events: ['fill'], capacity: 1_000, timeoutMs: 5_000, maxAttempts: 6, source: 'bench' });
+  // one notification per decision, as a fill would make: queued by the same synchronous path as a live run's
+  const sub = notifier && kernel.decisions$.subscribe((d) => notifier.notify('fill', { refId: d.intent.intentId, at: d.at }));
   const decoder = new ResponseDecoder();
   const usd = balanceFromWire('USD', '1000000000', '0');
   const lat = new Float64Array(SIGNALS);
@@ -96,11 +145,14 @@ export async function run(): Promise<void> {
     if (i >= WARMUP) lat[i - WARMUP] = Number(handedAt - t0) / 1000;
   }
   lat.sort();
-  const q = (p: number): string => (lat[Math.min(lat.length - 1, Math.floor(p * lat.length))] as number).toFixed(1);
-  process.stdout.write(`signal → order body handed to the HTTP client, ${SIGNALS} signals after ${WARMUP} warm-up (µs): p50 ${q(0.5)}  p99 ${q(0.99)}  p99.9 ${q(0.999)}  max ${q(1)}\n`);
-  process.stdout.write(`targets: p50 ≤ 100, p99 ≤ 500, p99.9 ≤ 2000 (goal p50 ≤ 50, p99 ≤ 250); journal rows ${journal.intents({ limit: 1 }).length > 0 ? 'written' : 'missing'}\n`);
-  process.stdout.write('one JSON.parse per response shared by all strategies: asserted by test/streams/one-parse.test.ts (not counted here)\n');
+  if (journal.intents({ limit: 1 }).length === 0) throw new Error('no journal rows written');
+  const stats = notifier?.stats();
+  const notes = stats ? `queued ${stats.queued} (cap ${stats.capacity}), dropped ${stats.dropped}, sent ${stats.sent}, failed attempts ${stats.failedAttempts}` : '';
+  sub?.unsubscribe();
+  notifier?.close();
+  receiver?.close();
   journal.close();
   await api.close();
   server.close();
+  return { lat, notes };
 }
