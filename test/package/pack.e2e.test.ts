@@ -77,10 +77,7 @@ it('sells everything when the price falls through the stop-loss', () => {
   const [buy] = kit.prices('BTCUSD', [100]);
   assert.equal(buy?.kind, 'place-order');
   assert.equal(buy.side, 'BUY');
-  kit.report({ kind: 'accepted', refId: 'r-1', orderId: 'o-1', at: kit.clock.now() });
-  kit.setBalance('USD', '500');
-  kit.setBalance('BTC', '5');
-  kit.report({ kind: 'filled', refId: 'r-1', orderId: 'o-1', fillId: 'f-1', market: 'BTCUSD', side: 'BUY', amount: '5', price: '100', commission: '0', commissionAsset: 'USD', at: kit.clock.now() });
+  kit.fill(buy, { price: '100' }); // 500 USD at 100: 5 BTC
   assert.deepEqual(kit.prices('BTCUSD', [99.5]), []);
   const [sell] = kit.prices('BTCUSD', [97.9]);
   assert.equal(sell?.kind, 'place-order');
