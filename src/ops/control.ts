@@ -63,7 +63,7 @@ export class Control {
     const current = this.state.haltState();
     if (current.state === 'running') return { status: 200, body: { trading: current, message: 'trading was not halted' } };
     if (current.state === 'kill-switch' && killSwitch !== true) {
-      return refuse(409, `trading was halted by the kill switch (${current.reason}), not by an operator: resume with {"kill_switch": true} (tradeloop: resume --kill-switch) to lift it`);
+      return refuse(409, `trading was halted by the kill switch (${current.reason}), not by an operator: resume with {"kill_switch": true} (the dashboard's Resume kill switch button) to lift it`);
     }
     this.run.kernel.resume();
     this.state.manualHalt = undefined;

@@ -36,7 +36,7 @@ export interface OpsStateOptions {
  * What the operations server keeps of a run beyond the run's own view, all bounded: the latest
  * decisions and reports (from the kernel's streams), recent fills for the chart's markers, the equity
  * history the dashboard draws, and whether a halt was an operator's (which a plain resume lifts) or
- * a kill-switch trip (which needs `resume --kill-switch`). Positions and round trips are read from
+ * a kill-switch trip (which needs a resume with `kill_switch: true`). Positions and round trips are read from
  * the journal again only after a fill.
  */
 export class OpsState {

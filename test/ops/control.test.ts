@@ -29,7 +29,7 @@ describe('control actions', () => {
     expect(state.haltState()).toMatchObject({ state: 'kill-switch', reason: 'drawdown 11.00% exceeds 10%' });
     const refused = await control.act('resume', {});
     expect(refused.status).toBe(409);
-    expect(refused.body.error).toMatch(/halted by the kill switch \(drawdown 11\.00% exceeds 10%\).*"kill_switch": true.*resume --kill-switch/);
+    expect(refused.body.error).toMatch(/halted by the kill switch \(drawdown 11\.00% exceeds 10%\).*"kill_switch": true.*Resume kill switch button/);
     expect(state.haltState().state).toBe('kill-switch');
     expect((await control.act('resume', { kill_switch: true })).body.trading).toEqual({ state: 'running' });
   });
