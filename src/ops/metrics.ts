@@ -151,13 +151,13 @@ export class RunMetrics {
     const notify = options.notify;
     if (notify) {
       this.monotonic('tradeloop_notifications_sent_total', 'Webhook notifications delivered (2xx)', () => notify().sent);
-      this.monotonic('tradeloop_notification_failures_total', 'Webhook delivery attempts that failed (error, timeout or non-2xx)', () => notify().failedAttempts);
+      this.monotonic('tradeloop_notifications_failed_attempts_total', 'Webhook delivery attempts that failed (error, timeout or non-2xx)', () => notify().failedAttempts);
       this.monotonic('tradeloop_notifications_abandoned_total', 'Notifications given up after their last retry', () => notify().gaveUp);
       this.monotonic('tradeloop_notifications_dropped_total', 'Notifications dropped because the queue was at its cap', () => notify().dropped);
-      g('tradeloop_notification_queue_length', 'Notifications waiting for delivery', [], function () {
+      g('tradeloop_notifications_queued', 'Notifications waiting for delivery', [], function () {
         this.set(notify().queued);
       });
-      g('tradeloop_notification_queue_capacity', 'The notification queue\'s cap', [], function () {
+      g('tradeloop_notifications_queue_capacity', 'The notification queue\'s cap', [], function () {
         this.set(notify().capacity);
       });
     }

@@ -137,9 +137,9 @@ describe('webhook notifications', () => {
 
     const scraped = parsePrometheusText(await metrics.text());
     expect(scraped.get('tradeloop_notifications_dropped_total')).toBe(55);
-    expect(scraped.get('tradeloop_notification_queue_length')).toBe(5);
-    expect(scraped.get('tradeloop_notification_queue_capacity')).toBe(5);
-    expect(scraped.get('tradeloop_notification_failures_total')).toBe(1);
+    expect(scraped.get('tradeloop_notifications_queued')).toBe(5);
+    expect(scraped.get('tradeloop_notifications_queue_capacity')).toBe(5);
+    expect(scraped.get('tradeloop_notifications_failed_attempts_total')).toBe(1);
     expect(scraped.get('tradeloop_fills_total{market="BTCUSD",side="BUY"}')).toBe(60);
     sub.unsubscribe();
     events.close();
