@@ -10,6 +10,7 @@
  *   npm run bench backtest-replay
  */
 import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -96,7 +97,7 @@ function median(xs: readonly number[]): number {
  * The first 1M-point run in a fresh process is measured apart ("cold": the intent path is still
  * being compiled), then three more; the figure is their median ("warm", the JIT's steady state).
  */
-async function replayFigure(series: PriceSeriesLike): Promise<void> {
+export async function replayFigure(series: PriceSeriesLike): Promise<void> {
   const params = resolveParams(smaCross, { fast: FAST, slow: SLOW });
   let peakRss = process.memoryUsage().rss;
   const sample = (): void => {
@@ -130,7 +131,28 @@ async function replayFigure(series: PriceSeriesLike): Promise<void> {
   const perIntentUs = ((warmMs - idleMs) * 1000) / Math.max(1, run.intents.length);
   process.stdout.write(`  same path, same SMAs, no intents (median of 3): ${idleMs.toFixed(0)} ms: ${rate(series.length, idleMs)}; `
     + `each intent (risk, journal, executors, fill, report) adds ≈ ${perIntentUs.toFixed(0)} µs\n`);
-  process.stdout.write(`  target: ≥ 2,000,000 points/s (goal 5,000,000); peak RSS < 400 MB\n`);
+  const gm = grademarkFigure();
+  if (typeof gm === 'string') process.stdout.write(`  grademark: skipped (${gm})\n`);
+  else {
+    process.stdout.write(`  grademark ${gm.version} on the same series (own process; DataFrame + backtest, averages precomputed): ${gm.ms.toFixed(0)} ms: `
+      + `${rate(gm.points, gm.ms)}, ${gm.trades} trades, peak RSS ${gm.peakRssMb.toFixed(0)} MB; warm full path ${(gm.ms / warmMs).toFixed(1)}× faster\n`);
+  }
+  process.stdout.write(`  target: warm ≥ 6,000,000 points/s; each intent ≤ 10 µs (aim 5)\n`);
+}
+
+/** grademark on the same workload, in a child process (`grademark-once.ts`); a string says why it was skipped. */
+function grademarkFigure(): { ms: number; trades: number; points: number; peakRssMb: number; version: string } | string {
+  const once = fileURLToPath(new URL('./grademark-once.ts', import.meta.url));
+  let version: string;
+  try {
+    version = (createRequire(import.meta.url)('grademark/package.json') as { version: string }).version;
+  } catch {
+    return 'grademark is not installed (a devDependency: npm install)';
+  }
+  const r = spawnSync(process.execPath, ['--import', 'tsx', once, String(FAST), String(SLOW), String(POINTS)], { encoding: 'utf8' });
+  if (r.error) return `the grademark run could not start (${r.error.message})`;
+  if (r.status !== 0) return `the grademark run exited with ${r.status}: ${r.stderr.trim().split('\n').slice(-1)[0] ?? ''}`;
+  return { ...(JSON.parse(r.stdout) as { ms: number; trades: number; points: number; peakRssMb: number }), version };
 }
 
 /** The optimizer bench's workload: the grid of the optimize command's own example on 200,000 points. */
