@@ -120,11 +120,14 @@ async function runUntilDone(
     if (o.ops) o.ctx.portSetting = { from: 'ui.port in the config (default 8787)' };
     const served = await o.ops?.start(opsRunOf(run, bundle, requestStop), { refPrefix: bundle.refPrefix, environment: bundle.environment, clock: bundle.clock });
     // the run's own token is printed here once, never logged (the logger masks it)
-    if (served?.url !== undefined) writeLine(o.ctx.stderr, `dashboard: ${served.urlWithToken ?? `${served.url} (token: ${UI_TOKEN_VARIABLE})`}`);
+    const dashboard = served?.url === undefined ? undefined : `dashboard: ${served.urlWithToken ?? `${served.url} (token: ${UI_TOKEN_VARIABLE})`}`;
+    if (dashboard !== undefined) writeLine(o.ctx.stderr, dashboard);
     await run.start(subscriptionsFor(loaded));
     log.info(`trading ${loaded.map((s) => `${s.name} on ${s.markets.join('+')}`).join(', ')} in ${bundle.environment}`);
     o.ops?.announceStart();
-    const panel = o.tty ? refreshEverySecond(() => o.ctx.stdout.write(`\x1b[H\x1b[2J${renderPanel(run.view(), o.logFile)}\n`)) : undefined;
+    // the panel redraws the whole screen: the dashboard's line stays at its foot (on screen only, never in a log)
+    const foot = dashboard === undefined ? '' : `${dashboard}\n`;
+    const panel = o.tty ? refreshEverySecond(() => o.ctx.stdout.write(`\x1b[H\x1b[2J${renderPanel(run.view(), o.logFile)}\n${foot}`)) : undefined;
     // a run whose every strategy has stopped (each threw or returned a non-intent) has nothing left to do
     reason = await Promise.race([stopSignal, run.allStopped]);
     panel?.cancel();
