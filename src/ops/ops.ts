@@ -6,7 +6,7 @@
  * notification (briefly waiting for delivery) and closes everything.
  */
 import type { ResponseEvent } from '../api/index.js';
-import type { Clock } from '../clock/index.js';
+import { LiveClock } from '../clock/index.js';
 import { InputError } from '../core/index.js';
 import type { Config } from '../config/index.js';
 import type { JournalStore } from '../exec/index.js';
@@ -86,14 +86,15 @@ export class Ops {
   }
 
   /** Attaches to the run (before it starts trading): serves the dashboard and follows the run for /metrics and notifications. */
-  async start(run: OpsRun, info: { readonly refPrefix: string; readonly environment: string; readonly clock: Pick<Clock, 'now' | 'setTimeout' | 'sleep'> }): Promise<OpsStarted> {
+  async start(run: OpsRun, info: { readonly refPrefix: string; readonly environment: string }): Promise<OpsStarted> {
     this.run = run;
     const state = (this.state = new OpsState(run));
     const cfg = this.s.config;
     if (this.webhook) {
       const n = cfg.notify;
       this.notifier = new Notifier({
-        clock: info.clock, url: this.webhook.url, secret: this.webhook.secret, source: info.refPrefix,
+        // wall time: deliveries talk to a real receiver, whatever the run's (possibly accelerated) clock
+        clock: new LiveClock(), url: this.webhook.url, secret: this.webhook.secret, source: info.refPrefix,
         events: n?.events ?? ['fill', 'kill-switch', 'unresolved', 'strategy-stopped', 'venue-unreachable', 'run-start', 'run-stop'],
         capacity: n?.queue_size ?? 1_000, timeoutMs: n?.timeout_ms ?? 5_000, maxAttempts: n?.max_attempts ?? 6,
         log: this.s.log.child({ component: 'notify' }),

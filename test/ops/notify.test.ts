@@ -143,7 +143,9 @@ describe('webhook notifications', () => {
     expect(scraped.get('tradeloop_fills_total{market="BTCUSD",side="BUY"}')).toBe(60);
     sub.unsubscribe();
     events.close();
-    n.close();
+    n.close(); // ends the attempt in flight: no timer or request outlives the run
+    await settle(() => clock.pending() === 0, 'every timer cancelled');
+    expect(n.stats()).toMatchObject({ queued: 0, dropped: 60 });
     metrics.close();
     state.close();
   });

@@ -67,6 +67,8 @@ export class Notifier {
   private running = false;
   private closed = false;
   private idle: (() => void)[] = [];
+  /** Aborted by `close`: ends a backoff wait and an attempt in flight, so nothing outlives the run. */
+  private readonly closing = new AbortController();
   private readonly counts = { sent: 0, failedAttempts: 0, gaveUp: 0, dropped: 0 };
 
   constructor(private readonly o: NotifierOptions) {
@@ -102,6 +104,7 @@ export class Notifier {
   /** Stops delivering; what is still queued is dropped (counted). */
   close(): void {
     this.closed = true;
+    this.closing.abort();
     this.counts.dropped += this.queue.length;
     this.queue.length = 0;
     this.wakeIdle();
@@ -126,7 +129,7 @@ export class Notifier {
           this.o.log?.warn(`webhook ${head.n.event} ${head.n.id} given up after ${head.attempts} attempt(s)`);
           continue;
         }
-        await this.o.clock.sleep(Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** (head.attempts - 1)));
+        await this.o.clock.sleep(Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** (head.attempts - 1)), this.closing.signal).catch(() => undefined);
       }
     } finally {
       this.running = false;
@@ -149,6 +152,8 @@ export class Notifier {
     const timestamp = String(Math.floor(this.o.clock.now() / 1000));
     const ac = new AbortController();
     const timer = this.o.clock.setTimeout(() => ac.abort(new Error(`no answer in ${this.o.timeoutMs} ms`)), this.o.timeoutMs);
+    const onClose = (): void => ac.abort(new Error('notifier closed'));
+    this.closing.signal.addEventListener('abort', onClose, { once: true });
     try {
       const status = await this.transport({
         url: this.o.url,
@@ -172,6 +177,7 @@ export class Notifier {
       return false;
     } finally {
       timer.cancel();
+      this.closing.signal.removeEventListener('abort', onClose);
     }
   }
 }
