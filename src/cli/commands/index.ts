@@ -1,6 +1,7 @@
 import type { RegisterCommand } from '../context.js';
 import { registerApi } from './api.js';
 import { registerBacktest } from './backtest.js';
+import { registerCtl } from './ctl.js';
 import { registerSandbox } from './sandbox.js';
 import { registerHistory } from './history.js';
 import { registerInit } from './init.js';
@@ -12,4 +13,4 @@ import { registerStart } from './start.js';
 import { registerTest } from './test.js';
 
 /** Every CLI command, in the order `--help` lists them. Add new commands here. */
-export const COMMANDS: readonly RegisterCommand[] = [registerRun, registerStart, registerApi, registerSandbox, registerJournalViews, registerInit, registerNewStrategy, registerTest, registerBacktest, registerOptimize, registerHistory];
+export const COMMANDS: readonly RegisterCommand[] = [registerRun, registerStart, registerCtl, registerApi, registerSandbox, registerJournalViews, registerInit, registerNewStrategy, registerTest, registerBacktest, registerOptimize, registerHistory];

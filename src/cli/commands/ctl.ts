@@ -1,0 +1,72 @@
+import { type Command } from 'commander';
+import { CliExit, type CliContext, writeLine } from '../context.js';
+
+const ACTIONS = ['status', 'halt', 'resume', 'cancel-all', 'stop'] as const;
+type Action = (typeof ACTIONS)[number];
+
+interface CtlOptions {
+  readonly url: string;
+  readonly killSwitch?: boolean;
+  readonly reason?: string;
+  readonly json?: boolean;
+}
+
+/**
+ * `tradeloop ctl ACTION`: the control API of a bot started with `tradeloop run --ui`, from another
+ * terminal: status, halt, resume (--kill-switch after a kill-switch trip), cancel-all, stop. The token is
+ * TRADELOOP_UI_TOKEN, as the run's.
+ */
+export function registerCtl(program: Command, ctx: CliContext): void {
+  program
+    .command('ctl')
+    .description('control a bot running with --ui: status, halt, resume, cancel-all, stop (token: TRADELOOP_UI_TOKEN)')
+    .argument('<action>', ACTIONS.join(' | '))
+    .option('--url <url>', "the bot's dashboard address", 'http://127.0.0.1:8787')
+    .option('--kill-switch', 'resume: also lift a kill-switch trip (a loss or drawdown limit)')
+    .option('--reason <text>', 'halt: the reason recorded with the halt')
+    .option('--json', 'print the answer as JSON')
+    .action(async (action: string, opts: CtlOptions) => {
+      if (!(ACTIONS as readonly string[]).includes(action)) throw new CliExit(2, `error: unknown action ${JSON.stringify(action)}: use one of ${ACTIONS.join(', ')}`);
+      if (opts.killSwitch && action !== 'resume') throw new CliExit(2, 'error: --kill-switch goes with resume only');
+      if (opts.reason !== undefined && action !== 'halt') throw new CliExit(2, 'error: --reason goes with halt only');
+      const token = ctx.env.TRADELOOP_UI_TOKEN;
+      if (token === undefined || token === '') throw new CliExit(2, "error: TRADELOOP_UI_TOKEN is not set: export the run's token (set the same variable for the run, or copy the token it printed with the dashboard's URL)");
+      let base: URL;
+      try {
+        base = new URL(opts.url);
+        if (base.protocol !== 'http:') throw new Error('not http');
+      } catch {
+        throw new CliExit(2, `error: --url ${JSON.stringify(opts.url)} is not an http:// address such as http://127.0.0.1:8787`);
+      }
+      const a = action as Action;
+      const body = a === 'resume' && opts.killSwitch ? { kill_switch: true } : a === 'halt' && opts.reason !== undefined ? { reason: opts.reason } : a === 'status' ? undefined : {};
+      let res: Response;
+      try {
+        res = await fetch(new URL(`/api/${a}`, base), {
+          method: body === undefined ? 'GET' : 'POST',
+          headers: { authorization: `Bearer ${token}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+          ...(body !== undefined && { body: JSON.stringify(body) }),
+          signal: AbortSignal.timeout(30_000),
+        });
+      } catch (e) {
+        throw new CliExit(1, `error: no bot answers at ${base.origin} (${(e as Error).cause instanceof Error ? ((e as Error).cause as Error).message : (e as Error).message}): is it running with --ui, and on that address (--url)?`);
+      }
+      const text = await res.text();
+      let answer: unknown = text;
+      try {
+        answer = JSON.parse(text);
+      } catch {
+        // not JSON: shown as it is
+      }
+      if (res.status === 401) throw new CliExit(2, `error: the bot at ${base.origin} refused the token: TRADELOOP_UI_TOKEN must be the token of that run`);
+      if (!res.ok) {
+        const detail = typeof answer === 'object' && answer !== null ? ((answer as { error?: string; detail?: string }).error ?? (answer as { detail?: string }).detail ?? text) : text;
+        throw new CliExit(1, `error: ${a} answered ${res.status}: ${detail}`);
+      }
+      if (opts.json || a === 'status') {
+        writeLine(ctx.stdout, JSON.stringify(answer, null, opts.json ? 0 : 2));
+        return;
+      }
+      writeLine(ctx.stdout, `${a}: done (${res.status})${typeof answer === 'object' && answer !== null ? ` ${JSON.stringify(answer)}` : ''}`);
+    });
+}
