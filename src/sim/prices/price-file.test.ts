@@ -59,6 +59,32 @@ describe('parsePriceCsv', () => {
     expect(Array.from(s.prices)).toEqual(rows.map((r) => Number(r.split(',')[1])));
   });
 
+  it('reads OHLCV rows the same on the one-pass path and on the fallback (quotes, spaces, exponents, CRLF)', () => {
+    const rng = new Rng(11);
+    const plain: string[] = [];
+    const odd: string[] = [];
+    for (let i = 0; i < 300; i++) {
+      const at = new Date(T0 + i * 60_000).toISOString();
+      const close = (20_000 + rng.next() * 1000).toFixed(rng.int(0, 4));
+      const open = (20_000 + rng.next() * 1000).toFixed(2);
+      const high = (Math.max(Number(open), Number(close)) + 1).toFixed(3);
+      const low = (Math.min(Number(open), Number(close)) - 1).toFixed(1);
+      const volume = (rng.next() * 5).toFixed(rng.int(0, 6));
+      plain.push(`${at},${open},${high},${low},${close},${volume}`);
+      // the same values in forms only the fallback reads: quotes, padding, an exponent, a CR line end
+      odd.push(i % 3 === 0 ? `"${at}", ${open} ,${high},${low},${Number(close).toExponential()},${volume}\r` : `${at},${open},${high},${low},${close},${volume}${i % 2 ? '\r' : ''}`);
+    }
+    const a = parsePriceCsv(`timestamp,open,high,low,close,volume\n${plain.join('\n')}\n`, 'a.csv');
+    const b = parsePriceCsv(`timestamp,open,high,low,close,volume\n${odd.join('\n')}`, 'b.csv');
+    for (const k of ['times', 'prices', 'opens', 'highs', 'lows', 'volumes'] as const) expect(Array.from(b[k]!)).toEqual(Array.from(a[k]!));
+    expect(Array.from(a.prices)).toEqual(plain.map((r) => Number(r.split(',')[4])));
+  });
+
+  it('reports a bad row after clean ones with its line, as the fallback reads it', () => {
+    const e = problemsOf(() => parsePriceCsv('timestamp,price\n1,2\n2,3\n3,4\r5\n4,-1\n5,6,7\n', 'c.csv'));
+    expect(e.problems.map((p) => p.line)).toEqual([4, 5, 6]);
+  });
+
   it('reports every bad row with its line and the problem', () => {
     const text = [
       'timestamp,price', '2024-01-01T00:00:00Z,abc', '1704067200000,-1', '1704067200000,0', '2024-01-01T00:00:01Z,',
@@ -213,6 +239,12 @@ describe('loadPriceSeries', () => {
     expect(loadPriceSeries(write('a.json', '[{"average_price":"3","timestamp":"2024-01-01T00:00:00Z"}]')).prices[0]).toBe(3);
     expect(loadPriceSeries(write('a.data', ' {"items":[{"average_price":"4","timestamp":5}]}')).prices[0]).toBe(4);
     expect(loadPriceSeries(write('b.data', 'timestamp,price\n1,5\n')).prices[0]).toBe(5);
+  });
+
+  it('reads a UTF-8 file (not plain ASCII) as UTF-8', () => {
+    const s = loadPriceSeries(write('u.csv', '\uFEFFtimestamp,price\n1,2\n2,3\n'));
+    expect(Array.from(s.prices)).toEqual([2, 3]);
+    expect(() => loadPriceSeries(write('e.csv', 'timestamp,price\n1,2\n2,3€\n'))).toThrow('price "3€" is not a number');
   });
 
   it('names the file in data errors and when the file cannot be read', () => {

@@ -32,7 +32,12 @@ export function parseRfc3339At(t: string, s: number, e: number): number {
   const century = two(t, s);
   const yy = two(t, s + 2);
   const year = century < 0 || yy < 0 ? -1 : century * 100 + yy;
-  const [month, day, hour, minute, second] = [two(t, s + 5), two(t, s + 8), two(t, s + 11), two(t, s + 14), two(t, s + 17)];
+  // five plain locals, not a destructured array: this runs once per CSV row, and the array was garbage
+  const month = two(t, s + 5);
+  const day = two(t, s + 8);
+  const hour = two(t, s + 11);
+  const minute = two(t, s + 14);
+  const second = two(t, s + 17);
   if (year < 0 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return NaN;
   if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return NaN;
   let p = s + 19;
