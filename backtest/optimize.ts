@@ -33,6 +33,11 @@ export interface OptimizeConfig {
   readonly initial?: Readonly<Record<string, string>>;
   readonly limits?: RiskLimits;
   readonly onProgress?: (done: number, total: number) => void;
+  /**
+   * Runs the jobs somewhere else than this machine's threads (`--queue`: src/queue/study.ts) and
+   * answers one result per job, in job order; the ranking below is the same either way.
+   */
+  readonly runJobs?: (ctx: JobContext, jobs: readonly Job[], onProgress?: (done: number, total: number) => void) => Promise<{ results: JobResult[]; workers: number }>;
 }
 
 export interface FoldResult {
@@ -96,13 +101,14 @@ export async function runOptimize(cfg: OptimizeConfig): Promise<OptimizeResult> 
     baseParams: cfg.baseParams ?? {}, feeBps: cfg.feeBps ?? 10, slippageBps: cfg.slippageBps ?? 0, initial: cfg.initial ?? { USD: '10000' },
     ...(cfg.limits && { limits: cfg.limits }),
   };
-  const results = await runPool(ctx, jobs, workers, cfg.onProgress);
+  const ran = cfg.runJobs ? await cfg.runJobs(ctx, jobs, cfg.onProgress) : { results: await runPool(ctx, jobs, workers, cfg.onProgress), workers };
+  const results = ran.results;
   const key = OPTIMIZE_METRICS[cfg.metric];
   const perCombo = cfg.grid.combinations.map((params, c) => ({ params, results: segments.map((_, s) => results[c * segments.length + s]!) }));
   const unranked = perCombo.map(({ params, results: r }) => rowOf(params, r, key, cfg.walkForward !== undefined));
   const rows = rank(unranked, cfg.metric);
   return {
-    metric: cfg.metric, workers, combinations: cfg.grid.combinations.length, rows, failed: rows.filter((r) => r.failed).length,
+    metric: cfg.metric, workers: ran.workers, combinations: cfg.grid.combinations.length, rows, failed: rows.filter((r) => r.failed).length,
     ...(cfg.walkForward !== undefined && { walkForward: picks(perCombo, key, cfg.metric, segments.length - 1) }),
   };
 }
