@@ -11,7 +11,8 @@ export interface OwnedOpenOrder extends OpenOrderView {
 
 interface Entry {
   readonly intent: PlaceIntent;
-  view: OwnedOpenOrder;
+  /** Built when first listed: most orders close before anyone lists them, so none is made for them. */
+  view: OwnedOpenOrder | undefined;
 }
 
 /**
@@ -40,7 +41,7 @@ export class OpenOrderBook {
 
   /** An approved order starts counting now (before the venue has seen it). */
   add(intent: PlaceIntent): void {
-    this.entries.set(intent.intentId, { intent, view: viewOf(intent, '', 'PENDING_SUBMISSION', ZERO) });
+    this.entries.set(intent.intentId, { intent, view: undefined });
   }
 
   /** Takes a report (before the engine does): orders closed by it leave the book. */
@@ -74,10 +75,11 @@ export class OpenOrderBook {
         this.entries.delete(refId);
         continue;
       }
-      if (f && (f.venueId !== (e.view.orderId || null) || f.status !== e.view.status || f.amountFilled !== e.view.amountFilled.toFixed())) {
-        e.view = viewOf(e.intent, f.venueId ?? '', f.status ?? e.view.status, new D(f.amountFilled));
+      let view = e.view ?? (e.view = viewOf(e.intent, '', 'PENDING_SUBMISSION', ZERO));
+      if (f && (f.venueId !== (view.orderId || null) || f.status !== view.status || f.amountFilled !== view.amountFilled.toFixed())) {
+        view = e.view = viewOf(e.intent, f.venueId ?? '', f.status ?? view.status, new D(f.amountFilled));
       }
-      out.push(e.view);
+      out.push(view);
     }
     return out;
   }

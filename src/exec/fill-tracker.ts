@@ -99,15 +99,19 @@ export class FillTracker {
       }
       this.held.delete(f.fillId);
       if (row === null) continue;
+      // each decimal written once: the journal row and the report carry the same strings
+      const amount = f.amount.toFixed();
+      const price = f.price.toFixed();
+      const commission = f.commission.toFixed();
       const fresh = this.ctx.journal.recordFill({
         fillId: f.fillId,
         refId: row.refId,
         orderId: f.orderId,
         market: f.market,
         side: f.side,
-        amount: f.amount.toFixed(),
-        price: f.price.toFixed(),
-        commission: f.commission.toFixed(),
+        amount,
+        price,
+        commission,
         commissionAsset: f.commissionAsset,
         at: f.at,
       });
@@ -121,12 +125,12 @@ export class FillTracker {
         fillId: f.fillId,
         market: f.market,
         side: f.side,
-        amount: f.amount.toFixed(),
-        price: f.price.toFixed(),
-        commission: f.commission.toFixed(),
+        amount,
+        price,
+        commission,
         commissionAsset: f.commissionAsset,
         at: f.at,
-        orderDone: this.completes(row.refId, f.amount.toFixed()),
+        orderDone: this.completes(row.refId, amount),
       });
       // keep a small overlap: fills at the same millisecond may arrive in a later poll
       if (f.at - 1 > this.sinceMs) this.sinceMs = f.at - 1;
@@ -176,6 +180,8 @@ export class FillTracker {
   private completes(refId: string, amount: string): boolean {
     const facts = this.ctx.journal.facts(refId);
     if (facts?.state !== 'done') return false;
+    // both are decimals as toFixed writes them: the same text is the same amount
+    if (facts.amountFilled === amount) return true;
     const total = new D(facts.amountFilled);
     if (total.eq(amount)) return true;
     let sum = new D(0);
