@@ -114,7 +114,7 @@ export function projectFiles(p: ProjectFiles): Record<string, string> {
     devDependencies: { '@types/node': '^20.19.0', typescript: '^5.9.0' },
     // npm runs no install scripts it was not told to: better-sqlite3 (the journal) builds its native
     // module in one, and tsx's esbuild checks its binary in another
-    allowScripts: { 'better-sqlite3': true, esbuild: true, tradeloop: false },
+    allowScripts: { 'better-sqlite3': true, esbuild: true, tradeloop: false, 'msgpackr-extract': false },
   };
   return {
     'package.json': `${JSON.stringify(pkg, null, 2)}\n`,
