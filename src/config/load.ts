@@ -4,12 +4,10 @@ import { type z } from 'zod';
 import { TradeloopError } from '../core/errors.js';
 import { configIssueMessage } from './messages.js';
 import { ConfigSchema, type Config } from './schema.js';
+import type { ConfigProblem } from './problem.js';
 import { moneyFromSourceText } from './yaml-money.js';
 
-export interface ConfigProblem {
-  readonly path: string;
-  readonly message: string;
-}
+export type { ConfigProblem } from './problem.js';
 
 /** Every problem of a config file at once, each with its path and the fix. Exit code 2. */
 export class ConfigError extends TradeloopError {

@@ -1,5 +1,5 @@
 import { isMap, isScalar, isSeq, type Document, type Node, type Scalar } from 'yaml';
-import type { ConfigProblem } from './load.js';
+import type { ConfigProblem } from './problem.js';
 
 /**
  * Money keys of the config, as dotted paths (`*` is any key of a section). Their values are decimal
