@@ -12,6 +12,7 @@ import type { RiskLimits } from '../src/risk/index.js';
 import type { PriceSeriesLike } from '../src/sim/prices/price-data.js';
 import type { Grid, GridValue } from './grid.js';
 import type { FromWorker, Job, JobContext, JobMetrics, JobResult } from './optimize-job.js';
+import { sharedColumn } from './shared-series.js';
 
 /** Metrics the optimizer ranks by, and the JSON field each reads. Drawdown ranks lowest first. */
 export const OPTIMIZE_METRICS = {
@@ -171,6 +172,8 @@ function mean(values: readonly (number | null)[]): number | null {
 
 /** Starts `n` workers, hands each one job at a time as it becomes free, and collects the results by job id. */
 async function runPool(ctx: JobContext, jobs: readonly Job[], n: number, onProgress?: (done: number, total: number) => void): Promise<JobResult[]> {
+  // the points once in shared memory: every thread reads the same columns instead of its own copy
+  ctx = { ...ctx, times: sharedColumn(ctx.times), prices: sharedColumn(ctx.prices) };
   const results: JobResult[] = new Array<JobResult>(jobs.length);
   const workers: Worker[] = [];
   let next = 0;
