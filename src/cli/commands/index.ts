@@ -11,6 +11,7 @@ import { registerOptimize } from './optimize.js';
 import { registerRun } from './run.js';
 import { registerStart } from './start.js';
 import { registerTest } from './test.js';
+import { registerWorker } from './worker.js';
 
 /** Every CLI command, in the order `--help` lists them. Add new commands here. */
-export const COMMANDS: readonly RegisterCommand[] = [registerRun, registerStart, registerCtl, registerApi, registerSandbox, registerJournalViews, registerInit, registerNewStrategy, registerTest, registerBacktest, registerOptimize, registerHistory];
+export const COMMANDS: readonly RegisterCommand[] = [registerRun, registerStart, registerCtl, registerApi, registerSandbox, registerJournalViews, registerInit, registerNewStrategy, registerTest, registerBacktest, registerOptimize, registerWorker, registerHistory];

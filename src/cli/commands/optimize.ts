@@ -11,6 +11,8 @@ import { formatAmount, InputError } from '../../core/index.js';
 import { loadStrategy, marketsOf, parseParamString, resolveParams } from '../../strategy/index.js';
 import { type CliContext, writeLine } from '../context.js';
 import { formatTable } from '../table.js';
+import { queuedRunner } from '../../queue/cli.js';
+import { parseRedisUrl } from '../../queue/redis-url.js';
 import { addDataOptions } from './backtest.js';
 
 interface OptimizeFlags extends DataFlags {
@@ -26,6 +28,7 @@ interface OptimizeFlags extends DataFlags {
   readonly config?: string;
   readonly top?: string;
   readonly json?: boolean;
+  readonly queue?: string;
 }
 
 /**
@@ -51,8 +54,10 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
     .option('-c, --config <file>', 'YAML config whose risk: section sets the risk limits')
     .option('--top <n>', 'rows of the table (default 20)')
     .option('--json', 'print the ranked result as one JSON line')
+    .option('--queue <url>', 'run the trials on `tradeloop worker` processes through Redis: redis://HOST:PORT or rediss:// (password from TRADELOOP_REDIS_PASSWORD)')
     .action(async (flags: OptimizeFlags) => {
       if (!(flags.metric in OPTIMIZE_METRICS)) throw new InputError('--metric', `unknown metric ${JSON.stringify(flags.metric)}; use one of ${Object.keys(OPTIMIZE_METRICS).join(', ')}`);
+      const queue = flags.queue === undefined ? undefined : parseRedisUrl(flags.queue, '--queue');
       const grid = parseGrid(flags.grid);
       const definition = await loadStrategy(flags.strategy);
       const baseParams = flags.params === undefined ? {} : parseParamString(flags.params);
@@ -71,6 +76,7 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
           feeBps: parseBps(flags.feeBps, '--fee-bps', 10), slippageBps: parseBps(flags.slippageBps, '--slippage-bps', 0), initial: parseInitial(flags.initial),
           ...(flags.config !== undefined && { limits: loadConfigFile(flags.config).risk }),
           onProgress: (d, t) => progress.update(d, t),
+          ...(queue && { runJobs: queuedRunner(queue, ctx) }),
         });
       } finally {
         progress.stop();

@@ -1,0 +1,63 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { type Command } from 'commander';
+import { fileURLToPath } from 'node:url';
+import { parsePositiveInt } from '../../../backtest/cli-input.js';
+import { parseRedisUrl } from '../../queue/redis-url.js';
+import { startQueueWorker } from '../../queue/trial-worker.js';
+import { tradeloopVersion } from '../../queue/plugin-hash.js';
+import { type CliContext, writeLine } from '../context.js';
+
+interface WorkerFlags {
+  readonly queue: string;
+  readonly concurrency?: string;
+  readonly strategies?: string;
+  readonly lockMs?: string;
+  readonly verbose?: boolean;
+}
+
+/**
+ * `tradeloop worker --queue redis://HOST:PORT`: runs optimizer trials from the queue on this machine
+ * until stopped (Ctrl-C, SIGTERM). `--concurrency N` runs N worker processes (a trial is CPU-bound,
+ * so one process per core). Strategies load only from this installation or `--strategies DIR`.
+ */
+export function registerWorker(program: Command, ctx: CliContext): void {
+  program
+    .command('worker')
+    .description('run optimizer trials from a Redis queue (tradeloop optimize --queue) on this machine')
+    .requiredOption('--queue <url>', 'Redis address: redis://HOST:PORT or rediss://HOST:PORT (password from TRADELOOP_REDIS_PASSWORD)')
+    .option('--concurrency <n>', 'worker processes on this machine (default 1)')
+    .option('--strategies <dir>', 'folder holding the plugin files the studies name (default ./strategies, then .)')
+    .option('--lock-ms <ms>', 'a trial whose worker stops renewing its lock this long is given to another worker (default 30000)')
+    .option('--verbose', 'print a line per trial')
+    .action(async (flags: WorkerFlags) => {
+      const target = parseRedisUrl(flags.queue, '--queue');
+      const concurrency = parsePositiveInt(flags.concurrency, '--concurrency') ?? 1;
+      const lockMs = parsePositiveInt(flags.lockMs, '--lock-ms');
+      const children: ChildProcess[] = [];
+      const bin = fileURLToPath(new URL('../../../bin/tradeloop.js', import.meta.url));
+      for (let k = 1; k < concurrency; k++) {
+        const args = [bin, 'worker', '--queue', target.label, ...(flags.strategies ? ['--strategies', flags.strategies] : []), ...(lockMs ? ['--lock-ms', String(lockMs)] : []), ...(flags.verbose ? ['--verbose'] : [])];
+        children.push(spawn(process.execPath, args, { stdio: 'inherit', env: ctx.env }));
+      }
+      const worker = await startQueueWorker({
+        target, env: ctx.env, ...(flags.strategies !== undefined && { strategiesDir: flags.strategies }), ...(lockMs !== undefined && { lockMs }),
+        onTrial: (e) => {
+          if (e.outcome === 'refused' || e.outcome === 'error') writeLine(ctx.stderr, e.detail ?? e.outcome);
+          else if (flags.verbose) writeLine(ctx.stderr, `trial ${e.trial.slice(0, 12)} ${e.outcome} in ${e.ms} ms`);
+        },
+      });
+      writeLine(ctx.stderr, `worker ${worker.id} (tradeloop ${tradeloopVersion()}) takes trials from ${target.label}${concurrency > 1 ? ` with ${concurrency} processes` : ''}; Ctrl-C stops it`);
+      await new Promise<void>((resolve) => {
+        const stop = (): void => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          resolve();
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+      });
+      for (const c of children) c.kill('SIGTERM');
+      await worker.close();
+      writeLine(ctx.stderr, `worker ${worker.id} stopped`);
+    });
+}

@@ -1,0 +1,145 @@
+/**
+ * The worker side: `tradeloop worker --queue redis://…` takes trials off the BullMQ queue and runs
+ * each exactly as the local optimizer's threads do (optimize-job.ts runJob). It loads strategies
+ * only from its own installation or `--strategies DIR`, never code from Redis, and refuses a trial
+ * whose plugin files or tradeloop version differ from the controller's, naming which. A trial whose
+ * result is already stored is not run again; a worker killed mid-trial leaves its job to BullMQ's
+ * stalled-job recovery, which hands it to another worker.
+ */
+import { Worker, type Job as BullJob } from 'bullmq';
+import { hostname } from 'node:os';
+import { resolve } from 'node:path';
+import type { Redis } from 'ioredis';
+import { runJob, type JobContext } from '../../backtest/optimize-job.js';
+import { LiveClock, type Clock } from '../clock/index.js';
+import type { StrategyDefinition } from '../strategy/define.js';
+import { loadStrategy } from '../strategy/loader.js';
+import { bullConnection, connectRedis } from './connect.js';
+import { fingerprintFile, fingerprintMismatch, strategyFile, tradeloopVersion } from './plugin-hash.js';
+import { decodeSeries, keys, PREFIX, STUDY_QUEUE, toStored, TRIAL_QUEUE, type TrialData } from './protocol.js';
+import type { RedisTarget } from './redis-url.js';
+
+export interface QueueWorkerOptions {
+  readonly target: RedisTarget;
+  readonly env: NodeJS.ProcessEnv;
+  /** Folder of plugin files (default: ./strategies, then the current directory). */
+  readonly strategiesDir?: string;
+  readonly cwd?: string;
+  /** How long a trial's lock lasts without renewal before another worker may take it (default 30 s). */
+  readonly lockMs?: number;
+  /** Called for each trial: run, skipped (already stored) or refused. */
+  readonly onTrial?: (e: { readonly trial: string; readonly outcome: 'ran' | 'skipped' | 'refused' | 'error'; readonly detail?: string; readonly ms: number }) => void;
+  readonly id?: string;
+  /** Times trials for onTrial (default the live clock). */
+  readonly clock?: Clock;
+}
+
+export interface QueueWorker {
+  readonly id: string;
+  close(): Promise<void>;
+}
+
+/** Why a job is refused by this worker (no attempt of this worker can succeed). */
+class Refusal extends Error {}
+
+export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueWorker> {
+  const redis = await connectRedis(opts.target, opts.env, '--queue');
+  const id = opts.id ?? `${hostname()}:${process.pid}`;
+  const version = tradeloopVersion();
+  const cwd = opts.cwd ?? process.cwd();
+  const clock = opts.clock ?? new LiveClock();
+  const definitions = new Map<string, Promise<StrategyDefinition>>();
+  const series = new Map<string, { times: Float64Array; prices: Float64Array }>();
+  const beat = async (): Promise<void> => {
+    const [sec, micro] = await redis.time();
+    await redis.hset(keys.workers(), id, String(Number(sec) * 1000 + Math.floor(Number(micro) / 1000)));
+  };
+  await beat();
+  const heartbeat = setInterval(() => void beat().catch(() => undefined), 2_000);
+  heartbeat.unref();
+
+  const definitionFor = async (d: TrialData): Promise<StrategyDefinition> => {
+    const p = d.spec.plugin;
+    if (d.spec.version !== version) throw new Refusal(`tradeloop ${version} here, ${d.spec.version} on the controller: install the same version on every worker`);
+    const candidates = p.builtin ? [p.spec] : opts.strategiesDir !== undefined ? [resolve(opts.strategiesDir, p.spec)] : [resolve(cwd, 'strategies', p.spec), resolve(cwd, p.spec)];
+    const found = candidates.map((c) => strategyFile(c, cwd)).find((f) => f !== undefined);
+    if (found === undefined || found.builtin !== p.builtin) {
+      throw new Refusal(p.builtin ? `no built-in strategy ${p.spec} in this installation` : `plugin ${p.spec} is not in ${opts.strategiesDir ?? `${resolve(cwd, 'strategies')} or ${cwd}`}: copy it there or pass --strategies DIR`);
+    }
+    const why = fingerprintMismatch(p, fingerprintFile(found.file, p.spec, found.builtin));
+    if (why !== undefined) throw new Refusal(why);
+    let def = definitions.get(p.hash);
+    if (def === undefined) definitions.set(p.hash, (def = loadStrategy(found.file)));
+    return def;
+  };
+
+  const seriesFor = async (hash: string): Promise<{ times: Float64Array; prices: Float64Array }> => {
+    let s = series.get(hash);
+    if (s === undefined) {
+      const buf = await redis.getBuffer(keys.series(hash));
+      if (buf === null) throw new Error(`the price series ${hash.slice(0, 12)} is no longer in Redis: run the optimizer again`);
+      s = decodeSeries(buf);
+      series.set(hash, s);
+    }
+    return s;
+  };
+
+  const finish = async (d: TrialData, field: 'results' | 'failed', value: string, ran: boolean): Promise<void> => {
+    const m = redis.multi();
+    if (field === 'results') m.hsetnx(keys.results(d.study), d.trial, value);
+    else m.hset(keys.failed(d.study), d.trial, value);
+    if (ran) m.hincrby(keys.runs(d.study), d.trial, 1);
+    m.publish(keys.done(d.study), d.trial);
+    await m.exec();
+  };
+
+  const processTrial = async (job: BullJob<TrialData>): Promise<{ outcome: string }> => {
+    const d = job.data;
+    const t0 = clock.now();
+    if ((await redis.hexists(keys.results(d.study), d.trial)) === 1) {
+      await redis.publish(keys.done(d.study), d.trial);
+      opts.onTrial?.({ trial: d.trial, outcome: 'skipped', ms: clock.now() - t0 });
+      return { outcome: 'skipped' };
+    }
+    const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    try {
+      const definition = await definitionFor(d);
+      const s = await seriesFor(d.spec.seriesHash);
+      const ctx: JobContext = {
+        strategy: d.spec.plugin.spec, source: d.spec.source, times: s.times, prices: s.prices, baseParams: d.spec.baseParams,
+        feeBps: d.spec.feeBps, slippageBps: d.spec.slippageBps, initial: d.spec.initial, ...(d.spec.limits && { limits: d.spec.limits }),
+      };
+      const result = await runJob(definition, ctx, { id: 0, params: d.params, start: d.start, end: d.end });
+      await finish(d, 'results', JSON.stringify(toStored(result)), true);
+      opts.onTrial?.({ trial: d.trial, outcome: 'ran', ms: clock.now() - t0 });
+      return { outcome: 'ran' };
+    } catch (e) {
+      const refused = e instanceof Refusal;
+      const message = `worker ${id} ${refused ? 'refused the trial' : 'failed'}: ${e instanceof Error ? e.message : String(e)}`;
+      if (refused) await redis.hset(keys.refusals(d.study), id, message);
+      if (last) await finish(d, 'failed', message, false);
+      opts.onTrial?.({ trial: d.trial, outcome: refused ? 'refused' : 'error', detail: message, ms: clock.now() - t0 });
+      throw new Error(message);
+    }
+  };
+
+  const connection = bullConnection(opts.target, opts.env);
+  const lockMs = opts.lockMs ?? 30_000;
+  const trials = new Worker<TrialData>(TRIAL_QUEUE, processTrial, {
+    connection, prefix: PREFIX, concurrency: 1, lockDuration: lockMs, stalledInterval: lockMs, maxStalledCount: 2,
+  });
+  // a study's parent job completes once its trials are done; nothing to run
+  const studies = new Worker(STUDY_QUEUE, () => Promise.resolve({ ok: true }), { connection, prefix: PREFIX, concurrency: 4 });
+  for (const w of [trials, studies]) w.on('error', () => undefined);
+  return {
+    id,
+    close: async () => {
+      clearInterval(heartbeat);
+      await Promise.allSettled([trials.close(), studies.close()]);
+      await redis.hdel(keys.workers(), id).catch(() => undefined);
+      redis.disconnect();
+    },
+  };
+}
+
+export type { Redis };
