@@ -28,7 +28,7 @@ export interface QueueWorkerOptions {
   /** How long a trial's lock lasts without renewal before another worker may take it (default 30 s). */
   readonly lockMs?: number;
   /** Called for each trial: run, skipped (already stored) or refused. */
-  readonly onTrial?: (e: { readonly trial: string; readonly outcome: 'ran' | 'skipped' | 'refused' | 'error'; readonly detail?: string; readonly ms: number }) => void;
+  readonly onTrial?: (e: { readonly trial: string; readonly outcome: 'started' | 'ran' | 'skipped' | 'refused' | 'error'; readonly detail?: string; readonly ms: number }) => void;
   readonly id?: string;
   /** Times trials for onTrial (default the live clock). */
   readonly clock?: Clock;
@@ -102,6 +102,7 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
       return { outcome: 'skipped' };
     }
     const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    opts.onTrial?.({ trial: d.trial, outcome: 'started', ms: 0 });
     try {
       const definition = await definitionFor(d);
       const s = await seriesFor(d.spec.seriesHash);

@@ -43,7 +43,7 @@ export function registerWorker(program: Command, ctx: CliContext): void {
         target, env: ctx.env, ...(flags.strategies !== undefined && { strategiesDir: flags.strategies }), ...(lockMs !== undefined && { lockMs }),
         onTrial: (e) => {
           if (e.outcome === 'refused' || e.outcome === 'error') writeLine(ctx.stderr, e.detail ?? e.outcome);
-          else if (flags.verbose) writeLine(ctx.stderr, `trial ${e.trial.slice(0, 12)} ${e.outcome} in ${e.ms} ms`);
+          else if (flags.verbose) writeLine(ctx.stderr, e.outcome === 'started' ? `trial ${e.trial.slice(0, 12)} started` : `trial ${e.trial.slice(0, 12)} ${e.outcome} in ${e.ms} ms`);
         },
       });
       writeLine(ctx.stderr, `worker ${worker.id} (tradeloop ${tradeloopVersion()}) takes trials from ${target.label}${concurrency > 1 ? ` with ${concurrency} processes` : ''}; Ctrl-C stops it`);
