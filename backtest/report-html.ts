@@ -25,6 +25,19 @@ export interface ReportPage {
   readonly tradeRows: readonly (readonly string[])[];
   readonly tradesNote: string;
   readonly charts: ReportChartData;
+  /**
+   * Sections after the charts (robustness, parameter stability): HTML already escaped, the JSON
+   * their script draws from (put in `#robustness-data`), their styles and their drawing script.
+   */
+  readonly extra?: ExtraSections;
+}
+
+/** Escaped HTML sections with their chart data, styles and script (see robustness-html.ts). */
+export interface ExtraSections {
+  readonly html: string;
+  readonly data: unknown;
+  readonly css: string;
+  readonly script: string;
 }
 
 /** The chart library's code and styles, read from node_modules when the report is written. */
@@ -126,7 +139,7 @@ export function renderReportHtml(page: ReportPage, assets: ChartAssets): string 
 <meta http-equiv="Content-Security-Policy" content="${CSP}">
 <title>${escapeHtml(page.title)}</title>
 <style>${assets.css.replace(/<\/style/gi, '<\\/style')}</style>
-<style>${PAGE_CSS}</style>
+<style>${PAGE_CSS}${page.extra?.css ?? ''}</style>
 </head>
 <body>
 <header><h1>${escapeHtml(page.title)}</h1><p class="sub">${escapeHtml(page.subtitle)}</p></header>
@@ -141,12 +154,54 @@ ${table(page.assumptions)}</div>
 <h2>Equity against buy and hold</h2><div id="chart-equity" class="chart"></div>
 <h2>Drawdown</h2><div id="chart-drawdown" class="chart"></div>
 <noscript><p>The charts need JavaScript; the tables above and the CSV files hold the same data.</p></noscript>
+${page.extra?.html ?? ''}
 <h2>Trades</h2>
 ${tradesTable(page)}
 <p class="note">${escapeHtml(page.tradesNote)}</p>
 <script type="application/json" id="report-data">${jsonForScript(page.charts)}</script>
 <script>${inlineScript(assets.js)}</script>
 <script>${CLIENT_SCRIPT}</script>
+${extraScripts(page.extra)}
+</body>
+</html>
+`;
+}
+
+function extraScripts(extra: ExtraSections | undefined): string {
+  if (extra === undefined) return '';
+  return `<script type="application/json" id="robustness-data">${jsonForScript(extra.data)}</script>\n<script>${inlineScript(extra.script)}</script>`;
+}
+
+/** A page of key/value tables and extra sections without the run's time charts (optimize's report). */
+export interface PlainPage {
+  readonly title: string;
+  readonly subtitle: string;
+  readonly tables: ReadonlyArray<{ readonly heading: string; readonly rows: readonly (readonly [string, string])[] }>;
+  /** Escaped HTML between the tables and the sections (e.g. the ranked table). */
+  readonly body?: string;
+  readonly extra: ExtraSections;
+}
+
+/** Renders a self-contained page like the backtest report's, with the same CSP and styles. */
+export function renderPlainHtml(page: PlainPage): string {
+  const tables = page.tables.map((t) => `<div><h2>${escapeHtml(t.heading)}</h2>\n${table(t.rows)}</div>`).join('\n');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<title>${escapeHtml(page.title)}</title>
+<style>${PAGE_CSS}${page.extra.css}</style>
+</head>
+<body>
+<header><h1>${escapeHtml(page.title)}</h1><p class="sub">${escapeHtml(page.subtitle)}</p></header>
+<section class="grid">
+${tables}
+</section>
+${page.body ?? ''}
+${page.extra.html}
+${extraScripts(page.extra)}
 </body>
 </html>
 `;

@@ -10,7 +10,11 @@ import { join } from 'node:path';
 import { fallbackPriceDecimals, formatAmount, formatPrice, splitMarket, TradeloopError } from '../src/core/index.js';
 import { minMaxIndices, pick } from './downsample.js';
 import { type BacktestMetrics, buyHoldSeries, drawdownSeries, type RoundTrip } from './metrics.js';
-import { type ChartAssets, type ReportChartData, type ReportPage, renderReportHtml } from './report-html.js';
+import { type AssumptionsManifest, manifestRows } from './assumptions.js';
+import { type ChartAssets, type ExtraSections, type ReportChartData, type ReportPage, renderReportHtml } from './report-html.js';
+import { ROBUSTNESS_CANVAS_SCRIPT } from './robustness-canvas.js';
+import { costSection, mergeCharts, monteCarloSection, type PageSection, SECTION_CSS } from './robustness-html.js';
+import type { RobustnessReport } from './robustness-report.js';
 
 /** The default fill model in one sentence, for reports and help text. */
 export const DEFAULT_FILL_RULE =
@@ -58,6 +62,10 @@ export interface ReportInput {
   readonly warnings?: readonly string[];
   /** How money and prices are shown (default: from the market symbol, prices at the quote's decimals). */
   readonly units?: MoneyUnits;
+  /** The assumptions manifest: when given, the Assumptions table is built from it (issue 25). */
+  readonly manifest?: AssumptionsManifest;
+  /** Monte Carlo and cost sensitivity (`--robustness N`): sections with histograms and the sweep chart. */
+  readonly robustness?: RobustnessReport;
 }
 
 /**
@@ -201,7 +209,13 @@ function buildPage(input: ReportInput, hold: Float64Array, drawdown: Float64Arra
     ]),
     tradesNote: notes.join(' '),
     charts: chartData(input, hold, drawdown, markers),
+    ...(input.robustness && { extra: sectionsOf([monteCarloSection(input.robustness.monteCarlo, units.quote), ...(input.robustness.costs ? [costSection(input.robustness.costs, units.quote)] : [])]) }),
   };
+}
+
+/** The robustness sections as the page takes them: HTML, chart data, styles and the canvas script. */
+export function sectionsOf(sections: readonly PageSection[]): ExtraSections {
+  return { html: sections.map((s) => s.html).join('\n'), data: mergeCharts(sections), css: SECTION_CSS, script: ROBUSTNESS_CANVAS_SCRIPT };
 }
 
 function markersOf(input: ReportInput): { buys: [number, number][]; sells: [number, number][]; total: number } {
@@ -260,6 +274,8 @@ export function formatMetricRows(m: BacktestMetrics, units: Pick<MoneyUnits, 'qu
 function assumptionRows(input: ReportInput): [string, string][] {
   const a = input.assumptions;
   const params = Object.entries(input.params ?? {}).map(([k, v]) => `${k}=${String(v)}`).join(', ');
+  const extra = (a.extra ?? []).map(([k, v]): [string, string] => [k, v]);
+  if (input.manifest) return [...manifestRows(input.manifest, duration), ['Strategy parameters', params || 'defaults'], ...extra];
   return [
     ['Initial balance', a.initial],
     ['Fee', `${a.feeBps} bps (${(a.feeBps / 100).toFixed(2)} % of traded notional)`],

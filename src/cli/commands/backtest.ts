@@ -1,9 +1,12 @@
 import { type Command } from 'commander';
-import { LazyProgress, parseBps, parseInitial } from '../../../backtest/cli-input.js';
+import { buildManifest, manifestRows, manifestToJson, type AssumptionsManifest } from '../../../backtest/assumptions.js';
+import { LazyProgress, parseBps, parseInitial, parsePositiveInt } from '../../../backtest/cli-input.js';
 import { loadSeries, type DataFlags } from '../../../backtest/data-source.js';
 import { metricsToJson } from '../../../backtest/metrics.js';
-import { DEFAULT_FILL_RULE, formatMetricRows, writeBacktestReport } from '../../../backtest/report.js';
-import { runBacktest, type BacktestRun } from '../../../backtest/run.js';
+import { DEFAULT_FILL_RULE, duration, formatMetricRows, writeBacktestReport } from '../../../backtest/report.js';
+import { breakEvenText, costTable, monteCarloHeading, monteCarloTable, robustnessToJson, type RobustnessReport } from '../../../backtest/robustness-report.js';
+import { parseRuinPct, parseSeed, runRobustness } from '../../../backtest/robustness-run.js';
+import { runBacktest, type BacktestConfig, type BacktestRun } from '../../../backtest/run.js';
 import { LiveClock } from '../../clock/index.js';
 import { loadConfigFile } from '../../config/load.js';
 import { InputError, splitMarket } from '../../core/index.js';
@@ -22,6 +25,10 @@ interface BacktestFlags extends DataFlags {
   readonly config?: string;
   readonly json?: boolean;
   readonly out?: string;
+  readonly robustness?: string;
+  readonly ruinPct?: string;
+  readonly seed?: string;
+  readonly blockLength?: string;
 }
 
 /**
@@ -42,6 +49,10 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
     .option('-c, --config <file>', 'YAML config whose risk: section sets the risk limits (default: the built-in limits)')
     .option('--json', 'print one JSON object on one line (logs go to stderr)')
     .option('--out <dir>', 'write trades.csv, equity.csv and report.html here')
+    .option('--robustness <n>', 'N Monte Carlo paths per method (trips reshuffled and resampled, returns block-bootstrapped) and the fee/slippage sweep')
+    .option('--ruin-pct <pct>', 'with --robustness: the drawdown that counts as ruin (default 50)')
+    .option('--seed <n>', 'with --robustness: the Monte Carlo seed (default 1, so runs repeat)')
+    .option('--block-length <n>', 'with --robustness: points per block of the returns bootstrap (default the cube root of the points)')
     .action(async (flags: BacktestFlags) => {
       const feeBps = parseBps(flags.feeBps, '--fee-bps', 10);
       const slippageBps = parseBps(flags.slippageBps, '--slippage-bps', 0);
@@ -55,14 +66,19 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
       const market = params.market === undefined ? undefined : String(params.market);
       checkInitial(initial, market);
       const limits = flags.config === undefined ? DEFAULT_RISK_LIMITS : loadConfigFile(flags.config).risk;
+      const robust = robustnessFlags(flags);
       const progress = new LazyProgress(ctx.stderr, () => clock.now(), 'backtest');
       let run: BacktestRun;
+      const cfg: BacktestConfig = { definition, params, series, initial, feeBps, slippageBps, limits };
       try {
-        run = await runBacktest({ definition, params, series, initial, feeBps, slippageBps, limits, onProgress: (d, t) => progress.update(d, t) });
+        run = await runBacktest({ ...cfg, onProgress: (d, t) => progress.update(d, t) });
       } finally {
         progress.stop();
       }
-      if (flags.out !== undefined) writeReport(flags.out, run, { strategy: definition.name, params, source: series.source, initial: flags.initial, feeBps, slippageBps });
+      const manifest = buildManifest({ fillModel: { name: 'points', rule: DEFAULT_FILL_RULE }, feeBps, slippageBps, source: series.source, times: run.times, definition, params, initial, limits });
+      // a stopped strategy's figures are of a broken run: resampling them would only dress them up
+      const robustness = robust === undefined || run.strategyFailure ? undefined : await runRobustness(cfg, run, robust);
+      if (flags.out !== undefined) writeReport(flags.out, run, { strategy: definition.name, params, source: series.source, initial: flags.initial, feeBps, slippageBps, manifest, ...(robustness && { robustness }) });
       // a run that could decide nothing must not pass for a flat strategy: the summary says so before
       // the figures, and with --json (stdout is for machines) stderr says it too
       if (flags.json) for (const w of run.warnings) writeLine(ctx.stderr, `warning: ${w}`);
@@ -71,10 +87,14 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
         writeLine(ctx.stdout, JSON.stringify({
           strategy: definition.name, market: run.market, ...metricsToJson(run.metrics), fees: Number(run.feesPaid),
           elapsed_ms: round(run.elapsedMs), load_ms: round(loadMs), decisions: run.decisions, denials: run.denials, orders: run.orders, ...(flags.out !== undefined && { out: flags.out }),
-          warnings: run.warnings,
+          warnings: run.warnings, manifest: manifestToJson(manifest),
+          ...(robustness && { robustness: robustnessToJson(robustness) }),
           ...(failure && { failure }),
         }));
-      } else printSummary(ctx, run, definition.name, series.source, flags.out);
+      } else {
+        printSummary(ctx, run, definition.name, series.source, flags.out, manifest);
+        if (robustness) printRobustness(ctx, robustness, run.units.quote);
+      }
       if (failure) {
         // after the summary, so it is the last thing a person sees; the numbers above are of a broken run
         writeLine(ctx.stderr, failureText(failure));
@@ -109,19 +129,45 @@ function checkInitial(initial: Record<string, string>, market: string | undefine
   }
 }
 
-function writeReport(out: string, run: BacktestRun, info: { strategy: string; params: Record<string, unknown>; source: string; initial: string; feeBps: number; slippageBps: number }): void {
+/** The --robustness flags, or undefined without it; the others alone are refused, naming it. */
+function robustnessFlags(flags: BacktestFlags): { runs: number; seed: number | string; ruinPct: number; blockLength?: number } | undefined {
+  const runs = parsePositiveInt(flags.robustness, '--robustness');
+  if (runs === undefined) {
+    const stray = (['ruinPct', 'seed', 'blockLength'] as const).find((k) => flags[k] !== undefined);
+    if (stray) throw new InputError(`--${stray.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`, 'applies to the Monte Carlo of --robustness N; add --robustness 1000 (or drop the flag)');
+    return undefined;
+  }
+  const blockLength = parsePositiveInt(flags.blockLength, '--block-length');
+  return { runs, seed: parseSeed(flags.seed), ruinPct: parseRuinPct(flags.ruinPct), ...(blockLength !== undefined && { blockLength }) };
+}
+
+function printRobustness(ctx: CliContext, r: RobustnessReport, quote: string): void {
+  writeLine(ctx.stdout, monteCarloHeading(r.monteCarlo));
+  const mc = monteCarloTable(r.monteCarlo, quote);
+  writeLine(ctx.stdout, formatTable(mc.header, mc.rows));
+  if (r.costs) {
+    writeLine(ctx.stdout, `cost sensitivity: fee and slippage from 0 to 3× (configured ${r.costs.feeBps} and ${r.costs.slippageBps} bps${r.costs.slippageBps > 0 ? '' : `; slippage in multiples of the fee, ${r.costs.slippageBaseBps} bps`})`);
+    const t = costTable(r.costs, quote);
+    writeLine(ctx.stdout, formatTable(t.header, t.rows));
+    writeLine(ctx.stdout, breakEvenText(r.costs));
+  }
+}
+
+function writeReport(out: string, run: BacktestRun, info: { strategy: string; params: Record<string, unknown>; source: string; initial: string; feeBps: number; slippageBps: number; manifest: AssumptionsManifest; robustness?: RobustnessReport }): void {
   const params = Object.fromEntries(Object.entries(info.params).map(([k, v]) => [k, typeof v === 'number' || typeof v === 'boolean' ? v : String(v)]));
   writeBacktestReport(out, {
     strategy: info.strategy, market: run.market, params, source: info.source,
     times: run.times, prices: run.prices, equity: run.equity, trades: run.trades, fills: run.fills, metrics: run.metrics, warnings: run.warnings, units: run.units,
+    manifest: info.manifest, ...(info.robustness && { robustness: info.robustness }),
     assumptions: { initial: info.initial, feeBps: info.feeBps, slippageBps: info.slippageBps, fillRule: DEFAULT_FILL_RULE, extra: [['Risk decisions', decisionsText(run)], ...denialLines(run).map((l): [string, string] => ['Denial', l.trim()])] },
   });
 }
 
-function printSummary(ctx: CliContext, run: BacktestRun, strategy: string, source: string, out: string | undefined): void {
+function printSummary(ctx: CliContext, run: BacktestRun, strategy: string, source: string, out: string | undefined, manifest: AssumptionsManifest): void {
   writeLine(ctx.stdout, `${strategy} on ${run.market} · ${source}`);
   for (const w of run.warnings) writeLine(ctx.stdout, `warning: ${w}`);
   writeLine(ctx.stdout, formatTable(['metric', 'value'], formatMetricRows(run.metrics, run.units)));
+  writeLine(ctx.stdout, formatTable(['assumption', 'value'], manifestRows(manifest, duration)));
   writeLine(ctx.stdout, `risk decisions: ${decisionsText(run)}`);
   const o = run.orders;
   writeLine(ctx.stdout, `orders: ${o.accepted} accepted, ${o.fills} fills, ${o.cancelled} cancelled, ${o.rejected} rejected, ${o.failed} failed, ${o.openAtEnd} open at the end`);

@@ -1,0 +1,181 @@
+/**
+ * The assumptions manifest (issue 25): what every backtest report states before anyone trusts its
+ * figures — the fill model, fee, slippage, latency, where the data came from and where it has gaps,
+ * the strategy's warm-up, and the risk rules the gate applied. The same data goes to `--json`
+ * (`manifest`, snake_case), the text summary and report.html's Assumptions table.
+ *
+ * A gap is an interval between two points longer than GAP_FACTOR times the data's median spacing
+ * (a missed poll in a recording, a weekend in a cache of weekday data, an outage).
+ */
+import type { RiskLimits } from '../src/risk/limits.js';
+import type { StrategyDefinition } from '../src/strategy/define.js';
+import { warmUpOf } from './warm-up-note.js';
+
+/** An interval longer than this many median spacings is a gap. */
+export const GAP_FACTOR = 3;
+
+export interface DataGaps {
+  readonly count: number;
+  /** Intervals longer than this (ms) count (GAP_FACTOR × the median spacing). */
+  readonly thresholdMs: number | null;
+  /** The longest interval between two points, and where it is. */
+  readonly largest?: { readonly fromAt: number; readonly toAt: number; readonly ms: number };
+  /** Total time inside the gaps (ms). */
+  readonly missingMs: number;
+}
+
+export interface RiskRule {
+  readonly rule: string;
+  readonly value: string;
+  readonly active: boolean;
+}
+
+export interface AssumptionsManifest {
+  readonly fillModel: { readonly name: string; readonly rule: string };
+  readonly feeBps: number;
+  readonly slippageBps: number;
+  /** Decision-to-venue latency in ms, or null for the point model (the next point is the delay). */
+  readonly latency: { readonly ms: number | null; readonly note: string };
+  readonly data: {
+    readonly source: string;
+    readonly points: number;
+    readonly firstAt: number | null;
+    readonly lastAt: number | null;
+    readonly medianSpacingMs: number | null;
+    readonly gaps: DataGaps;
+  };
+  readonly warmUp: { readonly points: number | null; readonly param?: string; readonly note: string };
+  readonly initial: Readonly<Record<string, string>>;
+  readonly riskRules: readonly RiskRule[];
+}
+
+export interface ManifestInput {
+  readonly fillModel?: { readonly name: string; readonly rule: string };
+  readonly feeBps: number;
+  readonly slippageBps: number;
+  readonly latencyMs?: number;
+  readonly source: string;
+  readonly times: Float64Array;
+  readonly definition?: Pick<StrategyDefinition, 'warmUp'>;
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly initial: Readonly<Record<string, string>>;
+  readonly limits: RiskLimits;
+}
+
+/** Builds the manifest from what a run was given. */
+export function buildManifest(input: ManifestInput): AssumptionsManifest {
+  const t = input.times;
+  const n = t.length;
+  const spacing = medianSpacing(t);
+  return {
+    fillModel: input.fillModel ?? { name: 'points', rule: 'see docs/backtest.md, "Replay and fills"' },
+    feeBps: input.feeBps, slippageBps: input.slippageBps,
+    latency: input.latencyMs !== undefined
+      ? { ms: input.latencyMs, note: `${input.latencyMs} ms from decision to venue` }
+      : { ms: null, note: 'no clock latency: an order made at one point acts at the next point, so the delay is one point spacing' },
+    data: { source: input.source, points: n, firstAt: n ? t[0]! : null, lastAt: n ? t[n - 1]! : null, medianSpacingMs: spacing, gaps: gapsOf(t, spacing) },
+    warmUp: warmUpLine(input),
+    initial: input.initial,
+    riskRules: riskRulesOf(input.limits),
+  };
+}
+
+function warmUpLine(input: ManifestInput): AssumptionsManifest['warmUp'] {
+  const w = warmUpOf(input.params, input.definition);
+  const cold = 'the strategy starts cold at the first point (no history is loaded before it)';
+  if (w === undefined) return { points: null, note: `not declared and no period param: ${cold}` };
+  const by = w.param !== undefined ? ` (${w.param}=${w.points})` : ' (declared by the strategy)';
+  return { points: w.points, ...(w.param !== undefined && { param: w.param }), note: `${w.points} points${by}: ${cold}, so it cannot decide in its first ${w.points} points` };
+}
+
+/** The median of the intervals between consecutive points (null with fewer than 2 points). */
+export function medianSpacing(times: Float64Array): number | null {
+  if (times.length < 2) return null;
+  const d = new Float64Array(times.length - 1);
+  for (let i = 1; i < times.length; i++) d[i - 1] = times[i]! - times[i - 1]!;
+  d.sort();
+  const mid = d.length >> 1;
+  return d.length % 2 ? d[mid]! : (d[mid - 1]! + d[mid]!) / 2;
+}
+
+/** The intervals longer than GAP_FACTOR × the median spacing. */
+export function gapsOf(times: Float64Array, spacing = medianSpacing(times)): DataGaps {
+  if (spacing === null || !(spacing > 0)) return { count: 0, thresholdMs: null, missingMs: 0 };
+  const threshold = GAP_FACTOR * spacing;
+  let count = 0;
+  let missing = 0;
+  let largest: DataGaps['largest'];
+  for (let i = 1; i < times.length; i++) {
+    const ms = times[i]! - times[i - 1]!;
+    if (largest === undefined || ms > largest.ms) largest = { fromAt: times[i - 1]!, toAt: times[i]!, ms };
+    if (ms > threshold) {
+      count++;
+      missing += ms - spacing;
+    }
+  }
+  return { count, thresholdMs: threshold, ...(largest && { largest }), missingMs: missing };
+}
+
+/** Every rule of the risk gate with its value; the kill switch's two rules are active only when set. */
+export function riskRulesOf(l: RiskLimits): RiskRule[] {
+  const positions = Object.entries(l.max_position).map(([a, v]) => `${a} ${v}`).join(', ');
+  return [
+    { rule: 'allowed markets', value: l.allowed_markets.length ? l.allowed_markets.join(', ') : 'any trading market', active: l.allowed_markets.length > 0 },
+    { rule: 'max order notional', value: l.max_order_notional, active: true },
+    { rule: 'min order notional', value: l.min_order_notional, active: true },
+    { rule: 'max position', value: positions || 'no cap per asset', active: positions !== '' },
+    { rule: 'max open orders', value: String(l.max_open_orders), active: true },
+    { rule: 'max intents per minute', value: String(l.max_intents_per_minute), active: true },
+    { rule: 'price band', value: `${l.price_band_bps} bps from mid`, active: true },
+    { rule: 'stale data', value: `older than ${l.stale_after_ms} ms blocks orders`, active: true },
+    { rule: 'min quote time left', value: `${l.min_quote_time_left_ms} ms`, active: true },
+    { rule: 'fee assumed by the balance check', value: `${l.fee_bps} bps`, active: true },
+    { rule: 'kill switch: daily loss limit', value: l.daily_loss_limit ?? 'off', active: l.daily_loss_limit !== undefined },
+    { rule: 'kill switch: max drawdown', value: l.max_drawdown_pct !== undefined ? `${l.max_drawdown_pct} %` : 'off', active: l.max_drawdown_pct !== undefined },
+  ];
+}
+
+/** The manifest as `--json` prints it (snake_case). */
+export function manifestToJson(m: AssumptionsManifest): Record<string, unknown> {
+  const g = m.data.gaps;
+  return {
+    fill_model: m.fillModel.name, fill_rule: m.fillModel.rule, fee_bps: m.feeBps, slippage_bps: m.slippageBps,
+    latency_ms: m.latency.ms, latency: m.latency.note,
+    data: {
+      source: m.data.source, points: m.data.points, first: iso(m.data.firstAt), last: iso(m.data.lastAt), median_spacing_ms: m.data.medianSpacingMs,
+      gaps: { count: g.count, threshold_ms: g.thresholdMs, missing_ms: g.missingMs, ...(g.largest && { largest: { from: iso(g.largest.fromAt), to: iso(g.largest.toAt), ms: g.largest.ms } }) },
+    },
+    warm_up: { points: m.warmUp.points, ...(m.warmUp.param !== undefined && { param: m.warmUp.param }), note: m.warmUp.note },
+    initial: m.initial,
+    risk_rules: m.riskRules.map((r) => ({ rule: r.rule, value: r.value, active: r.active })),
+  };
+}
+
+/** Label/value rows for people: the report's Assumptions table and the text summary. */
+export function manifestRows(m: AssumptionsManifest, durationText: (ms: number) => string): [string, string][] {
+  const d = m.data;
+  const g = d.gaps;
+  const span = d.firstAt !== null && d.lastAt !== null ? `${iso(d.firstAt)} to ${iso(d.lastAt)}` : 'no points';
+  const every = d.medianSpacingMs !== null ? `, every ${durationText(d.medianSpacingMs)} (median)` : '';
+  const gaps = g.count === 0
+    ? `none (no interval longer than ${g.thresholdMs === null ? 'the spacing' : durationText(g.thresholdMs)})`
+    : `${g.count} interval${g.count === 1 ? '' : 's'} longer than ${durationText(g.thresholdMs!)}, ${durationText(g.missingMs)} missing in all; the longest ${durationText(g.largest!.ms)} from ${iso(g.largest!.fromAt)} to ${iso(g.largest!.toAt)}`;
+  const active = m.riskRules.filter((r) => r.active).map((r) => `${r.rule} ${r.value}`);
+  const off = m.riskRules.filter((r) => !r.active).map((r) => r.rule);
+  return [
+    ['Fill model', `${m.fillModel.name}: ${m.fillModel.rule}`],
+    ['Fee', `${m.feeBps} bps (${(m.feeBps / 100).toFixed(2)} % of traded notional)`],
+    ['Slippage', `${m.slippageBps} bps against the trader`],
+    ['Latency', m.latency.note],
+    ['Data', `${d.source}: ${d.points.toLocaleString('en-US')} points, ${span}${every}`],
+    ['Data gaps', gaps],
+    ['Warm-up', m.warmUp.note],
+    ['Initial balance', Object.entries(m.initial).map(([a, v]) => `${a}=${v}`).join(', ')],
+    ['Risk rules active', active.join('; ')],
+    ['Risk rules off', off.length ? off.join('; ') : 'none'],
+  ];
+}
+
+function iso(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString().replace('.000Z', 'Z');
+}
