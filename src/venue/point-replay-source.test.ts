@@ -1,0 +1,68 @@
+import { config } from 'rxjs';
+import { filter, map } from 'rxjs/operators';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { MarketEvent } from '../core/index.js';
+import { PointMarket } from '../sim/replay/point-market.js';
+import { PointReplaySource } from './point-replay-source.js';
+
+const T0 = Date.UTC(2025, 5, 1);
+
+describe('PointReplaySource streams', () => {
+  const onUnhandled = config.onUnhandledError;
+  afterEach(() => {
+    config.onUnhandledError = onUnhandled;
+  });
+
+  it('emits each point to every subscriber, in order, through rxjs operators too', () => {
+    const source = new PointReplaySource(new PointMarket({ funding: { USD: '100' } }));
+    const a: number[] = [];
+    const b: number[] = [];
+    source.events$.subscribe((e) => a.push(e.at));
+    source.events$.pipe(filter((e): e is Extract<MarketEvent, { kind: 'price' }> => e.kind === 'price'), map((e) => e.price)).subscribe((p) => b.push(p));
+    source.step('BTCUSD', T0, 100);
+    source.step('BTCUSD', T0 + 1, 101);
+    expect(a).toEqual([T0, T0 + 1]);
+    expect(b).toEqual([100, 101]);
+  });
+
+  it('stops calling a subscriber once unsubscribed; one added during a point hears the next one', () => {
+    const source = new PointReplaySource(new PointMarket());
+    const seen: string[] = [];
+    const first = source.events$.subscribe((e) => {
+      seen.push(`first ${e.at}`);
+      if (e.at === T0) source.events$.subscribe((x) => seen.push(`late ${x.at}`));
+    });
+    source.step('BTCUSD', T0, 100);
+    first.unsubscribe();
+    source.step('BTCUSD', T0 + 1, 100);
+    expect(seen).toEqual([`first ${T0}`, `late ${T0 + 1}`]);
+  });
+
+  it('completes every subscriber on stop, and one subscribing later at once', async () => {
+    const source = new PointReplaySource(new PointMarket());
+    let completed = 0;
+    source.events$.subscribe({ complete: () => completed++ });
+    source.account$.subscribe({ complete: () => completed++ });
+    await source.stop();
+    source.events$.subscribe({ complete: () => completed++ });
+    expect(completed).toBe(3);
+  });
+
+  it('reports a throwing subscriber as rxjs does, and goes on to the others', () => {
+    const errors: unknown[] = [];
+    config.onUnhandledError = (e) => errors.push(e);
+    const source = new PointReplaySource(new PointMarket());
+    const after: number[] = [];
+    source.events$.subscribe(() => {
+      throw new Error('handler broke');
+    });
+    source.events$.subscribe((e) => after.push(e.at));
+    source.step('BTCUSD', T0, 100);
+    expect(after).toEqual([T0]);
+    return new Promise<void>((resolve) => setTimeout(() => {
+      expect(errors).toHaveLength(1);
+      expect((errors[0] as Error).message).toBe('handler broke');
+      resolve();
+    }, 0));
+  });
+});
