@@ -5,6 +5,9 @@ import { loadSeries, type DataFlags } from '../../../backtest/data-source.js';
 import { parseGrid } from '../../../backtest/grid.js';
 import { unitsOf } from '../../../backtest/report.js';
 import { OPTIMIZE_METRICS, runOptimize, type OptimizeMetric, type OptimizeResult } from '../../../backtest/optimize.js';
+import { optimizeManifest, optimizeRobustness, writeOptimizeReport } from '../../../backtest/robustness-optimize.js';
+import { stabilityLines, stabilityToJson } from '../../../backtest/robustness-report.js';
+import { DEFAULT_RISK_LIMITS } from '../../risk/index.js';
 import { LiveClock } from '../../clock/index.js';
 import { loadConfigFile } from '../../config/load.js';
 import { formatAmount, InputError } from '../../core/index.js';
@@ -29,6 +32,7 @@ interface OptimizeFlags extends DataFlags {
   readonly top?: string;
   readonly json?: boolean;
   readonly queue?: string;
+  readonly out?: string;
 }
 
 /**
@@ -55,6 +59,7 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
     .option('--top <n>', 'rows of the table (default 20)')
     .option('--json', 'print the ranked result as one JSON line')
     .option('--queue <url>', 'run the trials on `tradeloop worker` processes through Redis: redis://HOST:PORT or rediss:// (password from TRADELOOP_REDIS_PASSWORD)')
+    .option('--out <dir>', 'write report.html (the stability heat map, walk-forward efficiency, ranked rows, assumptions) and results.csv here')
     .action(async (flags: OptimizeFlags) => {
       if (!(flags.metric in OPTIMIZE_METRICS)) throw new InputError('--metric', `unknown metric ${JSON.stringify(flags.metric)}; use one of ${Object.keys(OPTIMIZE_METRICS).join(', ')}`);
       const queue = flags.queue === undefined ? undefined : parseRedisUrl(flags.queue, '--queue');
@@ -82,10 +87,17 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
         progress.stop();
       }
       const elapsedMs = clock.now() - t0;
-      if (flags.json) writeLine(ctx.stdout, JSON.stringify({ strategy: definition.name, points: series.length, elapsed_ms: elapsedMs, ...result }));
+      const robust = optimizeRobustness(grid, result); // issue 25: stability map, walk-forward efficiency
+      if (flags.out !== undefined) {
+        const manifest = optimizeManifest({ definition, baseParams, grid, feeBps: parseBps(flags.feeBps, '--fee-bps', 10), slippageBps: parseBps(flags.slippageBps, '--slippage-bps', 0), initial: parseInitial(flags.initial), limits: flags.config === undefined ? DEFAULT_RISK_LIMITS : loadConfigFile(flags.config).risk, source: series.source, times: series.times });
+        writeOptimizeReport(flags.out, { strategy: definition.name, source: series.source, points: series.length, grid, result, robustness: robust, manifest });
+      }
+      if (flags.json) writeLine(ctx.stdout, JSON.stringify({ strategy: definition.name, points: series.length, elapsed_ms: elapsedMs, ...result, ...stabilityToJson(robust.map, robust.efficiency), ...(flags.out !== undefined && { out: flags.out }) }));
       else {
         printTable(ctx, result, grid.names, parsePositiveInt(flags.top, '--top') ?? 20, unitsOf(markets[0] ?? 'BTCUSD').quote);
+        for (const line of stabilityLines(robust.map, robust.efficiency)) writeLine(ctx.stdout, line);
         writeLine(ctx.stdout, `${result.combinations} combinations × ${series.length.toLocaleString('en-US')} points on ${result.workers} workers in ${elapsedMs} ms`);
+        if (flags.out !== undefined) writeLine(ctx.stdout, `report: ${flags.out}/report.html (results.csv beside it)`);
       }
       if (result.combinations > 0 && result.failed === result.combinations) {
         const first = result.rows[0];
