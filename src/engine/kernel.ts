@@ -1,10 +1,11 @@
-import { Subject, type Observable, type Subscription } from 'rxjs';
+import type { Observable, Subscription } from 'rxjs';
 import type { Clock } from '../clock/index.js';
 import type { Dec, Decision, ExecReport } from '../core/index.js';
 import { FillTracker, OrderExecutor, QuoteExecutor, Reconciler, TransferExecutor, type ExecContext, type JournalStore } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
 import { RiskGate, type RiskLimits } from '../risk/index.js';
 import { AccountStore, MarketStore, type AccountEvent } from '../state/index.js';
+import { HotStream } from '../state/hot-stream.js';
 import type { MarketSource, Venue, VenueOrder } from '../venue/index.js';
 import { cancelOrders, DEFAULT_CANCEL_TIMEOUT_MS, type CancelAllResult } from './cancel-all.js';
 import { Engine } from './engine.js';
@@ -66,8 +67,9 @@ export class Kernel {
   readonly reconciler: Reconciler;
   readonly openOrders: OpenOrderBook;
   private readonly ids: IntentIds;
-  private readonly reports = new Subject<ExecReport>();
-  private readonly decisions = new Subject<Decision>();
+  // called for every report and decision: plain loops over their subscribers (see HotStream)
+  private readonly reports = new HotStream<ExecReport>();
+  private readonly decisions = new HotStream<Decision>();
   private readonly subs: Subscription[] = [];
   private readonly sourceSubs: Subscription[] = [];
   private readonly cancelAsked = new Set<string>();
@@ -156,12 +158,12 @@ export class Kernel {
 
   /** Every risk decision, approved or denied, as the engine makes it. */
   get decisions$(): Observable<Decision> {
-    return this.decisions.asObservable();
+    return this.decisions;
   }
 
   /** Every execution report, after the engine has taken it. */
   get reports$(): Observable<ExecReport> {
-    return this.reports.asObservable();
+    return this.reports;
   }
 
   /**

@@ -1,7 +1,8 @@
-import { Observable, type Subscriber } from 'rxjs';
+import type { Observable } from 'rxjs';
 import type { MarketEvent, MarketSymbol } from '../core/index.js';
 import type { PointMarket } from '../sim/replay/point-market.js';
 import type { AccountEvent, OpenOrderView } from '../state/index.js';
+import { HotStream } from '../state/hot-stream.js';
 import type { MarketSource, StreamHealth } from './market-source.js';
 import { toVenueFill, toVenueOrder } from './point-venue.js';
 import type { VenueFill, VenueOrder } from './venue.js';
@@ -16,10 +17,10 @@ import type { VenueFill, VenueOrder } from './venue.js';
  * Synchronous by design: the backtest's per-point path makes no promise (see ARCHITECTURE.md).
  */
 export class PointReplaySource implements MarketSource {
-  private readonly events = new PointStream<MarketEvent>();
-  private readonly account = new PointStream<AccountEvent>();
-  private readonly fills = new PointStream<readonly VenueFill[]>();
-  private readonly orders = new PointStream<readonly VenueOrder[]>();
+  private readonly events = new HotStream<MarketEvent>();
+  private readonly account = new HotStream<AccountEvent>();
+  private readonly fills = new HotStream<readonly VenueFill[]>();
+  private readonly orders = new HotStream<readonly VenueOrder[]>();
   private version = -1;
   private points = 0;
 
@@ -56,7 +57,7 @@ export class PointReplaySource implements MarketSource {
       const fills = made.filter((x) => x.kind === 'order');
       if (fills.length > 0) this.fills.next(fills.map(toVenueFill));
     }
-    // the per-point emit: a subscriber is called straight from here (see PointStream)
+    // the per-point emit: a subscriber is called straight from here (see HotStream)
     this.events.next({ kind: 'price', market: symbol, at, price });
     if (this.withQuotes) {
       for (const q of pm.quotes(symbol)) this.events.next({ kind: 'quote', market: symbol, at, quoteId: q.quoteId, side: q.side, price: q.price.toFixed(), expiresAt: q.expiresAt });
@@ -95,41 +96,3 @@ export class PointReplaySource implements MarketSource {
   }
 }
 
-/**
- * A hot stream for the per-point path: an rxjs Observable (subscribe, pipe and Subscription as usual)
- * whose `next` calls each subscriber in a plain loop. An rxjs Subject wraps every `next` in a fresh
- * closure and iterates its observers through a helper, which at a million points was a measurable
- * part of a backtest's per-point cost. Each value goes through the subscriber rxjs made (so errors
- * thrown by a handler are reported as rxjs reports them); a subscriber added or removed during a
- * `next` takes effect from the next value.
- */
-class PointStream<T> extends Observable<T> {
-  private subscribers: ReadonlyArray<Subscriber<T>> = [];
-  private done = false;
-
-  constructor() {
-    super((subscriber) => {
-      if (this.done) {
-        subscriber.complete();
-        return undefined;
-      }
-      this.subscribers = [...this.subscribers, subscriber];
-      return () => {
-        this.subscribers = this.subscribers.filter((x) => x !== subscriber);
-      };
-    });
-  }
-
-  next(value: T): void {
-    const subs = this.subscribers;
-    for (let i = 0; i < subs.length; i++) subs[i]!.next(value);
-  }
-
-  complete(): void {
-    if (this.done) return;
-    this.done = true;
-    const subs = this.subscribers;
-    this.subscribers = [];
-    for (const s of subs) s.complete();
-  }
-}
