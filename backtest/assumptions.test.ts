@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_RISK_LIMITS } from '../src/risk/limits.js';
+import { buildManifest, gapsOf, manifestRows, manifestToJson, medianSpacing } from './assumptions.js';
+import { duration } from './report.js';
+
+const H = 3_600_000;
+const T0 = Date.UTC(2024, 0, 1);
+
+describe('the assumptions manifest', () => {
+  const times = Float64Array.from([0, 1, 2, 3, 8, 9, 10, 20, 21].map((h) => T0 + h * H));
+
+  it('finds the data gaps: intervals longer than three median spacings', () => {
+    expect(medianSpacing(times)).toBe(H);
+    const g = gapsOf(times);
+    expect(g).toEqual({ count: 2, thresholdMs: 3 * H, largest: { fromAt: T0 + 10 * H, toAt: T0 + 20 * H, ms: 10 * H }, missingMs: 4 * H + 9 * H });
+    expect(gapsOf(Float64Array.from([T0]))).toEqual({ count: 0, thresholdMs: null, missingMs: 0 });
+  });
+
+  it('states fill model, costs, latency, data, warm-up and which risk rules were on', () => {
+    const m = buildManifest({
+      fillModel: { name: 'points', rule: 'next point' }, feeBps: 10, slippageBps: 5, source: 'prices.csv', times,
+      params: { fast: 10, slow: 30 }, initial: { USD: '10000' }, limits: { ...DEFAULT_RISK_LIMITS, max_drawdown_pct: 20 },
+    });
+    expect(m.warmUp).toMatchObject({ points: 30, param: 'slow' });
+    expect(m.latency.ms).toBeNull();
+    const rules = Object.fromEntries(m.riskRules.map((r) => [r.rule, r]));
+    expect(rules['kill switch: max drawdown']).toEqual({ rule: 'kill switch: max drawdown', value: '20 %', active: true });
+    expect(rules['kill switch: daily loss limit']!.active).toBe(false);
+    expect(rules['max order notional']).toMatchObject({ value: '25000', active: true });
+    const json = manifestToJson(m);
+    expect(json).toMatchObject({ fill_model: 'points', fee_bps: 10, slippage_bps: 5, latency_ms: null, data: { points: 9, first: '2024-01-01T00:00:00Z', gaps: { count: 2, largest: { from: '2024-01-01T10:00:00Z', ms: 10 * H } } }, warm_up: { points: 30, param: 'slow' } });
+    const rows = Object.fromEntries(manifestRows(m, duration));
+    expect(rows['Data gaps']).toBe('2 intervals longer than 3h, 13h missing in all; the longest 10h from 2024-01-01T10:00:00Z to 2024-01-01T20:00:00Z');
+    expect(rows['Risk rules active']).toContain('kill switch: max drawdown 20 %');
+    expect(rows['Risk rules off']).toContain('kill switch: daily loss limit');
+    expect(rows['Warm-up']).toMatch(/^30 points \(slow=30\)/);
+  });
+});
