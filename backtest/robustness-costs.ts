@@ -101,8 +101,8 @@ async function breakEvenFee(slippageBps: number, feeRows: readonly CostRow[], ru
     if ((await run(mid)).returnPct > 0) lo = mid;
     else hi = mid;
   }
-  const fee = round((lo + hi) / 2);
-  return { feeBps: fee, toleranceBps: TOLERANCE_BPS, note: `the return is above 0 at ${lo} bps and not at ${hi} bps (slippage ${slippageBps} bps)` };
+  const fee = Math.round(((lo + hi) / 2) * 10) / 10;
+  return { feeBps: fee, toleranceBps: TOLERANCE_BPS, note: `the return is above 0 at ${lo.toFixed(2)} bps and not at ${hi.toFixed(2)} bps (slippage ${slippageBps} bps)` };
 }
 
 function key(fee: number, slip: number): string {
