@@ -18,11 +18,11 @@ const T0 = Date.UTC(2024, 0, 1);
 writeFileSync(csv, `timestamp,price\n${Array.from({ length: 400 }, (_, i) => `${T0 + i * 3_600_000 + (i >= 200 ? 48 * 3_600_000 : 0)},${(100 + 10 * Math.sin(i / 6) + 0.1 * i).toFixed(2)}`).join('\n')}\n`);
 const BASE = ['backtest', '--strategy', 'sma-cross', '--data', csv, '--params', 'fast=3,slow=8'];
 
-async function json(argv: string[]): Promise<Record<string, any>> {
+async function json(argv: string[]): Promise<ReturnType<typeof JSON.parse>> {
   const r = await runCli(argv);
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
-  return JSON.parse(r.stdout) as Record<string, any>;
+  return JSON.parse(r.stdout);
 }
 
 describe('tradeloop backtest --robustness', () => {
