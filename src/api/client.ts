@@ -14,6 +14,7 @@ import type { Budget } from './http/budgets.js';
 import { CircuitBreaker, type VenueReachability } from './http/circuit-breaker.js';
 import { Executor, type CallInput, type CallOptions, type RequestEvent, type ResponseEvent } from './http/executor.js';
 import { RateLimiter } from './http/rate-limiter.js';
+import { SharedRateLimiter, type RateLimitStore } from './http/shared-rate-limiter.js';
 import { TokenManager } from './http/token-manager.js';
 import { Transport } from './http/transport.js';
 import type { OperationSpec } from './operation-spec.js';
@@ -65,6 +66,8 @@ export interface ApiClientOptions {
   readonly tokenBudget?: Budget;
   /** Fraction of each platform rate limit to use (default 0.8). */
   readonly rateLimitSafety?: number;
+  /** A budget shared with other bot processes (`api.rate_limit_store`); absent: this process's own. */
+  readonly rateLimitStore?: RateLimitStore;
   readonly onRequest?: (e: RequestEvent) => void;
   readonly onResponse?: (e: ResponseEvent) => void;
 }
@@ -110,7 +113,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     headersMs: options.headersTimeoutMs ?? 10_000,
     bodyMs: options.bodyTimeoutMs ?? 10_000,
   });
-  const limiter = new RateLimiter({ clock, budgets: options.budgets, defaultBudget: options.defaultBudget, tokenBudget: options.tokenBudget, safety: options.rateLimitSafety });
+  const limiterOptions = { clock, budgets: options.budgets, defaultBudget: options.defaultBudget, tokenBudget: options.tokenBudget, safety: options.rateLimitSafety };
+  const limiter = options.rateLimitStore ? new SharedRateLimiter({ ...limiterOptions, store: options.rateLimitStore, logger }) : new RateLimiter(limiterOptions);
   const scopes = options.scopes ?? TRADING_BOT_SCOPES;
   const userAgent = 'tradeloop/0.1';
   const tokens = tokenUrl !== undefined && options.clientId !== undefined && options.clientSecret !== undefined
@@ -149,7 +153,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     tokenRequests: () => tokens?.requestCount() ?? 0,
     grantedScopes: async () => (tokens ? (await tokens.get()).scopes : undefined),
     venueReachability: () => breaker.state(),
-    close: () => transport.close(),
+    close: async () => {
+      await transport.close();
+      await options.rateLimitStore?.close();
+    },
   };
   return Object.assign(core, tradingMethods(call), fundingMethods(call), identityMethods(call), beyondMethods(call));
 }

@@ -5,6 +5,7 @@ import type { Logger } from '../log/logger.js';
 import type { SecretSet } from '../log/redact.js';
 import { createApiClient, type ApiClient, type ApiClientOptions } from './client.js';
 import { UnsafeTargetError } from './errors.js';
+import { budgetStoreFromConfig } from './http/redis-budget-store.js';
 
 export interface FromConfigOverrides extends Partial<ApiClientOptions> {
   readonly clock?: Clock;
@@ -35,6 +36,7 @@ export function createApiClientFromConfig(config: Pick<Config, 'environment' | '
     maxRetries: config.api.max_retries,
     rateLimitPenaltyMs: config.api.rate_limit_penalty_ms,
     breakerFailures: config.api.breaker_failures,
+    ...(config.api.rate_limit_store !== undefined && { rateLimitStore: budgetStoreFromConfig(config.api.rate_limit_store, env, resolved.clientId ?? apiUrl) }),
     ...overrides,
     apiUrl,
     tokenUrl,

@@ -31,6 +31,15 @@ export const ApiConfigSchema = z
       .min(1, 'at least 1 connection failure (5 is the default)')
       .max(100, 'at most 100 connection failures (5 is the default)')
       .default(5),
+    /**
+     * redis://HOST:PORT (or rediss://): one request budget shared by every bot process naming the
+     * same store; the password only from TRADELOOP_REDIS_PASSWORD, never in the URL.
+     */
+    rate_limit_store: z
+      .string()
+      .refine((u) => /^rediss?:\/\//.test(u), 'a Redis URL: redis://HOST:PORT or rediss://HOST:PORT (TLS)')
+      .refine((u) => !/^rediss?:\/\/[^/@]*:[^/@]*@/.test(u), 'a password inside the Redis URL is refused: remove it and set TRADELOOP_REDIS_PASSWORD in the environment')
+      .optional(),
   })
   .strict();
 
