@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { TestClock } from '../clock/index.js';
+import type { MarketEvent } from '../core/index.js';
 import { MarketStore } from './market-store.js';
+import { reduceMarket } from './reduce-market.js';
 import { midOf, quoteTimeLeftMs, spreadOf } from './market-snapshot.js';
 import { PriceHistory } from './price-history.js';
 
@@ -15,6 +17,45 @@ describe('MarketStore', () => {
     expect(s.bestAsk?.serverAt).toBe(5_000);
     expect(midOf(s)).toBe(101);
     expect(spreadOf(s)).toBe(2);
+  });
+
+  it('makes a snapshot read after unobserved price points equal to reducing every event in turn', () => {
+    const clock = new TestClock(10_000);
+    const events: MarketEvent[] = [
+      { kind: 'book', market: 'BTCUSD', at: 1_000, bids: [{ price: 99, amount: 1 }], asks: [{ price: 101, amount: 1 }] },
+      { kind: 'price', market: 'BTCUSD', at: 3_000, price: 100, serverAt: 2_900 },
+      { kind: 'price', market: 'BTCUSD', at: 2_000, price: 101 }, // late: the time stays the latest
+      { kind: 'price', market: 'BTCUSD', at: 2_500, price: 102 },
+    ];
+    const store = new MarketStore(clock);
+    let eager = store.snapshot('BTCUSD');
+    for (const e of events) {
+      store.apply(e);
+      eager = reduceMarket(eager, e);
+    }
+    const read = store.snapshot('BTCUSD');
+    expect(read).toEqual(eager);
+    expect(read.updatedAt).toBe(3_000);
+    expect(read.price).toEqual({ value: 102, at: 2_500 });
+    // the same object until the next event, then a new one (snapshots stay immutable)
+    expect(store.snapshot('BTCUSD')).toBe(read);
+    store.apply({ kind: 'price', market: 'BTCUSD', at: 4_000, price: 103 });
+    expect(read.price?.value).toBe(102);
+    expect(store.snapshot('BTCUSD').price?.value).toBe(103);
+    expect(store.history('BTCUSD').length).toBe(5); // the book's mid, then four prices
+  });
+
+  it('still emits every price snapshot to observers of a market or of all changes', () => {
+    const store = new MarketStore(new TestClock(10_000));
+    store.apply({ kind: 'price', market: 'BTCUSD', at: 1_000, price: 1 });
+    const one: number[] = [];
+    const all: number[] = [];
+    store.select$('BTCUSD').subscribe((s) => one.push(s.price?.value ?? 0));
+    store.changes$.subscribe((s) => all.push(s.price?.value ?? 0));
+    store.apply({ kind: 'price', market: 'BTCUSD', at: 2_000, price: 2 });
+    store.apply({ kind: 'price', market: 'BTCUSD', at: 3_000, price: 3 });
+    expect(one).toEqual([1, 2, 3]);
+    expect(all).toEqual([2, 3]);
   });
 
   it('never answers with data newer than the clock', () => {

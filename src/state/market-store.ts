@@ -19,10 +19,20 @@ export interface MarketStoreOptions {
   readonly maxHeldEvents?: number;
 }
 
+type PriceEvent = Extract<MarketEvent, { kind: 'price' }>;
+
 interface Entry {
+  /** The snapshot as of the last event reduced (see `pending`). */
   snapshot: MarketSnapshot;
   readonly history: PriceHistory;
   subject?: BehaviorSubject<MarketSnapshot>;
+  /**
+   * A price event not reduced into `snapshot` yet: with no one observing the market's changes, the
+   * snapshot is made when first read rather than at every point (a backtest's strategies mostly read
+   * the event, not the snapshot). `pendingAt` is the latest time among the price events it stands for.
+   */
+  pending?: PriceEvent;
+  pendingAt: number;
 }
 
 /**
@@ -67,13 +77,14 @@ export class MarketStore {
   /** Current snapshot of `market` (empty when nothing was observed yet). */
   snapshot(market: MarketSymbol): MarketSnapshot {
     if (this.future.length > 0) this.releaseDue();
-    return this.entries.get(market)?.snapshot ?? emptySnapshot(market);
+    const entry = this.entries.get(market);
+    return entry === undefined ? emptySnapshot(market) : current(entry);
   }
 
   /** Snapshots of `market` as they change, starting with the current one. */
   select$(market: MarketSymbol): Observable<MarketSnapshot> {
     const entry = this.entry(market);
-    entry.subject ??= new BehaviorSubject(entry.snapshot);
+    entry.subject ??= new BehaviorSubject(current(entry));
     return entry.subject.asObservable();
   }
 
@@ -108,8 +119,16 @@ export class MarketStore {
 
   private reduce(event: MarketEvent): void {
     const entry = this.entry(event.market);
-    const next = reduceMarket(entry.snapshot, event);
-    if (next === entry.snapshot) return;
+    if (event.kind === 'price' && entry.subject === undefined && !this.changes.observed) {
+      // the per-point path: no snapshot is made until someone reads one (see Entry.pending)
+      entry.pendingAt = entry.pending === undefined ? event.at : Math.max(entry.pendingAt, event.at);
+      entry.pending = event;
+      entry.history.push(event.at, event.price);
+      return;
+    }
+    const before = current(entry);
+    const next = reduceMarket(before, event);
+    if (next === before) return;
     entry.snapshot = next;
     if (event.kind === 'price') entry.history.push(event.at, event.price);
     else if (event.kind === 'book' || (event.kind === 'ticker' && next.price === undefined)) {
@@ -123,7 +142,7 @@ export class MarketStore {
   private entry(market: MarketSymbol): Entry {
     let entry = this.entries.get(market);
     if (entry === undefined) {
-      entry = { snapshot: emptySnapshot(market), history: new PriceHistory(this.historyCapacity) };
+      entry = { snapshot: emptySnapshot(market), history: new PriceHistory(this.historyCapacity), pendingAt: Number.NEGATIVE_INFINITY };
       this.entries.set(market, entry);
     }
     return entry;
@@ -146,4 +165,19 @@ export class MarketStore {
     if (n === 0) return;
     for (const e of this.future.splice(0, n)) this.reduce(e);
   }
+}
+
+/**
+ * The entry's snapshot with its pending price reduced in: what reducing every price event in turn
+ * would have made (price events change only the price and the time, so the last one's price and the
+ * latest of their times are the result).
+ */
+function current(entry: Entry): MarketSnapshot {
+  const p = entry.pending;
+  if (p === undefined) return entry.snapshot;
+  entry.pending = undefined;
+  const next = reduceMarket(entry.snapshot, p);
+  const updatedAt = Math.max(entry.snapshot.updatedAt, entry.pendingAt);
+  entry.snapshot = next.updatedAt === updatedAt ? next : { ...next, updatedAt };
+  return entry.snapshot;
 }
