@@ -42,8 +42,8 @@ export const ROBUSTNESS_CANVAS_SCRIPT = `(function () {
     }
     ctx.setLineDash([]);
     ctx.fillStyle = '#374151';
-    ctx.fillText(fmt(lo), f.left, f.bottom + 14);
-    var t = fmt(hi); ctx.fillText(t, f.right - ctx.measureText(t).width, f.bottom + 14);
+    ctx.fillText(fmt(lo) + (h.width > 0 ? '' : ' (every path)'), f.left, f.bottom + 14);
+    var t = fmt(hi); if (h.width > 0) ctx.fillText(t, f.right - ctx.measureText(t).width, f.bottom + 14);
     ctx.fillText(String(max), 4, f.top + 10);
     done(f);
   }
@@ -94,7 +94,7 @@ export const ROBUSTNESS_CANVAS_SCRIPT = `(function () {
     if (h.best) { ctx.strokeStyle = '#111827'; ctx.lineWidth = 3; ctx.strokeRect(f.left + h.best[0] * cw + 1.5, f.bottom - (h.best[1] + 1) * ch + 1.5, cw - 3, ch - 3); ctx.lineWidth = 1; }
     ctx.fillStyle = '#374151';
     var stepX = Math.max(1, Math.ceil(nx / 12)), stepY = Math.max(1, Math.ceil(ny / 16));
-    for (var i = 0; i < nx; i += stepX) ctx.fillText(h.xs[i], f.left + i * cw + 2, f.bottom + 12);
+    for (var i = 0; i < nx; i += stepX) ctx.fillText(h.xs[i], f.left + i * cw + cw / 2 - ctx.measureText(h.xs[i]).width / 2, f.bottom + 12);
     for (var j = 0; j < ny; j += stepY) ctx.fillText(h.ys[j], 2, f.bottom - j * ch - ch / 2 + 4);
     ctx.fillText(h.xLabel + ' →', f.right - 80, f.bottom + 24);
     if (h.yLabel) ctx.fillText(h.yLabel + ' ↑', 2, f.top + 2);
