@@ -6,6 +6,12 @@ import { sampleRun } from '../test/backtest/sample-run.js';
 import { escapeHtml, jsonForScript, type ReportChartData } from './report-html.js';
 import { Rng } from '../src/core/index.js';
 import { duration, isoFormatter, loadChartAssets, writeBacktestReport } from './report.js';
+import { buildManifest } from './assumptions.js';
+import { DEFAULT_RISK_LIMITS } from '../src/risk/limits.js';
+import { monteCarlo } from './robustness.js';
+import type { RobustnessCharts } from './robustness-html.js';
+import { parseGrid } from './grid.js';
+import { optimizeRobustness, writeOptimizeReport } from './robustness-optimize.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tradeloop-report-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -90,6 +96,44 @@ describe('writeBacktestReport', () => {
     expect(charts.price.sells).toHaveLength(run.trades.length);
     expect(charts.price.buys[0]).toEqual([run.trades[0]!.entryAt / 1000, Number(run.trades[0]!.entryPrice)]);
   });
+});
+
+describe('the report with its manifest and robustness sections', () => {
+  const run = sampleRun(2000, 4);
+  const manifest = buildManifest({ feeBps: 10, slippageBps: 3, source: 'sample.csv', times: run.times, params: { fast: 10, slow: 30 }, initial: { USD: '10000' }, limits: DEFAULT_RISK_LIMITS });
+  const m = run.metrics;
+  const mc = monteCarlo({ initialEquity: m.initialEquity, tradePnls: run.trades.map((t) => t.pnl), equity: run.equity, startAt: m.startAt, endAt: m.endAt }, { runs: 200, seed: 1 });
+
+  it('builds the Assumptions table from the manifest and adds the Monte Carlo section with nine histograms', () => {
+    const html = readFileSync(writeBacktestReport(join(dir, 'robust'), { ...run, manifest, robustness: { monteCarlo: mc } }).html, 'utf8');
+    expect(html).toContain('<th scope="row">Slippage</th><td>3 bps against the trader</td>');
+    expect(html).toContain('<th scope="row">Data gaps</th><td>none (no interval longer than 3h)</td>');
+    expect(html).toContain('<th scope="row">Warm-up</th><td>30 points (slow=30)');
+    expect(html).toContain('Robustness: Monte Carlo');
+    const json = /<script type="application\/json" id="robustness-data">(.*?)<\/script>/s.exec(html)?.[1];
+    const charts = JSON.parse(json!) as RobustnessCharts;
+    expect(charts.histograms).toHaveLength(9);
+    expect(charts.histograms[0]!.counts.reduce((a, b) => a + b, 0)).toBe(200);
+    expect(html).not.toContain('Robustness: cost sensitivity');
+    // without robustness the page has no section script at all
+    expect(readFileSync(files().html, 'utf8')).not.toContain('robustness-data');
+  });
+
+  it('escapes grid values in the optimize page', () => {
+    const evil = '<img src=x onerror=alert(1)>';
+    const grid = parseGrid(`fast=5|10,label=${evil}`);
+    const result = { metric: 'sharpe' as const, workers: 1, combinations: 2, failed: 0, rows: grid.combinations.map((params, i) => ({ rank: i + 1, params, score: 1 - i })) };
+    const out = writeOptimizeReport(join(dir, 'opt'), { strategy: evil, source: evil, points: 10, grid, result, robustness: optimizeRobustness(grid, result), manifest });
+    const page = readFileSync(out.html, 'utf8');
+    expect(page).not.toContain('<img');
+    expect(page).toContain(escapeHtml(evil));
+    expect(page).toContain('id="heat-map"');
+    expect(readFileSync(out.csv, 'utf8').split('\n')[0]).toBe('rank,fast,label,sharpe,sharpe_out_of_sample,error');
+  });
+
+  function files(): { html: string } {
+    return writeBacktestReport(join(dir, 'plain'), run);
+  }
 });
 
 describe('page helpers', () => {
