@@ -39,6 +39,8 @@ export class Engine {
   private accepting = true;
   private warming = false;
   private readonly contexts = new Map<StrategyRunner, StrategyContext>();
+  private lastRunner: StrategyRunner | undefined;
+  private lastContext: StrategyContext | undefined;
   readonly counters = { events: 0, reports: 0, intents: 0, approved: 0, denied: 0 };
 
   constructor(private readonly deps: EngineDeps) {}
@@ -234,11 +236,15 @@ export class Engine {
   }
 
   private contextFor(s: StrategyRunner): StrategyContext {
+    // the usual run has one strategy: its context without a map lookup per event
+    if (s === this.lastRunner) return this.lastContext!;
     let ctx = this.contexts.get(s);
     if (!ctx) {
       ctx = this.buildContext(s);
       this.contexts.set(s, ctx);
     }
+    this.lastRunner = s;
+    this.lastContext = ctx;
     return ctx;
   }
 

@@ -51,6 +51,8 @@ export interface AccountSnapshot {
  */
 export class AccountStore {
   private readonly subject = new BehaviorSubject<AccountSnapshot>({});
+  /** Totals of the current balances, made once per asset and balance update (strategies often ask every point). */
+  private totals = new Map<string, Dec>();
 
   constructor(private readonly clock: Pick<Clock, 'now'>) {}
 
@@ -67,6 +69,7 @@ export class AccountStore {
     const s = this.subject.value;
     switch (event.kind) {
       case 'balances':
+        this.totals = new Map();
         this.subject.next({ ...s, balances: { value: new Map(event.items.map((b) => [b.asset, b])), at } });
         return;
       case 'open-orders':
@@ -85,8 +88,13 @@ export class AccountStore {
 
   /** Total (available + trading) of `asset`. */
   total(asset: string): Dec {
-    const b = this.subject.value.balances?.value.get(asset);
-    return b ? b.available.plus(b.trading) : ZERO;
+    let t = this.totals.get(asset);
+    if (t === undefined) {
+      const b = this.subject.value.balances?.value.get(asset);
+      t = b ? b.available.plus(b.trading) : ZERO;
+      this.totals.set(asset, t);
+    }
+    return t;
   }
 }
 

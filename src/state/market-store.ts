@@ -49,6 +49,8 @@ export class MarketStore {
   private readonly historyCapacity: number;
   private readonly maxHeldEvents: number;
   private dropped = 0;
+  private lastMarket: MarketSymbol | undefined;
+  private lastEntry: Entry | undefined;
 
   constructor(
     private readonly clock: Pick<Clock, 'now'>,
@@ -140,11 +142,15 @@ export class MarketStore {
   }
 
   private entry(market: MarketSymbol): Entry {
+    // one market per point in a backtest: the last one found answers without a map lookup
+    if (market === this.lastMarket) return this.lastEntry!;
     let entry = this.entries.get(market);
     if (entry === undefined) {
       entry = { snapshot: emptySnapshot(market), history: new PriceHistory(this.historyCapacity), pendingAt: Number.NEGATIVE_INFINITY };
       this.entries.set(market, entry);
     }
+    this.lastMarket = market;
+    this.lastEntry = entry;
     return entry;
   }
 
