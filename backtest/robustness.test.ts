@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InputError, Rng } from '../src/core/index.js';
+import { computeMetrics } from './metrics.js';
 import { blockPaths, distributionOf, monteCarlo, percentile, pointReturns, tradePaths, tradeReturnsOf, type MonteCarloInput } from './robustness.js';
 
 const DAY = 86_400_000;
@@ -109,6 +110,11 @@ describe('monteCarlo', () => {
     }
     const mc = monteCarlo({ initialEquity: 100, tradePnls: [], equity, startAt: T0, endAt: T0 + 6 * DAY }, { runs: 50, seed: 1, blockLength: 6 });
     expect(mc.methods.map((m) => m.method)).toEqual(['return-block-bootstrap']);
+    // a rotation keeps the returns' mean and deviation: every path has the run's own Sharpe (metrics.ts)
+    const times = Float64Array.from(equity, (_, i) => T0 + i * DAY);
+    const sharpe = computeMetrics({ times, equity, prices: equity, trades: [] }).sharpe!;
+    expect(mc.methods[0]!.sharpe.min).toBeCloseTo(sharpe, 9);
+    expect(mc.methods[0]!.sharpe.max).toBeCloseTo(sharpe, 9);
     expect(mc.notes[0]).toMatch(/no completed round trip/);
     expect(mc.blockLength).toBe(6);
   });

@@ -212,25 +212,49 @@ export function tradePaths(returns: Float64Array, e0: number, perYear: number | 
   return f;
 }
 
-/** Paths from circular blocks of `block` returns, each starting at a uniform point, until m returns are laid. */
+/**
+ * Paths from circular blocks of `block` returns, each starting at a uniform point, until m returns are
+ * laid. The inner loop keeps its state in locals (a million points × a thousand paths is 10⁹ steps);
+ * the moments are Σr and Σr², exact enough for per-point returns.
+ */
 export function blockPaths(returns: Float64Array, e0: number, perYear: number | null, block: number, runs: number, rng: Rng): PathFigures {
   const f = newFigures(runs);
-  const w = new PathWalker();
   const m = returns.length;
   for (let k = 0; k < runs; k++) {
-    w.reset(e0);
+    let equity = e0;
+    let peak = e0;
+    let worst = 0;
+    let sum = 0;
+    let sumSq = 0;
     for (let laid = 0; laid < m;) {
       let i = rng.int(0, m - 1);
       const take = Math.min(block, m - laid);
       for (let j = 0; j < take; j++) {
-        w.step(returns[i]!);
+        const r = returns[i]!;
+        sum += r;
+        sumSq += r * r;
+        equity *= 1 + r;
+        if (equity > peak) peak = equity;
+        else if (peak - equity > worst * peak) worst = (peak - equity) / peak;
         i = i + 1 === m ? 0 : i + 1;
       }
       laid += take;
     }
-    record(f, k, w, perYear);
+    f.finalEquity[k] = equity > 0 ? equity : 0;
+    f.maxDrawdownPct[k] = worst * 100;
+    f.sharpe[k] = sharpeOf(sum, sumSq, m, perYear);
   }
   return f;
+}
+
+/** mean / sample sd × √K from Σr and Σr² over n returns (NaN when undefined). */
+function sharpeOf(sum: number, sumSq: number, n: number, perYear: number | null): number {
+  if (n < 2 || perYear === null) return Number.NaN;
+  const mean = sum / n;
+  const spread = sumSq - n * mean * mean;
+  // a flat path leaves only rounding in the spread: treat it as none
+  if (!(spread > 1e-12 * sumSq)) return Number.NaN;
+  return (mean / Math.sqrt(spread / (n - 1))) * Math.sqrt(perYear);
 }
 
 function summaryOf(method: MonteCarloMethod, f: PathFigures, ruinPct: number, bins: number): MethodResult {
