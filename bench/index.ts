@@ -11,6 +11,7 @@ const BENCHES: ReadonlyArray<{ name: string; load: () => Promise<{ run: () => Pr
   { name: 'risk', load: () => import('./risk.js') },
   { name: 'signal-latency', load: () => import('./signal-latency.js') },
   { name: 'streams-soak', load: () => import('./streams-soak.js') },
+  { name: 'queue', load: () => import('./queue.js') },
 ];
 
 const only = process.argv.slice(2);
