@@ -176,7 +176,7 @@ async function replay(b: BacktestBundle, cfg: BacktestConfig, r: ReplayInput): P
   const source = b.source;
   const watchEquity = cfg.limits?.daily_loss_limit !== undefined || cfg.limits?.max_drawdown_pct !== undefined;
   const every = Math.max(1, cfg.progressEvery ?? 65_536);
-  const marks = { version: -1, consumed: 0, quote: 0, base: 0 };
+  const marks = { version: -1, funds: -1, consumed: 0, quote: 0, base: 0 };
   for (let i = 0; i < n; i++) {
     const at = times[i]!;
     const price = prices[i]!;
@@ -199,15 +199,24 @@ async function replay(b: BacktestBundle, cfg: BacktestConfig, r: ReplayInput): P
   return equity;
 }
 
-/** After a change at point replay: equity totals, and new fills into round trips (the report's own reading). */
-function refresh(b: BacktestBundle, r: ReplayInput, marks: { version: number; consumed: number; quote: number; base: number }): void {
-  marks.version = b.points.version;
-  const q = b.points.balance(r.quote);
-  const x = b.points.balance(r.base);
-  marks.quote = q.available.plus(q.trading).toNumber();
-  marks.base = x.available.plus(x.trading).toNumber();
-  for (const x of b.points.executionsFrom(marks.consumed)) r.tracker.add(x);
-  marks.consumed = b.points.executionCount;
+/**
+ * After a change at point replay: equity totals (read again only when a total can have changed: an
+ * order placed or cancelled only moves funds between available and trading), and new fills into
+ * round trips (the report's own reading).
+ */
+function refresh(b: BacktestBundle, r: ReplayInput, marks: { version: number; funds: number; consumed: number; quote: number; base: number }): void {
+  const pm = b.points;
+  marks.version = pm.version;
+  if (pm.fundsVersion !== marks.funds) {
+    marks.funds = pm.fundsVersion;
+    const q = pm.balance(r.quote);
+    const x = pm.balance(r.base);
+    marks.quote = q.available.plus(q.trading).toNumber();
+    marks.base = x.available.plus(x.trading).toNumber();
+  }
+  if (pm.executionCount === marks.consumed) return;
+  for (const x of pm.executionsFrom(marks.consumed)) r.tracker.add(x);
+  marks.consumed = pm.executionCount;
 }
 
 function warningsOf(cfg: BacktestConfig, points: number, intents: number): string[] {

@@ -1,4 +1,4 @@
-import { D, type DenialReason } from '../../core/index.js';
+import { D, ZERO, type Dec, type DenialReason } from '../../core/index.js';
 import { deny } from '../denial.js';
 import type { TradeFacts } from '../facts.js';
 import { onlyReduces } from '../reducing.js';
@@ -13,15 +13,32 @@ import type { RiskView } from '../view.js';
  */
 export function checkNotional(f: TradeFacts, _view: RiskView, limits: RiskLimits): DenialReason | undefined {
   if (f.notional === undefined) return deny('STALE_DATA', `cannot value the intent: no price for ${f.market}`, { market: f.market });
-  const max = new D(limits.max_order_notional);
+  const { max, min } = notionalBounds(limits);
   if (f.notional.gt(max) && !onlyReduces(f.intent)) {
     return deny('MAX_NOTIONAL', `notional ${f.notional.toFixed(2)} ${f.quote} exceeds the limit ${max.toFixed()}`, { notional: f.notional.toFixed(2), max_notional: max.toFixed(), asset: f.quote });
   }
-  const min = new D(limits.min_order_notional);
   if (f.notional.lt(min)) {
     return deny('MINIMUM', `notional ${f.notional.toFixed(2)} ${f.quote} is below the minimum ${min.toFixed()}`, { notional: f.notional.toFixed(2), min_notional: min.toFixed(), asset: f.quote });
   }
   return undefined;
+}
+
+/** The notional bounds of a limits object, parsed once (the gate checks them on every trading intent). */
+interface Bounds {
+  readonly rawMax: RiskLimits['max_order_notional'];
+  readonly rawMin: RiskLimits['min_order_notional'];
+  readonly max: Dec;
+  readonly min: Dec;
+}
+const BOUNDS = new WeakMap<RiskLimits, Bounds>();
+function notionalBounds(limits: RiskLimits): Bounds {
+  let b = BOUNDS.get(limits);
+  // parsed again if the object's values were replaced since
+  if (b === undefined || b.rawMax !== limits.max_order_notional || b.rawMin !== limits.min_order_notional) {
+    b = { rawMax: limits.max_order_notional, rawMin: limits.min_order_notional, max: new D(limits.max_order_notional), min: new D(limits.min_order_notional) };
+    BOUNDS.set(limits, b);
+  }
+  return b;
 }
 
 export function checkOpenOrders(f: TradeFacts, view: RiskView, limits: RiskLimits): DenialReason | undefined {
@@ -35,7 +52,7 @@ export function checkOpenOrders(f: TradeFacts, view: RiskView, limits: RiskLimit
 export function checkBalance(f: TradeFacts, view: RiskView, limits: RiskLimits): DenialReason | undefined {
   if (f.side === 'BUY') {
     if (f.notional === undefined) return undefined;
-    const fee = f.quoteAmount !== undefined ? new D(0) : f.notional.times(limits.fee_bps).div(10_000);
+    const fee = f.quoteAmount !== undefined ? ZERO : f.notional.times(limits.fee_bps).div(10_000);
     const required = f.notional.plus(fee);
     const available = view.available(f.quote);
     if (required.gt(available)) return insufficient(f.quote, required.toFixed(2), available.toFixed());

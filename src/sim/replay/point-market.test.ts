@@ -31,6 +31,33 @@ describe('point replay fills (hand-computed)', () => {
     expect(m.getOrder(o.id).status).toBe('FILLED');
   });
 
+  it('moves fundsVersion only when a total may change: fills and quote executions, not placing, resting or cancelling', () => {
+    const m = market();
+    const totals = (): string[] => ['USD', 'BTC'].map((a) => { const b = m.balance(a); return b.available.plus(b.trading).toFixed(); });
+    m.point('BTCUSD', T0, 100);
+    let funds = m.fundsVersion;
+    let seen = totals();
+    const step = (fn: () => unknown, moves: boolean): void => {
+      const version = m.version;
+      fn();
+      expect(m.fundsVersion !== funds).toBe(moves);
+      if (!moves) expect(totals()).toEqual(seen); // the driver may keep its marks
+      funds = m.fundsVersion;
+      seen = totals();
+      expect(m.version).toBeGreaterThanOrEqual(version);
+    };
+    step(() => m.place({ refId: 'a', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '1000.00' }), false);
+    step(() => m.place({ refId: 'b', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '90.00' }), false);
+    step(() => m.point('BTCUSD', T0 + H, 100), true); // the market buy fills
+    step(() => m.cancel(m.findOrderByRef('b')!.id), false);
+    step(() => m.place({ refId: 'c', market: 'BTCUSD', side: 'SELL', type: 'STOP_MARKET', baseAmount: '1', stopPrice: '95.00' }), false);
+    step(() => m.point('BTCUSD', T0 + 2 * H, 99), false); // above the stop: it waits
+    step(() => m.point('BTCUSD', T0 + 3 * H, 94), true); // triggered and filled at this point
+    step(() => m.point('BTCUSD', T0 + 4 * H, 94), false);
+    const q = m.quotes('BTCUSD').find((x) => x.side === 'SELL')!;
+    step(() => m.executeQuote({ refId: 'q', quoteId: q.quoteId, baseAmount: '0.5' }), true);
+  });
+
   it('sells B base for B × price × (1 − fee), rounded down to cents', () => {
     const m = market();
     m.point('BTCUSD', T0, 100);

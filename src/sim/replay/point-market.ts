@@ -73,6 +73,12 @@ export class PointMarket {
   private fillsForgotten = 0;
   /** Bumped whenever balances or open orders change (the driver refreshes its views then). */
   version = 0;
+  /**
+   * Bumped only when a total (available + trading) of some asset may have changed: fills, quote
+   * executions, transfers. Placing or cancelling an order moves funds between available and trading
+   * and leaves every total as it was, so the driver's equity marks need no new reading then.
+   */
+  fundsVersion = 0;
 
   constructor(options: PointMarketOptions = {}) {
     this.feeBps = nonNegative(options.feeBps ?? 10, 'fee_bps');
@@ -205,6 +211,7 @@ export class PointMarket {
     if (this.lastAt === Number.NEGATIVE_INFINITY) throw new SimError('bad-request', 'transfers start at the first price point: point replay has no time before it');
     const t = this.profiles.transfer(req, this.lastAt, (asset, amount) => usdValue(asset, amount, this.points), () => `${this.prefix}-t${++this.seq}`);
     this.version++;
+    this.fundsVersion++;
     return t;
   }
 
@@ -235,6 +242,7 @@ export class PointMarket {
     const { exec, fill } = this.quoteExecutions.settle(req, quote, this.lastAt, () => `${this.prefix}-x${++this.seq}`);
     this.addFill(fill);
     this.version++;
+    this.fundsVersion++;
     return exec;
   }
 
@@ -327,6 +335,7 @@ export class PointMarket {
     };
     this.addFill(exec);
     this.version++;
+    this.fundsVersion++;
     return exec;
   }
 
