@@ -129,6 +129,9 @@ describe.skipIf(redisSkipReason !== undefined)('tradeloop optimize --queue with 
     expect(q.walkForward).toEqual(l.walkForward);
     expect(q.workers).toBe(2);
     expect(queued.stderr).toMatch(/18 trials, 0 already done, 2 workers seen/);
+    expect(queued.stderr).toMatch(/fleet: 18\/18 done, \d+ running, 0 failed, 2 workers seen/);
+    // the series went once, under its content hash
+    expect(await client.keys('tradeloop:series:*')).toHaveLength(1);
     // both workers took trials
     for (const w of workers) expect(w.stderr).toMatch(/trial \w+ ran in/);
     const again = await runCli([...args, '--queue', redis.url]);
@@ -192,6 +195,7 @@ describe.skipIf(redisSkipReason !== undefined)('tradeloop optimize --queue with 
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/refused the trial: this worker's copy of plugin trend\.ts differs: helper\.ts \(sha256 \w+ here, \w+ on the controller\)/);
     expect(w.stderr).toMatch(/refused the trial/);
+    expect(r.stderr).toMatch(/fleet: 2\/2 done, \d+ running, 2 failed, \d+ workers? seen/);
   });
 
   it('refuses a password inside the URL, naming the flag', async () => {
