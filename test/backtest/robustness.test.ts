@@ -94,6 +94,7 @@ describe('tradeloop optimize: stability and walk-forward efficiency', () => {
     const pick = j.walkForward[0];
     if (pick.inSampleScore > 0) expect(wfe.efficiency).toBeCloseTo(pick.outOfSample.sharpe / pick.inSampleScore, 9);
     else expect(wfe.efficiency).toBeNull();
+    expect(j.manifest).toMatchObject({ fill_model: 'points', fee_bps: 10, warm_up: { points: 13 }, data: { points: 400 } });
     const html = readFileSync(join(out, 'report.html'), 'utf8');
     expect(html).toContain('id="heat-map"');
     expect(html).toContain('<th scope="row">Warm-up</th><td>13 points');

@@ -7,6 +7,7 @@ import { unitsOf } from '../../../backtest/report.js';
 import { OPTIMIZE_METRICS, runOptimize, type OptimizeMetric, type OptimizeResult } from '../../../backtest/optimize.js';
 import { optimizeManifest, optimizeRobustness, writeOptimizeReport } from '../../../backtest/robustness-optimize.js';
 import { stabilityLines, stabilityToJson } from '../../../backtest/robustness-report.js';
+import { manifestToJson } from '../../../backtest/assumptions.js';
 import { DEFAULT_RISK_LIMITS } from '../../risk/index.js';
 import { LiveClock } from '../../clock/index.js';
 import { loadConfigFile } from '../../config/load.js';
@@ -88,11 +89,9 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
       }
       const elapsedMs = clock.now() - t0;
       const robust = optimizeRobustness(grid, result); // issue 25: stability map, walk-forward efficiency
-      if (flags.out !== undefined) {
-        const manifest = optimizeManifest({ definition, baseParams, grid, feeBps: parseBps(flags.feeBps, '--fee-bps', 10), slippageBps: parseBps(flags.slippageBps, '--slippage-bps', 0), initial: parseInitial(flags.initial), limits: flags.config === undefined ? DEFAULT_RISK_LIMITS : loadConfigFile(flags.config).risk, source: series.source, times: series.times });
-        writeOptimizeReport(flags.out, { strategy: definition.name, source: series.source, points: series.length, grid, result, robustness: robust, manifest });
-      }
-      if (flags.json) writeLine(ctx.stdout, JSON.stringify({ strategy: definition.name, points: series.length, elapsed_ms: elapsedMs, ...result, ...stabilityToJson(robust.map, robust.efficiency), ...(flags.out !== undefined && { out: flags.out }) }));
+      const manifest = optimizeManifest({ definition, baseParams, grid, feeBps: parseBps(flags.feeBps, '--fee-bps', 10), slippageBps: parseBps(flags.slippageBps, '--slippage-bps', 0), initial: parseInitial(flags.initial), limits: flags.config === undefined ? DEFAULT_RISK_LIMITS : loadConfigFile(flags.config).risk, source: series.source, times: series.times });
+      if (flags.out !== undefined) writeOptimizeReport(flags.out, { strategy: definition.name, source: series.source, points: series.length, grid, result, robustness: robust, manifest });
+      if (flags.json) writeLine(ctx.stdout, JSON.stringify({ strategy: definition.name, points: series.length, elapsed_ms: elapsedMs, ...result, ...stabilityToJson(robust.map, robust.efficiency), manifest: manifestToJson(manifest), ...(flags.out !== undefined && { out: flags.out }) }));
       else {
         printTable(ctx, result, grid.names, parsePositiveInt(flags.top, '--top') ?? 20, unitsOf(markets[0] ?? 'BTCUSD').quote);
         for (const line of stabilityLines(robust.map, robust.efficiency)) writeLine(ctx.stdout, line);
