@@ -6,6 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisSkipReason, startRedis, type RedisServer } from '../support/redis-server.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox-fixture.js';
@@ -54,5 +55,11 @@ describe.skipIf(redisSkipReason !== undefined)('three bots on one request budget
     const total = shared.reduce((n, b) => n + b.sent, 0);
     expect(total).toBeGreaterThanOrEqual(12);
     expect(shared.every((b) => b.sent > 0)).toBe(true);
+    // through the store: one bucket for the credential, the three bots seen
+    const r = new Redis(redis.port, '127.0.0.1');
+    const bots = await r.keys('tradeloop:budget:*:bots');
+    expect(bots).toHaveLength(1);
+    expect(await r.zcard(bots[0]!)).toBe(3);
+    r.disconnect();
   });
 });
