@@ -66,6 +66,25 @@ describe('tradeloop backtest --robustness', () => {
     expect(r.stdout).toMatch(/Risk rules off\s+allowed markets; max position; kill switch/);
   });
 
+  it('resamples nothing of a strategy that stopped, and says so', async () => {
+    const root = join(import.meta.dirname, '..', '..');
+    const file = join(dir, 'thrower.ts');
+    writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
+    writeFileSync(file, `import { z } from ${JSON.stringify(join(root, 'node_modules/zod/index.js'))};
+import { defineStrategy } from ${JSON.stringify(join(root, 'src/strategy/index.ts'))};
+export default defineStrategy({
+  name: 'thrower', description: 'throws at its tenth price', params: z.object({}), markets: ['BTCUSD'],
+  create: () => { let n = 0; return { onEvent(e) { if (e.kind === 'price' && ++n === 10) throw new Error('boom'); return undefined; } }; },
+});
+`);
+    const r = await runCli(['backtest', '--strategy', file, '--data', csv, '--robustness', '50', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('note: no robustness figures: the strategy stopped');
+    const j = JSON.parse(r.stdout);
+    expect(j.robustness).toBeUndefined();
+    expect(j.manifest.fill_model).toBe('points');
+  });
+
   it('refuses the Monte Carlo flags without --robustness, and bad values, naming the flag', async () => {
     const cases: Array<[string[], RegExp]> = [
       [[...BASE, '--ruin-pct', '40'], /--ruin-pct: applies to the Monte Carlo of --robustness N/],

@@ -78,6 +78,7 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
       const manifest = buildManifest({ fillModel: { name: 'points', rule: DEFAULT_FILL_RULE }, feeBps, slippageBps, source: series.source, times: run.times, definition, params, initial, limits });
       // a stopped strategy's figures are of a broken run: resampling them would only dress them up
       const robustness = robust === undefined || run.strategyFailure ? undefined : await runRobustness(cfg, run, robust);
+      if (robust !== undefined && robustness === undefined) writeLine(ctx.stderr, 'note: no robustness figures: the strategy stopped, so its run is not one to resample');
       if (flags.out !== undefined) writeReport(flags.out, run, { strategy: definition.name, params, source: series.source, initial: flags.initial, feeBps, slippageBps, manifest, ...(robustness && { robustness }) });
       // a run that could decide nothing must not pass for a flat strategy: the summary says so before
       // the figures, and with --json (stdout is for machines) stderr says it too
