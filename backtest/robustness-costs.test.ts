@@ -27,7 +27,7 @@ describe('costSensitivity', () => {
     expect(calls.some(([f, s]) => f === 10 && s === 4)).toBe(false);
     expect(c.breakEven.feeBps).not.toBeNull();
     expect(Math.abs(c.breakEven.feeBps! - 18)).toBeLessThanOrEqual(0.1); // 20 − fee − 2 = 0
-    expect(calls.length).toBeLessThanOrEqual(10 + 14);
+    expect(calls.length).toBeLessThanOrEqual(10 + 7); // ten sweep runs, then 10 → 20 bps halved to 0.1
   });
 
   it('searches past 3× when the run still makes money there', async () => {

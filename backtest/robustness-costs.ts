@@ -5,7 +5,8 @@
  * found by bisection to 0.1 bps with the slippage as configured. A configured slippage of 0 has no
  * multiples, so its sweep is taken in multiples of the fee instead (the rows say which bps ran).
  * A re-run costs a full backtest (a few hundred ms per million points); the sweep makes ten of them
- * and the bisection at most fourteen more.
+ * and the bisection about seven more when the sign changes within 3× (a run that still earns there
+ * first doubles the fee up to 10,000 bps: at most about 25 more).
  */
 
 /** What one re-run at a fee and slippage gave. */
