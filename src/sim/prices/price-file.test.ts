@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -245,6 +245,33 @@ describe('loadPriceSeries', () => {
     const s = loadPriceSeries(write('u.csv', '\uFEFFtimestamp,price\n1,2\n2,3\n'));
     expect(Array.from(s.prices)).toEqual([2, 3]);
     expect(() => loadPriceSeries(write('e.csv', 'timestamp,price\n1,2\n2,3€\n'))).toThrow('price "3€" is not a number');
+  });
+
+  it('reads a file larger than its read size in chunks, as the whole text would read (values, problems, line numbers)', () => {
+    // ~9 MB: rows straddle the 4 MiB reads; a comment-free UTF-8 header and CRLF line ends
+    const rows: string[] = ['timestamp,open,high,low,close,volume'];
+    const rng = new Rng(5);
+    for (let i = 0; i < 140_000; i++) {
+      const c = (20_000 + rng.next() * 100).toFixed(2);
+      rows.push(`${new Date(T0 + i * 60_000).toISOString()},${c},${(Number(c) + 1).toFixed(2)},${(Number(c) - 1).toFixed(2)},${c},${(rng.next() * 9).toFixed(5)}`);
+    }
+    const text = `\uFEFF${rows.join('\r\n')}\r\n`;
+    const file = write('big.csv', text);
+    expect(statSync(file).size).toBeGreaterThan(2 * 4 * 1024 * 1024);
+    const chunked = loadPriceSeries(file);
+    const whole = parsePriceCsv(text, file);
+    for (const k of ['times', 'prices', 'opens', 'highs', 'lows', 'volumes'] as const) expect(chunked[k]).toEqual(whole[k]);
+    // a bad row past the first read names its own line, as in the whole text
+    const badRows = [...rows];
+    badRows[100_000] = badRows[100_000]!.replace(/,[^,]*$/, ',€5');
+    const e = problemsOf(() => loadPriceSeries(write('bad-big.csv', badRows.join('\n'))));
+    expect(e.problems.map((p) => [p.line, p.message])).toEqual([[100_001, 'volume "€5" is not a number']]);
+  });
+
+  it('reads an empty file, a header alone and a file with no final newline as the text would', () => {
+    expect(() => loadPriceSeries(write('empty.csv', ''))).toThrow('the first line must be the header row');
+    expect(() => loadPriceSeries(write('head.csv', 'timestamp,price\n'))).toThrow('no data rows after the header');
+    expect(Array.from(loadPriceSeries(write('nofinal.csv', 'timestamp,price\n1,2\n2,3')).prices)).toEqual([2, 3]);
   });
 
   it('names the file in data errors and when the file cannot be read', () => {

@@ -9,10 +9,10 @@
  * in `price-json.ts`, and the shared types and error live in `price-data.ts`; whatever this file exported
  * before that split is re-exported here, so importers keep importing from `price-file.js`.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { extname } from 'node:path';
 import { InputError } from '../../core/index.js';
-import { clip, isDigit, isPad, NUMBER, Problems, type PriceSeries } from './price-data.js';
+import { clip, isDigit, isPad, NUMBER, PriceDataError, Problems, type PriceSeries } from './price-data.js';
 import { parsePriceJson } from './price-json.js';
 import { describeBadTime, parseTimeAt } from './price-time.js';
 
@@ -75,6 +75,15 @@ function allocate(kinds: readonly number[], capacity: number): Columns {
  */
 export function parsePriceCsv(text: string, source: string): PriceSeries {
   const problems = new Problems(source);
+  const { kinds, headerEnd } = readHeaderOf(text, problems);
+  const cols = allocate(kinds, countLines(text, headerEnd + 1));
+  const scan: ScanState = { n: 0, line: 1, prevLine: 0 };
+  scanRows(text, headerEnd + 1, kinds, cols, problems, scan);
+  return finish(source, cols, scan, problems);
+}
+
+/** The header row at the start of `text` (after a BOM): the column kinds, and where the row ends. Throws when unusable. */
+function readHeaderOf(text: string, problems: Problems): { kinds: number[]; headerEnd: number } {
   const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   let headerEnd = text.indexOf('\n', start);
   if (headerEnd < 0) headerEnd = text.length;
@@ -84,11 +93,78 @@ export function parsePriceCsv(text: string, source: string): PriceSeries {
   }
   const kinds = problems.count > 0 ? undefined : readHeader(header, problems);
   problems.throwIfAny();
-  const cols = allocate(kinds!, countLines(text, headerEnd + 1));
-  const n = scanRows(text, headerEnd + 1, kinds!, cols, problems);
-  if (n === 0 && problems.count === 0) problems.atLine(2, 'no data rows after the header');
+  return { kinds: kinds!, headerEnd };
+}
+
+function finish(source: string, cols: Columns, scan: ScanState, problems: Problems): PriceSeries {
+  if (scan.n === 0 && problems.count === 0) problems.atLine(2, 'no data rows after the header');
   problems.throwIfAny();
-  return seriesFrom(source, cols, n);
+  return seriesFrom(source, cols, scan.n);
+}
+
+/** Where a scan stands, so that a file read in chunks is scanned as one text: rows stored, the line number, the last stored row's line. */
+interface ScanState {
+  n: number;
+  line: number;
+  prevLine: number;
+}
+
+/** Bytes read at a time when a CSV file is loaded (the file's text is never held whole). */
+const CHUNK_BYTES = 1 << 22;
+
+/**
+ * Loads a CSV price file in chunks of whole lines: the columns are the only copy of the data held
+ * (a 1,000,000-row OHLCV file is 65 MB of text, more than its six columns), and a file larger than
+ * a string can hold loads too. Counts the lines first (to size the columns), then scans each chunk
+ * as `parsePriceCsv` scans the whole text: the same values, problems and line numbers.
+ */
+function loadCsvFile(fd: number, source: string): PriceSeries {
+  let buf = Buffer.allocUnsafe(CHUNK_BYTES);
+  let lines = 1;
+  for (let at = 0; ;) {
+    const got = readSync(fd, buf, 0, buf.length, at);
+    if (got === 0) break;
+    for (let i = buf.indexOf(10); i >= 0 && i < got; i = buf.indexOf(10, i + 1)) lines++;
+    at += got;
+  }
+  const problems = new Problems(source);
+  const scan: ScanState = { n: 0, line: 1, prevLine: 0 };
+  let kinds: number[] | undefined;
+  let cols: Columns | undefined;
+  let carry = 0;
+  for (let at = 0; ;) {
+    const got = readSync(fd, buf, carry, buf.length - carry, at);
+    at += got;
+    const end = carry + got;
+    const last = got === 0;
+    // whole lines only: a newline byte is never part of a multi-byte UTF-8 character
+    const cut = last ? end : buf.lastIndexOf(10, end - 1) + 1;
+    if (cut === 0 && !last) {
+      // one line longer than the buffer: read it into a larger one
+      const bigger = Buffer.allocUnsafe(buf.length * 2);
+      buf.copy(bigger, 0, 0, end);
+      buf = bigger;
+      carry = end;
+      continue;
+    }
+    const text = buf.toString('utf8', 0, cut);
+    let from = 0;
+    if (kinds === undefined) {
+      const h = readHeaderOf(text, problems);
+      kinds = h.kinds;
+      cols = allocate(kinds, lines);
+      from = h.headerEnd + 1;
+    }
+    scanRows(text, from, kinds, cols!, problems, scan);
+    if (last) break;
+    buf.copy(buf, 0, cut, end);
+    carry = end - cut;
+  }
+  if (kinds === undefined) {
+    // an empty file: the same answer as for empty text
+    readHeaderOf('', problems);
+  }
+  return finish(source, cols!, scan, problems);
 }
 
 function countLines(text: string, from: number): number {
@@ -98,7 +174,10 @@ function countLines(text: string, from: number): number {
 }
 
 function seriesFrom(source: string, cols: Columns, n: number): PriceSeries {
-  const trim = (a: Float64Array | undefined): Float64Array | undefined => (a && a.length !== n ? a.slice(0, n) : a);
+  // the columns were sized by counting lines (a final newline or blank lines leave a few spare): a
+  // view of the first n, not a copy of every column at once (which was the load's peak memory); only
+  // a column with much to spare is copied so that it can be let go
+  const trim = (a: Float64Array | undefined): Float64Array | undefined => (a && a.length !== n ? (a.length - n > (n >> 3) ? a.slice(0, n) : a.subarray(0, n)) : a);
   const [times, prices, opens, highs, lows, volumes] = cols.byKind.map(trim);
   return {
     source, length: n, times: times!, prices: prices!,
@@ -107,17 +186,17 @@ function seriesFrom(source: string, cols: Columns, n: number): PriceSeries {
 }
 
 /**
- * Scans data rows from `pos`, storing valid rows; returns the number stored. Each row first takes the
+ * Scans data rows from `pos`, storing valid rows (counts carried in `scan`). Each row first takes the
  * one-pass fast path (`fastRow`); a row it cannot take (spaces, quotes, exponents, a bad value, a
  * blank line) is read again by `readRow`, which parses every form and reports each problem.
  */
-function scanRows(text: string, pos: number, kinds: readonly number[], cols: Columns, problems: Problems): number {
+function scanRows(text: string, pos: number, kinds: readonly number[], cols: Columns, problems: Problems, scan: ScanState): void {
   const values = new Float64Array(6);
   const times = cols.byKind[TIME]!;
   const len = text.length;
-  let n = 0;
-  let line = 1;
-  let prevLine = 0;
+  let n = scan.n;
+  let line = scan.line;
+  let prevLine = scan.prevLine;
   while (pos < len) {
     line++;
     const fastEnd = fastRow(text, pos, len, kinds, values);
@@ -147,7 +226,9 @@ function scanRows(text: string, pos: number, kinds: readonly number[], cols: Col
     }
     pos = next;
   }
-  return n;
+  scan.n = n;
+  scan.line = line;
+  scan.prevLine = prevLine;
 }
 
 /**
@@ -294,17 +375,24 @@ function slowNumber(text: string, s: number, e: number): number {
  * Throws InputError naming the file when it cannot be read, PriceDataError when its data is bad.
  */
 export function loadPriceSeries(file: string): PriceSeries {
-  let text: string;
+  const ext = extname(file).toLowerCase();
+  let fd: number | undefined;
   try {
-    text = readFileSync(file, 'utf8');
+    if (ext !== '.json') {
+      fd = openSync(file, 'r');
+      const head = Buffer.alloc(64);
+      const csv = ext === '.csv' || ext === '.txt' || !/^\uFEFF?\s*[[{]/.test(head.toString('utf8', 0, readSync(fd, head, 0, 64, 0)));
+      if (csv) return loadCsvFile(fd, file);
+    }
+    return parsePriceJson(readFileSync(file, 'utf8'), file);
   } catch (err) {
+    if (err instanceof PriceDataError || err instanceof InputError) throw err;
     const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
     const fix = /TOO_LARGE|TOO_LONG/.test(reason) ? 'the file is too large to load at once; split it by time range' : 'check the path';
     throw new InputError('data', `cannot read price file ${file} (${reason}); ${fix}`, { cause: err });
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
-  const ext = extname(file).toLowerCase();
-  const json = ext === '.json' || (ext !== '.csv' && ext !== '.txt' && /^\uFEFF?\s*[[{]/.test(text.slice(0, 64)));
-  return json ? parsePriceJson(text, file) : parsePriceCsv(text, file);
 }
 
 function isBlank(text: string, s: number, e: number): boolean {
