@@ -22,7 +22,8 @@ const TIME_NAMES = ['timestamp', 'time', 'date', 'datetime'];
 export function loadPriceFile(file: string, priceColumn?: string): PriceSeries {
   if (priceColumn !== undefined) return loadColumn(file, priceColumn);
   try {
-    return loadPriceSeries(file);
+    // a replay reads times and prices only: open, high, low and volume are checked, not kept
+    return loadPriceSeries(file, { priceOnly: true });
   } catch (e) {
     if (!(e instanceof PriceDataError) || !e.problems.some((p) => p.line === 1)) throw e;
     const hint = ambiguityHint(headerOf(readText(file)));

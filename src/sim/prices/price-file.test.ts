@@ -268,6 +268,15 @@ describe('loadPriceSeries', () => {
     expect(e.problems.map((p) => [p.line, p.message])).toEqual([[100_001, 'volume "€5" is not a number']]);
   });
 
+  it('keeps only times and prices when asked, still checking every column', () => {
+    const ohlcv = 'timestamp,open,high,low,close,volume\n1,10,12,9,11,5\n2,11,13,10,12,6\n';
+    const s = loadPriceSeries(write('p.csv', ohlcv), { priceOnly: true });
+    expect([Array.from(s.times), Array.from(s.prices)]).toEqual([[1, 2], [11, 12]]);
+    expect([s.opens, s.highs, s.lows, s.volumes]).toEqual([undefined, undefined, undefined, undefined]);
+    expect(loadPriceSeries(write('p2.csv', ohlcv)).highs).toEqual(Float64Array.from([12, 13]));
+    expect(() => loadPriceSeries(write('p3.csv', 'timestamp,open,high,low,close,volume\n1,10,8,9,11,5\n'), { priceOnly: true })).toThrow('high 8 is below the open, close or low');
+  });
+
   it('reads an empty file, a header alone and a file with no final newline as the text would', () => {
     expect(() => loadPriceSeries(write('empty.csv', ''))).toThrow('the first line must be the header row');
     expect(() => loadPriceSeries(write('head.csv', 'timestamp,price\n'))).toThrow('no data rows after the header');

@@ -60,12 +60,15 @@ function readHeader(header: string, problems: Problems): number[] | undefined {
 /** Column storage during a CSV scan: one pre-sized array per kind present. */
 interface Columns {
   readonly byKind: (Float64Array | undefined)[];
+  /** The kinds stored (all read, or only time and price: every column is still checked). */
+  readonly stored: readonly number[];
 }
 
-function allocate(kinds: readonly number[], capacity: number): Columns {
+function allocate(kinds: readonly number[], capacity: number, priceOnly = false): Columns {
   const byKind: (Float64Array | undefined)[] = [undefined, undefined, undefined, undefined, undefined, undefined];
-  for (const kind of kinds) byKind[kind] = new Float64Array(capacity);
-  return { byKind };
+  const stored = priceOnly ? kinds.filter((k) => k === TIME || k === PRICE) : [...kinds];
+  for (const kind of stored) byKind[kind] = new Float64Array(capacity);
+  return { byKind, stored };
 }
 
 /**
@@ -118,7 +121,7 @@ const CHUNK_BYTES = 1 << 22;
  * a string can hold loads too. Counts the lines first (to size the columns), then scans each chunk
  * as `parsePriceCsv` scans the whole text: the same values, problems and line numbers.
  */
-function loadCsvFile(fd: number, source: string): PriceSeries {
+function loadCsvFile(fd: number, source: string, priceOnly: boolean): PriceSeries {
   let buf = Buffer.allocUnsafe(CHUNK_BYTES);
   let lines = 1;
   for (let at = 0; ;) {
@@ -152,7 +155,7 @@ function loadCsvFile(fd: number, source: string): PriceSeries {
     if (kinds === undefined) {
       const h = readHeaderOf(text, problems);
       kinds = h.kinds;
-      cols = allocate(kinds, lines);
+      cols = allocate(kinds, lines, priceOnly);
       from = h.headerEnd + 1;
     }
     scanRows(text, from, kinds, cols!, problems, scan);
@@ -219,7 +222,8 @@ function scanRows(text: string, pos: number, kinds: readonly number[], cols: Col
           ? `duplicate timestamp (same as line ${prevLine}); each point needs its own time`
           : `timestamp is earlier than line ${prevLine}'s; rows must be in ascending time order`);
       } else {
-        for (let k = 0; k < kinds.length; k++) cols.byKind[kinds[k]!]![n] = values[kinds[k]!]!;
+        const stored = cols.stored;
+        for (let k = 0; k < stored.length; k++) cols.byKind[stored[k]!]![n] = values[stored[k]!]!;
         prevLine = line;
         n++;
       }
@@ -370,11 +374,19 @@ function slowNumber(text: string, s: number, e: number): number {
   return NUMBER.test(raw) ? Number(raw) : NaN;
 }
 
+export interface LoadOptions {
+  /**
+   * Keep only the times and prices of an OHLCV file (every column is still read and checked): what
+   * a backtest replays, without four more columns as large as the prices (default false).
+   */
+  readonly priceOnly?: boolean;
+}
+
 /**
  * Loads a price file: `.csv`/`.txt` as CSV, `.json` as JSON, anything else by its first character.
  * Throws InputError naming the file when it cannot be read, PriceDataError when its data is bad.
  */
-export function loadPriceSeries(file: string): PriceSeries {
+export function loadPriceSeries(file: string, options: LoadOptions = {}): PriceSeries {
   const ext = extname(file).toLowerCase();
   let fd: number | undefined;
   try {
@@ -382,7 +394,7 @@ export function loadPriceSeries(file: string): PriceSeries {
       fd = openSync(file, 'r');
       const head = Buffer.alloc(64);
       const csv = ext === '.csv' || ext === '.txt' || !/^\uFEFF?\s*[[{]/.test(head.toString('utf8', 0, readSync(fd, head, 0, 64, 0)));
-      if (csv) return loadCsvFile(fd, file);
+      if (csv) return loadCsvFile(fd, file, options.priceOnly ?? false);
     }
     return parsePriceJson(readFileSync(file, 'utf8'), file);
   } catch (err) {
