@@ -49,7 +49,7 @@ interface WorkerProc {
 }
 
 function startWorker(url: string, strategies: string, extra: string[] = []): WorkerProc {
-  const child = spawn(process.execPath, [BIN, 'worker', '--queue', url, '--strategies', strategies, '--lock-ms', '1000', '--verbose', ...extra], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TRADELOOP_REDIS_PASSWORD: '' } });
+  const child = spawn(process.execPath, [BIN, 'worker', '--queue', url, '--strategies', strategies, '--lock-ms', '3000', '--verbose', ...extra], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TRADELOOP_REDIS_PASSWORD: '' } });
   const w: WorkerProc = {
     child, stderr: '',
     stop: async () => {
@@ -142,7 +142,7 @@ describe.skipIf(redisSkipReason !== undefined)('tradeloop optimize --queue with 
   it('a worker SIGKILLed mid-trial: the other finishes its trial, and every trial is counted once', async () => {
     const [a, b] = workers as [WorkerProc, WorkerProc];
     a.stderr = '';
-    const run = runCli([...base(), '--grid', 'fast=4|8,slow=20|40', '--params', 'hold_ms=700', '--queue', redis.url]);
+    const run = runCli([...base(), '--grid', 'fast=4|8,slow=20|40', '--params', 'hold_ms=400', '--queue', redis.url]);
     await until(a, /trial \w+ started/);
     a.child.kill('SIGKILL');
     const queued = await run;
