@@ -3,6 +3,7 @@
  * messages between the optimizer and its worker threads. Shared by `optimize.ts` (the pool) and
  * `optimize-worker.ts` (the thread), so both sides agree on the shapes.
  */
+import { createHash } from 'node:crypto';
 import { InputError } from '../src/core/index.js';
 import type { RiskLimits } from '../src/risk/limits.js';
 import type { PriceSeriesLike } from '../src/sim/prices/price-data.js';
@@ -37,7 +38,7 @@ export interface Job {
 export type JobMetrics = Record<string, number | boolean | null>;
 
 export type JobResult =
-  | { readonly id: number; readonly ok: true; readonly metrics: JobMetrics }
+  | { readonly id: number; readonly ok: true; readonly metrics: JobMetrics; /** sha256 of the round trips (the queue's results are checked against the local ones by it). */ readonly tradesHash?: string }
   | { readonly id: number; readonly ok: false; readonly error: string };
 
 export type ToWorker = { readonly type: 'job'; readonly job: Job } | { readonly type: 'stop' };
@@ -56,7 +57,8 @@ export async function runJob(definition: StrategyDefinition, ctx: JobContext, jo
     const f = run.strategyFailure;
     if (f !== undefined) return { id: job.id, ok: false, error: `strategy ${f.strategy} stopped in ${f.handler}: ${f.message}` };
     if (run.strategyStopped !== undefined) return { id: job.id, ok: false, error: `strategy stopped: ${run.strategyStopped}` };
-    return { id: job.id, ok: true, metrics: { ...metricsToJson(run.metrics), fees: Number(run.feesPaid) } };
+    const tradesHash = createHash('sha256').update(JSON.stringify(run.trades)).digest('hex');
+    return { id: job.id, ok: true, metrics: { ...metricsToJson(run.metrics), fees: Number(run.feesPaid) }, tradesHash };
   } catch (e) {
     if (e instanceof InputError) return { id: job.id, ok: false, error: e.message };
     throw e;

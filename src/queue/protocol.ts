@@ -38,10 +38,10 @@ export interface TrialData {
 }
 
 /** A trial's outcome as stored: the job result without the controller's job index. */
-export type StoredResult = { readonly ok: true; readonly metrics: JobMetrics } | { readonly ok: false; readonly error: string };
+export type StoredResult = { readonly ok: true; readonly metrics: JobMetrics; readonly tradesHash?: string } | { readonly ok: false; readonly error: string };
 
 export function toStored(r: JobResult): StoredResult {
-  return r.ok ? { ok: true, metrics: r.metrics } : { ok: false, error: r.error };
+  return r.ok ? { ok: true, metrics: r.metrics, ...(r.tradesHash !== undefined && { tradesHash: r.tradesHash }) } : { ok: false, error: r.error };
 }
 
 /** The study's key: tradeloop version, data hash, plugin hash and every setting a trial depends on. */

@@ -74,7 +74,7 @@ export async function runJobsOnQueue(ctx: JobContext, jobs: readonly Job[], opts
     const settle = (trial: string, r: StoredResult): void => {
       if (!pending.delete(trial)) return;
       for (const i of byTrial.get(trial)!) {
-        results[i] = r.ok ? { id: jobs[i]!.id, ok: true, metrics: r.metrics } : { id: jobs[i]!.id, ok: false, error: r.error };
+        results[i] = r.ok ? { id: jobs[i]!.id, ok: true, metrics: r.metrics, ...(r.tradesHash !== undefined && { tradesHash: r.tradesHash }) } : { id: jobs[i]!.id, ok: false, error: r.error };
         done++;
         if (!r.ok) failed++;
       }

@@ -11,7 +11,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseGrid } from '../../backtest/grid.js';
+import { runJob, type Job, type JobContext } from '../../backtest/optimize-job.js';
+import { segmentBounds } from '../../backtest/optimize.js';
 import { keys } from '../../src/queue/protocol.js';
+import { parseRedisUrl } from '../../src/queue/redis-url.js';
+import { runJobsOnQueue } from '../../src/queue/study.js';
+import { loadStrategy } from '../../src/strategy/loader.js';
 import { runCli } from '../cli/cli-helpers.js';
 import { redisSkipReason, startRedis, type RedisServer } from '../support/redis-server.js';
 
@@ -137,6 +143,21 @@ describe.skipIf(redisSkipReason !== undefined)('tradeloop optimize --queue with 
     const again = await runCli([...args, '--queue', redis.url]);
     expect(JSON.parse(again.stdout).rows).toEqual(l.rows);
     expect(again.stderr).toMatch(/18 trials, 18 already done/);
+  });
+
+  it('each trial through the queue gives the metrics and the trades (by hash) of the same trial run here', async () => {
+    const csv = readFileSync(data, 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+    const times = new Float64Array(csv.map(([t]) => Date.parse(t!)));
+    const prices = new Float64Array(csv.map(([, p]) => Number(p)));
+    const file = join(good, 'trend.ts');
+    const ctx: JobContext = { strategy: file, source: 'walk', times, prices, baseParams: {}, feeBps: 10, slippageBps: 0, initial: { USD: '10000' } };
+    const jobs: Job[] = [];
+    parseGrid('fast=4..12:4,slow=20|40').combinations.forEach((params) => segmentBounds(times.length, 2).forEach(([start, end]) => jobs.push({ id: jobs.length, params, start, end })));
+    const definition = await loadStrategy(file);
+    const here = await Promise.all(jobs.map((j) => runJob(definition, ctx, j)));
+    const queued = await runJobsOnQueue(ctx, jobs, { target: parseRedisUrl(redis.url, '--queue'), env: {}, pollMs: 50 });
+    expect(queued.results).toEqual(here);
+    expect(here.filter((r) => r.ok && r.tradesHash !== undefined && (r.metrics.trades as number) > 0).length).toBeGreaterThan(0);
   });
 
   it('a worker SIGKILLed mid-trial: the other finishes its trial, and every trial is counted once', async () => {
