@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputError, Rng } from '../../core/index.js';
+import { parseTimeAt, parseTimeBytes } from './price-time.js';
 import {
   loadPriceSeries, MAX_LISTED_PROBLEMS, parsePriceCsv, parsePriceJson, parseRfc3339At, PriceDataError, type PriceSeries,
 } from './price-file.js';
@@ -169,6 +170,25 @@ describe('parseRfc3339At', () => {
       if (i % 3 === 0) iso = iso.replace('Z', `${rng.next() < 0.5 ? '+' : '-'}0${rng.int(0, 9)}:${rng.int(10, 59)}`);
       if (i % 5 === 0) iso = iso.replace(/\.\d+/, '');
       expect(parseRfc3339At(iso, 0, iso.length)).toBe(Date.parse(iso));
+    }
+  });
+
+  it('reads bytes as it reads text (parseTimeBytes and parseTimeAt agree on valid, odd and broken timestamps)', () => {
+    const rng = new Rng(9);
+    const forms = ['2023-02-29T00:00:00Z', '2024-01-01T00:00:60Z', '2024-01-01T00:00:00.Z', '2024-01-01T00:00:00+0100', '20x4-01-01T00:00:00Z',
+      '2024-01-01t00:00:00z', '2024-01-01 00:00:00Z', '2024-01-01T00:00:00.0005Z', ' "2024-01-01T00:00:00Z" ', '1704067200000', '1704067200', '', '12345678'];
+    for (let i = 0; i < 2000; i++) {
+      let iso = new Date(rng.int(-2e12, 4e12)).toISOString();
+      if (i % 3 === 0) iso = iso.replace('Z', `${rng.next() < 0.5 ? '+' : '-'}${rng.int(0, 2)}${rng.int(0, 9)}:${rng.int(0, 6)}${rng.int(0, 9)}`);
+      if (i % 7 === 0) iso = iso.slice(0, rng.int(0, iso.length));
+      forms.push(iso);
+    }
+    for (const t of forms) {
+      // the field sits inside a row, as in a file: what follows it must not change the answer
+      const row = `${t},1\n`;
+      const text = parseTimeAt(row, 0, t.length);
+      const bytes = parseTimeBytes(Buffer.from(row, 'latin1'), 0, t.length);
+      expect(Number.isNaN(bytes) ? 'NaN' : bytes, t).toBe(Number.isNaN(text) ? 'NaN' : text);
     }
   });
 

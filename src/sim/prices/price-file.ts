@@ -14,7 +14,7 @@ import { extname } from 'node:path';
 import { InputError } from '../../core/index.js';
 import { clip, isDigit, isPad, NUMBER, PriceDataError, Problems, type PriceSeries } from './price-data.js';
 import { parsePriceJson } from './price-json.js';
-import { describeBadTime, parseTimeAt } from './price-time.js';
+import { describeBadTime, parseTimeAt, parseTimeBytes } from './price-time.js';
 
 export { MAX_LISTED_PROBLEMS, PriceDataError, type PriceProblem, type PriceSeries } from './price-data.js';
 export { parsePriceJson } from './price-json.js';
@@ -118,8 +118,11 @@ const CHUNK_BYTES = 1 << 22;
 /**
  * Loads a CSV price file in chunks of whole lines: the columns are the only copy of the data held
  * (a 1,000,000-row OHLCV file is 65 MB of text, more than its six columns), and a file larger than
- * a string can hold loads too. Counts the lines first (to size the columns), then scans each chunk
- * as `parsePriceCsv` scans the whole text: the same values, problems and line numbers.
+ * a string can hold loads too. Counts the lines first (to size the columns), then scans each chunk's
+ * bytes as `parsePriceCsv` scans text (a row the one-pass path cannot take is decoded and read by
+ * `readRow`): the same values, problems and line numbers. Bytes, not a string: besides saving the
+ * decoding, V8 reads a string's characters several times slower in a process where any module has
+ * subclassed String (ioredis does), and the tradeloop command loads such modules.
  */
 function loadCsvFile(fd: number, source: string, priceOnly: boolean): PriceSeries {
   let buf = Buffer.allocUnsafe(CHUNK_BYTES);
@@ -150,15 +153,16 @@ function loadCsvFile(fd: number, source: string, priceOnly: boolean): PriceSerie
       carry = end;
       continue;
     }
-    const text = buf.toString('utf8', 0, cut);
     let from = 0;
     if (kinds === undefined) {
-      const h = readHeaderOf(text, problems);
-      kinds = h.kinds;
+      // the header row as text (a BOM, quotes, any case); the rows are scanned as bytes
+      const nl = buf.indexOf(10);
+      const headerEnd = nl >= 0 && nl < cut ? nl : cut;
+      kinds = readHeaderOf(buf.toString('utf8', 0, headerEnd), problems).kinds;
       cols = allocate(kinds, lines, priceOnly);
-      from = h.headerEnd + 1;
+      from = headerEnd + 1;
     }
-    scanRows(text, from, kinds, cols!, problems, scan);
+    scanBytes(buf, from, cut, kinds, cols!, problems, scan);
     if (last) break;
     buf.copy(buf, 0, cut, end);
     carry = end - cut;
@@ -233,6 +237,103 @@ function scanRows(text: string, pos: number, kinds: readonly number[], cols: Col
   scan.n = n;
   scan.line = line;
   scan.prevLine = prevLine;
+}
+
+/** `scanRows` over bytes [pos, len) of a chunk of whole lines (see `loadCsvFile`). */
+function scanBytes(b: Buffer, pos: number, len: number, kinds: readonly number[], cols: Columns, problems: Problems, scan: ScanState): void {
+  const values = new Float64Array(6);
+  const times = cols.byKind[TIME]!;
+  const stored = cols.stored;
+  let n = scan.n;
+  let line = scan.line;
+  let prevLine = scan.prevLine;
+  while (pos < len) {
+    line++;
+    const fastEnd = fastRowBytes(b, pos, len, kinds, values);
+    let next: number;
+    let ok: boolean;
+    if (fastEnd >= 0) {
+      next = fastEnd + 1;
+      ok = true;
+    } else {
+      let end = b.indexOf(10, pos);
+      if (end < 0 || end >= len) end = len;
+      next = end + 1;
+      if (end > pos && b[end - 1] === 13) end--;
+      const text = b.toString('utf8', pos, end);
+      ok = !isBlank(text, 0, text.length) && readRow(text, 0, text.length, line, kinds, values, problems);
+    }
+    if (ok) {
+      const t = values[TIME]!;
+      if (n > 0 && t <= times[n - 1]!) {
+        problems.atLine(line, t === times[n - 1]
+          ? `duplicate timestamp (same as line ${prevLine}); each point needs its own time`
+          : `timestamp is earlier than line ${prevLine}'s; rows must be in ascending time order`);
+      } else {
+        for (let k = 0; k < stored.length; k++) cols.byKind[stored[k]!]![n] = values[stored[k]!]!;
+        prevLine = line;
+        n++;
+      }
+    }
+    pos = next;
+  }
+  scan.n = n;
+  scan.line = line;
+  scan.prevLine = prevLine;
+}
+
+/** `fastRow` over bytes: the same rows taken, the same numbers. */
+function fastRowBytes(b: Uint8Array, pos: number, len: number, kinds: readonly number[], values: Float64Array): number {
+  let i = pos;
+  const last = kinds.length - 1;
+  for (let col = 0; col <= last; col++) {
+    const kind = kinds[col]!;
+    const s = i;
+    let c = 0;
+    let v: number;
+    if (kind === TIME) {
+      while (i < len && (c = b[i]!) !== 44 && c !== 10 && c !== 13) i++;
+      v = parseTimeBytes(b, s, i);
+      if (!Number.isFinite(v)) return -1;
+    } else {
+      let mantissa = 0;
+      let digits = 0;
+      let frac = -1;
+      for (; i < len; i++) {
+        c = b[i]!;
+        if (c >= 48 && c <= 57) {
+          mantissa = mantissa * 10 + (c - 48);
+          digits++;
+          if (frac >= 0) frac++;
+        } else if (c === 46 && frac < 0) frac = 0;
+        else break;
+      }
+      if (digits === 0 || digits > 15) return -1;
+      v = frac <= 0 ? mantissa : mantissa / POW10[frac]!;
+      if (kind === VOLUME ? !(v >= 0) : !(v > 0)) return -1;
+    }
+    values[kind] = v;
+    if (i >= len) {
+      if (col !== last) return -1;
+      break;
+    }
+    c = b[i]!;
+    if (col < last) {
+      if (c !== 44) return -1;
+      i++;
+    } else if (c === 13) {
+      if (i + 1 < len && b[i + 1] !== 10) return -1;
+      i++;
+    } else if (c !== 10) return -1;
+  }
+  if (kinds.length > 3) {
+    const open = values[OPEN]!;
+    const close = values[PRICE]!;
+    const high = values[HIGH]!;
+    const low = values[LOW]!;
+    if (high < Math.max(open, close, low) || low > Math.min(open, close, high)) return -1;
+  }
+  return i < len ? i : len;
 }
 
 /**

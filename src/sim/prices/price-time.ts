@@ -54,6 +54,63 @@ export function parseRfc3339At(t: string, s: number, e: number): number {
   return days * 86_400_000 + hour * 3_600_000 + minute * 60_000 + second * 1000 + fractionMs - offsetMs;
 }
 
+/**
+ * `parseTimeAt` over bytes (a CSV file read in chunks is scanned without making a string of it): the
+ * same forms, the same numbers, NaN for anything else. Bytes above 127 are never part of a valid
+ * timestamp, so UTF-8 needs no decoding here.
+ */
+export function parseTimeBytes(b: Uint8Array, s: number, e: number): number {
+  while (s < e && isPad(b[s]!)) s++;
+  while (e > s && isPad(b[e - 1]!)) e--;
+  const len = e - s;
+  if (len > 0 && len <= 15 && (len < 9 || len > 10)) {
+    let ms = 0;
+    let i = s;
+    for (; i < e && isDigit(b[i]!); i++) ms = ms * 10 + b[i]! - 48;
+    if (i === e) return ms;
+  }
+  if (e - s < 20) return NaN;
+  const sep = b[s + 10]!;
+  if (b[s + 4] !== 45 || b[s + 7] !== 45 || (sep !== 84 && sep !== 116 && sep !== 32)) return NaN;
+  if (b[s + 13] !== 58 || b[s + 16] !== 58) return NaN;
+  const century = twoBytes(b, s);
+  const yy = twoBytes(b, s + 2);
+  const year = century < 0 || yy < 0 ? -1 : century * 100 + yy;
+  const month = twoBytes(b, s + 5);
+  const day = twoBytes(b, s + 8);
+  const hour = twoBytes(b, s + 11);
+  const minute = twoBytes(b, s + 14);
+  const second = twoBytes(b, s + 17);
+  if (year < 0 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return NaN;
+  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return NaN;
+  let p = s + 19;
+  let fractionMs = 0;
+  if (b[p] === 46) {
+    let scale = 100;
+    const first = ++p;
+    for (; p < e && isDigit(b[p]!); p++, scale /= 10) fractionMs += (b[p]! - 48) * scale;
+    if (p === first) return NaN;
+  }
+  let offsetMs: number;
+  const c = b[p];
+  if ((c === 90 || c === 122) && p + 1 === e) offsetMs = 0;
+  else {
+    if ((c !== 43 && c !== 45) || e - p !== 6 || b[p + 3] !== 58) return NaN;
+    const hours = twoBytes(b, p + 1);
+    const minutes = twoBytes(b, p + 4);
+    if (hours < 0 || hours > 23 || minutes < 0 || minutes > 59) return NaN;
+    offsetMs = (c === 45 ? -1 : 1) * (hours * 60 + minutes) * 60_000;
+  }
+  const days = daysFromCivil(year, month, day);
+  return days * 86_400_000 + hour * 3_600_000 + minute * 60_000 + second * 1000 + fractionMs - offsetMs;
+}
+
+function twoBytes(b: Uint8Array, i: number): number {
+  const x = b[i]! - 48;
+  const y = b[i + 1]! - 48;
+  return x >= 0 && x <= 9 && y >= 0 && y <= 9 ? x * 10 + y : -1;
+}
+
 function zoneOffsetMs(t: string, p: number, e: number): number {
   const c = t.charCodeAt(p);
   if ((c === 90 || c === 122) && p + 1 === e) return 0;
