@@ -5,10 +5,12 @@
  * and points per second beside a naive split-and-Date.parse loader measured in the same run. Also times
  * the same points as List Historical Prices JSON and writing a million-point report.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { computeMetrics } from '../backtest/metrics.js';
 import { DEFAULT_FILL_RULE, writeBacktestReport } from '../backtest/report.js';
 import { Rng } from '../src/core/index.js';
@@ -97,6 +99,34 @@ function reportWrite(dir: string, prices: Float64Array): void {
     + `${ms.toFixed(0)} ms, report.html ${kb} KB\n`);
 }
 
+/**
+ * `tradeloop backtest --json` on the OHLCV file, each in a fresh process as a user runs it (sma-cross
+ * 50/200): its own replay and load times from the JSON, its peak RSS from a preloaded exit hook
+ * (peak-rss.cjs). Three runs; the median of each figure. Issue 22's targets: replay ≥ 5 M points/s,
+ * loading ≤ 300 ms, peak RSS ≤ 250 MB.
+ */
+function asAUserRunsIt(file: string): void {
+  const bin = fileURLToPath(new URL('../bin/tradeloop.js', import.meta.url));
+  const hook = fileURLToPath(new URL('./peak-rss.cjs', import.meta.url));
+  const runs: Array<{ replay: number; load: number; rss: number; points: number; trades: number }> = [];
+  for (let r = 0; r < 3; r++) {
+    const child = spawnSync(process.execPath, ['--require', hook, bin, 'backtest', '-s', 'sma-cross', '-p', 'fast=50,slow=200', '--data', file, '--json'], { encoding: 'utf8', maxBuffer: 1 << 24 });
+    if (child.status !== 0) {
+      process.stdout.write(`tradeloop backtest --json: exited ${child.status}: ${child.stderr.trim().split('\n').slice(-1)[0] ?? ''}\n`);
+      return;
+    }
+    const out = JSON.parse(child.stdout) as { elapsed_ms: number; load_ms: number; points: number; trades: number };
+    const rss = JSON.parse(child.stderr.trim().split('\n').at(-1)!) as { peakRssMb: number };
+    runs.push({ replay: out.elapsed_ms, load: out.load_ms, rss: rss.peakRssMb, points: out.points, trades: out.trades });
+  }
+  const med = (k: 'replay' | 'load' | 'rss'): number => runs.map((x) => x[k]).sort((a, b) => a - b)[1]!;
+  const { points, trades } = runs[0]!;
+  process.stdout.write(`tradeloop backtest --json, sma-cross 50/200 on that OHLCV file (fresh process each, median of 3; ${trades} round trips):\n`);
+  process.stdout.write(`  replay ${med('replay').toFixed(0)} ms: ${Math.round(points / (med('replay') / 1000)).toLocaleString('en-US')} points/s; `
+    + `loading ${med('load').toFixed(0)} ms; peak RSS ${med('rss').toFixed(0)} MB\n`);
+  process.stdout.write('  target: replay ≥ 5,000,000 points/s, loading ≤ 300 ms, peak RSS ≤ 250 MB\n');
+}
+
 /** Generates the files, measures, prints, and removes the temp dir. */
 export async function run(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'tradeloop-bench-load-'));
@@ -109,6 +139,7 @@ export async function run(): Promise<void> {
     line('loadPriceSeries JSON (List Historical Prices)', files.json, bestOf(3, () => loadPriceSeries(files.json).length));
     reportWrite(dir, prices);
     process.stdout.write(`target: 1,000,000 CSV points in < 2000 ms; rss now ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB\n`);
+    asAUserRunsIt(files.ohlcv);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
