@@ -7,6 +7,11 @@
  * (`taskset -c 0`, in a child process: `optimize-once.ts`), the baseline without an idle core running
  * V8's helper threads for free.
  *
+ * Issue 22 adds: grademark (an npm backtester) on the same series in its own process
+ * (`grademark-once.ts`); the cost of an intent against sma-cross itself with no money to order; and
+ * optimize over the 1,000,000 points with 1 and 2 workers, the points shared with the threads, each
+ * run in its own process for its peak RSS (`optimize-shared-once.ts`).
+ *
  *   npm run bench backtest-replay
  */
 import { spawnSync } from 'node:child_process';
@@ -236,7 +241,32 @@ async function optimizeFigure(): Promise<void> {
   }
 }
 
+/**
+ * Issue 22's optimize figure: sma-cross combinations over the 1,000,000-point walk with 1 worker and
+ * with 2, each run in its own process (`optimize-shared-once.ts`) so each peak RSS is its own. The
+ * points go to the threads once, in shared memory. 1,000 combinations take minutes per run on two
+ * cores: the default is 40 (OPTIMIZE_SHARED_COMBOS=1000 for the issue's full size).
+ */
+function sharedOptimizeFigure(): void {
+  const combos = Number(process.env.OPTIMIZE_SHARED_COMBOS ?? 40);
+  const once = fileURLToPath(new URL('./optimize-shared-once.ts', import.meta.url));
+  const runs: Array<{ wall: number; peakRssMb: number }> = [];
+  for (const workers of [1, 2]) {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', once, String(workers), String(combos)], { encoding: 'utf8' });
+    if (r.status !== 0) {
+      process.stdout.write(`optimize ${combos} × 1,000,000 points: the ${workers}-worker run exited with ${r.status}: ${r.stderr.trim().split('\n').slice(-1)[0] ?? ''}\n`);
+      return;
+    }
+    runs.push(JSON.parse(r.stdout) as { wall: number; peakRssMb: number });
+  }
+  const [one, two] = runs as [{ wall: number; peakRssMb: number }, { wall: number; peakRssMb: number }];
+  process.stdout.write(`optimize sma-cross, ${combos} combinations × 1,000,000 points (points shared with the threads; each run its own process)\n`);
+  process.stdout.write(`  1 worker ${(one.wall / 1000).toFixed(1)} s, peak RSS ${one.peakRssMb.toFixed(0)} MB; 2 workers ${(two.wall / 1000).toFixed(1)} s, peak RSS ${two.peakRssMb.toFixed(0)} MB\n`);
+  process.stdout.write(`  speed-up ${(one.wall / two.wall).toFixed(2)}× (target ≥ 1.6×); peak RSS ${(two.peakRssMb / one.peakRssMb).toFixed(2)}× (target ≤ 1.3×)\n`);
+}
+
 export async function run(): Promise<void> {
   await replayFigure(walkSeries(POINTS));
   await optimizeFigure();
+  sharedOptimizeFigure();
 }
