@@ -34,6 +34,8 @@ interface RawIntentRow {
 export class Journal implements JournalStore {
   private readonly db: Database.Database;
   private readonly stmts;
+  /** The hot writes, each one transaction, wrapped once here rather than at every call. */
+  private readonly tx;
   private readonly lock: Pick<JournalLock, 'release'> | undefined;
 
   /** `lock`: the writer lock (see `lockJournal`) a writer holds while it has the journal open; released on close. */
@@ -69,6 +71,55 @@ export class Journal implements JournalStore {
       metaGet: this.db.prepare('SELECT value FROM meta WHERE key = ?'),
       metaSet: this.db.prepare('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
     };
+    const st = this.stmts;
+    this.tx = {
+      /**
+       * An intent with its risk decision, before any request. With `sent`, the same transaction also
+       * records that the request is about to go out, saving a commit on the hot path of orders.
+       */
+      recordDecision: this.db.transaction((decision: Decision, sent?: { readonly at: number; readonly request: unknown }) => {
+        const i = decision.intent;
+        const approved = decision.kind === 'approve';
+        st.insertIntent.run({
+          ref_id: i.intentId,
+          strategy: i.strategy,
+          kind: i.kind,
+          market: 'market' in i ? i.market : null,
+          side: 'side' in i ? i.side : null,
+          payload: JSON.stringify(i),
+          decision: decision.kind,
+          denial_code: approved ? null : decision.reason.code,
+          // a denial's reason is what `tradeloop orders` shows beside its code
+          message: approved ? null : decision.reason.message,
+          state: approved ? (sent ? 'sent' : 'pending') : 'denied',
+          at: decision.at,
+        });
+        st.event.run(i.intentId, decision.at, 'decision', JSON.stringify(approved ? { kind: 'approve' } : { kind: 'deny', reason: decision.reason }));
+        if (approved && sent) st.event.run(i.intentId, sent.at, 'request', JSON.stringify(sent.request ?? null));
+      }),
+      markSent: this.db.transaction((refId: string, at: number, request: unknown) => {
+        st.setState.run('sent', at, refId);
+        st.event.run(refId, at, 'request', JSON.stringify(request ?? null));
+      }),
+      update: this.db.transaction((refId: string, at: number, state: JournalState, facts: FactsUpdate, event: { type: string; data?: unknown }) => {
+        st.update.run({
+          ref_id: refId,
+          at,
+          state,
+          venue_id: facts.venueId ?? null,
+          status: facts.status ?? null,
+          amount_filled: facts.amountFilled ?? null,
+          average_price: facts.averagePrice ?? null,
+          message: facts.message ?? null,
+        });
+        st.event.run(refId, at, event.type, JSON.stringify(event.data ?? null));
+      }),
+      recordFill: this.db.transaction((fill: JournalFill): boolean => {
+        const inserted = st.insertFill.run(fill).changes > 0;
+        if (inserted) st.event.run(fill.refId, fill.at, 'fill', JSON.stringify(fill));
+        return inserted;
+      }),
+    };
   }
 
   /**
@@ -77,26 +128,7 @@ export class Journal implements JournalStore {
    * hot path of orders.
    */
   recordDecision(decision: Decision, sent?: { readonly at: number; readonly request: unknown }): void {
-    const i = decision.intent;
-    const approved = decision.kind === 'approve';
-    this.db.transaction(() => {
-      this.stmts.insertIntent.run({
-        ref_id: i.intentId,
-        strategy: i.strategy,
-        kind: i.kind,
-        market: 'market' in i ? i.market : null,
-        side: 'side' in i ? i.side : null,
-        payload: JSON.stringify(i),
-        decision: decision.kind,
-        denial_code: approved ? null : decision.reason.code,
-        // a denial's reason is what `tradeloop orders` shows beside its code
-        message: approved ? null : decision.reason.message,
-        state: approved ? (sent ? 'sent' : 'pending') : 'denied',
-        at: decision.at,
-      });
-      this.stmts.event.run(i.intentId, decision.at, 'decision', JSON.stringify(approved ? { kind: 'approve' } : { kind: 'deny', reason: decision.reason }));
-      if (approved && sent) this.stmts.event.run(i.intentId, sent.at, 'request', JSON.stringify(sent.request ?? null));
-    })();
+    this.tx.recordDecision(decision, sent);
   }
 
   /** The venue-facing facts of an intent, without decoding its payload (cheap, for hot paths). */
@@ -115,36 +147,17 @@ export class Journal implements JournalStore {
 
   /** Marks that a request for `refId` is about to be sent (its outcome becomes uncertain). */
   markSent(refId: string, at: number, request: unknown): void {
-    this.db.transaction(() => {
-      this.stmts.setState.run('sent', at, refId);
-      this.stmts.event.run(refId, at, 'request', JSON.stringify(request ?? null));
-    })();
+    this.tx.markSent(refId, at, request);
   }
 
   /** Updates state and venue facts of an intent and logs the event that caused it. */
   update(refId: string, at: number, state: JournalState, facts: FactsUpdate, event: { type: string; data?: unknown }): void {
-    this.db.transaction(() => {
-      this.stmts.update.run({
-        ref_id: refId,
-        at,
-        state,
-        venue_id: facts.venueId ?? null,
-        status: facts.status ?? null,
-        amount_filled: facts.amountFilled ?? null,
-        average_price: facts.averagePrice ?? null,
-        message: facts.message ?? null,
-      });
-      this.stmts.event.run(refId, at, event.type, JSON.stringify(event.data ?? null));
-    })();
+    this.tx.update(refId, at, state, facts, event);
   }
 
   /** Records a fill once; returns false when this fill id was already journaled. */
   recordFill(fill: JournalFill): boolean {
-    return this.db.transaction(() => {
-      const inserted = this.stmts.insertFill.run(fill).changes > 0;
-      if (inserted) this.stmts.event.run(fill.refId, fill.at, 'fill', JSON.stringify(fill));
-      return inserted;
-    })();
+    return this.tx.recordFill(fill);
   }
 
   get(refId: string): JournalIntentRow | undefined {
