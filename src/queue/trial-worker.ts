@@ -49,6 +49,7 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
   const cwd = opts.cwd ?? process.cwd();
   const clock = opts.clock ?? new LiveClock();
   const definitions = new Map<string, Promise<StrategyDefinition>>();
+  const loadedFiles = new Map<string, string>();
   const series = new Map<string, { times: Float64Array; prices: Float64Array }>();
   const beat = async (): Promise<void> => {
     const [sec, micro] = await redis.time();
@@ -68,6 +69,10 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
     }
     const why = fingerprintMismatch(p, fingerprintFile(found.file, p.spec, found.builtin));
     if (why !== undefined) throw new Refusal(why);
+    // node keeps a module it has loaded: a plugin changed on disk since would still run its old code
+    const loadedAs = loadedFiles.get(found.file);
+    if (loadedAs !== undefined && loadedAs !== p.hash) throw new Refusal(`plugin ${p.spec} changed on disk since this worker loaded it: restart the worker to load the new files`);
+    loadedFiles.set(found.file, p.hash);
     let def = definitions.get(p.hash);
     if (def === undefined) definitions.set(p.hash, (def = loadStrategy(found.file)));
     return def;
