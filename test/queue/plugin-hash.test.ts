@@ -1,0 +1,43 @@
+/** What a queued trial is pinned to: the plugin file and every local file it imports, by hash. */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { fingerprintFile, fingerprintMismatch, fingerprintStrategy, tradeloopVersion } from '../../src/queue/plugin-hash.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'tradeloop-hash-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function project(name: string, util: string): string {
+  const root = join(dir, name);
+  mkdirSync(join(root, 'lib'), { recursive: true });
+  writeFileSync(join(root, 'plugin.ts'), "import { defineStrategy } from 'tradeloop';\nimport { a } from './lib/a.js';\nexport { b } from \"./lib/b\";\nexport default defineStrategy(a);\n");
+  writeFileSync(join(root, 'lib/a.ts'), "import { u } from './util.js';\nexport const a = u;\n");
+  writeFileSync(join(root, 'lib/b.ts'), 'export const b = 1;\n');
+  writeFileSync(join(root, 'lib/util.ts'), util);
+  return join(root, 'plugin.ts');
+}
+
+describe('plugin fingerprints', () => {
+  it('hash the plugin and its local imports, followed recursively, not packages', () => {
+    const f = fingerprintFile(project('one', 'export const u = 1;\n'), 'plugin.ts', false);
+    expect(Object.keys(f.files).sort()).toEqual(['lib/a.ts', 'lib/b.ts', 'lib/util.ts', 'plugin.ts']);
+    expect(f.spec).toBe('plugin.ts');
+    expect(fingerprintFile(project('same', 'export const u = 1;\n'), 'plugin.ts', false).hash).toBe(f.hash);
+  });
+
+  it('a difference deep in the imports is named, with both hashes', () => {
+    const mine = fingerprintFile(project('two', 'export const u = 2;\n'), 'plugin.ts', false);
+    const theirs = fingerprintFile(project('three', 'export const u = 1;\n'), 'plugin.ts', false);
+    expect(fingerprintMismatch(theirs, mine)).toMatch(/this worker's copy of plugin plugin\.ts differs: lib\/util\.ts \(sha256 [0-9a-f]{12} here, [0-9a-f]{12} on the controller\); install the same files on every worker/);
+    expect(fingerprintMismatch(mine, mine)).toBeUndefined();
+  });
+
+  it('built-ins are pinned by their file in this installation; unknown names are refused', () => {
+    const f = fingerprintStrategy('sma-cross');
+    expect(f.builtin).toBe(true);
+    expect(Object.keys(f.files)).toEqual(['sma-cross.ts']);
+    expect(() => fingerprintStrategy('no-such-strategy')).toThrow(/--strategy: "no-such-strategy" is neither a plugin file nor a built-in strategy/);
+    expect(tradeloopVersion()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});
