@@ -15,7 +15,6 @@ import { formatAmount, InputError } from '../../core/index.js';
 import { loadStrategy, marketsOf, parseParamString, resolveParams } from '../../strategy/index.js';
 import { type CliContext, writeLine } from '../context.js';
 import { formatTable } from '../table.js';
-import { queuedRunner } from '../../queue/cli.js';
 import { parseRedisUrl } from '../../queue/redis-url.js';
 import { addDataOptions } from './backtest.js';
 
@@ -82,7 +81,8 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
           feeBps: parseBps(flags.feeBps, '--fee-bps', 10), slippageBps: parseBps(flags.slippageBps, '--slippage-bps', 0), initial: parseInitial(flags.initial),
           ...(flags.config !== undefined && { limits: loadConfigFile(flags.config).risk }),
           onProgress: (d, t) => progress.update(d, t),
-          ...(queue && { runJobs: queuedRunner(queue, ctx) }),
+          // loaded only here: bullmq and ioredis slow string handling for the whole process (docs/backtest.md)
+          ...(queue && { runJobs: (await import('../../queue/cli.js')).queuedRunner(queue, ctx) }),
         });
       } finally {
         progress.stop();

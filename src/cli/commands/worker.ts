@@ -3,7 +3,6 @@ import { type Command } from 'commander';
 import { fileURLToPath } from 'node:url';
 import { parsePositiveInt } from '../../../backtest/cli-input.js';
 import { parseRedisUrl } from '../../queue/redis-url.js';
-import { startQueueWorker } from '../../queue/trial-worker.js';
 import { tradeloopVersion } from '../../queue/plugin-hash.js';
 import { type CliContext, writeLine } from '../context.js';
 
@@ -39,6 +38,8 @@ export function registerWorker(program: Command, ctx: CliContext): void {
         const args = [bin, 'worker', '--queue', target.label, ...(flags.strategies ? ['--strategies', flags.strategies] : []), ...(lockMs ? ['--lock-ms', String(lockMs)] : []), ...(flags.verbose ? ['--verbose'] : [])];
         children.push(spawn(process.execPath, args, { stdio: 'inherit', env: ctx.env }));
       }
+      // bullmq and ioredis load only in this command (they slow string handling for the whole process)
+      const { startQueueWorker } = await import('../../queue/trial-worker.js');
       const worker = await startQueueWorker({
         target, env: ctx.env, ...(flags.strategies !== undefined && { strategiesDir: flags.strategies }), ...(lockMs !== undefined && { lockMs }),
         onTrial: (e) => {
