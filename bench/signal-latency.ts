@@ -56,8 +56,14 @@ function platform(): Promise<Server> {
         res.end(JSON.stringify({ access_token: 'bench-token', expires_in: 3599, token_type: 'bearer', scope: 'exchange:read_order exchange:write_order funding:read_profile' }));
         return;
       }
-      const sent = JSON.parse(body || '{}') as { ref_id?: string };
-      res.end(JSON.stringify({ id: `o-${++n}`, ref_id: sent.ref_id, status: 'OPEN', side: 'BUY', market: 'BTCUSD', type: 'LIMIT', amount_filled: '0' }));
+      // a complete Order record for the order sent (its size and price echoed): an answer missing
+      // them is malformed, an unknown outcome the executor resolves by ref_id, and the order would
+      // stay reserved in the risk view, so every later signal paid for all earlier ones
+      const sent = JSON.parse(body || '{}') as { ref_id?: string; base_amount?: string; price?: string };
+      res.end(JSON.stringify({
+        id: `o-${++n}`, ref_id: sent.ref_id, status: 'OPEN', side: 'BUY', market: 'BTCUSD', type: 'LIMIT',
+        base_amount: sent.base_amount ?? '0.001', price: sent.price ?? '1.00', amount_filled: '0',
+      }));
     });
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
