@@ -14,7 +14,7 @@ import type { Budget } from './http/budgets.js';
 import { CircuitBreaker, type VenueReachability } from './http/circuit-breaker.js';
 import { Executor, type CallInput, type CallOptions, type RequestEvent, type ResponseEvent } from './http/executor.js';
 import { RateLimiter } from './http/rate-limiter.js';
-import { SharedRateLimiter, type RateLimitStore } from './http/shared-rate-limiter.js';
+import { SharedRateLimiter, type BudgetStoreState, type RateLimitStore } from './http/shared-rate-limiter.js';
 import { TokenManager } from './http/token-manager.js';
 import { Transport } from './http/transport.js';
 import type { OperationSpec } from './operation-spec.js';
@@ -91,6 +91,8 @@ export interface ApiCore {
   grantedScopes(): Promise<ReadonlySet<string> | undefined>;
   /** Whether the venue is reachable, as the circuit breaker sees it (panel, stream health). */
   venueReachability(): VenueReachability;
+  /** The shared request budget's state (`api.rate_limit_store`); undefined when the budget is this process's own. */
+  budgetStore(): BudgetStoreState | undefined;
   /** Closes the connection pool. */
   close(): Promise<void>;
 }
@@ -153,6 +155,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     tokenRequests: () => tokens?.requestCount() ?? 0,
     grantedScopes: async () => (tokens ? (await tokens.get()).scopes : undefined),
     venueReachability: () => breaker.state(),
+    budgetStore: () => (limiter instanceof SharedRateLimiter ? limiter.storeState() : undefined),
     close: async () => {
       await transport.close();
       await options.rateLimitStore?.close();

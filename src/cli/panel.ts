@@ -15,6 +15,10 @@ export function renderPanel(v: RunView, logFile?: string): string {
   if (v.venueUnreachableSince !== undefined) {
     lines.push(`VENUE UNREACHABLE since ${clock(v.venueUnreachableSince)} (${formatDuration(v.at - v.venueUnreachableSince)}): requests fail fast, one probe a second; market data goes stale`);
   }
+  if (v.budgetStoreUnreachable !== undefined) {
+    const b = v.budgetStoreUnreachable;
+    lines.push(`BUDGET STORE UNREACHABLE since ${clock(b.since)} (${formatDuration(v.at - b.since)}): ${b.store} does not answer; this bot uses its share, 1/${b.bots} of the request budget`);
+  }
   lines.push('');
   lines.push(formatTable(['market', 'mid', 'data'], v.markets.map((m) => [m.market, formatPrice(m.mid, decimals(m.market)), m.stale ? 'STALE' : 'fresh'])));
   lines.push('');

@@ -28,6 +28,8 @@ export interface LiveBundle {
   readonly budget: RequestBudget;
   /** Whether the venue answers, as the client's circuit breaker sees it. */
   reachability(): VenueReachability;
+  /** The shared request budget's state (`api.rate_limit_store`); undefined without one. */
+  budgetStore(): ReturnType<ApiClient['budgetStore']>;
   close(): Promise<void>;
 }
 
@@ -120,6 +122,7 @@ export async function buildLiveBundle(config: Config, env: NodeJS.ProcessEnv, op
       ...(sandbox && { sandbox }),
       budget,
       reachability: () => api.venueReachability(),
+      budgetStore: () => api.budgetStore(),
       close: async () => {
         journal.close();
         await closeAll();

@@ -37,6 +37,8 @@ export interface LiveRunDeps {
   readonly metadata?: VenueMetadata;
   /** How often transfer limits are read again (default 60 s; also after every transfer); ticks are read at start. */
   readonly transferLimitsRefreshMs?: number;
+  /** The shared request budget's state, when the run uses one (`api.rate_limit_store`). */
+  readonly budgetStore?: () => { readonly store: string; readonly unreachableSince?: number; readonly bots: number } | undefined;
   /** TEST-ONLY crash hook handed to the executors (the run command builds it from the environment). */
   readonly crash?: CrashHook;
 }
@@ -149,6 +151,7 @@ export class LiveRun {
       .map((b) => ({ asset: b.asset, available: b.available.toFixed(), trading: b.trading.toFixed() }));
     const equity = this.equity();
     const unreachable = venueUnreachableSince(this.deps.source.health());
+    const store = this.deps.budgetStore?.();
     return {
       at: now,
       startedAt: this.startedAt,
@@ -167,6 +170,7 @@ export class LiveRun {
       stoppedStrategies: this.strategies.filter((s) => s.stopped).map((s) => `${s.name}: ${s.stopped}`),
       orphans: orphanViews(this.orphans),
       ...(unreachable !== undefined && { venueUnreachableSince: unreachable }),
+      ...(store?.unreachableSince !== undefined && { budgetStoreUnreachable: { since: store.unreachableSince, store: store.store, bots: store.bots } }),
     };
   }
 

@@ -28,6 +28,11 @@ export interface RunView {
    * answers: the panel shows one outage line instead of a warning per refused request.
    */
   readonly venueUnreachableSince?: number;
+  /**
+   * The shared request budget (`api.rate_limit_store`) while its store does not answer: since when,
+   * the store, and the bots whose 1/N share this one uses meanwhile.
+   */
+  readonly budgetStoreUnreachable?: { readonly since: number; readonly store: string; readonly bots: number };
   /** Orphans found at start (see `run.orphans`) and what was done to each. */
   readonly orphans?: readonly { readonly refId: string; readonly orderId: string; readonly market: string; readonly side: string; readonly price?: string; readonly action: string }[];
 }

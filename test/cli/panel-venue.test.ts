@@ -27,3 +27,13 @@ describe('the panel during a venue outage', () => {
     expect(venueUnreachableSince([{ stream: 'prices', ...h }])).toBeUndefined();
   });
 });
+
+describe('the panel while the shared budget store does not answer', () => {
+  it('shows one line naming the store, since when, and the share this bot uses', () => {
+    const text = renderPanel(view({ budgetStoreUnreachable: { since: T0 + 35_000, store: 'redis://127.0.0.1:6390', bots: 3 } }));
+    expect(text.split('\n').filter((l) => l.includes('BUDGET STORE'))).toEqual([
+      'BUDGET STORE UNREACHABLE since 12:00:35 (1m00s): redis://127.0.0.1:6390 does not answer; this bot uses its share, 1/3 of the request budget',
+    ]);
+    expect(renderPanel(view({}))).not.toMatch(/BUDGET STORE/);
+  });
+});

@@ -103,6 +103,7 @@ async function runUntilDone(
     refPrefix: bundle.refPrefix,
     log,
     strategies: runnersFor(loaded, log),
+    budgetStore: () => bundle.budgetStore(),
     ...(o.crash && { crash: o.crash }),
   });
   let duration: TimerHandle | undefined;
