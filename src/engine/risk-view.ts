@@ -18,6 +18,10 @@ interface Reservation {
  */
 export class EngineRiskView implements RiskView {
   private readonly reservations = new Map<string, Reservation>();
+  /** The sum of the reservations per asset, kept as they come and go (a balance check reads it, not every reservation). */
+  private readonly reservedBy = new Map<string, Dec>();
+  /** Reservations released by the venue and waiting for balances newer than their release. */
+  private readonly released = new Set<string>();
   private readonly instruments = new Map<MarketSymbol, Instrument>();
   /** Transfer limits as last read from the venue (List Transfer Limits), less transfers since. */
   readonly transferLimits = new TransferLimitBook();
@@ -41,14 +45,10 @@ export class EngineRiskView implements RiskView {
 
   available(asset: string): Dec {
     const balancesAt = this.account.snapshot.balances?.at ?? Number.NEGATIVE_INFINITY;
-    let reserved = ZERO;
-    for (const [ref, r] of this.reservations) {
-      if (r.releasedAfter !== undefined && balancesAt > r.releasedAfter) {
-        this.reservations.delete(ref);
-        continue;
-      }
-      if (r.asset === asset) reserved = reserved.plus(r.amount);
+    for (const ref of this.released) {
+      if (balancesAt > this.reservations.get(ref)!.releasedAfter!) this.drop(ref);
     }
+    const reserved = this.reservedBy.get(asset) ?? ZERO;
     const free = this.account.available(asset).minus(reserved);
     return free.isNegative() ? ZERO : free;
   }
@@ -99,7 +99,21 @@ export class EngineRiskView implements RiskView {
   reserve(intent: Intent): void {
     if (intent.kind === 'transfer') this.transferLimits.spend(intent.intentId, intent.asset, new D(intent.amount));
     const r = reservationOf(intent, midOf(this.market_.snapshot('market' in intent ? intent.market : '')), this.feeBps);
-    if (r) this.reservations.set(intent.intentId, r);
+    if (!r) return;
+    if (this.reservations.has(intent.intentId)) this.drop(intent.intentId);
+    this.reservations.set(intent.intentId, r);
+    this.reservedBy.set(r.asset, (this.reservedBy.get(r.asset) ?? ZERO).plus(r.amount));
+  }
+
+  /** Forgets a reservation and takes it out of its asset's sum. */
+  private drop(refId: string): void {
+    const r = this.reservations.get(refId);
+    if (!r) return;
+    this.reservations.delete(refId);
+    this.released.delete(refId);
+    const left = this.reservedBy.get(r.asset)!.minus(r.amount);
+    if (left.isZero()) this.reservedBy.delete(r.asset);
+    else this.reservedBy.set(r.asset, left);
   }
 
   /**
@@ -113,8 +127,11 @@ export class EngineRiskView implements RiskView {
     this.transferLimits.settled(refId, immediately);
     const r = this.reservations.get(refId);
     if (!r) return;
-    if (immediately) this.reservations.delete(refId);
-    else r.releasedAfter ??= at;
+    if (immediately) this.drop(refId);
+    else {
+      r.releasedAfter ??= at;
+      this.released.add(refId);
+    }
   }
 }
 
