@@ -36,7 +36,9 @@ export function registerWorker(program: Command, ctx: CliContext): void {
       const bin = fileURLToPath(new URL('../../../bin/tradeloop.js', import.meta.url));
       for (let k = 1; k < concurrency; k++) {
         const args = [bin, 'worker', '--queue', target.label, ...(flags.strategies ? ['--strategies', flags.strategies] : []), ...(lockMs ? ['--lock-ms', String(lockMs)] : []), ...(flags.verbose ? ['--verbose'] : [])];
-        children.push(spawn(process.execPath, args, { stdio: 'inherit', env: ctx.env }));
+        // an IPC channel to each child: when this process ends, however it ends (SIGKILL too), the
+        // channel closes and the child stops as on Ctrl-C, so no worker is left behind
+        children.push(spawn(process.execPath, args, { stdio: ['inherit', 'inherit', 'inherit', 'ipc'], env: ctx.env }));
       }
       // bullmq and ioredis load only in this command (they slow string handling for the whole process)
       const { startQueueWorker } = await import('../../queue/trial-worker.js');
@@ -56,6 +58,8 @@ export function registerWorker(program: Command, ctx: CliContext): void {
         };
         process.on('SIGINT', stop);
         process.on('SIGTERM', stop);
+        // a child of `--concurrency N`: its parent is gone when the channel closes
+        if (typeof process.send === 'function') process.once('disconnect', stop);
       });
       for (const c of children) c.kill('SIGTERM');
       await worker.close();
