@@ -63,6 +63,7 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
     .action(async (flags: OptimizeFlags) => {
       if (!(flags.metric in OPTIMIZE_METRICS)) throw new InputError('--metric', `unknown metric ${JSON.stringify(flags.metric)}; use one of ${Object.keys(OPTIMIZE_METRICS).join(', ')}`);
       const queue = flags.queue === undefined ? undefined : parseRedisUrl(flags.queue, '--queue');
+      if (queue !== undefined && flags.workers !== undefined) throw new InputError('--workers', 'has no effect with --queue: the trials run on `tradeloop worker` processes; start them with `tradeloop worker --queue URL --concurrency N`');
       const grid = parseGrid(flags.grid);
       const definition = await loadStrategy(flags.strategy);
       const baseParams = flags.params === undefined ? {} : parseParamString(flags.params);
