@@ -2,6 +2,11 @@
  * SQLite schema of the write-ahead journal. One row per intent (its ref_id is the primary key and
  * is never regenerated), an append-only event log, and fills keyed by the venue's fill id so a fill
  * can be recorded only once.
+ *
+ * The event log's `seq` is a plain INTEGER PRIMARY KEY: events are never deleted, so each new row
+ * takes the largest seq plus one, the order AUTOINCREMENT gave, without the extra write of SQLite's
+ * sequence table in every commit (about 5 µs of each order's journal write). Journals made with
+ * AUTOINCREMENT keep it (the DDL only creates missing tables) and read the same.
  */
 export const JOURNAL_SCHEMA_VERSION = 1;
 
@@ -31,7 +36,7 @@ CREATE TABLE IF NOT EXISTS intents (
 CREATE INDEX IF NOT EXISTS intents_state ON intents(state);
 CREATE INDEX IF NOT EXISTS intents_venue ON intents(venue_id);
 CREATE TABLE IF NOT EXISTS events (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  seq INTEGER PRIMARY KEY,
   ref_id TEXT NOT NULL,
   at INTEGER NOT NULL,
   type TEXT NOT NULL,
