@@ -3,6 +3,8 @@ import { buildManifest, manifestRows, manifestToJson, type AssumptionsManifest }
 import { LazyProgress, parseBps, parseInitial, parsePositiveInt } from '../../../backtest/cli-input.js';
 import { loadSeries, type DataFlags } from '../../../backtest/data-source.js';
 import { metricsToJson } from '../../../backtest/metrics.js';
+import { describeRunInfo } from '../../../backtest/recorded-header.js';
+import { isRecordingFile } from '../../../backtest/recorded-series.js';
 import { DEFAULT_FILL_RULE, duration, formatMetricRows, writeBacktestReport } from '../../../backtest/report.js';
 import { breakEvenText, costTable, monteCarloHeading, monteCarloTable, robustnessToJson, type RobustnessReport } from '../../../backtest/robustness-report.js';
 import { parseRuinPct, parseSeed, runRobustness } from '../../../backtest/robustness-run.js';
@@ -13,6 +15,7 @@ import { InputError, splitMarket } from '../../core/index.js';
 import type { StrategyFailure } from '../../engine/strategy-failure.js';
 import { DEFAULT_RISK_LIMITS } from '../../risk/index.js';
 import { loadStrategy, marketsOf, parseParamString, resolveParams, type StrategyDefinition } from '../../strategy/index.js';
+import { readRecordingHeader } from '../../venue/polling/recording-reader.js';
 import { type CliContext, writeLine } from '../context.js';
 import { formatTable } from '../table.js';
 
@@ -63,6 +66,8 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
       const loadStart = clock.now();
       const series = await loadSeries(flags, marketsOf(definition, params as never));
       const loadMs = clock.now() - loadStart;
+      // a recording's header says what the recorded run was: shown beside the results, never applied
+      const recorded = flags.data !== undefined && isRecordingFile(flags.data) ? { run: await readRecordingHeader(flags.data) } : undefined;
       const market = params.market === undefined ? undefined : String(params.market);
       checkInitial(initial, market);
       const limits = flags.config === undefined ? DEFAULT_RISK_LIMITS : loadConfigFile(flags.config).risk;
@@ -90,10 +95,12 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
           elapsed_ms: round(run.elapsedMs), load_ms: round(loadMs), decisions: run.decisions, denials: run.denials, orders: run.orders, ...(flags.out !== undefined && { out: flags.out }),
           warnings: run.warnings, manifest: manifestToJson(manifest),
           ...(robustness && { robustness: robustnessToJson(robustness) }),
+          ...(recorded && { recording: recorded.run ?? null }),
           ...(failure && { failure }),
         }));
       } else {
         printSummary(ctx, run, definition.name, series.source, flags.out, manifest);
+        if (recorded) for (const line of describeRunInfo(recorded.run)) writeLine(ctx.stdout, line);
         if (robustness) printRobustness(ctx, robustness, run.units.quote);
       }
       if (failure) {

@@ -17,11 +17,52 @@ export interface ResponseSink {
 /** First line of a recording file: lets the replayer refuse anything else with a clear error. */
 export const RECORDING_HEADER = { format: 'tradeloop-stream-recording', version: 1 } as const;
 
+/** One strategy of a recorded run: its name, resolved params and, for a plugin, its content hashes. */
+export interface RecordedStrategy {
+  readonly name: string;
+  readonly params: Readonly<Record<string, unknown>>;
+  /** What was given to load it (built-in name or plugin file). */
+  readonly spec?: string;
+  readonly builtin?: boolean;
+  /** sha256 over the plugin and every local file it imports. */
+  readonly hash?: string;
+  /** Path relative to the plugin's folder → sha256 of its content. */
+  readonly files?: Readonly<Record<string, string>>;
+}
+
+/** The warm-up a run loaded before going live, and the prices it got (market → [epoch ms, price]). */
+export interface RecordedWarmUp {
+  readonly increment: string;
+  readonly points: number;
+  readonly prices?: Readonly<Record<string, readonly (readonly [number, string])[]>>;
+}
+
+/**
+ * What a recorded run was, written in the header line (`run`) so a replay or a divergence report
+ * can re-run the same thing: strategies, params, plugin hashes, risk limits, fees, the tradeloop
+ * version and the warm-up history. Money stays in wire strings. A recording without it still reads.
+ */
+export interface RecordingRunInfo {
+  readonly tradeloopVersion: string;
+  /** Epoch ms the run started. */
+  readonly startedAt?: number;
+  /** The environment it ran in (local, sandbox, production), if known. */
+  readonly environment?: string;
+  readonly strategies: readonly RecordedStrategy[];
+  /** The risk limits in force (the config's risk section, as loaded). */
+  readonly riskLimits?: unknown;
+  /** Fees as the run knew them, e.g. {"taker_bps": "10", "maker_bps": "5"} or the venue's fee rows. */
+  readonly fees?: unknown;
+  readonly warmUp?: RecordedWarmUp;
+}
+
 export interface JsonLinesRecorderOptions {
   /** Secret values masked wherever they appear (secret-named fields are always censored). */
   readonly secrets?: SecretSet;
   /** Lines are dropped (and counted) while this many bytes wait for the disk (default 8 MiB). */
   readonly maxBufferedBytes?: number;
+  /** What the run is, written into the header line (see RecordingRunInfo). */
+  readonly run?: RecordingRunInfo;
 }
 
 /**
@@ -47,7 +88,8 @@ export class JsonLinesRecorder implements ResponseSink {
     this.out.on('error', () => {
       this.closed = true;
     });
-    this.out.write(`${JSON.stringify(RECORDING_HEADER)}\n`);
+    const header = options.run === undefined ? RECORDING_HEADER : { ...RECORDING_HEADER, run: options.run };
+    this.out.write(`${JSON.stringify(header, this.redact)}\n`);
   }
 
   write(entry: RecordedResponse): void {

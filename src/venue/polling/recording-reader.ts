@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { InputError } from '../../core/index.js';
-import { RECORDING_HEADER, type RecordedResponse } from './recorder.js';
+import { RECORDING_HEADER, type RecordedResponse, type RecordingRunInfo } from './recorder.js';
 
 /** A recorded response and the 1-based line of the file it was read from (for error messages). */
 export interface RecordedLine extends RecordedResponse {
@@ -33,6 +33,50 @@ export async function* readRecording(path: string): AsyncGenerator<RecordedLine,
     lines.close();
   }
   if (n === 0) throw new InputError('record', `${path} is empty: expected a recording written with streams.record`);
+}
+
+/**
+ * What the recording's header line says about the run (undefined for a recording written before
+ * headers held it, or by a recorder not given it). Reads the first line only; refuses a file that
+ * is not a recording, or whose run information is malformed, naming the field.
+ */
+export async function readRecordingHeader(path: string): Promise<RecordingRunInfo | undefined> {
+  const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
+  try {
+    for await (const line of lines) {
+      const value = parseLine(path, 1, line);
+      checkHeader(path, value);
+      return checkRunInfo(path, (value as { run?: unknown }).run);
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new InputError('record', `${path} does not exist: give the file a run wrote with streams.record`);
+    throw err;
+  } finally {
+    lines.close();
+  }
+  throw new InputError('record', `${path} is empty: expected a recording written with streams.record`);
+}
+
+function checkRunInfo(path: string, run: unknown): RecordingRunInfo | undefined {
+  if (run === undefined) return undefined;
+  const bad = (field: string, want: string): never => {
+    throw new InputError('record', `${path} header: run.${field} should be ${want}; the header was edited or written by another program (remove "run" to replay the market data alone)`);
+  };
+  if (run === null || typeof run !== 'object' || Array.isArray(run)) return bad('', 'an object');
+  const r = run as Record<string, unknown>;
+  if (typeof r.tradeloopVersion !== 'string') bad('tradeloopVersion', 'a version string');
+  if (!Array.isArray(r.strategies)) return bad('strategies', 'a list');
+  r.strategies.forEach((st: unknown, i) => {
+    const o = st as Record<string, unknown> | null;
+    if (o === null || typeof o !== 'object' || typeof o.name !== 'string') bad(`strategies[${i}].name`, 'a strategy name');
+    if (o!.params === null || typeof o!.params !== 'object' || Array.isArray(o!.params)) bad(`strategies[${i}].params`, 'an object of parameters');
+  });
+  if (r.startedAt !== undefined && (typeof r.startedAt !== 'number' || !Number.isFinite(r.startedAt))) bad('startedAt', 'epoch milliseconds');
+  if (r.warmUp !== undefined) {
+    const w = r.warmUp as Record<string, unknown> | null;
+    if (w === null || typeof w !== 'object' || typeof w.increment !== 'string' || typeof w.points !== 'number') bad('warmUp', '{"increment": name, "points": count, "prices": {market: [[ms, price], …]}}');
+  }
+  return run as RecordingRunInfo;
 }
 
 function parseLine(path: string, n: number, line: string): unknown {
