@@ -81,7 +81,9 @@ export function parsePriceCsv(text: string, source: string): PriceSeries {
   const { kinds, headerEnd } = readHeaderOf(text, problems);
   const cols = allocate(kinds, countLines(text, headerEnd + 1));
   const scan: ScanState = { n: 0, line: 1, prevLine: 0 };
-  scanRows(text, headerEnd + 1, kinds, cols, problems, scan);
+  // the rows as bytes, scanned as a file's are: one reader for both
+  const rows = Buffer.from(headerEnd + 1 < text.length ? text.slice(headerEnd + 1) : '', 'utf8');
+  scanBytes(rows, 0, rows.length, kinds, cols, problems, scan);
   return finish(source, cols, scan, problems);
 }
 
@@ -193,53 +195,11 @@ function seriesFrom(source: string, cols: Columns, n: number): PriceSeries {
 }
 
 /**
- * Scans data rows from `pos`, storing valid rows (counts carried in `scan`). Each row first takes the
- * one-pass fast path (`fastRow`); a row it cannot take (spaces, quotes, exponents, a bad value, a
- * blank line) is read again by `readRow`, which parses every form and reports each problem.
+ * Scans data rows (bytes [pos, len) of whole lines), storing valid rows (counts carried in `scan`).
+ * Each row first takes the one-pass fast path (`fastRowBytes`); a row it cannot take (spaces,
+ * quotes, exponents, a bad value, a blank line) is decoded and read again by `readRow`, which parses
+ * every form and reports each problem.
  */
-function scanRows(text: string, pos: number, kinds: readonly number[], cols: Columns, problems: Problems, scan: ScanState): void {
-  const values = new Float64Array(6);
-  const times = cols.byKind[TIME]!;
-  const len = text.length;
-  let n = scan.n;
-  let line = scan.line;
-  let prevLine = scan.prevLine;
-  while (pos < len) {
-    line++;
-    const fastEnd = fastRow(text, pos, len, kinds, values);
-    let next: number;
-    let ok: boolean;
-    if (fastEnd >= 0) {
-      next = fastEnd + 1;
-      ok = true;
-    } else {
-      let end = text.indexOf('\n', pos);
-      if (end < 0) end = len;
-      next = end + 1;
-      if (end > pos && text.charCodeAt(end - 1) === 13) end--;
-      ok = !isBlank(text, pos, end) && readRow(text, pos, end, line, kinds, values, problems);
-    }
-    if (ok) {
-      const t = values[TIME]!;
-      if (n > 0 && t <= times[n - 1]!) {
-        problems.atLine(line, t === times[n - 1]
-          ? `duplicate timestamp (same as line ${prevLine}); each point needs its own time`
-          : `timestamp is earlier than line ${prevLine}'s; rows must be in ascending time order`);
-      } else {
-        const stored = cols.stored;
-        for (let k = 0; k < stored.length; k++) cols.byKind[stored[k]!]![n] = values[stored[k]!]!;
-        prevLine = line;
-        n++;
-      }
-    }
-    pos = next;
-  }
-  scan.n = n;
-  scan.line = line;
-  scan.prevLine = prevLine;
-}
-
-/** `scanRows` over bytes [pos, len) of a chunk of whole lines (see `loadCsvFile`). */
 function scanBytes(b: Buffer, pos: number, len: number, kinds: readonly number[], cols: Columns, problems: Problems, scan: ScanState): void {
   const values = new Float64Array(6);
   const times = cols.byKind[TIME]!;
@@ -282,7 +242,12 @@ function scanBytes(b: Buffer, pos: number, len: number, kinds: readonly number[]
   scan.prevLine = prevLine;
 }
 
-/** `fastRow` over bytes: the same rows taken, the same numbers. */
+/**
+ * The common row in one pass: plain fields (digits with at most one dot, up to 15 digits; a timestamp
+ * `parseTimeBytes` takes) separated by commas, every value valid and OHLC consistent. Stores the
+ * values and answers the index of the row's newline (or len); -1 when the row needs the general
+ * reader (`readRow`), which then parses it and names each problem.
+ */
 function fastRowBytes(b: Uint8Array, pos: number, len: number, kinds: readonly number[], values: Float64Array): number {
   let i = pos;
   const last = kinds.length - 1;
@@ -336,65 +301,6 @@ function fastRowBytes(b: Uint8Array, pos: number, len: number, kinds: readonly n
   return i < len ? i : len;
 }
 
-/**
- * The common row in one pass: plain fields (digits with at most one dot, up to 15 digits; a timestamp
- * `parseTimeAt` takes) separated by commas, every value valid and OHLC consistent. Stores the values
- * by kind and returns the index of the row's newline (or the text's end); -1 when the row is anything
- * else, for `readRow` to read and report. Both paths give the same numbers (same digits, same division).
- */
-function fastRow(text: string, pos: number, len: number, kinds: readonly number[], values: Float64Array): number {
-  let i = pos;
-  const last = kinds.length - 1;
-  for (let col = 0; col <= last; col++) {
-    const kind = kinds[col]!;
-    const s = i;
-    let c = 0;
-    let v: number;
-    if (kind === TIME) {
-      while (i < len && (c = text.charCodeAt(i)) !== 44 && c !== 10 && c !== 13) i++;
-      v = parseTimeAt(text, s, i);
-      if (!Number.isFinite(v)) return -1;
-    } else {
-      let mantissa = 0;
-      let digits = 0;
-      let frac = -1;
-      for (; i < len; i++) {
-        c = text.charCodeAt(i);
-        if (c >= 48 && c <= 57) {
-          mantissa = mantissa * 10 + (c - 48);
-          digits++;
-          if (frac >= 0) frac++;
-        } else if (c === 46 && frac < 0) frac = 0;
-        else break;
-      }
-      if (digits === 0 || digits > 15) return -1;
-      v = frac <= 0 ? mantissa : mantissa / POW10[frac]!;
-      if (kind === VOLUME ? !(v >= 0) : !(v > 0)) return -1;
-    }
-    values[kind] = v;
-    if (i >= len) {
-      if (col !== last) return -1;
-      break;
-    }
-    c = text.charCodeAt(i);
-    if (col < last) {
-      if (c !== 44) return -1;
-      i++;
-    } else if (c === 13) {
-      // a CRLF row end, or a CR closing the text (as the slow path strips it)
-      if (i + 1 < len && text.charCodeAt(i + 1) !== 10) return -1;
-      i++;
-    } else if (c !== 10) return -1;
-  }
-  if (kinds.length > 3) {
-    const open = values[OPEN]!;
-    const close = values[PRICE]!;
-    const high = values[HIGH]!;
-    const low = values[LOW]!;
-    if (high < Math.max(open, close, low) || low > Math.min(open, close, high)) return -1;
-  }
-  return i < len ? i : len;
-}
 
 /** Parses one row's fields into `values` by kind; reports and returns false when any is bad. */
 function readRow(
