@@ -8,45 +8,15 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS, countColours, rgb, type Rgb } from '../support/chart-pixels.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COST_COLOURS, METHOD_COLOURS } from '../../backtest/robustness-html.js';
 import { runCli } from '../cli/cli-helpers.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 if (!existsSync(CHROMIUM)) console.warn(`skipping the robustness report browser test: no Chromium at ${CHROMIUM}`);
 
-interface CanvasLike {
-  readonly id: string;
-  readonly width: number;
-  readonly height: number;
-  getAttribute(name: string): string | null;
-  getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } | null;
-}
 
-/** Runs in the page: per chart canvas, whether it was marked drawn and how many pixels are close to each colour. */
-function countColours(colours: Record<string, [number, number, number]>): Array<{ id: string; drawn: boolean; counts: Record<string, number> }> {
-  const doc = (globalThis as unknown as { document: { querySelectorAll(selector: string): ArrayLike<CanvasLike> } }).document;
-  return Array.from(doc.querySelectorAll('canvas.rchart')).map((canvas) => {
-    const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
-    const counts: Record<string, number> = { painted: 0 };
-    for (const name of Object.keys(colours)) counts[name] = 0;
-    for (let i = 0; i < data.length; i += 4) {
-      if (data[i + 3]! === 0) continue;
-      counts.painted! += 1;
-      for (const [name, [r, g, b]] of Object.entries(colours)) {
-        if (Math.abs(data[i]! - r) + Math.abs(data[i + 1]! - g) + Math.abs(data[i + 2]! - b) < 40 && data[i + 3]! > 200) counts[name]! += 1;
-      }
-    }
-    return { id: canvas.id, drawn: canvas.getAttribute('data-drawn') === '1', counts };
-  });
-}
-
-function rgb(hex: string): [number, number, number] {
-  return [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)) as [number, number, number];
-}
-
-const COLOURS: Record<string, [number, number, number]> = {
+const COLOURS: Record<string, Rgb> = {
   ...Object.fromEntries(Object.entries(METHOD_COLOURS).map(([k, v]) => [k, rgb(v)])),
   fee: rgb(COST_COLOURS.fee), slippage: rgb(COST_COLOURS.slippage),
   red: [185, 28, 28], green: [22, 163, 74], outline: [17, 24, 39],
@@ -64,7 +34,7 @@ describe.skipIf(!existsSync(CHROMIUM))('robustness sections of report.html in he
     const bt = await runCli(['backtest', '--strategy', 'sma-cross', '--data', csv, '--params', 'fast=3,slow=8', '--slippage-bps', '2', '--robustness', '500', '--out', join(dir, 'bt')]);
     const opt = await runCli(['optimize', '--strategy', 'sma-cross', '--data', csv, '--grid', 'fast=2..5:1,slow=8..14:2', '--workers', '1', '--out', join(dir, 'opt')]);
     expect([bt.code, bt.stderr, opt.code, opt.stderr]).toEqual([0, '', 0, '']);
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1200, height: 900 } });
+    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1200, height: 900 } });
     await context.route('**/*', (route) => (route.request().url().startsWith('file:') ? route.continue() : (outside.push(route.request().url()), route.abort())));
   }, 60_000);
   afterAll(async () => {
@@ -86,7 +56,7 @@ describe.skipIf(!existsSync(CHROMIUM))('robustness sections of report.html in he
   it('draws a histogram per method and figure and the cost sweep', async () => {
     const { page, errors } = await open(join(dir, 'bt', 'report.html'), 10);
     await page.screenshot({ path: join(tmpdir(), 'tradeloop-robustness-report.png'), fullPage: true });
-    const charts = await page.evaluate(countColours, COLOURS);
+    const charts = await page.evaluate(countColours, { selector: 'canvas.rchart', colours: COLOURS });
     expect(errors).toEqual([]);
     expect(outside).toEqual([]);
     expect(charts).toHaveLength(10);
@@ -105,7 +75,7 @@ describe.skipIf(!existsSync(CHROMIUM))('robustness sections of report.html in he
 
   it('draws the optimizer heat map with its best cell outlined', async () => {
     const { page, errors } = await open(join(dir, 'opt', 'report.html'), 1);
-    const [heat] = await page.evaluate(countColours, COLOURS);
+    const [heat] = await page.evaluate(countColours, { selector: 'canvas.rchart', colours: COLOURS });
     expect(errors).toEqual([]);
     expect(heat!.id).toBe('heat-map');
     expect(heat!.drawn).toBe(true);

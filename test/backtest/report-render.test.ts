@@ -6,37 +6,12 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS, countColours, type Rgb } from '../support/chart-pixels.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeBacktestReport } from '../../backtest/report.js';
 import { sampleRun } from './sample-run.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 
-/** The little of the DOM the pixel check uses (the project compiles without the DOM library). */
-interface CanvasLike {
-  readonly width: number;
-  readonly height: number;
-  getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } | null;
-}
-
-/** Runs in the page: counts pixels per chart canvas close to each given colour (and all painted ones). */
-function countColours(colours: Record<string, [number, number, number]>): Array<Record<string, number>> {
-  const doc = (globalThis as unknown as { document: { querySelectorAll(selector: string): ArrayLike<CanvasLike> } }).document;
-  return Array.from(doc.querySelectorAll('.chart canvas')).map((canvas) => {
-    const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
-    const counts: Record<string, number> = { painted: 0 };
-    for (const name of Object.keys(colours)) counts[name] = 0;
-    for (let i = 0; i < data.length; i += 4) {
-      if (data[i + 3]! === 0) continue;
-      counts.painted! += 1;
-      for (const [name, [r, g, b]] of Object.entries(colours)) {
-        if (Math.abs(data[i]! - r) + Math.abs(data[i + 1]! - g) + Math.abs(data[i + 2]! - b) < 40 && data[i + 3]! > 200) counts[name]! += 1;
-      }
-    }
-    return counts;
-  });
-}
 
 describe.skipIf(!existsSync(CHROMIUM))('report.html in headless Chromium', () => {
   const dirs: string[] = [];
@@ -52,7 +27,7 @@ describe.skipIf(!existsSync(CHROMIUM))('report.html in headless Chromium', () =>
     dirs.push(out, profile);
     const files = writeBacktestReport(out, sampleRun(20_000, 3));
     context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1200, height: 900 },
+      executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1200, height: 900 },
     });
     const outside: string[] = [];
     await context.route('**/*', (route) => (route.request().url().startsWith('file:') ? route.continue() : (outside.push(route.request().url()), route.abort())));
@@ -66,10 +41,10 @@ describe.skipIf(!existsSync(CHROMIUM))('report.html in headless Chromium', () =>
     await Promise.race([page.waitForSelector('body[data-charts-drawn="3"]', { timeout: 15_000 }), failed]);
     await page.screenshot({ path: join(tmpdir(), 'tradeloop-report.png'), fullPage: true });
 
-    const colours: Record<string, [number, number, number]> = {
+    const colours: Record<string, Rgb> = {
       price: [37, 99, 235], buy: [22, 163, 74], sell: [220, 38, 38], strategy: [124, 58, 237], hold: [156, 163, 175],
     };
-    const counts = await page.evaluate(countColours, colours);
+    const counts = (await page.evaluate(countColours, { selector: '.chart canvas', colours })).map((c) => c.counts);
     expect(errors).toEqual([]);
     expect(outside).toEqual([]);
     expect(counts).toHaveLength(3);
