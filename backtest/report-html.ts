@@ -129,20 +129,24 @@ const CLIENT_SCRIPT = `(function () {
   document.body.setAttribute('data-charts-drawn', String(charts.length));
 })();`;
 
-/** Renders the complete page. */
-export function renderReportHtml(page: ReportPage, assets: ChartAssets): string {
+/** The head (one CSP, the styles given) and the header of a report page, up to its body's content. */
+function pageTop(title: string, subtitle: string, styles: readonly string[]): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="${CSP}">
-<title>${escapeHtml(page.title)}</title>
-<style>${assets.css.replace(/<\/style/gi, '<\\/style')}</style>
-<style>${PAGE_CSS}${page.extra?.css ?? ''}</style>
+<title>${escapeHtml(title)}</title>
+${styles.map((css) => `<style>${css}</style>`).join('\n')}
 </head>
 <body>
-<header><h1>${escapeHtml(page.title)}</h1><p class="sub">${escapeHtml(page.subtitle)}</p></header>
+<header><h1>${escapeHtml(title)}</h1><p class="sub">${escapeHtml(subtitle)}</p></header>`;
+}
+
+/** Renders the complete page. */
+export function renderReportHtml(page: ReportPage, assets: ChartAssets): string {
+  return `${pageTop(page.title, page.subtitle, [assets.css.replace(/<\/style/gi, '<\\/style'), `${PAGE_CSS}${page.extra?.css ?? ''}`])}
 ${(page.warnings ?? []).map((w) => `<p class="warn" role="alert">${escapeHtml(w)}</p>`).join('\n')}
 <section class="grid">
 <div><h2>Metrics</h2>
@@ -185,17 +189,7 @@ export interface PlainPage {
 /** Renders a self-contained page like the backtest report's, with the same CSP and styles. */
 export function renderPlainHtml(page: PlainPage): string {
   const tables = page.tables.map((t) => `<div><h2>${escapeHtml(t.heading)}</h2>\n${table(t.rows)}</div>`).join('\n');
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="${CSP}">
-<title>${escapeHtml(page.title)}</title>
-<style>${PAGE_CSS}${page.extra.css}</style>
-</head>
-<body>
-<header><h1>${escapeHtml(page.title)}</h1><p class="sub">${escapeHtml(page.subtitle)}</p></header>
+  return `${pageTop(page.title, page.subtitle, [`${PAGE_CSS}${page.extra.css}`])}
 <section class="grid">
 ${tables}
 </section>

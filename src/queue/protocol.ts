@@ -3,8 +3,7 @@
  * and the data of a study and of its trials. Job data holds parameters, hashes and names, never code
  * and never a secret; the price series travels once, stored under its content hash.
  */
-import type { RiskLimits } from '../risk/limits.js';
-import type { JobMetrics, JobResult } from '../../backtest/optimize-job.js';
+import type { JobContext, JobMetrics, JobResult } from '../../backtest/optimize-job.js';
 import type { GridValue } from '../../backtest/grid.js';
 import type { PluginFingerprint } from './plugin-hash.js';
 import { sha256 } from './plugin-hash.js';
@@ -15,17 +14,12 @@ export const STUDY_QUEUE = 'optimize-studies';
 export const TRIAL_QUEUE = 'optimize-trials';
 
 /** What every trial of a study shares. */
-export interface StudySpec {
+/** A study's settings: the local optimizer's job context, with the plugin and the series by hash. */
+export interface StudySpec extends Pick<JobContext, 'source' | 'baseParams' | 'feeBps' | 'slippageBps' | 'initial' | 'limits'> {
   readonly version: string;
   readonly plugin: PluginFingerprint;
   readonly seriesHash: string;
-  readonly source: string;
   readonly points: number;
-  readonly baseParams: Readonly<Record<string, unknown>>;
-  readonly feeBps: number;
-  readonly slippageBps: number;
-  readonly initial: Readonly<Record<string, string>>;
-  readonly limits?: RiskLimits;
 }
 
 export interface TrialData {
