@@ -224,13 +224,13 @@ function warningsOf(cfg: BacktestConfig, points: number, intents: number): strin
   return none === undefined ? [] : [none];
 }
 
-function noteDenial(denials: Record<string, DenialSummary>, reason: DenialReason, at: number): void {
+export function noteDenial(denials: Record<string, DenialSummary>, reason: DenialReason, at: number): void {
   const seen = denials[reason.code];
   const last = { at, message: reason.message, details: reason.details };
   denials[reason.code] = seen === undefined ? { count: 1, first: last, last } : { count: seen.count + 1, first: seen.first, last };
 }
 
-function traceOf(d: Decision): IntentTrace {
+export function traceOf(d: Decision): IntentTrace {
   const i = d.intent;
   const outcome = d.kind === 'approve' ? 'approve' : d.reason.code;
   if (i.kind === 'place-order' || i.kind === 'execute-quote') return { at: d.at, kind: i.kind, market: i.market, side: i.side, outcome };
