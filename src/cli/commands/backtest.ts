@@ -3,6 +3,7 @@ import { buildManifest, manifestRows, manifestToJson, type AssumptionsManifest }
 import { LazyProgress, parseBps, parseInitial, parsePositiveInt } from '../../../backtest/cli-input.js';
 import { loadSeries, type DataFlags } from '../../../backtest/data-source.js';
 import { metricsToJson } from '../../../backtest/metrics.js';
+import { BOOK_FILL_RULE, resolveFillModel, runRecordedBookBacktest } from '../../../backtest/recorded-book-run.js';
 import { describeRunInfo } from '../../../backtest/recorded-header.js';
 import { isRecordingFile } from '../../../backtest/recorded-series.js';
 import { DEFAULT_FILL_RULE, duration, formatMetricRows, writeBacktestReport } from '../../../backtest/report.js';
@@ -32,6 +33,8 @@ interface BacktestFlags extends DataFlags {
   readonly ruinPct?: string;
   readonly seed?: string;
   readonly blockLength?: string;
+  readonly fillModel?: string;
+  readonly latencyMs?: string;
 }
 
 /**
@@ -50,6 +53,8 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
     .option('--slippage-bps <n>', 'slippage against the trader in basis points (default 0)')
     .option('--initial <ASSET=AMOUNT,...>', 'starting balances', 'USD=10000')
     .option('-c, --config <file>', 'YAML config whose risk: section sets the risk limits (default: the built-in limits)')
+    .option('--fill-model <model>', 'book: fill against a recording\'s order books (the default for recordings that hold them); points: fill at the next point')
+    .option('--latency-ms <n>', 'with --fill-model book: milliseconds from decision to venue (default 0)')
     .option('--json', 'print one JSON object on one line (logs go to stderr)')
     .option('--out <dir>', 'write trades.csv, equity.csv and report.html here')
     .option('--robustness <n>', 'N Monte Carlo paths per method (trips reshuffled and resampled, returns block-bootstrapped) and the fee/slippage sweep')
@@ -64,10 +69,12 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
       const params = strategyParams(definition, flags);
       const clock = new LiveClock();
       const loadStart = clock.now();
-      const series = await loadSeries(flags, marketsOf(definition, params as never));
+      const markets = marketsOf(definition, params as never);
+      const series = await loadSeries(flags, markets);
       const loadMs = clock.now() - loadStart;
       // a recording's header says what the recorded run was: shown beside the results, never applied
       const recorded = flags.data !== undefined && isRecordingFile(flags.data) ? { run: await readRecordingHeader(flags.data) } : undefined;
+      const fill = await resolveFillModel(flags, recorded !== undefined, markets.length === 1 ? markets[0] : undefined);
       const market = params.market === undefined ? undefined : String(params.market);
       checkInitial(initial, market);
       const limits = flags.config === undefined ? DEFAULT_RISK_LIMITS : loadConfigFile(flags.config).risk;
@@ -76,15 +83,19 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
       let run: BacktestRun;
       const cfg: BacktestConfig = { definition, params, series, initial, feeBps, slippageBps, limits };
       try {
-        run = await runBacktest({ ...cfg, onProgress: (d, t) => progress.update(d, t) });
+        run = fill.model === 'book'
+          ? await runRecordedBookBacktest({ definition, params, path: flags.data!, initial, feeBps, latencyMs: fill.latencyMs ?? 0, limits })
+          : await runBacktest({ ...cfg, onProgress: (d, t) => progress.update(d, t) });
       } finally {
         progress.stop();
       }
-      const manifest = buildManifest({ fillModel: { name: 'points', rule: DEFAULT_FILL_RULE }, feeBps, slippageBps, source: series.source, times: run.times, definition, params, initial, limits });
+      const fillModel = fill.model === 'book' ? { name: 'book', rule: BOOK_FILL_RULE } : { name: 'points', rule: DEFAULT_FILL_RULE };
+      const source = fill.model === 'book' ? `${flags.data!} (recorded ${run.market} books)` : series.source;
+      const manifest = buildManifest({ fillModel, feeBps, slippageBps, ...(fill.latencyMs !== undefined && { latencyMs: fill.latencyMs }), source, times: run.times, definition, params, initial, limits });
       // a stopped strategy's figures are of a broken run: resampling them would only dress them up
       const robustness = robust === undefined || run.strategyFailure ? undefined : await runRobustness(cfg, run, robust);
       if (robust !== undefined && robustness === undefined) writeLine(ctx.stderr, 'note: no robustness figures: the strategy stopped, so its run is not one to resample');
-      if (flags.out !== undefined) writeReport(flags.out, run, { strategy: definition.name, params, source: series.source, initial: flags.initial, feeBps, slippageBps, manifest, ...(robustness && { robustness }) });
+      if (flags.out !== undefined) writeReport(flags.out, run, { strategy: definition.name, params, source, fillRule: fillModel.rule, initial: flags.initial, feeBps, slippageBps, manifest, ...(robustness && { robustness }) });
       // a run that could decide nothing must not pass for a flat strategy: the summary says so before
       // the figures, and with --json (stdout is for machines) stderr says it too
       if (flags.json) for (const w of run.warnings) writeLine(ctx.stderr, `warning: ${w}`);
@@ -99,7 +110,7 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
           ...(failure && { failure }),
         }));
       } else {
-        printSummary(ctx, run, definition.name, series.source, flags.out, manifest);
+        printSummary(ctx, run, definition.name, source, flags.out, manifest);
         if (recorded) for (const line of describeRunInfo(recorded.run)) writeLine(ctx.stdout, line);
         if (robustness) printRobustness(ctx, robustness, run.units.quote);
       }
@@ -161,13 +172,13 @@ function printRobustness(ctx: CliContext, r: RobustnessReport, quote: string): v
   }
 }
 
-function writeReport(out: string, run: BacktestRun, info: { strategy: string; params: Record<string, unknown>; source: string; initial: string; feeBps: number; slippageBps: number; manifest: AssumptionsManifest; robustness?: RobustnessReport }): void {
+function writeReport(out: string, run: BacktestRun, info: { strategy: string; params: Record<string, unknown>; source: string; fillRule: string; initial: string; feeBps: number; slippageBps: number; manifest: AssumptionsManifest; robustness?: RobustnessReport }): void {
   const params = Object.fromEntries(Object.entries(info.params).map(([k, v]) => [k, typeof v === 'number' || typeof v === 'boolean' ? v : String(v)]));
   writeBacktestReport(out, {
     strategy: info.strategy, market: run.market, params, source: info.source,
     times: run.times, prices: run.prices, equity: run.equity, trades: run.trades, fills: run.fills, metrics: run.metrics, warnings: run.warnings, units: run.units,
     manifest: info.manifest, ...(info.robustness && { robustness: info.robustness }),
-    assumptions: { initial: info.initial, feeBps: info.feeBps, slippageBps: info.slippageBps, fillRule: DEFAULT_FILL_RULE, extra: [['Risk decisions', decisionsText(run)], ...denialLines(run).map((l): [string, string] => ['Denial', l.trim()])] },
+    assumptions: { initial: info.initial, feeBps: info.feeBps, slippageBps: info.slippageBps, fillRule: info.fillRule, extra: [['Risk decisions', decisionsText(run)], ...denialLines(run).map((l): [string, string] => ['Denial', l.trim()])] },
   });
 }
 

@@ -1,0 +1,309 @@
+/**
+ * `--fill-model book`: a stream recording replayed through the kernel with a venue that fills against
+ * the recorded market (src/venue/recorded-book-venue.ts). Every recorded market event of the
+ * strategy's market (books, tickers, prices, quotes) reaches the strategy at its receive time, as in
+ * the live run; each book also moves the venue's book. Orders meet the book in force when they arrive
+ * (decision time plus `--latency-ms`). Equity is marked at every recorded event, at the last book mid
+ * (or price). When the run polled no prices, each book's mid is also given as a price event, as the
+ * point model replays book mids, so price strategies decide on the same points in both models.
+ */
+import { performance } from 'node:perf_hooks';
+import { TestClock } from '../src/clock/test-clock.js';
+import { D, InputError, splitMarket, type MarketEvent, type MarketSymbol } from '../src/core/index.js';
+import type { IntentIds } from '../src/engine/intent-ids.js';
+import { Kernel } from '../src/engine/kernel.js';
+import { StrategyRunner } from '../src/engine/strategy-runner.js';
+import { MemoryJournal } from '../src/exec/memory-journal.js';
+import type { Logger } from '../src/log/index.js';
+import { DEFAULT_RISK_LIMITS, type RiskLimits } from '../src/risk/limits.js';
+import { MAX_LISTED_PROBLEMS, PriceDataError, type PriceProblem } from '../src/sim/prices/price-file.js';
+import type { PointExecution } from '../src/sim/replay/point-orders.js';
+import { marketsOf, type StrategyDefinition } from '../src/strategy/define.js';
+import { HotStream } from '../src/state/hot-stream.js';
+import type { AccountEvent, OpenOrderView } from '../src/state/index.js';
+import type { MarketSource, StreamHealth } from '../src/venue/market-source.js';
+import { ResponseDecoder } from '../src/venue/polling/decode.js';
+import { readRecording } from '../src/venue/polling/recording-reader.js';
+import { parseStreamName } from '../src/venue/polling/stream-names.js';
+import { RecordedBookVenue } from '../src/venue/recorded-book-venue.js';
+import type { VenueFill, VenueOrder } from '../src/venue/venue.js';
+import { computeMetrics } from './metrics.js';
+import { unitsOf } from './report.js';
+import { RoundTripTracker } from './round-trips.js';
+import { noteDenial, traceOf, type BacktestRun, type DenialSummary, type IntentTrace } from './run.js';
+import { RECORDS_KEPT } from './wiring.js';
+
+export interface RecordedBookConfig {
+  readonly definition: StrategyDefinition;
+  readonly params: Readonly<Record<string, unknown>>;
+  /** The stream recording. */
+  readonly path: string;
+  readonly initial?: Readonly<Record<string, string>>;
+  readonly feeBps?: number;
+  /** Decision-to-venue latency, ms (default 0). */
+  readonly latencyMs?: number;
+  readonly limits?: RiskLimits;
+  readonly log?: Logger;
+  readonly timer?: () => number;
+}
+
+/** The recorded market events of one market, grouped by receive time, oldest first. */
+export interface RecordedMarket {
+  readonly market: MarketSymbol;
+  readonly steps: readonly { readonly at: number; readonly events: readonly MarketEvent[] }[];
+  readonly books: number;
+  readonly hasPrices: boolean;
+}
+
+/** True when the recording holds order books of `market` (what `--fill-model book` fills against). */
+export async function recordingHasBooks(path: string, market: MarketSymbol): Promise<boolean> {
+  for await (const entry of readRecording(path)) if (entry.stream === `book:${market}`) return true;
+  return false;
+}
+
+/** Decodes the market events of `market` (problems named by line, all at once, as for price files). */
+export async function loadRecordedMarket(path: string, market: MarketSymbol): Promise<RecordedMarket> {
+  const decoder = new ResponseDecoder();
+  const problems: PriceProblem[] = [];
+  const steps: { at: number; events: MarketEvent[] }[] = [];
+  let books = 0;
+  let hasPrices = false;
+  let lastAt = -Infinity;
+  for await (const entry of readRecording(path)) {
+    const id = parseStreamName(entry.stream);
+    if (id === undefined || !['book', 'ticker', 'prices', 'quotes'].includes(id.kind)) continue;
+    if (id.market !== undefined && id.market !== market) continue;
+    let events: readonly MarketEvent[];
+    try {
+      events = decoder.decode(id, entry.body, entry.at).market.filter((e) => e.market === market);
+    } catch (err) {
+      problems.push({ line: entry.line, where: `line ${entry.line}`, message: `the ${id.kind} response does not decode: ${(err as Error).message}` });
+      continue;
+    }
+    if (events.length === 0) continue;
+    if (entry.at < lastAt) {
+      problems.push({ line: entry.line, where: `line ${entry.line}`, message: `time ${new Date(entry.at).toISOString()} is earlier than the response before it` });
+      continue;
+    }
+    books += events.filter((e) => e.kind === 'book').length;
+    hasPrices ||= events.some((e) => e.kind === 'price');
+    const last = steps[steps.length - 1];
+    if (last !== undefined && last.at === entry.at) last.events.push(...events);
+    else steps.push({ at: entry.at, events: [...events] });
+    lastAt = entry.at;
+  }
+  if (problems.length > 0) throw new PriceDataError(path, problems.slice(0, MAX_LISTED_PROBLEMS), problems.length);
+  if (books === 0) throw new InputError('--fill-model', `${path} holds no order books of ${market}, so nothing to fill against: use --fill-model points (fills at the recorded prices), or record a run whose strategy needs books`);
+  return { market, steps, books, hasPrices };
+}
+
+/**
+ * The MarketSource of a recorded-book replay: emits, in the order a live run learns them, the
+ * account (when it changed), the orders that closed, the new fills, then the recorded events.
+ */
+class RecordedBookSource implements MarketSource {
+  readonly events$ = new HotStream<MarketEvent>();
+  readonly account$ = new HotStream<AccountEvent>();
+  readonly fills$ = new HotStream<readonly VenueFill[]>();
+  readonly orders$ = new HotStream<readonly VenueOrder[]>();
+  private fillsSeen = 0;
+  private lastAt = 0;
+  private steps = 0;
+
+  constructor(private readonly venue: RecordedBookVenue) {}
+
+  /** Reports what the venue did since the last call (the account always with `force`); true when there was anything. */
+  async flush(at: number, force = false): Promise<boolean> {
+    const v = this.venue;
+    const closed = v.takeClosed();
+    const fills = v.allFills().slice(this.fillsSeen);
+    if (closed.length === 0 && fills.length === 0 && !force) return false;
+    this.fillsSeen += fills.length;
+    this.account$.next({ kind: 'balances', at, items: await v.balances() });
+    const open: OpenOrderView[] = (await v.listOpenOrders()).map((o) => ({
+      orderId: o.orderId, refId: o.refId, market: o.market, side: o.side, type: o.type,
+      ...(o.price && { price: o.price }), ...(o.baseAmount && { baseAmount: o.baseAmount }), ...(o.quoteAmount && { quoteAmount: o.quoteAmount }),
+      amountFilled: o.amountFilled, status: o.status,
+    }));
+    this.account$.next({ kind: 'open-orders', at, orders: open });
+    if (closed.length > 0) this.orders$.next(closed);
+    if (fills.length > 0) this.fills$.next(fills);
+    return true;
+  }
+
+  emit(e: MarketEvent): void {
+    this.steps++;
+    this.lastAt = e.at;
+    this.events$.next(e);
+  }
+
+  async warmUp(): Promise<readonly MarketEvent[]> {
+    return [];
+  }
+
+  start(): void {}
+
+  async stop(): Promise<void> {
+    for (const s of [this.events$, this.account$, this.fills$, this.orders$] as HotStream<unknown>[]) s.complete();
+  }
+
+  health(): readonly StreamHealth[] {
+    return [{ stream: 'recording', lastSuccessAt: this.lastAt, consecutiveErrors: 0, lastError: undefined, polls: this.steps }];
+  }
+}
+
+/** Replays a recording through the strategy with the recorded-book venue; the same report as a point run. */
+export async function runRecordedBookBacktest(cfg: RecordedBookConfig): Promise<BacktestRun> {
+  const timer = cfg.timer ?? (() => performance.now());
+  const t0 = timer();
+  const markets = marketsOf(cfg.definition, cfg.params as never);
+  if (markets.length !== 1) throw new InputError('market', `strategy ${cfg.definition.name} trades ${markets.join(', ') || 'no market'}: a backtest replays one market`);
+  const market = markets[0]!;
+  const { base, quote } = splitMarket(market);
+  const recorded = await loadRecordedMarket(cfg.path, market);
+  const feeBps = cfg.feeBps ?? 10;
+  const clock = new TestClock(recorded.steps[0]!.at);
+  const venue = new RecordedBookVenue({ funding: cfg.initial ?? { USD: '10000' }, feeBps, latencyMs: cfg.latencyMs ?? 0, now: () => clock.now() });
+  const journal = new MemoryJournal({ keepFinished: RECORDS_KEPT });
+  const limits = { ...(cfg.limits ?? DEFAULT_RISK_LIMITS), fee_bps: feeBps };
+  let runner: StrategyRunner | undefined;
+  const kernel = new Kernel(
+    { clock, venue, journal, ...(cfg.log && { log: cfg.log }) },
+    {
+      limits, refPrefix: 'bt', fillsSinceMs: recorded.steps[0]!.at, transferLimitsRefresh: 'after-transfers',
+      strategies: (ids: IntentIds) => [(runner = new StrategyRunner(cfg.definition.name, cfg.definition, cfg.params, [market], ids, cfg.log))],
+    },
+  );
+  const intents: IntentTrace[] = [];
+  const denials: Record<string, DenialSummary> = {};
+  kernel.decisions$.subscribe((d) => {
+    intents.push(traceOf(d));
+    if (d.kind === 'deny') noteDenial(denials, d.reason, d.at);
+  });
+  const outcomes = { accepted: 0, fills: 0, cancelled: 0, rejected: 0, failed: 0 };
+  kernel.reports$.subscribe((r) => {
+    if (r.kind in outcomes) outcomes[r.kind as keyof typeof outcomes]++;
+  });
+  const source = new RecordedBookSource(venue);
+  kernel.attach(source);
+  const tracker = new RoundTripTracker();
+  const watchEquity = cfg.limits?.daily_loss_limit !== undefined || cfg.limits?.max_drawdown_pct !== undefined;
+  const times: number[] = [];
+  const prices: number[] = [];
+  const equity: number[] = [];
+  let mark: number | undefined;
+  let tracked = 0;
+  const settle = async (at: number): Promise<void> => {
+    // latency-0 orders fill while they are placed: report them, then what the strategy did about it
+    for (let round = 0; round < 1000; round++) {
+      if (kernel.busy) await kernel.drain();
+      if (!(await source.flush(at)) && !kernel.busy) break;
+    }
+    const fills = venue.allFills();
+    for (; tracked < fills.length; tracked++) tracker.add(asExecution(fills[tracked]!));
+  };
+  try {
+    await kernel.startMetadata();
+    // the starting balances, as a live run's first account poll reports them
+    await source.flush(recorded.steps[0]!.at, true);
+    for (const step of recorded.steps) {
+      clock.advanceTo(step.at);
+      venue.arrive(step.at, false);
+      for (const e of step.events) if (e.kind === 'book') venue.book(market, e.at, e.bids, e.asks);
+      venue.arrive(step.at);
+      await settle(step.at);
+      for (const e of step.events) {
+        source.emit(e);
+        const m = markOf(e);
+        if (m !== undefined) mark = m;
+        if (e.kind === 'book' && !recorded.hasPrices && m !== undefined) source.emit({ kind: 'price', market, at: e.at, price: m });
+        await settle(step.at);
+      }
+      if (mark === undefined) continue;
+      const bal = await venue.balances();
+      const total = (asset: string): number => {
+        const b = bal.find((x) => x.asset === asset);
+        return b ? b.available.plus(b.trading).toNumber() : 0;
+      };
+      let e = total(quote) + total(base) * mark;
+      if (watchEquity && kernel.markEquity(new D(e), step.at) !== undefined) {
+        await settle(step.at);
+        const after = await venue.balances();
+        e = after.filter((x) => x.asset === quote || x.asset === base).reduce((s, x) => s + x.available.plus(x.trading).toNumber() * (x.asset === base ? mark! : 1), 0);
+      }
+      times.push(step.at);
+      prices.push(mark);
+      equity.push(e);
+    }
+    if (times.length === 0) throw new InputError('--data', `${cfg.path} holds no book, ticker or price of ${market} to mark the account at`);
+    const t = Float64Array.from(times);
+    const p = Float64Array.from(prices);
+    const eq = Float64Array.from(equity);
+    const metrics = computeMetrics({ times: t, equity: eq, prices: p, trades: tracker.trades, feesPaid: tracker.totalFees, ...(tracker.openSince !== undefined && { openSince: tracker.openSince }) });
+    const balances = await venue.balances();
+    return {
+      market, times: t, prices: p, equity: eq, trades: tracker.trades, fills: tracker.fills, feesPaid: tracker.totalFees,
+      ...(tracker.openSince !== undefined && { openSince: tracker.openSince }),
+      metrics, elapsedMs: timer() - t0, intents, decisions: kernel.gate.stats(), denials,
+      orders: { ...outcomes, openAtEnd: kernel.openOrders.count() },
+      ...(runner?.stopped !== undefined && { strategyStopped: runner.stopped, ...(runner.failure && { strategyFailure: runner.failure }) }),
+      finalBalances: Object.fromEntries(balances.map((x) => [x.asset, x.available.plus(x.trading).toFixed()])),
+      units: unitsOf(market, kernel.riskView.instrument(market)?.priceDecimals),
+      warnings: intents.length === 0 ? [`the strategy made no decision on the ${times.length} recorded steps of ${market}`] : [],
+    };
+  } finally {
+    kernel.close();
+    journal.close();
+  }
+}
+
+/** The price an event marks the account at: a price, or the mid of a book's or ticker's best levels. */
+function markOf(e: MarketEvent): number | undefined {
+  if (e.kind === 'price') return e.price;
+  const [bid, ask] = e.kind === 'book' ? [e.bids[0]?.price, e.asks[0]?.price] : e.kind === 'ticker' ? [e.bid?.price, e.ask?.price] : [undefined, undefined];
+  return bid !== undefined && ask !== undefined && bid > 0 && ask > 0 ? (bid + ask) / 2 : undefined;
+}
+
+/** A venue fill as the round-trip tracker reads one (quote spent with the fee, or received after it). */
+function asExecution(f: VenueFill): PointExecution {
+  const notional = f.amount.times(f.price);
+  const quoteAmount = f.side === 'BUY' ? notional.plus(f.commission) : notional.minus(f.commission);
+  return { executionId: f.fillId, orderId: f.orderId, refId: '', market: f.market, side: f.side, amount: f.amount, price: f.price, commission: f.commission, commissionAsset: f.commissionAsset, quoteAmount, at: f.at, kind: 'order' };
+}
+
+/** The rule the report and manifest state for the book model (docs/backtest.md says it in full). */
+export const BOOK_FILL_RULE =
+  'Orders reach the venue the latency after the decision and meet the recorded book in force then: a market order walks the levels '
+  + '(one fill per level at its price; what the book cannot fill is cancelled), a limit order takes the levels that cross it and rests the rest; '
+  + 'a resting limit fills at its own price when a later recorded book\'s opposite side crosses it, up to the amount there; our fills take '
+  + 'liquidity until the next recorded book.';
+
+export type FillModel = 'book' | 'points';
+
+export interface FillModelFlags {
+  readonly data?: string;
+  readonly fillModel?: string;
+  readonly latencyMs?: string;
+  readonly slippageBps?: string;
+  readonly robustness?: string;
+}
+
+/**
+ * Which fill model a backtest uses: `--fill-model` when given, else book for a recording that holds
+ * books of the market, points otherwise; flags that do not apply to the model are refused, naming it.
+ */
+export async function resolveFillModel(flags: FillModelFlags, isRecording: boolean, market: MarketSymbol | undefined): Promise<{ model: FillModel; latencyMs?: number }> {
+  const asked = flags.fillModel;
+  if (asked !== undefined && asked !== 'book' && asked !== 'points') throw new InputError('--fill-model', `${JSON.stringify(asked)} is not a fill model: use book (fill against a recording's order books) or points`);
+  if (asked === 'book' && !isRecording) throw new InputError('--fill-model', 'book fills against the order books of a stream recording: give --data RECORDING (a file a run wrote with streams.record), or use --fill-model points');
+  const model: FillModel = asked ?? (isRecording && market !== undefined && flags.data !== undefined && (await recordingHasBooks(flags.data, market)) ? 'book' : 'points');
+  if (model === 'points') {
+    if (flags.latencyMs !== undefined) throw new InputError('--latency-ms', 'applies to --fill-model book (the point model acts one point later); add --fill-model book with a recording, or drop the flag');
+    return { model };
+  }
+  if (flags.slippageBps !== undefined) throw new InputError('--slippage-bps', 'the book model fills at the recorded levels, so the book is the slippage; drop the flag, or use --fill-model points');
+  if (flags.robustness !== undefined) throw new InputError('--robustness', 'is computed on the point model for now; add --fill-model points to this run');
+  const raw = flags.latencyMs ?? '0';
+  if (!/^\d{1,9}$/.test(raw)) throw new InputError('--latency-ms', `expected whole milliseconds from 0, e.g. 250, got ${JSON.stringify(raw)}`);
+  return { model, latencyMs: Number(raw) };
+}

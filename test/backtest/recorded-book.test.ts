@@ -1,0 +1,109 @@
+/**
+ * `tradeloop backtest --data RECORDING --fill-model book` end to end (the real CLI, a user's plugin,
+ * a hand-built recording; fills computed by hand): a market buy walks three ask levels, a resting
+ * limit sell fills at its price when later bids cross it (in part, then the rest), the result and
+ * the manifest say so; flags that do not apply to a model are refused naming the fix.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runRecordedBookBacktest } from '../../backtest/recorded-book-run.js';
+import { loadStrategy } from '../../src/strategy/index.js';
+import { runCli } from '../cli/cli-helpers.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const dir = mkdtempSync(join(tmpdir(), 'tradeloop-recorded-book-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
+
+const T = Date.UTC(2024, 0, 1);
+const HEADER = JSON.stringify({ format: 'tradeloop-stream-recording', version: 1 });
+const lv = (pairs: [number, number][]) => pairs.map(([p, a]) => ({ price: String(p), amount: String(a) }));
+const book = (i: number, bids: [number, number][], asks: [number, number][]) => ({ at: T + i * 1000, stream: 'book:BTCUSD', body: { market: 'BTCUSD', bids: lv(bids), asks: lv(asks) } });
+
+const recording = join(dir, 'books.jsonl');
+writeFileSync(recording, `${[HEADER, ...[
+  book(0, [[99, 1]], [[100, 1], [101, 2], [102, 3]]),
+  book(1, [[104, 1]], [[106, 1]]),
+  book(2, [[109, 10]], [[111, 1]]),
+  book(3, [[111, 2], [110, 1], [109, 5]], [[112, 1]]),
+  book(4, [[112, 5]], [[113, 1]]),
+].map((l) => JSON.stringify(l))].join('\n')}\n`);
+
+/** Buys 353 USD at market on the first book, then offers all it bought at 110 on the second. */
+const plugin = join(dir, 'walker.ts');
+writeFileSync(plugin, `import { z } from ${JSON.stringify(join(ROOT, 'node_modules/zod/index.js'))};
+import { defineStrategy } from ${JSON.stringify(join(ROOT, 'src/strategy/index.ts'))};
+export default defineStrategy({
+  name: 'walker',
+  description: 'walks the book, then rests a limit',
+  params: z.object({}),
+  markets: ['BTCUSD'],
+  needs: ['book'],
+  create: () => {
+    let n = 0;
+    return {
+      onEvent(e) {
+        if (e.kind !== 'book') return undefined;
+        n++;
+        if (n === 1) return { kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '353' };
+        if (n === 2) return { kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'LIMIT', baseAmount: '3.5', price: '110' };
+        return undefined;
+      },
+    };
+  },
+});
+`);
+
+describe('backtest --fill-model book', () => {
+  it('fills by hand-computed prices: three levels walked, a resting limit filled in part then in full', { timeout: 60_000 }, async () => {
+    const definition = await loadStrategy(plugin);
+    const run = await runRecordedBookBacktest({ definition, params: {}, path: recording, feeBps: 0 });
+    // buy: 1 @ 100, 2 @ 101, 0.5 @ 102 (353 USD); sell at 110: 2 and 1 when bids 111 × 2 and 110 × 1 cross
+    // (one fill per level, at the order's price), then the last 0.5 on the next book
+    expect(run.fills.map((f) => [f.side, f.price, f.at - T])).toEqual([['buy', 100, 0], ['buy', 101, 0], ['buy', 102, 0], ['sell', 110, 3000], ['sell', 110, 3000], ['sell', 110, 4000]]);
+    expect(run.trades).toHaveLength(1);
+    expect(run.trades[0]).toMatchObject({ quantity: '3.5', pnl: '32', exitPrice: '110' });
+    expect(run.finalBalances).toMatchObject({ USD: '10032', BTC: '0' });
+    expect(run.orders).toMatchObject({ accepted: 2, openAtEnd: 0 });
+    expect([...run.times]).toEqual([0, 1, 2, 3, 4].map((i) => T + i * 1000));
+    expect(run.equity[run.equity.length - 1]).toBe(10032);
+
+    const cli = await runCli(['backtest', '--strategy', plugin, '--data', recording, '--fee-bps', '0', '--json']);
+    expect(cli.code).toBe(0);
+    const out = JSON.parse(cli.stdout);
+    expect(out).toMatchObject({ trades: 1, final_equity: 10032 });
+    expect(out.manifest).toMatchObject({ fill_model: 'book', latency_ms: 0, slippage_bps: 0 });
+    expect(out.manifest.data.source).toContain('recorded BTCUSD books');
+    // the same recording on the point model: no walk, the buy fills at the next point's mid
+    const points = JSON.parse((await runCli(['backtest', '--strategy', plugin, '--data', recording, '--fee-bps', '0', '--fill-model', 'points', '--json'])).stdout);
+    expect(points.manifest.fill_model).toBe('points');
+    const text = await runCli(['backtest', '--strategy', plugin, '--data', recording, '--fee-bps', '0', '--latency-ms', '250']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/250 ms from decision to venue/);
+  });
+
+  it('with --latency-ms the market buy meets the book in force when it arrives', { timeout: 60_000 }, async () => {
+    const definition = await loadStrategy(plugin);
+    // decided at the first book, arrives 1,500 ms later: the book of second 1 (asks 106 × 1) fills 1 BTC, the rest is cancelled
+    const run = await runRecordedBookBacktest({ definition, params: {}, path: recording, feeBps: 0, latencyMs: 1500 });
+    expect(run.fills[0]).toMatchObject({ side: 'buy', price: 106 });
+    expect(run.finalBalances.USD).not.toBe('10032');
+  });
+
+  it('refuses flags that do not apply to the model, naming the fix', async () => {
+    const csv = join(dir, 'p.csv');
+    writeFileSync(csv, 'timestamp,price\n1704067200000,100\n1704070800000,101\n');
+    const asBook = await runCli(['backtest', '--strategy', 'sma-cross', '--data', csv, '--fill-model', 'book']);
+    expect(asBook.code).toBe(2);
+    expect(asBook.stderr).toMatch(/--fill-model.*stream recording/s);
+    const latency = await runCli(['backtest', '--strategy', plugin, '--data', recording, '--fill-model', 'points', '--latency-ms', '5']);
+    expect(latency.code).toBe(2);
+    expect(latency.stderr).toMatch(/--latency-ms.*--fill-model book/s);
+    const bad = await runCli(['backtest', '--strategy', plugin, '--data', recording, '--fill-model', 'magic']);
+    expect(bad.stderr).toMatch(/"magic" is not a fill model/);
+    const slip = await runCli(['backtest', '--strategy', plugin, '--data', recording, '--slippage-bps', '5']);
+    expect(slip.stderr).toMatch(/--slippage-bps.*the book is the slippage/s);
+  });
+});
