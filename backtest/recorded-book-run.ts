@@ -25,7 +25,7 @@ import type { MarketSource, StreamHealth } from '../src/venue/market-source.js';
 import { ResponseDecoder } from '../src/venue/polling/decode.js';
 import { readRecording } from '../src/venue/polling/recording-reader.js';
 import { parseStreamName } from '../src/venue/polling/stream-names.js';
-import { RecordedBookVenue } from '../src/venue/recorded-book-venue.js';
+import { RecordedBookVenue, type RecordedQuoteExecution } from '../src/venue/recorded-book-venue.js';
 import type { VenueFill, VenueOrder } from '../src/venue/venue.js';
 import { computeMetrics } from './metrics.js';
 import { unitsOf } from './report.js';
@@ -107,6 +107,7 @@ class RecordedBookSource implements MarketSource {
   readonly fills$ = new HotStream<readonly VenueFill[]>();
   readonly orders$ = new HotStream<readonly VenueOrder[]>();
   private fillsSeen = 0;
+  private quotesSeen = 0;
   private lastAt = 0;
   private steps = 0;
 
@@ -117,8 +118,10 @@ class RecordedBookSource implements MarketSource {
     const v = this.venue;
     const closed = v.takeClosed();
     const fills = v.allFills().slice(this.fillsSeen);
-    if (closed.length === 0 && fills.length === 0 && !force) return false;
+    const settled = v.allQuoteExecutions().length - this.quotesSeen;
+    if (closed.length === 0 && fills.length === 0 && settled === 0 && !force) return false;
     this.fillsSeen += fills.length;
+    this.quotesSeen += settled;
     this.account$.next({ kind: 'balances', at, items: await v.balances() });
     const open: OpenOrderView[] = (await v.listOpenOrders()).map((o) => ({
       orderId: o.orderId, refId: o.refId, market: o.market, side: o.side, type: o.type,
@@ -193,6 +196,7 @@ export async function runRecordedBookBacktest(cfg: RecordedBookConfig): Promise<
   const equity: number[] = [];
   let mark: number | undefined;
   let tracked = 0;
+  let trackedQuotes = 0;
   const settle = async (at: number): Promise<void> => {
     // latency-0 orders fill while they are placed: report them, then what the strategy did about it
     for (let round = 0; round < 1000; round++) {
@@ -201,6 +205,8 @@ export async function runRecordedBookBacktest(cfg: RecordedBookConfig): Promise<
     }
     const fills = venue.allFills();
     for (; tracked < fills.length; tracked++) tracker.add(asExecution(fills[tracked]!));
+    const quoted = venue.allQuoteExecutions();
+    for (; trackedQuotes < quoted.length; trackedQuotes++) tracker.add(quoteExecution(quoted[trackedQuotes]!));
   };
   try {
     await kernel.startMetadata();
@@ -209,7 +215,10 @@ export async function runRecordedBookBacktest(cfg: RecordedBookConfig): Promise<
     for (const step of recorded.steps) {
       clock.advanceTo(step.at);
       venue.arrive(step.at, false);
-      for (const e of step.events) if (e.kind === 'book') venue.book(market, e.at, e.bids, e.asks);
+      for (const e of step.events) {
+        if (e.kind === 'book') venue.book(market, e.at, e.bids, e.asks);
+        else if (e.kind === 'quote') venue.quote({ quoteId: e.quoteId, market, side: e.side, price: e.price, expiresAt: e.expiresAt });
+      }
       venue.arrive(step.at);
       await settle(step.at);
       for (const e of step.events) {
@@ -306,4 +315,9 @@ export async function resolveFillModel(flags: FillModelFlags, isRecording: boole
   const raw = flags.latencyMs ?? '0';
   if (!/^\d{1,9}$/.test(raw)) throw new InputError('--latency-ms', `expected whole milliseconds from 0, e.g. 250, got ${JSON.stringify(raw)}`);
   return { model, latencyMs: Number(raw) };
+}
+
+/** A settled quote execution as the round-trip tracker reads one (no fee: the spread is its cost). */
+function quoteExecution(x: RecordedQuoteExecution): PointExecution {
+  return { executionId: x.executionId, orderId: x.executionId, refId: x.refId ?? '', market: x.market, side: x.side, amount: x.baseAmount, price: x.price, commission: new D(0), commissionAsset: splitMarket(x.market).quote, quoteAmount: x.quoteAmount, at: x.at, kind: 'quote' };
 }

@@ -125,6 +125,37 @@ describe('RecordedBookVenue', () => {
     expect((await v.getOrder(o.orderId)).status).toBe('FILLED');
   });
 
+  it('executes a recorded quote at its price 1 ms before its expiry, and refuses it 1 ms after', async () => {
+    const { v, at } = venue();
+    const quote = { quoteId: 'q1', market: 'BTCUSD', side: 'BUY' as const, price: '100.10', expiresAt: 5_000 };
+    v.quote(quote);
+    at(4_999);
+    expect((await v.listQuotes('BTCUSD')).map((q) => q.quoteId)).toEqual(['q1']);
+    const x = await v.executeQuote({ refId: 'e1', quoteId: 'q1', quoteAmount: '1001' });
+    // 1001 / 100.10 = 10 BTC exactly, at the quote's price, no fee
+    expect([x.status, x.price.toFixed(), x.baseAmount.toFixed(), x.quoteAmount.toFixed()]).toEqual(['SETTLED', '100.1', '10', '1001']);
+    expect(await balance(v, 'USD')).toEqual({ available: '8999', trading: '0' });
+    expect(await balance(v, 'BTC')).toEqual({ available: '20', trading: '0' });
+    // a repeated ref_id returns the execution made with it
+    expect((await v.executeQuote({ refId: 'e1', quoteId: 'q1', quoteAmount: '1001' })).executionId).toBe(x.executionId);
+    at(5_001);
+    expect(await v.listQuotes('BTCUSD')).toEqual([]);
+    await expect(v.executeQuote({ refId: 'e2', quoteId: 'q1', quoteAmount: '1001' })).rejects.toThrow(/quote q1 expired at 1970-01-01T00:00:05\.000Z/);
+    expect(await balance(v, 'USD')).toEqual({ available: '8999', trading: '0' });
+    await expect(v.executeQuote({ refId: 'e3', quoteId: 'nope', quoteAmount: '1' })).rejects.toThrow(/not in the recording/);
+  });
+
+  it('a quote execution with a latency is judged by when it reaches the venue', async () => {
+    const { v, at } = venue({ latencyMs: 2 });
+    v.quote({ quoteId: 'q', market: 'BTCUSD', side: 'SELL', price: '99.99', expiresAt: 5_000 });
+    at(4_999);
+    // arrives at 5,001: 1 ms after the expiry
+    await expect(v.executeQuote({ refId: 'late', quoteId: 'q', baseAmount: '1' })).rejects.toThrow(/expired/);
+    at(4_997);
+    const x = await v.executeQuote({ refId: 'ok', quoteId: 'q', baseAmount: '1' });
+    expect([x.quoteAmount.toFixed(), v.allQuoteExecutions()[0]!.at]).toEqual(['99.99', 4_999]);
+  });
+
   it('refuses by the platform order rules, for funds, and unsupported order types, naming the fix', async () => {
     const { v } = venue({ funding: { USD: '50' } });
     v.book('BTCUSD', 1_000, lv([99, 1]), lv([100, 1]));

@@ -52,6 +52,21 @@ interface BookOrder {
   spent: boolean;
 }
 
+/** A held-rate quote as a recording kept it (the decoder's `quote` event). */
+export interface RecordedQuote {
+  readonly quoteId: string;
+  readonly market: MarketSymbol;
+  readonly side: 'BUY' | 'SELL';
+  /** Wire decimal string. */
+  readonly price: string;
+  readonly expiresAt: number;
+}
+
+/** A settled execution of a recorded quote (no fee: the quote's spread is its cost). */
+export interface RecordedQuoteExecution extends VenueQuoteExecution {
+  readonly at: number;
+}
+
 export interface RecordedBookVenueOptions {
   /** Starting balances, asset → decimal string. */
   readonly funding: Readonly<Record<string, string>>;
@@ -79,7 +94,10 @@ export interface RecordedBookVenueOptions {
  * - what our fills take is gone from the book until the next recorded book replaces it.
  *
  * Each fill pays `feeBps` of its notional in the quote asset. Funds are checked and held on entry.
- * Held-rate quotes and transfers are not replayed by this venue: they are refused, saying so.
+ *
+ * Held-rate quotes the recording holds (fed in with `quote()`) execute at the quote's price when the
+ * execution reaches the venue (after the latency) no later than the quote's `expires_at`, and are
+ * refused after it; they settle at once, without a fee. Transfers are refused, saying so.
  */
 export class RecordedBookVenue implements Venue {
   readonly name = 'recorded-book';
@@ -95,6 +113,9 @@ export class RecordedBookVenue implements Venue {
   private seq = 0;
   /** Orders closed since the last `takeClosed()` (a replay source reports them). */
   private closed: BookOrder[] = [];
+  private readonly quotes = new Map<string, RecordedQuote>();
+  private readonly executions: RecordedQuoteExecution[] = [];
+  private readonly executionsByRef = new Map<string, RecordedQuoteExecution>();
 
   constructor(private readonly o: RecordedBookVenueOptions) {
     this.feeRate = new D(o.feeBps ?? 10).div(10_000);
@@ -185,20 +206,68 @@ export class RecordedBookVenue implements Venue {
     return this.fills.filter((f) => f.at >= sinceMs);
   }
 
-  async listQuotes(): Promise<readonly VenueQuote[]> {
-    return [];
+  /** A recorded held-rate quote: offered until its `expiresAt`. */
+  quote(q: RecordedQuote): void {
+    this.quotes.set(q.quoteId, q);
+    // quotes long expired are of no more use: keep the map as small as what is on offer
+    if (this.quotes.size > 256) for (const [id, old] of this.quotes) if (old.expiresAt < this.o.now()) this.quotes.delete(id);
   }
 
+  /** The recorded quotes of `market` not yet expired, newest last. */
+  async listQuotes(market: MarketSymbol): Promise<readonly VenueQuote[]> {
+    const now = this.o.now();
+    return [...this.quotes.values()].filter((q) => q.market === market && q.expiresAt >= now).map((q) => ({ quoteId: q.quoteId, market: q.market, side: q.side, price: new D(q.price), expiresAt: q.expiresAt }));
+  }
+
+  /**
+   * Executes a recorded quote at its price when the request reaches the venue (now plus the latency)
+   * no later than the quote's `expires_at`; refused after it. Idempotent by `refId`.
+   */
   async executeQuote(req: ExecuteQuoteRequest): Promise<VenueQuoteExecution> {
-    throw new VenueRejectedError('QUOTE_NOT_FOUND', `quote ${req.quoteId}: the recorded-book venue does not replay held-rate quotes yet; backtest quote strategies with --fill-model points`);
+    const existing = this.executionsByRef.get(req.refId);
+    if (existing !== undefined) return existing;
+    const q = this.quotes.get(req.quoteId);
+    if (q === undefined) throw new VenueRejectedError('QUOTE_NOT_FOUND', `quote ${req.quoteId} is not in the recording: execute a quote the strategy was offered`);
+    const arrives = this.o.now() + this.latencyMs;
+    if (arrives > q.expiresAt) {
+      throw new VenueRejectedError('EXPIRED', `quote ${req.quoteId} expired at ${new Date(q.expiresAt).toISOString()}, before the request reached the venue (${new Date(arrives).toISOString()}): take a fresh one`, { expired_at: new Date(q.expiresAt).toISOString() });
+    }
+    const i = catalogInstrument(q.market);
+    const price = new D(q.price);
+    const buy = q.side === 'BUY';
+    const base = req.baseAmount === undefined ? undefined : new D(req.baseAmount);
+    const quoteIn = req.quoteAmount === undefined ? undefined : new D(req.quoteAmount);
+    if ((base === undefined) === (quoteIn === undefined)) throw new VenueRejectedError('BAD_REQUEST', 'give exactly one of base_amount and quote_amount', { field: 'base_amount' });
+    // the amount not given, rounded in the platform's favour, as the platform does
+    const baseAmount = base ?? quoteIn!.div(price).toDecimalPlaces(i.baseDecimals, buy ? D.ROUND_DOWN : D.ROUND_UP);
+    const quoteAmount = quoteIn ?? base!.times(price).toDecimalPlaces(i.quoteDecimals, buy ? D.ROUND_UP : D.ROUND_DOWN);
+    if (!baseAmount.gt(0) || !quoteAmount.gt(0)) throw new VenueRejectedError('BAD_REQUEST', `too small: ${baseAmount.toFixed()} ${i.base} for ${quoteAmount.toFixed()} ${i.quote}`);
+    const [pay, payAmount, get, getAmount] = buy ? [i.quote, quoteAmount, i.base, baseAmount] : [i.base, baseAmount, i.quote, quoteAmount];
+    const have = this.available.get(pay) ?? new D(0);
+    if (payAmount.gt(have)) throw new VenueRejectedError('INSUFFICIENT_FUNDS', `${q.side} ${q.market} by quote needs ${payAmount.toFixed()} ${pay}, ${have.toFixed()} available`, { asset: pay, needed: payAmount.toFixed(), available: have.toFixed() });
+    this.move(pay, payAmount.neg(), new D(0));
+    this.move(get, getAmount, new D(0));
+    const x: RecordedQuoteExecution = {
+      executionId: `rq-${++this.seq}`, refId: req.refId, quoteId: q.quoteId, market: q.market, side: q.side, price, baseAmount, quoteAmount, status: 'SETTLED', at: arrives,
+    };
+    this.executions.push(x);
+    this.executionsByRef.set(req.refId, x);
+    return x;
   }
 
   async getQuoteExecution(executionId: string): Promise<VenueQuoteExecution> {
-    throw new VenueNotFoundError(`quote execution ${executionId} not found`);
+    const x = this.executions.find((e) => e.executionId === executionId);
+    if (x === undefined) throw new VenueNotFoundError(`quote execution ${executionId} not found`);
+    return x;
   }
 
-  async findQuoteExecutionByRef(): Promise<VenueQuoteExecution | undefined> {
-    return undefined;
+  async findQuoteExecutionByRef(refId: string): Promise<VenueQuoteExecution | undefined> {
+    return this.executionsByRef.get(refId);
+  }
+
+  /** Every quote execution so far, oldest first. */
+  allQuoteExecutions(): readonly RecordedQuoteExecution[] {
+    return this.executions;
   }
 
   async balances(): Promise<readonly VenueBalance[]> {

@@ -56,6 +56,35 @@ export default defineStrategy({
 });
 `);
 
+/** Executes the first recorded buy quote for 1001 USD. */
+const quoter = join(dir, 'quoter.ts');
+writeFileSync(quoter, `import { z } from ${JSON.stringify(join(ROOT, 'node_modules/zod/index.js'))};
+import { defineStrategy } from ${JSON.stringify(join(ROOT, 'src/strategy/index.ts'))};
+export default defineStrategy({
+  name: 'quoter',
+  description: 'takes the first buy quote',
+  params: z.object({}),
+  markets: ['BTCUSD'],
+  needs: ['book', 'quote'],
+  create: () => {
+    let done = false;
+    return {
+      onEvent(e) {
+        if (e.kind !== 'quote' || e.side !== 'BUY' || done) return undefined;
+        done = true;
+        return { kind: 'execute-quote', market: 'BTCUSD', side: 'BUY', quoteAmount: '1001' };
+      },
+    };
+  },
+});
+`);
+const quotes = (i: number, buy: string, sell: string) => ({ at: T + i * 1000, stream: 'quotes:BTCUSD', body: { items: [
+  { id: `b${i}`, market: 'BTCUSD', side: 'BUY', price: buy, expires_at: new Date(T + i * 1000 + 30_000).toISOString() },
+  { id: `s${i}`, market: 'BTCUSD', side: 'SELL', price: sell, expires_at: new Date(T + i * 1000 + 30_000).toISOString() },
+] } });
+const quoted = join(dir, 'quotes.jsonl');
+writeFileSync(quoted, `${[HEADER, ...[book(0, [[99, 1]], [[101, 1]]), quotes(0, '100.10', '99.90'), book(1, [[99, 1]], [[101, 1]])].map((l) => JSON.stringify(l))].join('\n')}\n`);
+
 describe('backtest --fill-model book', () => {
   it('fills by hand-computed prices: three levels walked, a resting limit filled in part then in full', { timeout: 60_000 }, async () => {
     const definition = await loadStrategy(plugin);
@@ -90,6 +119,15 @@ describe('backtest --fill-model book', () => {
     const run = await runRecordedBookBacktest({ definition, params: {}, path: recording, feeBps: 0, latencyMs: 1500 });
     expect(run.fills.filter((f) => f.side === 'buy')).toEqual([{ at: T + 1500, side: 'buy', price: 106 }]);
     expect(run.finalBalances.USD).not.toBe('10032');
+  });
+
+  it('an execute-quote intent settles at the recorded quote\'s price', { timeout: 60_000 }, async () => {
+    const definition = await loadStrategy(quoter);
+    const run = await runRecordedBookBacktest({ definition, params: {}, path: quoted, feeBps: 0 });
+    expect(run.decisions).toMatchObject({ approve: 1 });
+    // 1001 / 100.10 = 10 BTC, no fee
+    expect(run.fills).toEqual([{ at: T, side: 'buy', price: 100.1 }]);
+    expect(run.finalBalances).toMatchObject({ USD: '8999', BTC: '10' });
   });
 
   it('refuses flags that do not apply to the model, naming the fix', async () => {
