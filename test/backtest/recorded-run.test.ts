@@ -134,8 +134,14 @@ describe('recorded runs as backtest data', () => {
     expect([...s.times]).toEqual(recorded.map((l) => l.at));
     expect(s.times[0]).toBeGreaterThanOrEqual(T0);
     expect(new Set(s.prices)).toEqual(new Set([60_000, 59_000])); // the sandbox's scripted step
-    const cli = await runCli(['backtest', '--strategy', 'sma-cross', '--params', 'fast=3,slow=10', '--data', path, '--json']);
+    const cli = await runCli(['backtest', '--strategy', 'sma-cross', '--params', 'fast=3,slow=10', '--data', path, '--fill-model', 'points', '--json']);
     expect(cli.code).toBe(0);
     expect(JSON.parse(cli.stdout)).toMatchObject({ points: recorded.length, market: 'BTCUSD' });
+    // the run polled books too: by default the recording replays on the book fill model, marked at every recorded time
+    const book = await runCli(['backtest', '--strategy', 'sma-cross', '--params', 'fast=3,slow=10', '--data', path, '--json']);
+    expect(book.code).toBe(0);
+    const out = JSON.parse(book.stdout);
+    expect(out.manifest.fill_model).toBe('book');
+    expect(out.points).toBe(new Set(readFileSync(path, 'utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l) as Line).filter((l) => l.stream === 'prices' || l.stream === 'book:BTCUSD').map((l) => l.at)).size);
   });
 });
