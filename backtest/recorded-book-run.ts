@@ -185,7 +185,8 @@ export async function runRecordedBookBacktest(cfg: RecordedBookConfig): Promise<
   });
   const outcomes = { accepted: 0, fills: 0, cancelled: 0, rejected: 0, failed: 0 };
   kernel.reports$.subscribe((r) => {
-    if (r.kind in outcomes) outcomes[r.kind as keyof typeof outcomes]++;
+    if (r.kind === 'filled') outcomes.fills++;
+    else if (r.kind === 'accepted' || r.kind === 'cancelled' || r.kind === 'rejected' || r.kind === 'failed') outcomes[r.kind]++;
   });
   const source = new RecordedBookSource(venue);
   kernel.attach(source);
