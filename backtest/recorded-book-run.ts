@@ -296,6 +296,10 @@ export interface FillModelFlags {
   readonly latencyMs?: string;
   readonly slippageBps?: string;
   readonly robustness?: string;
+  readonly market?: string;
+  readonly from?: string;
+  readonly to?: string;
+  readonly priceColumn?: string;
 }
 
 /**
@@ -311,6 +315,9 @@ export async function resolveFillModel(flags: FillModelFlags, isRecording: boole
     if (flags.latencyMs !== undefined) throw new InputError('--latency-ms', 'applies to --fill-model book (the point model acts one point later); add --fill-model book with a recording, or drop the flag');
     return { model };
   }
+  if (flags.market !== undefined) throw new InputError('--data', 'give either --data FILE or --market MARKET (with cached prices), not both or neither');
+  if (flags.from !== undefined || flags.to !== undefined) throw new InputError('--from', '--from and --to select cached prices with --market; trim the --data file instead');
+  if (flags.priceColumn !== undefined) throw new InputError('--price-column', `${flags.data!} is a stream recording: the book model replays its recorded events; --price-column picks a column of a CSV file`);
   if (flags.slippageBps !== undefined) throw new InputError('--slippage-bps', 'the book model fills at the recorded levels, so the book is the slippage; drop the flag, or use --fill-model points');
   if (flags.robustness !== undefined) throw new InputError('--robustness', 'is computed on the point model for now; add --fill-model points to this run');
   const raw = flags.latencyMs ?? '0';

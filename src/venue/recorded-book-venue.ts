@@ -24,10 +24,38 @@ interface Level {
   amount: Dec;
 }
 
-interface Book {
-  bids: Level[];
-  asks: Level[];
-  at: number;
+/** A recorded book; its levels become decimals only when an order meets them (most books meet none). */
+class Book {
+  private b: Level[] | undefined;
+  private a: Level[] | undefined;
+
+  constructor(
+    readonly at: number,
+    private readonly rawBids: readonly PriceLevel[],
+    private readonly rawAsks: readonly PriceLevel[],
+  ) {}
+
+  get bids(): Level[] {
+    return (this.b ??= levels(this.rawBids, 'bids'));
+  }
+
+  set bids(v: Level[]) {
+    this.b = v;
+  }
+
+  get asks(): Level[] {
+    return (this.a ??= levels(this.rawAsks, 'asks'));
+  }
+
+  set asks(v: Level[]) {
+    this.a = v;
+  }
+
+  /** Whether the side a resting order meets could cross `price` (a float pre-check; decimals decide). */
+  mayCross(side: 'BUY' | 'SELL', price: number): boolean {
+    if (side === 'BUY') return this.a !== undefined ? this.a.length > 0 && this.a[0]!.price.toNumber() <= price : this.rawAsks.some((l) => l.amount > 0 && l.price > 0 && l.price <= price);
+    return this.b !== undefined ? this.b.length > 0 && this.b[0]!.price.toNumber() >= price : this.rawBids.some((l) => l.amount > 0 && l.price >= price);
+  }
 }
 
 interface BookOrder {
@@ -50,6 +78,8 @@ interface BookOrder {
   held: Dec;
   /** A quote-sized buy whose remaining quote buys less than the smallest base amount. */
   spent: boolean;
+  /** Fees paid by its fills so far. */
+  fees: Dec;
 }
 
 /** A held-rate quote as a recording kept it (the decoder's `quote` event). */
@@ -105,6 +135,8 @@ export class RecordedBookVenue implements Venue {
   private readonly orders = new Map<string, BookOrder>();
   private readonly byRef = new Map<string, BookOrder>();
   private readonly pending: BookOrder[] = [];
+  /** Orders resting (OPEN), oldest first: what each new book may cross. */
+  private readonly resting = new Set<BookOrder>();
   private readonly fills: VenueFill[] = [];
   private readonly available = new Map<string, Dec>();
   private readonly trading = new Map<string, Dec>();
@@ -131,11 +163,11 @@ export class RecordedBookVenue implements Venue {
   book(market: MarketSymbol, at: number, bids: readonly PriceLevel[], asks: readonly PriceLevel[]): readonly VenueFill[] {
     const before = this.fills.length;
     this.arrive(at, false);
-    const book: Book = { at, bids: levels(bids, 'bids'), asks: levels(asks, 'asks') };
+    const book = new Book(at, bids, asks);
     this.books.set(market, book);
     this.arrive(at);
-    for (const order of [...this.orders.values()]) {
-      if (order.market === market && order.status === 'OPEN') this.crossResting(order, book, at);
+    for (const order of [...this.resting]) {
+      if (order.market === market && book.mayCross(order.side, order.price!.toNumber())) this.crossResting(order, book, at);
     }
     return this.fills.slice(before);
   }
@@ -169,7 +201,7 @@ export class RecordedBookVenue implements Venue {
     const order: BookOrder = {
       id: `rb-${++this.seq}`, refId: req.refId, market: req.market, side: rule.side, type: rule.type, rule,
       ...(rule.baseAmount && { baseAmount: rule.baseAmount }), ...(rule.quoteAmount && { quoteAmount: rule.quoteAmount }), ...(rule.price && { price: rule.price }),
-      status: 'SUBMITTED', amountFilled: new D(0), notionalFilled: new D(0), createdAt: now, arrivesAt: now + this.latencyMs, held: new D(0), spent: false,
+      status: 'SUBMITTED', amountFilled: new D(0), notionalFilled: new D(0), createdAt: now, arrivesAt: now + this.latencyMs, held: new D(0), spent: false, fees: new D(0),
     };
     if (rule.type !== 'MARKET' && rule.type !== 'LIMIT') throw new VenueRejectedError('BAD_REQUEST', `type: the recorded-book venue fills MARKET and LIMIT orders; replay ${rule.type} with --fill-model points`);
     this.hold(order, reference);
@@ -199,7 +231,7 @@ export class RecordedBookVenue implements Venue {
   }
 
   async listOpenOrders(): Promise<readonly VenueOrder[]> {
-    return [...this.orders.values()].filter((o) => o.status === 'OPEN' || o.status === 'SUBMITTED').map(toRecord);
+    return [...this.pending, ...this.resting].map(toRecord);
   }
 
   async listFills(sinceMs: number): Promise<readonly VenueFill[]> {
@@ -339,7 +371,10 @@ export class RecordedBookVenue implements Venue {
     if (book) book[order.side === 'BUY' ? 'asks' : 'bids'] = (side ?? []).filter((l) => l.amount.gt(0));
     if (this.done(order)) this.close(order, 'FILLED');
     else if (order.type === 'MARKET' || order.rule.timeInForce === 'IOC' || order.rule.timeInForce === 'FOK') this.close(order, 'CANCELLED');
-    else order.status = 'OPEN';
+    else {
+      order.status = 'OPEN';
+      this.resting.add(order);
+    }
   }
 
   /** A resting order meets a new book: fills at its own price on the levels that cross it. */
@@ -365,7 +400,7 @@ export class RecordedBookVenue implements Venue {
     let amount: Dec;
     if (order.quoteAmount !== undefined) {
       // a MARKET buy spends quote: the fee comes out of what it spends
-      const spendable = order.quoteAmount.minus(order.notionalFilled).minus(this.feesOf(order));
+      const spendable = order.quoteAmount.minus(order.notionalFilled).minus(order.fees);
       amount = D.min(level.amount, spendable.div(price.times(this.feeRate.plus(1)))).toDecimalPlaces(i.baseDecimals, D.ROUND_DOWN);
     } else {
       amount = D.min(level.amount, order.baseAmount!.minus(order.amountFilled));
@@ -377,6 +412,7 @@ export class RecordedBookVenue implements Venue {
     level.amount = level.amount.minus(amount);
     order.amountFilled = order.amountFilled.plus(amount);
     order.notionalFilled = order.notionalFilled.plus(notional);
+    order.fees = order.fees.plus(fee);
     const { base, quote } = splitMarket(order.market);
     if (order.side === 'BUY') {
       const cost = notional.plus(fee);
@@ -392,12 +428,9 @@ export class RecordedBookVenue implements Venue {
     this.fills.push({ fillId: `${order.id}-f${this.fills.length + 1}`, orderId: order.id, market: order.market, side: order.side, amount, price, commission: fee, commissionAsset: quote, at });
   }
 
-  private feesOf(order: BookOrder): Dec {
-    return this.fills.filter((f) => f.orderId === order.id).reduce((s, f) => s.plus(f.commission), new D(0));
-  }
-
   private close(order: BookOrder, status: 'FILLED' | 'CANCELLED'): void {
     order.status = status;
+    this.resting.delete(order);
     if (order.held.gt(0)) {
       const { base, quote } = splitMarket(order.market);
       const asset = order.side === 'BUY' ? quote : base;

@@ -70,30 +70,31 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
       const clock = new LiveClock();
       const loadStart = clock.now();
       const markets = marketsOf(definition, params as never);
-      const series = await loadSeries(flags, markets);
-      const loadMs = clock.now() - loadStart;
       // a recording's header says what the recorded run was: shown beside the results, never applied
       const recorded = flags.data !== undefined && isRecordingFile(flags.data) ? { run: await readRecordingHeader(flags.data) } : undefined;
       const fill = await resolveFillModel(flags, recorded !== undefined, markets.length === 1 ? markets[0] : undefined);
+      // the book model reads the recording itself (its events, not points): no second pass over the file
+      const series = fill.model === 'points' ? await loadSeries(flags, markets) : undefined;
+      const loadMs = clock.now() - loadStart;
       const market = params.market === undefined ? undefined : String(params.market);
       checkInitial(initial, market);
       const limits = flags.config === undefined ? DEFAULT_RISK_LIMITS : loadConfigFile(flags.config).risk;
       const robust = robustnessFlags(flags);
       const progress = new LazyProgress(ctx.stderr, () => clock.now(), 'backtest');
       let run: BacktestRun;
-      const cfg: BacktestConfig = { definition, params, series, initial, feeBps, slippageBps, limits };
+      const cfg: BacktestConfig | undefined = series && { definition, params, series, initial, feeBps, slippageBps, limits };
       try {
-        run = fill.model === 'book'
+        run = cfg === undefined
           ? await runRecordedBookBacktest({ definition, params, path: flags.data!, initial, feeBps, latencyMs: fill.latencyMs ?? 0, limits })
           : await runBacktest({ ...cfg, onProgress: (d, t) => progress.update(d, t) });
       } finally {
         progress.stop();
       }
       const fillModel = fill.model === 'book' ? { name: 'book', rule: BOOK_FILL_RULE } : { name: 'points', rule: DEFAULT_FILL_RULE };
-      const source = fill.model === 'book' ? `${flags.data!} (recorded ${run.market} books)` : series.source;
+      const source = series?.source ?? `${flags.data!} (recorded ${run.market} books)`;
       const manifest = buildManifest({ fillModel, feeBps, slippageBps, ...(fill.latencyMs !== undefined && { latencyMs: fill.latencyMs }), source, times: run.times, definition, params, initial, limits });
       // a stopped strategy's figures are of a broken run: resampling them would only dress them up
-      const robustness = robust === undefined || run.strategyFailure ? undefined : await runRobustness(cfg, run, robust);
+      const robustness = robust === undefined || run.strategyFailure || cfg === undefined ? undefined : await runRobustness(cfg, run, robust);
       if (robust !== undefined && robustness === undefined) writeLine(ctx.stderr, 'note: no robustness figures: the strategy stopped, so its run is not one to resample');
       if (flags.out !== undefined) writeReport(flags.out, run, { strategy: definition.name, params, source, fillRule: fillModel.rule, initial: flags.initial, feeBps, slippageBps, manifest, ...(robustness && { robustness }) });
       // a run that could decide nothing must not pass for a flat strategy: the summary says so before
