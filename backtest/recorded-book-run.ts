@@ -6,6 +6,8 @@
  * (decision time plus `--latency-ms`). Equity is marked at every recorded event, at the last book mid
  * (or price). When the run polled no prices, each book's mid is also given as a price event, as the
  * point model replays book mids, so price strategies decide on the same points in both models.
+ * The warm-up history the run loaded (its recorded `history:` responses) warms the strategy first,
+ * as it did live.
  */
 import { performance } from 'node:perf_hooks';
 import { TestClock } from '../src/clock/test-clock.js';
@@ -53,6 +55,8 @@ export interface RecordedMarket {
   readonly steps: readonly { readonly at: number; readonly events: readonly MarketEvent[] }[];
   readonly books: number;
   readonly hasPrices: boolean;
+  /** The warm-up history the run loaded before going live (its `history:` responses), oldest first. */
+  readonly warmUp: readonly MarketEvent[];
 }
 
 /** True when the recording holds order books of `market` (what `--fill-model book` fills against). */
@@ -69,10 +73,19 @@ export async function loadRecordedMarket(path: string, market: MarketSymbol): Pr
   let books = 0;
   let hasPrices = false;
   let lastAt = -Infinity;
+  const warmUp: MarketEvent[] = [];
   for await (const entry of readRecording(path)) {
     const id = parseStreamName(entry.stream);
-    if (id === undefined || !['book', 'ticker', 'prices', 'quotes'].includes(id.kind)) continue;
+    if (id === undefined || !['book', 'ticker', 'prices', 'quotes', 'history'].includes(id.kind)) continue;
     if (id.market !== undefined && id.market !== market) continue;
+    if (id.kind === 'history') {
+      try {
+        warmUp.push(...decoder.decode(id, entry.body, entry.at).market);
+      } catch (err) {
+        problems.push({ line: entry.line, where: `line ${entry.line}`, message: `the warm-up history does not decode: ${(err as Error).message}` });
+      }
+      continue;
+    }
     let events: readonly MarketEvent[];
     try {
       events = decoder.decode(id, entry.body, entry.at).market.filter((e) => e.market === market);
@@ -94,7 +107,7 @@ export async function loadRecordedMarket(path: string, market: MarketSymbol): Pr
   }
   if (problems.length > 0) throw new PriceDataError(path, problems.slice(0, MAX_LISTED_PROBLEMS), problems.length);
   if (books === 0) throw new InputError('--fill-model', `${path} holds no order books of ${market}, so nothing to fill against: use --fill-model points (fills at the recorded prices), or record a run whose strategy needs books`);
-  return { market, steps, books, hasPrices };
+  return { market, steps, books, hasPrices, warmUp: warmUp.sort((a, b) => a.at - b.at) };
 }
 
 /**
@@ -156,7 +169,7 @@ class RecordedBookSource implements MarketSource {
 }
 
 /** Replays a recording through the strategy with the recorded-book venue; the same report as a point run. */
-export async function runRecordedBookBacktest(cfg: RecordedBookConfig): Promise<BacktestRun> {
+export async function runRecordedBookBacktest(cfg: RecordedBookConfig): Promise<BacktestRun & { readonly warmUpEvents: number }> {
   const timer = cfg.timer ?? (() => performance.now());
   const t0 = timer();
   const markets = marketsOf(cfg.definition, cfg.params as never);
@@ -211,6 +224,8 @@ export async function runRecordedBookBacktest(cfg: RecordedBookConfig): Promise<
   };
   try {
     await kernel.startMetadata();
+    // the history the live run warmed its strategy on, as it did before its first decision
+    if (recorded.warmUp.length > 0) kernel.engine.warmUp(recorded.warmUp);
     // the starting balances, as a live run's first account poll reports them
     await source.flush(recorded.steps[0]!.at, true);
     for (const step of recorded.steps) {
@@ -259,6 +274,7 @@ export async function runRecordedBookBacktest(cfg: RecordedBookConfig): Promise<
       ...(runner?.stopped !== undefined && { strategyStopped: runner.stopped, ...(runner.failure && { strategyFailure: runner.failure }) }),
       finalBalances: Object.fromEntries(balances.map((x) => [x.asset, x.available.plus(x.trading).toFixed()])),
       units: unitsOf(market, kernel.riskView.instrument(market)?.priceDecimals),
+      warmUpEvents: recorded.warmUp.length,
       warnings: intents.length === 0 ? [`the strategy made no decision on the ${times.length} recorded steps of ${market}`] : [],
     };
   } finally {

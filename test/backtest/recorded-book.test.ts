@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runRecordedBookBacktest } from '../../backtest/recorded-book-run.js';
-import { loadStrategy } from '../../src/strategy/index.js';
+import { loadStrategy, resolveParams } from '../../src/strategy/index.js';
 import { runCli } from '../cli/cli-helpers.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -129,6 +129,26 @@ describe('backtest --fill-model book', () => {
     // 1001 / 100.10 = 10 BTC, no fee
     expect(run.fills).toEqual([{ at: T, side: 'buy', price: 100.1 }]);
     expect(run.finalBalances).toMatchObject({ USD: '8999', BTC: '10' });
+  });
+
+  it('warms the strategy on the recorded warm-up history, so it can decide at the first recorded book', { timeout: 60_000 }, async () => {
+    const history = { at: T - 1, stream: 'history:BTCUSD', body: { items: [3, 2, 1].map((k) => ({ average_price: '10', timestamp: new Date(T - k * 60_000).toISOString() })) } };
+    const books = [book(0, [[11.99, 5]], [[12.01, 5]]), book(1, [[12.99, 5]], [[13.01, 5]]), book(2, [[13.99, 5]], [[14.01, 5]])];
+    const warm = join(dir, 'warm.jsonl');
+    writeFileSync(warm, `${[HEADER, history, ...books].map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n')}\n`);
+    const cold = join(dir, 'cold.jsonl');
+    writeFileSync(cold, `${[HEADER, ...books].map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n')}\n`);
+    const definition = await loadStrategy('sma-cross');
+    const params = resolveParams(definition, { fast: 2, slow: 3 }, 'params');
+    // warm: SMAs at 10 from history, the first mid 12 crosses fast (11) above slow (10.67): a buy at the first book
+    const warmRun = await runRecordedBookBacktest({ definition, params, path: warm, feeBps: 0 });
+    expect(warmRun.warmUpEvents).toBe(3);
+    expect(warmRun.intents.map((i) => [i.at - T, i.side])).toEqual([[0, 'BUY']]);
+    // cold: three books are only enough to fill the slow SMA; no decision
+    const coldRun = await runRecordedBookBacktest({ definition, params, path: cold, feeBps: 0 });
+    expect(coldRun.intents).toEqual([]);
+    const cli = JSON.parse((await runCli(['backtest', '--strategy', 'sma-cross', '--params', 'fast=2,slow=3', '--data', warm, '--json'])).stdout);
+    expect(cli.manifest.warm_up.note).toMatch(/warm-up history \(3 prices\)/);
   });
 
   it('refuses flags that do not apply to the model, naming the fix', async () => {
