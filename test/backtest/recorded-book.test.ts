@@ -164,5 +164,18 @@ describe('backtest --fill-model book', () => {
     expect(bad.stderr).toMatch(/"magic" is not a fill model/);
     const slip = await runCli(['backtest', '--strategy', plugin, '--data', recording, '--slippage-bps', '5']);
     expect(slip.stderr).toMatch(/--slippage-bps.*the book is the slippage/s);
+    // a recording without books: points by default; book asked for is refused naming the fix
+    const pricesOnly = join(dir, 'prices-only.jsonl');
+    writeFileSync(pricesOnly, `${HEADER}\n${JSON.stringify({ at: T, stream: 'prices', body: { items: [{ market: 'BTCUSD', current_price: '100', snapshot_at: new Date(T).toISOString() }] } })}\n`);
+    const noBooks = await runCli(['backtest', '--strategy', 'sma-cross', '--data', pricesOnly, '--fill-model', 'book']);
+    expect(noBooks.code).toBe(2);
+    expect(noBooks.stderr).toMatch(/holds no order books of BTCUSD.*--fill-model points/s);
+    // a damaged book is named by its line, with every other problem, before anything runs
+    const damaged = join(dir, 'damaged.jsonl');
+    writeFileSync(damaged, `${[HEADER, JSON.stringify(book(0, [[99, 1]], [[100, 1]])), JSON.stringify({ at: T + 1000, stream: 'book:BTCUSD', body: 'garbage' }), JSON.stringify(book(-1, [[99, 1]], [[100, 1]]))].join('\n')}\n`);
+    const bad2 = await runCli(['backtest', '--strategy', plugin, '--data', damaged]);
+    expect(bad2.code).toBe(2);
+    expect(bad2.stderr).toMatch(/line 3: the book response does not decode/);
+    expect(bad2.stderr).toMatch(/line 4: time .* is earlier than the response before it/);
   });
 });
