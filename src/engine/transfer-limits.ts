@@ -6,6 +6,10 @@ export interface TransferLimitReading {
   readonly remaining: Dec;
   /** A cap on each transfer (`period_seconds` "0"), which transfers do not use up. */
   readonly perTransaction: boolean;
+  /** The limit itself, when the venue says it. */
+  readonly limit?: Dec;
+  /** Its period in seconds (0 per transaction), when the venue says it. */
+  readonly periodSeconds?: number;
 }
 
 /** Tightest remaining of one limit asset: of the per-transaction caps, and of the periodic limits. */
@@ -30,6 +34,7 @@ interface Spend {
  */
 export class TransferLimitBook {
   private tightest = new Map<string, Tightest>();
+  private lastReadings: readonly TransferLimitReading[] = [];
   private readonly spends = new Map<string, Spend>();
   private seq = 0;
   private readAt: number | undefined;
@@ -60,8 +65,14 @@ export class TransferLimitBook {
       next.set(l.limitAsset, t);
     }
     this.tightest = next;
+    this.lastReadings = limits;
     this.readAt = at;
     for (const [ref, s] of this.spends) if (s.doneSeq !== undefined && s.doneSeq < token) this.spends.delete(ref);
+  }
+
+  /** The limits as last read (each with its limit, period and what was left of it then), for people to see. */
+  readings(): readonly TransferLimitReading[] {
+    return this.lastReadings;
   }
 
   /** An approved transfer counts against the limits at once, before the venue has seen it. */

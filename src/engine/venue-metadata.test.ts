@@ -25,8 +25,8 @@ describe('the venue\'s metadata over the local sandbox (RestVenue)', () => {
     const s = await local();
     const rows = await s.metadata.transferLimits();
     expect(rows).toEqual([
-      { limitAsset: 'USD', remaining: '1000000', periodSeconds: '0' },
-      { limitAsset: 'USD', remaining: '5000000', periodSeconds: '86400' },
+      { limitAsset: 'USD', limit: '1000000', remaining: '1000000', periodSeconds: '0' },
+      { limitAsset: 'USD', limit: '5000000', remaining: '5000000', periodSeconds: '86400' },
     ]);
     expect(s.client.count('ListTransferLimits')).toBe(1);
   });

@@ -168,7 +168,12 @@ export class MetadataFeed {
         log?.warn(`transfer limit without a usable remaining and limit_asset ignored: ${JSON.stringify(r)}`);
         continue;
       }
-      readings.push({ limitAsset: r.limitAsset, remaining, perTransaction: r.periodSeconds !== undefined && Number(r.periodSeconds) === 0 });
+      const limit = unsigned(r.limit);
+      const period = r.periodSeconds === undefined ? undefined : Number(r.periodSeconds);
+      readings.push({
+        limitAsset: r.limitAsset, remaining, perTransaction: period === 0,
+        ...(limit !== undefined && { limit }), ...(period !== undefined && Number.isFinite(period) && { periodSeconds: period }),
+      });
       const windowMs = Number(r.periodSeconds) * 1000;
       if (Number.isFinite(windowMs) && windowMs > this.longestWindowMs) this.longestWindowMs = windowMs;
     }

@@ -4,7 +4,7 @@ import type { RunView } from '../engine/index.js';
 import { tradesFromFills, type JournalRoundTrip, type StrategyPosition } from '../exec/index.js';
 import { Ring } from './ring.js';
 import type { OpsRun } from './run-port.js';
-import { balancesView, decisionView, fillView, healthView, openOrders, positionView, quotesView, reportView, roundTripView } from './views.js';
+import { balancesView, transferLimitsView, decisionView, fillView, healthView, openOrders, positionView, quotesView, reportView, roundTripView } from './views.js';
 
 /** One sample of the run's equity, total and per strategy (P&L), and each market's mid. */
 export interface EquityPoint {
@@ -160,6 +160,7 @@ export class OpsState {
     const book = this.tradeBook();
     return {
       balances: balancesView(this.run, v.balances),
+      transferLimits: transferLimitsView(this.run),
       positions: book.positions.map((p) => positionView(this.run, p)),
       roundTrips: book.roundTrips.slice(-50).map((t) => roundTripView(this.run, t)),
     };

@@ -102,6 +102,29 @@ export function balancesView(run: OpsRun, balances: ReturnType<OpsRun['view']>['
   });
 }
 
+/**
+ * The venue's transfer limits as last read: each with its period, the limit and what was left of it
+ * then (full precision and shown at the limit asset's precision), and when it was read.
+ */
+export function transferLimitsView(run: OpsRun): Record<string, unknown>[] {
+  const book = run.kernel.riskView.transferLimits;
+  const at = book.lastReadAt;
+  return book.readings().map((l) => ({
+    limitAsset: l.limitAsset,
+    period: l.perTransaction ? 'per transfer' : l.periodSeconds !== undefined ? periodText(l.periodSeconds) : 'unknown',
+    ...(l.limit !== undefined && { limit: l.limit.toFixed(), limitShown: formatAmount(l.limit, l.limitAsset) }),
+    remaining: l.remaining.toFixed(),
+    remainingShown: formatAmount(l.remaining, l.limitAsset),
+    ...(at !== undefined && { readAt: at }),
+  }));
+}
+
+function periodText(seconds: number): string {
+  if (seconds % 86_400 === 0) return seconds === 86_400 ? 'a day' : `${seconds / 86_400} days`;
+  if (seconds % 3_600 === 0) return seconds === 3_600 ? 'an hour' : `${seconds / 3_600} hours`;
+  return `${seconds} s`;
+}
+
 /** The held-rate quotes per market with their time left, and the latest quote executions. */
 export function quotesView(run: OpsRun): Record<string, unknown> {
   const now = run.clock.now();

@@ -139,7 +139,7 @@ export class RestVenue implements Venue {
   /** ListTransferLimits for transfer intents, at low priority (metadata, read at start and after transfers). */
   async transferLimits(): Promise<readonly TransferLimitRow[]> {
     const res = await this.api.listTransferLimits(TRANSFER_INTENT_TYPE, { priority: 'low' }).catch(rethrow);
-    return res.items.map((l) => ({ ...(l.limit_asset !== undefined && { limitAsset: l.limit_asset }), ...(l.remaining !== undefined && { remaining: l.remaining }), ...(l.period_seconds !== undefined && { periodSeconds: l.period_seconds }) }));
+    return res.items.map((l) => ({ ...(l.limit_asset !== undefined && { limitAsset: l.limit_asset }), ...(l.limit !== undefined && { limit: l.limit }), ...(l.remaining !== undefined && { remaining: l.remaining }), ...(l.period_seconds !== undefined && { periodSeconds: l.period_seconds }) }));
   }
 
   /**

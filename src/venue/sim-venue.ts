@@ -168,7 +168,7 @@ export class SimVenue implements Venue {
 
 /** A simulated transfer limit as ListTransferLimits lists it (the sandbox's wire strings). */
 export function toTransferLimitRow(l: TransferLimitView): TransferLimitRow {
-  return { limitAsset: l.limitAsset, remaining: l.remaining.toFixed(), periodSeconds: String(l.periodSeconds) };
+  return { limitAsset: l.limitAsset, limit: l.limit.toFixed(), remaining: l.remaining.toFixed(), periodSeconds: String(l.periodSeconds) };
 }
 
 /** Maps the sim's refusals to venue errors (bad input is a rejection too: never retried). */

@@ -46,6 +46,8 @@ export const TRANSFER_INTENT_TYPE = 'INTERNAL_TRANSFER_DEBIT';
 /** One transfer limit as ListTransferLimits lists it (wire strings; a field the venue left out is absent). */
 export interface TransferLimitRow {
   readonly limitAsset?: string;
+  /** The limit itself, in `limitAsset`. */
+  readonly limit?: string;
   readonly remaining?: string;
   /** "0" for a per-transaction limit. */
   readonly periodSeconds?: string;

@@ -18,7 +18,7 @@ function runWith(fills: StrategyFill[], mid: number): { run: OpsRun; reads: () =
   const snapshot = { ...emptySnapshot('BTCUSD'), bestBid: { value: { price: mid - 0.5, amount: 1 }, at: 0 }, bestAsk: { value: { price: mid + 0.5, amount: 1 }, at: 0 } };
   const run: OpsRun = {
     ...stub.run,
-    kernel: { ...stub.run.kernel, market: { snapshot: () => snapshot, markets: () => ['BTCUSD'] }, riskView: { instrument: () => ({ priceDecimals: 2 }), transferRemaining: () => undefined } } as unknown as OpsRun['kernel'],
+    kernel: { ...stub.run.kernel, market: { snapshot: () => snapshot, markets: () => ['BTCUSD'] }, riskView: { instrument: () => ({ priceDecimals: 2 }), transferRemaining: () => undefined, transferLimits: { lastReadAt: undefined, readings: () => [] } } } as unknown as OpsRun['kernel'],
     journal: { ...stub.run.journal, strategyFills: () => (reads++, fills) },
   };
   return { run, reads: () => reads, stub };

@@ -95,6 +95,7 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
     renderStatus(s.status);
     fillTable('strategies', s.strategies, function (x) { return [cell(x.name), cell(x.markets.join(', ')), cell(x.stopped ? 'stopped: ' + x.stopped : x.state, x.stopped ? 'bad' : ''), cell(x.pnlShown, 'num')]; });
     var p = s.positions;
+    fillTable('transfer-limits', p.transferLimits || [], function (l) { return [cell(l.limitAsset), cell(l.period), cell(l.limitShown || '', 'num'), cell(l.remainingShown, 'num')]; });
     fillTable('balances', p.balances, function (b) { return [cell(b.asset), cell(b.totalShown, 'num'), cell(b.availableShown, 'num'), cell(b.transferRemainingShown || '', 'num')]; });
     fillTable('positions', p.positions, function (x) { return [cell(x.strategy), cell(x.market), cell(x.positionShown, 'num'), cell(x.averageCostShown || '', 'num'), cell(x.pnlShown, 'num')]; }, 'flat');
     fillTable('round-trips', p.roundTrips.slice().reverse(), function (t) { return [cell(t.strategy), cell(t.market), cell(t.quantityShown, 'num'), cell(t.entryPriceShown, 'num'), cell(t.exitPriceShown || 'open', 'num'), cell(t.pnlShown, 'num')]; }, 'no round trips yet');

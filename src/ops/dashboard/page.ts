@@ -66,6 +66,7 @@ export const DASHBOARD_HTML = `<!doctype html>
   <section class="wide"><h2>Price and fills <span id="price-market"></span></h2><div id="price-chart"></div></section>
   <section><h2>Strategies</h2><table id="strategies"><thead><tr><th>strategy</th><th>markets</th><th>state</th><th class="num">P&amp;L</th></tr></thead><tbody></tbody></table></section>
   <section><h2>Balances</h2><table id="balances"><thead><tr><th>asset</th><th class="num">total</th><th class="num">available</th><th class="num">transfers left</th></tr></thead><tbody></tbody></table></section>
+  <section><h2>Transfer limits</h2><table id="transfer-limits"><thead><tr><th>asset</th><th>period</th><th class="num">limit</th><th class="num">left (as read)</th></tr></thead><tbody></tbody></table></section>
   <section><h2>Positions</h2><table id="positions"><thead><tr><th>strategy</th><th>market</th><th class="num">held</th><th class="num">avg cost</th><th class="num">P&amp;L</th></tr></thead><tbody></tbody></table></section>
   <section><h2>Open orders</h2><table id="orders"><thead><tr><th>ref</th><th>strategy</th><th>side</th><th>market</th><th class="num">price</th><th class="num">amount</th><th>status</th><th class="num">age</th></tr></thead><tbody></tbody></table></section>
   <section><h2>Recent fills</h2><table id="fills"><thead><tr><th>time</th><th>side</th><th>market</th><th class="num">price</th><th class="num">amount</th></tr></thead><tbody></tbody></table></section>
