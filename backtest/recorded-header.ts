@@ -1,44 +1,10 @@
 /**
- * The run information a recording's header holds (strategies, params, plugin hashes, risk limits,
- * fees, tradeloop version, warm-up history): built for a recorder from what a run loaded, and told
- * back to a person by `tradeloop backtest --data RECORDING`.
+ * The run information a recording's header holds, told back to a person by `tradeloop backtest
+ * --data RECORDING` (built by src/engine/recording-run-info.ts, re-exported here).
  */
-import { fingerprintStrategy, tradeloopVersion } from '../src/queue/plugin-hash.js';
-import type { RecordedStrategy, RecordedWarmUp, RecordingRunInfo } from '../src/venue/polling/recorder.js';
+import type { RecordingRunInfo } from '../src/venue/polling/recorder.js';
 
-export interface RunInfoInput {
-  readonly strategies: readonly { readonly spec: string; readonly name: string; readonly params: Readonly<Record<string, unknown>> }[];
-  readonly startedAt: number;
-  readonly environment?: string;
-  readonly riskLimits?: unknown;
-  readonly fees?: unknown;
-  readonly warmUp?: RecordedWarmUp;
-  /** Folder plugin paths are resolved against (default the working directory). */
-  readonly cwd?: string;
-}
-
-/** The header's run information; a strategy whose file cannot be found is kept without hashes. */
-export function buildRunInfo(i: RunInfoInput): RecordingRunInfo {
-  const strategies = i.strategies.map((s): RecordedStrategy => {
-    const base = { name: s.name, params: jsonParams(s.params), spec: s.spec };
-    try {
-      const f = fingerprintStrategy(s.spec, i.cwd);
-      return { ...base, builtin: f.builtin, hash: f.hash, files: f.files };
-    } catch {
-      return base;
-    }
-  });
-  return {
-    tradeloopVersion: tradeloopVersion(), startedAt: i.startedAt, ...(i.environment !== undefined && { environment: i.environment }),
-    strategies, ...(i.riskLimits !== undefined && { riskLimits: i.riskLimits }), ...(i.fees !== undefined && { fees: i.fees }),
-    ...(i.warmUp !== undefined && { warmUp: i.warmUp }),
-  };
-}
-
-/** Params as JSON keeps them: numbers and booleans as they are, anything else (decimals) as strings. */
-function jsonParams(p: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(p).map(([k, v]) => [k, typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string' || v === null ? v : String(v)]));
-}
+export { buildRunInfo, type RunInfoInput } from '../src/engine/recording-run-info.js';
 
 /** Lines for a person: what the recorded run was (one per strategy, then limits, fees, warm-up). */
 export function describeRunInfo(run: RecordingRunInfo | undefined): string[] {

@@ -11,7 +11,8 @@ import { startSandbox, type SandboxHandle } from '../sandbox/index.js';
 import { localClockStart, localStatePath, newInstanceId, paperVenue } from './local-world.js';
 import { bindJournalEnvironment, checkEnvironmentTargets, checkGrantedScopes, checkJournalAtVenue } from './credential-checks.js';
 import { RestVenue, SimVenue, type MarketSource, type Venue } from '../venue/index.js';
-import { JsonLinesRecorder, PollingMarketSource, RequestBudget, streamSettingsFromConfig } from '../venue/polling/index.js';
+import { JsonLinesRecorder, PollingMarketSource, RequestBudget, streamSettingsFromConfig, type RecordingRunInfo } from '../venue/polling/index.js';
+import { buildRunInfo } from './recording-run-info.js';
 
 /** Everything that differs between live and paper runs: the three ports plus what owns them. */
 export interface LiveBundle {
@@ -143,7 +144,22 @@ export function pollingSource(input: SourceFactoryInput): MarketSource {
     profileId: input.profileId,
     budget: input.budget,
     intervals: streamSettingsFromConfig(s).intervals,
-    ...(s.record !== undefined && { recorder: new JsonLinesRecorder(s.record) }),
+    ...(s.record !== undefined && { recorder: new JsonLinesRecorder(s.record, { run: runInfoOf(input.config, input.clock.now()) }) }),
+  });
+}
+
+/**
+ * What a recording's header says of this run: the configured strategies (with their plugin hashes),
+ * the risk limits and fee, the environment and the warm-up asked for, so a replay can re-run it.
+ */
+function runInfoOf(config: Config, now: number): RecordingRunInfo {
+  return buildRunInfo({
+    startedAt: now,
+    environment: config.environment,
+    strategies: config.strategies.map((st) => ({ spec: st.plugin, name: st.name ?? st.plugin, params: st.params })),
+    riskLimits: config.risk,
+    fees: { fee_bps: config.risk.fee_bps },
+    warmUp: { increment: 'ONE_MINUTE', points: config.streams.warmup_points },
   });
 }
 
