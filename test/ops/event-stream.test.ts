@@ -34,7 +34,12 @@ describe('the event stream', () => {
     const reader = (res.body as ReadableStream<Uint8Array>).getReader();
     let text = '';
     const readUntil = async (needle: string): Promise<void> => {
-      while (!text.includes(needle)) text += new TextDecoder().decode((await reader.read()).value);
+      while (!text.includes(needle)) {
+        const chunk = await reader.read();
+        // a stream that ended would otherwise spin here for ever (no timer can fire between reads)
+        if (chunk.done) throw new Error(`the event stream ended before "${needle}"; it sent: ${text.slice(-500)}`);
+        text += new TextDecoder().decode(chunk.value);
+      }
     };
     await readUntil('event: snapshot');
     expect(text).toMatch(/^event: history\ndata: \{"points":\[/);

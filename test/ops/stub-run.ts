@@ -36,7 +36,7 @@ export function stubRun(clock: TestClock, strategyNames: readonly string[] = ['a
     reports$: reports.asObservable(),
     gate: { killSwitch: { get tripped() { return tripped; }, allowsReducing: true }, stats: () => ({}) },
     market: { snapshot: emptySnapshot, markets: () => [] },
-    riskView: { instrument: () => undefined, transferRemaining: () => undefined },
+    riskView: { instrument: () => undefined, transferRemaining: () => undefined, transferLimits: { lastReadAt: undefined, readings: () => [] } },
     openOrders: {},
     cancelAll: async () => ({ closed: [], open: [] }),
     haltKeepingOrders: (reason: string) => { tripped ??= reason; },

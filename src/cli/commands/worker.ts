@@ -62,7 +62,9 @@ export function registerWorker(program: Command, ctx: CliContext): void {
         if (typeof process.send === 'function') process.once('disconnect', stop);
       });
       for (const c of children) c.kill('SIGTERM');
-      await worker.close();
-      writeLine(ctx.stderr, `worker ${worker.id} stopped`);
+      // a Redis that went away must not keep the worker from exiting: its trial, if any, is retried
+      // elsewhere once its lock expires
+      const closed = await Promise.race([worker.close().then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 10_000).unref())]);
+      writeLine(ctx.stderr, closed ? `worker ${worker.id} stopped` : `worker ${worker.id} stopped without closing its Redis connection (no answer in 10 s)`);
     });
 }
