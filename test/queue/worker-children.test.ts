@@ -58,4 +58,21 @@ describe.skipIf(redisSkipReason !== undefined)('tradeloop worker --concurrency',
       parent.kill('SIGKILL');
     }
   });
+  it('exits within seconds of SIGTERM when Redis went away, saying so (a reconnecting client cannot keep it alive)', { timeout: 60_000 }, async () => {
+    const gone = await startRedis();
+    let err = '';
+    const worker = spawn(process.execPath, [BIN, 'worker', '--queue', gone.url], { stdio: ['ignore', 'ignore', 'pipe'] });
+    worker.stderr.on('data', (b: Buffer) => (err += String(b)));
+    const exited = new Promise<number | null>((r) => worker.once('exit', (code) => r(code)));
+    try {
+      await waitFor(() => /takes trials from/.test(err), 'the worker to start', 40_000);
+      await gone.stop();
+      worker.kill('SIGTERM');
+      const code = await Promise.race([exited, new Promise<'alive'>((r) => setTimeout(() => r('alive'), 30_000))]);
+      expect(code).toBe(1);
+      expect(err).toMatch(/stopped without closing its Redis connection/);
+    } finally {
+      worker.kill('SIGKILL');
+    }
+  });
 });

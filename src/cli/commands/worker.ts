@@ -65,6 +65,12 @@ export function registerWorker(program: Command, ctx: CliContext): void {
       // a Redis that went away must not keep the worker from exiting: its trial, if any, is retried
       // elsewhere once its lock expires
       const closed = await Promise.race([worker.close().then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 10_000).unref())]);
-      writeLine(ctx.stderr, closed ? `worker ${worker.id} stopped` : `worker ${worker.id} stopped without closing its Redis connection (no answer in 10 s)`);
+      if (closed) {
+        writeLine(ctx.stderr, `worker ${worker.id} stopped`);
+        return;
+      }
+      writeLine(ctx.stderr, `worker ${worker.id} stopped without closing its Redis connection (no answer in 10 s); its trial, if any, goes to another worker when its lock expires`);
+      // the Redis client keeps reconnecting (its timers hold the process): end the process here
+      process.exit(1);
     });
 }
