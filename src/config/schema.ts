@@ -170,6 +170,20 @@ export const RunConfigSchema = z
   })
   .strict();
 
+/**
+ * `tradeloop run --paper` in the sandbox or production environment: fills are simulated against the
+ * platform's live order books and quotes, starting from these balances (the real account is never
+ * read or written). In the local environment the embedded sandbox's `local.funding` serves instead.
+ */
+export const PaperConfigSchema = z
+  .object({
+    /** The paper account's starting balances, asset → decimal string (a restart continues the journal's). */
+    funding: z.record(z.string(), decimalString).default({ USD: '100000' }),
+    /** Decision-to-venue latency, ms: an order meets the first book received at or after it arrives. */
+    latency_ms: z.number().int('a whole number of milliseconds, e.g. 250').min(0, '0 or more milliseconds (0: the latest book when the order is placed)').max(60_000, 'at most 60000 ms').default(0),
+  })
+  .strict();
+
 /** `tradeloop run --ui`, or this section: the dashboard, control API and /metrics of a running bot. */
 export const UiConfigSchema = z
   .object({
@@ -223,6 +237,7 @@ export const ConfigSchema = z
     strategies: z.array(StrategyConfigSchema).default([]),
     streams: StreamsConfigSchema.default(StreamsConfigSchema.parse({})),
     run: RunConfigSchema.default(RunConfigSchema.parse({})),
+    paper: PaperConfigSchema.default(PaperConfigSchema.parse({})),
     ui: UiConfigSchema.optional(),
     notify: NotifyConfigSchema.optional(),
   })
@@ -240,4 +255,5 @@ export const ConfigSchema = z
 export type Config = z.infer<typeof ConfigSchema>;
 export type ApiConfig = z.infer<typeof ApiConfigSchema>;
 export type UiConfig = z.infer<typeof UiConfigSchema>;
+export type PaperConfig = z.infer<typeof PaperConfigSchema>;
 export type NotifyConfig = z.infer<typeof NotifyConfigSchema>;
