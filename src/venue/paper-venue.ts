@@ -1,0 +1,367 @@
+import { Subject, type Observable } from 'rxjs';
+import { D, type Dec, type Instrument, type MarketEvent, type MarketSymbol } from '../core/index.js';
+import { parsePaperState, type PaperExecutionState, type PaperFillState, type PaperOrderState, type PaperState, type PaperStateStore } from './paper-state.js';
+import { RecordedBookVenue } from './recorded-book-venue.js';
+import {
+  TERMINAL_ORDER_STATUSES,
+  VenueNotFoundError,
+  VenueRejectedError,
+  type ExecuteQuoteRequest,
+  type PlaceOrderRequest,
+  type TransferLimitRow,
+  type TransferRequest,
+  type Venue,
+  type VenueBalance,
+  type VenueFill,
+  type VenueOrder,
+  type VenueQuote,
+  type VenueQuoteExecution,
+  type VenueTransfer,
+} from './venue.js';
+
+export interface PaperVenueOptions {
+  /** Starting balances of a new paper account, asset → decimal string (a kept account keeps its own). */
+  readonly funding: Readonly<Record<string, string>>;
+  /** Fee in basis points of each fill's notional, in the quote asset. */
+  readonly feeBps: number;
+  /** Decision-to-venue latency, ms: an order meets the first book received at or after it arrives. */
+  readonly latencyMs: number;
+  /** The run's clock (epoch ms). */
+  readonly now: () => number;
+  /** Where the paper account is kept between runs (none: it lives only in memory). */
+  readonly store?: PaperStateStore;
+  /** Closed orders, fills and quote executions are kept this long (default two days; the runner reads a day back). */
+  readonly retentionMs?: number;
+}
+
+interface PaperOrder {
+  readonly id: string;
+  readonly request: PlaceOrderRequest;
+  readonly createdAt: number;
+  status: string;
+  amountFilled: Dec;
+  notionalFilled: Dec;
+  fills: number;
+  closedAt?: number;
+}
+
+const DEFAULT_RETENTION_MS = 2 * 86_400_000;
+
+/**
+ * The Venue of `tradeloop run --paper` on the platform's real market data. It fills through a
+ * RecordedBookVenue fed with the live order books and quotes as the market source receives them
+ * (`observe`), with the same fill rules as a backtest of a recording: a market order walks the book
+ * levels, a crossing limit takes what crosses and rests the rest, a resting limit fills at its price
+ * when a later book's opposite side crosses it, a quote executes at its price until `expires_at`.
+ *
+ * It holds no API client: nothing it does can reach the platform (orders, quote executions and
+ * transfers exist only here). Its ids are its own (`paper-N`) and never repeat; the account (balances,
+ * open orders with what they filled, recent fills and quote executions) is kept in `store` after every
+ * change, and `PaperVenue.open` rebuilds it, so a restarted run continues the paper journal.
+ */
+export class PaperVenue implements Venue {
+  readonly name = 'paper';
+  private readonly changes = new Subject<void>();
+  /** Fires after every change of the account (fills, orders, balances): the paper source reports it. */
+  readonly changes$: Observable<void> = this.changes.asObservable();
+  private inner: RecordedBookVenue;
+  private readonly orders = new Map<string, PaperOrder>();
+  private readonly byRef = new Map<string, PaperOrder>();
+  /** The matching engine's order id → our order (live orders only). */
+  private readonly byInner = new Map<string, PaperOrder>();
+  private fills: VenueFill[] = [];
+  private executions: (VenueQuoteExecution & { readonly at: number })[] = [];
+  private seq = 0;
+  private kept = false;
+  private fillCursor = 0;
+  /** Fills and closes of the engine whose order id is not mapped yet (a book came between a placement and its answer). */
+  private parked: { fills: VenueFill[]; closed: VenueOrder[] } = { fills: [], closed: [] };
+  private saving: Promise<void> = Promise.resolve();
+  /** What the restore had to do differently (an open order that could not be re-entered), for the log. */
+  readonly restoreNotes: string[] = [];
+
+  private constructor(private readonly o: PaperVenueOptions, funding: Readonly<Record<string, string>>) {
+    this.inner = this.engine(funding);
+  }
+
+  /** A paper venue: the account kept in `store` when there is one, else a new one with `funding`. */
+  static async open(o: PaperVenueOptions): Promise<PaperVenue> {
+    const kept = o.store?.load();
+    if (kept === undefined) {
+      const venue = new PaperVenue(o, o.funding);
+      await venue.persist();
+      return venue;
+    }
+    const state = parsePaperState(kept);
+    const venue = new PaperVenue(o, state.balances);
+    await venue.restore(state);
+    return venue;
+  }
+
+  /** Whether this venue continues an account kept by an earlier run. */
+  get continued(): boolean {
+    return this.kept;
+  }
+
+  /** A market event as the source received it: books and quotes become what paper orders fill against. */
+  observe(e: MarketEvent): void {
+    if (e.kind === 'book') {
+      this.inner.book(e.market, e.at, e.bids, e.asks);
+      // orders that reached the venue by this book and were not closed by it now rest
+      let arrived = false;
+      for (const order of this.byInner.values()) {
+        if (order.status !== 'SUBMITTED' || order.createdAt + this.o.latencyMs > e.at) continue;
+        order.status = 'OPEN';
+        arrived = true;
+      }
+      if (this.settle() || arrived) this.changed();
+    } else if (e.kind === 'quote') {
+      this.inner.quote({ quoteId: e.quoteId, market: e.market, side: e.side, price: e.price, expiresAt: e.expiresAt });
+    }
+  }
+
+  async placeOrder(req: PlaceOrderRequest): Promise<VenueOrder> {
+    const existing = this.byRef.get(req.refId);
+    if (existing !== undefined) return record(existing);
+    const placed = await this.inner.placeOrder(req);
+    const order: PaperOrder = { id: `paper-${++this.seq}`, request: { ...req }, createdAt: placed.createdAt ?? this.o.now(), status: placed.status, amountFilled: new D(0), notionalFilled: new D(0), fills: 0 };
+    this.track(order, placed.orderId);
+    this.settle();
+    this.changed();
+    await this.saving;
+    return record(order);
+  }
+
+  async cancelOrder(orderId: string): Promise<void> {
+    const order = this.find(orderId);
+    const inner = [...this.byInner].find(([, o]) => o === order)?.[0];
+    if (inner === undefined) return; // closed already: nothing to cancel
+    await this.inner.cancelOrder(inner);
+    this.settle();
+    this.changed();
+    await this.saving;
+  }
+
+  async getOrder(orderId: string): Promise<VenueOrder> {
+    return record(this.find(orderId));
+  }
+
+  async findOrderByRef(refId: string): Promise<VenueOrder | undefined> {
+    const o = this.byRef.get(refId);
+    return o && record(o);
+  }
+
+  async listOpenOrders(): Promise<readonly VenueOrder[]> {
+    return this.openOrders();
+  }
+
+  /** The paper orders still open, oldest first (synchronous: the paper source reports them). */
+  openOrders(): VenueOrder[] {
+    return [...this.byInner.values()].map(record);
+  }
+
+  async listFills(sinceMs: number): Promise<readonly VenueFill[]> {
+    return this.fills.filter((f) => f.at >= sinceMs);
+  }
+
+  async listQuotes(market: MarketSymbol): Promise<readonly VenueQuote[]> {
+    return this.inner.listQuotes(market);
+  }
+
+  /** Executes a quote the platform offered at its price until its expiry; nothing reaches the platform. */
+  async executeQuote(req: ExecuteQuoteRequest): Promise<VenueQuoteExecution> {
+    const existing = this.executions.find((x) => x.refId === req.refId);
+    if (existing !== undefined) return existing;
+    const x = await this.inner.executeQuote(req);
+    const kept = { ...x, executionId: `paper-q${++this.seq}`, refId: req.refId, at: this.o.now() };
+    this.executions.push(kept);
+    this.changed();
+    await this.saving;
+    return kept;
+  }
+
+  async getQuoteExecution(executionId: string): Promise<VenueQuoteExecution> {
+    const x = this.executions.find((e) => e.executionId === executionId);
+    if (x === undefined) throw new VenueNotFoundError(`paper quote execution ${executionId} not found`);
+    return x;
+  }
+
+  async findQuoteExecutionByRef(refId: string): Promise<VenueQuoteExecution | undefined> {
+    return this.executions.find((x) => x.refId === refId);
+  }
+
+  async balances(): Promise<readonly VenueBalance[]> {
+    return this.inner.balances();
+  }
+
+  async transfer(req: TransferRequest): Promise<VenueTransfer> {
+    throw new VenueRejectedError('BAD_REQUEST', `transfer ${req.refId}: paper mode moves no money between profiles (the platform is never written to); run transfers live, or backtest them with --fill-model points`);
+  }
+
+  async findTransferByRef(): Promise<VenueTransfer | undefined> {
+    return undefined;
+  }
+
+  async transferLimits(): Promise<readonly TransferLimitRow[]> {
+    return [];
+  }
+
+  /** The platform catalog's markets: the order rules the paper fills are ruled by. */
+  async instruments(): Promise<readonly Instrument[]> {
+    return this.inner.instruments();
+  }
+
+  /** Resolves once every change so far is kept in the store. */
+  flush(): Promise<void> {
+    return this.saving;
+  }
+
+  private engine(funding: Readonly<Record<string, string>>): RecordedBookVenue {
+    return new RecordedBookVenue({ funding, feeBps: this.o.feeBps, latencyMs: this.o.latencyMs, now: this.o.now });
+  }
+
+  private track(order: PaperOrder, innerId: string | undefined): void {
+    this.orders.set(order.id, order);
+    this.byRef.set(order.request.refId, order);
+    if (innerId !== undefined) this.byInner.set(innerId, order);
+  }
+
+  private find(orderId: string): PaperOrder {
+    const o = this.orders.get(orderId);
+    if (o === undefined) throw new VenueNotFoundError(`paper order ${orderId} not found`);
+    return o;
+  }
+
+  /** Takes the engine's new fills and closed orders into our records; true when any were taken. */
+  private settle(): boolean {
+    const all = this.inner.allFills();
+    const fills = [...this.parked.fills, ...all.slice(this.fillCursor)];
+    this.fillCursor = all.length;
+    const closed = [...this.parked.closed, ...this.inner.takeClosed()];
+    this.parked = { fills: [], closed: [] };
+    for (const f of fills) {
+      const order = this.byInner.get(f.orderId);
+      if (order === undefined) {
+        this.parked.fills.push(f);
+        continue;
+      }
+      order.fills++;
+      order.amountFilled = order.amountFilled.plus(f.amount);
+      order.notionalFilled = order.notionalFilled.plus(f.amount.times(f.price));
+      this.fills.push({ ...f, fillId: `${order.id}-f${order.fills}`, orderId: order.id });
+    }
+    for (const c of closed) {
+      const order = this.byInner.get(c.orderId);
+      if (order === undefined) {
+        this.parked.closed.push(c);
+        continue;
+      }
+      order.status = c.status;
+      order.closedAt = this.o.now();
+      this.byInner.delete(c.orderId);
+    }
+    return fills.length > this.parked.fills.length || closed.length > this.parked.closed.length;
+  }
+
+  private changed(): void {
+    this.prune();
+    void this.persist();
+    this.changes.next();
+  }
+
+  /** Keeps the account in the store, in order (each save waits for the one before). */
+  private persist(): Promise<void> {
+    const store = this.o.store;
+    if (store === undefined) return this.saving;
+    this.saving = this.saving.then(async () => store.save(JSON.stringify(await this.snapshot())));
+    return this.saving;
+  }
+
+  private async snapshot(): Promise<PaperState> {
+    const balances = Object.fromEntries((await this.inner.balances()).map((b) => [b.asset, b.available.plus(b.trading).toFixed()]));
+    return {
+      version: 1,
+      seq: this.seq,
+      balances,
+      orders: [...this.orders.values()].map(orderState),
+      fills: this.fills.map(fillState),
+      executions: this.executions.map(executionState),
+    };
+  }
+
+  /** Drops closed orders, fills and executions older than the retention (open orders always stay). */
+  private prune(): void {
+    const before = this.o.now() - (this.o.retentionMs ?? DEFAULT_RETENTION_MS);
+    if (this.fills.length > 0 && this.fills[0]!.at < before) this.fills = this.fills.filter((f) => f.at >= before);
+    if (this.executions.length > 0 && this.executions[0]!.at < before) this.executions = this.executions.filter((x) => x.at >= before);
+    for (const [id, order] of this.orders) {
+      if (order.closedAt === undefined || order.closedAt >= before) continue;
+      this.orders.delete(id);
+      this.byRef.delete(order.request.refId);
+    }
+  }
+
+  /** Rebuilds a kept account: records as they were, and every open order entered again for what it has left. */
+  private async restore(state: PaperState): Promise<void> {
+    this.kept = true;
+    this.seq = state.seq;
+    this.fills = state.fills.map((f) => ({ ...f, amount: new D(f.amount), price: new D(f.price), commission: new D(f.commission) }));
+    this.executions = state.executions.map((x) => ({ ...x, price: new D(x.price), baseAmount: new D(x.baseAmount), quoteAmount: new D(x.quoteAmount) }));
+    for (const s of state.orders) {
+      const order: PaperOrder = { ...s, request: s.request, amountFilled: new D(s.amountFilled), notionalFilled: new D(s.notionalFilled) };
+      if (TERMINAL_ORDER_STATUSES.has(order.status)) {
+        this.track(order, undefined);
+        continue;
+      }
+      this.track(order, await this.reenter(order));
+    }
+    this.settle();
+    await this.persist();
+  }
+
+  /** Enters an open order again in the new engine for what it has left; one that cannot be is cancelled, saying why. */
+  private async reenter(order: PaperOrder): Promise<string | undefined> {
+    const req = order.request;
+    const left = req.baseAmount === undefined ? undefined : new D(req.baseAmount).minus(order.amountFilled);
+    try {
+      if (left !== undefined && !left.gt(0)) throw new Error('nothing left to fill');
+      const placed = await this.inner.placeOrder({ ...req, ...(left && { baseAmount: left.toFixed() }) });
+      return placed.orderId;
+    } catch (e) {
+      order.status = 'CANCELLED';
+      order.closedAt = this.o.now();
+      this.restoreNotes.push(`paper order ${order.id} (${req.refId}) could not be entered again for its remaining ${left?.toFixed() ?? req.quoteAmount ?? '?'} and is cancelled: ${e instanceof Error ? e.message : String(e)}`);
+      return undefined;
+    }
+  }
+}
+
+function record(o: PaperOrder): VenueOrder {
+  const r = o.request;
+  return {
+    orderId: o.id,
+    refId: r.refId,
+    market: r.market,
+    side: r.side,
+    type: r.type,
+    status: o.status,
+    ...(r.baseAmount !== undefined && { baseAmount: new D(r.baseAmount) }),
+    ...(r.quoteAmount !== undefined && { quoteAmount: new D(r.quoteAmount) }),
+    ...(r.price !== undefined && { price: new D(r.price) }),
+    amountFilled: o.amountFilled,
+    ...(o.amountFilled.gt(0) && { averagePrice: o.notionalFilled.div(o.amountFilled) }),
+    createdAt: o.createdAt,
+  };
+}
+
+function orderState(o: PaperOrder): PaperOrderState {
+  return { id: o.id, request: o.request, createdAt: o.createdAt, status: o.status, amountFilled: o.amountFilled.toFixed(), notionalFilled: o.notionalFilled.toFixed(), fills: o.fills, ...(o.closedAt !== undefined && { closedAt: o.closedAt }) };
+}
+
+function fillState(f: VenueFill): PaperFillState {
+  return { ...f, amount: f.amount.toFixed(), price: f.price.toFixed(), commission: f.commission.toFixed() };
+}
+
+function executionState(x: VenueQuoteExecution & { readonly at: number }): PaperExecutionState {
+  return { executionId: x.executionId, refId: x.refId ?? '', quoteId: x.quoteId, market: x.market, side: x.side, price: x.price.toFixed(), baseAmount: x.baseAmount.toFixed(), quoteAmount: x.quoteAmount.toFixed(), status: x.status, at: x.at };
+}
