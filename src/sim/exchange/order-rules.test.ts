@@ -197,3 +197,30 @@ describe('parseOrder (the sandbox exchange)', () => {
     expect(() => parseOrder({ ...base, timeInForce: 'GTC', price: '59999.877' })).toThrow(SimError);
   });
 });
+
+describe('order rules: the verdict shared between the risk gate and the venue', () => {
+  it('gives the same terms the same (frozen) verdict, and rules changed terms or another instrument afresh', () => {
+    const terms = { side: 'BUY', type: 'LIMIT', baseAmount: '0.5', price: '30000.01' };
+    const first = ruleOrder(terms, btc);
+    expect(ruleOrder({ ...terms }, btc)).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    // the same object with a field changed is ruled again (the terms were copied, not referenced)
+    const mutable: { side: string; type: string; baseAmount: string; price: string } = { ...terms, price: '30000.02' };
+    expect(isViolation(ruleOrder(mutable, btc))).toBe(false);
+    mutable.baseAmount = '0.123456789';
+    expect(ruleOrder(mutable, btc)).toMatchObject({ field: 'base_amount', kind: 'precision' });
+    // another instrument: MATICUSD takes 4 price decimals, BTCUSD 2
+    const matic = catalogInstrument('MATICUSD');
+    expect(isViolation(ruleOrder({ side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '0.1234' }, matic))).toBe(false);
+    expect(ruleOrder({ side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '0.1234' }, btc)).toMatchObject({ field: 'price', kind: 'precision' });
+  });
+
+  it('never reuses a verdict on a value compared by reference (raw JSON objects)', () => {
+    const odd: { side: string; type: string; baseAmount: unknown; price: string } = { side: 'BUY', type: 'LIMIT', baseAmount: { n: 1 }, price: '1' };
+    const a = ruleOrder(odd, btc) as OrderViolation;
+    (odd.baseAmount as { n: number }).n = 2;
+    const b = ruleOrder(odd, btc) as OrderViolation;
+    expect(a.reason).toContain('{"n":1}');
+    expect(b.reason).toContain('{"n":2}');
+  });
+});

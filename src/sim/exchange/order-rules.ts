@@ -114,6 +114,38 @@ export function isViolation(x: RuledOrder | OrderViolation): x is OrderViolation
  * Returns the order parsed, or the first violation. Caps need a price: see `capViolation`.
  */
 export function ruleOrder(req: OrderRequest, i: Instrument): RuledOrder | OrderViolation {
+  const last = lastRuled;
+  if (last !== undefined && last.instrument === i && sameTerms(last.req, req)) return last.result;
+  const result = ruleOrderOnce(req, i);
+  const terms = termsOf(req);
+  lastRuled = Object.values(terms).every(isPrimitive) ? { req: terms, instrument: i, result } : undefined;
+  return result;
+}
+
+/**
+ * The last order ruled, with its verdict. An order is ruled by the risk gate and then again by the
+ * venue it is placed on (point replay, the recorded-book venue): the same terms against the same
+ * instrument get the same verdict, so the second reading is this one. Every rule still applies to
+ * every order at both places; only the parsing is shared. The verdict is immutable (Decimals, a
+ * frozen violation) and the terms are copied, so nothing a caller does later can change it.
+ */
+let lastRuled: { readonly req: OrderRequest; readonly instrument: Instrument; readonly result: RuledOrder | OrderViolation } | undefined;
+
+function termsOf(req: OrderRequest): OrderRequest {
+  return { side: req.side, type: req.type, baseAmount: req.baseAmount, quoteAmount: req.quoteAmount, price: req.price, stopPrice: req.stopPrice, timeInForce: req.timeInForce, expiresAt: req.expiresAt };
+}
+
+/** Values compared by `===` alone (an object's content could change under the same reference). */
+function isPrimitive(v: unknown): boolean {
+  return v === null || (typeof v !== 'object' && typeof v !== 'function');
+}
+
+function sameTerms(a: OrderRequest, b: OrderRequest): boolean {
+  return a.side === b.side && a.type === b.type && a.baseAmount === b.baseAmount && a.quoteAmount === b.quoteAmount
+    && a.price === b.price && a.stopPrice === b.stopPrice && a.timeInForce === b.timeInForce && a.expiresAt === b.expiresAt;
+}
+
+function ruleOrderOnce(req: OrderRequest, i: Instrument): RuledOrder | OrderViolation {
   try {
     const side = pick(req.side, 'side', ['BUY', 'SELL'] as const);
     const type = pick(req.type, 'type', ORDER_TYPES);
@@ -131,7 +163,7 @@ export function ruleOrder(req: OrderRequest, i: Instrument): RuledOrder | OrderV
       expiresAt: expiry(req.expiresAt, timeInForce),
     };
     checkSize(order.baseAmount, i);
-    return order;
+    return Object.freeze(order);
   } catch (e) {
     if (e instanceof Refusal) return e.v;
     throw e;
