@@ -15,6 +15,7 @@ import { D, InputError, splitMarket, type MarketEvent, type MarketSymbol } from 
 import type { IntentIds } from '../src/engine/intent-ids.js';
 import { Kernel } from '../src/engine/kernel.js';
 import { StrategyRunner } from '../src/engine/strategy-runner.js';
+import type { JournalStore } from '../src/exec/journal-store.js';
 import { MemoryJournal } from '../src/exec/memory-journal.js';
 import type { Logger } from '../src/log/index.js';
 import { DEFAULT_RISK_LIMITS, type RiskLimits } from '../src/risk/limits.js';
@@ -47,6 +48,8 @@ export interface RecordedBookConfig {
   readonly limits?: RiskLimits;
   readonly log?: Logger;
   readonly timer?: () => number;
+  /** The replay's journal (default: in memory); a caller's journal is left open for it to read. */
+  readonly journal?: JournalStore;
 }
 
 /** The recorded market events of one market, grouped by receive time, oldest first. */
@@ -180,7 +183,7 @@ export async function runRecordedBookBacktest(cfg: RecordedBookConfig): Promise<
   const feeBps = cfg.feeBps ?? 10;
   const clock = new TestClock(recorded.steps[0]!.at);
   const venue = new RecordedBookVenue({ funding: cfg.initial ?? { USD: '10000' }, feeBps, latencyMs: cfg.latencyMs ?? 0, now: () => clock.now() });
-  const journal = new MemoryJournal({ keepFinished: RECORDS_KEPT });
+  const journal = cfg.journal ?? new MemoryJournal({ keepFinished: RECORDS_KEPT });
   const limits = { ...(cfg.limits ?? DEFAULT_RISK_LIMITS), fee_bps: feeBps };
   let runner: StrategyRunner | undefined;
   const kernel = new Kernel(
@@ -279,7 +282,7 @@ export async function runRecordedBookBacktest(cfg: RecordedBookConfig): Promise<
     };
   } finally {
     kernel.close();
-    journal.close();
+    if (cfg.journal === undefined) journal.close();
   }
 }
 
