@@ -59,3 +59,24 @@ describe('PointVenue transfers answer as the sandbox does', () => {
     expect(point.market.balance('USD', 'savings').available.toFixed()).toBe('10');
   });
 });
+
+describe('PointVenue orders as the Venue port speaks of them', () => {
+  it('gives the fields (and their order) of the sandbox mapping; a filled order\'s average price is its fill\'s price', async () => {
+    const market = new PointMarket({ funding: { USD: '1000' }, feeBps: 10 });
+    const venue = new PointVenue(market);
+    market.point('BTCUSD', T0, 30_000.5);
+    const buy = venue.placeOrderSync({ refId: 'a', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '100' });
+    const limit = venue.placeOrderSync({ refId: 'b', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.001', price: '29000' });
+    expect(JSON.stringify(buy)).toBe(`{"orderId":"${buy.orderId}","refId":"a","market":"BTCUSD","side":"BUY","type":"MARKET","status":"OPEN","quoteAmount":"100","amountFilled":"0","createdAt":${T0}}`);
+    market.point('BTCUSD', T0 + 60_000, 30_001.37);
+    const filled = venue.getOrderSync(buy.orderId);
+    // 100 less the 0.1 fee, over 30001.37, rounded down to 8 decimals
+    expect(filled).toMatchObject({ status: 'FILLED', amountFilled: expect.anything(), averagePrice: expect.anything() });
+    expect(filled.amountFilled.toFixed()).toBe('0.00332984');
+    expect(filled.averagePrice?.toFixed()).toBe('30001.37');
+    expect(venue.getOrderSync(limit.orderId).averagePrice).toBeUndefined();
+    market.point('BTCUSD', T0 + 120_000, 28_000.37);
+    const rested = venue.getOrderSync(limit.orderId);
+    expect(JSON.stringify(rested)).toBe(`{"orderId":"${limit.orderId}","refId":"b","market":"BTCUSD","side":"BUY","type":"LIMIT","status":"FILLED","baseAmount":"0.001","price":"29000","amountFilled":"0.001","averagePrice":"29000","createdAt":${T0}}`);
+  });
+});

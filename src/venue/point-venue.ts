@@ -1,9 +1,9 @@
 import type { Instrument, MarketSymbol } from '../core/index.js';
 import { catalogInstruments } from '../sim/market/catalog.js';
 import type { PointMarket } from '../sim/replay/point-market.js';
-import type { PointExecution, PointQuoteExecution } from '../sim/replay/point-orders.js';
+import type { PointExecution, PointOrder, PointQuoteExecution } from '../sim/replay/point-orders.js';
 import type { PointTransfer } from '../sim/replay/point-transfers.js';
-import { mapError, toTransferLimitRow, toVenueOrder } from './sim-venue.js';
+import { mapError, toTransferLimitRow } from './sim-venue.js';
 import {
   TRANSFER_INTENT_TYPE,
   type ExecuteQuoteRequest,
@@ -124,7 +124,24 @@ export class PointVenue implements Venue {
   }
 }
 
-export { toVenueOrder };
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * A point-replay order as the Venue port speaks of it: SimVenue's mapping (the same fields in the
+ * same order), built without a spread per optional field. A point fill is one fill in full, so a
+ * filled order's average price is its fill's price: no division per order report.
+ */
+export function toVenueOrder(o: PointOrder): VenueOrder {
+  const v: Partial<Mutable<VenueOrder>> = { orderId: o.id, refId: o.refId, market: o.market, side: o.side, type: o.type, status: o.status };
+  if (o.baseAmount) v.baseAmount = o.baseAmount;
+  if (o.quoteAmount) v.quoteAmount = o.quoteAmount;
+  if (o.price) v.price = o.price;
+  v.amountFilled = o.amountFilled;
+  const average = o.fillPrice ?? (o.amountFilled.gt(0) ? o.notionalFilled.div(o.amountFilled) : undefined);
+  if (average) v.averagePrice = average;
+  v.createdAt = o.createdAt;
+  return v as VenueOrder;
+}
 
 export function toVenueFill(x: PointExecution): VenueFill {
   return { fillId: x.executionId, orderId: x.orderId, market: x.market, side: x.side, amount: x.amount, price: x.price, commission: x.commission, commissionAsset: x.commissionAsset, at: x.at };

@@ -329,6 +329,7 @@ export class PointMarket {
     this.retire(o);
     o.amountFilled = x.base;
     o.notionalFilled = x.base.times(x.price);
+    o.fillPrice = x.price;
     const exec: PointExecution = {
       executionId: `${this.prefix}-f${++this.seq}`, orderId: o.id, refId: o.refId, market: o.market, side: o.side,
       amount: x.base, price: x.price, commission: x.fee, commissionAsset: o.quote, quoteAmount: x.quote, at, kind: 'order',

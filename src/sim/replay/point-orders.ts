@@ -34,6 +34,8 @@ export interface PointOrder {
   status: PointOrderStatus;
   amountFilled: Dec;
   notionalFilled: Dec;
+  /** The price of its fill once filled (a point fill is one fill in full: its average price). */
+  fillPrice?: Dec;
   /** Not yet seen a point after the one it was placed at (its first chance to fill is the next point). */
   fresh: boolean;
   /** What placement moved from available to trading (released on fill or cancel). */
