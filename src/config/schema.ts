@@ -139,6 +139,11 @@ export const StreamsConfigSchema = z
     fills_ms: z.number().int().min(100).optional(),
     /** Pending quote executions (ListQuoteExecutions status=CREATED); default: `orders_ms`. */
     quote_executions_ms: z.number().int().min(100).optional(),
+    /**
+     * Recent trades of each subscribed market (ListRecentExecutions), off unless set: a recording
+     * then holds the trades a book replay fills resting limits on. Only new trades are recorded.
+     */
+    trades_ms: z.number().int('a whole number of milliseconds, e.g. 1000').min(250, 'at least 250 ms (the platform allows 10 requests a second for the trades of all markets)').optional(),
     /** Market data older than this is marked stale. */
     stale_after_ms: z.number().int().positive().default(10_000),
     /** Price points kept per market. */

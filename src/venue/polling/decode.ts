@@ -3,6 +3,7 @@ import type { MarketEvent, PriceLevel } from '../../core/index.js';
 import type { AccountEvent, OpenOrderView, PendingQuoteExecutionView } from '../../state/index.js';
 import type { VenueFill, VenueOrder, VenueQuoteExecution } from '../venue.js';
 import { balanceFromWireRecord, fillFromWire, orderFromWire, quoteExecutionFromWire, quoteFromWire } from '../wire-records.js';
+import { tradesFromWire } from './recent-trades.js';
 import type { StreamId } from './stream-names.js';
 
 /** What one response becomes: market events, an account event, new fills. */
@@ -46,6 +47,10 @@ export class ResponseDecoder {
         return { market: [this.bookEvent(body as OrderBook, id.market ?? (body as OrderBook).market, at)] };
       case 'prices':
         return { market: items<Price>(id, body).flatMap((p) => priceEvent(p, at)) };
+      case 'trades':
+        // checked here like every response; the tape feeds the book replay's fill model, not the strategies
+        tradesFromWire(body, where(id));
+        return NONE;
       case 'history':
         return { market: historyEvents(body as HistoricalPrices, id.market ?? '') };
       case 'quotes':

@@ -28,6 +28,7 @@ export function streamSettingsFromConfig(streams: Config['streams']): StreamSett
       ordersMs: streams.orders_ms,
       fillsMs: streams.fills_ms,
       quoteExecutionsMs: streams.quote_executions_ms,
+      ...(streams.trades_ms !== undefined && { tradesMs: streams.trades_ms }),
     },
     staleAfterMs: streams.stale_after_ms,
     historyCapacity: streams.history_capacity,

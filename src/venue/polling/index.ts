@@ -12,4 +12,5 @@ export { nextSlotDelayMs, pollStream, InFlight, type PollContext, type PollSpec 
 export { HealthBook } from './stream-health.js';
 export { loadWarmUp, INCREMENT_MS, MAX_WARM_UP_POINTS, type WarmUpSettings } from './warm-up-history.js';
 export * from './recorded-market-source.js';
+export { tradesFromWire, TradeTape, type RecordedTrade } from './recent-trades.js';
 export * from './from-config.js';

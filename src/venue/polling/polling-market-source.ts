@@ -13,6 +13,7 @@ import { RequestBudget } from './request-budget.js';
 import { DEFAULT_INTERVALS, requestFor, type MarketDataApi, type PollIntervals } from './stream-requests.js';
 import { planStreams, type PlannedStream } from './stream-plan.js';
 import { HealthBook } from './stream-health.js';
+import { TradeTape } from './recent-trades.js';
 import { loadWarmUp, type WarmUpSettings } from './warm-up-history.js';
 
 export interface PollingMarketSourceOptions {
@@ -64,6 +65,7 @@ export class PollingMarketSource implements MarketSource {
   constructor(private readonly options: PollingMarketSourceOptions) {
     this.intervals = { ...DEFAULT_INTERVALS, ...options.intervals };
     for (const [k, v] of Object.entries(this.intervals)) {
+      if (v === undefined && k === 'tradesMs') continue;
       if (!(Number.isFinite(v) && v >= 1)) throw new RangeError(`intervals.${k} must be a positive number of ms, got ${String(v)}`);
     }
     this.budget = options.budget ?? new RequestBudget({ clock: options.clock });
@@ -96,7 +98,7 @@ export class PollingMarketSource implements MarketSource {
    * (their cadence continues), starts new ones and stops those no longer needed.
    */
   start(subscriptions: readonly MarketSubscription[]): void {
-    const planned = planStreams(subscriptions, this.options.profileId !== undefined);
+    const planned = planStreams(subscriptions, this.options.profileId !== undefined, { trades: this.intervals.tradesMs !== undefined });
     const keys = new Set(planned.map((p) => p.key));
     for (const [key, r] of this.running) {
       if (keys.has(key)) continue;
@@ -138,13 +140,16 @@ export class PollingMarketSource implements MarketSource {
       intervals: this.intervals,
       fillsSince: () => this.fillsSince,
     });
+    // the platform repeats its latest 2000 trades on every poll: only the new ones are recorded and decoded
+    const tape = stream.id.kind === 'trades' ? new TradeTape(this.options.clock.now()) : undefined;
     const spec = {
       name: stream.name,
       intervalMs: request.intervalMs,
       priority: request.priority,
       operation: request.operation,
       run: async (signal: AbortSignal): Promise<Decoded> => {
-        const body = await request.send(signal);
+        const answer = await request.send(signal);
+        const body = tape === undefined ? answer : tape.fresh(answer);
         const at = this.options.clock.now();
         this.options.recorder?.write({ at, stream: stream.name, body });
         return this.decoder.decode(stream.id, body, at);

@@ -5,7 +5,7 @@ import type { AccountEvent } from '../../state/index.js';
 import type { MarketSource, MarketSubscription, StreamHealth } from '../market-source.js';
 import type { VenueFill } from '../venue.js';
 import { ResponseDecoder, type Decoded } from './decode.js';
-import { readRecording } from './recording-reader.js';
+import { headerWarmUp, readRecording, readRecordingHeader } from './recording-reader.js';
 import { HealthBook } from './stream-health.js';
 import { parseStreamName } from './stream-names.js';
 import { subscribedTo } from './stream-plan.js';
@@ -40,15 +40,23 @@ export class RecordedMarketSource implements MarketSource {
 
   constructor(private readonly options: RecordedMarketSourceOptions) {}
 
-  /** The last `points` recorded warm-up prices of each market, oldest first. */
+  /**
+   * The last `points` recorded warm-up prices of each market, oldest first: those the header holds,
+   * else (older recordings) those of the recorded `history:` responses.
+   */
   async warmUp(markets: readonly MarketSymbol[], points: number): Promise<readonly MarketEvent[]> {
     if (!Number.isInteger(points) || points < 0 || points > MAX_WARM_UP_POINTS) {
       throw new InputError('points', `expected an integer from 0 to ${MAX_WARM_UP_POINTS}, got ${String(points)}`);
     }
-    const wanted = new Set(markets);
+    const run = await readRecordingHeader(this.options.path);
     const latest = new Map<MarketSymbol, readonly MarketEvent[]>();
+    for (const m of markets) {
+      const fromHeader = headerWarmUp(run, m);
+      if (fromHeader !== undefined) latest.set(m, fromHeader);
+    }
+    const wanted = new Set(markets.filter((m) => !latest.has(m)));
     const decoder = new ResponseDecoder({ bookDepth: this.options.bookDepth });
-    for await (const entry of readRecording(this.options.path)) {
+    if (wanted.size > 0) for await (const entry of readRecording(this.options.path)) {
       const id = parseStreamName(entry.stream);
       if (id?.kind !== 'history' || id.market === undefined || !wanted.has(id.market)) continue;
       latest.set(id.market, decoder.decode(id, entry.body, entry.at).market);

@@ -1,5 +1,7 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { CENSOR, isSecretKey, SecretSet } from '../../log/index.js';
+import { ResponseDecoder } from './decode.js';
+import { parseStreamName } from './stream-names.js';
 
 /** One response as a recording keeps it: local receive time, stream name, parsed body. */
 export interface RecordedResponse {
@@ -69,6 +71,12 @@ export interface JsonLinesRecorderOptions {
  * Appends each response to a JSON-lines file, after redaction, so a live run can be replayed
  * through the same decoding later. Memory stays bounded: while the disk lags by more than
  * `maxBufferedBytes` new lines are dropped and counted rather than queued without limit.
+ *
+ * When the run information asks for a warm-up (`run.warmUp.points` > 0), the header line waits for
+ * it: the `history:<market>` responses the warm-up records are kept back until the first other
+ * response (or `close()`), and their prices (the last `points` of each market, the latest response
+ * of a market winning) go into `run.warmUp.prices`, so the header alone can warm a replay. The
+ * history lines still follow the header, as older readers expect them.
  */
 export class JsonLinesRecorder implements ResponseSink {
   private readonly out: WriteStream;
@@ -77,6 +85,9 @@ export class JsonLinesRecorder implements ResponseSink {
   private writtenLines = 0;
   private closed = false;
   private readonly secrets: SecretSet;
+  /** Lines kept back while the header waits for the warm-up (undefined once it is written). */
+  private held: string[] | undefined;
+  private readonly warmUpPrices = new Map<string, (readonly [number, string])[]>();
 
   constructor(
     readonly path: string,
@@ -88,18 +99,54 @@ export class JsonLinesRecorder implements ResponseSink {
     this.out.on('error', () => {
       this.closed = true;
     });
-    const header = options.run === undefined ? RECORDING_HEADER : { ...RECORDING_HEADER, run: options.run };
-    this.out.write(`${JSON.stringify(header, this.redact)}\n`);
+    if ((options.run?.warmUp?.points ?? 0) > 0) this.held = [];
+    else this.writeHeader();
   }
 
   write(entry: RecordedResponse): void {
     if (this.closed) return;
+    if (this.held !== undefined) {
+      if (this.holdWarmUp(entry)) return;
+      this.writeHeader();
+    }
     if (this.out.writableLength > this.maxBufferedBytes) {
       this.droppedLines++;
       return;
     }
-    this.out.write(`${JSON.stringify({ at: entry.at, stream: entry.stream, body: withoutAliases(entry.body) }, this.redact)}\n`);
+    this.out.write(this.line(entry));
     this.writtenLines++;
+  }
+
+  private line(entry: RecordedResponse): string {
+    return `${JSON.stringify({ at: entry.at, stream: entry.stream, body: withoutAliases(entry.body) }, this.redact)}\n`;
+  }
+
+  /** Keeps a warm-up response back (true), noting its prices for the header; false for any other stream. */
+  private holdWarmUp(entry: RecordedResponse): boolean {
+    const id = parseStreamName(entry.stream);
+    if (id?.kind !== 'history' || id.market === undefined) return false;
+    let prices: (readonly [number, string])[];
+    try {
+      prices = new ResponseDecoder().decode(id, entry.body, entry.at).market.map((e) => [e.at, String((e as { price: number }).price)] as const);
+    } catch {
+      prices = [];
+    }
+    const points = this.options.run?.warmUp?.points ?? 0;
+    this.warmUpPrices.set(id.market, prices.slice(Math.max(0, prices.length - points)));
+    this.held!.push(this.line(entry));
+    return true;
+  }
+
+  /** The header line (with the warm-up prices kept back, if any), then the lines held for it. */
+  private writeHeader(): void {
+    const run = this.options.run;
+    const prices = Object.fromEntries([...this.warmUpPrices].sort(([a], [b]) => a.localeCompare(b)));
+    const withPrices = run?.warmUp !== undefined && this.warmUpPrices.size > 0 ? { ...run, warmUp: { ...run.warmUp, prices } } : run;
+    const header = withPrices === undefined ? RECORDING_HEADER : { ...RECORDING_HEADER, run: withPrices };
+    this.out.write(`${JSON.stringify(header, this.redact)}\n`);
+    for (const l of this.held ?? []) this.out.write(l);
+    this.writtenLines += this.held?.length ?? 0;
+    this.held = undefined;
   }
 
   /** Censors secret-named fields and masks known secret values inside strings. */
@@ -116,6 +163,7 @@ export class JsonLinesRecorder implements ResponseSink {
 
   close(): Promise<void> {
     if (this.closed) return Promise.resolve();
+    if (this.held !== undefined) this.writeHeader();
     this.closed = true;
     return new Promise<void>((resolve, reject) => {
       this.out.end((err?: Error | null) => (err ? reject(err) : resolve()));

@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { InputError } from '../../core/index.js';
+import { InputError, type MarketEvent, type MarketSymbol } from '../../core/index.js';
 import { RECORDING_HEADER, type RecordedResponse, type RecordingRunInfo } from './recorder.js';
 
 /** A recorded response and the 1-based line of the file it was read from (for error messages). */
@@ -75,8 +75,32 @@ function checkRunInfo(path: string, run: unknown): RecordingRunInfo | undefined 
   if (r.warmUp !== undefined) {
     const w = r.warmUp as Record<string, unknown> | null;
     if (w === null || typeof w !== 'object' || typeof w.increment !== 'string' || typeof w.points !== 'number') bad('warmUp', '{"increment": name, "points": count, "prices": {market: [[ms, price], …]}}');
+    checkWarmUpPrices(w!.prices, bad);
   }
   return run as RecordingRunInfo;
+}
+
+function checkWarmUpPrices(prices: unknown, bad: (field: string, want: string) => never): void {
+  if (prices === undefined) return;
+  if (prices === null || typeof prices !== 'object' || Array.isArray(prices)) bad('warmUp.prices', 'an object of market → [[epoch ms, price], …]');
+  for (const [market, list] of Object.entries(prices as object)) {
+    if (!Array.isArray(list)) bad(`warmUp.prices.${market}`, 'a list of [epoch ms, price] pairs');
+    (list as unknown[]).forEach((p, i) => {
+      const ok = Array.isArray(p) && p.length === 2 && typeof p[0] === 'number' && Number.isFinite(p[0]) && typeof p[1] === 'string' && Number(p[1]) > 0;
+      if (!ok) bad(`warmUp.prices.${market}[${i}]`, 'a pair [epoch ms, price above zero as a string]');
+    });
+  }
+}
+
+/**
+ * The warm-up prices the header holds for `market` as price events, oldest first; undefined when the
+ * header holds none for it (a recording from before headers held prices: its `history:` lines are
+ * the warm-up then).
+ */
+export function headerWarmUp(run: RecordingRunInfo | undefined, market: MarketSymbol): MarketEvent[] | undefined {
+  const list = run?.warmUp?.prices?.[market];
+  if (list === undefined) return undefined;
+  return list.map(([at, price]): MarketEvent => ({ kind: 'price', market, at, price: Number(price) })).sort((a, b) => a.at - b.at);
 }
 
 function parseLine(path: string, n: number, line: string): unknown {

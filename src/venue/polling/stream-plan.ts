@@ -21,13 +21,23 @@ const RULES: Record<Kind, { readonly ok: (m: string) => boolean; readonly fix: s
   quote: { ok: isTradingMarket, fix: 'ListQuotes covers the trading markets (see TRADING_MARKETS)' },
 };
 
+/** What a plan adds beyond the subscriptions' own kinds. */
+export interface PlanOptions {
+  /**
+   * Poll the recent trades (ListRecentExecutions) of every subscribed market the operation serves
+   * (`streams.trades_ms` set): recordings then hold the trades a book replay fills resting limits on.
+   */
+  readonly trades?: boolean;
+}
+
 /**
  * The streams that the subscriptions need and nothing more: one ticker and one book stream per
  * market that asks for them, one prices request and one quotes request covering every market that
- * asks, and the account streams when a profile is known. Throws InputError naming the
- * subscription whose market the platform does not serve for that kind.
+ * asks, a trades stream per subscribed market-data market when `trades` is asked for, and the
+ * account streams when a profile is known. Throws InputError naming the subscription whose market
+ * the platform does not serve for that kind.
  */
-export function planStreams(subscriptions: readonly MarketSubscription[], withAccount: boolean): PlannedStream[] {
+export function planStreams(subscriptions: readonly MarketSubscription[], withAccount: boolean, options: PlanOptions = {}): PlannedStream[] {
   const byKind: Record<Kind, Set<MarketSymbol>> = { price: new Set(), ticker: new Set(), book: new Set(), quote: new Set() };
   subscriptions.forEach((s, i) => {
     for (const kind of s.kinds) {
@@ -42,6 +52,10 @@ export function planStreams(subscriptions: readonly MarketSubscription[], withAc
   for (const m of [...byKind.book].sort()) out.push(single({ kind: 'book', market: m }));
   if (byKind.price.size > 0) out.push(combined('prices', [...byKind.price].sort()));
   if (byKind.quote.size > 0) out.push(combined('quotes', [...byKind.quote].sort()));
+  if (options.trades === true) {
+    const traded = new Set(subscriptions.map((s) => s.market).filter((m) => isMarketDataMarket(m)));
+    for (const m of [...traded].sort()) out.push(single({ kind: 'trades', market: m }));
+  }
   if (withAccount) {
     for (const kind of ['balances', 'open-orders', 'fills', 'quote-executions'] as const) out.push(combined(kind, []));
   }

@@ -7,7 +7,7 @@ export type MarketDataApi = Pick<
   ApiClient,
   | 'listPrices' | 'getTicker' | 'getOrderBook' | 'listQuotes' | 'listProfileBalances' | 'listProfileOrders'
   | 'listProfileExecutions' | 'listQuoteExecutions' | 'listHistoricalPrices'
->;
+> & Partial<Pick<ApiClient, 'listRecentExecutions'>>;
 
 /** Poll interval of each stream, ms. */
 export interface PollIntervals {
@@ -20,6 +20,8 @@ export interface PollIntervals {
   readonly ordersMs: number;
   readonly fillsMs: number;
   readonly quoteExecutionsMs: number;
+  /** Recent trades of each subscribed market (`streams.trades_ms`); unset: no trades stream. */
+  readonly tradesMs?: number;
 }
 
 export const DEFAULT_INTERVALS: PollIntervals = {
@@ -82,6 +84,11 @@ export function requestFor(stream: PlannedStream, d: RequestDeps): StreamRequest
         operation: 'ListQuoteExecutions', priority: 'high', intervalMs: iv.quoteExecutionsMs,
         send: (signal) => api.listQuoteExecutions(profile(), { status: 'CREATED', limit: ACCOUNT_PAGE }, { signal, priority: 'high' }),
       };
+    case 'trades': {
+      const list = api.listRecentExecutions;
+      invariant(list !== undefined && iv.tradesMs !== undefined, 'trades is planned only with streams.trades_ms and a client that lists recent executions');
+      return { operation: 'ListRecentExecutions', priority: 'low', intervalMs: iv.tradesMs, send: (signal) => list(market, { signal, priority: 'low' }) };
+    }
     case 'history':
       return invariantFailed('history is loaded by warmUp, never polled');
   }
