@@ -242,8 +242,8 @@ describe('RecordedBookVenue', () => {
   it('a GTT order is cancelled at its expiry with its funds released; one expiring within 10 s is refused', async () => {
     const { v, at } = venue();
     v.book('BTCUSD', 1_000, lv([99, 1]), lv([101, 1]));
-    await expect(v.placeOrder({ refId: 'soon', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '100', timeInForce: 'GTT', expiresAt: '11000' })).rejects.toThrow(/more than 10 s after it is placed/);
-    await v.placeOrder({ refId: 'gtt', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '100', timeInForce: 'GTT', expiresAt: '20000' });
+    await expect(v.placeOrder({ refId: 'soon', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '100', timeInForce: 'GTT', expiresAt: 11000 })).rejects.toThrow(/more than 10 s after it is placed/);
+    await v.placeOrder({ refId: 'gtt', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '100', timeInForce: 'GTT', expiresAt: 20000 });
     expect(await balance(v, 'USD')).toEqual({ available: '9900', trading: '100' });
     at(20_000);
     v.arrive(19_999);
