@@ -2,6 +2,7 @@ import type { RegisterCommand } from '../context.js';
 import { registerApi } from './api.js';
 import { registerBacktest } from './backtest.js';
 import { registerCtl } from './ctl.js';
+import { registerDivergence } from './divergence.js';
 import { registerSandbox } from './sandbox.js';
 import { registerHistory } from './history.js';
 import { registerInit } from './init.js';
@@ -14,4 +15,4 @@ import { registerTest } from './test.js';
 import { registerWorker } from './worker.js';
 
 /** Every CLI command, in the order `--help` lists them. Add new commands here. */
-export const COMMANDS: readonly RegisterCommand[] = [registerRun, registerStart, registerCtl, registerApi, registerSandbox, registerJournalViews, registerInit, registerNewStrategy, registerTest, registerBacktest, registerOptimize, registerWorker, registerHistory];
+export const COMMANDS: readonly RegisterCommand[] = [registerRun, registerStart, registerCtl, registerApi, registerSandbox, registerJournalViews, registerInit, registerNewStrategy, registerTest, registerBacktest, registerDivergence, registerOptimize, registerWorker, registerHistory];
