@@ -5,10 +5,44 @@
  * received from the sells (after their fees) minus quote spent on the buys (fees included), so the
  * fees are inside the P&L and also listed apart. Money stays decimal; only fills cost decimal work.
  */
-import { D, type Dec, ZERO, toWire } from '../src/core/index.js';
+import { type Dec, D, ZERO, toWire } from '../src/core/index.js';
 import type { PointExecution } from '../src/sim/replay/point-orders.js';
 import type { RoundTrip } from './metrics.js';
 import type { FillMarker } from './report.js';
+
+/**
+ * One side of a round trip (its buys, or its sells): the amount and the volume-weighted price. The
+ * usual side is a single fill, whose average price is its price as it is (amount × price / amount);
+ * notionals are summed, and divided at the close, only from a second fill on. Exact either way.
+ */
+class TradeSide {
+  amount: Dec = ZERO;
+  private fills = 0;
+  private price: Dec = ZERO;
+  private notional: Dec = ZERO;
+
+  reset(): void {
+    this.fills = 0;
+    this.amount = this.price = this.notional = ZERO;
+  }
+
+  add(amount: Dec, price: Dec): void {
+    if (this.fills === 0) {
+      this.amount = amount;
+      this.price = price;
+    } else {
+      if (this.fills === 1) this.notional = this.amount.times(this.price);
+      this.notional = this.notional.plus(amount.times(price));
+      this.amount = this.amount.plus(amount);
+    }
+    this.fills++;
+  }
+
+  /** The volume-weighted price, rounded down to `dp` decimals, as wire text. */
+  average(dp: number): string {
+    return toWire(this.fills === 1 ? this.price : this.notional.div(this.amount), dp);
+  }
+}
 
 export class RoundTripTracker {
   readonly trades: RoundTrip[] = [];
@@ -19,10 +53,8 @@ export class RoundTripTracker {
   private spent: Dec = ZERO;
   private received: Dec = ZERO;
   private fees: Dec = ZERO;
-  private bought: Dec = ZERO;
-  private sold: Dec = ZERO;
-  private buyNotional: Dec = ZERO;
-  private sellNotional: Dec = ZERO;
+  private readonly buys = new TradeSide();
+  private readonly sells = new TradeSide();
 
   /** Records one fill; closes the round trip when the position is flat again. */
   add(x: PointExecution): void {
@@ -32,8 +64,7 @@ export class RoundTripTracker {
       if (this.position.isZero()) this.open(x.at);
       this.position = this.position.plus(x.amount);
       this.spent = this.spent.plus(x.quoteAmount);
-      this.bought = this.bought.plus(x.amount);
-      this.buyNotional = this.buyNotional.plus(x.amount.times(x.price));
+      this.buys.add(x.amount, x.price);
       this.fees = this.fees.plus(x.commission);
       return;
     }
@@ -42,8 +73,7 @@ export class RoundTripTracker {
     const amount = D.min(x.amount, this.position);
     this.position = this.position.minus(amount);
     this.received = this.received.plus(x.quoteAmount);
-    this.sold = this.sold.plus(amount);
-    this.sellNotional = this.sellNotional.plus(amount.times(x.price));
+    this.sells.add(amount, x.price);
     this.fees = this.fees.plus(x.commission);
     if (this.position.isZero()) this.close(x);
   }
@@ -60,7 +90,9 @@ export class RoundTripTracker {
 
   private open(at: number): void {
     this.entryAt = at;
-    this.spent = this.received = this.fees = this.bought = this.sold = this.buyNotional = this.sellNotional = ZERO;
+    this.spent = this.received = this.fees = ZERO;
+    this.buys.reset();
+    this.sells.reset();
   }
 
   private close(x: PointExecution): void {
@@ -69,9 +101,9 @@ export class RoundTripTracker {
       side: 'long',
       entryAt: this.entryAt,
       exitAt: x.at,
-      quantity: toWire(this.bought),
-      entryPrice: toWire(this.buyNotional.div(this.bought), 8),
-      exitPrice: toWire(this.sellNotional.div(this.sold), 8),
+      quantity: toWire(this.buys.amount),
+      entryPrice: this.buys.average(8),
+      exitPrice: this.sells.average(8),
       pnl: toWire(this.received.minus(this.spent)),
       fees: toWire(this.fees),
     });
