@@ -35,4 +35,17 @@ describe('the assumptions manifest', () => {
     expect(rows['Risk rules off']).toContain('kill switch: daily loss limit');
     expect(rows['Warm-up']).toMatch(/^30 points \(slow=30\)/);
   });
+
+  it('names no slippage figure for the book model: the walk over the recorded levels is the slippage', () => {
+    const book = buildManifest({
+      fillModel: { name: 'book', rule: 'recorded book' }, feeBps: 10, slippageBps: 0, latencyMs: 250, source: 'run.jsonl', times,
+      params: {}, initial: { USD: '10000' }, limits: DEFAULT_RISK_LIMITS,
+    });
+    expect(book.slippage.bps).toBeNull();
+    expect(manifestToJson(book)).toMatchObject({ fill_model: 'book', slippage_bps: null, slippage: expect.stringMatching(/walking the book is the slippage.*no bps figure applies/), latency_ms: 250 });
+    expect(Object.fromEntries(manifestRows(book, duration)).Slippage).toMatch(/^none added: the book model fills at the recorded levels' prices/);
+    const points = buildManifest({ fillModel: { name: 'points', rule: 'next point' }, feeBps: 10, slippageBps: 5, source: 'p.csv', times, params: {}, initial: { USD: '1' }, limits: DEFAULT_RISK_LIMITS });
+    expect(Object.fromEntries(manifestRows(points, duration)).Slippage).toBe('5 bps against the trader');
+    expect(manifestToJson(points)).toMatchObject({ slippage_bps: 5, slippage: '5 bps against the trader' });
+  });
 });

@@ -33,7 +33,10 @@ export interface RiskRule {
 export interface AssumptionsManifest {
   readonly fillModel: { readonly name: string; readonly rule: string };
   readonly feeBps: number;
+  /** The --slippage-bps given (0 for the book model, where it does not apply: see `slippage`). */
   readonly slippageBps: number;
+  /** The slippage a run assumed: a bps figure (point model), or none for the book model, whose walk is the slippage. */
+  readonly slippage: { readonly bps: number | null; readonly note: string };
   /** Decision-to-venue latency in ms, or null for the point model (the next point is the delay). */
   readonly latency: { readonly ms: number | null; readonly note: string };
   readonly data: {
@@ -70,6 +73,7 @@ export function buildManifest(input: ManifestInput): AssumptionsManifest {
   return {
     fillModel: input.fillModel ?? { name: 'points', rule: 'see docs/backtest.md, "Replay and fills"' },
     feeBps: input.feeBps, slippageBps: input.slippageBps,
+    slippage: slippageOf(input),
     latency: input.latencyMs !== undefined
       ? { ms: input.latencyMs, note: `${input.latencyMs} ms from decision to venue` }
       : { ms: null, note: 'no clock latency: an order made at one point acts at the next point, so the delay is one point spacing' },
@@ -78,6 +82,14 @@ export function buildManifest(input: ManifestInput): AssumptionsManifest {
     initial: input.initial,
     riskRules: riskRulesOf(input.limits),
   };
+}
+
+/** The book model adds no slippage figure: its fills are the recorded levels' prices, so the walk is the slippage. */
+function slippageOf(input: ManifestInput): AssumptionsManifest['slippage'] {
+  if (input.fillModel?.name === 'book') {
+    return { bps: null, note: 'none added: the book model fills at the recorded levels\' prices, so walking the book is the slippage (a thin book fills worse, or only in part); no bps figure applies' };
+  }
+  return { bps: input.slippageBps, note: `${input.slippageBps} bps against the trader` };
 }
 
 function warmUpLine(input: ManifestInput): AssumptionsManifest['warmUp'] {
@@ -139,7 +151,7 @@ export function riskRulesOf(l: RiskLimits): RiskRule[] {
 export function manifestToJson(m: AssumptionsManifest): Record<string, unknown> {
   const g = m.data.gaps;
   return {
-    fill_model: m.fillModel.name, fill_rule: m.fillModel.rule, fee_bps: m.feeBps, slippage_bps: m.slippageBps,
+    fill_model: m.fillModel.name, fill_rule: m.fillModel.rule, fee_bps: m.feeBps, slippage_bps: m.slippage.bps, slippage: m.slippage.note,
     latency_ms: m.latency.ms, latency: m.latency.note,
     data: {
       source: m.data.source, points: m.data.points, first: iso(m.data.firstAt), last: iso(m.data.lastAt), median_spacing_ms: m.data.medianSpacingMs,
@@ -165,7 +177,7 @@ export function manifestRows(m: AssumptionsManifest, durationText: (ms: number) 
   return [
     ['Fill model', `${m.fillModel.name}: ${m.fillModel.rule}`],
     ['Fee', `${m.feeBps} bps (${(m.feeBps / 100).toFixed(2)} % of traded notional)`],
-    ['Slippage', `${m.slippageBps} bps against the trader`],
+    ['Slippage', m.slippage.note],
     ['Latency', m.latency.note],
     ['Data', `${d.source}: ${d.points.toLocaleString('en-US')} points, ${span}${every}`],
     ['Data gaps', gaps],

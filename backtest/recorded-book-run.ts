@@ -6,8 +6,10 @@
  * (decision time plus `--latency-ms`). Equity is marked at every recorded event, at the last book mid
  * (or price). When the run polled no prices, each book's mid is also given as a price event, as the
  * point model replays book mids, so price strategies decide on the same points in both models.
- * The warm-up history the run loaded (its recorded `history:` responses) warms the strategy first,
- * as it did live.
+ * The warm-up history the run loaded warms the strategy first, as it did live: the prices the
+ * recording's header holds, or (recordings from before headers held them) its `history:` responses.
+ * Recorded trades (`trades:` responses, with `streams.trades_ms`) reach the venue at the time they
+ * executed, so a resting limit fills on a trade that went at or through its price while it rested.
  */
 import { performance } from 'node:perf_hooks';
 import { TestClock } from '../src/clock/test-clock.js';
@@ -26,7 +28,8 @@ import { HotStream } from '../src/state/hot-stream.js';
 import type { AccountEvent, OpenOrderView } from '../src/state/index.js';
 import type { MarketSource, StreamHealth } from '../src/venue/market-source.js';
 import { ResponseDecoder } from '../src/venue/polling/decode.js';
-import { readRecording } from '../src/venue/polling/recording-reader.js';
+import { tradesFromWire, type RecordedTrade } from '../src/venue/polling/recent-trades.js';
+import { headerWarmUp, readRecording, readRecordingHeader } from '../src/venue/polling/recording-reader.js';
 import { parseStreamName } from '../src/venue/polling/stream-names.js';
 import { RecordedBookVenue, type RecordedQuoteExecution } from '../src/venue/recorded-book-venue.js';
 import type { VenueFill, VenueOrder } from '../src/venue/venue.js';
@@ -58,8 +61,12 @@ export interface RecordedMarket {
   readonly steps: readonly { readonly at: number; readonly events: readonly MarketEvent[] }[];
   readonly books: number;
   readonly hasPrices: boolean;
-  /** The warm-up history the run loaded before going live (its `history:` responses), oldest first. */
+  /** The warm-up history the run loaded before going live, oldest first. */
   readonly warmUp: readonly MarketEvent[];
+  /** Where the warm-up came from: the header's prices, the `history:` lines (older recordings), or none. */
+  readonly warmUpFrom: 'header' | 'history' | 'none';
+  /** The recorded trades of the market (`trades:` responses), by execution time, oldest first. */
+  readonly trades: readonly RecordedTrade[];
 }
 
 /** True when the recording holds order books of `market` (what `--fill-model book` fills against). */
@@ -77,11 +84,22 @@ export async function loadRecordedMarket(path: string, market: MarketSymbol): Pr
   let hasPrices = false;
   let lastAt = -Infinity;
   const warmUp: MarketEvent[] = [];
+  const trades: RecordedTrade[] = [];
+  const fromHeader = headerWarmUp(await readRecordingHeader(path), market);
   for await (const entry of readRecording(path)) {
     const id = parseStreamName(entry.stream);
-    if (id === undefined || !['book', 'ticker', 'prices', 'quotes', 'history'].includes(id.kind)) continue;
+    if (id === undefined || !['book', 'ticker', 'prices', 'quotes', 'history', 'trades'].includes(id.kind)) continue;
     if (id.market !== undefined && id.market !== market) continue;
+    if (id.kind === 'trades') {
+      try {
+        trades.push(...tradesFromWire(entry.body));
+      } catch (err) {
+        problems.push({ line: entry.line, where: `line ${entry.line}`, message: `the trades response does not decode: ${(err as Error).message}` });
+      }
+      continue;
+    }
     if (id.kind === 'history') {
+      if (fromHeader !== undefined) continue;
       try {
         warmUp.push(...decoder.decode(id, entry.body, entry.at).market);
       } catch (err) {
@@ -110,7 +128,9 @@ export async function loadRecordedMarket(path: string, market: MarketSymbol): Pr
   }
   if (problems.length > 0) throw new PriceDataError(path, problems.slice(0, MAX_LISTED_PROBLEMS), problems.length);
   if (books === 0) throw new InputError('--fill-model', `${path} holds no order books of ${market}, so nothing to fill against: use --fill-model points (fills at the recorded prices), or record a run whose strategy needs books`);
-  return { market, steps, books, hasPrices, warmUp: warmUp.sort((a, b) => a.at - b.at) };
+  const warm = fromHeader ?? warmUp.sort((a, b) => a.at - b.at);
+  const warmUpFrom = fromHeader !== undefined ? 'header' : warmUp.length > 0 ? 'history' : 'none';
+  return { market, steps, books, hasPrices, warmUp: warm, warmUpFrom, trades: trades.sort((a, b) => a.at - b.at) };
 }
 
 /**
@@ -172,7 +192,19 @@ class RecordedBookSource implements MarketSource {
 }
 
 /** Replays a recording through the strategy with the recorded-book venue; the same report as a point run. */
-export async function runRecordedBookBacktest(cfg: RecordedBookConfig): Promise<BacktestRun & { readonly warmUpEvents: number }> {
+export interface RecordedBookRun extends BacktestRun {
+  readonly warmUpEvents: number;
+  /** Where the warm-up came from (the header's prices, or the history lines of an older recording). */
+  readonly warmUpFrom: RecordedMarket['warmUpFrom'];
+  /** Recorded trades of the market the venue met. */
+  readonly recordedTrades: number;
+  /** The fill rule as it applied to this recording (with or without trades), for the manifest. */
+  readonly fillRule: string;
+  /** What the data was, for the manifest: the file, its books and trades. */
+  readonly dataSource: string;
+}
+
+export async function runRecordedBookBacktest(cfg: RecordedBookConfig): Promise<RecordedBookRun> {
   const timer = cfg.timer ?? (() => performance.now());
   const t0 = timer();
   const markets = marketsOf(cfg.definition, cfg.params as never);
@@ -231,7 +263,18 @@ export async function runRecordedBookBacktest(cfg: RecordedBookConfig): Promise<
     if (recorded.warmUp.length > 0) kernel.engine.warmUp(recorded.warmUp);
     // the starting balances, as a live run's first account poll reports them
     await source.flush(recorded.steps[0]!.at, true);
+    // recorded trades reach the venue when they executed, before the step received at that time
+    let nextTrade = 0;
+    const tradesUpTo = async (until: number): Promise<void> => {
+      const ts = recorded.trades;
+      for (; nextTrade < ts.length && ts[nextTrade]!.at <= until; nextTrade++) {
+        const t = ts[nextTrade]!;
+        if (t.at > clock.now()) clock.advanceTo(t.at);
+        if (venue.trade(market, t).length > 0) await settle(clock.now());
+      }
+    };
     for (const step of recorded.steps) {
+      await tradesUpTo(step.at);
       clock.advanceTo(step.at);
       venue.arrive(step.at, false);
       for (const e of step.events) {
@@ -263,6 +306,7 @@ export async function runRecordedBookBacktest(cfg: RecordedBookConfig): Promise<
       prices.push(mark);
       equity.push(e);
     }
+    await tradesUpTo(Number.POSITIVE_INFINITY);
     if (times.length === 0) throw new InputError('--data', `${cfg.path} holds no book, ticker or price of ${market} to mark the account at`);
     const t = Float64Array.from(times);
     const p = Float64Array.from(prices);
@@ -278,6 +322,10 @@ export async function runRecordedBookBacktest(cfg: RecordedBookConfig): Promise<
       finalBalances: Object.fromEntries(balances.map((x) => [x.asset, x.available.plus(x.trading).toFixed()])),
       units: unitsOf(market, kernel.riskView.instrument(market)?.priceDecimals),
       warmUpEvents: recorded.warmUp.length,
+      warmUpFrom: recorded.warmUpFrom,
+      recordedTrades: recorded.trades.length,
+      fillRule: bookFillRule(recorded.trades.length > 0),
+      dataSource: `${cfg.path} (recorded ${market} books: ${recorded.books}; trades: ${recorded.trades.length === 0 ? 'none' : recorded.trades.length})`,
       warnings: intents.length === 0 ? [`the strategy made no decision on the ${times.length} recorded steps of ${market}`] : [],
     };
   } finally {
@@ -303,9 +351,18 @@ function asExecution(f: VenueFill): PointExecution {
 /** The rule the report and manifest state for the book model (docs/backtest.md says it in full). */
 export const BOOK_FILL_RULE =
   'Orders reach the venue the latency after the decision and meet the recorded book in force then: a market order walks the levels '
-  + '(one fill per level at its price; what the book cannot fill is cancelled), a limit order takes the levels that cross it and rests the rest; '
-  + 'a resting limit fills at its own price when a later recorded book\'s opposite side crosses it, up to the amount there; our fills take '
-  + 'liquidity until the next recorded book.';
+  + '(one fill per level at its price; what the book cannot fill is cancelled), a limit order takes the levels that cross it and rests the rest '
+  + '(a post-only one that would take is rejected); a resting limit fills at its own price when a later recorded book\'s opposite side crosses it, '
+  + 'up to the amount there, and when a recorded trade goes at or through its price, up to the trade\'s amount; our fills take liquidity until '
+  + 'the next recorded book. A stop sell fires when a recorded book\'s mid reaches its stop price, then walks the bids (STOP_MARKET) or becomes '
+  + 'a limit sell (STOP_LIMIT); GTT orders expire; held-rate quotes execute at their recorded price until they expire; transfers settle at once.';
+
+/** The book rule as it applied to one recording: whether resting limits could fill on recorded trades. */
+export function bookFillRule(hasTrades: boolean): string {
+  return hasTrades
+    ? BOOK_FILL_RULE
+    : `${BOOK_FILL_RULE} This recording holds no trades (record with streams.trades_ms), so resting limits filled only when the opposite side crossed them.`;
+}
 
 export type FillModel = 'book' | 'points';
 

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runRecordedBookBacktest } from '../../backtest/recorded-book-run.js';
-import { loadStrategy, resolveParams } from '../../src/strategy/index.js';
+import { z } from 'zod';
+import { defineStrategy, loadStrategy, resolveParams } from '../../src/strategy/index.js';
 import { runCli } from '../cli/cli-helpers.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -104,7 +105,8 @@ describe('backtest --fill-model book', () => {
     expect(cli.code).toBe(0);
     const out = JSON.parse(cli.stdout);
     expect(out).toMatchObject({ trades: 1, final_equity: 10032 });
-    expect(out.manifest).toMatchObject({ fill_model: 'book', latency_ms: 0, slippage_bps: 0 });
+    expect(out.manifest).toMatchObject({ fill_model: 'book', latency_ms: 0, slippage_bps: null, slippage: expect.stringMatching(/walking the book is the slippage/) });
+    expect(out.manifest.fill_rule).toMatch(/holds no trades \(record with streams\.trades_ms\), so resting limits filled only when the opposite side crossed them/);
     expect(out.manifest.data.source).toContain('recorded BTCUSD books');
     // the same recording on the point model: no walk, the buy fills at the next point's mid
     const points = JSON.parse((await runCli(['backtest', '--strategy', plugin, '--data', recording, '--fee-bps', '0', '--fill-model', 'points', '--json'])).stdout);
@@ -177,5 +179,96 @@ describe('backtest --fill-model book', () => {
     expect(bad2.code).toBe(2);
     expect(bad2.stderr).toMatch(/line 3: the book response does not decode/);
     expect(bad2.stderr).toMatch(/line 4: time .* is earlier than the response before it/);
+  });
+
+  it('a resting limit fills on recorded trades at or through its price, and only on the opposite side without them', { timeout: 60_000 }, async () => {
+    const limitBuyer = defineStrategy({
+      name: 'limit-buyer', description: 'bids 1 BTC at 100 on the first book', params: z.object({}), markets: ['BTCUSD'], needs: ['book'],
+      create: () => {
+        let done = false;
+        return { onEvent: (e) => (e.kind !== 'book' || done ? undefined : ((done = true), { kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '100' })) };
+      },
+    });
+    const flat = (i: number) => book(i, [[99, 5]], [[101, 5]]);
+    const trades = (i: number, items: [number, string, string][]) => ({
+      at: T + i * 1000, stream: 'trades:BTCUSD', body: { items: items.map(([ms, price, amount], k) => ({ match_number: `m${i}-${k}`, price, amount, executed_at: new Date(T + ms).toISOString() })) },
+    });
+    // trades received at seconds 1 and 3, executed at +500 (100.50: above the bid), +1500 (100 × 0.4: at it), +2500 (99 × 5: through it)
+    const lines = [flat(0), trades(1, [[500, '100.50', '3']]), flat(1), flat(2), trades(3, [[1500, '100', '0.4'], [2500, '99', '5']]), flat(3)];
+    const withTrades = join(dir, 'trades.jsonl');
+    writeFileSync(withTrades, `${[HEADER, ...lines.map((l) => JSON.stringify(l))].join('\n')}\n`);
+    const run = await runRecordedBookBacktest({ definition: limitBuyer, params: {}, path: withTrades, feeBps: 0 });
+    // filled at its own price when each trade executed: 0.4 at +1500, the other 0.6 at +2500
+    expect(run.fills.map((f) => [f.side, f.price, f.at - T])).toEqual([['buy', 100, 1500], ['buy', 100, 2500]]);
+    expect(run.finalBalances).toMatchObject({ USD: '9900', BTC: '1' });
+    expect(run.recordedTrades).toBe(3);
+    expect(run.dataSource).toMatch(/books: 4; trades: 3/);
+    // the same books without the trades: the asks never come down to 100, so nothing fills
+    const without = join(dir, 'no-trades.jsonl');
+    writeFileSync(without, `${[HEADER, ...lines.filter((l) => l.stream !== 'trades:BTCUSD').map((l) => JSON.stringify(l))].join('\n')}\n`);
+    const dry = await runRecordedBookBacktest({ definition: limitBuyer, params: {}, path: without, feeBps: 0 });
+    expect(dry.fills).toEqual([]);
+    expect(dry.orders.openAtEnd).toBe(1);
+    expect(dry.fillRule).toMatch(/holds no trades/);
+    expect(run.fillRule).not.toMatch(/holds no trades/);
+  });
+
+  it('warms on the header\'s warm-up prices, before the history lines of an older recording', { timeout: 60_000 }, async () => {
+    const at = (k: number) => T - k * 60_000;
+    const history = (p: string) => ({ at: T - 1, stream: 'history:BTCUSD', body: { items: [3, 2, 1].map((k) => ({ average_price: p, timestamp: new Date(at(k)).toISOString() })) } });
+    const header = (p: string) => JSON.stringify({ format: 'tradeloop-stream-recording', version: 1, run: { tradeloopVersion: '0.0.0', strategies: [], warmUp: { increment: 'ONE_MINUTE', points: 3, prices: { BTCUSD: [3, 2, 1].map((k) => [at(k), p]) } } } });
+    const books = [book(0, [[11.99, 5]], [[12.01, 5]]), book(1, [[12.99, 5]], [[13.01, 5]])].map((l) => JSON.stringify(l));
+    // the header says 10, 10, 10 (a first mid of 12 crosses fast above slow: a buy); the history lines say 20 (no cross)
+    const both = join(dir, 'header-warm.jsonl');
+    writeFileSync(both, `${[header('10'), JSON.stringify(history('20')), ...books].join('\n')}\n`);
+    const definition = await loadStrategy('sma-cross');
+    const params = resolveParams(definition, { fast: 2, slow: 3 }, 'params');
+    const run = await runRecordedBookBacktest({ definition, params, path: both, feeBps: 0 });
+    expect([run.warmUpEvents, run.warmUpFrom]).toEqual([3, 'header']);
+    expect(run.intents.map((i) => [i.at - T, i.side])).toEqual([[0, 'BUY']]);
+    const older = join(dir, 'history-warm.jsonl');
+    writeFileSync(older, `${[HEADER, JSON.stringify(history('20')), ...books].join('\n')}\n`);
+    const old = await runRecordedBookBacktest({ definition, params, path: older, feeBps: 0 });
+    expect([old.warmUpEvents, old.warmUpFrom]).toEqual([3, 'history']);
+    expect(old.intents).toEqual([]);
+  });
+
+  it('takes a stop loss and a transfer as the point model does: the stop fires at the first book whose mid reaches it', { timeout: 60_000 }, async () => {
+    const stopAndSave = defineStrategy({
+      name: 'stop-and-save', description: 'buys once, then places a stop loss and sweeps some cash to another profile', params: z.object({}), markets: ['BTCUSD'],
+      create: () => {
+        let step: 'buy' | 'wait' | 'protect' | 'done' = 'buy';
+        let held = '0';
+        return {
+          onEvent(e) {
+            if (e.kind !== 'price') return undefined;
+            if (step === 'buy') {
+              step = 'wait';
+              return { kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '1000.00' };
+            }
+            if (step !== 'protect') return undefined;
+            step = 'done';
+            return [
+              { kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'STOP_MARKET', baseAmount: held, stopPrice: '9.00' },
+              { kind: 'transfer', asset: 'USD', amount: '100.00', fromProfileId: 'default', toProfileId: 'savings' },
+            ];
+          },
+          onReport(r) {
+            if (r.kind !== 'filled' || r.side !== 'BUY') return;
+            held = r.amount;
+            step = 'protect';
+          },
+        };
+      },
+    });
+    // mids 9.75, 10, 11, 9.5, 9, 8.5: the buy takes 100 at the ask of 10; the stop at 9 waits through 10, 11 and 9.5
+    const path = join(dir, 'stop.jsonl');
+    const mids: [number, number][] = [[9.5, 10], [9.5, 10.5], [10.5, 11.5], [9.25, 9.75], [8.75, 9.25], [8, 9]];
+    writeFileSync(path, `${[HEADER, ...mids.map(([bid, ask], i) => JSON.stringify(book(i, [[bid, 1000]], [[ask, 1000]])))].join('\n')}\n`);
+    const run = await runRecordedBookBacktest({ definition: stopAndSave, params: {}, path, feeBps: 0 });
+    expect(run.intents.map((t) => [t.kind, t.outcome])).toEqual([['place-order', 'approve'], ['place-order', 'approve'], ['transfer', 'approve']]);
+    // fires at second 4 (mid 9): 100 sold at the bid of 8.75; USD 10000 - 1000 - 100 + 875
+    expect(run.fills.map((f) => [f.side, f.price, f.at - T])).toEqual([['buy', 10, 0], ['sell', 8.75, 4000]]);
+    expect(run.finalBalances).toMatchObject({ USD: '9775', BTC: '0' });
   });
 });
