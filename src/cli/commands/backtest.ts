@@ -81,7 +81,7 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
       const limits = flags.config === undefined ? DEFAULT_RISK_LIMITS : loadConfigFile(flags.config).risk;
       const robust = robustnessFlags(flags);
       const progress = new LazyProgress(ctx.stderr, () => clock.now(), 'backtest');
-      let run: BacktestRun & { readonly warmUpEvents?: number };
+      let run: BacktestRun & { readonly warmUpEvents?: number; readonly fillRule?: string; readonly dataSource?: string };
       const cfg: BacktestConfig | undefined = series && { definition, params, series, initial, feeBps, slippageBps, limits };
       try {
         run = cfg === undefined
@@ -90,8 +90,8 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
       } finally {
         progress.stop();
       }
-      const fillModel = fill.model === 'book' ? { name: 'book', rule: BOOK_FILL_RULE } : { name: 'points', rule: DEFAULT_FILL_RULE };
-      const source = series?.source ?? `${flags.data!} (recorded ${run.market} books)`;
+      const fillModel = fill.model === 'book' ? { name: 'book', rule: run.fillRule ?? BOOK_FILL_RULE } : { name: 'points', rule: DEFAULT_FILL_RULE };
+      const source = series?.source ?? run.dataSource ?? `${flags.data!} (recorded ${run.market} books)`;
       const built = buildManifest({ fillModel, feeBps, slippageBps, ...(fill.latencyMs !== undefined && { latencyMs: fill.latencyMs }), source, times: run.times, definition, params, initial, limits });
       const warmed = run.warmUpEvents ?? 0;
       // the book replay warms the strategy on the history the recorded run loaded, as it did live
