@@ -10,7 +10,7 @@ import type { Logger, SecretSet } from '../log/index.js';
 import { startSandbox, type SandboxHandle } from '../sandbox/index.js';
 import { localClockStart, localStatePath, newInstanceId, paperVenue } from './local-world.js';
 import { bindJournalEnvironment, checkEnvironmentTargets, checkGrantedScopes, checkJournalAtVenue } from './credential-checks.js';
-import { RestVenue, SimVenue, type MarketSource, type Venue } from '../venue/index.js';
+import { PAPER_READ_SCOPES, PAPER_STATE_META_KEY, PaperMarketSource, paperMarketReads, PaperVenue, RestVenue, SimVenue, type MarketDataApi, type MarketSource, type PaperStateStore, type Venue } from '../venue/index.js';
 import { JsonLinesRecorder, PollingMarketSource, RequestBudget, streamSettingsFromConfig, type RecordingRunInfo } from '../venue/polling/index.js';
 import { buildRunInfo } from './recording-run-info.js';
 
@@ -23,6 +23,8 @@ export interface LiveBundle {
   readonly refPrefix: string;
   readonly profileId: string;
   readonly environment: string;
+  /** Set for `--paper` in sandbox or production: fills are simulated on the platform's market data, nothing is written to it. */
+  readonly paperOnRealData?: boolean;
   /** Set when the embedded local sandbox runs in this process. */
   readonly sandbox?: SandboxHandle;
   /** The request budget the streams and the executors share (the dashboard and /metrics show it). */
@@ -67,7 +69,8 @@ export async function buildLiveBundle(config: Config, env: NodeJS.ProcessEnv, op
   const resolved = resolveEnvironment(config, env);
   checkEnvironmentTargets(config.environment, { 'api.base_url': resolved.apiUrl, 'api.token_url': resolved.tokenUrl });
   const local = config.environment === 'local';
-  if (options.paper && !local) throw new InputError('--paper', 'paper mode simulates fills on the embedded sandbox: use environment local (market data and fills then come from one simulated platform)');
+  // paper on the platform's real market data: orders fill in a paper venue, nothing is written to the platform
+  const paperReal = options.paper === true && !local;
   const clock = options.clock ?? (local && config.local.speed !== 1 ? new ScaledClock(localClockStart(config, new LiveClock().now()), config.local.speed) : new LiveClock());
   let sandbox: SandboxHandle | undefined;
   if (local && config.api.base_url === undefined) {
@@ -86,20 +89,30 @@ export async function buildLiveBundle(config: Config, env: NodeJS.ProcessEnv, op
     logger: options.log,
     ...(options.secrets && { secrets: options.secrets }),
     ...(sandbox && { apiUrl: sandbox.apiUrl, tokenUrl: sandbox.tokenUrl }),
+    ...(paperReal && { scopes: config.api.scopes ?? PAPER_READ_SCOPES }),
   });
   const closeAll = async (): Promise<void> => {
     await api.close();
     await sandbox?.close();
   };
   try {
-    checkGrantedScopes(await api.grantedScopes(), config.api.scopes ?? TRADING_BOT_SCOPES);
+    checkGrantedScopes(await api.grantedScopes(), config.api.scopes ?? (paperReal ? PAPER_READ_SCOPES : TRADING_BOT_SCOPES));
     const profile = await api.getProfile(config.run.profile);
-    const venue: Venue = options.paper && sandbox ? paperVenue(new SimVenue(sandbox.sim, profile.id), sandbox, config) : new RestVenue(api, profile.id);
+    // a paper journal on real data is bound to its own name: its orders exist only in the paper venue
+    const bound = paperReal ? `${resolved.name} (${PAPER_ON_REAL_DATA})` : resolved.name;
     const journal = openJournal(config.journal.path);
     let refPrefix: string;
+    let venue: Venue;
+    let paper: PaperVenue | undefined;
     try {
       const apiUrl = sandbox?.apiUrl ?? resolved.apiUrl;
-      bindJournalEnvironment(journal, resolved.name, apiUrl === undefined ? undefined : { environment: resolved.name, host: apiHost(apiUrl), profileId: profile.id, ...(sandbox && { sandboxInstance: sandbox.instanceId }) });
+      bindJournalEnvironment(journal, bound, apiUrl === undefined ? undefined : { environment: bound, host: apiHost(apiUrl), profileId: profile.id, ...(sandbox && { sandboxInstance: sandbox.instanceId }) });
+      if (paperReal) {
+        paper = await PaperVenue.open({ funding: config.paper.funding, feeBps: config.risk.fee_bps, latencyMs: config.paper.latency_ms, now: () => clock.now(), store: journalPaperStore(journal) });
+        options.log.info(paper.continued ? 'PAPER on real data: continuing the paper account kept in the journal' : `PAPER on real data: a new paper account with ${Object.entries(config.paper.funding).map(([a, v]) => `${v} ${a}`).join(', ')} (paper.funding)`);
+        for (const note of paper.restoreNotes) options.log.warn(note);
+      }
+      venue = paper ?? (options.paper && sandbox ? paperVenue(new SimVenue(sandbox.sim, profile.id), sandbox, config) : new RestVenue(api, profile.id));
       if (config.journal.path !== ':memory:') {
         const st = statSync(config.journal.path, { bigint: true });
         const file = { path: resolvePath(config.journal.path), dev: String(st.dev), ino: String(st.ino) };
@@ -111,7 +124,8 @@ export async function buildLiveBundle(config: Config, env: NodeJS.ProcessEnv, op
       journal.close();
       throw e;
     }
-    const source = (options.makeSource ?? pollingSource)({ api, clock, profileId: profile.id, config, log: options.log, budget });
+    const input = { api, clock, profileId: profile.id, config, log: options.log, budget };
+    const source = paper ? paperSource(input, paper, resolved.name, options.makeSource) : (options.makeSource ?? pollingSource)(input);
     return {
       clock,
       venue,
@@ -119,12 +133,14 @@ export async function buildLiveBundle(config: Config, env: NodeJS.ProcessEnv, op
       journal,
       refPrefix,
       profileId: profile.id,
-      environment: `${resolved.name}${options.paper ? ' (paper)' : ''}`,
+      environment: paperReal ? `${resolved.name} (${PAPER_ON_REAL_DATA})` : `${resolved.name}${options.paper ? ' (paper)' : ''}`,
+      ...(paperReal && { paperOnRealData: true }),
       ...(sandbox && { sandbox }),
       budget,
       reachability: () => api.venueReachability(),
       budgetStore: () => api.budgetStore(),
       close: async () => {
+        await paper?.flush();
         journal.close();
         await closeAll();
       },
@@ -135,16 +151,38 @@ export async function buildLiveBundle(config: Config, env: NodeJS.ProcessEnv, op
   }
 }
 
+/** How a paper run on the platform's market data is named (panel, summary, journal, recording). */
+export const PAPER_ON_REAL_DATA = 'PAPER on real data';
+
+/** Keeps the paper account in the journal's meta table: it moves, backs up and locks with the journal. */
+function journalPaperStore(journal: Journal): PaperStateStore {
+  return { load: () => journal.getMeta(PAPER_STATE_META_KEY), save: (state) => journal.setMeta(PAPER_STATE_META_KEY, state) };
+}
+
+/**
+ * The market source of a paper run on real data: the platform's books, tickers, prices and quotes,
+ * polled through the five market-data reads only (no account stream), feeding the paper venue.
+ */
+function paperSource(input: SourceFactoryInput, venue: PaperVenue, environment: string, make: BundleOptions['makeSource']): MarketSource {
+  const log = input.log;
+  const reads = paperMarketReads(input.api, (e) => {
+    if (e === undefined) log.info('PAPER on real data: quotes can be read again');
+    else log.error(`PAPER on real data: quotes cannot be read from ${environment} (${e instanceof Error ? e.message : String(e)}): execute-quote intents find no quote until they can; quotes need the credential (TRADELOOP_CLIENT_ID/SECRET) with the exchange:read_quote scope`);
+  });
+  const market = make ? make(input) : pollingSource({ ...input, profileId: undefined }, reads, `${environment} (${PAPER_ON_REAL_DATA})`);
+  return new PaperMarketSource({ market, venue, clock: input.clock });
+}
+
 /** The live market source: poll streams over the client, sharing the run's request budget. */
-export function pollingSource(input: SourceFactoryInput): MarketSource {
+export function pollingSource(input: Omit<SourceFactoryInput, 'profileId'> & { readonly profileId: string | undefined }, api: MarketDataApi = input.api, environment: string = input.config.environment): MarketSource {
   const s = input.config.streams;
   return new PollingMarketSource({
-    api: input.api,
+    api,
     clock: input.clock,
-    profileId: input.profileId,
+    ...(input.profileId !== undefined && { profileId: input.profileId }),
     budget: input.budget,
     intervals: streamSettingsFromConfig(s).intervals,
-    ...(s.record !== undefined && { recorder: new JsonLinesRecorder(s.record, { run: runInfoOf(input.config, input.clock.now()) }) }),
+    ...(s.record !== undefined && { recorder: new JsonLinesRecorder(s.record, { run: runInfoOf(input.config, environment, input.clock.now()) }) }),
   });
 }
 
@@ -152,10 +190,10 @@ export function pollingSource(input: SourceFactoryInput): MarketSource {
  * What a recording's header says of this run: the configured strategies (with their plugin hashes),
  * the risk limits and fee, the environment and the warm-up asked for, so a replay can re-run it.
  */
-function runInfoOf(config: Config, now: number): RecordingRunInfo {
+function runInfoOf(config: Config, environment: string, now: number): RecordingRunInfo {
   return buildRunInfo({
     startedAt: now,
-    environment: config.environment,
+    environment,
     strategies: config.strategies.map((st) => ({ spec: st.plugin, name: st.name ?? st.plugin, params: st.params })),
     riskLimits: config.risk,
     fees: { fee_bps: config.risk.fee_bps },

@@ -4,6 +4,7 @@ import type { MarketEvent, MarketSymbol } from '../core/index.js';
 import type { AccountEvent } from '../state/index.js';
 import type { MarketSource, MarketSubscription, StreamHealth } from './market-source.js';
 import type { PaperVenue } from './paper-venue.js';
+import type { VenueFill } from './venue.js';
 
 export interface PaperMarketSourceOptions {
   /** The platform's market data (books, tickers, prices, quotes), polled without any account stream. */
@@ -23,6 +24,8 @@ export interface PaperMarketSourceOptions {
 export class PaperMarketSource implements MarketSource {
   readonly events$: Observable<MarketEvent>;
   readonly account$: Observable<AccountEvent>;
+  /** The paper venue's fills as they happen (the runner then polls none). */
+  readonly fills$: Observable<readonly VenueFill[]>;
   private readonly account = new Subject<AccountEvent>();
   /** Per market, the kinds the strategies asked for (the rest feeds only the paper venue). */
   private wanted = new Map<MarketSymbol, ReadonlySet<string>>();
@@ -35,6 +38,7 @@ export class PaperMarketSource implements MarketSource {
       share(),
     );
     this.account$ = this.account.asObservable();
+    this.fills$ = o.venue.fills$;
   }
 
   warmUp(markets: readonly MarketSymbol[], points: number): Promise<readonly MarketEvent[]> {

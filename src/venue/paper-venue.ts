@@ -64,6 +64,9 @@ export class PaperVenue implements Venue {
   private readonly changes = new Subject<void>();
   /** Fires after every change of the account (fills, orders, balances): the paper source reports it. */
   readonly changes$: Observable<void> = this.changes.asObservable();
+  private readonly newFills = new Subject<readonly VenueFill[]>();
+  /** Each new paper fill once, as it happens (the paper source's fill stream: no poll needed). */
+  readonly fills$: Observable<readonly VenueFill[]> = this.newFills.asObservable();
   private inner: RecordedBookVenue;
   private readonly orders = new Map<string, PaperOrder>();
   private readonly byRef = new Map<string, PaperOrder>();
@@ -239,6 +242,7 @@ export class PaperVenue implements Venue {
     this.fillCursor = all.length;
     const closed = [...this.parked.closed, ...this.inner.takeClosed()];
     this.parked = { fills: [], closed: [] };
+    const taken: VenueFill[] = [];
     for (const f of fills) {
       const order = this.byInner.get(f.orderId);
       if (order === undefined) {
@@ -248,7 +252,9 @@ export class PaperVenue implements Venue {
       order.fills++;
       order.amountFilled = order.amountFilled.plus(f.amount);
       order.notionalFilled = order.notionalFilled.plus(f.amount.times(f.price));
-      this.fills.push({ ...f, fillId: `${order.id}-f${order.fills}`, orderId: order.id });
+      const fill = { ...f, fillId: `${order.id}-f${order.fills}`, orderId: order.id };
+      this.fills.push(fill);
+      taken.push(fill);
     }
     for (const c of closed) {
       const order = this.byInner.get(c.orderId);
@@ -260,7 +266,8 @@ export class PaperVenue implements Venue {
       order.closedAt = this.o.now();
       this.byInner.delete(c.orderId);
     }
-    return fills.length > this.parked.fills.length || closed.length > this.parked.closed.length;
+    if (taken.length > 0) this.newFills.next(taken);
+    return taken.length > 0 || closed.length > this.parked.closed.length;
   }
 
   private changed(): void {

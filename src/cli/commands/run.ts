@@ -33,7 +33,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('--strategy <name>', 'run this strategy instead of the configured ones (built-in name, .ts/.js path, or package)')
     .option('--params <k=v,...>', 'parameters of --strategy, e.g. fast=5,slow=20')
     .option('--duration <time>', 'stop after this long, e.g. 240s, 10m, 1h')
-    .option('--paper', 'simulate fills on the embedded sandbox instead of placing orders through its API')
+    .option('--paper', 'never place an order: in local, fills are simulated on the embedded sandbox; in sandbox or production, against the platform\'s live order books and quotes, from the paper: balances (nothing is written to the platform)')
     .option('--json', 'print the summary as one JSON line on stdout')
     .option('--fresh', 'local only: move the journal and the embedded sandbox\'s world to .tradeloop/archive/<time>/ and start both anew')
     .option('--ui', 'serve the dashboard, control API and /metrics (ui.host and ui.port in the config; default http://127.0.0.1:8787/)')
@@ -73,7 +73,7 @@ async function runCommand(opts: RunOptions, ctx: CliContext): Promise<number> {
   } finally {
     await bundle.close();
   }
-  writeLine(ctx.stdout, opts.json ? JSON.stringify(summary) : renderSummary(summary));
+  writeLine(ctx.stdout, opts.json ? JSON.stringify(bundle.paperOnRealData ? { ...summary, mode: 'paper', environment: bundle.environment } : summary) : summaryText(summary, bundle));
   if (logFile !== undefined && tty) writeLine(ctx.stderr, `logs of this run: ${logFile}`);
   // a failure at run time: an order left unresolved, or every strategy stopped by an error
   const allStopped = loaded.length > 0 && summary.stoppedStrategies.length >= loaded.length;
@@ -84,6 +84,13 @@ async function runCommand(opts: RunOptions, ctx: CliContext): Promise<number> {
     return 3;
   }
   return 0;
+}
+
+/** The summary for people; a paper run on real data says so in its first line. */
+function summaryText(summary: RunSummary, bundle: LiveBundle): string {
+  const text = renderSummary(summary);
+  if (!bundle.paperOnRealData) return text;
+  return text.replace(/^run summary/, `run summary: ${bundle.environment} (fills simulated on the platform's books and quotes; no order, quote execution or transfer was sent to it)`);
 }
 
 async function runUntilDone(
