@@ -294,3 +294,31 @@ describe('Position knows its own orders by the id the engine gave them', () => {
     expect(kit.prices('BTCUSD', [94])).toEqual([{ kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '5' }]);
   });
 });
+
+describe('Position: entry price and size, fill by fill', () => {
+  it('takes a single fill\'s price as the entry price, weights from the second fill on, and starts afresh at the next entry', () => {
+    const { kit, p, fill } = rig({ sizePct: 100 });
+    p.enter(kit.ctx);
+    fill('bt-1', 'BUY', '0.3', '60000.123456789', { orderDone: false });
+    expect(p.entryPrice?.toFixed()).toBe('60000.123456789');
+    fill('bt-1', 'BUY', '0.1', '61000', { orderDone: true });
+    // (0.3 × 60000.123456789 + 0.1 × 61000) / 0.4
+    expect(p.entryPrice?.toFixed()).toBe('60250.09259259175');
+    kit.setBalance('BTC', '0.4');
+    expect(p.exitAll(kit.ctx)).toMatchObject({ side: 'SELL', baseAmount: '0.4' });
+    fill('bt-2', 'SELL', '0.4', '62000', { orderDone: true });
+    kit.setBalance('BTC', '0');
+    expect(p.state).toBe('flat');
+    expect(p.enter(kit.ctx)).toMatchObject({ side: 'BUY' });
+    fill('bt-3', 'BUY', '0.2', '59000.5', { orderDone: true });
+    expect(p.entryPrice?.toFixed()).toBe('59000.5');
+  });
+
+  it('spends a fractional sizePct exactly (12.5 % of 1000.07 is 125.00875, rounded down to 125.00)', () => {
+    const { kit, p } = rig({ sizePct: 12.5 }, { USD: '1000.07' });
+    expect(p.enter(kit.ctx)).toMatchObject({ quoteAmount: '125.00' });
+    const third = rig({ sizePct: 33.3 }, { USD: '1000.07' });
+    // 1000.07 × 0.333 = 333.02331
+    expect(third.p.enter(third.kit.ctx)).toMatchObject({ quoteAmount: '333.02' });
+  });
+});

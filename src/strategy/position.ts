@@ -80,6 +80,12 @@ export class Position {
   private bought: Dec = ZERO;
   private boughtGross: Dec = ZERO;
   private cost: Dec = ZERO;
+  /** The entry's fills so far, and the price of the first: one fill's volume-weighted price is its own. */
+  private entryFills = 0;
+  private firstPrice: Dec = ZERO;
+  /** `options.sizePct` / 100, and the sizePct it was computed from. */
+  private sizeFraction: Dec = ZERO;
+  private sizeFractionOf = Number.NaN;
   private sold: Dec = ZERO;
   private adopted: { readonly price: number; readonly amount: Dec } | undefined;
   private high: number | undefined;
@@ -123,7 +129,8 @@ export class Position {
    * (see `adoptedAt`), the first price seen. Undefined before any fill. Kept after an exit until the next entry.
    */
   get entryPrice(): Dec | undefined {
-    if (this.boughtGross.gt(0)) return this.cost.div(this.boughtGross);
+    // one fill: cost / amount is its price (no division); more: the volume-weighted price
+    if (this.boughtGross.gt(0)) return this.entryFills === 1 ? this.firstPrice : this.cost.div(this.boughtGross);
     return this.adopted && new D(this.adopted.price);
   }
 
@@ -163,10 +170,11 @@ export class Position {
    */
   enter(ctx: StrategyContext): IntentDraft | undefined {
     if (this.busy || ctx.warmingUp || this.phase !== 'flat' || this.held(ctx)) return undefined;
-    const spend = roundQuote(ctx.instrument(this.market), ctx.account.available(this.quote).times(this.options.sizePct).div(100));
+    const spend = roundQuote(ctx.instrument(this.market), ctx.account.available(this.quote).times(this.sizeShare()));
     if (!(Number(spend) > 0)) return undefined;
     this.start('BUY', ZERO);
     this.bought = this.boughtGross = this.cost = this.sold = ZERO;
+    this.entryFills = 0;
     this.adopted = undefined;
     this.high = undefined;
     this.reason = undefined;
@@ -230,6 +238,16 @@ export class Position {
         break;
     }
     return true;
+  }
+
+  /** The share of the available quote an entry spends (sizePct / 100, exact), parsed once per sizePct. */
+  private sizeShare(): Dec {
+    const pct = this.options.sizePct;
+    if (pct !== this.sizeFractionOf) {
+      this.sizeFraction = new D(pct).div(100);
+      this.sizeFractionOf = pct;
+    }
+    return this.sizeFraction;
   }
 
   private fixedLevels(): ExitLevels {
@@ -304,7 +322,9 @@ export class Position {
     if (f.side === 'BUY') {
       this.bought = this.bought.plus(amount).minus(baseFee);
       this.boughtGross = this.boughtGross.plus(amount);
-      this.cost = this.cost.plus(amount.times(f.price));
+      const price = new D(f.price);
+      this.cost = this.cost.plus(amount.times(price));
+      if (++this.entryFills === 1) this.firstPrice = price;
       // a fill that comes after its order was closed (cancelled first): the position is held after all
       if (this.phase === 'flat' && this.order?.done) this.settleEntry();
       return;
