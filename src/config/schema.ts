@@ -184,7 +184,7 @@ export const PaperConfigSchema = z
   .object({
     /** The paper account's starting balances, asset → decimal string (a restart continues the journal's). */
     funding: z.record(z.string(), decimalString).default({ USD: '100000' }),
-    /** Decision-to-venue latency, ms: an order meets the first book received at or after it arrives. */
+    /** Decision-to-venue latency, ms: an order meets the book in force when it arrives (placed time plus this). */
     latency_ms: z.number().int('a whole number of milliseconds, e.g. 250').min(0, '0 or more milliseconds (0: the latest book when the order is placed)').max(60_000, 'at most 60000 ms').default(0),
   })
   .strict();

@@ -24,7 +24,7 @@ export interface PaperVenueOptions {
   readonly funding: Readonly<Record<string, string>>;
   /** Fee in basis points of each fill's notional, in the quote asset. */
   readonly feeBps: number;
-  /** Decision-to-venue latency, ms: an order meets the first book received at or after it arrives. */
+  /** Decision-to-venue latency, ms: an order meets the book in force when it arrives (settled as the next book comes in). */
   readonly latencyMs: number;
   /** The run's clock (epoch ms). */
   readonly now: () => number;

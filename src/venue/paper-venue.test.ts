@@ -1,0 +1,149 @@
+/**
+ * The paper venue of `tradeloop run --paper` on real data, with fills computed by hand: it fills on
+ * the books it is shown, keeps its account in a store after every change, and a venue opened again
+ * from that store continues it (balances, an open order with what it filled, old fills, quote
+ * executions) with ids that never repeat; a damaged account is refused naming the fix.
+ */
+import { describe, expect, it } from 'vitest';
+import { InputError, type PriceLevel } from '../core/index.js';
+import { PaperVenue } from './paper-venue.js';
+import { PAPER_STATE_META_KEY, type PaperStateStore } from './paper-state.js';
+import { VenueRejectedError, type VenueFill } from './venue.js';
+
+const lv = (...pairs: [number, number][]): PriceLevel[] => pairs.map(([price, amount]) => ({ price, amount }));
+const brief = (fs: readonly VenueFill[]) => fs.map((f) => [f.fillId, f.orderId, f.amount.toFixed(), f.price.toFixed(), f.commission.toFixed()]);
+
+/** A store like the journal's meta table: one text value. */
+function memoryStore(): PaperStateStore & { text(): string | undefined; saves: number } {
+  let value: string | undefined;
+  const s = {
+    saves: 0,
+    load: () => value,
+    save: (v: string) => {
+      value = v;
+      s.saves++;
+    },
+    text: () => value,
+  };
+  return s;
+}
+
+function clock(start = 1_000) {
+  let now = start;
+  return { now: () => now, at: (t: number) => (now = t) };
+}
+
+async function balances(v: PaperVenue): Promise<Record<string, string>> {
+  return Object.fromEntries((await v.balances()).map((b) => [b.asset, `${b.available.toFixed()}/${b.trading.toFixed()}`]));
+}
+
+const book = (at: number, bids: PriceLevel[], asks: PriceLevel[]) => ({ kind: 'book' as const, market: 'BTCUSD', at, bids, asks });
+
+describe('PaperVenue', () => {
+  it('fills a crossing buy on the book it was shown, at the levels\' prices with the fee, and keeps the account', async () => {
+    const store = memoryStore();
+    const t = clock();
+    const v = await PaperVenue.open({ funding: { USD: '1000' }, feeBps: 10, latencyMs: 0, now: t.now, store });
+    expect(v.continued).toBe(false);
+    v.observe(book(1_000, lv([99, 1]), lv([100, 1], [101, 2])));
+    const o = await v.placeOrder({ refId: 'r-1', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', timeInForce: 'IOC', baseAmount: '2', price: '101' });
+    // 1 × 100 + 1 × 101 = 201, fees 0.1 + 0.101
+    expect(o).toMatchObject({ orderId: 'paper-1', status: 'FILLED' });
+    expect(o.amountFilled.toFixed()).toBe('2');
+    expect(o.averagePrice!.toFixed()).toBe('100.5');
+    expect(brief(await v.listFills(0))).toEqual([['paper-1-f1', 'paper-1', '1', '100', '0.1'], ['paper-1-f2', 'paper-1', '1', '101', '0.101']]);
+    expect(await balances(v)).toEqual({ USD: '798.799/0', BTC: '2/0' });
+    const kept = JSON.parse(store.text()!) as { balances: Record<string, string>; orders: unknown[]; fills: unknown[] };
+    expect(kept.balances).toEqual({ USD: '798.799', BTC: '2' });
+    expect(kept.orders).toHaveLength(1);
+    expect(kept.fills).toHaveLength(2);
+  });
+
+  it('a restart continues the account: the open order keeps what it filled and fills the rest on a later book, ids go on', async () => {
+    const store = memoryStore();
+    const t = clock();
+    const first = await PaperVenue.open({ funding: { USD: '1000' }, feeBps: 0, latencyMs: 0, now: t.now, store });
+    first.observe(book(1_000, lv([90, 5]), lv([100, 5])));
+    // a buy of 3 at 95 rests; a later book's ask at 94 crosses it for 1 (at the order's price, 95)
+    await first.placeOrder({ refId: 'r-1', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '3', price: '95' });
+    expect(await balances(first)).toEqual({ USD: '715/285' });
+    t.at(2_000);
+    first.observe(book(2_000, lv([90, 5]), lv([94, 1], [100, 5])));
+    await first.flush();
+    expect((await first.getOrder('paper-1')).amountFilled.toFixed()).toBe('1');
+    expect(await balances(first)).toEqual({ USD: '715/190', BTC: '1/0' });
+
+    t.at(10_000);
+    const second = await PaperVenue.open({ funding: { USD: '999999' }, feeBps: 0, latencyMs: 0, now: t.now, store });
+    expect(second.continued).toBe(true);
+    expect(second.restoreNotes).toEqual([]);
+    // the kept account, not the funding: USD 905 in all, 190 of it held again for the 2 left at 95
+    expect(await balances(second)).toEqual({ USD: '715/190', BTC: '1/0' });
+    const open = await second.listOpenOrders();
+    expect(open.map((o) => [o.orderId, o.refId, o.status, o.amountFilled.toFixed()])).toEqual([['paper-1', 'r-1', 'OPEN', '1']]);
+    expect(brief(await second.listFills(0))).toEqual([['paper-1-f1', 'paper-1', '1', '95', '0']]);
+    second.observe(book(10_000, lv([90, 5]), lv([93, 5])));
+    await second.flush();
+    const done = await second.getOrder('paper-1');
+    expect([done.status, done.amountFilled.toFixed(), done.averagePrice!.toFixed()]).toEqual(['FILLED', '3', '95']);
+    expect(brief(await second.listFills(0))).toEqual([['paper-1-f1', 'paper-1', '1', '95', '0'], ['paper-1-f2', 'paper-1', '2', '95', '0']]);
+    expect(await balances(second)).toEqual({ USD: '715/0', BTC: '3/0' });
+    // the next order's id follows the kept ones (never paper-1 again)
+    const next = await second.placeOrder({ refId: 'r-2', market: 'BTCUSD', side: 'SELL', type: 'LIMIT', baseAmount: '1', price: '200' });
+    expect(next.orderId).toBe('paper-2');
+    // the same ref_id answers the same order (idempotent, as the platform is)
+    expect((await second.placeOrder({ refId: 'r-2', market: 'BTCUSD', side: 'SELL', type: 'LIMIT', baseAmount: '1', price: '200' })).orderId).toBe('paper-2');
+  });
+
+  it('an order reaches the venue after the latency and meets the book in force then (known when the next book comes)', async () => {
+    const t = clock();
+    const v = await PaperVenue.open({ funding: { USD: '1000' }, feeBps: 0, latencyMs: 500, now: t.now });
+    v.observe(book(1_000, lv([99, 1]), lv([100, 1])));
+    const o = await v.placeOrder({ refId: 'r', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', timeInForce: 'IOC', baseAmount: '1', price: '105' });
+    expect(o.status).toBe('SUBMITTED');
+    // it arrives at 1500, when the book of 1000 is still in force: it fills there at 100
+    t.at(1_600);
+    v.observe(book(1_600, lv([99, 1]), lv([104, 1])));
+    const filled = await v.getOrder(o.orderId);
+    expect([filled.status, filled.averagePrice?.toFixed()]).toEqual(['FILLED', '100']);
+    // one placed at 1600 arrives at 2100, after the book of 2000 replaced that of 1600
+    const late = await v.placeOrder({ refId: 'r2', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', timeInForce: 'IOC', baseAmount: '1', price: '105' });
+    t.at(2_000);
+    v.observe(book(2_000, lv([99, 1]), lv([103, 1])));
+    expect((await v.getOrder(late.orderId)).status).toBe('SUBMITTED');
+    t.at(2_500);
+    v.observe(book(2_500, lv([99, 1]), lv([101, 1])));
+    expect((await v.getOrder(late.orderId)).averagePrice?.toFixed()).toBe('103');
+  });
+
+  it('executes a quote the platform offered until it expires, and a restart still finds the execution by ref_id', async () => {
+    const store = memoryStore();
+    const t = clock();
+    const v = await PaperVenue.open({ funding: { USD: '1000' }, feeBps: 10, latencyMs: 0, now: t.now, store });
+    v.observe({ kind: 'quote', market: 'BTCUSD', at: 1_000, quoteId: 'q1', side: 'BUY', price: '100', expiresAt: 2_000 });
+    const x = await v.executeQuote({ refId: 'x-1', quoteId: 'q1', quoteAmount: '50' });
+    expect([x.executionId, x.status, x.baseAmount.toFixed(), x.quoteAmount.toFixed()]).toEqual(['paper-q1', 'SETTLED', '0.5', '50']);
+    t.at(2_001);
+    await expect(v.executeQuote({ refId: 'x-2', quoteId: 'q1', quoteAmount: '50' })).rejects.toMatchObject({ code: 'EXPIRED' });
+    const again = await PaperVenue.open({ funding: {}, feeBps: 10, latencyMs: 0, now: t.now, store });
+    expect((await again.findQuoteExecutionByRef('x-1'))?.executionId).toBe('paper-q1');
+    expect(await balances(again)).toEqual({ USD: '950/0', BTC: '0.5/0' });
+  });
+
+  it('refuses transfers: paper mode moves no money', async () => {
+    const v = await PaperVenue.open({ funding: { USD: '1000' }, feeBps: 0, latencyMs: 0, now: () => 1 });
+    const refusal = await v.transfer({ refId: 't', asset: 'USD', amount: '1', fromProfileId: 'a', toProfileId: 'b' }).catch((e: unknown) => e);
+    expect(refusal).toBeInstanceOf(VenueRejectedError);
+    expect((refusal as Error).message).toMatch(/paper mode moves no money/);
+  });
+
+  it('refuses a damaged kept account, naming journal.path and the fix', async () => {
+    for (const text of ['{not json', JSON.stringify({ version: 1, seq: 0, balances: { USD: 'lots' }, orders: [], fills: [], executions: [] })]) {
+      const store: PaperStateStore = { load: () => text, save: () => undefined };
+      const refusal = await PaperVenue.open({ funding: {}, feeBps: 0, latencyMs: 0, now: () => 1, store }).catch((e: unknown) => e);
+      expect(refusal).toBeInstanceOf(InputError);
+      expect((refusal as Error).message).toMatch(/^journal\.path: the paper account kept in this journal cannot be read .*point journal\.path at a new file/);
+    }
+    expect(PAPER_STATE_META_KEY).toBe('paper_account');
+  });
+});
