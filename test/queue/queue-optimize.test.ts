@@ -160,7 +160,8 @@ describe.skipIf(redisSkipReason !== undefined)('tradeloop optimize --queue with 
     expect(here.filter((r) => r.ok && r.tradesHash !== undefined && (r.metrics.trades as number) > 0).length).toBeGreaterThan(0);
   });
 
-  it('a worker SIGKILLed mid-trial: the other finishes its trial, and every trial is counted once', async () => {
+  // stalled-job recovery waits out the killed worker's 3 s lock: give a loaded machine room
+  it('a worker SIGKILLed mid-trial: the other finishes its trial, and every trial is counted once', { timeout: 90_000 }, async () => {
     const [a, b] = workers as [WorkerProc, WorkerProc];
     a.stderr = '';
     const run = runCli([...base(), '--grid', 'fast=4|8,slow=20|40', '--params', 'hold_ms=400', '--queue', redis.url]);
@@ -179,12 +180,12 @@ describe.skipIf(redisSkipReason !== undefined)('tradeloop optimize --queue with 
     workers.splice(0, 1);
   });
 
-  it('the optimizer killed and restarted does not run finished trials again', async () => {
+  it('the optimizer killed and restarted does not run finished trials again', { timeout: 90_000 }, async () => {
     const args = [...base(), '--grid', 'fast=4|8|12,slow=20|40', '--params', 'hold_ms=150', '--queue', redis.url];
     const before = new Set(await client.keys('tradeloop:study:*:runs'));
     const first = runOptimizeProc(args);
     // kill the optimizer once a result is stored
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + 60_000;
     let study: string | undefined;
     while (study === undefined && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 50));
