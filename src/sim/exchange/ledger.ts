@@ -57,19 +57,32 @@ export class Ledger {
 
   /** Applies all changes atomically; a negative result is a broken invariant (callers check funds first). */
   apply(changes: readonly BalanceChange[]): void {
-    const next = new Map<string, { profileId: string; asset: string; available: Dec; trading: Dec }>();
+    // the new balance of each (profile, asset) touched, in order of first touch: a fill touches two
+    // or three, so a list search beats a map keyed by strings, and an absent side adds nothing
+    const touched: Array<{ readonly profileId: string; readonly asset: string; available: Dec; trading: Dec }> = [];
     for (const c of changes) {
-      const key = `${c.profileId}\u0000${c.asset}`;
-      const cur = next.get(key) ?? { profileId: c.profileId, asset: c.asset, ...this.get(c.profileId, c.asset) };
-      next.set(key, { ...cur, available: cur.available.plus(c.available ?? ZERO), trading: cur.trading.plus(c.trading ?? ZERO) });
+      let t = touched.find((x) => x.profileId === c.profileId && x.asset === c.asset);
+      if (t === undefined) {
+        const b = this.books.get(c.profileId)?.get(c.asset);
+        t = { profileId: c.profileId, asset: c.asset, available: b?.available ?? ZERO, trading: b?.trading ?? ZERO };
+        touched.push(t);
+      }
+      if (c.available !== undefined) t.available = t.available.plus(c.available);
+      if (c.trading !== undefined) t.trading = t.trading.plus(c.trading);
     }
-    for (const n of next.values()) {
+    for (const n of touched) {
       invariant(!n.available.isNegative() && !n.trading.isNegative(), `balance of ${n.asset} in ${n.profileId} would go negative`);
     }
-    for (const n of next.values()) {
+    for (const n of touched) {
       let assets = this.books.get(n.profileId);
       if (assets === undefined) this.books.set(n.profileId, (assets = new Map()));
-      assets.set(n.asset, { available: n.available, trading: n.trading });
+      const b = assets.get(n.asset);
+      // balances are handed out as copies (get, list), so the book's own record is updated in place
+      if (b === undefined) assets.set(n.asset, { available: n.available, trading: n.trading });
+      else {
+        b.available = n.available;
+        b.trading = n.trading;
+      }
     }
   }
 
