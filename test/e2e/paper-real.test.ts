@@ -96,7 +96,7 @@ describe('tradeloop run --paper on real data (a sandbox-environment config again
     await sandbox?.exit;
   });
 
-  const config = (journal: string, record: string): string => {
+  const config = (journal: string, record: string, scopes?: readonly string[]): string => {
     const file = join(dir, 'paper.yaml');
     writeFileSync(
       file,
@@ -105,6 +105,7 @@ describe('tradeloop run --paper on real data (a sandbox-environment config again
         'api:',
         `  base_url: ${proxy.url}/v2`,
         `  token_url: ${proxy.url}/oauth2/token`,
+        ...(scopes ? [`  scopes: [${scopes.join(', ')}]`] : []),
         'strategies:',
         `  - plugin: ${PLUGIN}`,
         'streams: { prices_ms: 500, book_ms: 500, warmup_points: 3, record: ' + record + ' }',
@@ -180,5 +181,13 @@ describe('tradeloop run --paper on real data (a sandbox-environment config again
     expect(new D(account2.balances.BTC ?? '0').eq(btcFromJournal(journal))).toBe(true);
     expect(proxy.seen.filter((r) => !/^GET /.test(r) && r !== 'POST /oauth2/token')).toEqual([]);
     expect((await fetchTruth(sandboxUrl)).orders).toEqual([]);
+  });
+
+  it('says in words when the credential cannot read quotes, and trades on without them', { timeout: 60_000 }, async () => {
+    const file = config(join(dir, 'no-quotes.sqlite'), join(dir, 'no-quotes.jsonl'), ['exchange:historical_prices', 'funding:read_profile']);
+    const run = await paperRun(file, '3s');
+    expect(run.err).toMatch(/PAPER on real data: quotes cannot be read from sandbox \(.+\): execute-quote intents find no quote until they can; .*exchange:read_quote scope/);
+    expect(run.err.match(/quotes cannot be read/g)).toHaveLength(1);
+    expect(run.summary.mode).toBe('paper');
   });
 });
