@@ -48,6 +48,10 @@ export interface CompareContext {
   readonly mark: Dec;
   readonly toleranceMs: number;
   readonly gaps: readonly DataGap[];
+  /** Receive times of the recording's balances responses, ascending: when the live account view caught up. */
+  readonly balancesAt: readonly number[];
+  /** Every fill the live run had (time), to tell a denial made before its account heard of one. */
+  readonly liveFillTimes: readonly number[];
 }
 
 /** A decision's P&L contribution in the quote asset at `mark` (see the file's note). */
@@ -146,7 +150,7 @@ function causeOf(kind: DifferenceKind, p: DecisionPair, ctx: CompareContext): Di
   if (ctx.gaps.some((g) => g.from <= until && g.to >= d.at - ctx.toleranceMs)) return 'data-gap';
   switch (kind) {
     case 'risk-decision':
-      return 'denial-one-side';
+      return staleAccount(p, ctx) ? 'latency' : 'denial-one-side';
     case 'fill':
       return latencyShows(p, ctx.toleranceMs) ? 'latency' : 'fill-model';
     case 'intent-only-live':
@@ -154,6 +158,19 @@ function causeOf(kind: DifferenceKind, p: DecisionPair, ctx: CompareContext): Di
     case 'intent-fields':
       return 'unexplained';
   }
+}
+
+const ACCOUNT_CODES = new Set(['INSUFFICIENT_BALANCE', 'MAX_POSITION']);
+
+/**
+ * A live denial for balance or position that the replay approved, made after a live fill but before
+ * the next balances response: the live account view had not caught up with its own fill (it is
+ * polled), while the replay's venue reports a fill at once.
+ */
+function staleAccount(p: DecisionPair, ctx: CompareContext): boolean {
+  const { live, replay } = p;
+  if (live?.decision !== 'deny' || replay?.decision !== 'approve' || !ACCOUNT_CODES.has(live.denialCode ?? '')) return false;
+  return ctx.liveFillTimes.some((t) => t <= live.at && !ctx.balancesAt.some((b) => b >= t && b <= live.at));
 }
 
 /** An order meant to fill at once whose fills came later than the tolerance on one side only. */

@@ -16,8 +16,13 @@ import { parseStreamName } from '../src/venue/polling/stream-names.js';
 
 /** One strategy of the recorded run, loaded and checked, ready to replay. */
 export interface ReplayStrategy {
-  /** Its instance name in the run (what the journal calls it). */
+  /** Its instance name in the run (what the journal calls it; the plugin's name for an unnamed entry). */
   readonly name: string;
+  /**
+   * The names its decisions carry in the journal: the instance name, and the plugin's own name when
+   * the config gave none (the header then names the instance by its plugin spec).
+   */
+  readonly journalNames: readonly string[];
   readonly definition: StrategyDefinition;
   readonly params: Readonly<Record<string, unknown>>;
   readonly market: MarketSymbol;
@@ -33,6 +38,8 @@ export interface DivergenceInputs {
   /** Starting balances: the recording's first balances response, else the fallback given. */
   readonly initial: Readonly<Record<string, string>>;
   readonly initialFrom: 'recording' | 'flag';
+  /** Receive times of the recording's balances responses, ascending. */
+  readonly balancesAt: readonly number[];
   /** First and last receive time in the recording (epoch ms). */
   readonly span: { readonly first: number; readonly last: number };
 }
@@ -50,7 +57,7 @@ export async function loadDivergenceInputs(path: string, cwd: string, fallbackIn
   const scan = await scanRecording(path);
   return {
     run, strategies, limits, feeBps: limits.fee_bps,
-    initial: scan.balances ?? fallbackInitial, initialFrom: scan.balances === undefined ? 'flag' : 'recording',
+    balancesAt: scan.balancesAt, initial: scan.balances ?? fallbackInitial, initialFrom: scan.balances === undefined ? 'flag' : 'recording',
     span: { first: scan.first ?? run.startedAt ?? 0, last: scan.last ?? run.startedAt ?? 0 },
   };
 }
@@ -77,7 +84,9 @@ async function loadRecordedStrategy(s: RecordedStrategy, cwd: string): Promise<R
   const params = resolveParams(definition, { ...s.params }, `the recording header's params of ${s.name}`);
   const markets = marketsOf(definition, params as never);
   if (markets.length !== 1) throw new InputError('--recording', `strategy ${s.name} trades ${markets.join(', ') || 'no market'}: the divergence report re-runs strategies of one market`);
-  return { name: s.name, definition, params, market: markets[0]!, ...(s.hash !== undefined && { hash: s.hash }) };
+  // a config entry without a name runs (and journals) under the plugin's own name; the header names it by its spec
+  const unnamed = s.name === spec;
+  return { name: unnamed ? definition.name : s.name, journalNames: unnamed ? [definition.name, s.name] : [s.name], definition, params, market: markets[0]!, ...(s.hash !== undefined && { hash: s.hash }) };
 }
 
 function riskLimitsOf(raw: unknown, path: string): RiskLimits {
@@ -88,15 +97,18 @@ function riskLimitsOf(raw: unknown, path: string): RiskLimits {
 }
 
 /** The recording's first and last receive times and its first balances response (available plus trading). */
-async function scanRecording(path: string): Promise<{ first?: number; last?: number; balances?: Record<string, string> }> {
+async function scanRecording(path: string): Promise<{ first?: number; last?: number; balances?: Record<string, string>; balancesAt: number[] }> {
   const decoder = new ResponseDecoder();
   let first: number | undefined;
   let last: number | undefined;
   let balances: Record<string, string> | undefined;
+  const balancesAt: number[] = [];
   for await (const entry of readRecording(path)) {
     first ??= entry.at;
     last = Math.max(last ?? entry.at, entry.at);
-    if (balances !== undefined || entry.stream !== 'balances') continue;
+    if (entry.stream !== 'balances') continue;
+    balancesAt.push(entry.at);
+    if (balances !== undefined) continue;
     const id = parseStreamName(entry.stream);
     try {
       const account = id && decoder.decode(id, entry.body, entry.at).account;
@@ -105,5 +117,5 @@ async function scanRecording(path: string): Promise<{ first?: number; last?: num
       throw new InputError('--recording', `${path} line ${entry.line}: the balances response does not decode (${(err as Error).message})`);
     }
   }
-  return { ...(first !== undefined && { first }), ...(last !== undefined && { last }), ...(balances && { balances }) };
+  return { ...(first !== undefined && { first }), ...(last !== undefined && { last }), ...(balances && { balances }), balancesAt: balancesAt.sort((a, b) => a - b) };
 }

@@ -82,7 +82,7 @@ export async function buildDivergenceReport(o: DivergenceOptions): Promise<Diver
   const inputs = await loadDivergenceInputs(o.recording, o.cwd, o.initial);
   const from = Math.min(inputs.run.startedAt ?? inputs.span.first, inputs.span.first);
   const liveAll = readJournalDecisions(o.journal, { from, to: inputs.span.last + toleranceMs });
-  const names = new Set(inputs.strategies.map((s) => s.name));
+  const names = new Set(inputs.strategies.flatMap((s) => s.journalNames));
   const notes: string[] = [];
   const foreign = liveAll.filter((d) => !names.has(d.strategy)).length;
   if (foreign > 0) notes.push(`${foreign} journal decisions of the run's time are not of the recorded strategies (${[...names].join(', ')}) and are left out`);
@@ -96,11 +96,14 @@ export async function buildDivergenceReport(o: DivergenceOptions): Promise<Diver
     for (const [k, s] of inputs.strategies.entries()) {
       const replayed = await replayStrategy(s, inputs, o.recording, join(work, `replay-${k}.sqlite`), latencyMs);
       gaps = replayed.gaps;
-      const live = liveAll.filter((d) => d.strategy === s.name);
+      const live = liveAll.filter((d) => s.journalNames.includes(d.strategy));
       const pairs = alignDecisions(live, replayed.decisions, toleranceMs);
       const refMap = new Map(pairs.filter((p) => p.live && p.replay).map((p) => [p.live!.refId, p.replay!.refId]));
       const { quote } = splitMarket(s.market);
-      const diffs = compareStrategy(s.name, pairs, { market: s.market, mark: replayed.mark, toleranceMs, gaps: replayed.gaps }, refMap);
+      const diffs = compareStrategy(s.name, pairs, {
+        market: s.market, mark: replayed.mark, toleranceMs, gaps: replayed.gaps, balancesAt: inputs.balancesAt,
+        liveFillTimes: live.flatMap((d) => d.fills.map((f) => f.at)),
+      }, refMap);
       local.push(...diffs);
       strategies.push({
         name: s.name, market: s.market, quote, fillModel: replayed.fillModel, mark: replayed.mark,
