@@ -97,6 +97,7 @@ export async function buildDivergenceReport(o: DivergenceOptions): Promise<Diver
       const replayed = await replayStrategy(s, inputs, o.recording, join(work, `replay-${k}.sqlite`), latencyMs);
       gaps = replayed.gaps;
       const live = liveAll.filter((d) => s.journalNames.includes(d.strategy));
+      if (live.length === 0 && replayed.decisions.length > 0) notes.push(`the journal holds no decision of ${s.name} while the recording ran (${new Date(from).toISOString()} to ${new Date(inputs.span.last).toISOString()}): check that it is this run's journal`);
       const pairs = alignDecisions(live, replayed.decisions, toleranceMs);
       const refMap = new Map(pairs.filter((p) => p.live && p.replay).map((p) => [p.live!.refId, p.replay!.refId]));
       const { quote } = splitMarket(s.market);
