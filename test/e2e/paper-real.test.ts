@@ -11,6 +11,7 @@ const PLUGIN = resolve(import.meta.dirname, 'paper-real-churn.ts');
 const CLIENT_ID = 'paper-bot';
 /** The sandbox credential's secret: given to both processes in their environment, never printed. */
 const SECRET = 'canary-paper-secret-5d1c';
+const UI_TOKEN = 'paper-real-dashboard-token-0123456789';
 
 /** A proxy on 127.0.0.1 in front of the sandbox that keeps the method and path of every request. */
 async function countingProxy(target: string): Promise<{ server: Server; url: string; seen: string[] }> {
@@ -96,7 +97,7 @@ describe('tradeloop run --paper on real data (a sandbox-environment config again
     await sandbox?.exit;
   });
 
-  const config = (journal: string, record: string, scopes?: readonly string[]): string => {
+  const config = (journal: string, record: string, scopes?: readonly string[], ui = false): string => {
     const file = join(dir, 'paper.yaml');
     writeFileSync(
       file,
@@ -113,17 +114,19 @@ describe('tradeloop run --paper on real data (a sandbox-environment config again
         'run: { cancel_on_exit: false }',
         'paper: { funding: { USD: 5000 } }',
         `journal: { path: ${journal} }`,
+        ...(ui ? ['ui: { port: 0 }'] : []),
       ].join('\n'),
     );
     return file;
   };
 
-  const paperRun = async (file: string, duration: string): Promise<{ summary: Summary; err: string }> => {
-    const run = tradeloop(['run', '--config', file, '--paper', '--duration', duration, '--json'], dir, { TRADELOOP_CLIENT_ID: CLIENT_ID, TRADELOOP_CLIENT_SECRET: SECRET });
+  const paperRun = async (file: string, duration: string, during?: (run: Proc) => Promise<void>, json = true): Promise<{ summary: Summary; err: string; out: string }> => {
+    const run = tradeloop(['run', '--config', file, '--paper', '--duration', duration, ...(json ? ['--json'] : [])], dir, { TRADELOOP_CLIENT_ID: CLIENT_ID, TRADELOOP_CLIENT_SECRET: SECRET, TRADELOOP_UI_TOKEN: UI_TOKEN });
+    await during?.(run);
     const code = await run.exit;
     expect(code, run.err().slice(-3000)).toBe(0);
     expect(run.out() + run.err()).not.toContain(SECRET);
-    return { summary: JSON.parse(run.out().trim().split('\n').at(-1) ?? '{}') as Summary, err: run.err() };
+    return { summary: json ? (JSON.parse(run.out().trim().split('\n').at(-1) ?? '{}') as Summary) : ({} as Summary), err: run.err(), out: run.out() };
   };
 
   it('fills on the platform\'s books and quotes without one write to the platform, labelled paper, and a restart continues the journal', { timeout: 120_000 }, async () => {
@@ -168,7 +171,15 @@ describe('tradeloop run --paper on real data (a sandbox-environment config again
     expect(header.run?.environment).toBe('sandbox (PAPER on real data)');
 
     // a second run continues the paper journal: the account, the resting order, the start equity
-    const second = await paperRun(config(journal, join(dir, 'second.jsonl')), '4s');
+    // (with the dashboard on: its status says paper too)
+    let status: { environment?: string; venue?: string } = {};
+    const second = await paperRun(config(journal, join(dir, 'second.jsonl'), undefined, true), '5s', async (run) => {
+      const re = /dashboard: (http:\/\/127\.0\.0\.1:\d+)/;
+      await waitFor(() => re.test(run.err()), 'the dashboard', 20_000);
+      const res = await fetch(`${re.exec(run.err())![1]!}/api/status`, { headers: { authorization: `Bearer ${UI_TOKEN}` } });
+      status = (await res.json()) as typeof status;
+    });
+    expect(status).toMatchObject({ environment: 'sandbox (PAPER on real data)', venue: 'paper' });
     expect(second.err).toMatch(/continuing the paper account kept in the journal/);
     expect(second.summary.startEquity).toBe(first.summary.startEquity);
     expect(second.summary.fills).toBeGreaterThan(0);
@@ -185,9 +196,10 @@ describe('tradeloop run --paper on real data (a sandbox-environment config again
 
   it('says in words when the credential cannot read quotes, and trades on without them', { timeout: 60_000 }, async () => {
     const file = config(join(dir, 'no-quotes.sqlite'), join(dir, 'no-quotes.jsonl'), ['exchange:historical_prices', 'funding:read_profile']);
-    const run = await paperRun(file, '3s');
+    const run = await paperRun(file, '3s', undefined, false);
     expect(run.err).toMatch(/PAPER on real data: quotes cannot be read from sandbox \(.+\): execute-quote intents find no quote until they can; .*exchange:read_quote scope/);
     expect(run.err.match(/quotes cannot be read/g)).toHaveLength(1);
-    expect(run.summary.mode).toBe('paper');
+    // the summary for people says what the run was in its first line
+    expect(run.out).toMatch(/^run summary: sandbox \(PAPER on real data\) \(fills simulated on the platform's books and quotes; no order, quote execution or transfer was sent to it\)\n/);
   });
 });
