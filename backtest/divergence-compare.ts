@@ -52,6 +52,9 @@ export interface CompareContext {
   readonly balancesAt: readonly number[];
   /** Every fill the live run had (time), to tell a denial made before its account heard of one. */
   readonly liveFillTimes: readonly number[];
+  /** The replay's decision-to-venue latency and the recording's last time: an order arriving later has no data to fill on. */
+  readonly latencyMs?: number;
+  readonly recordingEnd?: number;
 }
 
 /** A decision's P&L contribution in the quote asset at `mark` (see the file's note). */
@@ -148,6 +151,7 @@ function causeOf(kind: DifferenceKind, p: DecisionPair, ctx: CompareContext): Di
   const ends = [d.at, ...(p.live?.fills ?? []).map((f) => f.at), ...(p.replay?.fills ?? []).map((f) => f.at)];
   const until = Math.max(...ends);
   if (ctx.gaps.some((g) => g.from <= until && g.to >= d.at - ctx.toleranceMs)) return 'data-gap';
+  if (kind === 'fill' && p.replay?.fills.length === 0 && ctx.recordingEnd !== undefined && p.replay.at + (ctx.latencyMs ?? 0) > ctx.recordingEnd) return 'data-gap';
   switch (kind) {
     case 'risk-decision':
       return staleAccount(p, ctx) ? 'latency' : 'denial-one-side';

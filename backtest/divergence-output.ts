@@ -13,7 +13,7 @@ import type { DivergenceReport } from './divergence.js';
 export const CAUSE_TEXT: Readonly<Record<DifferenceCause, string>> = {
   'fill-model': 'fill model: the replay fills against the recorded market (the book in force, or the next point), live filled against the venue at that moment',
   latency: 'latency: an order meant to fill at once filled later than the tolerance on one side only, or live decided before its polled account had heard of its own fill',
-  'data-gap': 'data gap: the recording has no data for a while around this decision (a stream stalled or lines were dropped)',
+  'data-gap': 'data gap: the recording has no data for a while around this decision (a stream stalled or lines were dropped), or the replayed order reached the venue after the recording ended',
   'denial-one-side': 'a risk denial only one side saw (or a different denial code)',
   unexplained: 'no cause found: both sides saw the same recorded data; compare the journal events of the decision',
 };

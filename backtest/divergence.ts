@@ -103,7 +103,7 @@ export async function buildDivergenceReport(o: DivergenceOptions): Promise<Diver
       const { quote } = splitMarket(s.market);
       const diffs = compareStrategy(s.name, pairs, {
         market: s.market, mark: replayed.mark, toleranceMs, gaps: replayed.gaps, balancesAt: inputs.balancesAt,
-        liveFillTimes: live.flatMap((d) => d.fills.map((f) => f.at)),
+        liveFillTimes: live.flatMap((d) => d.fills.map((f) => f.at)), latencyMs, recordingEnd: inputs.span.last,
       }, refMap);
       local.push(...diffs);
       strategies.push({

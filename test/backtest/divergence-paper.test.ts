@@ -116,8 +116,11 @@ describe('tradeloop divergence on a recorded paper run', () => {
     expect(report.first_difference).toMatchObject({ index: 1, kind: 'fill', cause: 'fill-model' });
     for (const d of report.differences) {
       expect(d.kind).toBe('fill');
-      expect(d.cause).toBe('fill-model');
+      // an order decided in the last second reaches the replay's venue after the recording ended: no data to fill on
+      const afterEnd = d.replay!.fills.length === 0 && d.cause === 'data-gap';
+      if (!afterEnd) expect(d.cause).toBe('fill-model');
     }
+    expect(report.differences.filter((d) => d.cause === 'fill-model').length).toBeGreaterThan(0);
     expectCostsAddUp(report);
   });
 

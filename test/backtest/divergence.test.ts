@@ -92,6 +92,8 @@ describe('comparing paired decisions', () => {
     expect(late[0]!.detail).toContain('first fill live 2024-01-01T00:00:03.000Z, replay 2024-01-01T00:00:00.000Z');
     const gapped = compareStrategy('s', [{ live: decision(1, T0 + 60_000, 'BUY') }], { ...CTX, gaps: [{ from: T0 + 30_000, to: T0 + 59_500 }] }, new Map());
     expect(gapped[0]).toMatchObject({ kind: 'intent-only-live', cause: 'data-gap' });
+    const ended = compareStrategy('s', [{ live: decision(1, T0, 'BUY', { fills: [fill(T0, '100', '1')] }), replay: decision(1, T0, 'BUY') }], { ...CTX, latencyMs: 500, recordingEnd: T0 + 400 }, new Map());
+    expect(ended[0]).toMatchObject({ kind: 'fill', cause: 'data-gap' });
     const denied = compareStrategy('s', [{ live: decision(1, T0, 'BUY', { deny: 'MAX_NOTIONAL' }), replay: decision(1, T0, 'BUY', { fills: [fill(T0, '100', '1')] }) }], CTX, new Map());
     expect(denied[0]).toMatchObject({ kind: 'risk-decision', cause: 'denial-one-side', detail: 'risk gate: live denied MAX_NOTIONAL, replay approved' });
     expect(denied[0]!.cost.toFixed()).toBe('-5');
