@@ -126,6 +126,8 @@ export class RecordedBookVenue implements Venue {
   private readonly resting = new Set<BookOrder>();
   /** Stop orders waiting for their trigger, oldest first. */
   private readonly stops = new Set<BookOrder>();
+  /** Open GTT orders (resting or waiting stops): what each arrival checks for expiry. */
+  private readonly expiring = new Set<BookOrder>();
   private readonly fills: VenueFill[] = [];
   private readonly ledger = new Ledger();
   private readonly profiles: PointProfiles;
@@ -178,6 +180,7 @@ export class RecordedBookVenue implements Venue {
       this.tradesSeen.add(t.matchNumber);
     }
     this.arrive(t.at, false);
+    if (this.resting.size === 0) return this.fills.slice(before);
     const price = new D(t.price);
     let left = new D(t.amount);
     const crossed = [...this.resting].filter((o) => o.market === market && o.arrivesAt < t.at && (o.side === 'BUY' ? price.lte(o.price!) : price.gte(o.price!)));
@@ -198,10 +201,7 @@ export class RecordedBookVenue implements Venue {
       const order = this.pending.shift()!;
       this.enter(order, order.arrivesAt);
     }
-    for (const order of [...this.resting, ...this.stops]) {
-      const expiresAt = order.rule.expiresAt;
-      if (expiresAt !== undefined && expiresAt <= at) this.close(order, 'CANCELLED');
-    }
+    if (this.expiring.size > 0) for (const order of [...this.expiring]) if (order.rule.expiresAt! <= at) this.close(order, 'CANCELLED');
   }
 
   /** Orders that closed since the last call (filled, cancelled, rejected). */
@@ -403,6 +403,7 @@ export class RecordedBookVenue implements Venue {
     if (order.type === 'STOP_MARKET' || order.type === 'STOP_LIMIT') {
       order.status = 'OPEN';
       this.stops.add(order);
+      if (order.rule.expiresAt !== undefined) this.expiring.add(order);
       return;
     }
     this.execute(order, at);
@@ -445,6 +446,7 @@ export class RecordedBookVenue implements Venue {
     else {
       order.status = 'OPEN';
       this.resting.add(order);
+      if (order.rule.expiresAt !== undefined) this.expiring.add(order);
     }
   }
 
@@ -503,6 +505,7 @@ export class RecordedBookVenue implements Venue {
     order.status = status;
     this.resting.delete(order);
     this.stops.delete(order);
+    this.expiring.delete(order);
     if (order.held.gt(0)) {
       const { base, quote } = splitMarket(order.market);
       const asset = order.side === 'BUY' ? quote : base;
