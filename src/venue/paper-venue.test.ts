@@ -146,4 +146,47 @@ describe('PaperVenue', () => {
     }
     expect(PAPER_STATE_META_KEY).toBe('paper_account');
   });
+
+  it('keeps the newest closed orders whatever their age (a restart reads them back), and drops old fills', async () => {
+    const store = memoryStore();
+    const t = clock();
+    const v = await PaperVenue.open({ funding: { USD: '100000' }, feeBps: 0, latencyMs: 0, now: t.now, store, retentionMs: 1_000 });
+    v.observe(book(1_000, lv([99, 1_000]), lv([100, 1_000])));
+    for (let i = 1; i <= 70; i++) await v.placeOrder({ refId: `r-${i}`, market: 'BTCUSD', side: 'BUY', type: 'LIMIT', timeInForce: 'IOC', baseAmount: '1', price: '100' });
+    t.at(1_000_000);
+    await v.placeOrder({ refId: 'r-71', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '50' });
+    const kept = JSON.parse(store.text()!) as { orders: Array<{ id: string }>; fills: unknown[] };
+    // the open one and the 64 newest closed (paper-7 … paper-70); the fills are past the retention
+    expect(kept.orders.map((o) => o.id)).toEqual([...Array.from({ length: 64 }, (_, i) => `paper-${i + 7}`), 'paper-71']);
+    expect(kept.fills).toEqual([]);
+    const again = await PaperVenue.open({ funding: {}, feeBps: 0, latencyMs: 0, now: t.now, store });
+    expect((await again.getOrder('paper-70')).refId).toBe('r-70');
+    await expect(again.getOrder('paper-6')).rejects.toThrow(/paper order paper-6 not found/);
+  });
+
+  it('a failed save fails the write that made it and is reported for a book; the next save writes the whole account', async () => {
+    let broken = false;
+    let text: string | undefined;
+    const store: PaperStateStore = {
+      load: () => text,
+      save: (v) => {
+        if (broken) throw new Error('disk full');
+        text = v;
+      },
+    };
+    const reported: unknown[] = [];
+    const t = clock();
+    const v = await PaperVenue.open({ funding: { USD: '1000' }, feeBps: 0, latencyMs: 0, now: t.now, store, onSaveError: (e) => reported.push(e) });
+    v.observe(book(1_000, lv([99, 5]), lv([100, 5])));
+    broken = true;
+    await expect(v.placeOrder({ refId: 'r-1', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '95' })).rejects.toThrow('disk full');
+    v.observe(book(2_000, lv([99, 5]), lv([95, 5])));
+    await v.flush();
+    expect(reported.map((e) => (e as Error).message)).toEqual(['disk full', 'disk full']);
+    broken = false;
+    await v.placeOrder({ refId: 'r-2', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '90' });
+    const kept = JSON.parse(text!) as { orders: Array<{ id: string; status: string }>; balances: Record<string, string> };
+    expect(kept.orders.map((o) => [o.id, o.status])).toEqual([['paper-1', 'FILLED'], ['paper-2', 'OPEN']]);
+    expect(kept.balances).toEqual({ USD: '905', BTC: '1' });
+  });
 });

@@ -1,6 +1,7 @@
 import { Subject, type Observable } from 'rxjs';
-import { D, type Dec, type Instrument, type MarketEvent, type MarketSymbol } from '../core/index.js';
-import { parsePaperState, type PaperExecutionState, type PaperFillState, type PaperOrderState, type PaperState, type PaperStateStore } from './paper-state.js';
+import { D, type Instrument, type MarketEvent, type MarketSymbol } from '../core/index.js';
+import { executionState, fillState, keepRecent, KEEP_NEWEST, orderState, record, type PaperOrder } from './paper-records.js';
+import { parsePaperState, type PaperState, type PaperStateStore } from './paper-state.js';
 import { RecordedBookVenue } from './recorded-book-venue.js';
 import {
   TERMINAL_ORDER_STATUSES,
@@ -32,18 +33,10 @@ export interface PaperVenueOptions {
   readonly store?: PaperStateStore;
   /** Closed orders, fills and quote executions are kept this long (default two days; the runner reads a day back). */
   readonly retentionMs?: number;
+  /** Told when the account could not be kept after a change a book made (the next change writes it whole again). */
+  readonly onSaveError?: (error: unknown) => void;
 }
 
-interface PaperOrder {
-  readonly id: string;
-  readonly request: PlaceOrderRequest;
-  readonly createdAt: number;
-  status: string;
-  amountFilled: Dec;
-  notionalFilled: Dec;
-  fills: number;
-  closedAt?: number;
-}
 
 const DEFAULT_RETENTION_MS = 2 * 86_400_000;
 
@@ -214,9 +207,9 @@ export class PaperVenue implements Venue {
     return this.inner.instruments();
   }
 
-  /** Resolves once every change so far is kept in the store. */
+  /** Resolves once every change so far is kept in the store (a failed save was reported when it failed). */
   flush(): Promise<void> {
-    return this.saving;
+    return this.saving.catch(() => undefined);
   }
 
   private engine(funding: Readonly<Record<string, string>>): RecordedBookVenue {
@@ -272,16 +265,21 @@ export class PaperVenue implements Venue {
 
   private changed(): void {
     this.prune();
-    void this.persist();
+    // a write the caller awaits hears a failed save itself; one made by a book is reported here
+    this.persist().catch((e: unknown) => this.o.onSaveError?.(e));
     this.changes.next();
   }
 
-  /** Keeps the account in the store, in order (each save waits for the one before). */
+  /**
+   * Keeps the whole account in the store, in order (each save waits for the one before). A failed save
+   * fails this call only: the next one writes the whole account again.
+   */
   private persist(): Promise<void> {
     const store = this.o.store;
-    if (store === undefined) return this.saving;
-    this.saving = this.saving.then(async () => store.save(JSON.stringify(await this.snapshot())));
-    return this.saving;
+    if (store === undefined) return Promise.resolve();
+    const next = this.saving.catch(() => undefined).then(async () => store.save(JSON.stringify(await this.snapshot())));
+    this.saving = next;
+    return next;
   }
 
   private async snapshot(): Promise<PaperState> {
@@ -296,14 +294,21 @@ export class PaperVenue implements Venue {
     };
   }
 
-  /** Drops closed orders, fills and executions older than the retention (open orders always stay). */
+  /**
+   * Drops closed orders, fills and quote executions older than the retention, or past the newest
+   * KEEP_AT_MOST; open orders always stay, and so do the newest KEEP_NEWEST closed orders and quote
+   * executions whatever their age (a restart checks that the venue still holds the journal's latest).
+   */
   private prune(): void {
     const before = this.o.now() - (this.o.retentionMs ?? DEFAULT_RETENTION_MS);
-    if (this.fills.length > 0 && this.fills[0]!.at < before) this.fills = this.fills.filter((f) => f.at >= before);
-    if (this.executions.length > 0 && this.executions[0]!.at < before) this.executions = this.executions.filter((x) => x.at >= before);
-    for (const [id, order] of this.orders) {
-      if (order.closedAt === undefined || order.closedAt >= before) continue;
-      this.orders.delete(id);
+    this.fills = keepRecent(this.fills, (f) => f.at >= before, 0);
+    this.executions = keepRecent(this.executions, (x) => x.at >= before, KEEP_NEWEST);
+    const closed = [...this.orders.values()].filter((o) => o.closedAt !== undefined);
+    const kept = new Set(keepRecent(closed, (o) => o.closedAt! >= before, KEEP_NEWEST));
+    if (kept.size === closed.length) return;
+    for (const order of closed) {
+      if (kept.has(order)) continue;
+      this.orders.delete(order.id);
       this.byRef.delete(order.request.refId);
     }
   }
@@ -341,34 +346,4 @@ export class PaperVenue implements Venue {
       return undefined;
     }
   }
-}
-
-function record(o: PaperOrder): VenueOrder {
-  const r = o.request;
-  return {
-    orderId: o.id,
-    refId: r.refId,
-    market: r.market,
-    side: r.side,
-    type: r.type,
-    status: o.status,
-    ...(r.baseAmount !== undefined && { baseAmount: new D(r.baseAmount) }),
-    ...(r.quoteAmount !== undefined && { quoteAmount: new D(r.quoteAmount) }),
-    ...(r.price !== undefined && { price: new D(r.price) }),
-    amountFilled: o.amountFilled,
-    ...(o.amountFilled.gt(0) && { averagePrice: o.notionalFilled.div(o.amountFilled) }),
-    createdAt: o.createdAt,
-  };
-}
-
-function orderState(o: PaperOrder): PaperOrderState {
-  return { id: o.id, request: o.request, createdAt: o.createdAt, status: o.status, amountFilled: o.amountFilled.toFixed(), notionalFilled: o.notionalFilled.toFixed(), fills: o.fills, ...(o.closedAt !== undefined && { closedAt: o.closedAt }) };
-}
-
-function fillState(f: VenueFill): PaperFillState {
-  return { ...f, amount: f.amount.toFixed(), price: f.price.toFixed(), commission: f.commission.toFixed() };
-}
-
-function executionState(x: VenueQuoteExecution & { readonly at: number }): PaperExecutionState {
-  return { executionId: x.executionId, refId: x.refId ?? '', quoteId: x.quoteId, market: x.market, side: x.side, price: x.price.toFixed(), baseAmount: x.baseAmount.toFixed(), quoteAmount: x.quoteAmount.toFixed(), status: x.status, at: x.at };
 }
