@@ -66,3 +66,23 @@ describe('PointReplaySource streams', () => {
     }, 0));
   });
 });
+
+describe('PointReplaySource account events', () => {
+  it('lists the open orders as the account poll does (fields in order, optional ones only when set), and none once filled', () => {
+    const pm = new PointMarket({ funding: { USD: '1000' } });
+    const source = new PointReplaySource(pm);
+    const seen: string[] = [];
+    source.account$.subscribe((e) => {
+      if (e.kind === 'open-orders') seen.push(JSON.stringify(e.orders));
+    });
+    source.step('BTCUSD', T0, 30_000);
+    pm.place({ refId: 'r1', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.01', price: '29000' });
+    source.step('BTCUSD', T0 + 60_000, 29_500);
+    source.step('BTCUSD', T0 + 120_000, 28_900);
+    expect(seen).toEqual([
+      '[]',
+      `[{"orderId":"pt-o1","refId":"r1","market":"BTCUSD","side":"BUY","type":"LIMIT","price":"29000","baseAmount":"0.01","amountFilled":"0","status":"OPEN"}]`,
+      '[]',
+    ]);
+  });
+});
