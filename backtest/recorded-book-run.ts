@@ -67,6 +67,8 @@ export interface RecordedMarket {
   readonly warmUpFrom: 'header' | 'history' | 'none';
   /** The recorded trades of the market (`trades:` responses), by execution time, oldest first. */
   readonly trades: readonly RecordedTrade[];
+  /** Whether the run polled trades of the market at all (`streams.trades_ms`), even if none happened. */
+  readonly tradesPolled: boolean;
 }
 
 /** True when the recording holds order books of `market` (what `--fill-model book` fills against). */
@@ -85,6 +87,7 @@ export async function loadRecordedMarket(path: string, market: MarketSymbol): Pr
   let lastAt = -Infinity;
   const warmUp: MarketEvent[] = [];
   const trades: RecordedTrade[] = [];
+  let tradesPolled = false;
   const fromHeader = headerWarmUp(await readRecordingHeader(path), market);
   for await (const entry of readRecording(path)) {
     const id = parseStreamName(entry.stream);
@@ -92,6 +95,7 @@ export async function loadRecordedMarket(path: string, market: MarketSymbol): Pr
     if (id.market !== undefined && id.market !== market) continue;
     if (id.kind === 'trades') {
       try {
+        tradesPolled = true;
         trades.push(...tradesFromWire(entry.body));
       } catch (err) {
         problems.push({ line: entry.line, where: `line ${entry.line}`, message: `the trades response does not decode: ${(err as Error).message}` });
@@ -130,7 +134,7 @@ export async function loadRecordedMarket(path: string, market: MarketSymbol): Pr
   if (books === 0) throw new InputError('--fill-model', `${path} holds no order books of ${market}, so nothing to fill against: use --fill-model points (fills at the recorded prices), or record a run whose strategy needs books`);
   const warm = fromHeader ?? warmUp.sort((a, b) => a.at - b.at);
   const warmUpFrom = fromHeader !== undefined ? 'header' : warmUp.length > 0 ? 'history' : 'none';
-  return { market, steps, books, hasPrices, warmUp: warm, warmUpFrom, trades: trades.sort((a, b) => a.at - b.at) };
+  return { market, steps, books, hasPrices, warmUp: warm, warmUpFrom, trades: trades.sort((a, b) => a.at - b.at), tradesPolled };
 }
 
 /**
@@ -324,7 +328,7 @@ export async function runRecordedBookBacktest(cfg: RecordedBookConfig): Promise<
       warmUpEvents: recorded.warmUp.length,
       warmUpFrom: recorded.warmUpFrom,
       recordedTrades: recorded.trades.length,
-      fillRule: bookFillRule(recorded.trades.length > 0),
+      fillRule: bookFillRule(recorded.trades.length > 0 ? 'trades' : recorded.tradesPolled ? 'none-happened' : 'not-recorded'),
       dataSource: `${cfg.path} (recorded ${market} books: ${recorded.books}; trades: ${recorded.trades.length === 0 ? 'none' : recorded.trades.length})`,
       warnings: intents.length === 0 ? [`the strategy made no decision on the ${times.length} recorded steps of ${market}`] : [],
     };
@@ -357,11 +361,14 @@ export const BOOK_FILL_RULE =
   + 'the next recorded book. A stop sell fires when a recorded book\'s mid reaches its stop price, then walks the bids (STOP_MARKET) or becomes '
   + 'a limit sell (STOP_LIMIT); GTT orders expire; held-rate quotes execute at their recorded price until they expire; transfers settle at once.';
 
-/** The book rule as it applied to one recording: whether resting limits could fill on recorded trades. */
-export function bookFillRule(hasTrades: boolean): string {
-  return hasTrades
-    ? BOOK_FILL_RULE
-    : `${BOOK_FILL_RULE} This recording holds no trades (record with streams.trades_ms), so resting limits filled only when the opposite side crossed them.`;
+/**
+ * The book rule as it applied to one recording: whether resting limits could fill on recorded trades
+ * (`trades`), the run polled trades but none happened (`none-happened`), or it did not poll them.
+ */
+export function bookFillRule(trades: 'trades' | 'none-happened' | 'not-recorded'): string {
+  if (trades === 'trades') return BOOK_FILL_RULE;
+  const why = trades === 'none-happened' ? 'the recorded trades stream saw no trade of the market' : 'this recording holds no trades (record with streams.trades_ms)';
+  return `${BOOK_FILL_RULE} Here ${why}, so resting limits filled only when the opposite side crossed them.`;
 }
 
 export type FillModel = 'book' | 'points';

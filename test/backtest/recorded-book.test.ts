@@ -210,7 +210,13 @@ describe('backtest --fill-model book', () => {
     expect(dry.fills).toEqual([]);
     expect(dry.orders.openAtEnd).toBe(1);
     expect(dry.fillRule).toMatch(/holds no trades/);
-    expect(run.fillRule).not.toMatch(/holds no trades/);
+    expect(run.fillRule).not.toMatch(/filled only when the opposite side crossed/);
+    // trades polled but none happened: the rule says so rather than asking for streams.trades_ms
+    const quiet = join(dir, 'quiet-trades.jsonl');
+    writeFileSync(quiet, `${[HEADER, ...lines.map((l) => JSON.stringify(l.stream === 'trades:BTCUSD' ? { ...l, body: { items: [] } } : l))].join('\n')}\n`);
+    const still = await runRecordedBookBacktest({ definition: limitBuyer, params: {}, path: quiet, feeBps: 0 });
+    expect(still.fills).toEqual([]);
+    expect(still.fillRule).toMatch(/the recorded trades stream saw no trade of the market, so resting limits filled only when the opposite side crossed them/);
   });
 
   it('warms on the header\'s warm-up prices, before the history lines of an older recording', { timeout: 60_000 }, async () => {
