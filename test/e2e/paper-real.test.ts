@@ -170,6 +170,14 @@ describe('tradeloop run --paper on real data (a sandbox-environment config again
     const header = JSON.parse(readFileSync(join(dir, 'first.jsonl'), 'utf8').split('\n')[0]!) as { run?: { environment?: string } };
     expect(header.run?.environment).toBe('sandbox (PAPER on real data)');
 
+    // the recording replays in a backtest on the same fill rules (it holds the books the paper venue filled on)
+    const replay = tradeloop(['backtest', '--data', join(dir, 'first.jsonl'), '--strategy', PLUGIN, '--initial', 'USD=5000', '--json'], dir);
+    expect(await replay.exit, replay.err().slice(-2000)).toBe(0);
+    const replayed = JSON.parse(replay.out().trim().split('\n').at(-1) ?? '{}') as { orders?: { fills?: number }; manifest?: { fill_model?: string } };
+    expect(replayed.manifest?.fill_model).toBe('book');
+    expect(replayed.orders?.fills).toBeGreaterThan(0);
+    process.stdout.write(`paper run: ${after1.fills.length} fill(s) journaled; its recording replayed on the book model: ${replayed.orders?.fills} fill(s)\n`);
+
     // a second run continues the paper journal: the account, the resting order, the start equity
     // (with the dashboard on: its status says paper too)
     let status: { environment?: string; venue?: string } = {};
