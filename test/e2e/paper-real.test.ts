@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { D, type Dec } from '../../src/core/index.js';
+import { Journal } from '../../src/exec/index.js';
 import { fetchTruth, tempDir, tradeloop, waitFor, type Proc } from '../support/reliability-procs.js';
 
 const PLUGIN = resolve(import.meta.dirname, 'paper-real-churn.ts');
@@ -120,8 +121,8 @@ describe('tradeloop run --paper on real data (a sandbox-environment config again
     return file;
   };
 
-  const paperRun = async (file: string, duration: string, during?: (run: Proc) => Promise<void>, json = true): Promise<{ summary: Summary; err: string; out: string }> => {
-    const run = tradeloop(['run', '--config', file, '--paper', '--duration', duration, ...(json ? ['--json'] : [])], dir, { TRADELOOP_CLIENT_ID: CLIENT_ID, TRADELOOP_CLIENT_SECRET: SECRET, TRADELOOP_UI_TOKEN: UI_TOKEN });
+  const paperRun = async (file: string, duration: string, during?: (run: Proc) => Promise<void>, json = true, extra: readonly string[] = []): Promise<{ summary: Summary; err: string; out: string }> => {
+    const run = tradeloop(['run', '--config', file, '--paper', '--duration', duration, ...(json ? ['--json'] : []), ...extra], dir, { TRADELOOP_CLIENT_ID: CLIENT_ID, TRADELOOP_CLIENT_SECRET: SECRET, TRADELOOP_UI_TOKEN: UI_TOKEN });
     await during?.(run);
     const code = await run.exit;
     expect(code, run.err().slice(-3000)).toBe(0);
@@ -209,5 +210,28 @@ describe('tradeloop run --paper on real data (a sandbox-environment config again
     expect(run.err.match(/quotes cannot be read/g)).toHaveLength(1);
     // the summary for people says what the run was in its first line
     expect(run.out).toMatch(/^run summary: sandbox \(PAPER on real data\) \(fills simulated on the platform's books and quotes; no order, quote execution or transfer was sent to it\)\n/);
+  });
+
+  it('--fresh moves a paper journal (with its paper account) to the archive and starts a new account', { timeout: 60_000 }, async () => {
+    const journal = join(dir, 'fresh.sqlite');
+    const file = config(journal, join(dir, 'fresh.jsonl'));
+    await paperRun(file, '2s');
+    const before = journalFacts(journal).meta.get('paper_account');
+    expect(before).toBeDefined();
+    const fresh = await paperRun(file, '2s', undefined, true, ['--fresh']);
+    const moved = /--fresh: the paper journal \(and its paper account\) moved to ([^\s"]+)/.exec(fresh.err)?.[1];
+    expect(moved, fresh.err.slice(-2000)).toBeDefined();
+    expect(journalFacts(join(moved!, 'fresh.sqlite')).meta.get('paper_account')).toBe(before);
+    expect(fresh.err).toMatch(/PAPER on real data: a new paper account with 5000 USD/);
+
+    // a live journal is not a paper one: --fresh --paper leaves it where it is
+    const live = join(dir, 'live.sqlite');
+    const j = new Journal(live);
+    j.setMeta('environment', 'sandbox');
+    j.close();
+    const refused = tradeloop(['run', '--config', config(live, join(dir, 'live.jsonl')), '--paper', '--fresh', '--duration', '1s'], dir, { TRADELOOP_CLIENT_ID: CLIENT_ID, TRADELOOP_CLIENT_SECRET: SECRET });
+    expect(await refused.exit).toBe(2);
+    expect(refused.err()).toMatch(/--fresh: .*live\.sqlite is the journal of sandbox, not a paper one/);
+    expect(journalFacts(live).meta.get('environment')).toBe('sandbox');
   });
 });

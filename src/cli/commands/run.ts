@@ -1,8 +1,10 @@
-import { dirname, join } from 'node:path';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { type Command } from 'commander';
 import { LiveClock, type TimerHandle } from '../../clock/index.js';
 import { configLabel, describeConfigSource, loadConfig, type Config } from '../../config/index.js';
-import { CRASH_AT_VARIABLE, crashHookFrom, type CrashHook } from '../../exec/index.js';
+import { InputError } from '../../core/index.js';
+import { CRASH_AT_VARIABLE, crashHookFrom, Journal, lockJournal, type CrashHook } from '../../exec/index.js';
 import { archiveLocalWorld, buildLiveBundle, LiveRun, loadConfiguredStrategies, runnersFor, subscriptionsFor, type LiveBundle, type RunSummary } from '../../engine/index.js';
 import { createLogger, SecretSet, type Logger } from '../../log/index.js';
 import { parseParamString } from '../../strategy/index.js';
@@ -35,7 +37,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('--duration <time>', 'stop after this long, e.g. 240s, 10m, 1h')
     .option('--paper', 'never place an order: in local, fills are simulated on the embedded sandbox; in sandbox or production, against the platform\'s live order books and quotes, from the paper: balances (nothing is written to the platform)')
     .option('--json', 'print the summary as one JSON line on stdout')
-    .option('--fresh', 'local only: move the journal and the embedded sandbox\'s world to .tradeloop/archive/<time>/ and start both anew')
+    .option('--fresh', 'local: move the journal and the embedded sandbox\'s world to .tradeloop/archive/<time>/ and start both anew; with --paper elsewhere: move the paper journal (and its paper account) there')
     .option('--ui', 'serve the dashboard, control API and /metrics (ui.host and ui.port in the config; default http://127.0.0.1:8787/)')
     .option('--journal-moved', 'the journal file was moved (another disk, a restore from backup) and the original is gone: bind it to its new file instead of refusing it as a copy')
     .action(async (opts: RunOptions) => {
@@ -60,7 +62,10 @@ async function runCommand(opts: RunOptions, ctx: CliContext): Promise<number> {
   if (logFile !== undefined) writeLine(ctx.stderr, `logs: ${logFile}${tty && config.log.file === undefined ? ' (the live panel owns the terminal; set log.file to choose another file)' : ''}`);
   const log = makeLogger(config, secrets, logFile);
   log.info(describeConfigSource(source));
-  if (opts.fresh) {
+  if (opts.fresh && opts.paper && config.environment !== 'local') {
+    const archived = archivePaperJournal(config.journal.path, new LiveClock().now());
+    log.info(archived === undefined ? '--fresh: no paper journal to archive yet' : `--fresh: the paper journal (and its paper account) moved to ${archived}`);
+  } else if (opts.fresh) {
     const archived = archiveLocalWorld(config, new LiveClock().now());
     log.info(archived === undefined ? '--fresh: no journal or sandbox world to archive yet' : `--fresh: the journal and the sandbox world moved to ${archived}`);
   }
@@ -84,6 +89,31 @@ async function runCommand(opts: RunOptions, ctx: CliContext): Promise<number> {
     return 3;
   }
   return 0;
+}
+
+/**
+ * `--fresh --paper` outside local: the paper account lives in the journal, so the journal (with its
+ * SQLite companions) moves to `<journal folder>/archive/<time>/` and the run starts a new account.
+ * Refused for a journal that is not a paper one (a live journal's records belong to the platform's
+ * orders) and while another bot writes to it. Returns the folder, or undefined when there is no journal.
+ */
+function archivePaperJournal(journal: string, nowMs: number): string | undefined {
+  if (journal === ':memory:' || !existsSync(journal)) return undefined;
+  const lock = lockJournal(journal); // refused while a bot writes to it
+  try {
+    const j = new Journal(journal);
+    const environment = j.getMeta('environment');
+    j.close();
+    if (environment !== undefined && !environment.includes('PAPER')) {
+      throw new InputError('--fresh', `${journal} is the journal of ${environment}, not a paper one: --fresh --paper archives only a paper journal; point journal.path at a paper run's own file`);
+    }
+    const folder = join(dirname(journal), 'archive', new Date(nowMs).toISOString().replace(/:/g, '-'));
+    mkdirSync(folder, { recursive: true });
+    for (const f of [journal, `${journal}-wal`, `${journal}-shm`]) if (existsSync(f)) renameSync(f, join(folder, basename(f)));
+    return folder;
+  } finally {
+    lock.release();
+  }
 }
 
 /** The summary for people; a paper run on real data says so in its first line. */
