@@ -11,7 +11,7 @@ import { startSandbox, type SandboxHandle } from '../sandbox/index.js';
 import { localClockStart, localStatePath, newInstanceId, paperVenue } from './local-world.js';
 import { bindJournalEnvironment, checkEnvironmentTargets, checkGrantedScopes, checkJournalAtVenue } from './credential-checks.js';
 import { PAPER_READ_SCOPES, PAPER_STATE_META_KEY, PaperMarketSource, paperMarketReads, PaperVenue, RestVenue, SimVenue, type MarketDataApi, type MarketSource, type PaperStateStore, type Venue } from '../venue/index.js';
-import { JsonLinesRecorder, PollingMarketSource, RequestBudget, streamSettingsFromConfig, type RecordingRunInfo } from '../venue/polling/index.js';
+import { JsonLinesRecorder, PollingMarketSource, RequestBudget, streamSettingsFromConfig, tradesFromWire, type RecordedTrade, type RecordingRunInfo } from '../venue/polling/index.js';
 import { buildRunInfo } from './recording-run-info.js';
 
 /** Everything that differs between live and paper runs: the three ports plus what owns them. */
@@ -165,12 +165,25 @@ function journalPaperStore(journal: Journal): PaperStateStore {
  */
 function paperSource(input: SourceFactoryInput, venue: PaperVenue, environment: string, make: BundleOptions['makeSource']): MarketSource {
   const log = input.log;
-  const reads = paperMarketReads(input.api, (e) => {
-    if (e === undefined) log.info('PAPER on real data: quotes can be read again');
-    else log.error(`PAPER on real data: quotes cannot be read from ${environment} (${e instanceof Error ? e.message : String(e)}): execute-quote intents find no quote until they can; quotes need the credential (TRADELOOP_CLIENT_ID/SECRET) with the exchange:read_quote scope`);
+  const reads = paperMarketReads(input.api, {
+    onQuotes: (e) => {
+      if (e === undefined) log.info('PAPER on real data: quotes can be read again');
+      else log.error(`PAPER on real data: quotes cannot be read from ${environment} (${e instanceof Error ? e.message : String(e)}): execute-quote intents find no quote until they can; quotes need the credential (TRADELOOP_CLIENT_ID/SECRET) with the exchange:read_quote scope`);
+    },
+    // a malformed answer fills nothing here: the stream refuses and counts it
+    onTrades: (market, body) => venue.observeTrades(market, tradesOrNone(body)),
   });
   const market = make ? make(input) : pollingSource({ ...input, profileId: undefined }, reads, `${environment} (${PAPER_ON_REAL_DATA})`);
   return new PaperMarketSource({ market, venue, clock: input.clock });
+}
+
+/** The trades of a ListRecentExecutions answer, or none when it is malformed (the stream reports that). */
+function tradesOrNone(body: unknown): RecordedTrade[] {
+  try {
+    return tradesFromWire(body);
+  } catch {
+    return [];
+  }
 }
 
 /** The live market source: poll streams over the client, sharing the run's request budget. */

@@ -1,4 +1,5 @@
 import type { ApiClient } from '../api/index.js';
+import type { MarketSymbol } from '../core/index.js';
 import type { MarketDataApi } from './polling/index.js';
 
 /**
@@ -9,19 +10,27 @@ import type { MarketDataApi } from './polling/index.js';
 export const PAPER_READ_SCOPES: readonly string[] = ['exchange:read_quote', 'exchange:historical_prices', 'funding:read_profile'];
 
 /** The platform reads paper mode on real data makes: market data and quotes, nothing of the account. */
-export type PaperMarketReads = Pick<ApiClient, 'listPrices' | 'getTicker' | 'getOrderBook' | 'listQuotes' | 'listHistoricalPrices'>;
+export type PaperMarketReads = Pick<ApiClient, 'listPrices' | 'getTicker' | 'getOrderBook' | 'listQuotes' | 'listHistoricalPrices'> & Partial<Pick<ApiClient, 'listRecentExecutions'>>;
 
-/** Told when ListQuotes starts failing (with the error) and when it answers again (undefined). */
-export type QuoteReadWatcher = (error: unknown) => void;
+export interface PaperReadWatchers {
+  /** Told when ListQuotes starts failing (with the error) and when it answers again (undefined). */
+  readonly onQuotes?: (error: unknown) => void;
+  /** Given each ListRecentExecutions answer (`streams.trades_ms`): the paper venue fills resting limits on the trades. */
+  readonly onTrades?: (market: MarketSymbol, body: unknown) => void;
+}
 
 /**
- * The only door from a paper run to the platform: an object holding the five market-data reads of
+ * The only door from a paper run to the platform: an object holding the market-data reads of
  * `api` and nothing else (no write method is reachable through it, whatever the caller casts it to).
  * The account reads a polling source could make answer with an error: paper mode's account is the
  * paper venue's. `onQuotes` hears when quotes stop (and start again) being readable, so the run can
  * say so in words: quotes need an authenticated client, and a credential may lack their scope.
+ * `onTrades` sees the public trades a `streams.trades_ms` stream reads (the recent-executions read is
+ * there only when the client has it).
  */
-export function paperMarketReads(api: PaperMarketReads, onQuotes?: QuoteReadWatcher): MarketDataApi {
+export function paperMarketReads(api: PaperMarketReads, watch: PaperReadWatchers = {}): MarketDataApi {
+  const { onQuotes, onTrades } = watch;
+  const trades = api.listRecentExecutions;
   let failing = false;
   const noAccount = (what: string) => async (): Promise<never> => {
     throw new Error(`paper mode on real data reads no account (${what}): the paper venue keeps the account`);
@@ -45,6 +54,13 @@ export function paperMarketReads(api: PaperMarketReads, onQuotes?: QuoteReadWatc
         throw e;
       }
     },
+    ...(trades && {
+      listRecentExecutions: async (...a: Parameters<ApiClient['listRecentExecutions']>) => {
+        const body = await trades(...a);
+        onTrades?.(a[0], body);
+        return body;
+      },
+    }),
     listProfileBalances: noAccount('balances'),
     listProfileOrders: noAccount('orders'),
     listProfileExecutions: noAccount('fills'),

@@ -98,12 +98,22 @@ describe('paperMarketReads', () => {
   it('says once when quotes cannot be read, and once when they can again', async () => {
     let fail = true;
     const heard: unknown[] = [];
-    const door = paperMarketReads(reads(async () => (fail ? Promise.reject(new Error('403 insufficient scope')) : { items: [] }) as never), (e) => heard.push(e));
+    const door = paperMarketReads(reads(async () => (fail ? Promise.reject(new Error('403 insufficient scope')) : { items: [] }) as never), { onQuotes: (e) => heard.push(e) });
     await expect(door.listQuotes(['BTCUSD'])).rejects.toThrow('403');
     await expect(door.listQuotes(['BTCUSD'])).rejects.toThrow('403');
     fail = false;
     await door.listQuotes(['BTCUSD']);
     await door.listQuotes(['BTCUSD']);
     expect(heard.map((e) => (e instanceof Error ? e.message : e))).toEqual(['403 insufficient scope', undefined]);
+  });
+
+  it('hands each recent-trades answer to the paper run, and offers that read only when the client has it', async () => {
+    const body = { items: [{ match_number: 'm1', price: '95', amount: '1', executed_at: '2026-01-01T00:00:00Z' }] };
+    const seen: Array<[string, unknown]> = [];
+    const withTrades = { ...reads(async () => ({ items: [] }) as never), listRecentExecutions: async () => body } as unknown as PaperMarketReads;
+    const door = paperMarketReads(withTrades, { onTrades: (market, b) => seen.push([market, b]) });
+    expect(await door.listRecentExecutions!('BTCUSD')).toBe(body);
+    expect(seen).toEqual([['BTCUSD', body]]);
+    expect(paperMarketReads(reads(async () => ({ items: [] }) as never)).listRecentExecutions).toBeUndefined();
   });
 });

@@ -189,4 +189,19 @@ describe('PaperVenue', () => {
     expect(kept.orders.map((o) => [o.id, o.status])).toEqual([['paper-1', 'FILLED'], ['paper-2', 'OPEN']]);
     expect(kept.balances).toEqual({ USD: '905', BTC: '1' });
   });
+
+  it('fills a resting limit on a public trade at or through its price (each trade once), as a replay with trades does', async () => {
+    const t = clock();
+    const v = await PaperVenue.open({ funding: { USD: '1000' }, feeBps: 0, latencyMs: 0, now: t.now });
+    v.observe(book(1_000, lv([90, 5]), lv([100, 5])));
+    await v.placeOrder({ refId: 'r', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '95' });
+    // a trade before the order reached the venue, and one above its price, fill nothing
+    v.observeTrades('BTCUSD', [{ matchNumber: 'm0', price: '94', amount: '1', at: 999 }, { matchNumber: 'm1', price: '96', amount: '1', at: 1_001 }]);
+    expect(await v.listFills(0)).toEqual([]);
+    // 0.4 at 95, then the same trade polled again, then 5 at 94: 0.4 and 0.6 at 95
+    v.observeTrades('BTCUSD', [{ matchNumber: 'm2', price: '95', amount: '0.4', at: 1_002 }]);
+    v.observeTrades('BTCUSD', [{ matchNumber: 'm2', price: '95', amount: '0.4', at: 1_002 }, { matchNumber: 'm3', price: '94', amount: '5', at: 1_003 }]);
+    expect(brief(await v.listFills(0))).toEqual([['paper-1-f1', 'paper-1', '0.4', '95', '0'], ['paper-1-f2', 'paper-1', '0.6', '95', '0']]);
+    expect((await v.getOrder('paper-1')).status).toBe('FILLED');
+  });
 });

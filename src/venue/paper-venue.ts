@@ -2,6 +2,7 @@ import { Subject, type Observable } from 'rxjs';
 import { D, type Instrument, type MarketEvent, type MarketSymbol } from '../core/index.js';
 import { executionState, fillState, keepRecent, KEEP_NEWEST, orderState, record, type PaperOrder } from './paper-records.js';
 import { parsePaperState, type PaperState, type PaperStateStore } from './paper-state.js';
+import type { RecordedTrade } from './polling/index.js';
 import { RecordedBookVenue } from './recorded-book-venue.js';
 import {
   TERMINAL_ORDER_STATUSES,
@@ -114,6 +115,16 @@ export class PaperVenue implements Venue {
     } else if (e.kind === 'quote') {
       this.inner.quote({ quoteId: e.quoteId, market: e.market, side: e.side, price: e.price, expiresAt: e.expiresAt });
     }
+  }
+
+  /**
+   * Public trades of `market` as a trades stream read them (oldest first): a resting limit that was at
+   * the venue when a trade went at or through its price fills at its price, up to the trade's amount
+   * (each trade once, by its match number), as in a replay of a recording that holds trades.
+   */
+  observeTrades(market: MarketSymbol, trades: readonly RecordedTrade[]): void {
+    for (const t of trades) this.inner.trade(market, t);
+    if (this.settle()) this.changed();
   }
 
   async placeOrder(req: PlaceOrderRequest): Promise<VenueOrder> {

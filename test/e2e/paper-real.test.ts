@@ -110,7 +110,7 @@ describe('tradeloop run --paper on real data (a sandbox-environment config again
         ...(scopes ? [`  scopes: [${scopes.join(', ')}]`] : []),
         'strategies:',
         `  - plugin: ${PLUGIN}`,
-        'streams: { prices_ms: 500, book_ms: 500, warmup_points: 3, record: ' + record + ' }',
+        'streams: { prices_ms: 500, book_ms: 500, trades_ms: 1000, warmup_points: 3, record: ' + record + ' }',
         'risk: { max_intents_per_minute: 10000, stale_after_ms: 60000 }',
         'run: { cancel_on_exit: false }',
         'paper: { funding: { USD: 5000 } }',
@@ -148,6 +148,8 @@ describe('tradeloop run --paper on real data (a sandbox-environment config again
     expect(proxy.seen.filter((r) => /\/(orders|quote-executions|transfers|executions|balances)/.test(r))).toEqual([]);
     expect(proxy.seen.some((r) => /order-book/.test(r))).toBe(true);
     expect(proxy.seen.some((r) => /GET \/v2\/quotes/.test(r))).toBe(true);
+    // the public trades too (streams.trades_ms): they reach the paper venue, and the recording
+    expect(proxy.seen.some((r) => /GET \/v2\/markets\/BTCUSD\/recent-executions/.test(r))).toBe(true);
     const truth = (await fetchTruth(sandboxUrl)) as { orders: unknown[]; executions: unknown[]; quote_executions?: unknown[] };
     expect(truth.orders).toEqual([]);
     expect(truth.executions).toEqual([]);
