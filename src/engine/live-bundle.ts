@@ -69,8 +69,9 @@ export async function buildLiveBundle(config: Config, env: NodeJS.ProcessEnv, op
   const resolved = resolveEnvironment(config, env);
   checkEnvironmentTargets(config.environment, { 'api.base_url': resolved.apiUrl, 'api.token_url': resolved.tokenUrl });
   const local = config.environment === 'local';
-  // paper on the platform's real market data: orders fill in a paper venue, nothing is written to the platform
-  const paperReal = options.paper === true && !local;
+  // paper on the market data of the platform the client reaches (sandbox, production, or a sandbox of
+  // our own at api.base_url): orders fill in a paper venue and nothing is written to that platform
+  const paperReal = options.paper === true && !(local && config.api.base_url === undefined);
   const clock = options.clock ?? (local && config.local.speed !== 1 ? new ScaledClock(localClockStart(config, new LiveClock().now()), config.local.speed) : new LiveClock());
   let sandbox: SandboxHandle | undefined;
   if (local && config.api.base_url === undefined) {

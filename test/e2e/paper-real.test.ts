@@ -98,12 +98,12 @@ describe('tradeloop run --paper on real data (a sandbox-environment config again
     await sandbox?.exit;
   });
 
-  const config = (journal: string, record: string, scopes?: readonly string[], ui = false): string => {
+  const config = (journal: string, record: string, scopes?: readonly string[], ui = false, environment = 'sandbox'): string => {
     const file = join(dir, 'paper.yaml');
     writeFileSync(
       file,
       [
-        'environment: sandbox',
+        `environment: ${environment}`,
         'api:',
         `  base_url: ${proxy.url}/v2`,
         `  token_url: ${proxy.url}/oauth2/token`,
@@ -235,5 +235,18 @@ describe('tradeloop run --paper on real data (a sandbox-environment config again
     expect(await refused.exit).toBe(2);
     expect(refused.err()).toMatch(/--fresh: .*live\.sqlite is the journal of sandbox, not a paper one/);
     expect(journalFacts(live).meta.get('environment')).toBe('sandbox');
+  });
+
+  it('in local with api.base_url (a sandbox of our own) --paper is paper on that sandbox\'s data too: nothing written to it', { timeout: 60_000 }, async () => {
+    const from = proxy.seen.length;
+    const journal = join(dir, 'local.sqlite');
+    const run = await paperRun(config(journal, join(dir, 'local.jsonl'), undefined, false, 'local'), '3s');
+    expect(run.summary).toMatchObject({ mode: 'paper', environment: 'local (PAPER on real data)' });
+    expect(run.summary.fills).toBeGreaterThan(0);
+    const seen = proxy.seen.slice(from);
+    expect(seen.some((r) => /order-book/.test(r))).toBe(true);
+    expect(seen.filter((r) => !/^GET /.test(r) && r !== 'POST /oauth2/token')).toEqual([]);
+    expect((await fetchTruth(sandboxUrl)).orders).toEqual([]);
+    expect(journalFacts(journal).meta.get('environment')).toBe('local (PAPER on real data)');
   });
 });

@@ -35,7 +35,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('--strategy <name>', 'run this strategy instead of the configured ones (built-in name, .ts/.js path, or package)')
     .option('--params <k=v,...>', 'parameters of --strategy, e.g. fast=5,slow=20')
     .option('--duration <time>', 'stop after this long, e.g. 240s, 10m, 1h')
-    .option('--paper', 'never place an order: in local, fills are simulated on the embedded sandbox; in sandbox or production, against the platform\'s live order books and quotes, from the paper: balances (nothing is written to the platform)')
+    .option('--paper', 'never place an order: on the embedded sandbox, fills are simulated by it; in sandbox or production (or with api.base_url), against the platform\'s live order books and quotes, from the paper: balances (nothing is written to the platform)')
     .option('--json', 'print the summary as one JSON line on stdout')
     .option('--fresh', 'local: move the journal and the embedded sandbox\'s world to .tradeloop/archive/<time>/ and start both anew; with --paper elsewhere: move the paper journal (and its paper account) there')
     .option('--ui', 'serve the dashboard, control API and /metrics (ui.host and ui.port in the config; default http://127.0.0.1:8787/)')
@@ -62,7 +62,8 @@ async function runCommand(opts: RunOptions, ctx: CliContext): Promise<number> {
   if (logFile !== undefined) writeLine(ctx.stderr, `logs: ${logFile}${tty && config.log.file === undefined ? ' (the live panel owns the terminal; set log.file to choose another file)' : ''}`);
   const log = makeLogger(config, secrets, logFile);
   log.info(describeConfigSource(source));
-  if (opts.fresh && opts.paper && config.environment !== 'local') {
+  // a paper run outside the embedded sandbox keeps its account in the journal alone
+  if (opts.fresh && opts.paper && !(config.environment === 'local' && config.api.base_url === undefined)) {
     const archived = archivePaperJournal(config.journal.path, new LiveClock().now());
     log.info(archived === undefined ? '--fresh: no paper journal to archive yet' : `--fresh: the paper journal (and its paper account) moved to ${archived}`);
   } else if (opts.fresh) {
