@@ -204,4 +204,19 @@ describe('PaperVenue', () => {
     expect(brief(await v.listFills(0))).toEqual([['paper-1-f1', 'paper-1', '0.4', '95', '0'], ['paper-1-f2', 'paper-1', '0.6', '95', '0']]);
     expect((await v.getOrder('paper-1')).status).toBe('FILLED');
   });
+
+  it('tells a fill on fills$ only once the kept account holds it (the journal never gets ahead of the account)', async () => {
+    const store = memoryStore();
+    const t = clock();
+    const v = await PaperVenue.open({ funding: { USD: '1000' }, feeBps: 0, latencyMs: 0, now: t.now, store });
+    const keptWhenTold: boolean[] = [];
+    v.fills$.subscribe((fills) => keptWhenTold.push(...fills.map((f) => store.text()!.includes(`"fillId":"${f.fillId}"`))));
+    v.observe(book(1_000, lv([90, 5]), lv([100, 5])));
+    await v.placeOrder({ refId: 'r-1', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', timeInForce: 'IOC', baseAmount: '1', price: '100' });
+    await v.placeOrder({ refId: 'r-2', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '95' });
+    v.observe(book(2_000, lv([90, 5]), lv([94, 5])));
+    await v.flush();
+    await Promise.resolve();
+    expect(keptWhenTold).toEqual([true, true]);
+  });
 });

@@ -59,8 +59,13 @@ export class PaperVenue implements Venue {
   /** Fires after every change of the account (fills, orders, balances): the paper source reports it. */
   readonly changes$: Observable<void> = this.changes.asObservable();
   private readonly newFills = new Subject<readonly VenueFill[]>();
-  /** Each new paper fill once, as it happens (the paper source's fill stream: no poll needed). */
+  /**
+   * Each new paper fill once, as soon as the account that holds it is kept (the paper source's fill
+   * stream: no poll needed). Kept first, so the journal never records a fill the kept account lacks.
+   */
   readonly fills$: Observable<readonly VenueFill[]> = this.newFills.asObservable();
+  /** Fills taken since the last save began: told on fills$ once it is done. */
+  private unsaved: VenueFill[] = [];
   private inner: RecordedBookVenue;
   private readonly orders = new Map<string, PaperOrder>();
   private readonly byRef = new Map<string, PaperOrder>();
@@ -270,14 +275,23 @@ export class PaperVenue implements Venue {
       order.closedAt = this.o.now();
       this.byInner.delete(c.orderId);
     }
-    if (taken.length > 0) this.newFills.next(taken);
+    this.unsaved.push(...taken);
     return taken.length > 0 || closed.length > this.parked.closed.length;
   }
 
   private changed(): void {
     this.prune();
-    // a write the caller awaits hears a failed save itself; one made by a book is reported here
-    this.persist().catch((e: unknown) => this.o.onSaveError?.(e));
+    const fills = this.unsaved;
+    this.unsaved = [];
+    // a write the caller awaits hears a failed save itself; one made by a book is reported here (the
+    // fills are told either way: the account in memory holds them, and the next save keeps it whole)
+    const tell = (): void => {
+      if (fills.length > 0) this.newFills.next(fills);
+    };
+    this.persist().then(tell, (e: unknown) => {
+      this.o.onSaveError?.(e);
+      tell();
+    });
     this.changes.next();
   }
 

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -248,5 +248,21 @@ describe('tradeloop run --paper on real data (a sandbox-environment config again
     expect(seen.filter((r) => !/^GET /.test(r) && r !== 'POST /oauth2/token')).toEqual([]);
     expect((await fetchTruth(sandboxUrl)).orders).toEqual([]);
     expect(journalFacts(journal).meta.get('environment')).toBe('local (PAPER on real data)');
+  });
+
+  it('killed with SIGKILL mid-run, a restart continues the paper account with every fill counted once', { timeout: 90_000 }, async () => {
+    const journal = join(dir, 'killed.sqlite');
+    const file = config(journal, join(dir, 'killed.jsonl'));
+    const killed = tradeloop(['run', '--config', file, '--paper', '--duration', '60s', '--json'], dir, { TRADELOOP_CLIENT_ID: CLIENT_ID, TRADELOOP_CLIENT_SECRET: SECRET });
+    await waitFor(() => existsSync(journal) && journalFacts(journal).fills.length >= 4, `four paper fills (${killed.err().slice(-500)})`, 40_000);
+    killed.child.kill('SIGKILL');
+    await killed.exit;
+    const after = await paperRun(file, '3s');
+    expect(after.err).toMatch(/continuing the paper account kept in the journal/);
+    const facts = journalFacts(journal);
+    expect(new Set(facts.fills.map((f) => f.fill_id)).size).toBe(facts.fills.length);
+    const account = JSON.parse(facts.meta.get('paper_account') ?? '{}') as { balances: Record<string, string> };
+    expect(new D(account.balances.BTC ?? '0').eq(btcFromJournal(journal))).toBe(true);
+    expect(after.summary.unresolved).toBe(0);
   });
 });
