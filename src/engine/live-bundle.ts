@@ -109,7 +109,7 @@ export async function buildLiveBundle(config: Config, env: NodeJS.ProcessEnv, op
       const apiUrl = sandbox?.apiUrl ?? resolved.apiUrl;
       bindJournalEnvironment(journal, bound, apiUrl === undefined ? undefined : { environment: bound, host: apiHost(apiUrl), profileId: profile.id, ...(sandbox && { sandboxInstance: sandbox.instanceId }) });
       if (paperReal) {
-        paper = await PaperVenue.open({ funding: config.paper.funding, feeBps: config.risk.fee_bps, latencyMs: config.paper.latency_ms, now: () => clock.now(), store: journalPaperStore(journal), onSaveError: (e) => options.log.error(`PAPER on real data: the paper account could not be kept in the journal (${e instanceof Error ? e.message : String(e)}): the next change writes it whole again`) });
+        paper = await PaperVenue.open({ funding: config.paper.funding, feeBps: config.risk.fee_bps, latencyMs: config.paper.latency_ms, now: () => clock.now(), store: journalPaperStore(journal), onNote: (note) => options.log.warn(note), onSaveError: (e) => options.log.error(`PAPER on real data: the paper account could not be kept in the journal (${e instanceof Error ? e.message : String(e)}): the next change writes it whole again`) });
         options.log.info(paper.continued ? 'PAPER on real data: continuing the paper account kept in the journal' : `PAPER on real data: a new paper account with ${Object.entries(config.paper.funding).map(([a, v]) => `${v} ${a}`).join(', ')} (paper.funding)`);
         for (const note of paper.restoreNotes) options.log.warn(note);
       }

@@ -1,4 +1,5 @@
-import { D, type Dec } from '../core/index.js';
+import { D, type Dec, type MarketEvent, type PriceLevel } from '../core/index.js';
+import type { RecordedBookVenue } from './recorded-book-venue.js';
 import type { PaperExecutionState, PaperFillState, PaperOrderState } from './paper-state.js';
 import type { PlaceOrderRequest, VenueFill, VenueOrder, VenueQuoteExecution } from './venue.js';
 
@@ -57,3 +58,33 @@ export function executionState(x: VenueQuoteExecution & { readonly at: number })
   return { executionId: x.executionId, refId: x.refId ?? '', quoteId: x.quoteId, market: x.market, side: x.side, price: x.price.toFixed(), baseAmount: x.baseAmount.toFixed(), quoteAmount: x.quoteAmount.toFixed(), status: x.status, at: x.at };
 }
 
+
+/**
+ * Enters an open order in `engine` again for what it has left (a restart, a rebuilt engine): its
+ * engine id, or why it could not be (a remainder under the smallest amount, say).
+ */
+export async function reenter(engine: RecordedBookVenue, order: PaperOrder): Promise<string | { readonly error: string }> {
+  const req = order.request;
+  const left = req.baseAmount === undefined ? undefined : new D(req.baseAmount).minus(order.amountFilled);
+  try {
+    if (left !== undefined && !left.gt(0)) throw new Error('nothing left to fill');
+    return (await engine.placeOrder({ ...req, ...(left && { baseAmount: left.toFixed() }) })).orderId;
+  } catch (e) {
+    return { error: `${left === undefined ? '' : `${left.toFixed()} left: `}${e instanceof Error ? e.message : String(e)}` };
+  }
+}
+
+/**
+ * A book as a rebuilt engine should start from: without the levels that cross a live order's price
+ * (a resting order that still rests has taken all of them). Levels our fills took part of are whole
+ * again until the next book replaces this one.
+ */
+export function withoutCrossed(book: Extract<MarketEvent, { kind: 'book' }>, live: readonly PaperOrder[]): { bids: PriceLevel[]; asks: PriceLevel[] } {
+  const limits = (side: 'BUY' | 'SELL'): number[] =>
+    live.filter((o) => o.request.market === book.market && o.request.side === side && o.request.price !== undefined).map((o) => Number(o.request.price));
+  const [buys, sells] = [limits('BUY'), limits('SELL')];
+  return {
+    asks: book.asks.filter((l) => !buys.some((p) => l.price <= p)),
+    bids: book.bids.filter((l) => !sells.some((p) => l.price >= p)),
+  };
+}

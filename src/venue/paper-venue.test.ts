@@ -219,4 +219,31 @@ describe('PaperVenue', () => {
     await Promise.resolve();
     expect(keptWhenTold).toEqual([true, true]);
   });
+
+  it('rebuilds its matching engine past compactAfter with only what is live: the same account, orders, fills and ids', async () => {
+    const store = memoryStore();
+    const t = clock();
+    const notes: string[] = [];
+    const v = await PaperVenue.open({ funding: { USD: '10000' }, feeBps: 0, latencyMs: 0, now: t.now, store, compactAfter: 6, onNote: (n) => notes.push(n) });
+    v.observe(book(1_000, lv([90, 100]), lv([100, 100])));
+    // one buy rests at 95 (filled 1 of 3 by a later book), then IOC buys fill at 100 until the engine is rebuilt
+    await v.placeOrder({ refId: 'rest', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '3', price: '95' });
+    t.at(1_500);
+    v.observe(book(1_500, lv([90, 100]), lv([94, 1], [100, 100])));
+    for (let i = 1; i <= 6; i++) await v.placeOrder({ refId: `ioc-${i}`, market: 'BTCUSD', side: 'BUY', type: 'LIMIT', timeInForce: 'IOC', baseAmount: '1', price: '100' });
+    await v.flush();
+    expect(v.engineRebuilds).toBe(2); // before ioc-3 and before ioc-6
+    expect(notes).toEqual([]);
+    // 1 at 95 and 6 at 100: 10000 - 95 - 600 = 9305, of which 190 held for the 2 left at 95
+    expect(await balances(v)).toEqual({ USD: '9115/190', BTC: '7/0' });
+    expect((await v.listOpenOrders()).map((o) => [o.orderId, o.amountFilled.toFixed()])).toEqual([['paper-1', '1']]);
+    expect((await v.listFills(0)).map((f) => f.fillId)).toEqual(['paper-1-f1', 'paper-2-f1', 'paper-3-f1', 'paper-4-f1', 'paper-5-f1', 'paper-6-f1', 'paper-7-f1']);
+    // the rebuilt engine has the last book (the IOC buys after the rebuild filled on it) and still fills the rest of paper-1
+    t.at(3_000);
+    v.observe(book(3_000, lv([90, 100]), lv([93, 5])));
+    await v.flush();
+    const done = await v.getOrder('paper-1');
+    expect([done.status, done.amountFilled.toFixed()]).toEqual(['FILLED', '3']);
+    expect(await balances(v)).toEqual({ USD: '9115/0', BTC: '9/0' });
+  });
 });

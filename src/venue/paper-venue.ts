@@ -1,9 +1,9 @@
 import { Subject, type Observable } from 'rxjs';
 import { D, type Instrument, type MarketEvent, type MarketSymbol } from '../core/index.js';
-import { executionState, fillState, keepRecent, KEEP_NEWEST, orderState, record, type PaperOrder } from './paper-records.js';
+import { executionState, fillState, keepRecent, KEEP_NEWEST, orderState, record, reenter, withoutCrossed, type PaperOrder } from './paper-records.js';
 import { parsePaperState, type PaperState, type PaperStateStore } from './paper-state.js';
 import type { RecordedTrade } from './polling/index.js';
-import { RecordedBookVenue } from './recorded-book-venue.js';
+import { RecordedBookVenue, type RecordedQuote } from './recorded-book-venue.js';
 import {
   TERMINAL_ORDER_STATUSES,
   VenueNotFoundError,
@@ -36,6 +36,13 @@ export interface PaperVenueOptions {
   readonly retentionMs?: number;
   /** Told when the account could not be kept after a change a book made (the next change writes it whole again). */
   readonly onSaveError?: (error: unknown) => void;
+  /** Told when an open order could not be entered again as the matching engine was rebuilt (it is cancelled). */
+  readonly onNote?: (text: string) => void;
+  /**
+   * Orders and fills the matching engine holds before it is rebuilt with only the open orders (its
+   * records only grow; a long paper run must not): default 5,000.
+   */
+  readonly compactAfter?: number;
 }
 
 
@@ -70,7 +77,16 @@ export class PaperVenue implements Venue {
   private readonly orders = new Map<string, PaperOrder>();
   private readonly byRef = new Map<string, PaperOrder>();
   /** The matching engine's order id → our order (live orders only). */
-  private readonly byInner = new Map<string, PaperOrder>();
+  private byInner = new Map<string, PaperOrder>();
+  /** Orders entered in the matching engine since it was built. */
+  private innerOrders = 0;
+  /** Bumped by everything that changes the matching engine (a rebuild in progress then starts again later). */
+  private version = 0;
+  private compacting: Promise<void> | undefined;
+  private rebuilt = 0;
+  /** The last book of each market and the quotes on offer: a rebuilt engine starts from them. */
+  private readonly lastBooks = new Map<MarketSymbol, Extract<MarketEvent, { kind: 'book' }>>();
+  private readonly lastQuotes = new Map<string, RecordedQuote>();
   private fills: VenueFill[] = [];
   private executions: (VenueQuoteExecution & { readonly at: number })[] = [];
   private seq = 0;
@@ -100,6 +116,11 @@ export class PaperVenue implements Venue {
     return venue;
   }
 
+  /** How often the matching engine was rebuilt with only what is live (see `compactAfter`). */
+  get engineRebuilds(): number {
+    return this.rebuilt;
+  }
+
   /** Whether this venue continues an account kept by an earlier run. */
   get continued(): boolean {
     return this.kept;
@@ -108,6 +129,8 @@ export class PaperVenue implements Venue {
   /** A market event as the source received it: books and quotes become what paper orders fill against. */
   observe(e: MarketEvent): void {
     if (e.kind === 'book') {
+      this.version++;
+      this.lastBooks.set(e.market, e);
       this.inner.book(e.market, e.at, e.bids, e.asks);
       // orders that reached the venue by this book and were not closed by it now rest
       let arrived = false;
@@ -118,7 +141,10 @@ export class PaperVenue implements Venue {
       }
       if (this.settle() || arrived) this.changed();
     } else if (e.kind === 'quote') {
-      this.inner.quote({ quoteId: e.quoteId, market: e.market, side: e.side, price: e.price, expiresAt: e.expiresAt });
+      const q = { quoteId: e.quoteId, market: e.market, side: e.side, price: e.price, expiresAt: e.expiresAt };
+      this.inner.quote(q);
+      this.lastQuotes.set(q.quoteId, q);
+      if (this.lastQuotes.size > 64) for (const [id, old] of this.lastQuotes) if (old.expiresAt < e.at) this.lastQuotes.delete(id);
     }
   }
 
@@ -128,6 +154,7 @@ export class PaperVenue implements Venue {
    * (each trade once, by its match number), as in a replay of a recording that holds trades.
    */
   observeTrades(market: MarketSymbol, trades: readonly RecordedTrade[]): void {
+    this.version++;
     for (const t of trades) this.inner.trade(market, t);
     if (this.settle()) this.changed();
   }
@@ -135,7 +162,10 @@ export class PaperVenue implements Venue {
   async placeOrder(req: PlaceOrderRequest): Promise<VenueOrder> {
     const existing = this.byRef.get(req.refId);
     if (existing !== undefined) return record(existing);
+    if (this.innerOrders + this.inner.allFills().length >= (this.o.compactAfter ?? 5_000)) await this.compact();
+    this.version++;
     const placed = await this.inner.placeOrder(req);
+    this.innerOrders++;
     const order: PaperOrder = { id: `paper-${++this.seq}`, request: { ...req }, createdAt: placed.createdAt ?? this.o.now(), status: placed.status, amountFilled: new D(0), notionalFilled: new D(0), fills: 0 };
     this.track(order, placed.orderId);
     this.settle();
@@ -148,6 +178,7 @@ export class PaperVenue implements Venue {
     const order = this.find(orderId);
     const inner = [...this.byInner].find(([, o]) => o === order)?.[0];
     if (inner === undefined) return; // closed already: nothing to cancel
+    this.version++;
     await this.inner.cancelOrder(inner);
     this.settle();
     this.changed();
@@ -184,6 +215,7 @@ export class PaperVenue implements Venue {
   async executeQuote(req: ExecuteQuoteRequest): Promise<VenueQuoteExecution> {
     const existing = this.executions.find((x) => x.refId === req.refId);
     if (existing !== undefined) return existing;
+    this.version++;
     const x = await this.inner.executeQuote(req);
     const kept = { ...x, executionId: `paper-q${++this.seq}`, refId: req.refId, at: this.o.now() };
     this.executions.push(kept);
@@ -350,25 +382,61 @@ export class PaperVenue implements Venue {
         this.track(order, undefined);
         continue;
       }
-      this.track(order, await this.reenter(order));
+      const entered = await reenter(this.inner, order);
+      if (typeof entered === 'string') this.track(order, entered);
+      else {
+        this.track(order, undefined);
+        this.restoreNotes.push(this.cancelUnentered(order, entered.error));
+      }
+      this.innerOrders++;
     }
     this.settle();
     await this.persist();
   }
 
-  /** Enters an open order again in the new engine for what it has left; one that cannot be is cancelled, saying why. */
-  private async reenter(order: PaperOrder): Promise<string | undefined> {
-    const req = order.request;
-    const left = req.baseAmount === undefined ? undefined : new D(req.baseAmount).minus(order.amountFilled);
-    try {
-      if (left !== undefined && !left.gt(0)) throw new Error('nothing left to fill');
-      const placed = await this.inner.placeOrder({ ...req, ...(left && { baseAmount: left.toFixed() }) });
-      return placed.orderId;
-    } catch (e) {
-      order.status = 'CANCELLED';
-      order.closedAt = this.o.now();
-      this.restoreNotes.push(`paper order ${order.id} (${req.refId}) could not be entered again for its remaining ${left?.toFixed() ?? req.quoteAmount ?? '?'} and is cancelled: ${e instanceof Error ? e.message : String(e)}`);
-      return undefined;
+  /** Closes an order that could not be entered again, and says why. */
+  private cancelUnentered(order: PaperOrder, why: string): string {
+    order.status = 'CANCELLED';
+    order.closedAt = this.o.now();
+    return `paper order ${order.id} (${order.request.refId}) could not be entered again for what it has left and is cancelled: ${why}`;
+  }
+
+  /**
+   * Rebuilds the matching engine with only what is live: the balances, the open orders entered again
+   * for what they have left, the quotes on offer and the last book of each market (without the levels
+   * the open orders took). Waits while an order is on its way (latency); starts again later if
+   * anything changed the engine meanwhile.
+   */
+  private compact(): Promise<void> {
+    if ([...this.byInner.values()].some((o) => o.status === 'SUBMITTED')) return Promise.resolve();
+    this.compacting ??= this.rebuild().finally(() => (this.compacting = undefined));
+    return this.compacting;
+  }
+
+  private async rebuild(): Promise<void> {
+    if (this.settle()) this.changed();
+    const [old, mark, now] = [this.inner, this.version, this.o.now()];
+    const totals = Object.fromEntries((await old.balances()).map((b) => [b.asset, b.available.plus(b.trading).toFixed()]));
+    const next = this.engine(totals);
+    const live = [...this.byInner.values()];
+    for (const q of this.lastQuotes.values()) if (q.expiresAt >= now) next.quote(q);
+    for (const [market, b] of this.lastBooks) {
+      const { bids, asks } = withoutCrossed(b, live);
+      next.book(market, b.at, bids, asks);
     }
+    const entered = await Promise.all(live.map(async (order) => [order, await reenter(next, order)] as const));
+    if (this.inner !== old || this.version !== mark) return; // the engine moved on meanwhile: the next placement tries again
+    this.inner = next;
+    this.byInner = new Map();
+    this.fillCursor = next.allFills().length;
+    this.parked = { fills: [], closed: [] };
+    next.takeClosed();
+    this.innerOrders = live.length;
+    this.rebuilt++;
+    for (const [order, id] of entered) {
+      if (typeof id === 'string') this.byInner.set(id, order);
+      else this.o.onNote?.(this.cancelUnentered(order, id.error));
+    }
+    this.changed();
   }
 }
