@@ -42,6 +42,8 @@ describe('internal transfers', () => {
   it('refuses missing funds (403), unknown profiles (404), reused ref_ids (409) and a transfer to itself (400)', () => {
     const { sim, bot } = newSim();
     expect(refusal(() => sim.internalTransfer({ fromProfileId: bot.id, toProfileId: 'default', asset: 'USD', amount: '1' })).kind).toBe('insufficient-funds');
+    // refused for want of funds: none of the limits is used
+    expect(sim.transferLimits('INTERNAL_TRANSFER_DEBIT').map((l) => l.remaining.toFixed())).toEqual(['1000', '600']);
     expect(refusal(() => sim.internalTransfer({ fromProfileId: 'default', toProfileId: 'nope', asset: 'USD', amount: '1' })).kind).toBe('not-found');
     const first = sim.internalTransfer({ fromProfileId: 'default', toProfileId: bot.id, asset: 'USD', amount: '1', refId: 'r' });
     const dup = refusal(() => sim.internalTransfer({ fromProfileId: 'default', toProfileId: bot.id, asset: 'USD', amount: '1', refId: 'r' }));

@@ -143,8 +143,9 @@ export class TransferStore {
     if (from.id === to.id) throw sameProfileError();
     this.checkRef(refId);
     const prefix = kind === 'INTERNAL' ? 'INTERNAL_TRANSFER' : 'PAXOS_TRANSFER';
-    this.d.limits.admit(`${prefix}_DEBIT`, this.d.usdValue(asset, qty), nowMs);
+    // funds first (as withdrawals do): a transfer refused for want of funds uses none of the limits
     this.d.ledger.require(from.id, asset, qty);
+    this.d.limits.admit(`${prefix}_DEBIT`, this.d.usdValue(asset, qty), nowMs);
     this.d.ledger.apply([{ profileId: from.id, asset, available: qty.neg() }]);
     const groupId = this.d.ids.next('transfer-groups');
     const completeAt = nowMs + this.d.settleDelayMs;

@@ -91,6 +91,11 @@ describe('point replay transfers between profiles', () => {
     m.place({ refId: 'o', market: 'BTCUSD', side: 'SELL', type: 'LIMIT', baseAmount: '1.5', price: '60000' });
     expect(refusal(() => m.transfer({ refId: 't', asset: 'BTC', amount: '0.6', fromProfileId: 'default', toProfileId: 'cold' }))).toMatchObject({ kind: 'insufficient-funds', meta: { available: '0.5', needed: '0.6' } });
     expect(refusal(() => m.transfer({ refId: 'u', asset: 'USD', amount: '1', fromProfileId: 'cold', toProfileId: 'default' }))).toMatchObject({ kind: 'not-found' });
+    // a transfer refused for want of funds uses none of the limits, as in the sandbox
+    expect(m.transferLimits().map((l) => l.remaining.toFixed())).toEqual(m.transferLimits().map((l) => l.limit.toFixed()));
+    const { sim } = sandbox();
+    expect(refusal(() => sim.internalTransfer({ fromProfileId: sim.profiles.create('empty', undefined, sim.now()).id, toProfileId: 'default', asset: 'USD', amount: '100' }))).toMatchObject({ kind: 'insufficient-funds' });
+    expect(sim.transferLimits('INTERNAL_TRANSFER_DEBIT').map((l) => l.remaining.toFixed())).toEqual(sim.transferLimits('INTERNAL_TRANSFER_DEBIT').map((l) => l.limit.toFixed()));
   });
 
   it('values crypto at the current point for the limits, and recovers the daily limit a day later', () => {

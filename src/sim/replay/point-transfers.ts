@@ -96,8 +96,9 @@ export class PointProfiles {
     if (from === to) throw sameProfileError();
     const prior = c.refId === undefined ? undefined : this.byRef.get(c.refId);
     if (prior !== undefined) return prior;
-    this.limits.admit(INTERNAL_DEBIT, usdValue(c.asset, c.amount), nowMs);
+    // funds first: a transfer refused for want of funds uses none of the limits
     this.ledger.require(from, c.asset, c.amount);
+    this.limits.admit(INTERNAL_DEBIT, usdValue(c.asset, c.amount), nowMs);
     this.ledger.apply([
       { profileId: from, asset: c.asset, available: c.amount.neg() },
       { profileId: to, asset: c.asset, available: c.amount },
