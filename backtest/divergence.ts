@@ -82,12 +82,7 @@ export async function buildDivergenceReport(o: DivergenceOptions): Promise<Diver
   const inputs = await loadDivergenceInputs(o.recording, o.cwd, o.initial);
   const from = Math.min(inputs.run.startedAt ?? inputs.span.first, inputs.span.first);
   const liveAll = readJournalDecisions(o.journal, { from, to: inputs.span.last + toleranceMs });
-  const names = new Set(inputs.strategies.flatMap((s) => s.journalNames));
-  const notes: string[] = [];
-  const foreign = liveAll.filter((d) => !names.has(d.strategy)).length;
-  if (foreign > 0) notes.push(`${foreign} journal decisions of the run's time are not of the recorded strategies (${[...names].join(', ')}) and are left out`);
-  if (inputs.initialFrom === 'flag') notes.push(`the recording holds no balances response: the replay starts from ${Object.entries(inputs.initial).map(([a, v]) => `${v} ${a}`).join(', ')} (--initial)`);
-  if (inputs.strategies.length > 1) notes.push('each strategy is replayed alone: live they shared one account, so a balance one used is free in the other\'s replay');
+  const notes = inputNotes(inputs, liveAll);
   const work = mkdtempSync(join(tmpdir(), 'tradeloop-divergence-'));
   const strategies: StrategyComparison[] = [];
   const local: StrategyDifference[] = [];
@@ -97,20 +92,10 @@ export async function buildDivergenceReport(o: DivergenceOptions): Promise<Diver
       const replayed = await replayStrategy(s, inputs, o.recording, join(work, `replay-${k}.sqlite`), latencyMs);
       gaps = replayed.gaps;
       const live = liveAll.filter((d) => s.journalNames.includes(d.strategy));
-      if (live.length === 0 && replayed.decisions.length > 0) notes.push(`the journal holds no decision of ${s.name} while the recording ran (${new Date(from).toISOString()} to ${new Date(inputs.span.last).toISOString()}): check that it is this run's journal`);
-      const pairs = alignDecisions(live, replayed.decisions, toleranceMs);
-      const refMap = new Map(pairs.filter((p) => p.live && p.replay).map((p) => [p.live!.refId, p.replay!.refId]));
-      const { quote } = splitMarket(s.market);
-      const diffs = compareStrategy(s.name, pairs, {
-        market: s.market, mark: replayed.mark, toleranceMs, gaps: replayed.gaps, balancesAt: inputs.balancesAt,
-        liveFillTimes: live.flatMap((d) => d.fills.map((f) => f.at)), latencyMs, recordingEnd: inputs.span.last,
-      }, refMap);
-      local.push(...diffs);
-      strategies.push({
-        name: s.name, market: s.market, quote, fillModel: replayed.fillModel, mark: replayed.mark,
-        paired: pairs.filter((p) => p.live && p.replay).length,
-        live: figures(live, s.market, replayed.mark), replay: figures(replayed.decisions, s.market, replayed.mark),
-      });
+      notes.push(...strategyNotes(s, inputs, replayed, live.length, from));
+      const one = compareOne(s, live, replayed, { inputs, toleranceMs, latencyMs });
+      local.push(...one.differences);
+      strategies.push(one.comparison);
     }
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -120,6 +105,41 @@ export async function buildDivergenceReport(o: DivergenceOptions): Promise<Diver
     recording: o.recording, journal: o.journal, inputs, toleranceMs, latencyMs, strategies, differences, gaps, notes,
     costByKind: sumBy(differences, (d) => d.kind), costByCause: sumBy(differences, (d) => d.cause), drift: driftOf(strategies),
   };
+}
+
+/** Pairs and compares one strategy's live and replayed decisions. */
+function compareOne(s: ReplayStrategy, live: readonly DecisionRecord[], replayed: Replayed, o: { inputs: DivergenceInputs; toleranceMs: number; latencyMs: number }): { differences: StrategyDifference[]; comparison: StrategyComparison } {
+  const pairs = alignDecisions(live, replayed.decisions, o.toleranceMs);
+  const paired = pairs.filter((p) => p.live && p.replay);
+  const refMap = new Map(paired.map((p) => [p.live!.refId, p.replay!.refId]));
+  const differences = compareStrategy(s.name, pairs, {
+    market: s.market, mark: replayed.mark, toleranceMs: o.toleranceMs, gaps: replayed.gaps, balancesAt: o.inputs.balancesAt,
+    liveFillTimes: live.flatMap((d) => d.fills.map((f) => f.at)), latencyMs: o.latencyMs, recordingEnd: o.inputs.span.last,
+  }, refMap);
+  const comparison: StrategyComparison = {
+    name: s.name, market: s.market, quote: splitMarket(s.market).quote, fillModel: replayed.fillModel, mark: replayed.mark, paired: paired.length,
+    live: figures(live, s.market, replayed.mark), replay: figures(replayed.decisions, s.market, replayed.mark),
+  };
+  return { differences, comparison };
+}
+
+/** What a reader must know about the inputs before trusting the comparison. */
+function inputNotes(inputs: DivergenceInputs, liveAll: readonly DecisionRecord[]): string[] {
+  const notes: string[] = [];
+  const names = new Set(inputs.strategies.flatMap((s) => s.journalNames));
+  const foreign = liveAll.filter((d) => !names.has(d.strategy)).length;
+  if (foreign > 0) notes.push(`${foreign} journal decisions of the run's time are not of the recorded strategies (${[...names].join(', ')}) and are left out`);
+  if (inputs.initialFrom === 'flag') notes.push(`the recording holds no balances response: the replay starts from ${Object.entries(inputs.initial).map(([a, v]) => `${v} ${a}`).join(', ')} (--initial)`);
+  if (inputs.strategies.length > 1) notes.push('each strategy is replayed alone: live they shared one account, so a balance one used is free in the other\'s replay');
+  return notes;
+}
+
+function strategyNotes(s: ReplayStrategy, inputs: DivergenceInputs, replayed: Replayed, liveCount: number, from: number): string[] {
+  const notes: string[] = [];
+  const warmed = inputs.run.warmUp?.points ?? 0;
+  if (replayed.fillModel === 'points' && warmed > 0) notes.push(`${s.name} replays on the point model (the recording holds no books of ${s.market}), which starts cold: the run warmed up on ${warmed} points first, so its first decisions may be live only`);
+  if (liveCount === 0 && replayed.decisions.length > 0) notes.push(`the journal holds no decision of ${s.name} while the recording ran (${new Date(from).toISOString()} to ${new Date(inputs.span.last).toISOString()}): check that it is this run's journal`);
+  return notes;
 }
 
 interface Replayed {
