@@ -85,6 +85,17 @@ export class TransferLimits {
 
   /** Checks a transfer of `usd` against every limit of `type` (per-transaction first) and counts it; throws when one is exceeded. */
   admit(type: string, usd: Dec, nowMs: number): void {
+    this.check(type, usd, nowMs);
+    this.record(type, usd, nowMs);
+  }
+
+  /** Counts a transfer of `usd` that `check` admitted (once the transfer is certain to be made). */
+  record(type: string, usd: Dec, nowMs: number): void {
+    for (const r of this.rules) if (r.periodMs > 0 && r.transferTypes.includes(type)) this.count(r, nowMs, usd);
+  }
+
+  /** Throws when a transfer of `usd` would exceed a limit of `type` (per-transaction first); counts nothing. */
+  check(type: string, usd: Dec, nowMs: number): void {
     const views = this.forType(type, nowMs).sort((a, b) => a.periodSeconds - b.periodSeconds);
     for (const v of views) {
       if (usd.lte(v.remaining)) continue;
@@ -100,7 +111,6 @@ export class TransferLimits {
         amount: usd.toFixed(2),
       });
     }
-    for (const r of this.rules) if (r.periodMs > 0 && r.transferTypes.includes(type)) this.count(r, nowMs, usd);
   }
 
   saved(): LimitUsage[] {

@@ -143,9 +143,11 @@ export class TransferStore {
     if (from.id === to.id) throw sameProfileError();
     this.checkRef(refId);
     const prefix = kind === 'INTERNAL' ? 'INTERNAL_TRANSFER' : 'PAXOS_TRANSFER';
-    // funds first (as withdrawals do): a transfer refused for want of funds uses none of the limits
+    // limits, then funds; the limits count the transfer only once it is made
+    const usd = this.d.usdValue(asset, qty);
+    this.d.limits.check(`${prefix}_DEBIT`, usd, nowMs);
     this.d.ledger.require(from.id, asset, qty);
-    this.d.limits.admit(`${prefix}_DEBIT`, this.d.usdValue(asset, qty), nowMs);
+    this.d.limits.record(`${prefix}_DEBIT`, usd, nowMs);
     this.d.ledger.apply([{ profileId: from.id, asset, available: qty.neg() }]);
     const groupId = this.d.ids.next('transfer-groups');
     const completeAt = nowMs + this.d.settleDelayMs;

@@ -96,9 +96,11 @@ export class PointProfiles {
     if (from === to) throw sameProfileError();
     const prior = c.refId === undefined ? undefined : this.byRef.get(c.refId);
     if (prior !== undefined) return prior;
-    // funds first: a transfer refused for want of funds uses none of the limits
+    // limits, then funds; the limits count the transfer only once it is made
+    const usd = usdValue(c.asset, c.amount);
+    this.limits.check(INTERNAL_DEBIT, usd, nowMs);
     this.ledger.require(from, c.asset, c.amount);
-    this.limits.admit(INTERNAL_DEBIT, usdValue(c.asset, c.amount), nowMs);
+    this.limits.record(INTERNAL_DEBIT, usd, nowMs);
     this.ledger.apply([
       { profileId: from, asset: c.asset, available: c.amount.neg() },
       { profileId: to, asset: c.asset, available: c.amount },
