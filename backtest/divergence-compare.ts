@@ -173,7 +173,8 @@ const ACCOUNT_CODES = new Set(['INSUFFICIENT_BALANCE', 'MAX_POSITION']);
  */
 function staleAccount(p: DecisionPair, ctx: CompareContext): boolean {
   const { live, replay } = p;
-  if (live?.decision !== 'deny' || replay?.decision !== 'approve' || !ACCOUNT_CODES.has(live.denialCode ?? '')) return false;
+  // without recorded balances (a paper run on real data polls none) there is no polled view to lag
+  if (ctx.balancesAt.length === 0 || live?.decision !== 'deny' || replay?.decision !== 'approve' || !ACCOUNT_CODES.has(live.denialCode ?? '')) return false;
   return ctx.liveFillTimes.some((t) => t <= live.at && !ctx.balancesAt.some((b) => b >= t && b <= live.at));
 }
 

@@ -129,7 +129,7 @@ function inputNotes(inputs: DivergenceInputs, liveAll: readonly DecisionRecord[]
   const names = new Set(inputs.strategies.flatMap((s) => s.journalNames));
   const foreign = liveAll.filter((d) => !names.has(d.strategy)).length;
   if (foreign > 0) notes.push(`${foreign} journal decisions of the run's time are not of the recorded strategies (${[...names].join(', ')}) and are left out`);
-  if (inputs.initialFrom === 'flag') notes.push(`the recording holds no balances response: the replay starts from ${Object.entries(inputs.initial).map(([a, v]) => `${v} ${a}`).join(', ')} (--initial)`);
+  if (inputs.initialFrom === 'flag') notes.push(`the recording holds no balances response: the replay starts from ${Object.entries(inputs.initial).map(([a, v]) => `${v} ${a}`).join(', ')} (--initial; give a paper run on real data its paper.funding)`);
   if (inputs.strategies.length > 1) notes.push('each strategy is replayed alone: live they shared one account, so a balance one used is free in the other\'s replay');
   return notes;
 }
