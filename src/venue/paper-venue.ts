@@ -1,9 +1,9 @@
 import { Subject, type Observable } from 'rxjs';
 import { D, type Instrument, type MarketEvent, type MarketSymbol } from '../core/index.js';
-import { executionState, fillState, keepRecent, KEEP_NEWEST, orderState, record, reenter, withoutCrossed, type PaperOrder } from './paper-records.js';
+import { PaperEngine, unentered, type Taken } from './paper-engine.js';
+import { executionState, fillState, keepRecent, KEEP_NEWEST, orderState, record, type PaperOrder } from './paper-records.js';
 import { parsePaperState, type PaperState, type PaperStateStore } from './paper-state.js';
 import type { RecordedTrade } from './polling/index.js';
-import { RecordedBookVenue, type RecordedQuote } from './recorded-book-venue.js';
 import {
   TERMINAL_ORDER_STATUSES,
   VenueNotFoundError,
@@ -45,13 +45,12 @@ export interface PaperVenueOptions {
   readonly compactAfter?: number;
 }
 
-
 const DEFAULT_RETENTION_MS = 2 * 86_400_000;
 
 /**
  * The Venue of `tradeloop run --paper` on the platform's real market data. It fills through a
- * RecordedBookVenue fed with the live order books and quotes as the market source receives them
- * (`observe`), with the same fill rules as a backtest of a recording: a market order walks the book
+ * RecordedBookVenue (PaperEngine) fed with the live order books, quotes and trades as the market
+ * source receives them (`observe`), with the same fill rules as a backtest of a recording: a market order walks the book
  * levels, a crossing limit takes what crosses and rests the rest, a resting limit fills at its price
  * when a later book's opposite side crosses it, a quote executes at its price until `expires_at`.
  *
@@ -73,33 +72,23 @@ export class PaperVenue implements Venue {
   readonly fills$: Observable<readonly VenueFill[]> = this.newFills.asObservable();
   /** Fills taken since the last save began: told on fills$ once it is done. */
   private unsaved: VenueFill[] = [];
-  private inner: RecordedBookVenue;
+  private readonly engine: PaperEngine;
   private readonly orders = new Map<string, PaperOrder>();
   private readonly byRef = new Map<string, PaperOrder>();
-  /** The matching engine's order id → our order (live orders only). */
-  private byInner = new Map<string, PaperOrder>();
-  /** Orders entered in the matching engine since it was built. */
-  private innerOrders = 0;
-  /** Bumped by everything that changes the matching engine (a rebuild in progress then starts again later). */
-  private version = 0;
-  private compacting: Promise<void> | undefined;
-  private rebuilt = 0;
-  /** The last book of each market and the quotes on offer: a rebuilt engine starts from them. */
-  private readonly lastBooks = new Map<MarketSymbol, Extract<MarketEvent, { kind: 'book' }>>();
-  private readonly lastQuotes = new Map<string, RecordedQuote>();
   private fills: VenueFill[] = [];
   private executions: (VenueQuoteExecution & { readonly at: number })[] = [];
   private seq = 0;
   private kept = false;
-  private fillCursor = 0;
-  /** Fills and closes of the engine whose order id is not mapped yet (a book came between a placement and its answer). */
-  private parked: { fills: VenueFill[]; closed: VenueOrder[] } = { fills: [], closed: [] };
   private saving: Promise<void> = Promise.resolve();
   /** What the restore had to do differently (an open order that could not be re-entered), for the log. */
   readonly restoreNotes: string[] = [];
 
-  private constructor(private readonly o: PaperVenueOptions, funding: Readonly<Record<string, string>>) {
-    this.inner = this.engine(funding);
+  private constructor(
+    private readonly o: PaperVenueOptions,
+    funding: Readonly<Record<string, string>>,
+  ) {
+    const { feeBps, latencyMs, now, compactAfter, onNote } = o;
+    this.engine = new PaperEngine({ feeBps, latencyMs, now, ...(compactAfter !== undefined && { compactAfter }), ...(onNote && { onNote }) }, funding);
   }
 
   /** A paper venue: the account kept in `store` when there is one, else a new one with `funding`. */
@@ -118,7 +107,7 @@ export class PaperVenue implements Venue {
 
   /** How often the matching engine was rebuilt with only what is live (see `compactAfter`). */
   get engineRebuilds(): number {
-    return this.rebuilt;
+    return this.engine.rebuilds;
   }
 
   /** Whether this venue continues an account kept by an earlier run. */
@@ -128,24 +117,8 @@ export class PaperVenue implements Venue {
 
   /** A market event as the source received it: books and quotes become what paper orders fill against. */
   observe(e: MarketEvent): void {
-    if (e.kind === 'book') {
-      this.version++;
-      this.lastBooks.set(e.market, e);
-      this.inner.book(e.market, e.at, e.bids, e.asks);
-      // orders that reached the venue by this book and were not closed by it now rest
-      let arrived = false;
-      for (const order of this.byInner.values()) {
-        if (order.status !== 'SUBMITTED' || order.createdAt + this.o.latencyMs > e.at) continue;
-        order.status = 'OPEN';
-        arrived = true;
-      }
-      if (this.settle() || arrived) this.changed();
-    } else if (e.kind === 'quote') {
-      const q = { quoteId: e.quoteId, market: e.market, side: e.side, price: e.price, expiresAt: e.expiresAt };
-      this.inner.quote(q);
-      this.lastQuotes.set(q.quoteId, q);
-      if (this.lastQuotes.size > 64) for (const [id, old] of this.lastQuotes) if (old.expiresAt < e.at) this.lastQuotes.delete(id);
-    }
+    if (e.kind === 'book') this.absorb(this.engine.book(e));
+    else if (e.kind === 'quote') this.engine.quote({ quoteId: e.quoteId, market: e.market, side: e.side, price: e.price, expiresAt: e.expiresAt });
   }
 
   /**
@@ -154,34 +127,26 @@ export class PaperVenue implements Venue {
    * (each trade once, by its match number), as in a replay of a recording that holds trades.
    */
   observeTrades(market: MarketSymbol, trades: readonly RecordedTrade[]): void {
-    this.version++;
-    for (const t of trades) this.inner.trade(market, t);
-    if (this.settle()) this.changed();
+    this.absorb(this.engine.trades(market, trades));
   }
 
   async placeOrder(req: PlaceOrderRequest): Promise<VenueOrder> {
     const existing = this.byRef.get(req.refId);
     if (existing !== undefined) return record(existing);
-    if (this.innerOrders + this.inner.allFills().length >= (this.o.compactAfter ?? 5_000)) await this.compact();
-    this.version++;
-    const placed = await this.inner.placeOrder(req);
-    this.innerOrders++;
-    const order: PaperOrder = { id: `paper-${++this.seq}`, request: { ...req }, createdAt: placed.createdAt ?? this.o.now(), status: placed.status, amountFilled: new D(0), notionalFilled: new D(0), fills: 0 };
-    this.track(order, placed.orderId);
-    this.settle();
-    this.changed();
+    const { order, taken } = await this.engine.place(req, (placed) => {
+      const o: PaperOrder = { id: `paper-${++this.seq}`, request: { ...req }, createdAt: placed.createdAt ?? this.o.now(), status: placed.status, amountFilled: new D(0), notionalFilled: new D(0), fills: 0 };
+      this.track(o);
+      return o;
+    });
+    this.absorb(taken);
     await this.saving;
     return record(order);
   }
 
   async cancelOrder(orderId: string): Promise<void> {
-    const order = this.find(orderId);
-    const inner = [...this.byInner].find(([, o]) => o === order)?.[0];
-    if (inner === undefined) return; // closed already: nothing to cancel
-    this.version++;
-    await this.inner.cancelOrder(inner);
-    this.settle();
-    this.changed();
+    const taken = await this.engine.cancel(this.find(orderId));
+    if (taken === undefined) return; // closed already: nothing to cancel
+    this.absorb({ fills: taken.fills, changed: true });
     await this.saving;
   }
 
@@ -200,7 +165,7 @@ export class PaperVenue implements Venue {
 
   /** The paper orders still open, oldest first (synchronous: the paper source reports them). */
   openOrders(): VenueOrder[] {
-    return [...this.byInner.values()].map(record);
+    return this.engine.live().map(record);
   }
 
   async listFills(sinceMs: number): Promise<readonly VenueFill[]> {
@@ -208,18 +173,17 @@ export class PaperVenue implements Venue {
   }
 
   async listQuotes(market: MarketSymbol): Promise<readonly VenueQuote[]> {
-    return this.inner.listQuotes(market);
+    return this.engine.listQuotes(market);
   }
 
   /** Executes a quote the platform offered at its price until its expiry; nothing reaches the platform. */
   async executeQuote(req: ExecuteQuoteRequest): Promise<VenueQuoteExecution> {
     const existing = this.executions.find((x) => x.refId === req.refId);
     if (existing !== undefined) return existing;
-    this.version++;
-    const x = await this.inner.executeQuote(req);
+    const x = await this.engine.executeQuote(req);
     const kept = { ...x, executionId: `paper-q${++this.seq}`, refId: req.refId, at: this.o.now() };
     this.executions.push(kept);
-    this.changed();
+    this.absorb({ fills: [], changed: true });
     await this.saving;
     return kept;
   }
@@ -235,7 +199,7 @@ export class PaperVenue implements Venue {
   }
 
   async balances(): Promise<readonly VenueBalance[]> {
-    return this.inner.balances();
+    return this.engine.balances();
   }
 
   async transfer(req: TransferRequest): Promise<VenueTransfer> {
@@ -252,7 +216,7 @@ export class PaperVenue implements Venue {
 
   /** The platform catalog's markets: the order rules the paper fills are ruled by. */
   async instruments(): Promise<readonly Instrument[]> {
-    return this.inner.instruments();
+    return this.engine.instruments();
   }
 
   /** Resolves once every change so far is kept in the store (a failed save was reported when it failed). */
@@ -260,14 +224,9 @@ export class PaperVenue implements Venue {
     return this.saving.catch(() => undefined);
   }
 
-  private engine(funding: Readonly<Record<string, string>>): RecordedBookVenue {
-    return new RecordedBookVenue({ funding, feeBps: this.o.feeBps, latencyMs: this.o.latencyMs, now: this.o.now });
-  }
-
-  private track(order: PaperOrder, innerId: string | undefined): void {
+  private track(order: PaperOrder): void {
     this.orders.set(order.id, order);
     this.byRef.set(order.request.refId, order);
-    if (innerId !== undefined) this.byInner.set(innerId, order);
   }
 
   private find(orderId: string): PaperOrder {
@@ -276,39 +235,11 @@ export class PaperVenue implements Venue {
     return o;
   }
 
-  /** Takes the engine's new fills and closed orders into our records; true when any were taken. */
-  private settle(): boolean {
-    const all = this.inner.allFills();
-    const fills = [...this.parked.fills, ...all.slice(this.fillCursor)];
-    this.fillCursor = all.length;
-    const closed = [...this.parked.closed, ...this.inner.takeClosed()];
-    this.parked = { fills: [], closed: [] };
-    const taken: VenueFill[] = [];
-    for (const f of fills) {
-      const order = this.byInner.get(f.orderId);
-      if (order === undefined) {
-        this.parked.fills.push(f);
-        continue;
-      }
-      order.fills++;
-      order.amountFilled = order.amountFilled.plus(f.amount);
-      order.notionalFilled = order.notionalFilled.plus(f.amount.times(f.price));
-      const fill = { ...f, fillId: `${order.id}-f${order.fills}`, orderId: order.id };
-      this.fills.push(fill);
-      taken.push(fill);
-    }
-    for (const c of closed) {
-      const order = this.byInner.get(c.orderId);
-      if (order === undefined) {
-        this.parked.closed.push(c);
-        continue;
-      }
-      order.status = c.status;
-      order.closedAt = this.o.now();
-      this.byInner.delete(c.orderId);
-    }
-    this.unsaved.push(...taken);
-    return taken.length > 0 || closed.length > this.parked.closed.length;
+  /** Takes what a step of the engine did into the account; a change is kept, then told. */
+  private absorb(taken: Taken): void {
+    this.fills.push(...taken.fills);
+    this.unsaved.push(...taken.fills);
+    if (taken.changed || taken.fills.length > 0) this.changed();
   }
 
   private changed(): void {
@@ -340,11 +271,10 @@ export class PaperVenue implements Venue {
   }
 
   private async snapshot(): Promise<PaperState> {
-    const balances = Object.fromEntries((await this.inner.balances()).map((b) => [b.asset, b.available.plus(b.trading).toFixed()]));
     return {
       version: 1,
       seq: this.seq,
-      balances,
+      balances: await this.engine.totals(),
       orders: [...this.orders.values()].map(orderState),
       fills: this.fills.map(fillState),
       executions: this.executions.map(executionState),
@@ -378,65 +308,15 @@ export class PaperVenue implements Venue {
     this.executions = state.executions.map((x) => ({ ...x, price: new D(x.price), baseAmount: new D(x.baseAmount), quoteAmount: new D(x.quoteAmount) }));
     for (const s of state.orders) {
       const order: PaperOrder = { ...s, request: s.request, amountFilled: new D(s.amountFilled), notionalFilled: new D(s.notionalFilled) };
-      if (TERMINAL_ORDER_STATUSES.has(order.status)) {
-        this.track(order, undefined);
-        continue;
-      }
-      const entered = await reenter(this.inner, order);
-      if (typeof entered === 'string') this.track(order, entered);
-      else {
-        this.track(order, undefined);
-        this.restoreNotes.push(this.cancelUnentered(order, entered.error));
-      }
-      this.innerOrders++;
+      this.track(order);
+      if (TERMINAL_ORDER_STATUSES.has(order.status)) continue;
+      const why = await this.engine.restore(order);
+      if (why === undefined) continue;
+      order.status = 'CANCELLED';
+      order.closedAt = this.o.now();
+      this.restoreNotes.push(unentered(order, why));
     }
-    this.settle();
+    this.engine.settle();
     await this.persist();
-  }
-
-  /** Closes an order that could not be entered again, and says why. */
-  private cancelUnentered(order: PaperOrder, why: string): string {
-    order.status = 'CANCELLED';
-    order.closedAt = this.o.now();
-    return `paper order ${order.id} (${order.request.refId}) could not be entered again for what it has left and is cancelled: ${why}`;
-  }
-
-  /**
-   * Rebuilds the matching engine with only what is live: the balances, the open orders entered again
-   * for what they have left, the quotes on offer and the last book of each market (without the levels
-   * the open orders took). Waits while an order is on its way (latency); starts again later if
-   * anything changed the engine meanwhile.
-   */
-  private compact(): Promise<void> {
-    if ([...this.byInner.values()].some((o) => o.status === 'SUBMITTED')) return Promise.resolve();
-    this.compacting ??= this.rebuild().finally(() => (this.compacting = undefined));
-    return this.compacting;
-  }
-
-  private async rebuild(): Promise<void> {
-    if (this.settle()) this.changed();
-    const [old, mark, now] = [this.inner, this.version, this.o.now()];
-    const totals = Object.fromEntries((await old.balances()).map((b) => [b.asset, b.available.plus(b.trading).toFixed()]));
-    const next = this.engine(totals);
-    const live = [...this.byInner.values()];
-    for (const q of this.lastQuotes.values()) if (q.expiresAt >= now) next.quote(q);
-    for (const [market, b] of this.lastBooks) {
-      const { bids, asks } = withoutCrossed(b, live);
-      next.book(market, b.at, bids, asks);
-    }
-    const entered = await Promise.all(live.map(async (order) => [order, await reenter(next, order)] as const));
-    if (this.inner !== old || this.version !== mark) return; // the engine moved on meanwhile: the next placement tries again
-    this.inner = next;
-    this.byInner = new Map();
-    this.fillCursor = next.allFills().length;
-    this.parked = { fills: [], closed: [] };
-    next.takeClosed();
-    this.innerOrders = live.length;
-    this.rebuilt++;
-    for (const [order, id] of entered) {
-      if (typeof id === 'string') this.byInner.set(id, order);
-      else this.o.onNote?.(this.cancelUnentered(order, id.error));
-    }
-    this.changed();
   }
 }
