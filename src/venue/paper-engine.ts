@@ -8,7 +8,7 @@ export interface PaperEngineOptions {
   readonly feeBps: number;
   readonly latencyMs: number;
   readonly now: () => number;
-  /** Orders and fills the engine holds before it is rebuilt with only what is live (default 5,000). */
+  /** Orders, fills and quote executions the engine holds before it is rebuilt with only what is live (default 5,000). */
   readonly compactAfter?: number;
   /** Told when an open order could not be entered again as the engine was rebuilt (it is cancelled). */
   readonly onNote?: (text: string) => void;
@@ -43,6 +43,8 @@ export class PaperEngine {
   private readonly lastBooks = new Map<MarketSymbol, BookEvent>();
   private readonly lastQuotes = new Map<string, RecordedQuote>();
   private fillCursor = 0;
+  /** Per market, the newest trade time given to the engine and the trades at that time. */
+  private readonly tradeMarks = new Map<MarketSymbol, { at: number; ids: Set<string> }>();
   /** Fills and closes whose order id is not mapped yet (a book came between a placement and its answer). */
   private parked: { fills: VenueFill[]; closed: VenueOrder[] } = { fills: [], closed: [] };
 
@@ -80,15 +82,29 @@ export class PaperEngine {
     if (this.lastQuotes.size > 64) for (const [id, old] of this.lastQuotes) if (old.expiresAt < this.o.now()) this.lastQuotes.delete(id);
   }
 
+  /**
+   * The trades a poll read, oldest first: each goes to the engine once. Polls overlap (each returns the
+   * latest trades), so only trades at or after the newest time seen pass, those at that very time once;
+   * the engine is given them without their match number, so it keeps no set of every trade ever seen.
+   */
   trades(market: MarketSymbol, trades: readonly RecordedTrade[]): Taken {
     this.version++;
-    for (const t of trades) this.inner.trade(market, t);
+    let mark = this.tradeMarks.get(market) ?? { at: Number.NEGATIVE_INFINITY, ids: new Set<string>() };
+    for (const t of trades) {
+      const id = t.matchNumber ?? `${t.at}/${t.price}/${t.amount}`;
+      if (t.at < mark.at || (t.at === mark.at && mark.ids.has(id))) continue;
+      if (t.at > mark.at) mark = { at: t.at, ids: new Set() };
+      mark.ids.add(id);
+      this.inner.trade(market, { price: t.price, amount: t.amount, at: t.at });
+    }
+    this.tradeMarks.set(market, mark);
     return this.settle();
   }
 
   /** Enters `req`; `create` makes our order from the engine's answer. */
   async place(req: PlaceOrderRequest, create: (placed: VenueOrder) => PaperOrder): Promise<{ order: PaperOrder; taken: Taken }> {
-    const before = this.entered + this.inner.allFills().length >= (this.o.compactAfter ?? 5_000) ? await this.compact() : undefined;
+    const held = this.entered + this.inner.allFills().length + this.inner.allQuoteExecutions().length;
+    const before = held >= (this.o.compactAfter ?? 5_000) ? await this.compact() : undefined;
     this.version++;
     const placed = await this.inner.placeOrder(req);
     this.entered++;

@@ -205,6 +205,20 @@ describe('PaperVenue', () => {
     expect((await v.getOrder('paper-1')).status).toBe('FILLED');
   });
 
+  it('gives overlapping trade polls to the engine once each: older ones skipped, two trades at one time both counted', async () => {
+    const t = clock();
+    const v = await PaperVenue.open({ funding: { USD: '1000' }, feeBps: 0, latencyMs: 0, now: t.now });
+    v.observe(book(1_000, lv([90, 5]), lv([100, 5])));
+    await v.placeOrder({ refId: 'r', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '3', price: '95' });
+    const a = { matchNumber: 'a', price: '95', amount: '1', at: 1_005 };
+    const b = { matchNumber: 'b', price: '95', amount: '1', at: 1_005 };
+    v.observeTrades('BTCUSD', [a]);
+    // the next poll returns a again with b (same time) and an older trade the tape had before
+    v.observeTrades('BTCUSD', [{ matchNumber: 'old', price: '90', amount: '9', at: 1_001 }, a, b]);
+    v.observeTrades('BTCUSD', [a, b]);
+    expect((await v.getOrder('paper-1')).amountFilled.toFixed()).toBe('2');
+  });
+
   it('tells a fill on fills$ only once the kept account holds it (the journal never gets ahead of the account)', async () => {
     const store = memoryStore();
     const t = clock();
