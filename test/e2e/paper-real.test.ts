@@ -184,7 +184,7 @@ describe('tradeloop run --paper on real data (a sandbox-environment config again
     // a second run continues the paper journal: the account, the resting order, the start equity
     // (with the dashboard on: its status says paper too)
     let status: { environment?: string; venue?: string } = {};
-    const second = await paperRun(config(journal, join(dir, 'second.jsonl'), undefined, true), '5s', async (run) => {
+    const second = await paperRun(config(journal, join(dir, 'second.jsonl'), undefined, true), '6s', async (run) => {
       const re = /dashboard: (http:\/\/127\.0\.0\.1:\d+)/;
       await waitFor(() => re.test(run.err()), 'the dashboard', 20_000);
       const res = await fetch(`${re.exec(run.err())![1]!}/api/status`, { headers: { authorization: `Bearer ${UI_TOKEN}` } });
@@ -240,7 +240,7 @@ describe('tradeloop run --paper on real data (a sandbox-environment config again
   it('in local with api.base_url (a sandbox of our own) --paper is paper on that sandbox\'s data too: nothing written to it', { timeout: 60_000 }, async () => {
     const from = proxy.seen.length;
     const journal = join(dir, 'local.sqlite');
-    const run = await paperRun(config(journal, join(dir, 'local.jsonl'), undefined, false, 'local'), '3s');
+    const run = await paperRun(config(journal, join(dir, 'local.jsonl'), undefined, false, 'local'), '5s');
     expect(run.summary).toMatchObject({ mode: 'paper', environment: 'local (PAPER on real data)' });
     expect(run.summary.fills).toBeGreaterThan(0);
     const seen = proxy.seen.slice(from);
