@@ -23,7 +23,7 @@ export interface LiveBundle {
   readonly refPrefix: string;
   readonly profileId: string;
   readonly environment: string;
-  /** Set for `--paper` in sandbox or production: fills are simulated on the platform's market data, nothing is written to it. */
+  /** Set for `--paper` in sandbox or production (or local with api.base_url): fills are simulated on the platform's market data, nothing is written to it. */
   readonly paperOnRealData?: boolean;
   /** Set when the embedded local sandbox runs in this process. */
   readonly sandbox?: SandboxHandle;
@@ -161,8 +161,9 @@ function journalPaperStore(journal: Journal): PaperStateStore {
 }
 
 /**
- * The market source of a paper run on real data: the platform's books, tickers, prices and quotes,
- * polled through the five market-data reads only (no account stream), feeding the paper venue.
+ * The market source of a paper run on real data: the platform's books, tickers, prices, quotes (and
+ * trades with streams.trades_ms), polled through the market-data reads only (no account stream),
+ * feeding the paper venue.
  */
 function paperSource(input: SourceFactoryInput, venue: PaperVenue, environment: string, make: BundleOptions['makeSource']): MarketSource {
   const log = input.log;
