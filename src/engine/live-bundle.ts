@@ -44,6 +44,8 @@ export interface SourceFactoryInput {
   readonly log: Logger;
   /** One budget for the streams and the executors' requests (orders go first when it is tight). */
   readonly budget: RequestBudget;
+  /** The configured strategies' names as the run and its journal know them (config order). */
+  readonly strategyNames?: readonly string[];
 }
 
 export interface BundleOptions {
@@ -58,6 +60,12 @@ export interface BundleOptions {
   readonly journalMoved?: boolean;
   /** Sees every answer of the API client (status, duration): the operations server counts 429s. */
   readonly onResponse?: (event: ResponseEvent) => void;
+  /**
+   * The loaded strategies' names in config order (an entry without `name` takes its plugin's own):
+   * a recording's header names each strategy as the journal does. Without it, an unnamed entry is
+   * named by its plugin spec.
+   */
+  readonly strategyNames?: readonly string[];
 }
 
 /**
@@ -125,7 +133,7 @@ export async function buildLiveBundle(config: Config, env: NodeJS.ProcessEnv, op
       journal.close();
       throw e;
     }
-    const input = { api, clock, profileId: profile.id, config, log: options.log, budget };
+    const input = { api, clock, profileId: profile.id, config, log: options.log, budget, ...(options.strategyNames && { strategyNames: options.strategyNames }) };
     const source = paper ? paperSource(input, paper, resolved.name, options.makeSource) : (options.makeSource ?? pollingSource)(input);
     return {
       clock,
@@ -197,7 +205,7 @@ export function pollingSource(input: Omit<SourceFactoryInput, 'profileId'> & { r
     ...(input.profileId !== undefined && { profileId: input.profileId }),
     budget: input.budget,
     intervals: streamSettingsFromConfig(s).intervals,
-    ...(s.record !== undefined && { recorder: new JsonLinesRecorder(s.record, { run: runInfoOf(input.config, environment, input.clock.now()) }) }),
+    ...(s.record !== undefined && { recorder: new JsonLinesRecorder(s.record, { run: runInfoOf(input.config, environment, input.clock.now(), input.strategyNames) }) }),
   });
 }
 
@@ -205,11 +213,11 @@ export function pollingSource(input: Omit<SourceFactoryInput, 'profileId'> & { r
  * What a recording's header says of this run: the configured strategies (with their plugin hashes),
  * the risk limits and fee, the environment and the warm-up asked for, so a replay can re-run it.
  */
-function runInfoOf(config: Config, environment: string, now: number): RecordingRunInfo {
+function runInfoOf(config: Config, environment: string, now: number, names?: readonly string[]): RecordingRunInfo {
   return buildRunInfo({
     startedAt: now,
     environment,
-    strategies: config.strategies.map((st) => ({ spec: st.plugin, name: st.name ?? st.plugin, params: st.params })),
+    strategies: config.strategies.map((st, i) => ({ spec: st.plugin, name: st.name ?? names?.[i] ?? st.plugin, params: st.params })),
     riskLimits: config.risk,
     fees: { fee_bps: config.risk.fee_bps },
     warmUp: { increment: 'ONE_MINUTE', points: config.streams.warmup_points },

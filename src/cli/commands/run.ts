@@ -72,7 +72,7 @@ async function runCommand(opts: RunOptions, ctx: CliContext): Promise<number> {
   }
   // the dashboard's token and the webhook's URL and secret are checked (and masked) before anything starts
   const ops = Ops.prepare({ config, env: ctx.env, log, secrets, ...(opts.ui && { ui: true }) });
-  const bundle = await buildLiveBundle(config, ctx.env, { paper: opts.paper ?? false, log, secrets, ...(opts.journalMoved && { journalMoved: true }), ...(ops && { onResponse: ops.onResponse }) });
+  const bundle = await buildLiveBundle(config, ctx.env, { paper: opts.paper ?? false, log, secrets, strategyNames: loaded.map((s) => s.name), ...(opts.journalMoved && { journalMoved: true }), ...(ops && { onResponse: ops.onResponse }) });
   let summary: RunSummary;
   try {
     summary = await runUntilDone(bundle, config, loaded, log, { durationMs, tty, logFile, ctx, crash, ops });
