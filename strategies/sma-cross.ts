@@ -40,7 +40,9 @@ export default defineStrategy({
       ...(p.take_profit_pct > 0 && { takeProfitPct: p.take_profit_pct }),
       ...(p.trailing_stop_pct > 0 && { trailingStopPct: p.trailing_stop_pct }),
     });
-    let prevDiff = Number.NaN;
+    // the previous fast − slow difference, in an object's field rather than a closure variable: a
+    // number written to a closure variable is boxed anew at each write, a field is updated in place
+    const cross = { prevDiff: Number.NaN };
     return {
       onEvent(e, ctx) {
         if (e.kind !== 'price' || e.market !== p.market) return undefined;
@@ -50,9 +52,10 @@ export default defineStrategy({
         const s = slow.update(e.price);
         if (f === undefined || s === undefined) return exit;
         const diff = f - s;
+        const prevDiff = cross.prevDiff;
         const crossedUp = prevDiff <= 0 && diff > 0;
         const crossedDown = prevDiff >= 0 && diff < 0;
-        prevDiff = diff;
+        cross.prevDiff = diff;
         if (exit) return exit;
         if (crossedUp) return position.enter(ctx);
         if (crossedDown) return position.exitAll(ctx);
