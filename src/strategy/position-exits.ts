@@ -116,6 +116,23 @@ export function sellPriceOf(event: MarketEvent, ctx: StrategyContext): number | 
   }
 }
 
+/**
+ * An exit's reason, its `text` put in words when first read (an own enumerable property, so it is in
+ * a copy or JSON like the others): a backtest asks for thousands of exits and reads few of the texts.
+ */
+export function exitReason(kind: ExitKind, level: number, price: number | undefined, at: number, decimals: number): ExitReason {
+  let text: string | undefined;
+  return {
+    kind,
+    level,
+    price,
+    at,
+    get text(): string {
+      return (text ??= describeExit(kind, level, decimals));
+    },
+  };
+}
+
 const WORDS: Record<ExitKind, string> = { 'stop-loss': 'stop-loss', 'take-profit': 'take-profit', 'trailing-stop': 'trailing stop', signal: 'exit signal' };
 
 /** "stop-loss at 58,800.00": the rule and the level, at `decimals` places with thousands separators. */

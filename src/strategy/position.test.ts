@@ -240,6 +240,44 @@ describe('Position: following its orders', () => {
   });
 });
 
+describe('Position: what it reads per point', () => {
+  it('answers held() afresh whenever the account gives another total, and keeps its answer while it gives the same', () => {
+    const { kit, p } = rig({ sizePct: 100 }, { USD: '100' });
+    expect(p.held(kit.ctx)).toBe(false);
+    kit.setBalance('BTC', '0.00000001');
+    expect(p.held(kit.ctx)).toBe(true);
+    kit.setBalance('BTC', '0');
+    expect(p.held(kit.ctx)).toBe(false);
+    // a context of its own making, whose totals are new objects each time, and one that hands out the same
+    const totals = [D('0'), D('-0'), D('2'), D('0')];
+    let i = 0;
+    const fresh = { ...kit.ctx, account: { ...kit.ctx.account, total: () => totals[i++]! } };
+    expect([p.held(fresh), p.held(fresh), p.held(fresh), p.held(fresh)]).toEqual([false, false, true, false]);
+    const one = D('3');
+    const same = { ...kit.ctx, account: { ...kit.ctx.account, total: () => one } };
+    expect([p.held(same), p.held(same)]).toEqual([true, true]);
+  });
+
+  it('a deposit of base before any order is adopted at the next price, as a holding found at start', () => {
+    const { kit, p, price } = rig({ sizePct: 100, stopLossPct: 10 }, { USD: '0' });
+    expect(price(100)).toBeUndefined();
+    expect(p.state).toBe('flat');
+    kit.setBalance('BTC', '0.25');
+    expect(price(200)).toBeUndefined();
+    expect([p.state, p.adoptedAt, p.amount.toFixed(), p.highestPrice]).toEqual(['long', 200, '0.25', 200]);
+  });
+
+  it("keeps an exit reason's words in a copy and in JSON", () => {
+    const { p, price, entered } = rig({ sizePct: 100, takeProfitPct: 5 });
+    entered(100);
+    expect(p.highestPrice).toBe(100);
+    price(105);
+    const copy = { ...p.exitReason };
+    expect(copy.text).toBe('take-profit at 105.00');
+    expect(JSON.parse(JSON.stringify(p.exitReason))).toMatchObject({ kind: 'take-profit', level: 105, text: 'take-profit at 105.00' });
+  });
+});
+
 describe('Position options', () => {
   it.each([
     [{ sizePct: 0 }, /sizePct 0 is not valid: give a percent of the quote balance/],

@@ -6,7 +6,7 @@
  */
 import { D, ZERO, roundBase, roundQuote, splitMarket, type Dec, type ExecReport, type MarketEvent, type MarketSymbol, type Side } from '../core/index.js';
 import type { IntentDraft, StrategyContext } from './define.js';
-import { checkPositionOptions, describeExit, entryLevels, sellPriceOf, trailingLevel, triggered, type ExitKind, type ExitLevels, type ExitReason, type PositionOptions } from './position-exits.js';
+import { checkPositionOptions, entryLevels, exitReason, sellPriceOf, trailingLevel, triggered, type ExitKind, type ExitLevels, type ExitReason, type PositionOptions } from './position-exits.js';
 
 export type { ExitKind, ExitLevels, ExitReason, PositionOptions } from './position-exits.js';
 
@@ -88,7 +88,14 @@ export class Position {
   private sizeFractionOf = Number.NaN;
   private sold: Dec = ZERO;
   private adopted: { readonly price: number; readonly amount: Dec } | undefined;
-  private high: number | undefined;
+  /**
+   * The highest price since the entry, NaN when none: a number field that is never undefined, so a
+   * new high is written in place (a field that may hold undefined boxes each number written to it).
+   */
+  private high = Number.NaN;
+  /** The last total of the base asset read from the account, and whether it was more than zero. */
+  private heldTotal: Dec | undefined;
+  private heldNow = false;
   private reason: ExitReason | undefined;
   /** The entry's levels (stop-loss, take-profit); undefined when a fill or an adoption changed the entry. */
   private cachedLevels: ExitLevels | undefined;
@@ -121,7 +128,14 @@ export class Position {
 
   /** Whether the account holds any of the base asset (all of it, available or held by open orders). */
   held(ctx: StrategyContext): boolean {
-    return ctx.account.total(this.base).gt(0);
+    // the engine's account hands out the same total until a balance changes: the answer is kept for
+    // it, and worked out again (without allocating, unlike gt(0)) only for a total not seen last time
+    const total = ctx.account.total(this.base);
+    if (total !== this.heldTotal) {
+      this.heldTotal = total;
+      this.heldNow = total.isPositive() && !total.isZero();
+    }
+    return this.heldNow;
   }
 
   /**
@@ -150,7 +164,7 @@ export class Position {
 
   /** The highest price seen since the entry (the trailing stop's reference), while a position is held. */
   get highestPrice(): number | undefined {
-    return this.high;
+    return Number.isNaN(this.high) ? undefined : this.high;
   }
 
   /** Why the latest exit was asked (a rule, or the strategy's `exitAll`); kept until the next entry. */
@@ -176,7 +190,7 @@ export class Position {
     this.bought = this.boughtGross = this.cost = this.sold = ZERO;
     this.entryFills = 0;
     this.adopted = undefined;
-    this.high = undefined;
+    this.high = Number.NaN;
     this.reason = undefined;
     this.cachedLevels = undefined;
     this.phase = 'entering';
@@ -208,7 +222,8 @@ export class Position {
       this.phase = 'long';
     }
     if (this.phase !== 'long') return undefined;
-    this.high = Math.max(this.high ?? price, price);
+    // NaN (no high yet) is replaced by the price; the comparison keeps Math.max's answer for numbers
+    if (!(this.high >= price)) this.high = price;
     if (!this.hasRules) return undefined;
     const hit = triggered(this.fixedLevels(), this.trailingStop(), price);
     return hit && this.exit(ctx, hit.kind, hit.level, price);
@@ -256,7 +271,7 @@ export class Position {
 
   private trailingStop(): number | undefined {
     const pct = this.options.trailingStopPct;
-    return pct !== undefined && this.high !== undefined ? trailingLevel(this.high, pct) : undefined;
+    return pct !== undefined && !Number.isNaN(this.high) ? trailingLevel(this.high, pct) : undefined;
   }
 
   private exit(ctx: StrategyContext, kind: ExitKind, level: number, price: number | undefined): IntentDraft | undefined {
@@ -266,7 +281,7 @@ export class Position {
     if (!(Number(amount) > 0)) return undefined;
     this.start('SELL', new D(amount));
     this.phase = 'exiting';
-    this.reason = { kind, level, price, at: ctx.now(), text: describeExit(kind, level, instrument.quoteDecimals) };
+    this.reason = exitReason(kind, level, price, ctx.now(), instrument.quoteDecimals);
     return this.sent({ kind: 'place-order', market: this.market, side: 'SELL', type: 'MARKET', baseAmount: amount });
   }
 
@@ -346,12 +361,12 @@ export class Position {
     }
     // an exit refused or only partly filled leaves the rest held: the rules stay armed and trigger again
     this.phase = o.filled.gte(o.asked) || !this.held(ctx) ? 'flat' : 'long';
-    if (this.phase === 'flat') this.high = undefined;
+    if (this.phase === 'flat') this.high = Number.NaN;
   }
 
   private settleEntry(): void {
     this.phase = 'long';
-    this.high = Math.max(this.high ?? 0, this.entryPrice!.toNumber());
+    this.high = Math.max(Number.isNaN(this.high) ? 0 : this.high, this.entryPrice!.toNumber());
   }
 
   /**
