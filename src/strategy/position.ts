@@ -31,6 +31,9 @@ interface OwnOrder {
   draft: IntentDraft | undefined;
 }
 
+/** More than zero, without allocating (`gt(0)` builds a Decimal of its argument). */
+const positive = (d: Dec): boolean => d.isPositive() && !d.isZero();
+
 /** Ref ids of the helper's recent orders kept to claim late fills; older ones are forgotten. */
 const REFS_KEPT = 16;
 
@@ -133,7 +136,7 @@ export class Position {
     const total = ctx.account.total(this.base);
     if (total !== this.heldTotal) {
       this.heldTotal = total;
-      this.heldNow = total.isPositive() && !total.isZero();
+      this.heldNow = positive(total);
     }
     return this.heldNow;
   }
@@ -202,6 +205,9 @@ export class Position {
    * `signal` exit; nothing while busy, on warm-up, or when there is nothing to sell.
    */
   exitAll(ctx: StrategyContext): IntentDraft | undefined {
+    // strategies call this at every point their exit condition holds, mostly with nothing to sell: the
+    // cheap refusals come before the market's snapshot is read and an amount is rounded
+    if (this.busy || ctx.warmingUp || !positive(ctx.account.available(this.base))) return undefined;
     const price = ctx.market(this.market).price?.value;
     return this.exit(ctx, 'signal', price ?? Number.NaN, price);
   }
