@@ -147,7 +147,7 @@ export class Position {
    */
   get entryPrice(): Dec | undefined {
     // one fill: cost / amount is its price (no division); more: the volume-weighted price
-    if (this.boughtGross.gt(0)) return this.entryFills === 1 ? this.firstPrice : this.cost.div(this.boughtGross);
+    if (positive(this.boughtGross)) return this.entryFills === 1 ? this.firstPrice : this.cost.div(this.boughtGross);
     return this.adopted && new D(this.adopted.price);
   }
 
@@ -333,7 +333,9 @@ export class Position {
 
   private applyFill(f: Extract<ExecReport, { kind: 'filled' }>): void {
     const amount = new D(f.amount);
-    const baseFee = f.commissionAsset === this.base ? new D(f.commission) : ZERO;
+    // a commission in the quote asset (the usual case) leaves the base amounts as they are: no Decimal
+    // arithmetic with a zero
+    const baseFee = f.commissionAsset === this.base ? new D(f.commission) : undefined;
     const order = this.order?.refId === f.refId ? this.order : undefined;
     if (order) {
       order.fills++;
@@ -341,7 +343,7 @@ export class Position {
     }
     this.cachedLevels = undefined;
     if (f.side === 'BUY') {
-      this.bought = this.bought.plus(amount).minus(baseFee);
+      this.bought = baseFee ? this.bought.plus(amount).minus(baseFee) : this.bought.plus(amount);
       this.boughtGross = this.boughtGross.plus(amount);
       const price = new D(f.price);
       this.cost = this.cost.plus(amount.times(price));
@@ -350,7 +352,7 @@ export class Position {
       if (this.phase === 'flat' && this.order?.done) this.settleEntry();
       return;
     }
-    this.sold = this.sold.plus(amount).plus(baseFee);
+    this.sold = baseFee ? this.sold.plus(amount).plus(baseFee) : this.sold.plus(amount);
     // a fill of an exit that was closed before it arrived (cancelled first): sold after all
     if (this.phase === 'long' && order?.side === 'SELL' && order.done && order.filled.gte(order.asked)) this.phase = 'flat';
   }
@@ -362,7 +364,7 @@ export class Position {
     o.done = true;
     if (o.side === 'BUY') {
       this.phase = 'flat';
-      if (this.boughtGross.gt(0)) this.settleEntry();
+      if (positive(this.boughtGross)) this.settleEntry();
       return;
     }
     // an exit refused or only partly filled leaves the rest held: the rules stay armed and trigger again
