@@ -116,29 +116,25 @@ export function sellPriceOf(event: MarketEvent, ctx: StrategyContext): number | 
   }
 }
 
-/**
- * An exit's reason, its `text` put in words when first read (an own enumerable property, so it is in
- * a copy or JSON like the others): a backtest asks for thousands of exits and reads few of the texts.
- */
+/** An exit's reason, a plain object (its words made at once: see describeExit). */
 export function exitReason(kind: ExitKind, level: number, price: number | undefined, at: number, decimals: number): ExitReason {
-  let text: string | undefined;
-  return {
-    kind,
-    level,
-    price,
-    at,
-    get text(): string {
-      return (text ??= describeExit(kind, level, decimals));
-    },
-  };
+  return { kind, level, price, at, text: describeExit(kind, level, decimals) };
 }
 
 const WORDS: Record<ExitKind, string> = { 'stop-loss': 'stop-loss', 'take-profit': 'take-profit', 'trailing-stop': 'trailing stop', signal: 'exit signal' };
 
 /** "stop-loss at 58,800.00": the rule and the level, at `decimals` places with thousands separators. */
 export function describeExit(kind: ExitKind, level: number, decimals: number): string {
-  // by hand: toLocaleString costs about 20 µs a call, a tenth of a backtest's time when every exit is described
-  const [whole = '', fraction] = level.toFixed(decimals).split('.');
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${WORDS[kind]} at ${fraction === undefined ? grouped : `${grouped}.${fraction}`}`;
+  // by hand: toLocaleString costs about 20 µs a call, and a split and a regular expression about 0.3 µs,
+  // where a backtest describes every exit; this loop takes about 0.1 µs
+  const fixed = level.toFixed(decimals);
+  // exponent notation (1e+21 and up), Infinity and NaN are written as toFixed gives them
+  if (!Number.isFinite(level) || Math.abs(level) >= 1e21) return `${WORDS[kind]} at ${fixed}`;
+  const dot = fixed.indexOf('.');
+  const end = dot < 0 ? fixed.length : dot;
+  const sign = fixed.charCodeAt(0) === 45 ? 1 : 0; // '-'
+  const lead = (end - sign) % 3 || 3;
+  let grouped = fixed.slice(0, sign + lead);
+  for (let i = sign + lead; i < end; i += 3) grouped += `,${fixed.slice(i, i + 3)}`;
+  return `${WORDS[kind]} at ${grouped}${fixed.slice(end)}`;
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { D, type ExecReport } from '../core/index.js';
 import { defineStrategy } from './define.js';
+import { describeExit } from './position-exits.js';
 import { Position, type PositionOptions } from './position.js';
 import { StrategyTestKit } from './testkit.js';
 
@@ -275,6 +276,35 @@ describe('Position: what it reads per point', () => {
     const copy = { ...p.exitReason };
     expect(copy.text).toBe('take-profit at 105.00');
     expect(JSON.parse(JSON.stringify(p.exitReason))).toMatchObject({ kind: 'take-profit', level: 105, text: 'take-profit at 105.00' });
+  });
+});
+
+describe('describeExit', () => {
+  it.each([
+    [58_800, 2, 'stop-loss at 58,800.00'],
+    [0.5, 2, 'stop-loss at 0.50'],
+    [999.999, 2, 'stop-loss at 1,000.00'],
+    [123, 0, 'stop-loss at 123'],
+    [1234, 0, 'stop-loss at 1,234'],
+    [123_456.125, 8, 'stop-loss at 123,456.12500000'],
+    [1_234_567_890, 2, 'stop-loss at 1,234,567,890.00'],
+    [-1234.5, 1, 'stop-loss at -1,234.5'],
+    [-12, 2, 'stop-loss at -12.00'],
+    [-0.001, 2, 'stop-loss at -0.00'],
+    [1e21, 2, 'stop-loss at 1e+21'],
+    [Infinity, 2, 'stop-loss at Infinity'],
+    [NaN, 2, 'stop-loss at NaN'],
+  ])('writes %d at %d places with thousands separators: %s', (level, decimals, text) => {
+    expect(describeExit('stop-loss', level, decimals)).toBe(text);
+  });
+
+  it('names each rule', () => {
+    expect(['stop-loss', 'take-profit', 'trailing-stop', 'signal'].map((k) => describeExit(k as 'signal', 1000, 2))).toEqual([
+      'stop-loss at 1,000.00',
+      'take-profit at 1,000.00',
+      'trailing stop at 1,000.00',
+      'exit signal at 1,000.00',
+    ]);
   });
 });
 
