@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../core/index.js';
 import { randomWalk } from '../../test/indicators/series.js';
+import { CompensatedSum } from './compensated-sum.js';
+import { RingBuffer } from './ring-buffer.js';
 import { Atr, BollingerBands, Ema, Macd, Momentum, Roc, RollingMax, RollingMin, Rsi, Sma, StdDev, Wma } from './index.js';
 import type { Indicator } from './types.js';
 
@@ -89,6 +91,30 @@ describe('numerical stability over long runs', () => {
     expect(Math.abs((wma.value as number) - weighted / ((period * (period + 1)) / 2)) / mean).toBeLessThan(1e-14);
     expect(Math.abs((sd.value as number) - Math.sqrt(variance)) / Math.sqrt(variance)).toBeLessThan(1e-11);
     expect(Math.abs(sd.mean - mean) / mean).toBeLessThan(1e-14);
+  });
+
+  it('SMA gives, to the bit, what a ring buffer and a compensated sum give (its fields do the same arithmetic in the same order)', () => {
+    for (const p of [1, 2, 7, 200]) {
+      const sma = new Sma(p);
+      const ring = new RingBuffer(p);
+      const sum = new CompensatedSum();
+      const jumpy = randomWalk(p, 20_000, 30_000, 0.05);
+      for (let i = 0; i < jumpy.length; i++) {
+        if (i === 10_000) {
+          sma.reset();
+          ring.clear();
+          sum.set(0);
+        }
+        // a wide range of magnitudes, so the compensation does real work
+        const x = i % 997 === 0 ? jumpy[i]! * 1e9 : i % 991 === 0 ? 1e-9 : jumpy[i]!;
+        const wasFull = ring.full;
+        const evicted = ring.push(x);
+        if (wasFull) sum.add(-evicted);
+        sum.add(x);
+        const want = ring.full ? sum.value / p : undefined;
+        expect(sma.update(x)).toBe(want);
+      }
+    }
   });
 
   it('a constant series gives exactly zero spread and collapsed bands with %b 0.5', () => {
