@@ -11,6 +11,7 @@ import { InputError, TradeloopError } from '../src/core/index.js';
 import type { RiskLimits } from '../src/risk/index.js';
 import type { PriceSeriesLike } from '../src/sim/prices/price-data.js';
 import type { Grid, GridValue } from './grid.js';
+import { workerBoot, type WorkerBoot, type WorkerCode } from './optimize-boot.js';
 import type { FromWorker, Job, JobContext, JobMetrics, JobResult } from './optimize-job.js';
 import { sharedColumn } from './shared-series.js';
 
@@ -34,6 +35,11 @@ export interface OptimizeConfig {
   readonly initial?: Readonly<Record<string, string>>;
   readonly limits?: RiskLimits;
   readonly onProgress?: (done: number, total: number) => void;
+  /**
+   * What the worker threads run: `auto` (the default) the compiled kernel in dist/ when that build
+   * is current, else the TypeScript sources through tsx; `source` always the sources.
+   */
+  readonly workerCode?: 'auto' | 'source';
   /**
    * Runs the jobs somewhere else than this machine's threads (`--queue`: src/queue/study.ts) and
    * answers one result per job, in job order; the ranking below is the same either way.
@@ -83,6 +89,14 @@ export interface FoldPick {
 export interface OptimizeResult {
   readonly metric: OptimizeMetric;
   readonly workers: number;
+  /** How this machine's threads loaded their code (absent when `runJobs` ran the jobs elsewhere). */
+  readonly workerCode?: {
+    readonly code: WorkerCode;
+    readonly pluginLoader: boolean;
+    /** False when a job outgrew a lean thread heap (LEAN_THREAD_HEAP) and the threads ran without the limit. */
+    readonly leanHeap: boolean;
+    readonly reason?: string;
+  };
   readonly combinations: number;
   /** Ranked rows first, then the failed ones (rank null). */
   readonly rows: readonly OptimizeRow[];
@@ -102,14 +116,16 @@ export async function runOptimize(cfg: OptimizeConfig): Promise<OptimizeResult> 
     baseParams: cfg.baseParams ?? {}, feeBps: cfg.feeBps ?? 10, slippageBps: cfg.slippageBps ?? 0, initial: cfg.initial ?? { USD: '10000' },
     ...(cfg.limits && { limits: cfg.limits }),
   };
-  const ran = cfg.runJobs ? await cfg.runJobs(ctx, jobs, cfg.onProgress) : { results: await runPool(ctx, jobs, workers, cfg.onProgress), workers };
+  const boot = cfg.runJobs ? undefined : workerBoot(cfg.strategy, cfg.workerCode === 'source' ? { prefer: 'source' } : {});
+  const pool = boot && (await runPool(ctx, jobs, workers, boot, cfg.onProgress));
+  const ran = cfg.runJobs ? await cfg.runJobs(ctx, jobs, cfg.onProgress) : { results: pool ? pool.results : [], workers };
   const results = ran.results;
   const key = OPTIMIZE_METRICS[cfg.metric];
   const perCombo = cfg.grid.combinations.map((params, c) => ({ params, results: segments.map((_, s) => results[c * segments.length + s]!) }));
   const unranked = perCombo.map(({ params, results: r }) => rowOf(params, r, key, cfg.walkForward !== undefined));
   const rows = rank(unranked, cfg.metric);
   return {
-    metric: cfg.metric, workers: ran.workers, combinations: cfg.grid.combinations.length, rows, failed: rows.filter((r) => r.failed).length,
+    metric: cfg.metric, workers: ran.workers, ...(boot && pool && { workerCode: { code: boot.code, pluginLoader: boot.pluginLoader, leanHeap: pool.lean, ...(boot.reason !== undefined && { reason: boot.reason }) } }), combinations: cfg.grid.combinations.length, rows, failed: rows.filter((r) => r.failed).length,
     ...(cfg.walkForward !== undefined && { walkForward: picks(perCombo, key, cfg.metric, segments.length - 1) }),
   };
 }
@@ -170,12 +186,26 @@ function mean(values: readonly (number | null)[]): number | null {
   return known.length === 0 ? null : known.reduce((a, b) => a + b, 0) / known.length;
 }
 
+/**
+ * A thread's heap while it runs lean: a 1,000,000-point sma-cross job keeps about 20 MB alive, but V8
+ * lets an unbounded heap grow to several times that between collections, and that growth (not the
+ * code or the points, which are shared) is what made every extra thread cost its own 100+ MB. The
+ * small young generation keeps the per-point garbage of a job from being promoted in bulk. A thread
+ * that needs more (a strategy keeping large state) runs out of this heap; the pool then runs its job
+ * again, and every later thread, without the limit, so a lean heap never fails a run.
+ */
+export const LEAN_THREAD_HEAP = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 } as const;
+
 /** Starts `n` workers, hands each one job at a time as it becomes free, and collects the results by job id. */
-async function runPool(ctx: JobContext, jobs: readonly Job[], n: number, onProgress?: (done: number, total: number) => void): Promise<JobResult[]> {
+async function runPool(ctx: JobContext, jobs: readonly Job[], n: number, boot: WorkerBoot, onProgress?: (done: number, total: number) => void): Promise<{ results: JobResult[]; lean: boolean }> {
   // the points once in shared memory: every thread reads the same columns instead of its own copy
   ctx = { ...ctx, times: sharedColumn(ctx.times), prices: sharedColumn(ctx.prices) };
   const results: JobResult[] = new Array<JobResult>(jobs.length);
   const workers: Worker[] = [];
+  /** Jobs to run again: the job of a lean thread that ran out of its heap. */
+  const again: Job[] = [];
+  const running = new Map<Worker, Job>();
+  let lean = true;
   let next = 0;
   let done = 0;
   try {
@@ -183,13 +213,26 @@ async function runPool(ctx: JobContext, jobs: readonly Job[], n: number, onProgr
       if (jobs.length === 0) return resolve();
       const fail = (message: string, cause?: unknown): void => reject(new TradeloopError('OPTIMIZE_WORKER', `an optimizer worker failed: ${message}`, { cause }));
       const feed = (w: Worker): void => {
-        const job = jobs[next++];
-        if (job) w.postMessage({ type: 'job', job });
+        const job = again.pop() ?? jobs[next++];
+        if (job) {
+          running.set(w, job);
+          w.postMessage({ type: 'job', job });
+        } else running.delete(w);
       };
       const spawn = (): void => {
-        const w = startWorker(ctx);
+        const w = startWorker(ctx, boot, lean);
         workers.push(w);
-        w.on('error', (e) => fail(e.message, e));
+        const thisLean = lean;
+        w.on('error', (e: Error & { code?: string }) => {
+          if (!(thisLean && e.code === 'ERR_WORKER_OUT_OF_MEMORY')) return fail(e.message, e);
+          // its job again on a thread without the limit, and no more lean threads
+          lean = false;
+          w.removeAllListeners('exit');
+          const job = running.get(w);
+          running.delete(w);
+          if (job) again.push(job);
+          spawn();
+        });
         w.on('exit', (code) => {
           if (done < jobs.length) fail(`exited (code ${code}) with ${jobs.length - done} jobs left`);
         });
@@ -208,7 +251,7 @@ async function runPool(ctx: JobContext, jobs: readonly Job[], n: number, onProgr
   } finally {
     workers.forEach(stopWorker);
   }
-  return results;
+  return { results, lean };
 }
 
 /**
@@ -221,16 +264,8 @@ function stopWorker(w: Worker): void {
   void w.terminate().catch(() => undefined);
 }
 
-/**
- * A worker thread that loads what the tradeloop command loads (tsx, and the hooks that point a
- * plugin's `tradeloop` import at this installation: bin/register.js), then optimize-worker.ts.
- */
-function startWorker(ctx: JobContext): Worker {
-  const register = new URL('../bin/register.js', import.meta.url).href;
-  const entry = new URL('./optimize-worker.ts', import.meta.url).href;
-  const boot = `import(${JSON.stringify(register)}).then(() => import(${JSON.stringify(entry)})).catch((e) => {
-    require('node:worker_threads').parentPort.postMessage({ type: 'fatal', error: String(e && e.stack || e) });
-  })`;
+/** A worker thread running the jobs, its code loaded as `boot` says (backtest/optimize-boot.ts). */
+function startWorker(ctx: JobContext, boot: WorkerBoot, lean: boolean): Worker {
   // execArgv []: a parent under a test runner or loader flags must not pass them to the thread
-  return new Worker(boot, { eval: true, workerData: ctx, execArgv: [] });
+  return new Worker(boot.script, { eval: true, workerData: ctx, execArgv: [], ...(lean && { resourceLimits: LEAN_THREAD_HEAP }) });
 }

@@ -258,19 +258,23 @@ async function optimizeFigure(): Promise<void> {
 function sharedOptimizeFigure(): void {
   const combos = Number(process.env.OPTIMIZE_SHARED_COMBOS ?? 40);
   const once = fileURLToPath(new URL('./optimize-shared-once.ts', import.meta.url));
-  const runs: Array<{ wall: number; peakRssMb: number }> = [];
-  for (const workers of [1, 2]) {
+  type Run = { wall: number; peakRssMb: number; workerCode?: { code: string; leanHeap: boolean; reason?: string } };
+  const runs: Run[] = [];
+  // 0: the same jobs in the main thread, no worker (what a thread adds is read against it)
+  for (const workers of [0, 1, 2]) {
     const r = spawnSync(process.execPath, ['--import', 'tsx', once, String(workers), String(combos)], { encoding: 'utf8' });
     if (r.status !== 0) {
       process.stdout.write(`optimize ${combos} × 1,000,000 points: the ${workers}-worker run exited with ${r.status}: ${r.stderr.trim().split('\n').slice(-1)[0] ?? ''}\n`);
       return;
     }
-    runs.push(JSON.parse(r.stdout) as { wall: number; peakRssMb: number });
+    runs.push(JSON.parse(r.stdout) as Run);
   }
-  const [one, two] = runs as [{ wall: number; peakRssMb: number }, { wall: number; peakRssMb: number }];
+  const [main, one, two] = runs as [Run, Run, Run];
+  const code = one.workerCode;
   process.stdout.write(`optimize sma-cross, ${combos} combinations × 1,000,000 points (points shared with the threads; each run its own process)\n`);
-  process.stdout.write(`  1 worker ${(one.wall / 1000).toFixed(1)} s, peak RSS ${one.peakRssMb.toFixed(0)} MB; 2 workers ${(two.wall / 1000).toFixed(1)} s, peak RSS ${two.peakRssMb.toFixed(0)} MB\n`);
-  process.stdout.write(`  speed-up ${(one.wall / two.wall).toFixed(2)}× (target ≥ 1.6×); peak RSS ${(two.peakRssMb / one.peakRssMb).toFixed(2)}× (target ≤ 1.3×)\n`);
+  process.stdout.write(`  threads run ${code?.code === 'compiled' ? 'the compiled kernel (dist/)' : `the sources through tsx (${code?.reason ?? 'unknown'})`}${code?.leanHeap ? ', lean heaps' : ', unlimited heaps'}\n`);
+  process.stdout.write(`  main thread only ${(main.wall / 1000).toFixed(1)} s, peak RSS ${main.peakRssMb.toFixed(0)} MB; 1 worker ${(one.wall / 1000).toFixed(1)} s, ${one.peakRssMb.toFixed(0)} MB; 2 workers ${(two.wall / 1000).toFixed(1)} s, ${two.peakRssMb.toFixed(0)} MB\n`);
+  process.stdout.write(`  speed-up ${(one.wall / two.wall).toFixed(2)}× (target ≥ 1.6×); peak RSS ${(two.peakRssMb / one.peakRssMb).toFixed(2)}× (target ≤ 1.3×); a thread adds ${(one.peakRssMb - main.peakRssMb).toFixed(0)} MB to the main-only run\n`);
 }
 
 export async function run(): Promise<void> {
