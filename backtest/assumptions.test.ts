@@ -48,4 +48,15 @@ describe('the assumptions manifest', () => {
     expect(Object.fromEntries(manifestRows(points, duration)).Slippage).toBe('5 bps against the trader');
     expect(manifestToJson(points)).toMatchObject({ slippage_bps: 5, slippage: '5 bps against the trader' });
   });
+
+  it('says what a recording\'s warm-up history warmed the strategy on, and what is left cold', () => {
+    const base = { fillModel: { name: 'points', rule: 'next point' }, feeBps: 10, slippageBps: 0, source: 'run.jsonl', times, params: { fast: 2, slow: 3 }, initial: { USD: '1' }, limits: DEFAULT_RISK_LIMITS };
+    const header = buildManifest({ ...base, warmedOn: { events: 3, from: 'header' } }).warmUp.note;
+    expect(header).toBe('3 points (slow=3): warmed first on the recorded run\'s warm-up history, as it was live: 3 prices from the recording\'s header, so it can decide from the first recorded point');
+    const history = buildManifest({ ...base, warmedOn: { events: 1, from: 'history' } }).warmUp.note;
+    expect(history).toMatch(/: 1 price from its history: lines \(a recording from before headers held them\), so it needs 2 more points before it can decide$/);
+    const none = buildManifest({ ...base, warmedOn: { events: 0, from: 'none' } }).warmUp.note;
+    expect(none).toBe('3 points (slow=3): the strategy starts cold at the first point (the recording holds no warm-up history: neither its header nor history lines), so it cannot decide in its first 3 points');
+    expect(buildManifest(base).warmUp.note).toMatch(/starts cold at the first point \(no history is loaded before it\)/);
+  });
 });

@@ -9,6 +9,7 @@
  */
 import type { RiskLimits } from '../src/risk/limits.js';
 import type { StrategyDefinition } from '../src/strategy/define.js';
+import type { WarmUpSource } from './recorded-series.js';
 import { warmUpOf } from './warm-up-note.js';
 
 /** An interval longer than this many median spacings is a gap. */
@@ -63,6 +64,11 @@ export interface ManifestInput {
   readonly params: Readonly<Record<string, unknown>>;
   readonly initial: Readonly<Record<string, string>>;
   readonly limits: RiskLimits;
+  /**
+   * A recording's warm-up history the replay warmed the strategy on (both fill models): how many
+   * events and where they came from. Absent for price files and the history cache.
+   */
+  readonly warmedOn?: { readonly events: number; readonly from: WarmUpSource };
 }
 
 /** Builds the manifest from what a run was given. */
@@ -94,10 +100,18 @@ function slippageOf(input: ManifestInput): AssumptionsManifest['slippage'] {
 
 function warmUpLine(input: ManifestInput): AssumptionsManifest['warmUp'] {
   const w = warmUpOf(input.params, input.definition);
-  const cold = 'the strategy starts cold at the first point (no history is loaded before it)';
-  if (w === undefined) return { points: null, note: `not declared and no period param: ${cold}` };
+  const warmed = input.warmedOn !== undefined && input.warmedOn.events > 0 ? input.warmedOn : undefined;
+  const before = warmed === undefined
+    ? `the strategy starts cold at the first point (${input.warmedOn === undefined ? 'no history is loaded before it' : 'the recording holds no warm-up history: neither its header nor history lines'})`
+    : `warmed first on the recorded run's warm-up history, as it was live: ${warmed.events.toLocaleString('en-US')} price${warmed.events === 1 ? '' : 's'} from ${warmed.from === 'header' ? 'the recording\'s header' : 'its history: lines (a recording from before headers held them)'}`;
+  if (w === undefined) return { points: null, note: `not declared and no period param: ${before}` };
   const by = w.param !== undefined ? ` (${w.param}=${w.points})` : ' (declared by the strategy)';
-  return { points: w.points, ...(w.param !== undefined && { param: w.param }), note: `${w.points} points${by}: ${cold}, so it cannot decide in its first ${w.points} points` };
+  // N points seen before it can decide: the Nth can bring its first decision
+  const left = w.points - (warmed?.events ?? 0);
+  const then = warmed === undefined
+    ? `so it cannot decide in its first ${w.points} points`
+    : left <= 1 ? 'so it can decide from the first recorded point' : `so it needs ${left.toLocaleString('en-US')} more points before it can decide`;
+  return { points: w.points, ...(w.param !== undefined && { param: w.param }), note: `${w.points} points${by}: ${before}, ${then}` };
 }
 
 /** The median of the intervals between consecutive points (null with fewer than 2 points). */

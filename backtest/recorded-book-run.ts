@@ -29,12 +29,13 @@ import type { AccountEvent, OpenOrderView } from '../src/state/index.js';
 import type { MarketSource, StreamHealth } from '../src/venue/market-source.js';
 import { ResponseDecoder } from '../src/venue/polling/decode.js';
 import { tradesFromWire, type RecordedTrade } from '../src/venue/polling/recent-trades.js';
-import { headerWarmUp, readRecording, readRecordingHeader } from '../src/venue/polling/recording-reader.js';
+import { readRecording } from '../src/venue/polling/recording-reader.js';
 import { parseStreamName } from '../src/venue/polling/stream-names.js';
 import { RecordedBookVenue, type RecordedQuoteExecution } from '../src/venue/recorded-book-venue.js';
 import type { VenueFill, VenueOrder } from '../src/venue/venue.js';
 import { computeMetrics } from './metrics.js';
 import { unitsOf } from './report.js';
+import { WarmUpCollector, type WarmUpSource } from './recorded-series.js';
 import { RoundTripTracker } from './round-trips.js';
 import { noteDenial, traceOf, type BacktestRun, type DenialSummary, type IntentTrace } from './run.js';
 import { RECORDS_KEPT } from './wiring.js';
@@ -64,7 +65,7 @@ export interface RecordedMarket {
   /** The warm-up history the run loaded before going live, oldest first. */
   readonly warmUp: readonly MarketEvent[];
   /** Where the warm-up came from: the header's prices, the `history:` lines (older recordings), or none. */
-  readonly warmUpFrom: 'header' | 'history' | 'none';
+  readonly warmUpFrom: WarmUpSource;
   /** The recorded trades of the market (`trades:` responses), by execution time, oldest first. */
   readonly trades: readonly RecordedTrade[];
   /** Whether the run polled trades of the market at all (`streams.trades_ms`), even if none happened. */
@@ -85,10 +86,9 @@ export async function loadRecordedMarket(path: string, market: MarketSymbol): Pr
   let books = 0;
   let hasPrices = false;
   let lastAt = -Infinity;
-  const warmUp: MarketEvent[] = [];
+  const warmUp = await WarmUpCollector.of(path, market);
   const trades: RecordedTrade[] = [];
   let tradesPolled = false;
-  const fromHeader = headerWarmUp(await readRecordingHeader(path), market);
   for await (const entry of readRecording(path)) {
     const id = parseStreamName(entry.stream);
     if (id === undefined || !['book', 'ticker', 'prices', 'quotes', 'history', 'trades'].includes(id.kind)) continue;
@@ -103,12 +103,7 @@ export async function loadRecordedMarket(path: string, market: MarketSymbol): Pr
       continue;
     }
     if (id.kind === 'history') {
-      if (fromHeader !== undefined) continue;
-      try {
-        warmUp.push(...decoder.decode(id, entry.body, entry.at).market);
-      } catch (err) {
-        problems.push({ line: entry.line, where: `line ${entry.line}`, message: `the warm-up history does not decode: ${(err as Error).message}` });
-      }
+      warmUp.add(decoder, id, entry, problems);
       continue;
     }
     let events: readonly MarketEvent[];
@@ -132,9 +127,8 @@ export async function loadRecordedMarket(path: string, market: MarketSymbol): Pr
   }
   if (problems.length > 0) throw new PriceDataError(path, problems.slice(0, MAX_LISTED_PROBLEMS), problems.length);
   if (books === 0) throw new InputError('--fill-model', `${path} holds no order books of ${market}, so nothing to fill against: use --fill-model points (fills at the recorded prices), or record a run whose strategy needs books`);
-  const warm = fromHeader ?? warmUp.sort((a, b) => a.at - b.at);
-  const warmUpFrom = fromHeader !== undefined ? 'header' : warmUp.length > 0 ? 'history' : 'none';
-  return { market, steps, books, hasPrices, warmUp: warm, warmUpFrom, trades: trades.sort((a, b) => a.at - b.at), tradesPolled };
+  const warm = warmUp.result();
+  return { market, steps, books, hasPrices, warmUp: warm.events, warmUpFrom: warm.from, trades: trades.sort((a, b) => a.at - b.at), tradesPolled };
 }
 
 /**

@@ -3,19 +3,23 @@
  * The same decoder as the live source turns each recorded response into market events; the points
  * of one market are its `price` events (the prices stream), or, when the run did not poll prices,
  * the mids of its order books, or else of its tickers. Each point is stamped with the local receive
- * time the recording kept. The warm-up history a run loads before going live is not replayed: the
- * backtest trades on what the live run could have traded on.
+ * time the recording kept. The backtest trades on what the live run could have traded on.
+ *
+ * The warm-up history the live run loaded before its first decision comes with the points, so the
+ * replay warms the strategy on it first, as the run did live (and as the book model does): the prices
+ * the recording's header holds, else (recordings from before headers held them) its `history:`
+ * responses of the market, else none (the strategy starts cold at the first point).
  *
  * Nothing is dropped: a response that does not decode, or points out of time order, are reported
  * with the line of the file, all at once, as for price files.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
-import { InputError, type MarketEvent } from '../src/core/index.js';
+import { InputError, type MarketEvent, type MarketSymbol } from '../src/core/index.js';
 import { loadPriceFile } from './price-column.js';
 import { MAX_LISTED_PROBLEMS, PriceDataError, type PriceProblem, type PriceSeries } from '../src/sim/prices/price-file.js';
 import { ResponseDecoder } from '../src/venue/polling/decode.js';
 import { RECORDING_HEADER } from '../src/venue/polling/recorder.js';
-import { readRecording } from '../src/venue/polling/recording-reader.js';
+import { headerWarmUp, readRecording, readRecordingHeader } from '../src/venue/polling/recording-reader.js';
 import { parseStreamName } from '../src/venue/polling/stream-names.js';
 
 type Source = 'prices' | 'book' | 'ticker';
@@ -43,15 +47,63 @@ interface Points {
   readonly lines: number[];
 }
 
+/** Where a replay's warm-up came from: the header's prices, the `history:` lines (older recordings), or none. */
+export type WarmUpSource = 'header' | 'history' | 'none';
+
+/** The warm-up history a recorded run loaded before its first decision, oldest first. */
+export interface RecordedWarmUp {
+  readonly events: readonly MarketEvent[];
+  readonly from: WarmUpSource;
+}
+
+/**
+ * Collects the warm-up of one market while a recording is read: the header's prices when it holds
+ * them (the `history:` lines are then ignored), else the decoded `history:` responses of the market.
+ */
+export class WarmUpCollector {
+  private readonly history: MarketEvent[] = [];
+
+  private constructor(private readonly fromHeader: MarketEvent[] | undefined) {}
+
+  static async of(path: string, market: MarketSymbol): Promise<WarmUpCollector> {
+    return new WarmUpCollector(headerWarmUp(await readRecordingHeader(path), market));
+  }
+
+  /** Takes one `history:` response of the market; a response that does not decode is a problem of its line. */
+  add(decoder: ResponseDecoder, id: NonNullable<ReturnType<typeof parseStreamName>>, entry: { readonly line: number; readonly at: number; readonly body: unknown }, problems: PriceProblem[]): void {
+    if (this.fromHeader !== undefined) return;
+    try {
+      this.history.push(...decoder.decode(id, entry.body, entry.at).market);
+    } catch (err) {
+      problems.push({ line: entry.line, where: `line ${entry.line}`, message: `the warm-up history does not decode: ${(err as Error).message}` });
+    }
+  }
+
+  result(): RecordedWarmUp {
+    if (this.fromHeader !== undefined) return { events: this.fromHeader, from: 'header' };
+    return this.history.length > 0 ? { events: this.history.sort((a, b) => a.at - b.at), from: 'history' } : { events: [], from: 'none' };
+  }
+}
+
+/** A recording's points, with the warm-up history the recorded run loaded before them. */
+export interface RecordedSeries extends PriceSeries {
+  readonly warmUp: RecordedWarmUp;
+}
+
 /** Loads the points of `market` from a recording; throws InputError or PriceDataError naming lines. */
-export async function loadRecordedSeries(path: string, market: string): Promise<PriceSeries> {
+export async function loadRecordedSeries(path: string, market: string): Promise<RecordedSeries> {
   const found = new Map<string, Map<Source, Points>>();
   const problems: PriceProblem[] = [];
   const decoder = new ResponseDecoder();
+  const warmUp = await WarmUpCollector.of(path, market as MarketSymbol);
   for await (const entry of readRecording(path)) {
     const id = parseStreamName(entry.stream);
     if (id === undefined) {
       problems.push({ line: entry.line, where: `line ${entry.line}`, message: `unknown stream ${JSON.stringify(entry.stream)}: a recording from another version of tradeloop?` });
+      continue;
+    }
+    if (id.kind === 'history') {
+      if (id.market === market) warmUp.add(decoder, id, entry, problems);
       continue;
     }
     if (id.kind !== 'prices' && id.kind !== 'book' && id.kind !== 'ticker') continue;
@@ -74,6 +126,7 @@ export async function loadRecordedSeries(path: string, market: string): Promise<
   return {
     source: `${path} (recorded ${market} ${chosen.source === 'prices' ? 'prices' : `${chosen.source} mids`})`,
     length: times.length, times: Float64Array.from(times), prices: Float64Array.from(prices),
+    warmUp: warmUp.result(),
   };
 }
 

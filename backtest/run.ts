@@ -15,6 +15,7 @@ import type { PriceSeriesLike } from '../src/sim/prices/price-data.js';
 import { marketsOf, type StrategyDefinition } from '../src/strategy/define.js';
 import { computeMetrics, type BacktestMetrics, type RoundTrip } from './metrics.js';
 import { unitsOf, type FillMarker, type MoneyUnits } from './report.js';
+import type { RecordedWarmUp, WarmUpSource } from './recorded-series.js';
 import { RoundTripTracker } from './round-trips.js';
 import { noDecisionWarning } from './warm-up-note.js';
 import { buildBacktestBundle, type BacktestBundle } from './wiring.js';
@@ -23,7 +24,11 @@ export interface BacktestConfig {
   readonly definition: StrategyDefinition;
   /** Resolved params (see `resolveParams`). */
   readonly params: Readonly<Record<string, unknown>>;
-  readonly series: PriceSeriesLike;
+  /**
+   * The points; a recording's (see recorded-series.ts) carry the warm-up history its run loaded, which
+   * warms the strategy before the first point when the replay starts there (not for a later `range`).
+   */
+  readonly series: PriceSeriesLike & { readonly warmUp?: RecordedWarmUp };
   /** The market the points price; default the strategy's only market. */
   readonly market?: MarketSymbol;
   /** Starting balances, asset → decimal string (default USD 10000). */
@@ -102,6 +107,9 @@ export interface BacktestRun {
   readonly warnings: readonly string[];
   /** How people see its money: base and quote asset, and the market's price decimals (its tick's). */
   readonly units: MoneyUnits;
+  /** Events the strategy was warmed on before the first point (a recording's warm-up history), and where they came from. */
+  readonly warmUpEvents?: number;
+  readonly warmUpFrom?: WarmUpSource;
 }
 
 /** Replays the series through the strategy and returns equity, trades and metrics. */
@@ -135,6 +143,10 @@ export async function runBacktest(cfg: BacktestConfig): Promise<BacktestRun> {
   });
   try {
     await b.kernel.startMetadata();
+    // a recording's warm-up history, as the recorded run loaded it before its first decision
+    const warm = start === 0 ? cfg.series.warmUp : undefined;
+    if (warm !== undefined && warm.events.length > 0) b.kernel.engine.warmUp(warm.events);
+    const warmed = warm?.events.length ?? 0;
     const times = cfg.series.times.subarray(start, end);
     const prices = cfg.series.prices.subarray(start, end);
     const tracker = new RoundTripTracker();
@@ -149,7 +161,8 @@ export async function runBacktest(cfg: BacktestConfig): Promise<BacktestRun> {
       finalBalances: Object.fromEntries(b.points.balances().map((x) => [x.asset, x.available.plus(x.trading).toFixed()])),
       // a strategy that stopped is reported as a failure; the warm-up note would only blur it
       units: unitsOf(market, b.kernel.riskView.instrument(market)?.priceDecimals),
-      warnings: b.runner.stopped === undefined ? warningsOf(cfg, times.length, intents.length) : [],
+      warnings: b.runner.stopped === undefined ? warningsOf(cfg, times.length + warmed, intents.length) : [],
+      ...(warm !== undefined && { warmUpEvents: warmed, warmUpFrom: warm.from }),
     };
   } finally {
     b.kernel.close();

@@ -150,7 +150,7 @@ describe('backtest --fill-model book', () => {
     const coldRun = await runRecordedBookBacktest({ definition, params, path: cold, feeBps: 0 });
     expect(coldRun.intents).toEqual([]);
     const cli = JSON.parse((await runCli(['backtest', '--strategy', 'sma-cross', '--params', 'fast=2,slow=3', '--data', warm, '--json'])).stdout);
-    expect(cli.manifest.warm_up.note).toMatch(/warm-up history \(3 prices\)/);
+    expect(cli.manifest.warm_up.note).toMatch(/warm-up history, as it was live: 3 prices from its history: lines/);
   });
 
   it('refuses flags that do not apply to the model, naming the fix', async () => {

@@ -81,7 +81,7 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
       const limits = flags.config === undefined ? DEFAULT_RISK_LIMITS : loadConfigFile(flags.config).risk;
       const robust = robustnessFlags(flags);
       const progress = new LazyProgress(ctx.stderr, () => clock.now(), 'backtest');
-      let run: BacktestRun & { readonly warmUpEvents?: number; readonly fillRule?: string; readonly dataSource?: string };
+      let run: BacktestRun & { readonly fillRule?: string; readonly dataSource?: string };
       const cfg: BacktestConfig | undefined = series && { definition, params, series, initial, feeBps, slippageBps, limits };
       try {
         run = cfg === undefined
@@ -92,10 +92,9 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
       }
       const fillModel = fill.model === 'book' ? { name: 'book', rule: run.fillRule ?? BOOK_FILL_RULE } : { name: 'points', rule: DEFAULT_FILL_RULE };
       const source = series?.source ?? run.dataSource ?? `${flags.data!} (recorded ${run.market} books)`;
-      const built = buildManifest({ fillModel, feeBps, slippageBps, ...(fill.latencyMs !== undefined && { latencyMs: fill.latencyMs }), source, times: run.times, definition, params, initial, limits });
-      const warmed = run.warmUpEvents ?? 0;
-      // the book replay warms the strategy on the history the recorded run loaded, as it did live
-      const manifest = warmed > 0 ? { ...built, warmUp: { ...built.warmUp, note: `the recorded run's warm-up history (${warmed} prices) before the first recorded event, as live` } } : built;
+      // a recording's replay (either model) warms the strategy on the history the recorded run loaded, as it did live
+      const warmedOn = run.warmUpFrom !== undefined ? { warmedOn: { events: run.warmUpEvents ?? 0, from: run.warmUpFrom } } : {};
+      const manifest = buildManifest({ fillModel, feeBps, slippageBps, ...(fill.latencyMs !== undefined && { latencyMs: fill.latencyMs }), source, times: run.times, definition, params, initial, limits, ...warmedOn });
       // a stopped strategy's figures are of a broken run: resampling them would only dress them up
       const robustness = robust === undefined || run.strategyFailure || cfg === undefined ? undefined : await runRobustness(cfg, run, robust);
       if (robust !== undefined && robustness === undefined) writeLine(ctx.stderr, 'note: no robustness figures: the strategy stopped, so its run is not one to resample');
