@@ -29,7 +29,7 @@ function setup(failures: number, tokenDown = false, lookups = true): { clock: Te
   const transport = new FakeTransport();
   const log = memoryLogger(undefined, 'info');
   const token = (): Promise<unknown> => (tokenDown ? Promise.reject(mapTransportError('OAuthToken', Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }))) : Promise.resolve({ value: 'token', scopes: undefined }));
-  const tokens = { get: token, invalidate: () => undefined } as unknown as TokenManager;
+  const tokens = { get: token, peek: () => undefined, invalidate: () => undefined } as unknown as TokenManager;
   let seq = 0;
   const breaker = new CircuitBreaker({ failures }, clock, log.logger);
   const executor = new Executor({

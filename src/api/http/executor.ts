@@ -27,6 +27,13 @@ export interface CallInput {
 export interface CallOptions {
   readonly signal?: AbortSignal;
   readonly priority?: Priority;
+  /**
+   * The caller built the body itself from typed values it has already checked against the same
+   * rules (RestVenue's orders: the risk gate ruled the order, RestVenue checks every amount's wire
+   * form): the client does not walk its body rules again on the order's hot path. Bodies from
+   * anyone else (`api.call`, the typed methods without this flag) are always checked.
+   */
+  readonly bodyChecked?: boolean;
 }
 
 /** Seen by `onRequest` before every attempt (metrics, recording). */
@@ -85,7 +92,7 @@ export class Executor {
   constructor(private readonly d: ExecutorDeps) {}
 
   async call(spec: OperationSpec, input: CallInput = {}, opts: CallOptions = {}): Promise<unknown> {
-    const p = this.prepare(spec, input);
+    const p = this.prepare(spec, input, opts.bodyChecked === true);
     const state = { retries: 0, refreshedToken: false, hasRefId: p.refId !== undefined, token: undefined as string | undefined };
     // the first attempt of a write that may have reached the venue: it decides how the call ends
     let unknown: unknown;
@@ -116,14 +123,14 @@ export class Executor {
     }
   }
 
-  private prepare(spec: OperationSpec, input: CallInput): Prepared {
+  private prepare(spec: OperationSpec, input: CallInput, bodyChecked = false): Prepared {
     const pathParams = input.path ?? {};
     const path = fillPath(spec, pathParams);
     const query = encodeQuery(spec, input.query as QueryInput | undefined).toString();
     if (spec.body === 'none' && input.body !== undefined) throw new ValidationError(spec.id, 'body', `${spec.id} takes no body: remove it`);
     if (spec.body === 'required' && input.body === undefined) throw new ValidationError(spec.id, 'body', 'a JSON body is required');
     if (input.body === undefined) return { path, query, body: undefined, refId: undefined, pathParams };
-    validateBody(spec.id, input.body);
+    if (!bodyChecked) validateBody(spec.id, input.body);
     const body = input.body as Record<string, unknown>;
     if (!spec.refId) return { path, query, body, refId: undefined, pathParams };
     const withId = withRefId(spec.refId, body, this.d.makeRefId);
@@ -162,10 +169,11 @@ export class Executor {
     const priority = opts.priority ?? spec.priority;
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.d.userAgent };
     try {
+      // a good cached token and room in the budget go on at once; otherwise wait for them
       if (spec.scope !== undefined) {
-        headers.authorization = `Bearer ${await this.token(spec, opts.signal, state)}`;
+        headers.authorization = `Bearer ${this.cachedToken(spec, state) ?? (await this.token(spec, opts.signal, state))}`;
       }
-      await this.d.limiter.acquire(p.path, priority, opts.signal);
+      if (opts.signal?.aborted || !this.d.limiter.tryAcquire(p.path)) await this.d.limiter.acquire(p.path, priority, opts.signal);
     } catch (err) {
       throw opts.signal?.aborted ? new AbortedError(spec.id, err) : err;
     }
@@ -191,6 +199,16 @@ export class Executor {
       this.emitResponse(event, status, requestId, err instanceof ApiError ? err.code : 'ERROR');
       throw err;
     }
+  }
+
+  /** The cached token when it is good and grants the scope (else undefined: `token` decides). */
+  private cachedToken(spec: OperationSpec, state: { token: string | undefined }): string | undefined {
+    const scope = spec.scope as string;
+    if (!this.d.requestedScopes.has(scope)) return undefined;
+    const token = this.d.tokens?.peek();
+    if (token === undefined || !(token.scopes ?? this.d.requestedScopes).has(scope)) return undefined;
+    state.token = token.value;
+    return token.value;
   }
 
   private async token(spec: OperationSpec, signal: AbortSignal | undefined, state: { token: string | undefined }): Promise<string> {

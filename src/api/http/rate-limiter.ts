@@ -82,6 +82,23 @@ export class RateLimiter {
     });
   }
 
+  /**
+   * Takes one request of `path`'s budget at once when it can without waiting (nobody queued ahead,
+   * not paused, a token in the bucket): true. False takes nothing; the caller then waits its turn
+   * with `acquire`. The order path's way around a promise per request when the budget has room.
+   */
+  tryAcquire(path: string | 'token'): boolean {
+    const b = this.bucket(path === 'token' ? this.tokenBudget : budgetFor(path, this.budgets, this.defaultBudget));
+    if (b.waiters.length > 0) return false;
+    const now = this.clock.now();
+    if (now < this.pausedUntilMs) return false;
+    b.tokens = Math.min(b.budget.burst, b.tokens + ((now - b.refilledAt) / 1000) * b.budget.ratePerSec * this.safety);
+    b.refilledAt = now;
+    if (b.tokens < 1) return false;
+    b.tokens -= 1;
+    return true;
+  }
+
   /** Pauses every budget for `ms` from now (after a 429); extends, never shortens, a pause. */
   pause(ms: number): void {
     this.pausedUntilMs = Math.max(this.pausedUntilMs, this.clock.now() + ms);

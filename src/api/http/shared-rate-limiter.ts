@@ -60,6 +60,11 @@ export class SharedRateLimiter extends RateLimiter {
     this.safetyShare = options.safety ?? DEFAULT_SAFETY;
   }
 
+  /** Never at once: every request of a shared budget is counted in the store (`acquire`). */
+  override tryAcquire(): boolean {
+    return false;
+  }
+
   override async acquire(path: string | 'token', priority: Priority = 'normal', signal?: AbortSignal): Promise<void> {
     // this process's own waiters keep their order (priority, then arrival) before asking the fleet
     await super.acquire(path, priority, signal);

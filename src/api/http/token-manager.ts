@@ -46,6 +46,12 @@ export class TokenManager {
   }
 
   /** A valid token, from the cache when it is fresh enough. */
+  /** The cached token while it is good (not due for renewal), without waiting; else undefined. */
+  peek(): AccessToken | undefined {
+    const t = this.current;
+    return t && this.o.clock.now() < t.expiresAtMs - this.refreshAhead(t) ? t : undefined;
+  }
+
   async get(signal?: AbortSignal): Promise<AccessToken> {
     const t = this.current;
     if (t && this.o.clock.now() < t.expiresAtMs - this.refreshAhead(t)) return t;
