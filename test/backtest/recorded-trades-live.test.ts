@@ -106,6 +106,6 @@ describe('a live run recording its trades', () => {
     const out = JSON.parse(cli.stdout);
     expect(out.manifest.data.source).toMatch(new RegExp(`trades: ${ids.length}\\)`));
     expect(out.manifest.fill_rule).not.toMatch(/holds no trades/);
-    expect(out.manifest.warm_up.note).toMatch(/warm-up history \(3 prices\)/);
+    expect(out.manifest.warm_up.note).toMatch(/warm-up history, as it was live: 3 prices from the recording's header/);
   });
 });
