@@ -22,7 +22,7 @@ import { readJournalDecisions, type DecisionRecord } from './divergence-journal.
 import { loadDivergenceInputs, type DivergenceInputs, type ReplayStrategy } from './divergence-inputs.js';
 import { alignDecisions } from './divergence-match.js';
 import { recordingHasBooks, runRecordedBookBacktest } from './recorded-book-run.js';
-import { loadRecordedSeries } from './recorded-series.js';
+import { loadRecordedSeries, type WarmUpSource } from './recorded-series.js';
 import { runBacktest } from './run.js';
 
 export interface DivergenceOptions {
@@ -137,7 +137,10 @@ function inputNotes(inputs: DivergenceInputs, liveAll: readonly DecisionRecord[]
 function strategyNotes(s: ReplayStrategy, inputs: DivergenceInputs, replayed: Replayed, liveCount: number, from: number): string[] {
   const notes: string[] = [];
   const warmed = inputs.run.warmUp?.points ?? 0;
-  if (replayed.fillModel === 'points' && warmed > 0) notes.push(`${s.name} replays on the point model (the recording holds no books of ${s.market}), which starts cold: the run warmed up on ${warmed} points first, so its first decisions may be live only`);
+  if (replayed.fillModel === 'points') notes.push(`${s.name} replays on the point model: the recording holds no books of ${s.market}`);
+  // the replay warms as the run did when the recording says how (the header's prices, or its history lines)
+  if (warmed > 0 && replayed.warmUpEvents === 0) notes.push(`${s.name}'s replay starts cold: the run warmed up on ${warmed} points first, and the recording holds none of them, so its first decisions may be live only`);
+  else if (replayed.warmUpEvents > 0) notes.push(`${s.name}'s replay warmed up on ${replayed.warmUpEvents} recorded price(s) (${replayed.warmUpFrom === 'header' ? "the header's warm-up prices" : "the recording's history lines"}), as the run did`);
   if (liveCount === 0 && replayed.decisions.length > 0) notes.push(`the journal holds no decision of ${s.name} while the recording ran (${new Date(from).toISOString()} to ${new Date(inputs.span.last).toISOString()}): check that it is this run's journal`);
   return notes;
 }
@@ -147,6 +150,9 @@ interface Replayed {
   readonly fillModel: 'book' | 'points';
   readonly mark: Dec;
   readonly gaps: DataGap[];
+  /** Warm-up events the replay gave the strategy before the first recorded event, and where they came from. */
+  readonly warmUpEvents: number;
+  readonly warmUpFrom: WarmUpSource;
 }
 
 /** Replays one strategy into a journal file of its own and reads its decisions back. */
@@ -166,7 +172,7 @@ async function replayStrategy(s: ReplayStrategy, inputs: DivergenceInputs, recor
   }
   const all = readJournalDecisions(file, { from: -Infinity, to: Infinity }, 'replay journal');
   const last = run.prices[run.prices.length - 1];
-  return { decisions: all, fillModel: book ? 'book' : 'points', mark: new D(last === undefined ? 0 : String(last)), gaps: gapList(run.times) };
+  return { decisions: all, fillModel: book ? 'book' : 'points', mark: new D(last === undefined ? 0 : String(last)), gaps: gapList(run.times), warmUpEvents: run.warmUpEvents ?? 0, warmUpFrom: run.warmUpFrom ?? 'none' };
 }
 
 /** Intervals between recorded times longer than GAP_FACTOR × the median spacing (as the manifest counts them). */

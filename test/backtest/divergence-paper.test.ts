@@ -55,7 +55,7 @@ export default defineStrategy({
 }
 
 interface Diff { index: number; strategy: string; seq: number; kind: string; cause: string; cost: string; follows: number | null; replay: { fills: { price: string; amount: string; fee: string }[] } | null }
-interface Report { differences: Diff[]; first_difference: Diff | null; strategies: { name: string; mark: string; paired: number; live: { decisions: number; pnl: string }; replay: { decisions: number; pnl: string } }[]; drift: Record<string, string>; drift_exceeded: boolean }
+interface Report { differences: Diff[]; first_difference: Diff | null; strategies: { name: string; mark: string; paired: number; live: { decisions: number; pnl: string }; replay: { decisions: number; pnl: string } }[]; drift: Record<string, string>; drift_exceeded: boolean; notes: string[] }
 
 const recording = join(dir, 'run.jsonl');
 const journal = join(dir, 'journal.sqlite');
@@ -107,6 +107,8 @@ describe('tradeloop divergence on a recorded paper run', () => {
     expect(report.differences.filter((d) => d.kind !== 'fill')).toEqual([]);
     for (const d of report.differences) expect(d.cause).toBe('fill-model');
     expectCostsAddUp(report);
+    // the replay warmed as the run did, on the header's prices
+    for (const name of ['flip', 'buyer']) expect(report.notes).toContainEqual(expect.stringMatching(new RegExp(`^${name}'s replay warmed up on \\d+ recorded price\\(s\\) \\(the header's warm-up prices\\)`)));
   });
 
   it('with a replay latency the first difference is a fill, nothing differs before it, and every later one is the fill model', async () => {
