@@ -12,6 +12,7 @@ import { runRecordedBookBacktest } from '../../backtest/recorded-book-run.js';
 import { z } from 'zod';
 import { defineStrategy, loadStrategy, resolveParams } from '../../src/strategy/index.js';
 import { runCli } from '../cli/cli-helpers.js';
+import { stopAndSave } from '../support/stop-and-save.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'tradeloop-recorded-book-'));
@@ -240,33 +241,6 @@ describe('backtest --fill-model book', () => {
   });
 
   it('takes a stop loss and a transfer as the point model does: the stop fires at the first book whose mid reaches it', { timeout: 60_000 }, async () => {
-    const stopAndSave = defineStrategy({
-      name: 'stop-and-save', description: 'buys once, then places a stop loss and sweeps some cash to another profile', params: z.object({}), markets: ['BTCUSD'],
-      create: () => {
-        let step: 'buy' | 'wait' | 'protect' | 'done' = 'buy';
-        let held = '0';
-        return {
-          onEvent(e) {
-            if (e.kind !== 'price') return undefined;
-            if (step === 'buy') {
-              step = 'wait';
-              return { kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '1000.00' };
-            }
-            if (step !== 'protect') return undefined;
-            step = 'done';
-            return [
-              { kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'STOP_MARKET', baseAmount: held, stopPrice: '9.00' },
-              { kind: 'transfer', asset: 'USD', amount: '100.00', fromProfileId: 'default', toProfileId: 'savings' },
-            ];
-          },
-          onReport(r) {
-            if (r.kind !== 'filled' || r.side !== 'BUY') return;
-            held = r.amount;
-            step = 'protect';
-          },
-        };
-      },
-    });
     // mids 9.75, 10, 11, 9.5, 9, 8.5: the buy takes 100 at the ask of 10; the stop at 9 waits through 10, 11 and 9.5
     const path = join(dir, 'stop.jsonl');
     const mids: [number, number][] = [[9.5, 10], [9.5, 10.5], [10.5, 11.5], [9.25, 9.75], [8.75, 9.25], [8, 9]];

@@ -3,47 +3,12 @@
  * through the risk gate and executors to point replay, which a live run would send to the platform.
  */
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { runBacktest } from '../../backtest/run.js';
-import { defineStrategy, resolveParams } from '../../src/strategy/index.js';
+import { resolveParams } from '../../src/strategy/index.js';
+import { stopAndSave } from '../support/stop-and-save.js';
 
 const T0 = Date.UTC(2024, 0, 1);
 const H = 3_600_000;
-
-/**
- * Buys with 1000 USD at the first point; at the point after the fill, protects the position with a stop
- * at 9 and moves 100 USD to a savings profile.
- */
-const stopAndSave = defineStrategy({
-  name: 'stop-and-save',
-  description: 'buys once, then places a stop loss and sweeps some cash to another profile',
-  params: z.object({}),
-  markets: ['BTCUSD'],
-  create: () => {
-    let step: 'buy' | 'wait' | 'protect' | 'done' = 'buy';
-    let held = '0';
-    return {
-      onEvent(e) {
-        if (e.kind !== 'price') return undefined;
-        if (step === 'buy') {
-          step = 'wait';
-          return { kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '1000.00' };
-        }
-        if (step !== 'protect') return undefined;
-        step = 'done';
-        return [
-          { kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'STOP_MARKET', baseAmount: held, stopPrice: '9.00' },
-          { kind: 'transfer', asset: 'USD', amount: '100.00', fromProfileId: 'default', toProfileId: 'savings' },
-        ];
-      },
-      onReport(r) {
-        if (r.kind !== 'filled' || r.side !== 'BUY') return;
-        held = r.amount;
-        step = 'protect';
-      },
-    };
-  },
-});
 
 function series(prices: number[]): { source: string; length: number; times: Float64Array; prices: Float64Array } {
   return { source: 'hand.csv', length: prices.length, times: Float64Array.from(prices, (_, i) => T0 + i * H), prices: Float64Array.from(prices) };
