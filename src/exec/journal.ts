@@ -7,6 +7,9 @@ import type { StrategyFill } from './journal-trades.js';
 
 export type { JournalFill, JournalIntentRow, JournalStore } from './journal-store.js';
 
+/** The decision event's data of an approval (JSON.stringify({ kind: 'approve' }), written once). */
+const APPROVED = '{"kind":"approve"}';
+
 interface RawIntentRow {
   ref_id: string;
   strategy: string;
@@ -51,7 +54,7 @@ export class Journal implements JournalStore {
     this.stmts = {
       insertIntent: this.db.prepare(
         `INSERT INTO intents(ref_id, strategy, kind, market, side, payload, decision, denial_code, message, state, created_at, updated_at)
-         VALUES (@ref_id, @strategy, @kind, @market, @side, @payload, @decision, @denial_code, @message, @state, @at, @at)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       event: this.db.prepare('INSERT INTO events(ref_id, at, type, data) VALUES (?, ?, ?, ?)'),
       setState: this.db.prepare('UPDATE intents SET state = ?, updated_at = ? WHERE ref_id = ?'),
@@ -80,21 +83,15 @@ export class Journal implements JournalStore {
       recordDecision: this.db.transaction((decision: Decision, sent?: { readonly at: number; readonly request: unknown }) => {
         const i = decision.intent;
         const approved = decision.kind === 'approve';
-        st.insertIntent.run({
-          ref_id: i.intentId,
-          strategy: i.strategy,
-          kind: i.kind,
-          market: 'market' in i ? i.market : null,
-          side: 'side' in i ? i.side : null,
-          payload: JSON.stringify(i),
-          decision: decision.kind,
-          denial_code: approved ? null : decision.reason.code,
+        // positional parameters: binding by name costs a lookup per parameter on every order
+        st.insertIntent.run(
+          i.intentId, i.strategy, i.kind, 'market' in i ? i.market : null, 'side' in i ? i.side : null, JSON.stringify(i),
+          decision.kind, approved ? null : decision.reason.code,
           // a denial's reason is what `tradeloop orders` shows beside its code
-          message: approved ? null : decision.reason.message,
-          state: approved ? (sent ? 'sent' : 'pending') : 'denied',
-          at: decision.at,
-        });
-        st.event.run(i.intentId, decision.at, 'decision', JSON.stringify(approved ? { kind: 'approve' } : { kind: 'deny', reason: decision.reason }));
+          approved ? null : decision.reason.message,
+          approved ? (sent ? 'sent' : 'pending') : 'denied', decision.at, decision.at,
+        );
+        st.event.run(i.intentId, decision.at, 'decision', approved ? APPROVED : JSON.stringify({ kind: 'deny', reason: decision.reason }));
         if (approved && sent) st.event.run(i.intentId, sent.at, 'request', JSON.stringify(sent.request ?? null));
       }),
       markSent: this.db.transaction((refId: string, at: number, request: unknown) => {
