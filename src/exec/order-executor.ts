@@ -152,19 +152,17 @@ function toRequest(i: PlaceIntent): PlaceOrderRequest {
     case 'LIMIT':
     case 'POST_ONLY_LIMIT':
     case 'STOP_MARKET':
-    case 'STOP_LIMIT':
-      return {
-        refId: i.intentId,
-        market: i.market,
-        side: i.side,
-        type: i.type,
-        ...(i.baseAmount !== undefined && { baseAmount: i.baseAmount }),
-        ...(i.quoteAmount !== undefined && { quoteAmount: i.quoteAmount }),
-        ...(i.price !== undefined && { price: i.price }),
-        ...(i.stopPrice !== undefined && { stopPrice: i.stopPrice }),
-        ...(i.timeInForce !== undefined && { timeInForce: i.timeInForce }),
-        ...(i.expiresAt !== undefined && { expiresAt: i.expiresAt }),
-      };
+    case 'STOP_LIMIT': {
+      // by assignment, not spreads of conditional objects: this runs for every order
+      const r: { -readonly [K in keyof PlaceOrderRequest]: PlaceOrderRequest[K] } = { refId: i.intentId, market: i.market, side: i.side, type: i.type };
+      if (i.baseAmount !== undefined) r.baseAmount = i.baseAmount;
+      if (i.quoteAmount !== undefined) r.quoteAmount = i.quoteAmount;
+      if (i.price !== undefined) r.price = i.price;
+      if (i.stopPrice !== undefined) r.stopPrice = i.stopPrice;
+      if (i.timeInForce !== undefined) r.timeInForce = i.timeInForce;
+      if (i.expiresAt !== undefined) r.expiresAt = i.expiresAt;
+      return r;
+    }
     default:
       return assertNever(i.type);
   }

@@ -5,7 +5,7 @@ import type { SecretSet } from '../../log/redact.js';
 import { AbortedError, ApiError, AuthError, ConflictError, MissingScopeError, RateLimitedError, ValidationError, VenueUnreachableError, outcomeUnknown } from '../errors.js';
 import type { OperationSpec, Priority } from '../operation-spec.js';
 import { validateBody } from '../validate/body.js';
-import { encodeQuery, fillPath, type QueryInput } from '../validate/query.js';
+import { fillPath, queryString, type QueryInput } from '../validate/query.js';
 import { connectionFailure, type CircuitBreaker } from './circuit-breaker.js';
 import { mapHttpError, requestIdOf } from './error-mapper.js';
 import type { RateLimiter } from './rate-limiter.js';
@@ -126,7 +126,7 @@ export class Executor {
   private prepare(spec: OperationSpec, input: CallInput, bodyChecked = false): Prepared {
     const pathParams = input.path ?? {};
     const path = fillPath(spec, pathParams);
-    const query = encodeQuery(spec, input.query as QueryInput | undefined).toString();
+    const query = queryString(spec, input.query as QueryInput | undefined);
     if (spec.body === 'none' && input.body !== undefined) throw new ValidationError(spec.id, 'body', `${spec.id} takes no body: remove it`);
     if (spec.body === 'required' && input.body === undefined) throw new ValidationError(spec.id, 'body', 'a JSON body is required');
     if (input.body === undefined) return { path, query, body: undefined, refId: undefined, pathParams };

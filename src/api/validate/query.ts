@@ -13,6 +13,19 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d
  * Validates `query` against the operation's parameters and encodes it exactly as on the wire:
  * arrays as repeated plain names, dotted names verbatim, booleans as true/false.
  */
+/** The encoded query string (without `?`): `encodeQuery`, skipped for an operation that has none. */
+export function queryString(spec: OperationSpec, query: QueryInput | undefined): string {
+  if (query === undefined && !QUERY_RULES[spec.id]) {
+    let params = false;
+    for (const _ in spec.query) {
+      params = true;
+      break;
+    }
+    if (!params) return '';
+  }
+  return encodeQuery(spec, query).toString();
+}
+
 export function encodeQuery(spec: OperationSpec, query: QueryInput | undefined): URLSearchParams {
   const out = new URLSearchParams();
   const given = query ?? {};
@@ -68,6 +81,9 @@ function encodeValue(op: string, name: string, param: QueryParamSpec, value: Exc
   }
 }
 
+/** A path template cut once at its `{name}` parameters: literal, name, literal, name, …, literal. */
+const PATH_PARTS = new WeakMap<OperationSpec, readonly string[]>();
+
 /** Fills `{name}` path parameters (URL-encoded); every one must be a non-empty string. */
 export function fillPath(spec: OperationSpec, params: Readonly<Record<string, string>> | undefined): string {
   const given = params ?? {};
@@ -76,9 +92,17 @@ export function fillPath(spec: OperationSpec, params: Readonly<Record<string, st
       throw new ValidationError(spec.id, name, spec.pathParams.length ? `is not a path parameter of ${spec.id}: use ${spec.pathParams.join(', ')}` : `${spec.id} takes no path parameters`);
     }
   }
-  return spec.path.replace(/\{([a-z_]+)\}/g, (_m, name: string) => {
+  let parts = PATH_PARTS.get(spec);
+  if (parts === undefined) {
+    parts = spec.path.split(/\{([a-z_]+)\}/);
+    PATH_PARTS.set(spec, parts);
+  }
+  let out = parts[0]!;
+  for (let k = 1; k < parts.length; k += 2) {
+    const name = parts[k]!;
     const v = given[name];
     if (typeof v !== 'string' || v.trim() === '') throw new ValidationError(spec.id, name, 'path parameter is required (a non-empty string)');
-    return encodeURIComponent(v);
-  });
+    out += encodeURIComponent(v) + parts[k + 1]!;
+  }
+  return out;
 }
