@@ -144,8 +144,17 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     if (!found) throw new ValidationError(id, 'operationId', `unknown operation ${JSON.stringify(id)}: run \`tradeloop api --list\` for the names`);
     return found;
   };
-  const call = <T>(id: string, input?: CallInput, opts?: CallOptions): Promise<T> =>
-    Promise.resolve().then(() => executor.call(spec(id), input, opts) as Promise<T>);
+  // straight into the executor (its checks and send are in an async function, so they reject, never
+  // throw): no microtask hop for the request to wait behind whatever else is queued
+  const call = <T>(id: string, input?: CallInput, opts?: CallOptions): Promise<T> => {
+    let found: OperationSpec;
+    try {
+      found = spec(id);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return executor.call(found, input, opts) as Promise<T>;
+  };
   const core: ApiCore = {
     call,
     paginate: <T>(id: string, input?: CallInput, opts?: CallOptions) => paginate<T>((s, i, o) => executor.call(s, i, o), spec(id), input, opts),

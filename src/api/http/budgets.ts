@@ -35,9 +35,22 @@ export const DEFAULT_SAFETY = 0.8;
 /** The budget that governs `path` (first matching pattern, else the default). */
 export function budgetFor(path: string, budgets: readonly Budget[] = PLATFORM_BUDGETS, fallback: Budget = DEFAULT_BUDGET): Budget {
   const segments = path.split('?')[0]!.split('/').filter((s) => s !== '');
-  for (const b of budgets) {
-    const pat = b.pattern.split('/').filter((s) => s !== '');
-    if (pat.length <= segments.length && pat.every((p, i) => p === '*' || p === segments[i])) return b;
+  const patterns = patternsOf(budgets);
+  for (let k = 0; k < budgets.length; k++) {
+    const pat = patterns[k]!.parts;
+    if (pat.length <= segments.length && pat.every((p, i) => p === '*' || p === segments[i])) return budgets[k]!;
   }
   return fallback;
+}
+
+/** Each budget's pattern cut into segments, once per list of budgets (every request looks one up). */
+const PATTERNS = new WeakMap<readonly Budget[], ReadonlyArray<{ readonly pattern: string; readonly parts: readonly string[] }>>();
+
+function patternsOf(budgets: readonly Budget[]): ReadonlyArray<{ readonly pattern: string; readonly parts: readonly string[] }> {
+  let out = PATTERNS.get(budgets);
+  if (out === undefined || out.length !== budgets.length || out.some((p, k) => p.pattern !== budgets[k]!.pattern)) {
+    out = budgets.map((b) => ({ pattern: b.pattern, parts: b.pattern.split('/').filter((s) => s !== '') }));
+    PATTERNS.set(budgets, out);
+  }
+  return out;
 }
