@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { TestClock } from '../../clock/test-clock.js';
+import { budgetFor, type Budget } from './budgets.js';
 import { RateLimiter } from './rate-limiter.js';
 
 const budget = { name: 'd', pattern: '*', ratePerSec: 10, burst: 2 };
@@ -38,5 +39,17 @@ describe('RateLimiter.tryAcquire', () => {
     expect(limiter.tryAcquire('/orders')).toBe(false);
     clock.advance(500);
     expect(limiter.tryAcquire('/orders')).toBe(true);
+  });
+});
+
+describe('budgetFor with its patterns cut once per list', () => {
+  it('maps paths as before, and follows a pattern changed in place', () => {
+    const list: Budget[] = [{ name: 'books', pattern: 'markets/*/order-book', ratePerSec: 1, burst: 1 }, { name: 'orders', pattern: 'profiles/*/orders', ratePerSec: 1, burst: 1 }];
+    expect(budgetFor('/markets/BTCUSD/order-book?x=1', list).name).toBe('books');
+    expect(budgetFor('/profiles/p1/orders/o-1', list).name).toBe('orders');
+    expect(budgetFor('/markets/BTCUSD/ticker', list).name).toBe('default');
+    list[0] = { ...list[0]!, pattern: 'markets/*/ticker' };
+    expect(budgetFor('/markets/BTCUSD/ticker', list).name).toBe('books');
+    expect(budgetFor('/markets/BTCUSD/order-book', list).name).toBe('default');
   });
 });
