@@ -7,6 +7,7 @@
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { D, InputError, type Dec, type Intent } from '../src/core/index.js';
+import type { RawIntentRow } from '../src/exec/journal.js';
 
 /** One fill of a decision: price, amount, fee (in `feeAsset`) and time. */
 export interface FillRecord {
@@ -33,21 +34,7 @@ export interface DecisionRecord {
   readonly fills: readonly FillRecord[];
 }
 
-interface IntentRow {
-  ref_id: string;
-  strategy: string;
-  kind: Intent['kind'];
-  market: string | null;
-  side: string | null;
-  payload: string;
-  decision: 'approve' | 'deny';
-  denial_code: string | null;
-  state: string;
-  amount_filled: string;
-  average_price: string | null;
-  created_at: number;
-  updated_at: number;
-}
+type IntentRow = Omit<RawIntentRow, 'state' | 'venue_id' | 'status' | 'message'> & { readonly state: string };
 
 interface FillRow {
   ref_id: string;

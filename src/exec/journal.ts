@@ -10,7 +10,8 @@ export type { JournalFill, JournalIntentRow, JournalStore } from './journal-stor
 /** The decision event's data of an approval (JSON.stringify({ kind: 'approve' }), written once). */
 const APPROVED = '{"kind":"approve"}';
 
-interface RawIntentRow {
+/** An intents row as SQLite returns it (readers of a journal file share it). */
+export interface RawIntentRow {
   ref_id: string;
   strategy: string;
   kind: Intent['kind'];
