@@ -5,7 +5,8 @@
  * paid) plus the base they moved valued at the recording's last mark; a difference costs the live
  * contribution minus the replay's, so the costs of all differences add up to the whole P&L gap.
  */
-import { D, splitMarket, type Dec, type Intent } from '../src/core/index.js';
+import { assetDecimals, D, splitMarket, type Dec, type Intent } from '../src/core/index.js';
+import { formatDecimal } from '../src/core/money-format.js';
 import type { DecisionRecord, FillRecord } from './divergence-journal.js';
 import type { DecisionPair } from './divergence-match.js';
 
@@ -106,7 +107,7 @@ function differenceOf(p: DecisionPair, ctx: CompareContext, refMap: ReadonlyMap<
   if (live.decision !== replay.decision || live.denialCode !== replay.denialCode) {
     return { kind: 'risk-decision', detail: `risk gate: live ${decisionText(live)}, replay ${decisionText(replay)}` };
   }
-  const fills = fillDiffs(live.fills, replay.fills, ctx.toleranceMs);
+  const fills = fillDiffs(live.fills, replay.fills, ctx.toleranceMs, ctx.market);
   if (fills.length > 0) return { kind: 'fill', detail: `fills differ: ${fills.join('; ')}` };
   return undefined;
 }
@@ -130,16 +131,36 @@ function intentFieldDiffs(a: Intent, b: Intent, refMap: ReadonlyMap<string, stri
   return out;
 }
 
-function fillDiffs(live: readonly FillRecord[], replay: readonly FillRecord[], toleranceMs: number): string[] {
+/**
+ * Two values as people read them: at `decimals` (the asset's precision), or in full when they look the
+ * same there (the JSON keeps every fill in full either way).
+ */
+function shownPair(a: Dec, b: Dec, decimals: number): [string, string] {
+  const [x, y] = [formatDecimal(a, decimals), formatDecimal(b, decimals)];
+  return x === y ? [a.toFixed(), b.toFixed()] : [x, y];
+}
+
+function fillDiffs(live: readonly FillRecord[], replay: readonly FillRecord[], toleranceMs: number, market: string): string[] {
+  const { base, quote } = splitMarket(market);
   const sum = (fs: readonly FillRecord[], f: (x: FillRecord) => Dec): Dec => fs.reduce((s, x) => s.plus(f(x)), new D(0));
   const [la, ra] = [sum(live, (f) => f.amount), sum(replay, (f) => f.amount)];
   const out: string[] = [];
-  if (!la.eq(ra)) out.push(`amount live ${la.toFixed()}, replay ${ra.toFixed()}`);
+  if (!la.eq(ra)) {
+    const [x, y] = shownPair(la, ra, assetDecimals(base));
+    out.push(`amount live ${x}, replay ${y}`);
+  }
   const vwap = (fs: readonly FillRecord[], amount: Dec): Dec | undefined => (amount.isZero() ? undefined : sum(fs, (f) => f.price.times(f.amount)).div(amount));
   const [lp, rp] = [vwap(live, la), vwap(replay, ra)];
-  if (lp !== undefined && rp !== undefined && !lp.eq(rp)) out.push(`average price live ${lp.toFixed()}, replay ${rp.toFixed()}`);
+  if (lp !== undefined && rp !== undefined && !lp.eq(rp)) {
+    const [x, y] = shownPair(lp, rp, assetDecimals(quote));
+    out.push(`average price live ${x}, replay ${y}`);
+  }
   const [lf, rf] = [sum(live, (f) => f.fee), sum(replay, (f) => f.fee)];
-  if (!lf.eq(rf)) out.push(`fee live ${lf.toFixed()}, replay ${rf.toFixed()}`);
+  if (!lf.eq(rf)) {
+    const feeAsset = live[0]?.feeAsset ?? replay[0]?.feeAsset ?? quote;
+    const [x, y] = shownPair(lf, rf, assetDecimals(feeAsset));
+    out.push(`fee live ${x} ${feeAsset}, replay ${y} ${feeAsset}`);
+  }
   const [lt, rt] = [live[0]?.at, replay[0]?.at];
   if (lt !== undefined && rt !== undefined && Math.abs(lt - rt) > toleranceMs) out.push(`first fill live ${new Date(lt).toISOString()}, replay ${new Date(rt).toISOString()}`);
   return out;

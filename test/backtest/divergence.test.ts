@@ -73,7 +73,7 @@ describe('comparing paired decisions', () => {
     const [d] = compareStrategy('s', [{ live, replay }], CTX, new Map());
     expect(d).toMatchObject({ kind: 'fill', cause: 'fill-model', inherited: false, quote: 'USD' });
     expect(d!.cost.toFixed()).toBe('-2.002');
-    expect(d!.detail).toBe('fills differ: average price live 101, replay 100; fee live 0.202, replay 0.2');
+    expect(d!.detail).toBe('fills differ: average price live 101.00, replay 100.00; fee live 0.202 USD, replay 0.2 USD');
   });
 
   it('later intent differences follow the first difference and take its cause; the costs add up to the P&L gap', () => {
