@@ -1,5 +1,6 @@
 import { D, ZERO, splitMarket, type Dec, type Instrument, type Intent, type MarketSymbol } from '../core/index.js';
 import type { RiskView } from '../risk/index.js';
+import { decimalOf, decimalOfNumber } from '../risk/decimals.js';
 import { midOf, type AccountStore, type MarketStore } from '../state/index.js';
 import { catalogInstrument } from '../sim/market/catalog.js';
 import type { OpenOrderBook } from './open-order-book.js';
@@ -26,6 +27,8 @@ export class EngineRiskView implements RiskView {
   /** Transfer limits as last read from the venue (List Transfer Limits), less transfers since. */
   readonly transferLimits = new TransferLimitBook();
   private foreignOpenOrders = 0;
+  /** What a buy reserves per unit of its value: 1 + the fee (the same float-made Decimal as always, made once). */
+  private readonly feeFactor: Dec;
 
   constructor(
     private readonly clock: { now(): number },
@@ -33,7 +36,9 @@ export class EngineRiskView implements RiskView {
     private readonly account: AccountStore,
     private readonly feeBps: number,
     private readonly openOrders: Pick<OpenOrderBook, 'count'>,
-  ) {}
+  ) {
+    this.feeFactor = new D(1 + feeBps / 10_000);
+  }
 
   now(): number {
     return this.clock.now();
@@ -98,7 +103,7 @@ export class EngineRiskView implements RiskView {
   /** Reserves what an approved intent will spend until the venue confirms it. */
   reserve(intent: Intent): void {
     if (intent.kind === 'transfer') this.transferLimits.spend(intent.intentId, intent.asset, new D(intent.amount));
-    const r = reservationOf(intent, midOf(this.market_.snapshot('market' in intent ? intent.market : '')), this.feeBps);
+    const r = this.reservationOf(intent);
     if (!r) return;
     if (this.reservations.has(intent.intentId)) this.drop(intent.intentId);
     this.reservations.set(intent.intentId, r);
@@ -133,15 +138,19 @@ export class EngineRiskView implements RiskView {
       this.released.add(refId);
     }
   }
-}
 
-function reservationOf(intent: Intent, mid: number | undefined, feeBps: number): Reservation | undefined {
-  if (intent.kind === 'transfer') return { asset: intent.asset, amount: new D(intent.amount) };
-  if (intent.kind !== 'place-order' && intent.kind !== 'execute-quote') return undefined;
-  const { base, quote } = splitMarket(intent.market);
-  if (intent.side === 'SELL') return intent.baseAmount ? { asset: base, amount: new D(intent.baseAmount) } : undefined;
-  if (intent.quoteAmount) return { asset: quote, amount: new D(intent.quoteAmount) };
-  const price = intent.kind === 'place-order' && intent.price ? new D(intent.price) : mid !== undefined ? new D(mid) : undefined;
-  if (!price || !intent.baseAmount) return undefined;
-  return { asset: quote, amount: price.times(intent.baseAmount).times(1 + feeBps / 10_000) };
+  /** What an approved intent will spend (a buy at its price, or at mid, with the fee); amounts were checked by the gate. */
+  private reservationOf(intent: Intent): Reservation | undefined {
+    if (intent.kind === 'transfer') return { asset: intent.asset, amount: new D(intent.amount) };
+    if (intent.kind !== 'place-order' && intent.kind !== 'execute-quote') return undefined;
+    const { base, quote } = splitMarket(intent.market);
+    if (intent.side === 'SELL') return intent.baseAmount ? { asset: base, amount: decimalOf(intent.baseAmount) } : undefined;
+    if (intent.quoteAmount) return { asset: quote, amount: decimalOf(intent.quoteAmount) };
+    if (!intent.baseAmount) return undefined;
+    // mid only when the intent names no price (read from the store: the gate read the same snapshot)
+    const mid = intent.kind === 'place-order' && intent.price ? undefined : midOf(this.market_.snapshot(intent.market));
+    const price = intent.kind === 'place-order' && intent.price ? decimalOf(intent.price) : mid !== undefined ? decimalOfNumber(mid) : undefined;
+    if (!price) return undefined;
+    return { asset: quote, amount: price.times(intent.baseAmount).times(this.feeFactor) };
+  }
 }

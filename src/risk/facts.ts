@@ -1,7 +1,8 @@
-import { D, decimalPlaces, isTradingMarket, type Dec, type Instrument, type Intent, type MarketSymbol, type Side } from '../core/index.js';
+import { decimalPlaces, isTradingMarket, type Dec, type Instrument, type Intent, type MarketSymbol, type Side } from '../core/index.js';
 import { catalogInstrument } from '../sim/market/catalog.js';
 import { midOf } from '../state/index.js';
 import type { DenialReason } from '../core/index.js';
+import { decimalOf, decimalOfNumber } from './decimals.js';
 import { deny } from './denial.js';
 import type { RiskView } from './view.js';
 
@@ -31,7 +32,7 @@ const AMOUNT = /^(\d+\.?\d*|\.\d+)$/;
 function amount(value: string | undefined, field: string): Dec | DenialReason | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || !AMOUNT.test(value)) return deny('INVALID_INTENT', `${field} must be a positive decimal string, got ${JSON.stringify(value)}`, { field });
-  const d = new D(value);
+  const d = decimalOf(value);
   if (d.lte(0)) return deny('INVALID_INTENT', `${field} must be greater than zero, got ${value}`, { field, value });
   return d;
 }
@@ -50,14 +51,16 @@ export function tradeFacts(intent: TradeIntent, view: RiskView): TradeFacts | De
   const quoteAmount = amount(intent.quoteAmount, 'quoteAmount');
   const rawPrice = intent.kind === 'place-order' ? intent.price : intent.limitPrice;
   const price = amount(rawPrice, intent.kind === 'place-order' ? 'price' : 'limitPrice');
-  for (const v of [baseAmount, quoteAmount, price]) if (isDenial(v)) return v;
+  if (isDenial(baseAmount)) return baseAmount;
+  if (isDenial(quoteAmount)) return quoteAmount;
+  if (isDenial(price)) return price;
   if ((baseAmount === undefined) === (quoteAmount === undefined)) {
     return deny('INVALID_INTENT', 'exactly one of baseAmount and quoteAmount must be set', { field: 'baseAmount|quoteAmount' });
   }
   const mid = midOf(view.market(intent.market));
-  const reference = mid !== undefined && Number.isFinite(mid) && mid > 0 ? new D(mid) : undefined;
-  const p = (price as Dec | undefined) ?? reference;
-  const notional = quoteAmount !== undefined ? (quoteAmount as Dec) : p !== undefined ? (baseAmount as Dec).times(p) : undefined;
+  const reference = mid !== undefined && Number.isFinite(mid) && mid > 0 ? decimalOfNumber(mid) : undefined;
+  const p = price ?? reference;
+  const notional = quoteAmount !== undefined ? quoteAmount : p !== undefined ? (baseAmount as Dec).times(p) : undefined;
   return {
     intent,
     market: intent.market,
@@ -65,9 +68,9 @@ export function tradeFacts(intent: TradeIntent, view: RiskView): TradeFacts | De
     base,
     quote,
     instrument,
-    baseAmount: baseAmount as Dec | undefined,
-    quoteAmount: quoteAmount as Dec | undefined,
-    price: price as Dec | undefined,
+    baseAmount,
+    quoteAmount,
+    price,
     reference,
     notional,
   };

@@ -122,6 +122,32 @@ describe('RiskGate', () => {
     expect(codeOf(setup({ price_band_bps: 100 }).gate, limitBuy({ price: '110' }))).toBe('PRICE_BAND');
   });
 
+  it('decides the price band at its edges exactly, with the distance in the denial as before', () => {
+    // mid 100 (book 99/101), band 100 bps: 101 and 99 are on the edge, a tick beyond is out
+    const { gate } = setup({ price_band_bps: 100 });
+    expect(codeOf(gate, limitBuy({ price: '101' }))).toBe('approve');
+    expect(codeOf(gate, limitBuy({ price: '99' }))).toBe('approve');
+    const d = gate.decide(limitBuy({ price: '101.25' }));
+    expect(d.kind === 'deny' && d.reason).toEqual({ code: 'PRICE_BAND', message: 'price 101.25 is 125 bps from mid 100 (band 100 bps)', details: { price: '101.25', mid: '100', distance_bps: 125, band_bps: 100 } });
+    expect(codeOf(gate, limitBuy({ price: '98.75', side: 'SELL', baseAmount: '0.5' }))).toBe('PRICE_BAND');
+    // a band that is not a whole number of bps, and a mid whose distance does not divide evenly
+    const s = setup({ price_band_bps: 33.5 });
+    s.store.apply({ kind: 'book', market: 'BTCUSD', at: s.clock.now(), bids: [{ price: 299.5, amount: 5 }], asks: [{ price: 300.5, amount: 5 }] });
+    expect(codeOf(s.gate, limitBuy({ price: '301', baseAmount: '0.1' }))).toBe('approve'); // 33.33… bps
+    const far = s.gate.decide(limitBuy({ price: '301.25', baseAmount: '0.1' })); // 41.67 bps
+    expect(far.kind === 'deny' && far.reason.details).toEqual({ price: '301.25', mid: '300', distance_bps: 41.67, band_bps: 33.5 });
+  });
+
+  it('asks a buy for its value plus the fee, to the cent', () => {
+    // 1 BTC at 100 with the default fee of 10 bps: 100.10 USD
+    expect(codeOf(setup({ fee_bps: 10 }, { USD: '100.1', BTC: '0' }).gate, limitBuy())).toBe('approve');
+    const d = setup({ fee_bps: 10 }, { USD: '100.09', BTC: '0' }).gate.decide(limitBuy());
+    expect(d.kind === 'deny' && d.reason).toEqual({ code: 'INSUFFICIENT_BALANCE', message: 'needs 100.10 USD, 100.09 available', details: { asset: 'USD', required: '100.10', available: '100.09' } });
+    // a fee that is not a whole number of bps on a value that does not divide evenly
+    const odd = setup({ fee_bps: 7.5 }, { USD: '33.358', BTC: '0' }).gate.decide(limitBuy({ price: '100.25', baseAmount: '0.333' }));
+    expect(odd.kind === 'deny' && odd.reason.details).toEqual({ asset: 'USD', required: '33.41', available: '33.358' });
+  });
+
   it('denies STALE_DATA when market data is old', () => {
     const s = setup({ stale_after_ms: 1000 });
     s.clock.advance(1001);

@@ -1,4 +1,4 @@
-import { D, type DenialReason } from '../../core/index.js';
+import { D, type Dec, type DenialReason } from '../../core/index.js';
 import { quoteTimeLeftMs } from '../../state/index.js';
 import { deny } from '../denial.js';
 import type { TradeFacts } from '../facts.js';
@@ -24,8 +24,13 @@ export function checkStale(f: TradeFacts, view: RiskView, limits: RiskLimits): D
 /** A limit price far from mid is a mistake (and the platform refuses takers beyond 15%). */
 export function checkPriceBand(f: TradeFacts, _view: RiskView, limits: RiskLimits): DenialReason | undefined {
   if (f.price === undefined || f.reference === undefined || f.intent.kind !== 'place-order') return undefined;
+  // Without a division first: |price − mid| × 10,000 ≤ band × mid exactly means the rounded distance
+  // below is within the band too (rounding is monotone and keeps the band's own value), so most
+  // orders pass on two multiplications; one beyond it is decided by the rounded distance, as always.
+  const band = bandOf(limits);
+  if (f.price.minus(f.reference).abs().times(10_000).lte(band.times(f.reference))) return undefined;
   const bps = f.price.minus(f.reference).abs().div(f.reference).times(10_000);
-  if (bps.gt(limits.price_band_bps)) {
+  if (bps.gt(band)) {
     return deny('PRICE_BAND', `price ${f.price.toFixed()} is ${bps.toFixed(0)} bps from mid ${f.reference.toFixed()} (band ${limits.price_band_bps} bps)`, {
       price: f.price.toFixed(),
       mid: f.reference.toFixed(),
@@ -34,6 +39,16 @@ export function checkPriceBand(f: TradeFacts, _view: RiskView, limits: RiskLimit
     });
   }
   return undefined;
+}
+
+/** The price band of a limits object as a Decimal, made once per value of `price_band_bps`. */
+const BANDS = new WeakMap<RiskLimits, { readonly raw: number; readonly band: Dec }>();
+function bandOf(limits: RiskLimits): Dec {
+  const b = BANDS.get(limits);
+  if (b !== undefined && b.raw === limits.price_band_bps) return b.band;
+  const band = new D(limits.price_band_bps);
+  BANDS.set(limits, { raw: limits.price_band_bps, band });
+  return band;
 }
 
 /** A quote execution needs a live quote with enough time left, within the intent's worst price. */
