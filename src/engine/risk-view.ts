@@ -151,6 +151,6 @@ export class EngineRiskView implements RiskView {
     const mid = intent.kind === 'place-order' && intent.price ? undefined : midOf(this.market_.snapshot(intent.market));
     const price = intent.kind === 'place-order' && intent.price ? decimalOf(intent.price) : mid !== undefined ? decimalOfNumber(mid) : undefined;
     if (!price) return undefined;
-    return { asset: quote, amount: price.times(intent.baseAmount).times(this.feeFactor) };
+    return { asset: quote, amount: price.times(decimalOf(intent.baseAmount)).times(this.feeFactor) };
   }
 }

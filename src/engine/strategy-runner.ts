@@ -7,6 +7,10 @@ import { failureOf, thrownReason, type StrategyFailure } from './strategy-failur
 
 const KINDS = new Set(['place-order', 'cancel-order', 'execute-quote', 'transfer']);
 
+function isKind(kind: unknown): boolean {
+  return kind === 'place-order' || kind === 'cancel-order' || kind === 'execute-quote' || kind === 'transfer';
+}
+
 /**
  * One running strategy instance. Calls its handlers, turns what they return into intents stamped
  * with ids, and stops the strategy (reporting why) when it throws or returns something that is not
@@ -120,20 +124,31 @@ export class StrategyRunner {
 
   private toIntents(out: unknown, where: string): Intent[] | undefined {
     if (typeof (out as { then?: unknown }).then === 'function') return this.asyncHandler(out as PromiseLike<unknown>, where);
-    const drafts = Array.isArray(out) ? out : [out];
-    if (drafts.length === 0) return undefined;
+    // the usual answer is one draft: no array made for it on the way in
+    if (!Array.isArray(out)) {
+      const intent = this.stamp(out, where);
+      return intent === undefined ? undefined : [intent];
+    }
+    if (out.length === 0) return undefined;
     const intents: Intent[] = [];
-    for (const d of drafts) {
-      if (typeof d !== 'object' || d === null || !KINDS.has((d as { kind?: string }).kind ?? '')) {
-        const message = `${where} returned ${JSON.stringify(d)}, not an intent (kind must be one of ${[...KINDS].join(', ')})`;
-        this.stop(message, { strategy: this.name, handler: where, message, stack: [] });
-        return undefined;
-      }
-      const intentId = this.ids.next();
-      this.stamped.set(d, intentId);
-      intents.push({ ...(d as IntentDraft), intentId, strategy: this.name } as Intent);
+    for (const d of out) {
+      const intent = this.stamp(d, where);
+      if (intent === undefined) return undefined;
+      intents.push(intent);
     }
     return intents;
+  }
+
+  /** The intent of one returned draft, with its id; something that is not an intent stops the strategy. */
+  private stamp(d: unknown, where: string): Intent | undefined {
+    if (typeof d !== 'object' || d === null || !isKind((d as { kind?: unknown }).kind)) {
+      const message = `${where} returned ${JSON.stringify(d)}, not an intent (kind must be one of ${[...KINDS].join(', ')})`;
+      this.stop(message, { strategy: this.name, handler: where, message, stack: [] });
+      return undefined;
+    }
+    const intentId = this.ids.next();
+    this.stamped.set(d, intentId);
+    return { ...(d as IntentDraft), intentId, strategy: this.name } as Intent;
   }
 
   /**

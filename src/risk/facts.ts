@@ -1,4 +1,4 @@
-import { decimalPlaces, isTradingMarket, type Dec, type Instrument, type Intent, type MarketSymbol, type Side } from '../core/index.js';
+import { decimalPlaces, isTradingMarket, ZERO, type Dec, type Instrument, type Intent, type MarketSymbol, type Side } from '../core/index.js';
 import { catalogInstrument } from '../sim/market/catalog.js';
 import { midOf } from '../state/index.js';
 import type { DenialReason } from '../core/index.js';
@@ -33,7 +33,7 @@ function amount(value: string | undefined, field: string): Dec | DenialReason | 
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || !AMOUNT.test(value)) return deny('INVALID_INTENT', `${field} must be a positive decimal string, got ${JSON.stringify(value)}`, { field });
   const d = decimalOf(value);
-  if (d.lte(0)) return deny('INVALID_INTENT', `${field} must be greater than zero, got ${value}`, { field, value });
+  if (d.lte(ZERO)) return deny('INVALID_INTENT', `${field} must be greater than zero, got ${value}`, { field, value });
   return d;
 }
 

@@ -213,6 +213,14 @@ describe('RiskGate', () => {
     s.gate.decide(limitBuy());
     s.gate.decide(limitBuy({ market: 'DOGEUSD' }));
     expect(s.gate.stats()).toEqual({ approve: 1, MARKET_NOT_ALLOWED: 1 });
+    s.gate.decide(limitBuy());
+    expect(s.gate.stats()).toEqual({ approve: 2, MARKET_NOT_ALLOWED: 1 });
+    // codes in the order they first came, approvals among them
+    const d = setup();
+    d.gate.decide(limitBuy({ market: 'DOGEUSD' }));
+    d.gate.decide(limitBuy());
+    d.gate.decide(limitBuy({ price: '1000' }));
+    expect(Object.entries(d.gate.stats())).toEqual([['MARKET_NOT_ALLOWED', 1], ['approve', 1], ['PRICE_BAND', 1]]);
   });
 
   it('checks ticks against the sim catalog when the view does not know the instrument', () => {

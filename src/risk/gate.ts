@@ -37,7 +37,9 @@ const TRADE_CHECKS: readonly TradeCheck[] = [
 export class RiskGate {
   readonly killSwitch: KillSwitch;
   private readonly rate: RateWindow;
+  /** Decisions by code, in the order the codes first came; approvals (most decisions) are counted in `approvals`, without a lookup. */
   private readonly counts = new Map<'approve' | DenialCode, number>();
+  private approvals = 0;
   private readonly allowed: ReadonlySet<string>;
 
   constructor(
@@ -54,12 +56,13 @@ export class RiskGate {
     const at = this.view.now();
     const reason = this.check(intent, at);
     const decision: Decision = reason ? { kind: 'deny', intent, at, reason } : { kind: 'approve', intent, at };
-    const key = reason ? reason.code : 'approve';
-    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
     if (reason) {
+      this.counts.set(reason.code, (this.counts.get(reason.code) ?? 0) + 1);
       this.rate.countAt(at);
       this.log?.info({ intentId: intent.intentId, strategy: intent.strategy, code: reason.code, details: reason.details }, `denied ${intent.kind}: ${reason.message}`);
     } else {
+      // the first approval takes its place among the codes (stats keeps the order they first came in)
+      if (this.approvals++ === 0) this.counts.set('approve', 0);
       this.rate.record(at);
       this.log?.debug({ intentId: intent.intentId, strategy: intent.strategy }, `approved ${intent.kind}`);
     }
@@ -68,7 +71,9 @@ export class RiskGate {
 
   /** Decisions so far by outcome code ("approve" or a denial code). */
   stats(): Readonly<Record<string, number>> {
-    return Object.fromEntries(this.counts);
+    const stats: Record<string, number> = Object.fromEntries(this.counts);
+    if (this.approvals > 0) stats.approve = this.approvals;
+    return stats;
   }
 
   private check(intent: Intent, at: number): DenialReason | undefined {
