@@ -14,9 +14,20 @@ describe('decimalOf / decimalOfNumber', () => {
     }
   });
 
-  it('stays bounded: many distinct values still parse right after the cache is emptied', () => {
-    for (let i = 0; i < 5_000; i++) expect(decimalOf(`${i}.25`).toFixed()).toBe(`${i}.25`);
+  it('stays right when values share a slot: many distinct values, each read back', () => {
+    for (let i = 0; i < 5_000; i++) {
+      expect(decimalOf(`${i}.25`).toFixed()).toBe(`${i}.25`);
+      expect(decimalOfNumber(i + 0.125).toFixed()).toBe(new D(i + 0.125).toFixed());
+    }
+    for (let i = 4_999; i >= 0; i -= 7) expect(decimalOf(`${i}.25`).toFixed()).toBe(`${i}.25`);
     expect(decimalOf('7.25').toFixed()).toBe('7.25');
+  });
+
+  it('keeps the sign of zero and passes non-finite numbers to D', () => {
+    expect(decimalOfNumber(-0).isNegative()).toBe(new D(-0).isNegative());
+    expect(decimalOfNumber(0).isNegative()).toBe(false);
+    expect(decimalOfNumber(Number.NaN).isNaN()).toBe(true);
+    expect(decimalOfNumber(Number.POSITIVE_INFINITY).isFinite()).toBe(false);
   });
 
   it('throws as new D does on a string that is not a number, and keeps nothing for it', () => {
