@@ -132,8 +132,13 @@ describe('Engine', () => {
     await s.engine.drain();
     const orderId = [...s.venue.orders.keys()][0] as string;
     s.venue.fill(orderId, '1', '100');
+    expect(s.engine.ownedIntents).toBe(1);
+    // the journal learns the order closed before its fill is read: that fill is the order's last
+    await s.kernel.reconciler.reconcile();
     await s.fills.poll();
     expect(seen).toEqual(['accepted', 'filled']);
+    // nothing more will come for the order, so the engine forgets its owner
+    expect(s.engine.ownedIntents).toBe(0);
   });
 });
 

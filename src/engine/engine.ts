@@ -145,9 +145,10 @@ export class Engine {
     const r = item.report;
     this.trackReport(r);
     const owner = this.owners.get(r.refId);
-    // a denied, rejected or failed intent never reached the venue: nothing more will be reported for
-    // it, so its owner is forgotten (denials are most intents; a long run would otherwise grow this map)
-    if (r.kind === 'denied' || r.kind === 'rejected' || r.kind === 'failed') this.owners.delete(r.refId);
+    // nothing more will be reported for a denied, rejected or failed intent (it never reached the
+    // venue), an order's last fill (orderDone) or a settled quote execution: its owner is forgotten, so
+    // a long run does not grow this map with every order it ever made
+    if (r.kind === 'denied' || r.kind === 'rejected' || r.kind === 'failed' || (r.kind === 'filled' && r.orderDone === true) || (r.kind === 'quote-executed' && r.settled)) this.owners.delete(r.refId);
     if (owner) {
       const intents = owner.onReport(r, this.contextFor(owner));
       if (intents) this.handleIntents(owner, intents);
@@ -158,6 +159,11 @@ export class Engine {
    * Makes the running strategy instance named `strategy` the owner of an order this run did not make
    * (one adopted at start), so it hears that order's reports; a name no running instance has owns nothing.
    */
+  /** Intents whose strategy still hears their reports (orders open or not known to be done). */
+  get ownedIntents(): number {
+    return this.owners.size;
+  }
+
   own(refId: string, strategy: string): void {
     const owner = this.deps.strategies.find((s) => s.name === strategy);
     if (owner) this.owners.set(refId, owner);
