@@ -5,7 +5,7 @@
  * received from the sells (after their fees) minus quote spent on the buys (fees included), so the
  * fees are inside the P&L and also listed apart. Money stays decimal; only fills cost decimal work.
  */
-import { type Dec, D, ZERO, toWire } from '../src/core/index.js';
+import { type Dec, ZERO, toWire } from '../src/core/index.js';
 import type { PointExecution } from '../src/sim/replay/point-orders.js';
 import type { RoundTrip } from './metrics.js';
 import type { FillMarker } from './report.js';
@@ -70,7 +70,8 @@ export class RoundTripTracker {
     }
     // A sale with no position open (selling an initial holding) is no round trip of the strategy's.
     if (this.position.isZero()) return;
-    const amount = D.min(x.amount, this.position);
+    // the smaller of the two as it is (D.min would copy it)
+    const amount = x.amount.gt(this.position) ? this.position : x.amount;
     this.position = this.position.minus(amount);
     this.received = this.received.plus(x.quoteAmount);
     this.sells.add(amount, x.price);

@@ -224,8 +224,9 @@ function refresh(b: BacktestBundle, r: ReplayInput, marks: { version: number; fu
     marks.funds = pm.fundsVersion;
     const q = pm.balance(r.quote);
     const x = pm.balance(r.base);
-    marks.quote = q.available.plus(q.trading).toNumber();
-    marks.base = x.available.plus(x.trading).toNumber();
+    // nothing reserved (the usual case between orders) needs no sum: the same number, one Decimal fewer
+    marks.quote = (q.trading.isZero() ? q.available : q.available.plus(q.trading)).toNumber();
+    marks.base = (x.trading.isZero() ? x.available : x.available.plus(x.trading)).toNumber();
   }
   if (pm.executionCount === marks.consumed) return;
   for (const x of pm.executionsFrom(marks.consumed)) r.tracker.add(x);
