@@ -12,22 +12,11 @@ import { describe, expect, it } from 'vitest';
 import { parseGrid } from '../../backtest/grid.js';
 import { distProblem, workerBoot } from '../../backtest/optimize-boot.js';
 import { runOptimize } from '../../backtest/optimize.js';
-import { Rng } from '../../src/core/index.js';
+import { randomWalk } from '../support/walk.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-function walk(n: number, seed: number) {
-  const rng = new Rng(seed);
-  const times = new Float64Array(n);
-  const prices = new Float64Array(n);
-  let p = 100;
-  for (let i = 0; i < n; i++) {
-    p *= Math.exp(0.02 * (rng.next() - 0.5));
-    times[i] = Date.UTC(2024, 0, 1) + i * 3_600_000;
-    prices[i] = Math.round(p * 100) / 100;
-  }
-  return { source: 'walk', length: n, times, prices };
-}
+const walk = (n: number, seed: number) => randomWalk(n, seed);
 
 /** A project folder with one source, its compiled output and the compiled worker, at given times (s). */
 function project(times: { source: number; output: number }): string {

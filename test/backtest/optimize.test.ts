@@ -8,22 +8,11 @@ import { parseGrid } from '../../backtest/grid.js';
 import { runOptimize, segmentBounds } from '../../backtest/optimize.js';
 import { runBacktest } from '../../backtest/run.js';
 import { metricsToJson } from '../../backtest/metrics.js';
-import { Rng } from '../../src/core/index.js';
+import { randomWalk } from '../support/walk.js';
 import { resolveParams } from '../../src/strategy/index.js';
 import smaCross from '../../strategies/sma-cross.js';
 
-function walk(n: number, seed: number) {
-  const rng = new Rng(seed);
-  const times = new Float64Array(n);
-  const prices = new Float64Array(n);
-  let p = 100;
-  for (let i = 0; i < n; i++) {
-    p *= Math.exp(0.02 * (rng.next() - 0.5));
-    times[i] = Date.UTC(2024, 0, 1) + i * 3_600_000;
-    prices[i] = Math.round(p * 100) / 100;
-  }
-  return { source: 'walk', length: n, times, prices };
-}
+const walk = (n: number, seed: number) => randomWalk(n, seed);
 
 describe('parseGrid', () => {
   it('expands ranges, lists and fixed values, first name slowest', () => {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { metricsToJson } from '../../backtest/metrics.js';
 import { runBacktest } from '../../backtest/run.js';
-import { Rng } from '../../src/core/index.js';
+import { randomWalk } from '../support/walk.js';
 import { loadStrategy, resolveParams } from '../../src/strategy/index.js';
 
 interface GoldenCase {
@@ -30,18 +30,7 @@ const CASES: readonly GoldenCase[] = [
   { name: 'quote-dca', strategy: 'quote-dca', params: { interval_ms: 86_400_000 }, seed: 5, points: 2_000 },
 ];
 
-function walk(n: number, seed: number) {
-  const rng = new Rng(seed);
-  const times = new Float64Array(n);
-  const prices = new Float64Array(n);
-  let p = 30_000;
-  for (let i = 0; i < n; i++) {
-    p *= Math.exp(0.015 * (rng.next() - 0.5));
-    times[i] = Date.UTC(2023, 0, 1) + i * 3_600_000;
-    prices[i] = Math.round(p * 100) / 100;
-  }
-  return { source: `walk-${seed}`, length: n, times, prices };
-}
+const walk = (n: number, seed: number) => randomWalk(n, seed, { start: 30_000, vol: 0.015, from: Date.UTC(2023, 0, 1), source: `walk-${seed}` });
 
 describe('golden backtests', () => {
   for (const c of CASES) {
