@@ -1,26 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runBacktest } from '../../backtest/run.js';
 import { RiskLimitsSchema } from '../../src/config/index.js';
-import { Rng } from '../../src/core/index.js';
 import type { PriceSeriesLike } from '../../src/sim/prices/price-data.js';
 import { resolveParams } from '../../src/strategy/index.js';
 import smaCross from '../../strategies/sma-cross.js';
 import { startLiveHarness, type LiveHarness } from '../support/live-harness.js';
+import { randomWalk } from '../support/walk.js';
 
 const STEP_MS = 60_000;
 const POINTS = 240;
 
 function walk(seed: number): PriceSeriesLike {
-  const rng = new Rng(seed);
-  const times = new Float64Array(POINTS);
-  const prices = new Float64Array(POINTS);
-  let p = 60_000;
-  for (let i = 0; i < POINTS; i++) {
-    p *= Math.exp(0.004 * (rng.next() - 0.5));
-    times[i] = Date.UTC(2024, 0, 1) + i * STEP_MS;
-    prices[i] = Math.round(p * 100) / 100;
-  }
-  return { source: `walk ${seed}`, length: POINTS, times, prices };
+  return randomWalk(POINTS, seed, { start: 60_000, vol: 0.004, stepMs: STEP_MS, source: `walk ${seed}` });
 }
 
 let h: LiveHarness | undefined;

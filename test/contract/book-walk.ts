@@ -5,6 +5,8 @@
 import { type MarketSymbol, type PriceLevel } from '../../src/core/index.js';
 
 export const WALK_MARKET = 'BTCUSD' as MarketSymbol;
+/** The walk's first second. */
+export const WALK_START = Date.UTC(2025, 5, 1);
 
 export interface WalkStep {
   readonly at: number;
@@ -28,5 +30,28 @@ export function walkStep(k: number, at: number): WalkStep {
       { quoteId: `q-${k}-buy`, side: 'BUY', price: (mid * 1.002).toFixed(2), expiresAt: at + 30_000 },
       { quoteId: `q-${k}-sell`, side: 'SELL', price: (mid * 0.998).toFixed(2), expiresAt: at + 30_000 },
     ],
+  };
+}
+
+/**
+ * The harness of a book venue on the walk: `record` hands the venue step k's book and quotes at second
+ * `at` (once at the start, then each simulated second after `arrive` lets orders reach it).
+ */
+export function walkHarness<V>(venue: V, record: (w: WalkStep) => void, arrive: (at: number) => void = () => undefined): { venue: V; advance(ms: number): Promise<void>; mid(): number; close(): Promise<void> } {
+  let at = WALK_START;
+  let step = 0;
+  record(walkStep(step, at));
+  return {
+    venue,
+    advance: async (ms) => {
+      for (let end = at + ms; at + 1_000 <= end; ) {
+        at += 1_000;
+        step++;
+        arrive(at);
+        record(walkStep(step, at));
+      }
+    },
+    mid: () => walkMid(step),
+    close: async () => undefined,
   };
 }

@@ -5,29 +5,15 @@
  * so), so the harness names no second profile.
  */
 import { PaperVenue } from '../../src/venue/paper-venue.js';
-import { WALK_MARKET, walkMid, walkStep } from './book-walk.js';
+import { WALK_MARKET, WALK_START, walkHarness } from './book-walk.js';
 import { venueContract } from './venue-contract.js';
 
 venueContract('PaperVenue (paper on real data)', async () => {
-  let at = Date.UTC(2025, 5, 1);
-  let step = 0;
-  const venue = await PaperVenue.open({ funding: { USD: '100000' }, feeBps: 0, latencyMs: 0, now: () => at });
-  const observe = (): void => {
-    const w = walkStep(step, at);
-    venue.observe({ kind: 'book', market: WALK_MARKET, at, bids: w.bids, asks: w.asks });
-    for (const q of w.quotes) venue.observe({ kind: 'quote', market: WALK_MARKET, at, ...q });
-  };
-  observe();
-  return {
-    venue,
-    advance: async (ms) => {
-      for (let end = at + ms; at + 1_000 <= end; ) {
-        at += 1_000;
-        step++;
-        observe();
-      }
-    },
-    mid: () => walkMid(step),
-    close: async () => undefined,
-  };
+  let now = WALK_START;
+  const venue = await PaperVenue.open({ funding: { USD: '100000' }, feeBps: 0, latencyMs: 0, now: () => now });
+  return walkHarness(venue, (w) => {
+    now = w.at;
+    venue.observe({ kind: 'book', market: WALK_MARKET, at: w.at, bids: w.bids, asks: w.asks });
+    for (const q of w.quotes) venue.observe({ kind: 'quote', market: WALK_MARKET, at: w.at, ...q });
+  });
 });
