@@ -203,7 +203,7 @@ export class PaperVenue implements Venue {
   }
 
   async transfer(req: TransferRequest): Promise<VenueTransfer> {
-    throw new VenueRejectedError('BAD_REQUEST', `transfer ${req.refId}: paper mode moves no money between profiles (the platform is never written to); run transfers live, or backtest them with --fill-model points`);
+    throw new VenueRejectedError('BAD_REQUEST', `transfer ${req.refId}: paper mode moves no money between profiles (the platform is never written to); run transfers live, or backtest them (both fill models take transfers)`);
   }
 
   async findTransferByRef(): Promise<VenueTransfer | undefined> {
