@@ -1,0 +1,167 @@
+import { D, type Dec } from './decimal.js';
+
+/**
+ * Exact money in whole units of 10^-scale (a bigint): the cheap exact arithmetic of the hot paths
+ * (point replay's fills and ledger, the risk gate's sums, a strategy's position, the backtest's round
+ * trips), where building decimal.js values for every amount of every intent was most of an intent's
+ * cost. Decimal strings stay the money of the wire, the journal and the reports; these functions turn
+ * them into units and back, exactly: a value with more decimals than the scale is refused
+ * (`undefined`), never rounded, so a caller falls back to decimal.js or picks a finer scale.
+ *
+ * Sums and comparisons of values at one scale are plain bigint operations. A product of values at
+ * scales a and b is at scale a + b; `rescale` brings it back with the rounding the caller names.
+ */
+
+const POW10: bigint[] = [1n];
+
+/** 10^n as a bigint (n ≥ 0), from a table that grows as needed. */
+export function pow10(n: number): bigint {
+  while (POW10.length <= n) POW10.push(POW10[POW10.length - 1]! * 10n);
+  return POW10[n]!;
+}
+
+const DIGIT_0 = 48;
+const DIGIT_9 = 57;
+const DOT = 46;
+const MINUS = 45;
+const PLUS = 43;
+
+/**
+ * A decimal string ("12.5", "-0.001", ".5", "1e-7", "1.5E+3") as units of 10^-scale; undefined when it
+ * is not a finite decimal or carries more significant decimals than `scale` (trailing zeros beyond the
+ * scale are fine: "1.500" at scale 2 is 150n).
+ */
+export function unitsOf(value: string, scale: number): bigint | undefined {
+  const n = value.length;
+  let i = 0;
+  let negative = false;
+  const c0 = value.charCodeAt(0);
+  if (c0 === MINUS || c0 === PLUS) {
+    negative = c0 === MINUS;
+    i = 1;
+  }
+  let digits = '';
+  let decimals = 0;
+  let seenDot = false;
+  let seenDigit = false;
+  let k = i;
+  for (; k < n; k++) {
+    const c = value.charCodeAt(k);
+    if (c >= DIGIT_0 && c <= DIGIT_9) {
+      seenDigit = true;
+      if (seenDot) decimals++;
+    } else if (c === DOT && !seenDot) {
+      seenDot = true;
+    } else break;
+  }
+  if (!seenDigit) return undefined;
+  digits = seenDot ? value.slice(i, k).replace('.', '') : value.slice(i, k);
+  let exponent = 0;
+  if (k < n) {
+    const e = value.charCodeAt(k);
+    if (e !== 101 && e !== 69) return undefined; // 'e' | 'E'
+    const rest = value.slice(k + 1);
+    if (!/^[+-]?\d+$/.test(rest)) return undefined;
+    exponent = Number(rest);
+  }
+  // value = digits × 10^(exponent − decimals); at the scale: digits × 10^(scale + exponent − decimals)
+  const shift = scale + exponent - decimals;
+  let units: bigint;
+  if (shift >= 0) {
+    if (shift > 400) return undefined;
+    units = BigInt(digits) * pow10(shift);
+  } else {
+    // the digits below the scale must all be zero
+    const cut = digits.length + shift;
+    const tail = cut <= 0 ? digits : digits.slice(cut);
+    for (let t = 0; t < tail.length; t++) if (tail.charCodeAt(t) !== DIGIT_0) return undefined;
+    units = cut <= 0 ? 0n : BigInt(digits.slice(0, cut));
+  }
+  return negative ? -units : units;
+}
+
+/**
+ * A number as units of 10^-scale, read as the shortest decimal that round-trips to it (the digits
+ * `new Decimal(number)` takes, and `String(number)` prints); undefined when not finite or finer than
+ * the scale.
+ */
+export function unitsOfNumber(value: number, scale: number): bigint | undefined {
+  if (!Number.isFinite(value)) return undefined;
+  // whole numbers in the safe range need no text
+  if (Number.isSafeInteger(value)) return BigInt(value) * pow10(scale);
+  return unitsOf(String(value), scale);
+}
+
+/** A Decimal as units of 10^-scale; undefined when finer than the scale or not finite. */
+export function unitsOfDecimal(value: Dec, scale: number): bigint | undefined {
+  if (!value.isFinite()) return undefined;
+  return unitsOf(value.toFixed(), scale);
+}
+
+/**
+ * Units of 10^-scale as a decimal string without exponent or trailing zeros ("150" at scale 2 is
+ * "1.5"): the text `Decimal#toFixed()` gives for the same value, so a report's figures do not change
+ * with the arithmetic behind them.
+ */
+export function unitsToString(units: bigint, scale: number): string {
+  if (scale === 0) return units.toString();
+  const negative = units < 0n;
+  let text = (negative ? -units : units).toString();
+  if (text.length <= scale) text = '0'.repeat(scale - text.length + 1) + text;
+  const cut = text.length - scale;
+  let end = text.length;
+  while (end > cut && text.charCodeAt(end - 1) === DIGIT_0) end--;
+  const whole = text.slice(0, cut);
+  const body = end === cut ? whole : `${whole}.${text.slice(cut, end)}`;
+  return negative && body !== '0' ? `-${body}` : body;
+}
+
+/** Units of 10^-scale with exactly `scale` decimals ("150" at scale 2 is "1.50"; `Decimal#toFixed(scale)`). */
+export function unitsToFixed(units: bigint, scale: number): string {
+  if (scale === 0) return units.toString();
+  const negative = units < 0n;
+  let text = (negative ? -units : units).toString();
+  if (text.length <= scale) text = '0'.repeat(scale - text.length + 1) + text;
+  const cut = text.length - scale;
+  return `${negative ? '-' : ''}${text.slice(0, cut)}.${text.slice(cut)}`;
+}
+
+/** Units of 10^-scale as a Decimal (for the interfaces that keep decimal.js values). */
+export function unitsToDecimal(units: bigint, scale: number): Dec {
+  return new D(unitsToString(units, scale));
+}
+
+/** Units of 10^-scale as the nearest number (for equity marks and other float views of money). */
+export function unitsToNumber(units: bigint, scale: number): number {
+  return Number(unitsToString(units, scale));
+}
+
+/** How a division or a change to a coarser scale rounds. */
+export type UnitRounding = 'down' | 'up' | 'floor' | 'ceil' | 'half-even';
+
+/** `a / b` rounded as named (b ≠ 0). 'down' and 'up' round toward and away from zero. */
+export function divide(a: bigint, b: bigint, rounding: UnitRounding): bigint {
+  const q = a / b; // truncates toward zero
+  const r = a - q * b;
+  if (r === 0n) return q;
+  const positive = (a < 0n) === (b < 0n);
+  switch (rounding) {
+    case 'down': return q;
+    case 'up': return positive ? q + 1n : q - 1n;
+    case 'floor': return positive ? q : q - 1n;
+    case 'ceil': return positive ? q + 1n : q;
+    case 'half-even': {
+      const twice = (r < 0n ? -r : r) * 2n;
+      const absB = b < 0n ? -b : b;
+      if (twice < absB || (twice === absB && q % 2n === 0n)) return q;
+      return positive ? q + 1n : q - 1n;
+    }
+  }
+}
+
+/** Units at scale `from` as units at scale `to`, rounded as named when `to` is coarser. */
+export function rescale(units: bigint, from: number, to: number, rounding: UnitRounding): bigint {
+  if (to === from) return units;
+  if (to > from) return units * pow10(to - from);
+  return divide(units, pow10(from - to), rounding);
+}
