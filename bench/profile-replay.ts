@@ -5,9 +5,11 @@
  * intent path's stages per intent.
  *
  *   npx tsx bench/profile-replay.ts [runs=8] [skip=2]
+ *
+ * With PROFILE_OUT=FILE the profile is kept there (open it in Chrome's DevTools, Performance tab).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -107,6 +109,7 @@ if (mode === '--child') {
     if (r.status !== 0) throw new Error(`the profiled run exited with ${r.status}: ${r.stderr}`);
     const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort();
     analyse(join(dir, files[0]!), JSON.parse(r.stdout) as Parameters<typeof analyse>[1]);
+    if (process.env.PROFILE_OUT) copyFileSync(join(dir, files[0]!), process.env.PROFILE_OUT);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

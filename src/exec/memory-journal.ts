@@ -3,6 +3,18 @@ import { ACTIVE_STATES, type JournalState } from './journal-schema.js';
 import type { FactsUpdate, JournalFill, JournalIntentRow, JournalStore } from './journal-store.js';
 
 type Row = { -readonly [K in keyof JournalIntentRow]: JournalIntentRow[K] };
+type JournalEvent = { seq: number; at: number; type: string; data: unknown };
+
+/**
+ * An intent's record: its row, and its events and fill ids kept with it (not in maps of their own
+ * keyed by ref_id), so journaling an event costs no lookup beyond the row's, and forgetting an intent
+ * drops them with it.
+ */
+interface Entry {
+  readonly row: Row;
+  readonly events: JournalEvent[];
+  fillIds: string[] | undefined;
+}
 
 const ACTIVE: ReadonlySet<JournalState> = new Set(ACTIVE_STATES);
 
@@ -25,10 +37,11 @@ export interface MemoryJournalOptions {
  * price points.
  */
 export class MemoryJournal implements JournalStore {
-  private readonly rows = new Map<string, Row>();
+  private readonly rows = new Map<string, Entry>();
   private readonly byVenue = new Map<string, string>();
   private readonly fillsById = new Map<string, JournalFill>();
-  private readonly eventLog = new Map<string, Array<{ seq: number; at: number; type: string; data: unknown }>>();
+  /** Events of ref_ids with no row (a request mark or an update for an intent never journaled). */
+  private readonly strayEvents = new Map<string, JournalEvent[]>();
   private readonly meta = new Map<string, string>();
   private seq = 0;
   private readonly keepFinished: number;
@@ -47,7 +60,7 @@ export class MemoryJournal implements JournalStore {
     const i = decision.intent;
     if (this.rows.has(i.intentId) || this.forgottenRefs.has(i.intentId)) throw new Error(`ref_id ${i.intentId} is already journaled`);
     const approved = decision.kind === 'approve';
-    this.rows.set(i.intentId, {
+    const row: Row = {
       refId: i.intentId,
       strategy: i.strategy,
       kind: i.kind,
@@ -64,24 +77,29 @@ export class MemoryJournal implements JournalStore {
       message: approved ? null : decision.reason.message,
       createdAt: decision.at,
       updatedAt: decision.at,
-    });
-    this.event(i.intentId, decision.at, 'decision', approved ? { kind: 'approve' } : { kind: 'deny', reason: decision.reason });
-    if (approved && sent) this.event(i.intentId, sent.at, 'request', sent.request ?? null);
+    };
+    // events journaled for this ref_id before its row (none in the executors' order) stay first
+    const events: JournalEvent[] = this.strayEvents.get(i.intentId) ?? [];
+    if (events.length > 0) this.strayEvents.delete(i.intentId);
+    events.push({ seq: ++this.seq, at: decision.at, type: 'decision', data: approved ? APPROVED : { kind: 'deny', reason: decision.reason } });
+    if (approved && sent) events.push({ seq: ++this.seq, at: sent.at, type: 'request', data: sent.request ?? null });
+    this.rows.set(i.intentId, { row, events, fillIds: undefined });
     if (!approved) this.settled(i.intentId, 'denied');
   }
 
   markSent(refId: string, at: number, request: unknown): void {
-    const row = this.rows.get(refId);
-    if (row) {
-      row.state = 'sent';
-      row.updatedAt = at;
+    const entry = this.rows.get(refId);
+    if (entry) {
+      entry.row.state = 'sent';
+      entry.row.updatedAt = at;
     }
-    this.event(refId, at, 'request', request ?? null);
+    this.event(refId, entry, at, 'request', request ?? null);
   }
 
   update(refId: string, at: number, state: JournalState, facts: FactsUpdate, event: { type: string; data?: unknown }): void {
-    const row = this.rows.get(refId);
-    if (row) {
+    const entry = this.rows.get(refId);
+    if (entry) {
+      const row = entry.row;
       row.state = state;
       if (facts.venueId !== undefined) {
         row.venueId = facts.venueId;
@@ -93,30 +111,33 @@ export class MemoryJournal implements JournalStore {
       if (facts.message !== undefined) row.message = facts.message;
       row.updatedAt = at;
     }
-    this.event(refId, at, event.type, event.data ?? null);
-    if (row) this.settled(refId, state);
+    this.event(refId, entry, at, event.type, event.data ?? null);
+    if (entry) this.settled(refId, state);
   }
 
   recordFill(fill: JournalFill): boolean {
     if (this.fillsById.has(fill.fillId) || this.forgottenFills.has(fill.fillId)) return false;
     this.fillsById.set(fill.fillId, { ...fill });
-    this.event(fill.refId, fill.at, 'fill', fill);
+    const entry = this.rows.get(fill.refId);
+    if (entry) (entry.fillIds ??= []).push(fill.fillId);
+    this.event(fill.refId, entry, fill.at, 'fill', fill);
     return true;
   }
 
   /** A forgotten intent still answers its final state (e.g. a cancel of it is refused as closed). */
   facts(refId: string): { state: JournalState; venueId: string | null; status: string | null; amountFilled: string } | undefined {
-    const r = this.rows.get(refId);
-    if (r === undefined) {
+    const e = this.rows.get(refId);
+    if (e === undefined) {
       const state = this.forgottenRefs.get(refId);
       return state && { state, venueId: null, status: null, amountFilled: '0' };
     }
+    const r = e.row;
     return { state: r.state, venueId: r.venueId, status: r.status, amountFilled: r.amountFilled };
   }
 
   get(refId: string): JournalIntentRow | undefined {
-    const r = this.rows.get(refId);
-    return r && { ...r };
+    const e = this.rows.get(refId);
+    return e && { ...e.row };
   }
 
   byVenueId(venueId: string): JournalIntentRow | undefined {
@@ -125,11 +146,12 @@ export class MemoryJournal implements JournalStore {
   }
 
   active(): JournalIntentRow[] {
-    return [...this.rows.values()].filter((r) => ACTIVE.has(r.state)).sort(oldestFirst).map((r) => ({ ...r }));
+    return [...this.rows.values()].filter((e) => ACTIVE.has(e.row.state)).map((e) => ({ ...e.row })).sort(oldestFirst);
   }
 
   intents(filter: { state?: JournalState; kind?: Intent['kind']; limit?: number } = {}): JournalIntentRow[] {
     return [...this.rows.values()]
+      .map((e) => e.row)
       .filter((r) => (filter.state === undefined || r.state === filter.state) && (filter.kind === undefined || r.kind === filter.kind))
       .sort((a, b) => oldestFirst(b, a))
       .slice(0, filter.limit ?? Number.MAX_SAFE_INTEGER)
@@ -144,7 +166,7 @@ export class MemoryJournal implements JournalStore {
   }
 
   events(refId: string): Array<{ seq: number; at: number; type: string; data: unknown }> {
-    return [...(this.eventLog.get(refId) ?? [])];
+    return [...(this.rows.get(refId)?.events ?? this.strayEvents.get(refId) ?? [])];
   }
 
   nextSequence(name: string): number {
@@ -166,7 +188,7 @@ export class MemoryJournal implements JournalStore {
   }
 
   integrityCheck(): string {
-    for (const [venueId, ref] of this.byVenue) if (this.rows.get(ref)?.venueId !== venueId) return `venue id ${venueId} points at ${ref}, which does not carry it`;
+    for (const [venueId, ref] of this.byVenue) if (this.rows.get(ref)?.row.venueId !== venueId) return `venue id ${venueId} points at ${ref}, which does not carry it`;
     for (const f of this.fillsById.values()) if (!this.rows.has(f.refId)) return `fill ${f.fillId} belongs to unknown ref_id ${f.refId}`;
     return 'ok';
   }
@@ -196,26 +218,33 @@ export class MemoryJournal implements JournalStore {
   }
 
   private forget(refId: string): void {
-    const row = this.rows.get(refId);
+    const entry = this.rows.get(refId);
+    const row = entry?.row;
     if (row !== undefined && row.venueId !== null && this.byVenue.get(row.venueId) === refId) this.byVenue.delete(row.venueId);
-    for (const e of this.eventLog.get(refId) ?? []) {
-      if (e.type !== 'fill') continue;
-      const fillId = (e.data as JournalFill).fillId;
+    for (const fillId of entry?.fillIds ?? []) {
       this.fillsById.delete(fillId);
       this.forgottenFills.add(fillId);
     }
     this.forgottenRefs.set(refId, row?.state ?? 'done');
     this.rows.delete(refId);
-    this.eventLog.delete(refId);
+    this.strayEvents.delete(refId);
   }
 
-  private event(refId: string, at: number, type: string, data: unknown): void {
+  /** Appends an event to the intent's record (`entry`, its row's, when it has one). */
+  private event(refId: string, entry: Entry | undefined, at: number, type: string, data: unknown): void {
+    if (entry !== undefined) {
+      entry.events.push({ seq: ++this.seq, at, type, data });
+      return;
+    }
     if (this.forgottenRefs.has(refId)) return;
-    let list = this.eventLog.get(refId);
-    if (!list) this.eventLog.set(refId, (list = []));
+    let list = this.strayEvents.get(refId);
+    if (!list) this.strayEvents.set(refId, (list = []));
     list.push({ seq: ++this.seq, at, type, data });
   }
 }
+
+/** The data of every approval's decision event (it says nothing more than that): one object for all. */
+const APPROVED = Object.freeze({ kind: 'approve' });
 
 function oldestFirst(a: JournalIntentRow, b: JournalIntentRow): number {
   return a.createdAt - b.createdAt || (a.refId < b.refId ? -1 : a.refId > b.refId ? 1 : 0);
