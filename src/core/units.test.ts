@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { D } from './decimal.js';
 import { Rng } from './rng.js';
-import { divide, rescale, unitsOf, unitsOfDecimal, unitsOfNumber, unitsToDecimal, unitsToFixed, unitsToNumber, unitsToString } from './units.js';
+import { decimalsOf, divide, rescale, unitsOf, unitsOfDecimal, unitsOfNumber, unitsToDecimal, unitsToFixed, unitsToNumber, unitsToString } from './units.js';
 
 describe('units: exact money as whole units of 10^-scale', () => {
   it('reads decimal strings exactly, refusing what is finer than the scale', () => {
@@ -17,6 +17,17 @@ describe('units: exact money as whole units of 10^-scale', () => {
     expect(unitsOf('1.2.3', 2)).toBeUndefined();
     expect(unitsOf('1e', 2)).toBeUndefined();
     expect(unitsOf('-', 2)).toBeUndefined();
+  });
+
+  it('tells the scale a decimal string needs, so that reading it there is exact', () => {
+    expect([decimalsOf('12.50'), decimalsOf('7'), decimalsOf('.5'), decimalsOf('1e-7'), decimalsOf('1.25e-3'), decimalsOf('1.5E+3'), decimalsOf('12345.6e2')]).toEqual([2, 0, 1, 7, 5, 0, 0]);
+    for (const x of [30123.45, 0.1 + 0.2, 1e-7, 1.234567890123e-10, 1.5e21, 42]) {
+      const text = String(x);
+      const units = unitsOf(text, decimalsOf(text)!);
+      expect(units === undefined ? undefined : unitsToDecimal(units, decimalsOf(text)!).eq(new D(x))).toBe(true);
+    }
+    expect(decimalsOf('1e')).toBeUndefined();
+    expect(decimalsOf('1e1.5')).toBeUndefined();
   });
 
   it('reads numbers as their shortest decimal, and Decimals', () => {

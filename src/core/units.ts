@@ -81,6 +81,24 @@ export function unitsOf(value: string, scale: number): bigint | undefined {
 }
 
 /**
+ * The scale a decimal string needs to be read exactly: its digits after the point less a written
+ * exponent, at least 0 ("12.50" is 2, "1e-7" is 7, "1.5E+3" is 0), so `unitsOf(text, decimalsOf(text))`
+ * never refuses a finite decimal. Undefined when the exponent is not a whole number; other malformed
+ * text is left to `unitsOf` to refuse.
+ */
+export function decimalsOf(text: string): number | undefined {
+  let e = text.indexOf('e');
+  if (e < 0) e = text.indexOf('E');
+  const end = e < 0 ? text.length : e;
+  const dot = text.indexOf('.');
+  const decimals = dot < 0 || dot > end ? 0 : end - dot - 1;
+  if (e < 0) return decimals;
+  const exponent = Number(text.slice(e + 1));
+  if (!Number.isInteger(exponent) || e + 1 === text.length) return undefined;
+  return Math.max(0, decimals - exponent);
+}
+
+/**
  * A number as units of 10^-scale, read as the shortest decimal that round-trips to it (the digits
  * `new Decimal(number)` takes, and `String(number)` prints); undefined when not finite or finer than
  * the scale.
