@@ -101,7 +101,9 @@ export class Engine {
 
   /** Resolves once every executor operation started so far (and those they start) has finished. */
   async drain(): Promise<void> {
-    while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
+    // the tracked promises never reject and leave the set as they settle (see dispatch); one in
+    // flight, the usual case in a backtest, is awaited as it is
+    while (this.inflight.size > 0) await (this.inflight.size === 1 ? this.inflight.values().next().value! : Promise.all(this.inflight));
   }
 
   /** Stops accepting new intents (shutdown or kill switch); cancels still go through. */
@@ -212,11 +214,17 @@ export class Engine {
       default:
         return assertNever(intent);
     }
-    const tracked = p.catch((e: unknown) => {
-      this.deps.log?.error({ refId: intent.intentId, err: e }, 'executor failed unexpectedly');
-    });
+    // one promise per operation: it leaves the in-flight set as it settles, and never rejects
+    const tracked: Promise<void> = p.then(
+      () => {
+        this.inflight.delete(tracked);
+      },
+      (e: unknown) => {
+        this.inflight.delete(tracked);
+        this.deps.log?.error({ refId: intent.intentId, err: e }, 'executor failed unexpectedly');
+      },
+    );
     this.inflight.add(tracked);
-    void tracked.finally(() => this.inflight.delete(tracked));
   }
 
   private trackReport(r: ExecReport): void {

@@ -128,7 +128,9 @@ export class Kernel {
 
   /** Resolves once every executor operation and cancel-all started so far (and what they start) has finished. */
   async drain(): Promise<void> {
-    while (this.busy) await Promise.allSettled([this.engine.drain(), ...this.pending]);
+    // the usual case (a backtest's intent at a point): only executor work, awaited without a list
+    // of the kernel's own (whose promises never reject: see `track`)
+    while (this.busy) await (this.pending.size === 0 ? this.engine.drain() : Promise.all([this.engine.drain(), ...this.pending]));
   }
 
   /**
@@ -241,9 +243,17 @@ export class Kernel {
 
   /** Keeps `p` among the kernel's work in flight (see `busy` and `drain`). */
   private track(p: Promise<void>): void {
-    const t = p.catch((e: unknown) => this.ports.log?.error({ err: e }, 'kernel work failed unexpectedly'));
+    // one promise per piece of work: it leaves `pending` as it settles, and never rejects
+    const t: Promise<void> = p.then(
+      () => {
+        this.pending.delete(t);
+      },
+      (e: unknown) => {
+        this.pending.delete(t);
+        this.ports.log?.error({ err: e }, 'kernel work failed unexpectedly');
+      },
+    );
     this.pending.add(t);
-    void t.finally(() => this.pending.delete(t));
   }
 
   /**
