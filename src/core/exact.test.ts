@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { D, type Dec } from './decimal.js';
+import { abs, compare, dividedBy, exactOf, exactOfDecimal, exactOfNumber, isMultipleOf, minus, plus, times, toDecimal, toText, type Exact } from './exact.js';
+import { Rng } from './rng.js';
+
+/** A random decimal text: up to `int` whole digits and `dec` decimals, sometimes with trailing zeros or a sign. */
+function text(rng: Rng, int: number, dec: number, signed = false): string {
+  let whole = '';
+  const w = rng.int(0, int);
+  for (let i = 0; i < w; i++) whole += String(rng.int(0, 9));
+  let frac = '';
+  const f = rng.int(0, dec);
+  for (let i = 0; i < f; i++) frac += String(rng.int(0, 9));
+  const body = `${whole || '0'}${frac ? `.${frac}` : ''}`;
+  return signed && rng.chance(0.3) ? `-${body}` : body;
+}
+
+function x(t: string): Exact {
+  const e = exactOf(t);
+  if (e === undefined) throw new Error(`not a decimal: ${t}`);
+  return e;
+}
+
+/** The Exact and the Decimal agree: same value, same text. */
+function same(e: Exact, d: Dec): void {
+  expect(toText(e)).toBe(d.toFixed());
+  expect(toDecimal(e).eq(d)).toBe(true);
+}
+
+describe('exact: decimal.js arithmetic in bigint units', () => {
+  it('reads strings, numbers and Decimals at the scale they need, without rounding', () => {
+    expect(exactOf('12.50')).toEqual({ units: 1250n, scale: 2 });
+    expect(exactOf('.5')).toEqual({ units: 5n, scale: 1 });
+    expect(exactOf('1e-7')).toEqual({ units: 1n, scale: 7 });
+    expect(exactOf('abc')).toBeUndefined();
+    expect(exactOf('1e')).toBeUndefined();
+    expect(toText(exactOfNumber(0.1 + 0.2)!)).toBe('0.30000000000000004');
+    expect(toText(exactOfNumber(1.234e-9)!)).toBe(new D(1.234e-9).toFixed());
+    expect(toText(exactOfNumber(1.5e21)!)).toBe('1500000000000000000000');
+    expect(exactOfNumber(Number.NaN)).toBeUndefined();
+    expect(exactOfNumber(Number.POSITIVE_INFINITY)).toBeUndefined();
+    expect(toText(exactOfDecimal(new D('1.5e-30'))!)).toBe(new D('1.5e-30').toFixed());
+    expect(exactOfDecimal(new D(Number.NaN))).toBeUndefined();
+    // the one-value memo hands back the same reading, and forgets it for the next value
+    expect(exactOfNumber(60_000.5)).toBe(exactOfNumber(60_000.5));
+    expect(toText(exactOfNumber(60_000.25)!)).toBe('60000.25');
+  });
+
+  it('gives what decimal.js gives for sums, differences, products and quotients of money', () => {
+    const rng = new Rng('exact-money');
+    for (let i = 0; i < 3_000; i++) {
+      const a = text(rng, 9, 8, true);
+      const b = text(rng, 9, 8, true);
+      const [da, db] = [new D(a), new D(b)];
+      same(plus(x(a), x(b)), da.plus(db));
+      same(minus(x(a), x(b)), da.minus(db));
+      same(times(x(a), x(b)), da.times(db));
+      expect(compare(x(a), x(b))).toBe(da.comparedTo(db));
+      same(abs(x(a)), da.abs());
+      if (!db.isZero()) {
+        same(dividedBy(x(a), x(b)), da.div(db));
+        expect(isMultipleOf(x(a), x(b))).toBe(da.mod(db).isZero());
+      }
+    }
+  });
+
+  it('rounds as decimal.js does (40 significant digits, half-even) where a result has more digits', () => {
+    const rng = new Rng('exact-long');
+    for (let i = 0; i < 2_000; i++) {
+      const a = text(rng, 25, 25, true);
+      const b = text(rng, 25, 25, true);
+      const [da, db] = [new D(a), new D(b)];
+      same(plus(x(a), x(b)), da.plus(db));
+      same(minus(x(a), x(b)), da.minus(db));
+      same(times(x(a), x(b)), da.times(db));
+      expect(compare(x(a), x(b))).toBe(da.comparedTo(db));
+    }
+    // a product of 41 digits is rounded, as decimal.js rounds it: 1.(20 zeros)1 × 1.(19 zeros)1
+    const p = times(x('1.000000000000000000001'), x('1.00000000000000000001'));
+    expect(toText(p)).toBe(new D('1.000000000000000000001').times('1.00000000000000000001').toFixed());
+    expect(toText(p)).not.toBe('1.00000000000000000001100000000000000000001');
+  });
+
+  it('tells multiples on any tick, as Decimal#mod does', () => {
+    expect(isMultipleOf(x('60000.25'), x('0.25'))).toBe(true);
+    expect(isMultipleOf(x('60000.10'), x('0.25'))).toBe(false);
+    expect(isMultipleOf(x('15'), x('5'))).toBe(true);
+    expect(isMultipleOf(x('0.70125'), x('0.0001'))).toBe(false);
+  });
+});
