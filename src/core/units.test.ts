@@ -61,6 +61,11 @@ describe('units: exact money as whole units of 10^-scale', () => {
     expect(divide(5n, 2n, 'half-even')).toBe(2n);
     expect(divide(7n, 2n, 'half-even')).toBe(4n);
     expect(divide(-7n, 2n, 'half-even')).toBe(-4n);
+    expect(divide(5n, 2n, 'half-up')).toBe(3n);
+    expect(divide(-5n, 2n, 'half-up')).toBe(-3n);
+    expect(divide(7n, 3n, 'half-up')).toBe(2n);
+    expect(divide(8n, 3n, 'half-up')).toBe(3n);
+    expect(divide(-8n, -3n, 'half-up')).toBe(3n);
     expect(divide(6n, 3n, 'up')).toBe(2n);
     expect(rescale(12345n, 4, 2, 'down')).toBe(123n);
     expect(rescale(12345n, 4, 2, 'up')).toBe(124n);
@@ -83,6 +88,7 @@ describe('units: exact money as whole units of 10^-scale', () => {
       expect(unitsToString(ua * ub, 16)).toBe(new D(a).times(b).toFixed());
       expect(unitsToString(rescale(ua * ub, 16, 2, 'down'), 2)).toBe(new D(a).times(b).toDecimalPlaces(2, D.ROUND_DOWN).toFixed());
       expect(unitsToString(rescale(ua * ub, 16, 2, 'up'), 2)).toBe(new D(a).times(b).toDecimalPlaces(2, D.ROUND_UP).toFixed());
+      expect(unitsToString(rescale(ua, 8, 3, 'half-up'), 3)).toBe(new D(a).toDecimalPlaces(3, D.ROUND_HALF_UP).toFixed());
       if (ub !== 0n) expect(unitsToString(divide(ua * 10n ** 8n, ub, 'down'), 8)).toBe(new D(a).div(b).toDecimalPlaces(8, D.ROUND_DOWN).toFixed());
     }
   });

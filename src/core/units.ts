@@ -155,9 +155,12 @@ export function unitsToNumber(units: bigint, scale: number): number {
 }
 
 /** How a division or a change to a coarser scale rounds. */
-export type UnitRounding = 'down' | 'up' | 'floor' | 'ceil' | 'half-even';
+export type UnitRounding = 'down' | 'up' | 'floor' | 'ceil' | 'half-even' | 'half-up';
 
-/** `a / b` rounded as named (b ≠ 0). 'down' and 'up' round toward and away from zero. */
+/**
+ * `a / b` rounded as named (b ≠ 0). 'down' and 'up' round toward and away from zero; 'half-up' to the
+ * nearer, a half away from zero (decimal.js ROUND_HALF_UP), 'half-even' a half to the even neighbour.
+ */
 export function divide(a: bigint, b: bigint, rounding: UnitRounding): bigint {
   const q = a / b; // truncates toward zero
   const r = a - q * b;
@@ -172,6 +175,11 @@ export function divide(a: bigint, b: bigint, rounding: UnitRounding): bigint {
       const twice = (r < 0n ? -r : r) * 2n;
       const absB = b < 0n ? -b : b;
       if (twice < absB || (twice === absB && q % 2n === 0n)) return q;
+      return positive ? q + 1n : q - 1n;
+    }
+    case 'half-up': {
+      const twice = (r < 0n ? -r : r) * 2n;
+      if (twice < (b < 0n ? -b : b)) return q;
       return positive ? q + 1n : q - 1n;
     }
   }
