@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { D } from './decimal.js';
 import { InputError } from './errors.js';
+import { Rng } from './rng.js';
 import { instrumentOf, onTick, platformNotionalCaps, roundBase, roundPrice, roundQuote } from './instrument.js';
 
 const btc = instrumentOf({ market: 'BTCUSD', tickRate: '0.01' });
@@ -85,5 +86,36 @@ describe('roundBase and roundQuote', () => {
   it('name their own field when refusing a value', () => {
     expect(() => roundBase(btc, -0.5)).toThrow(/^base_amount: /);
     expect(() => roundQuote(btc, Number.NaN)).toThrow(/^quote_amount: /);
+  });
+
+  it('refuse negative zero and a bad amount before a bad mode, as decimal.js did', () => {
+    for (const v of [-0, '-0', new D('-0'), '-0.000', new D(Number.NaN), '1e', '0x', 'Infinity']) {
+      expect(() => roundBase(btc, v)).toThrow(/^base_amount: expected a finite number of 0 or more/);
+    }
+    expect(() => roundQuote(btc, 'x', 'half' as 'down')).toThrow(/^quote_amount: /);
+    expect(() => roundQuote(btc, '1', 'half' as 'down')).toThrow(/^mode: "half" is not a rounding/);
+    expect(() => roundQuote(btc, '1', 'toString' as 'down')).toThrow();
+  });
+
+  it('give what decimal.js gives for every mode and kind of value (exact bigint units do the work)', () => {
+    const rng = new Rng(22);
+    const modes = ['down', 'up', 'nearest'] as const;
+    const ROUNDING = { down: D.ROUND_DOWN, up: D.ROUND_UP, nearest: D.ROUND_HALF_UP };
+    const texts = ['0', '0.5', '.5', '1.', '+2.5', '100.015', '100.025', '1e-7', '1.5E+3', '2.5e-9', '123456789012345678901234567890.123456789', '0x1f', '1e-150'];
+    for (let k = 0; k < 1_500; k++) {
+      const whole = Math.floor(rng.next() * 10 ** Math.floor(rng.next() * 7));
+      const digits = Math.floor(rng.next() * 12);
+      const frac = digits === 0 ? '' : `.${String(Math.floor(rng.next() * 10 ** digits)).padStart(digits, '0')}`;
+      // some values sit exactly at a half of the last place kept
+      texts.push(`${whole}${frac}`, `${whole}.${'0'.repeat(k % 9)}5`);
+    }
+    const values = texts.flatMap((t) => [t, new D(t), new D(t).toNumber()]);
+    for (const v of values) {
+      for (const mode of modes) {
+        const d = new D(v);
+        expect(roundBase(btc, v, mode)).toBe(d.toDecimalPlaces(8, ROUNDING[mode]).toFixed());
+        expect(roundQuote(btc, v, mode)).toBe(d.toDecimalPlaces(2, ROUNDING[mode]).toFixed(2));
+      }
+    }
   });
 });

@@ -7,6 +7,7 @@
 import { D, type Dec } from './decimal.js';
 import { InputError } from './errors.js';
 import { assetDecimals, splitMarket, type MarketSymbol } from './markets.js';
+import { decimalsOf, rescale, unitsOf, unitsToFixed, unitsToString, type UnitRounding } from './units.js';
 
 /** The platform's largest order notional in USD, by order kind (TRADING.md §2.1, CreateOrder). */
 export interface NotionalCaps {
@@ -92,12 +93,42 @@ export function roundPrice(i: Instrument, price: Numeric, mode: Rounding = 'near
 
 /** Rounds a base amount to the instrument's base decimals (`down` by default: never more than held). */
 export function roundBase(i: Instrument, amount: Numeric, mode: Rounding = 'down'): string {
+  const units = roundedUnits(amount, i.baseDecimals, mode);
+  if (units !== undefined) return unitsToString(units, i.baseDecimals);
   return toDec(amount, 'base_amount').toDecimalPlaces(i.baseDecimals, modeOf(mode)).toFixed();
 }
 
 /** Rounds a quote amount to the instrument's quote decimals, written with all of them ("25.00"; `down` by default: never more than meant to spend). */
 export function roundQuote(i: Instrument, amount: Numeric, mode: Rounding = 'down'): string {
+  const units = roundedUnits(amount, i.quoteDecimals, mode);
+  if (units !== undefined) return unitsToFixed(units, i.quoteDecimals);
   return toDec(amount, 'quote_amount').toDecimalPlaces(i.quoteDecimals, modeOf(mode)).toFixed(i.quoteDecimals);
+}
+
+/** Past this many decimals a value is left to decimal.js (units would need a power of ten that large). */
+const MAX_UNIT_DECIMALS = 100;
+
+/**
+ * `value` as units of 10^-decimals rounded as `mode` says: exact bigint arithmetic, several times
+ * cheaper than decimal.js's rounding and formatting (strategies round every amount they ask for).
+ * Undefined for what is not a plain decimal of 0 or more in units' reach (a negative, NaN, hex text,
+ * a bad mode): the caller's decimal.js path then reads it, or refuses it with the error it always gave.
+ */
+function roundedUnits(value: Numeric, decimals: number, mode: Rounding): bigint | undefined {
+  const rounding: UnitRounding | undefined = mode === 'down' ? 'down' : mode === 'up' ? 'up' : mode === 'nearest' ? 'half-up' : undefined;
+  if (rounding === undefined) return undefined;
+  let text: string;
+  if (typeof value === 'string') text = value;
+  // -0 is refused as negative by the decimal.js path, though String(-0) is "0"
+  else if (typeof value === 'number') text = value > 0 || Object.is(value, 0) ? String(value) : '-';
+  else if (D.isDecimal(value)) text = value.isNegative() ? '-' : value.toFixed();
+  else return undefined;
+  if (text.charCodeAt(0) === 45) return undefined; // '-'
+  const exact = decimalsOf(text);
+  if (exact === undefined || exact > MAX_UNIT_DECIMALS) return undefined;
+  const scale = Math.max(exact, decimals);
+  const units = unitsOf(text, scale);
+  return units === undefined ? undefined : rescale(units, scale, decimals, rounding);
 }
 
 /** True when `price` is a whole number of ticks. */
