@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { MarketEvent } from '../core/index.js';
 import { createLogger } from '../log/index.js';
-import { defineStrategy, type StrategyContext, type StrategyHandlers } from '../strategy/index.js';
+import { defineStrategy, type IntentDraft, type StrategyContext, type StrategyHandlers } from '../strategy/index.js';
 import { IntentIds } from './intent-ids.js';
 import { framesOf } from './strategy-failure.js';
 import { StrategyRunner } from './strategy-runner.js';
@@ -90,5 +90,20 @@ describe('StrategyRunner intent ids', () => {
     expect(intents?.map((i) => i.intentId)).toEqual(['t-1', 't-2']);
     expect(made.map((d) => r.intentIdOf(d))).toEqual(['t-1', 't-2']);
     expect(r.intentIdOf({ kind: 'place-order' })).toBeUndefined();
+  });
+});
+
+describe('StrategyRunner stamping', () => {
+  it('makes an intent of the draft own properties, in their order, then its id and strategy, leaving the draft as it was', () => {
+    const draft = Object.freeze({ kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '0.5', intentId: 'mine' } as const);
+    const inherited = Object.assign(Object.create({ note: 'from the prototype' }) as object, { kind: 'cancel-order', refId: 'x-1' }) as unknown as IntentDraft;
+    const { r } = runner(() => ({ onEvent: () => [draft, inherited] }));
+    const [sell, cancel] = r.onEvent(price, ctx)!;
+    expect(Object.entries(sell!)).toEqual([['kind', 'place-order'], ['market', 'BTCUSD'], ['side', 'SELL'], ['type', 'MARKET'], ['baseAmount', '0.5'], ['intentId', 't-1'], ['strategy', 'fragile']]);
+    expect(sell).not.toBe(draft);
+    expect(draft.intentId).toBe('mine');
+    // own properties only, as a spread copies them
+    expect(Object.keys(cancel!)).toEqual(['kind', 'refId', 'intentId', 'strategy']);
+    expect(r.intentIdOf(draft)).toBe('t-1');
   });
 });
