@@ -382,6 +382,35 @@ describe('Position: entry price and size, fill by fill', () => {
     expect(p.entryPrice?.toFixed()).toBe('59000.5');
   });
 
+  it('counts exactly when a later fill is finer than the earlier ones (amounts, commission in base and prices)', () => {
+    const { kit, p, fill } = rig({ sizePct: 100 });
+    p.enter(kit.ctx);
+    const fills = [
+      ['0.25', '60000.5', '0'],
+      ['0.1234567891234', '60001.123456789012', '0.00000000000017'],
+      ['1e-12', '6.0002e4', '0'],
+    ] as const;
+    fills.forEach(([amount, price, commission], i) => fill('bt-1', 'BUY', amount, price, { orderDone: i === fills.length - 1, commission, commissionAsset: 'BTC' }));
+    const gross = fills.reduce((sum, [a]) => sum.plus(a), new D(0));
+    const cost = fills.reduce((sum, [a, at]) => sum.plus(new D(a).times(at)), new D(0));
+    const net = fills.reduce((sum, [a, , c]) => sum.plus(a).minus(c), new D(0));
+    expect(p.state).toBe('long');
+    expect(p.entryPrice?.toFixed()).toBe(cost.div(gross).toFixed());
+    expect(p.amount.toFixed()).toBe(net.toFixed());
+    expect(p.highestPrice).toBe(cost.div(gross).toNumber());
+    kit.setBalance('BTC', net.toFixed());
+    expect(p.exitAll(kit.ctx)).toMatchObject({ side: 'SELL', baseAmount: '0.37345678' });
+    fill('bt-2', 'SELL', '0.3', '61000', { orderDone: false, commission: '0.0000000000001', commissionAsset: 'BTC' });
+    expect(p.amount.toFixed()).toBe(net.minus('0.3000000000001').toFixed());
+    expect(p.busy).toBe(true);
+  });
+
+  it('refuses a report whose amount is not a decimal, naming it', () => {
+    const { kit, p, fill } = rig({ sizePct: 100 });
+    p.enter(kit.ctx);
+    expect(() => fill('bt-1', 'BUY', 'NaN', '60000', { orderDone: true })).toThrow('Position("BTCUSD"): a report\'s amount "NaN" is not a decimal of at most 100 places');
+  });
+
   it('spends a fractional sizePct exactly (12.5 % of 1000.07 is 125.00875, rounded down to 125.00)', () => {
     const { kit, p } = rig({ sizePct: 12.5 }, { USD: '1000.07' });
     expect(p.enter(kit.ctx)).toMatchObject({ quoteAmount: '125.00' });

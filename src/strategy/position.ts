@@ -5,6 +5,7 @@
  * reports, so it behaves the same in backtests, paper and live runs.
  */
 import { D, ZERO, roundBase, roundQuote, splitMarket, type Dec, type ExecReport, type MarketEvent, type MarketSymbol, type Side } from '../core/index.js';
+import { decimalsOf, pow10, unitsOf, unitsToDecimal } from '../core/units.js';
 import type { IntentDraft, StrategyContext } from './define.js';
 import { checkPositionOptions, entryLevels, exitReason, sellPriceOf, trailingLevel, triggered, type ExitKind, type ExitLevels, type ExitReason, type PositionOptions } from './position-exits.js';
 
@@ -21,10 +22,10 @@ interface OwnOrder {
   readonly side: Side;
   /** Learnt from the first report of the order (or from the open orders); undefined until then. */
   refId: string | undefined;
-  /** For a sell, the base amount asked. */
-  readonly asked: Dec;
+  /** For a sell, the base amount asked (units at the helper's `scale`, as `filled`). */
+  asked: bigint;
   /** Base filled so far, and in how many fills. */
-  filled: Dec;
+  filled: bigint;
   fills: number;
   done: boolean;
   /** The intent object returned for it: its id is asked of `ctx.intentIdOf` once the engine stamped it. */
@@ -36,6 +37,9 @@ const positive = (d: Dec): boolean => d.isPositive() && !d.isZero();
 
 /** Ref ids of the helper's recent orders kept to claim late fills; older ones are forgotten. */
 const REFS_KEPT = 16;
+
+/** The most decimals a reported amount or price may have (finer text is refused, not rounded). */
+const MAX_DECIMALS = 100;
 
 /**
  * One long position in `market`, driven by the strategy's events and reports. Inside `create()`:
@@ -80,16 +84,25 @@ export class Position {
   private order: OwnOrder | undefined;
   private readonly refs = new Set<string>();
   private everOrdered = false;
-  private bought: Dec = ZERO;
-  private boughtGross: Dec = ZERO;
-  private cost: Dec = ZERO;
-  /** The entry's fills so far, and the price of the first: one fill's volume-weighted price is its own. */
+  /**
+   * The base amounts of fills are counted exactly in bigint units of 10^-scale (a Decimal sum for
+   * each fill cost more than the rest of a report's handling); the scale grows when a finer amount
+   * comes, and Decimals are made only when a getter is read. `cost` (Σ amount × price) is at
+   * scale + priceScale.
+   */
+  private scale = 8;
+  private priceScale = 2;
+  private bought = 0n;
+  private boughtGross = 0n;
+  private cost = 0n;
+  private sold = 0n;
+  /** The entry's fills so far, and the price of the first as reported: one fill's volume-weighted price is its own. */
   private entryFills = 0;
-  private firstPrice: Dec = ZERO;
+  private firstPrice = '';
+  private firstPriceValue: Dec | undefined;
   /** `options.sizePct` / 100, and the sizePct it was computed from. */
   private sizeFraction: Dec = ZERO;
   private sizeFractionOf = Number.NaN;
-  private sold: Dec = ZERO;
   private adopted: { readonly price: number; readonly amount: Dec } | undefined;
   /**
    * The highest price since the entry, NaN when none: a number field that is never undefined, so a
@@ -147,14 +160,18 @@ export class Position {
    */
   get entryPrice(): Dec | undefined {
     // one fill: cost / amount is its price (no division); more: the volume-weighted price
-    if (positive(this.boughtGross)) return this.entryFills === 1 ? this.firstPrice : this.cost.div(this.boughtGross);
+    if (this.boughtGross > 0n) {
+      if (this.entryFills === 1) return (this.firstPriceValue ??= new D(this.firstPrice));
+      return unitsToDecimal(this.cost, this.scale + this.priceScale).div(unitsToDecimal(this.boughtGross, this.scale));
+    }
     return this.adopted && new D(this.adopted.price);
   }
 
   /** Base held by the position by its own count: bought (less base commission) minus sold, or the holding adopted. */
   get amount(): Dec {
-    const bought = this.adopted && this.boughtGross.isZero() ? this.adopted.amount : this.bought;
-    return D.max(ZERO, bought.minus(this.sold));
+    if (this.adopted && this.boughtGross === 0n) return D.max(ZERO, this.adopted.amount.minus(unitsToDecimal(this.sold, this.scale)));
+    const held = this.bought - this.sold;
+    return held > 0n ? unitsToDecimal(held, this.scale) : ZERO;
   }
 
   /**
@@ -189,9 +206,10 @@ export class Position {
     if (this.busy || ctx.warmingUp || this.phase !== 'flat' || this.held(ctx)) return undefined;
     const spend = roundQuote(ctx.instrument(this.market), ctx.account.available(this.quote).times(this.sizeShare()));
     if (!(Number(spend) > 0)) return undefined;
-    this.start('BUY', ZERO);
-    this.bought = this.boughtGross = this.cost = this.sold = ZERO;
+    this.start('BUY', 0n);
+    this.bought = this.boughtGross = this.cost = this.sold = 0n;
     this.entryFills = 0;
+    this.firstPriceValue = undefined;
     this.adopted = undefined;
     this.high = Number.NaN;
     this.reason = undefined;
@@ -285,14 +303,14 @@ export class Position {
     const instrument = ctx.instrument(this.market);
     const amount = roundBase(instrument, ctx.account.available(this.base));
     if (!(Number(amount) > 0)) return undefined;
-    this.start('SELL', new D(amount));
+    this.start('SELL', this.baseUnits(amount, 'amount'));
     this.phase = 'exiting';
     this.reason = exitReason(kind, level, price, ctx.now(), instrument.quoteDecimals);
     return this.sent({ kind: 'place-order', market: this.market, side: 'SELL', type: 'MARKET', baseAmount: amount });
   }
 
-  private start(side: Side, asked: Dec): void {
-    this.order = { side, refId: undefined, asked, filled: ZERO, fills: 0, done: false, draft: undefined };
+  private start(side: Side, asked: bigint): void {
+    this.order = { side, refId: undefined, asked, filled: 0n, fills: 0, done: false, draft: undefined };
     this.everOrdered = true;
   }
 
@@ -332,29 +350,68 @@ export class Position {
   }
 
   private applyFill(f: Extract<ExecReport, { kind: 'filled' }>): void {
-    const amount = new D(f.amount);
-    // a commission in the quote asset (the usual case) leaves the base amounts as they are: no Decimal
-    // arithmetic with a zero
-    const baseFee = f.commissionAsset === this.base ? new D(f.commission) : undefined;
+    let amount = this.baseUnits(f.amount, 'amount');
+    const scale = this.scale;
+    // a commission in the quote asset (the usual case) leaves the base amounts as they are
+    const baseFee = f.commissionAsset === this.base ? this.baseUnits(f.commission, 'commission') : 0n;
+    // a commission finer than the amount grew the scale after the amount was read
+    if (this.scale !== scale) amount *= pow10(this.scale - scale);
     const order = this.order?.refId === f.refId ? this.order : undefined;
     if (order) {
       order.fills++;
-      order.filled = order.filled.plus(amount);
+      order.filled += amount;
     }
     this.cachedLevels = undefined;
     if (f.side === 'BUY') {
-      this.bought = baseFee ? this.bought.plus(amount).minus(baseFee) : this.bought.plus(amount);
-      this.boughtGross = this.boughtGross.plus(amount);
-      const price = new D(f.price);
-      this.cost = this.cost.plus(amount.times(price));
-      if (++this.entryFills === 1) this.firstPrice = price;
+      this.bought += amount - baseFee;
+      this.boughtGross += amount;
+      const price = this.priceUnits(f.price); // before `cost` is read: a finer price rescales it
+      this.cost += amount * price;
+      if (++this.entryFills === 1) this.firstPrice = f.price;
       // a fill that comes after its order was closed (cancelled first): the position is held after all
       if (this.phase === 'flat' && this.order?.done) this.settleEntry();
       return;
     }
-    this.sold = baseFee ? this.sold.plus(amount).plus(baseFee) : this.sold.plus(amount);
+    this.sold += amount + baseFee;
     // a fill of an exit that was closed before it arrived (cancelled first): sold after all
-    if (this.phase === 'long' && order?.side === 'SELL' && order.done && order.filled.gte(order.asked)) this.phase = 'flat';
+    if (this.phase === 'long' && order?.side === 'SELL' && order.done && order.filled >= order.asked) this.phase = 'flat';
+  }
+
+  /** A base amount of a fill or an order in units at `scale`, which first grows to the amount's decimals if they are more. */
+  private baseUnits(text: string, field: string): bigint {
+    const units = unitsOf(text, this.scale);
+    if (units !== undefined) return units;
+    const grow = this.finerBy(text, this.scale, field);
+    const k = pow10(grow);
+    this.scale += grow;
+    this.bought *= k;
+    this.boughtGross *= k;
+    this.sold *= k;
+    this.cost *= k;
+    if (this.order) {
+      this.order.asked *= k;
+      this.order.filled *= k;
+    }
+    return unitsOf(text, this.scale)!;
+  }
+
+  /** A fill's price in units at `priceScale`, which first grows to the price's decimals if they are more. */
+  private priceUnits(text: string): bigint {
+    const units = unitsOf(text, this.priceScale);
+    if (units !== undefined) return units;
+    const grow = this.finerBy(text, this.priceScale, 'price');
+    this.priceScale += grow;
+    this.cost *= pow10(grow);
+    return unitsOf(text, this.priceScale)!;
+  }
+
+  /** How many decimals `text` needs beyond `scale`; throws, naming the report's field, for what is not a decimal units can hold. */
+  private finerBy(text: string, scale: number, field: string): number {
+    const decimals = decimalsOf(text);
+    if (decimals === undefined || decimals > MAX_DECIMALS || unitsOf(text, decimals) === undefined) {
+      throw new RangeError(`Position(${JSON.stringify(this.market)}): a report's ${field} ${JSON.stringify(text)} is not a decimal of at most ${MAX_DECIMALS} places`);
+    }
+    return decimals - scale;
   }
 
   /** The helper's order is done: the position is held or flat by what was filled. */
@@ -364,17 +421,19 @@ export class Position {
     o.done = true;
     if (o.side === 'BUY') {
       this.phase = 'flat';
-      if (positive(this.boughtGross)) this.settleEntry();
+      if (this.boughtGross > 0n) this.settleEntry();
       return;
     }
     // an exit refused or only partly filled leaves the rest held: the rules stay armed and trigger again
-    this.phase = o.filled.gte(o.asked) || !this.held(ctx) ? 'flat' : 'long';
+    this.phase = o.filled >= o.asked || !this.held(ctx) ? 'flat' : 'long';
     if (this.phase === 'flat') this.high = Number.NaN;
   }
 
   private settleEntry(): void {
     this.phase = 'long';
-    this.high = Math.max(Number.isNaN(this.high) ? 0 : this.high, this.entryPrice!.toNumber());
+    // one fill's price as a number straight from its text (the number its Decimal gives)
+    const entry = this.entryFills === 1 && this.boughtGross > 0n ? Number(this.firstPrice) : this.entryPrice!.toNumber();
+    this.high = Math.max(Number.isNaN(this.high) ? 0 : this.high, entry);
   }
 
   /**
