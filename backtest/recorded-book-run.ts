@@ -22,7 +22,7 @@ import { MemoryJournal } from '../src/exec/memory-journal.js';
 import type { Logger } from '../src/log/index.js';
 import { DEFAULT_RISK_LIMITS, type RiskLimits } from '../src/risk/limits.js';
 import { MAX_LISTED_PROBLEMS, PriceDataError, type PriceProblem } from '../src/sim/prices/price-file.js';
-import type { PointExecution } from '../src/sim/replay/point-orders.js';
+import { executionOfDecimals, type PointExecution } from '../src/sim/replay/point-orders.js';
 import { marketsOf, type StrategyDefinition } from '../src/strategy/define.js';
 import { HotStream } from '../src/state/hot-stream.js';
 import type { AccountEvent, OpenOrderView } from '../src/state/index.js';
@@ -343,7 +343,7 @@ function markOf(e: MarketEvent): number | undefined {
 function asExecution(f: VenueFill): PointExecution {
   const notional = f.amount.times(f.price);
   const quoteAmount = f.side === 'BUY' ? notional.plus(f.commission) : notional.minus(f.commission);
-  return { executionId: f.fillId, orderId: f.orderId, refId: '', market: f.market, side: f.side, amount: f.amount, price: f.price, commission: f.commission, commissionAsset: f.commissionAsset, quoteAmount, at: f.at, kind: 'order' };
+  return executionOfDecimals({ executionId: f.fillId, orderId: f.orderId, refId: '', market: f.market, side: f.side, amount: f.amount, price: f.price, commission: f.commission, commissionAsset: f.commissionAsset, quoteAmount, at: f.at, kind: 'order' });
 }
 
 /** The rule the report and manifest state for the book model (docs/backtest.md says it in full). */
@@ -404,5 +404,5 @@ export async function resolveFillModel(flags: FillModelFlags, isRecording: boole
 
 /** A settled quote execution as the round-trip tracker reads one (no fee: the spread is its cost). */
 function quoteExecution(x: RecordedQuoteExecution): PointExecution {
-  return { executionId: x.executionId, orderId: x.executionId, refId: x.refId ?? '', market: x.market, side: x.side, amount: x.baseAmount, price: x.price, commission: new D(0), commissionAsset: splitMarket(x.market).quote, quoteAmount: x.quoteAmount, at: x.at, kind: 'quote' };
+  return executionOfDecimals({ executionId: x.executionId, orderId: x.executionId, refId: x.refId ?? '', market: x.market, side: x.side, amount: x.baseAmount, price: x.price, commission: new D(0), commissionAsset: splitMarket(x.market).quote, quoteAmount: x.quoteAmount, at: x.at, kind: 'quote' });
 }

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { D } from '../src/core/index.js';
-import type { PointExecution } from '../src/sim/replay/point-orders.js';
+import { executionOfDecimals, type PointExecution } from '../src/sim/replay/point-orders.js';
 import { RoundTripTracker } from './round-trips.js';
 
 let n = 0;
 function fill(side: 'BUY' | 'SELL', amount: string, price: string, quote: string, fee: string, at: number): PointExecution {
   n++;
-  return { executionId: `f${n}`, orderId: `o${n}`, refId: `r${n}`, market: 'BTCUSD', side, amount: new D(amount), price: new D(price), commission: new D(fee), commissionAsset: 'USD', quoteAmount: new D(quote), at, kind: 'order' };
+  return executionOfDecimals({ executionId: `f${n}`, orderId: `o${n}`, refId: `r${n}`, market: 'BTCUSD', side, amount: new D(amount), price: new D(price), commission: new D(fee), commissionAsset: 'USD', quoteAmount: new D(quote), at, kind: 'order' });
 }
 
 describe('round trips from fills', () => {

@@ -3,9 +3,12 @@
  * A round trip opens with the first buy from a flat position and closes when the position is flat
  * again; partial buys and sells in between belong to it. Its P&L is cash out minus cash in: quote
  * received from the sells (after their fees) minus quote spent on the buys (fees included), so the
- * fees are inside the P&L and also listed apart. Money stays decimal; only fills cost decimal work.
+ * fees are inside the P&L and also listed apart. Money stays decimal, in exact units: the fills'
+ * `exactAmount` and the like are added up with core/exact.ts, whose sums are decimal.js's to the digit.
  */
-import { type Dec, ZERO, toWire } from '../src/core/index.js';
+import { toWire } from '../src/core/index.js';
+import { compare, EXACT_ZERO, minus, plus, times, toDecimal, toText, type Exact } from '../src/core/exact.js';
+import { rescale, unitsToNumber, unitsToString } from '../src/core/units.js';
 import type { PointExecution } from '../src/sim/replay/point-orders.js';
 import type { RoundTrip } from './metrics.js';
 import type { FillMarker } from './report.js';
@@ -13,85 +16,88 @@ import type { FillMarker } from './report.js';
 /**
  * One side of a round trip (its buys, or its sells): the amount and the volume-weighted price. The
  * usual side is a single fill, whose average price is its price as it is (amount × price / amount);
- * notionals are summed, and divided at the close, only from a second fill on. Exact either way.
+ * notionals are summed, and divided at the close, only from a second fill on.
  */
 class TradeSide {
-  amount: Dec = ZERO;
+  amount: Exact = EXACT_ZERO;
   private fills = 0;
-  private price: Dec = ZERO;
-  private notional: Dec = ZERO;
+  private price: Exact = EXACT_ZERO;
+  private notional: Exact = EXACT_ZERO;
 
   reset(): void {
     this.fills = 0;
-    this.amount = this.price = this.notional = ZERO;
+    this.amount = this.price = this.notional = EXACT_ZERO;
   }
 
-  add(amount: Dec, price: Dec): void {
+  add(amount: Exact, price: Exact): void {
     if (this.fills === 0) {
       this.amount = amount;
       this.price = price;
     } else {
-      if (this.fills === 1) this.notional = this.amount.times(this.price);
-      this.notional = this.notional.plus(amount.times(price));
-      this.amount = this.amount.plus(amount);
+      if (this.fills === 1) this.notional = times(this.amount, this.price);
+      this.notional = plus(this.notional, times(amount, price));
+      this.amount = plus(this.amount, amount);
     }
     this.fills++;
   }
 
   /** The volume-weighted price, rounded down to `dp` decimals, as wire text. */
   average(dp: number): string {
-    return toWire(this.fills === 1 ? this.price : this.notional.div(this.amount), dp);
+    if (this.fills > 1) return toWire(toDecimal(this.notional).div(toDecimal(this.amount)), dp);
+    const p = this.price;
+    return p.scale <= dp ? toText(p) : unitsToString(rescale(p.units, p.scale, dp, 'down'), dp);
   }
 }
 
 export class RoundTripTracker {
   readonly trades: RoundTrip[] = [];
   readonly fills: FillMarker[] = [];
-  private feesPaid: Dec = ZERO;
-  private position: Dec = ZERO;
+  private feesPaid: Exact = EXACT_ZERO;
+  private position: Exact = EXACT_ZERO;
   private entryAt = 0;
-  private spent: Dec = ZERO;
-  private received: Dec = ZERO;
-  private fees: Dec = ZERO;
+  private spent: Exact = EXACT_ZERO;
+  private received: Exact = EXACT_ZERO;
+  private fees: Exact = EXACT_ZERO;
   private readonly buys = new TradeSide();
   private readonly sells = new TradeSide();
 
   /** Records one fill; closes the round trip when the position is flat again. */
   add(x: PointExecution): void {
-    this.fills.push({ at: x.at, side: x.side === 'BUY' ? 'buy' : 'sell', price: x.price.toNumber() });
-    this.feesPaid = this.feesPaid.plus(x.commission);
+    const price = x.exactPrice;
+    this.fills.push({ at: x.at, side: x.side === 'BUY' ? 'buy' : 'sell', price: unitsToNumber(price.units, price.scale) });
+    this.feesPaid = plus(this.feesPaid, x.exactCommission);
     if (x.side === 'BUY') {
-      if (this.position.isZero()) this.open(x.at);
-      this.position = this.position.plus(x.amount);
-      this.spent = this.spent.plus(x.quoteAmount);
-      this.buys.add(x.amount, x.price);
-      this.fees = this.fees.plus(x.commission);
+      if (this.position.units === 0n) this.open(x.at);
+      this.position = plus(this.position, x.exactAmount);
+      this.spent = plus(this.spent, x.exactQuoteAmount);
+      this.buys.add(x.exactAmount, price);
+      this.fees = plus(this.fees, x.exactCommission);
       return;
     }
     // A sale with no position open (selling an initial holding) is no round trip of the strategy's.
-    if (this.position.isZero()) return;
-    // the smaller of the two as it is (D.min would copy it)
-    const amount = x.amount.gt(this.position) ? this.position : x.amount;
-    this.position = this.position.minus(amount);
-    this.received = this.received.plus(x.quoteAmount);
-    this.sells.add(amount, x.price);
-    this.fees = this.fees.plus(x.commission);
-    if (this.position.isZero()) this.close(x);
+    if (this.position.units === 0n) return;
+    // a sale beyond the position closes the position only
+    const amount = compare(x.exactAmount, this.position) > 0 ? this.position : x.exactAmount;
+    this.position = minus(this.position, amount);
+    this.received = plus(this.received, x.exactQuoteAmount);
+    this.sells.add(amount, price);
+    this.fees = plus(this.fees, x.exactCommission);
+    if (this.position.units === 0n) this.close(x);
   }
 
   /** Every fee paid, open position included. */
   get totalFees(): string {
-    return toWire(this.feesPaid);
+    return toText(this.feesPaid);
   }
 
   /** Entry time of a position still open (counts toward exposure), if any. */
   get openSince(): number | undefined {
-    return this.position.gt(0) ? this.entryAt : undefined;
+    return this.position.units > 0n ? this.entryAt : undefined;
   }
 
   private open(at: number): void {
     this.entryAt = at;
-    this.spent = this.received = this.fees = ZERO;
+    this.spent = this.received = this.fees = EXACT_ZERO;
     this.buys.reset();
     this.sells.reset();
   }
@@ -102,11 +108,11 @@ export class RoundTripTracker {
       side: 'long',
       entryAt: this.entryAt,
       exitAt: x.at,
-      quantity: toWire(this.buys.amount),
+      quantity: toText(this.buys.amount),
       entryPrice: this.buys.average(8),
       exitPrice: this.sells.average(8),
-      pnl: toWire(this.received.minus(this.spent)),
-      fees: toWire(this.fees),
+      pnl: toText(minus(this.received, this.spent)),
+      fees: toText(this.fees),
     });
   }
 }

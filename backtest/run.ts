@@ -222,11 +222,8 @@ function refresh(b: BacktestBundle, r: ReplayInput, marks: { version: number; fu
   marks.version = pm.version;
   if (pm.fundsVersion !== marks.funds) {
     marks.funds = pm.fundsVersion;
-    const q = pm.balance(r.quote);
-    const x = pm.balance(r.base);
-    // nothing reserved (the usual case between orders) needs no sum: the same number, one Decimal fewer
-    marks.quote = (q.trading.isZero() ? q.available : q.available.plus(q.trading)).toNumber();
-    marks.base = (x.trading.isZero() ? x.available : x.available.plus(x.trading)).toNumber();
+    marks.quote = pm.totalNumber(r.quote);
+    marks.base = pm.totalNumber(r.base);
   }
   if (pm.executionCount === marks.consumed) return;
   for (const x of pm.executionsFrom(marks.consumed)) r.tracker.add(x);

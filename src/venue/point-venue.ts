@@ -137,8 +137,7 @@ export function toVenueOrder(o: PointOrder): VenueOrder {
   if (o.quoteAmount) v.quoteAmount = o.quoteAmount;
   if (o.price) v.price = o.price;
   v.amountFilled = o.amountFilled;
-  const average = o.fillPrice ?? (o.amountFilled.gt(0) ? o.notionalFilled.div(o.amountFilled) : undefined);
-  if (average) v.averagePrice = average;
+  if (o.fillPrice) v.averagePrice = o.fillPrice;
   v.createdAt = o.createdAt;
   return v as VenueOrder;
 }

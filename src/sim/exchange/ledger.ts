@@ -17,10 +17,24 @@ export interface BalanceChange {
 }
 
 /**
+ * What a simulated venue's accounts ask of a ledger. The sandbox keeps the Ledger below; point replay
+ * keeps its own in exact integer units (`../replay/point-ledger.ts`), whose balances are the same.
+ */
+export interface Balances {
+  get(profileId: string, asset: string): Balance;
+  list(profileId: string): Array<readonly [string, Balance]>;
+  apply(changes: readonly BalanceChange[]): void;
+  require(profileId: string, asset: string, needed: Dec): void;
+  reserve(profileId: string, asset: string, amount: Dec): void;
+  release(profileId: string, asset: string, amount: Dec): void;
+  credit(profileId: string, asset: string, amount: Dec): void;
+}
+
+/**
  * Balances per profile and asset. Every movement goes through `apply`, which checks that no
  * balance would go negative before touching any of them, so a fill moves all its legs or none.
  */
-export class Ledger {
+export class Ledger implements Balances {
   private readonly books = new Map<string, Map<string, { available: Dec; trading: Dec }>>();
 
   get(profileId: string, asset: string): Balance {

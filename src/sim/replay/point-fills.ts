@@ -1,5 +1,5 @@
 /**
- * The backtest's default fill model as pure money arithmetic (decimal.js, exact). Point replay
+ * The backtest's default fill model as pure money arithmetic, in exact units. Point replay
  * (`point-market.ts`) decides *when* and *at which price* an order fills; these functions decide
  * *how much* moves, so the rules can be checked against hand computation one by one:
  *
@@ -8,19 +8,14 @@
  * - a sale of B base receives B × price × (1 − f): fee = gross × f with gross = B × price;
  * - a buy of B base costs B × price × (1 + f), rounded up to the quote's decimals (fee = cost − B × price);
  * - amounts credited round down: base to 8 decimals, quote to 2 (the asset's platform precision).
+ *
+ * Amounts are bigint units at their asset's decimals, prices and fees `Exact` values; sums and products
+ * are core/exact.ts's, which are decimal.js's to the digit, so these give what the decimal.js rules
+ * gave without building a Decimal per fill. A quotient is the exact one, rounded down.
  */
 import { D, type Dec } from '../../core/decimal.js';
-
-/** What one fill moves: base and quote amounts (always positive), the fee and the price. */
-export interface FillAmounts {
-  /** Base received (buy) or given (sell). */
-  readonly base: Dec;
-  /** Quote spent (buy, fee included) or received (sell, fee deducted). */
-  readonly quote: Dec;
-  /** Fee paid in the quote currency (part of `quote` on a buy; deducted from the gross on a sell). */
-  readonly fee: Dec;
-  readonly price: Dec;
-}
+import { exactOfNumber, minus, plus, times, type Exact } from '../../core/exact.js';
+import { divide, pow10, rescale } from '../../core/units.js';
 
 /** Decimal places of the assets of one market (base 8 and quote 2 on the platform). */
 export interface AssetPrecision {
@@ -28,71 +23,72 @@ export interface AssetPrecision {
   readonly quoteDp: number;
 }
 
-/** The fee rate of `feeBps` basis points (10 → 0.001). */
-export function feeRate(feeBps: number): Dec {
-  return new D(feeBps).div(10_000);
+/** What one fill moves: base and quote (always positive) in units of their asset's decimals, the fee in full, the price. */
+export interface FillAmounts {
+  /** Base received (buy) or given (sell), units of 10^-baseDp. */
+  readonly base: bigint;
+  /** Quote spent (buy, fee included) or received (sell, fee deducted), units of 10^-quoteDp. */
+  readonly quote: bigint;
+  /** Fee paid in the quote currency (part of `quote` on a buy; deducted from the gross on a sell), unrounded. */
+  readonly fee: Exact;
+  readonly price: Exact;
 }
 
-/** Moves `price` against the trader by `bps`: up for a buy, down for a sell. */
-export function slipped(price: Dec, side: 'BUY' | 'SELL', bps: number): Dec {
-  if (bps === 0) return price;
-  const k = new D(bps).div(10_000);
-  return side === 'BUY' ? price.times(k.plus(1)) : price.times(new D(1).minus(k));
+/** The rate of `bps` basis points (10 → 0.001): exact, a finite decimal over 10^4 being one too. */
+export function rateOfBps(bps: number): Exact {
+  const x = exactOfNumber(bps);
+  if (x === undefined) throw new RangeError(`a rate in bps must be a finite number, got ${bps}`);
+  return { units: x.units, scale: x.scale + 4 };
 }
 
-/** A buy spending exactly `quote` (fee included) at `price`. */
-export function buyByQuote(quote: Dec, price: Dec, fee: Dec, p: AssetPrecision): FillAmounts {
-  const feePaid = quote.times(fee);
-  const base = divideDown(quote.minus(feePaid), price, p.baseDp);
+const ONE: Exact = { units: 1n, scale: 0 };
+
+/** Moves `price` against the trader by `rate`: up for a buy, down for a sell. */
+export function slipped(price: Exact, side: 'BUY' | 'SELL', rate: Exact): Exact {
+  if (rate.units === 0n) return price;
+  return times(price, side === 'BUY' ? plus(rate, ONE) : minus(ONE, rate));
+}
+
+/** A buy spending exactly `quote` (fee included) at `price`: base received rounded down to the base's decimals. */
+export function buyByQuote(quote: bigint, price: Exact, fee: Exact, p: AssetPrecision): FillAmounts {
+  const spent: Exact = { units: quote, scale: p.quoteDp };
+  const feePaid = times(spent, fee);
+  const net = minus(spent, feePaid);
+  // net / price at baseDp: net.units × 10^(price.scale + baseDp − net.scale) / price.units, rounded down
+  const shift = price.scale + p.baseDp - net.scale;
+  const base = shift >= 0 ? divide(net.units * pow10(shift), price.units, 'down') : divide(net.units, price.units * pow10(-shift), 'down');
   return { base, quote, fee: feePaid, price };
 }
 
-const POWERS_OF_TEN: bigint[] = [1n];
-function pow10(n: number): bigint {
-  while (POWERS_OF_TEN.length <= n) POWERS_OF_TEN.push(POWERS_OF_TEN[POWERS_OF_TEN.length - 1]! * 10n);
-  return POWERS_OF_TEN[n]!;
+/** A buy of exactly `base` at `price`: pays the notional plus the fee, rounded up to the quote's decimals. */
+export function buyByBase(base: bigint, price: Exact, fee: Exact, p: AssetPrecision): FillAmounts {
+  const notional = times({ units: base, scale: p.baseDp }, price);
+  const cost = atDecimals(times(notional, plus(fee, ONE)), p.quoteDp, 'up');
+  return { base, quote: cost, fee: minus({ units: cost, scale: p.quoteDp }, notional), price };
 }
 
-/** A non-negative decimal as a whole number of units of 10^-scale: 12.345 → [12345n, 3]. */
-function scaled(x: Dec): [bigint, number] {
-  const text = x.toFixed();
-  const dot = text.indexOf('.');
-  return dot < 0 ? [BigInt(text), 0] : [BigInt(text.slice(0, dot) + text.slice(dot + 1)), text.length - dot - 1];
+/** A sale of exactly `base` at `price`: receives gross × (1 − f), rounded down to the quote's decimals. */
+export function sellByBase(base: bigint, price: Exact, fee: Exact, p: AssetPrecision): FillAmounts {
+  const gross = times({ units: base, scale: p.baseDp }, price);
+  const feePaid = times(gross, fee);
+  return { base, quote: atDecimals(minus(gross, feePaid), p.quoteDp, 'down'), fee: feePaid, price };
 }
 
-/**
- * `a / b` rounded down to `dp` decimals (a ≥ 0, b > 0), by integer division of the two amounts in
- * units of their last decimal place: exact, and a fraction of the cost of a 40-digit decimal
- * division. The same value as `a.div(b).toDecimalPlaces(dp, ROUND_DOWN)` whenever the quotient's first
- * 40 digits carry no run of nines across the `dp`-th place, which the amounts and prices of a fill
- * (a few significant digits each) cannot produce; where they could, this one is the exact floor.
- */
-export function divideDown(a: Dec, b: Dec, dp: number): Dec {
-  const [na, sa] = scaled(a);
-  const [nb, sb] = scaled(b);
-  const shift = sb - sa + dp;
-  const q = shift >= 0 ? (na * pow10(shift)) / nb : na / (nb * pow10(-shift));
-  return new D(dp === 0 ? q.toString() : `${q}e-${dp}`);
-}
-
-/** A buy of exactly `base` at `price`: pays the notional plus the fee, rounded up to quote precision. */
-export function buyByBase(base: Dec, price: Dec, fee: Dec, p: AssetPrecision): FillAmounts {
-  const notional = base.times(price);
-  const cost = notional.times(fee.plus(1)).toDecimalPlaces(p.quoteDp, D.ROUND_UP);
-  return { base, quote: cost, fee: cost.minus(notional), price };
-}
-
-/** A sale of exactly `base` at `price`: receives gross × (1 − f), rounded down to quote precision. */
-export function sellByBase(base: Dec, price: Dec, fee: Dec, p: AssetPrecision): FillAmounts {
-  const gross = base.times(price);
-  const feePaid = gross.times(fee);
-  const quote = gross.minus(feePaid).toDecimalPlaces(p.quoteDp, D.ROUND_DOWN);
-  return { base, quote, fee: feePaid, price };
-}
-
-/** The most a base-sized buy at `limit` can cost: what a resting limit buy reserves. */
-export function buyReservation(base: Dec, limit: Dec, fee: Dec, p: AssetPrecision): Dec {
+/** The most a base-sized buy at `limit` can cost: what a resting limit buy reserves (units of the quote's decimals). */
+export function buyReservation(base: bigint, limit: Exact, fee: Exact, p: AssetPrecision): bigint {
   return buyByBase(base, limit, fee, p).quote;
+}
+
+/** `x` in units of `dp` decimals, rounded as `toDecimalPlaces` with ROUND_DOWN ('down') or ROUND_UP ('up'). */
+function atDecimals(x: Exact, dp: number, rounding: 'down' | 'up'): bigint {
+  return x.scale <= dp ? x.units * pow10(dp - x.scale) : rescale(x.units, x.scale, dp, rounding);
+}
+
+/** What a held-rate quote execution moves (decimal.js: quote executions are not on the backtest's per-intent path). */
+export interface QuoteAmounts {
+  readonly base: Dec;
+  readonly quote: Dec;
+  readonly price: Dec;
 }
 
 /**
@@ -100,14 +96,14 @@ export function buyReservation(base: Dec, limit: Dec, fee: Dec, p: AssetPrecisio
  * quote receives quote / price base rounded down; a buy by base pays base × price rounded up; a sale
  * of base receives base × price rounded down; a sale sized by quote gives quote / price base rounded up.
  */
-export function quoteExecution(side: 'BUY' | 'SELL', sized: { base?: Dec; quote?: Dec }, price: Dec, p: AssetPrecision): FillAmounts {
+export function quoteExecution(side: 'BUY' | 'SELL', sized: { base?: Dec; quote?: Dec }, price: Dec, p: AssetPrecision): QuoteAmounts {
   const zero = new D(0);
   if (side === 'BUY') {
-    if (sized.quote !== undefined) return { base: sized.quote.div(price).toDecimalPlaces(p.baseDp, D.ROUND_DOWN), quote: sized.quote, fee: zero, price };
+    if (sized.quote !== undefined) return { base: sized.quote.div(price).toDecimalPlaces(p.baseDp, D.ROUND_DOWN), quote: sized.quote, price };
     const base = sized.base ?? zero;
-    return { base, quote: base.times(price).toDecimalPlaces(p.quoteDp, D.ROUND_UP), fee: zero, price };
+    return { base, quote: base.times(price).toDecimalPlaces(p.quoteDp, D.ROUND_UP), price };
   }
-  if (sized.base !== undefined) return { base: sized.base, quote: sized.base.times(price).toDecimalPlaces(p.quoteDp, D.ROUND_DOWN), fee: zero, price };
+  if (sized.base !== undefined) return { base: sized.base, quote: sized.base.times(price).toDecimalPlaces(p.quoteDp, D.ROUND_DOWN), price };
   const quote = sized.quote ?? zero;
-  return { base: quote.div(price).toDecimalPlaces(p.baseDp, D.ROUND_UP), quote, fee: zero, price };
+  return { base: quote.div(price).toDecimalPlaces(p.baseDp, D.ROUND_UP), quote, price };
 }

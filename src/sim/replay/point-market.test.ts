@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { D } from '../../core/decimal.js';
 import { PointMarket } from './point-market.js';
-import { buyByQuote, sellByBase } from './point-fills.js';
+import { exactOfNumber, toText } from '../../core/exact.js';
+import { unitsToString } from '../../core/units.js';
+import { buyByQuote, rateOfBps, sellByBase } from './point-fills.js';
 
 const T0 = Date.UTC(2024, 0, 1);
 const H = 3_600_000;
@@ -72,11 +74,11 @@ describe('point replay fills (hand-computed)', () => {
   });
 
   it('rounds the base credited down to 8 decimals', () => {
-    const x = buyByQuote(new D('100.00'), new D(7), new D('0.001'), { baseDp: 8, quoteDp: 2 });
-    expect(x.base.toFixed()).toBe('14.27142857'); // 99.9 / 7 = 14.271428571…
-    expect(x.fee.toFixed()).toBe('0.1');
-    const s = sellByBase(new D('0.33333333'), new D('30000'), new D('0.001'), { baseDp: 8, quoteDp: 2 });
-    expect(s.quote.toFixed()).toBe('9989.99'); // 9999.9999 × 0.999 = 9989.99990… → 9989.99
+    const x = buyByQuote(10000n, exactOfNumber(7)!, rateOfBps(10), { baseDp: 8, quoteDp: 2 });
+    expect(unitsToString(x.base, 8)).toBe('14.27142857'); // 99.9 / 7 = 14.271428571…
+    expect(toText(x.fee)).toBe('0.1');
+    const s = sellByBase(33333333n, exactOfNumber(30000)!, rateOfBps(10), { baseDp: 8, quoteDp: 2 });
+    expect(unitsToString(s.quote, 2)).toBe('9989.99'); // 9999.9999 × 0.999 = 9989.99990… → 9989.99
   });
 
   it('moves the price against the trader by the slippage', () => {

@@ -12,7 +12,8 @@
  *   STOP_LIMIT becomes a limit sell at `price` (filled there if marketable, else resting);
  * - a held-rate quote offered at point t is point t's price moved by the quote spread, and executing it
  *   settles at once, at t;
- * - balances live in the sim's Ledger: placement reserves funds (available → trading), fills move them;
+ * - balances live in point replay's ledger (exact integer units, `point-ledger.ts`): placement reserves
+ *   funds (available → trading), fills move them; the fill arithmetic is in units too (`point-fills.ts`);
  * - internal transfers move available funds between the replay's profiles under the sandbox's transfer
  *   limits, settled at once (see `point-transfers.ts`).
  *
@@ -20,11 +21,11 @@
  * Venue port's promises so the live executors run unchanged.
  */
 import { D, type Dec, ZERO } from '../../core/decimal.js';
-import { assetDecimals } from '../../core/markets.js';
 import { SimError } from '../errors.js';
-import { Ledger } from '../exchange/ledger.js';
-import { buyByBase, buyByQuote, buyReservation, feeRate, sellByBase, slipped, type FillAmounts } from './point-fills.js';
-import { checkCommand, executionsSince, nonNegative, type PointExecution, type PointOrder, type PointOrderCommand, type PointQuote, type PointQuoteExecution } from './point-orders.js';
+import { compare, exactOfDecimal, exactOfNumber, type Exact } from '../../core/exact.js';
+import { buyByBase, buyByQuote, buyReservation, rateOfBps, sellByBase, slipped, type FillAmounts } from './point-fills.js';
+import { PointLedger } from './point-ledger.js';
+import { checkCommand, executionsSince, nonNegative, PointFill, type CheckedOrder, type PointExecution, type PointOrder, type PointOrderCommand, type PointQuote, type PointQuoteExecution } from './point-orders.js';
 import { isStopType, PointStops } from './point-stops.js';
 import { INTERNAL_DEBIT, PointProfiles, usdValue, type PointTransfer, type PointTransferRequest } from './point-transfers.js';
 import { type PointMarketOptions } from './point-options.js';
@@ -39,6 +40,8 @@ interface MarketPoint {
   price: number;
   seq: number;
   priceDec: Dec | undefined;
+  /** The price read exactly (made at the first fill of the point). */
+  exact: Exact | undefined;
   quotes: readonly PointQuote[] | undefined;
 }
 
@@ -51,8 +54,9 @@ export class PointMarket {
   readonly slippageBps: number;
   readonly quoteSpreadBps: number;
   readonly quoteTtlMs: number;
-  private readonly fee: Dec;
-  private readonly ledger = new Ledger();
+  private readonly fee: Exact;
+  private readonly slippage: Exact;
+  private readonly ledger = new PointLedger();
   private readonly points = new Map<string, MarketPoint>();
   private readonly orders = new Map<string, PointOrder>();
   private readonly byRef = new Map<string, string>();
@@ -85,7 +89,8 @@ export class PointMarket {
     this.slippageBps = nonNegative(options.slippageBps ?? 0, 'slippage_bps');
     this.quoteSpreadBps = nonNegative(options.quoteSpreadBps ?? 10, 'quote_spread_bps');
     this.quoteTtlMs = nonNegative(options.quoteTtlMs ?? 30_000, 'quote_ttl_ms');
-    this.fee = feeRate(this.feeBps);
+    this.fee = rateOfBps(this.feeBps);
+    this.slippage = rateOfBps(this.slippageBps);
     this.prefix = options.idPrefix ?? 'pt';
     this.keepClosed = options.keepClosed ?? Number.POSITIVE_INFINITY;
     if (!(this.keepClosed >= 1)) throw new RangeError(`keep_closed must be at least 1, got ${options.keepClosed}`);
@@ -115,13 +120,14 @@ export class PointMarket {
     this.lastAt = at;
     let p = this.points.get(market);
     if (p === undefined) {
-      p = { at, price, seq: 0, priceDec: undefined, quotes: undefined };
+      p = { at, price, seq: 0, priceDec: undefined, exact: undefined, quotes: undefined };
       this.points.set(market, p);
     } else {
       p.at = at;
       p.price = price;
       p.seq++;
       p.priceDec = undefined;
+      p.exact = undefined;
       p.quotes = undefined;
     }
     if (this.closedAtPoint.length > 0) this.closedAtPoint = [];
@@ -141,15 +147,15 @@ export class PointMarket {
     const c = checkCommand(cmd, this.points.get(cmd.market)?.price);
     if (!this.points.has(c.market)) throw new SimError('not-found', `market ${c.market} has no price point yet: orders start after the first point`);
     const reserved = cmd.side === 'BUY'
-      ? { asset: c.quote, amount: c.quoteAmount ?? buyReservation(c.baseAmount as Dec, c.price as Dec, this.fee, c.precision) }
-      : { asset: c.base, amount: c.baseAmount as Dec };
-    this.ledger.reserve(PROFILE, reserved.asset, reserved.amount);
+      ? { asset: c.quote, units: c.quoteAmount !== undefined ? c.size : this.reservationOf(c), scale: c.precision.quoteDp }
+      : { asset: c.base, units: c.size, scale: c.precision.baseDp };
+    this.ledger.reserveUnits(PROFILE, reserved.asset, reserved.units, reserved.scale);
     const order: PointOrder = {
       id: `${this.prefix}-o${++this.seq}`, refId: cmd.refId, market: c.market, base: c.base, quote: c.quote, side: cmd.side, type: cmd.type,
       timeInForce: c.timeInForce ?? 'GTC', baseAmount: c.baseAmount, quoteAmount: c.quoteAmount, price: c.price,
       limit: c.price === undefined ? Number.NaN : c.price.toNumber(),
       ...(cmd.expiresAt !== undefined && { expiresAt: cmd.expiresAt }),
-      createdAt: this.lastAt, status: 'OPEN', amountFilled: ZERO, notionalFilled: ZERO, fresh: true, reserved,
+      createdAt: this.lastAt, status: 'OPEN', amountFilled: ZERO, fresh: true, precision: c.precision, size: c.size, reserved,
     };
     this.orders.set(order.id, order);
     this.byRef.set(order.refId, order.id);
@@ -198,12 +204,17 @@ export class PointMarket {
   }
 
   /** Balances of every asset a profile (default: the replay's own) ever held: available and trading (held by open orders). */
-  balances(profileId = PROFILE): Array<{ asset: string; available: Dec; trading: Dec }> {
-    return this.ledger.list(this.profiles.resolve(profileId)).map(([asset, b]) => ({ asset, available: b.available, trading: b.trading }));
+  balances(profileId = PROFILE): Array<{ readonly asset: string; readonly available: Dec; readonly trading: Dec }> {
+    return this.ledger.balances(this.profiles.resolve(profileId));
   }
 
-  balance(asset: string, profileId = PROFILE): { available: Dec; trading: Dec } {
+  balance(asset: string, profileId = PROFILE): { readonly available: Dec; readonly trading: Dec } {
     return this.ledger.get(this.profiles.resolve(profileId), asset);
+  }
+
+  /** Available plus trading of `asset` as a number (the backtest's equity marks). */
+  totalNumber(asset: string, profileId = PROFILE): number {
+    return this.ledger.totalNumber(this.profiles.resolve(profileId), asset);
   }
 
   /** Moves available funds between two profiles at the current point, settled at once; idempotent by `refId`. */
@@ -259,6 +270,12 @@ export class PointMarket {
     return p.priceDec;
   }
 
+  private exactPriceOf(p: MarketPoint): Exact {
+    // a point's price is a finite positive number (checked by `point`)
+    p.exact ??= exactOfNumber(p.price) as Exact;
+    return p.exact;
+  }
+
   /** Runs the fill rule over the open orders of `market` at its new point. */
   private matchOpen(market: string, p: MarketPoint): readonly PointExecution[] {
     const made: PointExecution[] = [];
@@ -270,7 +287,7 @@ export class PointMarket {
       } else {
         const fill = this.stops.size > 0 && this.stops.waits(o.id) ? this.triggered(o, p) : o.fresh ? this.firstChance(o, p) : this.resting(o, p);
         o.fresh = false;
-        if (fill !== undefined && fill.base.isZero()) this.close(o, 'REJECTED', 'the fill would be smaller than the base precision', false);
+        if (fill !== undefined && fill.base === 0n) this.close(o, 'REJECTED', 'the fill would be smaller than the base precision', false);
         else if (fill !== undefined) made.push(this.fill(o, fill, p.at));
       }
       if (o.status !== 'OPEN') {
@@ -289,16 +306,14 @@ export class PointMarket {
 
   /** The point after placement (or a stop's trigger): MARKET fills; a marketable limit fills (slipped, capped at the limit). */
   private firstChance(o: PointOrder, p: MarketPoint): FillAmounts | undefined {
-    const slippedPrice = slipped(this.priceOf(p), o.side, this.slippageBps);
-    if (o.type === 'MARKET' || o.type === 'STOP_MARKET') return this.amounts(o, slippedPrice);
-    const limit = o.price as Dec;
+    if (o.type === 'MARKET' || o.type === 'STOP_MARKET') return this.atSlipped(o, p, false);
     const marketable = o.side === 'BUY' ? p.price <= o.limit : p.price >= o.limit;
     if (marketable) {
       // the platform's entry rules, with the point's price as the mid: the same status and words as the sandbox
       if (o.type === 'POST_ONLY_LIMIT') return void this.close(o, 'REJECTED', POST_ONLY_TAKES, false);
-      const band = o.type === 'LIMIT' ? takerBandRefusal(limit, this.priceOf(p)) : undefined;
+      const band = o.type === 'LIMIT' ? takerBandRefusal(o.price as Dec, this.priceOf(p)) : undefined;
       if (band !== undefined) return void this.close(o, 'REJECTED', band, false);
-      return this.amounts(o, o.side === 'BUY' ? D.min(slippedPrice, limit) : D.max(slippedPrice, limit));
+      return this.atSlipped(o, p, true);
     }
     if (o.timeInForce === 'IOC' || o.timeInForce === 'FOK') return void this.close(o, 'CANCELLED', `${o.timeInForce} order not marketable at the next point`, false);
     return undefined;
@@ -307,33 +322,44 @@ export class PointMarket {
   /** Later points: a resting limit fills in full at its limit price once the price reaches it. */
   private resting(o: PointOrder, p: MarketPoint): FillAmounts | undefined {
     const reached = o.side === 'BUY' ? p.price <= o.limit : p.price >= o.limit;
-    return reached ? this.amounts(o, o.price as Dec) : undefined;
+    return reached ? this.amounts(o, limitOf(o)) : undefined;
   }
 
-  private amounts(o: PointOrder, price: Dec): FillAmounts {
-    const precision = { baseDp: assetDecimals(o.base), quoteDp: assetDecimals(o.quote) };
-    if (o.side === 'SELL') return sellByBase(o.baseAmount as Dec, price, this.fee, precision);
-    return o.quoteAmount !== undefined ? buyByQuote(o.quoteAmount, price, this.fee, precision) : buyByBase(o.baseAmount as Dec, price, this.fee, precision);
+  /** `o` filled at the point's price moved against it by the slippage, never worse than its limit when `capped`. */
+  private atSlipped(o: PointOrder, p: MarketPoint, capped: boolean): FillAmounts {
+    const price = slipped(this.exactPriceOf(p), o.side, this.slippage);
+    if (!capped) return this.amounts(o, price);
+    const limit = limitOf(o);
+    const worse = o.side === 'BUY' ? compare(price, limit) > 0 : compare(price, limit) < 0;
+    return this.amounts(o, worse ? limit : price);
+  }
+
+  /** What `o` moves filling at `price` (the fill rules of point-fills.ts). */
+  private amounts(o: PointOrder, price: Exact): FillAmounts {
+    if (o.side === 'SELL') return sellByBase(o.size, price, this.fee, o.precision);
+    return o.quoteAmount !== undefined ? buyByQuote(o.size, price, this.fee, o.precision) : buyByBase(o.size, price, this.fee, o.precision);
+  }
+
+  /** What a base-sized limit buy reserves: its cost at its limit, fee included, rounded up to the quote's decimals. */
+  private reservationOf(c: CheckedOrder): bigint {
+    return buyReservation(c.size, exactOfDecimal(c.price as Dec) as Exact, this.fee, c.precision);
   }
 
   /** Moves the fill's funds atomically: the reservation goes, the other asset arrives. */
   private fill(o: PointOrder, x: FillAmounts, at: number): PointExecution {
     const r = o.reserved;
-    const spent = o.side === 'BUY' ? x.quote : x.base;
-    const [getAsset, get] = o.side === 'BUY' ? [o.base, x.base] : [o.quote, x.quote];
-    this.ledger.apply([
-      { profileId: PROFILE, asset: r.asset, trading: r.amount.neg(), available: r.amount.minus(spent) },
-      { profileId: PROFILE, asset: getAsset, available: get },
-    ]);
+    const p = o.precision;
+    if (o.side === 'BUY') this.ledger.settleUnits(PROFILE, r.asset, r.units, x.quote, r.scale, o.base, x.base, p.baseDp);
+    else this.ledger.settleUnits(PROFILE, r.asset, r.units, x.base, r.scale, o.quote, x.quote, p.quoteDp);
     o.status = 'FILLED';
     this.retire(o);
-    o.amountFilled = x.base;
-    o.notionalFilled = x.base.times(x.price);
-    o.fillPrice = x.price;
-    const exec: PointExecution = {
-      executionId: `${this.prefix}-f${++this.seq}`, orderId: o.id, refId: o.refId, market: o.market, side: o.side,
-      amount: x.base, price: x.price, commission: x.fee, commissionAsset: o.quote, quoteAmount: x.quote, at, kind: 'order',
-    };
+    const exec = new PointFill({
+      executionId: `${this.prefix}-f${++this.seq}`, orderId: o.id, refId: o.refId, market: o.market, side: o.side, commissionAsset: o.quote, at, kind: 'order',
+      exactAmount: { units: x.base, scale: p.baseDp }, exactPrice: x.price, exactCommission: x.fee, exactQuoteAmount: { units: x.quote, scale: p.quoteDp },
+    });
+    // the order's report reads these: the fill's own Decimals, made once
+    o.amountFilled = exec.amount;
+    o.fillPrice = exec.price;
     this.addFill(exec);
     this.version++;
     this.fundsVersion++;
@@ -359,7 +385,7 @@ export class PointMarket {
   }
 
   private close(o: PointOrder, status: 'CANCELLED' | 'REJECTED', reason: string, prune = true): void {
-    this.ledger.release(PROFILE, o.reserved.asset, o.reserved.amount);
+    this.ledger.releaseUnits(PROFILE, o.reserved.asset, o.reserved.units, o.reserved.scale);
     if (this.stops.size > 0) this.stops.remove(o.id);
     o.status = status;
     o.reason = reason;
@@ -375,4 +401,9 @@ export class PointMarket {
  */
 function dropOldest<T>(list: T[], keep: number): readonly T[] {
   return list.length < 2 * keep ? NOTHING_DROPPED : list.splice(0, list.length - keep);
+}
+
+/** A limit order's price, exactly (the order rules checked it: a finite positive decimal). */
+function limitOf(o: PointOrder): Exact {
+  return exactOfDecimal(o.price as Dec) as Exact;
 }

@@ -4,12 +4,14 @@
  * replay rules.
  */
 import { D, WIRE_DECIMAL, decimalPlaces, type Dec } from '../../core/decimal.js';
-import { InputError } from '../../core/errors.js';
+import { InputError, invariant } from '../../core/errors.js';
 import { assetDecimals, isTradingMarket, splitMarket } from '../../core/markets.js';
 import type { OrderTerms, OrderType, Side, TimeInForce } from '../../core/messages.js';
 import { FX_PER_USD, catalogInstrument } from '../market/catalog.js';
 import { SimError } from '../errors.js';
 import { capViolation, isViolation, ruleOrder, throwViolation } from '../exchange/order-rules.js';
+import { exactOfDecimal, toDecimal, type Exact } from '../../core/exact.js';
+import { unitsOf } from '../../core/units.js';
 import type { AssetPrecision } from './point-fills.js';
 
 export type PointOrderStatus = 'OPEN' | 'FILLED' | 'CANCELLED' | 'REJECTED';
@@ -33,13 +35,16 @@ export interface PointOrder {
   readonly createdAt: number;
   status: PointOrderStatus;
   amountFilled: Dec;
-  notionalFilled: Dec;
   /** The price of its fill once filled (a point fill is one fill in full: its average price). */
   fillPrice?: Dec;
   /** Not yet seen a point after the one it was placed at (its first chance to fill is the next point). */
   fresh: boolean;
-  /** What placement moved from available to trading (released on fill or cancel). */
-  readonly reserved: { readonly asset: string; readonly amount: Dec };
+  /** Decimals of its market's assets. */
+  readonly precision: AssetPrecision;
+  /** Its size in exact units: the base amount at the base's decimals, or the quote amount at the quote's. */
+  readonly size: bigint;
+  /** What placement moved from available to trading (released on fill or cancel): units of 10^-scale. */
+  readonly reserved: { readonly asset: string; readonly units: bigint; readonly scale: number };
   /** Why the order closed without filling, when it did. */
   reason?: string;
 }
@@ -61,6 +66,104 @@ export interface PointExecution {
   readonly quoteAmount: Dec;
   readonly at: number;
   readonly kind: 'order' | 'quote';
+  /** The four amounts above in exact units, for readers that add fills up without decimal.js (the round trips). */
+  readonly exactAmount: Exact;
+  readonly exactPrice: Exact;
+  readonly exactCommission: Exact;
+  readonly exactQuoteAmount: Exact;
+}
+
+/** What a PointFill is made of: the fill's names and its money in exact units. */
+export interface PointFillTerms {
+  readonly executionId: string;
+  readonly orderId: string;
+  readonly refId: string;
+  readonly market: string;
+  readonly side: Side;
+  readonly commissionAsset: string;
+  readonly at: number;
+  readonly kind: 'order' | 'quote';
+  readonly exactAmount: Exact;
+  readonly exactPrice: Exact;
+  readonly exactCommission: Exact;
+  readonly exactQuoteAmount: Exact;
+}
+
+/**
+ * A fill of point replay. Its money is exact units; each Decimal of the Venue port is made from them
+ * when first read, so what no reader asks for (in a backtest, the quote amount: the round trips read
+ * its units) costs nothing.
+ */
+export class PointFill implements PointExecution {
+  readonly executionId: string;
+  readonly orderId: string;
+  readonly refId: string;
+  readonly market: string;
+  readonly side: Side;
+  readonly commissionAsset: string;
+  readonly at: number;
+  readonly kind: 'order' | 'quote';
+  readonly exactAmount: Exact;
+  readonly exactPrice: Exact;
+  readonly exactCommission: Exact;
+  readonly exactQuoteAmount: Exact;
+  #amount: Dec | undefined;
+  #price: Dec | undefined;
+  #commission: Dec | undefined;
+  #quoteAmount: Dec | undefined;
+
+  constructor(t: PointFillTerms) {
+    this.executionId = t.executionId;
+    this.orderId = t.orderId;
+    this.refId = t.refId;
+    this.market = t.market;
+    this.side = t.side;
+    this.commissionAsset = t.commissionAsset;
+    this.at = t.at;
+    this.kind = t.kind;
+    this.exactAmount = t.exactAmount;
+    this.exactPrice = t.exactPrice;
+    this.exactCommission = t.exactCommission;
+    this.exactQuoteAmount = t.exactQuoteAmount;
+  }
+
+  get amount(): Dec {
+    return (this.#amount ??= decimalOf(this.exactAmount));
+  }
+
+  get price(): Dec {
+    return (this.#price ??= decimalOf(this.exactPrice));
+  }
+
+  get commission(): Dec {
+    return (this.#commission ??= decimalOf(this.exactCommission));
+  }
+
+  get quoteAmount(): Dec {
+    return (this.#quoteAmount ??= decimalOf(this.exactQuoteAmount));
+  }
+
+  /** The fill as the port's fields (the units are bigints, which JSON cannot write). */
+  toJSON(): Record<string, unknown> {
+    const { executionId, orderId, refId, market, side, amount, price, commission, commissionAsset, quoteAmount, at, kind } = this;
+    return { executionId, orderId, refId, market, side, amount, price, commission, commissionAsset, quoteAmount, at, kind };
+  }
+}
+
+function decimalOf(x: Exact): Dec {
+  return toDecimal(x);
+}
+
+/** A fill whose money is Decimals (a recorded-book venue's, a test's) as a PointExecution. */
+export function executionOfDecimals(x: Omit<PointFillTerms, 'exactAmount' | 'exactPrice' | 'exactCommission' | 'exactQuoteAmount'> & { readonly amount: Dec; readonly price: Dec; readonly commission: Dec; readonly quoteAmount: Dec }): PointExecution {
+  const { amount, price, commission, quoteAmount, ...names } = x;
+  return { ...names, amount, price, commission, quoteAmount, exactAmount: exactOf(amount, 'amount'), exactPrice: exactOf(price, 'price'), exactCommission: exactOf(commission, 'commission'), exactQuoteAmount: exactOf(quoteAmount, 'quote amount') };
+}
+
+function exactOf(value: Dec, field: string): Exact {
+  const x = exactOfDecimal(value);
+  if (x === undefined) throw new InputError(field, `a fill's ${field} must be a finite decimal, got ${value.toString()}`);
+  return x;
 }
 
 /** A held-rate quote offered at one point. */
@@ -118,6 +221,12 @@ export interface CheckedCommand {
   readonly timeInForce?: TimeInForce;
 }
 
+/** A checked order command, with its size in exact units. */
+export interface CheckedOrder extends CheckedCommand {
+  /** The amount set (base or quote) in units of its asset's decimals. */
+  readonly size: bigint;
+}
+
 function amount(value: string | undefined, field: string, dp: number): Dec | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || !WIRE_DECIMAL.test(value)) throw new InputError(field, `expected an unsigned decimal string such as "0.5", got ${JSON.stringify(value)}`);
@@ -134,7 +243,7 @@ function amount(value: string | undefined, field: string, dp: number): Dec | und
  * notional-value-too-large over the platform's cap (a MARKET sell valued at `reference`, the point's
  * price). Every order type passes when well formed; stop orders are sell-only.
  */
-export function checkCommand(cmd: PointOrderCommand, reference?: number): CheckedCommand {
+export function checkCommand(cmd: PointOrderCommand, reference?: number): CheckedOrder {
   if (typeof cmd.refId !== 'string' || cmd.refId === '') throw new InputError('ref_id', 'required: the intent id of the order');
   if (!isTradingMarket(cmd.market)) throw new InputError('market', `${JSON.stringify(cmd.market)} is not a trading market of the platform`);
   const instrument = catalogInstrument(cmd.market);
@@ -144,8 +253,21 @@ export function checkCommand(cmd: PointOrderCommand, reference?: number): Checke
   const fx = instrument.quote === 'USD' ? undefined : FX_PER_USD[instrument.quote];
   const cap = capViolation(o, instrument, { ...(fx !== undefined && { quotePerUsd: new D(fx) }), ...(unpriced && { reference: new D(reference) }) });
   if (cap !== undefined) throwViolation(cap);
-  const { market, base, quote, baseDecimals: baseDp, quoteDecimals: quoteDp } = instrument;
-  return { market, base, quote, precision: { baseDp, quoteDp }, baseAmount: o.baseAmount, quoteAmount: o.quoteAmount, price: o.price, stopPrice: o.stopPrice, timeInForce: o.timeInForce };
+  const { market, base, quote } = instrument;
+  const precision = precisionOf(instrument);
+  // the rules held the wire amount to its asset's decimals, so it reads exactly there
+  const size = o.quoteAmount !== undefined ? unitsOf(cmd.quoteAmount as string, precision.quoteDp) : unitsOf(cmd.baseAmount as string, precision.baseDp);
+  invariant(size !== undefined, `the order rules passed an amount finer than its asset's decimals: ${cmd.quoteAmount ?? cmd.baseAmount}`);
+  return { market, base, quote, precision, baseAmount: o.baseAmount, quoteAmount: o.quoteAmount, price: o.price, stopPrice: o.stopPrice, timeInForce: o.timeInForce, size };
+}
+
+/** Each market's asset decimals, made once per market (every order of a backtest asks). */
+const PRECISIONS = new Map<string, AssetPrecision>();
+
+function precisionOf(i: { readonly market: string; readonly baseDecimals: number; readonly quoteDecimals: number }): AssetPrecision {
+  let p = PRECISIONS.get(i.market);
+  if (p === undefined || p.baseDp !== i.baseDecimals || p.quoteDp !== i.quoteDecimals) PRECISIONS.set(i.market, (p = { baseDp: i.baseDecimals, quoteDp: i.quoteDecimals }));
+  return p;
 }
 
 /** Checks the market and that exactly one of the two amounts is set, each within its asset's precision. */

@@ -6,9 +6,9 @@
 import { D, type Dec, ZERO } from '../../core/decimal.js';
 import { assetDecimals, splitMarket } from '../../core/markets.js';
 import { SimError } from '../errors.js';
-import { type Ledger } from '../exchange/ledger.js';
+import { type Balances } from '../exchange/ledger.js';
 import { quoteExecution } from './point-fills.js';
-import { checkSize, type PointExecution, type PointQuote, type PointQuoteExecution } from './point-orders.js';
+import { checkSize, executionOfDecimals, type PointExecution, type PointQuote, type PointQuoteExecution } from './point-orders.js';
 
 /** What a caller asks to execute: a quote of the current point, sized by exactly one of the amounts. */
 export interface PointQuoteRequest {
@@ -46,7 +46,7 @@ export class PointQuoteExecutions {
   private readonly byId = new Map<string, PointQuoteExecution>();
   private readonly byRef = new Map<string, string>();
 
-  constructor(private readonly ledger: Ledger, private readonly profile: string) {}
+  constructor(private readonly ledger: Balances, private readonly profile: string) {}
 
   get(executionId: string): PointQuoteExecution {
     const x = this.byId.get(executionId);
@@ -74,7 +74,7 @@ export class PointQuoteExecutions {
     const exec: PointQuoteExecution = { executionId: id, refId: req.refId, quoteId: quote.quoteId, market: quote.market, side: quote.side, price: quote.price, baseAmount: x.base, quoteAmount: x.quote, status: 'SETTLED', at };
     this.byId.set(id, exec);
     this.byRef.set(req.refId, id);
-    const fill: PointExecution = { executionId: id, orderId: id, refId: req.refId, market: quote.market, side: quote.side, amount: x.base, price: x.price, commission: ZERO, commissionAsset: c.quote, quoteAmount: x.quote, at, kind: 'quote' };
+    const fill = executionOfDecimals({ executionId: id, orderId: id, refId: req.refId, market: quote.market, side: quote.side, amount: x.base, price: x.price, commission: ZERO, commissionAsset: c.quote, quoteAmount: x.quote, at, kind: 'quote' });
     return { exec, fill };
   }
 }

@@ -12,7 +12,7 @@ import { splitMarket } from '../../core/markets.js';
 import { FX_PER_USD } from '../market/catalog.js';
 import { SimError } from '../errors.js';
 import { IdSource } from '../ids.js';
-import { type Ledger } from '../exchange/ledger.js';
+import { type Balances } from '../exchange/ledger.js';
 import { DEFAULT_TRANSFER_LIMITS, type TransferLimitConfig, type TransferLimitView, TransferLimits } from '../platform/transfer-limit-rules.js';
 import { checkBetweenProfiles, sameProfileError } from '../platform/transfers.js';
 
@@ -62,7 +62,7 @@ export class PointProfiles {
   private readonly byRef = new Map<string, PointTransfer>();
 
   constructor(
-    private readonly ledger: Ledger,
+    private readonly ledger: Balances,
     options: PointProfilesOptions,
   ) {
     this.ownId = options.ownId;
