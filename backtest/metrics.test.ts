@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../src/core/index.js';
+import { D, InputError } from '../src/core/index.js';
+import { Rng } from '../src/core/rng.js';
 import { buyHoldSeries, computeMetrics, drawdownSeries, metricsToJson, type RoundTrip, YEAR_MS } from './metrics.js';
 
 const DAY = 86_400_000;
@@ -111,6 +112,100 @@ describe('computeMetrics edge cases', () => {
   ])('rejects bad input with the field named (%#)', (input, message) => {
     expect(() => computeMetrics({ ...input, trades: [] })).toThrow(InputError);
     expect(() => computeMetrics({ ...input, trades: [] })).toThrow(message);
+  });
+});
+
+/**
+ * The statistics as separate plain loops, the way they read in the formulas above (one per metric),
+ * and the trades' money in decimal.js: computeMetrics' single pass and bigint sums must give the
+ * same numbers to the last bit.
+ */
+function reference(times: Float64Array, equity: Float64Array, trades: readonly RoundTrip[], periodsPerYear: number) {
+  const m = equity.length - 1;
+  let mean = 0;
+  let m2 = 0;
+  let downside = 0;
+  for (let i = 1; i <= m; i++) {
+    const prev = equity[i - 1]!;
+    const r = prev > 0 ? equity[i]! / prev - 1 : 0;
+    const delta = r - mean;
+    mean += delta / i;
+    m2 += delta * (r - mean);
+    if (r < 0) downside += r * r;
+  }
+  const sd = Math.sqrt(m2 / (m - 1));
+  const dd = Math.sqrt(downside / m);
+  const root = Math.sqrt(periodsPerYear);
+  let peak = equity[0]!;
+  let peakIndex = 0;
+  let worst = 0;
+  let worstPeak = 0;
+  let worstTrough = 0;
+  for (let i = 1; i <= m; i++) {
+    const e = equity[i]!;
+    if (e > peak) {
+      peak = e;
+      peakIndex = i;
+    } else if (peak > 0 && (peak - e) / peak > worst) {
+      worst = (peak - e) / peak;
+      worstPeak = peakIndex;
+      worstTrough = i;
+    }
+  }
+  let recovery = -1;
+  for (let i = worstTrough + 1; worst > 0 && i <= m && recovery < 0; i++) if (equity[i]! >= equity[worstPeak]!) recovery = i;
+  const endIndex = worst === 0 ? worstPeak : recovery >= 0 ? recovery : m;
+  let profit = new D(0);
+  let loss = new D(0);
+  for (const t of trades) {
+    if (new D(t.pnl).gt(0)) profit = profit.plus(t.pnl);
+    else loss = loss.minus(t.pnl);
+  }
+  return {
+    volatilityPct: sd * root * 100,
+    sharpe: sd > 0 ? (mean / sd) * root : null,
+    sortino: dd > 0 ? (mean / dd) * root : null,
+    maxDrawdownPct: worst * 100,
+    maxDrawdownDurationMs: times[endIndex]! - times[worstPeak]!,
+    maxDrawdownPeakAt: times[worstPeak]!,
+    maxDrawdownTroughAt: times[worstTrough]!,
+    maxDrawdownRecovered: worst === 0 || recovery >= 0,
+    profitFactor: loss.gt(0) ? profit.div(loss).toNumber() : null,
+    feesPaid: trades.reduce((sum, t) => sum.plus(t.fees), new D(0)).toFixed(),
+  };
+}
+
+describe('computeMetrics in one pass', () => {
+  it('gives what separate loops and decimal.js give, to the last bit, on random curves with plateaus, recoveries and ruin', () => {
+    const rng = new Rng(22);
+    for (let run = 0; run < 40; run++) {
+      const n = 2 + Math.floor(rng.next() * 3_000);
+      const times = days(n);
+      const equity = new Float64Array(n);
+      let e = 100 * (1 + rng.next());
+      for (let i = 0; i < n; i++) {
+        const roll = rng.next();
+        // flat stretches, values met again exactly (a recovery to the very peak), and runs ending at 0
+        if (roll < 0.2) e = i > 0 ? equity[i - 1]! : e;
+        else if (roll < 0.22 && i > 2) e = equity[Math.floor(rng.next() * i)]!;
+        else e *= 1 + (rng.next() - (run % 3 === 0 ? 0.52 : 0.5)) * 0.1;
+        if (run % 7 === 6 && i > n / 2) e = 0;
+        equity[i] = e;
+      }
+      const trades = Array.from({ length: Math.floor(rng.next() * 50) }, (_, k) =>
+        trip(k, k + 0.5, `${rng.next() < 0.5 ? '-' : ''}${(rng.next() * 1e4).toFixed(Math.floor(rng.next() * 14))}`, (rng.next() * 10).toFixed(Math.floor(rng.next() * 12))),
+      );
+      const m = computeMetrics({ times, equity, prices: equity.map(() => 1), trades });
+      const want = reference(times, equity, trades, m.periodsPerYear!);
+      if (n < 3) Object.assign(want, { volatilityPct: null, sharpe: null, sortino: null });
+      expect({ ...m, points: undefined }).toMatchObject(want);
+    }
+  });
+
+  it('refuses a trade whose money is not a decimal, naming the field and the trade', () => {
+    const input = { times: days(2), equity: f64(1, 1), prices: f64(1, 1) };
+    expect(() => computeMetrics({ ...input, trades: [trip(0, 1, '1', '0'), trip(0, 1, 'abc', '0')] })).toThrow('pnl: trade 1 has pnl "abc"; it must be a decimal string');
+    expect(() => computeMetrics({ ...input, trades: [trip(0, 1, '1', '1e')] })).toThrow(/^fees: trade 0 has fees "1e"/);
   });
 });
 
