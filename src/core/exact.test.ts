@@ -58,7 +58,7 @@ describe('exact: decimal.js arithmetic in bigint units', () => {
       expect(compare(x(a), x(b))).toBe(da.comparedTo(db));
       same(abs(x(a)), da.abs());
       if (!db.isZero()) {
-        same(dividedBy(x(a), x(b)), da.div(db));
+        same(dividedBy(x(a), x(b))!, da.div(db));
         expect(isMultipleOf(x(a), x(b))).toBe(da.mod(db).isZero());
       }
     }
@@ -86,5 +86,7 @@ describe('exact: decimal.js arithmetic in bigint units', () => {
     expect(isMultipleOf(x('60000.10'), x('0.25'))).toBe(false);
     expect(isMultipleOf(x('15'), x('5'))).toBe(true);
     expect(isMultipleOf(x('0.70125'), x('0.0001'))).toBe(false);
+    expect(isMultipleOf(x('1'), x('0'))).toBe(new D(1).mod(0).isZero());
+    expect(dividedBy(x('1'), x('0'))).toBeUndefined();
   });
 });

@@ -28,13 +28,43 @@ function exact(units: bigint, scale: number): Exact {
   return { units, scale };
 }
 
-/** A decimal string ("12.50", ".5", "1e-7") exactly; undefined when it is not a finite decimal. */
+/** A decimal string ("12.50", ".5", "-3", "1e-7") exactly; undefined when it is not a finite decimal. */
 export function exactOf(text: string): Exact | undefined {
-  const scale = decimalsOf(text);
-  if (scale === undefined) return undefined;
-  const units = unitsOf(text, scale);
-  return units === undefined ? undefined : exact(units, scale);
+  // the usual text, digits with or without a point, is read in one pass, 15 digits at a time into
+  // numbers (which hold that many exactly): every amount of an intent fits one, a price's shortest
+  // text two; longer digit strings, exponents and anything else are units.ts's to read
+  const n = text.length;
+  const c0 = text.charCodeAt(0);
+  let digits = 0;
+  let dot = -1;
+  let high = 0;
+  let low = 0;
+  let i = c0 === MINUS || c0 === PLUS ? 1 : 0;
+  for (; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= DIGIT_0 && c <= DIGIT_9) {
+      if (digits < 15) high = high * 10 + (c - DIGIT_0);
+      else low = low * 10 + (c - DIGIT_0);
+      digits++;
+    } else if (c === DOT && dot < 0) dot = i;
+    else break;
+  }
+  if (i === n && digits > 0 && digits <= 30) {
+    const scale = dot < 0 ? 0 : n - dot - 1;
+    const units = digits <= 15 ? BigInt(high) : BigInt(high) * pow10(digits - 15) + BigInt(low);
+    return exact(c0 === MINUS ? -units : units, scale);
+  }
+  const at = decimalsOf(text);
+  if (at === undefined) return undefined;
+  const units = unitsOf(text, at);
+  return units === undefined ? undefined : exact(units, at);
 }
+
+const DIGIT_0 = 48;
+const DIGIT_9 = 57;
+const DOT = 46;
+const MINUS = 45;
+const PLUS = 43;
 
 /*
  * The last number and Decimal read, with their reading: one value is often read twice in a row (a
@@ -78,11 +108,15 @@ export function toText(x: Exact): string {
 
 /** −1, 0 or 1 as a is below, equal to or above b. */
 export function compare(a: Exact, b: Exact): number {
-  let x = a.units;
-  let y = b.units;
-  if (a.scale < b.scale) x *= pow10(b.scale - a.scale);
-  else if (b.scale < a.scale) y *= pow10(a.scale - b.scale);
+  const scale = a.scale > b.scale ? a.scale : b.scale;
+  const x = aligned(a, scale);
+  const y = aligned(b, scale);
   return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** a's and b's units at the finer of their scales (a bigint product costs; most operands share a scale). */
+function aligned(x: Exact, scale: number): bigint {
+  return x.scale === scale ? x.units : x.units * pow10(scale - x.scale);
 }
 
 export function isNegative(x: Exact): boolean {
@@ -101,14 +135,14 @@ function kept(units: bigint): boolean {
 /** `a.plus(b)` as decimal.js gives it. */
 export function plus(a: Exact, b: Exact): Exact {
   const scale = a.scale > b.scale ? a.scale : b.scale;
-  const units = a.units * pow10(scale - a.scale) + b.units * pow10(scale - b.scale);
+  const units = aligned(a, scale) + aligned(b, scale);
   return kept(units) ? exact(units, scale) : exactOfDecimal(toDecimal(a).plus(toDecimal(b)))!;
 }
 
 /** `a.minus(b)` as decimal.js gives it. */
 export function minus(a: Exact, b: Exact): Exact {
   const scale = a.scale > b.scale ? a.scale : b.scale;
-  const units = a.units * pow10(scale - a.scale) - b.units * pow10(scale - b.scale);
+  const units = aligned(a, scale) - aligned(b, scale);
   return kept(units) ? exact(units, scale) : exactOfDecimal(toDecimal(a).minus(toDecimal(b)))!;
 }
 
@@ -118,13 +152,14 @@ export function times(a: Exact, b: Exact): Exact {
   return kept(units) ? exact(units, a.scale + b.scale) : exactOfDecimal(toDecimal(a).times(toDecimal(b)))!;
 }
 
-/** `a.div(b)` as decimal.js gives it (b ≠ 0): a quotient is rounded, so decimal.js computes it. */
-export function dividedBy(a: Exact, b: Exact): Exact {
-  return exactOfDecimal(toDecimal(a).div(toDecimal(b)))!;
+/** `a.div(b)` as decimal.js gives it (a quotient is rounded, so decimal.js computes it); undefined when b is 0. */
+export function dividedBy(a: Exact, b: Exact): Exact | undefined {
+  return b.units === 0n ? undefined : exactOfDecimal(toDecimal(a).div(toDecimal(b)));
 }
 
-/** Whether a is a whole multiple of b (b ≠ 0): `a.mod(b).isZero()`, which decimal.js decides exactly too. */
+/** Whether a is a whole multiple of b: `a.mod(b).isZero()`, which decimal.js decides exactly too (nothing is a multiple of 0). */
 export function isMultipleOf(a: Exact, b: Exact): boolean {
+  if (b.units === 0n) return false;
   const scale = a.scale > b.scale ? a.scale : b.scale;
-  return (a.units * pow10(scale - a.scale)) % (b.units * pow10(scale - b.scale)) === 0n;
+  return aligned(a, scale) % aligned(b, scale) === 0n;
 }

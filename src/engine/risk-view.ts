@@ -1,16 +1,19 @@
 import { D, ZERO, splitMarket, type Dec, type Instrument, type Intent, type MarketSymbol } from '../core/index.js';
+import { EXACT_ZERO, PRECISION, exactOf, exactOfDecimal, exactOfNumber, isNegative, minus, plus, times, toDecimal, type Exact } from '../core/exact.js';
 import type { RiskView } from '../risk/index.js';
-import { decimalOf, decimalOfNumber } from '../risk/decimals.js';
 import { midOf, type AccountStore, type MarketStore } from '../state/index.js';
 import { catalogInstrument } from '../sim/market/catalog.js';
 import type { OpenOrderBook } from './open-order-book.js';
 import { TransferLimitBook } from './transfer-limits.js';
 
 interface Reservation {
+  readonly refId: string;
   readonly asset: string;
-  readonly amount: Dec;
+  readonly amount: Exact;
   /** Set once the venue holds the funds itself: released when balances newer than this arrive. */
-  releasedAfter?: number;
+  releasedAfter: number | undefined;
+  /** Taken out of the sums (a released one may still sit in `released`, skipped there). */
+  dropped: boolean;
 }
 
 /**
@@ -19,16 +22,22 @@ interface Reservation {
  */
 export class EngineRiskView implements RiskView {
   private readonly reservations = new Map<string, Reservation>();
-  /** The sum of the reservations per asset, kept as they come and go (a balance check reads it, not every reservation). */
-  private readonly reservedBy = new Map<string, Dec>();
-  /** Reservations released by the venue and waiting for balances newer than their release. */
-  private readonly released = new Set<string>();
+  /**
+   * The sum of the reservations per asset, kept as they come and go (a balance check reads it, not
+   * every reservation), in exact units with decimal.js's results (core/exact.ts).
+   */
+  private readonly reservedBy = new Map<string, Exact>();
+  /**
+   * Reservations released by the venue and waiting for balances newer than their release, in the
+   * order released (a plain list: one or two at a time is the rule, and it is read on every balance check).
+   */
+  private readonly released: Reservation[] = [];
   private readonly instruments = new Map<MarketSymbol, Instrument>();
   /** Transfer limits as last read from the venue (List Transfer Limits), less transfers since. */
   readonly transferLimits = new TransferLimitBook();
   private foreignOpenOrders = 0;
-  /** What a buy reserves per unit of its value: 1 + the fee (the same float-made Decimal as always, made once). */
-  private readonly feeFactor: Dec;
+  /** What a buy reserves per unit of its value: 1 + the fee (the value of the float-made Decimal it always was). */
+  private readonly feeFactor: Exact;
 
   constructor(
     private readonly clock: { now(): number },
@@ -37,7 +46,7 @@ export class EngineRiskView implements RiskView {
     private readonly feeBps: number,
     private readonly openOrders: Pick<OpenOrderBook, 'count'>,
   ) {
-    this.feeFactor = new D(1 + feeBps / 10_000);
+    this.feeFactor = exactOfNumber(1 + feeBps / 10_000)!;
   }
 
   now(): number {
@@ -49,13 +58,14 @@ export class EngineRiskView implements RiskView {
   }
 
   available(asset: string): Dec {
-    const balancesAt = this.account.snapshot.balances?.at ?? Number.NEGATIVE_INFINITY;
-    for (const ref of this.released) {
-      if (balancesAt > this.reservations.get(ref)!.releasedAfter!) this.drop(ref);
-    }
-    const reserved = this.reservedBy.get(asset) ?? ZERO;
-    const free = this.account.available(asset).minus(reserved);
-    return free.isNegative() ? ZERO : free;
+    if (this.released.length > 0) this.dropReleased(this.account.snapshot.balances?.at ?? Number.NEGATIVE_INFINITY);
+    const balance = this.account.available(asset);
+    const reserved = this.reservedBy.get(asset) ?? EXACT_ZERO;
+    // nothing reserved (as a backtest's one order at a time mostly finds): the balance itself, which is
+    // what taking zero off gives unless it has more digits than decimal.js keeps
+    if (reserved.units === 0n && balance.sd() <= PRECISION) return balance.isNegative() ? ZERO : balance;
+    const free = minus(exactOfDecimal(balance)!, reserved);
+    return isNegative(free) ? ZERO : toDecimal(free);
   }
 
   total(asset: string): Dec {
@@ -103,22 +113,33 @@ export class EngineRiskView implements RiskView {
   /** Reserves what an approved intent will spend until the venue confirms it. */
   reserve(intent: Intent): void {
     if (intent.kind === 'transfer') this.transferLimits.spend(intent.intentId, intent.asset, new D(intent.amount));
-    const r = this.reservationOf(intent);
-    if (!r) return;
-    if (this.reservations.has(intent.intentId)) this.drop(intent.intentId);
-    this.reservations.set(intent.intentId, r);
-    this.reservedBy.set(r.asset, (this.reservedBy.get(r.asset) ?? ZERO).plus(r.amount));
+    const spend = this.reservationOf(intent);
+    if (!spend) return;
+    const existing = this.reservations.get(intent.intentId);
+    if (existing !== undefined) this.drop(existing);
+    const r: Reservation = { refId: intent.intentId, asset: spend.asset, amount: spend.amount, releasedAfter: undefined, dropped: false };
+    this.reservations.set(r.refId, r);
+    this.reservedBy.set(r.asset, plus(this.reservedBy.get(r.asset) ?? EXACT_ZERO, r.amount));
   }
 
   /** Forgets a reservation and takes it out of its asset's sum. */
-  private drop(refId: string): void {
-    const r = this.reservations.get(refId);
-    if (!r) return;
-    this.reservations.delete(refId);
-    this.released.delete(refId);
-    const left = this.reservedBy.get(r.asset)!.minus(r.amount);
-    if (left.isZero()) this.reservedBy.delete(r.asset);
-    else this.reservedBy.set(r.asset, left);
+  private drop(r: Reservation): void {
+    this.reservations.delete(r.refId);
+    r.dropped = true;
+    // a sum back at zero stays (as zero): the asset is reserved again soon, and a map entry deleted and
+    // added back for every order costs more than the arithmetic
+    this.reservedBy.set(r.asset, minus(this.reservedBy.get(r.asset)!, r.amount));
+  }
+
+  /** Drops the released reservations that balances read at `balancesAt` include; keeps the others waiting. */
+  private dropReleased(balancesAt: number): void {
+    let waiting = 0;
+    for (const r of this.released) {
+      if (r.dropped) continue;
+      if (balancesAt > r.releasedAfter!) this.drop(r);
+      else this.released[waiting++] = r;
+    }
+    this.released.length = waiting;
   }
 
   /**
@@ -132,25 +153,30 @@ export class EngineRiskView implements RiskView {
     this.transferLimits.settled(refId, immediately);
     const r = this.reservations.get(refId);
     if (!r) return;
-    if (immediately) this.drop(refId);
-    else {
-      r.releasedAfter ??= at;
-      this.released.add(refId);
+    if (immediately) this.drop(r);
+    else if (r.releasedAfter === undefined) {
+      r.releasedAfter = at;
+      this.released.push(r);
     }
   }
 
   /** What an approved intent will spend (a buy at its price, or at mid, with the fee); amounts were checked by the gate. */
-  private reservationOf(intent: Intent): Reservation | undefined {
-    if (intent.kind === 'transfer') return { asset: intent.asset, amount: new D(intent.amount) };
+  private reservationOf(intent: Intent): { readonly asset: string; readonly amount: Exact } | undefined {
+    if (intent.kind === 'transfer') return { asset: intent.asset, amount: checked(intent.amount) };
     if (intent.kind !== 'place-order' && intent.kind !== 'execute-quote') return undefined;
     const { base, quote } = splitMarket(intent.market);
-    if (intent.side === 'SELL') return intent.baseAmount ? { asset: base, amount: decimalOf(intent.baseAmount) } : undefined;
-    if (intent.quoteAmount) return { asset: quote, amount: decimalOf(intent.quoteAmount) };
+    if (intent.side === 'SELL') return intent.baseAmount ? { asset: base, amount: checked(intent.baseAmount) } : undefined;
+    if (intent.quoteAmount) return { asset: quote, amount: checked(intent.quoteAmount) };
     if (!intent.baseAmount) return undefined;
     // mid only when the intent names no price (read from the store: the gate read the same snapshot)
     const mid = intent.kind === 'place-order' && intent.price ? undefined : midOf(this.market_.snapshot(intent.market));
-    const price = intent.kind === 'place-order' && intent.price ? decimalOf(intent.price) : mid !== undefined ? decimalOfNumber(mid) : undefined;
+    const price = intent.kind === 'place-order' && intent.price ? checked(intent.price) : mid !== undefined ? exactOfNumber(mid) : undefined;
     if (!price) return undefined;
-    return { asset: quote, amount: price.times(decimalOf(intent.baseAmount)).times(this.feeFactor) };
+    return { asset: quote, amount: times(times(price, checked(intent.baseAmount)), this.feeFactor) };
   }
+}
+
+/** An amount of an approved intent: the gate let decimal strings only through. */
+function checked(amount: string): Exact {
+  return exactOf(amount)!;
 }

@@ -1,40 +1,70 @@
-import { decimalPlaces, isTradingMarket, ZERO, type Dec, type Instrument, type Intent, type MarketSymbol, type Side } from '../core/index.js';
+import { isTradingMarket, type DenialReason, type Instrument, type Intent, type MarketSymbol, type Side } from '../core/index.js';
+import { exactOf, exactOfNumber, times, type Exact } from '../core/exact.js';
 import { catalogInstrument } from '../sim/market/catalog.js';
 import { midOf } from '../state/index.js';
-import type { DenialReason } from '../core/index.js';
-import { decimalOf, decimalOfNumber } from './decimals.js';
 import { deny } from './denial.js';
 import type { RiskView } from './view.js';
 
 export type TradeIntent = Extract<Intent, { kind: 'place-order' | 'execute-quote' }>;
 
-/** What the checks need to know about a trading intent, parsed once. */
-export interface TradeFacts {
-  readonly intent: TradeIntent;
+/**
+ * What the checks need to know about a trading intent, read once. Amounts are exact (core/exact.ts):
+ * the checks compare and multiply them exactly as decimal.js did, and build a Decimal only for what a
+ * denial says. The reference price and the notional are worked out when a check first asks (a
+ * quote-sized buy, the commonest order, needs neither).
+ */
+export class TradeFacts {
   readonly market: MarketSymbol;
   readonly side: Side;
   readonly base: string;
   readonly quote: string;
-  /** The venue's instrument of the market, or the catalog's when the venue's is not known. */
-  readonly instrument: Instrument;
-  readonly baseAmount?: Dec;
-  readonly quoteAmount?: Dec;
-  readonly price?: Dec;
+  #reference: Exact | undefined | null = null;
+  #notional: Exact | undefined | null = null;
+
+  constructor(
+    readonly intent: TradeIntent,
+    /** The venue's instrument of the market, or the catalog's when the venue's is not known. */
+    readonly instrument: Instrument,
+    readonly baseAmount: Exact | undefined,
+    readonly quoteAmount: Exact | undefined,
+    readonly price: Exact | undefined,
+    /** The market's mid price, when market data gives a usable one (finite, above zero). */
+    readonly mid: number | undefined,
+  ) {
+    this.market = intent.market;
+    this.side = intent.side;
+    this.base = instrument.base;
+    this.quote = instrument.quote;
+  }
+
   /** Mid (or reference) price used to value the intent. */
-  readonly reference?: Dec;
-  /** Value in the quote currency. */
-  readonly notional?: Dec;
+  get reference(): Exact | undefined {
+    if (this.#reference === null) this.#reference = this.mid === undefined ? undefined : exactOfNumber(this.mid);
+    return this.#reference;
+  }
+
+  /** Value in the quote currency: the quote amount, or the base amount at the price (or the reference). */
+  get notional(): Exact | undefined {
+    if (this.#notional === null) {
+      if (this.quoteAmount !== undefined) this.#notional = this.quoteAmount;
+      else {
+        const p = this.price ?? this.reference;
+        this.#notional = p !== undefined ? times(this.baseAmount!, p) : undefined;
+      }
+    }
+    return this.#notional;
+  }
 }
 
 const AMOUNT = /^(\d+\.?\d*|\.\d+)$/;
 
-/** Parses a positive decimal string; returns a denial naming the field otherwise. */
-function amount(value: string | undefined, field: string): Dec | DenialReason | undefined {
+/** Reads a positive decimal string; returns a denial naming the field otherwise. */
+function amount(value: string | undefined, field: string): Exact | DenialReason | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || !AMOUNT.test(value)) return deny('INVALID_INTENT', `${field} must be a positive decimal string, got ${JSON.stringify(value)}`, { field });
-  const d = decimalOf(value);
-  if (d.lte(ZERO)) return deny('INVALID_INTENT', `${field} must be greater than zero, got ${value}`, { field, value });
-  return d;
+  const x = exactOf(value)!; // the pattern above admits decimals only
+  if (x.units <= 0n) return deny('INVALID_INTENT', `${field} must be greater than zero, got ${value}`, { field, value });
+  return x;
 }
 
 function isDenial(v: unknown): v is DenialReason {
@@ -46,7 +76,6 @@ export function tradeFacts(intent: TradeIntent, view: RiskView): TradeFacts | De
   if (!isTradingMarket(intent.market)) return deny('MARKET_NOT_ALLOWED', `${intent.market} is not a trading market of the platform`, { market: intent.market });
   if (intent.side !== 'BUY' && intent.side !== 'SELL') return deny('INVALID_INTENT', `side must be BUY or SELL, got ${JSON.stringify(intent.side)}`, { field: 'side' });
   const instrument = view.instrument(intent.market) ?? catalogInstrument(intent.market);
-  const { base, quote } = instrument;
   const baseAmount = amount(intent.baseAmount, 'baseAmount');
   const quoteAmount = amount(intent.quoteAmount, 'quoteAmount');
   const rawPrice = intent.kind === 'place-order' ? intent.price : intent.limitPrice;
@@ -58,22 +87,7 @@ export function tradeFacts(intent: TradeIntent, view: RiskView): TradeFacts | De
     return deny('INVALID_INTENT', 'exactly one of baseAmount and quoteAmount must be set', { field: 'baseAmount|quoteAmount' });
   }
   const mid = midOf(view.market(intent.market));
-  const reference = mid !== undefined && Number.isFinite(mid) && mid > 0 ? decimalOfNumber(mid) : undefined;
-  const p = price ?? reference;
-  const notional = quoteAmount !== undefined ? quoteAmount : p !== undefined ? (baseAmount as Dec).times(p) : undefined;
-  return {
-    intent,
-    market: intent.market,
-    side: intent.side,
-    base,
-    quote,
-    instrument,
-    baseAmount,
-    quoteAmount,
-    price,
-    reference,
-    notional,
-  };
+  return new TradeFacts(intent, instrument, baseAmount, quoteAmount, price, mid !== undefined && Number.isFinite(mid) && mid > 0 ? mid : undefined);
 }
 
-export { isDenial, decimalPlaces };
+export { isDenial };

@@ -1,4 +1,5 @@
-import { D, type Dec, type DenialReason } from '../../core/index.js';
+import { D, type DenialReason } from '../../core/index.js';
+import { abs, compare, exactOfNumber, minus, times, toDecimal, type Exact } from '../../core/exact.js';
 import { quoteTimeLeftMs } from '../../state/index.js';
 import { deny } from '../denial.js';
 import type { TradeFacts } from '../facts.js';
@@ -28,12 +29,14 @@ export function checkPriceBand(f: TradeFacts, _view: RiskView, limits: RiskLimit
   // below is within the band too (rounding is monotone and keeps the band's own value), so most
   // orders pass on two multiplications; one beyond it is decided by the rounded distance, as always.
   const band = bandOf(limits);
-  if (f.price.minus(f.reference).abs().times(10_000).lte(band.times(f.reference))) return undefined;
-  const bps = f.price.minus(f.reference).abs().div(f.reference).times(10_000);
-  if (bps.gt(band)) {
-    return deny('PRICE_BAND', `price ${f.price.toFixed()} is ${bps.toFixed(0)} bps from mid ${f.reference.toFixed()} (band ${limits.price_band_bps} bps)`, {
-      price: f.price.toFixed(),
-      mid: f.reference.toFixed(),
+  if (compare(times(abs(minus(f.price, f.reference)), TEN_THOUSAND), times(band, f.reference)) <= 0) return undefined;
+  const price = toDecimal(f.price);
+  const mid = toDecimal(f.reference);
+  const bps = price.minus(mid).abs().div(mid).times(10_000);
+  if (bps.gt(limits.price_band_bps)) {
+    return deny('PRICE_BAND', `price ${price.toFixed()} is ${bps.toFixed(0)} bps from mid ${mid.toFixed()} (band ${limits.price_band_bps} bps)`, {
+      price: price.toFixed(),
+      mid: mid.toFixed(),
       distance_bps: Number(bps.toFixed(2)),
       band_bps: limits.price_band_bps,
     });
@@ -41,12 +44,14 @@ export function checkPriceBand(f: TradeFacts, _view: RiskView, limits: RiskLimit
   return undefined;
 }
 
-/** The price band of a limits object as a Decimal, made once per value of `price_band_bps`. */
-const BANDS = new WeakMap<RiskLimits, { readonly raw: number; readonly band: Dec }>();
-function bandOf(limits: RiskLimits): Dec {
+const TEN_THOUSAND: Exact = { units: 10_000n, scale: 0 };
+
+/** The price band of a limits object, read once per value of `price_band_bps`. */
+const BANDS = new WeakMap<RiskLimits, { readonly raw: number; readonly band: Exact }>();
+function bandOf(limits: RiskLimits): Exact {
   const b = BANDS.get(limits);
   if (b !== undefined && b.raw === limits.price_band_bps) return b.band;
-  const band = new D(limits.price_band_bps);
+  const band = exactOfNumber(limits.price_band_bps)!; // the schema admits finite numbers only
   BANDS.set(limits, { raw: limits.price_band_bps, band });
   return band;
 }
@@ -65,8 +70,9 @@ export function checkQuote(f: TradeFacts, view: RiskView, limits: RiskLimits): D
   }
   if (f.price !== undefined) {
     const qp = new D(quote.value.price);
-    const worse = f.side === 'BUY' ? qp.gt(f.price) : qp.lt(f.price);
-    if (worse) return deny('PRICE_BAND', `quote price ${qp.toFixed()} is worse than the limit ${f.price.toFixed()}`, { quote_price: qp.toFixed(), limit_price: f.price.toFixed() });
+    const limit = toDecimal(f.price);
+    const worse = f.side === 'BUY' ? qp.gt(limit) : qp.lt(limit);
+    if (worse) return deny('PRICE_BAND', `quote price ${qp.toFixed()} is worse than the limit ${limit.toFixed()}`, { quote_price: qp.toFixed(), limit_price: limit.toFixed() });
   }
   return undefined;
 }

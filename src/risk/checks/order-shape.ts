@@ -26,7 +26,7 @@ export function checkOrderShape(f: TradeFacts): DenialReason | undefined {
   if (i.kind !== 'place-order') return undefined;
   const o = ruleOrder(i, f.instrument);
   if (isViolation(o)) return denial(o);
-  const cap = f.quote === 'USD' ? capViolation(o, f.instrument, f.reference ? { reference: f.reference } : {}) : undefined;
+  const cap = f.quote === 'USD' ? capViolation(o, f.instrument, f.mid !== undefined ? { reference: f.mid } : {}) : undefined;
   return cap && denial(cap);
 }
 

@@ -1,5 +1,5 @@
-import { D, ZERO, type Dec, type DenialReason } from '../../core/index.js';
-import { decimalOfNumber } from '../decimals.js';
+import type { Dec, DenialReason } from '../../core/index.js';
+import { compare, dividedBy, EXACT_ZERO, exactOf, exactOfDecimal, exactOfNumber, plus, times, toDecimal, toText, type Exact } from '../../core/exact.js';
 import { deny } from '../denial.js';
 import type { TradeFacts } from '../facts.js';
 import { onlyReduces } from '../reducing.js';
@@ -13,30 +13,43 @@ import type { RiskView } from '../view.js';
  * (`checkOrderShape`).
  */
 export function checkNotional(f: TradeFacts, _view: RiskView, limits: RiskLimits): DenialReason | undefined {
-  if (f.notional === undefined) return deny('STALE_DATA', `cannot value the intent: no price for ${f.market}`, { market: f.market });
-  const { max, min } = notionalBounds(limits);
-  if (f.notional.gt(max) && !onlyReduces(f.intent)) {
-    return deny('MAX_NOTIONAL', `notional ${f.notional.toFixed(2)} ${f.quote} exceeds the limit ${max.toFixed()}`, { notional: f.notional.toFixed(2), max_notional: max.toFixed(), asset: f.quote });
+  const notional = f.notional;
+  if (notional === undefined) return deny('STALE_DATA', `cannot value the intent: no price for ${f.market}`, { market: f.market });
+  const { max, min } = boundsOf(limits);
+  if (compare(notional, max) > 0 && !onlyReduces(f.intent)) {
+    const value = toDecimal(notional).toFixed(2);
+    return deny('MAX_NOTIONAL', `notional ${value} ${f.quote} exceeds the limit ${toText(max)}`, { notional: value, max_notional: toText(max), asset: f.quote });
   }
-  if (f.notional.lt(min)) {
-    return deny('MINIMUM', `notional ${f.notional.toFixed(2)} ${f.quote} is below the minimum ${min.toFixed()}`, { notional: f.notional.toFixed(2), min_notional: min.toFixed(), asset: f.quote });
+  if (compare(notional, min) < 0) {
+    const value = toDecimal(notional).toFixed(2);
+    return deny('MINIMUM', `notional ${value} ${f.quote} is below the minimum ${toText(min)}`, { notional: value, min_notional: toText(min), asset: f.quote });
   }
   return undefined;
 }
 
-/** The notional bounds of a limits object, parsed once (the gate checks them on every trading intent). */
+/** The notional bounds and the fee of a limits object, read once (the gate checks them on every trading intent). */
 interface Bounds {
   readonly rawMax: RiskLimits['max_order_notional'];
   readonly rawMin: RiskLimits['min_order_notional'];
-  readonly max: Dec;
-  readonly min: Dec;
+  readonly rawFee: RiskLimits['fee_bps'];
+  readonly max: Exact;
+  readonly min: Exact;
+  readonly feeBps: Exact;
 }
 const BOUNDS = new WeakMap<RiskLimits, Bounds>();
-function notionalBounds(limits: RiskLimits): Bounds {
+function boundsOf(limits: RiskLimits): Bounds {
   let b = BOUNDS.get(limits);
-  // parsed again if the object's values were replaced since
-  if (b === undefined || b.rawMax !== limits.max_order_notional || b.rawMin !== limits.min_order_notional) {
-    b = { rawMax: limits.max_order_notional, rawMin: limits.min_order_notional, max: new D(limits.max_order_notional), min: new D(limits.min_order_notional) };
+  // read again if the object's values were replaced since
+  if (b === undefined || b.rawMax !== limits.max_order_notional || b.rawMin !== limits.min_order_notional || b.rawFee !== limits.fee_bps) {
+    b = {
+      rawMax: limits.max_order_notional,
+      rawMin: limits.min_order_notional,
+      rawFee: limits.fee_bps,
+      // the schema admits decimal strings and finite numbers only
+      max: exactOf(limits.max_order_notional)!,
+      min: exactOf(limits.min_order_notional)!,
+      feeBps: exactOfNumber(limits.fee_bps)!,
+    };
     BOUNDS.set(limits, b);
   }
   return b;
@@ -49,24 +62,36 @@ export function checkOpenOrders(f: TradeFacts, view: RiskView, limits: RiskLimit
   return undefined;
 }
 
-const ONE_BP = new D('0.0001');
+const ONE_BP: Exact = { units: 1n, scale: 4 };
 
 /** A buy needs the quote currency (with the fee), a sell needs the base asset. */
 export function checkBalance(f: TradeFacts, view: RiskView, limits: RiskLimits): DenialReason | undefined {
   if (f.side === 'BUY') {
-    if (f.notional === undefined) return undefined;
+    const notional = f.notional;
+    if (notional === undefined) return undefined;
     // × 0.0001 rather than ÷ 10,000: the same exact value, rounded the same way, without a long division
-    const fee = f.quoteAmount !== undefined ? ZERO : f.notional.times(decimalOfNumber(limits.fee_bps)).times(ONE_BP);
-    const required = f.notional.plus(fee);
+    const fee = f.quoteAmount !== undefined ? EXACT_ZERO : times(times(notional, boundsOf(limits).feeBps), ONE_BP);
+    const required = plus(notional, fee);
     const available = view.available(f.quote);
-    if (required.gt(available)) return insufficient(f.quote, required.toFixed(2), available.toFixed());
+    if (exceeds(required, available)) return insufficient(f.quote, toDecimal(required).toFixed(2), available.toFixed());
     return undefined;
   }
-  const required = f.baseAmount ?? (f.quoteAmount && f.reference ? f.quoteAmount.div(f.reference) : undefined);
+  const required = sellAmount(f);
   if (required === undefined) return undefined;
   const available = view.available(f.base);
-  if (required.gt(available)) return insufficient(f.base, required.toFixed(), available.toFixed());
+  if (exceeds(required, available)) return insufficient(f.base, toText(required), available.toFixed());
   return undefined;
+}
+
+/** The base amount a sell takes (or a buy adds): as asked, or the quote amount at the reference price. */
+function sellAmount(f: TradeFacts): Exact | undefined {
+  return f.baseAmount ?? (f.quoteAmount && f.reference ? dividedBy(f.quoteAmount, f.reference) : undefined);
+}
+
+/** `amount.gt(balance)`, as decimal.js decides it (no view gives a balance that is not finite; against NaN it is false). */
+function exceeds(amount: Exact, balance: Dec): boolean {
+  const b = exactOfDecimal(balance);
+  return b !== undefined && compare(amount, b) > 0;
 }
 
 function insufficient(asset: string, required: string, available: string): DenialReason {
@@ -80,11 +105,13 @@ function insufficient(asset: string, required: string, available: string): Denia
 export function checkPosition(f: TradeFacts, view: RiskView, limits: RiskLimits): DenialReason | undefined {
   const cap = limits.max_position[f.base];
   if (cap === undefined || onlyReduces(f.intent)) return undefined;
-  const add = f.baseAmount ?? (f.quoteAmount && f.reference ? f.quoteAmount.div(f.reference) : undefined);
+  const add = sellAmount(f);
   if (add === undefined) return undefined;
-  const after = view.total(f.base).plus(add);
-  if (after.gt(cap)) {
-    return deny('MAX_POSITION', `holding of ${f.base} would be ${after.toFixed(8)} (limit ${cap})`, { asset: f.base, position_after: after.toFixed(8), max_position: cap });
+  const after = plus(exactOfDecimal(view.total(f.base))!, add);
+  // the schema admits decimal strings only
+  if (compare(after, exactOf(cap)!) > 0) {
+    const value = toDecimal(after).toFixed(8);
+    return deny('MAX_POSITION', `holding of ${f.base} would be ${value} (limit ${cap})`, { asset: f.base, position_after: value, max_position: cap });
   }
   return undefined;
 }

@@ -1,4 +1,6 @@
-import { D, type Dec, WIRE_DECIMAL, decimalPlaces } from '../../core/decimal.js';
+import { D, type Dec, WIRE_DECIMAL } from '../../core/decimal.js';
+import { compare, dividedBy, exactOf, exactOfDecimal, exactOfNumber, isMultipleOf, times, toDecimal, toText, type Exact } from '../../core/exact.js';
+import { pow10 } from '../../core/units.js';
 import { InputError } from '../../core/errors.js';
 import type { Instrument, NotionalCaps } from '../../core/instrument.js';
 import { isTradingMarket } from '../../core/markets.js';
@@ -64,12 +66,22 @@ export interface RuledOrder {
   readonly price: Dec | undefined;
   readonly stopPrice: Dec | undefined;
   readonly expiresAt: number | undefined;
+  /** The same amounts exactly (`ruleOrder` sets them; an order built elsewhere, such as the sandbox's, may not). */
+  readonly exact?: OrderAmounts;
+}
+
+/** An order's amounts as exact units (core/exact.ts). */
+export interface OrderAmounts {
+  readonly baseAmount: Exact | undefined;
+  readonly quoteAmount: Exact | undefined;
+  readonly price: Exact | undefined;
+  readonly stopPrice: Exact | undefined;
 }
 
 /** What the cap check needs besides the order: a price for unpriced orders, the quote's rate to USD, caps other than the instrument's. */
 export interface Valuation {
-  /** Mid or last price of the market, in the quote currency (values a MARKET sell). */
-  readonly reference?: Dec;
+  /** Mid or last price of the market, in the quote currency (values a MARKET sell): as market data has it, or a Decimal. */
+  readonly reference?: Dec | number;
   /** Units of the quote currency per USD (1 for USD markets); without it a non-USD order's cap is not checked. */
   readonly quotePerUsd?: Dec;
   readonly caps?: NotionalCaps;
@@ -117,8 +129,7 @@ export function ruleOrder(req: OrderRequest, i: Instrument): RuledOrder | OrderV
   const last = lastRuled;
   if (last !== undefined && last.instrument === i && sameTerms(last.req, req)) return last.result;
   const result = ruleOrderOnce(req, i);
-  const terms = termsOf(req);
-  lastRuled = Object.values(terms).every(isPrimitive) ? { req: terms, instrument: i, result } : undefined;
+  lastRuled = primitiveTerms(req) ? { req: termsOf(req), instrument: i, result } : undefined;
   return result;
 }
 
@@ -140,6 +151,11 @@ function isPrimitive(v: unknown): boolean {
   return v === null || (typeof v !== 'object' && typeof v !== 'function');
 }
 
+function primitiveTerms(r: OrderRequest): boolean {
+  return isPrimitive(r.side) && isPrimitive(r.type) && isPrimitive(r.baseAmount) && isPrimitive(r.quoteAmount)
+    && isPrimitive(r.price) && isPrimitive(r.stopPrice) && isPrimitive(r.timeInForce) && isPrimitive(r.expiresAt);
+}
+
 function sameTerms(a: OrderRequest, b: OrderRequest): boolean {
   return a.side === b.side && a.type === b.type && a.baseAmount === b.baseAmount && a.quoteAmount === b.quoteAmount
     && a.price === b.price && a.stopPrice === b.stopPrice && a.timeInForce === b.timeInForce && a.expiresAt === b.expiresAt;
@@ -152,22 +168,64 @@ function ruleOrderOnce(req: OrderRequest, i: Instrument): RuledOrder | OrderViol
     const allowed = TIF_BY_TYPE[type];
     const timeInForce = absent(req.timeInForce) ? allowed[0]! : pick(req.timeInForce, 'time_in_force', allowed, ` for ${type} orders`);
     checkFields(type, side, req);
-    const order: RuledOrder = {
-      side,
-      type,
-      timeInForce,
-      baseAmount: decimal(req.baseAmount, 'base_amount', i.baseDecimals),
-      quoteAmount: decimal(req.quoteAmount, 'quote_amount', i.quoteDecimals),
-      price: decimal(req.price, 'price', i.priceDecimals, i.tick),
-      stopPrice: decimal(req.stopPrice, 'stop_price', i.priceDecimals, i.tick),
-      expiresAt: expiry(req.expiresAt, timeInForce),
+    const terms = instrumentTerms(i);
+    const exact: OrderAmounts = {
+      baseAmount: exactAmount(req.baseAmount, 'base_amount', i.baseDecimals),
+      quoteAmount: exactAmount(req.quoteAmount, 'quote_amount', i.quoteDecimals),
+      price: exactAmount(req.price, 'price', i.priceDecimals, terms.tick),
+      stopPrice: exactAmount(req.stopPrice, 'stop_price', i.priceDecimals, terms.tick),
     };
-    checkSize(order.baseAmount, i);
-    return Object.freeze(order);
+    const expiresAt = expiry(req.expiresAt, timeInForce);
+    checkSize(exact.baseAmount, i, terms);
+    return new Ruled(side, type, timeInForce, expiresAt, exact);
   } catch (e) {
     if (e instanceof Refusal) return e.v;
     throw e;
   }
+}
+
+/**
+ * An order ruled by `ruleOrder`: its amounts are kept exact, and each is made a Decimal only when a
+ * caller reads it (the risk gate and point replay check and fill in exact units; the Decimal is for
+ * those that keep Decimals). Immutable: the Decimals are built once, privately.
+ */
+class Ruled implements RuledOrder {
+  #baseAmount: Dec | undefined;
+  #quoteAmount: Dec | undefined;
+  #price: Dec | undefined;
+  #stopPrice: Dec | undefined;
+
+  constructor(
+    readonly side: Side,
+    readonly type: OrderType,
+    readonly timeInForce: TimeInForce,
+    readonly expiresAt: number | undefined,
+    readonly exact: OrderAmounts,
+  ) {
+    Object.freeze(this);
+  }
+
+  get baseAmount(): Dec | undefined {
+    return this.exact.baseAmount && (this.#baseAmount ??= toDecimal(this.exact.baseAmount));
+  }
+
+  get quoteAmount(): Dec | undefined {
+    return this.exact.quoteAmount && (this.#quoteAmount ??= toDecimal(this.exact.quoteAmount));
+  }
+
+  get price(): Dec | undefined {
+    return this.exact.price && (this.#price ??= toDecimal(this.exact.price));
+  }
+
+  get stopPrice(): Dec | undefined {
+    return this.exact.stopPrice && (this.#stopPrice ??= toDecimal(this.exact.stopPrice));
+  }
+}
+
+/** The amounts of an order not ruled here (the sandbox's order spec), read exactly. */
+function amountsOf(o: RuledOrder): OrderAmounts {
+  const read = (d: Dec | undefined): Exact | undefined => (d === undefined ? undefined : exactOfDecimal(d));
+  return { baseAmount: read(o.baseAmount), quoteAmount: read(o.quoteAmount), price: read(o.price), stopPrice: read(o.stopPrice) };
 }
 
 /**
@@ -176,16 +234,37 @@ function ruleOrderOnce(req: OrderRequest, i: Instrument): RuledOrder | OrderViol
  * `reference` for a MARKET sell) and converted to USD. Undecidable without a price or rate: undefined.
  */
 export function capViolation(o: RuledOrder, i: Instrument, v: Valuation): OrderViolation | undefined {
-  const priced = o.price ?? o.stopPrice ?? v.reference;
-  const notional = o.quoteAmount ?? (priced !== undefined && o.baseAmount !== undefined ? o.baseAmount.times(priced) : undefined);
-  const usd = notional === undefined ? undefined : i.quote === 'USD' ? notional : v.quotePerUsd && notional.div(v.quotePerUsd);
+  const x = o.exact ?? amountsOf(o);
+  const notional = x.quoteAmount ?? (x.baseAmount === undefined ? undefined : valued(x.baseAmount, x.price ?? x.stopPrice ?? referenceOf(v)));
+  const usd = notional === undefined ? undefined : i.quote === 'USD' ? notional : v.quotePerUsd && dividedBy(notional, exactOfDecimal(v.quotePerUsd)!);
   if (usd === undefined) return undefined;
   const caps = v.caps ?? i.maxNotionalUsd;
   const max = o.type === 'MARKET' || o.type === 'STOP_MARKET' ? caps.market : caps.limit;
-  if (!usd.gt(max)) return undefined;
-  const field = o.quoteAmount !== undefined ? 'quote_amount' : 'base_amount';
-  const details = { market: i.market, order_type: o.type, order_notional_value: usd.toFixed(2), max_notional_value: max.toFixed() };
-  return violation(field, 'cap', `order notional ${usd.toFixed(2)} USD exceeds the maximum ${max.toFixed()} USD for ${o.type} orders on ${i.market}: make the order smaller or split it`, details);
+  if (compare(usd, capOf(max)) <= 0) return undefined;
+  const field = x.quoteAmount !== undefined ? 'quote_amount' : 'base_amount';
+  const value = toDecimal(usd).toFixed(2);
+  const details = { market: i.market, order_type: o.type, order_notional_value: value, max_notional_value: max.toFixed() };
+  return violation(field, 'cap', `order notional ${value} USD exceeds the maximum ${max.toFixed()} USD for ${o.type} orders on ${i.market}: make the order smaller or split it`, details);
+}
+
+function valued(base: Exact, price: Exact | undefined): Exact | undefined {
+  return price === undefined ? undefined : times(base, price);
+}
+
+function referenceOf(v: Valuation): Exact | undefined {
+  const r = v.reference;
+  return r === undefined ? undefined : typeof r === 'number' ? exactOfNumber(r) : exactOfDecimal(r);
+}
+
+/** Caps are a few fixed Decimals (the instrument's, the sandbox's rules), each read once. */
+const CAPS = new WeakMap<Dec, Exact>();
+function capOf(max: Dec): Exact {
+  let x = CAPS.get(max);
+  if (x === undefined) {
+    x = exactOfDecimal(max)!;
+    CAPS.set(max, x);
+  }
+  return x;
 }
 
 /** Every rule, caps included: the first violation, or undefined when the platform would take the order. */
@@ -238,25 +317,51 @@ function pick<T extends string>(value: unknown, field: OrderField, allowed: read
   return refuse(field, 'invalid', `${what}${context}: use one of ${allowed.join(', ')}`);
 }
 
-/** A positive wire decimal with at most `dp` places (trailing zeros aside) and on `tick` when given. */
-function decimal(value: unknown, field: OrderField, dp: number, tick?: Dec): Dec | undefined {
+/** An instrument's tick and size limits, read exactly once per instrument (every order is checked against them). */
+interface InstrumentTerms {
+  readonly tick: Tick;
+  readonly minBaseAmount: Exact | undefined;
+  readonly maxBaseAmount: Exact | undefined;
+}
+
+interface Tick {
+  readonly exact: Exact;
+  readonly text: string;
+  /** A tick of 1, 0.1, 0.01 …: a price within its decimals is on it, no division needed. */
+  readonly decimalUnit: boolean;
+}
+
+const TERMS = new WeakMap<Instrument, InstrumentTerms>();
+
+function instrumentTerms(i: Instrument): InstrumentTerms {
+  let t = TERMS.get(i);
+  if (t === undefined) {
+    const text = i.tick.toFixed();
+    t = {
+      tick: { exact: exactOfDecimal(i.tick)!, text, decimalUnit: i.tick.sd() === 1 && text.endsWith('1') },
+      minBaseAmount: i.minBaseAmount && exactOfDecimal(i.minBaseAmount),
+      maxBaseAmount: i.maxBaseAmount && exactOfDecimal(i.maxBaseAmount),
+    };
+    TERMS.set(i, t);
+  }
+  return t;
+}
+
+/** A positive wire decimal with at most `dp` places (trailing zeros aside) and on `tick` when given, exactly. */
+function exactAmount(value: unknown, field: OrderField, dp: number, tick?: Tick): Exact | undefined {
   if (absent(value)) return undefined;
   if (typeof value !== 'string' || !WIRE_DECIMAL.test(value)) {
     refuse(field, 'invalid', `expected an unsigned decimal string such as "1.25", got ${JSON.stringify(value)}`);
   }
-  const d = new D(value);
-  if (!d.gt(0)) refuse(field, 'invalid', 'must be greater than zero');
-  const places = value.includes('.') ? decimalPlaces(value.replace(/0+$/, '')) : 0;
-  if (places > dp || (tick !== undefined && !isDecimalUnit(tick) && !d.mod(tick).isZero())) {
-    const onTick = tick === undefined ? '' : ` (a multiple of ${tick.toFixed()})`;
-    refuse(field, 'precision', `${value} has more precision than allowed: use at most ${dp} decimal places${onTick}`, { value, max_decimals: dp, ...(tick && { tick: tick.toFixed() }) });
+  const x = exactOf(value)!; // the pattern admits plain decimals only
+  if (x.units === 0n) refuse(field, 'invalid', 'must be greater than zero');
+  // places beyond `dp` are allowed as long as they are zeros ("1.500" has 1 decimal that counts)
+  const withinDecimals = x.scale <= dp || x.units % pow10(x.scale - dp) === 0n;
+  if (!withinDecimals || (tick !== undefined && !tick.decimalUnit && !isMultipleOf(x, tick.exact))) {
+    const onTick = tick === undefined ? '' : ` (a multiple of ${tick.text})`;
+    refuse(field, 'precision', `${value} has more precision than allowed: use at most ${dp} decimal places${onTick}`, { value, max_decimals: dp, ...(tick && { tick: tick.text }) });
   }
-  return d;
-}
-
-/** A tick of 1, 0.1, 0.01 …: a price within its decimals is on it, no division needed. */
-function isDecimalUnit(tick: Dec): boolean {
-  return tick.sd() === 1 && tick.toFixed().endsWith('1');
+  return x;
 }
 
 function expiry(value: unknown, tif: TimeInForce): number | undefined {
@@ -269,13 +374,13 @@ function expiry(value: unknown, tif: TimeInForce): number | undefined {
   return ms;
 }
 
-function checkSize(base: Dec | undefined, i: Instrument): void {
+function checkSize(base: Exact | undefined, i: Instrument, t: InstrumentTerms): void {
   if (base === undefined) return;
-  if (i.minBaseAmount !== undefined && base.lt(i.minBaseAmount)) {
-    refuse('base_amount', 'size', `${base.toFixed()} is below the minimum ${i.minBaseAmount.toFixed()} ${i.base} of ${i.market}: order at least that much`, { value: base.toFixed(), min: i.minBaseAmount.toFixed() });
+  if (i.minBaseAmount !== undefined && compare(base, t.minBaseAmount!) < 0) {
+    refuse('base_amount', 'size', `${toText(base)} is below the minimum ${i.minBaseAmount.toFixed()} ${i.base} of ${i.market}: order at least that much`, { value: toText(base), min: i.minBaseAmount.toFixed() });
   }
-  if (i.maxBaseAmount !== undefined && base.gt(i.maxBaseAmount)) {
-    refuse('base_amount', 'size', `${base.toFixed()} is above the maximum ${i.maxBaseAmount.toFixed()} ${i.base} of ${i.market}: split the order`, { value: base.toFixed(), max: i.maxBaseAmount.toFixed() });
+  if (i.maxBaseAmount !== undefined && compare(base, t.maxBaseAmount!) > 0) {
+    refuse('base_amount', 'size', `${toText(base)} is above the maximum ${i.maxBaseAmount.toFixed()} ${i.base} of ${i.market}: split the order`, { value: toText(base), max: i.maxBaseAmount.toFixed() });
   }
 }
 
@@ -315,7 +420,7 @@ function tradingMarket(value: unknown): string {
 /** A positive wire decimal with at most `dp` places, or undefined: the order rules' check, for any amount field of the sim. */
 export function amount(value: unknown, field: string, dp: number): Dec | undefined {
   try {
-    return decimal(value, field as OrderField, dp);
+    return exactAmount(value, field as OrderField, dp) && new D(value as string);
   } catch (e) {
     if (e instanceof Refusal) throwViolation(e.v);
     throw e;
