@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TestClock } from '../clock/index.js';
-import type { Intent } from '../core/index.js';
+import { D, type Intent } from '../core/index.js';
 import { AccountStore, MarketStore, balanceFromWire } from '../state/index.js';
 import { EngineRiskView } from './risk-view.js';
 
@@ -40,6 +40,41 @@ describe('EngineRiskView reservations', () => {
     expect(v.available('BTC').toFixed()).toBe('1.5');
     v.release('c', clock.now(), true);
     expect(v.available('BTC').toFixed()).toBe('2');
+  });
+
+  it('keeps the first release of a reservation, drops it at once when refused later, and lets an intent reserved again replace it', () => {
+    const { clock, v, balances } = view();
+    balances('1000', '2');
+    v.reserve(buy('a', '100'));
+    v.release('a', clock.now());
+    clock.advance(5);
+    v.release('a', clock.now()); // a later report: the first release counts
+    clock.advance(1);
+    balances('1000', '2'); // newer than the first release, older than the second
+    expect(v.available('USD').toFixed()).toBe('1000');
+    // released, then refused before balances caught up: gone at once, and only once
+    v.reserve(buy('b', '50'));
+    v.release('b', clock.now());
+    v.release('b', clock.now(), true);
+    expect(v.available('USD').toFixed()).toBe('1000');
+    clock.advance(1);
+    balances('1000', '2');
+    expect(v.available('USD').toFixed()).toBe('1000');
+    // the same intent reserved twice counts once, with its latest amount
+    v.reserve(sell('c', '0.5'));
+    v.reserve(sell('c', '0.25'));
+    expect(v.available('BTC').toFixed()).toBe('1.75');
+  });
+
+  it('reserves a buy sized in base at its price (or mid) with the fee, as decimal.js multiplies them', () => {
+    const { v, balances } = view();
+    balances('1000', '0');
+    v.reserve({ kind: 'place-order', intentId: 'l', strategy: 's', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.12345678', price: '99.75' });
+    // 99.75 × 0.12345678 × 1.001 (10 bps)
+    expect(v.available('USD').toFixed()).toBe(new D('1000').minus(new D('99.75').times('0.12345678').times(new D(1 + 10 / 10_000))).toFixed());
+    v.reserve({ kind: 'place-order', intentId: 'm', strategy: 's', market: 'BTCUSD', side: 'BUY', type: 'MARKET', baseAmount: '0.3' });
+    // at mid (the store's price of 100)
+    expect(v.available('USD').toFixed()).toBe(new D('1000').minus(new D('99.75').times('0.12345678').times('1.001')).minus(new D('30.03')).toFixed());
   });
 
   it('keeps the sum of many unconfirmed reservations as they come and go', () => {

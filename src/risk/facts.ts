@@ -1,7 +1,7 @@
 import { isTradingMarket, type DenialReason, type Instrument, type Intent, type MarketSymbol, type Side } from '../core/index.js';
 import { exactOf, exactOfNumber, times, type Exact } from '../core/exact.js';
 import { catalogInstrument } from '../sim/market/catalog.js';
-import { midOf } from '../state/index.js';
+import { midOf, type MarketSnapshot } from '../state/index.js';
 import { deny } from './denial.js';
 import type { RiskView } from './view.js';
 
@@ -28,6 +28,8 @@ export class TradeFacts {
     readonly baseAmount: Exact | undefined,
     readonly quoteAmount: Exact | undefined,
     readonly price: Exact | undefined,
+    /** The market's data as the gate read it for this intent. */
+    readonly snapshot: MarketSnapshot,
     /** The market's mid price, when market data gives a usable one (finite, above zero). */
     readonly mid: number | undefined,
   ) {
@@ -86,8 +88,9 @@ export function tradeFacts(intent: TradeIntent, view: RiskView): TradeFacts | De
   if ((baseAmount === undefined) === (quoteAmount === undefined)) {
     return deny('INVALID_INTENT', 'exactly one of baseAmount and quoteAmount must be set', { field: 'baseAmount|quoteAmount' });
   }
-  const mid = midOf(view.market(intent.market));
-  return new TradeFacts(intent, instrument, baseAmount, quoteAmount, price, mid !== undefined && Number.isFinite(mid) && mid > 0 ? mid : undefined);
+  const snapshot = view.market(intent.market);
+  const mid = midOf(snapshot);
+  return new TradeFacts(intent, instrument, baseAmount, quoteAmount, price, snapshot, mid !== undefined && Number.isFinite(mid) && mid > 0 ? mid : undefined);
 }
 
 export { isDenial };

@@ -148,6 +148,45 @@ describe('RiskGate', () => {
     expect(odd.kind === 'deny' && odd.reason.details).toEqual({ asset: 'USD', required: '33.41', available: '33.358' });
   });
 
+  it('decides at the exact edges of the notional bounds and the balance, and words the numbers as before', () => {
+    const max = setup({ max_order_notional: '250.25' }, { USD: '1000', BTC: '0' });
+    expect(codeOf(max.gate, limitBuy({ baseAmount: '2.5025', price: '100' }))).toBe('approve');
+    const over = max.gate.decide(limitBuy({ baseAmount: '2.50250001', price: '100' }));
+    expect(over.kind === 'deny' && over.reason).toEqual({ code: 'MAX_NOTIONAL', message: 'notional 250.25 USD exceeds the limit 250.25', details: { notional: '250.25', max_notional: '250.25', asset: 'USD' } });
+    // a quote-sized buy needs exactly its quote amount (no fee on top), to the cent
+    const spend = setup({}, { USD: '1234.56', BTC: '0' });
+    const buy = (quoteAmount: string): Intent => ({ kind: 'place-order', intentId: `q-${++seq}`, strategy: 's', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount });
+    expect(codeOf(spend.gate, buy('1234.56'))).toBe('approve');
+    expect(codeOf(spend.gate, buy('1234.560'))).toBe('approve');
+    const short = spend.gate.decide(buy('1234.57'));
+    expect(short.kind === 'deny' && short.reason).toEqual({ code: 'INSUFFICIENT_BALANCE', message: 'needs 1234.57 USD, 1234.56 available', details: { asset: 'USD', required: '1234.57', available: '1234.56' } });
+    // a sell of exactly the holding, and one satoshi more
+    const sell = setup({}, { USD: '0', BTC: '0.12345678' });
+    expect(codeOf(sell.gate, limitBuy({ side: 'SELL', baseAmount: '0.12345678' }))).toBe('approve');
+    const more = sell.gate.decide(limitBuy({ side: 'SELL', baseAmount: '0.12345679' }));
+    expect(more.kind === 'deny' && more.reason.details).toEqual({ asset: 'BTC', required: '0.12345679', available: '0.12345678' });
+  });
+
+  it("values a market sell at the mid's shortest decimal, as a Decimal made from the number would", () => {
+    // 0.1 + 0.2 is 0.30000000000000004 to the last digit: 10 BTC at that mid are worth 3.0000000000000004
+    const mid = 0.1 + 0.2;
+    const sellAt = (min: string) => {
+      const s = setup({ min_order_notional: min }, { USD: '0', BTC: '10' });
+      s.store.apply({ kind: 'book', market: 'BTCUSD', at: s.clock.now(), bids: [{ price: mid, amount: 5 }], asks: [{ price: mid, amount: 5 }] });
+      return s.gate.decide({ kind: 'place-order', intentId: `s-${++seq}`, strategy: 's', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '10' });
+    };
+    expect(sellAt('3.0000000000000004').kind).toBe('approve');
+    const below = sellAt('3.0000000000000005');
+    expect(below.kind === 'deny' && below.reason).toEqual({ code: 'MINIMUM', message: 'notional 3.00 USD is below the minimum 3.0000000000000005', details: { notional: '3.00', min_notional: '3.0000000000000005', asset: 'USD' } });
+  });
+
+  it('holds a buy to the position cap at its exact edge', () => {
+    const s = setup({ max_position: { BTC: '1.00000001' } }, { USD: '1000', BTC: '0.00000001' });
+    expect(codeOf(s.gate, limitBuy({ baseAmount: '1' }))).toBe('approve');
+    const d = s.gate.decide(limitBuy({ baseAmount: '1.00000001' }));
+    expect(d.kind === 'deny' && d.reason).toEqual({ code: 'MAX_POSITION', message: 'holding of BTC would be 1.00000002 (limit 1.00000001)', details: { asset: 'BTC', position_after: '1.00000002', max_position: '1.00000001' } });
+  });
+
   it('denies STALE_DATA when market data is old', () => {
     const s = setup({ stale_after_ms: 1000 });
     s.clock.advance(1001);

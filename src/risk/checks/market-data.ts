@@ -8,7 +8,7 @@ import type { RiskView } from '../view.js';
 
 /** New orders need fresh market data to be valued and banded. */
 export function checkStale(f: TradeFacts, view: RiskView, limits: RiskLimits): DenialReason | undefined {
-  const s = view.market(f.market);
+  const s = f.snapshot;
   const now = view.now();
   const newest = Math.max(s.price?.at ?? -Infinity, s.bestBid?.at ?? -Infinity, s.bestAsk?.at ?? -Infinity);
   const age = now - newest;
@@ -59,7 +59,7 @@ function bandOf(limits: RiskLimits): Exact {
 /** A quote execution needs a live quote with enough time left, within the intent's worst price. */
 export function checkQuote(f: TradeFacts, view: RiskView, limits: RiskLimits): DenialReason | undefined {
   if (f.intent.kind !== 'execute-quote') return undefined;
-  const quote = view.market(f.market).quotes[f.side];
+  const quote = f.snapshot.quotes[f.side];
   const left = quoteTimeLeftMs(quote, view.now());
   if (quote === undefined || left < limits.min_quote_time_left_ms) {
     return deny('QUOTE_EXPIRED', quote ? `the ${f.side} quote of ${f.market} has ${left} ms left (need ${limits.min_quote_time_left_ms})` : `no ${f.side} quote for ${f.market}`, {

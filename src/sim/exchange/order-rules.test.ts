@@ -163,6 +163,40 @@ describe('order rules: expiry, size and caps', () => {
     expect(orderViolation({ type: 'STOP_MARKET', side: 'SELL', baseAmount: '9', stopPrice: '60000' }, btc)).toMatchObject({ kind: 'cap' });
     expect(orderViolation({ type: 'LIMIT', side: 'BUY', baseAmount: '20', price: '60000' }, catalogInstrument('BTCEUR'))).toBeUndefined();
   });
+
+  it('takes the reference as a number as market data gives it, worth what the Decimal made from it is', () => {
+    const sell = ruled({ type: 'MARKET', side: 'SELL', baseAmount: '8.33333334' });
+    // 8.33333334 BTC is worth 500,000.0004 USD at 60,000, and 499,999.99999 at 59,999.99995
+    expect(capViolation(sell, btc, { reference: 60_000 })).toMatchObject({ kind: 'cap', details: { order_notional_value: '500000.00' } });
+    expect(capViolation(sell, btc, { reference: 59_999.99995 })).toBeUndefined();
+    for (const mid of [60_000, 59_999.99995, 59_999.99995 + 1e-11, 0.1 + 0.2]) {
+      expect(capViolation(sell, btc, { reference: mid })).toEqual(capViolation(sell, btc, { reference: new D(mid) }));
+    }
+    expect(capViolation(sell, btc, { reference: Number.NaN })).toBeUndefined();
+  });
+
+  it('checks an order it did not rule (the sandbox spec) by its Decimals', () => {
+    const spec = { side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', baseAmount: new D('25.01'), quoteAmount: undefined, price: new D('60000'), stopPrice: undefined, expiresAt: undefined } as const;
+    expect(capViolation(spec, btc, {})).toMatchObject({ field: 'base_amount', kind: 'cap', details: { order_notional_value: '1500600.00', max_notional_value: '1500000' } });
+    expect(capViolation({ ...spec, baseAmount: new D('25') }, btc, {})).toBeUndefined();
+  });
+});
+
+describe('ruled orders', () => {
+  it('keep their amounts exact and make each Decimal once, when read', () => {
+    const o = ruled({ type: 'STOP_LIMIT', side: 'SELL', baseAmount: '0.50000000', price: '59000.25', stopPrice: '59500' });
+    expect(o.exact).toMatchObject({ baseAmount: { units: 50000000n, scale: 8 }, price: { units: 5900025n, scale: 2 }, stopPrice: { units: 59500n, scale: 0 }, quoteAmount: undefined });
+    expect([o.baseAmount!.toFixed(), o.price!.toFixed(), o.stopPrice!.toFixed(), o.quoteAmount]).toEqual(['0.5', '59000.25', '59500', undefined]);
+    expect(o.baseAmount).toBe(o.baseAmount);
+    expect(Object.isFrozen(o)).toBe(true);
+  });
+
+  it('read trailing zeros beyond the decimals as the value they are, and refuse any other digit there', () => {
+    expect(ruled({ type: 'MARKET', side: 'BUY', quoteAmount: '10.5000' }).quoteAmount!.toFixed()).toBe('10.5');
+    expect(violation({ type: 'MARKET', side: 'BUY', quoteAmount: '10.5001' })).toMatchObject({ field: 'quote_amount', kind: 'precision' });
+    expect(violation({ type: 'MARKET', side: 'BUY', quoteAmount: '0.000' })).toMatchObject({ field: 'quote_amount', kind: 'invalid', reason: 'must be greater than zero' });
+    expect(violation({ type: 'MARKET', side: 'BUY', quoteAmount: '0.001' })).toMatchObject({ field: 'quote_amount', kind: 'precision' });
+  });
 });
 
 describe('throwViolation', () => {
