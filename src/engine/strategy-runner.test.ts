@@ -107,3 +107,18 @@ describe('StrategyRunner stamping', () => {
     expect(r.intentIdOf(draft)).toBe('t-1');
   });
 });
+
+describe('StrategyRunner markets', () => {
+  it('calls onEvent only for events of the markets the strategy trades, one market or several', () => {
+    for (const markets of [['BTCUSD'], ['BTCUSD', 'ETHUSD']]) {
+      const seen: string[] = [];
+      const definition = defineStrategy({ name: 'watch', description: 'records its events', params: z.object({}), markets, create: () => ({ onEvent: (e) => void seen.push(e.market) }) });
+      const r = new StrategyRunner('watch', definition, {}, markets, new IntentIds('w'));
+      for (const market of ['BTCUSD', 'ETHUSD', 'SOLUSD']) {
+        r.onEvent({ ...price, market }, ctx);
+        r.onWarmUpEvent({ ...price, market }, ctx);
+      }
+      expect(seen).toEqual(markets.flatMap((m) => [m, m]));
+    }
+  });
+});

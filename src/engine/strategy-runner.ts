@@ -19,6 +19,8 @@ function isKind(kind: unknown): boolean {
  */
 export class StrategyRunner {
   readonly markets: ReadonlySet<MarketSymbol>;
+  /** The market when the strategy trades one (the usual case): compared at each event before the set is asked. */
+  private readonly market: MarketSymbol | undefined;
   private handlers: StrategyHandlers;
   private stoppedReason: string | undefined;
   private failed: StrategyFailure | undefined;
@@ -34,6 +36,7 @@ export class StrategyRunner {
     private readonly log?: Logger,
   ) {
     this.markets = new Set(markets);
+    this.market = this.markets.size === 1 ? markets[0] : undefined;
     this.handlers = this.create(params);
   }
 
@@ -48,7 +51,7 @@ export class StrategyRunner {
 
   onEvent(event: MarketEvent, ctx: StrategyContext): Intent[] | undefined {
     const handler = this.handlers.onEvent;
-    if (this.stoppedReason || !handler || !this.markets.has(event.market)) return undefined;
+    if (this.stoppedReason || !handler || !this.trades(event.market)) return undefined;
     // called once per market event: no closure here (see `call` for reports)
     let out: unknown;
     try {
@@ -66,7 +69,7 @@ export class StrategyRunner {
    */
   onWarmUpEvent(event: MarketEvent, ctx: StrategyContext): number {
     const handler = this.handlers.onEvent;
-    if (this.stoppedReason || !handler || !this.markets.has(event.market)) return 0;
+    if (this.stoppedReason || !handler || !this.trades(event.market)) return 0;
     let out: unknown;
     try {
       out = handler.call(this.handlers, event, ctx);
@@ -80,6 +83,10 @@ export class StrategyRunner {
   onReport(report: ExecReport, ctx: StrategyContext): Intent[] | undefined {
     if (this.stoppedReason || !this.handlers.onReport) return undefined;
     return this.call(() => this.handlers.onReport?.(report, ctx), 'onReport');
+  }
+
+  private trades(market: MarketSymbol): boolean {
+    return market === this.market || this.markets.has(market);
   }
 
   /** Stops the strategy for good; `failure` names the handler and frames (default: the reason alone). */
