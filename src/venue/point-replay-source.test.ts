@@ -85,4 +85,20 @@ describe('PointReplaySource account events', () => {
       '[]',
     ]);
   });
+
+  it('sends balances at every change, and an empty open-order list only when the last one listed some', () => {
+    const pm = new PointMarket({ funding: { USD: '1000' } });
+    const source = new PointReplaySource(pm);
+    const seen: string[] = [];
+    source.account$.subscribe((e) => seen.push(e.kind === 'open-orders' ? `open ${e.orders.length}` : e.kind === 'balances' ? `USD ${e.items.find((b) => b.asset === 'USD')?.available.toFixed()}` : e.kind));
+    source.step('BTCUSD', T0, 100);
+    // a MARKET order fills at the next point: the account changed twice, no order was ever seen open
+    pm.place({ refId: 'm1', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '100' });
+    source.step('BTCUSD', T0 + 60_000, 100);
+    pm.place({ refId: 'l1', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '50' });
+    source.step('BTCUSD', T0 + 120_000, 100);
+    pm.cancel(pm.findOrderByRef('l1')!.id);
+    source.step('BTCUSD', T0 + 180_000, 100);
+    expect(seen).toEqual(['USD 1000', 'open 0', 'USD 900', 'USD 849.95', 'open 1', 'USD 900', 'open 0']);
+  });
 });

@@ -1,4 +1,4 @@
-import type { Instrument, MarketSymbol } from '../core/index.js';
+import { ZERO, type Instrument, type MarketSymbol } from '../core/index.js';
 import { catalogInstruments } from '../sim/market/catalog.js';
 import type { PointMarket } from '../sim/replay/point-market.js';
 import type { PointExecution, PointOrder, PointQuoteExecution } from '../sim/replay/point-orders.js';
@@ -136,8 +136,8 @@ export function toVenueOrder(o: PointOrder): VenueOrder {
   if (o.baseAmount) v.baseAmount = o.baseAmount;
   if (o.quoteAmount) v.quoteAmount = o.quoteAmount;
   if (o.price) v.price = o.price;
-  v.amountFilled = o.amountFilled;
-  if (o.fillPrice) v.averagePrice = o.fillPrice;
+  v.amountFilled = o.fill === undefined ? ZERO : o.fill.amount;
+  if (o.fill !== undefined) v.averagePrice = o.fill.price;
   v.createdAt = o.createdAt;
   return v as VenueOrder;
 }

@@ -200,4 +200,18 @@ describe('point replay with a window of closed orders and fills', () => {
     expect(m.executionsFrom(0)).toHaveLength(10);
     expect(() => market({ keepClosed: 0 })).toThrow(/at least 1/);
   });
+
+  it('keeps each market at its own point when two are replayed: an order fills at its own market\'s next point only', () => {
+    const m = market();
+    m.point('BTCUSD', T0, 100);
+    m.point('ETHUSD', T0, 10);
+    m.place({ refId: 'b', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '100.10' });
+    expect(m.point('ETHUSD', T0 + H, 11)).toHaveLength(0);
+    expect(m.point('ETHUSD', T0 + 2 * H, 12)).toHaveLength(0);
+    expect([m.price('BTCUSD'), m.price('ETHUSD')]).toEqual([100, 12]);
+    const [fill] = m.point('BTCUSD', T0 + 2 * H, 100);
+    expect([fill!.market, fill!.price.toFixed(), fill!.amount.toFixed()]).toEqual(['BTCUSD', '100', '0.999999']); // 100.10 less 0.1001 fee, at 100
+    expect(m.point('ETHUSD', T0 + 3 * H, 13)).toHaveLength(0);
+    expect([m.price('BTCUSD'), m.price('ETHUSD')]).toEqual([100, 13]);
+  });
 });

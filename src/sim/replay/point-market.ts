@@ -20,7 +20,7 @@
  * Every method is synchronous: the backtest driver steps it directly, and PointVenue wraps it in the
  * Venue port's promises so the live executors run unchanged.
  */
-import { D, type Dec, ZERO } from '../../core/decimal.js';
+import { D, type Dec } from '../../core/decimal.js';
 import { SimError } from '../errors.js';
 import { compare, exactOfDecimal, exactOfNumber, type Exact } from '../../core/exact.js';
 import { buyByBase, buyByQuote, buyReservation, rateOfBps, sellByBase, slipped, type FillAmounts } from './point-fills.js';
@@ -36,6 +36,7 @@ import { POST_ONLY_TAKES, takerBandRefusal } from '../exchange/order-rules.js';
 export type { PointMarketOptions } from './point-options.js';
 
 interface MarketPoint {
+  readonly market: string;
   at: number;
   price: number;
   seq: number;
@@ -58,6 +59,8 @@ export class PointMarket {
   private readonly slippage: Exact;
   private readonly ledger = new PointLedger();
   private readonly points = new Map<string, MarketPoint>();
+  /** The point moved last. */
+  private last: MarketPoint | undefined;
   private readonly orders = new Map<string, PointOrder>();
   private readonly byRef = new Map<string, string>();
   private open: PointOrder[] = [];
@@ -118,9 +121,10 @@ export class PointMarket {
     if (!(at >= this.lastAt)) throw new RangeError(`points must arrive in time order: ${at} after ${this.lastAt}`);
     if (!(price > 0) || !Number.isFinite(price)) throw new RangeError(`price of ${market} at ${at} must be a positive number, got ${price}`);
     this.lastAt = at;
-    let p = this.points.get(market);
+    // one market is the usual replay: its point is the last one moved, found without a map lookup
+    let p = this.last !== undefined && this.last.market === market ? this.last : this.points.get(market);
     if (p === undefined) {
-      p = { at, price, seq: 0, priceDec: undefined, exact: undefined, quotes: undefined };
+      p = { market, at, price, seq: 0, priceDec: undefined, exact: undefined, quotes: undefined };
       this.points.set(market, p);
     } else {
       p.at = at;
@@ -130,8 +134,9 @@ export class PointMarket {
       p.exact = undefined;
       p.quotes = undefined;
     }
+    this.last = p;
     if (this.closedAtPoint.length > 0) this.closedAtPoint = [];
-    this.forgetOld();
+    if (this.fills.length >= 2 * this.keepClosed || this.closedIds.length >= 2 * this.keepClosed) this.forgetOld();
     return this.open.length === 0 ? NO_EXECUTIONS : this.matchOpen(market, p);
   }
 
@@ -144,8 +149,9 @@ export class PointMarket {
   place(cmd: PointOrderCommand): PointOrder {
     const existing = this.byRef.get(cmd.refId);
     if (existing !== undefined) throw new SimError('already-exists', `an order with ref_id ${cmd.refId} already exists`, { ref_id: cmd.refId }, { kind: 'order', id: existing });
-    const c = checkCommand(cmd, this.points.get(cmd.market)?.price);
-    if (!this.points.has(c.market)) throw new SimError('not-found', `market ${c.market} has no price point yet: orders start after the first point`);
+    const p = this.points.get(cmd.market);
+    const c = checkCommand(cmd, p?.price);
+    if (p === undefined) throw new SimError('not-found', `market ${c.market} has no price point yet: orders start after the first point`);
     const reserved = cmd.side === 'BUY'
       ? { asset: c.quote, units: c.quoteAmount !== undefined ? c.size : this.reservationOf(c), scale: c.precision.quoteDp }
       : { asset: c.base, units: c.size, scale: c.precision.baseDp };
@@ -153,9 +159,8 @@ export class PointMarket {
     const order: PointOrder = {
       id: `${this.prefix}-o${++this.seq}`, refId: cmd.refId, market: c.market, base: c.base, quote: c.quote, side: cmd.side, type: cmd.type,
       timeInForce: c.timeInForce ?? 'GTC', baseAmount: c.baseAmount, quoteAmount: c.quoteAmount, price: c.price,
-      limit: c.price === undefined ? Number.NaN : c.price.toNumber(),
-      ...(cmd.expiresAt !== undefined && { expiresAt: cmd.expiresAt }),
-      createdAt: this.lastAt, status: 'OPEN', amountFilled: ZERO, fresh: true, precision: c.precision, size: c.size, reserved,
+      limit: c.price === undefined ? Number.NaN : c.price.toNumber(), expiresAt: cmd.expiresAt,
+      createdAt: this.lastAt, status: 'OPEN', fill: undefined, fresh: true, precision: c.precision, size: c.size, reserved, reason: undefined,
     };
     this.orders.set(order.id, order);
     this.byRef.set(order.refId, order.id);
@@ -288,7 +293,7 @@ export class PointMarket {
         const fill = this.stops.size > 0 && this.stops.waits(o.id) ? this.triggered(o, p) : o.fresh ? this.firstChance(o, p) : this.resting(o, p);
         o.fresh = false;
         if (fill !== undefined && fill.base === 0n) this.close(o, 'REJECTED', 'the fill would be smaller than the base precision', false);
-        else if (fill !== undefined) made.push(this.fill(o, fill, p.at));
+        else if (fill !== undefined) made.push(this.fill(o, fill, p));
       }
       if (o.status !== 'OPEN') {
         closed = true;
@@ -346,20 +351,21 @@ export class PointMarket {
   }
 
   /** Moves the fill's funds atomically: the reservation goes, the other asset arrives. */
-  private fill(o: PointOrder, x: FillAmounts, at: number): PointExecution {
+  private fill(o: PointOrder, x: FillAmounts, p: MarketPoint): PointExecution {
     const r = o.reserved;
-    const p = o.precision;
-    if (o.side === 'BUY') this.ledger.settleUnits(PROFILE, r.asset, r.units, x.quote, r.scale, o.base, x.base, p.baseDp);
-    else this.ledger.settleUnits(PROFILE, r.asset, r.units, x.base, r.scale, o.quote, x.quote, p.quoteDp);
+    if (o.side === 'BUY') this.ledger.settleUnits(PROFILE, r.asset, r.units, x.quote, r.scale, o.base, x.base, o.precision.baseDp);
+    else this.ledger.settleUnits(PROFILE, r.asset, r.units, x.base, r.scale, o.quote, x.quote, o.precision.quoteDp);
     o.status = 'FILLED';
     this.retire(o);
-    const exec = new PointFill({
-      executionId: `${this.prefix}-f${++this.seq}`, orderId: o.id, refId: o.refId, market: o.market, side: o.side, commissionAsset: o.quote, at, kind: 'order',
-      exactAmount: { units: x.base, scale: p.baseDp }, exactPrice: x.price, exactCommission: x.fee, exactQuoteAmount: { units: x.quote, scale: p.quoteDp },
-    });
-    // the order's report reads these: the fill's own Decimals, made once
-    o.amountFilled = exec.amount;
-    o.fillPrice = exec.price;
+    const exec = new PointFill(
+      {
+        executionId: `${this.prefix}-f${++this.seq}`, orderId: o.id, refId: o.refId, market: o.market, side: o.side, commissionAsset: o.quote, at: p.at, kind: 'order',
+        exactAmount: { units: x.base, scale: o.precision.baseDp }, exactPrice: x.price, exactCommission: x.fee, exactQuoteAmount: { units: x.quote, scale: o.precision.quoteDp },
+      },
+      // the Decimals at hand: the order's own amount (a point fill fills all of it), the point's price (a MARKET fill without slippage)
+      { amount: o.baseAmount, quoteAmount: o.quoteAmount, price: x.price === p.exact ? this.priceOf(p) : undefined },
+    );
+    o.fill = exec;
     this.addFill(exec);
     this.version++;
     this.fundsVersion++;
@@ -375,9 +381,9 @@ export class PointMarket {
   }
 
   /**
-   * Forgets the oldest closed orders and fills beyond the window. Runs as a point begins, so every
-   * record made since the last point stays readable however many there are: the reader (the backtest
-   * driver) takes them before it moves to the next point.
+   * Forgets the oldest closed orders and fills beyond the window (once either list holds twice the
+   * window). Runs as a point begins, so every record made since the last point stays readable however
+   * many there are: the reader (the backtest driver) takes them before it moves to the next point.
    */
   private forgetOld(): void {
     this.fillsForgotten += dropOldest(this.fills, this.keepClosed).length;

@@ -6,12 +6,13 @@
 import { D, WIRE_DECIMAL, decimalPlaces, type Dec } from '../../core/decimal.js';
 import { InputError, invariant } from '../../core/errors.js';
 import { assetDecimals, isTradingMarket, splitMarket } from '../../core/markets.js';
+import type { Instrument } from '../../core/instrument.js';
 import type { OrderTerms, OrderType, Side, TimeInForce } from '../../core/messages.js';
 import { FX_PER_USD, catalogInstrument } from '../market/catalog.js';
 import { SimError } from '../errors.js';
-import { capViolation, isViolation, ruleOrder, throwViolation } from '../exchange/order-rules.js';
-import { exactOfDecimal, toDecimal, type Exact } from '../../core/exact.js';
-import { unitsOf } from '../../core/units.js';
+import { capViolation, isViolation, ruleOrder, throwViolation, type Valuation } from '../exchange/order-rules.js';
+import { exactOf, exactOfDecimal, toDecimal, type Exact } from '../../core/exact.js';
+import { pow10 } from '../../core/units.js';
 import type { AssetPrecision } from './point-fills.js';
 
 export type PointOrderStatus = 'OPEN' | 'FILLED' | 'CANCELLED' | 'REJECTED';
@@ -34,9 +35,8 @@ export interface PointOrder {
   readonly expiresAt?: number;
   readonly createdAt: number;
   status: PointOrderStatus;
-  amountFilled: Dec;
-  /** The price of its fill once filled (a point fill is one fill in full: its average price). */
-  fillPrice?: Dec;
+  /** Its fill once filled: a point fill fills an order in full, so its amount is the amount filled and its price the average. */
+  fill: PointExecution | undefined;
   /** Not yet seen a point after the one it was placed at (its first chance to fill is the next point). */
   fresh: boolean;
   /** Decimals of its market's assets. */
@@ -112,7 +112,8 @@ export class PointFill implements PointExecution {
   #commission: Dec | undefined;
   #quoteAmount: Dec | undefined;
 
-  constructor(t: PointFillTerms) {
+  /** `known`: Decimals of the same values the caller holds already (an order's amount, a point's price), handed out as they are. */
+  constructor(t: PointFillTerms, known?: { readonly amount?: Dec | undefined; readonly price?: Dec | undefined; readonly quoteAmount?: Dec | undefined }) {
     this.executionId = t.executionId;
     this.orderId = t.orderId;
     this.refId = t.refId;
@@ -125,6 +126,9 @@ export class PointFill implements PointExecution {
     this.exactPrice = t.exactPrice;
     this.exactCommission = t.exactCommission;
     this.exactQuoteAmount = t.exactQuoteAmount;
+    this.#amount = known?.amount;
+    this.#price = known?.price;
+    this.#quoteAmount = known?.quoteAmount;
   }
 
   get amount(): Dec {
@@ -157,10 +161,10 @@ function decimalOf(x: Exact): Dec {
 /** A fill whose money is Decimals (a recorded-book venue's, a test's) as a PointExecution. */
 export function executionOfDecimals(x: Omit<PointFillTerms, 'exactAmount' | 'exactPrice' | 'exactCommission' | 'exactQuoteAmount'> & { readonly amount: Dec; readonly price: Dec; readonly commission: Dec; readonly quoteAmount: Dec }): PointExecution {
   const { amount, price, commission, quoteAmount, ...names } = x;
-  return { ...names, amount, price, commission, quoteAmount, exactAmount: exactOf(amount, 'amount'), exactPrice: exactOf(price, 'price'), exactCommission: exactOf(commission, 'commission'), exactQuoteAmount: exactOf(quoteAmount, 'quote amount') };
+  return { ...names, amount, price, commission, quoteAmount, exactAmount: exactField(amount, 'amount'), exactPrice: exactField(price, 'price'), exactCommission: exactField(commission, 'commission'), exactQuoteAmount: exactField(quoteAmount, 'quote amount') };
 }
 
-function exactOf(value: Dec, field: string): Exact {
+function exactField(value: Dec, field: string): Exact {
   const x = exactOfDecimal(value);
   if (x === undefined) throw new InputError(field, `a fill's ${field} must be a finite decimal, got ${value.toString()}`);
   return x;
@@ -246,28 +250,45 @@ function amount(value: string | undefined, field: string, dp: number): Dec | und
 export function checkCommand(cmd: PointOrderCommand, reference?: number): CheckedOrder {
   if (typeof cmd.refId !== 'string' || cmd.refId === '') throw new InputError('ref_id', 'required: the intent id of the order');
   if (!isTradingMarket(cmd.market)) throw new InputError('market', `${JSON.stringify(cmd.market)} is not a trading market of the platform`);
-  const instrument = catalogInstrument(cmd.market);
+  const m = marketTermsOf(cmd.market);
+  const { instrument, precision } = m;
   const o = ruleOrder(cmd, instrument);
   if (isViolation(o)) throwViolation(o);
   const unpriced = o.type === 'MARKET' && o.side === 'SELL' && reference !== undefined;
-  const fx = instrument.quote === 'USD' ? undefined : FX_PER_USD[instrument.quote];
-  const cap = capViolation(o, instrument, { ...(fx !== undefined && { quotePerUsd: new D(fx) }), ...(unpriced && { reference: new D(reference) }) });
+  const cap = capViolation(o, instrument, unpriced ? { ...m.valuation, reference: new D(reference) } : m.valuation);
   if (cap !== undefined) throwViolation(cap);
-  const { market, base, quote } = instrument;
-  const precision = precisionOf(instrument);
   // the rules held the wire amount to its asset's decimals, so it reads exactly there
-  const size = o.quoteAmount !== undefined ? unitsOf(cmd.quoteAmount as string, precision.quoteDp) : unitsOf(cmd.baseAmount as string, precision.baseDp);
-  invariant(size !== undefined, `the order rules passed an amount finer than its asset's decimals: ${cmd.quoteAmount ?? cmd.baseAmount}`);
-  return { market, base, quote, precision, baseAmount: o.baseAmount, quoteAmount: o.quoteAmount, price: o.price, stopPrice: o.stopPrice, timeInForce: o.timeInForce, size };
+  const byQuote = o.quoteAmount !== undefined;
+  const text = (byQuote ? cmd.quoteAmount : cmd.baseAmount) as string;
+  const dp = byQuote ? precision.quoteDp : precision.baseDp;
+  const size = exactOf(text);
+  invariant(size !== undefined && size.scale <= dp, `the order rules passed an amount that is not a decimal of at most ${dp} places: ${text}`);
+  return {
+    market: instrument.market, base: instrument.base, quote: instrument.quote, precision, baseAmount: o.baseAmount, quoteAmount: o.quoteAmount, price: o.price,
+    stopPrice: o.stopPrice, timeInForce: o.timeInForce, size: size.units * pow10(dp - size.scale),
+  };
 }
 
-/** Each market's asset decimals, made once per market (every order of a backtest asks). */
-const PRECISIONS = new Map<string, AssetPrecision>();
+/** What a trading market's catalog instrument implies for its orders, made once per market (every order of a backtest asks). */
+interface MarketTerms {
+  readonly instrument: Instrument;
+  readonly precision: AssetPrecision;
+  /** How its orders are valued for the notional caps (quote per USD off USD markets). */
+  readonly valuation: Valuation;
+}
 
-function precisionOf(i: { readonly market: string; readonly baseDecimals: number; readonly quoteDecimals: number }): AssetPrecision {
-  let p = PRECISIONS.get(i.market);
-  if (p === undefined || p.baseDp !== i.baseDecimals || p.quoteDp !== i.quoteDecimals) PRECISIONS.set(i.market, (p = { baseDp: i.baseDecimals, quoteDp: i.quoteDecimals }));
-  return p;
+const MARKET_TERMS = new Map<string, MarketTerms>();
+
+function marketTermsOf(market: string): MarketTerms {
+  const instrument = catalogInstrument(market);
+  let m = MARKET_TERMS.get(market);
+  // the catalog makes each market's instrument once; another one (a catalog built again) is read again
+  if (m === undefined || m.instrument !== instrument) {
+    const fx = instrument.quote === 'USD' ? undefined : FX_PER_USD[instrument.quote];
+    m = { instrument, precision: { baseDp: instrument.baseDecimals, quoteDp: instrument.quoteDecimals }, valuation: fx === undefined ? {} : { quotePerUsd: new D(fx) } };
+    MARKET_TERMS.set(market, m);
+  }
+  return m;
 }
 
 /** Checks the market and that exactly one of the two amounts is set, each within its asset's precision. */
