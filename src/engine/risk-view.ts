@@ -1,5 +1,5 @@
 import { D, ZERO, splitMarket, type Dec, type Instrument, type Intent, type MarketSymbol } from '../core/index.js';
-import { EXACT_ZERO, PRECISION, exactOf, exactOfDecimal, exactOfNumber, isNegative, minus, plus, times, toDecimal, type Exact } from '../core/exact.js';
+import { EXACT_ZERO, compare, exactOf, exactOfDecimal, exactOfNumber, isNegative, minus, plus, times, toDecimal, type Exact } from '../core/exact.js';
 import type { RiskView } from '../risk/index.js';
 import { midOf, type AccountStore, type MarketStore } from '../state/index.js';
 import { catalogInstrument } from '../sim/market/catalog.js';
@@ -60,12 +60,11 @@ export class EngineRiskView implements RiskView {
   available(asset: string): Dec {
     if (this.released.length > 0) this.dropReleased(this.account.snapshot.balances?.at ?? Number.NEGATIVE_INFINITY);
     const balance = this.account.available(asset);
-    const reserved = this.reservedBy.get(asset) ?? EXACT_ZERO;
-    // nothing reserved (as a backtest's one order at a time mostly finds): the balance itself, which is
-    // what taking zero off gives unless it has more digits than decimal.js keeps
-    if (reserved.units === 0n && balance.sd() <= PRECISION) return balance.isNegative() ? ZERO : balance;
-    const free = minus(exactOfDecimal(balance)!, reserved);
-    return isNegative(free) ? ZERO : toDecimal(free);
+    const held = exactOfDecimal(balance)!;
+    const free = minus(held, this.reservedBy.get(asset) ?? EXACT_ZERO);
+    if (isNegative(free)) return ZERO;
+    // nothing taken off (as a backtest's one order at a time mostly finds): the balance itself, no new Decimal
+    return compare(free, held) === 0 && !balance.isNegative() ? balance : toDecimal(free);
   }
 
   total(asset: string): Dec {
