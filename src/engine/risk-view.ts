@@ -60,7 +60,9 @@ export class EngineRiskView implements RiskView {
   available(asset: string): Dec {
     if (this.released.length > 0) this.dropReleased(this.account.snapshot.balances?.at ?? Number.NEGATIVE_INFINITY);
     const balance = this.account.available(asset);
-    const held = exactOfDecimal(balance)!;
+    const held = exactOfDecimal(balance);
+    // a balance that is not finite (no venue reports one) is what taking anything off it leaves
+    if (held === undefined) return balance.isNegative() ? ZERO : balance;
     const free = minus(held, this.reservedBy.get(asset) ?? EXACT_ZERO);
     if (isNegative(free)) return ZERO;
     // nothing taken off (as a backtest's one order at a time mostly finds): the balance itself, no new Decimal

@@ -88,10 +88,10 @@ function sellAmount(f: TradeFacts): Exact | undefined {
   return f.baseAmount ?? (f.quoteAmount && f.reference ? dividedBy(f.quoteAmount, f.reference) : undefined);
 }
 
-/** `amount.gt(balance)`, as decimal.js decides it (no view gives a balance that is not finite; against NaN it is false). */
+/** `amount.gt(balance)` (a balance that is not finite, which no venue reports, is compared by decimal.js). */
 function exceeds(amount: Exact, balance: Dec): boolean {
   const b = exactOfDecimal(balance);
-  return b !== undefined && compare(amount, b) > 0;
+  return b === undefined ? toDecimal(amount).gt(balance) : compare(amount, b) > 0;
 }
 
 function insufficient(asset: string, required: string, available: string): DenialReason {
@@ -107,10 +107,13 @@ export function checkPosition(f: TradeFacts, view: RiskView, limits: RiskLimits)
   if (cap === undefined || onlyReduces(f.intent)) return undefined;
   const add = sellAmount(f);
   if (add === undefined) return undefined;
-  const after = plus(exactOfDecimal(view.total(f.base))!, add);
+  const holding = view.total(f.base);
+  const total = exactOfDecimal(holding);
+  // a holding that is not finite (no venue reports one) stays what it is, as decimal.js adds to it
+  const after = total === undefined ? undefined : plus(total, add);
   // the schema admits decimal strings only
-  if (compare(after, exactOf(cap)!) > 0) {
-    const value = toDecimal(after).toFixed(8);
+  if (after === undefined ? holding.gt(cap) : compare(after, exactOf(cap)!) > 0) {
+    const value = (after === undefined ? holding : toDecimal(after)).toFixed(8);
     return deny('MAX_POSITION', `holding of ${f.base} would be ${value} (limit ${cap})`, { asset: f.base, position_after: value, max_position: cap });
   }
   return undefined;
