@@ -231,7 +231,8 @@ function amountsOf(o: RuledOrder): OrderAmounts {
 /**
  * The platform's notional cap (403 notional-value-too-large): MARKET and STOP_MARKET orders against
  * the market cap, the others against the limit cap, valued at the order's price (or stop price, or
- * `reference` for a MARKET sell) and converted to USD. Undecidable without a price or rate: undefined.
+ * `reference` for a MARKET sell) and converted to USD. Undecidable without a price or rate (or at a
+ * rate of zero): undefined.
  */
 export function capViolation(o: RuledOrder, i: Instrument, v: Valuation): OrderViolation | undefined {
   const x = o.exact ?? amountsOf(o);
