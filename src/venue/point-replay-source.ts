@@ -77,7 +77,7 @@ export class PointReplaySource implements MarketSource {
     this.listedOpen = orders.length > 0;
     const open: OpenOrderView[] = orders.map((o) => ({
       orderId: o.id, refId: o.refId, market: o.market, side: o.side, type: o.type,
-      ...(o.price && { price: o.price }), ...(o.baseAmount && { baseAmount: o.baseAmount }), ...(o.quoteAmount && { quoteAmount: o.quoteAmount }),
+      ...(o.terms.price && { price: o.terms.price }), ...(o.terms.baseAmount && { baseAmount: o.terms.baseAmount }), ...(o.terms.quoteAmount && { quoteAmount: o.terms.quoteAmount }),
       amountFilled: o.fill === undefined ? ZERO : o.fill.amount, status: o.status,
     }));
     this.account.next({ kind: 'open-orders', at, orders: open });

@@ -1,4 +1,5 @@
-import { ZERO, type Instrument, type MarketSymbol } from '../core/index.js';
+import { ZERO, type Dec, type Instrument, type MarketSymbol, type Side } from '../core/index.js';
+import type { RuledOrder } from '../sim/exchange/order-rules.js';
 import { catalogInstruments } from '../sim/market/catalog.js';
 import type { PointMarket } from '../sim/replay/point-market.js';
 import type { PointExecution, PointOrder, PointQuoteExecution } from '../sim/replay/point-orders.js';
@@ -14,6 +15,7 @@ import {
   type VenueBalance,
   type VenueFill,
   type VenueOrder,
+  type VenueOrderStatus,
   type VenueQuote,
   type VenueQuoteExecution,
   type VenueTransfer,
@@ -124,22 +126,64 @@ export class PointVenue implements Venue {
   }
 }
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-
 /**
- * A point-replay order as the Venue port speaks of it: SimVenue's mapping (the same fields in the
- * same order), built without a spread per optional field. A point fill is one fill in full, so a
- * filled order's average price is its fill's price: no division per order report.
+ * A point-replay order as the Venue port speaks of it: SimVenue's fields (in its order, written as
+ * JSON). Its amounts and prices are the order rules' readings, whose Decimals are made when first
+ * read: the executors read an order's status and fill, never its terms, so an order report costs no
+ * Decimal of them. A point fill is one fill in full, so a filled order's average price is its fill's.
  */
+class PointVenueOrder implements VenueOrder {
+  readonly orderId: string;
+  readonly refId: string;
+  readonly market: MarketSymbol;
+  readonly side: Side;
+  readonly type: string;
+  readonly status: VenueOrderStatus;
+  readonly amountFilled: Dec;
+  readonly averagePrice: Dec | undefined;
+  readonly createdAt: number;
+  readonly #terms: RuledOrder;
+
+  constructor(o: PointOrder) {
+    this.orderId = o.id;
+    this.refId = o.refId;
+    this.market = o.market as MarketSymbol;
+    this.side = o.side;
+    this.type = o.type;
+    this.status = o.status;
+    this.amountFilled = o.fill === undefined ? ZERO : o.fill.amount;
+    this.averagePrice = o.fill?.price;
+    this.createdAt = o.createdAt;
+    this.#terms = o.terms;
+  }
+
+  get baseAmount(): Dec | undefined {
+    return this.#terms.baseAmount;
+  }
+
+  get quoteAmount(): Dec | undefined {
+    return this.#terms.quoteAmount;
+  }
+
+  get price(): Dec | undefined {
+    return this.#terms.price;
+  }
+
+  /** SimVenue's mapping: the same fields in the same order, optional ones only when set. */
+  toJSON(): Record<string, unknown> {
+    const v: Record<string, unknown> = { orderId: this.orderId, refId: this.refId, market: this.market, side: this.side, type: this.type, status: this.status };
+    if (this.baseAmount) v.baseAmount = this.baseAmount;
+    if (this.quoteAmount) v.quoteAmount = this.quoteAmount;
+    if (this.price) v.price = this.price;
+    v.amountFilled = this.amountFilled;
+    if (this.averagePrice) v.averagePrice = this.averagePrice;
+    v.createdAt = this.createdAt;
+    return v;
+  }
+}
+
 export function toVenueOrder(o: PointOrder): VenueOrder {
-  const v: Partial<Mutable<VenueOrder>> = { orderId: o.id, refId: o.refId, market: o.market, side: o.side, type: o.type, status: o.status };
-  if (o.baseAmount) v.baseAmount = o.baseAmount;
-  if (o.quoteAmount) v.quoteAmount = o.quoteAmount;
-  if (o.price) v.price = o.price;
-  v.amountFilled = o.fill === undefined ? ZERO : o.fill.amount;
-  if (o.fill !== undefined) v.averagePrice = o.fill.price;
-  v.createdAt = o.createdAt;
-  return v as VenueOrder;
+  return new PointVenueOrder(o);
 }
 
 export function toVenueFill(x: PointExecution): VenueFill {

@@ -22,10 +22,11 @@
  */
 import { D, type Dec } from '../../core/decimal.js';
 import { SimError } from '../errors.js';
-import { compare, exactOfDecimal, exactOfNumber, type Exact } from '../../core/exact.js';
+import { compare, exactOfNumber, type Exact } from '../../core/exact.js';
+import { unitsToNumber } from '../../core/units.js';
 import { buyByBase, buyByQuote, buyReservation, rateOfBps, sellByBase, slipped, type FillAmounts } from './point-fills.js';
 import { PointLedger } from './point-ledger.js';
-import { checkCommand, executionsSince, nonNegative, PointFill, type CheckedOrder, type PointExecution, type PointOrder, type PointOrderCommand, type PointQuote, type PointQuoteExecution } from './point-orders.js';
+import { checkCommand, executionsSince, nonNegative, PointFill, type PointExecution, type PointOrder, type PointOrderCommand, type PointQuote, type PointQuoteExecution } from './point-orders.js';
 import { isStopType, PointStops } from './point-stops.js';
 import { INTERNAL_DEBIT, PointProfiles, usdValue, type PointTransfer, type PointTransferRequest } from './point-transfers.js';
 import { type PointMarketOptions } from './point-options.js';
@@ -153,18 +154,17 @@ export class PointMarket {
     const c = checkCommand(cmd, p?.price);
     if (p === undefined) throw new SimError('not-found', `market ${c.market} has no price point yet: orders start after the first point`);
     const reserved = cmd.side === 'BUY'
-      ? { asset: c.quote, units: c.quoteAmount !== undefined ? c.size : this.reservationOf(c), scale: c.precision.quoteDp }
+      ? { asset: c.quote, units: c.byQuote ? c.size : buyReservation(c.size, c.exact.price as Exact, this.fee, c.precision), scale: c.precision.quoteDp }
       : { asset: c.base, units: c.size, scale: c.precision.baseDp };
     this.ledger.reserveUnits(PROFILE, reserved.asset, reserved.units, reserved.scale);
     const order: PointOrder = {
       id: `${this.prefix}-o${++this.seq}`, refId: cmd.refId, market: c.market, base: c.base, quote: c.quote, side: cmd.side, type: cmd.type,
-      timeInForce: c.timeInForce ?? 'GTC', baseAmount: c.baseAmount, quoteAmount: c.quoteAmount, price: c.price,
-      limit: c.price === undefined ? Number.NaN : c.price.toNumber(), expiresAt: cmd.expiresAt,
-      createdAt: this.lastAt, status: 'OPEN', fill: undefined, fresh: true, precision: c.precision, size: c.size, reserved, reason: undefined,
+      timeInForce: c.terms.timeInForce ?? 'GTC', terms: c.terms, byQuote: c.byQuote, limit: c.exact.price === undefined ? Number.NaN : numberOf(c.exact.price), expiresAt: cmd.expiresAt,
+      createdAt: this.lastAt, status: 'OPEN', fill: undefined, fresh: true, precision: c.precision, size: c.size, limitPrice: c.exact.price, reserved, reason: undefined,
     };
     this.orders.set(order.id, order);
     this.byRef.set(order.refId, order.id);
-    if (isStopType(order.type) && c.stopPrice !== undefined) this.stops.add(order.id, c.stopPrice);
+    if (isStopType(order.type) && c.exact.stopPrice !== undefined) this.stops.add(order.id, numberOf(c.exact.stopPrice));
     this.open.push(order);
     this.version++;
     return order;
@@ -316,7 +316,7 @@ export class PointMarket {
     if (marketable) {
       // the platform's entry rules, with the point's price as the mid: the same status and words as the sandbox
       if (o.type === 'POST_ONLY_LIMIT') return void this.close(o, 'REJECTED', POST_ONLY_TAKES, false);
-      const band = o.type === 'LIMIT' ? takerBandRefusal(o.price as Dec, this.priceOf(p)) : undefined;
+      const band = o.type === 'LIMIT' ? takerBandRefusal(o.terms.price as Dec, this.priceOf(p)) : undefined;
       if (band !== undefined) return void this.close(o, 'REJECTED', band, false);
       return this.atSlipped(o, p, true);
     }
@@ -327,14 +327,14 @@ export class PointMarket {
   /** Later points: a resting limit fills in full at its limit price once the price reaches it. */
   private resting(o: PointOrder, p: MarketPoint): FillAmounts | undefined {
     const reached = o.side === 'BUY' ? p.price <= o.limit : p.price >= o.limit;
-    return reached ? this.amounts(o, limitOf(o)) : undefined;
+    return reached ? this.amounts(o, o.limitPrice as Exact) : undefined;
   }
 
   /** `o` filled at the point's price moved against it by the slippage, never worse than its limit when `capped`. */
   private atSlipped(o: PointOrder, p: MarketPoint, capped: boolean): FillAmounts {
     const price = slipped(this.exactPriceOf(p), o.side, this.slippage);
     if (!capped) return this.amounts(o, price);
-    const limit = limitOf(o);
+    const limit = o.limitPrice as Exact;
     const worse = o.side === 'BUY' ? compare(price, limit) > 0 : compare(price, limit) < 0;
     return this.amounts(o, worse ? limit : price);
   }
@@ -342,12 +342,7 @@ export class PointMarket {
   /** What `o` moves filling at `price` (the fill rules of point-fills.ts). */
   private amounts(o: PointOrder, price: Exact): FillAmounts {
     if (o.side === 'SELL') return sellByBase(o.size, price, this.fee, o.precision);
-    return o.quoteAmount !== undefined ? buyByQuote(o.size, price, this.fee, o.precision) : buyByBase(o.size, price, this.fee, o.precision);
-  }
-
-  /** What a base-sized limit buy reserves: its cost at its limit, fee included, rounded up to the quote's decimals. */
-  private reservationOf(c: CheckedOrder): bigint {
-    return buyReservation(c.size, exactOfDecimal(c.price as Dec) as Exact, this.fee, c.precision);
+    return o.byQuote ? buyByQuote(o.size, price, this.fee, o.precision) : buyByBase(o.size, price, this.fee, o.precision);
   }
 
   /** Moves the fill's funds atomically: the reservation goes, the other asset arrives. */
@@ -362,8 +357,8 @@ export class PointMarket {
         executionId: `${this.prefix}-f${++this.seq}`, orderId: o.id, refId: o.refId, market: o.market, side: o.side, commissionAsset: o.quote, at: p.at, kind: 'order',
         exactAmount: { units: x.base, scale: o.precision.baseDp }, exactPrice: x.price, exactCommission: x.fee, exactQuoteAmount: { units: x.quote, scale: o.precision.quoteDp },
       },
-      // the Decimals at hand: the order's own amount (a point fill fills all of it), the point's price (a MARKET fill without slippage)
-      { amount: o.baseAmount, quoteAmount: o.quoteAmount, price: x.price === p.exact ? this.priceOf(p) : undefined },
+      o.terms,
+      x.price === p.exact ? p.price : undefined,
     );
     o.fill = exec;
     this.addFill(exec);
@@ -409,7 +404,7 @@ function dropOldest<T>(list: T[], keep: number): readonly T[] {
   return list.length < 2 * keep ? NOTHING_DROPPED : list.splice(0, list.length - keep);
 }
 
-/** A limit order's price, exactly (the order rules checked it: a finite positive decimal). */
-function limitOf(o: PointOrder): Exact {
-  return exactOfDecimal(o.price as Dec) as Exact;
+/** An exact price as the nearest number (limit and stop prices compared with each point's). */
+function numberOf(x: Exact): number {
+  return unitsToNumber(x.units, x.scale);
 }

@@ -10,8 +10,8 @@ import type { Instrument } from '../../core/instrument.js';
 import type { OrderTerms, OrderType, Side, TimeInForce } from '../../core/messages.js';
 import { FX_PER_USD, catalogInstrument } from '../market/catalog.js';
 import { SimError } from '../errors.js';
-import { capViolation, isViolation, ruleOrder, throwViolation, type Valuation } from '../exchange/order-rules.js';
-import { exactOf, exactOfDecimal, toDecimal, type Exact } from '../../core/exact.js';
+import { capViolation, isViolation, ruleOrder, throwViolation, type OrderAmounts, type RuledOrder, type Valuation } from '../exchange/order-rules.js';
+import { exactOfDecimal, toDecimal, type Exact } from '../../core/exact.js';
 import { pow10 } from '../../core/units.js';
 import type { AssetPrecision } from './point-fills.js';
 
@@ -27,9 +27,13 @@ export interface PointOrder {
   readonly side: Side;
   readonly type: OrderType;
   readonly timeInForce: TimeInForce;
-  readonly baseAmount?: Dec;
-  readonly quoteAmount?: Dec;
-  readonly price?: Dec;
+  /**
+   * Its amounts and prices as the order rules read them: exact, with Decimals made when first read
+   * (base_amount, quote_amount, price and stop_price as placed).
+   */
+  readonly terms: RuledOrder;
+  /** Sized by its quote amount (a MARKET buy), else by its base amount. */
+  readonly byQuote: boolean;
   /** The limit price as a number, for the per-point comparison (NaN for MARKET orders). */
   readonly limit: number;
   readonly expiresAt?: number;
@@ -43,6 +47,8 @@ export interface PointOrder {
   readonly precision: AssetPrecision;
   /** Its size in exact units: the base amount at the base's decimals, or the quote amount at the quote's. */
   readonly size: bigint;
+  /** `price` exactly (limit orders). */
+  readonly limitPrice: Exact | undefined;
   /** What placement moved from available to trading (released on fill or cancel): units of 10^-scale. */
   readonly reserved: { readonly asset: string; readonly units: bigint; readonly scale: number };
   /** Why the order closed without filling, when it did. */
@@ -111,9 +117,15 @@ export class PointFill implements PointExecution {
   #price: Dec | undefined;
   #commission: Dec | undefined;
   #quoteAmount: Dec | undefined;
+  readonly #order: RuledOrder | undefined;
+  readonly #pointPrice: number | undefined;
 
-  /** `known`: Decimals of the same values the caller holds already (an order's amount, a point's price), handed out as they are. */
-  constructor(t: PointFillTerms, known?: { readonly amount?: Dec | undefined; readonly price?: Dec | undefined; readonly quoteAmount?: Dec | undefined }) {
+  /**
+   * `order`: the rules' reading of the order it fills in full, whose base or quote amount (whichever
+   * the order set) is the fill's own, Decimal and all; `pointPrice`: the point's price when the fill
+   * is at it, a number that makes its Decimal without text.
+   */
+  constructor(t: PointFillTerms, order?: RuledOrder, pointPrice?: number) {
     this.executionId = t.executionId;
     this.orderId = t.orderId;
     this.refId = t.refId;
@@ -126,17 +138,16 @@ export class PointFill implements PointExecution {
     this.exactPrice = t.exactPrice;
     this.exactCommission = t.exactCommission;
     this.exactQuoteAmount = t.exactQuoteAmount;
-    this.#amount = known?.amount;
-    this.#price = known?.price;
-    this.#quoteAmount = known?.quoteAmount;
+    this.#order = order;
+    this.#pointPrice = pointPrice;
   }
 
   get amount(): Dec {
-    return (this.#amount ??= decimalOf(this.exactAmount));
+    return (this.#amount ??= this.#order?.baseAmount ?? decimalOf(this.exactAmount));
   }
 
   get price(): Dec {
-    return (this.#price ??= decimalOf(this.exactPrice));
+    return (this.#price ??= this.#pointPrice === undefined ? decimalOf(this.exactPrice) : new D(this.#pointPrice));
   }
 
   get commission(): Dec {
@@ -144,7 +155,7 @@ export class PointFill implements PointExecution {
   }
 
   get quoteAmount(): Dec {
-    return (this.#quoteAmount ??= decimalOf(this.exactQuoteAmount));
+    return (this.#quoteAmount ??= this.#order?.quoteAmount ?? decimalOf(this.exactQuoteAmount));
   }
 
   /** The fill as the port's fields (the units are bigints, which JSON cannot write). */
@@ -225,8 +236,17 @@ export interface CheckedCommand {
   readonly timeInForce?: TimeInForce;
 }
 
-/** A checked order command, with its size in exact units. */
-export interface CheckedOrder extends CheckedCommand {
+/** A checked order command: its terms as the order rules read them, and its size in units. */
+export interface CheckedOrder {
+  readonly market: string;
+  readonly base: string;
+  readonly quote: string;
+  readonly precision: AssetPrecision;
+  readonly terms: RuledOrder;
+  /** The exact amounts and prices of `terms`. */
+  readonly exact: OrderAmounts;
+  /** Sized by its quote amount (a MARKET buy), else by its base amount. */
+  readonly byQuote: boolean;
   /** The amount set (base or quote) in units of its asset's decimals. */
   readonly size: bigint;
 }
@@ -255,18 +275,15 @@ export function checkCommand(cmd: PointOrderCommand, reference?: number): Checke
   const o = ruleOrder(cmd, instrument);
   if (isViolation(o)) throwViolation(o);
   const unpriced = o.type === 'MARKET' && o.side === 'SELL' && reference !== undefined;
-  const cap = capViolation(o, instrument, unpriced ? { ...m.valuation, reference: new D(reference) } : m.valuation);
+  const cap = capViolation(o, instrument, unpriced ? { ...m.valuation, reference } : m.valuation);
   if (cap !== undefined) throwViolation(cap);
-  // the rules held the wire amount to its asset's decimals, so it reads exactly there
-  const byQuote = o.quoteAmount !== undefined;
-  const text = (byQuote ? cmd.quoteAmount : cmd.baseAmount) as string;
+  // the rules read the amounts exactly, and held each to its asset's decimals
+  const x = o.exact;
+  invariant(x !== undefined, 'the order rules give the amounts they read exactly');
+  const byQuote = x.quoteAmount !== undefined;
+  const size = (byQuote ? x.quoteAmount : x.baseAmount) as Exact;
   const dp = byQuote ? precision.quoteDp : precision.baseDp;
-  const size = exactOf(text);
-  invariant(size !== undefined && size.scale <= dp, `the order rules passed an amount that is not a decimal of at most ${dp} places: ${text}`);
-  return {
-    market: instrument.market, base: instrument.base, quote: instrument.quote, precision, baseAmount: o.baseAmount, quoteAmount: o.quoteAmount, price: o.price,
-    stopPrice: o.stopPrice, timeInForce: o.timeInForce, size: size.units * pow10(dp - size.scale),
-  };
+  return { market: instrument.market, base: instrument.base, quote: instrument.quote, precision, terms: o, exact: x, byQuote, size: size.units * pow10(dp - size.scale) };
 }
 
 /** What a trading market's catalog instrument implies for its orders, made once per market (every order of a backtest asks). */

@@ -6,7 +6,6 @@
  * is the order it turns into: a STOP_MARKET sells like a MARKET sell at that point's price, a
  * STOP_LIMIT is a limit sell at `price` (filled there if marketable, else resting).
  */
-import { type Dec } from '../../core/decimal.js';
 import type { OrderType } from '../../core/messages.js';
 
 /** The order types that wait for a trigger. */
@@ -27,8 +26,8 @@ export class PointStops {
   }
 
   /** Records a just-placed stop; `stopPrice` was checked by the order rules. */
-  add(orderId: string, stopPrice: Dec): void {
-    this.waiting.set(orderId, stopPrice.toNumber());
+  add(orderId: string, stopPrice: number): void {
+    this.waiting.set(orderId, stopPrice);
   }
 
   /** True while the order waits for its trigger. */
