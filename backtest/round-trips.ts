@@ -8,7 +8,7 @@
  */
 import { toWire } from '../src/core/index.js';
 import { compare, EXACT_ZERO, minus, plus, times, toDecimal, toText, type Exact } from '../src/core/exact.js';
-import { rescale, unitsToNumber, unitsToString } from '../src/core/units.js';
+import { rescale, unitsToString } from '../src/core/units.js';
 import type { PointExecution } from '../src/sim/replay/point-orders.js';
 import type { RoundTrip } from './metrics.js';
 import type { FillMarker } from './report.js';
@@ -64,7 +64,7 @@ export class RoundTripTracker {
   /** Records one fill; closes the round trip when the position is flat again. */
   add(x: PointExecution): void {
     const price = x.exactPrice;
-    this.fills.push({ at: x.at, side: x.side === 'BUY' ? 'buy' : 'sell', price: unitsToNumber(price.units, price.scale) });
+    this.fills.push({ at: x.at, side: x.side === 'BUY' ? 'buy' : 'sell', price: x.priceNumber });
     this.feesPaid = plus(this.feesPaid, x.exactCommission);
     if (x.side === 'BUY') {
       if (this.position.units === 0n) this.open(x.at);

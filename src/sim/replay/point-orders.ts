@@ -12,7 +12,7 @@ import { FX_PER_USD, catalogInstrument } from '../market/catalog.js';
 import { SimError } from '../errors.js';
 import { capViolation, isViolation, ruleOrder, throwViolation, type OrderAmounts, type RuledOrder, type Valuation } from '../exchange/order-rules.js';
 import { exactOfDecimal, toDecimal, type Exact } from '../../core/exact.js';
-import { pow10 } from '../../core/units.js';
+import { pow10, unitsToNumber } from '../../core/units.js';
 import type { AssetPrecision } from './point-fills.js';
 
 export type PointOrderStatus = 'OPEN' | 'FILLED' | 'CANCELLED' | 'REJECTED';
@@ -72,6 +72,8 @@ export interface PointExecution {
   readonly quoteAmount: Dec;
   readonly at: number;
   readonly kind: 'order' | 'quote';
+  /** The price as the nearest number (a chart's marker). */
+  readonly priceNumber: number;
   /** The four amounts above in exact units, for readers that add fills up without decimal.js (the round trips). */
   readonly exactAmount: Exact;
   readonly exactPrice: Exact;
@@ -150,6 +152,10 @@ export class PointFill implements PointExecution {
     return (this.#price ??= this.#pointPrice === undefined ? decimalOf(this.exactPrice) : new D(this.#pointPrice));
   }
 
+  get priceNumber(): number {
+    return this.#pointPrice ?? unitsToNumber(this.exactPrice.units, this.exactPrice.scale);
+  }
+
   get commission(): Dec {
     return (this.#commission ??= decimalOf(this.exactCommission));
   }
@@ -172,7 +178,7 @@ function decimalOf(x: Exact): Dec {
 /** A fill whose money is Decimals (a recorded-book venue's, a test's) as a PointExecution. */
 export function executionOfDecimals(x: Omit<PointFillTerms, 'exactAmount' | 'exactPrice' | 'exactCommission' | 'exactQuoteAmount'> & { readonly amount: Dec; readonly price: Dec; readonly commission: Dec; readonly quoteAmount: Dec }): PointExecution {
   const { amount, price, commission, quoteAmount, ...names } = x;
-  return { ...names, amount, price, commission, quoteAmount, exactAmount: exactField(amount, 'amount'), exactPrice: exactField(price, 'price'), exactCommission: exactField(commission, 'commission'), exactQuoteAmount: exactField(quoteAmount, 'quote amount') };
+  return { ...names, amount, price, commission, quoteAmount, priceNumber: price.toNumber(), exactAmount: exactField(amount, 'amount'), exactPrice: exactField(price, 'price'), exactCommission: exactField(commission, 'commission'), exactQuoteAmount: exactField(quoteAmount, 'quote amount') };
 }
 
 function exactField(value: Dec, field: string): Exact {
