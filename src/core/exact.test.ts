@@ -41,6 +41,10 @@ describe('exact: decimal.js arithmetic in bigint units', () => {
     expect(exactOfNumber(Number.POSITIVE_INFINITY)).toBeUndefined();
     expect(toText(exactOfDecimal(new D('1.5e-30'))!)).toBe(new D('1.5e-30').toFixed());
     expect(exactOfDecimal(new D(Number.NaN))).toBeUndefined();
+    expect(exactOfDecimal(new D(Number.NEGATIVE_INFINITY))).toBeUndefined();
+    for (const t of ['0', '-0', '-12345.67', '1e-30', '1.5e+50', '9999999', '10000000', '0.0000001', '123456789012345678901234567890.123456789']) {
+      expect(toText(exactOfDecimal(new D(t))!)).toBe(new D(t).toFixed());
+    }
     // the one-value memo hands back the same reading, and forgets it for the next value
     expect(exactOfNumber(60_000.5)).toBe(exactOfNumber(60_000.5));
     expect(toText(exactOfNumber(60_000.25)!)).toBe('60000.25');
@@ -52,6 +56,7 @@ describe('exact: decimal.js arithmetic in bigint units', () => {
       const a = text(rng, 9, 8, true);
       const b = text(rng, 9, 8, true);
       const [da, db] = [new D(a), new D(b)];
+      same(exactOfDecimal(da)!, da);
       same(plus(x(a), x(b)), da.plus(db));
       same(minus(x(a), x(b)), da.minus(db));
       same(times(x(a), x(b)), da.times(db));
@@ -70,6 +75,7 @@ describe('exact: decimal.js arithmetic in bigint units', () => {
       const a = text(rng, 25, 25, true);
       const b = text(rng, 25, 25, true);
       const [da, db] = [new D(a), new D(b)];
+      same(exactOfDecimal(da.times(db))!, da.times(db));
       same(plus(x(a), x(b)), da.plus(db));
       same(minus(x(a), x(b)), da.minus(db));
       same(times(x(a), x(b)), da.times(db));

@@ -89,11 +89,44 @@ export function exactOfNumber(value: number): Exact | undefined {
 /** A Decimal exactly; undefined when not finite. */
 export function exactOfDecimal(value: Dec): Exact | undefined {
   if (value === lastDecimal) return lastDecimalExact;
-  if (!value.isFinite()) return undefined;
-  const x = exactOf(value.toFixed());
+  const x = readDecimal(value);
   lastDecimal = value;
   lastDecimalExact = x;
   return x;
+}
+
+/**
+ * A Decimal's value from the read-only fields decimal.js documents (no text in between): its digits
+ * `d` in base 10^7 (the first word without leading zeros, the others seven digits each), the base-10
+ * exponent `e` of its first digit, and its sign `s`; `d` is null for NaN and the infinities.
+ */
+function readDecimal(value: Dec): Exact | undefined {
+  const { d, e, s } = value;
+  if (!d) return undefined;
+  const first = d[0]!;
+  const digits = digitCount(first) + 7 * (d.length - 1);
+  let units: bigint;
+  if (digits <= 15) {
+    // that many digits fit a number exactly
+    let whole = first;
+    for (let k = 1; k < d.length; k++) whole = whole * WORD + d[k]!;
+    units = BigInt(whole);
+  } else {
+    units = BigInt(first);
+    for (let k = 1; k < d.length; k++) units = units * WORD_UNITS + BigInt(d[k]!);
+  }
+  // the value is units × 10^(e − digits + 1)
+  const shift = e - digits + 1;
+  if (shift > 0) units *= pow10(shift);
+  return exact(s < 0 ? -units : units, shift < 0 ? -shift : 0);
+}
+
+const WORD = 10_000_000;
+const WORD_UNITS = 10_000_000n;
+
+/** Digits of a word below 10^7 (1 for 0). */
+function digitCount(word: number): number {
+  return word < 1e3 ? (word < 10 ? 1 : word < 100 ? 2 : 3) : word < 1e5 ? (word < 1e4 ? 4 : 5) : word < 1e6 ? 6 : 7;
 }
 
 /** The value as a Decimal (for what a message says, or an interface that keeps Decimals). */
