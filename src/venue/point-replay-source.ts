@@ -55,10 +55,8 @@ export class PointReplaySource implements MarketSource {
     if (pm.version !== this.version) this.emitAccount(at);
     const closed = pm.closedAtLastPoint();
     if (closed.length > 0) this.orders.next(closed.map(toVenueOrder));
-    if (made.length > 0) {
-      const fills = made.filter((x) => x.kind === 'order');
-      if (fills.length > 0) this.fills.next(fills.map(toVenueFill));
-    }
+    // a point's fills are its orders' (a quote execution settles when executed, not at a point)
+    if (made.length > 0) this.fills.next(made.map(toVenueFill));
     // the per-point emit: a subscriber is called straight from here (see HotStream)
     this.events.next({ kind: 'price', market: symbol, at, price });
     if (this.withQuotes) {
