@@ -17,6 +17,19 @@ describe('units: exact money as whole units of 10^-scale', () => {
     expect(unitsOf('1.2.3', 2)).toBeUndefined();
     expect(unitsOf('1e', 2)).toBeUndefined();
     expect(unitsOf('-', 2)).toBeUndefined();
+    expect(unitsOf('1e+', 2)).toBeUndefined();
+    expect(unitsOf('1e5x', 2)).toBeUndefined();
+    expect(unitsOf('0e-400', 2)).toBe(0n);
+    expect(unitsOf('1e-400', 2)).toBeUndefined();
+  });
+
+  it('reads values of more than 15 significant digits through their text, as exactly', () => {
+    expect(unitsOf('1234567890123456.78', 2)).toBe(123456789012345678n);
+    expect(unitsOf('-0.1234567890123456789', 19)).toBe(-1234567890123456789n);
+    expect(unitsOf('0.1234567890123456789', 18)).toBeUndefined();
+    expect(unitsOf('12345678901234567890e-2', 0)).toBeUndefined();
+    expect(unitsOf('12345678901234567800e-2', 0)).toBe(123456789012345678n);
+    expect(unitsOf('123456789012345.6', 1)).toBe(1234567890123456n);
   });
 
   it('tells the scale a decimal string needs, so that reading it there is exact', () => {

@@ -26,12 +26,97 @@ const DOT = 46;
 const MINUS = 45;
 const PLUS = 43;
 
+/** Powers of ten as numbers, exact up to 10^22 (the digits of a short value are summed in a number). */
+const POW10_NUMBER: readonly number[] = Array.from({ length: 23 }, (_, k) => 10 ** k);
+/** Significant digits a number holds exactly as a whole (10^15 < 2^53). */
+const SAFE_DIGITS = 15;
+
 /**
  * A decimal string ("12.5", "-0.001", ".5", "1e-7", "1.5E+3") as units of 10^-scale; undefined when it
  * is not a finite decimal or carries more significant decimals than `scale` (trailing zeros beyond the
  * scale are fine: "1.500" at scale 2 is 150n).
+ *
+ * One pass over the characters: the significant digits of a value of money (15 or fewer, nearly
+ * always) are summed in a number, and only the result becomes a bigint; longer ones take the text
+ * path (`longUnitsOf`). This reading is on every intent's path, several times.
  */
 export function unitsOf(value: string, scale: number): bigint | undefined {
+  const n = value.length;
+  let k = 0;
+  let negative = false;
+  const c0 = value.charCodeAt(0);
+  if (c0 === MINUS || c0 === PLUS) {
+    negative = c0 === MINUS;
+    k = 1;
+  }
+  let whole = 0;
+  let significant = 0;
+  let decimals = 0;
+  let seenDot = false;
+  let seenDigit = false;
+  for (; k < n; k++) {
+    const c = value.charCodeAt(k);
+    if (c >= DIGIT_0 && c <= DIGIT_9) {
+      seenDigit = true;
+      if (seenDot) decimals++;
+      // leading zeros add nothing; every digit after the first other one counts
+      if (significant > 0 || c !== DIGIT_0) {
+        if (++significant > SAFE_DIGITS) return longUnitsOf(value, scale);
+        whole = whole * 10 + (c - DIGIT_0);
+      }
+    } else if (c === DOT && !seenDot) {
+      seenDot = true;
+    } else break;
+  }
+  if (!seenDigit) return undefined;
+  let exponent = 0;
+  if (k < n) {
+    const e = value.charCodeAt(k);
+    if (e !== 101 && e !== 69) return undefined; // 'e' | 'E'
+    exponent = exponentOf(value, k + 1);
+    if (Number.isNaN(exponent)) return undefined;
+  }
+  // value = whole × 10^(exponent − decimals); at the scale: whole × 10^(scale + exponent − decimals)
+  const shift = scale + exponent - decimals;
+  let units: bigint;
+  if (shift >= 0) {
+    if (shift > 400) return undefined;
+    units = BigInt(whole) * pow10(shift);
+  } else if (whole === 0) {
+    units = 0n;
+  } else {
+    // the digits below the scale must all be zero (a whole of 15 digits or fewer has none past 10^22)
+    const below = -shift;
+    if (below >= POW10_NUMBER.length) return undefined;
+    const unit = POW10_NUMBER[below]!;
+    if (whole % unit !== 0) return undefined;
+    units = BigInt(whole / unit);
+  }
+  return negative ? -units : units;
+}
+
+/** The exponent written from `from` on ("+3", "-7", "12"); NaN unless it is a sign and digits only. */
+function exponentOf(text: string, from: number): number {
+  let k = from;
+  let sign = 1;
+  const c = text.charCodeAt(k);
+  if (c === MINUS || c === PLUS) {
+    sign = c === MINUS ? -1 : 1;
+    k++;
+  }
+  if (k >= text.length) return Number.NaN;
+  let e = 0;
+  for (; k < text.length; k++) {
+    const d = text.charCodeAt(k);
+    if (d < DIGIT_0 || d > DIGIT_9) return Number.NaN;
+    // an exponent this large is refused by the scale checks anyway; stop before it loses digits
+    if (e < 1e9) e = e * 10 + (d - DIGIT_0);
+  }
+  return sign * e;
+}
+
+/** `unitsOf` for values of more than 15 significant digits, through their text. */
+function longUnitsOf(value: string, scale: number): bigint | undefined {
   const n = value.length;
   let i = 0;
   let negative = false;
@@ -40,31 +125,25 @@ export function unitsOf(value: string, scale: number): bigint | undefined {
     negative = c0 === MINUS;
     i = 1;
   }
-  let digits = '';
   let decimals = 0;
   let seenDot = false;
-  let seenDigit = false;
   let k = i;
   for (; k < n; k++) {
     const c = value.charCodeAt(k);
     if (c >= DIGIT_0 && c <= DIGIT_9) {
-      seenDigit = true;
       if (seenDot) decimals++;
     } else if (c === DOT && !seenDot) {
       seenDot = true;
     } else break;
   }
-  if (!seenDigit) return undefined;
-  digits = seenDot ? value.slice(i, k).replace('.', '') : value.slice(i, k);
+  const digits = seenDot ? value.slice(i, k).replace('.', '') : value.slice(i, k);
   let exponent = 0;
   if (k < n) {
     const e = value.charCodeAt(k);
     if (e !== 101 && e !== 69) return undefined; // 'e' | 'E'
-    const rest = value.slice(k + 1);
-    if (!/^[+-]?\d+$/.test(rest)) return undefined;
-    exponent = Number(rest);
+    exponent = exponentOf(value, k + 1);
+    if (Number.isNaN(exponent)) return undefined;
   }
-  // value = digits × 10^(exponent − decimals); at the scale: digits × 10^(scale + exponent − decimals)
   const shift = scale + exponent - decimals;
   let units: bigint;
   if (shift >= 0) {
