@@ -49,6 +49,11 @@ class TradeSide {
   }
 }
 
+/** `total` plus `x` (decimal.js's sum); a sum still zero, as most are at a trip's first fill, is `x` itself. */
+function sum(total: Exact, x: Exact): Exact {
+  return total.units === 0n ? x : plus(total, x);
+}
+
 export class RoundTripTracker {
   readonly trades: RoundTrip[] = [];
   readonly fills: FillMarker[] = [];
@@ -65,13 +70,13 @@ export class RoundTripTracker {
   add(x: PointExecution): void {
     const price = x.exactPrice;
     this.fills.push({ at: x.at, side: x.side === 'BUY' ? 'buy' : 'sell', price: x.priceNumber });
-    this.feesPaid = plus(this.feesPaid, x.exactCommission);
+    this.feesPaid = sum(this.feesPaid, x.exactCommission);
     if (x.side === 'BUY') {
       if (this.position.units === 0n) this.open(x.at);
-      this.position = plus(this.position, x.exactAmount);
-      this.spent = plus(this.spent, x.exactQuoteAmount);
+      this.position = sum(this.position, x.exactAmount);
+      this.spent = sum(this.spent, x.exactQuoteAmount);
       this.buys.add(x.exactAmount, price);
-      this.fees = plus(this.fees, x.exactCommission);
+      this.fees = sum(this.fees, x.exactCommission);
       return;
     }
     // A sale with no position open (selling an initial holding) is no round trip of the strategy's.
@@ -79,9 +84,9 @@ export class RoundTripTracker {
     // a sale beyond the position closes the position only
     const amount = compare(x.exactAmount, this.position) > 0 ? this.position : x.exactAmount;
     this.position = minus(this.position, amount);
-    this.received = plus(this.received, x.exactQuoteAmount);
+    this.received = sum(this.received, x.exactQuoteAmount);
     this.sells.add(amount, price);
-    this.fees = plus(this.fees, x.exactCommission);
+    this.fees = sum(this.fees, x.exactCommission);
     if (this.position.units === 0n) this.close(x);
   }
 
