@@ -275,7 +275,6 @@ function amount(value: string | undefined, field: string, dp: number): Dec | und
  */
 export function checkCommand(cmd: PointOrderCommand, reference?: number): CheckedOrder {
   if (typeof cmd.refId !== 'string' || cmd.refId === '') throw new InputError('ref_id', 'required: the intent id of the order');
-  if (!isTradingMarket(cmd.market)) throw new InputError('market', `${JSON.stringify(cmd.market)} is not a trading market of the platform`);
   const m = marketTermsOf(cmd.market);
   const { instrument, precision } = m;
   const o = ruleOrder(cmd, instrument);
@@ -302,11 +301,12 @@ interface MarketTerms {
 
 const MARKET_TERMS = new Map<string, MarketTerms>();
 
+/** The terms of a trading market (the catalog builds its instruments once, so they are kept); refuses any other market. */
 function marketTermsOf(market: string): MarketTerms {
-  const instrument = catalogInstrument(market);
   let m = MARKET_TERMS.get(market);
-  // the catalog makes each market's instrument once; another one (a catalog built again) is read again
-  if (m === undefined || m.instrument !== instrument) {
+  if (m === undefined) {
+    if (!isTradingMarket(market)) throw new InputError('market', `${JSON.stringify(market)} is not a trading market of the platform`);
+    const instrument = catalogInstrument(market);
     const fx = instrument.quote === 'USD' ? undefined : FX_PER_USD[instrument.quote];
     m = { instrument, precision: { baseDp: instrument.baseDecimals, quoteDp: instrument.quoteDecimals }, valuation: fx === undefined ? {} : { quotePerUsd: new D(fx) } };
     MARKET_TERMS.set(market, m);
