@@ -99,10 +99,11 @@ export class FillTracker {
       }
       this.held.delete(f.fillId);
       if (row === null) continue;
-      // each decimal written once: the journal row and the report carry the same strings
-      const amount = f.amount.toFixed();
-      const price = f.price.toFixed();
-      const commission = f.commission.toFixed();
+      // each decimal written once (or given as text by the venue): the journal row and the report carry the same strings
+      const text = f.text;
+      const amount = text === undefined ? f.amount.toFixed() : text.amount;
+      const price = text === undefined ? f.price.toFixed() : text.price;
+      const commission = text === undefined ? f.commission.toFixed() : text.commission;
       const fresh = this.ctx.journal.recordFill({
         fillId: f.fillId,
         refId: row.refId,

@@ -123,10 +123,12 @@ export class OrderExecutor {
     if (!sameRef(refId, order, this.ctx)) return;
     const before = journal.facts(refId);
     const state: JournalState = TERMINAL_ORDER_STATUSES.has(order.status) ? 'done' : 'open';
-    const filled = order.amountFilled.toFixed();
+    const text = order.text;
+    const filled = text === undefined ? order.amountFilled.toFixed() : text.amountFilled;
     const changed = before?.status !== order.status || before.amountFilled !== filled || before.venueId !== order.orderId;
     if (!changed && before?.state === state) return;
-    journal.update(refId, clock.now(), state, { venueId: order.orderId, status: order.status, amountFilled: filled, averagePrice: order.averagePrice?.toFixed() }, { type: source, data: { status: order.status, amount_filled: filled } });
+    const averagePrice = text === undefined ? order.averagePrice?.toFixed() : text.averagePrice;
+    journal.update(refId, clock.now(), state, { venueId: order.orderId, status: order.status, amountFilled: filled, averagePrice }, { type: source, data: { status: order.status, amount_filled: filled } });
     const at = clock.now();
     if (!before?.venueId) this.ctx.emit({ kind: 'accepted', refId, orderId: order.orderId, at });
     if (before?.status !== order.status) {

@@ -79,4 +79,29 @@ describe('PointVenue orders as the Venue port speaks of them', () => {
     const rested = venue.getOrderSync(limit.orderId);
     expect(JSON.stringify(rested)).toBe(`{"orderId":"${limit.orderId}","refId":"b","market":"BTCUSD","side":"BUY","type":"LIMIT","status":"FILLED","baseAmount":"0.001","price":"29000","amountFilled":"0.001","averagePrice":"29000","createdAt":${T0}}`);
   });
+
+  it('gives each order\'s and fill\'s money as text that is its Decimals\' toFixed, the executors\' reading', async () => {
+    const market = new PointMarket({ funding: { USD: '5000', BTC: '0.5' }, feeBps: 7, slippageBps: 3 });
+    const venue = new PointVenue(market);
+    market.point('BTCUSD', T0, 30_000.5);
+    const placed = [
+      venue.placeOrderSync({ refId: 'q', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '100.10' }),
+      venue.placeOrderSync({ refId: 'b', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.00123400', price: '30050.10' }),
+      venue.placeOrderSync({ refId: 's', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '0.0100' }),
+      venue.placeOrderSync({ refId: 'l', market: 'BTCUSD', side: 'SELL', type: 'LIMIT', baseAmount: '0.002', price: '30100.50' }),
+    ];
+    for (const o of placed) expect(o.text).toEqual({ amountFilled: o.amountFilled.toFixed(), averagePrice: undefined });
+    market.point('BTCUSD', T0 + 60_000, 29_999.99);
+    market.point('BTCUSD', T0 + 120_000, 30_100.75);
+    const fills = await venue.listFills(T0);
+    expect(fills).toHaveLength(4);
+    for (const f of fills) expect(f.text).toEqual({ amount: f.amount.toFixed(), price: f.price.toFixed(), commission: f.commission.toFixed() });
+    for (const o of placed) {
+      const now = venue.getOrderSync(o.orderId);
+      expect(now.status).toBe('FILLED');
+      expect(now.text).toEqual({ amountFilled: now.amountFilled.toFixed(), averagePrice: now.averagePrice?.toFixed() });
+    }
+    // the port's fields, written as JSON as a plain fill object was
+    expect(Object.keys(JSON.parse(JSON.stringify(fills[0])) as object)).toEqual(['fillId', 'orderId', 'market', 'side', 'amount', 'price', 'commission', 'commissionAsset', 'at']);
+  });
 });

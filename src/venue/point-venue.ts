@@ -1,4 +1,5 @@
 import { ZERO, type Dec, type Instrument, type MarketSymbol, type Side } from '../core/index.js';
+import { toText } from '../core/exact.js';
 import type { RuledOrder } from '../sim/exchange/order-rules.js';
 import { catalogInstruments } from '../sim/market/catalog.js';
 import type { PointMarket } from '../sim/replay/point-market.js';
@@ -18,6 +19,7 @@ import {
   type VenueOrderStatus,
   type VenueQuote,
   type VenueQuoteExecution,
+  type VenueText,
   type VenueTransfer,
 } from './venue.js';
 
@@ -128,9 +130,10 @@ export class PointVenue implements Venue {
 
 /**
  * A point-replay order as the Venue port speaks of it: SimVenue's fields (in its order, written as
- * JSON). Its amounts and prices are the order rules' readings, whose Decimals are made when first
- * read: the executors read an order's status and fill, never its terms, so an order report costs no
- * Decimal of them. A point fill is one fill in full, so a filled order's average price is its fill's.
+ * JSON). Its money is the order rules' and the fill's exact readings, whose Decimals are made when
+ * first read; the executors read an order's status and its fill as text (`text`), never its terms, so
+ * an order report costs no Decimal. A point fill is one fill in full, so a filled order's average
+ * price is its fill's.
  */
 class PointVenueOrder implements VenueOrder {
   readonly orderId: string;
@@ -139,10 +142,9 @@ class PointVenueOrder implements VenueOrder {
   readonly side: Side;
   readonly type: string;
   readonly status: VenueOrderStatus;
-  readonly amountFilled: Dec;
-  readonly averagePrice: Dec | undefined;
   readonly createdAt: number;
   readonly #terms: RuledOrder;
+  readonly #fill: PointExecution | undefined;
 
   constructor(o: PointOrder) {
     this.orderId = o.id;
@@ -151,10 +153,9 @@ class PointVenueOrder implements VenueOrder {
     this.side = o.side;
     this.type = o.type;
     this.status = o.status;
-    this.amountFilled = o.fill === undefined ? ZERO : o.fill.amount;
-    this.averagePrice = o.fill?.price;
     this.createdAt = o.createdAt;
     this.#terms = o.terms;
+    this.#fill = o.fill;
   }
 
   get baseAmount(): Dec | undefined {
@@ -167,6 +168,19 @@ class PointVenueOrder implements VenueOrder {
 
   get price(): Dec | undefined {
     return this.#terms.price;
+  }
+
+  get amountFilled(): Dec {
+    return this.#fill === undefined ? ZERO : this.#fill.amount;
+  }
+
+  get averagePrice(): Dec | undefined {
+    return this.#fill?.price;
+  }
+
+  get text(): { amountFilled: string; averagePrice: string | undefined } {
+    const f = this.#fill;
+    return f === undefined ? UNFILLED : { amountFilled: toText(f.exactAmount), averagePrice: toText(f.exactPrice) };
   }
 
   /** SimVenue's mapping: the same fields in the same order, optional ones only when set. */
@@ -182,12 +196,62 @@ class PointVenueOrder implements VenueOrder {
   }
 }
 
+const UNFILLED = Object.freeze({ amountFilled: '0', averagePrice: undefined });
+
 export function toVenueOrder(o: PointOrder): VenueOrder {
   return new PointVenueOrder(o);
 }
 
+/**
+ * A point-replay fill as the Venue port speaks of it. Its Decimals are the fill's own, made when first
+ * read; the fill tracker reads its text (`text`), written from the exact units, so a fill reported
+ * costs no Decimal.
+ */
+class PointVenueFill implements VenueFill {
+  readonly fillId: string;
+  readonly orderId: string;
+  readonly market: MarketSymbol;
+  readonly side: Side;
+  readonly commissionAsset: string;
+  readonly at: number;
+  readonly #x: PointExecution;
+
+  constructor(x: PointExecution) {
+    this.fillId = x.executionId;
+    this.orderId = x.orderId;
+    this.market = x.market as MarketSymbol;
+    this.side = x.side;
+    this.commissionAsset = x.commissionAsset;
+    this.at = x.at;
+    this.#x = x;
+  }
+
+  get amount(): Dec {
+    return this.#x.amount;
+  }
+
+  get price(): Dec {
+    return this.#x.price;
+  }
+
+  get commission(): Dec {
+    return this.#x.commission;
+  }
+
+  get text(): VenueText {
+    const x = this.#x;
+    return { amount: toText(x.exactAmount), price: toText(x.exactPrice), commission: toText(x.exactCommission) };
+  }
+
+  /** The port's fields, as the plain fill object this replaced wrote them. */
+  toJSON(): Record<string, unknown> {
+    const { fillId, orderId, market, side, amount, price, commission, commissionAsset, at } = this;
+    return { fillId, orderId, market, side, amount, price, commission, commissionAsset, at };
+  }
+}
+
 export function toVenueFill(x: PointExecution): VenueFill {
-  return { fillId: x.executionId, orderId: x.orderId, market: x.market, side: x.side, amount: x.amount, price: x.price, commission: x.commission, commissionAsset: x.commissionAsset, at: x.at };
+  return new PointVenueFill(x);
 }
 
 function toVenueQuoteExecution(x: PointQuoteExecution): VenueQuoteExecution {

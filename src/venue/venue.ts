@@ -76,6 +76,20 @@ export interface VenueOrder {
   readonly averagePrice?: Dec;
   /** Absent when the venue's record omits it (the platform's own examples sometimes do). */
   readonly createdAt?: number;
+  /** `amountFilled` and `averagePrice` as text, from a venue that keeps them exactly without Decimals (see {@link VenueText}). */
+  readonly text?: { readonly amountFilled: string; readonly averagePrice: string | undefined };
+}
+
+/**
+ * The text of an order's or a fill's money, as `Decimal#toFixed()` writes it, from a venue that keeps
+ * its money exactly in another form (point replay's bigint units): the executors journal and report
+ * text, and read it here instead of having a Decimal made only to be written out again. A venue whose
+ * money is Decimals anyway leaves it out; readers then write the Decimals. Both give the same text.
+ */
+export interface VenueText {
+  readonly amount: string;
+  readonly price: string;
+  readonly commission: string;
 }
 
 export interface VenueFill {
@@ -88,6 +102,8 @@ export interface VenueFill {
   readonly commission: Dec;
   readonly commissionAsset: string;
   readonly at: number;
+  /** `amount`, `price` and `commission` as text, from a venue that keeps them exactly without Decimals. */
+  readonly text?: VenueText;
 }
 
 export interface VenueQuote {
