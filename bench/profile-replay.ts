@@ -6,6 +6,9 @@
  *
  *   npx tsx bench/profile-replay.ts [runs=8] [skip=2]
  *
+ * With NO_MONEY=1 the strategy has USD 0.001 to order with: every per-point step and no intent, the
+ * baseline the intent path's cost is read against (compare the two listings file by file).
+ *
  * With PROFILE_OUT=FILE the profile is kept there (open it in Chrome's DevTools, Performance tab).
  */
 import { spawnSync } from 'node:child_process';
@@ -36,7 +39,7 @@ async function child(runs: number, skip: number): Promise<void> {
   for (let i = 0; i < runs; i++) {
     // the profiler's clock: microseconds of the same monotonic clock as process.hrtime
     const start = Number(process.hrtime.bigint() / 1000n);
-    const r = await runBacktest({ definition: smaCross, params, series });
+    const r = await runBacktest({ definition: smaCross, params, series, ...(process.env.NO_MONEY && { initial: { USD: '0.001' } }) });
     out.push({ ms: r.elapsedMs, intents: r.intents.length, warm: i >= skip, start, end: Number(process.hrtime.bigint() / 1000n) });
   }
   process.stdout.write(JSON.stringify(out));
@@ -88,7 +91,7 @@ function analyse(file: string, runs: { ms: number; intents: number; warm: boolea
   const intents = warm.reduce((s, r) => s + r.intents, 0);
   const wall = warm.reduce((s, r) => s + r.ms, 0) / warm.length;
   process.stdout.write(`${warm.length} warm runs, ${wall.toFixed(0)} ms a run (wall, under the profiler), ${(intents / warm.length).toFixed(0)} intents a run; sampled ${(total / 1000 / warm.length).toFixed(0)} ms a run\n`);
-  process.stdout.write(`self time by file\n${top(byFile, 25)}\nself time by function\n${top(byFn, 40)}\n`);
+  process.stdout.write(`self time by file\n${top(byFile, 40)}\nself time by function\n${top(byFn, 40)}\n`);
   process.stdout.write('intent-path stages, inclusive, per intent\n');
   for (const s of STAGES) {
     const us = inclusive.get(s);
