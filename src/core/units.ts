@@ -37,8 +37,8 @@ const SAFE_DIGITS = 15;
  * scale are fine: "1.500" at scale 2 is 150n).
  *
  * One pass over the characters: the significant digits of a value of money (15 or fewer, nearly
- * always) are summed in a number, and only the result becomes a bigint; longer ones take the text
- * path (`longUnitsOf`). This reading is on every intent's path, several times.
+ * always) are summed in a number, and only the result becomes a bigint; a value of more digits is
+ * read from its text. This reading is on every intent's path, several times.
  */
 export function unitsOf(value: string, scale: number): bigint | undefined {
   const n = value.length;
@@ -49,6 +49,7 @@ export function unitsOf(value: string, scale: number): bigint | undefined {
     negative = c0 === MINUS;
     k = 1;
   }
+  const start = k;
   let whole = 0;
   let significant = 0;
   let decimals = 0;
@@ -61,7 +62,7 @@ export function unitsOf(value: string, scale: number): bigint | undefined {
       if (seenDot) decimals++;
       // leading zeros add nothing; every digit after the first other one counts
       if (significant > 0 || c !== DIGIT_0) {
-        if (++significant > SAFE_DIGITS) return longUnitsOf(value, scale);
+        significant++;
         whole = whole * 10 + (c - DIGIT_0);
       }
     } else if (c === DOT && !seenDot) {
@@ -76,23 +77,32 @@ export function unitsOf(value: string, scale: number): bigint | undefined {
     exponent = exponentOf(value, k + 1);
     if (Number.isNaN(exponent)) return undefined;
   }
-  // value = whole × 10^(exponent − decimals); at the scale: whole × 10^(scale + exponent − decimals)
+  // value = digits × 10^(exponent − decimals); at the scale: digits × 10^(scale + exponent − decimals)
   const shift = scale + exponent - decimals;
-  let units: bigint;
-  if (shift >= 0) {
-    if (shift > 400) return undefined;
-    units = BigInt(whole) * pow10(shift);
-  } else if (whole === 0) {
-    units = 0n;
-  } else {
-    // the digits below the scale must all be zero (a whole of 15 digits or fewer has none past 10^22)
-    const below = -shift;
-    if (below >= POW10_NUMBER.length) return undefined;
-    const unit = POW10_NUMBER[below]!;
-    if (whole % unit !== 0) return undefined;
-    units = BigInt(whole / unit);
-  }
-  return negative ? -units : units;
+  if (shift > 400) return undefined;
+  const units = significant <= SAFE_DIGITS ? shortUnits(whole, shift) : longUnits(seenDot ? value.slice(start, k).replace('.', '') : value.slice(start, k), shift);
+  return units === undefined || !negative ? units : -units;
+}
+
+/** `whole` (exact in a number) × 10^shift, or undefined when that leaves a fraction. */
+function shortUnits(whole: number, shift: number): bigint | undefined {
+  if (shift >= 0) return BigInt(whole) * pow10(shift);
+  if (whole === 0) return 0n;
+  // the digits below the scale must all be zero (a whole of 15 digits or fewer has none past 10^22)
+  const below = -shift;
+  if (below >= POW10_NUMBER.length) return undefined;
+  const unit = POW10_NUMBER[below]!;
+  return whole % unit === 0 ? BigInt(whole / unit) : undefined;
+}
+
+/** The integer written as `digits` × 10^shift, or undefined when that leaves a fraction. */
+function longUnits(digits: string, shift: number): bigint | undefined {
+  if (shift >= 0) return BigInt(digits) * pow10(shift);
+  // the digits below the scale must all be zero
+  const cut = digits.length + shift;
+  const tail = cut <= 0 ? digits : digits.slice(cut);
+  for (let t = 0; t < tail.length; t++) if (tail.charCodeAt(t) !== DIGIT_0) return undefined;
+  return cut <= 0 ? 0n : BigInt(digits.slice(0, cut));
 }
 
 /** The exponent written from `from` on ("+3", "-7", "12"); NaN unless it is a sign and digits only. */
@@ -113,50 +123,6 @@ function exponentOf(text: string, from: number): number {
     if (e < 1e9) e = e * 10 + (d - DIGIT_0);
   }
   return sign * e;
-}
-
-/** `unitsOf` for values of more than 15 significant digits, through their text. */
-function longUnitsOf(value: string, scale: number): bigint | undefined {
-  const n = value.length;
-  let i = 0;
-  let negative = false;
-  const c0 = value.charCodeAt(0);
-  if (c0 === MINUS || c0 === PLUS) {
-    negative = c0 === MINUS;
-    i = 1;
-  }
-  let decimals = 0;
-  let seenDot = false;
-  let k = i;
-  for (; k < n; k++) {
-    const c = value.charCodeAt(k);
-    if (c >= DIGIT_0 && c <= DIGIT_9) {
-      if (seenDot) decimals++;
-    } else if (c === DOT && !seenDot) {
-      seenDot = true;
-    } else break;
-  }
-  const digits = seenDot ? value.slice(i, k).replace('.', '') : value.slice(i, k);
-  let exponent = 0;
-  if (k < n) {
-    const e = value.charCodeAt(k);
-    if (e !== 101 && e !== 69) return undefined; // 'e' | 'E'
-    exponent = exponentOf(value, k + 1);
-    if (Number.isNaN(exponent)) return undefined;
-  }
-  const shift = scale + exponent - decimals;
-  let units: bigint;
-  if (shift >= 0) {
-    if (shift > 400) return undefined;
-    units = BigInt(digits) * pow10(shift);
-  } else {
-    // the digits below the scale must all be zero
-    const cut = digits.length + shift;
-    const tail = cut <= 0 ? digits : digits.slice(cut);
-    for (let t = 0; t < tail.length; t++) if (tail.charCodeAt(t) !== DIGIT_0) return undefined;
-    units = cut <= 0 ? 0n : BigInt(digits.slice(0, cut));
-  }
-  return negative ? -units : units;
 }
 
 /**
