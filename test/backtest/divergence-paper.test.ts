@@ -117,9 +117,16 @@ describe('tradeloop divergence on a recorded paper run', () => {
     expect(report.differences.length).toBeGreaterThan(0);
     expect(report.first_difference).toMatchObject({ index: 1, kind: 'fill', cause: 'fill-model' });
     for (const d of report.differences) {
-      expect(d.kind).toBe('fill');
+      // a fill that comes a second later can change a later decision of the same strategy (flip sells
+      // what its last buy bought: with the buy's fill late, the replay's sale may be denied on balance,
+      // depending on how the run's books fell): such a difference is a consequence of an earlier one
+      // of its strategy, whose cause it takes, never a difference of its own
+      if (d.kind !== 'fill') {
+        expect(typeof d.follows, JSON.stringify(d)).toBe('number');
+        expect(report.differences.find((x) => x.index === d.follows)?.kind).toBe('fill');
+      }
       // an order decided in the last second reaches the replay's venue after the recording ended: no data to fill on
-      const afterEnd = d.replay!.fills.length === 0 && d.cause === 'data-gap';
+      const afterEnd = d.kind === 'fill' && d.replay!.fills.length === 0 && d.cause === 'data-gap';
       if (!afterEnd) expect(d.cause).toBe('fill-model');
     }
     expect(report.differences.filter((d) => d.cause === 'fill-model').length).toBeGreaterThan(0);
