@@ -10,7 +10,7 @@
  * trade every day). Ratios are plain numbers, percentages are ×100.
  */
 import { D, type Dec, InputError, toWire } from '../src/core/index.js';
-import { decimalsOf, unitsOf, unitsToDecimal } from '../src/core/units.js';
+import { decimalsOf, MAX_DECIMALS, unitsOf, unitsToDecimal } from '../src/core/units.js';
 
 /** 365 days in milliseconds: crypto markets trade every day of the year. */
 export const YEAR_MS = 365 * 86_400_000;
@@ -256,9 +256,6 @@ function moneyOf(trades: readonly RoundTrip[], i: number, field: 'pnl' | 'fees',
 function badMoney(trades: readonly RoundTrip[], i: number, field: 'pnl' | 'fees'): InputError {
   return new InputError(field, `trade ${i} has ${field} ${JSON.stringify(trades[i]![field])}; it must be a decimal string of at most ${MAX_DECIMALS} places, e.g. "-12.5"`);
 }
-
-/** More decimals than any money a backtest makes; a trade's value past it is refused rather than summed. */
-const MAX_DECIMALS = 100;
 
 /** Share of the run's time spent in a position: the union of holding intervals, clipped to the run. */
 function exposurePct(trades: readonly RoundTrip[], openSince: number | undefined, startAt: number, endAt: number): number | null {

@@ -28,6 +28,15 @@ function same(e: Exact, d: Dec): void {
 }
 
 describe('exact: decimal.js arithmetic in bigint units', () => {
+  it('reads numbers as their shortest decimal (at the scale it needs), and Decimals', () => {
+    expect(exactOfNumber(30123.45)).toEqual({ units: 3012345n, scale: 2 });
+    expect(exactOfNumber(0.1 + 0.2)).toEqual({ units: 30000000000000004n, scale: 17 });
+    expect(exactOfNumber(42)).toEqual({ units: 42n, scale: 0 });
+    expect(exactOfNumber(1e-7)).toEqual({ units: 1n, scale: 7 });
+    expect(exactOfNumber(Number.NaN)).toBeUndefined();
+    expect(toText(exactOfDecimal(new D('0.00012345'))!)).toBe('0.00012345');
+  });
+
   it('reads strings, numbers and Decimals at the scale they need, without rounding', () => {
     expect(exactOf('12.50')).toEqual({ units: 1250n, scale: 2 });
     expect(exactOf('.5')).toEqual({ units: 5n, scale: 1 });

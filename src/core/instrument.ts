@@ -7,7 +7,7 @@
 import { D, type Dec } from './decimal.js';
 import { InputError } from './errors.js';
 import { assetDecimals, splitMarket, type MarketSymbol } from './markets.js';
-import { decimalsOf, rescale, unitsOf, unitsToFixed, unitsToString, type UnitRounding } from './units.js';
+import { decimalsOf, MAX_DECIMALS, rescale, unitsOf, unitsToFixed, unitsToString, type UnitRounding } from './units.js';
 
 /** The platform's largest order notional in USD, by order kind (TRADING.md §2.1, CreateOrder). */
 export interface NotionalCaps {
@@ -105,9 +105,6 @@ export function roundQuote(i: Instrument, amount: Numeric, mode: Rounding = 'dow
   return toDec(amount, 'quote_amount').toDecimalPlaces(i.quoteDecimals, modeOf(mode)).toFixed(i.quoteDecimals);
 }
 
-/** Past this many decimals a value is left to decimal.js (units would need a power of ten that large). */
-const MAX_UNIT_DECIMALS = 100;
-
 /**
  * `value` as units of 10^-decimals rounded as `mode` says: exact bigint arithmetic, several times
  * cheaper than decimal.js's rounding and formatting (strategies round every amount they ask for).
@@ -125,7 +122,7 @@ function roundedUnits(value: Numeric, decimals: number, mode: Rounding): bigint 
   else return undefined;
   if (text.charCodeAt(0) === 45) return undefined; // '-'
   const exact = decimalsOf(text);
-  if (exact === undefined || exact > MAX_UNIT_DECIMALS) return undefined;
+  if (exact === undefined || exact > MAX_DECIMALS) return undefined;
   const scale = Math.max(exact, decimals);
   const units = unitsOf(text, scale);
   return units === undefined ? undefined : rescale(units, scale, decimals, rounding);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { D } from './decimal.js';
 import { Rng } from './rng.js';
-import { decimalsOf, divide, rescale, unitsOf, unitsOfDecimal, unitsOfNumber, unitsToDecimal, unitsToFixed, unitsToNumber, unitsToString } from './units.js';
+import { decimalsOf, divide, rescale, unitsOf, unitsToDecimal, unitsToFixed, unitsToNumber, unitsToString } from './units.js';
 
 describe('units: exact money as whole units of 10^-scale', () => {
   it('reads decimal strings exactly, refusing what is finer than the scale', () => {
@@ -41,16 +41,6 @@ describe('units: exact money as whole units of 10^-scale', () => {
     }
     expect(decimalsOf('1e')).toBeUndefined();
     expect(decimalsOf('1e1.5')).toBeUndefined();
-  });
-
-  it('reads numbers as their shortest decimal, and Decimals', () => {
-    expect(unitsOfNumber(30123.45, 2)).toBe(3012345n);
-    expect(unitsOfNumber(0.1 + 0.2, 17)).toBe(30000000000000004n);
-    expect(unitsOfNumber(0.1 + 0.2, 2)).toBeUndefined();
-    expect(unitsOfNumber(42, 3)).toBe(42000n);
-    expect(unitsOfNumber(1e-7, 8)).toBe(10n);
-    expect(unitsOfNumber(Number.NaN, 2)).toBeUndefined();
-    expect(unitsOfDecimal(new D('0.00012345'), 8)).toBe(12345n);
   });
 
   it('writes units back as Decimal#toFixed does', () => {

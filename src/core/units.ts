@@ -14,6 +14,12 @@ import { D, type Dec } from './decimal.js';
 
 const POW10: bigint[] = [1n];
 
+/**
+ * More decimals than any money the project makes: a value read into units with more is refused (named
+ * by its reader) rather than carried at a scale that only grows its bigints.
+ */
+export const MAX_DECIMALS = 100;
+
 /** 10^n as a bigint (n ≥ 0), from a table that grows as needed. */
 export function pow10(n: number): bigint {
   while (POW10.length <= n) POW10.push(POW10[POW10.length - 1]! * 10n);
@@ -141,24 +147,6 @@ export function decimalsOf(text: string): number | undefined {
   const exponent = Number(text.slice(e + 1));
   if (!Number.isInteger(exponent) || e + 1 === text.length) return undefined;
   return Math.max(0, decimals - exponent);
-}
-
-/**
- * A number as units of 10^-scale, read as the shortest decimal that round-trips to it (the digits
- * `new Decimal(number)` takes, and `String(number)` prints); undefined when not finite or finer than
- * the scale.
- */
-export function unitsOfNumber(value: number, scale: number): bigint | undefined {
-  if (!Number.isFinite(value)) return undefined;
-  // whole numbers in the safe range need no text
-  if (Number.isSafeInteger(value)) return BigInt(value) * pow10(scale);
-  return unitsOf(String(value), scale);
-}
-
-/** A Decimal as units of 10^-scale; undefined when finer than the scale or not finite. */
-export function unitsOfDecimal(value: Dec, scale: number): bigint | undefined {
-  if (!value.isFinite()) return undefined;
-  return unitsOf(value.toFixed(), scale);
 }
 
 /**

@@ -5,7 +5,7 @@
  * reports, so it behaves the same in backtests, paper and live runs.
  */
 import { D, ZERO, roundBase, roundQuote, splitMarket, type Dec, type ExecReport, type MarketEvent, type MarketSymbol, type Side } from '../core/index.js';
-import { decimalsOf, pow10, unitsOf, unitsToDecimal } from '../core/units.js';
+import { decimalsOf, MAX_DECIMALS, pow10, unitsOf, unitsToDecimal } from '../core/units.js';
 import type { IntentDraft, StrategyContext } from './define.js';
 import { checkPositionOptions, entryLevels, exitReason, sellPriceOf, trailingLevel, triggered, type ExitKind, type ExitLevels, type ExitReason, type PositionOptions } from './position-exits.js';
 
@@ -37,9 +37,6 @@ const positive = (d: Dec): boolean => d.isPositive() && !d.isZero();
 
 /** Ref ids of the helper's recent orders kept to claim late fills; older ones are forgotten. */
 const REFS_KEPT = 16;
-
-/** The most decimals a reported amount or price may have (finer text is refused, not rounded). */
-const MAX_DECIMALS = 100;
 
 /**
  * One long position in `market`, driven by the strategy's events and reports. Inside `create()`:

@@ -81,7 +81,7 @@ export function buyReservation(base: bigint, limit: Exact, fee: Exact, p: AssetP
 
 /** `x` in units of `dp` decimals, rounded as `toDecimalPlaces` with ROUND_DOWN ('down') or ROUND_UP ('up'). */
 function atDecimals(x: Exact, dp: number, rounding: 'down' | 'up'): bigint {
-  return x.scale <= dp ? x.units * pow10(dp - x.scale) : rescale(x.units, x.scale, dp, rounding);
+  return rescale(x.units, x.scale, dp, rounding);
 }
 
 /** What a held-rate quote execution moves (decimal.js: quote executions are not on the backtest's per-intent path). */

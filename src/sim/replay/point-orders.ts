@@ -145,11 +145,11 @@ export class PointFill implements PointExecution {
   }
 
   get amount(): Dec {
-    return (this.#amount ??= this.#order?.baseAmount ?? decimalOf(this.exactAmount));
+    return (this.#amount ??= this.#order?.baseAmount ?? toDecimal(this.exactAmount));
   }
 
   get price(): Dec {
-    return (this.#price ??= this.#pointPrice === undefined ? decimalOf(this.exactPrice) : new D(this.#pointPrice));
+    return (this.#price ??= this.#pointPrice === undefined ? toDecimal(this.exactPrice) : new D(this.#pointPrice));
   }
 
   get priceNumber(): number {
@@ -157,11 +157,11 @@ export class PointFill implements PointExecution {
   }
 
   get commission(): Dec {
-    return (this.#commission ??= decimalOf(this.exactCommission));
+    return (this.#commission ??= toDecimal(this.exactCommission));
   }
 
   get quoteAmount(): Dec {
-    return (this.#quoteAmount ??= this.#order?.quoteAmount ?? decimalOf(this.exactQuoteAmount));
+    return (this.#quoteAmount ??= this.#order?.quoteAmount ?? toDecimal(this.exactQuoteAmount));
   }
 
   /** The fill as the port's fields (the units are bigints, which JSON cannot write). */
@@ -169,10 +169,6 @@ export class PointFill implements PointExecution {
     const { executionId, orderId, refId, market, side, amount, price, commission, commissionAsset, quoteAmount, at, kind } = this;
     return { executionId, orderId, refId, market, side, amount, price, commission, commissionAsset, quoteAmount, at, kind };
   }
-}
-
-function decimalOf(x: Exact): Dec {
-  return toDecimal(x);
 }
 
 /** A fill whose money is Decimals (a recorded-book venue's, a test's) as a PointExecution. */
