@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { D, type Dec } from '../../src/core/index.js';
 import { Journal } from '../../src/exec/index.js';
-import { fetchTruth, tempDir, tradeloop, waitFor, type Proc } from '../support/reliability-procs.js';
+import { fetchTruth, journalReady, tempDir, tradeloop, waitFor, type Proc } from '../support/reliability-procs.js';
 
 const PLUGIN = resolve(import.meta.dirname, 'paper-real-churn.ts');
 const CLIENT_ID = 'paper-bot';
@@ -254,7 +254,7 @@ describe('tradeloop run --paper on real data (a sandbox-environment config again
     const journal = join(dir, 'killed.sqlite');
     const file = config(journal, join(dir, 'killed.jsonl'));
     const killed = tradeloop(['run', '--config', file, '--paper', '--duration', '60s', '--json'], dir, { TRADELOOP_CLIENT_ID: CLIENT_ID, TRADELOOP_CLIENT_SECRET: SECRET });
-    await waitFor(() => existsSync(journal) && journalFacts(journal).fills.length >= 4, `four paper fills (${killed.err().slice(-500)})`, 40_000);
+    await waitFor(() => journalReady(journal) && journalFacts(journal).fills.length >= 4, `four paper fills (${killed.err().slice(-500)})`, 40_000);
     killed.child.kill('SIGKILL');
     await killed.exit;
     const after = await paperRun(file, '3s');

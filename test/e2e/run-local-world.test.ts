@@ -1,10 +1,10 @@
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { StateStore } from '../../src/sandbox/state-store.js';
 import { type SimSnapshot } from '../../src/sim/snapshot.js';
-import { type Proc, tempDir, useTradeloop, waitFor } from '../support/reliability-procs.js';
+import { journalReady, type Proc, tempDir, useTradeloop, waitFor } from '../support/reliability-procs.js';
 
 /** `tradeloop <args>` in `cwd`, killed after the test if still running. */
 const start = useTradeloop();
@@ -104,7 +104,7 @@ describe('tradeloop run on the embedded sandbox continues its world', () => {
     const config = writeConfig(cwd);
     const journal = join(cwd, '.tradeloop/journal.sqlite');
     const first = start(['run', '--config', config], cwd);
-    await waitFor(() => existsSync(journal) && journalRows(journal).fills.length >= 2, 'two fills in the journal', 150_000);
+    await waitFor(() => journalReady(journal) && journalRows(journal).fills.length >= 2, 'two fills in the journal', 150_000);
     first.child.kill('SIGKILL');
     await first.exit;
     const atKill = journalRows(journal);

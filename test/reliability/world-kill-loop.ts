@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { Rng } from '../../src/core/index.js';
 import { StateStore } from '../../src/sandbox/state-store.js';
 import { type SimSnapshot } from '../../src/sim/snapshot.js';
-import { compareWithTruth, readJournal, tempDir, tradeloop, waitFor } from '../support/reliability-procs.js';
+import { compareWithTruth, journalReady, readJournal, tempDir, tradeloop, waitFor } from '../support/reliability-procs.js';
 
 const PLUGIN = resolve(import.meta.dirname, 'fixtures/crash-churn.ts');
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -78,9 +78,9 @@ export async function runWorldKillLoop(o: { kills: number; seed: number }): Prom
   const instances = new Set<string>();
   let kills = 0;
   for (let i = 0; i < o.kills; i++) {
-    const fills = existsSync(journal) ? readJournal(journal).fills.length : 0;
+    const fills = journalReady(journal) ? readJournal(journal).fills.length : 0;
     const run = tradeloop(['run', '--config', config], dir);
-    const trading = waitFor(() => existsSync(journal) && readJournal(journal).fills.length > fills, 'a fill of this run', 60_000).then(() => undefined, (e: unknown) => String(e));
+    const trading = waitFor(() => journalReady(journal) && readJournal(journal).fills.length > fills, 'a fill of this run', 60_000).then(() => undefined, (e: unknown) => String(e));
     const early = await Promise.race([run.exit, trading.then(async (stuck) => stuck ?? (await sleep(rng.next() * 3_000)))]);
     if (early !== undefined) violations.push(`run ${i}: ${typeof early === 'string' ? early : `exited by itself (${early})`}: ${run.err().slice(-600)}`);
     if (run.child.exitCode === null) run.child.kill('SIGKILL');
@@ -105,7 +105,7 @@ export async function runWorldKillLoop(o: { kills: number; seed: number }): Prom
     kills,
     instances: instances.size,
     worldOrders: w?.orders.length ?? 0,
-    journalFills: existsSync(journal) ? readJournal(journal).fills.length : 0,
+    journalFills: journalReady(journal) ? readJournal(journal).fills.length : 0,
     wallSeconds: Math.round((performance.now() - started) / 100) / 10,
     violations,
   };

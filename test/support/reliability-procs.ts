@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
@@ -151,6 +151,26 @@ type Json = Record<string, unknown>;
 export async function fetchTruth(url: string): Promise<{ orders: Json[]; executions: Json[] }> {
   const res = await fetch(`${url}/__sandbox/truth`);
   return (await res.json()) as { orders: Json[]; executions: Json[] };
+}
+
+/**
+ * Whether a journal that another process is writing can be read yet: the file exists and its tables
+ * are made. The file appears when the writer opens it, a moment before its tables, so a poll in
+ * between would find "no such table".
+ */
+export function journalReady(file: string): boolean {
+  if (!existsSync(file)) return false;
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('meta', 'intents', 'events', 'fills')").all();
+    return tables.length === 4;
+  } catch (e) {
+    // the writer holds the file for a moment (opening it in WAL mode): not ready yet
+    if ((e as { code?: string }).code === 'SQLITE_BUSY') return false;
+    throw e;
+  } finally {
+    db.close();
+  }
 }
 
 /** Journal facts read straight from SQLite (the runner is not running). */
