@@ -3,7 +3,7 @@
  * the child opens it, a moment before its tables; `journalReady` keeps a poll in that moment from
  * reading "no such table" (it once failed a kill test that way).
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -29,6 +29,7 @@ describe('journalReady', () => {
       expect(readJournal(file).fills).toEqual([]);
     } finally {
       journal.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
