@@ -33,6 +33,28 @@ describe('point replay fills (hand-computed)', () => {
     expect(m.getOrder(o.id).status).toBe('FILLED');
   });
 
+  it('takes amounts and prices written with zeros past their decimals as the values they are, as the order rules do', () => {
+    const fillsOf = (cmds: ReadonlyArray<Parameters<PointMarket['place']>[0]>): string[][] => {
+      const m = market();
+      m.point('BTCUSD', T0, 100);
+      m.place(cmds[0]!);
+      const fills = [...m.point('BTCUSD', T0 + H, 99)];
+      m.place(cmds[1]!);
+      fills.push(...m.point('BTCUSD', T0 + 2 * H, 98));
+      return [...fills.map((f) => [f.side, f.amount.toFixed(), f.price.toFixed(), f.commission.toFixed()]), [usd(m), btc(m)]];
+    };
+    const plain = fillsOf([
+      { refId: 'q', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '1000.5' },
+      { refId: 'l', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.5', price: '99.5' },
+    ]);
+    const padded = fillsOf([
+      { refId: 'q', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '1000.5000' },
+      { refId: 'l', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.500000000000', price: '99.5000' },
+    ]);
+    expect(padded).toEqual(plain);
+    expect(plain).toHaveLength(3);
+  });
+
   it('moves fundsVersion only when a total may change: fills and quote executions, not placing, resting or cancelling', () => {
     const m = market();
     const totals = (): string[] => ['USD', 'BTC'].map((a) => { const b = m.balance(a); return b.available.plus(b.trading).toFixed(); });

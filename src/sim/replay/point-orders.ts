@@ -12,7 +12,7 @@ import { FX_PER_USD, catalogInstrument } from '../market/catalog.js';
 import { SimError } from '../errors.js';
 import { capViolation, isViolation, ruleOrder, throwViolation, type OrderAmounts, type RuledOrder, type Valuation } from '../exchange/order-rules.js';
 import { exactOfDecimal, toDecimal, type Exact } from '../../core/exact.js';
-import { pow10, unitsToNumber } from '../../core/units.js';
+import { rescale, unitsToNumber } from '../../core/units.js';
 import type { AssetPrecision } from './point-fills.js';
 
 export type PointOrderStatus = 'OPEN' | 'FILLED' | 'CANCELLED' | 'REJECTED';
@@ -284,7 +284,9 @@ export function checkCommand(cmd: PointOrderCommand, reference?: number): Checke
   const byQuote = x.quoteAmount !== undefined;
   const size = (byQuote ? x.quoteAmount : x.baseAmount) as Exact;
   const dp = byQuote ? precision.quoteDp : precision.baseDp;
-  return { market: instrument.market, base: instrument.base, quote: instrument.quote, precision, terms: o, exact: x, byQuote, size: size.units * pow10(dp - size.scale) };
+  // at the asset's decimals: an amount written with more ("10.5000") has only zeros past them, which the
+  // rules checked, so nothing is rounded away
+  return { market: instrument.market, base: instrument.base, quote: instrument.quote, precision, terms: o, exact: x, byQuote, size: rescale(size.units, size.scale, dp, 'down') };
 }
 
 /** What a trading market's catalog instrument implies for its orders, made once per market (every order of a backtest asks). */
