@@ -44,14 +44,29 @@ export type JobResult =
 export type ToWorker = { readonly type: 'job'; readonly job: Job } | { readonly type: 'stop' };
 export type FromWorker = { readonly type: 'ready' } | { readonly type: 'result'; readonly result: JobResult } | { readonly type: 'fatal'; readonly error: string };
 
+/**
+ * The equity buffer a finished job handed back, for the next job of this thread: a job needs only its
+ * figures, so its equity curve is marked in a reused buffer instead of a new 8 MB array per
+ * 1,000,000 points. Taken for the length of a job, so jobs run at once never share one.
+ */
+let spareEquity: Float64Array | undefined;
+
+function takeEquity(points: number): Float64Array {
+  const spare = spareEquity;
+  spareEquity = undefined;
+  return spare !== undefined && spare.length >= points ? spare : new Float64Array(points);
+}
+
 /** Runs one job in this thread. Bad parameter combinations (e.g. fast ≥ slow) are results, not crashes. */
 export async function runJob(definition: StrategyDefinition, ctx: JobContext, job: Job): Promise<JobResult> {
+  const equityBuffer = takeEquity(ctx.times.length);
   try {
     const params = resolveParams(definition, { ...ctx.baseParams, ...job.params }, 'grid');
     const series: PriceSeriesLike = { source: ctx.source, length: ctx.times.length, times: ctx.times, prices: ctx.prices };
     const run = await runBacktest({
       definition, params, series, range: { start: job.start, end: job.end },
       feeBps: ctx.feeBps, slippageBps: ctx.slippageBps, initial: ctx.initial, ...(ctx.limits && { limits: ctx.limits }),
+      figuresOnly: true, equityBuffer,
     });
     // a strategy that threw (or returned a non-intent) was stopped: its figures are of a broken run
     const f = run.strategyFailure;
@@ -62,5 +77,7 @@ export async function runJob(definition: StrategyDefinition, ctx: JobContext, jo
   } catch (e) {
     if (e instanceof InputError) return { id: job.id, ok: false, error: e.message };
     throw e;
+  } finally {
+    spareEquity = equityBuffer;
   }
 }

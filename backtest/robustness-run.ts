@@ -23,7 +23,8 @@ export async function runRobustness(cfg: BacktestConfig, run: BacktestRun, opts:
   const m = run.metrics;
   const mc = monteCarlo({ initialEquity: m.initialEquity, tradePnls: run.trades.map((t) => t.pnl), equity: run.equity, startAt: m.startAt, endAt: m.endAt }, opts);
   if (opts.costs === false) return { monteCarlo: mc };
-  const quiet: BacktestConfig = { ...cfg, onProgress: undefined, journalFile: undefined };
+  // the sweep reads only each run's figures: no intent trace or fill markers kept
+  const quiet: BacktestConfig = { ...cfg, onProgress: undefined, journalFile: undefined, figuresOnly: true };
   const costs = await costSensitivity(cfg.feeBps ?? 10, cfg.slippageBps ?? 0, costFiguresOf(run), async (feeBps, slippageBps) => costFiguresOf(await runBacktest({ ...quiet, feeBps, slippageBps })));
   return { monteCarlo: mc, costs };
 }

@@ -66,10 +66,13 @@ export class RoundTripTracker {
   private readonly buys = new TradeSide();
   private readonly sells = new TradeSide();
 
+  /** `markers` false: no fill markers are kept (`fills` stays empty), for runs that only want figures. */
+  constructor(private readonly markers = true) {}
+
   /** Records one fill; closes the round trip when the position is flat again. */
   add(x: PointExecution): void {
     const price = x.exactPrice;
-    this.fills.push({ at: x.at, side: x.side === 'BUY' ? 'buy' : 'sell', price: x.priceNumber });
+    if (this.markers) this.fills.push({ at: x.at, side: x.side === 'BUY' ? 'buy' : 'sell', price: x.priceNumber });
     this.feesPaid = sum(this.feesPaid, x.exactCommission);
     if (x.side === 'BUY') {
       if (this.position.units === 0n) this.open(x.at);

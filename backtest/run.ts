@@ -47,6 +47,19 @@ export interface BacktestConfig {
   /** Elapsed-time source for `elapsedMs` (default performance.now). */
   readonly timer?: () => number;
   readonly journalFile?: string;
+  /**
+   * Only the figures: no intent trace and no fill markers are kept (`intents` and `fills` come back
+   * empty; decisions, denials, orders, trades and metrics are whole). For runs whose traces nobody
+   * reads (the optimizer's jobs): each would otherwise keep thousands of small records alive to the
+   * end of the run, and the collector copies them between generations.
+   */
+  readonly figuresOnly?: boolean;
+  /**
+   * Where to mark equity, reused from run to run (length at least the points replayed): the run's
+   * `equity` is then a view of it, valid until the buffer's next run. A run of 1,000,000 points
+   * otherwise allocates 8 MB that lives until the next full collection.
+   */
+  readonly equityBuffer?: Float64Array;
 }
 
 /** One decision on a strategy intent, for parity checks against a live run. */
@@ -117,10 +130,13 @@ export async function runBacktest(cfg: BacktestConfig): Promise<BacktestRun> {
   const timer = cfg.timer ?? (() => performance.now());
   const t0 = timer();
   const { start, end } = checkRange(cfg);
+  const equity = equityFor(cfg.equityBuffer, end - start);
   const market = pickMarket(cfg);
   const { base, quote } = splitMarket(market);
   const feeBps = cfg.feeBps ?? 10;
   const intents: IntentTrace[] = [];
+  const figuresOnly = cfg.figuresOnly === true;
+  let decided = 0;
   const denials: Record<string, DenialSummary> = {};
   const b = buildBacktestBundle({
     definition: cfg.definition, params: cfg.params, markets: [market], startMs: cfg.series.times[start]!,
@@ -129,7 +145,8 @@ export async function runBacktest(cfg: BacktestConfig): Promise<BacktestRun> {
     ...(cfg.log && { log: cfg.log }), ...(cfg.journalFile && { journalFile: cfg.journalFile }),
     withQuotes: (cfg.definition.needs ?? []).includes('quote'),
     onDecision: (d) => {
-      intents.push(traceOf(d));
+      decided++;
+      if (!figuresOnly) intents.push(traceOf(d));
       if (d.kind === 'deny') noteDenial(denials, d.reason, d.at);
     },
   });
@@ -149,8 +166,8 @@ export async function runBacktest(cfg: BacktestConfig): Promise<BacktestRun> {
     const warmed = warm?.events.length ?? 0;
     const times = cfg.series.times.subarray(start, end);
     const prices = cfg.series.prices.subarray(start, end);
-    const tracker = new RoundTripTracker();
-    const equity = await replay(b, cfg, { market, base, quote, times, prices, tracker });
+    const tracker = new RoundTripTracker(!figuresOnly);
+    await replay(b, cfg, { market, base, quote, times, prices, tracker, equity });
     const metrics = computeMetrics({ times, equity, prices, trades: tracker.trades, feesPaid: tracker.totalFees, ...(tracker.openSince !== undefined && { openSince: tracker.openSince }) });
     return {
       market, times, prices, equity, trades: tracker.trades, fills: tracker.fills, feesPaid: tracker.totalFees,
@@ -161,7 +178,7 @@ export async function runBacktest(cfg: BacktestConfig): Promise<BacktestRun> {
       finalBalances: Object.fromEntries(b.points.balances().map((x) => [x.asset, x.available.plus(x.trading).toFixed()])),
       // a strategy that stopped is reported as a failure; the warm-up note would only blur it
       units: unitsOf(market, b.kernel.riskView.instrument(market)?.priceDecimals),
-      warnings: b.runner.stopped === undefined ? warningsOf(cfg, times.length + warmed, intents.length) : [],
+      warnings: b.runner.stopped === undefined ? warningsOf(cfg, times.length + warmed, decided) : [],
       ...(warm !== undefined && { warmUpEvents: warmed, warmUpFrom: warm.from }),
     };
   } finally {
@@ -177,13 +194,14 @@ interface ReplayInput {
   readonly times: Float64Array;
   readonly prices: Float64Array;
   readonly tracker: RoundTripTracker;
+  /** Where each point's equity is marked (one value per point). */
+  readonly equity: Float64Array;
 }
 
-/** The per-point loop. Returns equity marked at each point. */
-async function replay(b: BacktestBundle, cfg: BacktestConfig, r: ReplayInput): Promise<Float64Array> {
-  const { market, times, prices } = r;
+/** The per-point loop: marks equity at each point into `r.equity`. */
+async function replay(b: BacktestBundle, cfg: BacktestConfig, r: ReplayInput): Promise<void> {
+  const { market, times, prices, equity } = r;
   const n = times.length;
-  const equity = new Float64Array(n);
   const pm = b.points;
   const kernel = b.kernel;
   const source = b.source;
@@ -209,7 +227,6 @@ async function replay(b: BacktestBundle, cfg: BacktestConfig, r: ReplayInput): P
     if (cfg.onProgress && i % every === 0) cfg.onProgress(i, n);
   }
   cfg.onProgress?.(n, n);
-  return equity;
 }
 
 /**
@@ -228,6 +245,12 @@ function refresh(b: BacktestBundle, r: ReplayInput, marks: { version: number; fu
   if (pm.executionCount === marks.consumed) return;
   for (const x of pm.executionsFrom(marks.consumed)) r.tracker.add(x);
   marks.consumed = pm.executionCount;
+}
+
+function equityFor(buffer: Float64Array | undefined, n: number): Float64Array {
+  if (buffer === undefined) return new Float64Array(n);
+  if (buffer.length < n) throw new InputError('equityBuffer', `holds ${buffer.length} points; this run replays ${n}: give a buffer of at least ${n}`);
+  return buffer.length === n ? buffer : buffer.subarray(0, n);
 }
 
 function warningsOf(cfg: BacktestConfig, points: number, intents: number): string[] {

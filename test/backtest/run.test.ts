@@ -151,3 +151,54 @@ describe('records window', () => {
     expect(heard.filter((k) => k === 'filled')).toHaveLength(BIDS);
   });
 });
+
+describe('figures only, and a reused equity buffer (the optimizer jobs)', () => {
+  // a zigzag long enough for several round trips of sma-cross 2/3, with a denial on the way
+  const prices = Array.from({ length: 60 }, (_, i) => 100 + 10 * Math.sin(i / 3) + (i % 7));
+  const data = series(prices);
+  const params = resolveParams(smaCross, { fast: 2, slow: 3 });
+
+  it('gives the same figures, trades, decisions and orders as a full run, with no intent trace and no fill markers', async () => {
+    const full = await runBacktest({ definition: smaCross, params, series: data });
+    const lean = await runBacktest({ definition: smaCross, params, series: data, figuresOnly: true });
+    expect(full.trades.length).toBeGreaterThan(3);
+    expect(full.intents.length).toBeGreaterThan(6);
+    expect(full.fills.length).toBeGreaterThan(6);
+    expect(lean.intents).toEqual([]);
+    expect(lean.fills).toEqual([]);
+    for (const k of ['metrics', 'trades', 'feesPaid', 'decisions', 'denials', 'orders', 'finalBalances', 'warnings'] as const) expect(lean[k]).toEqual(full[k]);
+    expect(Array.from(lean.equity)).toEqual(Array.from(full.equity));
+  });
+
+  it('still warns when no decision was possible, counting decisions without keeping them', async () => {
+    const short = series([10, 11, 12]); // shorter than sma-cross's warm-up of slow + 1 points
+    const full = await runBacktest({ definition: smaCross, params: resolveParams(smaCross, { fast: 2, slow: 5 }), series: short });
+    const lean = await runBacktest({ definition: smaCross, params: resolveParams(smaCross, { fast: 2, slow: 5 }), series: short, figuresOnly: true });
+    expect(full.warnings).toEqual([expect.stringMatching(/no decision was possible/)]);
+    expect(lean.warnings).toEqual(full.warnings);
+  });
+
+  it('marks equity in the buffer given, run after run, each run with its own figures', async () => {
+    const buffer = new Float64Array(data.length + 5).fill(-1);
+    const a = await runBacktest({ definition: smaCross, params, series: data, equityBuffer: buffer });
+    const aEquity = Array.from(a.equity);
+    const other = resolveParams(smaCross, { fast: 3, slow: 5 });
+    const b = await runBacktest({ definition: smaCross, params: other, series: data, equityBuffer: buffer, figuresOnly: true });
+    expect(b.equity.buffer).toBe(buffer.buffer);
+    expect(b.equity.length).toBe(data.length);
+    const fresh = await runBacktest({ definition: smaCross, params: other, series: data });
+    expect(Array.from(b.equity)).toEqual(Array.from(fresh.equity));
+    expect(b.metrics).toEqual(fresh.metrics);
+    // the first run's own figures were computed before the buffer was reused
+    expect(a.metrics).toEqual((await runBacktest({ definition: smaCross, params, series: data })).metrics);
+    expect(aEquity).not.toEqual(Array.from(b.equity));
+    // a range replays into the start of the buffer
+    const part = await runBacktest({ definition: smaCross, params, series: data, range: { start: 10, end: 40 }, equityBuffer: buffer });
+    expect(part.equity.length).toBe(30);
+    expect(part.metrics).toEqual((await runBacktest({ definition: smaCross, params, series: data, range: { start: 10, end: 40 } })).metrics);
+  });
+
+  it('refuses a buffer shorter than the points replayed, before the engine is built', async () => {
+    await expect(runBacktest({ definition: smaCross, params, series: data, equityBuffer: new Float64Array(10) })).rejects.toThrow(/equityBuffer: holds 10 points; this run replays 60: give a buffer of at least 60/);
+  });
+});

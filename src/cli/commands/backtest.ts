@@ -82,7 +82,8 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
       const robust = robustnessFlags(flags);
       const progress = new LazyProgress(ctx.stderr, () => clock.now(), 'backtest');
       let run: BacktestRun & { readonly fillRule?: string; readonly dataSource?: string };
-      const cfg: BacktestConfig | undefined = series && { definition, params, series, initial, feeBps, slippageBps, limits };
+      // the fill markers are drawn only in a report; without --out the run keeps its figures only
+      const cfg: BacktestConfig | undefined = series && { definition, params, series, initial, feeBps, slippageBps, limits, figuresOnly: flags.out === undefined };
       try {
         run = cfg === undefined
           ? await runRecordedBookBacktest({ definition, params, path: flags.data!, initial, feeBps, latencyMs: fill.latencyMs ?? 0, limits })
