@@ -12,6 +12,7 @@ import type { RiskLimits } from '../src/risk/index.js';
 import type { PriceSeriesLike } from '../src/sim/prices/price-data.js';
 import type { Grid, GridValue } from './grid.js';
 import { workerBoot, type WorkerBoot, type WorkerCode } from './optimize-boot.js';
+import { holdPoolHeapGrowth } from './pool-heap.js';
 import type { FromWorker, Job, JobContext, JobMetrics, JobResult } from './optimize-job.js';
 import { sharedColumn } from './shared-series.js';
 
@@ -208,6 +209,7 @@ async function runPool(ctx: JobContext, jobs: readonly Job[], n: number, boot: W
   let lean = true;
   let next = 0;
   let done = 0;
+  const releaseHeapGrowth = holdPoolHeapGrowth();
   try {
     await new Promise<void>((resolve, reject) => {
       if (jobs.length === 0) return resolve();
@@ -250,6 +252,7 @@ async function runPool(ctx: JobContext, jobs: readonly Job[], n: number, boot: W
     });
   } finally {
     workers.forEach(stopWorker);
+    releaseHeapGrowth();
   }
   return { results, lean };
 }
