@@ -34,7 +34,7 @@ import { parseStreamName } from '../src/venue/polling/stream-names.js';
 import { RecordedBookVenue, type RecordedQuoteExecution } from '../src/venue/recorded-book-venue.js';
 import type { VenueFill, VenueOrder } from '../src/venue/venue.js';
 import { computeMetrics } from './metrics.js';
-import { unitsOf } from './report.js';
+import { unitsOf } from './money-units.js';
 import { WarmUpCollector, type WarmUpSource } from './recorded-series.js';
 import { RoundTripTracker } from './round-trips.js';
 import { noteDenial, traceOf, type BacktestRun, type DenialSummary, type IntentTrace } from './run.js';

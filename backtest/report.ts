@@ -7,7 +7,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { fallbackPriceDecimals, formatAmount, formatPrice, splitMarket, TradeloopError } from '../src/core/index.js';
+import { formatAmount, formatPrice, TradeloopError } from '../src/core/index.js';
 import { minMaxIndices, pick } from './downsample.js';
 import { type BacktestMetrics, buyHoldSeries, drawdownSeries, type RoundTrip } from './metrics.js';
 import { type AssumptionsManifest, manifestRows } from './assumptions.js';
@@ -15,19 +15,15 @@ import { type ChartAssets, type ExtraSections, type ReportChartData, type Report
 import { ROBUSTNESS_CANVAS_SCRIPT } from './robustness-canvas.js';
 import { costSection, mergeCharts, monteCarloSection, type PageSection, SECTION_CSS } from './robustness-html.js';
 import type { RobustnessReport } from './robustness-report.js';
+import { type FillMarker, type MoneyUnits, unitsOf } from './money-units.js';
+
+export { type FillMarker, type MoneyUnits, unitsOf };
 
 /** The default fill model in one sentence, for reports and help text. */
 export const DEFAULT_FILL_RULE =
   'An order made at point t fills at the price of point t+1 (never at t), moved against the trader by the slippage; '
   + 'a resting limit order fills at its limit at the first later point that reaches it; a held-rate quote executes at point t '
   + 'at the quote offered at t.';
-
-/** A buy or sell to mark on the price chart. */
-export interface FillMarker {
-  readonly at: number;
-  readonly side: 'buy' | 'sell';
-  readonly price: number;
-}
 
 /** What the run assumed, shown beside the metrics so a reader can judge them. */
 export interface ReportAssumptions {
@@ -66,29 +62,6 @@ export interface ReportInput {
   readonly manifest?: AssumptionsManifest;
   /** Monte Carlo and cost sensitivity (`--robustness N`): sections with histograms and the sweep chart. */
   readonly robustness?: RobustnessReport;
-}
-
-/**
- * The units money is shown in for people: amounts of the base and quote asset at their precision,
- * prices at the market's tick. (trades.csv and equity.csv keep every digit.)
- */
-export interface MoneyUnits {
-  readonly base: string;
-  readonly quote: string;
-  readonly priceDecimals: number;
-}
-
-/**
- * The units of a market: base and quote from its symbol, prices at `priceDecimals` (the instrument's
- * tick decimals, which a run knows) or else at the quote asset's precision.
- */
-export function unitsOf(market: string, priceDecimals?: number): MoneyUnits {
-  try {
-    const { base, quote } = splitMarket(market);
-    return { base, quote, priceDecimals: priceDecimals ?? fallbackPriceDecimals(quote) };
-  } catch {
-    return { base: market, quote: 'USD', priceDecimals: priceDecimals ?? 2 };
-  }
 }
 
 /** Paths of the files written. */

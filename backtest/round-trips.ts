@@ -11,7 +11,7 @@ import { compare, EXACT_ZERO, minus, plus, times, toDecimal, toText, type Exact 
 import { rescale, unitsToString } from '../src/core/units.js';
 import type { PointExecution } from '../src/sim/replay/point-orders.js';
 import type { RoundTrip } from './metrics.js';
-import type { FillMarker } from './report.js';
+import type { FillMarker } from './money-units.js';
 
 /**
  * One side of a round trip (its buys, or its sells): the amount and the volume-weighted price. The

@@ -14,7 +14,7 @@ import { DEFAULT_RISK_LIMITS, type RiskLimits } from '../src/risk/limits.js';
 import type { PriceSeriesLike } from '../src/sim/prices/price-data.js';
 import { marketsOf, type StrategyDefinition } from '../src/strategy/define.js';
 import { computeMetrics, type BacktestMetrics, type RoundTrip } from './metrics.js';
-import { unitsOf, type FillMarker, type MoneyUnits } from './report.js';
+import { unitsOf, type FillMarker, type MoneyUnits } from './money-units.js';
 import type { RecordedWarmUp, WarmUpSource } from './recorded-series.js';
 import { RoundTripTracker } from './round-trips.js';
 import { noDecisionWarning } from './warm-up-note.js';

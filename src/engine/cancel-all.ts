@@ -1,7 +1,8 @@
 import { sleepOn, type Clock } from '../clock/index.js';
 import { errorMessage, type JournalIntentRow, type OrderExecutor } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
-import { TERMINAL_ORDER_STATUSES, type Venue } from '../venue/index.js';
+// by file, not the venue index: the kernel (and so every backtest and optimizer thread) must not load the REST venue and its HTTP client
+import { TERMINAL_ORDER_STATUSES, type Venue } from '../venue/venue.js';
 
 /** Default of `run.exit_timeout_ms`: how long cancelling everything may take before it names what is left. */
 export const DEFAULT_CANCEL_TIMEOUT_MS = 30_000;

@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { LazyProgress, parseBps, parseInitial, parsePositiveInt } from '../../../backtest/cli-input.js';
 import { loadSeries, type DataFlags } from '../../../backtest/data-source.js';
 import { parseGrid } from '../../../backtest/grid.js';
-import { unitsOf } from '../../../backtest/report.js';
+import { unitsOf } from '../../../backtest/money-units.js';
 import { OPTIMIZE_METRICS, runOptimize, type OptimizeMetric, type OptimizeResult } from '../../../backtest/optimize.js';
 import { optimizeManifest, optimizeRobustness, writeOptimizeReport } from '../../../backtest/robustness-optimize.js';
 import { stabilityLines, stabilityToJson } from '../../../backtest/robustness-report.js';

@@ -1,0 +1,57 @@
+/**
+ * What a backtest loads: every optimizer thread imports the run driver, so whatever the driver pulls
+ * in is paid per thread (memory, start-up, compile work). The kernel once imported the venue index
+ * for one constant, which brought the REST venue, the whole HTTP client and its response schemas,
+ * undici, pino and the polling streams into every thread; the driver imported the report for one
+ * function, which brought the HTML report and robustness sections. This walks the static imports
+ * (type-only ones are erased by the compiler and skipped) from the thread's entry.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The project files and packages reachable from `entry` by runtime imports, with one path to each. */
+function graph(entry: string): { files: Map<string, string>; packages: Map<string, string> } {
+  const files = new Map<string, string>([[entry, entry]]);
+  const packages = new Map<string, string>();
+  const queue = [entry];
+  while (queue.length > 0) {
+    const file = queue.shift()!;
+    const src = readFileSync(resolve(ROOT, file), 'utf8');
+    for (const m of src.matchAll(/^\s*(import|export)\s+(type\s+)?([^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/gm)) {
+      if (m[2] !== undefined) continue; // `import type` / `export type`: erased
+      const spec = m[4]!;
+      const via = `${files.get(file)} > `;
+      if (!spec.startsWith('.')) {
+        const pkg = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!;
+        if (!packages.has(pkg)) packages.set(pkg, `${via}${pkg}`);
+        continue;
+      }
+      const target = relative(ROOT, resolve(ROOT, dirname(file), spec.replace(/\.js$/, '.ts')));
+      if (files.has(target)) continue;
+      files.set(target, `${via}${target}`);
+      queue.push(target);
+    }
+  }
+  return { files, packages };
+}
+
+describe('the backtest path loads the kernel, not the live side or the report', () => {
+  const { files, packages } = graph('backtest/optimize-worker.ts');
+
+  it('reaches the kernel, point replay and the run driver (the walk follows the imports)', () => {
+    for (const f of ['backtest/run.ts', 'backtest/wiring.ts', 'src/engine/kernel.ts', 'src/risk/gate.ts', 'src/sim/replay/point-market.ts', 'src/venue/point-venue.ts']) expect(files.has(f), f).toBe(true);
+    expect(packages.has('rxjs')).toBe(true);
+  });
+
+  it('does not reach the HTTP client, the REST venue, the polling streams, the sandbox or the report', () => {
+    const banned = [...files.keys()].filter((f) =>
+      f.startsWith('src/api/') || f.startsWith('src/sandbox/') || f.startsWith('src/venue/polling/') || f.startsWith('src/cli/') || f.startsWith('src/ops/')
+      || f === 'src/venue/index.ts' || f === 'src/venue/rest-venue.ts' || f === 'backtest/report.ts' || f.startsWith('backtest/robustness') || f === 'backtest/report-html.ts');
+    expect(banned.map((f) => files.get(f))).toEqual([]);
+    for (const pkg of ['undici', 'pino', 'ioredis', 'bullmq', 'commander', 'prom-client']) expect(packages.get(pkg), pkg).toBeUndefined();
+  });
+});
