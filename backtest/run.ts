@@ -93,14 +93,17 @@ export interface BacktestRun {
   readonly market: MarketSymbol;
   readonly times: Float64Array;
   readonly prices: Float64Array;
+  /** Marked at each point (a view of `equityBuffer` when one was given). */
   readonly equity: Float64Array;
   readonly trades: readonly RoundTrip[];
+  /** Each fill, for the report's chart (empty with `figuresOnly`). */
   readonly fills: readonly FillMarker[];
   readonly feesPaid: string;
   readonly openSince?: number;
   readonly metrics: BacktestMetrics;
   /** Replay time in ms (building the engine included, loading the data excluded). */
   readonly elapsedMs: number;
+  /** Each decision on an intent (empty with `figuresOnly`; `decisions` still counts them). */
   readonly intents: readonly IntentTrace[];
   /** Risk decisions by outcome ("approve" or a denial code). */
   readonly decisions: Readonly<Record<string, number>>;
