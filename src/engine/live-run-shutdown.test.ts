@@ -39,3 +39,37 @@ describe('LiveRun shutdown', () => {
     expect(summary.openOrdersLeft).toBe(2);
   });
 });
+
+describe('LiveRun shutdown: what the exit itself learns is in the summary', () => {
+  it('a fill first read by the exit (its order filled, no fill stream or poll since) is counted in the summary, with its fee, as the journal has it', async () => {
+    const { defineStrategy } = await import('../strategy/index.js');
+    const { z } = await import('zod');
+    let placed = false;
+    const buyOnce = defineStrategy({
+      name: 'buy-once',
+      description: 'a MARKET buy on the first price',
+      params: z.object({}),
+      markets: ['BTCUSD'],
+      create: () => ({
+        onEvent: (e) => {
+          if (e.kind !== 'price' || placed) return undefined;
+          placed = true;
+          return [{ kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '500' }];
+        },
+      }),
+    });
+    const s = liveRunRig({ strategy: buyOnce, refPrefix: 'ex' });
+    await s.run.start([]);
+    await s.tick();
+    await s.run.engine.drain();
+    // filled at the venue, but no fill stream and no poll has told the run yet
+    expect(s.sim.executions()).toHaveLength(1);
+    expect(s.journal.fills()).toHaveLength(0);
+    const summary = await s.run.stop('SIGTERM received');
+    const fills = s.journal.fills();
+    expect(fills).toHaveLength(1);
+    expect(summary.fills).toBe(fills.length);
+    expect(summary.fees).toBe(fills[0]!.commission);
+    expect(summary.ordersPlaced).toBe(1);
+  });
+});

@@ -64,6 +64,11 @@ export class LiveRun {
   private readonly decisions = new Recent<Decision>(12);
   private readonly reports = new RecentReports(12);
   private readonly subs: Subscription[] = [];
+  /**
+   * The run's own decisions and reports, followed until the summary is made: the exit's drain,
+   * cancels and last fill read report too, and a fill heard only then is as much the run's as any.
+   */
+  private readonly ownSubs: Subscription[] = [];
   private readonly timers: TimerHandle[] = [];
   private readonly markets: readonly MarketSymbol[];
   private readonly startedAt: number;
@@ -100,8 +105,8 @@ export class LiveRun {
     ));
     ({ market: this.market, account: this.account, gate: this.gate, engine: this.engine, strategies: this.strategies } = k);
     ({ orders: this.orders, quotes: this.quotes, transfers: this.transfers, fills: this.fills, reconciler: this.reconciler } = k);
-    this.subs.push(k.decisions$.subscribe((d) => this.decisions.push(d)));
-    this.subs.push(k.reports$.subscribe((r) => this.onReport(r)));
+    this.ownSubs.push(k.decisions$.subscribe((d) => this.decisions.push(d)));
+    this.ownSubs.push(k.reports$.subscribe((r) => this.onReport(r)));
     this.allStopped = new Promise((resolve) => (this.allStoppedResolve = resolve));
     this.markets = [...new Set(this.strategies.flatMap((s) => [...s.markets]))];
   }
@@ -324,18 +329,22 @@ export class LiveRun {
     for (const t of this.timers) t.cancel();
     this.kernel.detach();
     for (const s of this.subs) s.unsubscribe();
-    await this.deps.source.stop();
-    // executor work and cancels begun by a halt finish first, so the exit's cancels see every open order
-    await this.kernel.drain();
-    const run = this.deps.config.run;
-    if (run.cancel_on_exit) await this.kernel.cancelAll(undefined, run.exit_timeout_ms);
-    // the streams are stopped: read the last fills and each open order's state directly (the last
-    // open-orders poll predates the cancels above, and would pass them off as still open)
-    this.pollFills = true;
-    this.openAtVenue = undefined;
-    await this.follow().catch(() => undefined);
-    // the balances stream is stopped too: read them once more, so equity and the positions held are the exit's
-    await this.readBalances();
+    try {
+      await this.deps.source.stop();
+      // executor work and cancels begun by a halt finish first, so the exit's cancels see every open order
+      await this.kernel.drain();
+      const run = this.deps.config.run;
+      if (run.cancel_on_exit) await this.kernel.cancelAll(undefined, run.exit_timeout_ms);
+      // the streams are stopped: read the last fills and each open order's state directly (the last
+      // open-orders poll predates the cancels above, and would pass them off as still open)
+      this.pollFills = true;
+      this.openAtVenue = undefined;
+      await this.follow().catch(() => undefined);
+      // the balances stream is stopped too: read them once more, so equity and the positions held are the exit's
+      await this.readBalances();
+    } finally {
+      for (const s of this.ownSubs) s.unsubscribe();
+    }
     const stats = this.gate.stats();
     const denials = Object.fromEntries(Object.entries(stats).filter(([k]) => k !== 'approve'));
     const end = this.equity();
