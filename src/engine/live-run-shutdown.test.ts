@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeRigJournals, liveRunRig } from '../../test/support/live-run-rig.js';
+import { buyOnce, closeRigJournals, liveRunRig } from '../../test/support/live-run-rig.js';
 
 afterEach(closeRigJournals);
 
@@ -42,22 +42,6 @@ describe('LiveRun shutdown', () => {
 
 describe('LiveRun shutdown: what the exit itself learns is in the summary', () => {
   it('a fill first read by the exit (its order filled, no fill stream or poll since) is counted in the summary, with its fee, as the journal has it', async () => {
-    const { defineStrategy } = await import('../strategy/index.js');
-    const { z } = await import('zod');
-    let placed = false;
-    const buyOnce = defineStrategy({
-      name: 'buy-once',
-      description: 'a MARKET buy on the first price',
-      params: z.object({}),
-      markets: ['BTCUSD'],
-      create: () => ({
-        onEvent: (e) => {
-          if (e.kind !== 'price' || placed) return undefined;
-          placed = true;
-          return [{ kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '500' }];
-        },
-      }),
-    });
     const s = liveRunRig({ strategy: buyOnce, refPrefix: 'ex' });
     await s.run.start([]);
     await s.tick();

@@ -2,15 +2,14 @@ import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { TestClock } from '../clock/index.js';
 import { parseConfig } from '../config/index.js';
 import { Journal } from '../exec/index.js';
 import { silentLogger } from '../log/index.js';
 import { SimPlatform } from '../sim/sim.js';
 import { balanceFromWire } from '../state/index.js';
-import { defineStrategy } from '../strategy/index.js';
 import { SimVenue } from '../venue/index.js';
+import { buyOnce } from '../../test/support/live-run-rig.js';
 import { ScriptedSource } from '../../test/support/scripted-source.js';
 import { LiveRun } from './live-run.js';
 import { StrategyRunner } from './strategy-runner.js';
@@ -20,23 +19,6 @@ const files: string[] = [];
 afterEach(() => {
   journals.splice(0).forEach((j) => j.close());
   files.splice(0).forEach((f) => rmSync(f, { force: true }));
-});
-
-const buyOnce = defineStrategy({
-  name: 'buy-once',
-  description: 'buys 100 USD of BTC on the first live price',
-  params: z.object({}),
-  markets: ['BTCUSD'],
-  create: () => {
-    let done = false;
-    return {
-      onEvent: (e, ctx) => {
-        if (done || e.kind !== 'price' || ctx.warmingUp) return undefined;
-        done = true;
-        return { kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '100.00' };
-      },
-    };
-  },
 });
 
 /** One run on a simulated venue funded with USD 1000; `sim` carries the venue's state across a restart. */

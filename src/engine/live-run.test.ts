@@ -8,32 +8,13 @@ import { SimPlatform } from '../sim/sim.js';
 import { balanceFromWire } from '../state/index.js';
 import { defineStrategy } from '../strategy/index.js';
 import { SimVenue } from '../venue/index.js';
+import { buyOnce } from '../../test/support/live-run-rig.js';
 import { ScriptedSource } from '../../test/support/scripted-source.js';
 import { LiveRun } from './live-run.js';
 import { StrategyRunner } from './strategy-runner.js';
 
 const journals: Journal[] = [];
 afterEach(() => journals.splice(0).forEach((j) => j.close()));
-
-const buyOnce = defineStrategy({
-  name: 'buy-once',
-  description: 'buys 100 USD of BTC on the first live price',
-  params: z.object({}),
-  markets: ['BTCUSD'],
-  create: () => {
-    let done = false;
-    return {
-      onEvent: (e, ctx) => {
-        if (done || e.kind !== 'price' || ctx.warmingUp) return undefined;
-        done = true;
-        return { kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '100.00' };
-      },
-      onReport: (r) => {
-        if (r.kind === 'rejected') done = false;
-      },
-    };
-  },
-});
 
 async function setup(journal = new Journal(':memory:')) {
   journals.push(journal);

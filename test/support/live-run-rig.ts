@@ -33,6 +33,27 @@ export interface LiveRunRigOptions<V extends SimVenue> {
   readonly strategy?: StrategyDefinition;
 }
 
+/** A MARKET buy of 100 USD of BTC on the first live price, once (again after a rejection). */
+export const buyOnce = defineStrategy({
+  name: 'buy-once',
+  description: 'buys 100 USD of BTC on the first live price',
+  params: z.object({}),
+  markets: ['BTCUSD'],
+  create: () => {
+    let done = false;
+    return {
+      onEvent: (e, ctx) => {
+        if (done || e.kind !== 'price' || ctx.warmingUp) return undefined;
+        done = true;
+        return { kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '100.00' };
+      },
+      onReport: (r) => {
+        if (r.kind === 'rejected') done = false;
+      },
+    };
+  },
+});
+
 const journals: Journal[] = [];
 
 /** Closes every journal the rigs opened (call from afterEach). */
