@@ -20,7 +20,6 @@ import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { runOptimize } from '../backtest/optimize.js';
-import { threadScaling } from './thread-scaling.js';
 import { parseGrid } from '../backtest/grid.js';
 import { runBacktest } from '../backtest/run.js';
 import { Rng } from '../src/core/index.js';
@@ -30,6 +29,7 @@ import { z } from 'zod';
 import { Sma } from '../src/indicators/index.js';
 import { defineStrategy } from '../src/strategy/index.js';
 import smaCross from '../strategies/sma-cross.js';
+import { threadScaling } from './thread-scaling.js';
 
 /** The same two SMAs as sma-cross, never trading: the per-point cost of the path without intents. */
 const watchOnly = defineStrategy({
@@ -256,15 +256,16 @@ async function optimizeFigure(): Promise<void> {
  * points go to the threads once, in shared memory. The issue's size, 1,000 combinations, takes about
  * 3.5 minutes with one worker and 2.5 with two on two cores; OPTIMIZE_SHARED_COMBOS sets another
  * multiple of 40 (a small grid is mostly each thread's start-up and JIT warm-up, which a real grid
- * spreads over hundreds of jobs). The main-thread-only baseline, read for what a thread adds to the
- * peak RSS, runs 40.
+ * spreads over hundreds of jobs). The main-thread-only run (40 combinations) is printed beside them:
+ * its heap is not capped, so it peaks higher than one lean worker. Last, what two threads of plain
+ * JavaScript gain over one here (thread-scaling.ts), the ceiling the speed-up is read against.
  */
 async function sharedOptimizeFigure(): Promise<void> {
   const combos = Number(process.env.OPTIMIZE_SHARED_COMBOS ?? 1000);
   const once = fileURLToPath(new URL('./optimize-shared-once.ts', import.meta.url));
   type Run = { wall: number; peakRssMb: number; workerCode?: { code: string; leanHeap: boolean; reason?: string } };
   const runs: Run[] = [];
-  // 0: jobs in the main thread, no worker (what a thread adds is read against it)
+  // 0: jobs in the main thread, no worker
   for (const workers of [0, 1, 2]) {
     const r = spawnSync(process.execPath, ['--import', 'tsx', once, String(workers), String(workers === 0 ? 40 : combos)], { encoding: 'utf8' });
     if (r.status !== 0) {
