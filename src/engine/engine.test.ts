@@ -196,4 +196,26 @@ describe('Engine warm-up and denials', () => {
     // the first live intent takes the first id: nothing was spent on history
     expect(s.decisions.map((d) => d.intent.intentId)).toEqual(['t-1']);
   });
+
+  it('gives strategies context methods that work when taken off the context', () => {
+    // plugins destructure the context (const { now } = ctx): its methods must not need their this
+    const seen: string[] = [];
+    const destructure = defineStrategy({
+      name: 'destructure',
+      description: 'reads the context through methods taken off it',
+      params: z.object({}),
+      markets: ['BTCUSD'],
+      create: () => ({
+        onEvent: (_e, ctx) => {
+          const { now, market, history, instrument, intentIdOf } = ctx;
+          const { available, total, openOrders } = ctx.account;
+          seen.push(`${now()} ${market('BTCUSD').price?.value} ${history('BTCUSD').length} ${instrument('BTCUSD').market}`);
+          seen.push(`${available('USD').toFixed()} ${total('USD').toFixed()} ${openOrders().length} ${intentIdOf({ kind: 'cancel-order', orderRefId: 'x' })}`);
+        },
+      }),
+    });
+    const s = build([destructure]);
+    s.engine.onMarketEvent({ kind: 'price', market: 'BTCUSD', at: s.clock.now(), price: 100 });
+    expect(seen).toEqual([`${s.clock.now()} 100 1 BTCUSD`, '1000 1000 0 undefined']);
+  });
 });
