@@ -7,6 +7,9 @@
 // 2. A plugin file (.ts, .js) outside any package that says `"type": "module"` is still an ES module
 //    when it is written as one, so `import`/`export` work in a bare folder.
 // 3. A bare import that cannot be found fails with the package's name and the fix.
+// 4. `import.meta.resolve('tradeloop-resolve:' + JSON { specifier, parentURL })` answers where the
+//    loader would load `specifier` from in `parentURL`, without loading it: a queue worker walks a
+//    plugin's module graph with it and checks the files' hashes before importing any of them.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,7 +48,17 @@ function packageName(specifier) {
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
 }
 
+const RESOLVE_REQUEST = 'tradeloop-resolve:';
+const RESOLVED = 'tradeloop-resolved:';
+
 export async function resolve(specifier, context, nextResolve) {
+  if (specifier.startsWith(RESOLVE_REQUEST)) {
+    const request = specifier.slice(RESOLVE_REQUEST.length);
+    if (request === 'probe') return { url: `${RESOLVED}probe`, shortCircuit: true };
+    const { specifier: inner, parentURL } = JSON.parse(decodeURIComponent(request));
+    const found = await resolve(inner, { ...context, parentURL }, nextResolve);
+    return { url: RESOLVED + encodeURIComponent(found.url), shortCircuit: true };
+  }
   const mapped = entries[specifier];
   if (mapped !== undefined) return nextResolve(mapped, context);
   let resolved;

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
 import { InputError } from '../core/index.js';
+import { pluginGraph, type PluginGraph } from './plugin-graph.js';
 
 export interface PluginFingerprint {
   /** What the controller was given: a built-in name, or the plugin file's name. */
@@ -21,7 +22,9 @@ export interface PluginFingerprint {
 }
 
 const EXTENSIONS = ['.ts', '.js', '.mjs'];
-const BUILTIN_DIR = resolve(import.meta.dirname, '../../strategies');
+/** The folder of built-in strategies, and the extensions a built-in's file may have. */
+export const BUILTIN_DIR = resolve(import.meta.dirname, '../../strategies');
+export const BUILTIN_EXTENSIONS: readonly string[] = EXTENSIONS;
 
 /** The tradeloop version of this installation (package.json). */
 export function tradeloopVersion(): string {
@@ -43,23 +46,22 @@ export function strategyFile(spec: string, cwd: string, builtinDir = BUILTIN_DIR
   return undefined;
 }
 
-/** Hashes a plugin file and every local file it imports (relative specifiers, followed recursively). */
+/**
+ * Hashes a plugin file and every local file its loader resolves for it (plugin-graph.ts: the module
+ * graph the loader would load, not a guess over import lines), keyed by path from the plugin's folder.
+ */
 export function fingerprintFile(file: string, spec: string, builtin: boolean): PluginFingerprint {
-  const root = dirname(file);
+  return fingerprintGraph(pluginGraph(file), builtin ? spec : basename(file), builtin);
+}
+
+/** The fingerprint of a walked graph (its first file is the plugin); `spec` as the job carries it. */
+export function fingerprintGraph(graph: PluginGraph, spec: string, builtin: boolean): PluginFingerprint {
+  const [plugin] = graph.files.keys();
+  const root = dirname(plugin!);
   const files: Record<string, string> = {};
-  const visit = (f: string): void => {
-    const key = relative(root, f).split('\\').join('/');
-    if (key in files) return;
-    const text = readFileSync(f);
-    files[key] = sha256(text);
-    for (const dep of localImports(text.toString('utf8'))) {
-      const found = resolveLocal(dirname(f), dep);
-      if (found !== undefined) visit(found);
-    }
-  };
-  visit(file);
+  for (const [f, h] of graph.files) files[relative(root, f).split('\\').join('/')] = h;
   const hash = sha256(Object.entries(files).map(([k, v]) => `${k} ${v}`).join('\n'));
-  return { spec: builtin ? spec : basename(file), builtin, files, hash };
+  return { spec, builtin, files, hash };
 }
 
 /** The fingerprint of the strategy the controller runs; an unknown one is refused naming the spec. */
@@ -80,35 +82,11 @@ export function fingerprintMismatch(expected: PluginFingerprint, mine: PluginFin
     if (a === b) continue;
     if (a === undefined) differs.push(`${n} (imported only by this worker's copy)`);
     else if (b === undefined) differs.push(`${n} (missing from this worker's copy)`);
-    else differs.push(`${n} (sha256 ${b.slice(0, 12)} here, ${a.slice(0, 12)} on the controller)`);
+    else differs.push(`${n} (content differs)`);
   }
   return `this worker's copy of ${expected.builtin ? `built-in strategy ${expected.spec}` : `plugin ${expected.spec}`} differs: ${differs.join(', ')}; install the same files on every worker`;
 }
 
 export function sha256(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
-}
-
-/** Relative specifiers of static imports, re-exports and dynamic imports with a literal. */
-function localImports(source: string): string[] {
-  const out: string[] = [];
-  const re = /(?:\bfrom\s*|\bimport\s*\(?\s*)(['"])(\.{1,2}\/[^'"]+)\1/g;
-  for (let m = re.exec(source); m !== null; m = re.exec(source)) out.push(m[2]!);
-  return out;
-}
-
-function resolveLocal(dir: string, spec: string): string | undefined {
-  const base = resolve(dir, spec);
-  const stem = base.replace(/\.(m?js|ts)$/, '');
-  for (const c of [base, `${stem}.ts`, `${stem}.js`, `${stem}.mjs`, resolve(base, 'index.ts'), resolve(base, 'index.js')]) {
-    if (existsSync(c) && !c.endsWith('/')) {
-      try {
-        readFileSync(c);
-        return c;
-      } catch {
-        // a folder
-      }
-    }
-  }
-  return undefined;
 }

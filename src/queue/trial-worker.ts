@@ -8,14 +8,16 @@
  */
 import { Worker, type Job as BullJob } from 'bullmq';
 import { hostname } from 'node:os';
-import { resolve } from 'node:path';
+import { realpathSync, statSync } from 'node:fs';
+import { join, resolve, sep } from 'node:path';
 import type { Redis } from 'ioredis';
 import { runJob, type JobContext } from '../../backtest/optimize-job.js';
 import { LiveClock, type Clock } from '../clock/index.js';
 import type { StrategyDefinition } from '../strategy/define.js';
 import { loadStrategy } from '../strategy/loader.js';
 import { bullConnection, connectRedis } from './connect.js';
-import { fingerprintFile, fingerprintMismatch, strategyFile, tradeloopVersion } from './plugin-hash.js';
+import { pluginGraph } from './plugin-graph.js';
+import { BUILTIN_DIR, BUILTIN_EXTENSIONS, fingerprintGraph, fingerprintMismatch, tradeloopVersion } from './plugin-hash.js';
 import { decodeSeries, keys, PREFIX, STUDY_QUEUE, toStored, TRIAL_QUEUE, type TrialData } from './protocol.js';
 import type { RedisTarget } from './redis-url.js';
 
@@ -39,8 +41,51 @@ export interface QueueWorker {
   close(): Promise<void>;
 }
 
-/** Why a job is refused by this worker (no attempt of this worker can succeed). */
-class Refusal extends Error {}
+/**
+ * Why a job is refused by this worker (no attempt of this worker can succeed): the message goes to
+ * Redis, the detail (which may name this machine's files) only to this worker's own log.
+ */
+class Refusal extends Error {
+  constructor(message: string, readonly detail = message) {
+    super(message);
+  }
+}
+
+/** A plugin name the job may carry: a plain file name (no folder, no `..`, no drive). */
+const PLAIN_NAME = /^[\w@+-][\w.@+-]*$/;
+
+/**
+ * The plugin file a job names, found by this worker itself: a plain name in one of `folders`, whose
+ * real path (symlinks followed) is inside that folder's real path.
+ */
+function findPlugin(spec: string, builtin: boolean, folders: readonly string[]): { file: string; folder: string } | { refused: string } {
+  if (!PLAIN_NAME.test(spec) || spec.includes('..')) return { refused: 'the job names it by a path, not a plain file name' };
+  for (const folder of folders) {
+    let real: string;
+    try {
+      real = realpathSync(folder);
+    } catch {
+      continue;
+    }
+    const names = builtin ? BUILTIN_EXTENSIONS.map((e) => `${spec}${e}`) : [spec];
+    for (const name of names) {
+      let file: string;
+      try {
+        file = realpathSync(join(real, name));
+      } catch {
+        continue;
+      }
+      if (!inside(file, real)) return { refused: `${join(folder, name)} leads outside ${folder}` };
+      if (!statSync(file).isFile()) continue;
+      return { file, folder: real };
+    }
+  }
+  return { refused: `not found in ${folders.join(' or ')}` };
+}
+
+function inside(file: string, folder: string): boolean {
+  return file.startsWith(folder.endsWith(sep) ? folder : folder + sep);
+}
 
 export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueWorker> {
   const redis = await connectRedis(opts.target, opts.env, '--queue');
@@ -62,13 +107,20 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
   const definitionFor = async (d: TrialData): Promise<StrategyDefinition> => {
     const p = d.spec.plugin;
     if (d.spec.version !== version) throw new Refusal(`tradeloop ${version} here, ${d.spec.version} on the controller: install the same version on every worker`);
-    const candidates = p.builtin ? [p.spec] : opts.strategiesDir !== undefined ? [resolve(opts.strategiesDir, p.spec)] : [resolve(cwd, 'strategies', p.spec), resolve(cwd, p.spec)];
-    const found = candidates.map((c) => strategyFile(c, cwd)).find((f) => f !== undefined);
-    if (found === undefined || found.builtin !== p.builtin) {
-      throw new Refusal(p.builtin ? `no built-in strategy ${p.spec} in this installation` : `plugin ${p.spec} is not in ${opts.strategiesDir ?? `${resolve(cwd, 'strategies')} or ${cwd}`}: copy it there or pass --strategies DIR`);
-    }
-    const why = fingerprintMismatch(p, fingerprintFile(found.file, p.spec, found.builtin));
-    if (why !== undefined) throw new Refusal(why);
+    const folders = p.builtin ? [BUILTIN_DIR] : opts.strategiesDir !== undefined ? [resolve(cwd, opts.strategiesDir)] : [resolve(cwd, 'strategies'), cwd];
+    const what = p.builtin ? `built-in strategy ${JSON.stringify(p.spec)}` : `plugin ${JSON.stringify(p.spec)}`;
+    // one answer for "not there", "outside the folder" and "other files": Redis learns nothing of this machine's files
+    const refuse = (detail: string): Refusal => new Refusal(`no ${what} with the study's files here: a worker loads only a plain file name from ${p.builtin ? 'its installation' : 'its strategies folder (--strategies DIR)'}, with the same files as the controller; install them on every worker (this worker's log says why)`, `${what}: ${detail}`);
+    const found = findPlugin(p.spec, p.builtin, folders);
+    if ('refused' in found) throw refuse(found.refused);
+    // the files the loader will load for it, walked and hashed before any of them is imported
+    const graph = pluginGraph(found.file);
+    const outside = [...graph.files.keys()].filter((f) => !inside(f, found.folder));
+    if (outside.length > 0) throw refuse(`it imports ${outside.length} file${outside.length === 1 ? '' : 's'} outside ${found.folder}: keep a plugin's files inside the strategies folder`);
+    if (graph.computed.length > 0) throw refuse(`it loads code by a computed name (${graph.computed.join(', ')}), so its files cannot be checked before it runs: import its files by literal paths`);
+    const mine = fingerprintGraph(graph, p.spec, p.builtin);
+    const why = fingerprintMismatch(p, mine);
+    if (why !== undefined) throw refuse(why);
     // node keeps a module it has loaded: a plugin changed on disk since would still run its old code
     const loadedAs = loadedFiles.get(found.file);
     if (loadedAs !== undefined && loadedAs !== p.hash) throw new Refusal(`plugin ${p.spec} changed on disk since this worker loaded it: restart the worker to load the new files`);
@@ -124,7 +176,7 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
       const message = `worker ${id} ${refused ? 'refused the trial' : 'failed'}: ${e instanceof Error ? e.message : String(e)}`;
       if (refused) await redis.hset(keys.refusals(d.study), id, message);
       if (last) await finish(d, 'failed', message, false);
-      opts.onTrial?.({ trial: d.trial, outcome: refused ? 'refused' : 'error', detail: message, ms: clock.now() - t0 });
+      opts.onTrial?.({ trial: d.trial, outcome: refused ? 'refused' : 'error', detail: refused ? `worker ${id} refused trial ${d.trial.slice(0, 12)}: ${e.detail}` : message, ms: clock.now() - t0 });
       throw new Error(message);
     }
   };
