@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkRedisUrl } from './redis-url.js';
 import { decimalString, RiskLimitsSchema } from './risk-schema.js';
 
 /**
@@ -37,8 +38,11 @@ export const ApiConfigSchema = z
      */
     rate_limit_store: z
       .string()
-      .refine((u) => /^rediss?:\/\//.test(u), 'a Redis URL: redis://HOST:PORT or rediss://HOST:PORT (TLS)')
-      .refine((u) => !/^rediss?:\/\/[^/@]*:[^/@]*@/.test(u), 'a password inside the Redis URL is refused: remove it and set TRADELOOP_REDIS_PASSWORD in the environment')
+      .superRefine((u, ctx) => {
+        // the parser `run` and the queue use, so what passes this check also connects
+        const r = checkRedisUrl(u);
+        if ('problem' in r) ctx.addIssue({ code: 'custom', message: r.problem });
+      })
       .optional(),
   })
   .strict();

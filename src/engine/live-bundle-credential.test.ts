@@ -30,4 +30,13 @@ describe('the embedded local sandbox of tradeloop run', () => {
       await bundle.close();
     }
   });
+
+  it('closes the sandbox it started when the run fails after it (the lock on its world is free for the next run)', async () => {
+    const c = config();
+    // a store the schema would refuse, as a config built in code may still hold
+    const bad = { ...c, api: { ...c.api, rate_limit_store: 'redis://127.0.0.1:1/notadb' } };
+    await expect(buildLiveBundle(bad, {}, { log: silentLogger() })).rejects.toThrow(/api\.rate_limit_store: database "notadb" .* is not a whole number/);
+    const next = await buildLiveBundle(c, {}, { log: silentLogger() });
+    await next.close();
+  });
 });

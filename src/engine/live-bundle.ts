@@ -91,15 +91,22 @@ export async function buildLiveBundle(config: Config, env: NodeJS.ProcessEnv, op
     options.log.info(`local sandbox listening on ${sandbox.url} (world ${sandbox.instanceId}, ${sandbox.restored ? 'continued from' : 'new in'} ${stateFile ?? 'memory'})`);
   }
   const budget = new RequestBudget({ clock });
-  const api = createApiClientFromConfig(config, env, {
-    clock,
-    onRequest: (e) => budget.observe(e),
-    ...(options.onResponse && { onResponse: options.onResponse }),
-    logger: options.log,
-    ...(options.secrets && { secrets: options.secrets }),
-    ...(sandbox && { apiUrl: sandbox.apiUrl, tokenUrl: sandbox.tokenUrl }),
-    ...(paperReal && { scopes: config.api.scopes ?? PAPER_READ_SCOPES }),
-  });
+  let api: ApiClient;
+  try {
+    api = createApiClientFromConfig(config, env, {
+      clock,
+      onRequest: (e) => budget.observe(e),
+      ...(options.onResponse && { onResponse: options.onResponse }),
+      logger: options.log,
+      ...(options.secrets && { secrets: options.secrets }),
+      ...(sandbox && { apiUrl: sandbox.apiUrl, tokenUrl: sandbox.tokenUrl }),
+      ...(paperReal && { scopes: config.api.scopes ?? PAPER_READ_SCOPES }),
+    });
+  } catch (e) {
+    // the sandbox listens and holds its world's lock: a failure from here on closes it, or the run never ends
+    await sandbox?.close();
+    throw e;
+  }
   const closeAll = async (): Promise<void> => {
     await api.close();
     await sandbox?.close();

@@ -1,48 +1,12 @@
 /**
- * Redis addresses for `--queue` and `api.rate_limit_store`: `redis://HOST:PORT[/DB]` or `rediss://`
- * (TLS). The password comes only from TRADELOOP_REDIS_PASSWORD: a password written inside the URL
- * (on a command line, in a config file) is refused, naming where it was, so it never lands in shell
- * history, process lists, logs or job data.
+ * Redis connections for `--queue` and `api.rate_limit_store`. The URL is parsed by the config's own
+ * parser (src/config/redis-url.ts), so `tradeloop start`, `run`, the worker and the optimizer accept
+ * and refuse the same addresses; the password comes only from TRADELOOP_REDIS_PASSWORD.
  */
 import type { RedisOptions } from 'ioredis';
-import { InputError } from '../core/index.js';
+import { REDIS_PASSWORD_ENV, type RedisTarget } from '../config/redis-url.js';
 
-export const REDIS_PASSWORD_ENV = 'TRADELOOP_REDIS_PASSWORD';
-
-export interface RedisTarget {
-  readonly host: string;
-  readonly port: number;
-  readonly db: number;
-  readonly tls: boolean;
-  readonly username?: string;
-  /** The URL without any secret, for messages. */
-  readonly label: string;
-}
-
-/** Parses and checks a Redis URL; `where` names its origin (`--queue`, `api.rate_limit_store in config/x.yaml`). */
-export function parseRedisUrl(text: string, where: string): RedisTarget {
-  let url: URL;
-  try {
-    url = new URL(text.trim());
-  } catch {
-    throw new InputError(where, `${JSON.stringify(text)} is not a Redis URL: use redis://HOST:PORT or rediss://HOST:PORT (TLS)`);
-  }
-  if (url.password !== '') {
-    throw new InputError(where, `a password inside the Redis URL is refused (it would be kept in shell history, process lists and files): remove it from the URL and set ${REDIS_PASSWORD_ENV} in the environment`);
-  }
-  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
-    throw new InputError(where, `${url.protocol}// is not a Redis URL scheme: use redis://HOST:PORT or rediss://HOST:PORT (TLS)`);
-  }
-  if (url.hostname === '') throw new InputError(where, `${JSON.stringify(text)} names no host: use redis://HOST:PORT`);
-  const port = url.port === '' ? 6379 : Number(url.port);
-  const dbText = url.pathname.replace(/^\//, '');
-  const db = dbText === '' ? 0 : Number(dbText);
-  if (!Number.isInteger(db) || db < 0) throw new InputError(where, `database ${JSON.stringify(dbText)} is not a whole number: use redis://HOST:PORT/0`);
-  const tls = url.protocol === 'rediss:';
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  const username = url.username === '' ? undefined : decodeURIComponent(url.username);
-  return { host, port, db, tls, ...(username !== undefined && { username }), label: `${url.protocol}//${url.host}${db === 0 ? '' : `/${db}`}` };
-}
+export { checkRedisUrl, maskUrlCredentials, parseRedisUrl, REDIS_PASSWORD_ENV, type RedisTarget } from '../config/redis-url.js';
 
 /** ioredis options for a target; the password from the environment, never from the URL. */
 export function redisOptions(target: RedisTarget, env: NodeJS.ProcessEnv, extra: RedisOptions = {}): RedisOptions {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfigFile } from '../../src/config/load.js';
-import { describeRedisError, parseRedisUrl, redisOptions } from '../../src/queue/redis-url.js';
+import { describeRedisError, maskUrlCredentials, parseRedisUrl, redisOptions } from '../../src/queue/redis-url.js';
 
 describe('Redis URLs', () => {
   it('takes host, port, database and TLS; the password comes from the environment only', () => {
@@ -26,6 +26,25 @@ describe('Redis URLs', () => {
     expect(() => parseRedisUrl('nonsense', 'api.rate_limit_store')).toThrow(/api.rate_limit_store: "nonsense" is not a Redis URL/);
   });
 
+  it('refuses a password whatever it holds (a / would otherwise end the host), and never repeats a user part', () => {
+    for (const url of ['redis://:pa/ss@127.0.0.1:6379', 'redis://u:pa/ss@127.0.0.1', 'redis://:p@ss@127.0.0.1', 'rediss://:pa%2Fss@h:1/0']) {
+      let message = '';
+      try {
+        parseRedisUrl(url, '--queue');
+      } catch (e) {
+        message = (e as Error).message;
+      }
+      expect(message, url).toMatch(/--queue: a password inside the Redis URL is refused/);
+      expect(message).not.toMatch(/pa\/ss|pa%2Fss|p@ss/);
+    }
+    expect(() => parseRedisUrl('redis://us/er@127.0.0.1', '--queue')).toThrow(/"redis:\/\/\*\*\*@127\.0\.0\.1" is not a Redis URL \(the part before @ is not a user name\)/);
+    expect(parseRedisUrl('redis://worker@127.0.0.1:6379/3', '--queue')).toMatchObject({ username: 'worker', db: 3, label: 'redis://127.0.0.1:6379/3' });
+    expect(() => parseRedisUrl('redis://127.0.0.1:21379/notadb', 'api.rate_limit_store')).toThrow(/api\.rate_limit_store: database "notadb" in "redis:\/\/127\.0\.0\.1:21379\/notadb" is not a whole number: use redis:\/\/HOST:PORT\/0/);
+    expect(() => parseRedisUrl('redis://127.0.0.1/1.5', '--queue')).toThrow(/database "1\.5"/);
+    expect(maskUrlCredentials('redis://:pa/ss@host:1/0')).toBe('redis://***@host:1/0');
+    expect(maskUrlCredentials('redis://host:1/0')).toBe('redis://host:1/0');
+  });
+
   it('api.rate_limit_store in a config file: a password in it is refused naming the file and the key', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tradeloop-redis-url-'));
     try {
@@ -41,6 +60,9 @@ describe('Redis URLs', () => {
       expect(message).toMatch(/api\.rate_limit_store/);
       expect(message).toMatch(/password inside the Redis URL is refused/);
       expect(message).not.toContain('hunter2');
+      // the config check is the parser run uses: a database that is not a number is refused here too
+      writeFileSync(file, 'api:\n  rate_limit_store: redis://127.0.0.1:21379/notadb\n');
+      expect(() => loadConfigFile(file)).toThrow(/api\.rate_limit_store: database "notadb" .* is not a whole number/);
       writeFileSync(file, 'api:\n  rate_limit_store: redis://127.0.0.1:6379\n');
       expect(loadConfigFile(file).api.rate_limit_store).toBe('redis://127.0.0.1:6379');
     } finally {
