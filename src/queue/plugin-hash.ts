@@ -71,6 +71,21 @@ export function fingerprintStrategy(spec: string, cwd = process.cwd()): PluginFi
   return fingerprintFile(found.file, spec, found.builtin);
 }
 
+/**
+ * The fingerprint `optimize --queue` sends: refused at once, naming the fix, when no worker could
+ * accept it (a worker loads only files inside its strategies folder, checked before they run).
+ */
+export function queueFingerprint(spec: string, cwd = process.cwd()): PluginFingerprint {
+  const found = strategyFile(spec, cwd);
+  if (found === undefined) return fingerprintStrategy(spec, cwd);
+  const graph = pluginGraph(found.file);
+  if (graph.computed.length > 0) throw new InputError('--strategy', `${spec} loads code by a computed name (${graph.computed.join(', ')}): a worker checks a plugin's files before running it, so --queue needs every import written as a literal path`);
+  const f = fingerprintGraph(graph, found.builtin ? spec : basename(found.file), found.builtin);
+  const outside = Object.keys(f.files).filter((k) => k.startsWith('../'));
+  if (outside.length > 0) throw new InputError('--strategy', `${spec} imports ${outside.join(', ')}, outside its folder: a worker loads only files inside its strategies folder, so move them in beside the plugin`);
+  return f;
+}
+
 /** Why a worker's copy differs from the job's (undefined when it is the same). */
 export function fingerprintMismatch(expected: PluginFingerprint, mine: PluginFingerprint): string | undefined {
   if (expected.hash === mine.hash) return undefined;

@@ -10,7 +10,7 @@ import type { Redis } from 'ioredis';
 import type { Job, JobContext, JobResult } from '../../backtest/optimize-job.js';
 import { TradeloopError } from '../core/index.js';
 import { bullConnection, connectRedis } from './connect.js';
-import { fingerprintStrategy, sha256, tradeloopVersion, type PluginFingerprint } from './plugin-hash.js';
+import { queueFingerprint, sha256, tradeloopVersion, type PluginFingerprint } from './plugin-hash.js';
 import { encodeSeries, keys, PREFIX, STUDY_QUEUE, studyKey, TRIAL_QUEUE, trialKey, type StoredResult, type StudySpec, type TrialData } from './protocol.js';
 import type { RedisTarget } from './redis-url.js';
 
@@ -45,7 +45,7 @@ const WORKER_SEEN_MS = 15_000;
 
 /** Runs the jobs through the queue; answers results in job order and how many workers were seen. */
 export async function runJobsOnQueue(ctx: JobContext, jobs: readonly Job[], opts: QueueStudyOptions, onProgress?: (done: number, total: number) => void): Promise<{ results: JobResult[]; workers: number; studyKey: string; reused: number }> {
-  const plugin: PluginFingerprint = fingerprintStrategy(ctx.strategy, opts.cwd);
+  const plugin: PluginFingerprint = queueFingerprint(ctx.strategy, opts.cwd);
   const redis = await connectRedis(opts.target, opts.env, '--queue');
   const sub = redis.duplicate();
   sub.on('error', () => undefined);

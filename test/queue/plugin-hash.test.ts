@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fingerprintFile, fingerprintMismatch, fingerprintStrategy, tradeloopVersion } from '../../src/queue/plugin-hash.js';
+import { fingerprintFile, fingerprintMismatch, fingerprintStrategy, queueFingerprint, tradeloopVersion } from '../../src/queue/plugin-hash.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tradeloop-hash-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -40,5 +40,19 @@ describe('plugin fingerprints', () => {
     expect(Object.keys(f.files)).toEqual(['sma-cross.ts']);
     expect(() => fingerprintStrategy('no-such-strategy')).toThrow(/--strategy: "no-such-strategy" is neither a plugin file nor a built-in strategy/);
     expect(tradeloopVersion()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it('optimize --queue refuses at once a plugin no worker could accept: imports outside its folder, or by a computed name', () => {
+    const root = join(dir, 'queue');
+    mkdirSync(join(root, 'plugins'), { recursive: true });
+    writeFileSync(join(root, 'shared.ts'), 'export const s = 1;\n');
+    writeFileSync(join(root, 'plugins', 'out.ts'), "import { s } from '../shared.js';\nexport default s;\n");
+    writeFileSync(join(root, 'plugins', 'computed.ts'), "const name = './x.js';\nexport default await import(name);\n");
+    writeFileSync(join(root, 'plugins', 'fine.ts'), "import { s } from './lib.js';\nexport default s;\n");
+    writeFileSync(join(root, 'plugins', 'lib.ts'), 'export const s = 1;\n');
+    expect(() => queueFingerprint('plugins/out.ts', root)).toThrow(/--strategy: plugins\/out\.ts imports \.\.\/shared\.ts, outside its folder: .* move them in beside the plugin/);
+    expect(() => queueFingerprint('plugins/computed.ts', root)).toThrow(/--strategy: plugins\/computed\.ts loads code by a computed name .*import\(\.\.\.\).* literal path/);
+    expect(queueFingerprint('plugins/fine.ts', root)).toMatchObject({ spec: 'fine.ts', builtin: false, files: { 'fine.ts': expect.any(String), 'lib.ts': expect.any(String) } });
+    expect(queueFingerprint('sma-cross').builtin).toBe(true);
   });
 });
