@@ -177,7 +177,10 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
       if (refused) await redis.hset(keys.refusals(d.study), id, message);
       if (last) await finish(d, 'failed', message, false);
       opts.onTrial?.({ trial: d.trial, outcome: refused ? 'refused' : 'error', detail: refused ? `worker ${id} refused trial ${d.trial.slice(0, 12)}: ${e.detail}` : message, ms: clock.now() - t0 });
-      throw new Error(message);
+      const failure = new Error(message);
+      // BullMQ keeps the stack in Redis beside the reason: a refusal's says nothing of this machine
+      if (refused) failure.stack = message;
+      throw failure;
     }
   };
 

@@ -97,10 +97,15 @@ describe.skipIf(redisSkipReason !== undefined)('a queued trial naming a file out
     return job.id!;
   };
 
+  /** The job's failure as Redis holds it: its reason and the stack BullMQ keeps beside it. */
   const failure = (id: string): Promise<string> =>
     until(`job ${id} to fail`, async () => {
       const job = await queue.getJob(id);
-      return job !== undefined && (await job.getState()) === 'failed' ? job.failedReason : undefined;
+      if (job === undefined || (await job.getState()) !== 'failed') return undefined;
+      const stack = (job.stacktrace ?? []).join('\n');
+      expect(stack).not.toContain(dir);
+      expect(stack).not.toMatch(/trial-worker|node_modules/);
+      return job.failedReason;
     });
 
   it('refuses an absolute path, a ../ path and a symlink leading outside, running none of them, with one answer', async () => {
