@@ -16,8 +16,12 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'strategies/**/*.test.ts', 'backtest/**/*.test.ts'],
     environment: 'node',
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Budgets for tests and hooks that set none: unit tests take milliseconds, but many end-to-end tests
+    // start the CLI a few times (2 to 5 s a process alone on the 2-core machine, 14 s for the longest
+    // such test) and must pass with the machine under other load, so the default is a generous
+    // multiple of that rather than of a unit test's time. Longer tests set their own, as multiples too.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
     pool: 'forks',
     // Most of the wall time is end-to-end tests waiting on real servers and processes (a 240 s run, 20 s
     // live runs, an npm install), not CPU: vitest's default of one worker fewer than the cores would run

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../config/index.js';
 import { Journal } from '../exec/index.js';
 import { closeRigJournals, liveRunRig } from '../../test/support/live-run-rig.js';
+import { FIRST_START_KEY } from './orphan-history.js';
 import { orphanPolicy, UNKNOWN_STRATEGY } from './orphans.js';
 
 afterEach(closeRigJournals);
@@ -77,6 +78,33 @@ describe('orphans at start', () => {
     expect(second.run.view().orphans).toEqual([]); // closed already: journaled, nothing to cancel
     await second.run.stop('test');
     empty.close();
+  });
+
+  it('records of ours older than a day that the journal lost are journaled from its first start: a filled order with its fills, a settled quote execution; new ids go on past them', async () => {
+    const first = liveRunRig({ refPrefix: 'orph' });
+    const journal = first.journal;
+    journal.setMeta(FIRST_START_KEY, String(first.clock.now()));
+    await first.venue.placeOrder({ refId: 'orph-7', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '100' });
+    const quote = (await first.venue.listQuotes('BTCUSD')).find((q) => q.side === 'BUY');
+    const execution = await first.venue.executeQuote({ refId: 'orph-8', quoteId: quote?.quoteId ?? '', quoteAmount: '50.00' });
+    first.clock.advance(3 * 86_400_000); // the last day's fills no longer name the order
+    const second = liveRunRig({ refPrefix: 'orph', clock: first.clock, sim: first.sim, journal });
+    const started = second.run.start([]);
+    await second.clock.advanceAsync(3_000, 50);
+    await started;
+    const orderId = journal.get('orph-7')?.venueId;
+    expect(journal.get('orph-7')).toMatchObject({ kind: 'place-order', state: 'done', status: 'FILLED', strategy: UNKNOWN_STRATEGY });
+    const venueFills = first.sim.executions().filter((x) => x.orderId === orderId);
+    expect(venueFills.length).toBeGreaterThan(0);
+    expect(journal.fills({ refId: 'orph-7' }).map((f) => f.fillId).sort()).toEqual(venueFills.map((x) => x.executionId).sort());
+    const settled = first.sim.quoteExecutions().find((x) => x.id === execution.executionId);
+    expect(settled?.status).toBe('SETTLED');
+    expect(journal.get('orph-8')).toMatchObject({ kind: 'execute-quote', state: 'done', status: 'SETTLED', venueId: execution.executionId, amountFilled: settled?.baseAmount.toFixed(), averagePrice: settled?.price.toFixed() });
+    expect(journal.strategyFills().map((f) => f.refId).sort()).toEqual([...venueFills.map(() => 'orph-7'), 'orph-8']);
+    await second.tick(1);
+    await second.run.engine.drain();
+    expect(second.openAtVenue().map((o) => o.refId)).toEqual(['orph-9']);
+    await second.run.stop('test');
   });
 
   it('adopt (the default without cancel_on_exit): the orders keep resting, count as open and are followed to their fills', async () => {

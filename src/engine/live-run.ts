@@ -15,6 +15,7 @@ import { endTally, openOrderViews, orphanViews } from './run-summary.js';
 import { Recent, RecentReports, venueUnreachableSince, type RunSummary, type RunView } from './run-view.js';
 import type { StrategyRunner } from './strategy-runner.js';
 import type { VenueMetadata } from './venue-metadata.js';
+import { historyStart } from './orphan-history.js';
 import { orphansAtStart, type Orphan } from './orphans.js';
 import { warmUpWithRetry } from './warm-up.js';
 
@@ -116,8 +117,9 @@ export class LiveRun {
     const log = this.deps.log;
     const rec = await this.reconcileUntilAgreed();
     for (const line of rec.repairs) log.info(`reconciled: ${line}`);
-    // orphans (orders an earlier run left open, ours the journal lacked) are settled before any new intent
-    this.orphans = await orphansAtStart(this.kernel, this.deps, this.startedAt - DAY_MS);
+    // records of ours the journal lacks (since its first start) are journaled with their fills, and
+    // orphans (orders an earlier run left open, or open ones just journaled) are settled, before any new intent
+    this.orphans = await orphansAtStart(this.kernel, this.deps, historyStart(this.deps.journal, this.startedAt));
     const foreign = rec.foreignOpenOrders.filter((id) => this.deps.journal.byVenueId(id) === undefined);
     if (foreign.length) log.warn(`${foreign.length} open order(s) at the venue are not ours (no ref_id with our prefix): left alone`);
     const [history] = await Promise.all([warmUpWithRetry(this.deps.source, this.markets, this.deps.config.streams.warmup_points, this.deps.clock, log), this.kernel.startMetadata(), this.readBalances()]);

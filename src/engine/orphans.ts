@@ -1,15 +1,12 @@
-import type { Clock } from '../clock/index.js';
 import type { Config } from '../config/index.js';
-import type { Intent } from '../core/index.js';
-import { errorMessage, type FillTracker, type JournalIntentRow, type JournalStore } from '../exec/index.js';
+import type { FillTracker, JournalIntentRow } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
-import { TERMINAL_ORDER_STATUSES, type Venue, type VenueOrder } from '../venue/index.js';
+import { recoverHistory, type HistoryScanDeps } from './orphan-history.js';
+
+export { UNKNOWN_STRATEGY } from './orphan-history.js';
 
 /** What a start does with orphans: cancel them, adopt them (follow them as ours), or halt trading. */
 export type OrphanPolicy = 'cancel' | 'adopt' | 'halt';
-
-/** Strategy named on an orphan's journal row when no journal row said which strategy made it. */
-export const UNKNOWN_STRATEGY = 'unknown (orphan)';
 
 /**
  * The `run.orphans` policy in force: the configured one, else `cancel`, or `adopt` when
@@ -34,72 +31,21 @@ export interface Orphan {
   action: OrphanPolicy | 'left-open' | 'closed';
 }
 
-export interface OrphanScanDeps {
-  readonly venue: Venue;
-  readonly journal: JournalStore;
-  readonly clock: Pick<Clock, 'now'>;
-  readonly refPrefix: string;
-  readonly log?: Logger;
-  /** Told the ref_id the venue gives each order journaled here, so their fills are journaled under it (FillTracker.confirm). */
-  readonly confirm?: (orderId: string, refId: string) => void;
-}
+export type OrphanScanDeps = HistoryScanDeps;
 
 /**
- * Finds the orphans at start (after reconciling): venue records whose ref_id carries our prefix but
- * that the journal lacks (open orders, and orders the fills of the last day name), which it journals
- * first so none is untracked, and the orders the journal holds open from an earlier run. Records
- * already closed are journaled but are no orphans (nothing rests). A failed read of the venue is
- * logged and leaves that part for the next start: it never stops the run.
+ * Finds the orphans at start (after reconciling): first every venue record of ours the journal lacks
+ * since `sinceMs` is journaled, open or closed, with its fills (see `recoverHistory`); the orphans
+ * are the orders among them still open, and the orders the journal holds open from an earlier run.
+ * `recovered` is told the ref_ids journaled, so new ids go on past them.
  */
-export async function findOrphans(deps: OrphanScanDeps, sinceMs: number): Promise<Orphan[]> {
+export async function findOrphans(deps: OrphanScanDeps, sinceMs: number, recovered?: (refIds: readonly string[]) => void): Promise<Orphan[]> {
   const earlier = deps.journal.active().filter((r) => r.kind === 'place-order' && r.state === 'open' && r.venueId !== null);
   const found: Orphan[] = earlier.map((r) => orphanOf(r, 'earlier-run'));
-  for (const order of await unjournaled(deps, sinceMs)) {
-    const row = journalOrphan(deps, order);
-    if (row.state === 'open') found.push(orphanOf(row, 'not-journaled'));
-  }
+  const { orders, executions } = await recoverHistory(deps, sinceMs);
+  for (const row of orders) if (row.state === 'open') found.push(orphanOf(row, 'not-journaled'));
+  recovered?.([...orders, ...executions].map((r) => r.refId));
   return found;
-}
-
-/** Venue orders with our prefix that the journal does not hold (open ones, and those our fills name). */
-async function unjournaled(deps: OrphanScanDeps, sinceMs: number): Promise<VenueOrder[]> {
-  const { venue, journal, log } = deps;
-  const ours = (o: { refId: string }): boolean => o.refId.startsWith(`${deps.refPrefix}-`) && journal.get(o.refId) === undefined;
-  const out = new Map<string, VenueOrder>();
-  try {
-    // by ref_id alone: a journal row sharing the venue id is another record (a world that reissued ids)
-    for (const o of await venue.listOpenOrders()) if (ours(o)) out.set(o.orderId, o);
-  } catch (e) {
-    log?.warn(`cannot list open orders to look for orphans: ${errorMessage(e)}`);
-  }
-  try {
-    const unknown = new Set((await venue.listFills(sinceMs)).map((f) => f.orderId).filter((id) => !out.has(id) && journal.byVenueId(id) === undefined));
-    for (const id of unknown) {
-      const o = await venue.getOrder(id);
-      if (ours(o)) out.set(o.orderId, o);
-    }
-  } catch (e) {
-    log?.warn(`cannot read the orders of unjournaled fills to look for orphans: ${errorMessage(e)}`);
-  }
-  return [...out.values()];
-}
-
-/** Journals a venue order the journal lacked, as an approved intent of an unknown strategy, with the venue's facts. */
-function journalOrphan(deps: OrphanScanDeps, o: VenueOrder): JournalIntentRow {
-  const { journal, clock, log } = deps;
-  const at = clock.now();
-  const intent: Intent = {
-    kind: 'place-order', intentId: o.refId, strategy: UNKNOWN_STRATEGY, market: o.market, side: o.side, type: o.type as Extract<Intent, { kind: 'place-order' }>['type'],
-    ...(o.baseAmount && { baseAmount: o.baseAmount.toFixed() }),
-    ...(o.quoteAmount && { quoteAmount: o.quoteAmount.toFixed() }),
-    ...(o.price && { price: o.price.toFixed() }),
-  };
-  journal.recordDecision({ kind: 'approve', intent, at }, { at, request: { orphan: true, orderId: o.orderId } });
-  const state = TERMINAL_ORDER_STATUSES.has(o.status) ? 'done' : 'open';
-  deps.confirm?.(o.orderId, o.refId);
-  journal.update(o.refId, at, state, { venueId: o.orderId, status: o.status, amountFilled: o.amountFilled.toFixed(), ...(o.averagePrice && { averagePrice: o.averagePrice.toFixed() }) }, { type: 'orphan', data: { status: o.status, amount_filled: o.amountFilled.toFixed() } });
-  log?.warn({ refId: o.refId, orderId: o.orderId }, `venue order ${o.orderId} (${o.refId}, ${o.side} ${o.market}, ${o.status}) carries our prefix but was not in the journal: journaled`);
-  return journal.get(o.refId) as JournalIntentRow;
 }
 
 function orphanOf(r: JournalIntentRow, origin: Orphan['origin']): Orphan {
@@ -149,11 +95,11 @@ export async function settleOrphans(kernel: OrphanKernel, orphans: readonly Orph
  */
 export async function orphansAtStart(
   kernel: OrphanKernel & { readonly fills: Pick<FillTracker, 'confirm' | 'ingest'> },
-  deps: Omit<OrphanScanDeps, 'confirm' | 'log'> & { readonly config: Pick<Config, 'run'>; readonly log: Logger },
+  deps: Omit<OrphanScanDeps, 'confirm' | 'ingest' | 'log'> & { readonly config: Pick<Config, 'run'>; readonly log: Logger },
   sinceMs: number,
 ): Promise<Orphan[]> {
   const { config, log } = deps;
-  const orphans = await findOrphans({ ...deps, confirm: (id, ref) => kernel.fills.confirm(id, ref) }, sinceMs);
+  const orphans = await findOrphans({ ...deps, confirm: (id, ref) => kernel.fills.confirm(id, ref), ingest: (fills) => kernel.fills.ingest(fills) }, sinceMs, (refs) => kernel.idsPast(refs));
   kernel.fills.ingest([]);
   await settleOrphans(kernel, orphans, orphanPolicy(config.run), config.run.exit_timeout_ms, log);
   return orphans;

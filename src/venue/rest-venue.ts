@@ -77,6 +77,25 @@ export class RestVenue implements Venue {
     return out;
   }
 
+  async *ordersSince(sinceMs: number): AsyncIterable<VenueOrder> {
+    const query = { 'order_time.begin': new Date(sinceMs).toISOString(), limit: 1000 };
+    yield* this.pages<Order, VenueOrder>('ListProfileOrders', query, orderFromWire);
+  }
+
+  async *quoteExecutionsSince(sinceMs: number): AsyncIterable<VenueQuoteExecution> {
+    const query = { 'created_at.begin': new Date(sinceMs).toISOString(), limit: 1000, order: 'ASC' };
+    yield* this.pages<unknown, VenueQuoteExecution>('ListQuoteExecutions', query, quoteExecutionFromWire);
+  }
+
+  /** Every item of a list of this profile, page by page, each read from the wire; API errors mapped as for any read. */
+  private async *pages<W, T>(operation: 'ListProfileOrders' | 'ListQuoteExecutions', query: Record<string, string | number>, read: (raw: W, operation: string) => T): AsyncIterable<T> {
+    try {
+      for await (const raw of this.api.paginate<W>(operation, { path: { profile_id: this.profileId }, query }, this.write)) yield read(raw, operation);
+    } catch (e) {
+      throw mapApiError(e);
+    }
+  }
+
   async listFills(sinceMs: number): Promise<readonly VenueFill[]> {
     const out: VenueFill[] = [];
     const query = { 'range.begin': new Date(sinceMs).toISOString(), limit: 500 };

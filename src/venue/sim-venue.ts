@@ -99,6 +99,16 @@ export class SimVenue implements Venue {
       .reverse();
   }
 
+  async *ordersSince(sinceMs: number): AsyncIterable<VenueOrder> {
+    const all = this.sim.listOrdersNow({ profileId: this.profileId, beginMs: sinceMs });
+    for (const o of all.reverse()) yield toVenueOrder(o);
+  }
+
+  async *quoteExecutionsSince(sinceMs: number): AsyncIterable<VenueQuoteExecution> {
+    const all = this.sim.listQuoteExecutions({ profileId: this.profileId, beginMs: sinceMs });
+    for (const x of all.reverse()) yield toVenueQuoteExecution(x);
+  }
+
   async balances(): Promise<readonly VenueBalance[]> {
     this.sim.now();
     return this.sim.accounts.balances(this.profileId);

@@ -9,7 +9,7 @@ const live: Proc[] = [];
 
 beforeAll(async () => {
   sandbox = await startSandboxProcess(tempDir('crash-sandbox'));
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   for (const p of live) if (p.child.exitCode === null) p.child.kill('SIGKILL');

@@ -47,7 +47,8 @@ export async function waitFor(check: () => boolean | Promise<boolean>, what: str
 export async function startSandboxProcess(cwd: string, seed = 9, faults?: string): Promise<{ proc: Proc; url: string }> {
   const proc = tradeloop(['sandbox', '--port', '0', '--seed', String(seed), '--state', join(cwd, 'sandbox-state.json'), '--truth', ...(faults ? ['--faults', faults] : [])], cwd);
   const re = /listening on (http:\/\/127\.0\.0\.1:\d+)/;
-  await waitFor(() => re.test(proc.out()), `the sandbox (${proc.err().slice(-300)})`, 30_000);
+  // a few seconds alone; generous for a machine under other load
+  await waitFor(() => re.test(proc.out()), `the sandbox (${proc.err().slice(-300)})`, 90_000);
   return { proc, url: re.exec(proc.out())?.[1] as string };
 }
 
@@ -94,7 +95,7 @@ export function useSandboxProcess(name: string, seed: number): SharedSandbox {
   beforeAll(async () => {
     s.cwd = tempDir(name);
     ({ proc: s.proc, url: s.url } = await startSandboxProcess(s.cwd, seed));
-  }, 40_000);
+  }, 120_000);
   afterAll(async () => {
     s.proc?.child.kill('SIGTERM');
     await s.proc?.exit;
