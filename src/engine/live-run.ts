@@ -8,7 +8,7 @@ import type { RiskGate } from '../risk/index.js';
 import { midOf, type AccountStore, type MarketStore } from '../state/index.js';
 import { REF_ID_REUSED, type MarketSource, type MarketSubscription, type Venue } from '../venue/index.js';
 import type { Engine } from './engine.js';
-import { equityOf, heldPositions, readStartEquity, saveStartEquity, type StartEquity } from './equity.js';
+import { equityOf, heldPositions, readKillSwitchMarks, readStartEquity, saveKillSwitchMarks, saveStartEquity, type StartEquity } from './equity.js';
 import type { IntentIds } from './intent-ids.js';
 import { Kernel } from './kernel.js';
 import { endTally, openOrderViews, orphanViews } from './run-summary.js';
@@ -73,6 +73,8 @@ export class LiveRun {
   private readonly markets: readonly MarketSymbol[];
   private readonly startedAt: number;
   private startEquity: StartEquity | undefined;
+  /** The kill switch's marks as last kept in the journal (JSON), so they are written only when they change. */
+  private savedMarks: string | undefined;
   private stopping: Promise<RunSummary> | undefined;
   private ordersPlaced = 0;
   private fillCount = 0;
@@ -124,6 +126,7 @@ export class LiveRun {
     const warmed = this.engine.warmUp(history);
     log.info(`warmed up on ${warmed} historical price point(s) for ${this.markets.join(', ')}`);
     this.captureStartEquity();
+    this.restoreMarks();
     const source = this.deps.source;
     this.kernel.attach(source);
     // the open-orders poll also says which orders need no status read this cycle, and adopts late landings
@@ -200,7 +203,7 @@ export class LiveRun {
   private haltOnForeignRefId(refId: string, message: string): void {
     const reason = `ref_id ${refId} already names a different record at the venue (another bot on this prefix, or a replaced journal?)`;
     // no new write at all, not even a reducing sell: its ref_id could name someone else's record too
-    this.kernel.halt(reason, { allowReducing: false });
+    this.kernel.halt(reason, { allowReducing: false, kind: 'ref-id-conflict' });
     this.deps.log.error({ alert: 'REF_ID_CONFLICT', refId }, `ALERT: trading halted: ${reason}: ${message}; use a new journal.path or run.ref_prefix before restarting`);
   }
 
@@ -296,6 +299,30 @@ export class LiveRun {
     if (!equity) return;
     this.captureStartEquity();
     this.kernel.markEquity(equity, this.deps.clock.now());
+    this.saveMarks();
+  }
+
+  /**
+   * The kill switch's marks (the UTC day's opening equity, the drawdown's peak) as the journal last
+   * kept them, taken when they are of this UTC day: a restart mid-day does not start the day's loss
+   * afresh. Called once at start, before the first mark.
+   */
+  private restoreMarks(): void {
+    const kept = readKillSwitchMarks(this.deps.journal, this.equityAsset);
+    if (kept && this.gate.killSwitch.restore(kept, this.deps.clock.now())) {
+      this.savedMarks = JSON.stringify(kept);
+      this.deps.log.info(`kill switch: the day's opening equity ${kept.dayOpenEquity} and peak ${kept.peak} ${this.equityAsset} kept from earlier today (${kept.day}, UTC)`);
+    }
+  }
+
+  /** Keeps the kill switch's marks in the journal when they changed. */
+  private saveMarks(): void {
+    const marks = this.gate.killSwitch.marks();
+    if (!marks) return;
+    const text = JSON.stringify(marks);
+    if (text === this.savedMarks) return;
+    saveKillSwitchMarks(this.deps.journal, this.equityAsset, marks);
+    this.savedMarks = text;
   }
 
   /** Resolves `allStopped` once no strategy is left running (each threw or returned a non-intent). */

@@ -3,6 +3,7 @@ import type { Config } from '../config/index.js';
 import type { Intent } from '../core/index.js';
 import { errorMessage, type FillTracker, type JournalIntentRow, type JournalStore } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
+import type { HaltKind } from '../risk/index.js';
 import { TERMINAL_ORDER_STATUSES, type Venue, type VenueOrder } from '../venue/index.js';
 
 /** What a start does with orphans: cancel them, adopt them (follow them as ours), or halt trading. */
@@ -115,7 +116,7 @@ export interface OrphanKernel {
   cancelAll(only: ReadonlySet<string>, timeoutMs: number): Promise<{ readonly open: readonly string[] }>;
   adopt(refIds: readonly string[]): void;
   idsPast(refIds: readonly string[]): void;
-  haltKeepingOrders(reason: string): void;
+  haltKeepingOrders(reason: string, kind?: HaltKind): void;
 }
 
 /**
@@ -140,7 +141,7 @@ export async function settleOrphans(kernel: OrphanKernel, orphans: readonly Orph
   }
   kernel.adopt(refs);
   for (const o of orphans) o.action = policy;
-  if (policy === 'halt') kernel.haltKeepingOrders(`${orphans.length} orphan order(s) found at start (run.orphans: halt): ${refs.join(', ')}; cancel or adopt them, then restart`);
+  if (policy === 'halt') kernel.haltKeepingOrders(`${orphans.length} orphan order(s) found at start (run.orphans: halt): ${refs.join(', ')}; cancel or adopt them, then restart`, 'orphans');
 }
 
 /**
