@@ -1,5 +1,5 @@
 import type { Subscription } from 'rxjs';
-import type { Clock, TimerHandle } from '../clock/index.js';
+import { sleepOn, type Clock, type TimerHandle } from '../clock/index.js';
 import type { Config } from '../config/index.js';
 import { ZERO, type Dec, type Decision, type ExecReport, type MarketSymbol } from '../core/index.js';
 import { errorMessage, type CrashHook, type FillTracker, type JournalIntentRow, type JournalStore, type OrderExecutor, type QuoteExecutor, type ReconcileResult, type Reconciler, type TransferExecutor } from '../exec/index.js';
@@ -11,7 +11,8 @@ import type { Engine } from './engine.js';
 import { equityOf, heldPositions, readKillSwitchMarks, readStartEquity, saveKillSwitchMarks, saveStartEquity, type StartEquity } from './equity.js';
 import type { IntentIds } from './intent-ids.js';
 import { Kernel } from './kernel.js';
-import { endTally, openOrderViews, orphanViews } from './run-summary.js';
+import { beforeDeadline } from './cancel-all.js';
+import { describeQuoteExecution, endTally, openOrderViews, orphanViews } from './run-summary.js';
 import { Recent, RecentReports, venueUnreachableSince, type RunSummary, type RunView } from './run-view.js';
 import type { StrategyRunner } from './strategy-runner.js';
 import type { VenueMetadata } from './venue-metadata.js';
@@ -19,6 +20,9 @@ import { orphansAtStart, type Orphan } from './orphans.js';
 import { warmUpWithRetry } from './warm-up.js';
 
 const DAY_MS = 24 * 3_600_000;
+/** At exit, a quote execution not settled yet is read again after these pauses (doubling), as exit cancels are. */
+const QUOTE_FIRST_READ_MS = 250;
+const QUOTE_MAX_READ_MS = 2_000;
 
 export interface LiveRunDeps {
   readonly clock: Clock;
@@ -348,6 +352,32 @@ export class LiveRun {
     loop();
   }
 
+  /**
+   * At exit: follows the quote executions still in flight (CREATED at the venue, or whose outcome is
+   * unknown) to their end, as the exit's cancels follow orders: each read back (by id, or looked up by
+   * ref_id) until the venue says SETTLED or shows it was never made, the journal taking each answer
+   * and the account its effect, again after a growing pause, for at most `timeoutMs`. Those it could
+   * not resolve are named in the log (and in the summary, by `endTally`).
+   */
+  private async settleQuoteExecutions(timeoutMs: number): Promise<void> {
+    const { clock, journal, log } = this.deps;
+    const inFlight = (): JournalIntentRow[] => journal.active().filter((r) => r.kind === 'execute-quote');
+    if (inFlight().length === 0) return;
+    const deadline = clock.now() + timeoutMs;
+    const follow = async (): Promise<boolean> => {
+      for (let delay = QUOTE_FIRST_READ_MS; ; delay = Math.min(QUOTE_MAX_READ_MS, delay * 2)) {
+        for (const row of inFlight()) await (row.state === 'open' ? this.quotes.refresh(row) : this.quotes.resolve(row.refId));
+        if (inFlight().length === 0) return true;
+        const left = deadline - clock.now();
+        if (left <= 0) return false;
+        await sleepOn(clock, Math.min(delay, left));
+      }
+    };
+    if (await beforeDeadline(clock, follow(), deadline)) return;
+    const left = inFlight();
+    if (left.length > 0) log.error(`${left.length} quote execution(s) not settled after ${timeoutMs} ms of following them at exit: ${left.map(describeQuoteExecution).join('; ')}; the next start follows them to their end`);
+  }
+
   private async shutdown(reason: string): Promise<RunSummary> {
     const log = this.deps.log;
     log.info(`stopping: ${reason}`);
@@ -362,6 +392,7 @@ export class LiveRun {
       await this.kernel.drain();
       const run = this.deps.config.run;
       if (run.cancel_on_exit) await this.kernel.cancelAll(undefined, run.exit_timeout_ms);
+      await this.settleQuoteExecutions(run.exit_timeout_ms);
       // the streams are stopped: read the last fills and each open order's state directly (the last
       // open-orders poll predates the cancels above, and would pass them off as still open)
       this.pollFills = true;
