@@ -7,31 +7,9 @@
  * answers for within `run.exit_timeout_ms` is named in the summary and the exit still ends on time.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import type { RunSummary } from '../../src/engine/index.js';
-import { defineStrategy } from '../../src/strategy/index.js';
 import { startLiveHarness, type LiveHarness } from '../support/live-harness.js';
-
-/** Executes the BUY quote once, for 500 USD, as soon as one with time to live is held. */
-const quoteOnce = defineStrategy({
-  name: 'quote-once',
-  description: 'test strategy: one execution of the BUY quote, 500 USD',
-  params: z.object({}),
-  markets: ['BTCUSD'],
-  needs: ['quote', 'price'],
-  create: () => {
-    let done = false;
-    return {
-      onEvent(e, ctx) {
-        if (done || ctx.warmingUp) return undefined;
-        const quote = ctx.market('BTCUSD').quotes.BUY;
-        if (!quote || quote.value.expiresAt - ctx.now() < 10_000) return undefined;
-        done = true;
-        return { kind: 'execute-quote', market: 'BTCUSD', side: 'BUY', quoteAmount: '500.00' };
-      },
-    };
-  },
-});
+import quoteOnce from './fixtures/quote-once.js';
 
 /**
  * The venue's outage for quote executions: the execution is made but its answer lost (the client's
