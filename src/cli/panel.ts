@@ -127,10 +127,11 @@ export function renderSummary(s: RunSummary): string {
     ['equity', `${formatAmount(s.startEquity, asset)} → ${formatMoney(s.endEquity, asset)}${s.startEquityAt === undefined ? '' : ` (start measured ${new Date(s.startEquityAt).toISOString().slice(0, 19).replace('T', ' ')} UTC)`}`],
     ['PnL', formatMoney(s.pnl, asset)],
     ['open orders left', String(s.openOrdersLeft)],
-    ...(s.settlingQuoteExecutions ? [['quote executions settling', `${s.settlingQuoteExecutions} (followed to settlement at the next start)`]] : []),
+    ...(s.settlingQuoteExecutions ? [['quote executions not settled', `${s.settlingQuoteExecutions} (followed to settlement at the next start)`]] : []),
     ['unresolved', String(s.unresolved)],
   ];
   for (const x of s.leftOpen ?? []) rows.push(['left open', x]);
+  for (const x of s.leftSettling ?? []) rows.push(['not settled', x]);
   if (s.positions !== undefined) {
     if (s.positions.length === 0) rows.push(['positions held', `none (all in ${asset})`]);
     for (const p of s.positions) rows.push(['position held', positionText(p, asset)]);

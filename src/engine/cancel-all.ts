@@ -54,7 +54,7 @@ export async function cancelOrders(deps: CancelAllDeps, rows: readonly JournalIn
  * `work`'s result, or false once `deadline` has passed first (a request still hanging then does not
  * hold the exit; whatever it brings later is still journaled).
  */
-function beforeDeadline(clock: CancelAllDeps['clock'], work: Promise<boolean>, deadline: number): Promise<boolean> {
+export function beforeDeadline(clock: CancelAllDeps['clock'], work: Promise<boolean>, deadline: number): Promise<boolean> {
   let timer: { cancel(): void } | undefined;
   const late = new Promise<boolean>((resolve) => (timer = clock.setTimeout(() => resolve(false), Math.max(0, deadline - clock.now()))));
   return Promise.race([work, late]).finally(() => timer?.cancel());

@@ -1,5 +1,6 @@
 import { D, ZERO, type Dec, type Instrument, type MarketSymbol } from '../core/index.js';
 import type { JournalStore } from '../exec/index.js';
+import type { KillSwitchMarks } from '../risk/index.js';
 import { midOf, type AccountStore, type MarketStore } from '../state/index.js';
 import type { HeldPosition } from './run-view.js';
 
@@ -74,4 +75,28 @@ export function readStartEquity(journal: Pick<JournalStore, 'getMeta'>, asset: s
 /** Keeps the start equity in the journal (full precision), for the summary of a restarted run. */
 export function saveStartEquity(journal: Pick<JournalStore, 'setMeta'>, start: StartEquity): void {
   journal.setMeta(START_EQUITY_KEY, JSON.stringify(start));
+}
+
+const KILL_SWITCH_MARKS_KEY = 'risk.kill_switch_marks';
+
+/**
+ * The kill switch's marks kept in the journal (the UTC day's opening equity and the drawdown's peak),
+ * when they were measured in `asset`; undefined when none are kept or the record is unreadable.
+ */
+export function readKillSwitchMarks(journal: Pick<JournalStore, 'getMeta'>, asset: string): KillSwitchMarks | undefined {
+  const raw = journal.getMeta(KILL_SWITCH_MARKS_KEY);
+  if (raw === undefined) return undefined;
+  try {
+    const m = JSON.parse(raw) as Partial<KillSwitchMarks> & { asset?: string };
+    if (m.asset !== asset || typeof m.day !== 'string' || typeof m.dayOpenEquity !== 'string' || typeof m.peak !== 'string') return undefined;
+    if (!new D(m.dayOpenEquity).isFinite() || !new D(m.peak).isFinite()) return undefined;
+    return { day: m.day, dayOpenEquity: m.dayOpenEquity, peak: m.peak };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Keeps the kill switch's marks in the journal (full precision), keyed by their UTC day. */
+export function saveKillSwitchMarks(journal: Pick<JournalStore, 'setMeta'>, asset: string, marks: KillSwitchMarks): void {
+  journal.setMeta(KILL_SWITCH_MARKS_KEY, JSON.stringify({ asset, ...marks }));
 }

@@ -3,7 +3,7 @@ import type { Clock } from '../clock/index.js';
 import type { Dec, Decision, ExecReport } from '../core/index.js';
 import { FillTracker, OrderExecutor, QuoteExecutor, Reconciler, TransferExecutor, type ExecContext, type JournalStore } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
-import { RiskGate, type RiskLimits } from '../risk/index.js';
+import { RiskGate, type HaltCause, type HaltKind, type RiskLimits } from '../risk/index.js';
 import { AccountStore, MarketStore, type AccountEvent } from '../state/index.js';
 import { HotStream } from '../state/hot-stream.js';
 import type { MarketSource, Venue, VenueOrder } from '../venue/index.js';
@@ -214,13 +214,12 @@ export class Kernel {
   }
 
   /**
-   * Trips the kill switch by hand (an operator): the same halt as a trip on equity. With
-   * `allowReducing: false` (the run can no longer trust its own ids) nothing new is sent at all.
+   * Halts new intents for a cause (an operator's by default; a ref_id conflict, ...), cancelling the
+   * open orders as a trip on equity does. With `allowReducing: false` (the run can no longer trust its
+   * own ids) nothing new is sent at all. A cause already active keeps its first reason.
    */
-  halt(reason: string, options: { readonly allowReducing?: boolean } = {}): void {
-    const first = !this.gate.killSwitch.tripped;
-    this.gate.killSwitch.trip(reason, options);
-    if (first) this.onHalt(`halted: ${reason}`);
+  halt(reason: string, options: { readonly allowReducing?: boolean; readonly kind?: HaltKind } = {}): void {
+    if (this.gate.killSwitch.trip(reason, { ...options, at: this.ports.clock.now() })) this.onHalt(`halted: ${reason}`);
   }
 
   /**
@@ -295,21 +294,24 @@ export class Kernel {
     this.ids.skipPast(IntentIds.lastOf(this.ids.prefix, refIds));
   }
 
-  /** Halts new intents and leaves every open order as it is (an operator decides what to do with them). */
-  haltKeepingOrders(reason: string): void {
-    this.gate.killSwitch.trip(reason);
-    this.ports.log?.error(`halted: ${reason}; open orders are left as they are`);
+  /** Halts new intents for a cause (an operator's by default) and leaves every open order as it is (an operator decides what to do with them). */
+  haltKeepingOrders(reason: string, kind: HaltKind = 'operator'): void {
+    if (this.gate.killSwitch.trip(reason, { kind, at: this.ports.clock.now() })) this.ports.log?.error(`halted: ${reason}; open orders are left as they are`);
   }
 
   /**
-   * Lifts a halt or a kill-switch trip (an operator's resume): new intents pass again, and orders
-   * still waiting to be cancelled for the halt are left alone. Whether a trip may be lifted is the
-   * caller's decision (the control API asks for it explicitly).
+   * Lifts the halt causes of `kinds` (an operator's resume) and returns those lifted; the others hold.
+   * Once nothing holds, new intents pass again and orders still waiting to be cancelled for the halt
+   * are left alone. Which causes may be lifted is the caller's decision (the control API lifts a
+   * kill-switch trip only when asked explicitly, and never a cause that needs a restart).
    */
-  resume(): void {
-    this.gate.killSwitch.reset();
-    this.haltCancels.clear();
-    this.ports.log?.warn('trading resumed by an operator');
+  resume(kinds: Iterable<HaltKind>): HaltCause[] {
+    const lifted = this.gate.killSwitch.lift(kinds);
+    if (lifted.length === 0) return lifted;
+    const still = this.gate.killSwitch.tripped;
+    if (still === undefined) this.haltCancels.clear();
+    this.ports.log?.warn(`lifted by an operator: ${lifted.map((c) => c.reason).join('; ')}${still === undefined ? '; trading resumed' : `; trading stays halted: ${still}`}`);
+    return lifted;
   }
 
   /** Unsubscribes everything (the journal is the caller's to close). */

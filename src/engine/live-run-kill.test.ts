@@ -80,4 +80,35 @@ describe('LiveRun kill switch', () => {
     expect(s.openAtVenue()).toEqual([]); // asked again on a following cycle
     await s.run.stop('test over');
   });
+
+  it('keeps the day\'s opening equity in the journal: a restart the same UTC day trips on the day\'s whole loss, one the next day starts afresh', async () => {
+    const config = { risk: { daily_loss_limit: '5000' } };
+    const first = liveRunRig({ config, refPrefix: 'ks' });
+    await first.run.start([]);
+    await first.tick(0, '100000');
+    await first.clock.advanceAsync(5_000, 1_000); // marked: the day opens at 100000
+    await first.tick(0, '95100');
+    await first.clock.advanceAsync(5_000, 1_000); // 4,900 lost: under the limit
+    expect(first.run.view().halted).toBeUndefined();
+    await first.run.stop('restart');
+
+    const again = liveRunRig({ config, refPrefix: 'ks', journal: first.journal, clock: first.clock, sim: first.sim });
+    await again.run.start([]);
+    await again.tick(0, '90200');
+    await again.clock.advanceAsync(5_000, 1_000);
+    expect(again.run.view().halted).toBe('daily loss 9800.00 exceeds 5000');
+    await again.run.stop('test over');
+
+    // a new UTC day opens at its first mark
+    first.clock.advance(86_400_000);
+    const tomorrow = liveRunRig({ config, refPrefix: 'ks', journal: first.journal, clock: first.clock, sim: first.sim });
+    await tomorrow.run.start([]);
+    await tomorrow.tick(0, '90200');
+    await tomorrow.clock.advanceAsync(5_000, 1_000);
+    await tomorrow.tick(0, '86000');
+    await tomorrow.clock.advanceAsync(5_000, 1_000);
+    expect(tomorrow.run.view().halted).toBeUndefined();
+    expect(tomorrow.run.gate.killSwitch.marks()).toMatchObject({ dayOpenEquity: '90200' });
+    await tomorrow.run.stop('test over');
+  });
 });

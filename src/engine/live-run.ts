@@ -1,5 +1,5 @@
 import type { Subscription } from 'rxjs';
-import type { Clock, TimerHandle } from '../clock/index.js';
+import { sleepOn, type Clock, type TimerHandle } from '../clock/index.js';
 import type { Config } from '../config/index.js';
 import { ZERO, type Dec, type Decision, type ExecReport, type MarketSymbol } from '../core/index.js';
 import { errorMessage, type CrashHook, type FillTracker, type JournalIntentRow, type JournalStore, type OrderExecutor, type QuoteExecutor, type ReconcileResult, type Reconciler, type TransferExecutor } from '../exec/index.js';
@@ -8,10 +8,11 @@ import type { RiskGate } from '../risk/index.js';
 import { midOf, type AccountStore, type MarketStore } from '../state/index.js';
 import { REF_ID_REUSED, type MarketSource, type MarketSubscription, type Venue } from '../venue/index.js';
 import type { Engine } from './engine.js';
-import { equityOf, heldPositions, readStartEquity, saveStartEquity, type StartEquity } from './equity.js';
+import { equityOf, heldPositions, readKillSwitchMarks, readStartEquity, saveKillSwitchMarks, saveStartEquity, type StartEquity } from './equity.js';
 import type { IntentIds } from './intent-ids.js';
 import { Kernel } from './kernel.js';
-import { endTally, openOrderViews, orphanViews } from './run-summary.js';
+import { beforeDeadline } from './cancel-all.js';
+import { describeQuoteExecution, endTally, openOrderViews, orphanViews } from './run-summary.js';
 import { Recent, RecentReports, venueUnreachableSince, type RunSummary, type RunView } from './run-view.js';
 import type { StrategyRunner } from './strategy-runner.js';
 import type { VenueMetadata } from './venue-metadata.js';
@@ -20,6 +21,9 @@ import { orphansAtStart, type Orphan } from './orphans.js';
 import { warmUpWithRetry } from './warm-up.js';
 
 const DAY_MS = 24 * 3_600_000;
+/** At exit, a quote execution not settled yet is read again after these pauses (doubling), as exit cancels are. */
+const QUOTE_FIRST_READ_MS = 250;
+const QUOTE_MAX_READ_MS = 2_000;
 
 export interface LiveRunDeps {
   readonly clock: Clock;
@@ -74,6 +78,8 @@ export class LiveRun {
   private readonly markets: readonly MarketSymbol[];
   private readonly startedAt: number;
   private startEquity: StartEquity | undefined;
+  /** The kill switch's marks as last kept in the journal (JSON), so they are written only when they change. */
+  private savedMarks: string | undefined;
   private stopping: Promise<RunSummary> | undefined;
   private ordersPlaced = 0;
   private fillCount = 0;
@@ -126,6 +132,7 @@ export class LiveRun {
     const warmed = this.engine.warmUp(history);
     log.info(`warmed up on ${warmed} historical price point(s) for ${this.markets.join(', ')}`);
     this.captureStartEquity();
+    this.restoreMarks();
     const source = this.deps.source;
     this.kernel.attach(source);
     // the open-orders poll also says which orders need no status read this cycle, and adopts late landings
@@ -202,7 +209,7 @@ export class LiveRun {
   private haltOnForeignRefId(refId: string, message: string): void {
     const reason = `ref_id ${refId} already names a different record at the venue (another bot on this prefix, or a replaced journal?)`;
     // no new write at all, not even a reducing sell: its ref_id could name someone else's record too
-    this.kernel.halt(reason, { allowReducing: false });
+    this.kernel.halt(reason, { allowReducing: false, kind: 'ref-id-conflict' });
     this.deps.log.error({ alert: 'REF_ID_CONFLICT', refId }, `ALERT: trading halted: ${reason}: ${message}; use a new journal.path or run.ref_prefix before restarting`);
   }
 
@@ -298,6 +305,30 @@ export class LiveRun {
     if (!equity) return;
     this.captureStartEquity();
     this.kernel.markEquity(equity, this.deps.clock.now());
+    this.saveMarks();
+  }
+
+  /**
+   * The kill switch's marks (the UTC day's opening equity, the drawdown's peak) as the journal last
+   * kept them, taken when they are of this UTC day: a restart mid-day does not start the day's loss
+   * afresh. Called once at start, before the first mark.
+   */
+  private restoreMarks(): void {
+    const kept = readKillSwitchMarks(this.deps.journal, this.equityAsset);
+    if (kept && this.gate.killSwitch.restore(kept, this.deps.clock.now())) {
+      this.savedMarks = JSON.stringify(kept);
+      this.deps.log.info(`kill switch: the day's opening equity ${kept.dayOpenEquity} and peak ${kept.peak} ${this.equityAsset} kept from earlier today (${kept.day}, UTC)`);
+    }
+  }
+
+  /** Keeps the kill switch's marks in the journal when they changed. */
+  private saveMarks(): void {
+    const marks = this.gate.killSwitch.marks();
+    if (!marks) return;
+    const text = JSON.stringify(marks);
+    if (text === this.savedMarks) return;
+    saveKillSwitchMarks(this.deps.journal, this.equityAsset, marks);
+    this.savedMarks = text;
   }
 
   /** Resolves `allStopped` once no strategy is left running (each threw or returned a non-intent). */
@@ -323,6 +354,32 @@ export class LiveRun {
     loop();
   }
 
+  /**
+   * At exit: follows the quote executions still in flight (CREATED at the venue, or whose outcome is
+   * unknown) to their end, as the exit's cancels follow orders: each read back (by id, or looked up by
+   * ref_id) until the venue says SETTLED or shows it was never made, the journal taking each answer
+   * and the account its effect, again after a growing pause, for at most `timeoutMs`. Those it could
+   * not resolve are named in the log (and in the summary, by `endTally`).
+   */
+  private async settleQuoteExecutions(timeoutMs: number): Promise<void> {
+    const { clock, journal, log } = this.deps;
+    const inFlight = (): JournalIntentRow[] => journal.active().filter((r) => r.kind === 'execute-quote');
+    if (inFlight().length === 0) return;
+    const deadline = clock.now() + timeoutMs;
+    const follow = async (): Promise<boolean> => {
+      for (let delay = QUOTE_FIRST_READ_MS; ; delay = Math.min(QUOTE_MAX_READ_MS, delay * 2)) {
+        for (const row of inFlight()) await (row.state === 'open' ? this.quotes.refresh(row) : this.quotes.resolve(row.refId));
+        if (inFlight().length === 0) return true;
+        const left = deadline - clock.now();
+        if (left <= 0) return false;
+        await sleepOn(clock, Math.min(delay, left));
+      }
+    };
+    if (await beforeDeadline(clock, follow(), deadline)) return;
+    const left = inFlight();
+    if (left.length > 0) log.error(`${left.length} quote execution(s) not settled after ${timeoutMs} ms of following them at exit: ${left.map(describeQuoteExecution).join('; ')}; the next start follows them to their end`);
+  }
+
   private async shutdown(reason: string): Promise<RunSummary> {
     const log = this.deps.log;
     log.info(`stopping: ${reason}`);
@@ -337,6 +394,7 @@ export class LiveRun {
       await this.kernel.drain();
       const run = this.deps.config.run;
       if (run.cancel_on_exit) await this.kernel.cancelAll(undefined, run.exit_timeout_ms);
+      await this.settleQuoteExecutions(run.exit_timeout_ms);
       // the streams are stopped: read the last fills and each open order's state directly (the last
       // open-orders poll predates the cancels above, and would pass them off as still open)
       this.pollFills = true;

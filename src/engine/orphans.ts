@@ -1,6 +1,7 @@
 import type { Config } from '../config/index.js';
 import type { FillTracker, JournalIntentRow } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
+import type { HaltKind } from '../risk/index.js';
 import { recoverHistory, type HistoryScanDeps } from './orphan-history.js';
 
 export { UNKNOWN_STRATEGY } from './orphan-history.js';
@@ -61,7 +62,7 @@ export interface OrphanKernel {
   cancelAll(only: ReadonlySet<string>, timeoutMs: number): Promise<{ readonly open: readonly string[] }>;
   adopt(refIds: readonly string[]): void;
   idsPast(refIds: readonly string[]): void;
-  haltKeepingOrders(reason: string): void;
+  haltKeepingOrders(reason: string, kind?: HaltKind): void;
 }
 
 /**
@@ -86,7 +87,7 @@ export async function settleOrphans(kernel: OrphanKernel, orphans: readonly Orph
   }
   kernel.adopt(refs);
   for (const o of orphans) o.action = policy;
-  if (policy === 'halt') kernel.haltKeepingOrders(`${orphans.length} orphan order(s) found at start (run.orphans: halt): ${refs.join(', ')}; cancel or adopt them, then restart`);
+  if (policy === 'halt') kernel.haltKeepingOrders(`${orphans.length} orphan order(s) found at start (run.orphans: halt): ${refs.join(', ')}; cancel or adopt them, then restart`, 'orphans');
 }
 
 /**

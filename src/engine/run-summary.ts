@@ -4,24 +4,30 @@ import type { RunSummary, RunView } from './run-view.js';
 
 /**
  * What the journal says is left at the end of a run, for the summary: orders still open (counted and
- * named, so an exit that could not close them says which), intents left unresolved, and the orphans
- * found at start counted by what was done to them.
+ * named, so an exit that could not close them says which), quote executions not followed to their
+ * end (named likewise), intents left unresolved, and the orphans found at start counted by what was
+ * done to them.
  */
-export function endTally(journal: Pick<JournalStore, 'active'>, orphans: readonly Orphan[]): Pick<RunSummary, 'openOrdersLeft' | 'leftOpen' | 'settlingQuoteExecutions' | 'unresolved' | 'orphans'> {
+export function endTally(journal: Pick<JournalStore, 'active'>, orphans: readonly Orphan[]): Pick<RunSummary, 'openOrdersLeft' | 'leftOpen' | 'settlingQuoteExecutions' | 'leftSettling' | 'unresolved' | 'orphans'> {
   const active = journal.active();
-  // a quote execution waiting for settlement is no order at the venue: no cancel can close it, and the
-  // next start follows it to its end, so it is counted apart and never makes the exit fail
   const open = active.filter((r) => r.state === 'open' && r.kind === 'place-order');
-  const settling = active.filter((r) => r.state === 'open' && r.kind === 'execute-quote').length;
+  // a quote execution is no order at the venue: no cancel closes it, but the exit follows it to its
+  // end (SETTLED, or proved never made); one it could not is named here (CREATED, or outcome unknown)
+  const settling = active.filter((r) => r.kind === 'execute-quote');
   const orphanCounts: Record<string, number> = {};
   for (const o of orphans) orphanCounts[o.action] = (orphanCounts[o.action] ?? 0) + 1;
   return {
     openOrdersLeft: open.length,
     leftOpen: open.map(describeOrder),
-    ...(settling > 0 && { settlingQuoteExecutions: settling }),
+    ...(settling.length > 0 && { settlingQuoteExecutions: settling.length, leftSettling: settling.map(describeQuoteExecution) }),
     unresolved: active.filter((r) => r.state === 'unresolved' || r.state === 'sent').length,
     orphans: orphanCounts,
   };
+}
+
+/** One quote execution as the summary names it: ref_id, execution id, side, market and status (or the journal's state when the venue's is unknown). */
+export function describeQuoteExecution(r: JournalIntentRow): string {
+  return `${r.refId} (quote execution ${r.venueId ?? '?'}, ${r.side ?? ''} ${r.market ?? ''}, ${r.status ?? r.state})`;
 }
 
 /** One open order as the summary names it: ref_id, venue id, side, market, price and status. */

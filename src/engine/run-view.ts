@@ -62,8 +62,12 @@ export interface RunSummary {
   readonly openOrdersLeft: number;
   /** The orders still open at the venue at exit, named (ref_id, venue id, side, market, price, status). */
   readonly leftOpen?: readonly string[];
-  /** Quote executions made but not settled yet at exit (not orders: the next start follows them). */
+  /**
+   * Quote executions the exit could not follow to their end within `run.exit_timeout_ms` (CREATED at
+   * the venue, or outcome unknown): counted, and named in `leftSettling`. The next start follows them.
+   */
   readonly settlingQuoteExecutions?: number;
+  readonly leftSettling?: readonly string[];
   /** Orphans found at start, counted by what was done: cancel, adopt, halt, left-open. */
   readonly orphans?: Readonly<Record<string, number>>;
   readonly unresolved: number;

@@ -4,6 +4,7 @@
  * what the kill switch and the exit do, and nothing the engine does not know about.
  */
 import type { Logger } from '../log/index.js';
+import type { HaltCause } from '../risk/index.js';
 import type { OpsState } from './ops-state.js';
 import type { OpsRun } from './run-port.js';
 
@@ -41,34 +42,48 @@ export class Control {
     }
   }
 
-  /** Stops new intents; open orders stay as they are (cancel-all is its own action). */
+  /**
+   * Stops new intents; open orders stay as they are (cancel-all is its own action). The operator's
+   * halt is a cause of its own: it holds beside any other (a kill-switch trip lifted later leaves it).
+   */
   private halt(why: unknown): ActionResult {
     if (why !== undefined && typeof why !== 'string') return refuse(400, 'reason must be a string (why trading is halted), or left out');
     const current = this.state.haltState();
-    if (current.state !== 'running') return { status: 200, body: { trading: current, message: 'trading was already halted' } };
+    if (current.causes.some((c) => c.kind === 'operator')) return { status: 200, body: { trading: current, message: 'trading was already halted' } };
     const reason = `halted by an operator${why ? `: ${why.slice(0, MAX_REASON)}` : ''}`;
-    this.state.manualHalt = reason;
     this.run.kernel.haltKeepingOrders(reason);
     this.log?.warn(`control API: ${reason}`);
     return { status: 200, body: { trading: this.state.haltState() } };
   }
 
   /**
-   * Lifts an operator's halt. A kill-switch trip (a loss or drawdown limit, a ref_id conflict) is
-   * lifted only when asked explicitly with `kill_switch: true`: a button pressed by habit must not
-   * undo a loss limit.
+   * Lifts an operator's halt, and nothing else. A kill-switch trip (a loss or drawdown limit, orphans
+   * at start) is lifted only when asked explicitly with `kill_switch: true`: a button pressed by habit
+   * must not undo a loss limit. A cause that needs a restart (a ref_id conflict) is never lifted.
+   * Whatever is not lifted stays, with its own reason, and the answer names it.
    */
   private resume(killSwitch: unknown): ActionResult {
     if (killSwitch !== undefined && typeof killSwitch !== 'boolean') return refuse(400, 'kill_switch must be true or false');
     const current = this.state.haltState();
-    if (current.state === 'running') return { status: 200, body: { trading: current, message: 'trading was not halted' } };
-    if (current.state === 'kill-switch' && killSwitch !== true) {
-      return refuse(409, `trading was halted by the kill switch (${current.reason}), not by an operator: resume with {"kill_switch": true} (the dashboard's Resume kill switch button) to lift it`);
+    if (current.causes.length === 0) return { status: 200, body: { trading: current, message: 'trading was not halted' } };
+    const may = current.causes.filter((c) => c.lift === 'resume' || (c.lift === 'kill-switch' && killSwitch === true));
+    if (may.length === 0) {
+      const trip = current.causes.find((c) => c.lift === 'kill-switch');
+      if (trip) return refuse(409, `trading was halted by the kill switch (${trip.reason}), not by an operator: resume with {"kill_switch": true} (the dashboard's Resume kill switch button) to lift it`);
+      return refuse(409, `trading is halted by ${describe(current.causes)}: no resume lifts it; fix the cause and restart the run`);
     }
-    this.run.kernel.resume();
-    this.state.manualHalt = undefined;
-    this.log?.warn(`control API: trading resumed (was: ${current.reason})`);
-    return { status: 200, body: { trading: this.state.haltState(), was: current } };
+    const lifted = this.run.kernel.resume(may.map((c) => c.kind));
+    const trading = this.state.haltState();
+    this.log?.warn(`control API: lifted ${describe(lifted)}${trading.causes.length ? `; trading stays halted by ${describe(trading.causes)}` : '; trading resumed'}`);
+    return {
+      status: 200,
+      body: {
+        trading,
+        was: current,
+        lifted,
+        ...(trading.causes.length > 0 && { message: `trading stays halted by ${describe(trading.causes)}${trading.causes.some((c) => c.lift === 'kill-switch') && killSwitch !== true ? ' (resume with {"kill_switch": true} lifts a kill-switch trip)' : ''}` }),
+      },
+    };
   }
 
   /** The kernel's cancel-everything: every order the journal holds open, confirmed closed at the venue. */
@@ -87,6 +102,11 @@ export class Control {
     }
     return { status: 202, body: { stopping: true } };
   }
+}
+
+/** Causes as an answer names them: each kind with its reason. */
+function describe(causes: readonly HaltCause[]): string {
+  return causes.map((c) => `${c.kind} (${c.reason}${c.lift === 'restart' ? '; lifted only by a restart' : ''})`).join(', ');
 }
 
 function refuse(status: number, message: string): ActionResult {

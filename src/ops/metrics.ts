@@ -8,6 +8,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Subscription } from 'rxjs';
 import type { Decision, ExecReport } from '../core/index.js';
+import type { HaltKind } from '../risk/index.js';
 import type { OpsState } from './ops-state.js';
 import type { OpsRun } from './run-port.js';
 
@@ -127,11 +128,11 @@ export class RunMetrics {
       for (const r of run.journal.active()) if (r.kind === 'place-order') counts[r.state] = (counts[r.state] ?? 0) + 1;
       for (const [s, n] of Object.entries(counts)) this.set({ state: s }, n);
     });
-    g('tradeloop_halted', '1 while new intents are halted (by an operator or the kill switch)', ['cause'], function () {
+    g('tradeloop_halted', '1 while new intents are halted, per active cause (operator, kill_switch for a loss or drawdown limit, orphans, ref_id_conflict)', ['cause'], function () {
       const h = state.haltState();
       this.reset();
-      this.set({ cause: 'operator' }, h.state === 'halted' ? 1 : 0);
-      this.set({ cause: 'kill_switch' }, h.state === 'kill-switch' ? 1 : 0);
+      const active = new Set(h.causes.map((c) => haltLabel(c.kind)));
+      for (const cause of ['operator', 'kill_switch', ...active]) this.set({ cause }, active.has(cause) ? 1 : 0);
     });
     g('tradeloop_stream_age_seconds', 'Time since each market-data or account stream last answered', ['stream'], function () {
       this.reset();
@@ -175,4 +176,9 @@ export class RunMetrics {
       },
     });
   }
+}
+
+/** A halt cause's label on `tradeloop_halted`: a loss or drawdown trip is `kill_switch`, the others their kind. */
+function haltLabel(kind: HaltKind): string {
+  return kind === 'daily-loss' || kind === 'drawdown' ? 'kill_switch' : kind.replaceAll('-', '_');
 }

@@ -1,10 +1,20 @@
 import type { Subscription } from 'rxjs';
 import { D, formatAmount, type Dec, type Decision, type ExecReport } from '../core/index.js';
 import type { RunView } from '../engine/index.js';
+import type { HaltCause } from '../risk/index.js';
 import { tradesFromFills, type JournalRoundTrip, type StrategyPosition } from '../exec/index.js';
 import { Ring } from './ring.js';
 import type { OpsRun } from './run-port.js';
 import { balancesView, transferLimitsView, decisionView, fillView, healthView, openOrders, positionView, quotesView, reportView, roundTripView } from './views.js';
+
+/** How trading stands, as the control API, the dashboard and `tradeloop ctl status` show it. */
+export interface HaltState {
+  readonly state: 'running' | 'halted' | 'kill-switch';
+  /** Every active cause's reason, `; ` between them. */
+  readonly reason?: string;
+  readonly allowsReducing?: boolean;
+  readonly causes: readonly HaltCause[];
+}
 
 /** One sample of the run's equity, total and per strategy (P&L), and each market's mid. */
 export interface EquityPoint {
@@ -35,17 +45,14 @@ export interface OpsStateOptions {
 /**
  * What the operations server keeps of a run beyond the run's own view, all bounded: the latest
  * decisions and reports (from the kernel's streams), recent fills for the chart's markers, the equity
- * history the dashboard draws, and whether a halt was an operator's (which a plain resume lifts) or
- * a kill-switch trip (which needs a resume with `kill_switch: true`). Positions and round trips are read from
- * the journal again only after a fill.
+ * history the dashboard draws, and how trading stands (every active halt cause with its reason; see
+ * `haltState`). Positions and round trips are read from the journal again only after a fill.
  */
 export class OpsState {
   readonly decisions: Ring<Decision>;
   readonly reports: Ring<ExecReport>;
   readonly fills = new Ring<FillMark>(500);
   readonly history: Ring<EquityPoint>;
-  /** The reason of the halt an operator asked for through the API, while it holds. */
-  manualHalt: string | undefined;
   /** 429 answers seen by the API client (fed by the run's response hook). */
   rateLimited = 0;
   private readonly subs: Subscription[] = [];
@@ -77,15 +84,17 @@ export class OpsState {
     return this.trades;
   }
 
-  /** How trading stands: running, halted by an operator, or halted by the kill switch (or another guard). */
-  haltState(): { state: 'running' | 'halted' | 'kill-switch'; reason?: string; allowsReducing?: boolean } {
+  /**
+   * How trading stands: `running`, `halted` (by an operator alone) or `kill-switch` (any other cause
+   * holds: a loss or drawdown limit, a ref_id conflict, orphans at start…), with every active cause,
+   * its reason, how it is lifted and whether reducing orders still pass.
+   */
+  haltState(): HaltState {
     const ks = this.run.kernel.gate.killSwitch;
-    const reason = ks.tripped;
-    if (reason === undefined) {
-      this.manualHalt = undefined;
-      return { state: 'running' };
-    }
-    return { state: reason === this.manualHalt ? 'halted' : 'kill-switch', reason, allowsReducing: ks.allowsReducing };
+    const causes = ks.causes;
+    if (causes.length === 0) return { state: 'running', causes: [] };
+    const state = causes.every((c) => c.kind === 'operator') ? 'halted' : 'kill-switch';
+    return { state, reason: ks.tripped ?? '', allowsReducing: ks.allowsReducing, causes };
   }
 
   /** P&L per strategy (realized plus unrealized at the mid, summed over its markets), full precision. */
@@ -178,8 +187,19 @@ export class OpsState {
     return this.reports.list(limit).reverse().map(reportView);
   }
 
+  /**
+   * How trading stands, what the loss rules measure from (the UTC day's opening equity, the drawdown's
+   * peak, the equity last marked), and decisions by code.
+   */
   risk(): Record<string, unknown> {
-    return { trading: this.haltState(), denials: this.run.kernel.gate.stats() };
+    const ks = this.run.kernel.gate.killSwitch;
+    const marks = ks.marks();
+    const last = ks.lastMarked;
+    return {
+      trading: this.haltState(),
+      killSwitch: { ...marks, ...(last && { lastMarkedEquity: last.equity, lastMarkedAt: last.at }) },
+      denials: this.run.kernel.gate.stats(),
+    };
   }
 
   quotes(): Record<string, unknown> {

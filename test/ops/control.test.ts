@@ -1,11 +1,13 @@
 /**
  * The control API's resume rules: an operator's halt is lifted by a plain resume; a kill-switch trip
- * only with kill_switch: true (a habit press must not undo a loss limit); stop asks the run once.
+ * only with kill_switch: true (a habit press must not undo a loss limit); a ref_id conflict by no
+ * resume; each cause is kept apart with its reason; stop asks the run once.
  */
 import { describe, expect, it } from 'vitest';
 import { TestClock } from '../../src/clock/index.js';
 import { Control } from '../../src/ops/control.js';
 import { OpsState } from '../../src/ops/index.js';
+import type { HaltCause } from '../../src/risk/index.js';
 import { stubRun } from './stub-run.js';
 
 function setup(): { control: Control; state: OpsState; stub: ReturnType<typeof stubRun> } {
@@ -31,7 +33,25 @@ describe('control actions', () => {
     expect(refused.status).toBe(409);
     expect(refused.body.error).toMatch(/halted by the kill switch \(drawdown 11\.00% exceeds 10%\).*"kill_switch": true.*Resume kill switch button/);
     expect(state.haltState().state).toBe('kill-switch');
-    expect((await control.act('resume', { kill_switch: true })).body.trading).toEqual({ state: 'running' });
+    expect((await control.act('resume', { kill_switch: true })).body.trading).toEqual({ state: 'running', causes: [] });
+  });
+
+  it('keeps each cause apart: a plain resume lifts the operator\'s halt only; a ref_id conflict no resume lifts', async () => {
+    const { control, state, stub } = setup();
+    await control.act('halt', { reason: 'lunch' });
+    stub.run.kernel.gate.killSwitch.trip('ref_id x-7 already names a different record', { kind: 'ref-id-conflict', allowReducing: false });
+    stub.trip('drawdown 11.00% exceeds 10%');
+    expect(state.haltState()).toMatchObject({ state: 'kill-switch', allowsReducing: false });
+    expect(state.haltState().causes.map((c) => c.kind)).toEqual(['operator', 'ref-id-conflict', 'drawdown']);
+    const plain = await control.act('resume', {});
+    expect(plain.status).toBe(200);
+    expect((plain.body.lifted as HaltCause[]).map((c) => c.kind)).toEqual(['operator']);
+    expect(plain.body.message).toMatch(/trading stays halted by ref-id-conflict \(ref_id x-7.*lifted only by a restart\), drawdown \(drawdown 11\.00%.*"kill_switch": true/);
+    expect(((await control.act('resume', { kill_switch: true })).body.lifted as HaltCause[]).map((c) => c.kind)).toEqual(['drawdown']);
+    const refused = await control.act('resume', { kill_switch: true });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatch(/halted by ref-id-conflict .*no resume lifts it; fix the cause and restart the run/);
+    expect(state.haltState()).toMatchObject({ state: 'kill-switch', causes: [expect.objectContaining({ kind: 'ref-id-conflict', lift: 'restart' })] });
   });
 
   it('refuses a reason that is not a string, and asks the run to stop once', async () => {

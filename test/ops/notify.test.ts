@@ -2,7 +2,7 @@
  * Webhook notifications against receivers on 127.0.0.1, on a TestClock: each event kind arrives once
  * with a valid HMAC signature; with a receiver that never answers or answers 500, queueing never
  * waits on delivery, each notification is retried with backoff, the queue stays at its cap and the
- * drops, failures and give-ups show in /metrics.
+ * drops, failures and give-ups show in /metrics; each halt cause is sent once, as it comes.
  */
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -179,5 +179,25 @@ describe('webhook notifications', () => {
     n.notify('kill-switch', { reason: 'x' });
     await n.flush(1_000);
     expect(sent).toEqual(['kill-switch']);
+  });
+
+  it('send each halt cause once as it comes: a second cause during the first is sent, a lift is not', () => {
+    const clock = new TestClock(0);
+    const stub = stubRun(clock);
+    const sent: Array<{ event: NotifyEvent; data: Record<string, unknown> }> = [];
+    const events = new RunNotifications(stub.run, { notify: (event, data) => sent.push({ event, data }) });
+    const ks = stub.run.kernel.gate.killSwitch;
+    ks.trip('halted by an operator: lunch');
+    clock.advance(WATCH_MS);
+    ks.trip('ref_id a-3 already names a different record', { kind: 'ref-id-conflict', allowReducing: false });
+    clock.advance(WATCH_MS);
+    ks.lift(['operator']);
+    clock.advance(WATCH_MS);
+    events.close();
+    expect(sent.map((s) => [s.event, s.data.reason, s.data.allowsReducing])).toEqual([
+      ['kill-switch', 'halted by an operator: lunch', true],
+      ['kill-switch', 'ref_id a-3 already names a different record', false],
+    ]);
+    expect((sent[1]?.data.causes as { kind: string }[]).map((c) => c.kind)).toEqual(['operator', 'ref-id-conflict']);
   });
 });

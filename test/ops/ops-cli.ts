@@ -37,9 +37,16 @@ export function uiConfig(extra: readonly string[] = []): { cwd: string; config: 
   return { cwd, config };
 }
 
+type Start = (args: readonly string[], cwd: string, env?: Record<string, string>) => Proc;
+
 /** Starts the run with `start` (a useTradeloop launcher) and waits for its dashboard line. */
-export async function startUiRun(start: (args: readonly string[], cwd: string, env?: Record<string, string>) => Proc, env: Record<string, string> = { TRADELOOP_UI_TOKEN: TOKEN }, extra: readonly string[] = []): Promise<UiRun> {
+export async function startUiRun(start: Start, env: Record<string, string> = { TRADELOOP_UI_TOKEN: TOKEN }, extra: readonly string[] = []): Promise<UiRun> {
   const { cwd, config } = uiConfig(extra);
+  return startUiRunOf(start, cwd, config, env);
+}
+
+/** Starts `tradeloop run` on the config file `config` (its dashboard on) and waits for its dashboard line. */
+export async function startUiRunOf(start: Start, cwd: string, config: string, env: Record<string, string> = { TRADELOOP_UI_TOKEN: TOKEN }): Promise<UiRun> {
   const proc = start(['run', '--config', config, '--duration', '120s', '--json'], cwd, env);
   const re = /dashboard: (http:\/\/127\.0\.0\.1:\d+\/)/;
   await waitFor(() => re.test(proc.err()) || proc.child.exitCode !== null, 'the dashboard line', 30_000);

@@ -1,6 +1,6 @@
 /**
  * A run as the operations code sees it (OpsRun), driven by hand: decisions and reports pushed into
- * subjects, a kill switch, strategies and the venue's reachability set by the test, on its TestClock.
+ * subjects, a real kill switch (`trip` trips a drawdown cause), strategies and the venue's reachability set by the test, on its TestClock.
  */
 import { Subject } from 'rxjs';
 import type { VenueReachability } from '../../src/api/index.js';
@@ -8,6 +8,7 @@ import type { TestClock } from '../../src/clock/index.js';
 import type { Decision, ExecReport } from '../../src/core/index.js';
 import type { RunView } from '../../src/engine/index.js';
 import type { OpsRun } from '../../src/ops/index.js';
+import { KillSwitch, type HaltKind } from '../../src/risk/index.js';
 import { emptySnapshot } from '../../src/state/index.js';
 
 export interface StubRun {
@@ -23,7 +24,7 @@ export interface StubRun {
 export function stubRun(clock: TestClock, strategyNames: readonly string[] = ['alpha']): StubRun {
   const decisions = new Subject<Decision>();
   const reports = new Subject<ExecReport>();
-  let tripped: string | undefined;
+  const ks = new KillSwitch({});
   let reach: VenueReachability = { consecutiveFailures: 0, probes: 0 };
   const strategies = strategyNames.map((name) => ({ name, markets: new Set(['BTCUSD']) as ReadonlySet<string>, stopped: undefined as string | undefined, params: {} }));
   const stopRequests: string[] = [];
@@ -34,13 +35,13 @@ export function stubRun(clock: TestClock, strategyNames: readonly string[] = ['a
   const kernel = {
     decisions$: decisions.asObservable(),
     reports$: reports.asObservable(),
-    gate: { killSwitch: { get tripped() { return tripped; }, allowsReducing: true }, stats: () => ({}) },
+    gate: { killSwitch: ks, stats: () => ({}) },
     market: { snapshot: emptySnapshot, markets: () => [] },
     riskView: { instrument: () => undefined, transferRemaining: () => undefined, transferLimits: { lastReadAt: undefined, readings: () => [] } },
     openOrders: {},
     cancelAll: async () => ({ closed: [], open: [] }),
-    haltKeepingOrders: (reason: string) => { tripped ??= reason; },
-    resume: () => { tripped = undefined; },
+    haltKeepingOrders: (reason: string, kind?: HaltKind) => ks.trip(reason, { ...(kind && { kind }) }),
+    resume: (kinds: Iterable<HaltKind>) => ks.lift(kinds),
   } as unknown as OpsRun['kernel'];
   const run: OpsRun = {
     clock,
@@ -53,7 +54,10 @@ export function stubRun(clock: TestClock, strategyNames: readonly string[] = ['a
   };
   return {
     run, decisions, reports, stopRequests,
-    trip: (reason) => (tripped = reason),
+    trip: (reason) => {
+      if (reason === undefined) ks.lift(ks.causes.map((c) => c.kind));
+      else ks.trip(reason, { kind: 'drawdown' });
+    },
     stopStrategy: (name, why) => {
       const s = strategies.find((x) => x.name === name);
       if (s) s.stopped = why;

@@ -22,7 +22,7 @@ export function registerCtl(program: Command, ctx: CliContext): void {
     .description('control a bot running with --ui: status, halt, resume, cancel-all, stop (token: TRADELOOP_UI_TOKEN)')
     .argument('<action>', ACTIONS.join(' | '))
     .option('--url <url>', "the bot's dashboard address", 'http://127.0.0.1:8787')
-    .option('--kill-switch', 'resume: also lift a kill-switch trip (a loss or drawdown limit)')
+    .option('--kill-switch', 'resume: also lift a kill-switch trip (a loss or drawdown limit, orphans at start); a ref_id conflict needs a restart')
     .option('--reason <text>', 'halt: the reason recorded with the halt')
     .option('--json', 'print the answer as JSON')
     .action(async (action: string, opts: CtlOptions) => {

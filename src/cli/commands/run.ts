@@ -85,11 +85,10 @@ async function runCommand(opts: RunOptions, ctx: CliContext): Promise<number> {
   const allStopped = loaded.length > 0 && summary.stoppedStrategies.length >= loaded.length;
   if (summary.unresolved > 0 || allStopped) return 1;
   // orders the exit was asked to cancel are still open at the venue (named in the summary and the log)
-  if (config.run.cancel_on_exit && summary.openOrdersLeft > 0) {
-    log.error(`${summary.openOrdersLeft} order(s) still open at the venue after ${config.run.exit_timeout_ms} ms of exit cancels: ${(summary.leftOpen ?? []).join('; ')}`);
-    return 3;
-  }
-  return 0;
+  const openLeft = config.run.cancel_on_exit && summary.openOrdersLeft > 0;
+  if (openLeft) log.error(`${summary.openOrdersLeft} order(s) still open at the venue after ${config.run.exit_timeout_ms} ms of exit cancels: ${(summary.leftOpen ?? []).join('; ')}`);
+  // quote executions the exit could not follow to settlement (named in the summary, and in the log by the run)
+  return openLeft || (summary.settlingQuoteExecutions ?? 0) > 0 ? 3 : 0;
 }
 
 /**

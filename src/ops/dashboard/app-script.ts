@@ -53,10 +53,10 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
 
   function wire() {
     $('btn-halt').onclick = function () { action('halt', { reason: 'from the dashboard' }, function () { return 'halted: new intents are denied'; }); };
-    $('btn-resume').onclick = function () { action('resume', {}, function () { return 'resumed'; }); };
+    $('btn-resume').onclick = function () { action('resume', {}, function (b) { return b.message || 'resumed'; }); };
     $('btn-resume-kill').onclick = function () {
       if (!confirm('Lift the kill switch? It tripped on a loss or safety limit.')) return;
-      action('resume', { kill_switch: true }, function () { return 'kill switch lifted'; });
+      action('resume', { kill_switch: true }, function (b) { return b.message || 'kill switch lifted'; });
     };
     $('btn-cancel-all').onclick = function () {
       action('cancel-all', {}, function (b) { return 'cancelled ' + b.cancelled.length + ' order(s)' + (b.stillOpen.length ? ', still open: ' + b.stillOpen.join(', ') : ''); });
@@ -71,11 +71,13 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
     $('environment').textContent = s.environment + ' · ' + s.venue;
     var t = s.trading;
     var badge = $('trading-state');
+    var causes = t.causes || [];
+    var lifts = function (how) { return causes.some(function (c) { return c.lift === how; }); };
     badge.textContent = t.state === 'running' ? 'RUNNING' : t.state === 'halted' ? 'HALTED: ' + t.reason : 'KILL SWITCH: ' + t.reason;
     badge.className = 'badge ' + t.state;
-    $('btn-halt').hidden = t.state !== 'running';
-    $('btn-resume').hidden = t.state !== 'halted';
-    $('btn-resume-kill').hidden = t.state !== 'kill-switch';
+    $('btn-halt').hidden = causes.some(function (c) { return c.kind === 'operator'; });
+    $('btn-resume').hidden = !lifts('resume');
+    $('btn-resume-kill').hidden = !lifts('kill-switch');
     $('equity').textContent = s.equityShown || '–';
     $('equity-asset').textContent = s.equityAsset || '';
     $('pnl').textContent = s.pnlShown || '–';
@@ -85,7 +87,7 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
     $('intents').textContent = (c.intents || 0) + ' (' + (c.approved || 0) + ' / ' + (c.denied || 0) + ')';
     $('fills-count').textContent = c.fills || 0;
     var risk = $('risk');
-    risk.textContent = 'kill switch: ' + (t.state === 'running' ? 'armed' : t.reason) + (t.allowsReducing === false ? ' (nothing new is sent, not even reducing orders)' : '');
+    risk.textContent = 'kill switch: ' + (t.state === 'running' ? 'armed' : 'halted by ' + causes.map(function (c) { return c.kind + ' (' + c.reason + (c.lift === 'restart' ? '; lifted only by a restart' : '') + ')'; }).join(', ')) + (t.allowsReducing === false ? ' (nothing new is sent, not even reducing orders)' : '');
     var denials = Object.keys(s.denials || {}).map(function (k) { return [k, s.denials[k]]; });
     fillTable('denials', denials, function (d) { return [cell(d[0], 'deny'), cell(d[1], 'num')]; }, 'no denials');
   }

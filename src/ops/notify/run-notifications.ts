@@ -1,6 +1,7 @@
 import type { Subscription } from 'rxjs';
 import type { TimerHandle } from '../../clock/index.js';
 import type { ExecReport } from '../../core/index.js';
+import type { HaltKind } from '../../risk/index.js';
 import type { OpsRun } from '../run-port.js';
 import type { NotifyEvent } from './notifier.js';
 
@@ -14,14 +15,16 @@ export const WATCH_MS = 1_000;
 
 /**
  * Turns what happens in a run into notifications: fills and unresolved outcomes as the kernel
- * reports them; a kill-switch trip or halt, a strategy stopping and the venue becoming unreachable
- * (and reachable again) as the run's state changes, looked at every `WATCH_MS` on the run's clock.
+ * reports them; each new halt cause (a kill-switch trip, a ref_id conflict, an operator's halt), a
+ * strategy stopping and the venue becoming unreachable (and reachable again) as the run's state
+ * changes, looked at every `WATCH_MS` on the run's clock.
  * Each change is sent once. Run start and stop are sent by the caller (`runStarted`, `runStopped`).
  */
 export class RunNotifications {
   private readonly subs: Subscription[] = [];
   private timer: TimerHandle | undefined;
-  private halted: string | undefined;
+  /** The halt causes active at the last look, by kind. */
+  private halted: ReadonlySet<HaltKind>;
   private readonly stopped = new Set<string>();
   private unreachableSince: number | undefined;
   private closed = false;
@@ -30,7 +33,7 @@ export class RunNotifications {
     private readonly run: OpsRun,
     private readonly sink: NotifySink,
   ) {
-    this.halted = run.kernel.gate.killSwitch.tripped;
+    this.halted = new Set(run.kernel.gate.killSwitch.causes.map((c) => c.kind));
     for (const s of run.strategies) if (s.stopped !== undefined) this.stopped.add(s.name);
     this.subs.push(run.kernel.reports$.subscribe((r) => this.onReport(r)));
     this.watch();
@@ -67,8 +70,10 @@ export class RunNotifications {
   check(): void {
     const ks = this.run.kernel.gate.killSwitch;
     const now = this.run.clock.now();
-    if (ks.tripped !== undefined && ks.tripped !== this.halted) this.sink.notify('kill-switch', { reason: ks.tripped, allowsReducing: ks.allowsReducing, at: now });
-    this.halted = ks.tripped;
+    // each cause once as it comes (a resume that lifts one cause while others hold sends nothing)
+    const fresh = ks.causes.filter((c) => !this.halted.has(c.kind));
+    if (fresh.length > 0) this.sink.notify('kill-switch', { reason: fresh.map((c) => c.reason).join('; '), allowsReducing: ks.allowsReducing, causes: ks.causes, at: now });
+    this.halted = new Set(ks.causes.map((c) => c.kind));
     for (const s of this.run.strategies) {
       if (s.stopped === undefined || this.stopped.has(s.name)) continue;
       this.stopped.add(s.name);
