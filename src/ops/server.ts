@@ -68,10 +68,11 @@ export async function startOpsServer(o: OpsServerOptions): Promise<OpsServer> {
   server.requestTimeout = 30_000;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://x');
-    const path = url.pathname;
-    const refused = refusedOrigin(req.headers, hosts);
+    const target = requestTarget(req.url ?? '/');
+    if (target === undefined) return json(res, 400, { error: 'bad request target: send a path such as /api/status' });
+    const refused = refusedOrigin(req.headers, hosts) ?? (target.host !== undefined && !hosts.has(target.host) ? `${target.host} in the request line is not this server's address` : undefined);
     if (refused) return json(res, 403, { error: `refused: ${refused}` });
+    const path = target.path;
     const asset = DASHBOARD_ASSETS[path];
     if (asset) {
       if (method(req, res, 'GET')) serveAsset(res, asset);
@@ -133,6 +134,24 @@ export async function startOpsServer(o: OpsServerOptions): Promise<OpsServer> {
   };
 }
 
+/**
+ * The path of a request line's target, and its authority when it came in absolute form
+ * (`GET http://host:port/path`, which the authority then names instead of the Host header), or
+ * undefined when it is neither form (`*`, `host:port`, or an address that does not parse, such as
+ * `http://[`): a bad request, answered 400. An origin-form target is read as a path as it stands:
+ * `//x` is the path `//x`, never a network-path reference to a host x.
+ */
+function requestTarget(raw: string): { readonly path: string; readonly host?: string } | undefined {
+  try {
+    if (raw.startsWith('/')) return { path: new URL(`http://x${raw}`).pathname };
+    if (!/^https?:\/\//i.test(raw)) return undefined;
+    const url = new URL(raw);
+    return { path: url.pathname, host: url.host.toLowerCase() };
+  } catch {
+    return undefined;
+  }
+}
+
 function apiIndex(): Record<string, unknown> {
   return {
     auth: 'Authorization: Bearer <token> on every request below',
@@ -175,10 +194,15 @@ function json(res: ServerResponse, status: number, body: unknown): void {
 async function readJson(req: IncomingMessage): Promise<Record<string, unknown> | string> {
   let size = 0;
   const chunks: Buffer[] = [];
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) return `the body is over ${MAX_BODY_BYTES} bytes`;
-    chunks.push(chunk);
+  try {
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) return `the body is over ${MAX_BODY_BYTES} bytes`;
+      chunks.push(chunk);
+    }
+  } catch {
+    // the client went away mid-body (or sent a broken chunked body): nothing was done
+    return 'the body ended before it was complete';
   }
   const text = Buffer.concat(chunks).toString('utf8').trim();
   if (text === '') return {};
