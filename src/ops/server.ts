@@ -5,9 +5,12 @@
  * cannot send a header on navigation), they read the token from the URL's fragment, which never
  * leaves the browser. Requests whose Host or Origin is not the bound address are refused first.
  */
+import { lookup } from 'node:dns/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LiveClock } from '../clock/index.js';
+import { isWildcardHost } from '../config/index.js';
+import { InputError } from '../core/index.js';
 import type { Logger } from '../log/index.js';
 import { allowedHosts, hasToken, hostForUrl, refusedOrigin } from './auth.js';
 import { ACTIONS, Control, type ActionName } from './control.js';
@@ -28,6 +31,8 @@ export interface OpsServerOptions {
   readonly log?: Logger;
   /** Timers for the dashboard's refresh (default: wall time; the page is for people). */
   readonly timers?: { setTimeout(fn: () => void, ms: number): { cancel(): void } };
+  /** Resolves `host` to the address bound, as listen would (default: the system's resolver). */
+  readonly resolve?: (host: string) => Promise<{ readonly address: string }>;
 }
 
 export interface OpsServer {
@@ -111,9 +116,12 @@ export async function startOpsServer(o: OpsServerOptions): Promise<OpsServer> {
     json(res, result.status, result.body);
   }
 
+  // the address is judged as the system resolves it (a name may stand for a wildcard), then bound as resolved
+  const { address } = await (o.resolve ?? ((h: string) => lookup(h)))(o.host);
+  if (isWildcardHost(address)) throw new InputError('ui.host', `${JSON.stringify(o.host)} resolves to ${address}, which listens on every interface: bind one address (e.g. 127.0.0.1, the default, or this machine's LAN address); Host checks need the address clients use`);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(o.port, o.host, () => {
+    server.listen(o.port, address, () => {
       server.off('error', reject);
       resolve();
     });
