@@ -1,5 +1,6 @@
 import { ApiError, TimeoutError, TransportError, VenueUnreachableError } from '../api/errors.js';
 import { ENVIRONMENTS, type Config } from '../config/index.js';
+import { VenueReadError } from '../venue/index.js';
 
 /**
  * Where the client's URLs came from, so a host that cannot be reached is named with the setting
@@ -60,6 +61,8 @@ export function wordFailure(e: unknown, target: ApiTarget | undefined, port: Por
     const setting = port?.from ?? '--port, or local.port in the config';
     return { code: 2, message: `error: ${where} is already in use by another program (another sandbox or run?): stop it, or choose another port with ${setting} (0 picks a free one)` };
   }
+  // a read that failed after its retries is worded as the client's last failure (the host, the setting)
+  if (e instanceof VenueReadError && e.cause instanceof ApiError) e = e.cause;
   if (!(e instanceof ApiError) || target === undefined) return undefined;
   const token = e.operation === 'OAuthToken';
   const url = token ? target.tokenUrl : target.apiUrl;

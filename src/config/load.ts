@@ -58,8 +58,19 @@ export function loadConfigFile(file: string, label: string = file): Readonly<Con
     );
   }
   const money = moneyFromSourceText(doc, text);
-  return parseConfig(doc.toJS(), label, money);
+  let raw: unknown;
+  try {
+    raw = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (e) {
+    // the parser refuses aliases that expand without bound (a "billion laughs" file) with a ReferenceError
+    if (!(e instanceof ReferenceError)) throw e;
+    throw new ConfigError(label, [{ path: '(yaml)', message: `aliases (*name) expand to too much (over ${MAX_ALIAS_COUNT} alias resolutions): write the values out instead of nesting aliases` }]);
+  }
+  return parseConfig(raw, label, money);
 }
+
+/** Alias resolutions a config may make (the YAML parser's own default): far beyond any real config. */
+const MAX_ALIAS_COUNT = 100;
 
 /** The YAML parser's commonest complaints in our words, with the fix; others keep the parser's text. */
 const YAML_FIXES: Readonly<Record<string, string>> = {

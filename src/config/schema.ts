@@ -193,6 +193,25 @@ export const PaperConfigSchema = z
   })
   .strict();
 
+/**
+ * Whether `host` is an address that binds every interface, judged on the address it parses to, not
+ * its spelling: the system reads `0`, `0x0`, `0.0` and `000.0.0.0` as 0.0.0.0 (inet_aton's forms, which
+ * the URL parser shares), and `::0`, `0:0:0:0:0:0:0:0`, `[::]`, `::0.0.0.0` as ::; the IPv4-mapped
+ * `::ffff:0.0.0.0` binds every IPv4 interface. A name is judged when it is resolved (the
+ * operations server refuses a name that resolves to a wildcard).
+ */
+export function isWildcardHost(host: string): boolean {
+  const h = host.trim();
+  const bare = h.startsWith('[') && h.endsWith(']') ? h.slice(1, -1) : h;
+  let parsed: string;
+  try {
+    parsed = new URL(`http://${bare.includes(':') ? `[${bare}]` : bare}/`).hostname;
+  } catch {
+    return false;
+  }
+  return parsed === '0.0.0.0' || parsed === '[::]' || parsed === '[::ffff:0:0]';
+}
+
 /** `tradeloop run --ui`, or this section: the dashboard, control API and /metrics of a running bot. */
 export const UiConfigSchema = z
   .object({
@@ -202,7 +221,7 @@ export const UiConfigSchema = z
     host: z
       .string()
       .min(1)
-      .refine((h) => h !== '0.0.0.0' && h !== '::' && h !== '[::]', 'bind one address (e.g. 127.0.0.1, the default, or this machine\'s LAN address), not a wildcard: Host checks need the address clients use')
+      .refine((h) => !isWildcardHost(h), 'bind one address (e.g. 127.0.0.1, the default, or this machine\'s LAN address), not a wildcard (0.0.0.0, ::, or another spelling of them such as 0 or ::0): Host checks need the address clients use')
       .default('127.0.0.1'),
     /** 0 picks a free port (printed with the URL). */
     port: z.number().int('a whole port number, e.g. 8787').min(0, '0 (a free port) to 65535').max(65_535, '0 (a free port) to 65535').default(8787),

@@ -5,9 +5,12 @@
  * cannot send a header on navigation), they read the token from the URL's fragment, which never
  * leaves the browser. Requests whose Host or Origin is not the bound address are refused first.
  */
+import { lookup } from 'node:dns/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LiveClock } from '../clock/index.js';
+import { isWildcardHost } from '../config/index.js';
+import { InputError } from '../core/index.js';
 import type { Logger } from '../log/index.js';
 import { allowedHosts, hasToken, hostForUrl, refusedOrigin } from './auth.js';
 import { ACTIONS, Control, type ActionName } from './control.js';
@@ -28,6 +31,8 @@ export interface OpsServerOptions {
   readonly log?: Logger;
   /** Timers for the dashboard's refresh (default: wall time; the page is for people). */
   readonly timers?: { setTimeout(fn: () => void, ms: number): { cancel(): void } };
+  /** Resolves `host` to the address bound, as listen would (default: the system's resolver). */
+  readonly resolve?: (host: string) => Promise<{ readonly address: string }>;
 }
 
 export interface OpsServer {
@@ -68,10 +73,11 @@ export async function startOpsServer(o: OpsServerOptions): Promise<OpsServer> {
   server.requestTimeout = 30_000;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://x');
-    const path = url.pathname;
-    const refused = refusedOrigin(req.headers, hosts);
+    const target = requestTarget(req.url ?? '/');
+    if (target === undefined) return json(res, 400, { error: 'bad request target: send a path such as /api/status' });
+    const refused = refusedOrigin(req.headers, hosts) ?? (target.host !== undefined && !hosts.has(target.host) ? `${target.host} in the request line is not this server's address` : undefined);
     if (refused) return json(res, 403, { error: `refused: ${refused}` });
+    const path = target.path;
     const asset = DASHBOARD_ASSETS[path];
     if (asset) {
       if (method(req, res, 'GET')) serveAsset(res, asset);
@@ -110,9 +116,12 @@ export async function startOpsServer(o: OpsServerOptions): Promise<OpsServer> {
     json(res, result.status, result.body);
   }
 
+  // the address is judged as the system resolves it (a name may stand for a wildcard), then bound as resolved
+  const { address } = await (o.resolve ?? ((h: string) => lookup(h)))(o.host);
+  if (isWildcardHost(address)) throw new InputError('ui.host', `${JSON.stringify(o.host)} resolves to ${address}, which listens on every interface: bind one address (e.g. 127.0.0.1, the default, or this machine's LAN address); Host checks need the address clients use`);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(o.port, o.host, () => {
+    server.listen(o.port, address, () => {
       server.off('error', reject);
       resolve();
     });
@@ -131,6 +140,24 @@ export async function startOpsServer(o: OpsServerOptions): Promise<OpsServer> {
       });
     },
   };
+}
+
+/**
+ * The path of a request line's target, and its authority when it came in absolute form
+ * (`GET http://host:port/path`, which the authority then names instead of the Host header), or
+ * undefined when it is neither form (`*`, `host:port`, or an address that does not parse, such as
+ * `http://[`): a bad request, answered 400. An origin-form target is read as a path as it stands:
+ * `//x` is the path `//x`, never a network-path reference to a host x.
+ */
+function requestTarget(raw: string): { readonly path: string; readonly host?: string } | undefined {
+  try {
+    if (raw.startsWith('/')) return { path: new URL(`http://x${raw}`).pathname };
+    if (!/^https?:\/\//i.test(raw)) return undefined;
+    const url = new URL(raw);
+    return { path: url.pathname, host: url.host.toLowerCase() };
+  } catch {
+    return undefined;
+  }
 }
 
 function apiIndex(): Record<string, unknown> {
@@ -175,10 +202,15 @@ function json(res: ServerResponse, status: number, body: unknown): void {
 async function readJson(req: IncomingMessage): Promise<Record<string, unknown> | string> {
   let size = 0;
   const chunks: Buffer[] = [];
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) return `the body is over ${MAX_BODY_BYTES} bytes`;
-    chunks.push(chunk);
+  try {
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) return `the body is over ${MAX_BODY_BYTES} bytes`;
+      chunks.push(chunk);
+    }
+  } catch {
+    // the client went away mid-body (or sent a broken chunked body): nothing was done
+    return 'the body ended before it was complete';
   }
   const text = Buffer.concat(chunks).toString('utf8').trim();
   if (text === '') return {};

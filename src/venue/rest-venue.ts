@@ -4,6 +4,7 @@ import {
   REF_ID_REUSED,
   VENUE_UNREACHABLE,
   TRANSFER_INTENT_TYPE,
+  VenueReadError,
   VenueNotFoundError,
   VenueRejectedError,
   VenueUnknownOutcomeError,
@@ -184,8 +185,20 @@ function listedInstrument(m: MarketDetails): Instrument | undefined {
   }
 }
 
+/** A read's failure: as a write's, except that what would be an unknown outcome is a failed read. */
 function rethrow(e: unknown): never {
-  throw mapApiError(e);
+  throw mapReadError(e);
+}
+
+/**
+ * API errors of a read → venue errors. A read changes nothing at the venue, so what is an unknown
+ * outcome for a write (5xx, a lost answer, a malformed body, all already retried by the client
+ * within api.max_retries) is a read that failed: VenueReadError, naming the operation and why.
+ */
+export function mapReadError(e: unknown): Error {
+  const mapped = mapApiError(e);
+  if (!(mapped instanceof VenueUnknownOutcomeError)) return mapped;
+  return new VenueReadError(`${(e as Error).message}; the venue gave no usable answer to this read after the retries allowed by api.max_retries (nothing was changed at the venue)`, { cause: e });
 }
 
 /** API errors → venue errors: unknown outcomes, not-found, and definitive refusals. */

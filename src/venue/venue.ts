@@ -192,6 +192,20 @@ export class VenueUnknownOutcomeError extends TradeloopError {
   }
 }
 
+/**
+ * Code of a read (GET) the venue did not answer usably within the client's retries (`api.max_retries`):
+ * a 5xx, a timeout, a dropped connection or a malformed body. A read changes nothing at the venue,
+ * so its outcome is never unknown: the answer is simply missing.
+ */
+export const VENUE_READ_FAILED = 'VENUE_READ_FAILED';
+
+/** A read that failed after the client's retries (see VENUE_READ_FAILED); `cause` is the client's last error. */
+export class VenueReadError extends TradeloopError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(VENUE_READ_FAILED, message, options);
+  }
+}
+
 /** The record does not exist at the venue. */
 export class VenueNotFoundError extends TradeloopError {
   constructor(message: string) {

@@ -86,7 +86,8 @@ describe('responses with two documented shapes', () => {
     fake.on('GET', '/orders', () => ({ json: { items: [1], next_page_cursor: 5 } }));
     fake.on('GET', '/quotes', () => ({ json: { items: 'nope' }, headers: { 'x-request-id': 'rq-9' } }));
     fake.on('GET', '/profiles/:profile_id/orders/:id', () => ({ json: { status: 'OPEN' } }));
-    const client = clientFor(fake);
+    // no retries: each unusable body is seen with its own refusal (reads retry them otherwise)
+    const client = clientFor(fake, { maxRetries: 0 });
     expect((await client.listProfileBalances('p1')).items).toEqual([]);
     const first = await client.getOrderBook('BTCUSD').catch((e: unknown) => e);
     expect(first).toBeInstanceOf(MalformedResponseError);

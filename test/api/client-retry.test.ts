@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { TestClock } from '../../src/clock/test-clock.js';
-import { ConflictError, RateLimitedError, ServerError, TransportError } from '../../src/api/index.js';
+import { ConflictError, MalformedResponseError, RateLimitedError, ServerError, TransportError } from '../../src/api/index.js';
+import { RestVenue, VenueReadError } from '../../src/venue/index.js';
 import { FakePlatform, problem, type FakeRequest } from '../support/fake-platform.js';
 import { ORDER, clientFor, until } from './helpers.js';
 
@@ -147,6 +148,40 @@ describe('reads', () => {
     expect(err).toBeInstanceOf(ServerError);
     expect(err).toMatchObject({ code: 'SERVER_ERROR', status: 500, requestId: 'req-77', operation: 'GetTicker' });
     expect(fake.requests).toHaveLength(3);
+    await client.close();
+  });
+
+  it('retry a malformed or wrong-shaped 2xx body (a read has no unknown outcome) until a good one', async () => {
+    fake = await FakePlatform.start();
+    fake.sequence('GET', '/profiles/:profile_id/orders', [{ text: '{"items": [{"id": "o1"' }, { json: { id: 7, items: 'none' } }, { json: { items: [{ id: 'o1' }] } }]);
+    const client = clientFor(fake);
+    expect((await client.listProfileOrders('p1', {})).items).toEqual([{ id: 'o1' }]);
+    expect(fake.requestsTo('GET', '/profiles/p1/orders')).toHaveLength(3);
+    await client.close();
+  });
+
+  it('give up on a body that stays malformed after maxRetries with MALFORMED_RESPONSE, never an unknown outcome', async () => {
+    fake = await FakePlatform.start();
+    fake.on('GET', '/profiles/:profile_id/orders', () => ({ text: '<html>proxy error</html>', headers: { 'x-request-id': 'req-9' } }));
+    const client = clientFor(fake, { maxRetries: 2 });
+    const err = await client.listProfileOrders('p1', {}).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(MalformedResponseError);
+    expect(err).toMatchObject({ code: 'MALFORMED_RESPONSE', requestId: 'req-9', message: 'ListProfileOrders: malformed response body (not JSON)' });
+    expect(fake.requestsTo('GET', '/profiles/p1/orders')).toHaveLength(3);
+    // through the venue: a failed read, named as such, not an unknown outcome
+    const venueErr = await new RestVenue(client, 'p1').findOrderByRef('r-1').catch((e: unknown) => e);
+    expect(venueErr).toBeInstanceOf(VenueReadError);
+    expect((venueErr as VenueReadError).code).toBe('VENUE_READ_FAILED');
+    expect((venueErr as Error).message).toMatch(/^ListProfileOrders: malformed response body \(not JSON\); the venue gave no usable answer to this read after the retries allowed by api\.max_retries/);
+    await client.close();
+  });
+
+  it('leave a write answered with a malformed body to its ref_id (not resent by the client)', async () => {
+    fake = await FakePlatform.start();
+    fake.on('POST', '/profiles/:profile_id/orders', () => ({ text: '{"id": "order-1", "ref' }));
+    const client = clientFor(fake);
+    await expect(client.createOrder('p1', { ...LIMIT_BUY, ref_id: 'bot-1' })).rejects.toBeInstanceOf(MalformedResponseError);
+    expect(fake.requestsTo('POST', '/profiles/p1/orders')).toHaveLength(1);
     await client.close();
   });
 

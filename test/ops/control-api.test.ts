@@ -6,6 +6,7 @@
  * with trading, and stop ends the run cleanly (exit 0, its summary printed).
  */
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { useTradeloop, waitFor } from '../support/reliability-procs.js';
 import { startUiRun, TOKEN, uiConfig } from './ops-cli.js';
@@ -23,6 +24,18 @@ function rawGet(url: string, headers: Record<string, string>): Promise<number> {
     });
     req.on('error', reject);
     req.end();
+  });
+}
+
+/** The status code of the answer to `request`, written on a raw TCP socket as it stands. */
+function rawLine(port: number, request: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let text = '';
+    socket.on('data', (d: Buffer) => (text += d.toString('latin1')));
+    socket.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0)));
+    socket.on('error', reject);
+    socket.end(request);
   });
 }
 
@@ -52,6 +65,11 @@ describe('tradeloop run --ui: control API and /metrics', () => {
     expect(await rawGet(`${run.url}api/status`, { ...auth, host: `127.0.0.1:${port}`, origin: 'https://attacker.example' })).toBe(403);
     expect((await run.api('/api/halt', { method: 'POST', body: {}, headers: { origin: 'http://attacker.example' } })).status).toBe(403);
     expect((await run.api('/api/status')).body.trading.state).toBe('running'); // nothing refused acted
+
+    // request lines a browser never sends, on a raw socket: 4xx before any token is looked at, and
+    // no failed request logged (checked once the run has exited)
+    const lines: ReadonlyArray<readonly [string, number]> = [['GET http://[ HTTP/1.1', 400], ['GET https://[zz]/api/status HTTP/1.1', 400], ['OPTIONS * HTTP/1.1', 400], ['GET //x/api/status HTTP/1.1', 404], [`GET http://attacker.example:${port}/api/status HTTP/1.1`, 403]];
+    for (const [line, want] of lines) expect(await rawLine(Number(port), `${line}\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`), line).toBe(want);
 
     // trading: a fill and a resting order
     await waitFor(async () => (await run.api('/api/orders')).body.open.length > 0 && (await run.api('/api/status')).body.counters.fills > 0, 'an open order and a fill', 60_000);
@@ -95,6 +113,7 @@ describe('tradeloop run --ui: control API and /metrics', () => {
     expect(summary.fills).toBeGreaterThan(0);
     expect(summary.denials.HALTED).toBeGreaterThan(0);
     expect(run.proc.err()).toMatch(/stopping: stop requested through the control API/);
+    expect(run.proc.err()).not.toMatch(/operations server: request failed/);
   });
 
   it('makes a token when TRADELOOP_UI_TOKEN is unset and prints it once with the URL, never in the logs', { timeout: 60_000 }, async () => {

@@ -41,6 +41,37 @@ describe('bad config files are refused with the field and the fix', () => {
     await expectRefused(['run', '--config', file('f.yaml', `environment: production\n${STRATEGY}`)], /confirm_production/, /set confirm_production: true/);
   });
 
+  it('a wildcard ui.host in any spelling (judged on the address it parses to, not the text)', async () => {
+    for (const host of ['0', '0.0.0.0', '0x0', '0.0', '::', '::0', '0:0:0:0:0:0:0:0', '[::]', '::ffff:0.0.0.0', '::0.0.0.0']) {
+      const config = file(`ui-${host.replace(/[^0-9a-z]/gi, '_')}.yaml`, `${STRATEGY}ui: { host: "${host}", port: 0 }\n`);
+      for (const command of ['start', 'run']) {
+        const r = await runCli(command === 'start' ? [command, '--config', config] : [command, '--config', config, '--duration', '1s']);
+        expect(r.code, `${command} ${host}: ${r.stderr}`).toBe(2);
+        expect(r.stderr, host).toMatch(/ui\.host: bind one address .*not a wildcard/);
+        expect(r.stderr, host).toContain(config);
+      }
+    }
+    // a single address, however written, is taken
+    const one = await runCli(['start', '--config', file('ui-ok.yaml', `${STRATEGY}ui: { host: "127.0.0.1", port: 0 }\n`)]);
+    expect(one.stderr).not.toMatch(/ui\.host/);
+  });
+
+  it('a YAML alias bomb (billion laughs) is a config problem naming the file, not a crash', async () => {
+    const levels = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+    for (let i = 1; i < 9; i++) {
+      const [prev, cur] = [String.fromCharCode(96 + i), String.fromCharCode(97 + i)];
+      levels.push(`${cur}: &${cur} [${Array(9).fill(`*${prev}`).join(',')}]`);
+    }
+    const bomb = file('bomb.yaml', `${STRATEGY}${levels.join('\n')}\n`);
+    for (const command of ['start', 'run']) {
+      const r = await runCli([command, '--config', bomb]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(bomb);
+      expect(r.stderr).toMatch(/\(yaml\): aliases \(\*name\) expand to too much .*write the values out/);
+      expect(r.stderr).not.toMatch(/ReferenceError|unexpected error|\n\s+at /);
+    }
+  });
+
   it('a journal path that is not a journal', async () => {
     const junk = file('journal.sqlite', 'this is not a SQLite database, it is plain text of some length');
     await expectRefused(['run', '--config', file('g.yaml', `${STRATEGY}journal: { path: ${junk} }\n`), '--duration', '1s'], /journal\.path/, /point journal\.path at a new file/);

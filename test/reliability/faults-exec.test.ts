@@ -99,12 +99,16 @@ describe('fault cases, each through the client, RestVenue, the order executor an
     expect(ops(rig, 'CreateOrder')).toEqual(['200 MALFORMED_RESPONSE']);
   });
 
-  it('malformed answers to reads are typed errors each time and leave the journal as it was', async () => {
+  it('malformed answers to reads are asked again (a read has no unknown outcome) and leave the journal as it was', async () => {
     rig = await startExecRig();
     await rig.placeBuy('c-8', restingPrice(rig));
     rig.sandbox.faults.add({ mode: 'malformed', target: 'GetOrder', count: 1 });
     rig.sandbox.faults.add({ mode: 'wrong-shape', target: 'GetOrder', count: 1 });
     const r = rig;
+    const order = await rig.drive(r.api.getOrder(r.venue.profileId, r.journal.get('c-8')?.venueId ?? '', {}));
+    expect(order).toMatchObject({ ref_id: 'c-8', status: 'OPEN' });
+    expect(ops(rig, 'GetOrder')).toEqual(['200 MALFORMED_RESPONSE', '200 MALFORMED_RESPONSE', '200']);
+    rig.sandbox.faults.add({ mode: 'malformed', target: 'GetOrder', count: 10 });
     const err = await rig.drive(r.api.getOrder(r.venue.profileId, r.journal.get('c-8')?.venueId ?? '', {}).catch((e: unknown) => e));
     expect(err).toBeInstanceOf(MalformedResponseError);
     await rig.drive(r.orders.refresh(r.journal.get('c-8')!));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../core/rng.js';
-import { AbortedError, BadRequestError, RateLimitedError, ServerError, TimeoutError, TransportError, UnauthorizedError } from '../errors.js';
+import { AbortedError, BadRequestError, MalformedResponseError, RateLimitedError, ServerError, TimeoutError, TransportError, UnauthorizedError } from '../errors.js';
 import { findOperation } from '../operations.js';
 import { backoffMs, decideRetry, type RetrySettings } from './retry-policy.js';
 
@@ -16,6 +16,12 @@ describe('the retry policy', () => {
     expect(decide('GetOrder', new TransportError('m', { ...init, sent: true }))).toBe('retry');
     expect(decide('GetOrder', new ServerError('m', init), { retries: 3 })).toBe('fail');
     expect(decide('GetOrder', new BadRequestError('m', init))).toBe('fail');
+  });
+
+  it('retries a read whose 2xx body is malformed or of the wrong shape (a read has no unknown outcome); a write is left to its ref_id', () => {
+    expect(decide('ListProfileOrders', new MalformedResponseError('m', init))).toBe('retry');
+    expect(decide('ListProfileOrders', new MalformedResponseError('m', init), { retries: 3 })).toBe('fail');
+    expect(decide('CreateOrder', new MalformedResponseError('m', init), { hasRefId: true })).toBe('fail');
   });
 
   it('resolves writes with a ref_id by lookup, and never resends writes without one once they may have arrived', () => {

@@ -1,6 +1,6 @@
 import type { Rng } from '../../core/rng.js';
 import {
-  AbortedError, RateLimitedError, ServerError, TimeoutError, TransportError, UnauthorizedError, outcomeUnknown,
+  AbortedError, MalformedResponseError, RateLimitedError, ServerError, TimeoutError, TransportError, UnauthorizedError, outcomeUnknown,
 } from '../errors.js';
 import type { OperationSpec } from '../operation-spec.js';
 
@@ -31,8 +31,9 @@ export interface AttemptState {
 }
 
 /**
- * The one retry policy. Reads retry on transport errors, 429 (after the pause) and 5xx with
- * exponential backoff and jitter. A 401 refreshes the token once and retries. Writes retry only
+ * The one retry policy. Reads retry on transport errors, 429 (after the pause), 5xx and a 2xx body
+ * the client cannot use (not JSON, wrong shape: a read changed nothing, so it is simply asked
+ * again) with exponential backoff and jitter. A 401 refreshes the token once and retries. Writes retry only
  * when the request certainly did not reach the server, or when they carry a ref_id (the outcome is
  * then resolved by ref_id first). Writes without ref_id are never resent once they may have arrived.
  */
@@ -44,7 +45,8 @@ export function decideRetry(spec: OperationSpec, err: unknown, state: AttemptSta
     const pauseMs = err.retryAfterMs ?? s.rateLimitPenaltyMs;
     return pauseMs > s.maxRetryWaitMs ? { kind: 'fail' } : { kind: 'rate-limited', pauseMs };
   }
-  const retryable = err instanceof ServerError || err instanceof TimeoutError || err instanceof TransportError;
+  // a malformed answer to a write is left to the caller, which resolves the write by its ref_id
+  const retryable = err instanceof ServerError || err instanceof TimeoutError || err instanceof TransportError || (spec.method === 'GET' && err instanceof MalformedResponseError);
   if (!retryable) return { kind: 'fail' };
   const delayMs = backoffMs(state.retries, s, rng);
   if (delayMs > s.maxRetryWaitMs) return { kind: 'fail' };

@@ -2,6 +2,12 @@ import { type Command } from 'commander';
 import { CliExit, type CliContext, writeLine } from '../context.js';
 
 const ACTIONS = ['status', 'halt', 'resume', 'cancel-all', 'stop'] as const;
+
+/** Node's codes for a certificate the client does not trust or that names another host. */
+const UNTRUSTED_CERTIFICATE: ReadonlySet<string> = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID', 'CERT_UNTRUSTED', 'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
 type Action = (typeof ACTIONS)[number];
 
 interface CtlOptions {
@@ -21,7 +27,7 @@ export function registerCtl(program: Command, ctx: CliContext): void {
     .command('ctl')
     .description('control a bot running with --ui: status, halt, resume, cancel-all, stop (token: TRADELOOP_UI_TOKEN)')
     .argument('<action>', ACTIONS.join(' | '))
-    .option('--url <url>', "the bot's dashboard address", 'http://127.0.0.1:8787')
+    .option('--url <url>', "the bot's dashboard address: http://, or https:// behind a TLS proxy (a private CA: NODE_EXTRA_CA_CERTS)", 'http://127.0.0.1:8787')
     .option('--kill-switch', 'resume: also lift a kill-switch trip (a loss or drawdown limit, orphans at start); a ref_id conflict needs a restart')
     .option('--reason <text>', 'halt: the reason recorded with the halt')
     .option('--json', 'print the answer as JSON')
@@ -34,9 +40,9 @@ export function registerCtl(program: Command, ctx: CliContext): void {
       let base: URL;
       try {
         base = new URL(opts.url);
-        if (base.protocol !== 'http:') throw new Error('not http');
+        if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new Error('not http');
       } catch {
-        throw new CliExit(2, `error: --url ${JSON.stringify(opts.url)} is not an http:// address such as http://127.0.0.1:8787`);
+        throw new CliExit(2, `error: --url ${JSON.stringify(opts.url)} is not an http:// or https:// address such as http://127.0.0.1:8787 (or https://bot.example.com behind a TLS proxy)`);
       }
       const a = action as Action;
       const body = a === 'resume' && opts.killSwitch ? { kill_switch: true } : a === 'halt' && opts.reason !== undefined ? { reason: opts.reason } : a === 'status' ? undefined : {};
@@ -49,7 +55,11 @@ export function registerCtl(program: Command, ctx: CliContext): void {
           signal: AbortSignal.timeout(30_000),
         });
       } catch (e) {
-        throw new CliExit(1, `error: no bot answers at ${base.origin} (${(e as Error).cause instanceof Error ? ((e as Error).cause as Error).message : (e as Error).message}): is it running with --ui, and on that address (--url)?`);
+        const cause = (e as Error).cause instanceof Error ? ((e as Error).cause as Error & { code?: unknown }) : (e as Error & { code?: unknown });
+        if (typeof cause.code === 'string' && UNTRUSTED_CERTIFICATE.has(cause.code)) {
+          throw new CliExit(1, `error: the TLS certificate of ${base.origin} is not trusted (${cause.message}): give ctl the certificate of the authority that signed it with NODE_EXTRA_CA_CERTS=/path/to/ca.pem (a self-signed certificate is its own authority), or check the host name in --url`);
+        }
+        throw new CliExit(1, `error: no bot answers at ${base.origin} (${cause.message}): is it running with --ui, and on that address (--url)?`);
       }
       const text = await res.text();
       let answer: unknown = text;
