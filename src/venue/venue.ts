@@ -19,10 +19,10 @@ export interface Venue {
   /** Fills of the profile's orders since `sinceMs` (inclusive), oldest first. */
   listFills(sinceMs: number): Promise<readonly VenueFill[]>;
   /**
-   * Every order of the profile created since `sinceMs` (inclusive), of any status, page by page: at
-   * start, how the journal finds the records of its own it lacks over its whole history. A venue
-   * that keeps no history (a backtest's) leaves it out; the start then looks at open orders and the
-   * last day's fills only.
+   * Every order of the profile created since `sinceMs` (inclusive), of any status, each once in the
+   * venue's own order, page by page: at start, how the journal finds the records of its own it lacks
+   * over its whole history. A venue that keeps no history (a backtest's) leaves it out; the start
+   * then looks at open orders and the last day's fills only.
    */
   ordersSince?(sinceMs: number): AsyncIterable<VenueOrder>;
   /** Every quote execution of the profile created since `sinceMs` (inclusive), page by page (see `ordersSince`). */

@@ -116,5 +116,5 @@ export default defineStrategy({
     expect(result.failed).toBe(0);
     expect(result.rows).toHaveLength(2);
     expect(result.workerCode?.leanHeap).toBe(false);
-  }, 60_000);
+  }, 180_000);
 });

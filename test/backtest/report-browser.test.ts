@@ -36,7 +36,7 @@ describe.skipIf(!existsSync(CHROMIUM))('robustness sections of report.html in he
     expect([bt.code, bt.stderr, opt.code, opt.stderr]).toEqual([0, '', 0, '']);
     context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1200, height: 900 } });
     await context.route('**/*', (route) => (route.request().url().startsWith('file:') ? route.continue() : (outside.push(route.request().url()), route.abort())));
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await context?.close();
     rmSync(dir, { recursive: true, force: true });
@@ -49,7 +49,7 @@ describe.skipIf(!existsSync(CHROMIUM))('robustness sections of report.html in he
     page.on('pageerror', (err) => errors.push(err.message));
     page.on('console', (msg) => msg.type() === 'error' && errors.push(msg.text()));
     await page.goto(`file://${file}`);
-    await page.waitForSelector(`body[data-robustness-drawn="${charts}"]`, { timeout: 15_000 });
+    await page.waitForSelector(`body[data-robustness-drawn="${charts}"]`, { timeout: 60_000 });
     return { page, errors };
   }
 

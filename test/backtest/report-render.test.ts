@@ -38,7 +38,7 @@ describe.skipIf(!existsSync(CHROMIUM))('report.html in headless Chromium', () =>
     const failed = new Promise<never>((_, reject) => page.on('pageerror', reject));
     failed.catch(() => undefined);
     await page.goto(`file://${files.html}`);
-    await Promise.race([page.waitForSelector('body[data-charts-drawn="3"]', { timeout: 15_000 }), failed]);
+    await Promise.race([page.waitForSelector('body[data-charts-drawn="3"]', { timeout: 60_000 }), failed]);
     await page.screenshot({ path: join(tmpdir(), 'tradeloop-report.png'), fullPage: true });
 
     const colours: Record<string, Rgb> = {

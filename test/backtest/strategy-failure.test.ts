@@ -96,7 +96,7 @@ describe('a strategy that throws in a backtest', () => {
 });
 
 describe('optimize over a strategy that throws', () => {
-  it('finishes with one row per combination instead of failing the optimizer', { timeout: 60_000 }, async () => {
+  it('finishes with one row per combination instead of failing the optimizer', { timeout: 180_000 }, async () => {
     const file = plugin('exploding-grid', 'onEvent');
     const create = plugin('exploding-grid-create', 'create');
     const series = { source: csv, length: prices.length, times: Float64Array.from(prices.map((_, i) => Date.UTC(2024, 0, 1) + i * 3_600_000)), prices: Float64Array.from(prices) };

@@ -32,7 +32,7 @@ describe('tradeloop outside the repository', () => {
     expect(await history.exit, history.err()).toBe(0);
     expect(history.out().trim()).toBe(join('data', 'history', 'BTCUSD-ONE_DAY.csv'));
     expect(history.err()).toMatch(/31 points of BTCUSD at ONE_DAY cached/);
-  }, 60_000);
+  }, 240_000);
 
   it('uses ./config/default.yaml of the folder when there is one', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tradeloop-project-'));
@@ -42,5 +42,5 @@ describe('tradeloop outside the repository', () => {
     expect(await start.exit, start.err()).toBe(0);
     expect(start.out()).toMatch(/^config: config\/default\.yaml$/m);
     expect(start.out()).toMatch(/mine \(sma-cross\) on BTCUSD/);
-  }, 30_000);
+  }, 120_000);
 });

@@ -33,7 +33,7 @@ interface Ran {
 function tradeloop(args: readonly string[], cwd: string): Promise<Ran> {
   return new Promise((done) => {
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('TRADELOOP_') && !k.startsWith('VITEST') && k !== 'NODE_OPTIONS'));
-    execFile(process.execPath, [BIN, ...args], { cwd, env, timeout: 90_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, [BIN, ...args], { cwd, env, timeout: 240_000 }, (err, stdout, stderr) => {
       done({ code: err === null ? 0 : typeof err.code === 'number' ? err.code : 1, stdout: String(stdout), stderr: String(stderr) });
     });
   });
@@ -123,7 +123,7 @@ describe('tradeloop init', () => {
     const none = await tradeloop(['test', 'config'], dir);
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/no test files .* under config/);
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('plugins outside the repository', () => {
@@ -147,7 +147,7 @@ describe('plugins outside the repository', () => {
     expect(JSON.parse(bt.stdout)).toMatchObject({ strategy: 'buy-once-js', orders: { fills: 1 } });
     const opt = await tradeloop(['optimize', '--strategy', 'lib/buy-once.js', '--data', 'prices.csv', '--grid', 'market=BTCUSD', '--workers', '1'], dir);
     expect(opt.code, why(opt)).toBe(0);
-  }, 90_000);
+  }, 240_000);
 
   it('names a package the plugin imports that is not installed, and the fix', async () => {
     const dir = tempDir('tradeloop-plugin-');

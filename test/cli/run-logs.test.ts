@@ -50,7 +50,7 @@ describe('where tradeloop run logs', () => {
     expect(r.stderr).not.toMatch(/"level":|INFO/);
     const text = await fileContaining(file, 'trading sma-cross');
     expect(text).toMatch(/^\[\d{4}-\d{2}-\d{2} [\d:.]+\] INFO \(\d+\): trading sma-cross on BTCUSD in local$/m);
-  }, 30_000);
+  }, 120_000);
 
   it('without a terminal: to stderr (JSON lines when stderr is no terminal either); log.file sends them to a file', async () => {
     const plain = bot();
@@ -68,5 +68,5 @@ describe('where tradeloop run logs', () => {
     expect(f.stderr).toContain(`logs: ${file}`);
     expect(f.stderr).not.toMatch(/"level":/);
     expect(await fileContaining(file, 'trading sma-cross')).toMatch(/^\{"level":30,.*"msg":"trading sma-cross on BTCUSD in local"\}$/m);
-  }, 30_000);
+  }, 120_000);
 });

@@ -137,6 +137,34 @@ export function venueContract(name: string, make: () => Promise<VenueHarness>): 
       });
     });
 
+    it('lists the orders and quote executions made since a time, whatever their status (a venue with history)', async () => {
+      await withHarness(async (h) => {
+        const { ordersSince, quoteExecutionsSince } = h.venue;
+        if (!ordersSince || !quoteExecutionsSince) return; // a venue without history (a backtest's) offers neither
+        const early = await h.venue.placeOrder({ refId: ref(), market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '100.00' });
+        await h.advance(2_000);
+        const price = new D(h.mid('BTCUSD')).times('0.9').toDecimalPlaces(0, D.ROUND_DOWN).toFixed();
+        const filled = await h.venue.placeOrder({ refId: ref(), market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '100.00' });
+        const resting = await h.venue.placeOrder({ refId: ref(), market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.01', price });
+        const cancelled = await h.venue.placeOrder({ refId: ref(), market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.01', price });
+        await until(h, cancelled.orderId, (o) => o.status === 'OPEN');
+        await h.venue.cancelOrder(cancelled.orderId);
+        await until(h, cancelled.orderId, (o) => o.status === 'CANCELLED');
+        await until(h, filled.orderId, (o) => o.status === 'FILLED');
+        const buy = (await h.venue.listQuotes('BTCUSD')).find((q) => q.side === 'BUY')!;
+        const x = await h.venue.executeQuote({ refId: ref(), quoteId: buy.quoteId, quoteAmount: '50.00' });
+        const since = (await h.venue.getOrder(filled.orderId)).createdAt ?? 0;
+        expect(since).toBeGreaterThan((await h.venue.getOrder(early.orderId)).createdAt ?? Infinity);
+        const orders: VenueOrder[] = [];
+        for await (const o of ordersSince.call(h.venue, since)) orders.push(o);
+        // in the venue's own order (newest first over HTTP): the caller needs each record once, not a sequence
+        expect(orders.map((o) => [o.refId, o.status]).sort()).toEqual([[filled.refId, 'FILLED'], [resting.refId, 'OPEN'], [cancelled.refId, 'CANCELLED']].sort());
+        const executions: VenueQuoteExecution[] = [];
+        for await (const e of quoteExecutionsSince.call(h.venue, since)) executions.push(e);
+        expect(executions.map((e) => [e.refId, e.executionId])).toEqual([[x.refId, x.executionId]]);
+      });
+    });
+
     it('refuses an expired quote and a quote execution beyond the balance with typed rejections', async () => {
       await withHarness(async (h) => {
         const sell = (await h.venue.listQuotes('BTCUSD')).find((q) => q.side === 'SELL')!;

@@ -19,7 +19,7 @@ let url = '';
 
 beforeAll(async () => {
   ({ proc: sandbox, url } = await startSandboxProcess(tempDir('journal-venue-sbx'), 13));
-}, 40_000);
+}, 120_000);
 
 afterAll(async () => {
   sandbox?.child.kill('SIGTERM');
@@ -57,7 +57,7 @@ async function tradedCopy(name: string, prefix: string, atLeast: number): Promis
 }
 
 describe('one ref_id namespace per prefix at the venue', () => {
-  it('an empty journal given a prefix the venue already holds is refused with the fix, and sends nothing', { timeout: 120_000 }, async () => {
+  it('an empty journal given a prefix the venue already holds is refused with the fix, and sends nothing', { timeout: 300_000 }, async () => {
     const first = tempDir('jv-first');
     writeBotConfig(first, url, 'shared');
     await tradeUntil(first, 'shared', 2);
@@ -70,7 +70,7 @@ describe('one ref_id namespace per prefix at the venue', () => {
     expect((await refsAtVenue('shared')).length).toBe(before);
   });
 
-  it('a copy of a journal is refused at once, before either copy has sent anything (another file on disk)', { timeout: 120_000 }, async () => {
+  it('a copy of a journal is refused at once, before either copy has sent anything (another file on disk)', { timeout: 300_000 }, async () => {
     const { copy } = await tradedCopy('jv-orig-now', 'twin', 1);
     const before = (await refsAtVenue('twin')).length;
     const p = run(copy, ['--duration', '60s']);
@@ -79,7 +79,7 @@ describe('one ref_id namespace per prefix at the venue', () => {
     expect((await refsAtVenue('twin')).length).toBe(before);
   });
 
-  it('a copy said to be a move is still refused once the original has moved on', { timeout: 180_000 }, async () => {
+  it('a copy said to be a move is still refused once the original has moved on', { timeout: 360_000 }, async () => {
     const { original, copy } = await tradedCopy('jv-original', 'copied', 2);
     const had = (await refsAtVenue('copied')).length;
     await tradeUntil(original, 'copied', had + 2);
@@ -92,7 +92,7 @@ describe('one ref_id namespace per prefix at the venue', () => {
 });
 
 describe('the journal knows its venue', () => {
-  it('a journal kept while the embedded sandbox\'s world was started afresh is refused, naming both worlds and the fix', { timeout: 120_000 }, async () => {
+  it('a journal kept while the embedded sandbox\'s world was started afresh is refused, naming both worlds and the fix', { timeout: 300_000 }, async () => {
     const dir = tempDir('jv-world');
     const config = join(dir, 'c.yaml');
     writeFileSync(config, ['environment: local', 'local: { seed: 42 }', 'strategies:', '  - plugin: sma-cross', '    params: { market: BTCUSD }', 'streams: { warmup_points: 0 }', 'log: { level: info }', ''].join('\n'));
@@ -112,7 +112,7 @@ describe('the journal knows its venue', () => {
 });
 
 describe('one writer per journal', () => {
-  it('a second bot on a running bot\'s journal is refused, orders --json reads meanwhile, and a SIGKILL frees it', { timeout: 180_000 }, async () => {
+  it('a second bot on a running bot\'s journal is refused, orders --json reads meanwhile, and a SIGKILL frees it', { timeout: 360_000 }, async () => {
     const dir = tempDir('jv-lock');
     writeBotConfig(dir, url, 'locked');
     const first = run(dir);

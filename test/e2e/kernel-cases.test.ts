@@ -126,7 +126,7 @@ interface RunSummary {
 }
 
 describe('one kernel, through the real CLI', () => {
-  it('(a) denies a BTCUSD limit buy at 59999.877 PRECISION in a backtest and in a live run on the embedded sandbox; nothing fills', { timeout: 60_000 }, async () => {
+  it('(a) denies a BTCUSD limit buy at 59999.877 PRECISION in a backtest and in a live run on the embedded sandbox; nothing fills', { timeout: 240_000 }, async () => {
     // the price falls through the buy's price: accepted, it would have filled
     const bt = lastJson<BacktestJson>(await run(['backtest', '--strategy', offTick, '--data', csv('fall.csv', [60_000, 60_000, 59_000, 59_000]), '--json']));
     expect(bt.decisions).toEqual({ PRECISION: 1 });
@@ -148,7 +148,7 @@ describe('one kernel, through the real CLI', () => {
     expect(rows).toEqual([expect.objectContaining({ kind: 'place-order', side: 'BUY', state: 'denied', denialCode: 'PRECISION', venueId: null })]);
   });
 
-  it('(b) with max_open_orders 2 accepts 2 resting buys and denies the rest MAX_OPEN_ORDERS, in a backtest and live (the sandbox never gets a third)', { timeout: 90_000 }, async () => {
+  it('(b) with max_open_orders 2 accepts 2 resting buys and denies the rest MAX_OPEN_ORDERS, in a backtest and live (the sandbox never gets a third)', { timeout: 240_000 }, async () => {
     const limits = riskConfig('two-open.yaml', '{ max_open_orders: 2, price_band_bps: 1000 }');
     const bt = lastJson<BacktestJson>(await run(['backtest', '--strategy', restEach, '--data', csv('flat.csv', [60_000, 60_000, 60_000, 60_000, 60_000]), '--config', limits, '--json']));
     expect(bt.decisions).toEqual({ approve: 2, MAX_OPEN_ORDERS: 3 });

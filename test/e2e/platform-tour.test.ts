@@ -15,7 +15,7 @@ describe('examples/platform-tour.ts', () => {
 
   it('runs as a script and exits 0', () => {
     const root = fileURLToPath(new URL('../..', import.meta.url));
-    const out = execFileSync('npx', ['tsx', 'examples/platform-tour.ts'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    const out = execFileSync('npx', ['tsx', 'examples/platform-tour.ts'], { cwd: root, encoding: 'utf8', timeout: 180_000 });
     expect(out).toContain('11. withdrawal completed');
-  }, 70_000);
+  }, 240_000);
 });

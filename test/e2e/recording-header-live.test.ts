@@ -13,7 +13,7 @@ import { useTradeloop } from '../support/reliability-procs.js';
 const start = useTradeloop();
 
 describe('a live run recording its streams', () => {
-  it('writes the run into the recording header', { timeout: 60_000 }, async () => {
+  it('writes the run into the recording header', { timeout: 240_000 }, async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'tradeloop-rec-header-'));
     const config = join(cwd, 'bot.yaml');
     // an entry without a name takes its plugin's own, in the journal and in the header alike

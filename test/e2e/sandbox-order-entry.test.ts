@@ -121,5 +121,5 @@ describe('tradeloop sandbox --config with local.submit_delay_ms', () => {
       child.kill('SIGTERM');
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 30_000);
+  }, 120_000);
 });

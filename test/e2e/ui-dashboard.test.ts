@@ -23,7 +23,7 @@ afterAll(async () => {
 });
 
 describe.skipIf(!haveChromium)('the dashboard in a browser', () => {
-  it('shows equity and an order, halts (new intents denied HALTED) and cancels all from its buttons', { timeout: 90_000 }, async () => {
+  it('shows equity and an order, halts (new intents denied HALTED) and cancels all from its buttons', { timeout: 300_000 }, async () => {
     const run = await startUiRun(start, {});
     const withToken = /dashboard: (\S+#token=\S+)/.exec(run.proc.err())?.[1] as string;
     // playwright gives every launch a fresh temporary profile (--user-data-dir); never `playwright install`
@@ -38,22 +38,22 @@ describe.skipIf(!haveChromium)('the dashboard in a browser', () => {
     await page.goto(withToken);
     expect(page.url()).not.toContain('token'); // the fragment is taken off the address bar
 
-    await page.locator('#trading-state', { hasText: 'RUNNING' }).waitFor({ timeout: 30_000 });
-    await expect.poll(() => page.locator('#equity').textContent(), { timeout: 30_000 }).toMatch(/^\d+\.\d{2}$/);
-    await page.locator('#orders tbody tr td', { hasText: 'ops-probe' }).first().waitFor({ timeout: 30_000 });
-    await page.locator('#fills tbody tr td.BUY').first().waitFor({ timeout: 30_000 });
-    await page.locator('#equity-chart canvas').waitFor({ timeout: 10_000 });
+    await page.locator('#trading-state', { hasText: 'RUNNING' }).waitFor({ timeout: 60_000 });
+    await expect.poll(() => page.locator('#equity').textContent(), { timeout: 60_000 }).toMatch(/^\d+\.\d{2}$/);
+    await page.locator('#orders tbody tr td', { hasText: 'ops-probe' }).first().waitFor({ timeout: 60_000 });
+    await page.locator('#fills tbody tr td.BUY').first().waitFor({ timeout: 60_000 });
+    await page.locator('#equity-chart canvas').waitFor({ timeout: 30_000 });
 
     await page.click('#btn-halt');
-    await page.locator('#trading-state', { hasText: 'HALTED' }).waitFor({ timeout: 10_000 });
-    await page.locator('#decisions tbody tr td.deny', { hasText: 'HALTED' }).first().waitFor({ timeout: 30_000 });
+    await page.locator('#trading-state', { hasText: 'HALTED' }).waitFor({ timeout: 30_000 });
+    await page.locator('#decisions tbody tr td.deny', { hasText: 'HALTED' }).first().waitFor({ timeout: 60_000 });
     expect(await page.locator('#btn-resume').isVisible()).toBe(true);
     const before = await page.locator('#orders tbody tr td', { hasText: 'ops-probe' }).count();
     expect(before).toBeGreaterThan(0);
 
     await page.click('#btn-cancel-all');
-    await page.locator('#message', { hasText: /cancelled \d+ order/ }).waitFor({ timeout: 30_000 });
-    await page.locator('#orders tbody tr td.empty', { hasText: 'no open orders' }).waitFor({ timeout: 10_000 });
+    await page.locator('#message', { hasText: /cancelled \d+ order/ }).waitFor({ timeout: 60_000 });
+    await page.locator('#orders tbody tr td.empty', { hasText: 'no open orders' }).waitFor({ timeout: 30_000 });
     expect(Number(/cancelled (\d+)/.exec((await page.locator('#message').textContent()) ?? '')?.[1])).toBeGreaterThan(0);
 
     mkdirSync(ARTIFACTS, { recursive: true });

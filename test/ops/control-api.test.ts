@@ -116,7 +116,7 @@ describe('tradeloop run --ui: control API and /metrics', () => {
     expect(run.proc.err()).not.toMatch(/operations server: request failed/);
   });
 
-  it('makes a token when TRADELOOP_UI_TOKEN is unset and prints it once with the URL, never in the logs', { timeout: 60_000 }, async () => {
+  it('makes a token when TRADELOOP_UI_TOKEN is unset and prints it once with the URL, never in the logs', { timeout: 180_000 }, async () => {
     const run = await startUiRun(start, {});
     const lines = run.proc.err().split('\n');
     const printed = lines.filter((l) => /#token=/.test(l));
@@ -131,7 +131,7 @@ describe('tradeloop run --ui: control API and /metrics', () => {
     expect(run.proc.err().split(token).length - 1).toBe(1);
   });
 
-  it('refuses a short TRADELOOP_UI_TOKEN before starting, naming the variable', { timeout: 30_000 }, async () => {
+  it('refuses a short TRADELOOP_UI_TOKEN before starting, naming the variable', { timeout: 120_000 }, async () => {
     const { cwd, config } = uiConfig();
     const proc = start(['run', '--config', config, '--ui', '--duration', '5s'], cwd, { TRADELOOP_UI_TOKEN: 'short' });
     expect(await proc.exit).toBe(2);

@@ -14,7 +14,7 @@ const start = useTradeloop();
 const SECRET = 'cli-webhook-secret-0123456789';
 
 describe('tradeloop run with TRADELOOP_NOTIFY_URL', () => {
-  it('sends run-start, each fill and run-stop, signed, and never prints the URL or the secret', { timeout: 60_000 }, async () => {
+  it('sends run-start, each fill and run-stop, signed, and never prints the URL or the secret', { timeout: 180_000 }, async () => {
     const got: { headers: IncomingMessage['headers']; body: string }[] = [];
     const server = createServer((req, res) => {
       let body = '';

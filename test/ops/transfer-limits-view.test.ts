@@ -9,7 +9,7 @@ import { startUiRun } from './ops-cli.js';
 const start = useTradeloop();
 
 describe('tradeloop run --ui: transfer limits', () => {
-  it('lists each limit with its period, the limit and what is left, at full precision and as shown', { timeout: 60_000 }, async () => {
+  it('lists each limit with its period, the limit and what is left, at full precision and as shown', { timeout: 240_000 }, async () => {
     const run = await startUiRun(start);
     let limits: Array<Record<string, string>> = [];
     await waitFor(async () => {
