@@ -16,6 +16,7 @@ import { Recent, RecentReports, venueUnreachableSince, type RunSummary, type Run
 import type { StrategyRunner } from './strategy-runner.js';
 import type { VenueMetadata } from './venue-metadata.js';
 import { orphansAtStart, type Orphan } from './orphans.js';
+import { JOURNAL_WATCH_MS, JournalFailedError, JournalWatch, type JournalFailure } from './journal-watch.js';
 import { warmUpWithRetry } from './warm-up.js';
 
 const DAY_MS = 24 * 3_600_000;
@@ -41,6 +42,10 @@ export interface LiveRunDeps {
   readonly budgetStore?: () => { readonly store: string; readonly unreachableSince?: number; readonly bots: number } | undefined;
   /** TEST-ONLY crash hook handed to the executors (the run command builds it from the environment). */
   readonly crash?: CrashHook;
+  /** The journal's file, watched for deletion or replacement during the run (absent: a journal in memory). */
+  readonly journalPath?: string;
+  /** How often the journal's file is looked at (default JOURNAL_WATCH_MS). */
+  readonly journalWatchMs?: number;
 }
 
 /**
@@ -85,6 +90,9 @@ export class LiveRun {
   private allStoppedResolve: ((reason: string) => void) | undefined;
   /** Resolves when every strategy has stopped (each threw or returned something not an intent). */
   readonly allStopped: Promise<string>;
+  private readonly journalWatch: JournalWatch;
+  /** Resolves, with what happened, when the journal failed and trading halted (see `JournalWatch`): the run must stop. */
+  readonly journalFailed: Promise<string>;
 
   constructor(private readonly deps: LiveRunDeps) {
     const { clock, config, journal, venue } = deps;
@@ -108,12 +116,16 @@ export class LiveRun {
     this.ownSubs.push(k.decisions$.subscribe((d) => this.decisions.push(d)));
     this.ownSubs.push(k.reports$.subscribe((r) => this.onReport(r)));
     this.allStopped = new Promise((resolve) => (this.allStoppedResolve = resolve));
+    let failed: (reason: string) => void = () => undefined;
+    this.journalFailed = new Promise((resolve) => (failed = resolve));
+    this.journalWatch = new JournalWatch({ clock, journal, intervalMs: deps.journalWatchMs ?? JOURNAL_WATCH_MS, ...(deps.journalPath !== undefined && { path: deps.journalPath }), onFailure: (f) => failed(this.haltOnJournal(f)) });
     this.markets = [...new Set(this.strategies.flatMap((s) => [...s.markets]))];
   }
 
   /** Reconciles, warms up and starts the streams. Refuses to trade when the journal disagrees. */
   async start(subscriptions: readonly MarketSubscription[]): Promise<ReconcileResult> {
     const log = this.deps.log;
+    this.journalWatch.start();
     const rec = await this.reconcileUntilAgreed();
     for (const line of rec.repairs) log.info(`reconciled: ${line}`);
     // orphans (orders an earlier run left open, ours the journal lacked) are settled before any new intent
@@ -124,6 +136,8 @@ export class LiveRun {
     const warmed = this.engine.warmUp(history);
     log.info(`warmed up on ${warmed} historical price point(s) for ${this.markets.join(', ')}`);
     this.captureStartEquity();
+    // a journal that failed while the run was starting: nothing is fed to the strategies
+    if (this.journalWatch.failure) throw new JournalFailedError(this.journalWatch.failure);
     const source = this.deps.source;
     this.kernel.attach(source);
     // the open-orders poll also says which orders need no status read this cycle, and adopts late landings
@@ -172,6 +186,7 @@ export class LiveRun {
       reports: this.reports.list(),
       counters: { ...this.engine.counters, fills: this.fillCount, orders: this.ordersPlaced },
       ...(this.gate.killSwitch.tripped && { halted: this.gate.killSwitch.tripped }),
+      ...(this.journalWatch.failure && { journalFailure: this.journalWatch.failure.reason }),
       stoppedStrategies: this.strategies.filter((s) => s.stopped).map((s) => `${s.name}: ${s.stopped}`),
       orphans: orphanViews(this.orphans),
       ...(unreachable !== undefined && { venueUnreachableSince: unreachable }),
@@ -202,6 +217,19 @@ export class LiveRun {
     // no new write at all, not even a reducing sell: its ref_id could name someone else's record too
     this.kernel.halt(reason, { allowReducing: false });
     this.deps.log.error({ alert: 'REF_ID_CONFLICT', refId }, `ALERT: trading halted: ${reason}: ${message}; use a new journal.path or run.ref_prefix before restarting`);
+  }
+
+  /**
+   * The journal failed (a write refused, its file deleted or replaced): no intent can be journaled
+   * before its request any more, so every new intent is halted at once (reducing ones too; cancels of
+   * open orders still go, straight at the venue), the market data stops reaching the strategies, and
+   * the run must stop (see `journalFailed`). Resuming is a restart once the cause is fixed.
+   */
+  private haltOnJournal(f: JournalFailure): string {
+    this.kernel.halt(`journal failed: ${f.reason}`, { allowReducing: false });
+    this.kernel.detach();
+    this.deps.log.error({ alert: 'JOURNAL_FAILED', kind: f.kind }, `ALERT: trading halted: ${f.reason}; the run stops (exit code 5); fix the cause, then start again`);
+    return `journal failed: ${f.reason}`;
   }
 
   /** Balances before the first live price, so the first intents are not denied for want of them. */
@@ -325,6 +353,7 @@ export class LiveRun {
     const log = this.deps.log;
     log.info(`stopping: ${reason}`);
     this.engine.stopIntents();
+    this.journalWatch.stop();
     this.kernel.stopMetadata();
     for (const t of this.timers) t.cancel();
     this.kernel.detach();
@@ -364,6 +393,7 @@ export class LiveRun {
       positions: heldPositions(this.account, this.market, this.equityAsset, (m) => this.kernel.riskView.instrument(m)),
       stoppedStrategies: this.strategies.filter((s) => s.stopped).map((s) => `${s.name}: ${s.stopped}`),
       ...(this.gate.killSwitch.tripped && { halted: this.gate.killSwitch.tripped }),
+      ...(this.journalWatch.failure && { journalFailure: this.journalWatch.failure }),
     };
   }
 }

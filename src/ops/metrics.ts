@@ -133,6 +133,9 @@ export class RunMetrics {
       this.set({ cause: 'operator' }, h.state === 'halted' ? 1 : 0);
       this.set({ cause: 'kill_switch' }, h.state === 'kill-switch' ? 1 : 0);
     });
+    g('tradeloop_journal_failed', '1 once the journal failed (a write refused, its file deleted or replaced): trading halted and the run stops', [], function () {
+      this.set(run.view().journalFailure === undefined ? 0 : 1);
+    });
     g('tradeloop_stream_age_seconds', 'Time since each market-data or account stream last answered', ['stream'], function () {
       this.reset();
       const now = run.clock.now();

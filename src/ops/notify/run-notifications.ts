@@ -22,6 +22,7 @@ export class RunNotifications {
   private readonly subs: Subscription[] = [];
   private timer: TimerHandle | undefined;
   private halted: string | undefined;
+  private journalFailure: string | undefined;
   private readonly stopped = new Set<string>();
   private unreachableSince: number | undefined;
   private closed = false;
@@ -69,6 +70,9 @@ export class RunNotifications {
     const now = this.run.clock.now();
     if (ks.tripped !== undefined && ks.tripped !== this.halted) this.sink.notify('kill-switch', { reason: ks.tripped, allowsReducing: ks.allowsReducing, at: now });
     this.halted = ks.tripped;
+    const journal = this.run.view().journalFailure;
+    if (journal !== undefined && this.journalFailure === undefined) this.sink.notify('journal-failed', { reason: journal, exitCode: 5, at: now });
+    this.journalFailure = journal;
     for (const s of this.run.strategies) {
       if (s.stopped === undefined || this.stopped.has(s.name)) continue;
       this.stopped.add(s.name);
