@@ -1,5 +1,6 @@
 import { assertNever, type Decision, type ExecReport, type Intent, type MarketEvent, type MarketSymbol } from '../core/index.js';
 import type { JournalStore, OrderExecutor, QuoteExecutor, TransferExecutor } from '../exec/index.js';
+import { isJournalFileFailure } from '../exec/journal-faults.js';
 import type { Logger } from '../log/index.js';
 import type { RiskGate } from '../risk/index.js';
 import type { AccountStore, MarketStore } from '../state/index.js';
@@ -205,6 +206,7 @@ export class Engine {
       this.deps.journal.recordDecision(decision);
       return true;
     } catch (e) {
+      if (!isJournalFileFailure(e)) throw e;
       this.deps.log?.error({ refId: decision.intent.intentId }, `the journal refused ${decision.intent.intentId}'s decision (${e instanceof Error ? e.message : String(e)}): nothing is sent for it`);
       return false;
     }

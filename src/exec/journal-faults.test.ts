@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Decision } from '../core/index.js';
 import { Journal } from './journal.js';
-import { journalFullAfterFrom, type JournalWriteFailure } from './journal-faults.js';
+import { isJournalFileFailure, journalFullAfterFrom, type JournalWriteFailure } from './journal-faults.js';
 import { lockFileOf, lockJournal } from './journal-lock.js';
 
 function file(): string {
@@ -42,6 +42,13 @@ describe('journal write failures', () => {
     expect(heard).toEqual([]);
     expect(j.quickCheck()).toBe('ok');
     j.close();
+  });
+
+  it('only SQLite\'s own errors about the file count as failures of the journal', () => {
+    expect(isJournalFileFailure(Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR_WRITE' }))).toBe(true);
+    expect(isJournalFileFailure(Object.assign(new Error('attempt to write a readonly database'), { code: 'SQLITE_READONLY' }))).toBe(true);
+    expect(isJournalFileFailure(Object.assign(new Error('UNIQUE constraint failed'), { code: 'SQLITE_CONSTRAINT_PRIMARYKEY' }))).toBe(false);
+    expect(isJournalFileFailure(new TypeError('x is undefined'))).toBe(false);
   });
 
   it('the test fault takes a whole number of writes, and refuses anything else', () => {

@@ -17,13 +17,14 @@ export interface JournalWriteFailure {
 export type JournalWriteFailureListener = (failure: JournalWriteFailure) => void;
 
 /**
- * Whether an error thrown by a journal write says the file cannot be written (a full disk, an I/O
- * error, a read-only or damaged file) rather than refusing one record: a constraint (a ref_id
- * recorded twice) is the caller's mistake on a sound journal, and does not stop a run.
+ * Whether an error thrown by a journal write is SQLite saying the file cannot be written (a full
+ * disk, an I/O error, a read-only or damaged file) rather than refusing one record: a constraint (a
+ * ref_id recorded twice) is the caller's mistake on a sound journal, and an error that is not
+ * SQLite's (a bug in the caller) is neither; they do not stop a run as a failed journal.
  */
 export function isJournalFileFailure(e: unknown): boolean {
   const code = codeOf(e);
-  return !code.startsWith('SQLITE_CONSTRAINT') && !code.startsWith('SQLITE_MISUSE');
+  return code.startsWith('SQLITE_') && !code.startsWith('SQLITE_CONSTRAINT') && !code.startsWith('SQLITE_MISUSE');
 }
 
 export function journalWriteFailure(e: unknown, operation: string): JournalWriteFailure {

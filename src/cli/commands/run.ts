@@ -189,10 +189,13 @@ async function runUntilDone(
     o.ops?.announceStart();
     // the panel redraws the whole screen: the dashboard's line stays at its foot (on screen only, never in a log)
     const foot = dashboard === undefined ? '' : `${dashboard}\n`;
-    const panel = o.tty ? refreshEverySecond(() => o.ctx.stdout.write(`\x1b[H\x1b[2J${renderPanel(run.view(), o.logFile)}\n${foot}`)) : undefined;
+    const draw = (): void => void o.ctx.stdout.write(`\x1b[H\x1b[2J${renderPanel(run.view(), o.logFile)}\n${foot}`);
+    const panel = o.tty ? refreshEverySecond(draw) : undefined;
     // a run whose every strategy has stopped (each threw or returned a non-intent) has nothing left to do
     reason = await Promise.race([stopSignal, run.allStopped, run.journalFailed]);
     panel?.cancel();
+    // a failed journal ends the run at once: its last frame, naming the failure, stays above the summary
+    if (o.tty && run.view().journalFailure !== undefined) draw();
   } catch (e) {
     await o.ops?.stop({ reason: `the run failed to start: ${e instanceof Error ? e.message : String(e)}` });
     throw e;
