@@ -13,7 +13,8 @@
  * fill the journal has, under the same ref_id.
  *
  * `--journals 0` skips the journal scenarios (default: once): a copied journal, an empty journal with
- * a used prefix and a second bot on a running bot's journal are refused at start, and no ref_id of
+ * a used prefix and a second bot on a running bot's journal (by its name, a symbolic link or a hard
+ * link) are refused at start, and no ref_id of
  * ours names two records at the venue across orders, quote executions and transfers.
  *
  * `--journal-loss N` (default 1; 0 skips): N rounds of two experiments on the journal under a trading
