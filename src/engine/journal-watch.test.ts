@@ -14,6 +14,7 @@ function watched(intervalMs = 1_000): { clock: TestClock; watch: JournalWatch; f
     journal: { onWriteFailure: (l) => (listener = l) },
     identityOf: (path) => (path.endsWith('journal.sqlite') ? at.file : undefined),
   });
+  watch.listen();
   watch.start();
   return { clock, watch, found, at, failWrite: (f) => listener(f) };
 }
@@ -44,6 +45,17 @@ describe('JournalWatch', () => {
     w.clock.advance(5_000);
     expect(w.found).toHaveLength(1);
     expect(w.clock.pending()).toBe(0);
+  });
+
+  it('finds a journal deleted before trading started when it listens, and sets no timer before start', () => {
+    const clock = new TestClock(1_000);
+    const found: JournalFailure[] = [];
+    const watch = new JournalWatch({ clock, intervalMs: 1_000, path: '/bots/a/journal.sqlite', onFailure: (f) => found.push(f), journal: {}, identityOf: () => ({ dev: '1', ino: '1' }) });
+    watch.listen();
+    expect(clock.pending()).toBe(0);
+    const gone = new JournalWatch({ clock, intervalMs: 1_000, path: '/bots/a/journal.sqlite', onFailure: (f) => found.push(f), journal: {}, identityOf: () => undefined });
+    gone.listen();
+    expect(found.map((f) => f.kind)).toEqual(['deleted']);
   });
 
   it('stops looking once stopped', () => {

@@ -61,13 +61,21 @@ export class JournalWatch {
     return this.found;
   }
 
-  /** Starts listening for failed writes and looking at the file (the file the run opened is the one at its path now). */
-  start(): void {
+  /**
+   * Listens for failed writes and takes the identity of the file at the journal's path now as the
+   * one the run opened; sets no timer (see `start`).
+   */
+  listen(): void {
     const { journal, path } = this.deps;
     journal.onWriteFailure?.((f) => this.fail('write-failed', writeFailureReason(f, path)));
     if (path === undefined) return;
     this.opened = this.identityOf(path);
     if (this.opened === undefined) this.fail('deleted', deletedReason(path));
+  }
+
+  /** Starts looking at the file every `intervalMs` (once the run trades; `stop` ends it). */
+  start(): void {
+    this.check();
     this.schedule();
   }
 
@@ -88,7 +96,7 @@ export class JournalWatch {
   }
 
   private schedule(): void {
-    if (this.stopped || this.found) return;
+    if (this.stopped || this.found || this.opened === undefined) return;
     this.timer = this.deps.clock.setTimeout(() => {
       this.check();
       this.schedule();

@@ -119,13 +119,13 @@ export class LiveRun {
     let failed: (reason: string) => void = () => undefined;
     this.journalFailed = new Promise((resolve) => (failed = resolve));
     this.journalWatch = new JournalWatch({ clock, journal, intervalMs: deps.journalWatchMs ?? JOURNAL_WATCH_MS, ...(deps.journalPath !== undefined && { path: deps.journalPath }), onFailure: (f) => failed(this.haltOnJournal(f)) });
+    this.journalWatch.listen();
     this.markets = [...new Set(this.strategies.flatMap((s) => [...s.markets]))];
   }
 
   /** Reconciles, warms up and starts the streams. Refuses to trade when the journal disagrees. */
   async start(subscriptions: readonly MarketSubscription[]): Promise<ReconcileResult> {
     const log = this.deps.log;
-    this.journalWatch.start();
     const rec = await this.reconcileUntilAgreed();
     for (const line of rec.repairs) log.info(`reconciled: ${line}`);
     // orphans (orders an earlier run left open, ours the journal lacked) are settled before any new intent
@@ -154,6 +154,7 @@ export class LiveRun {
       this.markEquity();
       this.deps.journal.checkpoint();
     });
+    this.journalWatch.start();
     return rec;
   }
 
