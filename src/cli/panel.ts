@@ -12,6 +12,7 @@ export function renderPanel(v: RunView, logFile?: string): string {
   const up = formatDuration(v.at - v.startedAt);
   const lines: string[] = [];
   lines.push(`tradeloop — ${v.environment} via ${v.venue} — up ${up}${v.halted ? `  HALTED: ${v.halted}` : ''}`);
+  if (v.journalFailure !== undefined) lines.push(`JOURNAL FAILED: ${v.journalFailure}; trading halted, the run is stopping (exit code 5)`);
   if (v.venueUnreachableSince !== undefined) {
     lines.push(`VENUE UNREACHABLE since ${clock(v.venueUnreachableSince)} (${formatDuration(v.at - v.venueUnreachableSince)}): requests fail fast, one probe a second; market data goes stale`);
   }
@@ -139,6 +140,7 @@ export function renderSummary(s: RunSummary): string {
   if (s.orphans && Object.keys(s.orphans).length) rows.push(['orphans at start', Object.entries(s.orphans).map(([k, v]) => `${k} ${v}`).join(', ')]);
   for (const x of s.stoppedStrategies) rows.push(['stopped strategy', x]);
   if (s.halted) rows.push(['halted', s.halted]);
+  if (s.journalFailure) rows.push(['journal', `FAILED (${s.journalFailure.kind}): trading halted at ${new Date(s.journalFailure.at).toISOString().slice(0, 19).replace('T', ' ')} UTC`]);
   const width = Math.max(...rows.map((r) => r[0]!.length));
   return ['run summary', ...rows.map(([k, v]) => `  ${k!.padEnd(width)}  ${v}`)].join('\n');
 }

@@ -231,7 +231,7 @@ export const UiConfigSchema = z
   .strict();
 
 /** Events a webhook can be sent for (`notify.events`). */
-export const NOTIFY_EVENTS = ['fill', 'kill-switch', 'unresolved', 'strategy-stopped', 'venue-unreachable', 'run-start', 'run-stop'] as const;
+export const NOTIFY_EVENTS = ['fill', 'kill-switch', 'unresolved', 'strategy-stopped', 'venue-unreachable', 'journal-failed', 'run-start', 'run-stop'] as const;
 
 /**
  * Webhook notifications; on when TRADELOOP_NOTIFY_URL is set (its HMAC secret in

@@ -89,12 +89,19 @@ async function cancelOne(deps: CancelAllDeps, row: JournalIntentRow, deadline: n
 
 /** Reads the order and journals what the venue says; undefined when the read failed. */
 async function readBack(deps: CancelAllDeps, refId: string, orderId: string): Promise<string | undefined> {
+  let order;
   try {
-    const order = await deps.venue.getOrder(orderId);
-    deps.orders.applyOrder(refId, order, 'cancel-confirm');
-    return order.status;
+    order = await deps.venue.getOrder(orderId);
   } catch (e) {
     deps.log?.warn({ refId, orderId }, `cannot read ${refId} back after its cancel (${errorMessage(e)}): reading again`);
     return undefined;
   }
+  try {
+    deps.orders.applyOrder(refId, order, 'cancel-confirm');
+  } catch (e) {
+    // the venue's word decides whether the order is closed; a journal that cannot take it (a failed
+    // disk) has halted the run, and the next start reads the order back by its ref_id
+    deps.log?.warn({ refId, orderId }, `the journal could not record ${refId} as ${order.status} (${errorMessage(e)})`);
+  }
+  return order.status;
 }

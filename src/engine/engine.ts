@@ -1,5 +1,6 @@
 import { assertNever, type Decision, type ExecReport, type Intent, type MarketEvent, type MarketSymbol } from '../core/index.js';
 import type { JournalStore, OrderExecutor, QuoteExecutor, TransferExecutor } from '../exec/index.js';
+import { isJournalFileFailure } from '../exec/journal-faults.js';
 import type { Logger } from '../log/index.js';
 import type { RiskGate } from '../risk/index.js';
 import type { AccountStore, MarketStore } from '../state/index.js';
@@ -179,7 +180,7 @@ export class Engine {
           ? { kind: 'deny', intent, at: this.deps.clock.now(), reason: { code: 'HALTED', message: 'the engine is shutting down', details: {} } }
           : this.deps.gate.decide(intent);
       // an approved order's decision is journaled by its executor, together with the "sent" mark
-      if (decision.kind === 'deny' || intent.kind !== 'place-order') this.deps.journal.recordDecision(decision);
+      if ((decision.kind === 'deny' || intent.kind !== 'place-order') && !this.journaled(decision)) continue;
       this.deps.onDecision?.(decision);
       this.owners.set(intent.intentId, strategy);
       if (decision.kind === 'deny') {
@@ -192,6 +193,22 @@ export class Engine {
       this.deps.riskView.reserve(intent);
       if (intent.kind === 'place-order') this.deps.openOrders.add(intent);
       this.dispatch(intent, decision);
+    }
+  }
+
+  /**
+   * Journals a decision the engine records itself; false when the journal refused it (a failed disk:
+   * the run's journal watch halts trading): nothing is sent for it, and the event or report that made
+   * it is not lost to the other strategies.
+   */
+  private journaled(decision: Decision): boolean {
+    try {
+      this.deps.journal.recordDecision(decision);
+      return true;
+    } catch (e) {
+      if (!isJournalFileFailure(e)) throw e;
+      this.deps.log?.error({ refId: decision.intent.intentId }, `the journal refused ${decision.intent.intentId}'s decision (${e instanceof Error ? e.message : String(e)}): nothing is sent for it`);
+      return false;
     }
   }
 

@@ -10,3 +10,4 @@ export * from './live-bundle.js';
 export { archiveLocalWorld, localStatePath, newInstanceId } from './local-world.js';
 export * from './load-strategies.js';
 export * from './venue-metadata.js';
+export * from './journal-watch.js';

@@ -1,7 +1,7 @@
 import type { Observable, Subscription } from 'rxjs';
 import type { Clock } from '../clock/index.js';
 import type { Dec, Decision, ExecReport } from '../core/index.js';
-import { FillTracker, OrderExecutor, QuoteExecutor, Reconciler, TransferExecutor, type ExecContext, type JournalStore } from '../exec/index.js';
+import { errorMessage, FillTracker, isJournalFileFailure, OrderExecutor, QuoteExecutor, Reconciler, TransferExecutor, type ExecContext, type JournalStore } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
 import { RiskGate, type HaltCause, type HaltKind, type RiskLimits } from '../risk/index.js';
 import { AccountStore, MarketStore, type AccountEvent } from '../state/index.js';
@@ -175,9 +175,23 @@ export class Kernel {
   attach(source: MarketSource): void {
     const subs = this.sourceSubs;
     subs.push(source.events$.subscribe((e) => this.engine.onMarketEvent(e)));
-    subs.push(source.account$.subscribe((e) => this.applyAccount(e)));
-    if (source.fills$) subs.push(source.fills$.subscribe((fills) => this.fills.ingest(fills)));
-    if (source.orders$) subs.push(source.orders$.subscribe((orders) => this.applyOrders(orders)));
+    subs.push(source.account$.subscribe((e) => this.unlessJournalFailed(() => this.applyAccount(e))));
+    if (source.fills$) subs.push(source.fills$.subscribe((fills) => this.unlessJournalFailed(() => this.fills.ingest(fills))));
+    if (source.orders$) subs.push(source.orders$.subscribe((orders) => this.unlessJournalFailed(() => this.applyOrders(orders))));
+  }
+
+  /**
+   * Runs `apply` (journaling what a stream brought); a journal that refuses the write (a failed disk)
+   * is logged, not thrown into the stream, where it would end the process: the journal has told its
+   * listeners (a live run halts on it), and the stream's next poll brings the facts again.
+   */
+  private unlessJournalFailed(apply: () => void): void {
+    try {
+      apply();
+    } catch (e) {
+      if (!isJournalFileFailure(e)) throw e;
+      this.ports.log?.warn(`the journal could not record what the venue reported (${errorMessage(e)})`);
+    }
   }
 
   /** Stops listening to the sources attached (the kernel's state stays readable). */

@@ -58,6 +58,8 @@ export interface BundleOptions {
   readonly clock?: Clock;
   /** The journal file is a move of the original, not a copy (`tradeloop run --journal-moved`): bind it to this file. */
   readonly journalMoved?: boolean;
+  /** TEST-ONLY (`TRADELOOP_TEST_JOURNAL_FULL_AFTER`): the journal's file stops growing after this many writes, as on a full disk. */
+  readonly journalFullAfter?: number;
   /** Sees every answer of the API client (status, duration): the operations server counts 429s. */
   readonly onResponse?: (event: ResponseEvent) => void;
   /**
@@ -116,7 +118,7 @@ export async function buildLiveBundle(config: Config, env: NodeJS.ProcessEnv, op
     const profile = await api.getProfile(config.run.profile);
     // a paper journal on real data is bound to its own name: its orders exist only in the paper venue
     const bound = paperReal ? `${resolved.name} (${PAPER_ON_REAL_DATA})` : resolved.name;
-    const journal = openJournal(config.journal.path);
+    const journal = openJournal(config.journal.path, options.journalFullAfter);
     let refPrefix: string;
     let venue: Venue;
     let paper: PaperVenue | undefined;
@@ -231,17 +233,28 @@ function runInfoOf(config: Config, environment: string, now: number, names?: rea
   });
 }
 
-/** Opens the journal for writing: its one-writer lock first (a second bot is refused), released on close. */
-function openJournal(path: string): Journal {
+/**
+ * Opens the journal for writing: its one-writer lock first (a second bot is refused), released on
+ * close; then SQLite's quick check, so a damaged file is refused here, naming it, rather than failing
+ * halfway through the reconcile.
+ */
+function openJournal(path: string, fullAfterWrites?: number): Journal {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const lock = lockJournal(path);
+  let journal: Journal;
   try {
-    return new Journal(path, { lock });
+    journal = new Journal(path, { lock, ...(fullAfterWrites !== undefined && { fullAfterWrites }) });
   } catch (e) {
     lock.release();
     // a file that is not a journal (or not readable) is bad input, not a crash with a stack trace
     throw new InputError('journal.path', `${path} cannot be opened as a tradeloop journal (${e instanceof Error ? e.message : String(e)}): point journal.path at a new file, or move this one away`);
   }
+  const check = journal.quickCheck();
+  if (check !== 'ok') {
+    journal.close();
+    throw new InputError('journal.path', `${path} is damaged (SQLite's quick_check: ${check.split('\n')[0]}): restore it from a backup (then start once with --journal-moved), or move it aside and start a new journal (tradeloop run --fresh does that on the local sandbox; elsewhere point journal.path at a new file and choose a new run.ref_prefix)`);
+  }
+  return journal;
 }
 
 /** The journal's ref_id prefix: fixed at creation, so ids stay unique across restarts and bots. */

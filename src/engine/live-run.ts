@@ -18,6 +18,7 @@ import type { StrategyRunner } from './strategy-runner.js';
 import type { VenueMetadata } from './venue-metadata.js';
 import { historyStart } from './orphan-history.js';
 import { orphansAtStart, type Orphan } from './orphans.js';
+import { JOURNAL_WATCH_MS, JournalFailedError, JournalWatch, type JournalFailure } from './journal-watch.js';
 import { warmUpWithRetry } from './warm-up.js';
 
 const DAY_MS = 24 * 3_600_000;
@@ -46,6 +47,10 @@ export interface LiveRunDeps {
   readonly budgetStore?: () => { readonly store: string; readonly unreachableSince?: number; readonly bots: number } | undefined;
   /** TEST-ONLY crash hook handed to the executors (the run command builds it from the environment). */
   readonly crash?: CrashHook;
+  /** The journal's file, watched for deletion or replacement during the run (absent: a journal in memory). */
+  readonly journalPath?: string;
+  /** How often the journal's file is looked at (default JOURNAL_WATCH_MS). */
+  readonly journalWatchMs?: number;
 }
 
 /**
@@ -92,6 +97,9 @@ export class LiveRun {
   private allStoppedResolve: ((reason: string) => void) | undefined;
   /** Resolves when every strategy has stopped (each threw or returned something not an intent). */
   readonly allStopped: Promise<string>;
+  private readonly journalWatch: JournalWatch;
+  /** Resolves, with what happened, when the journal failed and trading halted (see `JournalWatch`): the run must stop. */
+  readonly journalFailed: Promise<string>;
 
   constructor(private readonly deps: LiveRunDeps) {
     const { clock, config, journal, venue } = deps;
@@ -115,6 +123,10 @@ export class LiveRun {
     this.ownSubs.push(k.decisions$.subscribe((d) => this.decisions.push(d)));
     this.ownSubs.push(k.reports$.subscribe((r) => this.onReport(r)));
     this.allStopped = new Promise((resolve) => (this.allStoppedResolve = resolve));
+    let failed: (reason: string) => void = () => undefined;
+    this.journalFailed = new Promise((resolve) => (failed = resolve));
+    this.journalWatch = new JournalWatch({ clock, journal, intervalMs: deps.journalWatchMs ?? JOURNAL_WATCH_MS, ...(deps.journalPath !== undefined && { path: deps.journalPath }), onFailure: (f) => failed(this.haltOnJournal(f)) });
+    this.journalWatch.listen();
     this.markets = [...new Set(this.strategies.flatMap((s) => [...s.markets]))];
   }
 
@@ -133,6 +145,8 @@ export class LiveRun {
     log.info(`warmed up on ${warmed} historical price point(s) for ${this.markets.join(', ')}`);
     this.captureStartEquity();
     this.restoreMarks();
+    // a journal that failed while the run was starting: nothing is fed to the strategies
+    if (this.journalWatch.failure) throw new JournalFailedError(this.journalWatch.failure);
     const source = this.deps.source;
     this.kernel.attach(source);
     // the open-orders poll also says which orders need no status read this cycle, and adopts late landings
@@ -149,6 +163,7 @@ export class LiveRun {
       this.markEquity();
       this.deps.journal.checkpoint();
     });
+    this.journalWatch.start();
     return rec;
   }
 
@@ -181,6 +196,7 @@ export class LiveRun {
       reports: this.reports.list(),
       counters: { ...this.engine.counters, fills: this.fillCount, orders: this.ordersPlaced },
       ...(this.gate.killSwitch.tripped && { halted: this.gate.killSwitch.tripped }),
+      ...(this.journalWatch.failure && { journalFailure: this.journalWatch.failure.reason }),
       stoppedStrategies: this.strategies.filter((s) => s.stopped).map((s) => `${s.name}: ${s.stopped}`),
       orphans: orphanViews(this.orphans),
       ...(unreachable !== undefined && { venueUnreachableSince: unreachable }),
@@ -211,6 +227,19 @@ export class LiveRun {
     // no new write at all, not even a reducing sell: its ref_id could name someone else's record too
     this.kernel.halt(reason, { allowReducing: false, kind: 'ref-id-conflict' });
     this.deps.log.error({ alert: 'REF_ID_CONFLICT', refId }, `ALERT: trading halted: ${reason}: ${message}; use a new journal.path or run.ref_prefix before restarting`);
+  }
+
+  /**
+   * The journal failed (a write refused, its file deleted or replaced): no intent can be journaled
+   * before its request any more, so every new intent is halted at once (reducing ones too; cancels of
+   * open orders still go, straight at the venue), the market data stops reaching the strategies, and
+   * the run must stop (see `journalFailed`). Resuming is a restart once the cause is fixed.
+   */
+  private haltOnJournal(f: JournalFailure): string {
+    this.kernel.halt(`journal failed: ${f.reason}`, { allowReducing: false, kind: 'journal' });
+    this.kernel.detach();
+    this.deps.log.error({ alert: 'JOURNAL_FAILED', kind: f.kind }, `ALERT: trading halted: ${f.reason}; the run stops (exit code 5); fix the cause, then start again`);
+    return `journal failed: ${f.reason}`;
   }
 
   /** Balances before the first live price, so the first intents are not denied for want of them. */
@@ -384,6 +413,7 @@ export class LiveRun {
     const log = this.deps.log;
     log.info(`stopping: ${reason}`);
     this.engine.stopIntents();
+    this.journalWatch.stop();
     this.kernel.stopMetadata();
     for (const t of this.timers) t.cancel();
     this.kernel.detach();
@@ -424,6 +454,7 @@ export class LiveRun {
       positions: heldPositions(this.account, this.market, this.equityAsset, (m) => this.kernel.riskView.instrument(m)),
       stoppedStrategies: this.strategies.filter((s) => s.stopped).map((s) => `${s.name}: ${s.stopped}`),
       ...(this.gate.killSwitch.tripped && { halted: this.gate.killSwitch.tripped }),
+      ...(this.journalWatch.failure && { journalFailure: this.journalWatch.failure }),
     };
   }
 }

@@ -22,6 +22,8 @@ export interface RunView {
   readonly reports: readonly ExecReport[];
   readonly counters: Readonly<Record<string, number>>;
   readonly halted?: string;
+  /** Why the run's journal can no longer be trusted (a write failed, its file deleted or replaced): the run halted and is stopping. */
+  readonly journalFailure?: string;
   readonly stoppedStrategies: readonly string[];
   /**
    * Epoch ms since when the venue is unreachable (its circuit breaker is open), absent while it
@@ -75,6 +77,8 @@ export interface RunSummary {
   readonly positions?: readonly HeldPosition[];
   readonly stoppedStrategies: readonly string[];
   readonly halted?: string;
+  /** Set when the run halted and stopped because its journal failed (see `JournalWatch`); the command exits 5. */
+  readonly journalFailure?: { readonly kind: string; readonly reason: string; readonly at: number };
 }
 
 /** One asset still held when a run ends; amounts full precision (the summary rounds them for people). */

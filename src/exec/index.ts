@@ -13,3 +13,4 @@ export * from './journal-lock.js';
 export * from './journal-venue.js';
 export * from './journal-file.js';
 export * from './journal-trades.js';
+export * from './journal-faults.js';

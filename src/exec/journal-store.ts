@@ -1,4 +1,5 @@
 import type { Decision, Intent } from '../core/index.js';
+import type { JournalWriteFailureListener } from './journal-faults.js';
 import type { JournalState } from './journal-schema.js';
 
 export interface JournalIntentRow {
@@ -64,5 +65,7 @@ export interface JournalStore {
   setMeta(key: string, value: string): void;
   checkpoint(): void;
   integrityCheck(): string;
+  /** Hears the first write that fails because the file cannot be written (a journal kept on disk). */
+  onWriteFailure?(listener: JournalWriteFailureListener): void;
   close(): void;
 }

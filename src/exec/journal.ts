@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import type { Decision, Intent } from '../core/index.js';
 import { ACTIVE_STATES, JOURNAL_DDL, JOURNAL_SCHEMA_VERSION, type JournalState } from './journal-schema.js';
+import { isJournalFileFailure, journalWriteFailure, type JournalWriteFailure, type JournalWriteFailureListener } from './journal-faults.js';
 import type { JournalLock } from './journal-lock.js';
 import type { FactsUpdate, JournalFill, JournalIntentRow, JournalStore } from './journal-store.js';
 import type { StrategyFill } from './journal-trades.js';
@@ -41,10 +42,18 @@ export class Journal implements JournalStore {
   /** The hot writes, each one transaction, wrapped once here rather than at every call. */
   private readonly tx;
   private readonly lock: Pick<JournalLock, 'release'> | undefined;
+  private failure: JournalWriteFailure | undefined;
+  private readonly failureListeners: JournalWriteFailureListener[] = [];
+  /** TEST-ONLY (see `journalFullAfterFrom`): writes left before the file may no longer grow. */
+  private writesBeforeFull: number | undefined;
 
-  /** `lock`: the writer lock (see `lockJournal`) a writer holds while it has the journal open; released on close. */
-  constructor(file: string, options: { readonly lock?: Pick<JournalLock, 'release'> } = {}) {
+  /**
+   * `lock`: the writer lock (see `lockJournal`) a writer holds while it has the journal open; released
+   * on close. `fullAfterWrites` (TEST-ONLY): after that many writes the file may no longer grow.
+   */
+  constructor(file: string, options: { readonly lock?: Pick<JournalLock, 'release'>; readonly fullAfterWrites?: number } = {}) {
     this.lock = options.lock;
+    this.writesBeforeFull = options.fullAfterWrites;
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
@@ -126,7 +135,12 @@ export class Journal implements JournalStore {
    * hot path of orders.
    */
   recordDecision(decision: Decision, sent?: { readonly at: number; readonly request: unknown }): void {
-    this.tx.recordDecision(decision, sent);
+    this.beforeWrite();
+    try {
+      this.tx.recordDecision(decision, sent);
+    } catch (e) {
+      throw this.failed(e, 'recordDecision');
+    }
   }
 
   /** The venue-facing facts of an intent, without decoding its payload (cheap, for hot paths). */
@@ -140,22 +154,41 @@ export class Journal implements JournalStore {
    * order waits behind one; the runner calls this between orders.
    */
   checkpoint(): void {
-    this.db.pragma('wal_checkpoint(PASSIVE)');
+    try {
+      this.db.pragma('wal_checkpoint(PASSIVE)');
+    } catch (e) {
+      throw this.failed(e, 'checkpoint');
+    }
   }
 
   /** Marks that a request for `refId` is about to be sent (its outcome becomes uncertain). */
   markSent(refId: string, at: number, request: unknown): void {
-    this.tx.markSent(refId, at, request);
+    this.beforeWrite();
+    try {
+      this.tx.markSent(refId, at, request);
+    } catch (e) {
+      throw this.failed(e, 'markSent');
+    }
   }
 
   /** Updates state and venue facts of an intent and logs the event that caused it. */
   update(refId: string, at: number, state: JournalState, facts: FactsUpdate, event: { type: string; data?: unknown }): void {
-    this.tx.update(refId, at, state, facts, event);
+    this.beforeWrite();
+    try {
+      this.tx.update(refId, at, state, facts, event);
+    } catch (e) {
+      throw this.failed(e, 'update');
+    }
   }
 
   /** Records a fill once; returns false when this fill id was already journaled. */
   recordFill(fill: JournalFill): boolean {
-    return this.tx.recordFill(fill);
+    this.beforeWrite();
+    try {
+      return this.tx.recordFill(fill);
+    } catch (e) {
+      throw this.failed(e, 'recordFill');
+    }
   }
 
   get(refId: string): JournalIntentRow | undefined {
@@ -227,12 +260,17 @@ export class Journal implements JournalStore {
 
   /** Next value of a persistent counter (intent sequence numbers survive restarts). */
   nextSequence(name: string): number {
-    return this.db.transaction(() => {
-      const row = this.stmts.metaGet.get(`seq:${name}`) as { value: string } | undefined;
-      const next = (row ? Number(row.value) : 0) + 1;
-      this.stmts.metaSet.run(`seq:${name}`, String(next));
-      return next;
-    })();
+    this.beforeWrite();
+    try {
+      return this.db.transaction(() => {
+        const row = this.stmts.metaGet.get(`seq:${name}`) as { value: string } | undefined;
+        const next = (row ? Number(row.value) : 0) + 1;
+        this.stmts.metaSet.run(`seq:${name}`, String(next));
+        return next;
+      })();
+    } catch (e) {
+      throw this.failed(e, 'nextSequence');
+    }
   }
 
   getMeta(key: string): string | undefined {
@@ -240,12 +278,60 @@ export class Journal implements JournalStore {
   }
 
   setMeta(key: string, value: string): void {
-    this.stmts.metaSet.run(key, value);
+    this.beforeWrite();
+    try {
+      this.stmts.metaSet.run(key, value);
+    } catch (e) {
+      throw this.failed(e, 'setMeta');
+    }
   }
 
   /** SQLite's own integrity check: "ok" when the file is sound. */
   integrityCheck(): string {
     return String(this.db.pragma('integrity_check', { simple: true }));
+  }
+
+  /**
+   * SQLite's quick check (every page read, indexes not matched with their tables): "ok" when sound,
+   * else its first finding. A damaged page makes the check itself fail: its error is the finding then.
+   */
+  quickCheck(): string {
+    try {
+      return String(this.db.pragma('quick_check', { simple: true }));
+    } catch (e) {
+      return e instanceof Error ? e.message : String(e);
+    }
+  }
+
+  /**
+   * Calls `listener` once with the first write that fails because the file cannot be written (a
+   * full disk, an I/O error, a read-only file); at once when one has failed already. The writer still
+   * gets the error.
+   */
+  onWriteFailure(listener: JournalWriteFailureListener): void {
+    if (this.failure) listener(this.failure);
+    else this.failureListeners.push(listener);
+  }
+
+  /** The first write that failed because the file cannot be written, if any. */
+  get writeFailure(): JournalWriteFailure | undefined {
+    return this.failure;
+  }
+
+  private failed(e: unknown, operation: string): unknown {
+    if (this.failure || !isJournalFileFailure(e)) return e;
+    this.failure = journalWriteFailure(e, operation);
+    for (const l of this.failureListeners.splice(0)) l(this.failure);
+    return e;
+  }
+
+  /** TEST-ONLY fault (see `journalFullAfterFrom`); one comparison per write when unset. */
+  private beforeWrite(): void {
+    if (this.writesBeforeFull === undefined) return;
+    if (this.writesBeforeFull-- > 0) return;
+    this.writesBeforeFull = undefined;
+    const pages = Number(this.db.pragma('page_count', { simple: true }));
+    this.db.pragma(`max_page_count = ${pages}`);
   }
 
   close(): void {

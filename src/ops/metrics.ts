@@ -134,6 +134,9 @@ export class RunMetrics {
       const active = new Set(h.causes.map((c) => haltLabel(c.kind)));
       for (const cause of ['operator', 'kill_switch', ...active]) this.set({ cause }, active.has(cause) ? 1 : 0);
     });
+    g('tradeloop_journal_failed', '1 once the journal failed (a write refused, its file deleted or replaced): trading halted and the run stops', [], function () {
+      this.set(run.view().journalFailure === undefined ? 0 : 1);
+    });
     g('tradeloop_stream_age_seconds', 'Time since each market-data or account stream last answered', ['stream'], function () {
       this.reset();
       const now = run.clock.now();

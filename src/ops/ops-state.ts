@@ -131,6 +131,7 @@ export class OpsState {
       pnl: v.pnl,
       ...shown(v),
       trading: this.haltState(),
+      ...(v.journalFailure !== undefined && { journalFailure: v.journalFailure }),
       counters: v.counters,
       denials: Object.fromEntries(Object.entries(this.run.kernel.gate.stats()).filter(([k]) => k !== 'approve')),
       markets: v.markets,

@@ -95,7 +95,7 @@ export class Ops {
       this.notifier = new Notifier({
         // wall time: deliveries talk to a real receiver, whatever the run's (possibly accelerated) clock
         clock: new LiveClock(), url: this.webhook.url, secret: this.webhook.secret, source: info.refPrefix,
-        events: n?.events ?? ['fill', 'kill-switch', 'unresolved', 'strategy-stopped', 'venue-unreachable', 'run-start', 'run-stop'],
+        events: n?.events ?? ['fill', 'kill-switch', 'unresolved', 'strategy-stopped', 'venue-unreachable', 'journal-failed', 'run-start', 'run-stop'],
         capacity: n?.queue_size ?? 1_000, timeoutMs: n?.timeout_ms ?? 5_000, maxAttempts: n?.max_attempts ?? 6,
         log: this.s.log.child({ component: 'notify' }),
       });

@@ -8,7 +8,7 @@ const DAY_MS = 86_400_000;
  * and lifted only in its own way (see `HALT_KINDS`): an operator's resume lifts the operator's halt and
  * nothing else.
  */
-export type HaltKind = 'operator' | 'daily-loss' | 'drawdown' | 'orphans' | 'ref-id-conflict';
+export type HaltKind = 'operator' | 'daily-loss' | 'drawdown' | 'orphans' | 'ref-id-conflict' | 'journal';
 
 /**
  * How a cause is lifted: `resume` (an operator's plain resume), `kill-switch` (a resume that asks for
@@ -26,6 +26,9 @@ export const HALT_KINDS: Readonly<Record<HaltKind, { readonly lift: HaltLift; re
   // the run can no longer trust its own ids: nothing new is written, and only a restart on a new
   // journal prefix (or journal) lifts it
   'ref-id-conflict': { lift: 'restart', allowsReducing: false },
+  // a journal write refused, or its file deleted or replaced: no intent can be journaled before its
+  // request, so nothing new passes, and the run stops; a restart once the cause is fixed lifts it
+  journal: { lift: 'restart', allowsReducing: false },
 };
 
 /** One active cause of a halt. */

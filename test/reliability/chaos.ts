@@ -1,5 +1,5 @@
 /**
- * `npm run chaos [-- --intents N --faults N --seed S --kills N --fuzz N --kill-latency-ms MS --exit-rounds N --world-kills N --outages N --journals N]`: the reliability issue's
+ * `npm run chaos [-- --intents N --faults N --seed S --kills N --fuzz N --kill-latency-ms MS --exit-rounds N --world-kills N --outages N --journals N --journal-loss N]`: the reliability issue's
  * chaos run. Runs at least 2,000 intents under at least 10,000 injected faults through the whole
  * live pipeline and checks its invariants, fuzzes 10,000 malformed responses per response schema,
  * then (unless `--kills 0`) SIGKILLs the real runner at random moments at least 100 times with a
@@ -13,8 +13,16 @@
  * fill the journal has, under the same ref_id.
  *
  * `--journals 0` skips the journal scenarios (default: once): a copied journal, an empty journal with
- * a used prefix and a second bot on a running bot's journal are refused at start, and no ref_id of
+ * a used prefix and a second bot on a running bot's journal (by its name, a symbolic link or a hard
+ * link) are refused at start, and no ref_id of
  * ours names two records at the venue across orders, quote executions and transfers.
+ *
+ * `--journal-loss N` (default 1; 0 skips): N rounds of two experiments on the journal under a trading
+ * bot. A journal write that fails (the file may no longer grow after a seeded number of writes:
+ * SQLITE_FULL, as on a full disk) must halt the run with exit 5, nothing sent that the journal did not
+ * record, and a restart must trade again; the journal's folder deleted mid-run must be found, the run
+ * halted with exit 5, nothing approved or sent after the alert, and the next start on the empty path
+ * refused.
  */
 import { parseArgs } from 'node:util';
 import { runChaos } from './chaos-run.js';
@@ -24,6 +32,7 @@ import { runKillLoop } from './kill-loop.js';
 import { runWorldKillLoop } from './world-kill-loop.js';
 import { runOutageLoop } from './outage-loop.js';
 import { runJournalChaos } from './journal-chaos.js';
+import { runJournalLoss } from './journal-loss.js';
 
 const { values } = parseArgs({
   options: {
@@ -37,6 +46,7 @@ const { values } = parseArgs({
     'world-kills': { type: 'string', default: '30' },
     outages: { type: 'string', default: '2' },
     journals: { type: 'string', default: '1' },
+    'journal-loss': { type: 'string', default: '1' },
   },
 });
 
@@ -129,6 +139,21 @@ if (count('journals', values.journals) > 0) {
   line('edited journal: orphan journaled again', j.editedOrphan ?? 'none');
   line('wall seconds', j.wallSeconds);
   violations = [...violations, ...j.violations];
+}
+const lossRounds = count('journal-loss', values['journal-loss']);
+if (lossRounds > 0) {
+  // a journal that refuses a write, and one deleted under the bot: each halts the run (exit 5), nothing is sent after
+  const l = await runJournalLoss({ rounds: lossRounds, seed: count('seed', values.seed) });
+  process.stdout.write('\njournal write failure and journal deleted mid-run (real runner processes, sandbox process)\n');
+  line('write failures halted, exit 5 / rounds', `${l.writeFailuresHalted} / ${l.rounds}`);
+  line('restarts trading after the fault', `${l.restartsTrading} / ${l.rounds}`);
+  line('deletions halted, exit 5 / rounds', `${l.deletionsHalted} / ${l.rounds}`);
+  line('deletion found after (ms)', l.detectionMs);
+  line('next starts refused (empty journal)', `${l.nextStartsRefused} / ${l.rounds}`);
+  line('unjournaled orders / sent after halt', `${l.unjournaledOrders} / ${l.sentAfterHalt}`);
+  line('venue orders', l.venueOrders);
+  line('wall seconds', l.wallSeconds);
+  violations = [...violations, ...l.violations];
 }
 for (const v of violations) process.stdout.write(`VIOLATION: ${v}\n`);
 process.stdout.write(violations.length ? `\n${violations.length} violation(s)\n` : '\nall invariants held\n');

@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { startSandboxProcess, tempDir, tradeloop, waitFor, writeBotConfig, type Proc } from '../support/reliability-procs.js';
@@ -8,7 +8,7 @@ export interface JournalChaosOptions {
 }
 
 export interface JournalChaosReport {
-  /** Starts that had to be refused (copied journal, empty journal with a used prefix, second writer). */
+  /** Starts that had to be refused (copied journal, empty journal with a used prefix, second writer by its name, a symbolic and a hard link). */
   readonly refusalsWanted: number;
   /** Of those, refused at start with exit 2 and the reason. */
   readonly refused: number;
@@ -77,7 +77,28 @@ export async function runJournalChaos(o: JournalChaosOptions): Promise<JournalCh
     const first = run(original);
     const had = (await refs()).length;
     await waitFor(async () => (await refs()).length > had || first.child.exitCode !== null, 'the writer trading', 90_000);
+    // the writer is paused (its lock still held) so that records counted at the venue meanwhile can
+    // only come from the bot that must be refused; what it sent just before lands first
+    first.child.kill('SIGSTOP');
+    let last = -1;
+    await waitFor(async () => {
+      const n = (await refs()).length;
+      const settled = n === last;
+      last = n;
+      return settled;
+    }, 'the paused writer\'s last requests', 30_000);
     await mustRefuse(original, 'second writer', /journal\.path: .* is in use by another running bot/);
+    // the same journal through a symbolic link, and through a hard link (removed after: the file must keep one name)
+    const viaSymlink = tempDir('jc-symlink');
+    writeBotConfig(viaSymlink, sb.url, 'jc');
+    symlinkSync(join(original, 'journal.sqlite'), join(viaSymlink, 'journal.sqlite'));
+    await mustRefuse(viaSymlink, 'second writer on a symbolic link', /journal\.path: .* is in use by another running bot \(its writer lock \S+ is held\)/);
+    const viaHardLink = tempDir('jc-hardlink');
+    writeBotConfig(viaHardLink, sb.url, 'jc');
+    linkSync(join(original, 'journal.sqlite'), join(viaHardLink, 'journal.sqlite'));
+    await mustRefuse(viaHardLink, 'second writer on a hard link', /journal\.path: .* is one of 2 names of one journal file \(hard links\)/);
+    rmSync(join(viaHardLink, 'journal.sqlite'));
+    first.child.kill('SIGCONT');
     first.child.kill('SIGKILL');
     await first.exit;
     await tradeUntil(original, (await refs()).length + 1);

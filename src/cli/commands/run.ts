@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve as resolvePath } from 'node:path';
 import { type Command } from 'commander';
 import { LiveClock, type TimerHandle } from '../../clock/index.js';
 import { configLabel, describeConfigSource, loadConfig, type Config } from '../../config/index.js';
 import { InputError } from '../../core/index.js';
-import { CRASH_AT_VARIABLE, crashHookFrom, Journal, lockJournal, type CrashHook } from '../../exec/index.js';
-import { archiveLocalWorld, buildLiveBundle, LiveRun, loadConfiguredStrategies, runnersFor, subscriptionsFor, type LiveBundle, type RunSummary } from '../../engine/index.js';
+import { CRASH_AT_VARIABLE, crashHookFrom, Journal, JOURNAL_FULL_AFTER_VARIABLE, journalFullAfterFrom, lockJournal, type CrashHook } from '../../exec/index.js';
+import { archiveLocalWorld, buildLiveBundle, JournalFailedError, LiveRun, loadConfiguredStrategies, runnersFor, subscriptionsFor, type LiveBundle, type RunSummary } from '../../engine/index.js';
 import { createLogger, SecretSet, type Logger } from '../../log/index.js';
 import { parseParamString } from '../../strategy/index.js';
 import { type CliContext, writeLine } from '../context.js';
@@ -49,6 +49,7 @@ async function runCommand(opts: RunOptions, ctx: CliContext): Promise<number> {
   const durationMs = opts.duration === undefined ? undefined : parseDuration(opts.duration);
   // read once here, never per order: the reliability suite's crash hook, absent in normal runs
   const crash = crashHookFrom(ctx.env[CRASH_AT_VARIABLE]);
+  const journalFullAfter = journalFullAfterFrom(ctx.env[JOURNAL_FULL_AFTER_VARIABLE]);
   const { config: base, source } = loadConfig(opts.config);
   const config: Config = opts.strategy ? { ...base, strategies: [{ plugin: opts.strategy, params: parseParamString(opts.params ?? '') }] } : base;
   const loaded = await loadConfiguredStrategies(config.strategies, opts.strategy ? { flags: true } : { file: source.file });
@@ -72,15 +73,27 @@ async function runCommand(opts: RunOptions, ctx: CliContext): Promise<number> {
   }
   // the dashboard's token and the webhook's URL and secret are checked (and masked) before anything starts
   const ops = Ops.prepare({ config, env: ctx.env, log, secrets, ...(opts.ui && { ui: true }) });
-  const bundle = await buildLiveBundle(config, ctx.env, { paper: opts.paper ?? false, log, secrets, strategyNames: loaded.map((s) => s.name), ...(opts.journalMoved && { journalMoved: true }), ...(ops && { onResponse: ops.onResponse }) });
+  const bundle = await buildLiveBundle(config, ctx.env, { paper: opts.paper ?? false, log, secrets, strategyNames: loaded.map((s) => s.name), ...(opts.journalMoved && { journalMoved: true }), ...(journalFullAfter !== undefined && { journalFullAfter }), ...(ops && { onResponse: ops.onResponse }) });
   let summary: RunSummary;
   try {
     summary = await runUntilDone(bundle, config, loaded, log, { durationMs, tty, logFile, ctx, crash, ops });
+  } catch (e) {
+    // a journal that failed while the run was starting ends it as one failing later does
+    const failure = bundle.journal.writeFailure;
+    if (!(e instanceof JournalFailedError) && failure === undefined) throw e;
+    const why = e instanceof JournalFailedError ? e.failure : { kind: 'write-failed', reason: `a write to the journal ${config.journal.path} failed (${failure?.code}: ${failure?.message})` };
+    log.error({ alert: 'JOURNAL_FAILED', kind: why.kind }, `ALERT: trading not started: ${why.reason}`);
+    writeLine(ctx.stderr, `error [JOURNAL_FAILED]: trading did not start: ${why.reason}. ${journalFix(why.kind)}`);
+    return JOURNAL_FAILED_EXIT;
   } finally {
     await bundle.close();
   }
   writeLine(ctx.stdout, opts.json ? JSON.stringify(bundle.paperOnRealData ? { ...summary, mode: 'paper', environment: bundle.environment } : summary) : summaryText(summary, bundle));
-  if (logFile !== undefined && tty) writeLine(ctx.stderr, `logs of this run: ${logFile}`);
+  if (logFile !== undefined && tty) writeLine(ctx.stderr, `logs of this run: ${logFile}${existsSync(logFile) ? '' : ' (deleted during the run: this run\'s log is gone with it)'}`);
+  if (summary.journalFailure) {
+    writeLine(ctx.stderr, `error [JOURNAL_FAILED]: trading halted and the run stopped: ${summary.journalFailure.reason}. ${journalFix(summary.journalFailure.kind)}`);
+    return JOURNAL_FAILED_EXIT;
+  }
   // a failure at run time: an order left unresolved, or every strategy stopped by an error
   const allStopped = loaded.length > 0 && summary.stoppedStrategies.length >= loaded.length;
   if (summary.unresolved > 0 || allStopped) return 1;
@@ -89,6 +102,15 @@ async function runCommand(opts: RunOptions, ctx: CliContext): Promise<number> {
   if (openLeft) log.error(`${summary.openOrdersLeft} order(s) still open at the venue after ${config.run.exit_timeout_ms} ms of exit cancels: ${(summary.leftOpen ?? []).join('; ')}`);
   // quote executions the exit could not follow to settlement (named in the summary, and in the log by the run)
   return openLeft || (summary.settlingQuoteExecutions ?? 0) > 0 ? 3 : 0;
+}
+
+/** The exit code of a run that halted because its journal failed (a write refused, its file deleted or replaced). */
+export const JOURNAL_FAILED_EXIT = 5;
+
+/** What the operator does after a journal failure, by its kind. */
+function journalFix(kind: string): string {
+  if (kind === 'write-failed') return 'Free space (or fix the disk, or make the file writable), then start again: the start reconciles the journal with the venue';
+  return 'Orders this run made after the journal was lost are at the venue under its ref_prefix: restore the journal from a backup if there is one (then start once with --journal-moved); a new journal needs a new run.ref_prefix (or tradeloop run --fresh on the local sandbox)';
 }
 
 /**
@@ -142,6 +164,7 @@ async function runUntilDone(
     strategies: runnersFor(loaded, log),
     budgetStore: () => bundle.budgetStore(),
     ...(o.crash && { crash: o.crash }),
+    ...(config.journal.path !== ':memory:' && { journalPath: resolvePath(config.journal.path) }),
   });
   let duration: TimerHandle | undefined;
   let requestStop: (reason: string) => void = () => undefined;
@@ -165,10 +188,13 @@ async function runUntilDone(
     o.ops?.announceStart();
     // the panel redraws the whole screen: the dashboard's line stays at its foot (on screen only, never in a log)
     const foot = dashboard === undefined ? '' : `${dashboard}\n`;
-    const panel = o.tty ? refreshEverySecond(() => o.ctx.stdout.write(`\x1b[H\x1b[2J${renderPanel(run.view(), o.logFile)}\n${foot}`)) : undefined;
+    const draw = (): void => void o.ctx.stdout.write(`\x1b[H\x1b[2J${renderPanel(run.view(), o.logFile)}\n${foot}`);
+    const panel = o.tty ? refreshEverySecond(draw) : undefined;
     // a run whose every strategy has stopped (each threw or returned a non-intent) has nothing left to do
-    reason = await Promise.race([stopSignal, run.allStopped]);
+    reason = await Promise.race([stopSignal, run.allStopped, run.journalFailed]);
     panel?.cancel();
+    // a failed journal ends the run at once: its last frame, naming the failure, stays above the summary
+    if (o.tty && run.view().journalFailure !== undefined) draw();
   } catch (e) {
     await o.ops?.stop({ reason: `the run failed to start: ${e instanceof Error ? e.message : String(e)}` });
     throw e;

@@ -25,6 +25,7 @@ export class RunNotifications {
   private timer: TimerHandle | undefined;
   /** The halt causes active at the last look, by kind. */
   private halted: ReadonlySet<HaltKind>;
+  private journalFailure: string | undefined;
   private readonly stopped = new Set<string>();
   private unreachableSince: number | undefined;
   private closed = false;
@@ -74,6 +75,9 @@ export class RunNotifications {
     const fresh = ks.causes.filter((c) => !this.halted.has(c.kind));
     if (fresh.length > 0) this.sink.notify('kill-switch', { reason: fresh.map((c) => c.reason).join('; '), allowsReducing: ks.allowsReducing, causes: ks.causes, at: now });
     this.halted = new Set(ks.causes.map((c) => c.kind));
+    const journal = this.run.view().journalFailure;
+    if (journal !== undefined && this.journalFailure === undefined) this.sink.notify('journal-failed', { reason: journal, exitCode: 5, at: now });
+    this.journalFailure = journal;
     for (const s of this.run.strategies) {
       if (s.stopped === undefined || this.stopped.has(s.name)) continue;
       this.stopped.add(s.name);
