@@ -3,8 +3,8 @@ import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { Decimal } from 'decimal.js';
 import { describe, expect, it } from 'vitest';
-import { StateStore } from '../../src/sandbox/state-store.js';
 import type { SimSnapshot } from '../../src/sim/snapshot.js';
+import { savedWorld as world } from '../support/saved-world.js';
 import { journalReady, tempDir, useTradeloop, waitFor } from '../support/reliability-procs.js';
 
 const start = useTradeloop();
@@ -69,16 +69,6 @@ function forget(file: string, refIds: readonly string[]): void {
   db.close();
 }
 
-function world(file: string): SimSnapshot {
-  const store = new StateStore(file);
-  try {
-    const s = store.load();
-    if (s === undefined) throw new Error(`${file} holds no world`);
-    return s;
-  } finally {
-    store.close();
-  }
-}
 
 const seqOf = (ref: string): number => Number(ref.slice(ref.lastIndexOf('-') + 1));
 const assetsOf = (market: string): [string, string] => [market.slice(0, -3), market.slice(-3)];

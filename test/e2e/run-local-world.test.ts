@@ -2,8 +2,8 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { StateStore } from '../../src/sandbox/state-store.js';
 import { type SimSnapshot } from '../../src/sim/snapshot.js';
+import { savedWorld as world } from '../support/saved-world.js';
 import { journalReady, type Proc, tempDir, useTradeloop, waitFor } from '../support/reliability-procs.js';
 
 /** `tradeloop <args>` in `cwd`, killed after the test if still running. */
@@ -55,16 +55,6 @@ function journalRows(file: string): JournalRows {
   }
 }
 
-function world(file: string): SimSnapshot {
-  const store = new StateStore(file);
-  try {
-    const s = store.load();
-    if (s === undefined) throw new Error(`${file} holds no world`);
-    return s;
-  } finally {
-    store.close();
-  }
-}
 
 /** Every journaled order and fill is the sandbox's, under the same ref_id and order: nothing misattributed, nothing missing. */
 function misattributed(j: JournalRows, w: SimSnapshot): string[] {
