@@ -6,7 +6,7 @@
  * naming why and the fix.
  */
 import { D, InputError, type MarketSymbol } from '../src/core/index.js';
-import { fingerprintStrategy } from '../src/queue/plugin-hash.js';
+import { fingerprintStrategy } from '../src/strategy/plugin-hash.js';
 import { RiskLimitsSchema, type RiskLimits } from '../src/risk/limits.js';
 import { loadStrategy, marketsOf, resolveParams, type StrategyDefinition } from '../src/strategy/index.js';
 import { ResponseDecoder } from '../src/venue/polling/decode.js';

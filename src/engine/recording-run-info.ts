@@ -3,7 +3,7 @@
  * fees, tradeloop version, warm-up), built from what a run loaded: the live bundle writes it into
  * the recorder's first line; `tradeloop backtest --data RECORDING` tells it back.
  */
-import { fingerprintStrategy, tradeloopVersion } from '../queue/plugin-hash.js';
+import { fingerprintStrategy, tradeloopVersion } from '../strategy/plugin-hash.js';
 import type { RecordedStrategy, RecordedWarmUp, RecordingRunInfo } from '../venue/polling/recorder.js';
 
 export interface RunInfoInput {

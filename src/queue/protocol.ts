@@ -5,8 +5,8 @@
  */
 import type { JobContext, JobMetrics, JobResult } from '../../backtest/optimize-job.js';
 import type { GridValue } from '../../backtest/grid.js';
-import type { PluginFingerprint } from './plugin-hash.js';
-import { sha256 } from './plugin-hash.js';
+import type { PluginFingerprint } from '../strategy/plugin-hash.js';
+import { sha256 } from '../strategy/plugin-hash.js';
 
 /** BullMQ key prefix; every key of ours starts with it too. */
 export const PREFIX = 'tradeloop';

@@ -10,7 +10,7 @@ import type { Redis } from 'ioredis';
 import type { Job, JobContext, JobResult } from '../../backtest/optimize-job.js';
 import { TradeloopError } from '../core/index.js';
 import { bullConnection, connectRedis } from './connect.js';
-import { queueFingerprint, sha256, tradeloopVersion, type PluginFingerprint } from './plugin-hash.js';
+import { queueFingerprint, sha256, tradeloopVersion, type PluginFingerprint } from '../strategy/plugin-hash.js';
 import { encodeSeries, keys, PREFIX, STUDY_QUEUE, studyKey, TRIAL_QUEUE, trialKey, type StoredResult, type StudySpec, type TrialData } from './protocol.js';
 import type { RedisTarget } from './redis-url.js';
 

@@ -16,8 +16,8 @@ import { LiveClock, type Clock } from '../clock/index.js';
 import type { StrategyDefinition } from '../strategy/define.js';
 import { loadStrategy } from '../strategy/loader.js';
 import { bullConnection, connectRedis } from './connect.js';
-import { pluginGraph } from './plugin-graph.js';
-import { BUILTIN_DIR, BUILTIN_EXTENSIONS, fingerprintGraph, fingerprintMismatch, tradeloopVersion } from './plugin-hash.js';
+import { pluginGraph } from '../strategy/plugin-graph.js';
+import { BUILTIN_DIR, BUILTIN_EXTENSIONS, fingerprintGraph, fingerprintMismatch, tradeloopVersion } from '../strategy/plugin-hash.js';
 import { decodeSeries, keys, PREFIX, STUDY_QUEUE, toStored, TRIAL_QUEUE, type TrialData } from './protocol.js';
 import type { RedisTarget } from './redis-url.js';
 

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fingerprintFile, fingerprintMismatch, fingerprintStrategy, queueFingerprint, tradeloopVersion } from '../../src/queue/plugin-hash.js';
+import { fingerprintFile, fingerprintMismatch, fingerprintStrategy, queueFingerprint, tradeloopVersion } from '../../src/strategy/plugin-hash.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tradeloop-hash-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

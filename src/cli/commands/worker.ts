@@ -3,7 +3,7 @@ import { type Command } from 'commander';
 import { fileURLToPath } from 'node:url';
 import { parsePositiveInt } from '../../../backtest/cli-input.js';
 import { parseRedisUrl } from '../../queue/redis-url.js';
-import { tradeloopVersion } from '../../queue/plugin-hash.js';
+import { tradeloopVersion } from '../../strategy/plugin-hash.js';
 import { type CliContext, writeLine } from '../context.js';
 
 interface WorkerFlags {
