@@ -13,7 +13,7 @@ import { parseGrid } from '../backtest/grid.js';
 import { runJob, type Job, type JobContext } from '../backtest/optimize-job.js';
 import { runOptimize } from '../backtest/optimize.js';
 import { loadStrategy } from '../src/strategy/loader.js';
-import { parseRedisUrl } from '../src/queue/redis-url.js';
+import { parseRedisUrl } from '../src/config/redis-url.js';
 import { runJobsOnQueue } from '../src/queue/study.js';
 import { startQueueWorker } from '../src/queue/trial-worker.js';
 import { redisSkipReason, startRedis } from '../test/support/redis-server.js';

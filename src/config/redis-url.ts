@@ -4,8 +4,10 @@
  * worker and the optimizer. The password comes only from TRADELOOP_REDIS_PASSWORD: a password written
  * inside the URL (on a command line, in a config file) is refused, naming where it was, so it never
  * lands in shell history, process lists, logs or job data; a URL's user part is never repeated in a
- * message.
+ * message. The ioredis options and the error wording for a target are here too, so the API's shared
+ * budget store and the queue connect the same way.
  */
+import type { RedisOptions } from 'ioredis';
 import { InputError } from '../core/index.js';
 
 export const REDIS_PASSWORD_ENV = 'TRADELOOP_REDIS_PASSWORD';
@@ -70,4 +72,30 @@ export function maskUrlCredentials(text: string): string {
   const start = scheme === null ? 0 : scheme[0].length;
   const at = text.lastIndexOf('@');
   return at < start ? text : `${text.slice(0, start)}***${text.slice(at)}`;
+}
+
+/** ioredis options for a target; the password from the environment, never from the URL. */
+export function redisOptions(target: RedisTarget, env: NodeJS.ProcessEnv, extra: RedisOptions = {}): RedisOptions {
+  const password = env[REDIS_PASSWORD_ENV];
+  return {
+    host: target.host, port: target.port, db: target.db,
+    ...(target.username !== undefined && { username: target.username }),
+    ...(password !== undefined && password !== '' && { password }),
+    ...(target.tls && { tls: { servername: target.host } }),
+    lazyConnect: false,
+    ...extra,
+  };
+}
+
+/**
+ * A Redis error in our words: the target's label (never a password) and what to check. ioredis
+ * messages do not carry the password, but they are replaced anyway so nothing of it can leak.
+ */
+export function describeRedisError(target: RedisTarget, e: unknown, env: NodeJS.ProcessEnv): string {
+  const raw = e instanceof Error ? e.message : String(e);
+  const password = env[REDIS_PASSWORD_ENV];
+  const msg = password ? raw.split(password).join('***') : raw;
+  if (/NOAUTH|WRONGPASS|invalid password|AUTH/i.test(msg)) return `Redis at ${target.label} refused the login (${msg}): set ${REDIS_PASSWORD_ENV} to its password`;
+  if (/ECONNREFUSED|ENOTFOUND|ETIMEDOUT|EHOSTUNREACH|Connection is closed|connect/i.test(msg)) return `Redis at ${target.label} is unreachable (${msg}): start redis-server there or check the address`;
+  return `Redis at ${target.label}: ${msg}`;
 }

@@ -3,7 +3,7 @@ import { LiveClock } from '../clock/index.js';
 import type { OptimizeConfig } from '../../backtest/optimize.js';
 import type { FleetProgress } from './study.js';
 import { runJobsOnQueue } from './study.js';
-import type { RedisTarget } from './redis-url.js';
+import type { RedisTarget } from '../config/redis-url.js';
 
 /**
  * `optimize --queue`: the runner runOptimize calls instead of its threads, printing fleet progress

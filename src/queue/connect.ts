@@ -1,7 +1,7 @@
 import { Redis, type RedisOptions } from 'ioredis';
 import type { RedisOptions as BullRedisOptions } from 'bullmq';
 import { TradeloopError } from '../core/index.js';
-import { describeRedisError, redisOptions, type RedisTarget } from './redis-url.js';
+import { describeRedisError, redisOptions, type RedisTarget } from '../config/redis-url.js';
 
 /**
  * Opens a Redis connection and checks it answers (PING) within `timeoutMs`; a refusal or a wrong

@@ -12,7 +12,7 @@ import { TradeloopError } from '../core/index.js';
 import { bullConnection, connectRedis } from './connect.js';
 import { queueFingerprint, sha256, tradeloopVersion, type PluginFingerprint } from '../strategy/plugin-hash.js';
 import { encodeSeries, keys, PREFIX, STUDY_QUEUE, studyKey, TRIAL_QUEUE, trialKey, type StoredResult, type StudySpec, type TrialData } from './protocol.js';
-import type { RedisTarget } from './redis-url.js';
+import type { RedisTarget } from '../config/redis-url.js';
 
 /** What the optimizer shows while the fleet works. */
 export interface FleetProgress {

@@ -19,7 +19,7 @@ import { bullConnection, connectRedis } from './connect.js';
 import { pluginGraph } from '../strategy/plugin-graph.js';
 import { BUILTIN_DIR, BUILTIN_EXTENSIONS, fingerprintGraph, fingerprintMismatch, tradeloopVersion } from '../strategy/plugin-hash.js';
 import { decodeSeries, keys, PREFIX, STUDY_QUEUE, toStored, TRIAL_QUEUE, type TrialData } from './protocol.js';
-import type { RedisTarget } from './redis-url.js';
+import type { RedisTarget } from '../config/redis-url.js';
 
 export interface QueueWorkerOptions {
   readonly target: RedisTarget;

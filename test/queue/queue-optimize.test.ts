@@ -15,7 +15,7 @@ import { parseGrid } from '../../backtest/grid.js';
 import { runJob, type Job, type JobContext } from '../../backtest/optimize-job.js';
 import { segmentBounds } from '../../backtest/optimize.js';
 import { keys } from '../../src/queue/protocol.js';
-import { parseRedisUrl } from '../../src/queue/redis-url.js';
+import { parseRedisUrl } from '../../src/config/redis-url.js';
 import { runJobsOnQueue } from '../../src/queue/study.js';
 import { loadStrategy } from '../../src/strategy/loader.js';
 import { runCli } from '../cli/cli-helpers.js';

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedis } from '../../src/queue/connect.js';
-import { parseRedisUrl } from '../../src/queue/redis-url.js';
+import { parseRedisUrl } from '../../src/config/redis-url.js';
 import { runCli } from '../cli/cli-helpers.js';
 import { redisSkipReason, startRedis, type RedisServer } from '../support/redis-server.js';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfigFile } from '../../src/config/load.js';
-import { describeRedisError, maskUrlCredentials, parseRedisUrl, redisOptions } from '../../src/queue/redis-url.js';
+import { describeRedisError, maskUrlCredentials, parseRedisUrl, redisOptions } from '../../src/config/redis-url.js';
 
 describe('Redis URLs', () => {
   it('takes host, port, database and TLS; the password comes from the environment only', () => {

@@ -19,7 +19,7 @@ import type { Job, JobContext } from '../../backtest/optimize-job.js';
 import { bullConnection } from '../../src/queue/connect.js';
 import { fingerprintFile, sha256, tradeloopVersion } from '../../src/strategy/plugin-hash.js';
 import { keys, PREFIX, TRIAL_QUEUE, type TrialData } from '../../src/queue/protocol.js';
-import { parseRedisUrl, type RedisTarget } from '../../src/queue/redis-url.js';
+import { parseRedisUrl, type RedisTarget } from '../../src/config/redis-url.js';
 import { runJobsOnQueue } from '../../src/queue/study.js';
 import { redisSkipReason, startRedis, type RedisServer } from '../support/redis-server.js';
 

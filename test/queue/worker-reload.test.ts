@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job, JobContext } from '../../backtest/optimize-job.js';
-import { parseRedisUrl, type RedisTarget } from '../../src/queue/redis-url.js';
+import { parseRedisUrl, type RedisTarget } from '../../src/config/redis-url.js';
 import { runJobsOnQueue } from '../../src/queue/study.js';
 import { startQueueWorker, type QueueWorker } from '../../src/queue/trial-worker.js';
 import { redisSkipReason, startRedis, type RedisServer } from '../support/redis-server.js';

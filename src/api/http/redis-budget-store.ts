@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { parseRedisUrl, redisOptions } from '../../queue/redis-url.js';
+import { parseRedisUrl, redisOptions } from '../../config/redis-url.js';
 import { redisRateLimitStore, type RateLimitStore } from './shared-rate-limiter.js';
 
 /**

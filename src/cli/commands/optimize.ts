@@ -15,7 +15,7 @@ import { formatAmount, InputError } from '../../core/index.js';
 import { loadStrategy, marketsOf, parseParamString, resolveParams } from '../../strategy/index.js';
 import { type CliContext, writeLine } from '../context.js';
 import { formatTable } from '../table.js';
-import { parseRedisUrl } from '../../queue/redis-url.js';
+import { parseRedisUrl } from '../../config/redis-url.js';
 import { addDataOptions } from './backtest.js';
 
 interface OptimizeFlags extends DataFlags {

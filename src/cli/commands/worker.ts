@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { type Command } from 'commander';
 import { fileURLToPath } from 'node:url';
 import { parsePositiveInt } from '../../../backtest/cli-input.js';
-import { parseRedisUrl } from '../../queue/redis-url.js';
+import { parseRedisUrl } from '../../config/redis-url.js';
 import { tradeloopVersion } from '../../strategy/plugin-hash.js';
 import { type CliContext, writeLine } from '../context.js';
 
