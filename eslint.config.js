@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
 const SIM_ASSEMBLY = 'sim|sim-options|sim-ticks|snapshot|index';
 const boundary = (files, patterns, ignores = []) => ({ files, ignores, rules: { 'no-restricted-imports': ['error', { patterns }] } });
 const noImport = (regex, message) => ({ regex, message });
-const SIM_OUTSIDE = noImport('^\\.\\./\\.\\./(?!core/|clock/)', 'src/sim is built on src/core and src/clock alone.');
+const SIM_OUTSIDE = noImport('^\\.\\./\\.\\./(?!core/|clock/|platform/)', 'src/sim is built on src/core, src/clock and src/platform alone.');
 const simPart = (part, others, why) =>
   boundary(
     [`src/sim/${part}/**/*.ts`],
@@ -25,14 +25,14 @@ const SIM_BOUNDARIES = [
     [
       noImport('^\\./(prices|market|exchange|platform|replay)/', 'The kernel of src/sim (errors, ids, time, hash, owners, wire-fields) imports none of its parts.'),
       noImport(`^\\./(${SIM_ASSEMBLY})\\.js$`, 'The kernel of src/sim never imports the assembled platform.'),
-      noImport('^\\.\\./(?!core/|clock/)', 'src/sim is built on src/core and src/clock alone.'),
+      noImport('^\\.\\./(?!core/|clock/|platform/)', 'src/sim is built on src/core, src/clock and src/platform alone.'),
     ],
   ),
   boundary(
     ['src/sim/*.ts'],
     [
       noImport('^\\./replay/', 'The simulated platform does not run on point replay: replay/ is the backtester\'s.'),
-      noImport('^\\.\\./(?!core/|clock/)', 'src/sim is built on src/core and src/clock alone.'),
+      noImport('^\\.\\./(?!core/|clock/|platform/)', 'src/sim is built on src/core, src/clock and src/platform alone.'),
     ],
     [...SIM_KERNEL, '**/*.test.ts'],
   ),

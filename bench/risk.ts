@@ -3,7 +3,8 @@
  * data and balances in place (decimal.js arithmetic included, as live).
  */
 import { TestClock } from '../src/clock/index.js';
-import { D, instrumentOf, type Intent } from '../src/core/index.js';
+import { D, type Intent } from '../src/core/index.js';
+import { instrumentOf } from '../src/platform/instruments.js';
 import { RiskGate, RiskLimitsSchema, type RiskView } from '../src/risk/index.js';
 import { MarketStore } from '../src/state/index.js';
 

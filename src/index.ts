@@ -33,7 +33,8 @@ export { D, ZERO, dec, toWire, toFixedWire, decimalPlaces } from './core/decimal
 export type { Dec } from './core/decimal.js';
 export { splitMarket, assetDecimals, isFiat, TRADING_MARKETS } from './core/markets.js';
 export type { MarketAssets, MarketSymbol, TradingMarket } from './core/markets.js';
-export { instrumentOf, roundBase, roundPrice, roundQuote, onTick } from './core/instrument.js';
+export { roundBase, roundPrice, roundQuote, onTick } from './core/instrument.js';
+export { instrumentOf } from './platform/instruments.js';
 export type { Instrument, MarketListing, NotionalCaps, Numeric, Rounding } from './core/instrument.js';
 
 // What a strategy reads

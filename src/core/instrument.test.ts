@@ -1,38 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { D } from './decimal.js';
-import { InputError } from './errors.js';
 import { Rng } from './rng.js';
-import { instrumentOf, onTick, platformNotionalCaps, roundBase, roundPrice, roundQuote } from './instrument.js';
+import { instrumentOf } from '../platform/instruments.js';
+import { onTick, roundBase, roundPrice, roundQuote } from './instrument.js';
 
 const btc = instrumentOf({ market: 'BTCUSD', tickRate: '0.01' });
 const quarter = instrumentOf({ market: 'BTCUSD', tickRate: '0.25' });
 const matic = instrumentOf({ market: 'MATICUSD', tickRate: '0.0001' });
-
-describe('instrumentOf', () => {
-  it('takes base, quote and price decimals from the listing and amount decimals from the assets', () => {
-    expect(btc).toMatchObject({ market: 'BTCUSD', base: 'BTC', quote: 'USD', priceDecimals: 2, baseDecimals: 8, quoteDecimals: 2 });
-    expect(btc.tick.toFixed()).toBe('0.01');
-    expect(quarter.priceDecimals).toBe(2);
-    expect(matic.priceDecimals).toBe(4);
-    expect(instrumentOf({ market: 'ETHEUR', tickRate: '5' }).priceDecimals).toBe(0);
-  });
-
-  it('carries the platform notional caps: market 500,000 USD, limit 1,500,000 on BTCUSD and ETHUSD, 1,000,000 elsewhere', () => {
-    expect(btc.maxNotionalUsd.market.toFixed()).toBe('500000');
-    expect(btc.maxNotionalUsd.limit.toFixed()).toBe('1500000');
-    expect(platformNotionalCaps('ETHUSD').limit.toFixed()).toBe('1500000');
-    expect(platformNotionalCaps('LTCUSD').limit.toFixed()).toBe('1000000');
-    expect(btc.minBaseAmount).toBeUndefined();
-    expect(btc.maxBaseAmount).toBeUndefined();
-  });
-
-  it('refuses a listing whose tick is zero, negative or not a number, naming tick_rate', () => {
-    for (const tickRate of ['0', '-0.01', 'abc', '']) {
-      expect(() => instrumentOf({ market: 'BTCUSD', tickRate })).toThrow(InputError);
-      expect(() => instrumentOf({ market: 'BTCUSD', tickRate })).toThrow(/^tick_rate: /);
-    }
-  });
-});
 
 describe('roundPrice', () => {
   it('rounds 59999.877 to the 0.01 tick down, up and to the nearest', () => {

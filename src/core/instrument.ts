@@ -2,11 +2,12 @@
  * What a venue says about one market that an order must respect: the price tick, the decimals of
  * amounts, and the platform's size caps. Strategies read it (through `ctx.instrument(market)`) to
  * round their prices and amounts before they ask, so an order is never refused for precision; the
- * order rules (`src/sim/exchange/order-rules.ts`) read it to refuse what the platform would.
+ * order rules (`src/platform/order-rules.ts`) read it to refuse what the platform would. The
+ * platform's own instruments are data in `src/platform/instruments.ts`.
  */
 import { D, type Dec } from './decimal.js';
 import { InputError } from './errors.js';
-import { assetDecimals, splitMarket, type MarketSymbol } from './markets.js';
+import { type MarketSymbol } from './markets.js';
 import { decimalsOf, MAX_DECIMALS, rescale, unitsOf, unitsToFixed, unitsToString, type UnitRounding } from './units.js';
 
 /** The platform's largest order notional in USD, by order kind (TRADING.md §2.1, CreateOrder). */
@@ -44,32 +45,6 @@ export interface MarketListing {
   readonly tickRate: string | Dec;
   readonly base?: string;
   readonly quote?: string;
-}
-
-/** The platform's notional caps of `market`: MARKET 500,000 USD; LIMIT 1,500,000 on BTCUSD and ETHUSD, else 1,000,000. */
-export function platformNotionalCaps(market: MarketSymbol): NotionalCaps {
-  return { market: new D(500_000), limit: new D(market === 'BTCUSD' || market === 'ETHUSD' ? 1_500_000 : 1_000_000) };
-}
-
-/**
- * Builds the instrument of a listed market: decimals of amounts are the platform's per asset (fiat 2,
- * crypto 8), caps the platform's. Throws an InputError when the tick is not a positive decimal, so a
- * venue's bad row is reported where it is read rather than checked against later.
- */
-export function instrumentOf(listing: MarketListing): Instrument {
-  const { base, quote } = listing.base !== undefined && listing.quote !== undefined ? { base: listing.base, quote: listing.quote } : splitMarket(listing.market);
-  const tick = toDec(listing.tickRate, 'tick_rate');
-  if (!tick.gt(0)) throw new InputError('tick_rate', `the tick of ${listing.market} must be greater than zero, got ${tick.toFixed()}`);
-  return Object.freeze({
-    market: listing.market,
-    base,
-    quote,
-    tick,
-    priceDecimals: tick.decimalPlaces(),
-    baseDecimals: assetDecimals(base),
-    quoteDecimals: assetDecimals(quote),
-    maxNotionalUsd: platformNotionalCaps(listing.market),
-  });
 }
 
 /** How a helper rounds a value that is not representable: toward zero, away from it, or to the closer (halves up). */
@@ -139,7 +114,8 @@ function modeOf(mode: Rounding): (typeof MODES)[Rounding] {
   return m;
 }
 
-function toDec(value: Numeric, field: string): Dec {
+/** `value` as a Decimal of 0 or more, or an InputError naming `field`. */
+export function toDec(value: Numeric, field: string): Dec {
   let d: Dec | undefined;
   try {
     d = typeof value === 'number' && !Number.isFinite(value) ? undefined : new D(value);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TestClock, flushMicrotasks } from '../clock/index.js';
 import { RiskLimitsSchema } from '../risk/index.js';
-import { catalogInstruments } from '../sim/market/catalog.js';
+import { tradingInstruments } from '../platform/instruments.js';
 import { AccountStore, MarketStore } from '../state/index.js';
 import { OpenOrderBook } from './open-order-book.js';
 import { EngineRiskView } from './risk-view.js';
@@ -15,7 +15,7 @@ function feed(refresh: 'always' | 'after-transfers') {
   const f = new MetadataFeed({
     clock, view, markets: ['BTCUSD'], refreshMs: 60_000, refresh,
     source: {
-      instruments: async () => (reads.markets++, catalogInstruments()),
+      instruments: async () => (reads.markets++, tradingInstruments()),
       transferLimits: async () => (reads.limits++, [{ limitAsset: 'USD', remaining: '1000', periodSeconds: '86400' }]),
     },
   });

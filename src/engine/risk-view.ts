@@ -2,7 +2,7 @@ import { D, ZERO, splitMarket, type Dec, type Instrument, type Intent, type Mark
 import { EXACT_ZERO, compare, exactOf, exactOfDecimal, exactOfNumber, isNegative, minus, plus, times, toDecimal, type Exact } from '../core/exact.js';
 import type { RiskView } from '../risk/index.js';
 import { midOf, type AccountStore, type MarketStore } from '../state/index.js';
-import { catalogInstrument } from '../sim/market/catalog.js';
+import { platformInstrument } from '../platform/instruments.js';
 import type { OpenOrderBook } from './open-order-book.js';
 import { TransferLimitBook } from './transfer-limits.js';
 
@@ -88,13 +88,13 @@ export class EngineRiskView implements RiskView {
 
   /**
    * The market's instrument as the venue listed it (see Kernel.startMetadata); before a listing has
-   * been read (or for a market it left out), the platform catalog's, so ticks are checked in every mode.
+   * been read (or for a market it left out), the platform's instrument table's (src/platform/instruments.ts), so ticks are checked in every mode.
    */
   instrument(symbol: MarketSymbol): Instrument | undefined {
     const listed = this.instruments.get(symbol);
     if (listed !== undefined) return listed;
     try {
-      const known = catalogInstrument(symbol);
+      const known = platformInstrument(symbol);
       this.instruments.set(symbol, known);
       return known;
     } catch {

@@ -1,6 +1,6 @@
 import { isTradingMarket, type DenialReason, type Instrument, type Intent, type MarketSymbol, type Side } from '../core/index.js';
 import { exactOf, exactOfNumber, times, type Exact } from '../core/exact.js';
-import { catalogInstrument } from '../sim/market/catalog.js';
+import { platformInstrument } from '../platform/instruments.js';
 import { midOf, type MarketSnapshot } from '../state/index.js';
 import { deny } from './denial.js';
 import type { RiskView } from './view.js';
@@ -23,7 +23,7 @@ export class TradeFacts {
 
   constructor(
     readonly intent: TradeIntent,
-    /** The venue's instrument of the market, or the catalog's when the venue's is not known. */
+    /** The venue's instrument of the market, or the platform's (src/platform/instruments.ts) when the venue's is not known. */
     readonly instrument: Instrument,
     readonly baseAmount: Exact | undefined,
     readonly quoteAmount: Exact | undefined,
@@ -77,7 +77,7 @@ function isDenial(v: unknown): v is DenialReason {
 export function tradeFacts(intent: TradeIntent, view: RiskView): TradeFacts | DenialReason {
   if (!isTradingMarket(intent.market)) return deny('MARKET_NOT_ALLOWED', `${intent.market} is not a trading market of the platform`, { market: intent.market });
   if (intent.side !== 'BUY' && intent.side !== 'SELL') return deny('INVALID_INTENT', `side must be BUY or SELL, got ${JSON.stringify(intent.side)}`, { field: 'side' });
-  const instrument = view.instrument(intent.market) ?? catalogInstrument(intent.market);
+  const instrument = view.instrument(intent.market) ?? platformInstrument(intent.market);
   const baseAmount = amount(intent.baseAmount, 'baseAmount');
   const quoteAmount = amount(intent.quoteAmount, 'quoteAmount');
   const rawPrice = intent.kind === 'place-order' ? intent.price : intent.limitPrice;

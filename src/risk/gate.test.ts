@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TestClock } from '../clock/index.js';
-import { D, instrumentOf, type Dec, type Intent } from '../core/index.js';
+import { D, type Dec, type Intent } from '../core/index.js';
+import { instrumentOf } from '../platform/instruments.js';
 import { MarketStore } from '../state/index.js';
 import { RiskGate } from './gate.js';
 import { RiskLimitsSchema, type RiskLimits } from './limits.js';
@@ -262,7 +263,7 @@ describe('RiskGate', () => {
     expect(Object.entries(d.gate.stats())).toEqual([['MARKET_NOT_ALLOWED', 1], ['approve', 1], ['PRICE_BAND', 1]]);
   });
 
-  it('checks ticks against the sim catalog when the view does not know the instrument', () => {
+  it('checks ticks against the platform instrument table when the view does not know the instrument', () => {
     const { gate, store, clock } = setup({}, { USD: '100000', ETH: '10' });
     store.apply({ kind: 'book', market: 'ETHUSD', at: clock.now(), bids: [{ price: 3000, amount: 5 }], asks: [{ price: 3001, amount: 5 }] });
     const d = gate.decide(limitBuy({ market: 'ETHUSD', price: '3000.005' }));

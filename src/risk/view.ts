@@ -16,7 +16,7 @@ export interface RiskView {
   openOrderCount(): number;
   /**
    * The market's instrument as the venue lists it (tick, decimals, caps), when read; the gate falls
-   * back to the sim catalog's for a trading market it does not know, so every mode checks ticks.
+   * back to the platform's instrument table (src/platform/instruments.ts) for a trading market it does not know, so every mode checks ticks.
    */
   instrument(symbol: MarketSymbol): Instrument | undefined;
   /** `remaining` of the tightest transfer limit for the transfer type, when known. */

@@ -1,6 +1,7 @@
 import { type z } from 'zod';
 import { TestClock } from '../clock/test-clock.js';
-import { D, instrumentOf, splitMarket, ZERO, type Dec, type ExecReport, type Instrument, type MarketEvent, type MarketSymbol } from '../core/index.js';
+import { instrumentOf } from '../platform/instruments.js';
+import { D, splitMarket, ZERO, type Dec, type ExecReport, type Instrument, type MarketEvent, type MarketSymbol } from '../core/index.js';
 import type { OpenOrderView } from '../state/account-store.js';
 import { MarketStore } from '../state/market-store.js';
 import type { IntentDraft, StrategyContext, StrategyDefinition, StrategyHandlers } from './define.js';

@@ -1,7 +1,7 @@
 import { ZERO, type Dec, type Instrument, type MarketSymbol, type Side } from '../core/index.js';
 import { toText } from '../core/exact.js';
-import type { RuledOrder } from '../sim/exchange/order-rules.js';
-import { catalogInstruments } from '../sim/market/catalog.js';
+import type { RuledOrder } from '../platform/order-rules.js';
+import { tradingInstruments } from '../platform/instruments.js';
 import type { PointMarket } from '../sim/replay/point-market.js';
 import type { PointExecution, PointOrder, PointQuoteExecution } from '../sim/replay/point-orders.js';
 import type { PointTransfer } from '../sim/replay/point-transfers.js';
@@ -114,9 +114,9 @@ export class PointVenue implements Venue {
     return this.market.transferLimits(TRANSFER_INTENT_TYPE).map(toTransferLimitRow);
   }
 
-  /** The catalog's trading markets, as the sandbox lists them: point replay checks orders against the same ticks. */
+  /** The platform's trading instruments, as the sandbox lists them: point replay checks orders against the same ticks. */
   async instruments(): Promise<readonly Instrument[]> {
-    return catalogInstruments();
+    return tradingInstruments();
   }
 
   private guard<T>(fn: () => T): T {

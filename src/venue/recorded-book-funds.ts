@@ -5,7 +5,7 @@
  */
 import { D, type Dec, splitMarket } from '../core/index.js';
 import { Ledger } from '../sim/exchange/ledger.js';
-import { catalogInstrument } from '../sim/market/catalog.js';
+import { platformInstrument } from '../platform/instruments.js';
 import type { BookOrder } from './recorded-book-order.js';
 import type { Level } from './recorded-book-levels.js';
 import { VenueRejectedError, type VenueBalance, type VenueFill } from './venue.js';
@@ -49,7 +49,7 @@ export class RecordedBookFunds {
 
   /** One fill of `order` on `level` at `price`: as much as the order still wants and the level holds. */
   fillAt(order: BookOrder, level: Level, price: Dec, at: number): void {
-    const i = catalogInstrument(order.market);
+    const i = platformInstrument(order.market);
     let amount: Dec;
     if (order.quoteAmount !== undefined) {
       // a MARKET buy spends quote: the fee comes out of what it spends

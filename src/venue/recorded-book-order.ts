@@ -4,9 +4,9 @@
  * the GTT minimum, all checked when it is placed, before any funds are held.
  */
 import { D, type Dec, type MarketSymbol } from '../core/index.js';
-import { capViolation, isViolation, ruleOrder, type RuledOrder } from '../sim/exchange/order-rules.js';
+import { capViolation, isViolation, ruleOrder, type RuledOrder } from '../platform/order-rules.js';
 import { DEFAULT_RULES } from '../sim/exchange/trading.js';
-import { catalogInstrument } from '../sim/market/catalog.js';
+import { platformInstrument } from '../platform/instruments.js';
 import { bookMid, type Book, type Level } from './recorded-book-levels.js';
 import { toVenueOrder } from './sim-venue.js';
 import { VenueRejectedError, type PlaceOrderRequest, type VenueOrder } from './venue.js';
@@ -51,7 +51,7 @@ export interface Entry {
  * the platform refuses it (bad fields or precision, a notional past the cap, a GTT expiring too soon).
  */
 export function newOrder(req: PlaceOrderRequest, e: Entry): { order: BookOrder; reference: Dec | undefined } {
-  const instrument = catalogInstrument(req.market);
+  const instrument = platformInstrument(req.market);
   const rule = ruleOrder(req, instrument);
   if (isViolation(rule)) throw new VenueRejectedError(rule.kind === 'precision' ? 'EXCEED_PRECISION' : 'BAD_REQUEST', rule.message, { field: rule.field, ...rule.details });
   const reference = e.book && bookMid(e.book);

@@ -6,7 +6,7 @@
  */
 import { D, type MarketSymbol } from '../core/index.js';
 import type { Ledger } from '../sim/exchange/ledger.js';
-import { catalogInstrument } from '../sim/market/catalog.js';
+import { platformInstrument } from '../platform/instruments.js';
 import { OWN } from './recorded-book-funds.js';
 import { VenueNotFoundError, VenueRejectedError, type ExecuteQuoteRequest, type VenueQuote, type VenueQuoteExecution } from './venue.js';
 
@@ -63,7 +63,7 @@ export class RecordedQuoteDesk {
     if (arrives > q.expiresAt) {
       throw new VenueRejectedError('EXPIRED', `quote ${req.quoteId} expired at ${new Date(q.expiresAt).toISOString()}, before the request reached the venue (${new Date(arrives).toISOString()}): take a fresh one`, { expired_at: new Date(q.expiresAt).toISOString() });
     }
-    const i = catalogInstrument(q.market);
+    const i = platformInstrument(q.market);
     const price = new D(q.price);
     const buy = q.side === 'BUY';
     const base = req.baseAmount === undefined ? undefined : new D(req.baseAmount);

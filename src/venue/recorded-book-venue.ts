@@ -1,6 +1,6 @@
 import { type Instrument, type MarketSymbol, type PriceLevel } from '../core/index.js';
-import { catalogInstruments } from '../sim/market/catalog.js';
-import type { TransferLimitConfig } from '../sim/platform/transfer-limit-rules.js';
+import { tradingInstruments } from '../platform/instruments.js';
+import type { TransferLimitConfig } from '../platform/transfer-limits.js';
 import { INTERNAL_DEBIT, PointProfiles, usdValue } from '../sim/replay/point-transfers.js';
 import type { RecordedTrade } from './polling/recent-trades.js';
 import { OWN, RecordedBookFunds } from './recorded-book-funds.js';
@@ -222,7 +222,7 @@ export class RecordedBookVenue implements Venue {
   }
 
   async instruments(): Promise<readonly Instrument[]> {
-    return catalogInstruments();
+    return tradingInstruments();
   }
 
   /** Every fill so far, oldest first. */

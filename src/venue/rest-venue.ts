@@ -1,5 +1,6 @@
 import { ApiError, ConflictError, NotFoundError, VenueUnreachableError, outcomeUnknown, type ApiClient, type CreateOrderRequest, type Execution, type MarketDetails, type Order } from '../api/index.js';
-import { WIRE_DECIMAL, instrumentOf, type Instrument, type MarketSymbol } from '../core/index.js';
+import { WIRE_DECIMAL, type Instrument, type MarketSymbol } from '../core/index.js';
+import { instrumentOf } from '../platform/instruments.js';
 import {
   REF_ID_REUSED,
   VENUE_UNREACHABLE,

@@ -1,10 +1,10 @@
 import { InputError, type Dec, type Instrument, type MarketSymbol } from '../core/index.js';
-import { catalogInstruments } from '../sim/market/catalog.js';
+import { tradingInstruments } from '../platform/instruments.js';
 import { SimError } from '../sim/errors.js';
 import type { SimExecution } from '../sim/exchange/order-types.js';
 import type { SimQuoteExecution } from '../sim/exchange/quote-executions.js';
 import type { SimPlatform } from '../sim/sim.js';
-import type { TransferLimitView } from '../sim/platform/transfer-limit-rules.js';
+import type { TransferLimitView } from '../platform/transfer-limits.js';
 import type { SimTransfer } from '../sim/platform/transfers.js';
 import {
   REF_ID_REUSED,
@@ -170,9 +170,9 @@ export class SimVenue implements Venue {
     return this.sim.transferLimits(TRANSFER_INTENT_TYPE).map(toTransferLimitRow);
   }
 
-  /** The catalog's trading markets: what the sandbox's ListMarkets serves over the same simulated platform. */
+  /** The platform's trading instruments: what the sandbox's ListMarkets serves over the same simulated platform. */
   async instruments(): Promise<readonly Instrument[]> {
-    return catalogInstruments();
+    return tradingInstruments();
   }
 }
 

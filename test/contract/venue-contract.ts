@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { D, TRADING_MARKETS, type Instrument } from '../../src/core/index.js';
-import { catalogInstruments } from '../../src/sim/market/catalog.js';
+import { tradingInstruments } from '../../src/platform/instruments.js';
 import { TERMINAL_ORDER_STATUSES, VenueNotFoundError, VenueRejectedError, type Venue, type VenueOrder, type VenueQuoteExecution } from '../../src/venue/index.js';
 
 /** What the contract needs from each venue under test. */
@@ -209,7 +209,7 @@ export function venueContract(name: string, make: () => Promise<VenueHarness>): 
         expect(byMarket.get('BTCUSD')).toMatchObject({ base: 'BTC', quote: 'USD', tick: '0.01', priceDecimals: 2, baseDecimals: 8, quoteDecimals: 2, maxNotionalUsd: { market: '500000', limit: '1500000' } });
         expect(byMarket.get('MATICUSD')).toMatchObject({ tick: '0.0001', priceDecimals: 4, maxNotionalUsd: { limit: '1000000' } });
         expect(byMarket.get('ETHSGD')).toMatchObject({ base: 'ETH', quote: 'SGD', tick: '0.01' });
-        for (const expected of catalogInstruments()) expect(byMarket.get(expected.market)).toEqual(plain(expected));
+        for (const expected of tradingInstruments()) expect(byMarket.get(expected.market)).toEqual(plain(expected));
       });
     });
 

@@ -1,5 +1,5 @@
 import { D, type Dec, type Instrument, type MarketSymbol, type Side } from '../../src/core/index.js';
-import { catalogInstruments } from '../../src/sim/market/catalog.js';
+import { tradingInstruments } from '../../src/platform/instruments.js';
 import {
   VenueNotFoundError,
   VenueRejectedError,
@@ -173,7 +173,7 @@ export class ScriptedVenue implements Venue {
   }
 
   /** The instruments it lists (the sim catalog's unless a test sets others); faults apply as to any call. */
-  listed: readonly Instrument[] = catalogInstruments();
+  listed: readonly Instrument[] = tradingInstruments();
 
   async instruments(): Promise<readonly Instrument[]> {
     if (this.take('instruments') === 'unreachable') throw new VenueUnknownOutcomeError('unreachable');

@@ -1,5 +1,5 @@
 import { TRANSFER_INTENT_TYPE, type VenueMetadata } from '../../src/engine/venue-metadata.js';
-import { catalogInstruments } from '../../src/sim/market/catalog.js';
+import { tradingInstruments } from '../../src/platform/instruments.js';
 import type { SimPlatform } from '../../src/sim/sim.js';
 
 /**
@@ -13,7 +13,7 @@ export function simMetadata(sim: SimPlatform): VenueMetadata & { fail: boolean; 
     instruments: async () => {
       m.reads.markets++;
       if (m.fail) throw new Error('503 Service Unavailable');
-      return catalogInstruments();
+      return tradingInstruments();
     },
     transferLimits: async () => {
       m.reads.limits++;

@@ -3,7 +3,8 @@ import { type Command } from 'commander';
 import { configLabel, loadConfig } from '../../config/locate.js';
 import { D, fallbackPriceDecimals, formatAmount, formatPrice, splitMarket } from '../../core/index.js';
 import { Journal, tradesFromFills, type JournalIntentRow, type JournalRoundTrip, type StrategyPosition } from '../../exec/index.js';
-import { catalogInstrument, SIMULATED_MARKETS } from '../../sim/market/catalog.js';
+import { SIMULATED_MARKETS } from '../../sim/market/catalog.js';
+import { platformInstrument } from '../../platform/instruments.js';
 import { CliExit, type CliContext, writeLine } from '../context.js';
 import { formatTable } from '../table.js';
 
@@ -222,7 +223,7 @@ function amountOf(value: string, asset: string): string {
 
 /** A price at the market's tick (the simulated catalog mirrors the platform's), else the quote asset's precision. */
 function priceOf(value: string, market: string): string {
-  const decimals = SIMULATED_MARKETS.includes(market) ? catalogInstrument(market).priceDecimals : fallbackPriceDecimals(splitMarket(market).quote);
+  const decimals = SIMULATED_MARKETS.includes(market) ? platformInstrument(market).priceDecimals : fallbackPriceDecimals(splitMarket(market).quote);
   return formatPrice(value, decimals);
 }
 

@@ -1,5 +1,5 @@
 import type { DenialCode, DenialReason } from '../../core/index.js';
-import { capViolation, isViolation, ruleOrder, type OrderField, type OrderViolation } from '../../sim/exchange/order-rules.js';
+import { checkOrder, isViolation, type OrderField, type OrderViolation } from '../../platform/order-rules.js';
 import { deny } from '../denial.js';
 import type { TradeFacts } from '../facts.js';
 
@@ -16,7 +16,7 @@ const INTENT_FIELD: Readonly<Record<OrderField, string>> = {
 };
 
 /**
- * The platform's order rules (`src/sim/exchange/order-rules.ts`, the ones the sandbox and point replay apply)
+ * The platform's order rules (`src/platform/order-rules.ts`, the ones the sandbox and point replay apply)
  * against the market's instrument: type and time in force, fields per type and side, tick and amount
  * decimals, size limits, and the notional cap (USD markets; the venue decides the others). A
  * violation is denied as INVALID_INTENT, PRECISION, MINIMUM or MAX_NOTIONAL, naming the intent's field.
@@ -24,10 +24,9 @@ const INTENT_FIELD: Readonly<Record<OrderField, string>> = {
 export function checkOrderShape(f: TradeFacts): DenialReason | undefined {
   const i = f.intent;
   if (i.kind !== 'place-order') return undefined;
-  const o = ruleOrder(i, f.instrument);
-  if (isViolation(o)) return denial(o);
-  const cap = f.quote === 'USD' ? capViolation(o, f.instrument, f.mid !== undefined ? { reference: f.mid } : {}) : undefined;
-  return cap && denial(cap);
+  // without a rate to USD (quotePerUsd) only a USD market's cap is checked: the venue decides the others
+  const o = checkOrder(i, f.instrument, f.mid !== undefined ? { reference: f.mid } : {});
+  return isViolation(o) ? denial(o) : undefined;
 }
 
 /** The denial of a violation: its code by kind, the message and details in the intent's field names. */

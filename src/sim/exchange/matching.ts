@@ -1,6 +1,6 @@
 import { D, type Dec, ZERO } from '../../core/decimal.js';
 import { type LiveLevel, type MarketState } from './market-state.js';
-import { POST_ONLY_TAKES, takerBandRefusal } from './order-rules.js';
+import { POST_ONLY_TAKES, takerBandRefusal } from '../../platform/order-rules.js';
 import { type SimOrder, isClosed } from './order-types.js';
 import { type Settlement } from './settlement.js';
 import { type TradingRules } from './trading.js';

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { D } from '../../core/decimal.js';
 import { InputError } from '../../core/errors.js';
-import { instrumentOf } from '../../core/instrument.js';
+import { instrumentOf } from '../../platform/instruments.js';
 import type { OrderType, Side, TimeInForce } from '../../core/messages.js';
-import { catalogInstrument } from '../market/catalog.js';
+import { platformInstrument } from '../../platform/instruments.js';
 import { SimError } from '../errors.js';
-import { ORDER_TYPES, capViolation, isViolation, orderViolation, parseOrder, ruleOrder, throwViolation, type OrderRequest, type OrderViolation, type RuledOrder } from './order-rules.js';
+import { ORDER_TYPES, capViolation, isViolation, orderViolation, ruleOrder, type OrderRequest, type OrderViolation, type RuledOrder } from '../../platform/order-rules.js';
+import { parseOrder, throwViolation } from './order-rules.js';
 
-const btc = catalogInstrument('BTCUSD');
+const btc = platformInstrument('BTCUSD');
 const SIDES: readonly Side[] = ['BUY', 'SELL'];
 const TIFS: readonly TimeInForce[] = ['GTC', 'FOK', 'IOC', 'GTT'];
 const ALLOWED: Readonly<Record<OrderType, readonly TimeInForce[]>> = {
@@ -125,7 +126,7 @@ describe('order rules: decimals, tick and precision', () => {
   });
 
   it('uses the instrument it is given: MATICUSD prices have 4 decimals', () => {
-    const matic = catalogInstrument('MATICUSD');
+    const matic = platformInstrument('MATICUSD');
     expect(ruled({ type: 'LIMIT', side: 'BUY', baseAmount: '10', price: '0.7012' }, matic).price?.toFixed()).toBe('0.7012');
     expect(violation({ type: 'LIMIT', side: 'BUY', baseAmount: '10', price: '0.70125' }, matic)).toMatchObject({ field: 'price', kind: 'precision', details: { max_decimals: 4 } });
   });
@@ -153,7 +154,7 @@ describe('order rules: expiry, size and caps', () => {
     });
     expect(orderViolation({ type: 'LIMIT', side: 'BUY', baseAmount: '25', price: '60000' }, btc)).toBeUndefined();
     expect(orderViolation({ type: 'LIMIT', side: 'BUY', baseAmount: '25.01', price: '60000' }, btc)).toMatchObject({ field: 'base_amount', kind: 'cap' });
-    expect(orderViolation({ type: 'LIMIT', side: 'BUY', baseAmount: '20', price: '60000' }, catalogInstrument('BTCEUR'), { quotePerUsd: new D('0.92') })).toMatchObject({ kind: 'cap', details: { max_notional_value: '1000000' } });
+    expect(orderViolation({ type: 'LIMIT', side: 'BUY', baseAmount: '20', price: '60000' }, platformInstrument('BTCEUR'), { quotePerUsd: new D('0.92') })).toMatchObject({ kind: 'cap', details: { max_notional_value: '1000000' } });
   });
 
   it('values a MARKET sell at the reference price and a STOP_MARKET at its stop price; without a price or rate it cannot tell', () => {
@@ -161,7 +162,7 @@ describe('order rules: expiry, size and caps', () => {
     expect(capViolation(sell, btc, {})).toBeUndefined();
     expect(capViolation(sell, btc, { reference: new D(60000) })).toMatchObject({ kind: 'cap', details: { order_notional_value: '540000.00' } });
     expect(orderViolation({ type: 'STOP_MARKET', side: 'SELL', baseAmount: '9', stopPrice: '60000' }, btc)).toMatchObject({ kind: 'cap' });
-    expect(orderViolation({ type: 'LIMIT', side: 'BUY', baseAmount: '20', price: '60000' }, catalogInstrument('BTCEUR'))).toBeUndefined();
+    expect(orderViolation({ type: 'LIMIT', side: 'BUY', baseAmount: '20', price: '60000' }, platformInstrument('BTCEUR'))).toBeUndefined();
   });
 
   it('takes the reference as a number as market data gives it, worth what the Decimal made from it is', () => {
@@ -244,7 +245,7 @@ describe('order rules: the verdict shared between the risk gate and the venue', 
     mutable.baseAmount = '0.123456789';
     expect(ruleOrder(mutable, btc)).toMatchObject({ field: 'base_amount', kind: 'precision' });
     // another instrument: MATICUSD takes 4 price decimals, BTCUSD 2
-    const matic = catalogInstrument('MATICUSD');
+    const matic = platformInstrument('MATICUSD');
     expect(isViolation(ruleOrder({ side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '0.1234' }, matic))).toBe(false);
     expect(ruleOrder({ side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '0.1234' }, btc)).toMatchObject({ field: 'price', kind: 'precision' });
   });

@@ -1,15 +1,15 @@
 import { D, type Dec, ZERO } from '../../core/decimal.js';
 import { InputError } from '../../core/errors.js';
-import { platformNotionalCaps } from '../../core/instrument.js';
+import { platformNotionalCaps } from '../../platform/instruments.js';
 import { SimError } from '../errors.js';
 import { type Ledger } from './ledger.js';
 import { type MarketState } from './market-state.js';
-import { catalogInstrument } from '../market/catalog.js';
-import { capViolation, parseOrder, throwViolation } from './order-rules.js';
+import { platformInstrument } from '../../platform/instruments.js';
+import { capViolation, PLATFORM_PRICE_BAND } from '../../platform/order-rules.js';
+import { parseOrder, throwViolation } from './order-rules.js';
 import { type OrderSpec, type PlaceOrderCommand, type SimOrder, isClosed } from './order-types.js';
 import { type ProfileStore } from './profiles.js';
 import { type Settlement } from './settlement.js';
-import { PLATFORM_PRICE_BAND } from './order-rules.js';
 
 /** The platform's trading rules that are numbers (TRADING.md §2.1), overridable for tests. */
 export interface TradingRules {
@@ -198,7 +198,7 @@ export class OrderEntry {
   private checkNotional(spec: OrderSpec, market: MarketState, nowMs: number): void {
     const { rules } = this.deps;
     const unpriced = spec.quoteAmount === undefined && spec.price === undefined && spec.stopPrice === undefined;
-    const v = capViolation(spec, catalogInstrument(spec.market), {
+    const v = capViolation(spec, platformInstrument(spec.market), {
       ...(unpriced && { reference: this.midOf(market, nowMs) }),
       quotePerUsd: new D(market.spec.fx),
       caps: { market: rules.maxMarketNotionalUsd, limit: rules.maxLimitNotionalUsd(spec.market) },

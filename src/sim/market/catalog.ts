@@ -1,5 +1,5 @@
-import { instrumentOf, type Instrument } from '../../core/instrument.js';
-import { HISTORICAL_MARKETS, MARKET_DATA_MARKETS, TRADING_MARKETS, splitMarket } from '../../core/markets.js';
+import { HISTORICAL_MARKETS, MARKET_DATA_MARKETS, splitMarket } from '../../core/markets.js';
+import { platformInstrument } from '../../platform/instruments.js';
 
 /**
  * Static facts of the simulated markets: where prices start, how volatile they are, how deep the
@@ -44,7 +44,7 @@ export interface MarketSpec {
   readonly asset: AssetProfile;
   /** Units of quote currency per USD. */
   readonly fx: number;
-  /** Price increment as a wire string, e.g. "0.01". */
+  /** Price increment as a wire string, e.g. "0.01" (the platform's instrument table). */
   readonly tickRate: string;
   /** Decimal places of prices (digits of tickRate). */
   readonly priceDecimals: number;
@@ -53,36 +53,17 @@ export interface MarketSpec {
 /** Every market the sandbox simulates: the union of the market-data and historical-price lists. */
 export const SIMULATED_MARKETS: readonly string[] = [...new Set<string>([...MARKET_DATA_MARKETS, ...HISTORICAL_MARKETS])];
 
-/** Builds the spec of one market; throws a RangeError for a market the sandbox does not know. */
+/**
+ * Builds the spec of one market, its tick from the platform's instrument table
+ * (src/platform/instruments.ts); throws a RangeError for a market the sandbox does not know.
+ */
 export function marketSpec(market: string): MarketSpec {
   const { base, quote } = splitMarket(market);
   const asset = ASSETS[base];
   const fx = FX_PER_USD[quote];
   if (asset === undefined || fx === undefined) throw new RangeError(`market ${market} is not simulated`);
-  const priceDecimals = asset.usdPrice * fx < 5 ? 4 : 2;
-  return { market, base, quote, asset, fx, tickRate: (10 ** -priceDecimals).toFixed(priceDecimals), priceDecimals };
-}
-
-/**
- * The instrument of a simulated market: the tick and assets its ListMarkets row serves, with the
- * platform's amount decimals and caps. Simulated venues, point replay and the risk gate's fallback all
- * read it, so every mode checks the same ticks. Throws a RangeError for a market the sandbox does not know.
- */
-export function catalogInstrument(market: string): Instrument {
-  return TRADING_INSTRUMENTS.get(market) ?? buildInstrument(market);
-}
-
-function buildInstrument(market: string): Instrument {
-  const s = marketSpec(market);
-  return instrumentOf({ market, base: s.base, quote: s.quote, tickRate: s.tickRate });
-}
-
-/** The trading markets' instruments, built once: every order of a backtest is checked against one. */
-const TRADING_INSTRUMENTS: ReadonlyMap<string, Instrument> = new Map(TRADING_MARKETS.map((m) => [m, buildInstrument(m)]));
-
-/** The instruments of the trading markets, in ListMarkets order: what the sandbox's ListMarkets lists. */
-export function catalogInstruments(): readonly Instrument[] {
-  return [...TRADING_INSTRUMENTS.values()];
+  const { tick, priceDecimals } = platformInstrument(market);
+  return { market, base, quote, asset, fx, tickRate: tick.toFixed(priceDecimals), priceDecimals };
 }
 
 /** Every asset a balance can be held in: the bases and quotes of the simulated markets. */

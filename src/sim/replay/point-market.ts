@@ -32,7 +32,7 @@ import { INTERNAL_DEBIT, PointProfiles, usdValue, type PointTransfer, type Point
 import { type PointMarketOptions } from './point-options.js';
 import { type TransferLimitView } from '../platform/transfer-limit-rules.js';
 import { offerQuotes, PointQuoteExecutions, type PointQuoteRequest, type QuoteTerms } from './point-quotes.js';
-import { POST_ONLY_TAKES, takerBandRefusal } from '../exchange/order-rules.js';
+import { POST_ONLY_TAKES, takerBandRefusal } from '../../platform/order-rules.js';
 
 export type { PointMarketOptions } from './point-options.js';
 

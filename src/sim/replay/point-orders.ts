@@ -8,9 +8,11 @@ import { InputError, invariant } from '../../core/errors.js';
 import { assetDecimals, isTradingMarket, splitMarket } from '../../core/markets.js';
 import type { Instrument } from '../../core/instrument.js';
 import type { OrderTerms, OrderType, Side, TimeInForce } from '../../core/messages.js';
-import { FX_PER_USD, catalogInstrument } from '../market/catalog.js';
+import { FX_PER_USD } from '../market/catalog.js';
+import { platformInstrument } from '../../platform/instruments.js';
 import { SimError } from '../errors.js';
-import { capViolation, isViolation, ruleOrder, throwViolation, type OrderAmounts, type RuledOrder, type Valuation } from '../exchange/order-rules.js';
+import { checkOrder, isViolation, type OrderAmounts, type RuledOrder, type Valuation } from '../../platform/order-rules.js';
+import { throwViolation } from '../exchange/order-rules.js';
 import { exactOfDecimal, toDecimal, type Exact } from '../../core/exact.js';
 import { rescale, unitsToNumber } from '../../core/units.js';
 import type { AssetPrecision } from './point-fills.js';
@@ -273,11 +275,9 @@ export function checkCommand(cmd: PointOrderCommand, reference?: number): Checke
   if (typeof cmd.refId !== 'string' || cmd.refId === '') throw new InputError('ref_id', 'required: the intent id of the order');
   const m = marketTermsOf(cmd.market);
   const { instrument, precision } = m;
-  const o = ruleOrder(cmd, instrument);
+  const unpriced = cmd.type === 'MARKET' && cmd.side === 'SELL' && reference !== undefined;
+  const o = checkOrder(cmd, instrument, unpriced ? { ...m.valuation, reference } : m.valuation);
   if (isViolation(o)) throwViolation(o);
-  const unpriced = o.type === 'MARKET' && o.side === 'SELL' && reference !== undefined;
-  const cap = capViolation(o, instrument, unpriced ? { ...m.valuation, reference } : m.valuation);
-  if (cap !== undefined) throwViolation(cap);
   // the rules read the amounts exactly, and held each to its asset's decimals
   const x = o.exact;
   invariant(x !== undefined, 'the order rules give the amounts they read exactly');
@@ -304,7 +304,7 @@ function marketTermsOf(market: string): MarketTerms {
   let m = MARKET_TERMS.get(market);
   if (m === undefined) {
     if (!isTradingMarket(market)) throw new InputError('market', `${JSON.stringify(market)} is not a trading market of the platform`);
-    const instrument = catalogInstrument(market);
+    const instrument = platformInstrument(market);
     const fx = instrument.quote === 'USD' ? undefined : FX_PER_USD[instrument.quote];
     m = { instrument, precision: { baseDp: instrument.baseDecimals, quoteDp: instrument.quoteDecimals }, valuation: fx === undefined ? {} : { quotePerUsd: new D(fx) } };
     MARKET_TERMS.set(market, m);
