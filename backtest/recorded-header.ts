@@ -1,10 +1,10 @@
 /**
  * The run information a recording's header holds, told back to a person by `tradeloop backtest
- * --data RECORDING` (built by src/engine/recording-run-info.ts, re-exported here).
+ * --data RECORDING` (built by src/live/recording-run-info.ts, re-exported here).
  */
 import type { RecordingRunInfo } from '../src/venue/polling/recorder.js';
 
-export { buildRunInfo, type RunInfoInput } from '../src/engine/recording-run-info.js';
+export { buildRunInfo, type RunInfoInput } from '../src/live/recording-run-info.js';
 
 /** Lines for a person: what the recorded run was (one per strategy, then limits, fees, warm-up). */
 export function describeRunInfo(run: RecordingRunInfo | undefined): string[] {

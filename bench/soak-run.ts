@@ -11,7 +11,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createApiClient } from '../src/api/index.js';
 import { LiveClock, ScaledClock } from '../src/clock/index.js';
 import { LOCAL_CLIENT_ID, LOCAL_CLIENT_SECRET, parseConfig } from '../src/config/index.js';
-import { LiveRun, runnersFor, subscriptionsFor, type LoadedStrategy } from '../src/engine/index.js';
+import { LiveRun, runnersFor, subscriptionsFor, type LoadedStrategy } from '../src/live/index.js';
 import { Journal } from '../src/exec/index.js';
 import { silentLogger } from '../src/log/index.js';
 import { parseFaults, startSandbox } from '../src/sandbox/index.js';

@@ -1,5 +1,5 @@
 import { fallbackPriceDecimals, formatAmount, formatMoney, formatPrice, splitMarket, type Decision, type ExecReport } from '../core/index.js';
-import type { HeldPosition, RunSummary, RunView } from '../engine/run-view.js';
+import type { HeldPosition, RunSummary, RunView } from '../live/run-view.js';
 import { formatTable } from './table.js';
 
 /**

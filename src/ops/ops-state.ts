@@ -1,6 +1,6 @@
 import type { Subscription } from 'rxjs';
 import { D, formatAmount, type Dec, type Decision, type ExecReport } from '../core/index.js';
-import type { RunView } from '../engine/index.js';
+import type { RunView } from '../live/index.js';
 import type { HaltCause } from '../risk/index.js';
 import { tradesFromFills, type JournalRoundTrip, type StrategyPosition } from '../exec/index.js';
 import { Ring } from './ring.js';

@@ -1,7 +1,8 @@
 import type { VenueReachability } from '../api/index.js';
 import type { Clock } from '../clock/index.js';
 import type { Decision, ExecReport } from '../core/index.js';
-import type { Kernel, RunView, StrategyRunner } from '../engine/index.js';
+import type { Kernel, StrategyRunner } from '../engine/index.js';
+import type { RunView } from '../live/index.js';
 import type { JournalStore, StrategyFill } from '../exec/index.js';
 import type { StreamHealth } from '../venue/index.js';
 

@@ -12,7 +12,7 @@ import { formatMetricRows, writeBacktestReport } from '../../backtest/report.js'
 import { computeMetrics, type RoundTrip } from '../../backtest/metrics.js';
 import { renderPanel, renderSummary } from '../../src/cli/panel.js';
 import { shownDecimals } from '../../src/core/index.js';
-import type { RunSummary, RunView } from '../../src/engine/run-view.js';
+import type { RunSummary, RunView } from '../../src/live/run-view.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tradeloop-money-display-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

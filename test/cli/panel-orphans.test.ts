@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderPanel, renderSummary } from '../../src/cli/panel.js';
-import type { RunSummary, RunView } from '../../src/engine/run-view.js';
+import type { RunSummary, RunView } from '../../src/live/run-view.js';
 
 const view: RunView = {
   at: 5_000, startedAt: 0, environment: 'local', venue: 'rest', markets: [], balances: [], openOrders: [], decisions: [], reports: [], counters: {}, stoppedStrategies: [],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderPanel } from '../../src/cli/panel.js';
-import { venueUnreachableSince, type RunView } from '../../src/engine/run-view.js';
+import { venueUnreachableSince, type RunView } from '../../src/live/run-view.js';
 
 const T0 = Date.UTC(2026, 0, 5, 12, 0, 0);
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/index.js';
 import { parseConfig } from '../../src/config/index.js';
-import { buildLiveBundle } from '../../src/engine/live-bundle.js';
+import { buildLiveBundle } from '../../src/live/live-bundle.js';
 import { silentLogger } from '../../src/log/index.js';
 import { type ShapeMode } from '../../src/sandbox/index.js';
 import { linesUntil } from '../support/child-lines.js';

@@ -6,7 +6,7 @@ import { Subject } from 'rxjs';
 import type { VenueReachability } from '../../src/api/index.js';
 import type { TestClock } from '../../src/clock/index.js';
 import type { Decision, ExecReport } from '../../src/core/index.js';
-import type { RunView } from '../../src/engine/index.js';
+import type { RunView } from '../../src/live/index.js';
 import type { OpsRun } from '../../src/ops/index.js';
 import { KillSwitch, type HaltKind } from '../../src/risk/index.js';
 import { emptySnapshot } from '../../src/state/index.js';

@@ -7,7 +7,7 @@
  * answers for within `run.exit_timeout_ms` is named in the summary and the exit still ends on time.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunSummary } from '../../src/engine/index.js';
+import type { RunSummary } from '../../src/live/index.js';
 import { startLiveHarness, type LiveHarness } from '../support/live-harness.js';
 import quoteOnce from './fixtures/quote-once.js';
 

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AuthError, createApiClient, TRADING_BOT_SCOPES, TransportError, UnsafeTargetError } from '../../src/api/index.js';
 import { LOCAL_CLIENT_ID, LOCAL_CLIENT_SECRET } from '../../src/config/index.js';
-import { checkEnvironmentTargets, checkGrantedScopes } from '../../src/engine/credential-checks.js';
+import { checkEnvironmentTargets, checkGrantedScopes } from '../../src/live/credential-checks.js';
 import { Journal } from '../../src/exec/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { runCli } from '../cli/cli-helpers.js';

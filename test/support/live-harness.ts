@@ -1,6 +1,6 @@
 import { TestClock } from '../../src/clock/index.js';
 import { parseConfig, type Config } from '../../src/config/index.js';
-import { LiveRun, runnersFor, subscriptionsFor, type LoadedStrategy } from '../../src/engine/index.js';
+import { LiveRun, runnersFor, subscriptionsFor, type LoadedStrategy } from '../../src/live/index.js';
 import { Journal } from '../../src/exec/index.js';
 import { silentLogger } from '../../src/log/index.js';
 import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../src/sandbox/index.js';

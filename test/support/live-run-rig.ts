@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { TestClock } from '../../src/clock/index.js';
 import { parseConfig } from '../../src/config/index.js';
-import { LiveRun } from '../../src/engine/live-run.js';
+import { LiveRun } from '../../src/live/live-run.js';
 import { StrategyRunner } from '../../src/engine/strategy-runner.js';
 import { Journal } from '../../src/exec/index.js';
 import { silentLogger } from '../../src/log/index.js';

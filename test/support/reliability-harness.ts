@@ -3,7 +3,7 @@ import { createApiClient, type ApiClient, type RequestEvent, type ResponseEvent 
 import { TestClock } from '../../src/clock/index.js';
 import { LOCAL_CLIENT_ID, LOCAL_CLIENT_SECRET, parseConfig, type Config } from '../../src/config/index.js';
 import { Rng } from '../../src/core/index.js';
-import { LiveRun, runnersFor, subscriptionsFor, type LoadedStrategy } from '../../src/engine/index.js';
+import { LiveRun, runnersFor, subscriptionsFor, type LoadedStrategy } from '../../src/live/index.js';
 import { Journal } from '../../src/exec/index.js';
 import { createLogger, SecretSet, type Logger } from '../../src/log/index.js';
 import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../src/sandbox/index.js';

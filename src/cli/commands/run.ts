@@ -5,7 +5,7 @@ import { LiveClock, type TimerHandle } from '../../clock/index.js';
 import { configLabel, describeConfigSource, loadConfig, type Config } from '../../config/index.js';
 import { InputError } from '../../core/index.js';
 import { CRASH_AT_VARIABLE, crashHookFrom, Journal, JOURNAL_FULL_AFTER_VARIABLE, journalFullAfterFrom, lockJournal, type CrashHook } from '../../exec/index.js';
-import { archiveLocalWorld, buildLiveBundle, JournalFailedError, LiveRun, loadConfiguredStrategies, runnersFor, subscriptionsFor, type LiveBundle, type RunSummary } from '../../engine/index.js';
+import { archiveLocalWorld, buildLiveBundle, JournalFailedError, LiveRun, loadConfiguredStrategies, runnersFor, subscriptionsFor, type LiveBundle, type RunSummary } from '../../live/index.js';
 import { createLogger, SecretSet, type Logger } from '../../log/index.js';
 import { parseParamString } from '../../strategy/index.js';
 import { type CliContext, writeLine } from '../context.js';

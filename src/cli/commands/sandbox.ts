@@ -12,7 +12,7 @@ import { parseFaults } from '../../sandbox/faults.js';
 import { parseRateLimits } from '../../sandbox/rate-limits.js';
 import { type SandboxOptions, startSandbox } from '../../sandbox/server.js';
 import { SHAPE_MODES, type ShapeMode } from '../../sandbox/wire.js';
-import { newInstanceId } from '../../engine/local-world.js';
+import { newInstanceId } from '../../live/local-world.js';
 import { loadPriceSeries } from '../../sim/prices/price-file.js';
 import { type PriceSeriesLike } from '../../sim/prices/price-data.js';
 import { type CliContext, writeLine } from '../context.js';

@@ -2,7 +2,7 @@ import { type Command } from 'commander';
 import { ConfigError, type ConfigProblem } from '../../config/load.js';
 import { configLabel, describeConfigSource, loadConfig } from '../../config/locate.js';
 import { MissingSecretError, resolveEnvironment, type ResolvedEnvironment } from '../../config/environment.js';
-import { loadConfiguredStrategies, type LoadedStrategy } from '../../engine/load-strategies.js';
+import { loadConfiguredStrategies, type LoadedStrategy } from '../../live/load-strategies.js';
 import { type CliContext, writeLine } from '../context.js';
 
 /**

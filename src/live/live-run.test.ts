@@ -11,7 +11,7 @@ import { SimVenue } from '../venue/index.js';
 import { buyOnce } from '../../test/support/live-run-rig.js';
 import { ScriptedSource } from '../../test/support/scripted-source.js';
 import { LiveRun } from './live-run.js';
-import { StrategyRunner } from './strategy-runner.js';
+import { StrategyRunner } from '../engine/strategy-runner.js';
 
 const journals: Journal[] = [];
 afterEach(() => journals.splice(0).forEach((j) => j.close()));

@@ -3,8 +3,8 @@ import { InputError, type MarketEvent, type MarketSymbol } from '../core/index.j
 import type { Logger } from '../log/index.js';
 import { loadStrategy, marketsOf, resolveParams, type StrategyDefinition } from '../strategy/index.js';
 import type { MarketSubscription } from '../venue/index.js';
-import type { IntentIds } from './intent-ids.js';
-import { StrategyRunner } from './strategy-runner.js';
+import type { IntentIds } from '../engine/intent-ids.js';
+import { StrategyRunner } from '../engine/strategy-runner.js';
 
 /** A strategy loaded and validated, ready to become a runner. */
 export interface LoadedStrategy {

@@ -7,19 +7,19 @@ import type { Logger } from '../log/index.js';
 import type { RiskGate } from '../risk/index.js';
 import { midOf, type AccountStore, type MarketStore } from '../state/index.js';
 import { REF_ID_REUSED, type MarketSource, type MarketSubscription, type Venue } from '../venue/index.js';
-import type { Engine } from './engine.js';
+import type { Engine } from '../engine/engine.js';
 import { equityOf, heldPositions, readKillSwitchMarks, readStartEquity, saveKillSwitchMarks, saveStartEquity, type StartEquity } from './equity.js';
-import type { IntentIds } from './intent-ids.js';
-import { Kernel } from './kernel.js';
-import { beforeDeadline } from './cancel-all.js';
+import type { IntentIds } from '../engine/intent-ids.js';
+import { Kernel } from '../engine/kernel.js';
+import { beforeDeadline } from '../engine/cancel-all.js';
 import { describeQuoteExecution, endTally, openOrderViews, orphanViews } from './run-summary.js';
 import { Recent, RecentReports, venueUnreachableSince, type RunSummary, type RunView } from './run-view.js';
-import type { StrategyRunner } from './strategy-runner.js';
-import type { VenueMetadata } from './venue-metadata.js';
+import type { StrategyRunner } from '../engine/strategy-runner.js';
+import type { VenueMetadata } from '../engine/venue-metadata.js';
 import { historyStart } from './orphan-history.js';
 import { orphansAtStart, type Orphan } from './orphans.js';
 import { JOURNAL_WATCH_MS, JournalFailedError, JournalWatch, type JournalFailure } from './journal-watch.js';
-import { warmUpWithRetry } from './warm-up.js';
+import { warmUpWithRetry } from '../engine/warm-up.js';
 
 const DAY_MS = 24 * 3_600_000;
 /** At exit, a quote execution not settled yet is read again after these pauses (doubling), as exit cancels are. */

@@ -12,7 +12,7 @@ import { SimVenue } from '../venue/index.js';
 import { ScriptedSource } from '../../test/support/scripted-source.js';
 import { simMetadata } from '../../test/support/sim-metadata.js';
 import { LiveRun } from './live-run.js';
-import { StrategyRunner } from './strategy-runner.js';
+import { StrategyRunner } from '../engine/strategy-runner.js';
 
 const journals: Journal[] = [];
 afterEach(() => journals.splice(0).forEach((j) => j.close()));

@@ -12,7 +12,7 @@ import { SimVenue } from '../venue/index.js';
 import { buyOnce } from '../../test/support/live-run-rig.js';
 import { ScriptedSource } from '../../test/support/scripted-source.js';
 import { LiveRun } from './live-run.js';
-import { StrategyRunner } from './strategy-runner.js';
+import { StrategyRunner } from '../engine/strategy-runner.js';
 
 const journals: Journal[] = [];
 const files: string[] = [];
