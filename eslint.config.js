@@ -69,6 +69,55 @@ const SIM_BOUNDARIES = [
   ),
 ];
 
+// The layers of the project, lowest first (README, Design): a folder of src/ imports its own layer and
+// those below it, never one above. backtest/ is the top-level folder beside src/. Checked by
+// @typescript-eslint/no-restricted-imports, so the simulator's own boundaries above (no-restricted-imports)
+// stay a rule of their own. Test files beside the code are not held to the layers.
+const LAYERS = [
+  ['core', 'clock', 'log'],
+  ['platform', 'config', 'indicators'],
+  ['state', 'strategy', 'api', 'sim'],
+  ['risk', 'venue', 'sandbox'],
+  ['exec'],
+  ['engine'],
+  ['fills', 'live'],
+  ['backtest'],
+  ['cli', 'ops', 'queue'],
+];
+const layerOf = (folder) => LAYERS.findIndex((l) => l.includes(folder));
+const above = (folder) => LAYERS.slice(layerOf(folder) + 1).flat();
+/** Rules a layer's order does not say: each a folder, what it never imports, and why. */
+const NEVER = {
+  platform: [['(?!core/)[^.]', 'src/platform holds the platform\'s facts as data and rules, on src/core alone.']],
+  risk: [['(sim|fills)/', 'The risk gate reads platform facts from src/platform: it never imports the simulator or the fill models.']],
+  api: [['queue/', 'The API client never imports the queue: shared Redis handling is in src/config/redis-url.ts.']],
+  engine: [['sandbox/', 'The trading core never starts a sandbox: that is the live application\'s (src/live).']],
+  ops: [['\\.\\./backtest/', 'Only the CLI, the queue\'s trial runner and the test kit import backtest/.']],
+};
+const UP = (folder) => `${folder === 'backtest' ? 'backtest/' : `src/${folder}/`} imports only its own layer and those below (${LAYERS.map((l) => l.join(', ')).join(' < ')}).`;
+/** One config per folder and depth, so a pattern names exactly the folder a relative specifier reaches. */
+function layerBoundary(folder, depth) {
+  const up = `^(\\.\\./){${depth}}`;
+  const inSrc = folder !== 'backtest';
+  const names = (list) => list.filter((f) => f !== 'backtest').join('|');
+  const patterns = [];
+  const higher = above(folder);
+  if (names(higher) !== '') patterns.push({ regex: `${up}${inSrc ? '' : 'src/'}(${names(higher)})/`, message: UP(folder) });
+  if (inSrc && higher.includes('backtest')) patterns.push({ regex: `^(\\.\\./){${depth + 1}}backtest/`, message: UP(folder) });
+  for (const rule of NEVER[folder] ?? []) if (rule) patterns.push({ regex: `${up}${rule[0]}`, message: rule[1] });
+  const files = [`${inSrc ? `src/${folder}` : 'backtest'}/${'*/'.repeat(depth - 1)}*.ts`];
+  return { files, ignores: ['**/*.test.ts'], rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns }] } };
+}
+const QUEUE_BACKTEST = 'Only the CLI, the queue\'s trial runner (src/queue/trial-worker.ts) and the test kit import backtest/; the rest of the queue takes its types only.';
+const LAYER_BOUNDARIES = [
+  ...LAYERS.flat().filter((f) => f !== 'cli' && f !== 'queue').flatMap((f) => [1, 2, 3].map((d) => layerBoundary(f, d))),
+  {
+    files: ['src/queue/**/*.ts'],
+    ignores: ['**/*.test.ts', 'src/queue/trial-worker.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ regex: '^(\\.\\./)+backtest/', message: QUEUE_BACKTEST, allowTypeImports: true }] }] },
+  },
+];
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'coverage/', 'out/', '**/*.d.ts'] },
   js.configs.recommended,
@@ -104,4 +153,5 @@ export default tseslint.config(
     languageOptions: { globals: { process: 'readonly' } },
   },
   ...SIM_BOUNDARIES,
+  ...LAYER_BOUNDARIES,
 );

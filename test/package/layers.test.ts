@@ -1,0 +1,65 @@
+/**
+ * The layers of eslint.config.js, each shown refusing a forbidden import: ESLint lints a line of code
+ * as if it stood in a file of the tree (the file need not exist), with the project's own config.
+ */
+import { ESLint } from 'eslint';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '../..');
+let eslint: ESLint;
+beforeAll(() => {
+  eslint = new ESLint({ cwd: ROOT });
+});
+
+/** The messages of the layer rule for `code` placed at `file`. */
+async function layerMessages(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(`${code}\nexport { x };\n`, { filePath: join(ROOT, file) });
+  return result!.messages.filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports').map((m) => m.message);
+}
+
+const REFUSED: ReadonlyArray<readonly [rule: string, file: string, code: string, says: RegExp]> = [
+  ['core is the ground', 'src/core/probe.ts', "import { x } from '../platform/instruments.js';", /src\/core\/ imports only its own layer and those below/],
+  ['platform rests on core alone', 'src/platform/probe.ts', "import { x } from '../clock/index.js';", /on src\/core alone/],
+  ['state stays below the engine', 'src/state/probe.ts', "import { x } from '../engine/index.js';", /src\/state\/ imports only/],
+  ['risk never imports the simulator', 'src/risk/checks/probe.ts', "import { x } from '../../sim/market/catalog.js';", /never imports the simulator or the fill models/],
+  ['risk never imports the fill models', 'src/risk/probe.ts', "import { x } from '../fills/index.js';", /never imports the simulator or the fill models/],
+  ['exec stays below the engine', 'src/exec/probe.ts', "import { x } from '../engine/kernel.js';", /src\/exec\/ imports only/],
+  ['the engine stays below the live application', 'src/engine/probe.ts', "import { x } from '../live/index.js';", /src\/engine\/ imports only/],
+  ['the engine never starts a sandbox', 'src/engine/probe.ts', "import { x } from '../sandbox/index.js';", /never starts a sandbox/],
+  ['live stays below backtest/', 'src/live/probe.ts', "import { x } from '../../backtest/run.js';", /src\/live\/ imports only/],
+  ['fills stay below backtest/', 'src/fills/point/probe.ts', "import { x } from '../../../backtest/run.js';", /src\/fills\/ imports only/],
+  ['backtest/ stays below the CLI', 'backtest/probe.ts', "import { x } from '../src/cli/main.js';", /backtest\/ imports only/],
+  ['ops never imports backtest/', 'src/ops/probe.ts', "import { x } from '../../backtest/run.js';", /Only the CLI, the queue's trial runner and the test kit/],
+  ['the queue takes only types from backtest/ outside its trial runner', 'src/queue/probe.ts', "import { x } from '../../backtest/optimize-job.js';", /the rest of the queue takes its types only/],
+  ['the API never imports the queue', 'src/api/http/probe.ts', "import { x } from '../../queue/connect.js';", /never imports the queue/],
+];
+
+const ALLOWED: ReadonlyArray<readonly [file: string, code: string]> = [
+  ['src/platform/probe.ts', "import { x } from '../core/index.js';"],
+  ['src/risk/probe.ts', "import { x } from '../platform/order-rules.js';"],
+  ['src/engine/probe.ts', "import { x } from '../exec/index.js';"],
+  ['src/live/probe.ts', "import { x } from '../sandbox/index.js';"],
+  ['backtest/probe.ts', "import { x } from '../src/live/index.js';"],
+  ['src/cli/commands/probe.ts', "import { x } from '../../../backtest/run.js';"],
+  ['src/queue/trial-worker.ts', "import { x } from '../../backtest/optimize-job.js';"],
+  ['src/queue/probe.ts', "import type { x } from '../../backtest/optimize-job.js';"],
+  ['src/testkit.ts', "import { x } from '../backtest/testkit.js';"],
+];
+
+describe('the layers (eslint.config.js)', () => {
+  it.each(REFUSED)('%s: refuses %s importing upward', async (_rule, file, code, says) => {
+    // a rule of its own may name an import the layers' order refuses too: both are said
+    expect(await layerMessages(file, code)).toEqual(expect.arrayContaining([expect.stringMatching(says)]));
+  }, 60_000);
+
+  it.each(ALLOWED)('lets %s import downward', async (file, code) => {
+    expect(await layerMessages(file, code)).toEqual([]);
+  }, 60_000);
+
+  it('holds over the tree as it stands (no layer import in src/ or backtest/)', async () => {
+    const results = await eslint.lintFiles(['src/**/*.ts', 'backtest/**/*.ts']);
+    const broken = results.flatMap((r) => r.messages.filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports').map((m) => `${r.filePath}:${m.line} ${m.message}`));
+    expect(broken).toEqual([]);
+  }, 300_000);
+});
