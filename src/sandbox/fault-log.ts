@@ -1,5 +1,21 @@
 import { InputError } from '../core/errors.js';
-import type { FaultMode, InjectedFault } from './faults.js';
+
+/**
+ * What can go wrong on the wire. `error5xx`, `error429` and `drop` hit before the operation runs
+ * (nothing changes); `truncate` (connection reset mid-body), `commit-drop`, `commit-5xx` (a 503
+ * although the write committed), `malformed` (a complete 200 whose body is cut-off JSON) and
+ * `wrong-shape` (a 200 with valid JSON of the wrong shape) hit after it ran — the cases a client
+ * must resolve by ref_id.
+ */
+export type FaultMode = 'latency' | 'error5xx' | 'error429' | 'drop' | 'truncate' | 'commit-drop' | 'commit-5xx' | 'malformed' | 'wrong-shape';
+
+/** A fault that was injected (the sandbox's own record, for tests and logs). */
+export interface InjectedFault {
+  readonly mode: FaultMode;
+  readonly operation: string;
+  readonly method: string;
+  readonly path: string;
+}
 
 /** Records kept by default: enough to see what just happened, a few hundred kB at most. */
 export const DEFAULT_FAULT_LOG_LIMIT = 1_000;

@@ -1,15 +1,8 @@
 import { InputError } from '../core/errors.js';
 import { type Rng } from '../core/rng.js';
-import { FaultLog } from './fault-log.js';
+import { FaultLog, type FaultMode, type InjectedFault } from './fault-log.js';
 
-/**
- * What can go wrong on the wire. `error5xx`, `error429` and `drop` hit before the operation runs
- * (nothing changes); `truncate` (connection reset mid-body), `commit-drop`, `commit-5xx` (a 503
- * although the write committed), `malformed` (a complete 200 whose body is cut-off JSON) and
- * `wrong-shape` (a 200 with valid JSON of the wrong shape) hit after it ran — the cases a client
- * must resolve by ref_id.
- */
-export type FaultMode = 'latency' | 'error5xx' | 'error429' | 'drop' | 'truncate' | 'commit-drop' | 'commit-5xx' | 'malformed' | 'wrong-shape';
+export type { FaultMode, InjectedFault } from './fault-log.js';
 
 export const FAULT_MODES: readonly FaultMode[] = ['latency', 'error5xx', 'error429', 'drop', 'truncate', 'commit-drop', 'commit-5xx', 'malformed', 'wrong-shape'];
 
@@ -43,14 +36,6 @@ export interface FaultSettings {
 export interface FaultPlan {
   readonly latencyMs: number;
   readonly action: Exclude<FaultMode, 'latency'> | 'none';
-}
-
-/** A fault that was injected (the sandbox's own record, for tests and logs). */
-export interface InjectedFault {
-  readonly mode: FaultMode;
-  readonly operation: string;
-  readonly method: string;
-  readonly path: string;
 }
 
 const NO_FAULT: FaultPlan = { latencyMs: 0, action: 'none' };
