@@ -95,7 +95,7 @@ const NEVER = {
   ops: [['\\.\\./backtest/', 'Only the CLI, the queue\'s trial runner and the test kit import backtest/.']],
 };
 const UP = (folder) => `${folder === 'backtest' ? 'backtest/' : `src/${folder}/`} imports only its own layer and those below (${LAYERS.map((l) => l.join(', ')).join(' < ')}).`;
-/** One config per folder and depth, so a pattern names exactly the folder a relative specifier reaches. */
+/** One config per folder and depth (a file of src/X or backtest/ and up to three folders below), so a pattern names exactly the folder a relative specifier reaches. */
 function layerBoundary(folder, depth) {
   const up = `^(\\.\\./){${depth}}`;
   const inSrc = folder !== 'backtest';
@@ -110,7 +110,7 @@ function layerBoundary(folder, depth) {
 }
 const QUEUE_BACKTEST = 'Only the CLI, the queue\'s trial runner (src/queue/trial-worker.ts) and the test kit import backtest/; the rest of the queue takes its types only.';
 const LAYER_BOUNDARIES = [
-  ...LAYERS.flat().filter((f) => f !== 'cli' && f !== 'queue').flatMap((f) => [1, 2, 3].map((d) => layerBoundary(f, d))),
+  ...LAYERS.flat().filter((f) => f !== 'cli' && f !== 'queue').flatMap((f) => [1, 2, 3, 4].map((d) => layerBoundary(f, d))),
   {
     files: ['src/queue/**/*.ts'],
     ignores: ['**/*.test.ts', 'src/queue/trial-worker.ts'],

@@ -3,7 +3,8 @@
  * as if it stood in a file of the tree (the file need not exist), with the project's own config.
  */
 import { ESLint } from 'eslint';
-import { join } from 'node:path';
+import { readdirSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -56,6 +57,15 @@ describe('the layers (eslint.config.js)', () => {
   it.each(ALLOWED)('lets %s import downward', async (file, code) => {
     expect(await layerMessages(file, code)).toEqual([]);
   }, 60_000);
+
+  it('reaches every file: none lies deeper than the rules count (three folders below src/X or backtest/)', () => {
+    // the depth a file's specifiers climb to reach src/ (or the root, from backtest/)
+    const depths = (top: string, under: number) => readdirSync(join(ROOT, top), { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => ({ file: `${top}/${f}`, depth: f.split(sep).length - under }));
+    const deep = [...depths('src', 1), ...depths('backtest', 0)].filter((f) => f.depth > 4).map((f) => f.file);
+    expect(deep).toEqual([]);
+  });
 
   it('holds over the tree as it stands (no layer import in src/ or backtest/)', async () => {
     const results = await eslint.lintFiles(['src/**/*.ts', 'backtest/**/*.ts']);
