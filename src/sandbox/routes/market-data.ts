@@ -2,11 +2,10 @@ import {
   HISTORICAL_MARKETS,
   MARKET_DATA_MARKETS,
   PRICE_MARKETS,
-  TRADING_MARKETS,
   INCREMENTS_MS,
   type Increment,
 } from '../../core/markets.js';
-import { marketSpec } from '../../sim/index.js';
+import { tradingInstruments } from '../../platform/instruments.js';
 import { isoTime } from '../../sim/time.js';
 import { badRequest } from '../problem.js';
 import { type Route, type RouteContext } from '../router.js';
@@ -57,10 +56,8 @@ export const MARKET_DATA_ROUTES: readonly Route[] = [
     path: '/v2/markets',
     scope: null,
     handler: () => ({
-      markets: TRADING_MARKETS.map((m) => {
-        const s = marketSpec(m);
-        return { market: m, base_asset: s.base, quote_asset: s.quote, tick_rate: s.tickRate };
-      }),
+      // the platform's instrument table (src/platform/instruments.ts), trading markets in ListMarkets order
+      markets: tradingInstruments().map((i) => ({ market: i.market, base_asset: i.base, quote_asset: i.quote, tick_rate: i.tick.toFixed(i.priceDecimals) })),
     }),
   },
   {
