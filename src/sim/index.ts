@@ -1,12 +1,13 @@
 /**
  * The face of src/sim toward the rest of tradeloop. src/sim is the simulated platform in parts, each
- * importing only the parts named before it:
+ * importing only the parts named before it, and the platform's facts (src/platform: instruments,
+ * order rules, transfer limits) below them all:
  *
  * - the kernel, at the top: `errors.ts`, `ids.ts`, `time.ts`, `hash.ts`, `owners.ts`, `wire-fields.ts`;
  * - `prices/`: price files (CSV, JSON) read into series, for the backtester and the sandbox's `--replay`;
  * - `market/`: the synthetic world: the market catalog, price models, historical prices, the synthetic
  *   book and tape;
- * - `exchange/`: profiles, the ledger, order rules and entry, matching, settlement, each market's state
+ * - `exchange/`: profiles, the ledger, order entry, matching, settlement, each market's state
  *   and data, held-rate quotes;
  * - `platform/`: the areas beyond trading: identities, accounts, transfers and their limits, fiat,
  *   crypto, settlements, conversions, tax forms;
@@ -16,7 +17,7 @@
  *
  * The sandbox, the HTTP face of SimPlatform, takes what market/, exchange/ and platform/ offer it
  * from here: the records SimPlatform's queries return and the platform vocabulary of its wire. Other
- * code imports files: the top-level ones, and the catalog, the order rules, replay/ and prices/ on the
+ * code imports files: the top-level ones, and the catalog, replay/ and prices/ on the
  * backtest path, which never loads this file (it loads the whole platform). eslint.config.js holds
  * these boundaries.
  */
