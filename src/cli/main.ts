@@ -71,16 +71,16 @@ async function exitCodeFor(e: unknown, ctx: CliContext): Promise<number> {
     if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
     return e.exitCode === 0 ? 0 : 2;
   }
+  if (e instanceof CliExit) {
+    if (e.message) writeLine(ctx.stderr, e.message);
+    return e.code;
+  }
   // loaded only to word a failure: they bring the HTTP client's and the config's modules
   const [{ wordFailure }, { ConfigError }] = await Promise.all([import('./failures.js'), import('../config/load.js')]);
   const worded = wordFailure(e, ctx.apiTarget, ctx.portSetting);
   if (worded !== undefined) {
     writeLine(ctx.stderr, String(redactDeep(worded.message)));
     return worded.code;
-  }
-  if (e instanceof CliExit) {
-    if (e.message) writeLine(ctx.stderr, e.message);
-    return e.code;
   }
   if (e instanceof ConfigError) {
     writeLine(ctx.stderr, `error: ${e.message}`);

@@ -134,6 +134,8 @@ describe('plugins outside the repository', () => {
     const bt = await tradeloop(['backtest', '--strategy', './buy-once.ts', '--data', 'prices.csv', '--json'], dir);
     expect(bt.code, why(bt)).toBe(0);
     expect(JSON.parse(bt.stdout)).toMatchObject({ strategy: 'buy-once', orders: { fills: 1 } });
+    // the compiled command (vitest's global setup builds dist/), loading tsx for this plugin alone
+    expect(bt.stderr).not.toContain('running from the TypeScript sources');
   }, 60_000);
 
   it('loads a .js plugin written with import/export from a CommonJS package folder, in the optimizer\'s workers too', async () => {
