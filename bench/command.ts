@@ -79,7 +79,8 @@ function smallJournal(dir: string): string {
 }
 
 const line = (label: string, s: Sample, base: Sample, goal: string): void => {
-  process.stdout.write(`${label.padEnd(44)} ${(s.ms / 1000).toFixed(3).padStart(7)} s  ${s.rssMb.toFixed(0).padStart(4)} MB  ${(s.ms / base.ms).toFixed(2).padStart(6)}×  ${goal}\n`);
+  const rss = Number.isNaN(s.rssMb) ? '    -' : s.rssMb.toFixed(0).padStart(4);
+  process.stdout.write(`${label.padEnd(44)} ${(s.ms / 1000).toFixed(3).padStart(7)} s  ${rss} MB  ${(s.ms / base.ms).toFixed(2).padStart(6)}×  ${goal}\n`);
 };
 
 export async function run(): Promise<void> {
