@@ -15,7 +15,10 @@ import { fileURLToPath } from 'node:url';
 /** The installation's folder (package.json, src/, dist/). */
 export const ROOT = fileURLToPath(new URL('../', import.meta.url));
 export const STAMP = join(ROOT, 'dist', 'build-stamp.json');
-/** Files besides the sources whose change changes the build. */
+/**
+ * Files besides the sources whose change changes the build; an installed package has none (they are
+ * not shipped), and is not stale for that.
+ */
 const CONFIG_FILES = ['tsconfig.json', 'tsconfig.build.json'];
 
 /** The sources dist/ was compiled from (relative paths, sorted), found from what it holds. */
@@ -33,7 +36,7 @@ export function compiledSources(root = ROOT) {
     }
   };
   walk(dist);
-  return [...out, ...CONFIG_FILES].sort();
+  return out.sort();
 }
 
 /** One hash over the files' paths and contents. */
@@ -47,7 +50,8 @@ export function sourcesHash(files, root = ROOT) {
 export function writeStamp(startedAt, root = ROOT) {
   const files = compiledSources(root);
   const dirs = [...new Set(files.map((f) => dirname(f)))].sort();
-  const stamp = { startedAt, files, dirs, hash: sourcesHash(files, root) };
+  const config = CONFIG_FILES.filter((f) => existsSync(join(root, f)));
+  const stamp = { startedAt, files, dirs, config, hash: sourcesHash(files, root) };
   writeFileSync(join(root, 'dist', 'build-stamp.json'), `${JSON.stringify(stamp)}\n`);
 }
 
@@ -76,6 +80,9 @@ export function distProblem(root = ROOT) {
   } catch {
     return existsSync(join(root, 'dist')) ? 'dist/ has no build stamp (npm run build makes it)' : 'dist/ is missing (npm run build makes it)';
   }
+  const present = stamp.config.filter((f) => existsSync(join(root, f)));
+  const config = changedAfter(present, stamp.startedAt, root);
+  if (config !== undefined) return `${config} changed after the last build (npm run build brings dist/ up to date)`;
   const changed = changedAfter(stamp.files, stamp.startedAt, root) ?? changedAfter(stamp.dirs, stamp.startedAt, root);
   if (changed === undefined) return undefined;
   const newer = compiledFilesIn(stamp, root);

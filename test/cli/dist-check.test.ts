@@ -4,11 +4,12 @@
  * is caught with a stat per file; a file whose time changed but whose contents did not (an install
  * that unpacked the files anew) is still current.
  */
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { distProblem, writeStamp } from '../../bin/dist-check.js';
+import { ROOT, distProblem, writeStamp } from '../../bin/dist-check.js';
 
 function project(): string {
   const root = mkdtempSync(join(tmpdir(), 'tradeloop-dist-check-'));
@@ -66,5 +67,28 @@ describe('dist/ is current only when built from the sources as they are', () => 
     writeFileSync(join(root, 'src/a.ts'), 'export const a = 4;\n');
     utimesSync(join(root, 'src/a.ts'), new Date(Date.now() + 5_000), new Date(Date.now() + 5_000));
     expect(distProblem(root)).toMatch(/^src\/a\.ts changed after the last build/);
+  });
+
+  it('an installed package (files unpacked with old times into new folders, no tsconfig shipped) is current', () => {
+    const root = project();
+    rmSync(join(root, 'tsconfig.json'));
+    rmSync(join(root, 'tsconfig.build.json'));
+    const unpacked = new Date('1985-10-26T08:15:00Z');
+    for (const f of ['src/a.ts', 'src/cli/b.ts']) utimesSync(join(root, f), unpacked, unpacked);
+    const now = new Date(Date.now() + 1_000);
+    for (const d of ['src', 'src/cli']) utimesSync(join(root, d), now, now);
+    expect(distProblem(root)).toBeUndefined();
+  });
+});
+
+describe('npm install keeps a current dist/', () => {
+  // what npm runs in a clone that a bot project depends on (file:), and before npm pack
+  it('npm run prepare leaves a current dist/ as it is and says so', async () => {
+    const before = statSync(join(ROOT, 'dist/src/index.js')).mtimeMs;
+    const out = await new Promise<string>((done, fail) => {
+      execFile(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'prepare'], { cwd: ROOT }, (err, stdout, stderr) => (err ? fail(new Error(`${err.message}\n${stderr}`)) : done(stdout)));
+    });
+    expect(out).toContain('tradeloop: dist/ is current with the sources; not rebuilt');
+    expect(statSync(join(ROOT, 'dist/src/index.js')).mtimeMs).toBe(before);
   });
 });
