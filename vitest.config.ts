@@ -16,6 +16,8 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'strategies/**/*.test.ts', 'backtest/**/*.test.ts'],
     environment: 'node',
+    // the CLI's end-to-end tests run the compiled command: dist/ is brought up to date first
+    globalSetup: ['test/support/build-dist.ts'],
     // Budgets for tests and hooks that set none: unit tests take milliseconds, but many end-to-end tests
     // start the CLI a few times (2 to 5 s a process alone on the 2-core machine, 14 s for the longest
     // such test) and must pass with the machine under other load, so the default is a generous

@@ -6,41 +6,11 @@
  * function, which brought the HTML report and robustness sections. This walks the static imports
  * (type-only ones are erased by the compiler and skipped) from the thread's entry.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-
-/** The project files and packages reachable from `entry` by runtime imports, with one path to each. */
-function graph(entry: string): { files: Map<string, string>; packages: Map<string, string> } {
-  const files = new Map<string, string>([[entry, entry]]);
-  const packages = new Map<string, string>();
-  const queue = [entry];
-  while (queue.length > 0) {
-    const file = queue.shift()!;
-    const src = readFileSync(resolve(ROOT, file), 'utf8');
-    for (const m of src.matchAll(/^\s*(import|export)\s+(type\s+)?([^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/gm)) {
-      if (m[2] !== undefined) continue; // `import type` / `export type`: erased
-      const spec = m[4]!;
-      const via = `${files.get(file)} > `;
-      if (!spec.startsWith('.')) {
-        const pkg = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!;
-        if (!packages.has(pkg)) packages.set(pkg, `${via}${pkg}`);
-        continue;
-      }
-      const target = relative(ROOT, resolve(ROOT, dirname(file), spec.replace(/\.js$/, '.ts')));
-      if (files.has(target)) continue;
-      files.set(target, `${via}${target}`);
-      queue.push(target);
-    }
-  }
-  return { files, packages };
-}
+import { importGraph } from '../test/support/module-graph.js';
 
 describe('the backtest path loads the kernel, not the live side or the report', () => {
-  const { files, packages } = graph('backtest/optimize-worker.ts');
+  const { files, packages } = importGraph('backtest/optimize-worker.ts');
 
   it('reaches the kernel, point replay and the run driver (the walk follows the imports)', () => {
     for (const f of ['backtest/run.ts', 'backtest/wiring.ts', 'src/engine/kernel.ts', 'src/risk/gate.ts', 'src/sim/replay/point-market.ts', 'src/venue/point-venue.ts']) expect(files.has(f), f).toBe(true);

@@ -20,7 +20,7 @@ const POINTS = 1_000_000;
 const START_MS = Date.UTC(2020, 0, 1);
 const STEP_MS = 60_000;
 
-function walk(points: number, seed: number): Float64Array {
+export function walk(points: number, seed: number): Float64Array {
   const rng = new Rng(seed);
   const prices = new Float64Array(points);
   let p = 30_000;
@@ -28,7 +28,7 @@ function walk(points: number, seed: number): Float64Array {
   return prices;
 }
 
-function generate(dir: string, prices: Float64Array): Record<'epoch' | 'ohlcv' | 'json', string> {
+export function generate(dir: string, prices: Float64Array): Record<'epoch' | 'ohlcv' | 'json', string> {
   const epoch: string[] = ['timestamp,price'];
   const ohlcv: string[] = ['timestamp,open,high,low,close,volume'];
   const json: string[] = [];

@@ -3,6 +3,7 @@
  * `run(): Promise<void>` and prints its own lines; add new ones to BENCHES.
  */
 const BENCHES: ReadonlyArray<{ name: string; load: () => Promise<{ run: () => Promise<void> }> }> = [
+  { name: 'command', load: () => import('./command.js') },
   { name: 'indicators', load: () => import('./indicators.js') },
   { name: 'backtest-load', load: () => import('./backtest-load.js') },
   { name: 'backtest-replay', load: () => import('./backtest-replay.js') },

@@ -1,7 +1,8 @@
 // Importing this module makes the current thread load what the `tradeloop` command loads: TypeScript
 // through tsx, and the plugin hooks (bin/plugin-hooks.js) that point `tradeloop` and
-// `tradeloop/testkit` at this installation. The command, the optimizer's worker threads and
-// `tradeloop test` (node --import) all load plugins through it.
+// `tradeloop/testkit` at this installation. The command running from its sources (dist/ missing or
+// stale), the optimizer's threads in that case, and `tradeloop test` (node --import) load through it;
+// the compiled command registers the same hooks when it loads a plugin (src/strategy/plugin-loader.ts).
 import { register } from 'node:module';
 import { register as registerTsx } from 'tsx/esm/api';
 

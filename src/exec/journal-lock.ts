@@ -1,7 +1,8 @@
 import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { InputError } from '../core/index.js';
+import { openSqlite } from './sqlite.js';
 
 /** The writer lock of a journal: held while a bot writes to it, released by `release` or by the process dying. */
 export interface JournalLock {
@@ -36,7 +37,7 @@ export function lockJournal(journalPath: string): JournalLock {
   const file = lockFileOf(journalPath);
   let db: Database.Database | undefined;
   try {
-    db = new Database(file, { timeout: 0 });
+    db = new (openSqlite())(file, { timeout: 0 });
     db.pragma('locking_mode = EXCLUSIVE');
     db.exec('CREATE TABLE IF NOT EXISTS writer (pid INTEGER NOT NULL)');
     // the first write takes the exclusive lock; in exclusive locking mode it is kept until close

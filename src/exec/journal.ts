@@ -1,10 +1,11 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { Decision, Intent } from '../core/index.js';
 import { ACTIVE_STATES, JOURNAL_DDL, JOURNAL_SCHEMA_VERSION, type JournalState } from './journal-schema.js';
 import { isJournalFileFailure, journalWriteFailure, type JournalWriteFailure, type JournalWriteFailureListener } from './journal-faults.js';
 import type { JournalLock } from './journal-lock.js';
 import type { FactsUpdate, JournalFill, JournalIntentRow, JournalStore } from './journal-store.js';
 import type { StrategyFill } from './journal-trades.js';
+import { openSqlite } from './sqlite.js';
 
 export type { JournalFill, JournalIntentRow, JournalStore } from './journal-store.js';
 
@@ -54,7 +55,7 @@ export class Journal implements JournalStore {
   constructor(file: string, options: { readonly lock?: Pick<JournalLock, 'release'>; readonly fullAfterWrites?: number } = {}) {
     this.lock = options.lock;
     this.writesBeforeFull = options.fullAfterWrites;
-    this.db = new Database(file);
+    this.db = new (openSqlite())(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('foreign_keys = ON');

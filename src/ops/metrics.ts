@@ -5,7 +5,9 @@
  * Prometheus scrapes. Names carry units and counters end in `_total`; README and docs/operate.md list
  * them.
  */
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { createRequire } from 'node:module';
+import type * as PromClient from 'prom-client';
+import type { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Subscription } from 'rxjs';
 import type { Decision, ExecReport } from '../core/index.js';
 import type { HaltKind } from '../risk/index.js';
@@ -29,8 +31,13 @@ export interface RunMetricsOptions {
 /** Journal operations that write (timed by `instrumentJournal`). */
 export type JournalWrite = 'recordDecision' | 'markSent' | 'update' | 'recordFill' | 'setMeta' | 'checkpoint';
 
+/** prom-client, loaded with the first metrics (a run serving no dashboard and no webhook never loads it). */
+function promClient(): typeof PromClient {
+  return createRequire(import.meta.url)('prom-client') as typeof PromClient;
+}
+
 export class RunMetrics {
-  readonly registry = new Registry();
+  readonly registry = new (promClient().Registry)();
   private readonly subs: Subscription[] = [];
   private readonly intents: Counter<'strategy'>;
   private readonly decisions: Counter<'strategy' | 'decision' | 'code'>;
@@ -45,6 +52,7 @@ export class RunMetrics {
 
   /** The registry and the counters the run feeds before it is built (journal writes, 429s). */
   constructor(options: { readonly processMetrics?: boolean } = {}) {
+    const { collectDefaultMetrics, Counter, Histogram } = promClient();
     const registers = [this.registry];
     this.intents = new Counter({ name: 'tradeloop_intents_total', help: 'Intents the strategies made, by strategy', labelNames: ['strategy'], registers });
     this.decisions = new Counter({ name: 'tradeloop_decisions_total', help: 'Risk decisions, by strategy, decision (approve|deny) and denial code (none when approved)', labelNames: ['strategy', 'decision', 'code'], registers });
@@ -105,6 +113,7 @@ export class RunMetrics {
 
   /** Gauges read when scraped. */
   private gauges(run: OpsRun, state: OpsState, registers: Registry[], options: RunMetricsOptions): void {
+    const { Gauge } = promClient();
     const g = <L extends string>(name: string, help: string, labelNames: readonly L[], collect: (this: Gauge<L>) => void): void => {
       new Gauge<L>({ name, help, labelNames, registers, collect });
     };
@@ -170,6 +179,7 @@ export class RunMetrics {
   /** A counter that follows a running total kept elsewhere (it only ever grows). */
   private monotonic(name: string, help: string, read: () => number): void {
     let seen = 0;
+    const { Counter } = promClient();
     new Counter({
       name, help, registers: [this.registry],
       collect() {

@@ -4,6 +4,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { InputError } from '../core/index.js';
 import type { StrategyDefinition } from './define.js';
+import { preparePluginLoader } from './plugin-loader.js';
 
 export interface LoadOptions {
   /** Folder of built-in strategies (default `<project>/strategies`). */
@@ -13,6 +14,7 @@ export interface LoadOptions {
 }
 
 const EXTENSIONS = ['.ts', '.js', '.mjs'];
+const BUILTIN_DIR = resolve(import.meta.dirname, '../../strategies');
 
 /**
  * Loads a strategy plugin by built-in name (`sma-cross`), by path to a user's `.ts`/`.js` file (no
@@ -22,7 +24,7 @@ const EXTENSIONS = ['.ts', '.js', '.mjs'];
 export async function loadStrategy(spec: string, options: LoadOptions = {}): Promise<StrategyDefinition> {
   if (spec.trim() === '') throw new InputError('strategy', 'empty: give a built-in name such as sma-cross or a path to a plugin file');
   const cwd = options.cwd ?? process.cwd();
-  const dir = options.strategiesDir ?? resolve(import.meta.dirname, '../../strategies');
+  const dir = options.strategiesDir ?? BUILTIN_DIR;
   const looksLikePath = spec.includes('/') || spec.includes('\\') || EXTENSIONS.some((e) => spec.endsWith(e));
   if (looksLikePath) {
     const file = isAbsolute(spec) ? spec : resolve(cwd, spec);
@@ -59,6 +61,8 @@ function resolvePackage(name: string, cwd: string): string {
 
 async function importDefinition(specifier: string, label: string): Promise<StrategyDefinition> {
   let mod: Record<string, unknown>;
+  // a compiled built-in needs no loader; anything else may be TypeScript importing `tradeloop`
+  if (!(specifier.endsWith('.js') && label.startsWith(BUILTIN_DIR))) await preparePluginLoader();
   try {
     mod = (await import(specifier)) as Record<string, unknown>;
   } catch (e) {
@@ -75,12 +79,12 @@ async function importDefinition(specifier: string, label: string): Promise<Strat
 }
 
 /** Names of the built-in strategies (files in the strategies folder, tests excluded). */
-export async function listBuiltinStrategies(dir = resolve(import.meta.dirname, '../../strategies')): Promise<string[]> {
+export async function listBuiltinStrategies(dir = BUILTIN_DIR): Promise<string[]> {
   const { readdir } = await import('node:fs/promises');
   try {
     const files = await readdir(dir);
     return files
-      .filter((f) => EXTENSIONS.some((e) => f.endsWith(e)) && !f.includes('.test.') && !f.startsWith('_'))
+      .filter((f) => EXTENSIONS.some((e) => f.endsWith(e)) && !f.includes('.test.') && !f.endsWith('.d.ts') && !f.startsWith('_'))
       .map((f) => f.replace(/\.(ts|js|mjs)$/, ''))
       .sort();
   } catch {

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
 import { InputError } from '../core/index.js';
+import { installRoot } from '../core/install-root.js';
 import { pluginGraph, type PluginGraph } from './plugin-graph.js';
 
 export interface PluginFingerprint {
@@ -28,7 +29,7 @@ export const BUILTIN_EXTENSIONS: readonly string[] = EXTENSIONS;
 
 /** The tradeloop version of this installation (package.json). */
 export function tradeloopVersion(): string {
-  const pkg = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string };
+  const pkg = JSON.parse(readFileSync(resolve(installRoot(import.meta.dirname, 2), 'package.json'), 'utf8')) as { version: string };
   return pkg.version;
 }
 

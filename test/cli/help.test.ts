@@ -9,9 +9,9 @@ import { runCli } from './cli-helpers.js';
 const BIN = fileURLToPath(new URL('../../bin/tradeloop.js', import.meta.url));
 
 /** Every command path of the program as the CLI defines it (subcommands included), e.g. ["history", "fetch"]. */
-function commandPaths(): string[][] {
+async function commandPaths(): Promise<string[][]> {
   const sink = new Writable({ write: (_chunk, _enc, cb) => cb() });
-  const program = buildProgram({ stdout: sink, stderr: sink, env: {}, exitCode: 0 });
+  const program = await buildProgram({ stdout: sink, stderr: sink, env: {}, exitCode: 0 });
   const out: string[][] = [];
   const walk = (cmd: Command, prefix: string[]): void => {
     for (const sub of cmd.commands) {
@@ -24,8 +24,9 @@ function commandPaths(): string[][] {
   return out;
 }
 
+const paths = await commandPaths();
+
 describe('--help on every command', () => {
-  const paths = commandPaths();
 
   it('finds the commands from the program definition', () => {
     const names = paths.map((p) => p.join(' '));

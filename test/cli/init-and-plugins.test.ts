@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from './cli-helpers.js';
 
@@ -30,14 +31,33 @@ interface Ran {
   readonly stderr: string;
 }
 
-function tradeloop(args: readonly string[], cwd: string): Promise<Ran> {
+function tradeloop(args: readonly string[], cwd: string, nodeArgs: readonly string[] = []): Promise<Ran> {
   return new Promise((done) => {
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('TRADELOOP_') && !k.startsWith('VITEST') && k !== 'NODE_OPTIONS'));
-    execFile(process.execPath, [BIN, ...args], { cwd, env, timeout: 240_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, [...nodeArgs, BIN, ...args], { cwd, env, timeout: 240_000 }, (err, stdout, stderr) => {
       done({ code: err === null ? 0 : typeof err.code === 'number' ? err.code : 1, stdout: String(stdout), stderr: String(stderr) });
     });
   });
 }
+
+/**
+ * A preload that reports each loader registration (module.register) on stderr: tsx and the plugin
+ * hooks register that way, so a command that registers nothing loaded neither.
+ */
+function registrationSpy(dir: string): string[] {
+  const file = join(dir, 'registration-spy.mjs');
+  writeFileSync(file, `import module from 'node:module';
+const register = module.register;
+module.register = function (specifier, ...rest) {
+  process.stderr.write('registered ' + String(specifier) + '\\n');
+  return register.call(this, specifier, ...rest);
+};
+module.syncBuiltinESMExports();
+`);
+  return ['--import', pathToFileURL(file).href];
+}
+
+const registered = (r: Ran): string[] => [...r.stderr.matchAll(/^registered (.*)$/gm)].map((m) => m[1]!);
 
 const why = (r: Ran): string => `exit ${r.code}\n${r.stdout.slice(-2000)}\n${r.stderr.slice(-2000)}`;
 
@@ -131,9 +151,16 @@ describe('plugins outside the repository', () => {
     const dir = tempDir('tradeloop-plugin-');
     writeFileSync(join(dir, 'buy-once.ts'), BUY_ONCE('buy-once'));
     writeFileSync(join(dir, 'prices.csv'), pricesCsv());
-    const bt = await tradeloop(['backtest', '--strategy', './buy-once.ts', '--data', 'prices.csv', '--json'], dir);
+    const bt = await tradeloop(['backtest', '--strategy', './buy-once.ts', '--data', 'prices.csv', '--json'], dir, registrationSpy(dir));
     expect(bt.code, why(bt)).toBe(0);
     expect(JSON.parse(bt.stdout)).toMatchObject({ strategy: 'buy-once', orders: { fills: 1 } });
+    // the compiled command (vitest's global setup builds dist/), registering tsx and the plugin hooks for this plugin
+    expect(bt.stderr).not.toContain('running from the TypeScript sources');
+    expect(registered(bt).some((s) => s.endsWith('plugin-hooks.js')), why(bt)).toBe(true);
+    // a built-in strategy is compiled JavaScript: no loader is registered, tsx is never loaded
+    const builtin = await tradeloop(['backtest', '--strategy', 'sma-cross', '--params', 'fast=3,slow=8', '--data', 'prices.csv', '--json'], dir, registrationSpy(dir));
+    expect(builtin.code, why(builtin)).toBe(0);
+    expect(registered(builtin)).toEqual([]);
   }, 60_000);
 
   it('loads a .js plugin written with import/export from a CommonJS package folder, in the optimizer\'s workers too', async () => {

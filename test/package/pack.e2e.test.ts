@@ -18,7 +18,7 @@
  * 255 s; each test under 35 s), so the file passes on a machine under other load.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -134,8 +134,11 @@ describe('tradeloop as an installed package', () => {
 
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'tradeloop-pack-'));
+    const built = statSync(join(ROOT, 'dist/src/index.js')).mtimeMs;
     const packed = await run(NPM, ['pack', '--pack-destination', work], ROOT);
     expect(packed.code, why(packed)).toBe(0);
+    // vitest's global setup built dist/: packing (its prepare) does not build it again
+    expect(statSync(join(ROOT, 'dist/src/index.js')).mtimeMs).toBe(built);
     const file = readdirSync(work).find((f) => f.endsWith('.tgz'));
     expect(file, 'npm pack wrote no tarball').toBeDefined();
     tarball = join(work, file ?? '');
@@ -187,6 +190,8 @@ describe('tradeloop as an installed package', () => {
   it('backtests the plugin from the project folder: the stop-loss closes the position', async () => {
     const bt = await tradeloop(['backtest', '--strategy', './strategies/dip-stop.ts', '--data', 'data/prices.csv', '--json']);
     expect(bt.code, why(bt)).toBe(0);
+    // the installed package's compiled command: its build stamp holds for the unpacked sources
+    expect(bt.stderr).not.toContain('running from the TypeScript sources');
     const report = JSON.parse(bt.stdout) as { trades: number; orders: { fills: number; openAtEnd: number } };
     expect(report.trades).toBe(1);
     expect(report.orders.fills).toBe(2);

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { type Command } from 'commander';
-import { configLabel, loadConfig } from '../../config/locate.js';
 import { D, fallbackPriceDecimals, formatAmount, formatPrice, splitMarket } from '../../core/index.js';
 import { Journal, tradesFromFills, type JournalIntentRow, type JournalRoundTrip, type StrategyPosition } from '../../exec/index.js';
 import { SIMULATED_MARKETS } from '../../sim/market/catalog.js';
@@ -58,12 +57,12 @@ export function registerJournalViews(program: Command, ctx: CliContext): void {
     .action((opts: Omit<ViewOptions, 'limit'>) => withJournal({ ...opts, limit: '1' }, ctx, (j) => showPositions(j, opts, ctx)));
 }
 
-function withJournal(opts: ViewOptions, ctx: CliContext, fn: (j: Journal) => void): void {
+async function withJournal(opts: ViewOptions, ctx: CliContext, fn: (j: Journal) => void): Promise<void> {
   const limit = Number(opts.limit);
   if (!Number.isInteger(limit) || limit < 1) throw new CliExit(2, `error: --limit must be a positive integer, got ${JSON.stringify(opts.limit)}`);
   const states = ['denied', 'pending', 'sent', 'open', 'done', 'unresolved'];
   if (opts.state !== undefined && !states.includes(opts.state)) throw new CliExit(2, `error: --state must be one of ${states.join(', ')}`);
-  const file = journalFile(opts, ctx);
+  const file = await journalFile(opts, ctx);
   const journal = new Journal(file);
   try {
     fn(journal);
@@ -73,11 +72,13 @@ function withJournal(opts: ViewOptions, ctx: CliContext, fn: (j: Journal) => voi
 }
 
 /** `--journal`, else the config's journal.path; a missing file says where the name came from. */
-function journalFile(opts: ViewOptions, ctx: CliContext): string {
+async function journalFile(opts: ViewOptions, ctx: CliContext): Promise<string> {
   if (opts.journal !== undefined) {
     if (!existsSync(opts.journal)) throw new CliExit(2, `error: journal ${opts.journal} does not exist: run a strategy first, or pass --journal FILE`);
     return opts.journal;
   }
+  // the config (its schema, the YAML parser) loads only when the journal is not named outright
+  const { configLabel, loadConfig } = await import('../../config/locate.js');
   const { config, source } = loadConfig(opts.config);
   const file = config.journal.path;
   if (!existsSync(file)) {

@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { type Command } from 'commander';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parsePositiveInt } from '../../../backtest/cli-input.js';
 import { parseRedisUrl } from '../../config/redis-url.js';
 import { tradeloopVersion } from '../../strategy/plugin-hash.js';
 import { type CliContext, writeLine } from '../context.js';
+import { INSTALL_ROOT } from '../project/install.js';
 
 interface WorkerFlags {
   readonly queue: string;
@@ -33,7 +34,7 @@ export function registerWorker(program: Command, ctx: CliContext): void {
       const concurrency = parsePositiveInt(flags.concurrency, '--concurrency') ?? 1;
       const lockMs = parsePositiveInt(flags.lockMs, '--lock-ms');
       const children: ChildProcess[] = [];
-      const bin = fileURLToPath(new URL('../../../bin/tradeloop.js', import.meta.url));
+      const bin = join(INSTALL_ROOT, 'bin', 'tradeloop.js');
       for (let k = 1; k < concurrency; k++) {
         const args = [bin, 'worker', '--queue', target.label, ...(flags.strategies ? ['--strategies', flags.strategies] : []), ...(lockMs ? ['--lock-ms', String(lockMs)] : []), ...(flags.verbose ? ['--verbose'] : [])];
         // an IPC channel to each child: when this process ends, however it ends (SIGKILL too), the

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { installRoot } from '../../core/install-root.js';
 
 /** The folder of the tradeloop installation that is running (the package root). */
-export const INSTALL_ROOT = resolve(import.meta.dirname, '../../..');
+export const INSTALL_ROOT = installRoot(import.meta.dirname, 3);
 
 /** The running installation's package version. */
 export function installedVersion(): string {

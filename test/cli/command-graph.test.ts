@@ -1,0 +1,56 @@
+/**
+ * What each command loads before its code runs: `bin/tradeloop.js` loads src/cli/main.ts, which imports
+ * a command's module only when that command runs (src/cli/commands/index.ts). Each command's static
+ * import graph (main's plus its module's) must stay free of the heavy modules it does not use: the
+ * queue (bullmq, ioredis), metrics (prom-client), the dashboard and control API (src/ops), the sandbox,
+ * tsx (only a user's plugin loads it), and for the short commands the HTTP client, the config's schema
+ * and parser, the journal's SQLite. A heavy import added to a command module or a module it reaches
+ * fails here with the import path that brought it in.
+ */
+import { describe, expect, it } from 'vitest';
+import { importGraph, type ModuleGraph } from '../support/module-graph.js';
+
+const ALWAYS_OUT = ['bullmq', 'ioredis', 'prom-client', 'tsx', 'better-sqlite3'];
+const OUT_OF_SHORT_COMMANDS = [...ALWAYS_OUT, 'zod', 'yaml', 'rxjs', 'undici', 'pino'];
+
+/** Each banned package or folder that `g` reaches, with the import path that reaches it. */
+function reached(g: ModuleGraph, packages: readonly string[], folders: readonly string[]): string[] {
+  const out = packages.flatMap((p) => (g.packages.has(p) ? [g.packages.get(p)!] : []));
+  for (const [file, via] of g.files) if (folders.some((f) => file.startsWith(f))) out.push(via);
+  return out;
+}
+
+const commandGraph = (module: string): ModuleGraph => importGraph('src/cli/main.ts', `src/cli/commands/${module}.ts`);
+
+describe("each command's static import graph", () => {
+  it('--help loads the program and the table of commands, no command module', () => {
+    const g = importGraph('src/cli/main.ts');
+    expect(g.files.has('src/cli/commands/index.ts')).toBe(true);
+    expect([...g.files.keys()].filter((f) => f.startsWith('src/cli/commands/') && f !== 'src/cli/commands/index.ts')).toEqual([]);
+    expect([...g.packages.keys()].filter((p) => !p.startsWith('node:'))).toEqual(['commander']);
+  });
+
+  it('the journal views: the journal, not the config schema, the HTTP client, the sandbox or the dashboard', () => {
+    const g = commandGraph('journal-views');
+    expect(g.files.has('src/exec/journal.ts')).toBe(true);
+    expect(reached(g, OUT_OF_SHORT_COMMANDS, ['src/ops/', 'src/sandbox/', 'src/api/', 'src/queue/', 'src/engine/', 'src/config/'])).toEqual([]);
+  });
+
+  it('ctl: its own HTTP call, nothing else of the project', () => {
+    const g = commandGraph('ctl');
+    expect(reached(g, OUT_OF_SHORT_COMMANDS, ['src/ops/', 'src/sandbox/', 'src/api/', 'src/queue/', 'src/engine/', 'src/config/', 'src/exec/'])).toEqual([]);
+  });
+
+  it('backtest: the kernel and the report, not the queue, metrics, the dashboard, the sandbox, tsx or SQLite', () => {
+    const g = commandGraph('backtest');
+    expect(g.files.has('src/engine/kernel.ts')).toBe(true);
+    expect(reached(g, ALWAYS_OUT, ['src/ops/', 'src/sandbox/'])).toEqual([]);
+  });
+
+  // a run journals and embeds the sandbox by default: SQLite and the sandbox are its own
+  it('run: not the queue, tsx or prom-client (loaded with the first metrics, for the dashboard or a webhook)', () => {
+    const g = commandGraph('run');
+    expect(g.files.has('src/engine/live-run.ts')).toBe(true);
+    expect(reached(g, ['bullmq', 'ioredis', 'prom-client', 'tsx'], [])).toEqual([]);
+  });
+});
