@@ -50,7 +50,7 @@ describe("each command's static import graph", () => {
   // a run journals and embeds the sandbox by default: SQLite and the sandbox are its own
   it('run: not the queue, tsx or prom-client (loaded with the first metrics, for the dashboard or a webhook)', () => {
     const g = commandGraph('run');
-    expect(g.files.has('src/engine/live-run.ts')).toBe(true);
+    expect(g.files.has('src/live/live-run.ts')).toBe(true);
     expect(reached(g, ['bullmq', 'ioredis', 'prom-client', 'tsx'], [])).toEqual([]);
   });
 });
