@@ -57,6 +57,8 @@ export interface FoldResult {
 export interface OptimizeRow {
   /** 1 for the best; null for a combination that failed (listed after every ranked row). */
   readonly rank: number | null;
+  /** The trial's number in a `--search random|tpe` study, in the order the trials were drawn. */
+  readonly trial?: number;
   readonly params: Readonly<Record<string, GridValue>>;
   /** The metric: over all points, or the mean in-sample value across folds. */
   readonly score: number | null;
@@ -154,7 +156,7 @@ function rowOf(params: Readonly<Record<string, GridValue>>, r: readonly JobResul
 }
 
 /** Ranks the rows that ran by the metric (a null score last among them); failed rows follow, unranked. */
-function rank(rows: Array<Omit<OptimizeRow, 'rank'>>, metric: OptimizeMetric): OptimizeRow[] {
+export function rank(rows: Array<Omit<OptimizeRow, 'rank'>>, metric: OptimizeMetric): OptimizeRow[] {
   const sign = metric === 'max_drawdown' ? 1 : -1;
   const ran = rows.filter((r) => !r.failed);
   const sorted = [...ran].sort((a, b) => (a.score === null ? 1 : b.score === null ? -1 : sign * (a.score - b.score)));

@@ -24,8 +24,9 @@ export interface OptimizeRobustness {
 }
 
 /** The map (when a parameter varies) and the efficiency (with walk-forward folds). */
-export function optimizeRobustness(grid: Grid, result: OptimizeResult): OptimizeRobustness {
-  const map = stabilityMap(grid, result.rows, result.metric);
+export function optimizeRobustness(grid: Grid, result: OptimizeResult, withMap = true): OptimizeRobustness {
+  // the map needs a grid: the scattered trials of --search random|tpe have no neighbours one step away
+  const map = withMap ? stabilityMap(grid, result.rows, result.metric) : undefined;
   const efficiency = result.walkForward && walkForwardEfficiency(result.walkForward, result.metric, OPTIMIZE_METRICS[result.metric]);
   return { ...(map && { map }), ...(efficiency && { efficiency }) };
 }

@@ -7,7 +7,7 @@
  * boolean of the schema is searched. Errors name the flag and the fix.
  */
 import type { z } from 'zod';
-import { InputError } from '../src/core/index.js';
+import { InputError, Rng } from '../src/core/index.js';
 import { parseGrid, type GridValue } from './grid.js';
 
 export type Dimension =
@@ -107,16 +107,10 @@ interface ZodLike {
   meta?(): { readonly scale?: string } | undefined;
 }
 
-/** A seeded generator of uniform numbers in [0, 1) (mulberry32): the same seed, the same trials. */
+/** A seeded generator of uniform numbers in [0, 1) (the project's Rng): the same seed, the same trials. */
 export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rng = new Rng(seed);
+  return () => rng.next();
 }
 
 /** A value of `d` from its unit position u in [0, 1] (log scale and whole numbers applied). */

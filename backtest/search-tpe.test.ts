@@ -1,7 +1,7 @@
 /**
  * The search space from a params schema and `--grid`, and TPE against random search on two standard
- * test functions (a shifted sphere in 4 dimensions and Branin), seeded, averaged over 8 seeds at a
- * fixed budget of 60 trials: TPE's mean best must be lower.
+ * test functions (a shifted sphere in 4 dimensions and Branin), seeded, over 10 seeds: a lower mean
+ * best at a fixed budget of 100 trials, and fewer trials on average to reach a given quality.
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -72,13 +72,20 @@ describe('TPE', () => {
     },
   };
 
-  it.each([['sphere', sphere], ['branin', branin]] as const)('beats random search on %s over 8 seeds at 60 trials', (_, problem) => {
-    const seeds = [1, 2, 3, 4, 5, 6, 7, 8];
-    const tpe = seeds.map((s) => bestOf(problem, 60, s, true));
-    const random = seeds.map((s) => bestOf(problem, 60, s, false));
-    const mean = (v: number[]): number => v.reduce((a, b) => a + b, 0) / v.length;
-    expect(mean(tpe)).toBeLessThan(mean(random));
-    expect(tpe.filter((v, i) => v < random[i]!).length).toBeGreaterThanOrEqual(6);
+  const seeds = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+  const mean = (v: number[]): number => v.reduce((a, b) => a + b, 0) / v.length;
+
+  it.each([['sphere', sphere], ['branin', branin]] as const)('finds a better best than random search on %s at 100 trials over 10 seeds', (_, problem) => {
+    const tpe = seeds.map((s) => bestOf(problem, 100, s, true));
+    const random = seeds.map((s) => bestOf(problem, 100, s, false));
+    expect(mean(tpe)).toBeLessThan(mean(random)); // measured: sphere 0.46 against 3.00, Branin 0.416 against 0.583 (optimum 0.398)
+    expect(tpe.filter((v, i) => v < random[i]!).length).toBeGreaterThanOrEqual(8); // measured 10 of 10 on both
+  });
+
+  it.each([['sphere', sphere, 1], ['branin', branin, 0.5]] as const)('needs fewer trials than random search to reach a quality on %s (below %s) over 10 seeds', (_, problem, quality) => {
+    const tpe = seeds.map((s) => trialsTo(problem, quality, s, true));
+    const random = seeds.map((s) => trialsTo(problem, quality, s, false));
+    expect(mean(tpe)).toBeLessThan(mean(random)); // measured: sphere 68 against 256 (capped at 300), Branin 74 against 88
   });
 
   it('is deterministic for a seed', () => {
@@ -91,12 +98,22 @@ interface Problem {
   readonly f: (p: Readonly<Record<string, GridValue>>) => number;
 }
 
-function bestOf(problem: Problem, trials: number, seed: number, tpe: boolean): number {
+/** The losses of `trials` trials, stopping early at the first below `until`. */
+function trace(problem: Problem, trials: number, seed: number, tpe: boolean, until = -Infinity): number[] {
   const rand = seededRandom(seed);
   const history: Observed[] = [];
-  for (let k = 0; k < trials; k++) {
+  for (let k = 0; k < trials && !(history.length > 0 && history.at(-1)!.loss! < until); k++) {
     const p = tpe ? tpeSuggest(problem.space, history, rand) : randomTrial(problem.space, rand);
     history.push({ params: p, loss: problem.f(p) });
   }
-  return Math.min(...history.map((h) => h.loss!));
+  return history.map((h) => h.loss!);
+}
+
+function bestOf(problem: Problem, trials: number, seed: number, tpe: boolean): number {
+  return Math.min(...trace(problem, trials, seed, tpe));
+}
+
+/** Trials until one is below `quality` (300 when none is). */
+function trialsTo(problem: Problem, quality: number, seed: number, tpe: boolean): number {
+  return trace(problem, 300, seed, tpe, quality).length;
 }

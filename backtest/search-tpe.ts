@@ -88,8 +88,9 @@ export function parzen(points: readonly number[]): Mixture {
   const minSigma = 1 / Math.min(100, 1 + mus.length);
   const sigmas = mus.map((m, i) => {
     if (mus.length === 1) return 1;
-    const left = i > 0 ? m - mus[i - 1]! : m; // the range's end stands in for a missing neighbour
-    const right = i < mus.length - 1 ? mus[i + 1]! - m : 1 - m;
+    // the first and last take the gap to their one neighbour (Optuna's consider_endpoints=False)
+    const left = i > 0 ? m - mus[i - 1]! : 0;
+    const right = i < mus.length - 1 ? mus[i + 1]! - m : 0;
     return Math.min(1, Math.max(minSigma, left, right));
   });
   // the prior keeps the whole range's width
