@@ -17,6 +17,7 @@ import { loadStrategy, marketsOf, parseParamString, resolveParams } from '../../
 import { type CliContext, writeLine } from '../context.js';
 import { formatTable } from '../table.js';
 import { parseRedisUrl } from '../../queue/redis-url.js';
+import { gridRanges, luckLines, luckToJson, optimizeLuck, spaceRanges } from '../../../backtest/luck-report.js';
 import { addDataOptions } from './backtest.js';
 import { gridOfSearch, parseSearchFlags, runSearchStudy } from './optimize-search.js';
 
@@ -111,13 +112,14 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
         progress.stop();
       }
       const elapsedMs = clock.now() - t0;
-      const robust = optimizeRobustness(grid, result, space === undefined); // issue 25: stability map, walk-forward efficiency
+      const robust = optimizeRobustness(grid, result, space === undefined);
+      const luck = optimizeLuck(result, series.length, series.length > 1 ? series.times[series.length - 1]! - series.times[0]! : 0, space ? spaceRanges(space) : gridRanges(grid)); // issue 25: stability map, walk-forward efficiency
       const manifest = optimizeManifest({ definition, baseParams, grid, feeBps: parseBps(flags.feeBps, '--fee-bps', 10), slippageBps: parseBps(flags.slippageBps, '--slippage-bps', 0), initial: parseInitial(flags.initial), limits: flags.config === undefined ? DEFAULT_RISK_LIMITS : loadConfigFile(flags.config).risk, source: series.source, times: series.times });
-      if (flags.out !== undefined) writeOptimizeReport(flags.out, { strategy: definition.name, source: series.source, points: series.length, grid, result, robustness: robust, manifest });
-      if (flags.json) writeLine(ctx.stdout, JSON.stringify({ strategy: definition.name, points: series.length, elapsed_ms: elapsedMs, ...result, ...stabilityToJson(robust.map, robust.efficiency), manifest: manifestToJson(manifest), ...(flags.out !== undefined && { out: flags.out }) }));
+      if (flags.out !== undefined) writeOptimizeReport(flags.out, { strategy: definition.name, source: series.source, points: series.length, grid, result, robustness: robust, manifest, notes: luckLines(luck) });
+      if (flags.json) writeLine(ctx.stdout, JSON.stringify({ strategy: definition.name, points: series.length, elapsed_ms: elapsedMs, ...result, ...stabilityToJson(robust.map, robust.efficiency), luck: luckToJson(luck), manifest: manifestToJson(manifest), ...(flags.out !== undefined && { out: flags.out }) }));
       else {
         printTable(ctx, result, grid.names, parsePositiveInt(flags.top, '--top') ?? 20, unitsOf(markets[0] ?? 'BTCUSD').quote);
-        for (const line of stabilityLines(robust.map, robust.efficiency)) writeLine(ctx.stdout, line);
+        for (const line of [...stabilityLines(robust.map, robust.efficiency), ...luckLines(luck)]) writeLine(ctx.stdout, line);
         writeLine(ctx.stdout, `${result.combinations} combinations × ${series.length.toLocaleString('en-US')} points on ${result.workers} workers in ${elapsedMs} ms`);
         if (flags.out !== undefined) writeLine(ctx.stdout, `report: ${flags.out}/report.html (results.csv beside it)`);
       }
