@@ -57,3 +57,19 @@ describe('tradeloop optimize: luck', () => {
     for (const col of ['in_return_pct', 'out_return_pct', 'in_sharpe', 'out_sharpe', 'in_trades', 'out_max_drawdown_pct']) expect(head).toContain(col);
   });
 });
+
+describe('tradeloop optimize --metric a,b', () => {
+  it('ranks by the first and gives the Pareto front of all', { timeout: 120_000 }, async () => {
+    const r = await runCli([...base, '--metric', 'return,max_drawdown', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const j = JSON.parse(r.stdout);
+    expect(j.metric).toBe('return');
+    expect(j.objectives).toEqual(['return', 'max_drawdown']);
+    const all = j.rows.map((x: { params: object; metrics: { return_pct: number; max_drawdown_pct: number } }) => [JSON.stringify(x.params), x.metrics.return_pct, x.metrics.max_drawdown_pct] as const);
+    const dominated = (a: readonly [string, number, number]): boolean => all.some((b: readonly [string, number, number]) => b[1] >= a[1] && b[2] <= a[2] && (b[1] > a[1] || b[2] < a[2]));
+    expect(j.pareto.map((p: { params: object }) => JSON.stringify(p.params)).sort()).toEqual(all.filter((a: readonly [string, number, number]) => !dominated(a)).map((a: readonly [string, number, number]) => a[0]).sort());
+    expect(j.pareto[0].params).toEqual(j.rows[0].params); // the best by return is never dominated
+    const bad = await runCli([...base, '--metric', 'return,luck']);
+    expect(bad.stderr).toMatch(/--metric: unknown metric "luck"/);
+  });
+});

@@ -18,6 +18,7 @@ import { type CliContext, writeLine } from '../context.js';
 import { formatTable } from '../table.js';
 import { parseRedisUrl } from '../../queue/redis-url.js';
 import { gridRanges, luckLines, luckToJson, optimizeLuck, spaceRanges } from '../../../backtest/luck-report.js';
+import { paretoFront, type ParetoPoint } from '../../../backtest/pareto.js';
 import { addDataOptions } from './backtest.js';
 import { gridOfSearch, parseSearchFlags, runSearchStudy } from './optimize-search.js';
 
@@ -61,7 +62,7 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
     .option('--seed <n>', 'seed of --search random|tpe (default 1): the same seed, the same trials')
     .option('--study-dir <dir>', 'where --search random|tpe keeps its studies (default .tradeloop/studies)')
     .option('--resume', 'continue the saved study of these settings (the same command again does too); fails when there is none')
-    .option('--metric <name>', `metric to rank by: ${Object.keys(OPTIMIZE_METRICS).join(', ')}`, 'sharpe')
+    .option('--metric <name>', `metric to rank by: ${Object.keys(OPTIMIZE_METRICS).join(', ')}; several (return,max_drawdown) also give the Pareto front, the first ranking`, 'sharpe')
     .option('--workers <n>', `worker threads (default all ${availableParallelism()} cores)`)
     .option('--walk-forward <k>', 'K folds: choose on each segment, score on the next (out of sample)')
     .option('-p, --params <k=v,...>', 'fixed strategy parameters under the grid')
@@ -74,7 +75,9 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
     .option('--queue <url>', 'run the trials on `tradeloop worker` processes through Redis: redis://HOST:PORT or rediss:// (password from TRADELOOP_REDIS_PASSWORD)')
     .option('--out <dir>', 'write report.html (the stability heat map, walk-forward efficiency, ranked rows, assumptions) and results.csv here')
     .action(async (flags: OptimizeFlags) => {
-      if (!(flags.metric in OPTIMIZE_METRICS)) throw new InputError('--metric', `unknown metric ${JSON.stringify(flags.metric)}; use one of ${Object.keys(OPTIMIZE_METRICS).join(', ')}`);
+      const metrics = flags.metric.split(',').map((m) => m.trim());
+      for (const m of metrics) if (!(m in OPTIMIZE_METRICS)) throw new InputError('--metric', `unknown metric ${JSON.stringify(m)}; use one of ${Object.keys(OPTIMIZE_METRICS).join(', ')} (several, comma-separated, give the Pareto front)`);
+      if (new Set(metrics).size !== metrics.length) throw new InputError('--metric', `${flags.metric} names a metric twice; give each once`);
       const queue = flags.queue === undefined ? undefined : parseRedisUrl(flags.queue, '--queue');
       if (queue !== undefined && flags.workers !== undefined) throw new InputError('--workers', 'has no effect with --queue: the trials run on `tradeloop worker` processes; start them with `tradeloop worker --queue URL --concurrency N`');
       const search = parseSearchFlags(flags);
@@ -93,7 +96,7 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
       const progress = new LazyProgress(ctx.stderr, () => clock.now(), 'optimize');
       const t0 = clock.now();
       const config = {
-        strategy: flags.strategy, series, metric: flags.metric as OptimizeMetric, baseParams,
+        strategy: flags.strategy, series, metric: metrics[0] as OptimizeMetric, baseParams,
         workers: parsePositiveInt(flags.workers, '--workers'), walkForward: parsePositiveInt(flags.walkForward, '--walk-forward'),
         feeBps: parseBps(flags.feeBps, '--fee-bps', 10), slippageBps: parseBps(flags.slippageBps, '--slippage-bps', 0), initial: parseInitial(flags.initial),
         ...(flags.config !== undefined && { limits: loadConfigFile(flags.config).risk }),
@@ -113,13 +116,14 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
       }
       const elapsedMs = clock.now() - t0;
       const robust = optimizeRobustness(grid, result, space === undefined);
+      const front = metrics.length > 1 ? paretoFront(result.rows, metrics as OptimizeMetric[]) : undefined;
       const luck = optimizeLuck(result, series.length, series.length > 1 ? series.times[series.length - 1]! - series.times[0]! : 0, space ? spaceRanges(space) : gridRanges(grid)); // issue 25: stability map, walk-forward efficiency
       const manifest = optimizeManifest({ definition, baseParams, grid, feeBps: parseBps(flags.feeBps, '--fee-bps', 10), slippageBps: parseBps(flags.slippageBps, '--slippage-bps', 0), initial: parseInitial(flags.initial), limits: flags.config === undefined ? DEFAULT_RISK_LIMITS : loadConfigFile(flags.config).risk, source: series.source, times: series.times });
       if (flags.out !== undefined) writeOptimizeReport(flags.out, { strategy: definition.name, source: series.source, points: series.length, grid, result, robustness: robust, manifest, notes: luckLines(luck) });
-      if (flags.json) writeLine(ctx.stdout, JSON.stringify({ strategy: definition.name, points: series.length, elapsed_ms: elapsedMs, ...result, ...stabilityToJson(robust.map, robust.efficiency), luck: luckToJson(luck), manifest: manifestToJson(manifest), ...(flags.out !== undefined && { out: flags.out }) }));
+      if (flags.json) writeLine(ctx.stdout, JSON.stringify({ strategy: definition.name, points: series.length, elapsed_ms: elapsedMs, ...result, ...stabilityToJson(robust.map, robust.efficiency), luck: luckToJson(luck), ...(front && { objectives: metrics, pareto: front }), manifest: manifestToJson(manifest), ...(flags.out !== undefined && { out: flags.out }) }));
       else {
         printTable(ctx, result, grid.names, parsePositiveInt(flags.top, '--top') ?? 20, unitsOf(markets[0] ?? 'BTCUSD').quote);
-        for (const line of [...stabilityLines(robust.map, robust.efficiency), ...luckLines(luck)]) writeLine(ctx.stdout, line);
+        for (const line of [...stabilityLines(robust.map, robust.efficiency), ...luckLines(luck), ...(front ? paretoLines(front, metrics, grid.names) : [])]) writeLine(ctx.stdout, line);
         writeLine(ctx.stdout, `${result.combinations} combinations × ${series.length.toLocaleString('en-US')} points on ${result.workers} workers in ${elapsedMs} ms`);
         if (flags.out !== undefined) writeLine(ctx.stdout, `report: ${flags.out}/report.html (results.csv beside it)`);
       }
@@ -129,6 +133,14 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
         ctx.exitCode = 1;
       }
     });
+}
+
+/** The Pareto front in words: one line per trade-off. */
+function paretoLines(front: readonly ParetoPoint[], metrics: readonly string[], names: readonly string[]): string[] {
+  return [
+    `Pareto front over ${metrics.join(', ')} (${front.length} trials no other beats on every one; ${metrics[0]} ranks the table):`,
+    ...front.map((p) => `  ${names.map((n) => `${n}=${String(p.params[n])}`).join(',')}  ${metrics.map((m) => `${m} ${fmt(p.values[m] ?? null)}`).join(', ')}${p.rank === null ? '' : `  (rank ${p.rank})`}`),
+  ];
 }
 
 /** The columns of the table besides rank and params: the metric first, then what a reader judges it by. */
