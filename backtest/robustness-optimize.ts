@@ -90,7 +90,7 @@ export function resultsCsv(result: OptimizeResult, names: readonly string[]): st
   };
   const cellsOf = (r: OptimizeRow): string[] => (walk ? [...figures.map((f) => foldMean(r, 'inSample', f)), ...figures.map((f) => foldMean(r, 'outOfSample', f))] : figures.map((f) => { const v = r.metrics?.[f]; return v === null || v === undefined ? '' : String(v); }));
   const head = ['rank', ...(search ? ['trial'] : []), ...names.map(csvText), key, `${key}_out_of_sample`, ...metricCols, 'error'];
-  const lines = result.rows.map((r) => [r.rank ?? '', ...(search ? [r.trial ?? ''] : []), ...names.map((n) => csvText(String(r.params[n]))), r.score ?? '', r.outOfSampleScore ?? '', ...cellsOf(r), csvText(r.error ?? '')].join(','));
+  const lines = result.rows.map((r) => [r.rank ?? '', ...(search ? [r.trial ?? ''] : []), ...names.map((n) => csvText(String(r.params[n]))), r.score ?? '', r.outOfSampleScore ?? '', ...cellsOf(r), csvText(r.error ?? (r.pruned ? `stopped early: first fold ${r.pruned.score ?? 'n/a'} below the median ${r.pruned.median}` : ''))].join(','));
   return `${head.join(',')}\n${lines.map((l) => `${l}\n`).join('')}`;
 }
 

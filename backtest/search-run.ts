@@ -36,7 +36,7 @@ export interface SearchConfig extends Omit<OptimizeConfig, 'grid' | 'onProgress'
 }
 
 export interface SearchResult extends OptimizeResult {
-  readonly search: { readonly method: SearchMethod; readonly seed: number; readonly trials: number; readonly resumed: number; readonly ran: number; readonly stopped: boolean; readonly exhausted: boolean };
+  readonly search: { readonly method: SearchMethod; readonly seed: number; readonly trials: number; readonly pruned: number; readonly resumed: number; readonly ran: number; readonly stopped: boolean; readonly exhausted: boolean };
 }
 
 /** Runs the search; answers every trial (earlier ones included), ranked. */
@@ -81,10 +81,13 @@ export async function runSearch(cfg: SearchConfig): Promise<SearchResult> {
         stopped = true;
         break;
       }
-      const r = await runOptimize({ ...cfg, onProgress: undefined, grid: { names: Object.keys(batch[0]!), combinations: todo } });
-      workers = r.workers;
-      workerCode = r.workerCode ?? workerCode;
-      const fresh = todo.map((p) => ({ number: drawn + batch.indexOf(p), row: strip(r.rows.find((row) => row.params === p)!) }));
+      const names = Object.keys(batch[0]!);
+      const pruned = await firstLook(cfg, done, todo, names);
+      const survivors = todo.filter((p) => !pruned.has(p));
+      const r = survivors.length === 0 ? undefined : await runOptimize({ ...cfg, onProgress: undefined, grid: { names, combinations: survivors } });
+      workers = r?.workers ?? workers;
+      workerCode = r?.workerCode ?? workerCode;
+      const fresh = todo.map((p) => ({ number: drawn + batch.indexOf(p), row: pruned.get(p) ?? strip(r!.rows.find((row) => row.params === p)!) }));
       done.push(...fresh);
       done.sort((a, b) => a.number - b.number);
       cfg.onTrials?.(fresh);
@@ -96,8 +99,40 @@ export async function runSearch(cfg: SearchConfig): Promise<SearchResult> {
   return {
     metric: cfg.metric, workers, ...(workerCode && { workerCode }), combinations: done.length, rows, failed: rows.filter((r) => r.failed).length,
     ...(cfg.walkForward !== undefined && { walkForward: picksOfRows(rows, OPTIMIZE_METRICS[cfg.metric], cfg.metric === 'max_drawdown') }),
-    search: { method: cfg.method, seed: cfg.seed, trials: done.length, resumed: cfg.previous?.length ?? 0, ran: done.length - (cfg.previous?.length ?? 0), stopped, exhausted },
+    search: { method: cfg.method, seed: cfg.seed, trials: done.length, pruned: rows.filter((r) => r.pruned).length, resumed: cfg.previous?.length ?? 0, ran: done.length - (cfg.previous?.length ?? 0), stopped, exhausted },
   };
+}
+
+/** Finished trials with folds a first look needs before it may stop anything (Optuna's MedianPruner waits for 5). */
+export const PRUNE_STARTUP = 5;
+
+/**
+ * Early stopping with walk-forward folds (K ≥ 2), Optuna's MedianPruner rule at the first fold: once
+ * {@link PRUNE_STARTUP} trials have finished every fold, each new trial first runs only its first
+ * fold's in-sample segment; a trial whose score there is worse than the median of the finished
+ * trials' first-fold in-sample scores is stopped (its other segments never run) and kept unranked
+ * with `pruned`. Answers the stopped trials' rows.
+ */
+async function firstLook(cfg: SearchConfig, done: readonly TrialRecord[], todo: ReadonlyArray<Record<string, GridValue>>, names: readonly string[]): Promise<Map<Record<string, GridValue>, Omit<OptimizeRow, 'rank'>>> {
+  const out = new Map<Record<string, GridValue>, Omit<OptimizeRow, 'rank'>>();
+  if (cfg.walkForward === undefined || cfg.walkForward < 2) return out;
+  const key = OPTIMIZE_METRICS[cfg.metric];
+  const firsts = done.flatMap((t) => {
+    const v = t.row.folds?.[0]?.inSample[key];
+    return typeof v === 'number' && Number.isFinite(v) ? [v] : [];
+  });
+  if (firsts.length < PRUNE_STARTUP) return out;
+  const sorted = [...firsts].sort((a, b) => a - b);
+  const mid = sorted.length / 2;
+  const median = sorted.length % 2 === 1 ? sorted[Math.floor(mid)]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  const look = await runOptimize({ ...cfg, onProgress: undefined, onlySegment: 0, grid: { names, combinations: todo } });
+  for (const p of todo) {
+    const row = look.rows.find((r) => r.params === p)!;
+    if (row.failed) continue; // run in full: it fails there with its reason
+    const worse = row.score === null || (cfg.metric === 'max_drawdown' ? row.score > median : row.score < median);
+    if (worse) out.set(p, { params: p, score: null, pruned: { fold: 1, score: row.score, median } });
+  }
+  return out;
 }
 
 function strip(row: OptimizeRow): Omit<OptimizeRow, 'rank'> {

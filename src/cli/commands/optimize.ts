@@ -125,6 +125,8 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
         printTable(ctx, result, grid.names, parsePositiveInt(flags.top, '--top') ?? 20, unitsOf(markets[0] ?? 'BTCUSD').quote);
         for (const line of [...stabilityLines(robust.map, robust.efficiency), ...luckLines(luck), ...(front ? paretoLines(front, metrics, grid.names) : [])]) writeLine(ctx.stdout, line);
         writeLine(ctx.stdout, `${result.combinations} combinations × ${series.length.toLocaleString('en-US')} points on ${result.workers} workers in ${elapsedMs} ms`);
+        const stoppedEarly = result.rows.filter((row) => row.pruned).length;
+        if (stoppedEarly > 0) writeLine(ctx.stdout, `${stoppedEarly} trials stopped early: their first fold in sample was below the median of the finished trials' (not ranked)`);
         if (flags.out !== undefined) writeLine(ctx.stdout, `report: ${flags.out}/report.html (results.csv beside it)`);
       }
       if (result.combinations > 0 && result.failed === result.combinations) {
@@ -153,7 +155,7 @@ function printTable(ctx: CliContext, r: OptimizeResult, names: readonly string[]
   const key = OPTIMIZE_METRICS[r.metric];
   const columns = columnsOf(key);
   const header = ['rank', ...names, ...(walk ? columns.flatMap((c) => [`${c} in`, `${c} out`]) : columns)];
-  const ranked = r.rows.filter((row) => !row.failed);
+  const ranked = r.rows.filter((row) => row.rank !== null);
   const rows = ranked.slice(0, top).map((row) => [
     String(row.rank), ...names.map((n) => String(row.params[n])),
     ...(walk
