@@ -2,7 +2,8 @@
  * `tradeloop optimize --search random|tpe`: seeded and repeatable, the study saved as trials finish,
  * and a child process stopped with SIGINT mid-study exits 130 saying how many trials are kept; the
  * same command again continues from them (running only the new trials) and ends with exactly the
- * rows of an uninterrupted study of the same seed, so TPE's state came back from the saved trials.
+ * rows of an uninterrupted study of the same seed, so TPE's state came back from the saved trials;
+ * likewise after SIGKILL, which gets no chance to clean up.
  */
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
@@ -81,6 +82,24 @@ describe('tradeloop optimize --search', () => {
     const resumed = JSON.parse(again.stdout);
     expect(resumed.search).toMatchObject({ resumed: kept, ran: 8, trials: total });
     const fresh = JSON.parse((await runCli([...args(total, join(dir, 'uninterrupted')), '--json'])).stdout);
+    expect(byTrial(resumed.rows)).toEqual(byTrial(fresh.rows));
+  });
+
+  it('keeps every saved trial when killed with SIGKILL, and the same command continues from them', { timeout: 300_000 }, async () => {
+    const studyDir = join(dir, 'killed');
+    const child = spawn(process.execPath, [BIN, ...args(400, studyDir)], { stdio: 'ignore' });
+    const exited = new Promise<void>((r) => child.once('exit', () => r()));
+    const deadline = Date.now() + 120_000;
+    while (savedTrials(studyDir) < 8 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    child.kill('SIGKILL');
+    await exited;
+    const kept = savedTrials(studyDir);
+    expect(kept).toBeGreaterThanOrEqual(8);
+    const again = await runCli([...args(kept + 8, studyDir), '--json']);
+    expect(again.code, again.stderr).toBe(0);
+    const resumed = JSON.parse(again.stdout);
+    expect(resumed.search).toMatchObject({ resumed: kept, ran: 8, trials: kept + 8 });
+    const fresh = JSON.parse((await runCli([...args(kept + 8, join(dir, 'unkilled')), '--json'])).stdout);
     expect(byTrial(resumed.rows)).toEqual(byTrial(fresh.rows));
   });
 });
