@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { deflatedSharpe } from '../../backtest/luck.js';
+import { probabilityOfOverfitting } from '../../backtest/pbo.js';
 import { YEAR_MS } from '../../backtest/metrics.js';
 import { runCli } from '../cli/cli-helpers.js';
 import { randomWalk } from '../support/walk.js';
@@ -49,10 +50,15 @@ describe('tradeloop optimize: luck', () => {
     expect(text.stdout).toMatch(/deflated Sharpe ratio \d\.\d{3}: the probability that the best's true Sharpe ratio is above 0, given that it is the best of 16 trials/);
   });
 
-  it('writes in- and out-of-sample columns of every metric with walk-forward', { timeout: 120_000 }, async () => {
+  it('writes in- and out-of-sample columns of every metric and the PBO with walk-forward', { timeout: 120_000 }, async () => {
     const out = join(dir, 'wf');
-    const r = await runCli([...base, '--walk-forward', '2', '--out', out]);
+    const r = await runCli([...base, '--walk-forward', '3', '--out', out, '--json']);
     expect(r.code, r.stderr).toBe(0);
+    // PBO over the 4 segments of the ranked trials, recomputed from the rows' folds
+    type Folds = { rank: number | null; folds?: Array<{ inSample: { sharpe: number }; outOfSample: { sharpe: number } }> };
+    const perf = (JSON.parse(r.stdout).rows as Folds[]).filter((x) => x.rank !== null).map((x) => [...x.folds!.map((f) => f.inSample.sharpe), x.folds!.at(-1)!.outOfSample.sharpe]);
+    expect(JSON.parse(r.stdout).luck.pbo).toEqual(probabilityOfOverfitting(perf));
+    expect(JSON.parse(r.stdout).luck.pbo).toMatchObject({ segments: 4, splits: 6 });
     const head = readFileSync(join(out, 'results.csv'), 'utf8').split('\n')[0]!.split(',');
     for (const col of ['in_return_pct', 'out_return_pct', 'in_sharpe', 'out_sharpe', 'in_trades', 'out_max_drawdown_pct']) expect(head).toContain(col);
   });
