@@ -37,6 +37,11 @@ export interface OptimizeConfig {
   readonly limits?: RiskLimits;
   readonly onProgress?: (done: number, total: number) => void;
   /**
+   * Runs only this walk-forward segment (0 = the first fold's in-sample part) and scores each
+   * combination on it, as without folds: the first look of early stopping (backtest/search-run.ts).
+   */
+  readonly onlySegment?: number;
+  /**
    * What the worker threads run: `auto` (the default) the compiled kernel in dist/ when that build
    * is current, else the TypeScript sources through tsx; `source` always the sources.
    */
@@ -57,6 +62,8 @@ export interface FoldResult {
 export interface OptimizeRow {
   /** 1 for the best; null for a combination that failed (listed after every ranked row). */
   readonly rank: number | null;
+  /** The trial's number in a `--search random|tpe` study, in the order the trials were drawn. */
+  readonly trial?: number;
   readonly params: Readonly<Record<string, GridValue>>;
   /** The metric: over all points, or the mean in-sample value across folds. */
   readonly score: number | null;
@@ -74,6 +81,8 @@ export interface OptimizeRow {
   readonly failed?: true;
   /** Why the combination failed (e.g. fast must be smaller than slow, or the strategy threw). */
   readonly error?: string;
+  /** Stopped early (`--search` with walk-forward): its first fold's in-sample score and the median it fell short of. Not ranked. */
+  readonly pruned?: { readonly fold: number; readonly score: number | null; readonly median: number };
 }
 
 /** The figures averaged across walk-forward folds, besides the ranking metric. */
@@ -109,7 +118,9 @@ export interface OptimizeResult {
 /** Runs the grid and ranks it. */
 export async function runOptimize(cfg: OptimizeConfig): Promise<OptimizeResult> {
   const workers = Math.max(1, Math.min(cfg.workers ?? availableParallelism(), cfg.grid.combinations.length));
-  const segments = segmentBounds(cfg.series.length, cfg.walkForward);
+  const all = segmentBounds(cfg.series.length, cfg.walkForward);
+  const segments = cfg.onlySegment === undefined ? all : [all[cfg.onlySegment]!];
+  const walk = cfg.walkForward !== undefined && cfg.onlySegment === undefined;
   const jobs: Job[] = [];
   cfg.grid.combinations.forEach((params) => segments.forEach(([start, end]) => jobs.push({ id: jobs.length, params, start, end })));
   const ctx: JobContext = {
@@ -123,11 +134,11 @@ export async function runOptimize(cfg: OptimizeConfig): Promise<OptimizeResult> 
   const results = ran.results;
   const key = OPTIMIZE_METRICS[cfg.metric];
   const perCombo = cfg.grid.combinations.map((params, c) => ({ params, results: segments.map((_, s) => results[c * segments.length + s]!) }));
-  const unranked = perCombo.map(({ params, results: r }) => rowOf(params, r, key, cfg.walkForward !== undefined));
+  const unranked = perCombo.map(({ params, results: r }) => rowOf(params, r, key, walk));
   const rows = rank(unranked, cfg.metric);
   return {
     metric: cfg.metric, workers: ran.workers, ...(boot && pool && { workerCode: { code: boot.code, pluginLoader: boot.pluginLoader, leanHeap: pool.lean, ...(boot.reason !== undefined && { reason: boot.reason }) } }), combinations: cfg.grid.combinations.length, rows, failed: rows.filter((r) => r.failed).length,
-    ...(cfg.walkForward !== undefined && { walkForward: picks(perCombo, key, cfg.metric, segments.length - 1) }),
+    ...(walk && { walkForward: picks(perCombo, key, cfg.metric, segments.length - 1) }),
   };
 }
 
@@ -154,11 +165,11 @@ function rowOf(params: Readonly<Record<string, GridValue>>, r: readonly JobResul
 }
 
 /** Ranks the rows that ran by the metric (a null score last among them); failed rows follow, unranked. */
-function rank(rows: Array<Omit<OptimizeRow, 'rank'>>, metric: OptimizeMetric): OptimizeRow[] {
+export function rank(rows: Array<Omit<OptimizeRow, 'rank'>>, metric: OptimizeMetric): OptimizeRow[] {
   const sign = metric === 'max_drawdown' ? 1 : -1;
-  const ran = rows.filter((r) => !r.failed);
+  const ran = rows.filter((r) => !r.failed && !r.pruned);
   const sorted = [...ran].sort((a, b) => (a.score === null ? 1 : b.score === null ? -1 : sign * (a.score - b.score)));
-  return [...sorted.map((r, i) => ({ rank: i + 1, ...r })), ...rows.filter((r) => r.failed).map((r) => ({ rank: null, ...r }))];
+  return [...sorted.map((r, i) => ({ rank: i + 1, ...r })), ...rows.filter((r) => r.pruned && !r.failed).map((r) => ({ rank: null, ...r })), ...rows.filter((r) => r.failed).map((r) => ({ rank: null, ...r }))];
 }
 
 function picks(perCombo: Array<{ params: Readonly<Record<string, GridValue>>; results: JobResult[] }>, key: string, metric: OptimizeMetric, folds: number): FoldPick[] {

@@ -11,7 +11,7 @@ import type { StrategyDefinition } from '../src/strategy/define.js';
 import { resolveParams } from '../src/strategy/params.js';
 import { type AssumptionsManifest, buildManifest, manifestRows } from './assumptions.js';
 import type { Grid } from './grid.js';
-import { OPTIMIZE_METRICS, type OptimizeResult } from './optimize.js';
+import { OPTIMIZE_METRICS, type OptimizeResult, type OptimizeRow } from './optimize.js';
 import { escapeHtml, renderPlainHtml } from './report-html.js';
 import { DEFAULT_FILL_RULE, duration, sectionsOf } from './report.js';
 import { stabilitySection } from './robustness-html.js';
@@ -24,8 +24,9 @@ export interface OptimizeRobustness {
 }
 
 /** The map (when a parameter varies) and the efficiency (with walk-forward folds). */
-export function optimizeRobustness(grid: Grid, result: OptimizeResult): OptimizeRobustness {
-  const map = stabilityMap(grid, result.rows, result.metric);
+export function optimizeRobustness(grid: Grid, result: OptimizeResult, withMap = true): OptimizeRobustness {
+  // the map needs a grid: the scattered trials of --search random|tpe have no neighbours one step away
+  const map = withMap ? stabilityMap(grid, result.rows, result.metric) : undefined;
   const efficiency = result.walkForward && walkForwardEfficiency(result.walkForward, result.metric, OPTIMIZE_METRICS[result.metric]);
   return { ...(map && { map }), ...(efficiency && { efficiency }) };
 }
@@ -38,6 +39,8 @@ export interface OptimizeReportInput {
   readonly result: OptimizeResult;
   readonly robustness: OptimizeRobustness;
   readonly manifest: AssumptionsManifest;
+  /** Sentences shown above the ranked rows (the deflated Sharpe ratio and edge warnings). */
+  readonly notes?: readonly string[];
   /** Ranked rows shown in the page (default 50; results.csv has all). */
   readonly topRows?: number;
 }
@@ -52,7 +55,10 @@ export function writeOptimizeReport(outDir: string, input: OptimizeReportInput):
   const shown = result.rows.slice(0, input.topRows ?? 50);
   const head = ['rank', ...grid.names, key, 'out of sample', 'error'];
   const body = shown.map((r) => [r.rank === null ? 'failed' : String(r.rank), ...grid.names.map((n) => String(r.params[n])), fmt(r.score), r.outOfSampleScore === undefined ? '' : fmt(r.outOfSampleScore), r.error ?? '']);
-  const ranked = `<h2>Ranked by ${escapeHtml(key)}</h2>
+  const notes = (input.notes ?? []).map((n) => `<p class="note">${escapeHtml(n)}</p>`).join('\n');
+  const ranked = `<h2>Luck</h2>
+${notes}
+<h2>Ranked by ${escapeHtml(key)}</h2>
 <table class="trades"><thead><tr>${head.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead><tbody>
 ${body.map((row) => `<tr>${row.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`).join('\n')}
 </tbody></table>
@@ -64,9 +70,28 @@ ${body.map((row) => `<tr>${row.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}
     body: ranked,
     extra: sectionsOf([section]),
   }));
-  const csvRows = result.rows.map((r) => [r.rank ?? '', ...grid.names.map((n) => csvText(String(r.params[n]))), r.score ?? '', r.outOfSampleScore ?? '', csvText(r.error ?? '')].join(','));
-  writeFileSync(files.csv, `${['rank', ...grid.names.map(csvText), key, `${key}_out_of_sample`, 'error'].join(',')}\n${csvRows.map((l) => `${l}\n`).join('')}`);
+  writeFileSync(files.csv, resultsCsv(result, grid.names));
   return files;
+}
+
+/**
+ * Every trial with every metric: over the whole series, or with walk-forward the mean across folds in
+ * sample (`in_…`) and out of sample (`out_…`); the ranking score and its out-of-sample value first.
+ */
+export function resultsCsv(result: OptimizeResult, names: readonly string[]): string {
+  const key = OPTIMIZE_METRICS[result.metric];
+  const search = result.rows.some((r) => r.trial !== undefined);
+  const walk = result.rows.some((r) => r.folds);
+  const figures = [...new Set(result.rows.flatMap((r) => Object.keys(r.metrics ?? r.folds?.[0]?.inSample ?? {})))];
+  const metricCols = walk ? [...figures.map((f) => `in_${f}`), ...figures.map((f) => `out_${f}`)] : figures;
+  const foldMean = (r: OptimizeRow, side: 'inSample' | 'outOfSample', f: string): string => {
+    const v = (r.folds ?? []).map((x) => x[side][f]).filter((x): x is number => typeof x === 'number' && Number.isFinite(x));
+    return v.length === 0 ? '' : String(v.reduce((a, b) => a + b, 0) / v.length);
+  };
+  const cellsOf = (r: OptimizeRow): string[] => (walk ? [...figures.map((f) => foldMean(r, 'inSample', f)), ...figures.map((f) => foldMean(r, 'outOfSample', f))] : figures.map((f) => { const v = r.metrics?.[f]; return v === null || v === undefined ? '' : String(v); }));
+  const head = ['rank', ...(search ? ['trial'] : []), ...names.map(csvText), key, `${key}_out_of_sample`, ...metricCols, 'error'];
+  const lines = result.rows.map((r) => [r.rank ?? '', ...(search ? [r.trial ?? ''] : []), ...names.map((n) => csvText(String(r.params[n]))), r.score ?? '', r.outOfSampleScore ?? '', ...cellsOf(r), csvText(r.error ?? (r.pruned ? `stopped early: first fold ${r.pruned.score ?? 'n/a'} below the median ${r.pruned.median}` : ''))].join(','));
+  return `${head.join(',')}\n${lines.map((l) => `${l}\n`).join('')}`;
 }
 
 function fmt(v: number | null | undefined): string {
