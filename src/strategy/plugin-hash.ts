@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { InputError } from '../core/index.js';
 import { installRoot } from '../core/install-root.js';
 import { pluginGraph, type PluginGraph } from './plugin-graph.js';
@@ -69,7 +69,17 @@ export function fingerprintGraph(graph: PluginGraph, spec: string, builtin: bool
 export function fingerprintStrategy(spec: string, cwd = process.cwd()): PluginFingerprint {
   const found = strategyFile(spec, cwd);
   if (found === undefined) throw new InputError('--strategy', `${JSON.stringify(spec)} is neither a plugin file nor a built-in strategy: --queue sends only built-ins and plugin files, which every worker must have too`);
-  return fingerprintFile(found.file, spec, found.builtin);
+  return fingerprintFile(found.builtin ? builtinSource(found.file) : found.file, spec, found.builtin);
+}
+
+/**
+ * A built-in's TypeScript source when the installation has it (the package ships strategies/), so
+ * its fingerprint (a study's key, a recording's header) is the same whether the command runs
+ * compiled or from the sources; else the file itself.
+ */
+function builtinSource(file: string): string {
+  const source = join(installRoot(import.meta.dirname, 2), 'strategies', basename(file).replace(/\.(js|mjs)$/, '.ts'));
+  return existsSync(source) ? source : file;
 }
 
 /**
