@@ -37,7 +37,7 @@ import { computeMetrics } from './metrics.js';
 import { unitsOf } from './money-units.js';
 import { WarmUpCollector, type WarmUpSource } from './recorded-series.js';
 import { RoundTripTracker } from './round-trips.js';
-import { noteDenial, traceOf, type BacktestRun, type DenialSummary, type IntentTrace } from './run.js';
+import { noteDenial, stopPoint, traceOf, type BacktestRun, type DenialSummary, type IntentTrace } from './run.js';
 import { RECORDS_KEPT } from './wiring.js';
 
 export interface RecordedBookConfig {
@@ -303,8 +303,10 @@ export async function runRecordedBookBacktest(cfg: RecordedBookConfig): Promise<
       times.push(step.at);
       prices.push(mark);
       equity.push(e);
+      // a stopped strategy's figures count only the steps up to its failure
+      if (runner?.stopped !== undefined) break;
     }
-    await tradesUpTo(Number.POSITIVE_INFINITY);
+    if (runner?.stopped === undefined) await tradesUpTo(Number.POSITIVE_INFINITY);
     if (times.length === 0) throw new InputError('--data', `${cfg.path} holds no book, ticker or price of ${market} to mark the account at`);
     const t = Float64Array.from(times);
     const p = Float64Array.from(prices);
@@ -316,7 +318,7 @@ export async function runRecordedBookBacktest(cfg: RecordedBookConfig): Promise<
       ...(tracker.openSince !== undefined && { openSince: tracker.openSince }),
       metrics, elapsedMs: timer() - t0, intents, decisions: kernel.gate.stats(), denials,
       orders: { ...outcomes, openAtEnd: kernel.openOrders.count() },
-      ...(runner?.stopped !== undefined && { strategyStopped: runner.stopped, ...(runner.failure && { strategyFailure: runner.failure }) }),
+      ...(runner?.stopped !== undefined && { strategyStopped: runner.stopped, ...(runner.failure && { strategyFailure: runner.failure }), stoppedAt: stopPoint(t, marked(recorded)) }),
       finalBalances: Object.fromEntries(balances.map((x) => [x.asset, x.available.plus(x.trading).toFixed()])),
       units: unitsOf(market, kernel.riskView.instrument(market)?.priceDecimals),
       warmUpEvents: recorded.warmUp.length,
@@ -330,6 +332,12 @@ export async function runRecordedBookBacktest(cfg: RecordedBookConfig): Promise<
     kernel.close();
     if (cfg.journal === undefined) journal.close();
   }
+}
+
+/** How many steps of the recording mark the account (a step with a mark, or after one). */
+function marked(recorded: RecordedMarket): number {
+  const first = recorded.steps.findIndex((s) => s.events.some((e) => markOf(e) !== undefined));
+  return first < 0 ? 0 : recorded.steps.length - first;
 }
 
 /** The price an event marks the account at: a price, or the mid of a book's or ticker's best levels. */

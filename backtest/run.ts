@@ -111,6 +111,11 @@ export interface BacktestRun {
   readonly strategyStopped?: string;
   /** The same as data (strategy, handler, message, first stack frames) for `--json` and the exit code. */
   readonly strategyFailure?: StrategyFailure;
+  /**
+   * Where a stopped strategy stopped: the replay ends at that point and the figures (times, prices,
+   * equity, metrics) cover the points up to and including it (`points` of the `total` there were).
+   */
+  readonly stoppedAt?: StopPoint;
   /** Risk denials by code: how many, and the reason (message and numbers) of the first and the last. */
   readonly denials: Readonly<Record<string, DenialSummary>>;
   /** What became of the orders: reports heard by kind, and how many were still open at the last point. */
@@ -126,6 +131,13 @@ export interface BacktestRun {
   /** Events the strategy was warmed on before the first point (a recording's warm-up history), and where they came from. */
   readonly warmUpEvents?: number;
   readonly warmUpFrom?: WarmUpSource;
+}
+
+/** The point a stopped strategy's replay ended at: how many points it covered, of how many, and its time. */
+export interface StopPoint {
+  readonly points: number;
+  readonly total: number;
+  readonly at: number;
 }
 
 /** Replays the series through the strategy and returns equity, trades and metrics. */
@@ -167,17 +179,20 @@ export async function runBacktest(cfg: BacktestConfig): Promise<BacktestRun> {
     const warm = start === 0 ? cfg.series.warmUp : undefined;
     if (warm !== undefined && warm.events.length > 0) b.kernel.engine.warmUp(warm.events);
     const warmed = warm?.events.length ?? 0;
-    const times = cfg.series.times.subarray(start, end);
-    const prices = cfg.series.prices.subarray(start, end);
+    const all = cfg.series.times.subarray(start, end);
     const tracker = new RoundTripTracker(!figuresOnly);
-    await replay(b, cfg, { market, base, quote, times, prices, tracker, equity });
-    const metrics = computeMetrics({ times, equity, prices, trades: tracker.trades, feesPaid: tracker.totalFees, ...(tracker.openSince !== undefined && { openSince: tracker.openSince }) });
+    const covered = await replay(b, cfg, { market, base, quote, times: all, prices: cfg.series.prices.subarray(start, end), tracker, equity });
+    // a stopped strategy's figures count only the points up to its failure
+    const times = all.subarray(0, covered);
+    const prices = cfg.series.prices.subarray(start, start + covered);
+    const marked = equity.subarray(0, covered);
+    const metrics = computeMetrics({ times, equity: marked, prices, trades: tracker.trades, feesPaid: tracker.totalFees, ...(tracker.openSince !== undefined && { openSince: tracker.openSince }) });
     return {
-      market, times, prices, equity, trades: tracker.trades, fills: tracker.fills, feesPaid: tracker.totalFees,
+      market, times, prices, equity: marked, trades: tracker.trades, fills: tracker.fills, feesPaid: tracker.totalFees,
       ...(tracker.openSince !== undefined && { openSince: tracker.openSince }),
       metrics, elapsedMs: timer() - t0, intents, decisions: b.kernel.gate.stats(), denials,
       orders: { ...outcomes, openAtEnd: b.kernel.openOrders.count() },
-      ...(b.runner.stopped !== undefined && { strategyStopped: b.runner.stopped, ...(b.runner.failure && { strategyFailure: b.runner.failure }) }),
+      ...(b.runner.stopped !== undefined && { strategyStopped: b.runner.stopped, ...(b.runner.failure && { strategyFailure: b.runner.failure }), stoppedAt: stopPoint(times, all.length) }),
       finalBalances: Object.fromEntries(b.points.balances().map((x) => [x.asset, x.available.plus(x.trading).toFixed()])),
       // a strategy that stopped is reported as a failure; the warm-up note would only blur it
       units: unitsOf(market, b.kernel.riskView.instrument(market)?.priceDecimals),
@@ -201,8 +216,11 @@ interface ReplayInput {
   readonly equity: Float64Array;
 }
 
-/** The per-point loop: marks equity at each point into `r.equity`. */
-async function replay(b: BacktestBundle, cfg: BacktestConfig, r: ReplayInput): Promise<void> {
+/**
+ * The per-point loop: marks equity at each point into `r.equity`; returns how many points it replayed
+ * (all of them, unless the strategy stopped: then the replay ends with the point it stopped at).
+ */
+async function replay(b: BacktestBundle, cfg: BacktestConfig, r: ReplayInput): Promise<number> {
   const { market, times, prices, equity } = r;
   const n = times.length;
   const pm = b.points;
@@ -227,9 +245,19 @@ async function replay(b: BacktestBundle, cfg: BacktestConfig, r: ReplayInput): P
       e = marks.quote + marks.base * price;
     }
     equity[i] = e;
+    if (b.runner.stopped !== undefined) {
+      cfg.onProgress?.(n, n);
+      return i + 1;
+    }
     if (cfg.onProgress && i % every === 0) cfg.onProgress(i, n);
   }
   cfg.onProgress?.(n, n);
+  return n;
+}
+
+/** The stop point of a replay that covered `times` of `total` points. */
+export function stopPoint(times: Float64Array, total: number): StopPoint {
+  return { points: times.length, total, at: times[times.length - 1]! };
 }
 
 /**
