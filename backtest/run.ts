@@ -7,17 +7,18 @@
  * work in flight (a point where the strategy acted).
  */
 import { performance } from 'node:perf_hooks';
-import { D, InputError, splitMarket, type Decision, type DenialReason, type MarketSymbol } from '../src/core/index.js';
+import { D, InputError, splitMarket, type DenialReason, type MarketSymbol } from '../src/core/index.js';
 import type { StrategyFailure } from '../src/engine/strategy-failure.js';
 import type { Logger } from '../src/log/index.js';
 import { DEFAULT_RISK_LIMITS, type RiskLimits } from '../src/risk/limits.js';
 import type { PriceSeriesLike } from '../src/sim/prices/price-data.js';
 import { marketsOf, type StrategyDefinition } from '../src/strategy/define.js';
-import { computeMetrics, type BacktestMetrics, type RoundTrip } from './metrics.js';
+import type { BacktestMetrics, RoundTrip } from './metrics.js';
 import { unitsOf, type FillMarker, type MoneyUnits } from './money-units.js';
 import type { RecordedWarmUp, WarmUpSource } from './recorded-series.js';
 import { RoundTripTracker } from './round-trips.js';
 import { noDecisionWarning } from './warm-up-note.js';
+import { runFigures } from './replay-kernel.js';
 import { buildBacktestBundle, type BacktestBundle } from './wiring.js';
 
 export interface BacktestConfig {
@@ -149,29 +150,13 @@ export async function runBacktest(cfg: BacktestConfig): Promise<BacktestRun> {
   const market = pickMarket(cfg);
   const { base, quote } = splitMarket(market);
   const feeBps = cfg.feeBps ?? 10;
-  const intents: IntentTrace[] = [];
   const figuresOnly = cfg.figuresOnly === true;
-  let decided = 0;
-  const denials: Record<string, DenialSummary> = {};
   const b = buildBacktestBundle({
     definition: cfg.definition, params: cfg.params, markets: [market], startMs: cfg.series.times[start]!,
     limits: { ...(cfg.limits ?? DEFAULT_RISK_LIMITS), fee_bps: feeBps },
     venue: { feeBps, slippageBps: cfg.slippageBps ?? 0, quoteSpreadBps: cfg.quoteSpreadBps ?? 10, funding: cfg.initial ?? { USD: '10000' } },
     ...(cfg.log && { log: cfg.log }), ...(cfg.journalFile && { journalFile: cfg.journalFile }),
-    withQuotes: (cfg.definition.needs ?? []).includes('quote'),
-    onDecision: (d) => {
-      decided++;
-      if (!figuresOnly) intents.push(traceOf(d));
-      if (d.kind === 'deny') noteDenial(denials, d.reason, d.at);
-    },
-  });
-  const outcomes = { accepted: 0, fills: 0, cancelled: 0, rejected: 0, failed: 0 };
-  b.kernel.reports$.subscribe((r) => {
-    if (r.kind === 'accepted') outcomes.accepted++;
-    else if (r.kind === 'filled') outcomes.fills++;
-    else if (r.kind === 'cancelled') outcomes.cancelled++;
-    else if (r.kind === 'rejected') outcomes.rejected++;
-    else if (r.kind === 'failed') outcomes.failed++;
+    withQuotes: (cfg.definition.needs ?? []).includes('quote'), figuresOnly,
   });
   try {
     await b.kernel.startMetadata();
@@ -185,18 +170,13 @@ export async function runBacktest(cfg: BacktestConfig): Promise<BacktestRun> {
     // a stopped strategy's figures count only the points up to its failure
     const times = all.subarray(0, covered);
     const prices = cfg.series.prices.subarray(start, start + covered);
-    const marked = equity.subarray(0, covered);
-    const metrics = computeMetrics({ times, equity: marked, prices, trades: tracker.trades, feesPaid: tracker.totalFees, ...(tracker.openSince !== undefined && { openSince: tracker.openSince }) });
     return {
-      market, times, prices, equity: marked, trades: tracker.trades, fills: tracker.fills, feesPaid: tracker.totalFees,
-      ...(tracker.openSince !== undefined && { openSince: tracker.openSince }),
-      metrics, elapsedMs: timer() - t0, intents, decisions: b.kernel.gate.stats(), denials,
-      orders: { ...outcomes, openAtEnd: b.kernel.openOrders.count() },
-      ...(b.runner.stopped !== undefined && { strategyStopped: b.runner.stopped, ...(b.runner.failure && { strategyFailure: b.runner.failure }), stoppedAt: stopPoint(times, all.length) }),
+      ...runFigures(b.replay, market, { times, prices, equity: equity.subarray(0, covered), total: all.length }, tracker),
+      elapsedMs: timer() - t0,
       finalBalances: Object.fromEntries(b.points.balances().map((x) => [x.asset, x.available.plus(x.trading).toFixed()])),
       // a strategy that stopped is reported as a failure; the warm-up note would only blur it
       units: unitsOf(market, b.kernel.riskView.instrument(market)?.priceDecimals),
-      warnings: b.runner.stopped === undefined ? warningsOf(cfg, times.length + warmed, decided) : [],
+      warnings: b.runner.stopped === undefined ? warningsOf(cfg, times.length + warmed, b.replay.counters.decided) : [],
       ...(warm !== undefined && { warmUpEvents: warmed, warmUpFrom: warm.from }),
     };
   } finally {
@@ -255,11 +235,6 @@ async function replay(b: BacktestBundle, cfg: BacktestConfig, r: ReplayInput): P
   return n;
 }
 
-/** The stop point of a replay that covered `times` of `total` points. */
-export function stopPoint(times: Float64Array, total: number): StopPoint {
-  return { points: times.length, total, at: times[times.length - 1]! };
-}
-
 /**
  * After a change at point replay: equity totals (read again only when a total can have changed: an
  * order placed or cancelled only moves funds between available and trading), and new fills into
@@ -287,19 +262,6 @@ function equityFor(buffer: Float64Array | undefined, n: number): Float64Array {
 function warningsOf(cfg: BacktestConfig, points: number, intents: number): string[] {
   const none = noDecisionWarning(cfg.definition, cfg.params, points, intents);
   return none === undefined ? [] : [none];
-}
-
-export function noteDenial(denials: Record<string, DenialSummary>, reason: DenialReason, at: number): void {
-  const seen = denials[reason.code];
-  const last = { at, message: reason.message, details: reason.details };
-  denials[reason.code] = seen === undefined ? { count: 1, first: last, last } : { count: seen.count + 1, first: seen.first, last };
-}
-
-export function traceOf(d: Decision): IntentTrace {
-  const i = d.intent;
-  const outcome = d.kind === 'approve' ? 'approve' : d.reason.code;
-  if (i.kind === 'place-order' || i.kind === 'execute-quote') return { at: d.at, kind: i.kind, market: i.market, side: i.side, outcome };
-  return { at: d.at, kind: i.kind, outcome };
 }
 
 function checkRange(cfg: BacktestConfig): { start: number; end: number } {
