@@ -14,9 +14,6 @@
 import { performance } from 'node:perf_hooks';
 import { TestClock } from '../src/clock/test-clock.js';
 import { D, InputError, splitMarket, type MarketEvent, type MarketSymbol } from '../src/core/index.js';
-import type { IntentIds } from '../src/engine/intent-ids.js';
-import { Kernel } from '../src/engine/kernel.js';
-import { StrategyRunner } from '../src/engine/strategy-runner.js';
 import type { JournalStore } from '../src/exec/journal-store.js';
 import { MemoryJournal } from '../src/exec/memory-journal.js';
 import type { Logger } from '../src/log/index.js';
@@ -33,11 +30,11 @@ import { readRecording } from '../src/venue/polling/recording-reader.js';
 import { parseStreamName } from '../src/venue/polling/stream-names.js';
 import { RecordedBookVenue, type RecordedQuoteExecution } from '../src/venue/recorded-book-venue.js';
 import type { VenueFill, VenueOrder } from '../src/venue/venue.js';
-import { computeMetrics } from './metrics.js';
 import { unitsOf } from './money-units.js';
 import { WarmUpCollector, type WarmUpSource } from './recorded-series.js';
+import { buildReplayKernel, runFigures } from './replay-kernel.js';
 import { RoundTripTracker } from './round-trips.js';
-import { noteDenial, traceOf, type BacktestRun, type DenialSummary, type IntentTrace } from './run.js';
+import type { BacktestRun } from './run.js';
 import { RECORDS_KEPT } from './wiring.js';
 
 export interface RecordedBookConfig {
@@ -215,25 +212,8 @@ export async function runRecordedBookBacktest(cfg: RecordedBookConfig): Promise<
   const venue = new RecordedBookVenue({ funding: cfg.initial ?? { USD: '10000' }, feeBps, latencyMs: cfg.latencyMs ?? 0, now: () => clock.now() });
   const journal = cfg.journal ?? new MemoryJournal({ keepFinished: RECORDS_KEPT });
   const limits = { ...(cfg.limits ?? DEFAULT_RISK_LIMITS), fee_bps: feeBps };
-  let runner: StrategyRunner | undefined;
-  const kernel = new Kernel(
-    { clock, venue, journal, ...(cfg.log && { log: cfg.log }) },
-    {
-      limits, refPrefix: 'bt', fillsSinceMs: recorded.steps[0]!.at, transferLimitsRefresh: 'after-transfers',
-      strategies: (ids: IntentIds) => [(runner = new StrategyRunner(cfg.definition.name, cfg.definition, cfg.params, [market], ids, cfg.log))],
-    },
-  );
-  const intents: IntentTrace[] = [];
-  const denials: Record<string, DenialSummary> = {};
-  kernel.decisions$.subscribe((d) => {
-    intents.push(traceOf(d));
-    if (d.kind === 'deny') noteDenial(denials, d.reason, d.at);
-  });
-  const outcomes = { accepted: 0, fills: 0, cancelled: 0, rejected: 0, failed: 0 };
-  kernel.reports$.subscribe((r) => {
-    if (r.kind === 'filled') outcomes.fills++;
-    else if (r.kind === 'accepted' || r.kind === 'cancelled' || r.kind === 'rejected' || r.kind === 'failed') outcomes[r.kind]++;
-  });
+  const rk = buildReplayKernel({ clock, venue, journal, definition: cfg.definition, params: cfg.params, markets: [market], startMs: recorded.steps[0]!.at, limits, ...(cfg.log && { log: cfg.log }) });
+  const { kernel, runner } = rk;
   const source = new RecordedBookSource(venue);
   kernel.attach(source);
   const tracker = new RoundTripTracker();
@@ -303,20 +283,15 @@ export async function runRecordedBookBacktest(cfg: RecordedBookConfig): Promise<
       times.push(step.at);
       prices.push(mark);
       equity.push(e);
+      // a stopped strategy's figures count only the steps up to its failure
+      if (runner.stopped !== undefined) break;
     }
-    await tradesUpTo(Number.POSITIVE_INFINITY);
+    if (runner.stopped === undefined) await tradesUpTo(Number.POSITIVE_INFINITY);
     if (times.length === 0) throw new InputError('--data', `${cfg.path} holds no book, ticker or price of ${market} to mark the account at`);
-    const t = Float64Array.from(times);
-    const p = Float64Array.from(prices);
-    const eq = Float64Array.from(equity);
-    const metrics = computeMetrics({ times: t, equity: eq, prices: p, trades: tracker.trades, feesPaid: tracker.totalFees, ...(tracker.openSince !== undefined && { openSince: tracker.openSince }) });
     const balances = await venue.balances();
     return {
-      market, times: t, prices: p, equity: eq, trades: tracker.trades, fills: tracker.fills, feesPaid: tracker.totalFees,
-      ...(tracker.openSince !== undefined && { openSince: tracker.openSince }),
-      metrics, elapsedMs: timer() - t0, intents, decisions: kernel.gate.stats(), denials,
-      orders: { ...outcomes, openAtEnd: kernel.openOrders.count() },
-      ...(runner?.stopped !== undefined && { strategyStopped: runner.stopped, ...(runner.failure && { strategyFailure: runner.failure }) }),
+      ...runFigures(rk, market, { times: Float64Array.from(times), prices: Float64Array.from(prices), equity: Float64Array.from(equity), total: marked(recorded) }, tracker),
+      elapsedMs: timer() - t0,
       finalBalances: Object.fromEntries(balances.map((x) => [x.asset, x.available.plus(x.trading).toFixed()])),
       units: unitsOf(market, kernel.riskView.instrument(market)?.priceDecimals),
       warmUpEvents: recorded.warmUp.length,
@@ -324,12 +299,18 @@ export async function runRecordedBookBacktest(cfg: RecordedBookConfig): Promise<
       recordedTrades: recorded.trades.length,
       fillRule: bookFillRule(recorded.trades.length > 0 ? 'trades' : recorded.tradesPolled ? 'none-happened' : 'not-recorded'),
       dataSource: `${cfg.path} (recorded ${market} books: ${recorded.books}; trades: ${recorded.trades.length === 0 ? 'none' : recorded.trades.length})`,
-      warnings: intents.length === 0 ? [`the strategy made no decision on the ${times.length} recorded steps of ${market}`] : [],
+      warnings: rk.counters.decided === 0 ? [`the strategy made no decision on the ${times.length} recorded steps of ${market}`] : [],
     };
   } finally {
     kernel.close();
     if (cfg.journal === undefined) journal.close();
   }
+}
+
+/** How many steps of the recording mark the account (a step with a mark, or after one). */
+function marked(recorded: RecordedMarket): number {
+  const first = recorded.steps.findIndex((s) => s.events.some((e) => markOf(e) !== undefined));
+  return first < 0 ? 0 : recorded.steps.length - first;
 }
 
 /** The price an event marks the account at: a price, or the mid of a book's or ticker's best levels. */

@@ -7,17 +7,18 @@
  * work in flight (a point where the strategy acted).
  */
 import { performance } from 'node:perf_hooks';
-import { D, InputError, splitMarket, type Decision, type DenialReason, type MarketSymbol } from '../src/core/index.js';
+import { D, InputError, splitMarket, type DenialReason, type MarketSymbol } from '../src/core/index.js';
 import type { StrategyFailure } from '../src/engine/strategy-failure.js';
 import type { Logger } from '../src/log/index.js';
 import { DEFAULT_RISK_LIMITS, type RiskLimits } from '../src/risk/limits.js';
 import type { PriceSeriesLike } from '../src/sim/prices/price-data.js';
 import { marketsOf, type StrategyDefinition } from '../src/strategy/define.js';
-import { computeMetrics, type BacktestMetrics, type RoundTrip } from './metrics.js';
+import type { BacktestMetrics, RoundTrip } from './metrics.js';
 import { unitsOf, type FillMarker, type MoneyUnits } from './money-units.js';
 import type { RecordedWarmUp, WarmUpSource } from './recorded-series.js';
 import { RoundTripTracker } from './round-trips.js';
 import { noDecisionWarning } from './warm-up-note.js';
+import { runFigures } from './replay-kernel.js';
 import { buildBacktestBundle, type BacktestBundle } from './wiring.js';
 
 export interface BacktestConfig {
@@ -111,6 +112,11 @@ export interface BacktestRun {
   readonly strategyStopped?: string;
   /** The same as data (strategy, handler, message, first stack frames) for `--json` and the exit code. */
   readonly strategyFailure?: StrategyFailure;
+  /**
+   * Where a stopped strategy stopped: the replay ends at that point and the figures (times, prices,
+   * equity, metrics) cover the points up to and including it (`points` of the `total` there were).
+   */
+  readonly stoppedAt?: StopPoint;
   /** Risk denials by code: how many, and the reason (message and numbers) of the first and the last. */
   readonly denials: Readonly<Record<string, DenialSummary>>;
   /** What became of the orders: reports heard by kind, and how many were still open at the last point. */
@@ -128,6 +134,13 @@ export interface BacktestRun {
   readonly warmUpFrom?: WarmUpSource;
 }
 
+/** The point a stopped strategy's replay ended at: how many points it covered, of how many, and its time. */
+export interface StopPoint {
+  readonly points: number;
+  readonly total: number;
+  readonly at: number;
+}
+
 /** Replays the series through the strategy and returns equity, trades and metrics. */
 export async function runBacktest(cfg: BacktestConfig): Promise<BacktestRun> {
   const timer = cfg.timer ?? (() => performance.now());
@@ -137,29 +150,13 @@ export async function runBacktest(cfg: BacktestConfig): Promise<BacktestRun> {
   const market = pickMarket(cfg);
   const { base, quote } = splitMarket(market);
   const feeBps = cfg.feeBps ?? 10;
-  const intents: IntentTrace[] = [];
   const figuresOnly = cfg.figuresOnly === true;
-  let decided = 0;
-  const denials: Record<string, DenialSummary> = {};
   const b = buildBacktestBundle({
     definition: cfg.definition, params: cfg.params, markets: [market], startMs: cfg.series.times[start]!,
     limits: { ...(cfg.limits ?? DEFAULT_RISK_LIMITS), fee_bps: feeBps },
     venue: { feeBps, slippageBps: cfg.slippageBps ?? 0, quoteSpreadBps: cfg.quoteSpreadBps ?? 10, funding: cfg.initial ?? { USD: '10000' } },
     ...(cfg.log && { log: cfg.log }), ...(cfg.journalFile && { journalFile: cfg.journalFile }),
-    withQuotes: (cfg.definition.needs ?? []).includes('quote'),
-    onDecision: (d) => {
-      decided++;
-      if (!figuresOnly) intents.push(traceOf(d));
-      if (d.kind === 'deny') noteDenial(denials, d.reason, d.at);
-    },
-  });
-  const outcomes = { accepted: 0, fills: 0, cancelled: 0, rejected: 0, failed: 0 };
-  b.kernel.reports$.subscribe((r) => {
-    if (r.kind === 'accepted') outcomes.accepted++;
-    else if (r.kind === 'filled') outcomes.fills++;
-    else if (r.kind === 'cancelled') outcomes.cancelled++;
-    else if (r.kind === 'rejected') outcomes.rejected++;
-    else if (r.kind === 'failed') outcomes.failed++;
+    withQuotes: (cfg.definition.needs ?? []).includes('quote'), figuresOnly,
   });
   try {
     await b.kernel.startMetadata();
@@ -167,21 +164,19 @@ export async function runBacktest(cfg: BacktestConfig): Promise<BacktestRun> {
     const warm = start === 0 ? cfg.series.warmUp : undefined;
     if (warm !== undefined && warm.events.length > 0) b.kernel.engine.warmUp(warm.events);
     const warmed = warm?.events.length ?? 0;
-    const times = cfg.series.times.subarray(start, end);
-    const prices = cfg.series.prices.subarray(start, end);
+    const all = cfg.series.times.subarray(start, end);
     const tracker = new RoundTripTracker(!figuresOnly);
-    await replay(b, cfg, { market, base, quote, times, prices, tracker, equity });
-    const metrics = computeMetrics({ times, equity, prices, trades: tracker.trades, feesPaid: tracker.totalFees, ...(tracker.openSince !== undefined && { openSince: tracker.openSince }) });
+    const covered = await replay(b, cfg, { market, base, quote, times: all, prices: cfg.series.prices.subarray(start, end), tracker, equity });
+    // a stopped strategy's figures count only the points up to its failure
+    const times = all.subarray(0, covered);
+    const prices = cfg.series.prices.subarray(start, start + covered);
     return {
-      market, times, prices, equity, trades: tracker.trades, fills: tracker.fills, feesPaid: tracker.totalFees,
-      ...(tracker.openSince !== undefined && { openSince: tracker.openSince }),
-      metrics, elapsedMs: timer() - t0, intents, decisions: b.kernel.gate.stats(), denials,
-      orders: { ...outcomes, openAtEnd: b.kernel.openOrders.count() },
-      ...(b.runner.stopped !== undefined && { strategyStopped: b.runner.stopped, ...(b.runner.failure && { strategyFailure: b.runner.failure }) }),
+      ...runFigures(b.replay, market, { times, prices, equity: equity.subarray(0, covered), total: all.length }, tracker),
+      elapsedMs: timer() - t0,
       finalBalances: Object.fromEntries(b.points.balances().map((x) => [x.asset, x.available.plus(x.trading).toFixed()])),
       // a strategy that stopped is reported as a failure; the warm-up note would only blur it
       units: unitsOf(market, b.kernel.riskView.instrument(market)?.priceDecimals),
-      warnings: b.runner.stopped === undefined ? warningsOf(cfg, times.length + warmed, decided) : [],
+      warnings: b.runner.stopped === undefined ? warningsOf(cfg, times.length + warmed, b.replay.counters.decided) : [],
       ...(warm !== undefined && { warmUpEvents: warmed, warmUpFrom: warm.from }),
     };
   } finally {
@@ -201,8 +196,11 @@ interface ReplayInput {
   readonly equity: Float64Array;
 }
 
-/** The per-point loop: marks equity at each point into `r.equity`. */
-async function replay(b: BacktestBundle, cfg: BacktestConfig, r: ReplayInput): Promise<void> {
+/**
+ * The per-point loop: marks equity at each point into `r.equity`; returns how many points it replayed
+ * (all of them, unless the strategy stopped: then the replay ends with the point it stopped at).
+ */
+async function replay(b: BacktestBundle, cfg: BacktestConfig, r: ReplayInput): Promise<number> {
   const { market, times, prices, equity } = r;
   const n = times.length;
   const pm = b.points;
@@ -227,9 +225,14 @@ async function replay(b: BacktestBundle, cfg: BacktestConfig, r: ReplayInput): P
       e = marks.quote + marks.base * price;
     }
     equity[i] = e;
+    if (b.runner.stopped !== undefined) {
+      cfg.onProgress?.(n, n);
+      return i + 1;
+    }
     if (cfg.onProgress && i % every === 0) cfg.onProgress(i, n);
   }
   cfg.onProgress?.(n, n);
+  return n;
 }
 
 /**
@@ -259,19 +262,6 @@ function equityFor(buffer: Float64Array | undefined, n: number): Float64Array {
 function warningsOf(cfg: BacktestConfig, points: number, intents: number): string[] {
   const none = noDecisionWarning(cfg.definition, cfg.params, points, intents);
   return none === undefined ? [] : [none];
-}
-
-export function noteDenial(denials: Record<string, DenialSummary>, reason: DenialReason, at: number): void {
-  const seen = denials[reason.code];
-  const last = { at, message: reason.message, details: reason.details };
-  denials[reason.code] = seen === undefined ? { count: 1, first: last, last } : { count: seen.count + 1, first: seen.first, last };
-}
-
-export function traceOf(d: Decision): IntentTrace {
-  const i = d.intent;
-  const outcome = d.kind === 'approve' ? 'approve' : d.reason.code;
-  if (i.kind === 'place-order' || i.kind === 'execute-quote') return { at: d.at, kind: i.kind, market: i.market, side: i.side, outcome };
-  return { at: d.at, kind: i.kind, outcome };
 }
 
 function checkRange(cfg: BacktestConfig): { start: number; end: number } {

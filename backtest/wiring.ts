@@ -8,9 +8,8 @@ import { TestClock } from '../src/clock/test-clock.js';
 import type { Decision, MarketSymbol } from '../src/core/index.js';
 // modules by file, not through the package indexes: a backtest (and each optimizer thread) loads
 // only the backtest path, not the HTTP client, the sandbox server or the config loader
-import type { IntentIds } from '../src/engine/intent-ids.js';
-import { Kernel } from '../src/engine/kernel.js';
-import { StrategyRunner } from '../src/engine/strategy-runner.js';
+import type { Kernel } from '../src/engine/kernel.js';
+import type { StrategyRunner } from '../src/engine/strategy-runner.js';
 import { Journal } from '../src/exec/journal.js';
 import type { JournalStore } from '../src/exec/journal-store.js';
 import { MemoryJournal } from '../src/exec/memory-journal.js';
@@ -20,6 +19,7 @@ import { PointMarket, type PointMarketOptions } from '../src/sim/replay/point-ma
 import type { StrategyDefinition } from '../src/strategy/define.js';
 import { PointReplaySource } from '../src/venue/point-replay-source.js';
 import { PointVenue } from '../src/venue/point-venue.js';
+import { buildReplayKernel, type ReplayKernel } from './replay-kernel.js';
 
 /**
  * Closed orders, fills and finished intents a backtest keeps for lookups. Nothing reads them again
@@ -42,6 +42,8 @@ export interface BundleOptions {
   /** Emit the held-rate quotes of each point (strategies that need `quote` events). */
   readonly withQuotes?: boolean;
   readonly onDecision?: (d: Decision) => void;
+  /** Keep no intent trace (the counters still count). */
+  readonly figuresOnly?: boolean;
 }
 
 /** Everything the driver steps and reads: the clock, point replay, its source and the kernel. */
@@ -53,6 +55,8 @@ export interface BacktestBundle {
   readonly kernel: Kernel;
   readonly journal: JournalStore;
   readonly runner: StrategyRunner;
+  /** The kernel with its runner and the run's counters (see replay-kernel.ts). */
+  readonly replay: ReplayKernel;
   /** Forgets the finished intents beyond the window (the driver calls it as each point begins). */
   readonly forgetFinished: () => void;
 }
@@ -65,20 +69,10 @@ export function buildBacktestBundle(o: BundleOptions): BacktestBundle {
   // in memory unless a file is asked for: same records and rules, a fraction of the cost per intent
   const memory = o.journalFile === undefined ? new MemoryJournal({ keepFinished: RECORDS_KEPT }) : undefined;
   const journal: JournalStore = memory ?? new Journal(o.journalFile!);
-  let runner: StrategyRunner | undefined;
-  const kernel = new Kernel(
-    { clock, venue, journal, ...(o.log && { log: o.log }) },
-    {
-      limits: o.limits,
-      refPrefix: 'bt',
-      fillsSinceMs: o.startMs,
-      // only the run moves money in a backtest: limits are re-read while its transfers can still change them
-      transferLimitsRefresh: 'after-transfers',
-      strategies: (ids: IntentIds) => [(runner = new StrategyRunner(o.definition.name, o.definition, o.params, o.markets, ids, o.log))],
-    },
-  );
+  const rk = buildReplayKernel({ clock, venue, journal, definition: o.definition, params: o.params, markets: o.markets, startMs: o.startMs, limits: o.limits, ...(o.log && { log: o.log }), ...(o.figuresOnly && { figuresOnly: true }) });
+  const kernel = rk.kernel;
   if (o.onDecision) kernel.decisions$.subscribe(o.onDecision);
   const source = new PointReplaySource(points, o.withQuotes ?? false);
   kernel.attach(source);
-  return { clock, points, venue, source, kernel, journal, runner: runner!, forgetFinished: () => memory?.forgetFinished() };
+  return { clock, points, venue, source, kernel, journal, runner: rk.runner, replay: rk, forgetFinished: () => memory?.forgetFinished() };
 }

@@ -4,7 +4,8 @@
  * message and the plugin's own stack frame (in the `--json` output and on stderr), and `optimize`
  * over it still finishes with a row per combination.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -65,12 +66,14 @@ describe('a strategy that throws in a backtest', () => {
     expect(j.failure).toMatchObject({ strategy: 'exploding', handler: 'onEvent', message: 'no price model for point 3' });
     expect(j.failure.stack[0]).toMatch(/^at explode \(.*exploding\.ts:\d+:\d+\)$/);
     expect(j.failure.stack.some((f: string) => f.startsWith('at Object.onEvent') || f.startsWith('at onEvent'))).toBe(true);
-    expect(j.points).toBe(prices.length);
+    // the figures count only the points up to the failure (the third), and say where it stopped
+    expect(j.points).toBe(3);
+    expect(j.stopped_at).toEqual({ points: 3, total: prices.length, time: new Date(Date.UTC(2024, 0, 1) + 2 * 3_600_000).toISOString() });
     expect(p.err()).toMatch(/^error: strategy exploding stopped in onEvent: no price model for point 3/m);
     expect(p.err()).toContain(`${file}:`);
   });
 
-  it('without --json prints the summary, then a clear error line and the frames on stderr, and exits 1', async () => {
+  it('without --json prints a clear error line and the frames on stderr, and exits 1', async () => {
     const file = plugin('exploding-human', 'onEvent');
     const r = await runCli(['backtest', '--strategy', file, '--data', csv]);
     expect(r.code).toBe(1);
@@ -78,6 +81,28 @@ describe('a strategy that throws in a backtest', () => {
     const [head, frame] = r.stderr.trim().split('\n');
     expect(head).toBe('error: strategy exploding-human stopped in onEvent: no price model for point 3 (it made no decisions after that; fix it and run again)');
     expect(frame).toMatch(new RegExp(`^ {4}at explode \\(.*exploding-human\\.ts:\\d+:\\d+\\)$`));
+  });
+
+  it('prints the error before the table, and the table counts only the points up to the failure (real CLI process, one stream)', { timeout: 60_000 }, () => {
+    const file = plugin('exploding-order', 'onEvent');
+    // stdout and stderr into one file, so the order a person sees them in is kept
+    const outFile = join(dir, 'exploding-order.out');
+    const fd = openSync(outFile, 'w');
+    try {
+      const r = spawnSync(process.execPath, [join(ROOT, 'bin/tradeloop.js'), 'backtest', '--strategy', file, '--data', csv], { cwd: dir, stdio: ['ignore', fd, fd], env: { ...process.env, TRADELOOP_CLIENT_ID: '', TRADELOOP_CLIENT_SECRET: '' } });
+      expect(r.status).toBe(1);
+    } finally {
+      closeSync(fd);
+    }
+    const out = readFileSync(outFile, 'utf8');
+    const error = out.indexOf('error: strategy exploding-order stopped in onEvent');
+    const covers = out.indexOf(`the figures below cover the run up to the failure: 3 of ${prices.length} points, to 2024-01-01T02:00:00.000Z`);
+    const table = out.indexOf('metric');
+    expect(error, out).toBeGreaterThanOrEqual(0);
+    expect(covers, out).toBeGreaterThan(error);
+    expect(table, out).toBeGreaterThan(covers);
+    expect(out).toMatch(/Points\s+3\b/);
+    expect(out).toMatch(/replayed 3 points/);
   });
 
   it('treats a create() that throws as the same failure, in handler create', async () => {

@@ -9,7 +9,7 @@ import { isRecordingFile } from '../../../backtest/recorded-series.js';
 import { DEFAULT_FILL_RULE, duration, formatMetricRows, writeBacktestReport } from '../../../backtest/report.js';
 import { breakEvenText, costTable, monteCarloHeading, monteCarloTable, robustnessToJson, type RobustnessReport } from '../../../backtest/robustness-report.js';
 import { parseRuinPct, parseSeed, runRobustness } from '../../../backtest/robustness-run.js';
-import { runBacktest, type BacktestConfig, type BacktestRun } from '../../../backtest/run.js';
+import { runBacktest, type BacktestConfig, type BacktestRun, type StopPoint } from '../../../backtest/run.js';
 import { LiveClock } from '../../clock/index.js';
 import { loadConfigFile } from '../../config/load.js';
 import { InputError, splitMarket } from '../../core/index.js';
@@ -112,15 +112,18 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
           ...(robustness && { robustness: robustnessToJson(robustness) }),
           ...(recorded && { recording: recorded.run ?? null }),
           ...(failure && { failure }),
+          ...(run.stoppedAt && { stopped_at: { points: run.stoppedAt.points, total: run.stoppedAt.total, time: new Date(run.stoppedAt.at).toISOString() } }),
         }));
       } else {
+        // the error first: the figures that follow are of the run up to it, and say so
+        if (failure) writeLine(ctx.stderr, failureText(failure));
+        if (run.stoppedAt) writeLine(ctx.stdout, stoppedText(run.stoppedAt));
         printSummary(ctx, run, definition.name, source, flags.out, manifest);
         if (recorded) for (const line of describeRunInfo(recorded.run)) writeLine(ctx.stdout, line);
         if (robustness) printRobustness(ctx, robustness, run.units.quote);
       }
       if (failure) {
-        // after the summary, so it is the last thing a person sees; the numbers above are of a broken run
-        writeLine(ctx.stderr, failureText(failure));
+        if (flags.json) writeLine(ctx.stderr, failureText(failure));
         ctx.exitCode = 1;
       }
     });
@@ -216,6 +219,11 @@ function decisionsText(run: BacktestRun): string {
 export function failureText(f: StrategyFailure): string {
   const head = `error: strategy ${f.strategy} stopped in ${f.handler}: ${f.message} (it made no decisions after that; fix it and run again)`;
   return [head, ...f.stack.map((frame) => `    ${frame}`)].join('\n');
+}
+
+/** What the figures of a stopped run cover: the points up to the failure, of how many, and until when. */
+export function stoppedText(s: StopPoint): string {
+  return `the figures below cover the run up to the failure: ${s.points.toLocaleString('en-US')} of ${s.total.toLocaleString('en-US')} points, to ${new Date(s.at).toISOString()}`;
 }
 
 function round(ms: number): number {

@@ -1,0 +1,119 @@
+/**
+ * What every backtest driver shares, whatever its fill model: the kernel built over a replay's clock,
+ * venue and journal with the one strategy runner; the counters a run reports (intent traces, denials,
+ * order outcomes); and the figures built from what it marked. The point driver (run.ts) and the
+ * recorded-book driver (recorded-book-run.ts) differ only in the replay source and the fill model.
+ */
+import type { TestClock } from '../src/clock/test-clock.js';
+import type { Decision, DenialReason, MarketSymbol } from '../src/core/index.js';
+import type { IntentIds } from '../src/engine/intent-ids.js';
+import { Kernel } from '../src/engine/kernel.js';
+import { StrategyRunner } from '../src/engine/strategy-runner.js';
+import type { JournalStore } from '../src/exec/journal-store.js';
+import type { Logger } from '../src/log/index.js';
+import type { RiskLimits } from '../src/risk/limits.js';
+import type { StrategyDefinition } from '../src/strategy/define.js';
+import type { Venue } from '../src/venue/venue.js';
+import { computeMetrics } from './metrics.js';
+import type { RoundTripTracker } from './round-trips.js';
+import type { BacktestRun, DenialSummary, IntentTrace, StopPoint } from './run.js';
+
+export interface ReplayKernelOptions {
+  readonly clock: TestClock;
+  readonly venue: Venue;
+  readonly journal: JournalStore;
+  readonly definition: StrategyDefinition;
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly markets: readonly MarketSymbol[];
+  readonly startMs: number;
+  readonly limits: RiskLimits;
+  readonly log?: Logger;
+  /** Keep no intent trace (`intents` comes back empty; `decided` still counts them). */
+  readonly figuresOnly?: boolean;
+}
+
+/** The counters a backtest reports, fed by the kernel's decisions and reports. */
+export interface RunCounters {
+  readonly intents: IntentTrace[];
+  readonly denials: Record<string, DenialSummary>;
+  readonly outcomes: { accepted: number; fills: number; cancelled: number; rejected: number; failed: number };
+  /** Decisions on intents, counted also when no trace is kept. */
+  decided: number;
+}
+
+export interface ReplayKernel {
+  readonly kernel: Kernel;
+  readonly runner: StrategyRunner;
+  readonly counters: RunCounters;
+}
+
+/** The kernel of a backtest over the replay's ports, with its counters subscribed. */
+export function buildReplayKernel(o: ReplayKernelOptions): ReplayKernel {
+  let runner: StrategyRunner | undefined;
+  const kernel = new Kernel(
+    { clock: o.clock, venue: o.venue, journal: o.journal, ...(o.log && { log: o.log }) },
+    {
+      limits: o.limits,
+      refPrefix: 'bt',
+      fillsSinceMs: o.startMs,
+      // only the run moves money in a backtest: limits are re-read while its transfers can still change them
+      transferLimitsRefresh: 'after-transfers',
+      strategies: (ids: IntentIds) => [(runner = new StrategyRunner(o.definition.name, o.definition, o.params, o.markets, ids, o.log))],
+    },
+  );
+  const counters: RunCounters = { intents: [], denials: {}, outcomes: { accepted: 0, fills: 0, cancelled: 0, rejected: 0, failed: 0 }, decided: 0 };
+  const figuresOnly = o.figuresOnly === true;
+  kernel.decisions$.subscribe((d) => {
+    counters.decided++;
+    if (!figuresOnly) counters.intents.push(traceOf(d));
+    if (d.kind === 'deny') noteDenial(counters.denials, d.reason, d.at);
+  });
+  kernel.reports$.subscribe((r) => {
+    if (r.kind === 'filled') counters.outcomes.fills++;
+    else if (r.kind === 'accepted' || r.kind === 'cancelled' || r.kind === 'rejected' || r.kind === 'failed') counters.outcomes[r.kind]++;
+  });
+  return { kernel, runner: runner!, counters };
+}
+
+/** What a driver marked: the points it covered (up to a failure), of how many it had. */
+export interface Marked {
+  readonly times: Float64Array;
+  readonly prices: Float64Array;
+  readonly equity: Float64Array;
+  /** Points the replay had, for a stopped run's `stoppedAt`. */
+  readonly total: number;
+}
+
+/** The figures and counts of a run every driver reports the same way (the driver adds its own fields). */
+export function runFigures(rk: ReplayKernel, market: MarketSymbol, m: Marked, tracker: RoundTripTracker): Pick<BacktestRun,
+  'market' | 'times' | 'prices' | 'equity' | 'trades' | 'fills' | 'feesPaid' | 'openSince' | 'metrics' | 'intents' | 'decisions' | 'denials' | 'orders' | 'strategyStopped' | 'strategyFailure' | 'stoppedAt'> {
+  const { kernel, runner, counters } = rk;
+  const open = tracker.openSince !== undefined ? { openSince: tracker.openSince } : {};
+  return {
+    market, times: m.times, prices: m.prices, equity: m.equity, trades: tracker.trades, fills: tracker.fills, feesPaid: tracker.totalFees, ...open,
+    metrics: computeMetrics({ times: m.times, equity: m.equity, prices: m.prices, trades: tracker.trades, feesPaid: tracker.totalFees, ...open }),
+    intents: counters.intents, decisions: kernel.gate.stats(), denials: counters.denials,
+    orders: { ...counters.outcomes, openAtEnd: kernel.openOrders.count() },
+    ...(runner.stopped !== undefined && { strategyStopped: runner.stopped, ...(runner.failure && { strategyFailure: runner.failure }), stoppedAt: stopPoint(m.times, m.total) }),
+  };
+}
+
+/** The stop point of a replay that covered `times` of `total` points. */
+export function stopPoint(times: Float64Array, total: number): StopPoint {
+  return { points: times.length, total, at: times[times.length - 1]! };
+}
+
+/** Counts a denial under its code, keeping the first and the last reason. */
+export function noteDenial(denials: Record<string, DenialSummary>, reason: DenialReason, at: number): void {
+  const seen = denials[reason.code];
+  const last = { at, message: reason.message, details: reason.details };
+  denials[reason.code] = seen === undefined ? { count: 1, first: last, last } : { count: seen.count + 1, first: seen.first, last };
+}
+
+/** One decision as the run's intent trace keeps it. */
+export function traceOf(d: Decision): IntentTrace {
+  const i = d.intent;
+  const outcome = d.kind === 'approve' ? 'approve' : d.reason.code;
+  if (i.kind === 'place-order' || i.kind === 'execute-quote') return { at: d.at, kind: i.kind, market: i.market, side: i.side, outcome };
+  return { at: d.at, kind: i.kind, outcome };
+}
