@@ -108,6 +108,10 @@ export type DenialCode =
   | 'MARKET_NOT_ALLOWED'
   | 'MAX_NOTIONAL'
   | 'MAX_POSITION'
+  /** A sell of more than the selling strategy's own position, where strategies of a market each own theirs. */
+  | 'OWN_POSITION'
+  /** A buy beyond the strategy's `allocation` of the quote asset. */
+  | 'ALLOCATION'
   | 'MAX_OPEN_ORDERS'
   | 'RATE'
   | 'PRICE_BAND'

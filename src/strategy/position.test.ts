@@ -252,10 +252,11 @@ describe('Position: what it reads per point', () => {
     // a context of its own making, whose totals are new objects each time, and one that hands out the same
     const totals = [D('0'), D('-0'), D('2'), D('0')];
     let i = 0;
-    const fresh = { ...kit.ctx, account: { ...kit.ctx.account, total: () => totals[i++]! } };
+    // (without positions, as a context of an older kit: held() reads the account's total)
+    const fresh = { ...kit.ctx, position: undefined as never, account: { ...kit.ctx.account, total: () => totals[i++]! } };
     expect([p.held(fresh), p.held(fresh), p.held(fresh), p.held(fresh)]).toEqual([false, false, true, false]);
     const one = D('3');
-    const same = { ...kit.ctx, account: { ...kit.ctx.account, total: () => one } };
+    const same = { ...kit.ctx, position: undefined as never, account: { ...kit.ctx.account, total: () => one } };
     expect([p.held(same), p.held(same)]).toEqual([true, true]);
   });
 
