@@ -42,6 +42,8 @@ export interface BundleOptions {
   /** Emit the held-rate quotes of each point (strategies that need `quote` events). */
   readonly withQuotes?: boolean;
   readonly onDecision?: (d: Decision) => void;
+  /** More strategies run beside the main one on the same account (each with its own position). */
+  readonly alongside?: ReadonlyArray<{ readonly name: string; readonly definition: StrategyDefinition; readonly params: Readonly<Record<string, unknown>>; readonly markets: readonly MarketSymbol[] }>;
 }
 
 /** Everything the driver steps and reads: the clock, point replay, its source and the kernel. */
@@ -74,7 +76,10 @@ export function buildBacktestBundle(o: BundleOptions): BacktestBundle {
       fillsSinceMs: o.startMs,
       // only the run moves money in a backtest: limits are re-read while its transfers can still change them
       transferLimitsRefresh: 'after-transfers',
-      strategies: (ids: IntentIds) => [(runner = new StrategyRunner(o.definition.name, o.definition, o.params, o.markets, ids, o.log))],
+      strategies: (ids: IntentIds) => [
+        (runner = new StrategyRunner(o.definition.name, o.definition, o.params, o.markets, ids, o.log)),
+        ...(o.alongside ?? []).map((s) => new StrategyRunner(s.name, s.definition, s.params, s.markets, ids, o.log)),
+      ],
     },
   );
   if (o.onDecision) kernel.decisions$.subscribe(o.onDecision);
