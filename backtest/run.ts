@@ -96,6 +96,8 @@ export interface BacktestRun {
   /** Marked at each point (a view of `equityBuffer` when one was given). */
   readonly equity: Float64Array;
   readonly trades: readonly RoundTrip[];
+  /** Why each round trip's closing sell was made (stop-loss, signal, ...; '' where its intent did not say), one per trade (absent: not followed). */
+  readonly exitReasons?: readonly string[];
   /** Each fill, for the report's chart (empty with `figuresOnly`). */
   readonly fills: readonly FillMarker[];
   readonly feesPaid: string;
@@ -141,6 +143,7 @@ export async function runBacktest(cfg: BacktestConfig): Promise<BacktestRun> {
   const figuresOnly = cfg.figuresOnly === true;
   let decided = 0;
   const denials: Record<string, DenialSummary> = {};
+  const exitReasons = new Map<string, string>();
   const b = buildBacktestBundle({
     definition: cfg.definition, params: cfg.params, markets: [market], startMs: cfg.series.times[start]!,
     limits: { ...(cfg.limits ?? DEFAULT_RISK_LIMITS), fee_bps: feeBps },
@@ -149,6 +152,7 @@ export async function runBacktest(cfg: BacktestConfig): Promise<BacktestRun> {
     withQuotes: (cfg.definition.needs ?? []).includes('quote'),
     onDecision: (d) => {
       decided++;
+      if (d.kind === 'approve' && (d.intent.kind === 'place-order' || d.intent.kind === 'execute-quote') && d.intent.exitReason !== undefined) noteExitReason(exitReasons, d.intent.intentId, d.intent.exitReason);
       if (!figuresOnly) intents.push(traceOf(d));
       if (d.kind === 'deny') noteDenial(denials, d.reason, d.at);
     },
@@ -169,11 +173,11 @@ export async function runBacktest(cfg: BacktestConfig): Promise<BacktestRun> {
     const warmed = warm?.events.length ?? 0;
     const times = cfg.series.times.subarray(start, end);
     const prices = cfg.series.prices.subarray(start, end);
-    const tracker = new RoundTripTracker(!figuresOnly);
+    const tracker = new RoundTripTracker(!figuresOnly, (ref) => exitReasons.get(ref));
     await replay(b, cfg, { market, base, quote, times, prices, tracker, equity });
     const metrics = computeMetrics({ times, equity, prices, trades: tracker.trades, feesPaid: tracker.totalFees, ...(tracker.openSince !== undefined && { openSince: tracker.openSince }) });
     return {
-      market, times, prices, equity, trades: tracker.trades, fills: tracker.fills, feesPaid: tracker.totalFees,
+      market, times, prices, equity, trades: tracker.trades, exitReasons: tracker.exitReasons, fills: tracker.fills, feesPaid: tracker.totalFees,
       ...(tracker.openSince !== undefined && { openSince: tracker.openSince }),
       metrics, elapsedMs: timer() - t0, intents, decisions: b.kernel.gate.stats(), denials,
       orders: { ...outcomes, openAtEnd: b.kernel.openOrders.count() },
@@ -291,4 +295,12 @@ function pickMarket(cfg: BacktestConfig): MarketSymbol {
     throw new InputError('market', `strategy ${cfg.definition.name} trades ${markets.join(', ') || 'no market'}, but the data prices ${market ?? 'no market'}: a backtest replays one market; set the strategy's market param to match (e.g. --params market=${market ?? 'BTCUSD'})`);
   }
   return market;
+}
+
+/** Exit reasons kept for the round trips still to close: the latest few hundred sells (a trip closes within a few fills of its sell). */
+const EXIT_REASONS_KEPT = 512;
+
+function noteExitReason(reasons: Map<string, string>, refId: string, reason: string): void {
+  reasons.set(refId, reason);
+  if (reasons.size > EXIT_REASONS_KEPT) reasons.delete(reasons.keys().next().value as string);
 }

@@ -21,6 +21,8 @@ export interface StrategyFill {
   readonly commission: string;
   readonly commissionAsset: string;
   readonly at: number;
+  /** Why the intent sold, when it said (see ExitReasonKind); null or absent otherwise. */
+  readonly exitReason?: string | null;
 }
 
 /** A round trip of one strategy in one market; `exitAt` and the exit fields are absent while open. */
@@ -35,6 +37,8 @@ export interface JournalRoundTrip {
   readonly open: string;
   readonly entryPrice: string;
   readonly exitPrice?: string;
+  /** Why the fill that closed it sold (`stop-loss`, `signal`, `operator`, ...), when its intent said. */
+  readonly exitReason?: string;
   /** Closed: received minus spent; open: the realized part (partial exits), in the quote asset. */
   readonly pnl: string;
   /** Fees paid in the round trip, in the quote asset. */
@@ -106,7 +110,7 @@ export function tradesFromFills(fills: readonly StrategyFill[]): { roundTrips: J
       books.set(key, book);
     }
     const trip = applyFill(book, f);
-    if (trip !== undefined) closed.push(trip);
+    if (trip !== undefined) closed.push(f.exitReason ? { ...trip, exitReason: f.exitReason } : trip);
   }
   const open = [...books.values()].filter((b) => b.trip !== undefined).map((b) => roundTrip(b, b.trip!, undefined));
   return { roundTrips: [...closed, ...open], positions: [...books.values()].map(positionOf) };

@@ -345,7 +345,7 @@ export class Position {
     this.start('SELL', this.baseUnits(amount, 'amount'));
     this.phase = 'exiting';
     this.reason = exitReason(kind, level, price, ctx.now(), instrument.quoteDecimals);
-    return this.sent({ kind: 'place-order', market: this.market, side: 'SELL', type: 'MARKET', baseAmount: amount });
+    return this.sent({ kind: 'place-order', market: this.market, side: 'SELL', type: 'MARKET', baseAmount: amount, exitReason: kind });
   }
 
   private start(side: Side, asked: bigint): void {
