@@ -11,6 +11,7 @@ import { cancelOrders, DEFAULT_CANCEL_TIMEOUT_MS, type CancelAllResult } from '.
 import { Engine } from './engine.js';
 import { IntentIds } from './intent-ids.js';
 import { OpenOrderBook } from './open-order-book.js';
+import { Allocations } from './allocations.js';
 import { PositionBook } from './positions.js';
 import { EngineRiskView } from './risk-view.js';
 import type { StrategyRunner } from './strategy-runner.js';
@@ -32,6 +33,8 @@ export interface KernelOptions {
   /** Market store: data older than this is stale; bounded price history per market. */
   readonly staleAfterMs?: number;
   readonly historyCapacity?: number;
+  /** `strategies[].allocation` by strategy name: an amount of the quote asset, or a share ("25%") of its balance at start. */
+  readonly allocations?: ReadonlyMap<string, string>;
   /** Fills are read from this time on (a live run looks a day back, a backtest from its first point). */
   readonly fillsSinceMs: number;
   /** Passed to the executors' context (see ExecContext). */
@@ -69,6 +72,8 @@ export class Kernel {
   readonly openOrders: OpenOrderBook;
   /** Each strategy's own position per market, from its own fills (see PositionBook). */
   readonly positions: PositionBook;
+  /** Capital per strategy (see Allocations). */
+  readonly allocations: Allocations;
   private readonly ids: IntentIds;
   // called for every report and decision: plain loops over their subscribers (see HotStream)
   private readonly reports = new HotStream<ExecReport>();
@@ -91,7 +96,8 @@ export class Kernel {
     this.openOrders = new OpenOrderBook(journal);
     this.riskView = new EngineRiskView(clock, this.market, this.account, options.limits.fee_bps, this.openOrders);
     const ownership = { restricted: (m: string) => this.positions.restricted(m), ownSellable: (s: string, m: string) => this.positions.ownSellable(s, m) };
-    this.gate = new RiskGate(options.limits, this.riskView, log?.child({ component: 'risk' }), ownership);
+    const allocations = (this.allocations = new Allocations(options.allocations ?? new Map(), { costOf: (s, q) => this.positions.costOf(s, q), total: (a) => this.account.total(a), market: this.market }));
+    this.gate = new RiskGate(options.limits, this.riskView, log?.child({ component: 'risk' }), ownership, options.allocations?.size ? allocations : undefined);
     const ids = (this.ids = new IntentIds(options.refPrefix, IntentIds.lastOf(options.refPrefix, journal.intents().map((r) => r.refId))));
     this.strategies = options.strategies(ids);
     this.positions = new PositionBook({
@@ -121,6 +127,7 @@ export class Kernel {
       ...(log && { log: log.child({ component: 'engine' }) }),
       onDecision: (d) => {
         this.positions.onDecision(d);
+        this.allocations.onDecision(d);
         this.decisions.next(d);
       },
     });
@@ -131,6 +138,7 @@ export class Kernel {
       this.openOrders.onReport(r);
       // a strategy's position moves on the fill report itself, before it hears of it
       this.positions.onReport(r);
+      this.allocations.onReport(r);
       this.engine.onReport(r);
       // the engine's risk view has settled a transfer's spend of the limits: read them again
       if (r.kind === 'transferred' || ((r.kind === 'rejected' || r.kind === 'failed') && journal.facts(r.refId) !== undefined && journal.get(r.refId)?.kind === 'transfer')) this.metadata?.refreshSoon();
@@ -222,7 +230,10 @@ export class Kernel {
    */
   applyAccount(e: AccountEvent): void {
     this.account.apply(e);
-    if (e.kind === 'balances') this.noteUnassigned(this.positions.onBalances(e.items.map((b) => b.asset)));
+    if (e.kind === 'balances') {
+      this.noteUnassigned(this.positions.onBalances(e.items.map((b) => b.asset)));
+      this.allocations.onBalances(e.items.map((b) => b.asset));
+    }
     if (e.kind !== 'open-orders') return;
     let foreign = 0;
     for (const o of e.orders) if (!this.openOrders.has(o.refId) && this.ports.journal.facts(o.refId) === undefined) foreign++;

@@ -90,6 +90,13 @@ export class PositionBook {
     return this.unassigned?.get(asset) ?? ZERO;
   }
 
+  /** The cost basis of a strategy's positions in markets quoted in `quote` (what its allocation counts). */
+  costOf(strategy: string, quote: string): Dec {
+    let cost = ZERO;
+    for (const b of this.books.values()) if (b.strategy === strategy && splitMarket(b.market).quote === quote && b.position.gt(0)) cost = cost.plus(b.cost);
+    return cost;
+  }
+
   /** Base of `asset` held by strategies, all markets together. */
   heldOf(asset: string): Dec {
     let held = ZERO;

@@ -6,6 +6,7 @@ import { checkOrderShape } from './checks/order-shape.js';
 import { checkPrecision } from './checks/precision.js';
 import { checkTransfer } from './checks/transfer.js';
 import { checkOwnPosition, type Ownership } from './checks/own-position.js';
+import { checkAllocation, type AllocationView } from './checks/allocation.js';
 import { deny } from './denial.js';
 import { isDenial, tradeFacts, type TradeFacts } from './facts.js';
 import { KillSwitch } from './kill-switch.js';
@@ -15,7 +16,7 @@ import { RateWindow } from './rate-window.js';
 import type { RiskView } from './view.js';
 
 export { onlyReduces };
-export type { Ownership };
+export type { AllocationView, Ownership };
 
 type TradeCheck = (f: TradeFacts, view: RiskView, limits: RiskLimits) => DenialReason | undefined;
 
@@ -50,6 +51,8 @@ export class RiskGate {
     private readonly log?: Logger,
     /** Whose each market's position is (the kernel's position book); without it, sells are held to the balance alone. */
     private readonly ownership?: Ownership,
+    /** Capital per strategy (`strategies[].allocation`); without it, buys are held to the balance alone. */
+    private readonly allocations?: AllocationView,
   ) {
     this.killSwitch = new KillSwitch(limits);
     this.rate = new RateWindow(limits.max_intents_per_minute);
@@ -100,6 +103,6 @@ export class RiskGate {
       const reason = check(facts, this.view, this.limits);
       if (reason) return reason;
     }
-    return checkOwnPosition(facts, this.ownership);
+    return checkOwnPosition(facts, this.ownership) ?? checkAllocation(facts, this.allocations);
   }
 }
