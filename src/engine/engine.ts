@@ -175,6 +175,18 @@ export class Engine {
     return this.owners.size;
   }
 
+  /**
+   * Sends intents made for a running strategy from outside it (an operator's forced exit): decided by
+   * the gate, journaled and sent like the strategy's own, and their reports go to the strategy.
+   * False when no running instance has that name.
+   */
+  submit(strategy: string, intents: readonly Intent[]): boolean {
+    const owner = this.deps.strategies.find((s) => s.name === strategy);
+    if (!owner) return false;
+    this.handleIntents(owner, intents);
+    return true;
+  }
+
   own(refId: string, strategy: string): void {
     const owner = this.deps.strategies.find((s) => s.name === strategy);
     if (owner) this.owners.set(refId, owner);

@@ -12,6 +12,7 @@ import { Engine } from './engine.js';
 import { IntentIds } from './intent-ids.js';
 import { OpenOrderBook } from './open-order-book.js';
 import { Allocations } from './allocations.js';
+import { forcedExitIntents, type ForcedExit } from './forced-exit.js';
 import { PositionBook } from './positions.js';
 import { EngineRiskView } from './risk-view.js';
 import type { StrategyRunner } from './strategy-runner.js';
@@ -365,6 +366,28 @@ export class Kernel {
     if (still === undefined) this.haltCancels.clear();
     this.ports.log?.warn(`lifted by an operator: ${lifted.map((c) => c.reason).join('; ')}${still === undefined ? '; trading resumed' : `; trading stays halted: ${still}`}`);
     return lifted;
+  }
+
+  /**
+   * An operator's forced exit of `strategy` (in `market`, else every market it trades): a MARKET sell
+   * of its own position in each, through the gate like any reducing order (see forcedExitIntents).
+   * Undefined when no running strategy has that name.
+   */
+  forceExit(strategy: string, market?: string): ForcedExit | undefined {
+    const runner = this.strategies.find((s) => s.name === strategy);
+    if (!runner) return undefined;
+    const markets = market === undefined ? [...runner.markets] : [market];
+    const { intents, empty } = forcedExitIntents({ positions: this.positions, instrument: (m) => this.riskView.instrument(m), nextId: () => this.ids.next() }, strategy, markets);
+    const decided = new Map<string, Decision>();
+    const sub = this.decisions.subscribe((d) => decided.set(d.intent.intentId, d));
+    try {
+      this.engine.submit(strategy, intents);
+    } finally {
+      sub.unsubscribe();
+    }
+    this.ports.log?.warn({ strategy, markets }, `forced exit of ${strategy} by an operator: ${intents.length} sell(s)`);
+    const exits = intents.map((i) => ({ market: (i as { market: string }).market, amount: (i as { baseAmount: string }).baseAmount, ...(decided.get(i.intentId) && { decision: decided.get(i.intentId)! }) }));
+    return { strategy, exits: [...exits, ...empty.map((e) => ({ market: e.market, amount: '0', note: e.note }))] };
   }
 
   /** Unsubscribes everything (the journal is the caller's to close). */

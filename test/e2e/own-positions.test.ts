@@ -6,57 +6,18 @@
  * strategy holds add up to the account's balance.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { buildBacktestBundle } from '../../backtest/wiring.js';
 import { RiskLimitsSchema } from '../../src/config/index.js';
 import type { Decision } from '../../src/core/index.js';
 import type { Kernel } from '../../src/engine/kernel.js';
-import { defineStrategy, type IntentDraft, type StrategyContext } from '../../src/strategy/index.js';
-import { Position } from '../../src/strategy/position.js';
 import { startLiveHarness } from '../support/live-harness.js';
+import { strategies } from '../support/two-strategies.js';
 import { T0 } from '../support/sandbox-fixture.js';
 import { paritySeries } from '../parity/parity-lanes.js';
 import { PARITY_PRICE, PARITY_STEP_MS } from '../parity/parity-script.js';
 
 const FUNDING = { USD: '100000', BTC: '1' } as const;
 const RISK = { max_intents_per_minute: 600, max_order_notional: '100000', stale_after_ms: 120_000 } as const;
-
-type Step = (ctx: StrategyContext, position: Position) => IntentDraft | undefined;
-const buy = (usd: string): Step => () => ({ kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: usd });
-const exit: Step = (ctx, position) => position.exitAll(ctx);
-
-/** A strategy that does `plan[n]` at its n-th price (one a minute), with a Position for its exits. */
-function scripted(name: string, plan: Readonly<Record<number, Step>>, seen: { n: number }) {
-  return defineStrategy({
-    name,
-    description: `scripted ${name}`,
-    params: z.object({}),
-    markets: ['BTCUSD'],
-    create: () => {
-      const position = new Position('BTCUSD', { sizePct: 10 });
-      return {
-        onEvent: (e, ctx) => {
-          if (e.kind !== 'price' || ctx.warmingUp) return undefined;
-          position.onEvent(e, ctx);
-          const step = plan[seen.n++];
-          return step?.(ctx, position);
-        },
-        onReport: (r, ctx) => void position.onReport(r, ctx),
-      };
-    },
-  });
-}
-
-/** The script: A buys 0.02 BTC, B buys 0.03, B asks to sell 0.04 (more than its own), A exits, B exits. */
-function strategies() {
-  const a = { n: 0 };
-  const b = { n: 0 };
-  return {
-    a: scripted('trend-a', { 0: buy('1200.00'), 3: exit }, a),
-    b: scripted('grid-b', { 1: buy('1800.00'), 2: () => ({ kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '0.04' }), 4: exit }, b),
-    seen: () => Math.min(a.n, b.n),
-  };
-}
 
 interface Lane {
   readonly kernel: Kernel;
