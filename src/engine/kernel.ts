@@ -13,7 +13,7 @@ import { IntentIds } from './intent-ids.js';
 import { OpenOrderBook } from './open-order-book.js';
 import { Allocations } from './allocations.js';
 import { forcedExitIntents, type ForcedExit } from './forced-exit.js';
-import { PositionBook } from './positions.js';
+import { PositionBook, unassignedNote } from './positions.js';
 import { EngineRiskView } from './risk-view.js';
 import type { StrategyRunner } from './strategy-runner.js';
 import { DEFAULT_TRANSFER_LIMITS_REFRESH_MS, MetadataFeed, type VenueMetadata } from './venue-metadata.js';
@@ -243,12 +243,7 @@ export class Kernel {
 
   /** The start says which balances belong to no strategy (a deposit, a holding adopted from an earlier run). */
   private noteUnassigned(found: ReadonlyArray<{ readonly asset: string; readonly amount: Dec }> | undefined): void {
-    for (const { asset, amount } of found ?? []) {
-      this.ports.log?.info(
-        { asset, unassigned: amount.toFixed() },
-        `${amount.toFixed()} ${asset} is held by no strategy (a deposit, or a holding from before this journal): ${this.positions.mode === 'shared' ? 'under risk.positions: shared the strategies of its markets sell it together' : "only a market's sole strategy may sell it; where strategies share a market, none may until risk.positions is shared"}`,
-      );
-    }
+    for (const { asset, amount } of found ?? []) this.ports.log?.info({ asset, unassigned: amount.toFixed() }, unassignedNote(asset, amount, this.positions.mode));
   }
 
   /** The venue's view of our orders (status, amount filled), applied through the order executor. */

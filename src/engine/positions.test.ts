@@ -5,7 +5,7 @@ import { DEFAULT_RISK_LIMITS, RiskGate } from '../risk/index.js';
 import type { RiskView } from '../risk/view.js';
 import { Position } from '../strategy/position.js';
 import type { StrategyContext } from '../strategy/index.js';
-import { PositionBook, type PositionsMode } from './positions.js';
+import { PositionBook, unassignedNote, type PositionsMode } from './positions.js';
 
 const M = 'BTCUSD';
 
@@ -88,6 +88,18 @@ describe('PositionBook: each strategy its own position', () => {
     expect(sell('grid', '0.031')).toMatchObject({ reason: { code: 'OWN_POSITION', details: { own: '0.03' } } });
     // the balance no strategy holds stays apart, and the positions add up to the account
     expect([book.unassignedOf('BTC').toFixed(), book.heldOf('BTC').toFixed()]).toEqual(['1', '0.03']);
+  });
+
+  it('at start, names the balance of a traded base asset that no strategy holds (the journal\'s positions are apart)', () => {
+    const journal = new Journal(':memory:');
+    rig({ journal }).trade('grid', 'BUY', '0.25', '100');
+    const totals: Record<string, Dec> = { BTC: new D('1.25'), USD: new D('500') };
+    const book = new PositionBook({ journal, mode: 'per_strategy', markets: new Map([['grid', new Set([M])]]), mid: () => 100, total: (a) => totals[a] ?? ZERO });
+    const found = book.onBalances(['BTC', 'USD']);
+    expect(found?.map((f) => [f.asset, f.amount.toFixed()])).toEqual([['BTC', '1']]);
+    expect(unassignedNote('BTC', found![0]!.amount, 'per_strategy')).toBe("1 BTC is held by no strategy (a deposit, or a holding from before this journal): only a market's sole strategy may sell it; where strategies share a market, none may until risk.positions is shared");
+    // later balances change nothing
+    expect(book.onBalances(['BTC'])).toBeUndefined();
   });
 
   it('shared, or a market with one strategy: held to the balance alone, the balance no strategy holds included', () => {

@@ -27,6 +27,12 @@ interface Commitment {
 
 const keyOf = (strategy: string, market: string): string => `${strategy}\u0000${market}`;
 
+/** What the start says of a balance no strategy holds. */
+export function unassignedNote(asset: string, amount: Dec, mode: PositionsMode): string {
+  const who = mode === 'shared' ? 'under risk.positions: shared the strategies of its markets sell it together' : "only a market's sole strategy may sell it; where strategies share a market, none may until risk.positions is shared";
+  return `${amount.toFixed()} ${asset} is held by no strategy (a deposit, or a holding from before this journal): ${who}`;
+}
+
 /**
  * The position of every strategy in every market it trades, kept by the kernel from that strategy's
  * own fills as each is reported (orders and quote executions), with the accounting of `tradeloop
