@@ -453,6 +453,7 @@ export class LiveRun {
       ...this.equityFields(end),
       ...endTally(this.deps.journal, this.orphans),
       positions: heldPositions(this.account, this.market, this.equityAsset, (m) => this.kernel.riskView.instrument(m)),
+      ...this.kernel.positions.summary(),
       stoppedStrategies: this.strategies.filter((s) => s.stopped).map((s) => `${s.name}: ${s.stopped}`),
       ...(this.gate.killSwitch.tripped && { halted: this.gate.killSwitch.tripped }),
       ...(this.journalWatch.failure && { journalFailure: this.journalWatch.failure }),

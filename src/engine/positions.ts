@@ -183,6 +183,13 @@ export class PositionBook {
     return [...this.books.values()].filter((b) => b.lastAt > 0).map(positionOf);
   }
 
+  /** The run summary's account view: every strategy's position, and what no strategy holds of each base traded. */
+  summary(): { readonly strategyPositions: StrategyPosition[]; readonly unassigned: Record<string, string> } {
+    const unassigned: Record<string, string> = {};
+    for (const [asset, amount] of this.unassigned ?? []) if (amount.gt(0) && this.heldAsBase(asset)) unassigned[asset] = amount.toFixed();
+    return { strategyPositions: this.list(), unassigned };
+  }
+
   /** Records a strategy's exit levels in force (journaled; cleared when its position goes flat). */
   keepExitLevels(strategy: string, market: MarketSymbol, levels: KeptExitLevels): void {
     const key = keyOf(strategy, market);

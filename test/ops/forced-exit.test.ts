@@ -5,6 +5,7 @@
  * the other keeps its own, and the journal's round trip names the exit's reason.
  */
 import { describe, expect, it } from 'vitest';
+import { renderSummary } from '../../src/cli/panel.js';
 import { tradesFromFills } from '../../src/exec/index.js';
 import { Control } from '../../src/ops/control.js';
 import { OpsState, type OpsRun } from '../../src/ops/index.js';
@@ -44,6 +45,15 @@ describe('an operator\'s forced exit of one strategy', () => {
       expect([positions.view('grid-b', 'BTCUSD').amount.toFixed(), positions.view('trend-a', 'BTCUSD').amount.toFixed()]).toEqual(['0', ownA]);
       // nothing of its own is left: a second exit sells nothing
       expect((await control.act('exit', { strategy: 'grid-b' })).body.exits).toEqual([{ market: 'BTCUSD', amount: '0', note: 'grid-b holds nothing of its own to sell in BTCUSD' }]);
+      // one account view: the kernel's positions, `tradeloop positions` (the journal) and the summary agree, and add up to the account
+      const summary = positions.summary();
+      const byName = (a: { strategy: string }, b: { strategy: string }) => a.strategy.localeCompare(b.strategy);
+      expect([...summary.strategyPositions].sort(byName)).toEqual([...tradesFromFills(h.journal.strategyFills()).positions].sort(byName));
+      expect(summary.unassigned).toEqual({ BTC: '1' });
+      const text = renderSummary({ durationMs: 1, intents: 0, approved: 0, denied: 0, denials: {}, ordersPlaced: 0, fills: 0, fees: '0', openOrdersLeft: 0, unresolved: 0, stoppedStrategies: [], ...summary });
+      expect(text).toMatch(new RegExp(`strategy position\\s+trend-a BTCUSD: ${ownA} BTC, realized P&L 0\\.00 USD`));
+      expect(text).toMatch(/strategy position\s+grid-b BTCUSD: 0\.00000000 BTC, realized P&L -\d+\.\d\d USD/);
+      expect(text).toMatch(/held by no strategy\s+1\.00000000 BTC/);
       const trips = tradesFromFills(h.journal.strategyFills()).roundTrips;
       expect(trips.find((t) => t.strategy === 'grid-b')).toMatchObject({ quantity: ownB, exitReason: 'operator' });
       expect(trips.find((t) => t.strategy === 'trend-a')).toMatchObject({ open: ownA });
