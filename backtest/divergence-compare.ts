@@ -179,6 +179,9 @@ function causeOf(kind: DifferenceKind, p: DecisionPair, ctx: CompareContext): Di
     case 'fill':
       return latencyShows(p, ctx.toleranceMs) ? 'latency' : 'fill-model';
     case 'intent-only-live':
+      // a live intent the replay never made, decided before the polled balances showed a live fill
+      // (a second exit right after the first filled): the live account view lagged, not the data
+      return p.live !== undefined && ctx.balancesAt.length > 0 && unpolledFillBefore(p.live.at, ctx) ? 'latency' : 'unexplained';
     case 'intent-only-replay':
     case 'intent-fields':
       return 'unexplained';
@@ -196,7 +199,12 @@ function staleAccount(p: DecisionPair, ctx: CompareContext): boolean {
   const { live, replay } = p;
   // without recorded balances (a paper run on real data polls none) there is no polled view to lag
   if (ctx.balancesAt.length === 0 || live?.decision !== 'deny' || replay?.decision !== 'approve' || !ACCOUNT_CODES.has(live.denialCode ?? '')) return false;
-  return ctx.liveFillTimes.some((t) => t <= live.at && !ctx.balancesAt.some((b) => b >= t && b <= live.at));
+  return unpolledFillBefore(live.at, ctx);
+}
+
+/** Whether a live fill came at or before `at` with no balances response between them (the polled account had not heard of it). */
+function unpolledFillBefore(at: number, ctx: CompareContext): boolean {
+  return ctx.liveFillTimes.some((t) => t <= at && !ctx.balancesAt.some((b) => b >= t && b <= at));
 }
 
 /** An order meant to fill at once whose fills came later than the tolerance on one side only. */

@@ -216,7 +216,7 @@ export async function runRecordedBookBacktest(cfg: RecordedBookConfig): Promise<
   const { kernel, runner } = rk;
   const source = new RecordedBookSource(venue);
   kernel.attach(source);
-  const tracker = new RoundTripTracker();
+  const tracker = new RoundTripTracker(true, (ref) => rk.counters.exitReasons.get(ref));
   const watchEquity = cfg.limits?.daily_loss_limit !== undefined || cfg.limits?.max_drawdown_pct !== undefined;
   const times: number[] = [];
   const prices: number[] = [];

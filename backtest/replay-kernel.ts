@@ -30,6 +30,8 @@ export interface ReplayKernelOptions {
   readonly log?: Logger;
   /** Keep no intent trace (`intents` comes back empty; `decided` still counts them). */
   readonly figuresOnly?: boolean;
+  /** More strategies run beside the main one on the same account (each with its own position). */
+  readonly alongside?: ReadonlyArray<{ readonly name: string; readonly definition: StrategyDefinition; readonly params: Readonly<Record<string, unknown>>; readonly markets: readonly MarketSymbol[] }>;
 }
 
 /** The counters a backtest reports, fed by the kernel's decisions and reports. */
@@ -39,6 +41,8 @@ export interface RunCounters {
   readonly outcomes: { accepted: number; fills: number; cancelled: number; rejected: number; failed: number };
   /** Decisions on intents, counted also when no trace is kept. */
   decided: number;
+  /** Why each recent approved sell was made, by its intent id (for the round trips it closes). */
+  readonly exitReasons: Map<string, string>;
 }
 
 export interface ReplayKernel {
@@ -58,13 +62,17 @@ export function buildReplayKernel(o: ReplayKernelOptions): ReplayKernel {
       fillsSinceMs: o.startMs,
       // only the run moves money in a backtest: limits are re-read while its transfers can still change them
       transferLimitsRefresh: 'after-transfers',
-      strategies: (ids: IntentIds) => [(runner = new StrategyRunner(o.definition.name, o.definition, o.params, o.markets, ids, o.log))],
+      strategies: (ids: IntentIds) => [
+        (runner = new StrategyRunner(o.definition.name, o.definition, o.params, o.markets, ids, o.log)),
+        ...(o.alongside ?? []).map((a) => new StrategyRunner(a.name, a.definition, a.params, a.markets, ids, o.log)),
+      ],
     },
   );
-  const counters: RunCounters = { intents: [], denials: {}, outcomes: { accepted: 0, fills: 0, cancelled: 0, rejected: 0, failed: 0 }, decided: 0 };
+  const counters: RunCounters = { intents: [], denials: {}, outcomes: { accepted: 0, fills: 0, cancelled: 0, rejected: 0, failed: 0 }, decided: 0, exitReasons: new Map() };
   const figuresOnly = o.figuresOnly === true;
   kernel.decisions$.subscribe((d) => {
     counters.decided++;
+    if (d.kind === 'approve' && (d.intent.kind === 'place-order' || d.intent.kind === 'execute-quote') && d.intent.exitReason !== undefined) noteExitReason(counters.exitReasons, d.intent.intentId, d.intent.exitReason);
     if (!figuresOnly) counters.intents.push(traceOf(d));
     if (d.kind === 'deny') noteDenial(counters.denials, d.reason, d.at);
   });
@@ -86,11 +94,11 @@ export interface Marked {
 
 /** The figures and counts of a run every driver reports the same way (the driver adds its own fields). */
 export function runFigures(rk: ReplayKernel, market: MarketSymbol, m: Marked, tracker: RoundTripTracker): Pick<BacktestRun,
-  'market' | 'times' | 'prices' | 'equity' | 'trades' | 'fills' | 'feesPaid' | 'openSince' | 'metrics' | 'intents' | 'decisions' | 'denials' | 'orders' | 'strategyStopped' | 'strategyFailure' | 'stoppedAt'> {
+  'market' | 'times' | 'prices' | 'equity' | 'trades' | 'exitReasons' | 'fills' | 'feesPaid' | 'openSince' | 'metrics' | 'intents' | 'decisions' | 'denials' | 'orders' | 'strategyStopped' | 'strategyFailure' | 'stoppedAt'> {
   const { kernel, runner, counters } = rk;
   const open = tracker.openSince !== undefined ? { openSince: tracker.openSince } : {};
   return {
-    market, times: m.times, prices: m.prices, equity: m.equity, trades: tracker.trades, fills: tracker.fills, feesPaid: tracker.totalFees, ...open,
+    market, times: m.times, prices: m.prices, equity: m.equity, trades: tracker.trades, exitReasons: tracker.exitReasons, fills: tracker.fills, feesPaid: tracker.totalFees, ...open,
     metrics: computeMetrics({ times: m.times, equity: m.equity, prices: m.prices, trades: tracker.trades, feesPaid: tracker.totalFees, ...open }),
     intents: counters.intents, decisions: kernel.gate.stats(), denials: counters.denials,
     orders: { ...counters.outcomes, openAtEnd: kernel.openOrders.count() },
@@ -116,4 +124,12 @@ export function traceOf(d: Decision): IntentTrace {
   const outcome = d.kind === 'approve' ? 'approve' : d.reason.code;
   if (i.kind === 'place-order' || i.kind === 'execute-quote') return { at: d.at, kind: i.kind, market: i.market, side: i.side, outcome };
   return { at: d.at, kind: i.kind, outcome };
+}
+
+/** Exit reasons kept for the round trips still to close: the latest few hundred sells (a trip closes within a few fills of its sell). */
+const EXIT_REASONS_KEPT = 512;
+
+function noteExitReason(reasons: Map<string, string>, refId: string, reason: string): void {
+  reasons.set(refId, reason);
+  if (reasons.size > EXIT_REASONS_KEPT) reasons.delete(reasons.keys().next().value as string);
 }

@@ -28,11 +28,11 @@ describe('writeBacktestReport', () => {
 
   it('writes every round trip to trades.csv with its money strings unchanged', () => {
     const rows = readFileSync(files.trades, 'utf8').trimEnd().split('\n');
-    expect(rows[0]).toBe('market,side,entry_time,exit_time,quantity,entry_price,exit_price,pnl,fees');
+    expect(rows[0]).toBe('market,side,entry_time,exit_time,quantity,entry_price,exit_price,pnl,fees,exit_reason');
     expect(rows).toHaveLength(run.trades.length + 1);
     const t = run.trades[0]!;
     expect(rows[1]).toBe(['BTCUSD', 'long', new Date(t.entryAt).toISOString().replace('.000Z', 'Z'),
-      new Date(t.exitAt).toISOString().replace('.000Z', 'Z'), t.quantity, t.entryPrice, t.exitPrice, t.pnl, t.fees].join(','));
+      new Date(t.exitAt).toISOString().replace('.000Z', 'Z'), t.quantity, t.entryPrice, t.exitPrice, t.pnl, t.fees, ''].join(','));
   });
 
   it('writes every point to equity.csv with buy-and-hold and drawdown', () => {

@@ -47,6 +47,8 @@ export interface ReportInput {
   readonly prices: Float64Array;
   readonly equity: Float64Array;
   readonly trades: readonly RoundTrip[];
+  /** Why each trade's closing sell was made, one per trade (BacktestRun.exitReasons); the exit_reason column. */
+  readonly exitReasons?: readonly string[];
   /** Buy/sell markers; by default each round trip's entry and exit. */
   readonly fills?: readonly FillMarker[];
   readonly metrics: BacktestMetrics;
@@ -93,7 +95,7 @@ export function writeBacktestReport(outDir: string, input: ReportInput, assets: 
   const files = { trades: join(outDir, 'trades.csv'), equity: join(outDir, 'equity.csv'), html: join(outDir, 'report.html') };
   const hold = buyHoldSeries(input.prices, input.equity[0]!);
   const drawdown = drawdownSeries(input.equity);
-  writeTradesCsv(files.trades, input.trades);
+  writeTradesCsv(files.trades, input.trades, input.exitReasons ?? []);
   writeEquityCsv(files.equity, input, hold, drawdown);
   const html = renderReportHtml(buildPage(input, hold, drawdown), assets);
   writeChunks(files.html, [html]);
@@ -120,11 +122,11 @@ function* lines(header: string, count: number, line: (i: number) => string): Gen
   }
 }
 
-function writeTradesCsv(file: string, trades: readonly RoundTrip[]): void {
-  const header = 'market,side,entry_time,exit_time,quantity,entry_price,exit_price,pnl,fees';
+function writeTradesCsv(file: string, trades: readonly RoundTrip[], exitReasons: readonly string[]): void {
+  const header = 'market,side,entry_time,exit_time,quantity,entry_price,exit_price,pnl,fees,exit_reason';
   writeChunks(file, lines(header, trades.length, (i) => {
     const t = trades[i]!;
-    return [csvText(t.market ?? ''), t.side, iso(t.entryAt), iso(t.exitAt), t.quantity, t.entryPrice, t.exitPrice, t.pnl, t.fees].join(',');
+    return [csvText(t.market ?? ''), t.side, iso(t.entryAt), iso(t.exitAt), t.quantity, t.entryPrice, t.exitPrice, t.pnl, t.fees, exitReasons[i] ?? ''].join(',');
   }));
 }
 

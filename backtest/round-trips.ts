@@ -57,6 +57,9 @@ function sum(total: Exact, x: Exact): Exact {
 export class RoundTripTracker {
   readonly trades: RoundTrip[] = [];
   readonly fills: FillMarker[] = [];
+  /** Why each round trip's closing sell was made (`exitReasonOf` of its intent), '' where it did not say: one per trade. */
+  readonly exitReasons: string[] = [];
+  private exitReason = '';
   private feesPaid: Exact = EXACT_ZERO;
   private position: Exact = EXACT_ZERO;
   private entryAt = 0;
@@ -67,7 +70,11 @@ export class RoundTripTracker {
   private readonly sells = new TradeSide();
 
   /** `markers` false: no fill markers are kept (`fills` stays empty), for runs that only want figures. */
-  constructor(private readonly markers = true) {}
+  constructor(
+    private readonly markers = true,
+    /** The exit reason of a sell intent by its ref_id (see ExitReasonKind), when known. */
+    private readonly exitReasonOf?: (refId: string) => string | undefined,
+  ) {}
 
   /** Records one fill; closes the round trip when the position is flat again. */
   add(x: PointExecution): void {
@@ -90,6 +97,7 @@ export class RoundTripTracker {
     this.received = sum(this.received, x.exactQuoteAmount);
     this.sells.add(amount, price);
     this.fees = sum(this.fees, x.exactCommission);
+    if (this.exitReasonOf) this.exitReason = this.exitReasonOf(x.refId) ?? '';
     if (this.position.units === 0n) this.close(x);
   }
 
@@ -111,6 +119,7 @@ export class RoundTripTracker {
   }
 
   private close(x: PointExecution): void {
+    if (this.exitReasonOf) this.exitReasons.push(this.exitReason);
     this.trades.push({
       market: x.market,
       side: 'long',

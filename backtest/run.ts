@@ -97,6 +97,8 @@ export interface BacktestRun {
   /** Marked at each point (a view of `equityBuffer` when one was given). */
   readonly equity: Float64Array;
   readonly trades: readonly RoundTrip[];
+  /** Why each round trip's closing sell was made (stop-loss, signal, ...; '' where its intent did not say), one per trade (absent: not followed). */
+  readonly exitReasons?: readonly string[];
   /** Each fill, for the report's chart (empty with `figuresOnly`). */
   readonly fills: readonly FillMarker[];
   readonly feesPaid: string;
@@ -165,7 +167,7 @@ export async function runBacktest(cfg: BacktestConfig): Promise<BacktestRun> {
     if (warm !== undefined && warm.events.length > 0) b.kernel.engine.warmUp(warm.events);
     const warmed = warm?.events.length ?? 0;
     const all = cfg.series.times.subarray(start, end);
-    const tracker = new RoundTripTracker(!figuresOnly);
+    const tracker = new RoundTripTracker(!figuresOnly, (ref) => b.replay.counters.exitReasons.get(ref));
     const covered = await replay(b, cfg, { market, base, quote, times: all, prices: cfg.series.prices.subarray(start, end), tracker, equity });
     // a stopped strategy's figures count only the points up to its failure
     const times = all.subarray(0, covered);
@@ -282,3 +284,4 @@ function pickMarket(cfg: BacktestConfig): MarketSymbol {
   }
   return market;
 }
+

@@ -19,7 +19,7 @@ import { PointMarket, type PointMarketOptions } from '../src/sim/replay/point-ma
 import type { StrategyDefinition } from '../src/strategy/define.js';
 import { PointReplaySource } from '../src/venue/point-replay-source.js';
 import { PointVenue } from '../src/venue/point-venue.js';
-import { buildReplayKernel, type ReplayKernel } from './replay-kernel.js';
+import { buildReplayKernel, type ReplayKernel, type ReplayKernelOptions } from './replay-kernel.js';
 
 /**
  * Closed orders, fills and finished intents a backtest keeps for lookups. Nothing reads them again
@@ -44,6 +44,8 @@ export interface BundleOptions {
   readonly onDecision?: (d: Decision) => void;
   /** Keep no intent trace (the counters still count). */
   readonly figuresOnly?: boolean;
+  /** More strategies run beside the main one on the same account (each with its own position). */
+  readonly alongside?: ReplayKernelOptions['alongside'];
 }
 
 /** Everything the driver steps and reads: the clock, point replay, its source and the kernel. */
@@ -69,7 +71,7 @@ export function buildBacktestBundle(o: BundleOptions): BacktestBundle {
   // in memory unless a file is asked for: same records and rules, a fraction of the cost per intent
   const memory = o.journalFile === undefined ? new MemoryJournal({ keepFinished: RECORDS_KEPT }) : undefined;
   const journal: JournalStore = memory ?? new Journal(o.journalFile!);
-  const rk = buildReplayKernel({ clock, venue, journal, definition: o.definition, params: o.params, markets: o.markets, startMs: o.startMs, limits: o.limits, ...(o.log && { log: o.log }), ...(o.figuresOnly && { figuresOnly: true }) });
+  const rk = buildReplayKernel({ clock, venue, journal, definition: o.definition, params: o.params, markets: o.markets, startMs: o.startMs, limits: o.limits, ...(o.log && { log: o.log }), ...(o.figuresOnly && { figuresOnly: true }), ...(o.alongside && { alongside: o.alongside }) });
   const kernel = rk.kernel;
   if (o.onDecision) kernel.decisions$.subscribe(o.onDecision);
   const source = new PointReplaySource(points, o.withQuotes ?? false);

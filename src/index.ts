@@ -7,7 +7,7 @@
 
 // Defining a strategy
 export { defineStrategy, marketsOf } from './strategy/define.js';
-export type { AccountView, IntentDraft, StrategyContext, StrategyDefinition, StrategyHandlers } from './strategy/define.js';
+export type { AccountView, IntentDraft, KeptExitLevels, OwnPosition, StrategyContext, StrategyDefinition, StrategyHandlers } from './strategy/define.js';
 export { resolveParams } from './strategy/params.js';
 
 // The params schema builder, re-exported so a plugin needs no second dependency
@@ -19,6 +19,7 @@ export type {
   DenialCode,
   DenialReason,
   ExecReport,
+  ExitReasonKind,
   Intent,
   MarketEvent,
   OrderTerms,

@@ -5,6 +5,7 @@
  */
 export { StrategyTestKit } from './strategy/testkit.js';
 export type { EventInput } from './strategy/testkit.js';
+export type { KeptExitLevels } from './strategy/define.js';
 export { TestClock } from './clock/test-clock.js';
 export { backtestStrategy } from '../backtest/testkit.js';
 export type { TestBacktestOptions, TestBacktestResult } from '../backtest/testkit.js';

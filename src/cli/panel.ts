@@ -1,5 +1,6 @@
 import { fallbackPriceDecimals, formatAmount, formatMoney, formatPrice, splitMarket, type Decision, type ExecReport } from '../core/index.js';
 import type { HeldPosition, RunSummary, RunView } from '../live/run-view.js';
+import type { StrategyPosition } from '../exec/journal-trades.js';
 import { formatTable } from './table.js';
 
 /**
@@ -137,12 +138,20 @@ export function renderSummary(s: RunSummary): string {
     if (s.positions.length === 0) rows.push(['positions held', `none (all in ${asset})`]);
     for (const p of s.positions) rows.push(['position held', positionText(p, asset)]);
   }
+  for (const p of s.strategyPositions ?? []) rows.push(['strategy position', strategyPositionText(p)]);
+  for (const [a, amount] of Object.entries(s.unassigned ?? {})) rows.push(['held by no strategy', formatMoney(amount, a)]);
   if (s.orphans && Object.keys(s.orphans).length) rows.push(['orphans at start', Object.entries(s.orphans).map(([k, v]) => `${k} ${v}`).join(', ')]);
   for (const x of s.stoppedStrategies) rows.push(['stopped strategy', x]);
   if (s.halted) rows.push(['halted', s.halted]);
   if (s.journalFailure) rows.push(['journal', `FAILED (${s.journalFailure.kind}): trading halted at ${new Date(s.journalFailure.at).toISOString().slice(0, 19).replace('T', ' ')} UTC`]);
   const width = Math.max(...rows.map((r) => r[0]!.length));
   return ['run summary', ...rows.map(([k, v]) => `  ${k!.padEnd(width)}  ${v}`)].join('\n');
+}
+
+/** "grid-b BTCUSD: 0.03000000 BTC, realized P&L -3.60 USD, fees 3.60 USD": one strategy's own position. */
+function strategyPositionText(p: StrategyPosition): string {
+  const { base, quote } = splitMarket(p.market);
+  return `${p.strategy} ${p.market}: ${formatMoney(p.position, base)}, realized P&L ${formatMoney(p.realizedPnl, quote)}, fees ${formatMoney(p.fees, quote)}`;
 }
 
 /** "0.25000000 BTC at 62000.00 = 15500.00 USD", or the amount alone when no price was known. */

@@ -87,6 +87,12 @@ describe('config messages in our own words', () => {
   it('words problems of a config given in code the same way', () => {
     expect(problemsOf(() => parseConfig({ risk: { max_order_notional: 25000 } }))['risk.max_order_notional']).toMatch(/must be a decimal amount, e\.g\. "1000"/);
   });
+
+  it('risk.positions is per_strategy unless the config says shared; another word is named with both choices', () => {
+    expect(parseConfig({}).risk.positions).toBe('per_strategy');
+    expect(parseConfig({ risk: { positions: 'shared' } }).risk.positions).toBe('shared');
+    expect(problemsOf(() => parseConfig({ risk: { positions: 'mine' } }))['risk.positions']).toMatch(/per_strategy .*or shared/);
+  });
 });
 
 describe('finding the config', () => {

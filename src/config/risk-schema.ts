@@ -33,6 +33,12 @@ export const RiskLimitsSchema = z
     daily_loss_limit: decimalString.optional(),
     /** Kill switch: drawdown from the equity peak, percent (empty = off). */
     max_drawdown_pct: z.number().positive().max(100).optional(),
+    /**
+     * Strategies trading one market: `per_strategy` (default) gives each its own position, kept from
+     * its own fills, and denies a sell of more than it (OWN_POSITION); `shared` lets them sell one
+     * position together, held to the account's balance alone.
+     */
+    positions: z.enum(['per_strategy', 'shared'], { error: 'must be per_strategy (each strategy sells only its own position) or shared (the strategies of a market share one position)' }).default('per_strategy'),
   })
   .strict();
 

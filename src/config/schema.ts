@@ -122,6 +122,15 @@ export const StrategyConfigSchema = z
     name: z.string().regex(/^[a-z][a-z0-9-]*$/, 'must be kebab-case (lower-case letters, digits and -, starting with a letter), e.g. sma-btc').optional(),
     /** Parameters, validated against the plugin's own schema when it loads. */
     params: z.record(z.string(), z.unknown()).default({}),
+    /**
+     * Capital of this strategy: an amount of the quote asset ("5000") or a share of its balance at
+     * start ("25%"); its positions' cost and open buys stay within it (ALLOCATION). Default: none.
+     */
+    allocation: z
+      .string({ error: 'must be an amount of the quote asset, e.g. "5000", or a share of its balance at start, e.g. "25%"' })
+      .regex(/^([0-9]*\.?[0-9]+%?)$/, 'must be an amount of the quote asset, e.g. "5000", or a share of its balance at start, e.g. "25%"')
+      .refine((v) => Number(v.replace('%', '')) > 0 && (!v.endsWith('%') || Number(v.slice(0, -1)) <= 100), 'must be more than 0 (a share at most 100%)')
+      .optional(),
   })
   .strict();
 

@@ -78,8 +78,15 @@ interface IntentBase {
   readonly strategy: string;
 }
 
+/**
+ * Why a sell closes (part of) a position: a rule of the position helper (`stop-loss`, `take-profit`,
+ * `trailing-stop`), the strategy's own signal, an operator's forced exit, or the kill switch. Journaled
+ * with the intent and shown with the round trip it closes.
+ */
+export type ExitReasonKind = 'stop-loss' | 'take-profit' | 'trailing-stop' | 'signal' | 'operator' | 'kill-switch';
+
 export type Intent =
-  | (IntentBase & OrderTerms & { readonly kind: 'place-order' })
+  | (IntentBase & OrderTerms & { readonly kind: 'place-order'; readonly exitReason?: ExitReasonKind })
   | (IntentBase & { readonly kind: 'cancel-order'; readonly orderRefId: string })
   | (IntentBase & {
       readonly kind: 'execute-quote';
@@ -89,6 +96,7 @@ export type Intent =
       readonly quoteAmount?: string;
       /** Worst acceptable price: highest for a buy, lowest for a sell. */
       readonly limitPrice?: string;
+      readonly exitReason?: ExitReasonKind;
     })
   | (IntentBase & {
       readonly kind: 'transfer';
@@ -108,6 +116,10 @@ export type DenialCode =
   | 'MARKET_NOT_ALLOWED'
   | 'MAX_NOTIONAL'
   | 'MAX_POSITION'
+  /** A sell of more than the selling strategy's own position, where strategies of a market each own theirs. */
+  | 'OWN_POSITION'
+  /** A buy beyond the strategy's `allocation` of the quote asset. */
+  | 'ALLOCATION'
   | 'MAX_OPEN_ORDERS'
   | 'RATE'
   | 'PRICE_BAND'

@@ -3,9 +3,10 @@ import type { JournalStore, OrderExecutor, QuoteExecutor, TransferExecutor } fro
 import { isJournalFileFailure } from '../exec/journal-faults.js';
 import type { Logger } from '../log/index.js';
 import type { RiskGate } from '../risk/index.js';
-import type { AccountStore, MarketStore } from '../state/index.js';
+import { midOf, type AccountStore, type MarketStore } from '../state/index.js';
 import type { StrategyContext } from '../strategy/index.js';
 import type { OpenOrderBook } from './open-order-book.js';
+import { PositionBook } from './positions.js';
 import type { EngineRiskView } from './risk-view.js';
 import type { StrategyRunner } from './strategy-runner.js';
 
@@ -20,6 +21,8 @@ export interface EngineDeps {
   readonly openOrders: OpenOrderBook;
   readonly executors: { readonly orders: OrderExecutor; readonly quotes: QuoteExecutor; readonly transfers: TransferExecutor };
   readonly strategies: readonly StrategyRunner[];
+  /** Each strategy's own positions (`ctx.position`); the kernel passes its own, an engine made alone keeps one. */
+  readonly positions?: PositionBook;
   readonly log?: Logger;
   /** Called with every decision (the live panel shows recent ones). */
   readonly onDecision?: (d: Decision) => void;
@@ -43,8 +46,13 @@ export class Engine {
   private lastRunner: StrategyRunner | undefined;
   private lastContext: StrategyContext | undefined;
   readonly counters = { events: 0, reports: 0, intents: 0, approved: 0, denied: 0 };
+  private readonly positions: PositionBook;
 
-  constructor(private readonly deps: EngineDeps) {}
+  constructor(private readonly deps: EngineDeps) {
+    this.positions =
+      deps.positions ??
+      new PositionBook({ journal: deps.journal, mode: 'per_strategy', markets: new Map(deps.strategies.map((s) => [s.name, s.markets])), mid: (m) => midOf(deps.market.snapshot(m)), total: (a) => deps.account.total(a) });
+  }
 
   /** Feeds a market event (from a market source). */
   onMarketEvent(event: MarketEvent): void {
@@ -165,6 +173,18 @@ export class Engine {
   /** Intents whose strategy still hears their reports (orders open or not known to be done). */
   get ownedIntents(): number {
     return this.owners.size;
+  }
+
+  /**
+   * Sends intents made for a running strategy from outside it (an operator's forced exit): decided by
+   * the gate, journaled and sent like the strategy's own, and their reports go to the strategy.
+   * False when no running instance has that name.
+   */
+  submit(strategy: string, intents: readonly Intent[]): boolean {
+    const owner = this.deps.strategies.find((s) => s.name === strategy);
+    if (!owner) return false;
+    this.handleIntents(owner, intents);
+    return true;
   }
 
   own(refId: string, strategy: string): void {
@@ -297,6 +317,8 @@ export class Engine {
         openOrders: (m?: MarketSymbol) => openOrders.list().filter((o) => o.strategy === s.name && (m === undefined || o.market === m)),
       },
       intentIdOf: (d) => (typeof d === 'object' && d !== null ? s.intentIdOf(d) : undefined),
+      position: (m) => this.positions.view(s.name, m),
+      keepExitLevels: (m, levels) => this.positions.keepExitLevels(s.name, m, levels),
     } satisfies StrategyContext;
     return Object.defineProperty(ctx, 'warmingUp', { get: () => this.warming });
   }

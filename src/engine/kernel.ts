@@ -4,13 +4,16 @@ import type { Dec, Decision, ExecReport } from '../core/index.js';
 import { errorMessage, FillTracker, isJournalFileFailure, OrderExecutor, QuoteExecutor, Reconciler, TransferExecutor, type ExecContext, type JournalStore } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
 import { RiskGate, type HaltCause, type HaltKind, type RiskLimits } from '../risk/index.js';
-import { AccountStore, MarketStore, type AccountEvent } from '../state/index.js';
+import { AccountStore, MarketStore, midOf, type AccountEvent } from '../state/index.js';
 import { HotStream } from '../state/hot-stream.js';
 import type { MarketSource, Venue, VenueOrder } from '../venue/index.js';
 import { cancelOrders, DEFAULT_CANCEL_TIMEOUT_MS, type CancelAllResult } from './cancel-all.js';
 import { Engine } from './engine.js';
 import { IntentIds } from './intent-ids.js';
 import { OpenOrderBook } from './open-order-book.js';
+import { Allocations } from './allocations.js';
+import { forcedExitIntents, type ForcedExit } from './forced-exit.js';
+import { PositionBook, unassignedNote } from './positions.js';
 import { EngineRiskView } from './risk-view.js';
 import type { StrategyRunner } from './strategy-runner.js';
 import { DEFAULT_TRANSFER_LIMITS_REFRESH_MS, MetadataFeed, type VenueMetadata } from './venue-metadata.js';
@@ -31,6 +34,8 @@ export interface KernelOptions {
   /** Market store: data older than this is stale; bounded price history per market. */
   readonly staleAfterMs?: number;
   readonly historyCapacity?: number;
+  /** `strategies[].allocation` by strategy name: an amount of the quote asset, or a share ("25%") of its balance at start. */
+  readonly allocations?: ReadonlyMap<string, string>;
   /** Fills are read from this time on (a live run looks a day back, a backtest from its first point). */
   readonly fillsSinceMs: number;
   /** Passed to the executors' context (see ExecContext). */
@@ -66,6 +71,10 @@ export class Kernel {
   readonly fills: FillTracker;
   readonly reconciler: Reconciler;
   readonly openOrders: OpenOrderBook;
+  /** Each strategy's own position per market, from its own fills (see PositionBook). */
+  readonly positions: PositionBook;
+  /** Capital per strategy (see Allocations). */
+  readonly allocations: Allocations;
   private readonly ids: IntentIds;
   // called for every report and decision: plain loops over their subscribers (see HotStream)
   private readonly reports = new HotStream<ExecReport>();
@@ -87,9 +96,18 @@ export class Kernel {
     this.account = new AccountStore(clock);
     this.openOrders = new OpenOrderBook(journal);
     this.riskView = new EngineRiskView(clock, this.market, this.account, options.limits.fee_bps, this.openOrders);
-    this.gate = new RiskGate(options.limits, this.riskView, log?.child({ component: 'risk' }));
+    const ownership = { restricted: (m: string) => this.positions.restricted(m), ownSellable: (s: string, m: string) => this.positions.ownSellable(s, m) };
+    const allocations = (this.allocations = new Allocations(options.allocations ?? new Map(), { costOf: (s, q) => this.positions.costOf(s, q), total: (a) => this.account.total(a), market: this.market }));
+    this.gate = new RiskGate(options.limits, this.riskView, log?.child({ component: 'risk' }), ownership, options.allocations?.size ? allocations : undefined);
     const ids = (this.ids = new IntentIds(options.refPrefix, IntentIds.lastOf(options.refPrefix, journal.intents().map((r) => r.refId))));
     this.strategies = options.strategies(ids);
+    this.positions = new PositionBook({
+      journal,
+      mode: options.limits.positions ?? 'per_strategy',
+      markets: new Map(this.strategies.map((s) => [s.name, s.markets])),
+      mid: (m) => midOf(this.market.snapshot(m)),
+      total: (a) => this.account.total(a),
+    });
     const ctx: ExecContext = { venue, journal, clock, ...(log && { log: log.child({ component: 'exec' }) }), emit: (r) => this.reports.next(r), ...options.exec };
     this.orders = new OrderExecutor(ctx);
     this.quotes = new QuoteExecutor(ctx, options.limits.min_quote_time_left_ms);
@@ -106,14 +124,22 @@ export class Kernel {
       openOrders: this.openOrders,
       executors: { orders: this.orders, quotes: this.quotes, transfers: this.transfers },
       strategies: this.strategies,
+      positions: this.positions,
       ...(log && { log: log.child({ component: 'engine' }) }),
-      onDecision: (d) => this.decisions.next(d),
+      onDecision: (d) => {
+        this.positions.onDecision(d);
+        this.allocations.onDecision(d);
+        this.decisions.next(d);
+      },
     });
     // the engine hears every report first, then the observers (panel, summary, backtest report)
     this.subs.push(this.reports.subscribe((r) => {
       // the order executor accepts an order only under the ref_id the venue gives it: its fills are ours
       if (r.kind === 'accepted') this.fills.confirm(r.orderId, r.refId);
       this.openOrders.onReport(r);
+      // a strategy's position moves on the fill report itself, before it hears of it
+      this.positions.onReport(r);
+      this.allocations.onReport(r);
       this.engine.onReport(r);
       // the engine's risk view has settled a transfer's spend of the limits: read them again
       if (r.kind === 'transferred' || ((r.kind === 'rejected' || r.kind === 'failed') && journal.facts(r.refId) !== undefined && journal.get(r.refId)?.kind === 'transfer')) this.metadata?.refreshSoon();
@@ -205,10 +231,19 @@ export class Kernel {
    */
   applyAccount(e: AccountEvent): void {
     this.account.apply(e);
+    if (e.kind === 'balances') {
+      this.noteUnassigned(this.positions.onBalances(e.items.map((b) => b.asset)));
+      this.allocations.onBalances(e.items.map((b) => b.asset));
+    }
     if (e.kind !== 'open-orders') return;
     let foreign = 0;
     for (const o of e.orders) if (!this.openOrders.has(o.refId) && this.ports.journal.facts(o.refId) === undefined) foreign++;
     this.riskView.setForeignOpenOrders(foreign);
+  }
+
+  /** The start says which balances belong to no strategy (a deposit, a holding adopted from an earlier run). */
+  private noteUnassigned(found: ReadonlyArray<{ readonly asset: string; readonly amount: Dec }> | undefined): void {
+    for (const { asset, amount } of found ?? []) this.ports.log?.info({ asset, unassigned: amount.toFixed() }, unassignedNote(asset, amount, this.positions.mode));
   }
 
   /** The venue's view of our orders (status, amount filled), applied through the order executor. */
@@ -326,6 +361,28 @@ export class Kernel {
     if (still === undefined) this.haltCancels.clear();
     this.ports.log?.warn(`lifted by an operator: ${lifted.map((c) => c.reason).join('; ')}${still === undefined ? '; trading resumed' : `; trading stays halted: ${still}`}`);
     return lifted;
+  }
+
+  /**
+   * An operator's forced exit of `strategy` (in `market`, else every market it trades): a MARKET sell
+   * of its own position in each, through the gate like any reducing order (see forcedExitIntents).
+   * Undefined when no running strategy has that name.
+   */
+  forceExit(strategy: string, market?: string): ForcedExit | undefined {
+    const runner = this.strategies.find((s) => s.name === strategy);
+    if (!runner) return undefined;
+    const markets = market === undefined ? [...runner.markets] : [market];
+    const { intents, empty } = forcedExitIntents({ positions: this.positions, instrument: (m) => this.riskView.instrument(m), nextId: () => this.ids.next() }, strategy, markets);
+    const decided = new Map<string, Decision>();
+    const sub = this.decisions.subscribe((d) => decided.set(d.intent.intentId, d));
+    try {
+      this.engine.submit(strategy, intents);
+    } finally {
+      sub.unsubscribe();
+    }
+    this.ports.log?.warn({ strategy, markets }, `forced exit of ${strategy} by an operator: ${intents.length} sell(s)`);
+    const exits = intents.map((i) => ({ market: (i as { market: string }).market, amount: (i as { baseAmount: string }).baseAmount, ...(decided.get(i.intentId) && { decision: decided.get(i.intentId)! }) }));
+    return { strategy, exits: [...exits, ...empty.map((e) => ({ market: e.market, amount: '0', note: e.note }))] };
   }
 
   /** Unsubscribes everything (the journal is the caller's to close). */

@@ -39,8 +39,8 @@ describe('round trips and positions from journal fills', () => {
     expect(positions.find((p) => p.strategy === 'b')).toMatchObject({ position: '0', realizedPnl: '30', roundTrips: 1, wins: 1 });
   });
 
-  it('counts a fee charged in the base asset at the fill price', () => {
+  it('counts a fee charged in the base asset at the fill price, and holds that much less (as the account does)', () => {
     const { positions } = tradesFromFills([{ ...fill('c', 'BUY', '1', '200'), commission: '0.001', commissionAsset: 'BTC' }]);
-    expect(positions[0]).toMatchObject({ fees: '0.2', costBasis: '200.2' });
+    expect(positions[0]).toMatchObject({ position: '0.999', fees: '0.2', costBasis: '200' });
   });
 });

@@ -21,6 +21,8 @@ export interface StrategyFill {
   readonly commission: string;
   readonly commissionAsset: string;
   readonly at: number;
+  /** Why the intent sold, when it said (see ExitReasonKind); null or absent otherwise. */
+  readonly exitReason?: string | null;
 }
 
 /** A round trip of one strategy in one market; `exitAt` and the exit fields are absent while open. */
@@ -35,6 +37,8 @@ export interface JournalRoundTrip {
   readonly open: string;
   readonly entryPrice: string;
   readonly exitPrice?: string;
+  /** Why the fill that closed it sold (`stop-loss`, `signal`, `operator`, ...), when its intent said. */
+  readonly exitReason?: string;
   /** Closed: received minus spent; open: the realized part (partial exits), in the quote asset. */
   readonly pnl: string;
   /** Fees paid in the round trip, in the quote asset. */
@@ -65,7 +69,8 @@ export interface StrategyPosition {
 /** Places kept of values that come from a division (averages, average-cost shares): exact sums keep all. */
 const RATIO_DP = 12;
 
-interface Book {
+/** One strategy's running account of one market (the kernel keeps one per strategy and market too: see engine/positions.ts). */
+export interface Book {
   readonly strategy: string;
   readonly market: string;
   position: Dec;
@@ -79,7 +84,8 @@ interface Book {
   trip: Trip | undefined;
 }
 
-interface Trip {
+/** The round trip a book has open. */
+export interface Trip {
   entryAt: number;
   spent: Dec;
   received: Dec;
@@ -100,34 +106,46 @@ export function tradesFromFills(fills: readonly StrategyFill[]): { roundTrips: J
     const key = `${f.strategy}\u0000${f.market}`;
     let book = books.get(key);
     if (book === undefined) {
-      book = { strategy: f.strategy, market: f.market, position: ZERO, cost: ZERO, realized: ZERO, fees: ZERO, trips: 0, wins: 0, lastAt: 0, lastPrice: f.price, trip: undefined };
+      book = openBook(f.strategy, f.market, f.price);
       books.set(key, book);
     }
-    const trip = apply(book, f);
-    if (trip !== undefined) closed.push(trip);
+    const trip = applyFill(book, f);
+    if (trip !== undefined) closed.push(f.exitReason ? { ...trip, exitReason: f.exitReason } : trip);
   }
   const open = [...books.values()].filter((b) => b.trip !== undefined).map((b) => roundTrip(b, b.trip!, undefined));
   return { roundTrips: [...closed, ...open], positions: [...books.values()].map(positionOf) };
 }
 
-/** Applies one fill to its book; returns the round trip it closed, if any. */
-function apply(book: Book, f: StrategyFill): JournalRoundTrip | undefined {
+/** A flat book of one strategy in one market. */
+export function openBook(strategy: string, market: string, lastPrice = '0'): Book {
+  return { strategy, market, position: ZERO, cost: ZERO, realized: ZERO, fees: ZERO, trips: 0, wins: 0, lastAt: 0, lastPrice, trip: undefined };
+}
+
+/**
+ * Applies one fill to its book; returns the round trip it closed, if any. A commission taken in the
+ * base asset of a buy leaves the position smaller by it (the account holds that much less) and is
+ * counted among the fees, not in the cost.
+ */
+export function applyFill(book: Book, f: StrategyFill): JournalRoundTrip | undefined {
   const amount = new D(f.amount);
   const price = new D(f.price);
   const fee = feeInQuote(f, price);
+  const baseFee = f.side === 'BUY' && f.commissionAsset === splitMarket(f.market).base ? new D(f.commission) : undefined;
   book.fees = book.fees.plus(fee);
   book.lastAt = f.at;
   book.lastPrice = f.price;
   if (f.side === 'BUY') {
     book.trip ??= { entryAt: f.at, spent: ZERO, received: ZERO, fees: ZERO, bought: ZERO, sold: ZERO, buyNotional: ZERO, sellNotional: ZERO, fills: 0 };
     const t = book.trip;
-    const spent = amount.times(price).plus(fee);
+    // a base commission is already in the cost: the quote paid bought a position smaller by it
+    const spent = baseFee === undefined ? amount.times(price).plus(fee) : amount.times(price);
+    const held = baseFee === undefined ? amount : amount.minus(baseFee);
     t.spent = t.spent.plus(spent);
-    t.bought = t.bought.plus(amount);
-    t.buyNotional = t.buyNotional.plus(amount.times(price));
+    t.bought = t.bought.plus(held);
+    t.buyNotional = t.buyNotional.plus(held.times(price));
     t.fees = t.fees.plus(fee);
     t.fills++;
-    book.position = book.position.plus(amount);
+    book.position = book.position.plus(held);
     book.cost = book.cost.plus(spent);
     return undefined;
   }
@@ -174,7 +192,7 @@ function roundTrip(book: Book, t: Trip, exitAt: number | undefined): JournalRoun
   return { ...base, exitAt, exitPrice: toWire(t.sellNotional.div(t.sold), RATIO_DP), pnl: toWire(t.received.minus(t.spent)) };
 }
 
-function positionOf(b: Book): StrategyPosition {
+export function positionOf(b: Book): StrategyPosition {
   return {
     strategy: b.strategy,
     market: b.market,

@@ -239,18 +239,19 @@ export class Journal implements JournalStore {
     const orders = this.db
       .prepare(
         `SELECT i.strategy AS strategy, f.ref_id AS refId, f.market AS market, f.side AS side, f.amount AS amount, f.price AS price,
-           f.commission AS commission, f.commission_asset AS commissionAsset, f.at AS at
+           f.commission AS commission, f.commission_asset AS commissionAsset, f.at AS at,
+           json_extract(i.payload, '$.exitReason') AS exitReason
          FROM fills f JOIN intents i ON i.ref_id = f.ref_id ORDER BY f.at, f.fill_id`,
       )
       .all() as StrategyFill[];
     const quotes = (
       this.db
         .prepare(
-          `SELECT strategy, ref_id, market, side, amount_filled, average_price, updated_at FROM intents
+          `SELECT strategy, ref_id, market, side, amount_filled, average_price, updated_at, json_extract(payload, '$.exitReason') AS exit_reason FROM intents
            WHERE kind = 'execute-quote' AND state = 'done' AND average_price IS NOT NULL AND amount_filled NOT IN ('0', '') ORDER BY updated_at, ref_id`,
         )
-        .all() as Array<{ strategy: string; ref_id: string; market: string; side: string; amount_filled: string; average_price: string; updated_at: number }>
-    ).map((r) => ({ strategy: r.strategy, refId: r.ref_id, market: r.market, side: r.side, amount: r.amount_filled, price: r.average_price, commission: '0', commissionAsset: '', at: r.updated_at }));
+        .all() as Array<{ strategy: string; ref_id: string; market: string; side: string; amount_filled: string; average_price: string; updated_at: number; exit_reason: string | null }>
+    ).map((r) => ({ strategy: r.strategy, refId: r.ref_id, market: r.market, side: r.side, amount: r.amount_filled, price: r.average_price, commission: '0', commissionAsset: '', at: r.updated_at, exitReason: r.exit_reason }));
     return [...orders, ...quotes].sort((a, b) => a.at - b.at);
   }
 

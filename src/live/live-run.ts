@@ -31,7 +31,7 @@ export interface LiveRunDeps {
   readonly venue: Venue;
   readonly source: MarketSource;
   readonly journal: JournalStore;
-  readonly config: Pick<Config, 'risk' | 'streams' | 'run'>;
+  readonly config: Pick<Config, 'risk' | 'streams' | 'run'> & Partial<Pick<Config, 'strategies'>>;
   readonly environment: string;
   /** Builds the strategy runners once the intent ids are known. */
   readonly strategies: (ids: IntentIds) => readonly StrategyRunner[];
@@ -113,6 +113,7 @@ export class LiveRun {
         staleAfterMs: config.streams.stale_after_ms,
         historyCapacity: config.streams.history_capacity,
         fillsSinceMs: this.startedAt - DAY_MS,
+        allocations: allocationsOf(config.strategies ?? []),
         ...(deps.crash && { exec: { crash: deps.crash } }),
         ...(deps.metadata && { metadata: deps.metadata }),
         ...(deps.transferLimitsRefreshMs !== undefined && { transferLimitsRefreshMs: deps.transferLimitsRefreshMs }),
@@ -452,6 +453,7 @@ export class LiveRun {
       ...this.equityFields(end),
       ...endTally(this.deps.journal, this.orphans),
       positions: heldPositions(this.account, this.market, this.equityAsset, (m) => this.kernel.riskView.instrument(m)),
+      ...this.kernel.positions.summary(),
       stoppedStrategies: this.strategies.filter((s) => s.stopped).map((s) => `${s.name}: ${s.stopped}`),
       ...(this.gate.killSwitch.tripped && { halted: this.gate.killSwitch.tripped }),
       ...(this.journalWatch.failure && { journalFailure: this.journalWatch.failure }),
@@ -459,3 +461,7 @@ export class LiveRun {
   }
 }
 
+/** `strategies[].allocation` by instance name (its `name`, else its plugin's). */
+function allocationsOf(strategies: Config['strategies']): ReadonlyMap<string, string> {
+  return new Map(strategies.flatMap((s) => (s.allocation === undefined ? [] : [[s.name ?? s.plugin, s.allocation] as const])));
+}

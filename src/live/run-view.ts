@@ -1,3 +1,4 @@
+import type { StrategyPosition } from '../exec/journal-trades.js';
 import type { Decision, ExecReport, MarketSymbol } from '../core/index.js';
 import type { StreamHealth } from '../venue/index.js';
 
@@ -75,6 +76,10 @@ export interface RunSummary {
   readonly unresolved: number;
   /** What is still held at exit besides the equity asset, valued at the last mid when there is one. */
   readonly positions?: readonly HeldPosition[];
+  /** Each strategy's own position and P&L per market (the kernel's, as `tradeloop positions` reads the journal). */
+  readonly strategyPositions?: readonly StrategyPosition[];
+  /** Base held by no strategy, per asset (with the strategies' positions, the account's balance). */
+  readonly unassigned?: Readonly<Record<string, string>>;
   readonly stoppedStrategies: readonly string[];
   readonly halted?: string;
   /** Set when the run halted and stopped because its journal failed (see `JournalWatch`); the command exits 5. */

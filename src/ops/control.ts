@@ -14,9 +14,9 @@ export interface ActionResult {
   readonly body: Record<string, unknown>;
 }
 
-export type ActionName = 'halt' | 'resume' | 'cancel-all' | 'stop';
+export type ActionName = 'halt' | 'resume' | 'cancel-all' | 'stop' | 'exit';
 
-export const ACTIONS: readonly ActionName[] = ['halt', 'resume', 'cancel-all', 'stop'];
+export const ACTIONS: readonly ActionName[] = ['halt', 'resume', 'cancel-all', 'stop', 'exit'];
 
 const MAX_REASON = 200;
 
@@ -39,7 +39,32 @@ export class Control {
         return this.cancelAll();
       case 'stop':
         return this.stop();
+      case 'exit':
+        return this.exit(body.strategy, body.market);
     }
+  }
+
+  /**
+   * An operator's forced exit of one strategy: a MARKET sell of its own position (in `market`, else in
+   * each market it trades), marked `operator`, through the gate like any reducing order (so it still
+   * goes while trading is halted). The answer gives each sell's decision.
+   */
+  private exit(strategy: unknown, market: unknown): ActionResult {
+    if (typeof strategy !== 'string' || strategy === '') return refuse(400, 'strategy must name a running strategy, e.g. {"strategy": "sma-btc"}');
+    if (market !== undefined && typeof market !== 'string') return refuse(400, 'market must be a market symbol such as "BTCUSD", or left out (every market of the strategy)');
+    const names = this.run.strategies.map((s) => s.name);
+    const runner = this.run.strategies.find((s) => s.name === strategy);
+    if (!runner) return refuse(404, `no running strategy is named ${JSON.stringify(strategy)}: ${names.length ? `running: ${names.join(', ')}` : 'none runs'}`);
+    if (market !== undefined && !runner.markets.has(market)) return refuse(400, `${strategy} does not trade ${market}: it trades ${[...runner.markets].join(', ')}`);
+    this.log?.warn(`control API: forced exit of ${strategy}${market ? ` in ${market}` : ''}`);
+    const result = this.run.kernel.forceExit(strategy, market);
+    const exits = (result?.exits ?? []).map((e) => ({
+      market: e.market,
+      amount: e.amount,
+      ...(e.decision && { refId: e.decision.intent.intentId, outcome: e.decision.kind === 'approve' ? 'approved' : e.decision.reason.code, ...(e.decision.kind === 'deny' && { message: e.decision.reason.message }) }),
+      ...(e.note && { note: e.note }),
+    }));
+    return { status: 200, body: { strategy, exits } };
   }
 
   /**

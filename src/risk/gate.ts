@@ -5,6 +5,8 @@ import { checkPriceBand, checkQuote, checkStale } from './checks/market-data.js'
 import { checkOrderShape } from './checks/order-shape.js';
 import { checkPrecision } from './checks/precision.js';
 import { checkTransfer } from './checks/transfer.js';
+import { checkOwnPosition, type Ownership } from './checks/own-position.js';
+import { checkAllocation, type AllocationView } from './checks/allocation.js';
 import { deny } from './denial.js';
 import { isDenial, tradeFacts, type TradeFacts } from './facts.js';
 import { KillSwitch } from './kill-switch.js';
@@ -14,6 +16,7 @@ import { RateWindow } from './rate-window.js';
 import type { RiskView } from './view.js';
 
 export { onlyReduces };
+export type { AllocationView, Ownership };
 
 type TradeCheck = (f: TradeFacts, view: RiskView, limits: RiskLimits) => DenialReason | undefined;
 
@@ -46,6 +49,10 @@ export class RiskGate {
     private readonly limits: RiskLimits,
     private readonly view: RiskView,
     private readonly log?: Logger,
+    /** Whose each market's position is (the kernel's position book); without it, sells are held to the balance alone. */
+    private readonly ownership?: Ownership,
+    /** Capital per strategy (`strategies[].allocation`); without it, buys are held to the balance alone. */
+    private readonly allocations?: AllocationView,
   ) {
     this.killSwitch = new KillSwitch(limits);
     this.rate = new RateWindow(limits.max_intents_per_minute);
@@ -96,6 +103,6 @@ export class RiskGate {
       const reason = check(facts, this.view, this.limits);
       if (reason) return reason;
     }
-    return undefined;
+    return checkOwnPosition(facts, this.ownership) ?? checkAllocation(facts, this.allocations);
   }
 }

@@ -31,6 +31,45 @@ export interface StrategyContext {
    * or returned on warm-up (dropped). Lets a strategy match reports to its own orders exactly.
    */
   intentIdOf(intent: IntentDraft): string | undefined;
+  /**
+   * This strategy's own position in a market, kept by the engine from the strategy's own fills (orders
+   * and quote executions) as each is reported, never waiting for a balance poll; continued across
+   * restarts from the journal. Another strategy's inventory is never in it.
+   */
+  position(symbol: MarketSymbol): OwnPosition;
+  /** Records the exit levels in force on this strategy's position (journaled with it; back after a restart). */
+  keepExitLevels(symbol: MarketSymbol, levels: KeptExitLevels): void;
+}
+
+/** Exit levels kept with a position: the price of each rule in force, and the highest price since the entry. */
+export interface KeptExitLevels {
+  readonly stopLoss?: number;
+  readonly takeProfit?: number;
+  readonly trailingStop?: number;
+  readonly highest?: number;
+}
+
+/** One strategy's position in one market (see `StrategyContext.position`). Money in the quote asset. */
+export interface OwnPosition {
+  readonly market: MarketSymbol;
+  /** Base held from this strategy's own fills (buys less sells, less a commission taken in the base asset). */
+  readonly amount: Dec;
+  /** Cost per unit held, fees included; undefined when flat. */
+  readonly averageCost: Dec | undefined;
+  /** P&L of what was sold against the average cost, fees included. */
+  readonly realizedPnl: Dec;
+  /** Fees paid in this market. */
+  readonly fees: Dec;
+  /** (mid − average cost) × amount; undefined when flat or without a price. */
+  readonly unrealizedPnl: Dec | undefined;
+  /** When the position was entered from flat (its first buy fill), epoch ms; undefined when flat. */
+  readonly entryAt: number | undefined;
+  readonly exitLevels: KeptExitLevels;
+  /**
+   * What the risk gate lets this strategy sell now: its own amount less its open sells; where it is
+   * the market's only strategy, or `risk.positions` is `shared`, the balance no strategy holds too.
+   */
+  readonly sellable: Dec;
 }
 
 export interface AccountView {

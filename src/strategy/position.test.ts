@@ -70,7 +70,7 @@ describe('Position: entering and exiting', () => {
     const { kit, p, fill, price, entered } = rig({ sizePct: 100 });
     entered(60_000, '0.123456789');
     price(60_500);
-    expect(p.exitAll(kit.ctx)).toEqual({ kind: 'place-order', market: M, side: 'SELL', type: 'MARKET', baseAmount: '0.12345678' });
+    expect(p.exitAll(kit.ctx)).toEqual({ kind: 'place-order', market: M, side: 'SELL', type: 'MARKET', baseAmount: '0.12345678', exitReason: 'signal' });
     expect(p.exitReason).toMatchObject({ kind: 'signal', text: 'exit signal at 60,500.00' });
     fill('x-1', 'SELL', '0.12345678', '60400', { orderDone: true });
     expect([p.state, p.amount.toFixed()]).toEqual(['flat', '0.000000009']);
@@ -103,7 +103,7 @@ describe('Position: exit rules', () => {
     entered(60_000);
     expect(p.levels).toEqual({ stopLoss: 58_800 });
     expect(price(58_801)).toBeUndefined();
-    expect(price(58_800)).toEqual({ kind: 'place-order', market: M, side: 'SELL', type: 'MARKET', baseAmount: '0.1' });
+    expect(price(58_800)).toEqual({ kind: 'place-order', market: M, side: 'SELL', type: 'MARKET', baseAmount: '0.1', exitReason: 'stop-loss' });
     expect(p.exitReason).toEqual({ kind: 'stop-loss', level: 58_800, price: 58_800, at: kit.clock.now(), text: 'stop-loss at 58,800.00' });
     expect(p.state).toBe('exiting');
     expect(price(50_000)).toBeUndefined(); // in flight: not twice
@@ -252,10 +252,11 @@ describe('Position: what it reads per point', () => {
     // a context of its own making, whose totals are new objects each time, and one that hands out the same
     const totals = [D('0'), D('-0'), D('2'), D('0')];
     let i = 0;
-    const fresh = { ...kit.ctx, account: { ...kit.ctx.account, total: () => totals[i++]! } };
+    // (without positions, as a context of an older kit: held() reads the account's total)
+    const fresh = { ...kit.ctx, position: undefined as never, account: { ...kit.ctx.account, total: () => totals[i++]! } };
     expect([p.held(fresh), p.held(fresh), p.held(fresh), p.held(fresh)]).toEqual([false, false, true, false]);
     const one = D('3');
-    const same = { ...kit.ctx, account: { ...kit.ctx.account, total: () => one } };
+    const same = { ...kit.ctx, position: undefined as never, account: { ...kit.ctx.account, total: () => one } };
     expect([p.held(same), p.held(same)]).toEqual([true, true]);
   });
 
@@ -359,7 +360,7 @@ describe('Position knows its own orders by the id the engine gave them', () => {
     kit.fill(entry, { price: '100' });
     expect(seen).toEqual([false, true, true]);
     // long 5 BTC from 100: the stop at 95 sells exactly what the helper bought
-    expect(kit.prices('BTCUSD', [94])).toEqual([{ kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '5' }]);
+    expect(kit.prices('BTCUSD', [94])).toEqual([{ kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '5', exitReason: 'stop-loss' }]);
   });
 });
 

@@ -6,7 +6,7 @@
  */
 import { D, ZERO, roundBase, roundQuote, splitMarket, type Dec, type ExecReport, type MarketEvent, type MarketSymbol, type Side } from '../core/index.js';
 import { decimalsOf, MAX_DECIMALS, pow10, unitsOf, unitsToDecimal } from '../core/units.js';
-import type { IntentDraft, StrategyContext } from './define.js';
+import type { IntentDraft, OwnPosition, StrategyContext } from './define.js';
 import { checkPositionOptions, entryLevels, exitReason, sellPriceOf, trailingLevel, triggered, type ExitKind, type ExitLevels, type ExitReason, type PositionOptions } from './position-exits.js';
 
 export type { ExitKind, ExitLevels, ExitReason, PositionOptions } from './position-exits.js';
@@ -112,6 +112,9 @@ export class Position {
   private reason: ExitReason | undefined;
   /** The entry's levels (stop-loss, take-profit); undefined when a fill or an adoption changed the entry. */
   private cachedLevels: ExitLevels | undefined;
+  /** The levels and the highest price last journaled (see `keep`). */
+  private keptLevels: ExitLevels | undefined;
+  private keptHigh = Number.NaN;
   /** Whether any exit rule is set (without one, events only follow the highest price). */
   private readonly hasRules: boolean;
 
@@ -139,8 +142,13 @@ export class Position {
     return this.phase === 'entering' || this.phase === 'exiting';
   }
 
-  /** Whether the account holds any of the base asset (all of it, available or held by open orders). */
+  /**
+   * Whether the strategy holds any of the base asset: its own position (`ctx.position`), or what it may
+   * sell besides (see OwnPosition.sellable); with a context that has no positions, the account's total.
+   */
   held(ctx: StrategyContext): boolean {
+    const own = mine(ctx, this.market);
+    if (own !== undefined) return positive(own.amount) || positive(own.sellable);
     // the engine's account hands out the same total until a balance changes: the answer is kept for
     // it, and worked out again (without allocating, unlike gt(0)) only for a total not seen last time
     const total = ctx.account.total(this.base);
@@ -222,7 +230,7 @@ export class Position {
   exitAll(ctx: StrategyContext): IntentDraft | undefined {
     // strategies call this at every point their exit condition holds, mostly with nothing to sell: the
     // cheap refusals come before the market's snapshot is read and an amount is rounded
-    if (this.busy || ctx.warmingUp || !positive(ctx.account.available(this.base))) return undefined;
+    if (this.busy || ctx.warmingUp || !positive(this.sellable(ctx))) return undefined;
     const price = ctx.market(this.market).price?.value;
     return this.exit(ctx, 'signal', price ?? Number.NaN, price);
   }
@@ -239,16 +247,14 @@ export class Position {
     // a price point, the usual event of a backtest, is read in place (one call less at every point)
     const price = event.kind === 'price' ? event.price : sellPriceOf(event, ctx);
     if (price === undefined) return undefined;
-    if (this.phase === 'flat' && !this.everOrdered && this.held(ctx)) {
-      this.adopted = { price, amount: ctx.account.total(this.base) };
-      this.cachedLevels = undefined;
-      this.phase = 'long';
-    }
+    if (this.phase === 'flat' && !this.everOrdered && this.held(ctx)) this.adopt(ctx, price);
     if (this.phase !== 'long') return undefined;
     // NaN (no high yet) is replaced by the price; the comparison keeps Math.max's answer for numbers
     if (!(this.high >= price)) this.high = price;
     if (!this.hasRules) return undefined;
-    const hit = triggered(this.fixedLevels(), this.trailingStop(), price);
+    const fixed = this.fixedLevels();
+    if (fixed !== this.keptLevels || (this.high !== this.keptHigh && this.options.trailingStopPct !== undefined)) this.keep(ctx, fixed);
+    const hit = triggered(fixed, this.trailingStop(), price);
     return hit && this.exit(ctx, hit.kind, hit.level, price);
   }
 
@@ -278,6 +284,40 @@ export class Position {
     return true;
   }
 
+  /**
+   * A holding found at the first event (a restart, or a balance no order of the helper made): the
+   * strategy's own position when it has one, entered at its average cost, with the exit levels kept
+   * in the journal before the restart; otherwise what it may sell, entered at `price`.
+   */
+  private adopt(ctx: StrategyContext, price: number): void {
+    const own = mine(ctx, this.market);
+    const ownAmount = own !== undefined && positive(own.amount) ? own.amount : undefined;
+    this.adopted = { price: ownAmount && own?.averageCost ? own.averageCost.toNumber() : price, amount: ownAmount ?? (own ? own.sellable : ctx.account.total(this.base)) };
+    this.cachedLevels = undefined;
+    const kept = own?.exitLevels;
+    if (kept !== undefined && (kept.stopLoss !== undefined || kept.takeProfit !== undefined)) {
+      this.cachedLevels = { ...(kept.stopLoss !== undefined && { stopLoss: kept.stopLoss }), ...(kept.takeProfit !== undefined && { takeProfit: kept.takeProfit }) };
+    }
+    if (kept?.highest !== undefined) this.high = kept.highest;
+    this.phase = 'long';
+  }
+
+  /** What the helper may sell now: the strategy's own (see OwnPosition.sellable), at most the available balance. */
+  private sellable(ctx: StrategyContext): Dec {
+    const available = ctx.account.available(this.base);
+    const own = mine(ctx, this.market);
+    return own === undefined || own.sellable.gte(available) ? available : own.sellable;
+  }
+
+  /** Journals the levels in force with the strategy's position (`ctx.keepExitLevels`), so a restart finds them. */
+  private keep(ctx: StrategyContext, fixed: ExitLevels): void {
+    this.keptLevels = fixed;
+    this.keptHigh = this.high;
+    if (typeof ctx.keepExitLevels !== 'function') return;
+    const trailingStop = this.trailingStop();
+    ctx.keepExitLevels(this.market, { ...fixed, ...(trailingStop !== undefined && { trailingStop }), ...(!Number.isNaN(this.high) && { highest: this.high }) });
+  }
+
   /** The share of the available quote an entry spends (sizePct / 100, exact), parsed once per sizePct. */
   private sizeShare(): Dec {
     const pct = this.options.sizePct;
@@ -300,12 +340,12 @@ export class Position {
   private exit(ctx: StrategyContext, kind: ExitKind, level: number, price: number | undefined): IntentDraft | undefined {
     if (this.busy || ctx.warmingUp) return undefined;
     const instrument = ctx.instrument(this.market);
-    const amount = roundBase(instrument, ctx.account.available(this.base));
+    const amount = roundBase(instrument, this.sellable(ctx));
     if (!(Number(amount) > 0)) return undefined;
     this.start('SELL', this.baseUnits(amount, 'amount'));
     this.phase = 'exiting';
     this.reason = exitReason(kind, level, price, ctx.now(), instrument.quoteDecimals);
-    return this.sent({ kind: 'place-order', market: this.market, side: 'SELL', type: 'MARKET', baseAmount: amount });
+    return this.sent({ kind: 'place-order', market: this.market, side: 'SELL', type: 'MARKET', baseAmount: amount, exitReason: kind });
   }
 
   private start(side: Side, asked: bigint): void {
@@ -450,4 +490,9 @@ export class Position {
     }
     if (o.fills > 0 && !open.some((v) => v.refId === o.refId)) this.finish(ctx);
   }
+}
+
+/** The strategy's own position in `market`, where the context keeps positions (a context of an older kit may not). */
+function mine(ctx: StrategyContext, market: MarketSymbol): OwnPosition | undefined {
+  return typeof ctx.position === 'function' ? ctx.position(market) : undefined;
 }

@@ -4,7 +4,7 @@ import { instrumentOf } from '../platform/instruments.js';
 import { D, splitMarket, ZERO, type Dec, type ExecReport, type Instrument, type MarketEvent, type MarketSymbol } from '../core/index.js';
 import type { OpenOrderView } from '../state/account-store.js';
 import { MarketStore } from '../state/market-store.js';
-import type { IntentDraft, StrategyContext, StrategyDefinition, StrategyHandlers } from './define.js';
+import type { IntentDraft, KeptExitLevels, OwnPosition, StrategyContext, StrategyDefinition, StrategyHandlers } from './define.js';
 import { resolveParams } from './params.js';
 
 /** A market event without its time (the kit stamps the clock's time). */
@@ -26,6 +26,8 @@ export class StrategyTestKit<P extends z.ZodObject> {
   openOrders: OpenOrderView[] = [];
   /** Instruments by market; a market not set here has a tick of 0.01 (set one to test rounding). */
   readonly instruments = new Map<MarketSymbol, Instrument>();
+  /** Exit levels the strategy kept (`ctx.keepExitLevels`), by market; set one to test a restart. */
+  readonly exitLevels = new Map<MarketSymbol, KeptExitLevels>();
   /** What `ctx.warmingUp` answers (set it to test a strategy's warm-up path). */
   warmingUp = false;
   readonly handlers: StrategyHandlers;
@@ -49,8 +51,20 @@ export class StrategyTestKit<P extends z.ZodObject> {
         openOrders: (m?: MarketSymbol) => this.openOrders.filter((o) => m === undefined || o.market === m),
       },
       intentIdOf: (d) => (typeof d === 'object' && d !== null ? this.ids.get(d) : undefined),
+      position: (m) => this.positionOf(m),
+      keepExitLevels: (m, levels) => void this.exitLevels.set(m, levels),
     } satisfies StrategyContext;
     this.ctx = Object.defineProperty(ctx, 'warmingUp', { get: () => this.warmingUp });
+  }
+
+  /**
+   * `ctx.position`: the kit has one strategy and no fills of its own to keep, so its position is the
+   * balance of the market's base asset (all of it sellable) with the exit levels kept.
+   */
+  private positionOf(market: MarketSymbol): OwnPosition {
+    const { base } = splitMarket(market);
+    const amount = this.balances.get(base) ?? ZERO;
+    return { market, amount, averageCost: undefined, realizedPnl: ZERO, fees: ZERO, unrealizedPnl: undefined, entryAt: undefined, exitLevels: this.exitLevels.get(market) ?? {}, sellable: amount };
   }
 
   /** Applies an event at the current clock time and returns the intents it produced. */

@@ -100,6 +100,13 @@ describe('comparing paired decisions', () => {
     // a balance denial made after a live fill the polled account had not heard of yet is latency
     const stale = compareStrategy('s', [{ live: decision(2, T0 + 500, 'SELL', { deny: 'INSUFFICIENT_BALANCE' }), replay: decision(2, T0 + 500, 'SELL') }], { ...CTX, liveFillTimes: [T0 + 100], balancesAt: [T0, T0 + 2000] }, new Map());
     expect(stale[0]).toMatchObject({ kind: 'risk-decision', cause: 'latency' });
+    // the double exit: a second sell live only, made after the first's fill and before the next balances response, is latency too
+    const first = decision(2, T0 + 100, 'SELL', { fills: [fill(T0 + 150, '100', '1')] });
+    const twice = compareStrategy('s', [{ live: first, replay: first }, { live: decision(3, T0 + 300, 'SELL', { deny: 'INSUFFICIENT_BALANCE' }) }], { ...CTX, liveFillTimes: [T0 + 150], balancesAt: [T0, T0 + 2000] }, new Map());
+    expect(twice.map((d) => [d.kind, d.cause])).toEqual([['intent-only-live', 'latency']]);
+    // the same intent once the balances had shown the fill is not put down to latency
+    const later = compareStrategy('s', [{ live: first, replay: first }, { live: decision(3, T0 + 2500, 'SELL', { deny: 'INSUFFICIENT_BALANCE' }) }], { ...CTX, liveFillTimes: [T0 + 150], balancesAt: [T0, T0 + 2000] }, new Map());
+    expect(later.map((d) => [d.kind, d.cause])).toEqual([['intent-only-live', 'unexplained']]);
   });
 
   it('compares sizes and cancel targets through the pairing', () => {

@@ -64,15 +64,15 @@ describe('tradeloop orders / trades', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'tradeloop-cli-')), 'j.sqlite');
     const j = new Journal(file);
     let at = 1_700_000_000_000;
-    const trade = (refId: string, strategy: string, side: 'BUY' | 'SELL', amount: string, price: string, commission: string): void => {
+    const trade = (refId: string, strategy: string, side: 'BUY' | 'SELL', amount: string, price: string, commission: string, exitReason?: 'take-profit'): void => {
       at += 60_000;
-      j.recordDecision({ kind: 'approve', at, intent: { kind: 'place-order', intentId: refId, strategy, market: 'BTCUSD', side, type: 'MARKET', baseAmount: amount } });
+      j.recordDecision({ kind: 'approve', at, intent: { kind: 'place-order', intentId: refId, strategy, market: 'BTCUSD', side, type: 'MARKET', baseAmount: amount, ...(exitReason && { exitReason }) } });
       j.update(refId, at, 'done', { venueId: `o-${refId}`, status: 'FILLED', amountFilled: amount }, { type: 'status' });
       j.recordFill({ fillId: `f-${refId}`, refId, orderId: `o-${refId}`, market: 'BTCUSD', side, amount, price, commission, commissionAsset: 'USD', at });
     };
     trade('g-1', 'grid', 'BUY', '0.5', '33298.01542458', '16.6490077122');
     trade('d-1', 'dca', 'BUY', '0.1', '33000', '3.3');
-    trade('g-2', 'grid', 'SELL', '0.5', '35940.123456', '17.970061728');
+    trade('g-2', 'grid', 'SELL', '0.5', '35940.123456', '17.970061728', 'take-profit');
     trade('g-3', 'grid', 'BUY', '0.25', '34000', '8.5');
     j.close();
     return file;
@@ -83,14 +83,14 @@ describe('tradeloop orders / trades', () => {
     const table = await runCli(['trades', '--journal', file]);
     expect(table.code, table.stderr).toBe(0);
     // grid: spent 16649.00771229 + 16.6490077122, received 17970.061728 - 17.970061728
-    expect(table.stdout).toMatch(/grid\s+BTCUSD\s+2023-11-14T22:14:20Z\s+2023-11-14T22:16:20Z\s+0\.50000000\s+33298\.02\s+35940\.12\s+1286\.43\s+34\.62\s+2/);
+    expect(table.stdout).toMatch(/grid\s+BTCUSD\s+2023-11-14T22:14:20Z\s+2023-11-14T22:16:20Z\s+0\.50000000\s+33298\.02\s+35940\.12\s+1286\.43\s+34\.62\s+2\s+take-profit/);
     expect(table.stdout).toMatch(/grid\s+BTCUSD\s+\S+\s+open \(0\.25000000 held\)\s+0\.25000000\s+34000\.00\s+-\s+0\.00 realized\s+8\.50\s+1/);
     expect(table.stdout).toMatch(/dca\s+BTCUSD\s+\S+\s+open \(0\.10000000 held\)/);
     expect(table.stdout).toMatch(/^grid: 1 closed round trip\(s\), 1 won; P&L 1286\.43 USD, fees 34\.62 USD$/m);
     for (const line of table.stdout.split('\n')) expect(line).not.toMatch(/\d\.\d{9,}/);
     const json = JSON.parse((await runCli(['trades', '--journal', file, '--json', '--strategy', 'grid'])).stdout) as Array<Record<string, unknown>>;
     expect(json).toHaveLength(2);
-    expect(json[0]).toMatchObject({ strategy: 'grid', entryPrice: '33298.01542458', exitPrice: '35940.123456', pnl: '1286.4349462698', fees: '34.6190694402' });
+    expect(json[0]).toMatchObject({ strategy: 'grid', entryPrice: '33298.01542458', exitPrice: '35940.123456', pnl: '1286.4349462698', fees: '34.6190694402', exitReason: 'take-profit' });
   });
 
   it('shows each strategy\'s position and P&L', async () => {

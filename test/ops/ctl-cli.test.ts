@@ -23,7 +23,7 @@ describe('tradeloop ctl', () => {
     expect(wrong.stderr).not.toContain('wrong-token');
     const bad = await runCli(['ctl', 'dance', '--url', url], env);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/unknown action "dance": use one of status, halt, resume, cancel-all, stop/);
+    expect(bad.stderr).toMatch(/unknown action "dance": use one of status, halt, resume, cancel-all, stop, exit/);
 
     const status = await runCli(['ctl', 'status', '--url', url], env);
     expect(status.code, status.stderr).toBe(0);
@@ -35,6 +35,13 @@ describe('tradeloop ctl', () => {
     const resumed = await runCli(['ctl', 'resume', '--url', url], env);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(JSON.stringify(JSON.parse((await runCli(['ctl', 'status', '--url', url, '--json'], env)).stdout).trading)).toMatch(/running/);
+
+    // exit names the strategy whose own position it sells; the run names those that run
+    const exitless = await runCli(['ctl', 'exit', '--url', url], env);
+    expect([exitless.code, exitless.stderr]).toEqual([2, expect.stringMatching(/exit needs the strategy to exit: tradeloop ctl exit STRATEGY/)]);
+    expect((await runCli(['ctl', 'halt', 'someone', '--url', url], env)).stderr).toMatch(/a strategy and --market go with exit only/);
+    const nobody = await runCli(['ctl', 'exit', 'nobody', '--market', 'BTCUSD', '--url', url], env);
+    expect([nobody.code, nobody.stderr]).toEqual([1, expect.stringMatching(/exit answered 404: no running strategy is named "nobody": running: /)]);
 
     const stop = await runCli(['ctl', 'stop', '--url', url], env);
     expect(stop.code, stop.stderr).toBe(0);

@@ -1,7 +1,7 @@
 /**
  * One kernel, three venues: the parity script (parity-script.ts) run through the kernel on point
  * replay (a backtest), on the simulated platform (SimVenue) and on RestVenue against the local
- * sandbox over loopback must give the same decisions (intent kind, side, outcome or denial code), the
+ * sandbox over loopback, with a second strategy on the market (each sells only its own position), must give the same decisions (intent kind, side, outcome or denial code), the
  * same reports and open orders seen by the strategy, and leave the same orders at the venue.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -64,6 +64,9 @@ const EXPECTED: DecisionTrace[] = [
   { kind: 'execute-quote', side: 'BUY', outcome: 'QUOTE_EXPIRED' },
   { kind: 'transfer', outcome: 'approve' },
   { kind: 'transfer', outcome: 'TRANSFER_LIMIT' },
+  { kind: 'place-order', side: 'BUY', outcome: 'approve' },
+  // another strategy trades BTCUSD: the script may sell only the 0.05 its buy made, not the 1 BTC no strategy holds
+  { kind: 'place-order', side: 'SELL', outcome: 'OWN_POSITION' },
   { kind: 'place-order', side: 'BUY', outcome: 'HALTED' },
   { kind: 'transfer', outcome: 'HALTED' },
   { kind: 'place-order', side: 'SELL', outcome: 'approve' },
@@ -81,15 +84,15 @@ describe('kernel parity: point replay, SimVenue and RestVenue → sandbox', () =
     expect(sim.reports).toEqual(point.reports);
     expect(rest.reports).toEqual(point.reports);
     // what ctx.account.openOrders() listed at each price: an order counts from approval until closed
-    expect(point.openSeen).toEqual([0, 0, 0, 2, 2, 2, 2, 0, 0, 0, 1, 1]);
+    expect(point.openSeen).toEqual([0, 0, 0, 2, 2, 2, 2, 2, 2, 0, 0, 0, 1, 1]);
     expect(sim.openSeen).toEqual(point.openSeen);
     expect(rest.openSeen).toEqual(point.openSeen);
     // the two resting buys were cancelled by the halt; only the limit sell made while halted rests
     expect(point.openAtEnd).toEqual(['SELL 66000.00']);
     expect(sim.openAtEnd).toEqual(point.openAtEnd);
     expect(rest.openAtEnd).toEqual(point.openAtEnd);
-    // each venue saw only what was approved: two resting buys (cancelled), the transfer within the limits, the two sells
-    expect(point.atVenue).toEqual(['#3 BUY CANCELLED', '#4 BUY CANCELLED', '#8 transfer COMPLETED', '#12 SELL OPEN', '#13 SELL FILLED']);
+    // each venue saw only what was approved: two resting buys (cancelled), the transfer within the limits, the market buy, the two sells
+    expect(point.atVenue).toEqual(['#3 BUY CANCELLED', '#4 BUY CANCELLED', '#8 transfer COMPLETED', '#10 BUY FILLED', '#14 SELL OPEN', '#15 SELL FILLED']);
     expect(sim.atVenue).toEqual(point.atVenue);
     expect(rest.atVenue).toEqual(point.atVenue);
   });

@@ -54,6 +54,9 @@ export const PARITY_SCRIPT: readonly ParityStep[] = [
   { name: 'quote execution with no live quote', intents: () => [{ kind: 'execute-quote', market: 'BTCUSD', side: 'BUY', quoteAmount: '100.00' }] },
   { name: 'transfer within the limits', intents: (p) => [{ kind: 'transfer', asset: 'USD', amount: '250.00', fromProfileId: p.from, toProfileId: p.to }] },
   { name: 'transfer over the per-transaction limit', intents: (p) => [overLimit(p)] },
+  { name: 'a market buy: a position of its own', intents: () => [{ kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '3000.00' }] },
+  // the 1 BTC funded is no strategy's, and the sibling strategy trades BTCUSD too: only its own 0.05 is the script's to sell
+  { name: 'a sell of more than its own position', intents: () => [{ kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '0.5' }] },
   { name: 'buy while halted', haltFirst: true, intents: () => [rest('54000.00')] },
   { name: 'transfer while halted', intents: (p) => [overLimit(p)] },
   { name: 'sell of a held amount while halted', intents: () => [{ kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'LIMIT', baseAmount: '0.01', price: '66000.00', timeInForce: 'GTC' }] },
@@ -84,6 +87,15 @@ export interface ScriptProbe {
 export function newProbe(): ScriptProbe {
   return { armed: false, seen: 0, reports: [], openSeen: [], profiles: { from: '', to: '' } };
 }
+
+/** A second strategy on BTCUSD that makes no intent: the market is shared, so each strategy sells only its own position. */
+export const paritySibling = defineStrategy({
+  name: 'parity-sibling',
+  description: 'trades BTCUSD beside the parity script and makes no intent',
+  params: z.object({}),
+  markets: ['BTCUSD'],
+  create: () => ({}),
+});
 
 /** The parity strategy bound to one lane's probe. */
 export function parityStrategy(probe: ScriptProbe) {

@@ -31,6 +31,8 @@ export interface LiveRunRigOptions<V extends SimVenue> {
   readonly sim?: SimPlatform;
   /** Runs this strategy (no params, BTCUSD) instead of the rig's resting bids; `tick`'s count is then unused. */
   readonly strategy?: StrategyDefinition;
+  /** More strategies (no params, BTCUSD) run beside it on the same account. */
+  readonly alongside?: readonly StrategyDefinition[];
 }
 
 /** A MARKET buy of 100 USD of BTC on the first live price, once (again after a rejection). */
@@ -88,7 +90,10 @@ export function liveRunRig<V extends SimVenue = SimVenue>(o: LiveRunRigOptions<V
     clock, venue, source, journal,
     config: parseConfig({ ...config, risk: { price_band_bps: 2000, ...(config.risk as object | undefined) }, streams: { orders_ms: 1_000, ...(config.streams as object | undefined) } }),
     environment: 'test', refPrefix: o.refPrefix ?? 'rig', log: silentLogger(),
-    strategies: (ids) => [o.strategy ? new StrategyRunner(o.strategy.name, o.strategy, {}, ['BTCUSD'], ids) : new StrategyRunner('rest', resting, {}, ['BTCUSD'], ids)],
+    strategies: (ids) => [
+      o.strategy ? new StrategyRunner(o.strategy.name, o.strategy, {}, ['BTCUSD'], ids) : new StrategyRunner('rest', resting, {}, ['BTCUSD'], ids),
+      ...(o.alongside ?? []).map((d) => new StrategyRunner(d.name, d, {}, ['BTCUSD'], ids)),
+    ],
   });
   /** Streams balances (USD `usd` when given, else the venue's) and a price; the strategy places `n` bids. */
   const tick = async (n = 0, usd?: string): Promise<void> => {

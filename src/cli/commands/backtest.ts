@@ -183,7 +183,7 @@ function writeReport(out: string, run: BacktestRun, info: { strategy: string; pa
   const params = Object.fromEntries(Object.entries(info.params).map(([k, v]) => [k, typeof v === 'number' || typeof v === 'boolean' ? v : String(v)]));
   writeBacktestReport(out, {
     strategy: info.strategy, market: run.market, params, source: info.source,
-    times: run.times, prices: run.prices, equity: run.equity, trades: run.trades, fills: run.fills, metrics: run.metrics, warnings: run.warnings, units: run.units,
+    times: run.times, prices: run.prices, equity: run.equity, trades: run.trades, ...(run.exitReasons && { exitReasons: run.exitReasons }), fills: run.fills, metrics: run.metrics, warnings: run.warnings, units: run.units,
     manifest: info.manifest, ...(info.robustness && { robustness: info.robustness }),
     assumptions: { initial: info.initial, feeBps: info.feeBps, slippageBps: info.slippageBps, fillRule: info.fillRule, extra: [['Risk decisions', decisionsText(run)], ...denialLines(run).map((l): [string, string] => ['Denial', l.trim()])] },
   });

@@ -1,7 +1,7 @@
 import { type Command } from 'commander';
 import { CliExit, type CliContext, writeLine } from '../context.js';
 
-const ACTIONS = ['status', 'halt', 'resume', 'cancel-all', 'stop'] as const;
+const ACTIONS = ['status', 'halt', 'resume', 'cancel-all', 'stop', 'exit'] as const;
 
 /** Node's codes for a certificate the client does not trust or that names another host. */
 const UNTRUSTED_CERTIFICATE: ReadonlySet<string> = new Set([
@@ -14,27 +14,33 @@ interface CtlOptions {
   readonly url: string;
   readonly killSwitch?: boolean;
   readonly reason?: string;
+  readonly market?: string;
   readonly json?: boolean;
 }
 
 /**
  * `tradeloop ctl ACTION`: the control API of a bot started with `tradeloop run --ui`, from another
- * terminal: status, halt, resume (--kill-switch after a kill-switch trip), cancel-all, stop. The token is
+ * terminal: status, halt, resume (--kill-switch after a kill-switch trip), cancel-all, stop, exit STRATEGY
+ * [--market M] (an operator's forced exit of one strategy's own position). The token is
  * TRADELOOP_UI_TOKEN, as the run's.
  */
 export function registerCtl(program: Command, ctx: CliContext): void {
   program
     .command('ctl')
-    .description('control a bot running with --ui: status, halt, resume, cancel-all, stop (token: TRADELOOP_UI_TOKEN)')
+    .description('control a bot running with --ui: status, halt, resume, cancel-all, stop, exit STRATEGY (token: TRADELOOP_UI_TOKEN)')
     .argument('<action>', ACTIONS.join(' | '))
+    .argument('[strategy]', 'exit: the strategy whose own position is sold (a MARKET sell through the risk gate)')
     .option('--url <url>', "the bot's dashboard address: http://, or https:// behind a TLS proxy (a private CA: NODE_EXTRA_CA_CERTS)", 'http://127.0.0.1:8787')
     .option('--kill-switch', 'resume: also lift a kill-switch trip (a loss or drawdown limit, orphans at start); a ref_id conflict needs a restart')
     .option('--reason <text>', 'halt: the reason recorded with the halt')
+    .option('--market <market>', 'exit: only this market of the strategy (default: every market it trades)')
     .option('--json', 'print the answer as JSON')
-    .action(async (action: string, opts: CtlOptions) => {
+    .action(async (action: string, strategy: string | undefined, opts: CtlOptions) => {
       if (!(ACTIONS as readonly string[]).includes(action)) throw new CliExit(2, `error: unknown action ${JSON.stringify(action)}: use one of ${ACTIONS.join(', ')}`);
       if (opts.killSwitch && action !== 'resume') throw new CliExit(2, 'error: --kill-switch goes with resume only');
       if (opts.reason !== undefined && action !== 'halt') throw new CliExit(2, 'error: --reason goes with halt only');
+      if (action === 'exit' && strategy === undefined) throw new CliExit(2, 'error: exit needs the strategy to exit: tradeloop ctl exit STRATEGY [--market BTCUSD]');
+      if ((strategy !== undefined || opts.market !== undefined) && action !== 'exit') throw new CliExit(2, 'error: a strategy and --market go with exit only');
       const token = ctx.env.TRADELOOP_UI_TOKEN;
       if (token === undefined || token === '') throw new CliExit(2, "error: TRADELOOP_UI_TOKEN is not set: export the run's token (set the same variable for the run, or copy the token it printed with the dashboard's URL)");
       let base: URL;
@@ -45,7 +51,7 @@ export function registerCtl(program: Command, ctx: CliContext): void {
         throw new CliExit(2, `error: --url ${JSON.stringify(opts.url)} is not an http:// or https:// address such as http://127.0.0.1:8787 (or https://bot.example.com behind a TLS proxy)`);
       }
       const a = action as Action;
-      const body = a === 'resume' && opts.killSwitch ? { kill_switch: true } : a === 'halt' && opts.reason !== undefined ? { reason: opts.reason } : a === 'status' ? undefined : {};
+      const body = a === 'exit' ? { strategy, ...(opts.market !== undefined && { market: opts.market }) } : a === 'resume' && opts.killSwitch ? { kill_switch: true } : a === 'halt' && opts.reason !== undefined ? { reason: opts.reason } : a === 'status' ? undefined : {};
       let res: Response;
       try {
         res = await fetch(new URL(`/api/${a}`, base), {

@@ -145,7 +145,7 @@ function showRoundTrips(journal: Journal, opts: ViewOptions, ctx: CliContext): v
     writeLine(ctx.stdout, 'no fills in the journal yet: no round trips');
     return;
   }
-  writeLine(ctx.stdout, formatTable(['strategy', 'market', 'entry', 'exit', 'quantity', 'entry price', 'exit price', 'P&L', 'fees', 'fills'], shown.map(tripRow)));
+  writeLine(ctx.stdout, formatTable(['strategy', 'market', 'entry', 'exit', 'quantity', 'entry price', 'exit price', 'P&L', 'fees', 'fills', 'exit reason'], shown.map(tripRow)));
   for (const [strategy, total] of totalsByStrategy(trips)) writeLine(ctx.stdout, `${strategy}: ${total}`);
 }
 
@@ -162,6 +162,7 @@ function tripRow(t: JournalRoundTrip): string[] {
     `${amountOf(t.pnl, quote)}${t.exitAt === undefined ? ' realized' : ''}`,
     amountOf(t.fees, quote),
     String(t.fills),
+    t.exitReason ?? '-',
   ];
 }
 

@@ -69,7 +69,7 @@ describe('${name}', () => {
     const [buy] = kit.prices('BTCUSD', [110]);
     kit.fill(buy, { price: '110' }); // the venue's answer: accepted, then filled
     ${equal(`kit.prices('BTCUSD', [108])`, '[]')}
-    ${equal(`kit.prices('BTCUSD', [107.5])`, `[{ kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '4.54545454' }]`)}
+    ${equal(`kit.prices('BTCUSD', [107.5])`, `[{ kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '4.54545454', exitReason: 'stop-loss' }]`)}
   });
 
   it('does nothing on warm-up history', () => {

@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+import { D, ZERO, type Dec, type ExecReport, type Intent } from '../core/index.js';
+import { Journal } from '../exec/journal.js';
+import { DEFAULT_RISK_LIMITS, RiskGate } from '../risk/index.js';
+import type { RiskView } from '../risk/view.js';
+import { Position } from '../strategy/position.js';
+import type { StrategyContext } from '../strategy/index.js';
+import { PositionBook, unassignedNote, type PositionsMode } from './positions.js';
+
+const M = 'BTCUSD';
+
+/** A book over a journal in memory, for strategies `grid` and `trend` on BTCUSD (or `grid` alone). */
+function rig(o: { journal?: Journal; mode?: PositionsMode; alone?: boolean; btc?: string } = {}) {
+  const journal = o.journal ?? new Journal(':memory:');
+  const totals = new Map<string, Dec>([['BTC', new D(o.btc ?? '0')]]);
+  const markets = new Map([['grid', new Set([M])], ...(o.alone ? [] : [['trend', new Set([M])] as const])]);
+  const book = new PositionBook({ journal, mode: o.mode ?? 'per_strategy', markets, mid: () => 100, total: (a) => totals.get(a) ?? ZERO });
+  book.onBalances(totals.keys());
+  let n = 0;
+  /** An approved order of `strategy` and its one fill, reported (the journal holds both, as the executors leave them). */
+  const trade = (strategy: string, side: 'BUY' | 'SELL', amount: string, price: string, commission = '0'): ExecReport => {
+    const intent: Intent = { kind: 'place-order', intentId: `t-${++n}`, strategy, market: M, side, type: 'MARKET', baseAmount: amount };
+    journal.recordDecision({ kind: 'approve', intent, at: n });
+    book.onDecision({ kind: 'approve', intent, at: n });
+    const f = { fillId: `f-${n}`, refId: intent.intentId, orderId: `o-${n}`, market: M, side, amount, price, commission, commissionAsset: 'USD', at: 1_000 + n };
+    journal.recordFill(f);
+    const report: ExecReport = { kind: 'filled', ...f, orderDone: true };
+    book.onReport(report);
+    return report;
+  };
+  return { journal, book, trade, totals };
+}
+
+/** A strategy context of `grid` over the book, whose account shows `btc` (a balance as last polled). */
+function contextOf(book: PositionBook, btc: Dec): StrategyContext {
+  return {
+    now: () => 10_000,
+    warmingUp: false,
+    market: () => ({ price: { value: 100, at: 10_000 } }) as never,
+    history: () => undefined as never,
+    instrument: () => ({ market: M, base: 'BTC', quote: 'USD', baseDecimals: 8, quoteDecimals: 2 }) as never,
+    account: { available: (a: string) => (a === 'BTC' ? btc : new D('1000')), total: (a: string) => (a === 'BTC' ? btc : new D('1000')), openOrders: () => [] },
+    intentIdOf: () => undefined,
+    position: (m: string) => book.view('grid', m),
+    keepExitLevels: (m: string, l: object) => book.keepExitLevels('grid', m, l),
+  };
+}
+
+describe('PositionBook: each strategy its own position', () => {
+  it('moves a position on the fill report itself, with average cost, realized P&L after fees and unrealized P&L at mid', () => {
+    const { book, trade } = rig();
+    trade('grid', 'BUY', '0.02', '90', '0.02');
+    trade('grid', 'BUY', '0.02', '110', '0.02');
+    const p = book.view('grid', M);
+    expect([p.amount.toFixed(), p.averageCost?.toFixed(), p.unrealizedPnl?.toFixed(), p.entryAt]).toEqual(['0.04', '101', '-0.04', 1_001]);
+    trade('grid', 'SELL', '0.01', '120', '0.01');
+    expect([p.amount.toFixed(), p.realizedPnl.toFixed(), p.fees.toFixed()]).toEqual(['0.03', '0.18', '0.05']);
+    expect(book.view('trend', M).amount.toFixed()).toBe('0');
+  });
+
+  it('continues across a restart: the journal gives back each position and its exit levels', () => {
+    const first = rig();
+    first.trade('trend', 'BUY', '0.05', '100');
+    first.book.keepExitLevels('trend', M, { stopLoss: 95, highest: 104 });
+    const again = rig({ journal: first.journal });
+    expect(again.book.view('trend', M).amount.toFixed()).toBe('0.05');
+    expect(again.book.view('trend', M).exitLevels).toEqual({ stopLoss: 95, highest: 104 });
+    expect(again.book.list().map((p) => [p.strategy, p.position])).toEqual([['trend', '0.05']]);
+  });
+
+  it('the gate denies a sell of more than the strategy holds of its own (OWN_POSITION, with the numbers), and lets its own through', () => {
+    const { book, trade } = rig({ btc: '1' });
+    trade('grid', 'BUY', '0.03', '100');
+    const view: RiskView = {
+      now: () => 5_000,
+      market: () => ({ price: { value: 100, at: 5_000 } }) as never,
+      available: () => new D('10'),
+      total: () => new D('10'),
+      openOrderCount: () => 0,
+      instrument: () => undefined,
+      transferRemaining: () => undefined,
+    };
+    const gate = new RiskGate({ ...DEFAULT_RISK_LIMITS, min_order_notional: '0.01', stale_after_ms: 1e12 }, view, undefined, book);
+    const sell = (strategy: string, baseAmount: string) => gate.decide({ kind: 'place-order', intentId: `s-${strategy}-${baseAmount}`, strategy, market: M, side: 'SELL', type: 'MARKET', baseAmount });
+    const denied = sell('trend', '0.01');
+    expect(denied).toMatchObject({ kind: 'deny', reason: { code: 'OWN_POSITION', details: { strategy: 'trend', required: '0.01', own: '0', asset: 'BTC' } } });
+    expect(sell('grid', '0.03').kind).toBe('approve');
+    expect(sell('grid', '0.031')).toMatchObject({ reason: { code: 'OWN_POSITION', details: { own: '0.03' } } });
+    // the balance no strategy holds stays apart, and the positions add up to the account
+    expect([book.unassignedOf('BTC').toFixed(), book.heldOf('BTC').toFixed()]).toEqual(['1', '0.03']);
+  });
+
+  it('at start, names the balance of a traded base asset that no strategy holds (the journal\'s positions are apart)', () => {
+    const journal = new Journal(':memory:');
+    rig({ journal }).trade('grid', 'BUY', '0.25', '100');
+    const totals: Record<string, Dec> = { BTC: new D('1.25'), USD: new D('500') };
+    const book = new PositionBook({ journal, mode: 'per_strategy', markets: new Map([['grid', new Set([M])]]), mid: () => 100, total: (a) => totals[a] ?? ZERO });
+    const found = book.onBalances(['BTC', 'USD']);
+    expect(found?.map((f) => [f.asset, f.amount.toFixed()])).toEqual([['BTC', '1']]);
+    expect(unassignedNote('BTC', found![0]!.amount, 'per_strategy')).toBe("1 BTC is held by no strategy (a deposit, or a holding from before this journal): only a market's sole strategy may sell it; where strategies share a market, none may until risk.positions is shared");
+    // later balances change nothing
+    expect(book.onBalances(['BTC'])).toBeUndefined();
+  });
+
+  it('shared, or a market with one strategy: held to the balance alone, the balance no strategy holds included', () => {
+    const shared = rig({ mode: 'shared', btc: '1' });
+    shared.trade('grid', 'BUY', '0.03', '100');
+    expect([shared.book.restricted(M), shared.book.sellable('trend', M).toFixed()]).toEqual([false, '1.03']);
+    const alone = rig({ alone: true, btc: '1' });
+    alone.trade('grid', 'BUY', '0.03', '100');
+    expect([alone.book.restricted(M), alone.book.sellable('grid', M).toFixed()]).toEqual([false, '1.03']);
+  });
+
+  it('an open sell commits what it may take: the strategy cannot sell it twice', () => {
+    const { book, trade } = rig();
+    trade('grid', 'BUY', '0.05', '100');
+    const intent: Intent = { kind: 'place-order', intentId: 'rest-1', strategy: 'grid', market: M, side: 'SELL', type: 'LIMIT', baseAmount: '0.02', price: '120' };
+    book.onDecision({ kind: 'approve', intent, at: 9 });
+    expect(book.sellable('grid', M).toFixed()).toBe('0.03');
+    book.onReport({ kind: 'cancelled', refId: 'rest-1', orderId: 'o', at: 10 });
+    expect(book.sellable('grid', M).toFixed()).toBe('0.05');
+  });
+
+  it('the double exit: an exit fill reported before the next balance poll leaves Position nothing to sell again', () => {
+    const { book, trade } = rig({ alone: true });
+    const entry = trade('grid', 'BUY', '0.25', '100');
+    // the balance poll has not caught up with the exit: the account still shows the BTC
+    const ctx = contextOf(book, new D('0.25'));
+    const p = new Position(M, { sizePct: 50 });
+    p.onEvent({ kind: 'price', market: M, at: 10_000, price: 100 }, ctx);
+    p.onReport(entry, ctx);
+    const exit = p.exitAll(ctx);
+    expect(exit).toMatchObject({ side: 'SELL', baseAmount: '0.25' });
+    const sold = trade('grid', 'SELL', '0.25', '101');
+    p.onReport(sold, ctx);
+    expect(p.busy).toBe(false);
+    expect(p.exitAll(ctx)).toBeUndefined();
+  });
+
+  it('a restart between an entry and its stop: the stop level comes back from the journal and fires', () => {
+    const before = rig({ alone: true });
+    const ctx = contextOf(before.book, new D('0.1'));
+    const p = new Position(M, { sizePct: 50, stopLossPct: 5, trailingStopPct: 10 });
+    const at = (price: number, c: StrategyContext, helper = p) => helper.onEvent({ kind: 'price', market: M, at: 10_000, price }, c);
+    at(100, ctx);
+    expect(p.enter(ctx)).toMatchObject({ side: 'BUY' });
+    p.onReport(before.trade('grid', 'BUY', '0.1', '100'), ctx);
+    expect(at(104, ctx)).toBeUndefined();
+    expect(before.book.view('grid', M).exitLevels).toEqual({ stopLoss: 95, trailingStop: 93.6, highest: 104 });
+    // the process dies; a new run reads the same journal, with a new helper that has seen nothing
+    const after = rig({ alone: true, journal: before.journal });
+    const again = new Position(M, { sizePct: 50, stopLossPct: 5, trailingStopPct: 10 });
+    const ctx2 = contextOf(after.book, new D('0.1'));
+    expect(at(99, ctx2, again)).toBeUndefined();
+    expect([again.state, again.levels]).toEqual(['long', { stopLoss: 95, trailingStop: 93.6 }]);
+    expect(at(94.5, ctx2, again)).toMatchObject({ side: 'SELL', baseAmount: '0.1' });
+    expect(again.exitReason?.kind).toBe('stop-loss');
+  });
+});

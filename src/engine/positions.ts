@@ -1,0 +1,273 @@
+import { D, ZERO, splitMarket, type Dec, type Decision, type ExecReport, type MarketSymbol } from '../core/index.js';
+import { applyFill, openBook, positionOf, type Book, type JournalStore, type StrategyFill, type StrategyPosition } from '../exec/index.js';
+import type { KeptExitLevels, OwnPosition } from '../strategy/index.js';
+
+/** How strategies of one market hold it: each its own position (the default), or one position shared. */
+export type PositionsMode = 'per_strategy' | 'shared';
+
+/** The journal's meta key of a strategy's exit levels in a market. */
+export const exitLevelsKey = (strategy: string, market: string): string => `exit-levels/${strategy}/${market}`;
+
+export interface PositionBookDeps {
+  readonly journal: Pick<JournalStore, 'get' | 'getMeta' | 'setMeta'> & { strategyFills?(): StrategyFill[] };
+  readonly mode: PositionsMode;
+  /** The markets each running strategy trades. */
+  readonly markets: ReadonlyMap<string, ReadonlySet<MarketSymbol>>;
+  /** The market's mid price (unrealized P&L). */
+  readonly mid: (market: MarketSymbol) => number | undefined;
+  /** The account's total of an asset, as last read. */
+  readonly total: (asset: string) => Dec;
+}
+
+/** An approved sell still open: the base it may yet take out of its strategy's position. */
+interface Commitment {
+  readonly key: string;
+  remaining: Dec;
+}
+
+const keyOf = (strategy: string, market: string): string => `${strategy}\u0000${market}`;
+
+/** What the start says of a balance no strategy holds. */
+export function unassignedNote(asset: string, amount: Dec, mode: PositionsMode): string {
+  const who = mode === 'shared' ? 'under risk.positions: shared the strategies of its markets sell it together' : "only a market's sole strategy may sell it; where strategies share a market, none may until risk.positions is shared";
+  return `${amount.toFixed()} ${asset} is held by no strategy (a deposit, or a holding from before this journal): ${who}`;
+}
+
+/**
+ * The position of every strategy in every market it trades, kept by the kernel from that strategy's
+ * own fills as each is reported (orders and quote executions), with the accounting of `tradeloop
+ * positions` (exec/journal-trades.ts), so both always agree. Built again from the journal's fills at
+ * start, so a position goes on across restarts; its exit levels are kept in the journal's meta.
+ *
+ * A strategy may sell its own amount, less what its open sells will take. The balance no strategy
+ * holds (a deposit, a holding found at start) is "unassigned": read from the first balances after
+ * start, less what strategies hold; a strategy selling more than its own (only the sole strategy of a
+ * market may, or any under `shared`) takes it from there.
+ */
+export class PositionBook {
+  private readonly books = new Map<string, Book>();
+  private readonly levels = new Map<string, KeptExitLevels>();
+  private readonly views = new Map<string, OwnPosition>();
+  private readonly commitments = new Map<string, Commitment>();
+  private readonly committedBy = new Map<string, Dec>();
+  private readonly quotesApplied = new Set<string>();
+  private unassigned: Map<string, Dec> | undefined;
+  /** How many running strategies trade each market. */
+  private readonly traders = new Map<MarketSymbol, number>();
+
+  constructor(private readonly deps: PositionBookDeps) {
+    for (const markets of deps.markets.values()) for (const m of markets) this.traders.set(m, (this.traders.get(m) ?? 0) + 1);
+    for (const f of deps.journal.strategyFills?.() ?? []) this.apply(f);
+    for (const [strategy, markets] of deps.markets) {
+      for (const m of markets) {
+        const kept = deps.journal.getMeta(exitLevelsKey(strategy, m));
+        if (kept !== undefined && this.bookOf(strategy, m).position.gt(0)) this.levels.set(keyOf(strategy, m), JSON.parse(kept) as KeptExitLevels);
+      }
+    }
+  }
+
+  get mode(): PositionsMode {
+    return this.deps.mode;
+  }
+
+  /** Whether a sell by `strategy` in `market` is held to its own position (another strategy trades the market, and positions are per strategy). */
+  restricted(market: MarketSymbol): boolean {
+    return this.deps.mode === 'per_strategy' && (this.traders.get(market) ?? 0) > 1;
+  }
+
+  /** The strategy's own amount less its open sells (never below zero). */
+  ownSellable(strategy: string, market: MarketSymbol): Dec {
+    const key = keyOf(strategy, market);
+    const free = this.bookOf(strategy, market).position.minus(this.committedBy.get(key) ?? ZERO);
+    return free.isNegative() ? ZERO : free;
+  }
+
+  /** What `strategy` may sell in `market` now (see OwnPosition.sellable). */
+  sellable(strategy: string, market: MarketSymbol): Dec {
+    if (this.restricted(market)) return this.ownSellable(strategy, market);
+    if (this.deps.mode === 'per_strategy') return this.ownSellable(strategy, market).plus(this.unassignedOf(splitMarket(market).base));
+    let held = this.unassignedOf(splitMarket(market).base);
+    for (const b of this.books.values()) if (b.market === market) held = held.plus(b.position).minus(this.committedBy.get(keyOf(b.strategy, market)) ?? ZERO);
+    return held.isNegative() ? ZERO : held;
+  }
+
+  /** The balance of `asset` no strategy holds: as the first balances after start found it, less what strategies sold of it since. */
+  unassignedOf(asset: string): Dec {
+    return this.unassigned?.get(asset) ?? ZERO;
+  }
+
+  /** The cost basis of a strategy's positions in markets quoted in `quote` (what its allocation counts). */
+  costOf(strategy: string, quote: string): Dec {
+    let cost = ZERO;
+    for (const b of this.books.values()) if (b.strategy === strategy && splitMarket(b.market).quote === quote && b.position.gt(0)) cost = cost.plus(b.cost);
+    return cost;
+  }
+
+  /** Base of `asset` held by strategies, all markets together. */
+  heldOf(asset: string): Dec {
+    let held = ZERO;
+    for (const b of this.books.values()) if (splitMarket(b.market).base === asset) held = held.plus(b.position);
+    return held;
+  }
+
+  /**
+   * The first balances after start (read before trading) fix the unassigned amounts: each asset's total
+   * less what strategies hold of it by the journal; later balances change nothing. Returns the assets
+   * found unassigned (the start names them), or undefined for a later call.
+   */
+  onBalances(assets: Iterable<string>): Array<{ readonly asset: string; readonly amount: Dec }> | undefined {
+    if (this.unassigned !== undefined) return undefined;
+    this.unassigned = new Map();
+    const found: Array<{ asset: string; amount: Dec }> = [];
+    for (const asset of assets) {
+      const u = this.deps.total(asset).minus(this.heldOf(asset));
+      if (!u.gt(0)) continue;
+      this.unassigned.set(asset, u);
+      if (this.heldAsBase(asset)) found.push({ asset, amount: u });
+    }
+    return found;
+  }
+
+  /** Whether `asset` is the base of a market some strategy trades or traded. */
+  private heldAsBase(asset: string): boolean {
+    for (const markets of this.deps.markets.values()) for (const m of markets) if (splitMarket(m).base === asset) return true;
+    return false;
+  }
+
+  /** The strategy's position as `ctx.position` gives it: one live object per strategy and market. */
+  view(strategy: string, market: MarketSymbol): OwnPosition {
+    const key = keyOf(strategy, market);
+    let v = this.views.get(key);
+    if (v === undefined) {
+      const book = (): Book => this.bookOf(strategy, market);
+      const deps = this.deps;
+      const levels = this.levels;
+      const sellable = (): Dec => this.sellable(strategy, market);
+      v = {
+        market,
+        get amount() {
+          return book().position;
+        },
+        get averageCost() {
+          const b = book();
+          return b.position.gt(0) ? b.cost.div(b.position) : undefined;
+        },
+        get realizedPnl() {
+          return book().realized;
+        },
+        get fees() {
+          return book().fees;
+        },
+        get unrealizedPnl() {
+          const b = book();
+          const mid = deps.mid(market);
+          return b.position.gt(0) && mid !== undefined ? new D(mid).times(b.position).minus(b.cost) : undefined;
+        },
+        get entryAt() {
+          return book().trip?.entryAt;
+        },
+        get exitLevels() {
+          return levels.get(key) ?? {};
+        },
+        get sellable() {
+          return sellable();
+        },
+      };
+      this.views.set(key, v);
+    }
+    return v;
+  }
+
+  /** Every position with a fill so far, as `tradeloop positions` lists them. */
+  list(): StrategyPosition[] {
+    return [...this.books.values()].filter((b) => b.lastAt > 0).map(positionOf);
+  }
+
+  /** The run summary's account view: every strategy's position, and what no strategy holds of each base traded. */
+  summary(): { readonly strategyPositions: StrategyPosition[]; readonly unassigned: Record<string, string> } {
+    const unassigned: Record<string, string> = {};
+    for (const [asset, amount] of this.unassigned ?? []) if (amount.gt(0) && this.heldAsBase(asset)) unassigned[asset] = amount.toFixed();
+    return { strategyPositions: this.list(), unassigned };
+  }
+
+  /** Records a strategy's exit levels in force (journaled; cleared when its position goes flat). */
+  keepExitLevels(strategy: string, market: MarketSymbol, levels: KeptExitLevels): void {
+    const key = keyOf(strategy, market);
+    const text = JSON.stringify(levels);
+    if (JSON.stringify(this.levels.get(key) ?? {}) === text) return;
+    this.levels.set(key, levels);
+    this.deps.journal.setMeta(exitLevelsKey(strategy, market), text);
+  }
+
+  /** An approved sell commits the base it asks of its strategy's position until it fills or closes. */
+  onDecision(d: Decision): void {
+    const i = d.intent;
+    if (d.kind !== 'approve' || (i.kind !== 'place-order' && i.kind !== 'execute-quote') || i.side !== 'SELL' || i.baseAmount === undefined) return;
+    const key = keyOf(i.strategy, i.market);
+    const amount = new D(i.baseAmount);
+    this.commitments.set(i.intentId, { key, remaining: amount });
+    this.committedBy.set(key, (this.committedBy.get(key) ?? ZERO).plus(amount));
+  }
+
+  /** A report of a strategy's intent: fills move its position at once; a closed order frees what it committed. */
+  onReport(r: ExecReport): void {
+    switch (r.kind) {
+      case 'filled': {
+        const strategy = this.deps.journal.get(r.refId)?.strategy;
+        if (strategy === undefined) return;
+        this.uncommit(r.refId, r.side === 'SELL' ? new D(r.amount) : ZERO, r.orderDone === true);
+        this.apply({ strategy, refId: r.refId, market: r.market, side: r.side, amount: r.amount, price: r.price, commission: r.commission, commissionAsset: r.commissionAsset, at: r.at });
+        return;
+      }
+      case 'quote-executed': {
+        if (this.quotesApplied.has(r.refId)) return;
+        const strategy = this.deps.journal.get(r.refId)?.strategy;
+        if (strategy === undefined) return;
+        this.quotesApplied.add(r.refId);
+        this.uncommit(r.refId, ZERO, true);
+        this.apply({ strategy, refId: r.refId, market: r.market, side: r.side, amount: r.baseAmount, price: r.price, commission: '0', commissionAsset: '', at: r.at });
+        return;
+      }
+      case 'cancelled':
+      case 'rejected':
+      case 'failed':
+      case 'denied':
+        this.uncommit(r.refId, ZERO, true);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private uncommit(refId: string, filled: Dec, done: boolean): void {
+    const c = this.commitments.get(refId);
+    if (c === undefined) return;
+    const take = done ? c.remaining : D.min(filled, c.remaining);
+    c.remaining = c.remaining.minus(take);
+    this.committedBy.set(c.key, (this.committedBy.get(c.key) ?? ZERO).minus(take));
+    if (done || c.remaining.isZero()) this.commitments.delete(refId);
+  }
+
+  private apply(f: StrategyFill): void {
+    const book = this.bookOf(f.strategy, f.market);
+    const before = book.position;
+    applyFill(book, f);
+    if (f.side === 'SELL') {
+      // what a sell took beyond the strategy's own came out of the unassigned balance
+      const beyond = new D(f.amount).minus(before);
+      const asset = splitMarket(f.market).base;
+      if (beyond.gt(0) && this.unassigned?.has(asset)) this.unassigned.set(asset, D.max(ZERO, this.unassigned.get(asset)!.minus(beyond)));
+      if (book.position.isZero() && this.levels.delete(keyOf(f.strategy, f.market))) this.deps.journal.setMeta(exitLevelsKey(f.strategy, f.market), '{}');
+    }
+  }
+
+  private bookOf(strategy: string, market: string): Book {
+    const key = keyOf(strategy, market);
+    let b = this.books.get(key);
+    if (b === undefined) {
+      b = openBook(strategy, market);
+      this.books.set(key, b);
+    }
+    return b;
+  }
+}

@@ -1,0 +1,36 @@
+import type { Dec, DenialReason, MarketSymbol } from '../../core/index.js';
+import { compare, dividedBy, exactOfDecimal, toDecimal, toText } from '../../core/exact.js';
+import { deny } from '../denial.js';
+import type { TradeFacts } from '../facts.js';
+
+/** Whose a market's position is: what the gate asks to keep strategies that share a market apart. */
+export interface Ownership {
+  /** Whether sells in `market` are held to the selling strategy's own position (`risk.positions: per_strategy` and more than one strategy trades it). */
+  restricted(market: MarketSymbol): boolean;
+  /** The strategy's own amount in the market, less its open sells. */
+  ownSellable(strategy: string, market: MarketSymbol): Dec;
+}
+
+/**
+ * A sell (an order or a quote execution) may take no more than the selling strategy's own position
+ * where strategies share the market and each owns its position: another strategy's inventory, and a
+ * balance no strategy holds, are not its to sell. The market's only strategy, and every strategy under
+ * `risk.positions: shared`, are held to the balance alone (checkBalance).
+ */
+export function checkOwnPosition(f: TradeFacts, ownership: Ownership | undefined): DenialReason | undefined {
+  if (f.side !== 'SELL' || ownership === undefined || !ownership.restricted(f.market)) return undefined;
+  const asked = f.baseAmount ?? (f.quoteAmount && f.reference ? dividedBy(f.quoteAmount, f.reference) : undefined);
+  if (asked === undefined) return undefined;
+  const strategy = f.intent.strategy;
+  const own = ownership.ownSellable(strategy, f.market);
+  const ownExact = exactOfDecimal(own);
+  if (ownExact !== undefined ? compare(asked, ownExact) <= 0 : !toDecimal(asked).gt(own)) return undefined;
+  const required = toText(asked);
+  return deny('OWN_POSITION', `strategy ${strategy} sells ${required} ${f.base} but holds ${own.toFixed()} ${f.base} of its own in ${f.market} (not counting its open sells): another strategy's inventory, or a balance no strategy holds, is not its to sell (risk.positions: shared lets the strategies of a market share one position)`, {
+    strategy,
+    market: f.market,
+    asset: f.base,
+    required,
+    own: own.toFixed(),
+  });
+}
