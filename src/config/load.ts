@@ -5,7 +5,7 @@ import { TradeloopError } from '../core/errors.js';
 import { configIssueMessage } from './messages.js';
 import { ConfigSchema, type Config } from './schema.js';
 import type { ConfigProblem } from './problem.js';
-import { moneyFromSourceText } from './yaml-money.js';
+import { moneyFromSourceText, noteWrittenNumbers, paramNumbersWritten } from './yaml-money.js';
 
 export type { ConfigProblem } from './problem.js';
 
@@ -58,6 +58,7 @@ export function loadConfigFile(file: string, label: string = file): Readonly<Con
     );
   }
   const money = moneyFromSourceText(doc, text);
+  const written = paramNumbersWritten(doc, text);
   let raw: unknown;
   try {
     raw = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
@@ -66,7 +67,9 @@ export function loadConfigFile(file: string, label: string = file): Readonly<Con
     if (!(e instanceof ReferenceError)) throw e;
     throw new ConfigError(label, [{ path: '(yaml)', message: `aliases (*name) expand to too much (over ${MAX_ALIAS_COUNT} alias resolutions): write the values out instead of nesting aliases` }]);
   }
-  return parseConfig(raw, label, money);
+  const config = parseConfig(raw, label, money);
+  for (const [i, texts] of written) if (config.strategies[i] !== undefined) noteWrittenNumbers(config.strategies[i].params, texts);
+  return config;
 }
 
 /** Alias resolutions a config may make (the YAML parser's own default): far beyond any real config. */

@@ -6,7 +6,7 @@ import type { ConfigProblem } from './problem.js';
  * strings; written as a plain YAML number (`max_order_notional: 25000`) they are judged from the
  * text of the file, never from the float YAML would make of them.
  */
-export const MONEY_PATHS: readonly string[] = ['risk.max_order_notional', 'risk.min_order_notional', 'risk.daily_loss_limit', 'risk.max_position.*', 'local.funding.*', 'paper.funding.*'];
+export const MONEY_PATHS: readonly string[] = ['risk.max_order_notional', 'risk.min_order_notional', 'risk.daily_loss_limit', 'risk.max_position.*', 'local.funding.*', 'paper.funding.*', 'strategies.*.allocation'];
 
 /** Digits a plain YAML number may carry and still be read exactly (a double holds 15 for sure). */
 export const MAX_PLAIN_DIGITS = 15;
@@ -29,6 +29,42 @@ export function moneyFromSourceText(doc: Document, text: string): ConfigProblem[
     else problems.push({ path: field, message: problem });
   });
   return problems;
+}
+
+/**
+ * The text of every plain number written in a strategy's params block, by entry index and key: a
+ * plugin's schema, known only when the plugin loads, decides which of them are decimals, and those
+ * are then read from this text under the same rule as the config's own money keys.
+ */
+export function paramNumbersWritten(doc: Document, text: string): Map<number, Record<string, string>> {
+  const out = new Map<number, Record<string, string>>();
+  walk(doc.contents, [], (path, node) => {
+    if (typeof node.value !== 'number' || path.length !== 4 || path[0] !== 'strategies' || path[2] !== 'params' || !node.range) return;
+    const i = Number(path[1]);
+    out.set(i, { ...out.get(i), [path[3]!]: text.slice(node.range[0], node.range[1]).trim() });
+  });
+  return out;
+}
+
+const WRITTEN = new WeakMap<object, Readonly<Record<string, string>>>();
+
+/** Keeps how the numbers of a params object were written (a config block, or `--params`). */
+export function noteWrittenNumbers(params: object, written: Readonly<Record<string, string>>): void {
+  if (Object.keys(written).length > 0) WRITTEN.set(params, written);
+}
+
+/** How the numbers of a params object were written, when known. */
+export function writtenNumbersOf(params: object): Readonly<Record<string, string>> | undefined {
+  return WRITTEN.get(params);
+}
+
+/**
+ * A number written where a decimal is taken: the decimal as written ("0.10" stays "0.10"), or the
+ * problem in our words when it is not a plain decimal of at most 15 significant digits.
+ */
+export function decimalAsWritten(written: string): { readonly value: string } | { readonly problem: string } {
+  const problem = judge(written);
+  return problem === undefined ? { value: written.replace(/^\+/, '') } : { problem };
 }
 
 function judge(written: string): string | undefined {

@@ -1,7 +1,7 @@
 import { ConfigError, configIssueMessage, type Config, type ConfigProblem } from '../config/index.js';
 import { InputError, type MarketEvent, type MarketSymbol } from '../core/index.js';
 import type { Logger } from '../log/index.js';
-import { loadStrategy, marketsOf, resolveParams, type StrategyDefinition } from '../strategy/index.js';
+import { decimalsAsWritten, loadStrategy, marketsOf, resolveParams, type StrategyDefinition } from '../strategy/index.js';
 import type { MarketSubscription } from '../venue/index.js';
 import type { IntentIds } from '../engine/intent-ids.js';
 import { StrategyRunner } from '../engine/strategy-runner.js';
@@ -65,10 +65,12 @@ function paramsProblems(definition: StrategyDefinition, raw: Record<string, unkn
   const problems: ConfigProblem[] = Object.keys(raw)
     .filter((k) => !known.includes(k))
     .map((k) => ({ path: `${at}.${k}`, message: `not a parameter of ${definition.name}: remove it or check the spelling (known: ${known.join(', ') || 'none'})` }));
-  const result = definition.params.safeParse(raw, { error: configIssueMessage });
+  const asWritten = decimalsAsWritten(definition, raw);
+  problems.push(...asWritten.problems.map((p) => ({ path: `${at}.${p.key}`, message: p.message })));
+  const result = definition.params.safeParse(asWritten.params, { error: configIssueMessage });
   if (!result.success) {
     for (const issue of result.error.issues) {
-      if (issue.code === 'unrecognized_keys') continue;
+      if (issue.code === 'unrecognized_keys' || asWritten.problems.some((p) => p.key === issue.path[0])) continue;
       problems.push({ path: issue.path.length ? `${at}.${issue.path.map(String).join('.')}` : at, message: `${issue.message} (${definition.name})` });
     }
   }

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { decimalAsWritten, noteWrittenNumbers, writtenNumbersOf } from '../config/yaml-money.js';
 import { InputError } from '../core/index.js';
 import type { StrategyDefinition } from './define.js';
 
@@ -8,6 +9,7 @@ import type { StrategyDefinition } from './define.js';
  */
 export function parseParamString(text: string, field = '--params'): Record<string, unknown> {
   const out: Record<string, unknown> = {};
+  const written: Record<string, string> = {};
   if (text.trim() === '') return out;
   for (const part of text.split(',')) {
     const eq = part.indexOf('=');
@@ -15,8 +17,32 @@ export function parseParamString(text: string, field = '--params'): Record<strin
     const key = part.slice(0, eq).trim();
     const raw = part.slice(eq + 1).trim();
     out[key] = readValue(raw);
+    if (typeof out[key] === 'number') written[key] = raw;
   }
+  noteWrittenNumbers(out, written);
   return out;
+}
+
+/**
+ * Params with each number written where the plugin's schema takes a decimal (text) read as it was
+ * written, under the config's rule for money: a plain decimal of up to 15 significant digits
+ * (`base_amount: 0.001` gives "0.001"); anything else is a problem naming the key and the fix.
+ */
+export function decimalsAsWritten(definition: StrategyDefinition, raw: Record<string, unknown>): { readonly params: Record<string, unknown>; readonly problems: ReadonlyArray<{ readonly key: string; readonly message: string }> } {
+  const written = writtenNumbersOf(raw);
+  if (written === undefined) return { params: raw, problems: [] };
+  const shape = definition.params.shape as Record<string, z.ZodType>;
+  const params = { ...raw };
+  const problems: Array<{ key: string; message: string }> = [];
+  for (const [key, text] of Object.entries(written)) {
+    const field = shape[key];
+    // a key that takes no number: the text is judged here, then the schema's own rules apply to it
+    if (field === undefined || typeof raw[key] !== 'number' || field.safeParse(raw[key]).success || !takesText(field, text)) continue;
+    const read = decimalAsWritten(text);
+    if ('value' in read) params[key] = read.value;
+    else problems.push({ key, message: read.problem });
+  }
+  return { params, problems };
 }
 
 function readValue(raw: string): unknown {
@@ -27,6 +53,12 @@ function readValue(raw: string): unknown {
   }
 }
 
+/** True when the key's schema takes text (it may still refuse this text by its own rules). */
+function takesText(field: z.ZodType, text: string): boolean {
+  const r = field.safeParse(text);
+  return r.success || !r.error.issues.some((i) => i.code === 'invalid_type' || i.code === 'invalid_union');
+}
+
 /**
  * Validates params for a strategy against its schema, applying defaults. Every problem is reported
  * at once, naming the strategy, the field and what it accepts.
@@ -34,10 +66,12 @@ function readValue(raw: string): unknown {
 export function resolveParams<P extends z.ZodObject>(definition: StrategyDefinition<P>, raw: Record<string, unknown> = {}, source = 'params'): z.infer<P> {
   const known = Object.keys(definition.params.shape);
   const unknown = Object.keys(raw).filter((k) => !known.includes(k));
-  const result = definition.params.safeParse(raw);
+  const asWritten = decimalsAsWritten(definition, raw);
+  const result = definition.params.safeParse(asWritten.params);
   const problems = unknown.map((k) => `${k}: unknown parameter of ${definition.name} (known: ${known.join(', ') || 'none'})`);
+  problems.push(...asWritten.problems.map((p) => `${p.key}: ${p.message}`));
   if (!result.success) {
-    for (const issue of result.error.issues) problems.push(`${issue.path.join('.') || '(params)'}: ${issue.message}`);
+    for (const issue of result.error.issues) if (!asWritten.problems.some((p) => p.key === issue.path[0])) problems.push(`${issue.path.join('.') || '(params)'}: ${issue.message}`);
   }
   if (problems.length) throw new InputError(`${source} of strategy ${definition.name}`, problems.join('; '));
   return result.data as z.infer<P>;

@@ -88,6 +88,20 @@ describe('tradeloop start', () => {
     expect(bad.stderr).not.toMatch(/expected string|Invalid input/);
   });
 
+  it('reads a plugin param declared as a decimal from a plain number as written, under the same rule as the risk limits', async () => {
+    const ok = await runCli(['start', '--config', file('strategies:\n  - plugin: grid-maker\n    params: { base_amount: 0.0010, max_base: 0.01, levels: 2 }\nrisk:\n  max_order_notional: 25000\n')]);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toMatch(/"levels":2,.*"base_amount":"0\.0010","max_base":"0\.01"/);
+    const bad = await runCli(['start', '--config', file('strategies:\n  - plugin: grid-maker\n    params: { base_amount: 1e-3, max_base: 0.12345678901234567 }\n')]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/strategies\.0\.params\.base_amount: 1e-3 is a number with an exponent: write the amount as a plain decimal in quotes/);
+    expect(bad.stderr).toMatch(/strategies\.0\.params\.max_base: 0\.12345678901234567 has 17 significant digits/);
+    expect(bad.stderr).not.toMatch(/this key takes text/);
+    const flags = await runCli(['backtest', '--strategy', 'grid-maker', '--params', 'base_amount=0.5e-3', '--data', 'missing.csv']);
+    expect(flags.code).toBe(2);
+    expect(flags.stderr).toMatch(/base_amount: 0\.5e-3 is a number with an exponent/);
+  });
+
   it('reports a missing credential together with the strategies\' problems', async () => {
     const r = await runCli(['start', '--config', file('environment: sandbox\nstrategies:\n  - plugin: ./missing.ts\n')], {});
     expect(r.code).toBe(2);
