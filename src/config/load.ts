@@ -3,7 +3,7 @@ import { parseDocument } from 'yaml';
 import { type z } from 'zod';
 import { TradeloopError } from '../core/errors.js';
 import { configIssueMessage } from './messages.js';
-import { ConfigSchema, type Config } from './schema.js';
+import { ConfigSchema, StrategyConfigSchema, type Config, type StrategyConfig } from './schema.js';
 import type { ConfigProblem } from './problem.js';
 import { moneyFromSourceText, noteWrittenNumbers, paramNumbersWritten } from './yaml-money.js';
 
@@ -13,12 +13,18 @@ export type { ConfigProblem } from './problem.js';
 export class ConfigError extends TradeloopError {
   readonly problems: readonly ConfigProblem[];
   readonly file: string | undefined;
+  /**
+   * The well-formed `strategies` entries of a file that failed elsewhere, by their index: their
+   * plugins and params are still to be checked, so that one report holds every problem.
+   */
+  readonly strategiesUnchecked: ReadonlyArray<{ readonly index: number; readonly entry: StrategyConfig }>;
 
-  constructor(file: string | undefined, problems: readonly ConfigProblem[]) {
+  constructor(file: string | undefined, problems: readonly ConfigProblem[], strategiesUnchecked: ConfigError['strategiesUnchecked'] = []) {
     const where = file ?? 'configuration';
     super('CONFIG_INVALID', `${where}: ${problems.length} problem(s)\n${problems.map((p) => `  - ${p.path}: ${p.message}`).join('\n')}`);
     this.problems = problems;
     this.file = file;
+    this.strategiesUnchecked = strategiesUnchecked;
   }
 }
 
@@ -35,7 +41,7 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[]): ConfigProbl
 export function parseConfig(raw: unknown, file?: string, earlier: readonly ConfigProblem[] = []): Readonly<Config> {
   const result = ConfigSchema.safeParse(raw ?? {}, { error: configIssueMessage });
   const found = result.success ? [] : describeIssues(result.error.issues).filter((p) => !earlier.some((e) => e.path === p.path));
-  if (earlier.length || found.length) throw new ConfigError(file, [...earlier, ...found]);
+  if (earlier.length || found.length) throw new ConfigError(file, [...earlier, ...found], wellFormedStrategies(raw, [...earlier, ...found]));
   return deepFreeze(result.data!);
 }
 
@@ -67,9 +73,25 @@ export function loadConfigFile(file: string, label: string = file): Readonly<Con
     if (!(e instanceof ReferenceError)) throw e;
     throw new ConfigError(label, [{ path: '(yaml)', message: `aliases (*name) expand to too much (over ${MAX_ALIAS_COUNT} alias resolutions): write the values out instead of nesting aliases` }]);
   }
-  const config = parseConfig(raw, label, money);
-  for (const [i, texts] of written) if (config.strategies[i] !== undefined) noteWrittenNumbers(config.strategies[i].params, texts);
-  return config;
+  try {
+    const config = parseConfig(raw, label, money);
+    for (const [i, texts] of written) if (config.strategies[i] !== undefined) noteWrittenNumbers(config.strategies[i].params, texts);
+    return config;
+  } catch (e) {
+    if (e instanceof ConfigError) for (const { index, entry } of e.strategiesUnchecked) noteWrittenNumbers(entry.params, written.get(index) ?? {});
+    throw e;
+  }
+}
+
+/** The `strategies` entries with no problem of their own, for their plugins and params to be checked. */
+function wellFormedStrategies(raw: unknown, problems: readonly ConfigProblem[]): ConfigError['strategiesUnchecked'] {
+  const list = raw !== null && typeof raw === 'object' ? (raw as { strategies?: unknown }).strategies : undefined;
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((item, index) => {
+    if (problems.some((p) => p.path === `strategies.${index}` || p.path.startsWith(`strategies.${index}.`))) return [];
+    const parsed = StrategyConfigSchema.safeParse(item);
+    return parsed.success ? [{ index, entry: parsed.data }] : [];
+  });
 }
 
 /** Alias resolutions a config may make (the YAML parser's own default): far beyond any real config. */

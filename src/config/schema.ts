@@ -294,3 +294,4 @@ export type ApiConfig = z.infer<typeof ApiConfigSchema>;
 export type UiConfig = z.infer<typeof UiConfigSchema>;
 export type PaperConfig = z.infer<typeof PaperConfigSchema>;
 export type NotifyConfig = z.infer<typeof NotifyConfigSchema>;
+export type StrategyConfig = z.infer<typeof StrategyConfigSchema>;

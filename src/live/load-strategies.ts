@@ -59,6 +59,26 @@ export async function loadConfiguredStrategies(entries: Config['strategies'], so
   throw new ConfigError(source.flags ? 'command line' : source.file, problems);
 }
 
+/**
+ * The problems of a config file's well-formed strategy entries (their plugins and params) when the
+ * file failed elsewhere: added to that failure, so one report holds every problem of the file.
+ */
+export async function withStrategyProblems(e: ConfigError): Promise<ConfigError> {
+  if (e.strategiesUnchecked.length === 0) return e;
+  try {
+    await loadConfiguredStrategies(e.strategiesUnchecked.map((u) => u.entry), { file: e.file });
+    return e;
+  } catch (found) {
+    if (!(found instanceof ConfigError)) return e;
+    // entry k of the checked list is entry index of the file
+    const extra = found.problems.map((p) => {
+      const m = /^strategies\.(\d+)(.*)$/.exec(p.path);
+      return m === null ? p : { ...p, path: `strategies.${e.strategiesUnchecked[Number(m[1])]!.index}${m[2]}` };
+    });
+    return new ConfigError(e.file, [...e.problems, ...extra]);
+  }
+}
+
 /** Each parameter the plugin's schema refuses, as its own problem in our words (the plugin's own messages kept). */
 function paramsProblems(definition: StrategyDefinition, raw: Record<string, unknown>, at: string): ConfigProblem[] {
   const known = Object.keys(definition.params.shape);

@@ -70,6 +70,20 @@ describe('tradeloop start', () => {
     expect(r.stderr).not.toMatch(/Too big|Invalid input|\n\s+at /);
   });
 
+  it('reports a schema error and the plugins\' and params\' problems in one round, in start and in run', async () => {
+    const config = file(['environment: mars', 'strategies:', '  - plugin: ./no-such-plugin.ts', '  - plugin: sma-cross', '    params: { fast: 50, slow: 3, colour: red }', '  - plugin: sma-cross', '    name: Bad Name'].join('\n'));
+    for (const command of ['start', 'run']) {
+      const r = await runCli([command, '--config', config]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/5 problem\(s\)/);
+      expect(r.stderr).toMatch(/environment: "mars" is not allowed/);
+      expect(r.stderr).toMatch(/strategies\.2\.name: must be kebab-case/);
+      expect(r.stderr).toMatch(/strategies\.0\.plugin: ".\/no-such-plugin\.ts": file .*does not exist/);
+      expect(r.stderr).toMatch(/strategies\.1\.params\.colour: not a parameter of sma-cross/);
+      expect(r.stderr).toMatch(/strategies\.1\.params\.fast: fast must be smaller than slow/);
+    }
+  });
+
   it('says ok only after loading the plugins, and names the config it used', async () => {
     const r = await runCli(['start', '--config', file('strategies:\n  - plugin: sma-cross\n    name: btc\n    params: { fast: 3, slow: 9 }\nrisk:\n  max_order_notional: 25000\n')]);
     expect(r.code, r.stderr).toBe(0);
