@@ -30,7 +30,7 @@ describe('sma-cross', () => {
     const kit = new StrategyTestKit(smaCross, { fast: 2, slow: 3 }, { USD: '0', BTC: '0.123456789' });
     kit.prices('BTCUSD', [10, 10, 10, 12, 13]);
     const sell = kit.prices('BTCUSD', [8]);
-    expect(sell).toEqual([{ kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '0.12345678' }]);
+    expect(sell).toEqual([{ kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '0.12345678', exitReason: 'signal' }]);
     expect(kit.prices('BTCUSD', [20, 5])).toEqual([]); // pending until a report arrives
     kit.report(filled);
     kit.setBalance('BTC', '0');
@@ -51,7 +51,7 @@ describe('sma-cross', () => {
     kit.setBalance('BTC', '9.70873786');
     // the level is 103 less 2 % = 100.94; at 100.95 nothing, at 100.9 the stop sells with no death cross (fast 101.3 > slow 100.65)
     expect(kit.prices('BTCUSD', [100.95])).toEqual([]);
-    expect(kit.prices('BTCUSD', [100.9])).toEqual([{ kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '9.70873786' }]);
+    expect(kit.prices('BTCUSD', [100.9])).toEqual([{ kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '9.70873786', exitReason: 'stop-loss' }]);
   });
 
   it('sells at its trailing stop below the highest price since the entry, and at its take-profit', () => {
