@@ -142,8 +142,13 @@ export const StrategyConfigSchema = z
 export const StreamsConfigSchema = z
   .object({
     prices_ms: z.number().int().min(100).default(1_000),
-    ticker_ms: z.number().int().min(100).default(2_000),
-    book_ms: z.number().int().min(100).default(1_000),
+    /**
+     * Tickers and books: polled every 2000 and 1000 ms for the markets whose strategies ask for them;
+     * set here, they are polled (and recorded) for every market of the run's strategies, whatever
+     * those ask for, so a recording holds the books a later replay fills on.
+     */
+    ticker_ms: z.number().int().min(100).optional(),
+    book_ms: z.number().int().min(100).optional(),
     quotes_ms: z.number().int().min(1_000).default(1_000),
     balances_ms: z.number().int().min(100).default(2_000),
     /** Open orders (ListProfileOrders status=OPEN). */

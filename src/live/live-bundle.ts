@@ -208,12 +208,14 @@ function tradesOrNone(body: unknown): RecordedTrade[] {
 /** The live market source: poll streams over the client, sharing the run's request budget. */
 export function pollingSource(input: Omit<SourceFactoryInput, 'profileId'> & { readonly profileId: string | undefined }, api: MarketDataApi = input.api, environment: string = input.config.environment): MarketSource {
   const s = input.config.streams;
+  const settings = streamSettingsFromConfig(s);
   return new PollingMarketSource({
     api,
     clock: input.clock,
     ...(input.profileId !== undefined && { profileId: input.profileId }),
     budget: input.budget,
-    intervals: streamSettingsFromConfig(s).intervals,
+    intervals: settings.intervals,
+    alwaysPoll: settings.alwaysPoll,
     ...(s.record !== undefined && { recorder: new JsonLinesRecorder(s.record, { run: runInfoOf(input.config, environment, input.clock.now(), input.strategyNames) }) }),
   });
 }

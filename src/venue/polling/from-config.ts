@@ -1,7 +1,8 @@
 import type { Config } from '../../config/index.js';
 import type { SecretSet } from '../../log/index.js';
 import { JsonLinesRecorder } from './recorder.js';
-import type { PollIntervals } from './stream-requests.js';
+import { DEFAULT_INTERVALS, type PollIntervals } from './stream-requests.js';
+import type { PlanOptions } from './stream-plan.js';
 
 /** What the `streams` config section sets on a PollingMarketSource and on the stores. */
 export interface StreamSettings {
@@ -10,6 +11,8 @@ export interface StreamSettings {
   readonly historyCapacity: number;
   readonly warmUpPoints: number;
   readonly recordPath: string | undefined;
+  /** The streams the config turns on (`ticker_ms`, `book_ms` set): polled for every market of the run. */
+  readonly alwaysPoll: Pick<PlanOptions, 'tickers' | 'books'>;
 }
 
 /**
@@ -21,8 +24,8 @@ export function streamSettingsFromConfig(streams: Config['streams']): StreamSett
   return {
     intervals: {
       pricesMs: streams.prices_ms,
-      tickerMs: streams.ticker_ms,
-      bookMs: streams.book_ms,
+      tickerMs: streams.ticker_ms ?? DEFAULT_INTERVALS.tickerMs,
+      bookMs: streams.book_ms ?? DEFAULT_INTERVALS.bookMs,
       quotesMs: streams.quotes_ms,
       balancesMs: streams.balances_ms,
       ordersMs: streams.orders_ms,
@@ -34,6 +37,7 @@ export function streamSettingsFromConfig(streams: Config['streams']): StreamSett
     historyCapacity: streams.history_capacity,
     warmUpPoints: streams.warmup_points,
     recordPath: streams.record,
+    alwaysPoll: { tickers: streams.ticker_ms !== undefined, books: streams.book_ms !== undefined },
   };
 }
 

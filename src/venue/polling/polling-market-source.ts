@@ -11,7 +11,7 @@ import { InFlight, pollStream, type PollContext } from './poll-loop.js';
 import type { ResponseSink } from './recorder.js';
 import { RequestBudget } from './request-budget.js';
 import { DEFAULT_INTERVALS, requestFor, type MarketDataApi, type PollIntervals } from './stream-requests.js';
-import { planStreams, type PlannedStream } from './stream-plan.js';
+import { planStreams, type PlanOptions, type PlannedStream } from './stream-plan.js';
 import { HealthBook } from './stream-health.js';
 import { TradeTape } from './recent-trades.js';
 import { loadWarmUp, type WarmUpSettings } from './warm-up-history.js';
@@ -34,6 +34,8 @@ export interface PollingMarketSourceOptions {
   readonly warmUp?: Partial<WarmUpSettings>;
   /** Fills are looked up from this long before `start` (default 60 s), then from the newest seen. */
   readonly fillsLookbackMs?: number;
+  /** Streams polled for every subscribed market whatever it asks for (the config turned them on). */
+  readonly alwaysPoll?: Pick<PlanOptions, 'tickers' | 'books'>;
 }
 
 interface Running {
@@ -98,7 +100,7 @@ export class PollingMarketSource implements MarketSource {
    * (their cadence continues), starts new ones and stops those no longer needed.
    */
   start(subscriptions: readonly MarketSubscription[]): void {
-    const planned = planStreams(subscriptions, this.options.profileId !== undefined, { trades: this.intervals.tradesMs !== undefined });
+    const planned = planStreams(subscriptions, this.options.profileId !== undefined, { ...this.options.alwaysPoll, trades: this.intervals.tradesMs !== undefined });
     const keys = new Set(planned.map((p) => p.key));
     for (const [key, r] of this.running) {
       if (keys.has(key)) continue;

@@ -28,11 +28,15 @@ export interface PlanOptions {
    * (`streams.trades_ms` set): recordings then hold the trades a book replay fills resting limits on.
    */
   readonly trades?: boolean;
+  /** Poll the ticker of every subscribed market-data market (`streams.ticker_ms` set), asked for or not. */
+  readonly tickers?: boolean;
+  /** Poll the book of every subscribed market-data market (`streams.book_ms` set), asked for or not. */
+  readonly books?: boolean;
 }
 
 /**
- * The streams that the subscriptions need and nothing more: one ticker and one book stream per
- * market that asks for them, one prices request and one quotes request covering every market that
+ * The streams that the subscriptions need and those the config turns on: one ticker and one book
+ * stream per market that asks for them (every subscribed market-data market with `tickers`/`books`), one prices request and one quotes request covering every market that
  * asks, a trades stream per subscribed market-data market when `trades` is asked for, and the
  * account streams when a profile is known. Throws InputError naming the subscription whose market
  * the platform does not serve for that kind.
@@ -47,14 +51,16 @@ export function planStreams(subscriptions: readonly MarketSubscription[], withAc
       byKind[kind].add(s.market);
     }
   });
+  const served = subscriptions.map((s) => s.market).filter((m) => isMarketDataMarket(m));
+  if (options.tickers === true) for (const m of served) byKind.ticker.add(m);
+  if (options.books === true) for (const m of served) byKind.book.add(m);
   const out: PlannedStream[] = [];
   for (const m of [...byKind.ticker].sort()) out.push(single({ kind: 'ticker', market: m }));
   for (const m of [...byKind.book].sort()) out.push(single({ kind: 'book', market: m }));
   if (byKind.price.size > 0) out.push(combined('prices', [...byKind.price].sort()));
   if (byKind.quote.size > 0) out.push(combined('quotes', [...byKind.quote].sort()));
   if (options.trades === true) {
-    const traded = new Set(subscriptions.map((s) => s.market).filter((m) => isMarketDataMarket(m)));
-    for (const m of [...traded].sort()) out.push(single({ kind: 'trades', market: m }));
+    for (const m of [...new Set(served)].sort()) out.push(single({ kind: 'trades', market: m }));
   }
   if (withAccount) {
     for (const kind of ['balances', 'open-orders', 'fills', 'quote-executions'] as const) out.push(combined(kind, []));
