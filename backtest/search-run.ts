@@ -75,19 +75,19 @@ export async function runSearch(cfg: SearchConfig): Promise<SearchResult> {
       break;
     }
     const known = batch.map((p, i) => done.find((t) => t.number === drawn + i && keyOf(t.row.params) === keyOf(p)));
-    const todo = batch.filter((_, i) => known[i] === undefined);
-    if (todo.length > 0) {
+    const pending = batch.filter((_, i) => known[i] === undefined);
+    if (pending.length > 0) {
       if (cfg.shouldStop?.()) {
         stopped = true;
         break;
       }
       const names = Object.keys(batch[0]!);
-      const pruned = await firstLook(cfg, done, todo, names);
-      const survivors = todo.filter((p) => !pruned.has(p));
+      const pruned = await firstLook(cfg, done, pending, names);
+      const survivors = pending.filter((p) => !pruned.has(p));
       const r = survivors.length === 0 ? undefined : await runOptimize({ ...cfg, onProgress: undefined, grid: { names, combinations: survivors } });
       workers = r?.workers ?? workers;
       workerCode = r?.workerCode ?? workerCode;
-      const fresh = todo.map((p) => ({ number: drawn + batch.indexOf(p), row: pruned.get(p) ?? strip(r!.rows.find((row) => row.params === p)!) }));
+      const fresh = pending.map((p) => ({ number: drawn + batch.indexOf(p), row: pruned.get(p) ?? strip(r!.rows.find((row) => row.params === p)!) }));
       done.push(...fresh);
       done.sort((a, b) => a.number - b.number);
       cfg.onTrials?.(fresh);
@@ -113,7 +113,7 @@ export const PRUNE_STARTUP = 5;
  * trials' first-fold in-sample scores is stopped (its other segments never run) and kept unranked
  * with `pruned`. Answers the stopped trials' rows.
  */
-async function firstLook(cfg: SearchConfig, done: readonly TrialRecord[], todo: ReadonlyArray<Record<string, GridValue>>, names: readonly string[]): Promise<Map<Record<string, GridValue>, Omit<OptimizeRow, 'rank'>>> {
+async function firstLook(cfg: SearchConfig, done: readonly TrialRecord[], pending: ReadonlyArray<Record<string, GridValue>>, names: readonly string[]): Promise<Map<Record<string, GridValue>, Omit<OptimizeRow, 'rank'>>> {
   const out = new Map<Record<string, GridValue>, Omit<OptimizeRow, 'rank'>>();
   if (cfg.walkForward === undefined || cfg.walkForward < 2) return out;
   const key = OPTIMIZE_METRICS[cfg.metric];
@@ -125,8 +125,8 @@ async function firstLook(cfg: SearchConfig, done: readonly TrialRecord[], todo: 
   const sorted = [...firsts].sort((a, b) => a - b);
   const mid = sorted.length / 2;
   const median = sorted.length % 2 === 1 ? sorted[Math.floor(mid)]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-  const look = await runOptimize({ ...cfg, onProgress: undefined, onlySegment: 0, grid: { names, combinations: todo } });
-  for (const p of todo) {
+  const look = await runOptimize({ ...cfg, onProgress: undefined, onlySegment: 0, grid: { names, combinations: pending } });
+  for (const p of pending) {
     const row = look.rows.find((r) => r.params === p)!;
     if (row.failed) continue; // run in full: it fails there with its reason
     const worse = row.score === null || (cfg.metric === 'max_drawdown' ? row.score > median : row.score < median);

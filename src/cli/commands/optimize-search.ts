@@ -12,8 +12,7 @@ import { runSearch, type SearchMethod, type SearchResult } from '../../../backte
 import type { SearchSpace } from '../../../backtest/search-space.js';
 import { StudyStore } from '../../../backtest/study-store.js';
 import { InputError } from '../../core/index.js';
-import { sha256 } from '../../strategy/plugin-hash.js';
-import { fingerprintStrategy } from '../../strategy/plugin-hash.js';
+import { fingerprintStrategy, sha256 } from '../../strategy/plugin-hash.js';
 import { type CliContext, writeLine } from '../context.js';
 
 export interface SearchCommandInput {
