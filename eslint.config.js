@@ -23,7 +23,7 @@ const SIM_BOUNDARIES = [
   boundary(
     SIM_KERNEL,
     [
-      noImport('^\\./(prices|market|exchange|platform|replay)/', 'The kernel of src/sim (errors, ids, time, hash, owners, wire-fields) imports none of its parts.'),
+      noImport('^\\./(prices|market|exchange|platform)/', 'The kernel of src/sim (errors, ids, time, hash, owners, wire-fields) imports none of its parts.'),
       noImport(`^\\./(${SIM_ASSEMBLY})\\.js$`, 'The kernel of src/sim never imports the assembled platform.'),
       noImport('^\\.\\./(?!core/|clock/|platform/)', 'src/sim is built on src/core, src/clock and src/platform alone.'),
     ],
@@ -31,21 +31,18 @@ const SIM_BOUNDARIES = [
   boundary(
     ['src/sim/*.ts'],
     [
-      noImport('^\\./replay/', 'The simulated platform does not run on point replay: replay/ is the backtester\'s.'),
       noImport('^\\.\\./(?!core/|clock/|platform/)', 'src/sim is built on src/core, src/clock and src/platform alone.'),
     ],
     [...SIM_KERNEL, '**/*.test.ts'],
   ),
   boundary(['src/sim/prices/**/*.ts'], [noImport('^\\.\\./(?!\\.\\./core/)', 'prices/ reads price files with src/core alone.')], ['**/*.test.ts']),
-  simPart('market', 'exchange|platform|replay', 'market/ (the synthetic world) is built on the kernel and prices/ alone.'),
-  simPart('exchange', 'platform|replay', 'exchange/ is built on the kernel and market/: it knows no platform area and no point replay.'),
-  simPart('platform', 'replay', 'platform/ knows no point replay.'),
-  simPart('replay', 'platform(?!/transfers\\.js$|/transfer-limit-rules\\.js$)', 'replay/ is built on the kernel, market/ and exchange/, and of platform/ on its transfer rules alone (transfers.ts, transfer-limit-rules.ts).'),
+  simPart('market', 'exchange|platform', 'market/ (the synthetic world) is built on the kernel and prices/ alone.'),
+  simPart('exchange', 'platform', 'exchange/ is built on the kernel and market/: it knows no platform area.'),
   boundary(
     ['src/sandbox/**/*.ts'],
     [
       noImport('(^|/)sim/(market|exchange|platform)/', 'The sandbox takes what src/sim\'s parts offer from src/sim/index.ts (or a top-level file).'),
-      noImport('(^|/)sim/(replay|prices)/', 'The sandbox serves the simulated platform: point replay and price files are the backtester\'s.'),
+      noImport('(^|/)sim/prices/', 'The sandbox serves the simulated platform: price files are the backtester\'s.'),
     ],
   ),
   boundary(
@@ -65,7 +62,7 @@ const SIM_BOUNDARIES = [
   ),
   boundary(
     ['backtest/**/*.ts'],
-    [noImport('(^|/)src/sim/(?!replay/|prices/)', 'A backtest runs on point replay and price files (src/sim/replay, src/sim/prices), never on SimPlatform.')],
+    [noImport('(^|/)src/sim/(?!prices/)', 'A backtest runs on point replay and price files (src/fills/point, src/sim/prices), never on SimPlatform.')],
   ),
 ];
 

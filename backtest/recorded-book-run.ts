@@ -1,6 +1,6 @@
 /**
  * `--fill-model book`: a stream recording replayed through the kernel with a venue that fills against
- * the recorded market (src/venue/recorded-book-venue.ts). Every recorded market event of the
+ * the recorded market (src/fills/book/venue.ts). Every recorded market event of the
  * strategy's market (books, tickers, prices, quotes) reaches the strategy at its receive time, as in
  * the live run; each book also moves the venue's book. Orders meet the book in force when they arrive
  * (decision time plus `--latency-ms`). Equity is marked at every recorded event, at the last book mid
@@ -19,7 +19,7 @@ import { MemoryJournal } from '../src/exec/memory-journal.js';
 import type { Logger } from '../src/log/index.js';
 import { DEFAULT_RISK_LIMITS, type RiskLimits } from '../src/risk/limits.js';
 import { MAX_LISTED_PROBLEMS, PriceDataError, type PriceProblem } from '../src/sim/prices/price-file.js';
-import { executionOfDecimals, type PointExecution } from '../src/sim/replay/point-orders.js';
+import { executionOfDecimals, type PointExecution } from '../src/fills/point/orders.js';
 import { marketsOf, type StrategyDefinition } from '../src/strategy/define.js';
 import { HotStream } from '../src/state/hot-stream.js';
 import type { AccountEvent, OpenOrderView } from '../src/state/index.js';
@@ -28,7 +28,7 @@ import { ResponseDecoder } from '../src/venue/polling/decode.js';
 import { tradesFromWire, type RecordedTrade } from '../src/venue/polling/recent-trades.js';
 import { readRecording } from '../src/venue/polling/recording-reader.js';
 import { parseStreamName } from '../src/venue/polling/stream-names.js';
-import { RecordedBookVenue, type RecordedQuoteExecution } from '../src/venue/recorded-book-venue.js';
+import { RecordedBookVenue, type RecordedQuoteExecution } from '../src/fills/book/venue.js';
 import type { VenueFill, VenueOrder } from '../src/venue/venue.js';
 import { unitsOf } from './money-units.js';
 import { WarmUpCollector, type WarmUpSource } from './recorded-series.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { D } from '../src/core/index.js';
-import { executionOfDecimals, type PointExecution } from '../src/sim/replay/point-orders.js';
+import { executionOfDecimals, type PointExecution } from '../src/fills/point/orders.js';
 import { RoundTripTracker } from './round-trips.js';
 
 let n = 0;

@@ -9,7 +9,7 @@
 import { toWire } from '../src/core/index.js';
 import { compare, EXACT_ZERO, minus, plus, times, toDecimal, toText, type Exact } from '../src/core/exact.js';
 import { rescale, unitsToString } from '../src/core/units.js';
-import type { PointExecution } from '../src/sim/replay/point-orders.js';
+import type { PointExecution } from '../src/fills/point/orders.js';
 import type { RoundTrip } from './metrics.js';
 import type { FillMarker } from './money-units.js';
 

@@ -15,10 +15,10 @@ import type { JournalStore } from '../src/exec/journal-store.js';
 import { MemoryJournal } from '../src/exec/memory-journal.js';
 import type { Logger } from '../src/log/index.js';
 import type { RiskLimits } from '../src/risk/limits.js';
-import { PointMarket, type PointMarketOptions } from '../src/sim/replay/point-market.js';
+import { PointMarket, type PointMarketOptions } from '../src/fills/point/market.js';
 import type { StrategyDefinition } from '../src/strategy/define.js';
-import { PointReplaySource } from '../src/venue/point-replay-source.js';
-import { PointVenue } from '../src/venue/point-venue.js';
+import { PointReplaySource } from '../src/fills/point/replay-source.js';
+import { PointVenue } from '../src/fills/point/venue.js';
 import { buildReplayKernel, type ReplayKernel, type ReplayKernelOptions } from './replay-kernel.js';
 
 /**

@@ -21,11 +21,11 @@ interface ProfileNode { id: number; callFrame: { functionName: string; url: stri
 interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[]; startTime: number }
 
 const STAGES: readonly string[] = [
-  'decide src/risk/gate.ts', 'place src/exec/order-executor.ts', 'placeOrderSync src/venue/point-venue.ts',
-  'matchOpen src/sim/replay/point-market.ts', 'ingest src/exec/fill-tracker.ts', 'onReport src/engine/engine.ts',
+  'decide src/risk/gate.ts', 'place src/exec/order-executor.ts', 'placeOrderSync src/fills/point/venue.ts',
+  'matchOpen src/fills/point/market.ts', 'ingest src/exec/fill-tracker.ts', 'onReport src/engine/engine.ts',
   'onReport src/strategy/position.ts', 'enter src/strategy/position.ts', 'exitAll src/strategy/position.ts',
   'add backtest/round-trips.ts', 'recordDecision src/exec/memory-journal.ts', 'forgetFinished src/exec/memory-journal.ts',
-  'stamp src/engine/strategy-runner.ts', 'emitAccount src/venue/point-replay-source.ts', 'computeMetrics backtest/metrics.ts',
+  'stamp src/engine/strategy-runner.ts', 'emitAccount src/fills/point/replay-source.ts', 'computeMetrics backtest/metrics.ts',
 ];
 
 async function child(runs: number, skip: number): Promise<void> {

@@ -10,7 +10,8 @@ import type { Logger, SecretSet } from '../log/index.js';
 import { startSandbox, type SandboxHandle } from '../sandbox/index.js';
 import { localClockStart, localStatePath, newInstanceId, paperVenue } from './local-world.js';
 import { bindJournalEnvironment, checkEnvironmentTargets, checkGrantedScopes, checkJournalAtVenue } from './credential-checks.js';
-import { PAPER_READ_SCOPES, PAPER_STATE_META_KEY, PaperMarketSource, paperMarketReads, PaperVenue, RestVenue, SimVenue, type MarketDataApi, type MarketSource, type PaperStateStore, type Venue } from '../venue/index.js';
+import { RestVenue, SimVenue, type MarketDataApi, type MarketSource, type Venue } from '../venue/index.js';
+import { PAPER_READ_SCOPES, PAPER_STATE_META_KEY, PaperMarketSource, paperMarketReads, PaperVenue, type PaperStateStore } from '../fills/paper/index.js';
 import { JsonLinesRecorder, PollingMarketSource, RequestBudget, streamSettingsFromConfig, tradesFromWire, type RecordedTrade, type RecordingRunInfo } from '../venue/polling/index.js';
 import { buildRunInfo } from './recording-run-info.js';
 

@@ -3,7 +3,3 @@ export * from './sim-venue.js';
 export * from './rest-venue.js';
 export * from './market-source.js';
 export * from './polling/index.js';
-export * from './paper-venue.js';
-export * from './paper-source.js';
-export * from './paper-market-api.js';
-export * from './paper-state.js';

@@ -11,10 +11,10 @@ import { LOCAL_CLIENT_ID, LOCAL_CLIENT_SECRET } from '../../src/config/index.js'
 import { D, roundBase, roundPrice, type Decision, type Instrument, type Intent, type OrderTerms } from '../../src/core/index.js';
 import { RiskGate, RiskLimitsSchema, type RiskView } from '../../src/risk/index.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
-import { PointMarket } from '../../src/sim/replay/point-market.js';
+import { PointMarket } from '../../src/fills/point/market.js';
 import { SimPlatform } from '../../src/sim/sim.js';
 import { MarketStore } from '../../src/state/index.js';
-import { PointVenue } from '../../src/venue/point-venue.js';
+import { PointVenue } from '../../src/fills/point/venue.js';
 import { RestVenue, SimVenue, VenueRejectedError, type PlaceOrderRequest, type Venue } from '../../src/venue/index.js';
 
 const T0 = Date.UTC(2025, 5, 1);

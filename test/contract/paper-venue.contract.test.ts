@@ -4,7 +4,7 @@
  * second. Transfer cases do not apply: paper mode moves no money between profiles (it refuses, saying
  * so), so the harness names no second profile.
  */
-import { PaperVenue } from '../../src/venue/paper-venue.js';
+import { PaperVenue } from '../../src/fills/paper/venue.js';
 import { WALK_MARKET, WALK_START, walkHarness } from './book-walk.js';
 import { venueContract } from './venue-contract.js';
 

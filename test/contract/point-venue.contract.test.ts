@@ -5,8 +5,8 @@
  * differently from a matching engine — a cancel takes effect at once rather than after a delay — still
  * meet the contract, which waits for the final state.)
  */
-import { PointMarket } from '../../src/sim/replay/point-market.js';
-import { PointVenue } from '../../src/venue/point-venue.js';
+import { PointMarket } from '../../src/fills/point/market.js';
+import { PointVenue } from '../../src/fills/point/venue.js';
 import { venueContract } from './venue-contract.js';
 
 venueContract('PointVenue (point replay)', async () => {

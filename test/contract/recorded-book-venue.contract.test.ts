@@ -4,7 +4,7 @@
  * and a quote pair each simulated second, and the orders that reached the venue by then meet the book in
  * force.
  */
-import { RecordedBookVenue } from '../../src/venue/recorded-book-venue.js';
+import { RecordedBookVenue } from '../../src/fills/book/venue.js';
 import { WALK_MARKET, WALK_START, walkHarness } from './book-walk.js';
 import { venueContract } from './venue-contract.js';
 

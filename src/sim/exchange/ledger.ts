@@ -18,7 +18,7 @@ export interface BalanceChange {
 
 /**
  * What a simulated venue's accounts ask of a ledger. The sandbox keeps the Ledger below; point replay
- * keeps its own in exact integer units (`../replay/point-ledger.ts`), whose balances are the same.
+ * keeps its own in exact integer units (`../../fills/point/ledger.ts`), whose balances are the same.
  */
 export interface Balances {
   get(profileId: string, asset: string): Balance;

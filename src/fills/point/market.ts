@@ -1,0 +1,410 @@
+/**
+ * Point replay: the backtest's simulated platform over a series of price points. Where the sandbox's
+ * SimPlatform matches orders against a synthetic book every second, point replay knows only one price
+ * per point, so it applies the issue's fill rule instead (see docs/backtest.md):
+ *
+ * - an order placed at point t first gets a chance at point t+1 (never t): a MARKET order fills there at
+ *   that point's price moved against the trader by the slippage; a limit order marketable there fills at
+ *   that price (slipped, never worse than its limit); otherwise it rests and fills in full at its limit
+ *   price at the first later point at or below the limit (a sell: at or above);
+ * - a stop order (sell-only) waits with its base reserved and fires at the first point after its own whose
+ *   price is at or below `stop_price`: a STOP_MARKET then fills like a MARKET sell at that point, a
+ *   STOP_LIMIT becomes a limit sell at `price` (filled there if marketable, else resting);
+ * - a held-rate quote offered at point t is point t's price moved by the quote spread, and executing it
+ *   settles at once, at t;
+ * - balances live in point replay's ledger (exact integer units, `ledger.ts`): placement reserves
+ *   funds (available → trading), fills move them; the fill arithmetic is in units too (`fills.ts`);
+ * - internal transfers move available funds between the replay's profiles under the sandbox's transfer
+ *   limits, settled at once (see `transfers.ts`).
+ *
+ * Every method is synchronous: the backtest driver steps it directly, and PointVenue wraps it in the
+ * Venue port's promises so the live executors run unchanged.
+ */
+import { D, type Dec } from '../../core/decimal.js';
+import { SimError } from '../../sim/errors.js';
+import { compare, exactOfNumber, type Exact } from '../../core/exact.js';
+import { unitsToNumber } from '../../core/units.js';
+import { buyByBase, buyByQuote, buyReservation, rateOfBps, sellByBase, slipped, type FillAmounts } from './fills.js';
+import { PointLedger } from './ledger.js';
+import { checkCommand, executionsSince, nonNegative, PointFill, type PointExecution, type PointOrder, type PointOrderCommand, type PointQuote, type PointQuoteExecution } from './orders.js';
+import { isStopType, PointStops } from './stops.js';
+import { INTERNAL_DEBIT, PointProfiles, usdValue, type PointTransfer, type PointTransferRequest } from './transfers.js';
+import { type PointMarketOptions } from './options.js';
+import { type TransferLimitView } from '../../sim/platform/transfer-limit-rules.js';
+import { offerQuotes, PointQuoteExecutions, type PointQuoteRequest, type QuoteTerms } from './quotes.js';
+import { POST_ONLY_TAKES, takerBandRefusal } from '../../platform/order-rules.js';
+
+export type { PointMarketOptions } from './options.js';
+
+interface MarketPoint {
+  readonly market: string;
+  at: number;
+  price: number;
+  seq: number;
+  priceDec: Dec | undefined;
+  /** The price read exactly (made at the first fill of the point). */
+  exact: Exact | undefined;
+  quotes: readonly PointQuote[] | undefined;
+}
+
+const PROFILE = 'backtest';
+const NO_EXECUTIONS: readonly PointExecution[] = [];
+const NOTHING_DROPPED: readonly never[] = [];
+
+export class PointMarket {
+  readonly feeBps: number;
+  readonly slippageBps: number;
+  readonly quoteSpreadBps: number;
+  readonly quoteTtlMs: number;
+  private readonly fee: Exact;
+  private readonly slippage: Exact;
+  private readonly ledger = new PointLedger();
+  private readonly points = new Map<string, MarketPoint>();
+  /** The point moved last. */
+  private last: MarketPoint | undefined;
+  private readonly orders = new Map<string, PointOrder>();
+  private readonly byRef = new Map<string, string>();
+  private open: PointOrder[] = [];
+  private readonly stops = new PointStops();
+  private readonly fills: PointExecution[] = [];
+  private readonly quoteExecutions = new PointQuoteExecutions(this.ledger, PROFILE);
+  private readonly profiles: PointProfiles;
+  private readonly prefix: string;
+  private readonly quoteTerms: QuoteTerms;
+  private seq = 0;
+  private lastAt = Number.NEGATIVE_INFINITY;
+  private closedAtPoint: PointOrder[] = [];
+  private readonly keepClosed: number;
+  /** Ids of closed orders, oldest first (only when a window is kept). */
+  private readonly closedIds: string[] = [];
+  /** Fills made before the first one `fills` still holds. */
+  private fillsForgotten = 0;
+  /** Bumped whenever balances or open orders change (the driver refreshes its views then). */
+  version = 0;
+  /**
+   * Bumped only when a total (available + trading) of some asset may have changed: fills, quote
+   * executions, transfers. Placing or cancelling an order moves funds between available and trading
+   * and leaves every total as it was, so the driver's equity marks need no new reading then.
+   */
+  fundsVersion = 0;
+
+  constructor(options: PointMarketOptions = {}) {
+    this.feeBps = nonNegative(options.feeBps ?? 10, 'fee_bps');
+    this.slippageBps = nonNegative(options.slippageBps ?? 0, 'slippage_bps');
+    this.quoteSpreadBps = nonNegative(options.quoteSpreadBps ?? 10, 'quote_spread_bps');
+    this.quoteTtlMs = nonNegative(options.quoteTtlMs ?? 30_000, 'quote_ttl_ms');
+    this.fee = rateOfBps(this.feeBps);
+    this.slippage = rateOfBps(this.slippageBps);
+    this.prefix = options.idPrefix ?? 'pt';
+    this.keepClosed = options.keepClosed ?? Number.POSITIVE_INFINITY;
+    if (!(this.keepClosed >= 1)) throw new RangeError(`keep_closed must be at least 1, got ${options.keepClosed}`);
+    this.quoteTerms = { quoteSpreadBps: this.quoteSpreadBps, quoteTtlMs: this.quoteTtlMs, prefix: this.prefix };
+    for (const [asset, value] of Object.entries(options.funding ?? {})) this.ledger.credit(PROFILE, asset, new D(value));
+    this.profiles = new PointProfiles(this.ledger, { ownId: PROFILE, others: options.profiles, limits: options.transferLimits, seed: options.seed });
+  }
+
+  /** Time of the newest point of any market. */
+  now(): number {
+    return this.lastAt;
+  }
+
+  /** The current point's price of `market` (undefined before its first point). */
+  price(market: string): number | undefined {
+    return this.points.get(market)?.price;
+  }
+
+  /**
+   * Moves `market` to a new point: first the orders made at earlier points fill at this price (by the
+   * rule above), then the new price becomes current. Returns the fills made here (a shared empty array
+   * when none: no allocation on the common path).
+   */
+  point(market: string, at: number, price: number): readonly PointExecution[] {
+    if (!(at >= this.lastAt)) throw new RangeError(`points must arrive in time order: ${at} after ${this.lastAt}`);
+    if (!(price > 0) || !Number.isFinite(price)) throw new RangeError(`price of ${market} at ${at} must be a positive number, got ${price}`);
+    this.lastAt = at;
+    // one market is the usual replay: its point is the last one moved, found without a map lookup
+    let p = this.last !== undefined && this.last.market === market ? this.last : this.points.get(market);
+    if (p === undefined) {
+      p = { market, at, price, seq: 0, priceDec: undefined, exact: undefined, quotes: undefined };
+      this.points.set(market, p);
+    } else {
+      p.at = at;
+      p.price = price;
+      p.seq++;
+      p.priceDec = undefined;
+      p.exact = undefined;
+      p.quotes = undefined;
+    }
+    this.last = p;
+    if (this.closedAtPoint.length > 0) this.closedAtPoint = [];
+    if (this.fills.length >= 2 * this.keepClosed || this.closedIds.length >= 2 * this.keepClosed) this.forgetOld();
+    return this.open.length === 0 ? NO_EXECUTIONS : this.matchOpen(market, p);
+  }
+
+  /** Orders the last `point` call closed (filled, cancelled by expiry, IOC or post-only, or rejected). */
+  closedAtLastPoint(): readonly PointOrder[] {
+    return this.closedAtPoint;
+  }
+
+  /** Accepts an order at the current point (funds reserved); it fills from the next point on. */
+  place(cmd: PointOrderCommand): PointOrder {
+    const existing = this.byRef.get(cmd.refId);
+    if (existing !== undefined) throw new SimError('already-exists', `an order with ref_id ${cmd.refId} already exists`, { ref_id: cmd.refId }, { kind: 'order', id: existing });
+    const p = this.points.get(cmd.market);
+    const c = checkCommand(cmd, p?.price);
+    if (p === undefined) throw new SimError('not-found', `market ${c.market} has no price point yet: orders start after the first point`);
+    const reserved = cmd.side === 'BUY'
+      ? { asset: c.quote, units: c.byQuote ? c.size : buyReservation(c.size, c.exact.price as Exact, this.fee, c.precision), scale: c.precision.quoteDp }
+      : { asset: c.base, units: c.size, scale: c.precision.baseDp };
+    this.ledger.reserveUnits(PROFILE, reserved.asset, reserved.units, reserved.scale);
+    const order: PointOrder = {
+      id: `${this.prefix}-o${++this.seq}`, refId: cmd.refId, market: c.market, base: c.base, quote: c.quote, side: cmd.side, type: cmd.type,
+      timeInForce: c.terms.timeInForce ?? 'GTC', terms: c.terms, byQuote: c.byQuote, limit: c.exact.price === undefined ? Number.NaN : numberOf(c.exact.price), expiresAt: cmd.expiresAt,
+      createdAt: this.lastAt, status: 'OPEN', fill: undefined, fresh: true, precision: c.precision, size: c.size, limitPrice: c.exact.price, reserved, reason: undefined,
+    };
+    this.orders.set(order.id, order);
+    this.byRef.set(order.refId, order.id);
+    if (isStopType(order.type) && c.exact.stopPrice !== undefined) this.stops.add(order.id, numberOf(c.exact.stopPrice));
+    this.open.push(order);
+    this.version++;
+    return order;
+  }
+
+  /** Cancels an open order at once (its funds return to available); a closed order stays as it is. */
+  cancel(orderId: string): PointOrder {
+    const o = this.getOrder(orderId);
+    if (o.status === 'OPEN') this.close(o, 'CANCELLED', 'cancelled by request');
+    return o;
+  }
+
+  getOrder(orderId: string): PointOrder {
+    const o = this.orders.get(orderId);
+    if (o === undefined) throw new SimError('not-found', `order ${orderId} not found`);
+    return o;
+  }
+
+  findOrderByRef(refId: string): PointOrder | undefined {
+    const id = this.byRef.get(refId);
+    return id === undefined ? undefined : this.orders.get(id);
+  }
+
+  openOrders(): readonly PointOrder[] {
+    return this.open;
+  }
+
+  /** Fills at or after `sinceMs`, oldest first (within the kept window). */
+  executions(sinceMs = Number.NEGATIVE_INFINITY): readonly PointExecution[] {
+    return executionsSince(this.fills, sinceMs);
+  }
+
+  /** How many fills point replay has made, forgotten ones included. */
+  get executionCount(): number {
+    return this.fillsForgotten + this.fills.length;
+  }
+
+  /** The fills from the `index`-th made on (0 is the first ever); throws if some were already forgotten. */
+  executionsFrom(index: number): readonly PointExecution[] {
+    if (index < this.fillsForgotten) throw new RangeError(`fills before #${this.fillsForgotten} are forgotten (keep_closed ${this.keepClosed}); read fills at least that often`);
+    return index >= this.executionCount ? NO_EXECUTIONS : this.fills.slice(index - this.fillsForgotten);
+  }
+
+  /** Balances of every asset a profile (default: the replay's own) ever held: available and trading (held by open orders). */
+  balances(profileId = PROFILE): Array<{ readonly asset: string; readonly available: Dec; readonly trading: Dec }> {
+    return this.ledger.balances(this.profiles.resolve(profileId));
+  }
+
+  balance(asset: string, profileId = PROFILE): { readonly available: Dec; readonly trading: Dec } {
+    return this.ledger.get(this.profiles.resolve(profileId), asset);
+  }
+
+  /** Available plus trading of `asset` as a number (the backtest's equity marks). */
+  totalNumber(asset: string, profileId = PROFILE): number {
+    return this.ledger.totalNumber(this.profiles.resolve(profileId), asset);
+  }
+
+  /** Moves available funds between two profiles at the current point, settled at once; idempotent by `refId`. */
+  transfer(req: PointTransferRequest): PointTransfer {
+    if (this.lastAt === Number.NEGATIVE_INFINITY) throw new SimError('bad-request', 'transfers start at the first price point: point replay has no time before it');
+    const t = this.profiles.transfer(req, this.lastAt, (asset, amount) => usdValue(asset, amount, this.points), () => `${this.prefix}-t${++this.seq}`);
+    this.version++;
+    this.fundsVersion++;
+    return t;
+  }
+
+  findTransferByRef(refId: string): PointTransfer | undefined {
+    return this.profiles.findByRef(refId);
+  }
+
+  /** The transfer limits covering `type` with what remains of each now, as the sandbox lists them. */
+  transferLimits(type: string = INTERNAL_DEBIT): TransferLimitView[] {
+    return this.profiles.limitsFor(type, this.lastAt);
+  }
+
+  /** The buy and sell quotes offered at the current point of `market` (none before its first point). */
+  quotes(market: string): readonly PointQuote[] {
+    const p = this.points.get(market);
+    if (p === undefined) return [];
+    p.quotes ??= offerQuotes(market, p.at, p.seq, this.priceOf(p), this.quoteTerms);
+    return p.quotes;
+  }
+
+  /** Executes a quote of the current point; settles at once. Idempotent by `refId`. */
+  executeQuote(req: PointQuoteRequest): PointQuoteExecution {
+    const prior = this.findQuoteExecutionByRef(req.refId);
+    if (prior !== undefined) return prior;
+    const quote = [...this.points.keys()].flatMap((m) => this.quotes(m)).find((q) => q.quoteId === req.quoteId);
+    if (quote === undefined) throw new SimError('not-found', `quote ${req.quoteId} is not offered (quotes live for one point)`);
+    if (quote.expiresAt < this.lastAt) throw new SimError('not-found', `quote ${req.quoteId} expired at ${new Date(quote.expiresAt).toISOString()}`);
+    const { exec, fill } = this.quoteExecutions.settle(req, quote, this.lastAt, () => `${this.prefix}-x${++this.seq}`);
+    this.addFill(fill);
+    this.version++;
+    this.fundsVersion++;
+    return exec;
+  }
+
+  getQuoteExecution(executionId: string): PointQuoteExecution {
+    return this.quoteExecutions.get(executionId);
+  }
+
+  findQuoteExecutionByRef(refId: string): PointQuoteExecution | undefined {
+    return this.quoteExecutions.findByRef(refId);
+  }
+
+  private priceOf(p: MarketPoint): Dec {
+    p.priceDec ??= new D(p.price);
+    return p.priceDec;
+  }
+
+  private exactPriceOf(p: MarketPoint): Exact {
+    // a point's price is a finite positive number (checked by `point`)
+    p.exact ??= exactOfNumber(p.price) as Exact;
+    return p.exact;
+  }
+
+  /** Runs the fill rule over the open orders of `market` at its new point. */
+  private matchOpen(market: string, p: MarketPoint): readonly PointExecution[] {
+    const made: PointExecution[] = [];
+    let closed = false;
+    for (const o of this.open) {
+      if (o.market !== market || o.status !== 'OPEN') continue;
+      if (o.expiresAt !== undefined && o.expiresAt <= p.at) {
+        this.close(o, 'CANCELLED', 'GTT expired', false);
+      } else {
+        const fill = this.stops.size > 0 && this.stops.waits(o.id) ? this.triggered(o, p) : o.fresh ? this.firstChance(o, p) : this.resting(o, p);
+        o.fresh = false;
+        if (fill !== undefined && fill.base === 0n) this.close(o, 'REJECTED', 'the fill would be smaller than the base precision', false);
+        else if (fill !== undefined) made.push(this.fill(o, fill, p));
+      }
+      if (o.status !== 'OPEN') {
+        closed = true;
+        this.closedAtPoint.push(o);
+      }
+    }
+    if (closed) this.open = this.open.filter((o) => o.status === 'OPEN');
+    return made.length === 0 ? NO_EXECUTIONS : made;
+  }
+
+  /** A waiting stop at a later point: once the price is at or below its stop, its first chance as a market or limit sell. */
+  private triggered(o: PointOrder, p: MarketPoint): FillAmounts | undefined {
+    return this.stops.fires(o.id, p.price) ? this.firstChance(o, p) : undefined;
+  }
+
+  /** The point after placement (or a stop's trigger): MARKET fills; a marketable limit fills (slipped, capped at the limit). */
+  private firstChance(o: PointOrder, p: MarketPoint): FillAmounts | undefined {
+    if (o.type === 'MARKET' || o.type === 'STOP_MARKET') return this.atSlipped(o, p, false);
+    const marketable = o.side === 'BUY' ? p.price <= o.limit : p.price >= o.limit;
+    if (marketable) {
+      // the platform's entry rules, with the point's price as the mid: the same status and words as the sandbox
+      if (o.type === 'POST_ONLY_LIMIT') return void this.close(o, 'REJECTED', POST_ONLY_TAKES, false);
+      const band = o.type === 'LIMIT' ? takerBandRefusal(o.terms.price as Dec, this.priceOf(p)) : undefined;
+      if (band !== undefined) return void this.close(o, 'REJECTED', band, false);
+      return this.atSlipped(o, p, true);
+    }
+    if (o.timeInForce === 'IOC' || o.timeInForce === 'FOK') return void this.close(o, 'CANCELLED', `${o.timeInForce} order not marketable at the next point`, false);
+    return undefined;
+  }
+
+  /** Later points: a resting limit fills in full at its limit price once the price reaches it. */
+  private resting(o: PointOrder, p: MarketPoint): FillAmounts | undefined {
+    const reached = o.side === 'BUY' ? p.price <= o.limit : p.price >= o.limit;
+    return reached ? this.amounts(o, o.limitPrice as Exact) : undefined;
+  }
+
+  /** `o` filled at the point's price moved against it by the slippage, never worse than its limit when `capped`. */
+  private atSlipped(o: PointOrder, p: MarketPoint, capped: boolean): FillAmounts {
+    const price = slipped(this.exactPriceOf(p), o.side, this.slippage);
+    if (!capped) return this.amounts(o, price);
+    const limit = o.limitPrice as Exact;
+    const worse = o.side === 'BUY' ? compare(price, limit) > 0 : compare(price, limit) < 0;
+    return this.amounts(o, worse ? limit : price);
+  }
+
+  /** What `o` moves filling at `price` (the fill rules of `fills.ts`). */
+  private amounts(o: PointOrder, price: Exact): FillAmounts {
+    if (o.side === 'SELL') return sellByBase(o.size, price, this.fee, o.precision);
+    return o.byQuote ? buyByQuote(o.size, price, this.fee, o.precision) : buyByBase(o.size, price, this.fee, o.precision);
+  }
+
+  /** Moves the fill's funds atomically: the reservation goes, the other asset arrives. */
+  private fill(o: PointOrder, x: FillAmounts, p: MarketPoint): PointExecution {
+    const r = o.reserved;
+    if (o.side === 'BUY') this.ledger.settleUnits(PROFILE, r.asset, r.units, x.quote, r.scale, o.base, x.base, o.precision.baseDp);
+    else this.ledger.settleUnits(PROFILE, r.asset, r.units, x.base, r.scale, o.quote, x.quote, o.precision.quoteDp);
+    o.status = 'FILLED';
+    this.retire(o);
+    const exec = new PointFill(
+      {
+        executionId: `${this.prefix}-f${++this.seq}`, orderId: o.id, refId: o.refId, market: o.market, side: o.side, commissionAsset: o.quote, at: p.at, kind: 'order',
+        exactAmount: { units: x.base, scale: o.precision.baseDp }, exactPrice: x.price, exactCommission: x.fee, exactQuoteAmount: { units: x.quote, scale: o.precision.quoteDp },
+      },
+      o.terms,
+      x.price === p.exact ? p.price : undefined,
+    );
+    o.fill = exec;
+    this.addFill(exec);
+    this.version++;
+    this.fundsVersion++;
+    return exec;
+  }
+
+  private addFill(x: PointExecution): void {
+    this.fills.push(x);
+  }
+
+  private retire(o: PointOrder): void {
+    if (this.keepClosed !== Number.POSITIVE_INFINITY) this.closedIds.push(o.id);
+  }
+
+  /**
+   * Forgets the oldest closed orders and fills beyond the window (once either list holds twice the
+   * window). Runs as a point begins, so every record made since the last point stays readable however
+   * many there are: the reader (the backtest driver) takes them before it moves to the next point.
+   */
+  private forgetOld(): void {
+    this.fillsForgotten += dropOldest(this.fills, this.keepClosed).length;
+    for (const id of dropOldest(this.closedIds, this.keepClosed)) this.orders.delete(id);
+  }
+
+  private close(o: PointOrder, status: 'CANCELLED' | 'REJECTED', reason: string, prune = true): void {
+    this.ledger.releaseUnits(PROFILE, o.reserved.asset, o.reserved.units, o.reserved.scale);
+    if (this.stops.size > 0) this.stops.remove(o.id);
+    o.status = status;
+    o.reason = reason;
+    this.retire(o);
+    if (prune) this.open = this.open.filter((x) => x !== o);
+    this.version++;
+  }
+}
+
+/**
+ * Once `list` holds twice `keep` items, removes and returns all but the newest `keep` (none before):
+ * trimming in halves keeps the cost per item flat.
+ */
+function dropOldest<T>(list: T[], keep: number): readonly T[] {
+  return list.length < 2 * keep ? NOTHING_DROPPED : list.splice(0, list.length - keep);
+}
+
+/** An exact price as the nearest number (limit and stop prices compared with each point's). */
+function numberOf(x: Exact): number {
+  return unitsToNumber(x.units, x.scale);
+}
