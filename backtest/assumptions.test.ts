@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RISK_LIMITS } from '../src/risk/limits.js';
 import { buildManifest, gapsOf, manifestRows, manifestToJson, medianSpacing } from './assumptions.js';
-import { duration } from './report.js';
+import { duration } from './report/report.js';
 
 const H = 3_600_000;
 const T0 = Date.UTC(2024, 0, 1);

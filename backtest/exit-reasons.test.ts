@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadStrategy, resolveParams } from '../src/strategy/index.js';
 import { randomWalk } from '../test/support/walk.js';
-import { writeBacktestReport } from './report.js';
+import { writeBacktestReport } from './report/report.js';
 import { runBacktest } from './run.js';
 
 describe('exit reasons in a backtest', () => {

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { computeMetrics } from '../backtest/metrics.js';
-import { DEFAULT_FILL_RULE, writeBacktestReport } from '../backtest/report.js';
+import { DEFAULT_FILL_RULE, writeBacktestReport } from '../backtest/report/report.js';
 import { Rng } from '../src/core/index.js';
 import { loadPriceSeries } from '../src/sim/prices/price-file.js';
 

@@ -8,9 +8,9 @@
  *   node --import tsx bench/optimize-shared-once.ts WORKERS COMBOS
  */
 import { performance } from 'node:perf_hooks';
-import { parseGrid } from '../backtest/grid.js';
-import { runOptimize } from '../backtest/optimize.js';
-import { runJob, type Job, type JobResult } from '../backtest/optimize-job.js';
+import { parseGrid } from '../backtest/optimize/grid.js';
+import { runOptimize } from '../backtest/optimize/optimize.js';
+import { runJob, type Job, type JobResult } from '../backtest/optimize/job.js';
 import { loadStrategy } from '../src/strategy/loader.js';
 import { walkSeries } from './backtest-replay.js';
 

@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import { LiveClock } from '../clock/index.js';
-import type { OptimizeConfig } from '../../backtest/optimize.js';
+import type { OptimizeConfig } from '../../backtest/optimize/optimize.js';
 import type { FleetProgress } from './study.js';
 import { runJobsOnQueue } from './study.js';
 import type { RedisTarget } from '../config/redis-url.js';

@@ -3,8 +3,8 @@
  * and the data of a study and of its trials. Job data holds parameters, hashes and names, never code
  * and never a secret; the price series travels once, stored under its content hash.
  */
-import type { JobContext, JobMetrics, JobResult } from '../../backtest/optimize-job.js';
-import type { GridValue } from '../../backtest/grid.js';
+import type { JobContext, JobMetrics, JobResult } from '../../backtest/optimize/job.js';
+import type { GridValue } from '../../backtest/optimize/grid.js';
 import type { PluginFingerprint } from '../strategy/plugin-hash.js';
 import { sha256 } from '../strategy/plugin-hash.js';
 

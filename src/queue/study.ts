@@ -7,7 +7,7 @@
 import { FlowProducer, Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { Job, JobContext, JobResult } from '../../backtest/optimize-job.js';
+import type { Job, JobContext, JobResult } from '../../backtest/optimize/job.js';
 import { TradeloopError } from '../core/index.js';
 import { bullConnection, connectRedis } from './connect.js';
 import { queueFingerprint, sha256, tradeloopVersion, type PluginFingerprint } from '../strategy/plugin-hash.js';

@@ -11,7 +11,7 @@ import { hostname } from 'node:os';
 import { realpathSync, statSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import type { Redis } from 'ioredis';
-import { runJob, type JobContext } from '../../backtest/optimize-job.js';
+import { runJob, type JobContext } from '../../backtest/optimize/job.js';
 import { LiveClock, type Clock } from '../clock/index.js';
 import type { StrategyDefinition } from '../strategy/define.js';
 import { loadStrategy } from '../strategy/loader.js';

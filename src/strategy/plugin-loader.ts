@@ -19,7 +19,7 @@ export function preparePluginLoader(): Promise<void> {
 async function registerHooks(): Promise<void> {
   const dist = join(import.meta.dirname, '..', '..');
   // the same registration an optimizer thread running the compiled kernel makes
-  const loader = pathToFileURL(join(installRoot(import.meta.dirname, 2), 'backtest', 'optimize-plugin-loader.js')).href;
+  const loader = pathToFileURL(join(installRoot(import.meta.dirname, 2), 'backtest', 'optimize', 'plugin-loader.js')).href;
   const { registerPluginLoader } = (await import(loader)) as { registerPluginLoader: (entries: Record<string, string>) => void };
   registerPluginLoader({
     tradeloop: pathToFileURL(join(dist, 'src', 'index.js')).href,

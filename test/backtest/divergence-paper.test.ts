@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CAUSE_COLOURS } from '../../backtest/divergence-html.js';
+import { CAUSE_COLOURS } from '../../backtest/divergence/html.js';
 import { D } from '../../src/core/index.js';
 import { runCli } from '../cli/cli-helpers.js';
 import { CHROMIUM, CHROMIUM_ARGS, countColours, rgb } from '../support/chart-pixels.js';

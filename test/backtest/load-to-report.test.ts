@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { computeMetrics } from '../../backtest/metrics.js';
-import { DEFAULT_FILL_RULE, formatMetricRows, writeBacktestReport } from '../../backtest/report.js';
+import { DEFAULT_FILL_RULE, formatMetricRows, writeBacktestReport } from '../../backtest/report/report.js';
 import { loadPriceSeries } from '../../src/sim/prices/price-file.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tradeloop-load-to-report-'));

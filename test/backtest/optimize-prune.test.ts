@@ -5,9 +5,9 @@
  * full run, so a stopped trial's recorded score equals its first fold in a full walk-forward run.
  */
 import { describe, expect, it } from 'vitest';
-import { runOptimize } from '../../backtest/optimize.js';
-import { searchSpace } from '../../backtest/search-space.js';
-import { runSearch } from '../../backtest/search-run.js';
+import { runOptimize } from '../../backtest/optimize/optimize.js';
+import { searchSpace } from '../../backtest/search/space.js';
+import { runSearch } from '../../backtest/search/run.js';
 import smaCross from '../../strategies/sma-cross.js';
 import { randomWalk } from '../support/walk.js';
 

@@ -1,5 +1,5 @@
 /**
- * How the optimizer's threads load their code (backtest/optimize-boot.ts) and their lean heaps: the
+ * How the optimizer's threads load their code (backtest/optimize/boot.ts) and their lean heaps: the
  * compiled kernel in dist/ only while that build is current, the sources through tsx otherwise,
  * the same rankings either way, a user's `.ts` plugin still loading on compiled threads, and a job
  * that outgrows a lean heap run again instead of failing the run.
@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseGrid } from '../../backtest/grid.js';
-import { distProblem, workerBoot } from '../../backtest/optimize-boot.js';
-import { runOptimize } from '../../backtest/optimize.js';
+import { parseGrid } from '../../backtest/optimize/grid.js';
+import { distProblem, workerBoot } from '../../backtest/optimize/boot.js';
+import { runOptimize } from '../../backtest/optimize/optimize.js';
 import { randomWalk } from '../support/walk.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -21,10 +21,10 @@ const walk = (n: number, seed: number) => randomWalk(n, seed);
 /** A project folder with one source, its compiled output and the compiled worker, at given times (s). */
 function project(times: { source: number; output: number }): string {
   const root = mkdtempSync(join(tmpdir(), 'tradeloop-boot-'));
-  for (const dir of ['src/core', 'dist/src/core', 'dist/backtest', 'dist/strategies']) mkdirSync(join(root, dir), { recursive: true });
+  for (const dir of ['src/core', 'dist/src/core', 'dist/backtest/optimize', 'dist/strategies']) mkdirSync(join(root, dir), { recursive: true });
   writeFileSync(join(root, 'src/core/money.ts'), 'export const x = 1;\n');
   writeFileSync(join(root, 'dist/src/core/money.js'), 'export const x = 1;\n');
-  writeFileSync(join(root, 'dist/backtest/optimize-worker.js'), '');
+  writeFileSync(join(root, 'dist/backtest/optimize/worker.js'), '');
   writeFileSync(join(root, 'dist/strategies/sma-cross.js'), '');
   utimesSync(join(root, 'src/core/money.ts'), times.source, times.source);
   utimesSync(join(root, 'dist/src/core/money.js'), times.output, times.output);
@@ -37,12 +37,12 @@ describe('workerBoot', () => {
     expect(distProblem(root)).toBeUndefined();
     const builtin = workerBoot('sma-cross', { root });
     expect(builtin).toMatchObject({ code: 'compiled', pluginLoader: false });
-    expect(builtin.script).toContain(join(root, 'dist/backtest/optimize-worker.js'));
+    expect(builtin.script).toContain(join(root, 'dist/backtest/optimize/worker.js'));
     expect(builtin.script).not.toMatch(/tsx|register/);
     const plugin = workerBoot('./my-strategy.ts', { root });
     expect(plugin).toMatchObject({ code: 'compiled', pluginLoader: true });
     expect(plugin.script).toMatch(/registerPluginLoader/);
-    expect(plugin.script).toContain('backtest/optimize-plugin-loader.js');
+    expect(plugin.script).toContain('backtest/optimize/plugin-loader.js');
     expect(plugin.script).toContain('dist/src/index.js');
   });
 
@@ -51,7 +51,7 @@ describe('workerBoot', () => {
     expect(stale).toMatchObject({ code: 'source', pluginLoader: true });
     expect(stale.reason).toMatch(/src\/core\/money\.ts changed after the last build \(npm run build/);
     expect(stale.script).toContain('bin/register.js');
-    expect(stale.script).toContain('backtest/optimize-worker.ts');
+    expect(stale.script).toContain('backtest/optimize/worker.ts');
     const empty = mkdtempSync(join(tmpdir(), 'tradeloop-boot-'));
     expect(workerBoot('sma-cross', { root: empty }).reason).toMatch(/dist\/ has no compiled optimizer worker \(npm run build makes it\)/);
     expect(workerBoot('sma-cross', { root: project({ source: 1_000, output: 2_000 }), prefer: 'source' })).toMatchObject({ code: 'source', reason: 'asked for the sources' });

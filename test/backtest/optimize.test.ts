@@ -4,8 +4,8 @@
  * of the chosen parameters on the next segment.
  */
 import { describe, expect, it } from 'vitest';
-import { parseGrid } from '../../backtest/grid.js';
-import { runOptimize, segmentBounds } from '../../backtest/optimize.js';
+import { parseGrid } from '../../backtest/optimize/grid.js';
+import { runOptimize, segmentBounds } from '../../backtest/optimize/optimize.js';
 import { runBacktest } from '../../backtest/run.js';
 import { metricsToJson } from '../../backtest/metrics.js';
 import { randomWalk } from '../support/walk.js';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS, countColours, rgb, type Rgb } from '../support/chart-pixels.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COST_COLOURS, METHOD_COLOURS } from '../../backtest/robustness-html.js';
+import { COST_COLOURS, METHOD_COLOURS } from '../../backtest/robustness/html.js';
 import { runCli } from '../cli/cli-helpers.js';
 
 if (!existsSync(CHROMIUM)) console.warn(`skipping the robustness report browser test: no Chromium at ${CHROMIUM}`);

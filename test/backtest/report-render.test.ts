@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS, countColours, type Rgb } from '../support/chart-pixels.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeBacktestReport } from '../../backtest/report.js';
+import { writeBacktestReport } from '../../backtest/report/report.js';
 import { sampleRun } from './sample-run.js';
 
 

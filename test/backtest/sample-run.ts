@@ -4,7 +4,7 @@
  * realistic-looking equity, trades and fills.
  */
 import { computeMetrics, type RoundTrip } from '../../backtest/metrics.js';
-import { DEFAULT_FILL_RULE, type FillMarker, type ReportInput } from '../../backtest/report.js';
+import { DEFAULT_FILL_RULE, type FillMarker, type ReportInput } from '../../backtest/report/report.js';
 import { Rng } from '../../src/core/index.js';
 
 export function sampleRun(points: number, seed = 1, stepMs = 3_600_000): ReportInput {

@@ -9,8 +9,8 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runOptimize } from '../../backtest/optimize.js';
-import { parseGrid } from '../../backtest/grid.js';
+import { runOptimize } from '../../backtest/optimize/optimize.js';
+import { parseGrid } from '../../backtest/optimize/grid.js';
 import { runCli } from '../cli/cli-helpers.js';
 import { tradeloop } from '../support/reliability-procs.js';
 

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { formatMetricRows, writeBacktestReport } from '../../backtest/report.js';
+import { formatMetricRows, writeBacktestReport } from '../../backtest/report/report.js';
 import { computeMetrics, type RoundTrip } from '../../backtest/metrics.js';
 import { renderPanel, renderSummary } from '../../src/cli/panel.js';
 import { shownDecimals } from '../../src/core/index.js';

@@ -32,7 +32,7 @@ const REFUSED: ReadonlyArray<readonly [rule: string, file: string, code: string,
   ['fills stay below backtest/', 'src/fills/point/probe.ts', "import { x } from '../../../backtest/run.js';", /src\/fills\/ imports only/],
   ['backtest/ stays below the CLI', 'backtest/probe.ts', "import { x } from '../src/cli/main.js';", /backtest\/ imports only/],
   ['ops never imports backtest/', 'src/ops/probe.ts', "import { x } from '../../backtest/run.js';", /Only the CLI, the queue's trial runner and the test kit/],
-  ['the queue takes only types from backtest/ outside its trial runner', 'src/queue/probe.ts', "import { x } from '../../backtest/optimize-job.js';", /the rest of the queue takes its types only/],
+  ['the queue takes only types from backtest/ outside its trial runner', 'src/queue/probe.ts', "import { x } from '../../backtest/optimize/job.js';", /the rest of the queue takes its types only/],
   ['the API never imports the queue', 'src/api/http/probe.ts', "import { x } from '../../queue/connect.js';", /never imports the queue/],
 ];
 
@@ -43,8 +43,8 @@ const ALLOWED: ReadonlyArray<readonly [file: string, code: string]> = [
   ['src/live/probe.ts', "import { x } from '../sandbox/index.js';"],
   ['backtest/probe.ts', "import { x } from '../src/live/index.js';"],
   ['src/cli/commands/probe.ts', "import { x } from '../../../backtest/run.js';"],
-  ['src/queue/trial-worker.ts', "import { x } from '../../backtest/optimize-job.js';"],
-  ['src/queue/probe.ts', "import type { x } from '../../backtest/optimize-job.js';"],
+  ['src/queue/trial-worker.ts', "import { x } from '../../backtest/optimize/job.js';"],
+  ['src/queue/probe.ts', "import type { x } from '../../backtest/optimize/job.js';"],
   ['src/testkit.ts', "import { x } from '../backtest/testkit.js';"],
 ];
 

@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Job, JobContext } from '../../backtest/optimize-job.js';
+import type { Job, JobContext } from '../../backtest/optimize/job.js';
 import { bullConnection } from '../../src/queue/connect.js';
 import { fingerprintFile, sha256, tradeloopVersion } from '../../src/strategy/plugin-hash.js';
 import { keys, PREFIX, TRIAL_QUEUE, type TrialData } from '../../src/queue/protocol.js';

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Job, JobContext } from '../../backtest/optimize-job.js';
+import type { Job, JobContext } from '../../backtest/optimize/job.js';
 import { parseRedisUrl, type RedisTarget } from '../../src/config/redis-url.js';
 import { runJobsOnQueue } from '../../src/queue/study.js';
 import { startQueueWorker, type QueueWorker } from '../../src/queue/trial-worker.js';

@@ -2,9 +2,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Command } from 'commander';
 import { parseInitial } from '../../../backtest/cli-input.js';
-import { renderDivergenceHtml } from '../../../backtest/divergence-html.js';
-import { divergenceLines, divergenceToJson, driftExceeded } from '../../../backtest/divergence-output.js';
-import { buildDivergenceReport } from '../../../backtest/divergence.js';
+import { renderDivergenceHtml } from '../../../backtest/divergence/html.js';
+import { divergenceLines, divergenceToJson, driftExceeded } from '../../../backtest/divergence/output.js';
+import { buildDivergenceReport } from '../../../backtest/divergence/divergence.js';
 import { D, InputError, type Dec } from '../../core/index.js';
 import { type CliContext, writeLine } from '../context.js';
 
@@ -24,7 +24,7 @@ export const DRIFT_EXIT_CODE = 4;
 
 /**
  * `tradeloop divergence`: re-runs the strategies of a recorded live or paper run on its recording
- * and compares decision by decision with its journal (backtest/divergence.ts). Prints where they
+ * and compares decision by decision with its journal (backtest/divergence/divergence.ts). Prints where they
  * first differ, what each kind of difference cost and why; `--out DIR` writes report.html and
  * divergence.json. Exits 4 when the drift passes `--max-drift`, 2 on bad input.
  */

@@ -1,16 +1,16 @@
 /**
- * `tradeloop optimize --search random|tpe`: the study around runSearch (backtest/search-run.ts).
- * Locally every batch of finished trials is saved to `.tradeloop/studies/` (backtest/study-store.ts)
+ * `tradeloop optimize --search random|tpe`: the study around runSearch (backtest/search/run.ts).
+ * Locally every batch of finished trials is saved to `.tradeloop/studies/` (backtest/search/study-store.ts)
  * and the same command again continues the study; with `--queue` the trials' results live in Redis
  * (src/queue/study.ts) and the replayed draws find them there. Ctrl-C (SIGINT) stops after the
  * trials running, says how many are kept and how to continue, and exits 130.
  */
 import { join } from 'node:path';
-import type { Grid } from '../../../backtest/grid.js';
-import type { OptimizeConfig } from '../../../backtest/optimize.js';
-import { runSearch, type SearchMethod, type SearchResult } from '../../../backtest/search-run.js';
-import type { SearchSpace } from '../../../backtest/search-space.js';
-import { StudyStore } from '../../../backtest/study-store.js';
+import type { Grid } from '../../../backtest/optimize/grid.js';
+import type { OptimizeConfig } from '../../../backtest/optimize/optimize.js';
+import { runSearch, type SearchMethod, type SearchResult } from '../../../backtest/search/run.js';
+import type { SearchSpace } from '../../../backtest/search/space.js';
+import { StudyStore } from '../../../backtest/search/study-store.js';
 import { InputError } from '../../core/index.js';
 import { fingerprintStrategy, sha256 } from '../../strategy/plugin-hash.js';
 import { type CliContext, writeLine } from '../context.js';

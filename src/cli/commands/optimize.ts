@@ -2,12 +2,12 @@ import { type Command } from 'commander';
 import { availableParallelism } from 'node:os';
 import { LazyProgress, parseBps, parseInitial, parsePositiveInt } from '../../../backtest/cli-input.js';
 import { loadSeries, type DataFlags } from '../../../backtest/data-source.js';
-import { parseGrid, type Grid } from '../../../backtest/grid.js';
-import { searchSpace } from '../../../backtest/search-space.js';
+import { parseGrid, type Grid } from '../../../backtest/optimize/grid.js';
+import { searchSpace } from '../../../backtest/search/space.js';
 import { unitsOf } from '../../../backtest/money-units.js';
-import { OPTIMIZE_METRICS, runOptimize, type OptimizeMetric, type OptimizeResult } from '../../../backtest/optimize.js';
-import { optimizeManifest, optimizeRobustness, writeOptimizeReport } from '../../../backtest/robustness-optimize.js';
-import { stabilityLines, stabilityToJson } from '../../../backtest/robustness-report.js';
+import { OPTIMIZE_METRICS, runOptimize, type OptimizeMetric, type OptimizeResult } from '../../../backtest/optimize/optimize.js';
+import { optimizeManifest, optimizeRobustness, writeOptimizeReport } from '../../../backtest/robustness/optimize.js';
+import { stabilityLines, stabilityToJson } from '../../../backtest/robustness/report.js';
 import { manifestToJson } from '../../../backtest/assumptions.js';
 import { DEFAULT_RISK_LIMITS } from '../../risk/index.js';
 import { LiveClock } from '../../clock/index.js';
@@ -17,8 +17,8 @@ import { loadStrategy, marketsOf, parseParamString, resolveParams } from '../../
 import { type CliContext, writeLine } from '../context.js';
 import { formatTable } from '../table.js';
 import { parseRedisUrl } from '../../config/redis-url.js';
-import { gridRanges, luckLines, luckToJson, optimizeLuck, spaceRanges } from '../../../backtest/luck-report.js';
-import { paretoFront, type ParetoPoint } from '../../../backtest/pareto.js';
+import { gridRanges, luckLines, luckToJson, optimizeLuck, spaceRanges } from '../../../backtest/luck/report.js';
+import { paretoFront, type ParetoPoint } from '../../../backtest/search/pareto.js';
 import { addDataOptions } from './backtest.js';
 import { gridOfSearch, parseSearchFlags, runSearchStudy } from './optimize-search.js';
 
