@@ -10,6 +10,7 @@ import { LiveClock } from '../clock/index.js';
 import { InputError } from '../core/index.js';
 import type { Config } from '../config/index.js';
 import type { JournalStore } from '../exec/index.js';
+import { removeDashboardFile, writeDashboardFile } from '../live/dashboard-file.js';
 import type { Logger, SecretSet } from '../log/index.js';
 import { uiTokenFrom, UI_TOKEN_VARIABLE, isLoopback, type UiToken } from './auth.js';
 import { instrumentJournal } from './journal-timing.js';
@@ -48,6 +49,8 @@ export class Ops {
   private notifications: RunNotifications | undefined;
   private startInfo: Record<string, unknown> | undefined;
   private run: OpsRun | undefined;
+  /** The journal whose dashboard file this run wrote (removed at stop). */
+  private dashboardJournal: string | undefined;
 
   private constructor(
     private readonly s: OpsSettings,
@@ -86,7 +89,7 @@ export class Ops {
   }
 
   /** Attaches to the run (before it starts trading): serves the dashboard and follows the run for /metrics and notifications. */
-  async start(run: OpsRun, info: { readonly refPrefix: string; readonly environment: string }): Promise<OpsStarted> {
+  async start(run: OpsRun, info: { readonly refPrefix: string; readonly environment: string; readonly journalPath?: string }): Promise<OpsStarted> {
     this.run = run;
     const state = (this.state = new OpsState(run));
     const cfg = this.s.config;
@@ -109,7 +112,20 @@ export class Ops {
     if (!isLoopback(host)) this.s.log.warn(`the dashboard listens on ${host}, beyond this machine: its token crosses the network in plain HTTP (put it behind TLS)`);
     this.server = await startOpsServer({ host, port: cfg.ui?.port ?? 8787, token: this.token.value, run, state, metrics: this.metrics, log: this.s.log.child({ component: 'ops' }) });
     this.s.log.info(`dashboard and control API on ${this.server.url} (token ${this.token.generated ? 'made for this run, printed once' : `from ${UI_TOKEN_VARIABLE}`})`);
+    if (info.journalPath !== undefined) this.writeDashboardFile(info.journalPath);
     return { url: this.server.url, ...(this.token.generated && { urlWithToken: `${this.server.url}#token=${this.token.value}` }) };
+  }
+
+  /** Where `tradeloop ctl` finds the dashboard: its URL beside the journal (never the token). A failed write costs the run nothing but that. */
+  private writeDashboardFile(journal: string): void {
+    if (!this.server) return;
+    try {
+      const file = writeDashboardFile({ url: this.server.url, pid: process.pid, startedAt: new Date(new LiveClock().now()).toISOString(), journal });
+      this.dashboardJournal = journal;
+      this.s.log.info(`the dashboard's address is in ${file} (tradeloop ctl reads it)`);
+    } catch (e) {
+      this.s.log.warn(`the dashboard's address could not be written beside the journal (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): tradeloop ctl needs --url`);
+    }
   }
 
   /** Sends run-start (once the run trades). */
@@ -124,6 +140,7 @@ export class Ops {
     await this.notifier?.flush(STOP_NOTIFY_WAIT_MS);
     this.notifier?.close();
     await this.server?.close();
+    if (this.dashboardJournal !== undefined) removeDashboardFile(this.dashboardJournal);
     this.state?.close();
     this.metrics.close();
   }
