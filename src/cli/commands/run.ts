@@ -183,6 +183,7 @@ async function runUntilDone(
     // the run's own token is printed here once, never logged (the logger masks it)
     const dashboard = served?.url === undefined ? undefined : `dashboard: ${served.urlWithToken ?? `${served.url} (token: ${UI_TOKEN_VARIABLE})`}`;
     if (dashboard !== undefined) writeLine(o.ctx.stderr, dashboard);
+    if (served?.chat !== undefined) writeLine(o.ctx.stderr, served.chat);
     await run.start(subscriptionsFor(loaded));
     log.info(`trading ${loaded.map((s) => `${s.name} on ${s.markets.join('+')}`).join(', ')} in ${bundle.environment}`);
     o.ops?.announceStart();
