@@ -36,7 +36,8 @@ export interface Notification {
  */
 export type Deliver = (n: Notification, attempt: number, signal: AbortSignal) => Promise<number>;
 
-interface QueueOptions {
+/** The queue's settings, whatever it delivers to. */
+export interface NotifyQueueOptions {
   readonly clock: Pick<Clock, 'now' | 'setTimeout' | 'sleep'>;
   /** Which events are sent; others are ignored at `notify`. */
   readonly events: readonly NotifyEvent[];
@@ -49,7 +50,7 @@ interface QueueOptions {
 }
 
 /** A signed webhook POST per notification, or another channel's `deliver` (named `label` in logs). */
-export type NotifierOptions = QueueOptions & (
+export type NotifierOptions = NotifyQueueOptions & (
   | {
     readonly url: string;
     readonly secret: string;

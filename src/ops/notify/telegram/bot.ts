@@ -6,27 +6,18 @@
  * handling. A chat not allowed gets nothing; it is logged once per chat id. The token never reaches a
  * log line or an error (BotApi redacts it).
  */
-import type { Clock } from '../../../clock/index.js';
-import type { Logger } from '../../../log/index.js';
-import { Notifier, type Notification, type NotifyEvent } from '../notifier.js';
+import { Notifier, type Notification, type NotifyEvent, type NotifyQueueOptions } from '../notifier.js';
 import type { NotifySink } from '../run-notifications.js';
 import { BotApi, BotApiError, TELEGRAM_CHATS_VARIABLE, TELEGRAM_TOKEN_VARIABLE, type TelegramSettings } from './bot-api.js';
 import { answer, type CommandContext } from './commands.js';
 import { notificationText } from './messages.js';
 
-export interface TelegramBotOptions {
+/** The queue's settings are `notify:`'s (events, cap, timeout, attempts); its clock also times the retries of getUpdates. */
+export interface TelegramBotOptions extends NotifyQueueOptions {
   readonly settings: TelegramSettings;
   readonly commands: CommandContext;
-  readonly clock: Pick<Clock, 'now' | 'setTimeout' | 'sleep'>;
-  readonly log?: Logger;
-  /** The notifications sent (`notify.events`), and the queue's cap, timeout and attempts (`notify.*`). */
-  readonly events: readonly NotifyEvent[];
-  readonly capacity: number;
-  readonly timeoutMs: number;
-  readonly maxAttempts: number;
   /** getUpdates' long-poll wait in seconds (default 25). */
   readonly pollSeconds?: number;
-  readonly newId?: () => string;
 }
 
 /** Telegram's limit on a message's length. */
@@ -50,11 +41,7 @@ export class TelegramBot implements NotifySink {
   constructor(private readonly o: TelegramBotOptions) {
     this.api = new BotApi(o.settings);
     this.allowed = new Set(o.settings.chatIds);
-    this.notifier = new Notifier({
-      clock: o.clock, events: o.events, capacity: o.capacity, timeoutMs: o.timeoutMs, maxAttempts: o.maxAttempts,
-      label: 'telegram', deliver: (n, attempt, signal) => this.deliver(n, attempt, signal),
-      ...(o.log && { log: o.log }), ...(o.newId && { newId: o.newId }),
-    });
+    this.notifier = new Notifier({ ...o, label: 'telegram', deliver: (n, attempt, signal) => this.deliver(n, attempt, signal) });
   }
 
   /** Queues a notification for every allowed chat. Never waits. */
