@@ -57,11 +57,12 @@ describe('tradeloop ctl: finding the bot, pause and resume of a strategy', () =>
     expect([both.code, both.stderr]).toEqual([2, expect.stringMatching(/--url names the bot itself/)]);
   });
 
-  it('posts {"strategy": NAME} to /api/pause and /api/resume, and words an unknown strategy and a missing route', async () => {
+  it('posts {"strategy": NAME} to /api/pause and /api/resume (and exit as before), and words an unknown strategy and a missing route', async () => {
     const bot = await recordingBot((s) => {
       const body = JSON.parse(s.body || '{}') as { strategy?: string };
       if (s.path === '/api/pause' && body.strategy === 'old') return [404, { error: 'no such endpoint: /api/pause (GET /api lists them)' }];
       if (body.strategy === 'zed') return [404, { error: 'no running strategy is named "zed": running: alpha' }];
+      if (s.path === '/api/exit') return [200, { strategy: body.strategy, exits: [{ market: 'BTCUSD', amount: '0.001', refId: 'x-9', outcome: 'approved' }] }];
       return [200, { strategy: body.strategy, state: s.path === '/api/pause' ? 'paused' : 'running' }];
     });
     const journal = join(tempDir('ctl-pause'), 'journal.sqlite');
@@ -83,6 +84,9 @@ describe('tradeloop ctl: finding the bot, pause and resume of a strategy', () =>
     expect([older.code, older.stderr]).toEqual([1, expect.stringMatching(/^error: the bot at http:\/\/127\.0\.0\.1:\d+ has no pause \(no such endpoint: \/api\/pause .*\): it runs an older tradeloop/)]);
     const mixed = await runCli(['ctl', 'resume', 'alpha', '--kill-switch', '--journal', journal], env);
     expect([mixed.code, mixed.stderr]).toEqual([2, expect.stringMatching(/--kill-switch goes with resume \(of trading, without a strategy\) only/)]);
-    expect(bot.seen).toHaveLength(4);
+    const exit = await runCli(['ctl', 'exit', 'alpha', '--market', 'BTCUSD', '--journal', journal], env);
+    expect(exit.stdout).toBe('exit: done for alpha\n  BTCUSD: sell 0.001 (approved)\n');
+    expect(bot.seen.at(-1)).toMatchObject({ path: '/api/exit', body: '{"strategy":"alpha","market":"BTCUSD"}' });
+    expect(bot.seen).toHaveLength(5);
   });
 });
