@@ -81,4 +81,15 @@ describe('tradeloop ctl', () => {
     const noBot = await runCli(['ctl', 'status', '--journal', journal], env);
     expect([noBot.code, noBot.stderr]).toEqual([1, expect.stringContaining(`error: no bot running for ${journal} (no ${journal}.dashboard.json)`)]);
   });
+
+  it('says no bot runs for a journal whose run was killed (its dashboard file left behind, its pid gone)', { timeout: 90_000 }, async () => {
+    const run = await startUiRun(start);
+    const journal = join(run.cwd, 'journal.sqlite');
+    expect((await runCli(['ctl', 'status', '--json', '--journal', journal], { TRADELOOP_UI_TOKEN: TOKEN })).code).toBe(0);
+    run.proc.child.kill('SIGKILL');
+    await waitFor(() => run.proc.child.exitCode !== null || run.proc.child.signalCode !== null, 'the run to die', 30_000);
+    expect(existsSync(`${journal}.dashboard.json`)).toBe(true);
+    const r = await runCli(['ctl', 'status', '--journal', journal], { TRADELOOP_UI_TOKEN: TOKEN });
+    expect([r.code, r.stderr]).toEqual([1, expect.stringContaining(`error: no bot running for ${journal}: ${journal}.dashboard.json names pid ${run.proc.child.pid} `)]);
+  });
 });
