@@ -1,7 +1,8 @@
 /**
  * Operating a running bot, assembled in one place for `tradeloop run`: the operations server
- * (dashboard, control API, /metrics) when `--ui` or `ui:` asks for it, and webhook notifications when
- * TRADELOOP_NOTIFY_URL is set. `prepareOps` checks the settings and secrets before anything starts
+ * (dashboard, control API, /metrics) when `--ui` or `ui:` asks for it (its address written beside the
+ * journal for `tradeloop ctl`), webhook notifications when TRADELOOP_NOTIFY_URL is set, and the Telegram
+ * chat bot when TRADELOOP_TELEGRAM_TOKEN is. `prepareOps` checks the settings and secrets before anything starts
  * (bad input costs nothing); `start` attaches to the run once it trades; `stop` sends the run-stop
  * notification (briefly waiting for delivery) and closes everything.
  */
