@@ -1,7 +1,8 @@
 /**
  * Operating a running bot, assembled in one place for `tradeloop run`: the operations server
- * (dashboard, control API, /metrics) when `--ui` or `ui:` asks for it, and webhook notifications when
- * TRADELOOP_NOTIFY_URL is set. `prepareOps` checks the settings and secrets before anything starts
+ * (dashboard, control API, /metrics) when `--ui` or `ui:` asks for it (its address written beside the
+ * journal for `tradeloop ctl`), webhook notifications when TRADELOOP_NOTIFY_URL is set, and the Telegram
+ * chat bot when TRADELOOP_TELEGRAM_TOKEN is. `prepareOps` checks the settings and secrets before anything starts
  * (bad input costs nothing); `start` attaches to the run once it trades; `stop` sends the run-stop
  * notification (briefly waiting for delivery) and closes everything.
  */
@@ -10,15 +11,19 @@ import { LiveClock } from '../clock/index.js';
 import { InputError } from '../core/index.js';
 import type { Config } from '../config/index.js';
 import type { JournalStore } from '../exec/index.js';
+import { removeDashboardFile, writeDashboardFile } from '../live/dashboard-file.js';
 import type { Logger, SecretSet } from '../log/index.js';
 import { uiTokenFrom, UI_TOKEN_VARIABLE, isLoopback, type UiToken } from './auth.js';
 import { instrumentJournal } from './journal-timing.js';
 import { RunMetrics } from './metrics.js';
-import { NOTIFY_SECRET_VARIABLE, NOTIFY_URL_VARIABLE, Notifier } from './notify/notifier.js';
+import { Control } from './control.js';
+import { NOTIFY_SECRET_VARIABLE, NOTIFY_URL_VARIABLE, Notifier, type NotifyEvent } from './notify/notifier.js';
 import { RunNotifications } from './notify/run-notifications.js';
+import { TELEGRAM_CHATS_VARIABLE, telegramFrom, type TelegramSettings } from './notify/telegram/bot-api.js';
+import { TelegramBot } from './notify/telegram/bot.js';
 import { OpsState } from './ops-state.js';
 import type { OpsRun } from './run-port.js';
-import { startOpsServer, type OpsServer } from './server.js';
+import { READS, startOpsServer, type OpsServer } from './server.js';
 
 /** How long a run's exit waits for its run-stop notification (and what is queued before it). */
 export const STOP_NOTIFY_WAIT_MS = 5_000;
@@ -38,28 +43,38 @@ export interface OpsStarted {
   readonly url?: string;
   /** The URL with the run's own token in its fragment: printed once, never logged (absent when the token came from the environment). */
   readonly urlWithToken?: string;
+  /** The run's header line for chat control, when it is on (never the token). */
+  readonly chat?: string;
 }
+
+const ALL_EVENTS: readonly NotifyEvent[] = ['fill', 'kill-switch', 'unresolved', 'strategy-stopped', 'venue-unreachable', 'journal-failed', 'run-start', 'run-stop'];
 
 export class Ops {
   readonly metrics = new RunMetrics();
   private server: OpsServer | undefined;
   private state: OpsState | undefined;
   private notifier: Notifier | undefined;
+  private bot: TelegramBot | undefined;
   private notifications: RunNotifications | undefined;
   private startInfo: Record<string, unknown> | undefined;
   private run: OpsRun | undefined;
+  /** The journal whose dashboard file this run wrote (removed at stop). */
+  private dashboardJournal: string | undefined;
 
   private constructor(
     private readonly s: OpsSettings,
     private readonly token: UiToken | undefined,
     private readonly webhook: { readonly url: string; readonly secret: string } | undefined,
+    private readonly telegram: TelegramSettings | undefined,
   ) {}
 
   /** Ops for this run's settings, or undefined when neither the server nor notifications are asked for. */
   static prepare(s: OpsSettings): Ops | undefined {
     const serve = s.ui === true || (s.config.ui !== undefined && s.config.ui.enabled);
-    const webhook = webhookFrom(s.env, s.config.notify !== undefined);
-    if (!serve && !webhook) return undefined;
+    const telegram = telegramFrom(s.env);
+    const webhook = webhookFrom(s.env, s.config.notify !== undefined, telegram !== undefined);
+    if (!serve && !webhook && !telegram) return undefined;
+    s.secrets?.add(telegram?.token);
     let token: UiToken | undefined;
     if (serve) {
       token = uiTokenFrom(s.env);
@@ -69,7 +84,7 @@ export class Ops {
       s.secrets?.add(webhook.url);
       s.secrets?.add(webhook.secret);
     }
-    return new Ops(s, token, webhook);
+    return new Ops(s, token, webhook, telegram);
   }
 
   /** Counts the client's answers (429s). */
@@ -86,30 +101,55 @@ export class Ops {
   }
 
   /** Attaches to the run (before it starts trading): serves the dashboard and follows the run for /metrics and notifications. */
-  async start(run: OpsRun, info: { readonly refPrefix: string; readonly environment: string }): Promise<OpsStarted> {
+  async start(run: OpsRun, info: { readonly refPrefix: string; readonly environment: string; readonly journalPath?: string }): Promise<OpsStarted> {
     this.run = run;
     const state = (this.state = new OpsState(run));
     const cfg = this.s.config;
+    const n = cfg.notify;
+    // the chat bot and the webhook each keep their own bounded queue, with the same settings
+    const queue = {
+      // wall time: deliveries talk to a real receiver, whatever the run's (possibly accelerated) clock
+      clock: new LiveClock(), events: n?.events ?? ALL_EVENTS,
+      capacity: n?.queue_size ?? 1_000, timeoutMs: n?.timeout_ms ?? 5_000, maxAttempts: n?.max_attempts ?? 6,
+    };
     if (this.webhook) {
-      const n = cfg.notify;
-      this.notifier = new Notifier({
-        // wall time: deliveries talk to a real receiver, whatever the run's (possibly accelerated) clock
-        clock: new LiveClock(), url: this.webhook.url, secret: this.webhook.secret, source: info.refPrefix,
-        events: n?.events ?? ['fill', 'kill-switch', 'unresolved', 'strategy-stopped', 'venue-unreachable', 'journal-failed', 'run-start', 'run-stop'],
-        capacity: n?.queue_size ?? 1_000, timeoutMs: n?.timeout_ms ?? 5_000, maxAttempts: n?.max_attempts ?? 6,
-        log: this.s.log.child({ component: 'notify' }),
-      });
-      this.notifications = new RunNotifications(run, this.notifier);
+      this.notifier = new Notifier({ ...queue, url: this.webhook.url, secret: this.webhook.secret, source: info.refPrefix, log: this.s.log.child({ component: 'notify' }) });
+    }
+    let chat: string | undefined;
+    if (this.telegram) {
+      const log = this.s.log.child({ component: 'telegram' });
+      const daily = READS['/api/daily'];
+      this.bot = new TelegramBot({ ...queue, settings: this.telegram, log, commands: { state, control: new Control(run, state, log), ...(daily && { daily: () => daily.read(state) }) } });
+      this.bot.start();
+      chat = `telegram: chat control and notifications on for ${this.telegram.chatIds.length} chat(s) (${TELEGRAM_CHATS_VARIABLE})`;
+      this.s.log.info(chat);
+    }
+    if (this.notifier || this.bot) {
+      const sinks = [this.notifier, this.bot].filter((x) => x !== undefined);
+      this.notifications = new RunNotifications(run, { notify: (event, data) => sinks.forEach((x) => x.notify(event, data)) });
       this.startInfo = { environment: info.environment, strategies: run.strategies.map((x) => x.name) };
     }
     const notifier = this.notifier;
     this.metrics.attach(run, state, notifier ? { notify: () => notifier.stats() } : {});
-    if (!this.token) return {};
+    if (!this.token) return chat === undefined ? {} : { chat };
     const host = cfg.ui?.host ?? '127.0.0.1';
     if (!isLoopback(host)) this.s.log.warn(`the dashboard listens on ${host}, beyond this machine: its token crosses the network in plain HTTP (put it behind TLS)`);
     this.server = await startOpsServer({ host, port: cfg.ui?.port ?? 8787, token: this.token.value, run, state, metrics: this.metrics, log: this.s.log.child({ component: 'ops' }) });
     this.s.log.info(`dashboard and control API on ${this.server.url} (token ${this.token.generated ? 'made for this run, printed once' : `from ${UI_TOKEN_VARIABLE}`})`);
-    return { url: this.server.url, ...(this.token.generated && { urlWithToken: `${this.server.url}#token=${this.token.value}` }) };
+    if (info.journalPath !== undefined) this.writeDashboardFile(info.journalPath);
+    return { url: this.server.url, ...(this.token.generated && { urlWithToken: `${this.server.url}#token=${this.token.value}` }), ...(chat !== undefined && { chat }) };
+  }
+
+  /** Where `tradeloop ctl` finds the dashboard: its URL beside the journal (never the token). A failed write costs the run nothing but that. */
+  private writeDashboardFile(journal: string): void {
+    if (!this.server) return;
+    try {
+      const file = writeDashboardFile({ url: this.server.url, pid: process.pid, startedAt: new Date(new LiveClock().now()).toISOString(), journal });
+      this.dashboardJournal = journal;
+      this.s.log.info(`the dashboard's address is in ${file} (tradeloop ctl reads it)`);
+    } catch (e) {
+      this.s.log.warn(`the dashboard's address could not be written beside the journal (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): tradeloop ctl needs --url`);
+    }
   }
 
   /** Sends run-start (once the run trades). */
@@ -121,19 +161,21 @@ export class Ops {
   async stop(summary: Record<string, unknown>): Promise<void> {
     this.notifications?.runStopped(summary);
     this.notifications?.close();
-    await this.notifier?.flush(STOP_NOTIFY_WAIT_MS);
+    await Promise.all([this.notifier?.flush(STOP_NOTIFY_WAIT_MS), this.bot?.notifier.flush(STOP_NOTIFY_WAIT_MS)]);
     this.notifier?.close();
+    await this.bot?.close();
     await this.server?.close();
+    if (this.dashboardJournal !== undefined) removeDashboardFile(this.dashboardJournal);
     this.state?.close();
     this.metrics.close();
   }
 }
 
 /** The webhook's URL and secret from the environment; a `notify:` section without them is an error naming them. */
-function webhookFrom(env: NodeJS.ProcessEnv, configured: boolean): { url: string; secret: string } | undefined {
+function webhookFrom(env: NodeJS.ProcessEnv, configured: boolean, chat: boolean): { url: string; secret: string } | undefined {
   const url = env[NOTIFY_URL_VARIABLE];
   if (url === undefined || url === '') {
-    if (configured) throw new InputError('notify', `notifications are configured but ${NOTIFY_URL_VARIABLE} is not set: export the webhook URL (and ${NOTIFY_SECRET_VARIABLE}), or remove notify:`);
+    if (configured && !chat) throw new InputError('notify', `notifications are configured but ${NOTIFY_URL_VARIABLE} is not set: export the webhook URL (and ${NOTIFY_SECRET_VARIABLE}), or remove notify:`);
     return undefined;
   }
   let parsed: URL;

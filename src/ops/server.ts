@@ -44,8 +44,8 @@ export interface OpsServer {
 
 const MAX_BODY_BYTES = 4_096;
 
-/** GET endpoints of the control API and what each returns (also served at GET /api). */
-const READS: Readonly<Record<string, { readonly about: string; readonly read: (s: OpsState) => unknown }>> = {
+/** GET endpoints of the control API and what each returns (also served at GET /api); the chat bot reads through them too. */
+export const READS: Readonly<Record<string, { readonly about: string; readonly read: (s: OpsState) => unknown }>> = {
   '/api/status': { about: 'equity, P&L, trading state (running, halted, kill-switch), counters, denials, markets, stopped strategies, outages', read: (s) => s.status() },
   '/api/strategies': { about: 'each strategy: markets, params, running or stopped, P&L, positions', read: (s) => s.strategies() },
   '/api/orders': { about: 'open orders (with their age) and recent fills', read: (s) => s.orders() },

@@ -64,7 +64,7 @@ describe('tradeloop ctl over https', () => {
     expect(seen).toEqual([]);
 
     // Node reads NODE_EXTRA_CA_CERTS when it starts: a real ctl process
-    const trusted = start(['ctl', 'status', '--url', url], dir, { TRADELOOP_UI_TOKEN: TOKEN, NODE_EXTRA_CA_CERTS: join(dir, 'c.pem') });
+    const trusted = start(['ctl', 'status', '--json', '--url', url], dir, { TRADELOOP_UI_TOKEN: TOKEN, NODE_EXTRA_CA_CERTS: join(dir, 'c.pem') });
     expect(await trusted.exit, trusted.err()).toBe(0);
     expect(JSON.parse(trusted.out())).toEqual({ trading: { state: 'running' } });
     expect(seen).toEqual(['GET /api/status token']);

@@ -1,5 +1,5 @@
 /**
- * The dashboard's token and the webhook's URL and secret are secrets: once the run has read them
+ * The dashboard's token, the webhook's URL and secret and the Telegram bot's token are secrets: once the run has read them
  * (Ops.prepare), the logger masks them wherever they would appear; a file cannot carry them.
  */
 import { Writable } from 'node:stream';
@@ -11,6 +11,7 @@ import { Ops } from '../../src/ops/index.js';
 const TOKEN = 'ui-token-abcdef0123456789';
 const URL_ = 'https://hooks.example.com/T0/B0/xoxo-secret-path';
 const SECRET = 'notify-secret-0123456789abcdef';
+const BOT_TOKEN = '123456:telegram-token-abcdefghijklmnop';
 
 describe('operations secrets', () => {
   it('are masked in logs once the run has read them', () => {
@@ -18,12 +19,12 @@ describe('operations secrets', () => {
     const destination = new Writable({ write(c, _e, cb) { out += String(c); cb(); } });
     const secrets = new SecretSet();
     const log = createLogger({ pretty: false, secrets, destination });
-    const ops = Ops.prepare({ config: ConfigSchema.parse({ ui: {} }), env: { TRADELOOP_UI_TOKEN: TOKEN, TRADELOOP_NOTIFY_URL: URL_, TRADELOOP_NOTIFY_SECRET: SECRET }, log, secrets });
+    const ops = Ops.prepare({ config: ConfigSchema.parse({ ui: {} }), env: { TRADELOOP_UI_TOKEN: TOKEN, TRADELOOP_NOTIFY_URL: URL_, TRADELOOP_NOTIFY_SECRET: SECRET, TRADELOOP_TELEGRAM_TOKEN: BOT_TOKEN, TRADELOOP_TELEGRAM_CHAT_IDS: '42' }, log, secrets });
     expect(ops).toBeDefined();
-    log.warn({ url: URL_, detail: `posting to ${URL_} with ${SECRET}` }, `token ${TOKEN} in a message`);
+    log.warn({ url: URL_, detail: `posting to ${URL_} with ${SECRET}` }, `token ${TOKEN} in a message, https://api.telegram.org/bot${BOT_TOKEN}/getUpdates`);
     log.error(new Error(`failed at ${URL_}?sig=${SECRET} for ${TOKEN}`));
     expect(out).toContain('[REDACTED]');
-    for (const s of [TOKEN, URL_, SECRET, 'xoxo-secret-path']) expect(out).not.toContain(s);
+    for (const s of [TOKEN, URL_, SECRET, 'xoxo-secret-path', BOT_TOKEN]) expect(out).not.toContain(s);
   });
 
   it('cannot be written in the config file, and a webhook without its secret is refused naming the variable', () => {

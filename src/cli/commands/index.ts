@@ -23,7 +23,7 @@ export const COMMANDS: readonly CommandModule[] = [
     load: async () => (await import('./start.js')).registerStart,
   },
   {
-    commands: { 'ctl [options] <action> [strategy]': 'control a bot running with --ui: status, halt, resume, cancel-all, stop, exit STRATEGY (token: TRADELOOP_UI_TOKEN)' },
+    commands: { 'ctl [options] <action> [strategy]': 'control a bot running with --ui: status, strategies, positions, orders, halt, resume, pause/resume STRATEGY, cancel-all, stop, exit STRATEGY (token: TRADELOOP_UI_TOKEN)' },
     load: async () => (await import('./ctl.js')).registerCtl,
   },
   {

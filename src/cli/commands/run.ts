@@ -179,10 +179,11 @@ async function runUntilDone(
   try {
     // the server is up before trading starts (a port in use fails the run before any order)
     if (o.ops) o.ctx.portSetting = { from: 'ui.port in the config (default 8787)' };
-    const served = await o.ops?.start(opsRunOf(run, bundle, requestStop), { refPrefix: bundle.refPrefix, environment: bundle.environment });
+    const served = await o.ops?.start(opsRunOf(run, bundle, requestStop), { refPrefix: bundle.refPrefix, environment: bundle.environment, ...(config.journal.path !== ':memory:' && { journalPath: resolvePath(config.journal.path) }) });
     // the run's own token is printed here once, never logged (the logger masks it)
     const dashboard = served?.url === undefined ? undefined : `dashboard: ${served.urlWithToken ?? `${served.url} (token: ${UI_TOKEN_VARIABLE})`}`;
     if (dashboard !== undefined) writeLine(o.ctx.stderr, dashboard);
+    if (served?.chat !== undefined) writeLine(o.ctx.stderr, served.chat);
     await run.start(subscriptionsFor(loaded));
     log.info(`trading ${loaded.map((s) => `${s.name} on ${s.markets.join('+')}`).join(', ')} in ${bundle.environment}`);
     o.ops?.announceStart();

@@ -1,10 +1,10 @@
 /**
- * Webhook delivery that never blocks trading: `notify` only queues (synchronously, O(1) in the
- * common case) and returns; one delivery loop posts the queue in order, each attempt bounded by a
+ * Notification delivery that never blocks trading: `notify` only queues (synchronously, O(1) in the
+ * common case) and returns; one delivery loop sends the queue in order, each attempt bounded by a
  * timeout, failed ones retried with exponential backoff on the injected clock. The queue has a cap:
  * past it the oldest waiting notification is dropped, and drops, failures and give-ups are counted
- * for /metrics. Each body is signed with HMAC-SHA256 over `<timestamp>.<body>` so the receiver can
- * check it came from this bot and is fresh.
+ * for /metrics. A webhook's body is signed with HMAC-SHA256 over `<timestamp>.<body>` so the receiver
+ * can check it came from this bot and is fresh; a chat bot passes its own `deliver` instead.
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock/index.js';
@@ -30,22 +30,35 @@ export interface Notification {
   readonly data: Readonly<Record<string, unknown>>;
 }
 
-export interface NotifierOptions {
+/**
+ * Delivers one notification somewhere other than a webhook (a chat): the HTTP status of the answer
+ * (2xx: delivered), or throws. `attempt` counts from 1; `signal` aborts at the timeout or on close.
+ */
+export type Deliver = (n: Notification, attempt: number, signal: AbortSignal) => Promise<number>;
+
+/** The queue's settings, whatever it delivers to. */
+export interface NotifyQueueOptions {
   readonly clock: Pick<Clock, 'now' | 'setTimeout' | 'sleep'>;
-  readonly url: string;
-  readonly secret: string;
   /** Which events are sent; others are ignored at `notify`. */
   readonly events: readonly NotifyEvent[];
   readonly capacity: number;
   readonly timeoutMs: number;
   readonly maxAttempts: number;
-  /** Names the bot in each body (the journal's ref_id prefix). */
-  readonly source: string;
-  readonly transport?: WebhookTransport;
   readonly log?: Logger;
   /** Delivery ids (default: random UUIDs); tests pass a counter. */
   readonly newId?: () => string;
 }
+
+/** A signed webhook POST per notification, or another channel's `deliver` (named `label` in logs). */
+export type NotifierOptions = NotifyQueueOptions & (
+  | {
+    readonly url: string;
+    readonly secret: string;
+    /** Names the bot in each body (the journal's ref_id prefix). */
+    readonly source: string;
+    readonly transport?: WebhookTransport;
+  }
+  | { readonly deliver: Deliver; readonly label: string });
 
 const BACKOFF_FIRST_MS = 1_000;
 const BACKOFF_MAX_MS = 60_000;
@@ -63,7 +76,8 @@ export function signatureOf(secret: string, timestamp: string, body: string): st
 export class Notifier {
   private readonly queue: Queued[] = [];
   private readonly wanted: ReadonlySet<NotifyEvent>;
-  private readonly transport: WebhookTransport;
+  private readonly deliver: Deliver;
+  private readonly label: string;
   private running = false;
   private closed = false;
   private idle: (() => void)[] = [];
@@ -73,7 +87,13 @@ export class Notifier {
 
   constructor(private readonly o: NotifierOptions) {
     this.wanted = new Set(o.events);
-    this.transport = o.transport ?? fetchTransport;
+    if ('deliver' in o) {
+      this.deliver = o.deliver;
+      this.label = o.label;
+    } else {
+      this.deliver = webhookDeliver(o.url, o.secret, o.source, o.clock, o.transport ?? fetchTransport);
+      this.label = 'webhook';
+    }
   }
 
   /** Queues a notification for `event` when it is one of the configured events. Never waits. */
@@ -126,7 +146,7 @@ export class Notifier {
         if (head.attempts >= this.o.maxAttempts) {
           this.counts.gaveUp++;
           this.remove(head);
-          this.o.log?.warn(`webhook ${head.n.event} ${head.n.id} given up after ${head.attempts} attempt(s)`);
+          this.o.log?.warn(`${this.label} ${head.n.event} ${head.n.id} given up after ${head.attempts} attempt(s)`);
           continue;
         }
         await this.o.clock.sleep(Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** (head.attempts - 1)), this.closing.signal).catch(() => undefined);
@@ -146,40 +166,47 @@ export class Notifier {
     for (const w of this.idle.splice(0)) w();
   }
 
-  /** One POST, bounded by the timeout; true on a 2xx. Failures are logged without the URL. */
+  /** One delivery, bounded by the timeout; true on a 2xx. Failures are logged without the URL. */
   private async attempt(q: Queued): Promise<boolean> {
-    const body = JSON.stringify({ id: q.n.id, event: q.n.event, at: new Date(q.n.at).toISOString(), source: this.o.source, attempt: q.attempts, data: q.n.data });
-    const timestamp = String(Math.floor(this.o.clock.now() / 1000));
     const ac = new AbortController();
     const timer = this.o.clock.setTimeout(() => ac.abort(new Error(`no answer in ${this.o.timeoutMs} ms`)), this.o.timeoutMs);
     const onClose = (): void => ac.abort(new Error('notifier closed'));
     this.closing.signal.addEventListener('abort', onClose, { once: true });
     try {
-      const status = await this.transport({
-        url: this.o.url,
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'tradeloop-webhook',
-          'x-tradeloop-event': q.n.event,
-          'x-tradeloop-delivery': q.n.id,
-          [TIMESTAMP_HEADER]: timestamp,
-          [SIGNATURE_HEADER]: signatureOf(this.o.secret, timestamp, body),
-        },
-        body,
-        signal: ac.signal,
-      });
+      const status = await this.deliver(q.n, q.attempts, ac.signal);
       if (status >= 200 && status < 300) return true;
-      this.o.log?.warn(`webhook ${q.n.event} attempt ${q.attempts} answered HTTP ${status}`);
+      this.o.log?.warn(`${this.label} ${q.n.event} attempt ${q.attempts} answered HTTP ${status}`);
       return false;
     } catch (e) {
       const why = ac.signal.aborted ? `no answer in ${this.o.timeoutMs} ms` : describe(e);
-      this.o.log?.warn(`webhook ${q.n.event} attempt ${q.attempts} failed: ${why}`);
+      this.o.log?.warn(`${this.label} ${q.n.event} attempt ${q.attempts} failed: ${why}`);
       return false;
     } finally {
       timer.cancel();
       this.closing.signal.removeEventListener('abort', onClose);
     }
   }
+}
+
+/** The signed webhook POST of a notification: HMAC-SHA256 over `<timestamp>.<body>`. */
+function webhookDeliver(url: string, secret: string, source: string, clock: Pick<Clock, 'now'>, transport: WebhookTransport): Deliver {
+  return (n, attempt, signal) => {
+    const body = JSON.stringify({ id: n.id, event: n.event, at: new Date(n.at).toISOString(), source, attempt, data: n.data });
+    const timestamp = String(Math.floor(clock.now() / 1000));
+    return transport({
+      url,
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'tradeloop-webhook',
+        'x-tradeloop-event': n.event,
+        'x-tradeloop-delivery': n.id,
+        [TIMESTAMP_HEADER]: timestamp,
+        [SIGNATURE_HEADER]: signatureOf(secret, timestamp, body),
+      },
+      body,
+      signal,
+    });
+  };
 }
 
 /** The error's code or name, never its message (which could carry the receiver's URL). */
