@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { forbiddenKeyMessage, forbiddenKeyPaths } from './forbidden-keys.js';
 import { checkRedisUrl } from './redis-url.js';
 import { decimalString, RiskLimitsSchema } from './risk-schema.js';
 
@@ -121,7 +122,14 @@ export const StrategyConfigSchema = z
     /** Instance name, unique in the run (default: the plugin's name). */
     name: z.string().regex(/^[a-z][a-z0-9-]*$/, 'must be kebab-case (lower-case letters, digits and -, starting with a letter), e.g. sma-btc').optional(),
     /** Parameters, validated against the plugin's own schema when it loads. */
-    params: z.record(z.string(), z.unknown()).default({}),
+    params: z
+      .unknown()
+      .superRefine((raw, ctx) => {
+        // checked before the record reads the section: it would drop a __proto__ key without a word
+        for (const path of forbiddenKeyPaths(raw)) ctx.addIssue({ code: 'custom', path, message: forbiddenKeyMessage(String(path[path.length - 1])) });
+      })
+      .pipe(z.record(z.string(), z.unknown()))
+      .default({}),
     /**
      * Capital of this strategy: an amount of the quote asset ("5000") or a share of its balance at
      * start ("25%"); its positions' cost and open buys stay within it (ALLOCATION). Default: none.
