@@ -51,7 +51,7 @@ export class Engine {
   constructor(private readonly deps: EngineDeps) {
     this.positions =
       deps.positions ??
-      new PositionBook({ journal: deps.journal, mode: 'per_strategy', markets: new Map(deps.strategies.map((s) => [s.name, s.markets])), mid: (m) => midOf(deps.market.snapshot(m)), total: (a) => deps.account.total(a) });
+      new PositionBook({ journal: deps.journal, mode: 'per_strategy', markets: new Map(deps.strategies.map((s) => [s.name, s.markets])), mid: (m) => midOf(deps.market.snapshot(m)), total: (a) => deps.account.total(a), snapshot: (m) => deps.market.snapshot(m) });
   }
 
   /** Feeds a market event (from a market source). */

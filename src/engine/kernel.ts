@@ -107,6 +107,7 @@ export class Kernel {
       markets: new Map(this.strategies.map((s) => [s.name, s.markets])),
       mid: (m) => midOf(this.market.snapshot(m)),
       total: (a) => this.account.total(a),
+      snapshot: (m) => this.market.snapshot(m),
     });
     const ctx: ExecContext = { venue, journal, clock, ...(log && { log: log.child({ component: 'exec' }) }), emit: (r) => this.reports.next(r), ...options.exec };
     this.orders = new OrderExecutor(ctx);

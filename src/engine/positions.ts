@@ -1,5 +1,7 @@
 import { D, ZERO, splitMarket, type Dec, type Decision, type ExecReport, type MarketSymbol } from '../core/index.js';
 import { applyFill, openBook, positionOf, type Book, type JournalStore, type StrategyFill, type StrategyPosition } from '../exec/index.js';
+import { conversionPrice, type TradeIntent } from '../risk/facts.js';
+import type { MarketSnapshot } from '../state/index.js';
 import type { KeptExitLevels, OwnPosition } from '../strategy/index.js';
 
 /** How strategies of one market hold it: each its own position (the default), or one position shared. */
@@ -17,6 +19,8 @@ export interface PositionBookDeps {
   readonly mid: (market: MarketSymbol) => number | undefined;
   /** The account's total of an asset, as last read. */
   readonly total: (asset: string) => Dec;
+  /** The market's data: the live quote a quote-sized quote execution converts at (without it, quote executions sized in the quote asset commit nothing). */
+  readonly snapshot?: (market: MarketSymbol) => Pick<MarketSnapshot, 'quotes'>;
 }
 
 /** An approved sell still open: the base it may yet take out of its strategy's position. */
@@ -199,12 +203,16 @@ export class PositionBook {
     this.deps.journal.setMeta(exitLevelsKey(strategy, market), text);
   }
 
-  /** An approved sell commits the base it asks of its strategy's position until it fills or closes. */
+  /**
+   * An approved sell commits the base it asks of its strategy's position until it fills or closes;
+   * one sized in the quote asset, its quote amount at the price it converts at (as the gate counts it).
+   */
   onDecision(d: Decision): void {
     const i = d.intent;
-    if (d.kind !== 'approve' || (i.kind !== 'place-order' && i.kind !== 'execute-quote') || i.side !== 'SELL' || i.baseAmount === undefined) return;
+    if (d.kind !== 'approve' || (i.kind !== 'place-order' && i.kind !== 'execute-quote') || i.side !== 'SELL') return;
+    const amount = i.baseAmount !== undefined ? new D(i.baseAmount) : this.quoteSized(i);
+    if (amount === undefined) return;
     const key = keyOf(i.strategy, i.market);
-    const amount = new D(i.baseAmount);
     this.commitments.set(i.intentId, { key, remaining: amount });
     this.committedBy.set(key, (this.committedBy.get(key) ?? ZERO).plus(amount));
   }
@@ -237,6 +245,11 @@ export class PositionBook {
       default:
         return;
     }
+  }
+
+  private quoteSized(i: TradeIntent): Dec | undefined {
+    const price = conversionPrice(i, this.deps.snapshot?.(i.market) ?? { quotes: {} }, this.deps.mid(i.market));
+    return i.quoteAmount === undefined || price === undefined || !new D(price).gt(0) ? undefined : new D(i.quoteAmount).div(price);
   }
 
   private uncommit(refId: string, filled: Dec, done: boolean): void {
