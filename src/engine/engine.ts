@@ -7,6 +7,7 @@ import { midOf, type AccountStore, type MarketStore } from '../state/index.js';
 import type { StrategyContext } from '../strategy/index.js';
 import type { OpenOrderBook } from './open-order-book.js';
 import { PositionBook } from './positions.js';
+import { withKillSwitchReason } from './forced-exit.js';
 import type { EngineRiskView } from './risk-view.js';
 import type { StrategyRunner } from './strategy-runner.js';
 
@@ -193,7 +194,8 @@ export class Engine {
   }
 
   private handleIntents(strategy: StrategyRunner, intents: readonly Intent[]): void {
-    for (const intent of intents) {
+    for (const made of intents) {
+      const intent = withKillSwitchReason(made, this.deps.gate.killSwitch.causes);
       this.counters.intents++;
       const decision: Decision =
         !this.accepting && intent.kind !== 'cancel-order'
