@@ -137,7 +137,7 @@ describe('PositionBook: each strategy its own position', () => {
     const book = new PositionBook({ journal, mode: 'per_strategy', markets: new Map([['grid', new Set([M])]]), mid: () => 100, total: (a) => totals[a] ?? ZERO });
     const found = book.onBalances(['BTC', 'USD']);
     expect(found?.map((f) => [f.asset, f.amount.toFixed()])).toEqual([['BTC', '1']]);
-    expect(unassignedNote('BTC', found![0]!.amount, 'per_strategy')).toBe("1 BTC is held by no strategy (a deposit, or a holding from before this journal): only a market's sole strategy may sell it; where strategies share a market, none may until risk.positions is shared");
+    expect(unassignedNote([...found!, { asset: 'ETH', amount: new D('2.5') }], 'per_strategy')).toBe("held by no strategy: 1 BTC, 2.5 ETH (deposits, or holdings from before this journal; strategies[].holdings makes them a strategy's own): only a market's sole strategy may sell it; where strategies share a market, none may until risk.positions is shared");
     // later balances change nothing
     expect(book.onBalances(['BTC'])).toBeUndefined();
   });

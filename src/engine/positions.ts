@@ -1,5 +1,5 @@
 import { D, ZERO, splitMarket, type Dec, type Decision, type ExecReport, type MarketSymbol } from '../core/index.js';
-import { applyFill, openBook, positionOf, type Book, type JournalStore, type StrategyFill, type StrategyPosition } from '../exec/index.js';
+import { applyFill, holdingFill, holdingKey, openBook, positionOf, type Book, type JournalHolding, type JournalStore, type StrategyFill, type StrategyPosition } from '../exec/index.js';
 import { conversionPrice, type TradeIntent } from '../risk/facts.js';
 import type { MarketSnapshot } from '../state/index.js';
 import type { KeptExitLevels, OwnPosition } from '../strategy/index.js';
@@ -31,10 +31,10 @@ interface Commitment {
 
 const keyOf = (strategy: string, market: string): string => `${strategy}\u0000${market}`;
 
-/** What the start says of a balance no strategy holds. */
-export function unassignedNote(asset: string, amount: Dec, mode: PositionsMode): string {
-  const who = mode === 'shared' ? 'under risk.positions: shared the strategies of its markets sell it together' : "only a market's sole strategy may sell it; where strategies share a market, none may until risk.positions is shared";
-  return `${amount.toFixed()} ${asset} is held by no strategy (a deposit, or a holding from before this journal): ${who}`;
+/** The start's line on the balances no strategy holds, every asset in one line. */
+export function unassignedNote(found: ReadonlyArray<{ readonly asset: string; readonly amount: Dec }>, mode: PositionsMode): string {
+  const who = mode === 'shared' ? 'under risk.positions: shared the strategies of its market sell it together' : "only a market's sole strategy may sell it; where strategies share a market, none may until risk.positions is shared";
+  return `held by no strategy: ${found.map((f) => `${f.amount.toFixed()} ${f.asset}`).join(', ')} (deposits, or holdings from before this journal; strategies[].holdings makes them a strategy's own): ${who}`;
 }
 
 /**
@@ -192,6 +192,31 @@ export class PositionBook {
     const unassigned: Record<string, string> = {};
     for (const [asset, amount] of this.unassigned ?? []) if (amount.gt(0) && this.heldAsBase(asset)) unassigned[asset] = amount.toFixed();
     return { strategyPositions: this.list(), unassigned };
+  }
+
+  /** Whether the first balances after start have been read (the unassigned amounts are known). */
+  get balancesRead(): boolean {
+    return this.unassigned !== undefined;
+  }
+
+  /** What the journal holds assigned to `strategy` in `market` by the config (`strategies[].holdings`), if anything. */
+  assigned(strategy: string, market: MarketSymbol): JournalHolding | undefined {
+    const text = this.deps.journal.getMeta(holdingKey(strategy, market));
+    return text === undefined ? undefined : (JSON.parse(text) as JournalHolding);
+  }
+
+  /**
+   * Makes `amount` of the balance no strategy holds `strategy`'s own position in `market`, at a cost
+   * of `price` per unit, journaled once (a restart reads it back as an entry: see holdingFill). The
+   * caller checks it is no more than is unassigned.
+   */
+  assign(strategy: string, market: MarketSymbol, amount: Dec, price: Dec, at: number): void {
+    const key = holdingKey(strategy, market);
+    const h: JournalHolding = { amount: amount.toFixed(), price: price.toFixed(), at };
+    this.deps.journal.setMeta(key, JSON.stringify(h));
+    this.apply(holdingFill(key, h)!);
+    const asset = splitMarket(market).base;
+    this.unassigned?.set(asset, D.max(ZERO, this.unassignedOf(asset).minus(amount)));
   }
 
   /** Records a strategy's exit levels in force (journaled; cleared when its position goes flat). */
