@@ -1,6 +1,6 @@
 /**
  * One account view: a live run on the embedded sandbox with three strategies on two markets (two on
- * BTCUSD, one on ETHUSD, beside 1 BTC that no strategy holds). The run summary, `tradeloop
+ * BTCUSD, one on ETHUSD; of the account's 1 BTC held by no strategy the config assigns 0.4 to one). The run summary, `tradeloop
  * positions` on its journal, the ops server's /api/positions and the backtest's round-trip report
  * of the journal's fills give the same positions and P&L per strategy, and the positions plus the
  * balance held by no strategy add up to the account's balance of each asset.
@@ -42,7 +42,11 @@ describe('one account view, three strategies on two markets', () => {
     const h = await startLiveHarness(
       scripted('trend-a', { 0: buy('1200.00'), 3: exit }, seen.a),
       {},
-      { streams: intervals, risk: { max_intents_per_minute: 600, max_order_notional: '100000', stale_after_ms: 600_000 } },
+      {
+        streams: intervals,
+        risk: { max_intents_per_minute: 600, max_order_notional: '100000', stale_after_ms: 600_000 },
+        strategies: [{ plugin: 'scripted', name: 'trend-a', holdings: { BTCUSD: { amount: '0.4', price: '59000' } } }],
+      },
       { USD: '100000', BTC: '1' },
       { sim: { replay: { BTCUSD: { series: ramp(60_000, 150) }, ETHUSD: { series: ramp(3_000, -4) } } } },
       [scripted('grid-b', { 1: buy('1800.00'), 5: exit }, seen.b), scripted('eth-c', { 0: buy('900.00', 'ETHUSD'), 2: exit, 3: buy('600.00', 'ETHUSD') }, seen.c, 'ETHUSD')],
@@ -52,6 +56,8 @@ describe('one account view, three strategies on two markets', () => {
     let kernel: StrategyPosition[] = [];
     try {
       const { positions } = h.run.kernel;
+      // the start made 0.4 of the BTC no strategy held trend-a's own, at the price the config gives
+      expect([positions.view('trend-a', 'BTCUSD').amount.toFixed(), positions.view('trend-a', 'BTCUSD').averageCost?.toFixed(), positions.unassignedOf('BTC').toFixed()]).toEqual(['0.4', '59000', '0.6']);
       const settle = async (): Promise<void> => {
         await h.step(1_000, 1_000);
         await h.run.kernel.drain();
@@ -92,7 +98,7 @@ describe('one account view, three strategies on two markets', () => {
         const held = kernel.filter((p) => splitMarket(p.market).base === asset).reduce((s, p) => s.plus(p.position), new D(0));
         expect([asset, held.plus(summary.unassigned?.[asset] ?? '0').toFixed()]).toEqual([asset, total.available.plus(total.trading).toFixed()]);
       }
-      expect(summary.unassigned).toEqual({ BTC: '1' });
+      expect(summary.unassigned).toEqual({ BTC: '0.6' });
 
       // the backtest's round trips of the journal's fills, per strategy and market: the same trades and P&L
       const fills = h.journal.strategyFills();
