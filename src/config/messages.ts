@@ -23,6 +23,11 @@ export function configIssueMessage(issue: z.core.$ZodRawIssue): string {
       return `${got} is not allowed: write one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
     case 'unrecognized_keys':
       return `unknown key(s) ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}: remove them or check the spelling`;
+    case 'invalid_key': {
+      // a key's own rule (a market symbol's) says what is wrong with it
+      const own = issue.issues.find((i) => i.code === 'custom')?.message;
+      return own ?? `${got} is not allowed as a key here: see the configuration table in the README`;
+    }
     case 'not_multiple_of':
       return `${got} is not a multiple of ${String(issue.divisor)}: write a multiple of it`;
     default:

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { isTradingMarket, TRADING_MARKETS } from '../core/markets.js';
+import { forbiddenKeyMessage, forbiddenKeyPaths } from './forbidden-keys.js';
 import { checkRedisUrl } from './redis-url.js';
 import { decimalString, RiskLimitsSchema } from './risk-schema.js';
 
@@ -121,7 +123,14 @@ export const StrategyConfigSchema = z
     /** Instance name, unique in the run (default: the plugin's name). */
     name: z.string().regex(/^[a-z][a-z0-9-]*$/, 'must be kebab-case (lower-case letters, digits and -, starting with a letter), e.g. sma-btc').optional(),
     /** Parameters, validated against the plugin's own schema when it loads. */
-    params: z.record(z.string(), z.unknown()).default({}),
+    params: z
+      .unknown()
+      .superRefine((raw, ctx) => {
+        // checked before the record reads the section: it would drop a __proto__ key without a word
+        for (const path of forbiddenKeyPaths(raw)) ctx.addIssue({ code: 'custom', path, message: forbiddenKeyMessage(String(path[path.length - 1])) });
+      })
+      .pipe(z.record(z.string(), z.unknown()))
+      .default({}),
     /**
      * Capital of this strategy: an amount of the quote asset ("5000") or a share of its balance at
      * start ("25%"); its positions' cost and open buys stay within it (ALLOCATION). Default: none.
@@ -130,6 +139,27 @@ export const StrategyConfigSchema = z
       .string({ error: 'must be an amount of the quote asset, e.g. "5000", or a share of its balance at start, e.g. "25%"' })
       .regex(/^([0-9]*\.?[0-9]+%?)$/, 'must be an amount of the quote asset, e.g. "5000", or a share of its balance at start, e.g. "25%"')
       .refine((v) => Number(v.replace('%', '')) > 0 && (!v.endsWith('%') || Number(v.slice(0, -1)) <= 100), 'must be more than 0 (a share at most 100%)')
+      .optional(),
+    /**
+     * Balances held by no strategy (a deposit, a position from before this journal) that become this
+     * strategy's own position at start, by market: an amount of the base asset (`BTCUSD: "0.25"`,
+     * valued at the market's price at start) or `{ amount, price }` (valued at that price). Assigned
+     * once and journaled; no more than is unassigned.
+     */
+    holdings: z
+      .record(
+        z.string().refine(isTradingMarket, { error: (i) => `${String(i.input)} is not a trading market of the platform: write one of ${TRADING_MARKETS.join(', ')}` }),
+        z.union([decimalString, z.object({ amount: decimalString, price: decimalString.optional() }).strict()], {
+          error: 'must be an amount of the base asset, e.g. "0.25", or { amount: "0.25", price: "61000" } (the cost basis per unit)',
+        }),
+      )
+      .superRefine((h, ctx) => {
+        for (const [market, v] of Object.entries(h)) {
+          const amount = typeof v === 'string' ? v : v.amount;
+          if (!(Number(amount) > 0)) ctx.addIssue({ code: 'custom', path: typeof v === 'string' ? [market] : [market, 'amount'], message: `${amount} is not more than 0: write the amount of the base asset this strategy holds` });
+          if (typeof v !== 'string' && v.price !== undefined && !(Number(v.price) > 0)) ctx.addIssue({ code: 'custom', path: [market, 'price'], message: `${v.price} is not more than 0: write the cost basis per unit, in the quote asset` });
+        }
+      })
       .optional(),
   })
   .strict();

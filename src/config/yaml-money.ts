@@ -6,7 +6,7 @@ import type { ConfigProblem } from './problem.js';
  * strings; written as a plain YAML number (`max_order_notional: 25000`) they are judged from the
  * text of the file, never from the float YAML would make of them.
  */
-export const MONEY_PATHS: readonly string[] = ['risk.max_order_notional', 'risk.min_order_notional', 'risk.daily_loss_limit', 'risk.max_position.*', 'local.funding.*', 'paper.funding.*', 'strategies.*.allocation'];
+export const MONEY_PATHS: readonly string[] = ['risk.max_order_notional', 'risk.min_order_notional', 'risk.daily_loss_limit', 'risk.max_position.*', 'local.funding.*', 'paper.funding.*', 'strategies.*.allocation', 'strategies.*.holdings.*', 'strategies.*.holdings.*.amount', 'strategies.*.holdings.*.price'];
 
 /** Digits a plain YAML number may carry and still be read exactly (a double holds 15 for sure). */
 export const MAX_PLAIN_DIGITS = 15;

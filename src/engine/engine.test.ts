@@ -218,4 +218,31 @@ describe('Engine warm-up and denials', () => {
     s.engine.onMarketEvent({ kind: 'price', market: 'BTCUSD', at: s.clock.now(), price: 100 });
     expect(seen).toEqual([`${s.clock.now()} 100 1 BTCUSD`, '1000 1000 0 undefined']);
   });
+
+  it('a sell naming no reason, made while a kill-switch cause holds, is journaled as a kill-switch exit; an operator\'s keeps its reason, and an operator\'s halt tags nothing', async () => {
+    const seller = defineStrategy({
+      name: 'seller',
+      description: 'sells 0.1 BTC at each price, naming no exit reason',
+      params: z.object({}),
+      markets: ['BTCUSD'],
+      create: () => ({ onEvent: (e) => (e.kind === 'price' ? { kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '0.1' } : undefined) }),
+    });
+    const s = build([seller]);
+    s.kernel.applyAccount({ kind: 'balances', at: s.clock.now(), items: [balanceFromWire('USD', '1000', '0'), balanceFromWire('BTC', '1', '0')] });
+    const price = async (): Promise<void> => {
+      s.engine.onMarketEvent({ kind: 'price', market: 'BTCUSD', at: s.clock.now(), price: 100 });
+      await s.engine.drain();
+    };
+    const reasonOf = (ref: string) => (s.journal.get(ref)?.intent as { exitReason?: string }).exitReason;
+    await price();
+    s.kernel.haltKeepingOrders('maintenance');
+    await price();
+    s.kernel.gate.killSwitch.trip('drawdown 21% from the peak', { kind: 'drawdown', at: s.clock.now() });
+    await price();
+    s.engine.submit('seller', [{ kind: 'place-order', intentId: 't-op', strategy: 'seller', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '0.1', exitReason: 'operator' }]);
+    await s.engine.drain();
+    expect(s.decisions.map((d) => [d.intent.intentId, d.kind])).toEqual([['t-1', 'approve'], ['t-2', 'approve'], ['t-3', 'approve'], ['t-op', 'approve']]);
+    expect(['t-1', 't-2', 't-3', 't-op'].map(reasonOf)).toEqual([undefined, undefined, 'kill-switch', 'operator']);
+    expect((s.decisions[2]!.intent as { exitReason?: string }).exitReason).toBe('kill-switch');
+  });
 });

@@ -7,6 +7,7 @@ import { midOf, type AccountStore, type MarketStore } from '../state/index.js';
 import type { StrategyContext } from '../strategy/index.js';
 import type { OpenOrderBook } from './open-order-book.js';
 import { PositionBook } from './positions.js';
+import { withKillSwitchReason } from './forced-exit.js';
 import type { EngineRiskView } from './risk-view.js';
 import type { StrategyRunner } from './strategy-runner.js';
 
@@ -51,7 +52,7 @@ export class Engine {
   constructor(private readonly deps: EngineDeps) {
     this.positions =
       deps.positions ??
-      new PositionBook({ journal: deps.journal, mode: 'per_strategy', markets: new Map(deps.strategies.map((s) => [s.name, s.markets])), mid: (m) => midOf(deps.market.snapshot(m)), total: (a) => deps.account.total(a) });
+      new PositionBook({ journal: deps.journal, mode: 'per_strategy', markets: new Map(deps.strategies.map((s) => [s.name, s.markets])), mid: (m) => midOf(deps.market.snapshot(m)), total: (a) => deps.account.total(a), snapshot: (m) => deps.market.snapshot(m) });
   }
 
   /** Feeds a market event (from a market source). */
@@ -193,7 +194,8 @@ export class Engine {
   }
 
   private handleIntents(strategy: StrategyRunner, intents: readonly Intent[]): void {
-    for (const intent of intents) {
+    for (const made of intents) {
+      const intent = withKillSwitchReason(made, this.deps.gate.killSwitch.causes);
       this.counters.intents++;
       const decision: Decision =
         !this.accepting && intent.kind !== 'cancel-order'

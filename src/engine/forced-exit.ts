@@ -1,4 +1,5 @@
 import { roundBase, type Decision, type Instrument, type Intent, type MarketSymbol } from '../core/index.js';
+import type { HaltCause } from '../risk/index.js';
 import type { PositionBook } from './positions.js';
 
 /** What an operator's forced exit of one strategy did, market by market. */
@@ -31,4 +32,17 @@ export function forcedExitIntents(
     intents.push({ kind: 'place-order', intentId: deps.nextId(), strategy, market, side: 'SELL', type: 'MARKET', baseAmount: amount, exitReason: 'operator' });
   }
   return { intents, empty };
+}
+
+/**
+ * The kill switch closes no position itself: it cancels the open orders and lets only orders that
+ * reduce a position through. A sell made while one of its causes holds (a daily-loss or drawdown
+ * trip, orphans at start: the causes only a resume with `kill_switch` lifts) that names no exit
+ * reason of its own is the run winding down under the trip, and is journaled with the reason
+ * `kill-switch`. An exit that names its reason keeps it: an operator's forced exit stays `operator`
+ * (also during a halt), a stop-loss stays `stop-loss`.
+ */
+export function withKillSwitchReason(intent: Intent, causes: readonly HaltCause[]): Intent {
+  if ((intent.kind !== 'place-order' && intent.kind !== 'execute-quote') || intent.side !== 'SELL' || intent.exitReason !== undefined) return intent;
+  return causes.some((c) => c.lift === 'kill-switch') ? { ...intent, exitReason: 'kill-switch' } : intent;
 }

@@ -107,6 +107,7 @@ export class Kernel {
       markets: new Map(this.strategies.map((s) => [s.name, s.markets])),
       mid: (m) => midOf(this.market.snapshot(m)),
       total: (a) => this.account.total(a),
+      snapshot: (m) => this.market.snapshot(m),
     });
     const ctx: ExecContext = { venue, journal, clock, ...(log && { log: log.child({ component: 'exec' }) }), emit: (r) => this.reports.next(r), ...options.exec };
     this.orders = new OrderExecutor(ctx);
@@ -243,7 +244,7 @@ export class Kernel {
 
   /** The start says which balances belong to no strategy (a deposit, a holding adopted from an earlier run). */
   private noteUnassigned(found: ReadonlyArray<{ readonly asset: string; readonly amount: Dec }> | undefined): void {
-    for (const { asset, amount } of found ?? []) this.ports.log?.info({ asset, unassigned: amount.toFixed() }, unassignedNote(asset, amount, this.positions.mode));
+    if (found?.length) this.ports.log?.info({ unassigned: Object.fromEntries(found.map((f) => [f.asset, f.amount.toFixed()])) }, unassignedNote(found, this.positions.mode));
   }
 
   /** The venue's view of our orders (status, amount filled), applied through the order executor. */

@@ -90,6 +90,46 @@ describe('PositionBook: each strategy its own position', () => {
     expect([book.unassignedOf('BTC').toFixed(), book.heldOf('BTC').toFixed()]).toEqual(['1', '0.03']);
   });
 
+  it('a sell sized in the quote asset counts against the own position at the price it converts at, open until it executes, and cannot oversell', () => {
+    const { book, trade, journal } = rig({ btc: '1' });
+    trade('grid', 'BUY', '0.05', '100');
+    const quote = { value: { quoteId: 'q-1', side: 'SELL', price: '120', expiresAt: 60_000 }, at: 5_000 };
+    const snapshot = { market: M, price: { value: 100, at: 5_000 }, quotes: { SELL: quote }, updatedAt: 5_000 };
+    const view: RiskView = {
+      now: () => 5_000,
+      market: () => snapshot as never,
+      available: () => new D('10'),
+      total: () => new D('10'),
+      openOrderCount: () => 0,
+      instrument: () => undefined,
+      transferRemaining: () => undefined,
+    };
+    const withQuotes = new PositionBook({ journal, mode: 'per_strategy', markets: new Map([['grid', new Set([M])], ['trend', new Set([M])]]), mid: () => 100, total: () => new D('1.05'), snapshot: () => snapshot as never });
+    withQuotes.onBalances(['BTC']);
+    const gate = new RiskGate({ ...DEFAULT_RISK_LIMITS, min_order_notional: '0.01', stale_after_ms: 1e12 }, view, undefined, withQuotes);
+    const decide = (intent: Intent) => {
+      const d = gate.decide(intent);
+      withQuotes.onDecision(d);
+      return d;
+    };
+    // 3.6 USD at the quote's 120 is 0.03 BTC of grid's 0.05: approved, and it stays committed while open
+    const first: Intent = { kind: 'execute-quote', intentId: 'qs-1', strategy: 'grid', market: M, side: 'SELL', quoteAmount: '3.6' };
+    expect(decide(first).kind).toBe('approve');
+    expect(withQuotes.sellable('grid', M).toFixed()).toBe('0.02');
+    // a second one would sell what the first has taken (converted at the quote's 120, not the mid's 100)
+    expect(decide({ ...first, intentId: 'qs-2' })).toMatchObject({ kind: 'deny', reason: { code: 'OWN_POSITION', details: { strategy: 'grid', required: '0.03', own: '0.02' } } });
+    expect(decide({ ...first, intentId: 'qs-3', quoteAmount: '2.6' })).toMatchObject({ reason: { code: 'OWN_POSITION', details: { own: '0.02' } } });
+    // another strategy cannot sell grid's position by naming an amount of USD either
+    expect(decide({ ...first, intentId: 'qs-4', strategy: 'trend', quoteAmount: '1.2' })).toMatchObject({ reason: { code: 'OWN_POSITION', details: { strategy: 'trend', required: '0.01', own: '0' } } });
+    // the execution moves the position and frees the commitment: what is left is sellable once
+    journal.recordDecision({ kind: 'approve', intent: first, at: 6 });
+    withQuotes.onReport({ kind: 'quote-executed', refId: 'qs-1', executionId: 'x-1', market: M, side: 'SELL', baseAmount: '0.03', quoteAmount: '3.6', price: '120', settled: true, at: 6_000 });
+    expect([withQuotes.view('grid', M).amount.toFixed(), withQuotes.sellable('grid', M).toFixed()]).toEqual(['0.02', '0.02']);
+    expect(decide({ ...first, intentId: 'qs-5', quoteAmount: '2.4' }).kind).toBe('approve');
+    expect(withQuotes.sellable('grid', M).toFixed()).toBe('0');
+    expect(book.view('grid', M).amount.toFixed()).toBe('0.05');
+  });
+
   it('at start, names the balance of a traded base asset that no strategy holds (the journal\'s positions are apart)', () => {
     const journal = new Journal(':memory:');
     rig({ journal }).trade('grid', 'BUY', '0.25', '100');
@@ -97,7 +137,7 @@ describe('PositionBook: each strategy its own position', () => {
     const book = new PositionBook({ journal, mode: 'per_strategy', markets: new Map([['grid', new Set([M])]]), mid: () => 100, total: (a) => totals[a] ?? ZERO });
     const found = book.onBalances(['BTC', 'USD']);
     expect(found?.map((f) => [f.asset, f.amount.toFixed()])).toEqual([['BTC', '1']]);
-    expect(unassignedNote('BTC', found![0]!.amount, 'per_strategy')).toBe("1 BTC is held by no strategy (a deposit, or a holding from before this journal): only a market's sole strategy may sell it; where strategies share a market, none may until risk.positions is shared");
+    expect(unassignedNote([...found!, { asset: 'ETH', amount: new D('2.5') }], 'per_strategy')).toBe("held by no strategy: 1 BTC, 2.5 ETH (deposits, or holdings from before this journal; strategies[].holdings makes them a strategy's own): only a market's sole strategy may sell it; where strategies share a market, none may until risk.positions is shared");
     // later balances change nothing
     expect(book.onBalances(['BTC'])).toBeUndefined();
   });

@@ -1,5 +1,7 @@
 import { D, ZERO, splitMarket, type Dec, type Decision, type ExecReport, type MarketSymbol } from '../core/index.js';
-import { applyFill, openBook, positionOf, type Book, type JournalStore, type StrategyFill, type StrategyPosition } from '../exec/index.js';
+import { applyFill, holdingFill, holdingKey, openBook, positionOf, type Book, type JournalHolding, type JournalStore, type StrategyFill, type StrategyPosition } from '../exec/index.js';
+import { conversionPrice, type TradeIntent } from '../risk/facts.js';
+import type { MarketSnapshot } from '../state/index.js';
 import type { KeptExitLevels, OwnPosition } from '../strategy/index.js';
 
 /** How strategies of one market hold it: each its own position (the default), or one position shared. */
@@ -17,6 +19,8 @@ export interface PositionBookDeps {
   readonly mid: (market: MarketSymbol) => number | undefined;
   /** The account's total of an asset, as last read. */
   readonly total: (asset: string) => Dec;
+  /** The market's data: the live quote a quote-sized quote execution converts at (without it, quote executions sized in the quote asset commit nothing). */
+  readonly snapshot?: (market: MarketSymbol) => Pick<MarketSnapshot, 'quotes'>;
 }
 
 /** An approved sell still open: the base it may yet take out of its strategy's position. */
@@ -27,10 +31,10 @@ interface Commitment {
 
 const keyOf = (strategy: string, market: string): string => `${strategy}\u0000${market}`;
 
-/** What the start says of a balance no strategy holds. */
-export function unassignedNote(asset: string, amount: Dec, mode: PositionsMode): string {
-  const who = mode === 'shared' ? 'under risk.positions: shared the strategies of its markets sell it together' : "only a market's sole strategy may sell it; where strategies share a market, none may until risk.positions is shared";
-  return `${amount.toFixed()} ${asset} is held by no strategy (a deposit, or a holding from before this journal): ${who}`;
+/** The start's line on the balances no strategy holds, every asset in one line. */
+export function unassignedNote(found: ReadonlyArray<{ readonly asset: string; readonly amount: Dec }>, mode: PositionsMode): string {
+  const who = mode === 'shared' ? 'under risk.positions: shared the strategies of its market sell it together' : "only a market's sole strategy may sell it; where strategies share a market, none may until risk.positions is shared";
+  return `held by no strategy: ${found.map((f) => `${f.amount.toFixed()} ${f.asset}`).join(', ')} (deposits, or holdings from before this journal; strategies[].holdings makes them a strategy's own): ${who}`;
 }
 
 /**
@@ -190,6 +194,31 @@ export class PositionBook {
     return { strategyPositions: this.list(), unassigned };
   }
 
+  /** Whether the first balances after start have been read (the unassigned amounts are known). */
+  get balancesRead(): boolean {
+    return this.unassigned !== undefined;
+  }
+
+  /** What the journal holds assigned to `strategy` in `market` by the config (`strategies[].holdings`), if anything. */
+  assigned(strategy: string, market: MarketSymbol): JournalHolding | undefined {
+    const text = this.deps.journal.getMeta(holdingKey(strategy, market));
+    return text === undefined ? undefined : (JSON.parse(text) as JournalHolding);
+  }
+
+  /**
+   * Makes `amount` of the balance no strategy holds `strategy`'s own position in `market`, at a cost
+   * of `price` per unit, journaled once (a restart reads it back as an entry: see holdingFill). The
+   * caller checks it is no more than is unassigned.
+   */
+  assign(strategy: string, market: MarketSymbol, amount: Dec, price: Dec, at: number): void {
+    const key = holdingKey(strategy, market);
+    const h: JournalHolding = { amount: amount.toFixed(), price: price.toFixed(), at };
+    this.deps.journal.setMeta(key, JSON.stringify(h));
+    this.apply(holdingFill(key, h)!);
+    const asset = splitMarket(market).base;
+    this.unassigned?.set(asset, D.max(ZERO, this.unassignedOf(asset).minus(amount)));
+  }
+
   /** Records a strategy's exit levels in force (journaled; cleared when its position goes flat). */
   keepExitLevels(strategy: string, market: MarketSymbol, levels: KeptExitLevels): void {
     const key = keyOf(strategy, market);
@@ -199,12 +228,16 @@ export class PositionBook {
     this.deps.journal.setMeta(exitLevelsKey(strategy, market), text);
   }
 
-  /** An approved sell commits the base it asks of its strategy's position until it fills or closes. */
+  /**
+   * An approved sell commits the base it asks of its strategy's position until it fills or closes;
+   * one sized in the quote asset, its quote amount at the price it converts at (as the gate counts it).
+   */
   onDecision(d: Decision): void {
     const i = d.intent;
-    if (d.kind !== 'approve' || (i.kind !== 'place-order' && i.kind !== 'execute-quote') || i.side !== 'SELL' || i.baseAmount === undefined) return;
+    if (d.kind !== 'approve' || (i.kind !== 'place-order' && i.kind !== 'execute-quote') || i.side !== 'SELL') return;
+    const amount = i.baseAmount !== undefined ? new D(i.baseAmount) : this.quoteSized(i);
+    if (amount === undefined) return;
     const key = keyOf(i.strategy, i.market);
-    const amount = new D(i.baseAmount);
     this.commitments.set(i.intentId, { key, remaining: amount });
     this.committedBy.set(key, (this.committedBy.get(key) ?? ZERO).plus(amount));
   }
@@ -237,6 +270,11 @@ export class PositionBook {
       default:
         return;
     }
+  }
+
+  private quoteSized(i: TradeIntent): Dec | undefined {
+    const price = conversionPrice(i, this.deps.snapshot?.(i.market) ?? { quotes: {} }, this.deps.mid(i.market));
+    return i.quoteAmount === undefined || price === undefined || !new D(price).gt(0) ? undefined : new D(i.quoteAmount).div(price);
   }
 
   private uncommit(refId: string, filled: Dec, done: boolean): void {

@@ -97,6 +97,27 @@ export interface Trip {
   fills: number;
 }
 
+/** The journal's meta key of a balance assigned to a strategy's position by the config (`strategies[].holdings`). */
+export const holdingKey = (strategy: string, market: string): string => `holding/${strategy}/${market}`;
+
+/** A balance assigned to a strategy by the config, as the journal keeps it (once: a restart assigns nothing again). */
+export interface JournalHolding {
+  readonly amount: string;
+  /** The cost basis per unit: the price given in the config, else the market's price when assigned. */
+  readonly price: string;
+  readonly at: number;
+}
+
+/**
+ * An assignment as a fill of its strategy: a buy of the amount at the cost basis, without a fee, with
+ * the ref_id `holding/STRATEGY/MARKET`, so positions, round trips and P&L read it like any entry.
+ */
+export function holdingFill(key: string, h: JournalHolding): StrategyFill | undefined {
+  const [, strategy, market] = key.split('/');
+  if (strategy === undefined || market === undefined) return undefined;
+  return { strategy, refId: key, market, side: 'BUY', amount: h.amount, price: h.price, commission: '0', commissionAsset: '', at: h.at, exitReason: null };
+}
+
 /** Round trips (closed ones by exit time, then open ones) and positions, per strategy and market. */
 export function tradesFromFills(fills: readonly StrategyFill[]): { roundTrips: JournalRoundTrip[]; positions: StrategyPosition[] } {
   const books = new Map<string, Book>();

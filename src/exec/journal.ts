@@ -4,7 +4,7 @@ import { ACTIVE_STATES, JOURNAL_DDL, JOURNAL_SCHEMA_VERSION, type JournalState }
 import { isJournalFileFailure, journalWriteFailure, type JournalWriteFailure, type JournalWriteFailureListener } from './journal-faults.js';
 import type { JournalLock } from './journal-lock.js';
 import type { FactsUpdate, JournalFill, JournalIntentRow, JournalStore } from './journal-store.js';
-import type { StrategyFill } from './journal-trades.js';
+import { holdingFill, type JournalHolding, type StrategyFill } from './journal-trades.js';
 import { openSqlite } from './sqlite.js';
 
 export type { JournalFill, JournalIntentRow, JournalStore } from './journal-store.js';
@@ -233,7 +233,8 @@ export class Journal implements JournalStore {
   /**
    * Every fill with the strategy that made it, oldest first: order fills, and quote executions that
    * filled (their amount and price from the intent's row; the quote's price carries its spread, so
-   * no commission). For round trips and positions per strategy.
+   * no commission), and the balances the config assigned to a strategy (see holdingFill). For round
+   * trips and positions per strategy.
    */
   strategyFills(): StrategyFill[] {
     const orders = this.db
@@ -252,7 +253,10 @@ export class Journal implements JournalStore {
         )
         .all() as Array<{ strategy: string; ref_id: string; market: string; side: string; amount_filled: string; average_price: string; updated_at: number; exit_reason: string | null }>
     ).map((r) => ({ strategy: r.strategy, refId: r.ref_id, market: r.market, side: r.side, amount: r.amount_filled, price: r.average_price, commission: '0', commissionAsset: '', at: r.updated_at, exitReason: r.exit_reason }));
-    return [...orders, ...quotes].sort((a, b) => a.at - b.at);
+    // balances the config assigned to a strategy (strategies[].holdings): an entry of its position
+    const holdings = (this.db.prepare(`SELECT key, value FROM meta WHERE key LIKE 'holding/%' ORDER BY key`).all() as Array<{ key: string; value: string }>)
+      .flatMap((r) => holdingFill(r.key, JSON.parse(r.value) as JournalHolding) ?? []);
+    return [...holdings, ...orders, ...quotes].sort((a, b) => a.at - b.at);
   }
 
   events(refId: string): Array<{ seq: number; at: number; type: string; data: unknown }> {

@@ -1,6 +1,7 @@
 import type { Subscription } from 'rxjs';
 import { sleepOn, type Clock, type TimerHandle } from '../clock/index.js';
 import type { Config } from '../config/index.js';
+import { assignHoldings, holdingsOf } from './holdings.js';
 import { ZERO, type Dec, type Decision, type ExecReport, type MarketSymbol } from '../core/index.js';
 import { errorMessage, type CrashHook, type FillTracker, type JournalIntentRow, type JournalStore, type OrderExecutor, type QuoteExecutor, type ReconcileResult, type Reconciler, type TransferExecutor } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
@@ -144,6 +145,8 @@ export class LiveRun {
     const [history] = await Promise.all([warmUpWithRetry(this.deps.source, this.markets, this.deps.config.streams.warmup_points, this.deps.clock, log), this.kernel.startMetadata(), this.readBalances()]);
     const warmed = this.engine.warmUp(history);
     log.info(`warmed up on ${warmed} historical price point(s) for ${this.markets.join(', ')}`);
+    // balances held by no strategy that the config assigns: valued at the warm-up's last price unless it says
+    assignHoldings(this.kernel, holdingsOf(this.deps.config.strategies ?? []), this.deps.clock.now(), log);
     this.captureStartEquity();
     this.restoreMarks();
     // a journal that failed while the run was starting: nothing is fed to the strategies

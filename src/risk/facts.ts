@@ -1,5 +1,5 @@
 import { isTradingMarket, type DenialReason, type Instrument, type Intent, type MarketSymbol, type Side } from '../core/index.js';
-import { exactOf, exactOfNumber, times, type Exact } from '../core/exact.js';
+import { dividedBy, exactOf, exactOfNumber, times, type Exact } from '../core/exact.js';
 import { platformInstrument } from '../platform/instruments.js';
 import { midOf, type MarketSnapshot } from '../state/index.js';
 import { deny } from './denial.js';
@@ -20,6 +20,7 @@ export class TradeFacts {
   readonly quote: string;
   #reference: Exact | undefined | null = null;
   #notional: Exact | undefined | null = null;
+  #base: Exact | undefined | null = null;
 
   constructor(
     readonly intent: TradeIntent,
@@ -45,6 +46,22 @@ export class TradeFacts {
     return this.#reference;
   }
 
+  /**
+   * The base amount the trade takes (a sell) or adds (a buy): as asked, or its quote amount at the
+   * price it converts at (see conversionPrice); undefined when no such price is known.
+   */
+  get baseEquivalent(): Exact | undefined {
+    if (this.#base === null) {
+      if (this.baseAmount !== undefined) this.#base = this.baseAmount;
+      else {
+        const at = conversionPrice(this.intent, this.snapshot, this.mid);
+        const p = at === undefined ? undefined : typeof at === 'number' ? this.reference : exactOf(at);
+        this.#base = p === undefined ? undefined : dividedBy(this.quoteAmount!, p);
+      }
+    }
+    return this.#base;
+  }
+
   /** Value in the quote currency: the quote amount, or the base amount at the price (or the reference). */
   get notional(): Exact | undefined {
     if (this.#notional === null) {
@@ -56,6 +73,17 @@ export class TradeFacts {
     }
     return this.#notional;
   }
+}
+
+/**
+ * The price a trade sized in the quote asset converts to base at: a quote execution's is the live
+ * quote of its side (it executes at that price), an order's its limit price when it has one, else
+ * the market's mid. Undefined when none is known. The gate's checks and the position book's open
+ * sells both convert with it, so a quote-sized sell counts against its strategy's own position.
+ */
+export function conversionPrice(intent: TradeIntent, snapshot: Pick<MarketSnapshot, 'quotes'>, mid: number | undefined): string | number | undefined {
+  if (intent.kind === 'execute-quote') return snapshot.quotes[intent.side]?.value.price;
+  return intent.price ?? mid;
 }
 
 const AMOUNT = /^(\d+\.?\d*|\.\d+)$/;

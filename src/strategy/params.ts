@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { FORBIDDEN_KEYS, forbiddenKeyMessage, forbiddenKeyPaths } from '../config/forbidden-keys.js';
 import { decimalAsWritten, noteWrittenNumbers, writtenNumbersOf } from '../config/yaml-money.js';
 import { InputError } from '../core/index.js';
 import type { StrategyDefinition } from './define.js';
@@ -16,7 +17,8 @@ export function parseParamString(text: string, field = '--params'): Record<strin
     if (eq <= 0) throw new InputError(field, `expected key=value pairs separated by commas, got ${JSON.stringify(part)} (e.g. fast=10,slow=30)`);
     const key = part.slice(0, eq).trim();
     const raw = part.slice(eq + 1).trim();
-    out[key] = readValue(raw);
+    // kept as the key's own (a plain assignment of __proto__ would drop it): resolveParams refuses it
+    Object.defineProperty(out, key, { value: readValue(raw), enumerable: true, writable: true, configurable: true });
     if (typeof out[key] === 'number') written[key] = raw;
   }
   noteWrittenNumbers(out, written);
@@ -68,7 +70,9 @@ export function resolveParams<P extends z.ZodObject>(definition: StrategyDefinit
   const unknown = Object.keys(raw).filter((k) => !known.includes(k));
   const asWritten = decimalsAsWritten(definition, raw);
   const result = definition.params.safeParse(asWritten.params);
-  const problems = unknown.map((k) => `${k}: unknown parameter of ${definition.name} (known: ${known.join(', ') || 'none'})`);
+  const problems = unknown.map((k) => (FORBIDDEN_KEYS.has(k) ? `${k}: ${forbiddenKeyMessage(k)}` : `${k}: unknown parameter of ${definition.name} (known: ${known.join(', ') || 'none'})`));
+  // below the top level too (a param that takes a section)
+  for (const path of forbiddenKeyPaths(raw).filter((p) => p.length > 1)) problems.push(`${path.join('.')}: ${forbiddenKeyMessage(String(path[path.length - 1]))}`);
   problems.push(...asWritten.problems.map((p) => `${p.key}: ${p.message}`));
   if (!result.success) {
     for (const issue of result.error.issues) if (!asWritten.problems.some((p) => p.key === issue.path[0])) problems.push(`${issue.path.join('.') || '(params)'}: ${issue.message}`);

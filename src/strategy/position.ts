@@ -4,9 +4,11 @@
  * the order state a strategy would otherwise write by hand, and it only returns intents and reads
  * reports, so it behaves the same in backtests, paper and live runs.
  */
-import { D, ZERO, roundBase, roundQuote, splitMarket, type Dec, type ExecReport, type MarketEvent, type MarketSymbol, type Side } from '../core/index.js';
-import { decimalsOf, MAX_DECIMALS, pow10, unitsOf, unitsToDecimal } from '../core/units.js';
+import { D, ZERO, roundBase, roundQuote, splitMarket, type Dec, type ExecReport, type MarketEvent, type MarketSymbol } from '../core/index.js';
+import { pow10 } from '../core/units.js';
 import type { IntentDraft, OwnPosition, StrategyContext } from './define.js';
+import { FillTally } from './position-fills.js';
+import { OwnOrders, type OwnOrder } from './position-orders.js';
 import { checkPositionOptions, entryLevels, exitReason, sellPriceOf, trailingLevel, triggered, type ExitKind, type ExitLevels, type ExitReason, type PositionOptions } from './position-exits.js';
 
 export type { ExitKind, ExitLevels, ExitReason, PositionOptions } from './position-exits.js';
@@ -17,26 +19,8 @@ export type { ExitKind, ExitLevels, ExitReason, PositionOptions } from './positi
  */
 export type PositionState = 'flat' | 'entering' | 'long' | 'exiting';
 
-/** The helper's own order: at most one at a time. */
-interface OwnOrder {
-  readonly side: Side;
-  /** Learnt from the first report of the order (or from the open orders); undefined until then. */
-  refId: string | undefined;
-  /** For a sell, the base amount asked (units at the helper's `scale`, as `filled`). */
-  asked: bigint;
-  /** Base filled so far, and in how many fills. */
-  filled: bigint;
-  fills: number;
-  done: boolean;
-  /** The intent object returned for it: its id is asked of `ctx.intentIdOf` once the engine stamped it. */
-  draft: IntentDraft | undefined;
-}
-
 /** More than zero, without allocating (`gt(0)` builds a Decimal of its argument). */
 const positive = (d: Dec): boolean => d.isPositive() && !d.isZero();
-
-/** Ref ids of the helper's recent orders kept to claim late fills; older ones are forgotten. */
-const REFS_KEPT = 16;
 
 /**
  * One long position in `market`, driven by the strategy's events and reports. Inside `create()`:
@@ -78,25 +62,10 @@ export class Position {
   /** The quote asset of the market (USD of BTCUSD). */
   readonly quote: string;
   private phase: PositionState = 'flat';
-  private order: OwnOrder | undefined;
-  private readonly refs = new Set<string>();
-  private everOrdered = false;
-  /**
-   * The base amounts of fills are counted exactly in bigint units of 10^-scale (a Decimal sum for
-   * each fill cost more than the rest of a report's handling); the scale grows when a finer amount
-   * comes, and Decimals are made only when a getter is read. `cost` (Σ amount × price) is at
-   * scale + priceScale.
-   */
-  private scale = 8;
-  private priceScale = 2;
-  private bought = 0n;
-  private boughtGross = 0n;
-  private cost = 0n;
-  private sold = 0n;
-  /** The entry's fills so far, and the price of the first as reported: one fill's volume-weighted price is its own. */
-  private entryFills = 0;
-  private firstPrice = '';
-  private firstPriceValue: Dec | undefined;
+  /** The helper's orders (one at a time) and the reports that are theirs. */
+  private readonly orders: OwnOrders;
+  /** The entry's and the exit's fills, counted exactly (see FillTally); a finer amount rescales the order's counts too. */
+  private readonly tally: FillTally;
   /** `options.sizePct` / 100, and the sizePct it was computed from. */
   private sizeFraction: Dec = ZERO;
   private sizeFractionOf = Number.NaN;
@@ -130,6 +99,18 @@ export class Position {
     const o = options;
     this.hasRules = [o.stopLossPct, o.stopLossPrice, o.takeProfitPct, o.takeProfitPrice, o.trailingStopPct].some((v) => v !== undefined);
     ({ base: this.base, quote: this.quote } = splitMarket(market));
+    this.orders = new OwnOrders(market);
+    this.tally = new FillTally(market, (k) => {
+      if (this.order) {
+        this.order.asked *= k;
+        this.order.filled *= k;
+      }
+    });
+  }
+
+  /** The helper's latest order (see OwnOrders). */
+  private get order(): OwnOrder | undefined {
+    return this.orders.current;
   }
 
   /** Where the position stands (see PositionState). */
@@ -164,19 +145,13 @@ export class Position {
    * (see `adoptedAt`), the first price seen. Undefined before any fill. Kept after an exit until the next entry.
    */
   get entryPrice(): Dec | undefined {
-    // one fill: cost / amount is its price (no division); more: the volume-weighted price
-    if (this.boughtGross > 0n) {
-      if (this.entryFills === 1) return (this.firstPriceValue ??= new D(this.firstPrice));
-      return unitsToDecimal(this.cost, this.scale + this.priceScale).div(unitsToDecimal(this.boughtGross, this.scale));
-    }
-    return this.adopted && new D(this.adopted.price);
+    return this.tally.entryPrice ?? (this.adopted && new D(this.adopted.price));
   }
 
   /** Base held by the position by its own count: bought (less base commission) minus sold, or the holding adopted. */
   get amount(): Dec {
-    if (this.adopted && this.boughtGross === 0n) return D.max(ZERO, this.adopted.amount.minus(unitsToDecimal(this.sold, this.scale)));
-    const held = this.bought - this.sold;
-    return held > 0n ? unitsToDecimal(held, this.scale) : ZERO;
+    if (this.adopted && !this.tally.entered) return D.max(ZERO, this.adopted.amount.minus(this.tally.soldAmount));
+    return this.tally.held;
   }
 
   /**
@@ -211,16 +186,14 @@ export class Position {
     if (this.busy || ctx.warmingUp || this.phase !== 'flat' || this.held(ctx)) return undefined;
     const spend = roundQuote(ctx.instrument(this.market), ctx.account.available(this.quote).times(this.sizeShare()));
     if (!(Number(spend) > 0)) return undefined;
-    this.start('BUY', 0n);
-    this.bought = this.boughtGross = this.cost = this.sold = 0n;
-    this.entryFills = 0;
-    this.firstPriceValue = undefined;
+    this.orders.start('BUY', 0n);
+    this.tally.reset();
     this.adopted = undefined;
     this.high = Number.NaN;
     this.reason = undefined;
     this.cachedLevels = undefined;
     this.phase = 'entering';
-    return this.sent({ kind: 'place-order', market: this.market, side: 'BUY', type: 'MARKET', quoteAmount: spend });
+    return this.orders.sent({ kind: 'place-order', market: this.market, side: 'BUY', type: 'MARKET', quoteAmount: spend });
   }
 
   /**
@@ -243,11 +216,11 @@ export class Position {
   onEvent(event: MarketEvent, ctx: StrategyContext): IntentDraft | undefined {
     if (event.market !== this.market || ctx.warmingUp) return undefined;
     const o = this.order;
-    if (o !== undefined && !o.done) this.followOpenOrders(o, ctx);
+    if (o !== undefined && !o.done && this.orders.closedAtVenue(o, ctx)) this.finish(ctx);
     // a price point, the usual event of a backtest, is read in place (one call less at every point)
     const price = event.kind === 'price' ? event.price : sellPriceOf(event, ctx);
     if (price === undefined) return undefined;
-    if (this.phase === 'flat' && !this.everOrdered && this.held(ctx)) this.adopt(ctx, price);
+    if (this.phase === 'flat' && !this.orders.everOrdered && this.held(ctx)) this.adopt(ctx, price);
     if (this.phase !== 'long') return undefined;
     // NaN (no high yet) is replaced by the price; the comparison keeps Math.max's answer for numbers
     if (!(this.high >= price)) this.high = price;
@@ -265,7 +238,7 @@ export class Position {
    * own orders.
    */
   onReport(report: ExecReport, ctx: StrategyContext): boolean {
-    if (!this.claims(report, ctx)) return false;
+    if (!this.orders.claims(report, ctx)) return false;
     const current = this.order?.refId === report.refId ? this.order : undefined;
     switch (report.kind) {
       case 'filled':
@@ -342,59 +315,20 @@ export class Position {
     const instrument = ctx.instrument(this.market);
     const amount = roundBase(instrument, this.sellable(ctx));
     if (!(Number(amount) > 0)) return undefined;
-    this.start('SELL', this.baseUnits(amount, 'amount'));
+    this.orders.start('SELL', this.tally.baseUnits(amount, 'amount'));
     this.phase = 'exiting';
     this.reason = exitReason(kind, level, price, ctx.now(), instrument.quoteDecimals);
-    return this.sent({ kind: 'place-order', market: this.market, side: 'SELL', type: 'MARKET', baseAmount: amount, exitReason: kind });
-  }
-
-  private start(side: Side, asked: bigint): void {
-    this.order = { side, refId: undefined, asked, filled: 0n, fills: 0, done: false, draft: undefined };
-    this.everOrdered = true;
-  }
-
-  /** Remembers the intent object of the order in flight, whose id the engine will give it. */
-  private sent(draft: IntentDraft): IntentDraft {
-    if (this.order) this.order.draft = draft;
-    return draft;
-  }
-
-  /** The order's id, once the engine stamped its intent (`ctx.intentIdOf`). */
-  private learnRef(o: OwnOrder, ctx: StrategyContext): void {
-    if (o.refId !== undefined || o.draft === undefined || typeof ctx.intentIdOf !== 'function') return;
-    const id = ctx.intentIdOf(o.draft);
-    if (id !== undefined) this.own(o, id);
-  }
-
-  /**
-   * Whether a report is of the helper's orders: by the id the engine gave its intent; where the
-   * context cannot tell it (a context of an older kit), the first unseen report while its order
-   * awaits one is taken as its own.
-   */
-  private claims(r: ExecReport, ctx: StrategyContext): boolean {
-    if (this.refs.has(r.refId)) return true;
-    const o = this.order;
-    if (!o || o.done) return false;
-    this.learnRef(o, ctx);
-    if (o.refId !== undefined) return o.refId === r.refId;
-    if (r.kind === 'quote-executed' || r.kind === 'transferred' || (r.kind === 'filled' && (r.market !== this.market || r.side !== o.side))) return false;
-    this.own(o, r.refId);
-    return true;
-  }
-
-  private own(o: OwnOrder, refId: string): void {
-    o.refId = refId;
-    this.refs.add(refId);
-    if (this.refs.size > REFS_KEPT) this.refs.delete(this.refs.values().next().value as string);
+    return this.orders.sent({ kind: 'place-order', market: this.market, side: 'SELL', type: 'MARKET', baseAmount: amount, exitReason: kind });
   }
 
   private applyFill(f: Extract<ExecReport, { kind: 'filled' }>): void {
-    let amount = this.baseUnits(f.amount, 'amount');
-    const scale = this.scale;
+    const tally = this.tally;
+    let amount = tally.baseUnits(f.amount, 'amount');
+    const scale = tally.unitScale;
     // a commission in the quote asset (the usual case) leaves the base amounts as they are
-    const baseFee = f.commissionAsset === this.base ? this.baseUnits(f.commission, 'commission') : 0n;
+    const baseFee = f.commissionAsset === this.base ? tally.baseUnits(f.commission, 'commission') : 0n;
     // a commission finer than the amount grew the scale after the amount was read
-    if (this.scale !== scale) amount *= pow10(this.scale - scale);
+    if (tally.unitScale !== scale) amount *= pow10(tally.unitScale - scale);
     const order = this.order?.refId === f.refId ? this.order : undefined;
     if (order) {
       order.fills++;
@@ -402,55 +336,14 @@ export class Position {
     }
     this.cachedLevels = undefined;
     if (f.side === 'BUY') {
-      this.bought += amount - baseFee;
-      this.boughtGross += amount;
-      const price = this.priceUnits(f.price); // before `cost` is read: a finer price rescales it
-      this.cost += amount * price;
-      if (++this.entryFills === 1) this.firstPrice = f.price;
+      tally.buy(amount, baseFee, f.price);
       // a fill that comes after its order was closed (cancelled first): the position is held after all
       if (this.phase === 'flat' && this.order?.done) this.settleEntry();
       return;
     }
-    this.sold += amount + baseFee;
+    tally.sell(amount + baseFee);
     // a fill of an exit that was closed before it arrived (cancelled first): sold after all
     if (this.phase === 'long' && order?.side === 'SELL' && order.done && order.filled >= order.asked) this.phase = 'flat';
-  }
-
-  /** A base amount of a fill or an order in units at `scale`, which first grows to the amount's decimals if they are more. */
-  private baseUnits(text: string, field: string): bigint {
-    const units = unitsOf(text, this.scale);
-    if (units !== undefined) return units;
-    const grow = this.finerBy(text, this.scale, field);
-    const k = pow10(grow);
-    this.scale += grow;
-    this.bought *= k;
-    this.boughtGross *= k;
-    this.sold *= k;
-    this.cost *= k;
-    if (this.order) {
-      this.order.asked *= k;
-      this.order.filled *= k;
-    }
-    return unitsOf(text, this.scale)!;
-  }
-
-  /** A fill's price in units at `priceScale`, which first grows to the price's decimals if they are more. */
-  private priceUnits(text: string): bigint {
-    const units = unitsOf(text, this.priceScale);
-    if (units !== undefined) return units;
-    const grow = this.finerBy(text, this.priceScale, 'price');
-    this.priceScale += grow;
-    this.cost *= pow10(grow);
-    return unitsOf(text, this.priceScale)!;
-  }
-
-  /** How many decimals `text` needs beyond `scale`; throws, naming the report's field, for what is not a decimal units can hold. */
-  private finerBy(text: string, scale: number, field: string): number {
-    const decimals = decimalsOf(text);
-    if (decimals === undefined || decimals > MAX_DECIMALS || unitsOf(text, decimals) === undefined) {
-      throw new RangeError(`Position(${JSON.stringify(this.market)}): a report's ${field} ${JSON.stringify(text)} is not a decimal of at most ${MAX_DECIMALS} places`);
-    }
-    return decimals - scale;
   }
 
   /** The helper's order is done: the position is held or flat by what was filled. */
@@ -460,7 +353,7 @@ export class Position {
     o.done = true;
     if (o.side === 'BUY') {
       this.phase = 'flat';
-      if (this.boughtGross > 0n) this.settleEntry();
+      if (this.tally.entered) this.settleEntry();
       return;
     }
     // an exit refused or only partly filled leaves the rest held: the rules stay armed and trigger again
@@ -470,25 +363,8 @@ export class Position {
 
   private settleEntry(): void {
     this.phase = 'long';
-    // one fill's price as a number straight from its text (the number its Decimal gives)
-    const entry = this.entryFills === 1 && this.boughtGross > 0n ? Number(this.firstPrice) : this.entryPrice!.toNumber();
+    const entry = this.tally.entryNumber ?? this.entryPrice!.toNumber();
     this.high = Math.max(Number.isNaN(this.high) ? 0 : this.high, entry);
-  }
-
-  /**
-   * Learns the order's ref_id from the strategy's open orders when no report has named it yet, and
-   * ends an order that the venue closed after its fills were reported (the close sends no report of
-   * its own; see the `orderDone` of a filled report): it is no longer among the open orders.
-   */
-  private followOpenOrders(o: OwnOrder, ctx: StrategyContext): void {
-    const open = ctx.account.openOrders(this.market);
-    this.learnRef(o, ctx);
-    if (o.refId === undefined) {
-      const mine = open.filter((v) => v.side === o.side && v.type === 'MARKET' && !this.refs.has(v.refId));
-      if (mine.length === 1) this.own(o, mine[0]!.refId);
-      return;
-    }
-    if (o.fills > 0 && !open.some((v) => v.refId === o.refId)) this.finish(ctx);
   }
 }
 

@@ -116,6 +116,19 @@ describe('tradeloop start', () => {
     expect(flags.stderr).toMatch(/base_amount: 0\.5e-3 is a number with an exponent/);
   });
 
+  it('refuses a __proto__, constructor or prototype key in a strategy\'s params (never dropped), in the config and in --params (exit 2)', async () => {
+    const r = await runCli(['start', '--config', file('strategies:\n  - plugin: sma-cross\n    params:\n      __proto__: { fast: 3 }\n      slow: 9\n  - plugin: sma-cross\n    name: two\n    params: { constructor: 5, trend: { prototype: 1 } }\n')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/strategies\.0\.params\.__proto__: "__proto__" is a forbidden key .*: remove it/);
+    expect(r.stderr).toMatch(/strategies\.1\.params\.constructor: "constructor" is a forbidden key/);
+    expect(r.stderr).toMatch(/strategies\.1\.params\.trend\.prototype: "prototype" is a forbidden key/);
+    for (const params of ['__proto__=3,fast=4', 'fast=4,prototype=2']) {
+      const flags = await runCli(['backtest', '--strategy', 'sma-cross', '--params', params, '--data', 'missing.csv']);
+      expect(flags.code, flags.stderr).toBe(2);
+      expect(flags.stderr).toMatch(new RegExp(`--params of strategy sma-cross: ${params.includes('__proto__') ? '__proto__' : 'prototype'}: "[_a-z]+" is a forbidden key`));
+    }
+  });
+
   it('reports a missing credential together with the strategies\' problems', async () => {
     const r = await runCli(['start', '--config', file('environment: sandbox\nstrategies:\n  - plugin: ./missing.ts\n')], {});
     expect(r.code).toBe(2);

@@ -32,6 +32,8 @@ export async function startLiveHarness(
   sandboxOptions: Partial<SandboxOptions> = {},
   /** More strategies (default params) run beside it on the same account. */
   alongside: readonly StrategyDefinition[] = [],
+  /** The run's journal (default: one in memory); the harness closes it. */
+  journal: Journal = new Journal(':memory:'),
 ): Promise<LiveHarness> {
   const clock = new TestClock(Date.UTC(2025, 4, 1, 12));
   const sandbox = await startSandbox({ clock, seed: 5, funding, ...sandboxOptions });
@@ -55,7 +57,6 @@ export async function startLiveHarness(
     profileId,
     intervals: { pricesMs: s.prices_ms, tickerMs: s.ticker_ms, bookMs: s.book_ms, quotesMs: s.quotes_ms, balancesMs: s.balances_ms, ordersMs: s.orders_ms, fillsMs: s.orders_ms, quoteExecutionsMs: s.orders_ms },
   });
-  const journal = new Journal(':memory:');
   const run = new LiveRun({ clock, venue: new RestVenue(client.api, profileId), source, journal, config, environment: 'test', refPrefix: 'e2e', log: silentLogger(), strategies: runnersFor(all) });
   await run.start(subscriptionsFor(all));
   return {

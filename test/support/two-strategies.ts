@@ -8,21 +8,21 @@ import { defineStrategy, type IntentDraft, type StrategyContext } from '../../sr
 import { Position } from '../../src/strategy/position.js';
 
 export type Step = (ctx: StrategyContext, position: Position) => IntentDraft | undefined;
-export const buy = (usd: string): Step => () => ({ kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: usd });
+export const buy = (usd: string, market = 'BTCUSD'): Step => () => ({ kind: 'place-order', market, side: 'BUY', type: 'MARKET', quoteAmount: usd });
 export const exit: Step = (ctx, position) => position.exitAll(ctx);
 
-/** A strategy that does `plan[n]` at its n-th price (one a minute), with a Position for its exits. */
-export function scripted(name: string, plan: Readonly<Record<number, Step>>, seen: { n: number }) {
+/** A strategy that does `plan[n]` at its n-th price of `market` (one a minute), with a Position for its exits. */
+export function scripted(name: string, plan: Readonly<Record<number, Step>>, seen: { n: number }, market = 'BTCUSD') {
   return defineStrategy({
     name,
     description: `scripted ${name}`,
     params: z.object({}),
-    markets: ['BTCUSD'],
+    markets: [market],
     create: () => {
-      const position = new Position('BTCUSD', { sizePct: 10 });
+      const position = new Position(market, { sizePct: 10 });
       return {
         onEvent: (e, ctx) => {
-          if (e.kind !== 'price' || ctx.warmingUp) return undefined;
+          if (e.kind !== 'price' || e.market !== market || ctx.warmingUp) return undefined;
           position.onEvent(e, ctx);
           const step = plan[seen.n++];
           return step?.(ctx, position);

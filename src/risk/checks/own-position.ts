@@ -1,5 +1,5 @@
 import type { Dec, DenialReason, MarketSymbol } from '../../core/index.js';
-import { compare, dividedBy, exactOfDecimal, toDecimal, toText } from '../../core/exact.js';
+import { compare, exactOfDecimal, toDecimal, toText } from '../../core/exact.js';
 import { deny } from '../denial.js';
 import type { TradeFacts } from '../facts.js';
 
@@ -19,9 +19,16 @@ export interface Ownership {
  */
 export function checkOwnPosition(f: TradeFacts, ownership: Ownership | undefined): DenialReason | undefined {
   if (f.side !== 'SELL' || ownership === undefined || !ownership.restricted(f.market)) return undefined;
-  const asked = f.baseAmount ?? (f.quoteAmount && f.reference ? dividedBy(f.quoteAmount, f.reference) : undefined);
-  if (asked === undefined) return undefined;
   const strategy = f.intent.strategy;
+  // a sell sized in the quote asset counts at the price it converts at; one that cannot be valued is not let through unchecked
+  const asked = f.baseEquivalent;
+  if (asked === undefined) {
+    return deny('OWN_POSITION', `strategy ${strategy} sells ${f.quoteAmount ? toText(f.quoteAmount) : '?'} ${f.quote} of ${f.base} in ${f.market}, but no price is known to tell how much ${f.base} that is, so it cannot be held to its own position: size the sell in ${f.base} (baseAmount), or wait for a price`, {
+      strategy,
+      market: f.market,
+      asset: f.base,
+    });
+  }
   const own = ownership.ownSellable(strategy, f.market);
   const ownExact = exactOfDecimal(own);
   if (ownExact !== undefined ? compare(asked, ownExact) <= 0 : !toDecimal(asked).gt(own)) return undefined;

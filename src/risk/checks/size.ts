@@ -1,5 +1,5 @@
 import type { Dec, DenialReason } from '../../core/index.js';
-import { compare, dividedBy, EXACT_ZERO, exactOf, exactOfDecimal, exactOfNumber, plus, times, toDecimal, toText, type Exact } from '../../core/exact.js';
+import { compare, EXACT_ZERO, exactOf, exactOfDecimal, exactOfNumber, plus, times, toDecimal, toText, type Exact } from '../../core/exact.js';
 import { deny } from '../denial.js';
 import type { TradeFacts } from '../facts.js';
 import { onlyReduces } from '../reducing.js';
@@ -76,16 +76,11 @@ export function checkBalance(f: TradeFacts, view: RiskView, limits: RiskLimits):
     if (exceeds(required, available)) return insufficient(f.quote, toDecimal(required).toFixed(2), available.toFixed());
     return undefined;
   }
-  const required = sellAmount(f);
+  const required = f.baseEquivalent;
   if (required === undefined) return undefined;
   const available = view.available(f.base);
   if (exceeds(required, available)) return insufficient(f.base, toText(required), available.toFixed());
   return undefined;
-}
-
-/** The base amount a sell takes (or a buy adds): as asked, or the quote amount at the reference price. */
-function sellAmount(f: TradeFacts): Exact | undefined {
-  return f.baseAmount ?? (f.quoteAmount && f.reference ? dividedBy(f.quoteAmount, f.reference) : undefined);
 }
 
 /** `amount.gt(balance)` (a balance that is not finite, which no venue reports, is compared by decimal.js). */
@@ -105,7 +100,7 @@ function insufficient(asset: string, required: string, available: string): Denia
 export function checkPosition(f: TradeFacts, view: RiskView, limits: RiskLimits): DenialReason | undefined {
   const cap = limits.max_position[f.base];
   if (cap === undefined || onlyReduces(f.intent)) return undefined;
-  const add = sellAmount(f);
+  const add = f.baseEquivalent;
   if (add === undefined) return undefined;
   const holding = view.total(f.base);
   const total = exactOfDecimal(holding);
