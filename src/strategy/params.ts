@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { decimalAsWritten, noteWrittenNumbers, writtenNumbersOf } from '../config/yaml-money.js';
+import { decimalAsWritten, noteWrittenNumbers, writtenNumbersOf } from '../config/written-decimal.js';
 import { InputError } from '../core/index.js';
 import type { StrategyDefinition } from './define.js';
 
