@@ -16,6 +16,17 @@ describe('the assumptions manifest', () => {
     expect(gapsOf(Float64Array.from([T0]))).toEqual({ count: 0, thresholdMs: null, missingMs: 0 });
   });
 
+  it('gives the median spacing with and without one spacing holding most intervals, as sorting them does', () => {
+    const sorted = (t: number[]): number => {
+      const d = t.slice(1).map((x, i) => x - t[i]!).sort((a, b) => a - b);
+      const mid = d.length >> 1;
+      return d.length % 2 ? d[mid]! : (d[mid - 1]! + d[mid]!) / 2;
+    };
+    // a majority spacing (odd and even counts, at either end), exactly half, and none
+    const cases = [[0, 1, 2, 3, 10], [0, 5, 6, 7, 8], [0, 1, 2, 9, 30, 31], [0, 1, 2, 9, 30], [0, 2, 5, 9, 14, 20], [0, 3, 4, 5, 6, 7, 20, 40]];
+    for (const c of cases) expect(medianSpacing(Float64Array.from(c)), c.join(',')).toBe(sorted(c));
+  });
+
   it('states fill model, costs, latency, data, warm-up and which risk rules were on', () => {
     const m = buildManifest({
       fillModel: { name: 'points', rule: 'next point' }, feeBps: 10, slippageBps: 5, source: 'prices.csv', times,

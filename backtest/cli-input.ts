@@ -3,7 +3,8 @@
  * InputError naming the flag and the fix (the CLI exits 2), and a progress bar on stderr that shows
  * itself only once a run has taken longer than a second.
  */
-import cliProgress from 'cli-progress';
+import type cliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
 import type { Writable } from 'node:stream';
 import { D, InputError, WIRE_DECIMAL } from '../src/core/index.js';
 
@@ -63,7 +64,9 @@ export class LazyProgress {
   update(done: number, total: number): void {
     if (this.bar === undefined) {
       if (this.now() - this.startedAt < this.afterMs || done >= total) return;
-      this.bar = new cliProgress.SingleBar({ stream: this.stream as NodeJS.WritableStream, format: `${this.label} [{bar}] {percentage}% {value}/{total}`, hideCursor: false, clearOnComplete: true }, cliProgress.Presets.shades_classic);
+      // the bar's package loads with the first bar: most runs end before one is drawn
+      const bars = createRequire(import.meta.url)('cli-progress') as typeof cliProgress;
+      this.bar = new bars.SingleBar({ stream: this.stream as NodeJS.WritableStream, format: `${this.label} [{bar}] {percentage}% {value}/{total}`, hideCursor: false, clearOnComplete: true }, bars.Presets.shades_classic);
       this.bar.start(total, done);
       return;
     }

@@ -7,7 +7,8 @@ import { InputError } from '../src/core/index.js';
 import type { PriceSeries } from '../src/sim/prices/price-file.js';
 import { parseTime } from './cli-input.js';
 import { checkIncrement, loadCached } from './history-cache.js';
-import { loadDataFile } from './recorded-series.js';
+import { loadPriceFile } from './price-column.js';
+import { isRecordingFile } from '../src/venue/polling/recording-format.js';
 
 /** The data flags as commander hands them over. */
 export interface DataFlags {
@@ -25,6 +26,9 @@ export async function loadSeries(flags: DataFlags, markets: readonly string[]): 
   if ((flags.data === undefined) === (flags.market === undefined)) throw new InputError('--data', 'give either --data FILE or --market MARKET (with cached prices), not both or neither');
   if (flags.data !== undefined) {
     if (flags.from !== undefined || flags.to !== undefined) throw new InputError('--from', '--from and --to select cached prices with --market; trim the --data file instead');
+    // a price file needs none of a recording's readers (the API's decoder, the HTTP client): they load for a recording only
+    if (!isRecordingFile(flags.data)) return loadPriceFile(flags.data, flags.priceColumn);
+    const { loadDataFile } = await import('./recorded-series.js');
     return loadDataFile(flags.data, markets.length === 1 ? markets[0] : undefined, flags.priceColumn);
   }
   if (flags.priceColumn !== undefined) throw new InputError('--price-column', 'the history cache has one price per point; --price-column picks a column of a --data CSV file');

@@ -13,33 +13,18 @@
  * Nothing is dropped: a response that does not decode, or points out of time order, are reported
  * with the line of the file, all at once, as for price files.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
 import { InputError, type MarketEvent, type MarketSymbol } from '../src/core/index.js';
 import { loadPriceFile } from './price-column.js';
 import { MAX_LISTED_PROBLEMS, PriceDataError, type PriceProblem, type PriceSeries } from '../src/sim/prices/price-file.js';
 import { ResponseDecoder } from '../src/venue/polling/decode.js';
-import { RECORDING_HEADER } from '../src/venue/polling/recorder.js';
+import { isRecordingFile } from '../src/venue/polling/recording-format.js';
 import { headerWarmUp, readRecording, readRecordingHeader } from '../src/venue/polling/recording-reader.js';
 import { parseStreamName } from '../src/venue/polling/stream-names.js';
 
 type Source = 'prices' | 'book' | 'ticker';
 const PREFERENCE: readonly Source[] = ['prices', 'book', 'ticker'];
 
-/** True when the file starts with the stream-recording header (read from its first bytes only). */
-export function isRecordingFile(path: string): boolean {
-  let fd: number | undefined;
-  try {
-    fd = openSync(path, 'r');
-    const buf = Buffer.alloc(256);
-    const n = readSync(fd, buf, 0, buf.length, 0);
-    const first = buf.subarray(0, n).toString('utf8').split('\n')[0] ?? '';
-    return first.includes(`"${RECORDING_HEADER.format}"`);
-  } catch {
-    return false;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
+export { isRecordingFile } from '../src/venue/polling/recording-format.js';
 
 interface Points {
   readonly times: number[];

@@ -4,7 +4,9 @@
  * the plain Float64Array loop script (bench/plain-loop.mjs) measured in the same run, so they compare
  * across machines. Goals: `--help` ≤ 2× `node -e 1` and ≤ 60 MB; a journal view and `ctl status` ≤ 3×;
  * `backtest --json` on the 1,000,000-row OHLCV file no slower than the plain script on the same file;
- * `run` (embedded sandbox) sends its first price poll within 5× `node -e 1` of its start.
+ * `run` (embedded sandbox) sends its first price poll within 5× `node -e 1` of its start; the same backtest
+ * with `--price-column close` costs no more wall or memory than without it (a journal view of two runs
+ * is timed beside the small journal's, as what grows with the journal shows there).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -64,16 +66,22 @@ function median(xs: readonly number[]): number {
   return s[Math.floor(s.length / 2)]!;
 }
 
-function smallJournal(dir: string): string {
-  const file = join(dir, 'journal.sqlite');
+/** A journal of `runs` runs of `orders` filled market orders each (with their request and status events). */
+function journalOf(dir: string, name: string, runs: number, orders: number): string {
+  const file = join(dir, name);
   const j = new Journal(file);
-  for (let i = 0; i < 20; i++) {
-    const at = 1_700_000_000_000 + i * 60_000;
-    const side = i % 2 === 0 ? 'BUY' : 'SELL';
-    j.recordDecision({ kind: 'approve', at, intent: { kind: 'place-order', intentId: `run-${i}`, strategy: 'sma-cross', market: 'BTCUSD', side, type: 'MARKET', ...(side === 'BUY' ? { quoteAmount: '100.00' } : { baseAmount: '0.001' }) } });
-    j.update(`run-${i}`, at + 100, 'done', { venueId: `o-${i}`, status: 'FILLED', amountFilled: '0.001' }, { type: 'status' });
-    j.recordFill({ fillId: `f-${i}`, refId: `run-${i}`, orderId: `o-${i}`, market: 'BTCUSD', side, amount: '0.001', price: String(99_900 + i), commission: '0.1', commissionAsset: 'USD', at: at + 100 });
+  for (let run = 0; run < runs; run++) {
+    j.setMeta('run.start_equity', JSON.stringify({ asset: 'USD', value: '10000', at: 1_700_000_000_000 + run * 86_400_000 }));
+    for (let i = 0; i < orders; i++) {
+      const at = 1_700_000_000_000 + run * 86_400_000 + i * 60_000;
+      const side = i % 2 === 0 ? 'BUY' : 'SELL';
+      const ref = `run${run}-${i}`;
+      j.recordDecision({ kind: 'approve', at, intent: { kind: 'place-order', intentId: ref, strategy: run % 2 ? 'sma-eth' : 'sma-cross', market: run % 2 ? 'ETHUSD' : 'BTCUSD', side, type: 'MARKET', ...(side === 'BUY' ? { quoteAmount: '100.00' } : { baseAmount: '0.001' }) } }, { at, request: { ref } });
+      j.update(ref, at + 100, 'done', { venueId: `o-${ref}`, status: 'FILLED', amountFilled: '0.001' }, { type: 'status' });
+      j.recordFill({ fillId: `f-${ref}`, refId: ref, orderId: `o-${ref}`, market: run % 2 ? 'ETHUSD' : 'BTCUSD', side, amount: '0.001', price: String(99_900 + (i % 50)), commission: '0.1', commissionAsset: 'USD', at: at + 100 });
+    }
   }
+  j.checkpoint();
   j.close();
   return file;
 }
@@ -89,15 +97,19 @@ export async function run(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'tradeloop-bench-command-'));
   try {
     const { ohlcv } = generate(dir, walk(1_000_000, 7));
-    const journal = smallJournal(dir);
+    const journal = journalOf(dir, 'small.sqlite', 1, 20);
+    const runs = journalOf(dir, 'runs.sqlite', 2, 5_000);
     const cases: Record<string, readonly string[]> = {
       'node -e 1': ['-e', '1'],
       'tradeloop --help': [BIN, '--help'],
       'tradeloop orders (20-row journal)': [BIN, 'orders', '--journal', journal],
       'tradeloop positions (20-row journal)': [BIN, 'positions', '--journal', journal],
+      'tradeloop positions (2 runs, 10,000 fills)': [BIN, 'positions', '--journal', runs],
+      'tradeloop orders (2 runs, 10,000 orders)': [BIN, 'orders', '--journal', runs],
       'tradeloop ctl status (no bot answers)': [BIN, 'ctl', 'status', '--url', 'http://127.0.0.1:59327'],
       'plain loop script (1,000,000 rows)': [join(ROOT, 'bench', 'plain-loop.mjs'), ohlcv, '50', '200', '10'],
       'tradeloop backtest --json (same file)': [BIN, 'backtest', '--strategy', 'sma-cross', '--data', ohlcv, '--params', 'fast=50,slow=200', '--fee-bps', '10', '--json'],
+      'the same with --price-column close': [BIN, 'backtest', '--strategy', 'sma-cross', '--data', ohlcv, '--price-column', 'close', '--params', 'fast=50,slow=200', '--fee-bps', '10', '--json'],
     };
     const samples = new Map<string, Sample[]>(Object.keys(cases).map((k) => [k, []]));
     const firstPoll: number[] = [];
@@ -111,12 +123,15 @@ export async function run(): Promise<void> {
     process.stdout.write(`fresh processes, medians of ${ROUNDS} interleaved rounds; ratios to node -e 1 unless said\n`);
     line('node -e 1', node, node, '');
     line('tradeloop --help', med.get('tradeloop --help')!, node, 'goal ≤ 2×, ≤ 60 MB');
-    for (const k of ['tradeloop orders (20-row journal)', 'tradeloop positions (20-row journal)', 'tradeloop ctl status (no bot answers)']) line(k, med.get(k)!, node, 'goal ≤ 3×');
+    for (const k of ['tradeloop orders (20-row journal)', 'tradeloop positions (20-row journal)', 'tradeloop positions (2 runs, 10,000 fills)', 'tradeloop orders (2 runs, 10,000 orders)', 'tradeloop ctl status (no bot answers)']) line(k, med.get(k)!, node, 'goal ≤ 3×');
     line('tradeloop run: first price poll', { ms: median(firstPoll), rssMb: Number.NaN }, node, 'goal ≤ 5× (embedded sandbox)');
     line('plain loop script (1,000,000 rows)', plain, node, '');
     const bt = med.get('tradeloop backtest --json (same file)')!;
     line('tradeloop backtest --json (same file)', bt, node, '');
     process.stdout.write(`backtest --json / plain loop script: ${(bt.ms / plain.ms).toFixed(2)}× (goal ≤ 1×)\n`);
+    const col = med.get('the same with --price-column close')!;
+    line('the same with --price-column close', col, node, '');
+    process.stdout.write(`--price-column close / without: ${(col.ms / bt.ms).toFixed(2)}× the wall, ${(col.rssMb / bt.rssMb).toFixed(2)}× the peak RSS (goal ≤ 1× both)\n`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

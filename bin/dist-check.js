@@ -7,8 +7,8 @@
 // (a stat each, no folder listing: an edit changes the file, a new or removed file its folder).
 // When some did (a checkout, an edit, an install that unpacked the files with their own times), the
 // contents decide: the same hash means current, and the stamp takes the new times.
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -41,6 +41,8 @@ export function compiledSources(root = ROOT) {
 
 /** One hash over the files' paths and contents. */
 export function sourcesHash(files, root = ROOT) {
+  // node:crypto loads only when the contents are hashed (a build, or times that changed), not at every start
+  const { createHash } = createRequire(import.meta.url)('node:crypto');
   const hash = createHash('sha256');
   for (const f of files) hash.update(`${f}\0`).update(readFileSync(join(root, f))).update('\0');
   return hash.digest('hex');
@@ -57,14 +59,16 @@ export function writeStamp(startedAt, root = ROOT) {
 
 /** The first listed file or folder changed after `time`, or undefined. */
 function changedAfter(paths, time, root) {
+  // one stat a path at every start: the root joined once, each path appended (relative, normalized by the build)
+  const base = join(root, '/');
   for (const p of paths) {
-    let mtime;
+    let stat;
     try {
-      mtime = statSync(join(root, p)).mtimeMs;
+      stat = statSync(base + p, { throwIfNoEntry: false });
     } catch {
-      return p; // removed
+      return p; // unreadable
     }
-    if (mtime > time) return p;
+    if (stat === undefined || stat.mtimeMs > time) return p; // removed, or changed
   }
   return undefined;
 }

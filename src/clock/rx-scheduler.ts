@@ -1,4 +1,7 @@
-import { Subscription, type SchedulerAction, type SchedulerLike } from 'rxjs';
+import type { SchedulerAction, SchedulerLike } from 'rxjs';
+// rxjs's own modules of these classes, not its index: the index loads every operator (some 220 files),
+// which a backtest, which uses none, would load at start (the same modules the index re-exports)
+import { Subscription } from 'rxjs/internal/Subscription';
 import type { Clock, TimerHandle } from './clock.js';
 
 /**

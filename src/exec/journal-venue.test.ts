@@ -66,6 +66,13 @@ describe('checkPrefixUnused', () => {
     await s.venue.placeOrder({ refId: 'bot-2', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '100' });
     await expect(checkPrefixUnused(s.journal, s.venue, 'bot')).rejects.toThrow(/issued ids up to bot-1, but the venue already holds order o-\d+ bot-2/);
   });
+
+  it('names the lowest id the venue holds when several ids of the window are held', async () => {
+    const s = setup();
+    s.venue.transfers.set('bot-3', { transferId: 't-3', refId: 'bot-3', status: 'COMPLETED' });
+    s.venue.transfers.set('bot-2', { transferId: 't-2', refId: 'bot-2', status: 'COMPLETED' });
+    await expect(checkPrefixUnused(s.journal, s.venue, 'bot')).rejects.toThrow(/already holds transfer t-2 bot-2/);
+  });
 });
 
 describe('reads at start', () => {

@@ -132,9 +132,11 @@ const PREFIX_WINDOW = 3;
  */
 export async function checkPrefixUnused(journal: Pick<JournalStore, 'intents'>, venue: Venue, prefix: string): Promise<void> {
   const last = lastSequence(prefix, journal.intents().map((r) => r.refId));
-  for (let n = last + 1; n <= last + PREFIX_WINDOW; n++) {
-    const refId = `${prefix}-${n}`;
-    const held = await heldKind(venue, refId);
+  // the window's ids asked together (reads only, all answered before the start goes on); the first held is reported
+  const ids = Array.from({ length: PREFIX_WINDOW }, (_, i) => `${prefix}-${last + 1 + i}`);
+  const kinds = await Promise.all(ids.map((refId) => heldKind(venue, refId)));
+  for (const [i, held] of kinds.entries()) {
+    const refId = ids[i]!;
     if (held === undefined) continue;
     const why = last === 0 ? `this journal is empty, but the venue already holds ${held} ${refId}: another journal used prefix ${prefix}` : `this journal issued ids up to ${prefix}-${last}, but the venue already holds ${held} ${refId}: another journal with this prefix (a copy of this one?) has moved on`;
     throw new InputError('run.ref_prefix', `${why}. Our next ids would repeat ids the venue has seen: set a new run.ref_prefix with a new journal.path, or run with the journal that made them`);

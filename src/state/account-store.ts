@@ -1,4 +1,7 @@
-import { BehaviorSubject, type Observable } from 'rxjs';
+import type { Observable } from 'rxjs';
+// rxjs's own modules of these classes, not its index: the index loads every operator (some 220 files),
+// which a backtest, which uses none, would load at start (the same modules the index re-exports)
+import { BehaviorSubject } from 'rxjs/internal/BehaviorSubject';
 import type { Clock } from '../clock/index.js';
 import { D, ZERO, type Dec, type MarketSymbol, type OrderType, type Side } from '../core/index.js';
 import type { Observed } from './observed.js';

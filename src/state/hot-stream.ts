@@ -1,4 +1,7 @@
-import { Observable, type Subscriber } from 'rxjs';
+import type { Subscriber } from 'rxjs';
+// rxjs's own modules of these classes, not its index: the index loads every operator (some 220 files),
+// which a backtest, which uses none, would load at start (the same modules the index re-exports)
+import { Observable } from 'rxjs/internal/Observable';
 /**
  * A hot stream for the per-point and per-intent paths (a backtest's source streams, the kernel's
  * reports and decisions): an rxjs Observable (subscribe, pipe and Subscription as usual)

@@ -1,4 +1,8 @@
-import { BehaviorSubject, Subject, type Observable } from 'rxjs';
+import type { Observable } from 'rxjs';
+// rxjs's own modules of these classes, not its index: the index loads every operator (some 220 files),
+// which a backtest, which uses none, would load at start (the same modules the index re-exports)
+import { BehaviorSubject } from 'rxjs/internal/BehaviorSubject';
+import { Subject } from 'rxjs/internal/Subject';
 import type { Clock } from '../clock/index.js';
 import type { MarketEvent, MarketSymbol } from '../core/index.js';
 import { emptySnapshot, midOf, type MarketSnapshot } from './market-snapshot.js';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { FORBIDDEN_KEYS, forbiddenKeyMessage, forbiddenKeyPaths } from '../config/forbidden-keys.js';
-import { decimalAsWritten, noteWrittenNumbers, writtenNumbersOf } from '../config/yaml-money.js';
+import { decimalAsWritten, noteWrittenNumbers, writtenNumbersOf } from '../config/written-decimal.js';
 import { InputError } from '../core/index.js';
 import type { StrategyDefinition } from './define.js';
 

@@ -198,6 +198,6 @@ describe('issue 19: --price-column', () => {
     writeFileSync(file, `timestamp,close,vwap\n${T0},10,10\n${T0 + 3_600_000},-1,10\n`);
     const r = await runCli(['backtest', '--strategy', 'sma-cross', '--data', file, '--price-column', 'close']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/line 3: price -1 is not positive/);
+    expect(r.stderr).toMatch(/line 3: close -1 is not positive/);
   });
 });

@@ -7,9 +7,13 @@
  * and parser, the journal's SQLite. A heavy import added to a command module or a module it reaches
  * fails here with the import path that brought it in.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { importGraph, type ModuleGraph } from '../support/module-graph.js';
 
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ALWAYS_OUT = ['bullmq', 'ioredis', 'prom-client', 'tsx', 'better-sqlite3'];
 const OUT_OF_SHORT_COMMANDS = [...ALWAYS_OUT, 'zod', 'yaml', 'rxjs', 'undici', 'pino'];
 
@@ -18,6 +22,12 @@ function reached(g: ModuleGraph, packages: readonly string[], folders: readonly 
   const out = packages.flatMap((p) => (g.packages.has(p) ? [g.packages.get(p)!] : []));
   for (const [file, via] of g.files) if (folders.some((f) => file.startsWith(f))) out.push(via);
   return out;
+}
+
+/** The files of `g` that import the package's index itself (not a module under it) at run time. */
+function runtimeImportsOf(g: ModuleGraph, pkg: string): string[] {
+  const index = new RegExp(`^import (?!type )[^;]*from '${pkg}';`, 'm');
+  return [...g.files].filter(([file]) => index.test(readFileSync(join(ROOT, file), 'utf8'))).map(([, via]) => via);
 }
 
 const commandGraph = (module: string): ModuleGraph => importGraph('src/cli/main.ts', `src/cli/commands/${module}.ts`);
@@ -45,6 +55,15 @@ describe("each command's static import graph", () => {
     const g = commandGraph('backtest');
     expect(g.files.has('src/engine/kernel.ts')).toBe(true);
     expect(reached(g, ALWAYS_OUT, ['src/ops/', 'src/sandbox/'])).toEqual([]);
+  });
+
+  // a price file's backtest: a recording's readers (the API's decoder, the HTTP client, the log), the
+  // config's parser (--config only), the progress bar (drawn after a second) and rxjs's operators load
+  // when that run needs them, not at start
+  it('backtest of a price file: no HTTP client, YAML, logger, progress bar or rxjs index at start', () => {
+    const g = commandGraph('backtest');
+    expect(reached(g, ['undici', 'yaml', 'pino', 'cli-progress'], ['src/api/', 'src/config/load.ts', 'src/venue/polling/recorder.ts', 'backtest/recorded-book-run.ts'])).toEqual([]);
+    expect(runtimeImportsOf(g, 'rxjs')).toEqual([]);
   });
 
   // a run journals and embeds the sandbox by default: SQLite and the sandbox are its own

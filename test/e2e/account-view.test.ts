@@ -13,7 +13,7 @@ import { RoundTripTracker } from '../../backtest/round-trips.js';
 import { D, splitMarket } from '../../src/core/index.js';
 import { Journal, tradesFromFills, type StrategyPosition } from '../../src/exec/index.js';
 import { OpsState, RunMetrics, startOpsServer, type OpsRun } from '../../src/ops/index.js';
-import { executionOfDecimals } from '../../src/sim/replay/point-orders.js';
+import { executionOfDecimals } from '../../src/fills/point/orders.js';
 import { stepClock } from '../support/streams-harness.js';
 import { startLiveHarness } from '../support/live-harness.js';
 import { buy, exit, scripted } from '../support/two-strategies.js';

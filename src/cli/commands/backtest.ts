@@ -3,20 +3,18 @@ import { buildManifest, manifestRows, manifestToJson, type AssumptionsManifest }
 import { LazyProgress, parseBps, parseInitial, parsePositiveInt } from '../../../backtest/cli-input.js';
 import { loadSeries, type DataFlags } from '../../../backtest/data-source.js';
 import { metricsToJson } from '../../../backtest/metrics.js';
-import { BOOK_FILL_RULE, resolveFillModel, runRecordedBookBacktest } from '../../../backtest/recorded-book-run.js';
+import { BOOK_FILL_RULE, resolveFillModel } from '../../../backtest/fill-model.js';
 import { describeRunInfo } from '../../../backtest/recorded-header.js';
-import { isRecordingFile } from '../../../backtest/recorded-series.js';
 import { DEFAULT_FILL_RULE, duration, formatMetricRows, writeBacktestReport } from '../../../backtest/report/report.js';
 import { breakEvenText, costTable, monteCarloHeading, monteCarloTable, robustnessToJson, type RobustnessReport } from '../../../backtest/robustness/report.js';
 import { parseRuinPct, parseSeed, runRobustness } from '../../../backtest/robustness/run.js';
 import { runBacktest, type BacktestConfig, type BacktestRun, type StopPoint } from '../../../backtest/run.js';
 import { LiveClock } from '../../clock/index.js';
-import { loadConfigFile } from '../../config/load.js';
 import { InputError, splitMarket } from '../../core/index.js';
 import type { StrategyFailure } from '../../engine/strategy-failure.js';
 import { DEFAULT_RISK_LIMITS } from '../../risk/index.js';
 import { loadStrategy, marketsOf, parseParamString, resolveParams, type StrategyDefinition } from '../../strategy/index.js';
-import { readRecordingHeader } from '../../venue/polling/recording-reader.js';
+import { isRecordingFile } from '../../venue/polling/recording-format.js';
 import { type CliContext, writeLine } from '../context.js';
 import { formatTable } from '../table.js';
 
@@ -71,14 +69,15 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
       const loadStart = clock.now();
       const markets = marketsOf(definition, params as never);
       // a recording's header says what the recorded run was: shown beside the results, never applied
-      const recorded = flags.data !== undefined && isRecordingFile(flags.data) ? { run: await readRecordingHeader(flags.data) } : undefined;
+      // (its readers, the API's decoder and the HTTP client, load for a recording only)
+      const recorded = flags.data !== undefined && isRecordingFile(flags.data) ? { run: await (await import('../../venue/polling/recording-reader.js')).readRecordingHeader(flags.data) } : undefined;
       const fill = await resolveFillModel(flags, recorded !== undefined, markets.length === 1 ? markets[0] : undefined);
       // the book model reads the recording itself (its events, not points): no second pass over the file
       const series = fill.model === 'points' ? await loadSeries(flags, markets) : undefined;
       const loadMs = clock.now() - loadStart;
       const market = params.market === undefined ? undefined : String(params.market);
       checkInitial(initial, market);
-      const limits = flags.config === undefined ? DEFAULT_RISK_LIMITS : loadConfigFile(flags.config).risk;
+      const limits = flags.config === undefined ? DEFAULT_RISK_LIMITS : (await import('../../config/load.js')).loadConfigFile(flags.config).risk;
       const robust = robustnessFlags(flags);
       const progress = new LazyProgress(ctx.stderr, () => clock.now(), 'backtest');
       let run: BacktestRun & { readonly fillRule?: string; readonly dataSource?: string };
@@ -86,7 +85,7 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
       const cfg: BacktestConfig | undefined = series && { definition, params, series, initial, feeBps, slippageBps, limits, figuresOnly: flags.out === undefined };
       try {
         run = cfg === undefined
-          ? await runRecordedBookBacktest({ definition, params, path: flags.data!, initial, feeBps, latencyMs: fill.latencyMs ?? 0, limits })
+          ? await (await import('../../../backtest/recorded-book-run.js')).runRecordedBookBacktest({ definition, params, path: flags.data!, initial, feeBps, latencyMs: fill.latencyMs ?? 0, limits })
           : await runBacktest({ ...cfg, onProgress: (d, t) => progress.update(d, t) });
       } finally {
         progress.stop();

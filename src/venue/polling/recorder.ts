@@ -1,6 +1,7 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { CENSOR, isSecretKey, SecretSet } from '../../log/index.js';
 import { ResponseDecoder } from './decode.js';
+import { RECORDING_HEADER } from './recording-format.js';
 import { parseStreamName } from './stream-names.js';
 
 /** One response as a recording keeps it: local receive time, stream name, parsed body. */
@@ -16,8 +17,7 @@ export interface ResponseSink {
   close(): Promise<void>;
 }
 
-/** First line of a recording file: lets the replayer refuse anything else with a clear error. */
-export const RECORDING_HEADER = { format: 'tradeloop-stream-recording', version: 1 } as const;
+export { RECORDING_HEADER } from './recording-format.js';
 
 /** One strategy of a recorded run: its name, resolved params and, for a plugin, its content hashes. */
 export interface RecordedStrategy {
