@@ -1,0 +1,26 @@
+/**
+ * A tiny strategy for portfolio tests: on the `buy_at`-th price of its market a market buy of `usd`,
+ * on the `sell_at`-th a market sell of its own position. Shared by the portfolio and parity tests.
+ */
+import { z } from 'zod';
+import { defineStrategy, type IntentDraft } from '../../src/strategy/index.js';
+
+export const spendOnce = defineStrategy({
+  name: 'spend-once',
+  description: 'buys `usd` of its market at its buy_at-th price, sells its own position at its sell_at-th',
+  params: z.object({ market: z.string().default('BTCUSD'), usd: z.string().default('1000'), buy_at: z.number().int().default(1), sell_at: z.number().int().default(0) }),
+  markets: (p) => [p.market],
+  create: (p) => {
+    let n = 0;
+    return {
+      onEvent: (e, ctx): IntentDraft | undefined => {
+        if (e.kind !== 'price' || e.market !== p.market) return undefined;
+        n++;
+        if (n === p.buy_at) return { kind: 'place-order', market: p.market, side: 'BUY', type: 'MARKET', quoteAmount: p.usd };
+        const own = ctx.position(p.market).amount;
+        if (n === p.sell_at && own.gt(0)) return { kind: 'place-order', market: p.market, side: 'SELL', type: 'MARKET', baseAmount: own.toFixed() };
+        return undefined;
+      },
+    };
+  },
+});
