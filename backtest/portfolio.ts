@@ -7,7 +7,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { TestClock } from '../src/clock/test-clock.js';
-import { D, InputError, splitMarket, type MarketSymbol } from '../src/core/index.js';
+import { D, InputError, splitMarket, type Decision, type MarketSymbol } from '../src/core/index.js';
 import { MemoryJournal } from '../src/exec/memory-journal.js';
 import { PointMarket } from '../src/fills/point/market.js';
 import { PointReplaySource } from '../src/fills/point/replay-source.js';
@@ -48,6 +48,8 @@ export interface PortfolioConfig {
   readonly progressEvery?: number;
   readonly timer?: () => number;
   readonly log?: Logger;
+  /** Hears each decision on an intent, in order (parity checks against a live run). */
+  readonly onDecision?: (d: Decision) => void;
 }
 
 /** A market of the portfolio at the end: its points, last price and what the account holds of it. */
@@ -121,6 +123,7 @@ export async function runPortfolioBacktest(cfg: PortfolioConfig): Promise<Portfo
     ...(allocations.size > 0 && { allocations }), ...(cfg.log && { log: cfg.log }),
   });
   const counts = countByStrategy(rk, cfg.strategies);
+  if (cfg.onDecision) rk.kernel.decisions$.subscribe(cfg.onDecision);
   const source = new PointReplaySource(points, cfg.strategies.some((s) => (s.definition.needs ?? []).includes('quote')));
   rk.kernel.attach(source);
   try {

@@ -14,7 +14,7 @@ export const spendOnce = defineStrategy({
     let n = 0;
     return {
       onEvent: (e, ctx): IntentDraft | undefined => {
-        if (e.kind !== 'price' || e.market !== p.market) return undefined;
+        if (e.kind !== 'price' || e.market !== p.market || ctx.warmingUp) return undefined;
         n++;
         if (n === p.buy_at) return { kind: 'place-order', market: p.market, side: 'BUY', type: 'MARKET', quoteAmount: p.usd };
         const own = ctx.position(p.market).amount;
@@ -24,3 +24,8 @@ export const spendOnce = defineStrategy({
     };
   },
 });
+
+/** spend-once with its params fixed, under its own name (a harness that runs definitions with default params). */
+export function spender(name: string, params: { market: string; usd: string; buy_at: number; sell_at?: number }) {
+  return { ...spendOnce, name, params: spendOnce.params.extend({ market: z.string().default(params.market), usd: z.string().default(params.usd), buy_at: z.number().int().default(params.buy_at), sell_at: z.number().int().default(params.sell_at ?? 0) }) };
+}
