@@ -6,24 +6,17 @@
  * marked at every point at each market's last price.
  */
 import { performance } from 'node:perf_hooks';
-import { TestClock } from '../src/clock/test-clock.js';
 import { D, InputError, splitMarket, type Decision, type MarketSymbol } from '../src/core/index.js';
-import { MemoryJournal } from '../src/exec/memory-journal.js';
-import { PointMarket } from '../src/fills/point/market.js';
-import { PointReplaySource } from '../src/fills/point/replay-source.js';
-import { PointVenue } from '../src/fills/point/venue.js';
 import type { Logger } from '../src/log/index.js';
 import { DEFAULT_RISK_LIMITS, type RiskLimits } from '../src/risk/limits.js';
 import type { StrategyDefinition } from '../src/strategy/define.js';
 import { MergedSeries, type MarketSeries } from './merge.js';
-import { buildReplayKernel, type ReplayKernel } from './replay-kernel.js';
+import type { ReplayKernel } from './replay-kernel.js';
+import { buildBacktestBundle, type BacktestBundle } from './wiring.js';
 import { RoundTripTracker } from './round-trips.js';
 import type { RoundTrip } from './metrics.js';
 import type { OrderOutcomes } from './run.js';
 import { DailyPnl, strategyFigures, type StrategyCounts, type StrategyFigures } from './portfolio-figures.js';
-
-/** Closed orders and finished intents kept for lookups (as a single-strategy backtest keeps them). */
-const RECORDS_KEPT = 32;
 
 /** One strategy of the portfolio: its instance name (unique), plugin, params and markets. */
 export interface PortfolioStrategy {
@@ -112,23 +105,22 @@ export async function runPortfolioBacktest(cfg: PortfolioConfig): Promise<Portfo
   const startMs = Math.min(...cfg.series.filter((s) => s.times.length > 0).map((s) => s.times[0]!));
   const feeBps = cfg.feeBps ?? 10;
   const limits = { ...(cfg.limits ?? DEFAULT_RISK_LIMITS), fee_bps: feeBps };
-  const clock = new TestClock(startMs);
-  const points = new PointMarket({ keepClosed: RECORDS_KEPT, feeBps, slippageBps: cfg.slippageBps ?? 0, quoteSpreadBps: cfg.quoteSpreadBps ?? 10, funding: cfg.initial ?? { USD: '10000' } });
-  const journal = new MemoryJournal({ keepFinished: RECORDS_KEPT });
   const [main, ...rest] = cfg.strategies;
   const allocations = new Map(cfg.strategies.flatMap((s) => (s.allocation === undefined ? [] : [[s.name, s.allocation] as const])));
-  const rk = buildReplayKernel({
-    clock, venue: new PointVenue(points), journal, definition: main!.definition, name: main!.name, params: main!.params, markets: main!.markets, startMs, limits, figuresOnly: true,
+  // the bundle a single-strategy backtest builds, with every strategy of the config on it
+  const b = buildBacktestBundle({
+    definition: main!.definition, name: main!.name, params: main!.params, markets: main!.markets, startMs, limits, figuresOnly: true,
+    venue: { feeBps, slippageBps: cfg.slippageBps ?? 0, quoteSpreadBps: cfg.quoteSpreadBps ?? 10, funding: cfg.initial ?? { USD: '10000' } },
     alongside: rest.map((s) => ({ name: s.name, definition: s.definition, params: s.params, markets: s.markets })),
-    ...(allocations.size > 0 && { allocations }), ...(cfg.log && { log: cfg.log }),
+    withQuotes: cfg.strategies.some((s) => (s.definition.needs ?? []).includes('quote')),
+    ...(allocations.size > 0 && { allocations }), ...(cfg.log && { log: cfg.log }), ...(cfg.onDecision && { onDecision: cfg.onDecision }),
   });
+  const rk = b.replay;
+  const { points } = b;
   const counts = countByStrategy(rk, cfg.strategies);
-  if (cfg.onDecision) rk.kernel.decisions$.subscribe(cfg.onDecision);
-  const source = new PointReplaySource(points, cfg.strategies.some((s) => (s.definition.needs ?? []).includes('quote')));
-  rk.kernel.attach(source);
   try {
     await rk.kernel.startMetadata();
-    const r = await replay(cfg, rk, { merged, points, source, clock, journal, quote, watchEquity: limits.daily_loss_limit !== undefined || limits.max_drawdown_pct !== undefined });
+    const r = await replay(cfg, rk, { merged, bundle: b, quote, watchEquity: limits.daily_loss_limit !== undefined || limits.max_drawdown_pct !== undefined });
     const positions = rk.kernel.positions;
     const lastPrice = (m: MarketSymbol): number => r.last[cfg.series.findIndex((s) => s.market === m)]!;
     return {
@@ -149,7 +141,7 @@ export async function runPortfolioBacktest(cfg: PortfolioConfig): Promise<Portfo
     };
   } finally {
     rk.kernel.close();
-    journal.close();
+    b.journal.close();
   }
 }
 
@@ -168,10 +160,7 @@ function countByStrategy(rk: ReplayKernel, strategies: readonly PortfolioStrateg
 
 interface ReplayParts {
   readonly merged: MergedSeries;
-  readonly points: PointMarket;
-  readonly source: PointReplaySource;
-  readonly clock: TestClock;
-  readonly journal: MemoryJournal;
+  readonly bundle: BacktestBundle;
   readonly quote: string;
   readonly watchEquity: boolean;
 }
@@ -190,7 +179,8 @@ const DAY_MS = 86_400_000;
 
 /** The per-point loop over the merged series; ends early at the point a strategy stopped. */
 async function replay(cfg: PortfolioConfig, rk: ReplayKernel, p: ReplayParts): Promise<Replayed> {
-  const { merged, points: pm, source, clock, journal } = p;
+  const { merged } = p;
+  const { points: pm, source, clock } = p.bundle;
   const series = cfg.series;
   const k = series.length;
   const bases = series.map((s) => splitMarket(s.market).base);
@@ -231,7 +221,7 @@ async function replay(cfg: PortfolioConfig, rk: ReplayKernel, p: ReplayParts): P
       daily.sample();
     }
     clock.advanceTo(at);
-    journal.forgetFinished();
+    p.bundle.forgetFinished();
     source.step(s.market, at, price);
     last[m] = price;
     if (rk.kernel.busy) await rk.kernel.drain();
