@@ -35,7 +35,7 @@ describe('the assumptions manifest', () => {
     expect(m.warmUp).toMatchObject({ points: 30, param: 'slow' });
     expect(m.latency.ms).toBeNull();
     const rules = Object.fromEntries(m.riskRules.map((r) => [r.rule, r]));
-    expect(rules['kill switch: max drawdown']).toEqual({ rule: 'kill switch: max drawdown', value: '20 %', active: true });
+    expect(rules['kill switch: max drawdown']).toEqual({ rule: 'kill switch: max drawdown', value: '20 %', active: true, key: 'risk.max_drawdown_pct' });
     expect(rules['kill switch: daily loss limit']!.active).toBe(false);
     expect(rules['max order notional']).toMatchObject({ value: '25000', active: true });
     const json = manifestToJson(m);

@@ -10,6 +10,7 @@
 import type { RiskLimits } from '../src/risk/limits.js';
 import type { StrategyDefinition } from '../src/strategy/define.js';
 import type { WarmUpSource } from './recorded-series.js';
+import type { LimitOrigin } from './limits.js';
 import { warmUpOf } from './warm-up-note.js';
 
 /** An interval longer than this many median spacings is a gap. */
@@ -29,6 +30,10 @@ export interface RiskRule {
   readonly rule: string;
   readonly value: string;
   readonly active: boolean;
+  /** The config key that sets it, e.g. `risk.max_order_notional`. */
+  readonly key: string;
+  /** Where its value came from: the config file or the schema's default (absent: not known). */
+  readonly from?: LimitOrigin;
 }
 
 export interface AssumptionsManifest {
@@ -64,6 +69,8 @@ export interface ManifestInput {
   readonly params: Readonly<Record<string, unknown>>;
   readonly initial: Readonly<Record<string, string>>;
   readonly limits: RiskLimits;
+  /** Where each limit came from, by risk key (see limits.ts). */
+  readonly limitsFrom?: Readonly<Record<string, LimitOrigin>>;
   /**
    * A recording's warm-up history the replay warmed the strategy on (both fill models): how many
    * events and where they came from. Absent for price files and the history cache.
@@ -86,7 +93,7 @@ export function buildManifest(input: ManifestInput): AssumptionsManifest {
     data: { source: input.source, points: n, firstAt: n ? t[0]! : null, lastAt: n ? t[n - 1]! : null, medianSpacingMs: spacing, gaps: gapsOf(t, spacing) },
     warmUp: warmUpLine(input),
     initial: input.initial,
-    riskRules: riskRulesOf(input.limits),
+    riskRules: riskRulesOf(input.limits, input.limitsFrom),
   };
 }
 
@@ -161,21 +168,22 @@ export function gapsOf(times: Float64Array, spacing = medianSpacing(times)): Dat
 }
 
 /** Every rule of the risk gate with its value; the kill switch's two rules are active only when set. */
-export function riskRulesOf(l: RiskLimits): RiskRule[] {
+export function riskRulesOf(l: RiskLimits, from?: Readonly<Record<string, LimitOrigin>>): RiskRule[] {
   const positions = Object.entries(l.max_position).map(([a, v]) => `${a} ${v}`).join(', ');
+  const rule = (key: keyof RiskLimits, name: string, value: string, active: boolean): RiskRule => ({ rule: name, value, active, key: `risk.${key}`, ...(from?.[key] !== undefined && { from: from[key] }) });
   return [
-    { rule: 'allowed markets', value: l.allowed_markets.length ? l.allowed_markets.join(', ') : 'any trading market', active: l.allowed_markets.length > 0 },
-    { rule: 'max order notional', value: l.max_order_notional, active: true },
-    { rule: 'min order notional', value: l.min_order_notional, active: true },
-    { rule: 'max position', value: positions || 'no cap per asset', active: positions !== '' },
-    { rule: 'max open orders', value: String(l.max_open_orders), active: true },
-    { rule: 'max intents per minute', value: String(l.max_intents_per_minute), active: true },
-    { rule: 'price band', value: `${l.price_band_bps} bps from mid`, active: true },
-    { rule: 'stale data', value: `older than ${l.stale_after_ms} ms blocks orders`, active: true },
-    { rule: 'min quote time left', value: `${l.min_quote_time_left_ms} ms`, active: true },
-    { rule: 'fee assumed by the balance check', value: `${l.fee_bps} bps`, active: true },
-    { rule: 'kill switch: daily loss limit', value: l.daily_loss_limit ?? 'off', active: l.daily_loss_limit !== undefined },
-    { rule: 'kill switch: max drawdown', value: l.max_drawdown_pct !== undefined ? `${l.max_drawdown_pct} %` : 'off', active: l.max_drawdown_pct !== undefined },
+    rule('allowed_markets', 'allowed markets', l.allowed_markets.length ? l.allowed_markets.join(', ') : 'any trading market', l.allowed_markets.length > 0),
+    rule('max_order_notional', 'max order notional', l.max_order_notional, true),
+    rule('min_order_notional', 'min order notional', l.min_order_notional, true),
+    rule('max_position', 'max position', positions || 'no cap per asset', positions !== ''),
+    rule('max_open_orders', 'max open orders', String(l.max_open_orders), true),
+    rule('max_intents_per_minute', 'max intents per minute', String(l.max_intents_per_minute), true),
+    rule('price_band_bps', 'price band', `${l.price_band_bps} bps from mid`, true),
+    rule('stale_after_ms', 'stale data', `older than ${l.stale_after_ms} ms blocks orders`, true),
+    rule('min_quote_time_left_ms', 'min quote time left', `${l.min_quote_time_left_ms} ms`, true),
+    rule('fee_bps', 'fee assumed by the balance check', `${l.fee_bps} bps`, true),
+    rule('daily_loss_limit', 'kill switch: daily loss limit', l.daily_loss_limit ?? 'off', l.daily_loss_limit !== undefined),
+    rule('max_drawdown_pct', 'kill switch: max drawdown', l.max_drawdown_pct !== undefined ? `${l.max_drawdown_pct} %` : 'off', l.max_drawdown_pct !== undefined),
   ];
 }
 
@@ -191,7 +199,7 @@ export function manifestToJson(m: AssumptionsManifest): Record<string, unknown> 
     },
     warm_up: { points: m.warmUp.points, ...(m.warmUp.param !== undefined && { param: m.warmUp.param }), note: m.warmUp.note },
     initial: m.initial,
-    risk_rules: m.riskRules.map((r) => ({ rule: r.rule, value: r.value, active: r.active })),
+    risk_rules: m.riskRules.map((r) => ({ rule: r.rule, value: r.value, active: r.active, key: r.key, ...(r.from !== undefined && { from: r.from }) })),
   };
 }
 
@@ -204,7 +212,7 @@ export function manifestRows(m: AssumptionsManifest, durationText: (ms: number) 
   const gaps = g.count === 0
     ? `none (no interval longer than ${g.thresholdMs === null ? 'the spacing' : durationText(g.thresholdMs)})`
     : `${g.count} interval${g.count === 1 ? '' : 's'} longer than ${durationText(g.thresholdMs!)}, ${durationText(g.missingMs)} missing in all; the longest ${durationText(g.largest!.ms)} from ${iso(g.largest!.fromAt)} to ${iso(g.largest!.toAt)}`;
-  const active = m.riskRules.filter((r) => r.active).map((r) => `${r.rule} ${r.value}`);
+  const active = m.riskRules.filter((r) => r.active).map((r) => `${r.rule} ${r.value}${r.from !== undefined ? ` (${r.from === 'file' ? r.key : 'default'})` : ''}`);
   const off = m.riskRules.filter((r) => !r.active).map((r) => r.rule);
   return [
     ['Fill model', `${m.fillModel.name}: ${m.fillModel.rule}`],

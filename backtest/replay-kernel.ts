@@ -23,10 +23,14 @@ export interface ReplayKernelOptions {
   readonly venue: Venue;
   readonly journal: JournalStore;
   readonly definition: StrategyDefinition;
+  /** The main strategy's instance name (default its definition's name). */
+  readonly name?: string;
   readonly params: Readonly<Record<string, unknown>>;
   readonly markets: readonly MarketSymbol[];
   readonly startMs: number;
   readonly limits: RiskLimits;
+  /** Capital per strategy by instance name (`strategies[].allocation`), as a live run gives them. */
+  readonly allocations?: ReadonlyMap<string, string>;
   readonly log?: Logger;
   /** Keep no intent trace (`intents` comes back empty; `decided` still counts them). */
   readonly figuresOnly?: boolean;
@@ -62,8 +66,9 @@ export function buildReplayKernel(o: ReplayKernelOptions): ReplayKernel {
       fillsSinceMs: o.startMs,
       // only the run moves money in a backtest: limits are re-read while its transfers can still change them
       transferLimitsRefresh: 'after-transfers',
+      ...(o.allocations && { allocations: o.allocations }),
       strategies: (ids: IntentIds) => [
-        (runner = new StrategyRunner(o.definition.name, o.definition, o.params, o.markets, ids, o.log)),
+        (runner = new StrategyRunner(o.name ?? o.definition.name, o.definition, o.params, o.markets, ids, o.log)),
         ...(o.alongside ?? []).map((a) => new StrategyRunner(a.name, a.definition, a.params, a.markets, ids, o.log)),
       ],
     },

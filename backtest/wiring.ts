@@ -31,10 +31,14 @@ export const RECORDS_KEPT = 32;
 
 export interface BundleOptions {
   readonly definition: StrategyDefinition;
+  /** The main strategy's instance name (default its definition's name). */
+  readonly name?: string;
   readonly params: Readonly<Record<string, unknown>>;
   readonly markets: readonly MarketSymbol[];
   readonly startMs: number;
   readonly limits: RiskLimits;
+  /** Capital per strategy by instance name (`strategies[].allocation`). */
+  readonly allocations?: ReadonlyMap<string, string>;
   readonly venue: PointMarketOptions;
   /** SQLite journal file (default: the in-memory journal; a backtest leaves no journal behind unless asked). */
   readonly journalFile?: string;
@@ -71,7 +75,8 @@ export function buildBacktestBundle(o: BundleOptions): BacktestBundle {
   // in memory unless a file is asked for: same records and rules, a fraction of the cost per intent
   const memory = o.journalFile === undefined ? new MemoryJournal({ keepFinished: RECORDS_KEPT }) : undefined;
   const journal: JournalStore = memory ?? new Journal(o.journalFile!);
-  const rk = buildReplayKernel({ clock, venue, journal, definition: o.definition, params: o.params, markets: o.markets, startMs: o.startMs, limits: o.limits, ...(o.log && { log: o.log }), ...(o.figuresOnly && { figuresOnly: true }), ...(o.alongside && { alongside: o.alongside }) });
+  const { journalFile: _file, venue: _venue, withQuotes: _quotes, onDecision: _decision, ...kernelOptions } = o;
+  const rk = buildReplayKernel({ ...kernelOptions, clock, venue, journal });
   const kernel = rk.kernel;
   if (o.onDecision) kernel.decisions$.subscribe(o.onDecision);
   const source = new PointReplaySource(points, o.withQuotes ?? false);

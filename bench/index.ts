@@ -8,6 +8,7 @@ const BENCHES: ReadonlyArray<{ name: string; load: () => Promise<{ run: () => Pr
   { name: 'backtest-load', load: () => import('./backtest-load.js') },
   { name: 'backtest-replay', load: () => import('./backtest-replay.js') },
   { name: 'dense-replay', load: () => import('./dense-replay.js') },
+  { name: 'portfolio-replay', load: () => import('./portfolio-replay.js') },
   { name: 'sandbox', load: () => import('./sandbox.js') },
   { name: 'api-client', load: () => import('./api-client.js') },
   { name: 'risk', load: () => import('./risk.js') },

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { RiskLimits } from '../../src/risk/limits.js';
 import type { StrategyDefinition } from '../../src/strategy/define.js';
 import { resolveParams } from '../../src/strategy/params.js';
-import { type AssumptionsManifest, buildManifest, manifestRows } from '../assumptions.js';
+import { type AssumptionsManifest, buildManifest, manifestRows, type ManifestInput } from '../assumptions.js';
 import type { Grid } from '../optimize/grid.js';
 import { OPTIMIZE_METRICS, type OptimizeResult, type OptimizeRow } from '../optimize/optimize.js';
 import { escapeHtml, renderPlainHtml } from '../report/html.js';
@@ -110,6 +110,8 @@ export interface OptimizeManifestInput {
   readonly slippageBps: number;
   readonly initial: Readonly<Record<string, string>>;
   readonly limits: RiskLimits;
+  /** Where each limit came from (see limits.ts). */
+  readonly limitsFrom?: ManifestInput['limitsFrom'];
   readonly source: string;
   readonly times: Float64Array;
 }

@@ -49,7 +49,7 @@ describe('tradeloop backtest --robustness', () => {
     expect(below.return_pct).toBeGreaterThan(0);
     expect(above.return_pct).toBeLessThanOrEqual(0);
     expect(a.manifest).toMatchObject({ fill_model: 'points', fee_bps: 10, slippage_bps: 0, latency_ms: null, data: { points: 400, gaps: { count: 1, largest: { ms: 49 * 3_600_000 } } } });
-    expect(a.manifest.risk_rules.find((r: { rule: string }) => r.rule === 'max open orders')).toEqual({ rule: 'max open orders', value: '50', active: true });
+    expect(a.manifest.risk_rules.find((r: { rule: string }) => r.rule === 'max open orders')).toEqual({ rule: 'max open orders', value: '50', active: true, key: 'risk.max_open_orders' });
     const html = readFileSync(join(out, 'report.html'), 'utf8');
     expect(html).toContain('<th scope="row">Data gaps</th><td>1 interval longer than 3h');
     expect(html).toContain('id="hist-trade-bootstrap-finalEquity"');

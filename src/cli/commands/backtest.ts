@@ -1,6 +1,8 @@
 import { type Command } from 'commander';
 import { buildManifest, manifestRows, manifestToJson, type AssumptionsManifest } from '../../../backtest/assumptions.js';
 import { LazyProgress, parseBps, parseInitial, parsePositiveInt } from '../../../backtest/cli-input.js';
+import { resolveRiskLimits, type ResolvedLimits } from '../../../backtest/limits.js';
+import { trapWarnings } from '../../../backtest/traps.js';
 import { loadSeries, type DataFlags } from '../../../backtest/data-source.js';
 import { metricsToJson } from '../../../backtest/metrics.js';
 import { BOOK_FILL_RULE, resolveFillModel } from '../../../backtest/fill-model.js';
@@ -12,14 +14,15 @@ import { runBacktest, type BacktestConfig, type BacktestRun, type StopPoint } fr
 import { LiveClock } from '../../clock/index.js';
 import { InputError, splitMarket } from '../../core/index.js';
 import type { StrategyFailure } from '../../engine/strategy-failure.js';
-import { DEFAULT_RISK_LIMITS } from '../../risk/index.js';
 import { loadStrategy, marketsOf, parseParamString, resolveParams, type StrategyDefinition } from '../../strategy/index.js';
 import { isRecordingFile } from '../../venue/polling/recording-format.js';
 import { type CliContext, writeLine } from '../context.js';
 import { formatTable } from '../table.js';
+import { loadPortfolioData, marketOrder, portfolioBacktest, portfolioStrategies } from './backtest-portfolio.js';
 
-interface BacktestFlags extends DataFlags {
-  readonly strategy: string;
+interface BacktestFlags extends Omit<DataFlags, 'data'> {
+  readonly data?: readonly string[];
+  readonly strategy?: string;
   readonly params?: string;
   readonly feeBps?: string;
   readonly slippageBps?: string;
@@ -44,13 +47,13 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
   const command = program
     .command('backtest')
     .description('replay historical prices through a strategy, risk gate and executors; print metrics')
-    .requiredOption('-s, --strategy <name>', 'built-in strategy name or path to a plugin file');
-  addDataOptions(command)
+    .option('-s, --strategy <name>', 'built-in strategy name or path to a plugin file; or the name of one strategy of the config to backtest alone (default: every strategy of the config)');
+  addDataOptions(command, true)
     .option('-p, --params <k=v,...>', 'strategy parameters, e.g. fast=10,slow=30')
     .option('--fee-bps <n>', 'fee in basis points of traded notional (default 10)')
     .option('--slippage-bps <n>', 'slippage against the trader in basis points (default 0)')
     .option('--initial <ASSET=AMOUNT,...>', 'starting balances', 'USD=10000')
-    .option('-c, --config <file>', 'YAML config whose risk: section sets the risk limits (default: the built-in limits)')
+    .option('-c, --config <file>', 'YAML config: without --strategy (or with the name of one of its strategies) its strategies on their markets on one account; its risk: section sets the limits in every form (default: ./config/default.yaml, else the built-in defaults, as tradeloop run; a key the file does not set takes the schema default, and the report lists each limit with where it came from)')
     .option('--fill-model <model>', 'book: fill against a recording\'s order books (the default for recordings that hold them); points: fill at the next point')
     .option('--latency-ms <n>', 'with --fill-model book: milliseconds from decision to venue (default 0)')
     .option('--json', 'print one JSON object on one line (logs go to stderr)')
@@ -59,10 +62,27 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
     .option('--ruin-pct <pct>', 'with --robustness: the drawdown that counts as ruin (default 50)')
     .option('--seed <n>', 'with --robustness: the Monte Carlo seed (default 1, so runs repeat)')
     .option('--block-length <n>', 'with --robustness: points per block of the returns bootstrap (default the cube root of the points)')
-    .action(async (flags: BacktestFlags) => {
-      const feeBps = parseBps(flags.feeBps, '--fee-bps', 10);
-      const slippageBps = parseBps(flags.slippageBps, '--slippage-bps', 0);
-      const initial = parseInitial(flags.initial);
+    .action(async (all: BacktestFlags) => {
+      const feeBps = parseBps(all.feeBps, '--fee-bps', 10);
+      const slippageBps = parseBps(all.slippageBps, '--slippage-bps', 0);
+      const initial = parseInitial(all.initial);
+      // the limits of the config every command finds (--config, ./config/default.yaml, the built-in defaults)
+      const resolved = resolveRiskLimits(all.config);
+      if (isPortfolio(all, resolved)) {
+        refuseForPortfolio(all);
+        const strategies = await portfolioStrategies(resolved, all.strategy);
+        const series = await loadPortfolioData(all, marketOrder(strategies));
+        const wall = new LiveClock();
+        const progress = new LazyProgress(ctx.stderr, () => wall.now(), 'backtest');
+        try {
+          await portfolioBacktest(ctx, all, { strategies, series, resolved, initial, feeBps, slippageBps, onProgress: (d, t) => progress.update(d, t) });
+        } finally {
+          progress.stop();
+        }
+        return;
+      }
+      if (all.strategy === undefined) throw new InputError('--strategy', 'give --strategy NAME (a built-in strategy or a plugin file), or --config FILE to backtest the strategies of a config');
+      const flags = { ...all, strategy: all.strategy, data: singleData(all.data) };
       const definition = await loadStrategy(flags.strategy);
       const params = strategyParams(definition, flags);
       const clock = new LiveClock();
@@ -77,7 +97,7 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
       const loadMs = clock.now() - loadStart;
       const market = params.market === undefined ? undefined : String(params.market);
       checkInitial(initial, market);
-      const limits = flags.config === undefined ? DEFAULT_RISK_LIMITS : (await import('../../config/load.js')).loadConfigFile(flags.config).risk;
+      const limits = resolved.limits;
       const robust = robustnessFlags(flags);
       const progress = new LazyProgress(ctx.stderr, () => clock.now(), 'backtest');
       let run: BacktestRun & { readonly fillRule?: string; readonly dataSource?: string };
@@ -94,7 +114,10 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
       const source = series?.source ?? run.dataSource ?? `${flags.data!} (recorded ${run.market} books)`;
       // a recording's replay (either model) warms the strategy on the history the recorded run loaded, as it did live
       const warmedOn = run.warmUpFrom !== undefined ? { warmedOn: { events: run.warmUpEvents ?? 0, from: run.warmUpFrom } } : {};
-      const manifest = buildManifest({ fillModel, feeBps, slippageBps, ...(fill.latencyMs !== undefined && { latencyMs: fill.latencyMs }), source, times: run.times, definition, params, initial, limits, ...warmedOn });
+      const manifest = buildManifest({ fillModel, feeBps, slippageBps, ...(fill.latencyMs !== undefined && { latencyMs: fill.latencyMs }), source, times: run.times, definition, params, initial, limits, limitsFrom: resolved.origins, ...warmedOn });
+      // a limit that denies much of what the strategy wanted is said first, naming the key to change
+      const denied = Object.fromEntries(Object.entries(run.denials).map(([code, d]) => [code, d.count]));
+      run = { ...run, warnings: [...trapWarnings(definition.name, run.metrics.points > 0 ? Object.values(run.decisions).reduce((a, b) => a + b, 0) : 0, denied), ...run.warnings] };
       // a stopped strategy's figures are of a broken run: resampling them would only dress them up
       const robustness = robust === undefined || run.strategyFailure || cfg === undefined ? undefined : await runRobustness(cfg, run, robust);
       if (robust !== undefined && robustness === undefined) writeLine(ctx.stderr, 'note: no robustness figures: the strategy stopped, so its run is not one to resample');
@@ -128,16 +151,38 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
     });
 }
 
-function strategyParams(definition: StrategyDefinition, flags: BacktestFlags): Record<string, unknown> {
+/** A config backtest: a config found (flag or project), and no --strategy or the name of one of its strategies. */
+function isPortfolio(flags: BacktestFlags, resolved: ResolvedLimits): boolean {
+  if (resolved.located.source.kind === 'builtin') return false;
+  if (flags.strategy === undefined) return true;
+  return resolved.located.config.strategies.some((s) => (s.name ?? s.plugin) === flags.strategy);
+}
+
+/** Flags of the single-strategy form a config backtest does not take, refused naming the fix. */
+function refuseForPortfolio(flags: BacktestFlags): void {
+  const single: Array<[keyof BacktestFlags, string]> = [['params', '--params'], ['fillModel', '--fill-model'], ['latencyMs', '--latency-ms'], ['robustness', '--robustness']];
+  for (const [key, flag] of single) if (flags[key] !== undefined) throw new InputError(flag, `applies to a backtest of one strategy (--strategy PLUGIN --data FILE); a config backtest takes its strategies' params from the config: drop the flag`);
+}
+
+/** The one --data of the single-strategy form (several, or MARKET=FILE, belong to a config backtest). */
+function singleData(data: readonly string[] | undefined): string | undefined {
+  if (data === undefined || data.length === 0) return undefined;
+  if (data.length > 1) throw new InputError('--data', 'several --data files are a config backtest: give --config FILE (or run in a folder with ./config/default.yaml) whose strategies trade those markets');
+  return data[0];
+}
+
+function strategyParams(definition: StrategyDefinition, flags: Pick<BacktestFlags, 'params' | 'market'>): Record<string, unknown> {
   const raw = flags.params === undefined ? {} : parseParamString(flags.params);
   if (flags.market !== undefined && 'market' in definition.params.shape) raw.market ??= flags.market;
   return resolveParams(definition, raw, '--params');
 }
 
 /** The flags that say where the points come from; `backtest` and `optimize` share them. */
-export function addDataOptions(command: Command): Command {
-  return command
-    .option('--data <file>', 'price file: CSV (timestamp,price or OHLCV), List Historical Prices JSON, or a stream recording of a live run')
+export function addDataOptions(command: Command, perMarket = false): Command {
+  const data = 'price file: CSV (timestamp,price or OHLCV), List Historical Prices JSON, or a stream recording of a live run';
+  return (perMarket
+    ? command.option('--data <file>', `${data}; with a config, one per market: --data BTCUSD=btc.csv --data ETHUSD=eth.csv`, (v: string, prev: string[] | undefined) => [...(prev ?? []), v])
+    : command.option('--data <file>', data))
     .option('--price-column <name>', 'with a --data CSV: the column that holds the price (e.g. close, when the file also has average_price or vwap)')
     .option('--market <market>', 'replay the cached prices of this market (see tradeloop history fetch)')
     .option('--from <time>', 'with --market: first time, e.g. 2024-01-01')
@@ -155,7 +200,7 @@ function checkInitial(initial: Record<string, string>, market: string | undefine
 }
 
 /** The --robustness flags, or undefined without it; the others alone are refused, naming it. */
-function robustnessFlags(flags: BacktestFlags): { runs: number; seed: number | string; ruinPct: number; blockLength?: number } | undefined {
+function robustnessFlags(flags: Pick<BacktestFlags, 'robustness' | 'ruinPct' | 'seed' | 'blockLength'>): { runs: number; seed: number | string; ruinPct: number; blockLength?: number } | undefined {
   const runs = parsePositiveInt(flags.robustness, '--robustness');
   if (runs === undefined) {
     const stray = (['ruinPct', 'seed', 'blockLength'] as const).find((k) => flags[k] !== undefined);

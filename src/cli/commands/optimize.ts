@@ -2,6 +2,7 @@ import { type Command } from 'commander';
 import { availableParallelism } from 'node:os';
 import { LazyProgress, parseBps, parseInitial, parsePositiveInt } from '../../../backtest/cli-input.js';
 import { loadSeries, type DataFlags } from '../../../backtest/data-source.js';
+import { resolveRiskLimits } from '../../../backtest/limits.js';
 import { parseGrid, type Grid } from '../../../backtest/optimize/grid.js';
 import { searchSpace } from '../../../backtest/search/space.js';
 import { unitsOf } from '../../../backtest/money-units.js';
@@ -9,9 +10,7 @@ import { OPTIMIZE_METRICS, runOptimize, type OptimizeMetric, type OptimizeResult
 import { optimizeManifest, optimizeRobustness, writeOptimizeReport } from '../../../backtest/robustness/optimize.js';
 import { stabilityLines, stabilityToJson } from '../../../backtest/robustness/report.js';
 import { manifestToJson } from '../../../backtest/assumptions.js';
-import { DEFAULT_RISK_LIMITS } from '../../risk/index.js';
 import { LiveClock } from '../../clock/index.js';
-import { loadConfigFile } from '../../config/load.js';
 import { formatAmount, InputError } from '../../core/index.js';
 import { loadStrategy, marketsOf, parseParamString, resolveParams } from '../../strategy/index.js';
 import { type CliContext, writeLine } from '../context.js';
@@ -69,7 +68,7 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
     .option('--fee-bps <n>', 'fee in basis points (default 10)')
     .option('--slippage-bps <n>', 'slippage in basis points (default 0)')
     .option('--initial <ASSET=AMOUNT,...>', 'starting balances', 'USD=10000')
-    .option('-c, --config <file>', 'YAML config whose risk: section sets the risk limits')
+    .option('-c, --config <file>', 'YAML config whose risk: section sets the risk limits (default: ./config/default.yaml, else the built-in defaults, as tradeloop run)')
     .option('--top <n>', 'rows of the table (default 20)')
     .option('--json', 'print the ranked result as one JSON line')
     .option('--queue <url>', 'run the trials on `tradeloop worker` processes through Redis: redis://HOST:PORT or rediss:// (password from TRADELOOP_REDIS_PASSWORD)')
@@ -95,11 +94,13 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
       const clock = new LiveClock();
       const progress = new LazyProgress(ctx.stderr, () => clock.now(), 'optimize');
       const t0 = clock.now();
+      // the limits every mode takes: the located config's (--config, ./config/default.yaml, the built-in defaults)
+      const resolved = resolveRiskLimits(flags.config);
       const config = {
         strategy: flags.strategy, series, metric: metrics[0] as OptimizeMetric, baseParams,
         workers: parsePositiveInt(flags.workers, '--workers'), walkForward: parsePositiveInt(flags.walkForward, '--walk-forward'),
         feeBps: parseBps(flags.feeBps, '--fee-bps', 10), slippageBps: parseBps(flags.slippageBps, '--slippage-bps', 0), initial: parseInitial(flags.initial),
-        ...(flags.config !== undefined && { limits: loadConfigFile(flags.config).risk }),
+        limits: resolved.limits,
         // loaded only here: bullmq and ioredis slow string handling for the whole process (docs/backtest.md)
         ...(queue && { runJobs: (await import('../../queue/cli.js')).queuedRunner(queue, ctx) }),
       };
@@ -118,7 +119,7 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
       const robust = optimizeRobustness(grid, result, space === undefined);
       const front = metrics.length > 1 ? paretoFront(result.rows, metrics as OptimizeMetric[]) : undefined;
       const luck = optimizeLuck(result, series.length, series.length > 1 ? series.times[series.length - 1]! - series.times[0]! : 0, space ? spaceRanges(space) : gridRanges(grid)); // issue 25: stability map, walk-forward efficiency
-      const manifest = optimizeManifest({ definition, baseParams, grid, feeBps: parseBps(flags.feeBps, '--fee-bps', 10), slippageBps: parseBps(flags.slippageBps, '--slippage-bps', 0), initial: parseInitial(flags.initial), limits: flags.config === undefined ? DEFAULT_RISK_LIMITS : loadConfigFile(flags.config).risk, source: series.source, times: series.times });
+      const manifest = optimizeManifest({ definition, baseParams, grid, feeBps: parseBps(flags.feeBps, '--fee-bps', 10), slippageBps: parseBps(flags.slippageBps, '--slippage-bps', 0), initial: parseInitial(flags.initial), limits: resolved.limits, limitsFrom: resolved.origins, source: series.source, times: series.times });
       if (flags.out !== undefined) writeOptimizeReport(flags.out, { strategy: definition.name, source: series.source, points: series.length, grid, result, robustness: robust, manifest, notes: luckLines(luck) });
       if (flags.json) writeLine(ctx.stdout, JSON.stringify({ strategy: definition.name, points: series.length, elapsed_ms: elapsedMs, ...result, ...stabilityToJson(robust.map, robust.efficiency), luck: luckToJson(luck), ...(front && { objectives: metrics, pareto: front }), manifest: manifestToJson(manifest), ...(flags.out !== undefined && { out: flags.out }) }));
       else {

@@ -173,7 +173,6 @@ risk:
   max_order_notional: "25000"
   max_position:
     BTC: "1"
-  max_open_orders: 20
   max_intents_per_minute: 30
   daily_loss_limit: "5000"
 

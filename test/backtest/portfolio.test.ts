@@ -1,0 +1,85 @@
+/**
+ * The portfolio backtest: three strategies on two markets on one account, balances checked by hand;
+ * the data errors (a market without data, data no strategy trades, a duplicate timestamp); the tie
+ * rule of the merge.
+ */
+import { describe, expect, it } from 'vitest';
+import { MergedSeries, type MarketSeries } from '../../backtest/merge.js';
+import { runPortfolioBacktest, type PortfolioStrategy } from '../../backtest/portfolio.js';
+import { RiskLimitsSchema } from '../../src/risk/limits.js';
+import { resolveParams } from '../../src/strategy/index.js';
+import { spendOnce } from './portfolio-kit.js';
+
+const T0 = Date.UTC(2024, 0, 1);
+const H = 3_600_000;
+
+function series(market: string, prices: number[], start = T0, step = H): MarketSeries {
+  return { market: market as never, source: `${market}.csv`, times: Float64Array.from(prices, (_, i) => start + i * step), prices: Float64Array.from(prices) };
+}
+
+function strategy(name: string, params: Record<string, unknown>, allocation?: string): PortfolioStrategy {
+  const p = resolveParams(spendOnce, params, 'params') as Record<string, unknown>;
+  return { name, definition: spendOnce, params: p, markets: [p.market as never], ...(allocation !== undefined && { allocation }) };
+}
+
+const limits = RiskLimitsSchema.parse({ price_band_bps: 6_000 });
+
+describe('portfolio backtest', () => {
+  it('runs three strategies on two markets on one account: the first in config order takes the USD, the other is denied', async () => {
+    const run = await runPortfolioBacktest({
+      strategies: [
+        strategy('btc-a', { market: 'BTCUSD', usd: '6000', buy_at: 1, sell_at: 3 }),
+        strategy('eth-b', { market: 'ETHUSD', usd: '6000', buy_at: 1 }),
+        strategy('btc-c', { market: 'BTCUSD', usd: '3000', buy_at: 2 }),
+      ],
+      series: [series('BTCUSD', [20_000, 20_000, 21_000, 22_000]), series('ETHUSD', [1_000, 1_000, 1_100, 1_200])],
+      initial: { USD: '10000' }, feeBps: 10, limits,
+    });
+    // t0: BTCUSD's point comes first (config order): btc-a's 6000 USD buy is approved and reserves
+    // 6006 (fee 10 bps); then ETHUSD's point at the same time: eth-b's 6000 USD finds 3994 free, denied
+    const [a, b, c] = run.strategies;
+    expect(b).toMatchObject({ name: 'eth-b', decided: 1, approved: 0, denials: { INSUFFICIENT_BALANCE: 1 }, pnl: 0 });
+    // t1: btc-a fills at 20000: 6000 USD buys 0.3 BTC less the 0.1 % fee taken in BTC = 0.2997;
+    // btc-c asks 3000 USD, which fills at t2 at 21000: 3000 / 21000 × 0.999 = 0.14271428 BTC
+    // t2: btc-a sells its own 0.2997 BTC, filled at t3 at 22000: 6593.40 less 6.5934 fee
+    expect(a).toMatchObject({ name: 'btc-a', approved: 2, roundTrips: 1, wins: 1, fees: '12.5934', realizedPnl: '586.8066', positions: [{ market: 'BTCUSD', amount: '0' }] });
+    expect(c).toMatchObject({ name: 'btc-c', approved: 1, fees: '3', positions: [{ market: 'BTCUSD', amount: '0.14271428' }] });
+    // open at 22000 against its cost (3000 USD, less the fraction of a cent the 8-decimal base leaves)
+    expect(c!.unrealizedPnl).toBeCloseTo(0.14271428 * 22_000 - 3_000, 3);
+    // USD: 10000 − 6000 − 3000 + 6586.80 (the ledger keeps USD to the cent) = 7586.80
+    expect(run.finalBalances).toEqual({ USD: '7586.8', BTC: '0.14271428' });
+    expect([...run.equity]).toEqual([10_000, 10_000, 9_994, 9_994, 1_000 + 0.44241428 * 21_000, 1_000 + 0.44241428 * 21_000, 7_586.8 + 0.14271428 * 22_000, 7_586.8 + 0.14271428 * 22_000]);
+    expect(run.markets.map((m) => [m.market, m.held, m.exposure])).toEqual([['BTCUSD', '0.14271428', 0.14271428 * 22_000], ['ETHUSD', '0', 0]]);
+    expect(run.feesPaid).toBe('15.5934');
+    expect(run.decisions).toEqual({ approve: 3, INSUFFICIENT_BALANCE: 1 });
+  });
+
+  it('merges by time: equal times in the order the markets are given, different spacings each at its own points', () => {
+    const m = new MergedSeries([series('BTCUSD', [1, 2, 3], T0, 2 * H), series('ETHUSD', [10, 20, 30, 40, 50], T0, H)]);
+    const order: string[] = [];
+    for (let k = m.next(); k >= 0; k = m.next()) order.push(`${k === 0 ? 'B' : 'E'}${m.point}`);
+    expect(order).toEqual(['B0', 'E0', 'E1', 'B1', 'E2', 'E3', 'B2', 'E4']);
+    expect(m.total).toBe(8);
+  });
+
+  it('refuses a market without data, data no strategy trades and markets of two quote assets, before the run', async () => {
+    const btc = series('BTCUSD', [20_000, 20_000]);
+    const run = (strategies: PortfolioStrategy[], s: MarketSeries[]) => runPortfolioBacktest({ strategies, series: s, limits });
+    await expect(run([strategy('a', { market: 'BTCUSD' }), strategy('b', { market: 'ETHUSD' })], [btc])).rejects.toThrow(/--data: no data for ETHUSD \(traded by strategy b\): add --data ETHUSD=FILE/);
+    await expect(run([strategy('a', { market: 'BTCUSD' })], [btc, series('ETHUSD', [1, 2])])).rejects.toThrow(/ETHUSD=ETHUSD.csv: no strategy of the config trades ETHUSD/);
+    await expect(run([strategy('a', { market: 'BTCUSD' }), strategy('b', { market: 'BTCEUR' })], [btc, series('BTCEUR', [1, 2])])).rejects.toThrow(/priced in USD and EUR/);
+  });
+
+  it('gives each strategy its own P&L and correlates their daily changes', async () => {
+    const D = 86_400_000;
+    const run = await runPortfolioBacktest({
+      strategies: [strategy('x', { market: 'BTCUSD', usd: '1000' }), strategy('y', { market: 'ETHUSD', usd: '1000' })],
+      series: [series('BTCUSD', [100, 100, 110, 105, 120, 100], T0, D), series('ETHUSD', [10, 10, 11, 10.5, 12, 10], T0, D)],
+      initial: { USD: '10000' }, limits,
+    });
+    // the two markets move alike, day by day: the strategies' daily P&L changes correlate fully
+    expect(run.correlation.days).toBeGreaterThanOrEqual(4);
+    expect(run.correlation.matrix[0]![1]).toBeCloseTo(1, 6);
+    expect(run.strategies.map((s) => s.pnl)).toEqual([expect.closeTo(run.strategies[1]!.pnl, 6), expect.any(Number)]);
+  });
+});
