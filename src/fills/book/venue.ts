@@ -1,7 +1,7 @@
 import { type Instrument, type MarketSymbol, type PriceLevel } from '../../core/index.js';
 import { tradingInstruments } from '../../platform/instruments.js';
 import type { TransferLimitConfig } from '../../platform/transfer-limits.js';
-import { INTERNAL_DEBIT, PointProfiles, usdValue } from '../point/transfers.js';
+import { INTERNAL_DEBIT, PointProfiles, usdValue } from '../rules/transfers.js';
 import type { RecordedTrade } from '../../venue/polling/recent-trades.js';
 import { OWN, RecordedBookFunds } from './funds.js';
 import { RecordedBookMatcher } from './matching.js';
