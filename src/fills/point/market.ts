@@ -15,7 +15,7 @@
  * - balances live in point replay's ledger (exact integer units, `ledger.ts`): placement reserves
  *   funds (available → trading), fills move them; the fill arithmetic is in units too (`fills.ts`);
  * - internal transfers move available funds between the replay's profiles under the sandbox's transfer
- *   limits, settled at once (see `transfers.ts`).
+ *   limits, settled at once (see `../rules/transfers.ts`, shared with the book fill model).
  *
  * Every method is synchronous: the backtest driver steps it directly, and PointVenue wraps it in the
  * Venue port's promises so the live executors run unchanged.
