@@ -18,6 +18,8 @@ const simPart = (part, others, why) =>
     ],
     ['**/*.test.ts'],
   );
+const SIM_FACE = { ...noImport('(^|/)sim/index\\.js$', 'src/sim/index.ts is the sandbox\'s face and loads the whole simulated platform: import the file you need.'), allowTypeImports: true };
+const FILLS_APART = 'Point replay (src/fills/point) and the book fill model (src/fills/book) never import each other: what they share is in src/fills/rules, or src/platform where it is the platform\'s rule.';
 const SIM_KERNEL = ['errors', 'ids', 'time', 'hash', 'owners', 'wire-fields'].map((f) => `src/sim/${f}.ts`);
 const SIM_BOUNDARIES = [
   boundary(
@@ -45,11 +47,13 @@ const SIM_BOUNDARIES = [
       noImport('(^|/)sim/prices/', 'The sandbox serves the simulated platform: price files are the backtester\'s.'),
     ],
   ),
-  boundary(
-    ['src/**/*.ts'],
-    [{ ...noImport('(^|/)sim/index\\.js$', 'src/sim/index.ts is the sandbox\'s face and loads the whole simulated platform: import the file you need.'), allowTypeImports: true }],
-    ['src/sim/**', 'src/sandbox/**'],
-  ),
+  boundary(['src/**/*.ts'], [SIM_FACE], ['src/sim/**', 'src/sandbox/**']),
+  // Each fill rule is written once: point replay and the book fill model share theirs through
+  // src/fills/rules (and src/platform, with the simulator), never through each other's files. These
+  // boundaries come after the one above, which they repeat (a later config replaces a rule's options).
+  boundary(['src/fills/point/**/*.ts'], [SIM_FACE, noImport('^\\.\\./book/', FILLS_APART)], ['**/*.test.ts']),
+  boundary(['src/fills/book/**/*.ts'], [SIM_FACE, noImport('^\\.\\./point/', FILLS_APART)], ['**/*.test.ts']),
+  boundary(['src/fills/rules/**/*.ts'], [SIM_FACE, noImport('^\\.\\./(point|book|paper)/', 'src/fills/rules holds what the fill models share: it imports none of them.')], ['**/*.test.ts']),
   // The built-in strategies are examples of the public API: they import what a user's plugin can.
   boundary(
     ['strategies/**/*.ts'],

@@ -8,6 +8,7 @@ import { compare, dividedBy, exactOf, exactOfDecimal, exactOfNumber, isMultipleO
 import { pow10 } from '../core/units.js';
 import type { Instrument, NotionalCaps } from '../core/instrument.js';
 import { type OrderType, type Side, type TimeInForce } from '../core/messages.js';
+import { isStopType } from './order-life.js';
 
 const TIF_BY_TYPE: Readonly<Record<OrderType, readonly TimeInForce[]>> = {
   MARKET: ['IOC'],
@@ -98,9 +99,6 @@ function refuse(field: OrderField, kind: ViolationKind, reason: string, details:
 
 /** How far from mid a taker limit price may be before the platform rejects the order (15 %). */
 export const PLATFORM_PRICE_BAND = new D('0.15');
-
-/** Why the platform rejects a post-only order that would take at entry (status REJECTED). */
-export const POST_ONLY_TAKES = 'post-only order would take liquidity';
 
 /**
  * The platform's taker price band: the reason a marketable LIMIT order at `price` is rejected when
@@ -293,7 +291,7 @@ function forbid(value: unknown, field: OrderField, why: () => string): void {
 }
 
 function checkFields(type: OrderType, side: Side, req: OrderRequest): void {
-  const stop = type === 'STOP_MARKET' || type === 'STOP_LIMIT';
+  const stop = isStopType(type);
   if (stop && side !== 'SELL') refuse('side', 'invalid', `${type} orders are sell-only (stop loss): use SELL`);
   if (type === 'MARKET' && side === 'BUY') {
     need(req.quoteAmount, 'quote_amount', () => 'for MARKET BUY orders (the quote currency to spend)');

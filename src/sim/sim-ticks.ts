@@ -6,6 +6,7 @@
  * so the platform file holds its commands and queries.
  */
 import { type Clock, type TimerHandle } from '../clock/clock.js';
+import { gttExpired } from '../platform/order-life.js';
 import { type MarketRegistry } from './exchange/market-registry.js';
 import { type MarketState } from './exchange/market-state.js';
 import { type MatchingEngine } from './exchange/matching.js';
@@ -99,7 +100,7 @@ export class SimTicks {
 
   private tickMarket(m: MarketState, tick: number, tickAt: number): void {
     for (const o of [...m.bids, ...m.asks, ...m.stops]) {
-      if (o.expiresAt !== undefined && o.expiresAt <= tickAt) this.s.settlement.close(o, 'CANCELLED', o.expiresAt, m, 'GTT expired');
+      if (gttExpired(o.expiresAt, tickAt)) this.s.settlement.close(o, 'CANCELLED', o.expiresAt!, m, 'GTT expired');
     }
     this.s.matching.triggerStops(m, tick, tickAt);
     this.s.matching.onTick(m, tick, tickAt);

@@ -1,5 +1,6 @@
 import { D } from '../core/decimal.js';
 import { InputError } from '../core/errors.js';
+import { isStopType } from '../platform/order-life.js';
 import { type IdSource } from './ids.js';
 import { type Ledger } from './exchange/ledger.js';
 import { type MarketState, type TapeTrade } from './exchange/market-state.js';
@@ -107,7 +108,7 @@ export function restoreSnapshot(p: SnapshotParts, s: SimSnapshot): void {
   for (const o of orders) {
     if (isClosed(o.status) || o.status !== 'OPEN') continue;
     const market = p.market(o.market);
-    if ((o.type === 'STOP_MARKET' || o.type === 'STOP_LIMIT') && !o.isTriggered) market.stops.push(o);
+    if (isStopType(o.type) && !o.isTriggered) market.stops.push(o);
     else market.rest(o);
   }
   p.settlement.restore(s.executions.map((e) => decode<SimExecution>(e, EXECUTION_DECIMALS)));

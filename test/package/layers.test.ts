@@ -13,10 +13,10 @@ beforeAll(() => {
   eslint = new ESLint({ cwd: ROOT });
 });
 
-/** The messages of the layer rule for `code` placed at `file`. */
-async function layerMessages(file: string, code: string): Promise<string[]> {
+/** The messages of the layer rule (or of `ruleId`, the boundaries' rule) for `code` placed at `file`. */
+async function layerMessages(file: string, code: string, ruleId = '@typescript-eslint/no-restricted-imports'): Promise<string[]> {
   const [result] = await eslint.lintText(`${code}\nexport { x };\n`, { filePath: join(ROOT, file) });
-  return result!.messages.filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports').map((m) => m.message);
+  return result!.messages.filter((m) => m.ruleId === ruleId).map((m) => m.message);
 }
 
 const REFUSED: ReadonlyArray<readonly [rule: string, file: string, code: string, says: RegExp]> = [
@@ -29,11 +29,28 @@ const REFUSED: ReadonlyArray<readonly [rule: string, file: string, code: string,
   ['the engine stays below the live application', 'src/engine/probe.ts', "import { x } from '../live/index.js';", /src\/engine\/ imports only/],
   ['the engine never starts a sandbox', 'src/engine/probe.ts', "import { x } from '../sandbox/index.js';", /never starts a sandbox/],
   ['live stays below backtest/', 'src/live/probe.ts', "import { x } from '../../backtest/run.js';", /src\/live\/ imports only/],
+  ['the simulator never imports the fill models', 'src/sim/exchange/probe.ts', "import { x } from '../../fills/rules/transfers.js';", /src\/sim\/ imports only/],
   ['fills stay below backtest/', 'src/fills/point/probe.ts', "import { x } from '../../../backtest/run.js';", /src\/fills\/ imports only/],
   ['backtest/ stays below the CLI', 'backtest/probe.ts', "import { x } from '../src/cli/main.js';", /backtest\/ imports only/],
   ['ops never imports backtest/', 'src/ops/probe.ts', "import { x } from '../../backtest/run.js';", /Only the CLI, the queue's trial runner and the test kit/],
   ['the queue takes only types from backtest/ outside its trial runner', 'src/queue/probe.ts', "import { x } from '../../backtest/optimize/job.js';", /the rest of the queue takes its types only/],
   ['the API never imports the queue', 'src/api/http/probe.ts', "import { x } from '../../queue/connect.js';", /never imports the queue/],
+];
+
+/** The fill models' own boundaries (the simulator's rule, no-restricted-imports): what they share goes through src/fills/rules. */
+const FILLS_REFUSED: ReadonlyArray<readonly [rule: string, file: string, code: string, says: RegExp]> = [
+  ['point replay never imports the book fill model', 'src/fills/point/probe.ts', "import { x } from '../book/matching.js';", /never import each other/],
+  ['the book fill model never imports point replay', 'src/fills/book/probe.ts', "import { x } from '../point/transfers.js';", /never import each other/],
+  ['the shared rules import no fill model', 'src/fills/rules/probe.ts', "import { x } from '../point/market.js';", /imports none of them/],
+  ['the simulator imports neither fills nor anything above src/platform', 'src/sim/exchange/probe.ts', "import { x } from '../../fills/point/stops.js';", /src\/core, src\/clock and src\/platform alone/],
+  ['a fill model still never imports src/sim/index.ts', 'src/fills/point/probe.ts', "import { x } from '../../sim/index.js';", /the sandbox's face/],
+];
+
+const FILLS_ALLOWED: ReadonlyArray<readonly [file: string, code: string]> = [
+  ['src/fills/point/probe.ts', "import { x } from '../rules/transfers.js';"],
+  ['src/fills/book/probe.ts', "import { x } from '../rules/transfers.js';"],
+  ['src/fills/paper/probe.ts', "import { x } from '../book/venue.js';"],
+  ['src/sim/exchange/probe.ts', "import { x } from '../../platform/order-life.js';"],
 ];
 
 const ALLOWED: ReadonlyArray<readonly [file: string, code: string]> = [
@@ -56,6 +73,14 @@ describe('the layers (eslint.config.js)', () => {
 
   it.each(ALLOWED)('lets %s import downward', async (file, code) => {
     expect(await layerMessages(file, code)).toEqual([]);
+  }, 60_000);
+
+  it.each(FILLS_REFUSED)('%s: refuses %s importing %s', async (_rule, file, code, says) => {
+    expect(await layerMessages(file, code, 'no-restricted-imports')).toEqual(expect.arrayContaining([expect.stringMatching(says)]));
+  }, 60_000);
+
+  it.each(FILLS_ALLOWED)('lets %s import the shared rules', async (file, code) => {
+    expect(await layerMessages(file, code, 'no-restricted-imports')).toEqual([]);
   }, 60_000);
 
   it('reaches every file: none lies deeper than the rules count (three folders below src/X or backtest/)', () => {

@@ -8,7 +8,8 @@ import { D, type Dec, type MarketSymbol, type PriceLevel } from '../../core/inde
 import type { RecordedTrade } from '../../venue/polling/recent-trades.js';
 import type { RecordedBookFunds } from './funds.js';
 import { Book, bookMid, type Level } from './levels.js';
-import { coversAll, isDone, takesOnly, toRecord, type BookOrder } from './order.js';
+import { isDone, toRecord, type BookOrder } from './order.js';
+import { byDecimal, byNumber, crosses, fokCovered, gttExpired, isStopType, postOnlyRefusal, stopFires, takesOnly } from '../../platform/order-life.js';
 import type { VenueFill, VenueOrder } from '../../venue/venue.js';
 
 export class RecordedBookMatcher {
@@ -67,7 +68,7 @@ export class RecordedBookMatcher {
     if (this.resting.size === 0) return this.funds.fills.slice(before);
     const price = new D(t.price);
     let left = new D(t.amount);
-    const crossed = [...this.resting].filter((o) => o.market === market && o.arrivesAt < t.at && (o.side === 'BUY' ? price.lte(o.price!) : price.gte(o.price!)));
+    const crossed = [...this.resting].filter((o) => o.market === market && o.arrivesAt < t.at && crosses(o.side, price, o.price!, byDecimal));
     crossed.sort((a, b) => (a.side === b.side ? (a.side === 'BUY' ? b.price!.comparedTo(a.price!) : a.price!.comparedTo(b.price!)) : 0));
     for (const order of crossed) {
       if (!left.gt(0)) break;
@@ -85,7 +86,7 @@ export class RecordedBookMatcher {
       const order = this.pending.shift()!;
       this.enter(order, order.arrivesAt);
     }
-    if (this.expiring.size > 0) for (const order of [...this.expiring]) if (order.rule.expiresAt! <= at) this.close(order, 'CANCELLED');
+    if (this.expiring.size > 0) for (const order of [...this.expiring]) if (gttExpired(order.rule.expiresAt, at)) this.close(order, 'CANCELLED');
   }
 
   /** A placed order (its funds held): it meets the book now with no latency, else waits until it arrives. */
@@ -117,11 +118,11 @@ export class RecordedBookMatcher {
   /** An order reaching the venue: a stop waits OPEN for its trigger, any other order runs its taker phase. */
   private enter(order: BookOrder, at: number): void {
     if (order.status !== 'SUBMITTED') return;
-    if (order.rule.expiresAt !== undefined && order.rule.expiresAt <= at) {
+    if (gttExpired(order.rule.expiresAt, at)) {
       this.close(order, 'CANCELLED');
       return;
     }
-    if (order.type === 'STOP_MARKET' || order.type === 'STOP_LIMIT') {
+    if (isStopType(order.type)) {
       order.status = 'OPEN';
       this.stops.add(order);
       if (order.rule.expiresAt !== undefined) this.expiring.add(order);
@@ -130,13 +131,13 @@ export class RecordedBookMatcher {
     this.execute(order, at);
   }
 
-  /** Fires the stops of `market` the book's mid has reached (at or below the stop price), oldest first. */
+  /** Fires the stops of `market` the book's mid has reached (the platform's stop trigger), oldest first. */
   private trigger(market: MarketSymbol, book: Book, at: number): void {
     if (this.stops.size === 0) return;
     const mid = book.midPrice();
     if (mid === undefined) return;
     for (const order of [...this.stops]) {
-      if (order.market !== market || mid > order.rule.stopPrice!.toNumber()) continue;
+      if (order.market !== market || !stopFires(mid, order.rule.stopPrice!.toNumber(), byNumber)) continue;
       this.stops.delete(order);
       order.triggered = true;
       this.execute(order, at);
@@ -147,13 +148,12 @@ export class RecordedBookMatcher {
   private execute(order: BookOrder, at: number): void {
     const book = this.books.get(order.market);
     const side = order.side === 'BUY' ? book?.asks : book?.bids;
-    const crosses = (p: Dec): boolean => order.price === undefined || (order.side === 'BUY' ? p.lte(order.price) : p.gte(order.price));
-    const levels = (side ?? []).filter((l) => crosses(l.price));
-    if (order.type === 'POST_ONLY_LIMIT' && levels.length > 0) {
+    const levels = (side ?? []).filter((l) => order.price === undefined || crosses(order.side, l.price, order.price, byDecimal));
+    if (postOnlyRefusal(order.type, levels.length > 0) !== undefined) {
       this.close(order, 'REJECTED');
       return;
     }
-    if (order.rule.timeInForce === 'FOK' && !coversAll(order, levels)) {
+    if (order.rule.timeInForce === 'FOK' && order.baseAmount !== undefined && !fokCovered(order.baseAmount, levels)) {
       this.close(order, 'CANCELLED');
       return;
     }
@@ -163,7 +163,7 @@ export class RecordedBookMatcher {
     }
     if (book) book[order.side === 'BUY' ? 'asks' : 'bids'] = (side ?? []).filter((l) => l.amount.gt(0));
     if (isDone(order)) this.close(order, 'FILLED');
-    else if (takesOnly(order)) this.close(order, 'CANCELLED');
+    else if (takesOnly(order.type, order.rule.timeInForce)) this.close(order, 'CANCELLED');
     else {
       order.status = 'OPEN';
       this.resting.add(order);
@@ -176,7 +176,7 @@ export class RecordedBookMatcher {
     const side = order.side === 'BUY' ? book.asks : book.bids;
     for (const level of side) {
       if (isDone(order)) break;
-      if (order.side === 'BUY' ? level.price.gt(order.price!) : level.price.lt(order.price!)) break;
+      if (!crosses(order.side, level.price, order.price!, byDecimal)) break;
       this.funds.fillAt(order, level, order.price!, at);
     }
     book[order.side === 'BUY' ? 'asks' : 'bids'] = side.filter((l) => l.amount.gt(0));

@@ -1,13 +1,14 @@
 /**
  * An order of the recorded-book venue (venue.ts): what it holds while it lives, and its
- * entry: the platform's one set of order rules, the notional cap against the recorded book's mid and
- * the GTT minimum, all checked when it is placed, before any funds are held.
+ * entry: the platform's order rules with the notional cap against the recorded book's mid
+ * (`checkOrder`) and the GTT minimum (`gttTooSoon`), all checked when it is placed, before any funds
+ * are held.
  */
 import { D, type Dec, type MarketSymbol } from '../../core/index.js';
-import { capViolation, isViolation, ruleOrder, type RuledOrder } from '../../platform/order-rules.js';
-import { DEFAULT_RULES } from '../../sim/exchange/trading.js';
+import { checkOrder, isViolation, type RuledOrder } from '../../platform/order-rules.js';
+import { gttTooSoon, MIN_GTT_MS } from '../../platform/order-life.js';
 import { platformInstrument } from '../../platform/instruments.js';
-import { bookMid, type Book, type Level } from './levels.js';
+import { bookMid, type Book } from './levels.js';
 import { toVenueOrder } from '../../venue/sim-venue.js';
 import { VenueRejectedError, type PlaceOrderRequest, type VenueOrder } from '../../venue/venue.js';
 
@@ -51,15 +52,15 @@ export interface Entry {
  * the platform refuses it (bad fields or precision, a notional past the cap, a GTT expiring too soon).
  */
 export function newOrder(req: PlaceOrderRequest, e: Entry): { order: BookOrder; reference: Dec | undefined } {
-  const instrument = platformInstrument(req.market);
-  const rule = ruleOrder(req, instrument);
-  if (isViolation(rule)) throw new VenueRejectedError(rule.kind === 'precision' ? 'EXCEED_PRECISION' : 'BAD_REQUEST', rule.message, { field: rule.field, ...rule.details });
   const reference = e.book && bookMid(e.book);
-  const cap = capViolation(rule, instrument, reference ? { reference } : {});
-  if (cap !== undefined) throw new VenueRejectedError('NOTIONAL_VALUE_TOO_LARGE', cap.reason, cap.details);
+  const rule = checkOrder(req, platformInstrument(req.market), reference ? { reference } : {});
+  if (isViolation(rule)) {
+    if (rule.kind === 'cap') throw new VenueRejectedError('NOTIONAL_VALUE_TOO_LARGE', rule.reason, rule.details);
+    throw new VenueRejectedError(rule.kind === 'precision' ? 'EXCEED_PRECISION' : 'BAD_REQUEST', rule.message, { field: rule.field, ...rule.details });
+  }
   const now = e.now;
-  if (rule.expiresAt !== undefined && rule.expiresAt <= now + DEFAULT_RULES.minGttMs) {
-    throw new VenueRejectedError('BAD_REQUEST', `expiration_date: a GTT order must expire more than ${DEFAULT_RULES.minGttMs / 1000} s after it is placed (${new Date(now).toISOString()}), got ${new Date(rule.expiresAt).toISOString()}`, { field: 'expiration_date' });
+  if (rule.expiresAt !== undefined && gttTooSoon(rule.expiresAt, now)) {
+    throw new VenueRejectedError('BAD_REQUEST', `expiration_date: a GTT order must expire more than ${MIN_GTT_MS / 1000} s after it is placed (${new Date(now).toISOString()}), got ${new Date(rule.expiresAt).toISOString()}`, { field: 'expiration_date' });
   }
   const order: BookOrder = {
     id: e.nextId(), refId: req.refId, market: req.market, side: rule.side, type: rule.type, rule,
@@ -73,17 +74,6 @@ export function newOrder(req: PlaceOrderRequest, e: Entry): { order: BookOrder; 
 export function isDone(order: BookOrder): boolean {
   if (order.quoteAmount !== undefined) return order.spent;
   return !order.baseAmount!.minus(order.amountFilled).gt(0);
-}
-
-/** Whether what the taker phase leaves of the order closes rather than rests (market, stop market, IOC, FOK). */
-export function takesOnly(order: BookOrder): boolean {
-  return order.type === 'MARKET' || order.type === 'STOP_MARKET' || order.rule.timeInForce === 'IOC' || order.rule.timeInForce === 'FOK';
-}
-
-/** FOK: whether the crossing levels hold the whole order. */
-export function coversAll(order: BookOrder, levels: readonly Level[]): boolean {
-  if (order.baseAmount !== undefined) return !order.baseAmount.gt(levels.reduce((s, l) => s.plus(l.amount), new D(0)));
-  return true;
 }
 
 /** The order as the Venue port reports one. */

@@ -1,7 +1,7 @@
 import { type Instrument, type MarketSymbol, type PriceLevel } from '../../core/index.js';
 import { tradingInstruments } from '../../platform/instruments.js';
 import type { TransferLimitConfig } from '../../platform/transfer-limits.js';
-import { INTERNAL_DEBIT, PointProfiles, usdValue } from '../point/transfers.js';
+import { INTERNAL_DEBIT, PointProfiles, usdValue } from '../rules/transfers.js';
 import type { RecordedTrade } from '../../venue/polling/recent-trades.js';
 import { OWN, RecordedBookFunds } from './funds.js';
 import { RecordedBookMatcher } from './matching.js';
@@ -72,7 +72,7 @@ export interface RecordedBookVenueOptions {
  * execution reaches the venue (after the latency) no later than the quote's `expires_at`, and are
  * refused after it; they settle at once, without a fee. Internal transfers move available funds to
  * and from the replay's other profiles under the sandbox's transfer limits, settled at once, as in
- * point replay (`point-transfers.ts`: the same checks, codes and words).
+ * point replay (`../rules/transfers.ts`: one implementation, the same checks, codes and words).
  *
  * This class is the Venue port over its parts, beside it: order entry and its checks
  * (order.ts), funds and fills (funds.ts), matching on books and trades

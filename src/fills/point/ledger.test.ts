@@ -63,6 +63,17 @@ describe('PointLedger: the sim ledger in exact units', () => {
     expect(text(l, 'p')).toEqual([['USD', '10', '0']]);
   });
 
+  it('lists an asset its funds check read, where the sandbox\'s Ledger does not (one reason the sandbox keeps its own: docs/backtest.md)', () => {
+    const units = new PointLedger();
+    const decimals = new Ledger();
+    for (const l of [units, decimals]) {
+      l.credit('p', 'USD', new D('10'));
+      expect(() => l.reserve('p', 'BTC', new D('0.5'))).toThrow('insufficient BTC funds in profile p: 0.5 needed, 0 available');
+    }
+    expect(text(decimals, 'p')).toEqual([['USD', '10', '0']]);
+    expect(text(units, 'p')).toEqual([['USD', '10', '0'], ['BTC', '0', '0']]);
+  });
+
   it('hands out readings that keep their values, are the same object until a change, and write as JSON', () => {
     const l = new PointLedger();
     l.credit('p', 'USD', new D('100'));

@@ -15,7 +15,7 @@
  * - balances live in point replay's ledger (exact integer units, `ledger.ts`): placement reserves
  *   funds (available → trading), fills move them; the fill arithmetic is in units too (`fills.ts`);
  * - internal transfers move available funds between the replay's profiles under the sandbox's transfer
- *   limits, settled at once (see `transfers.ts`).
+ *   limits, settled at once (see `../rules/transfers.ts`, shared with the book fill model).
  *
  * Every method is synchronous: the backtest driver steps it directly, and PointVenue wraps it in the
  * Venue port's promises so the live executors run unchanged.
@@ -27,12 +27,13 @@ import { unitsToNumber } from '../../core/units.js';
 import { buyByBase, buyByQuote, buyReservation, rateOfBps, sellByBase, slipped, type FillAmounts } from './fills.js';
 import { PointLedger } from './ledger.js';
 import { checkCommand, executionsSince, nonNegative, PointFill, type PointExecution, type PointOrder, type PointOrderCommand, type PointQuote, type PointQuoteExecution } from './orders.js';
-import { isStopType, PointStops } from './stops.js';
-import { INTERNAL_DEBIT, PointProfiles, usdValue, type PointTransfer, type PointTransferRequest } from './transfers.js';
+import { PointStops } from './stops.js';
+import { INTERNAL_DEBIT, PointProfiles, usdValue, type PointTransfer, type PointTransferRequest } from '../rules/transfers.js';
 import { type PointMarketOptions } from './options.js';
 import { type TransferLimitView } from '../../sim/platform/transfer-limit-rules.js';
 import { offerQuotes, PointQuoteExecutions, type PointQuoteRequest, type QuoteTerms } from './quotes.js';
-import { POST_ONLY_TAKES, takerBandRefusal } from '../../platform/order-rules.js';
+import { takerBandRefusal } from '../../platform/order-rules.js';
+import { byNumber, crosses, gttExpired, isStopType, postOnlyRefusal, takesOnly } from '../../platform/order-life.js';
 
 export type { PointMarketOptions } from './options.js';
 
@@ -287,7 +288,7 @@ export class PointMarket {
     let closed = false;
     for (const o of this.open) {
       if (o.market !== market || o.status !== 'OPEN') continue;
-      if (o.expiresAt !== undefined && o.expiresAt <= p.at) {
+      if (gttExpired(o.expiresAt, p.at)) {
         this.close(o, 'CANCELLED', 'GTT expired', false);
       } else {
         const fill = this.stops.size > 0 && this.stops.waits(o.id) ? this.triggered(o, p) : o.fresh ? this.firstChance(o, p) : this.resting(o, p);
@@ -312,21 +313,23 @@ export class PointMarket {
   /** The point after placement (or a stop's trigger): MARKET fills; a marketable limit fills (slipped, capped at the limit). */
   private firstChance(o: PointOrder, p: MarketPoint): FillAmounts | undefined {
     if (o.type === 'MARKET' || o.type === 'STOP_MARKET') return this.atSlipped(o, p, false);
-    const marketable = o.side === 'BUY' ? p.price <= o.limit : p.price >= o.limit;
+    const marketable = crosses(o.side, p.price, o.limit, byNumber);
+    // the platform's entry rules, with the point's price as the mid: the same status and words as the sandbox
+    const postOnly = postOnlyRefusal(o.type, marketable);
+    if (postOnly !== undefined) return void this.close(o, 'REJECTED', postOnly, false);
     if (marketable) {
-      // the platform's entry rules, with the point's price as the mid: the same status and words as the sandbox
-      if (o.type === 'POST_ONLY_LIMIT') return void this.close(o, 'REJECTED', POST_ONLY_TAKES, false);
       const band = o.type === 'LIMIT' ? takerBandRefusal(o.terms.price as Dec, this.priceOf(p)) : undefined;
       if (band !== undefined) return void this.close(o, 'REJECTED', band, false);
       return this.atSlipped(o, p, true);
     }
-    if (o.timeInForce === 'IOC' || o.timeInForce === 'FOK') return void this.close(o, 'CANCELLED', `${o.timeInForce} order not marketable at the next point`, false);
+    // an immediate order's remainder (here: all of it) is cancelled; the others rest
+    if (takesOnly(o.type, o.timeInForce)) return void this.close(o, 'CANCELLED', `${o.timeInForce} order not marketable at the next point`, false);
     return undefined;
   }
 
   /** Later points: a resting limit fills in full at its limit price once the price reaches it. */
   private resting(o: PointOrder, p: MarketPoint): FillAmounts | undefined {
-    const reached = o.side === 'BUY' ? p.price <= o.limit : p.price >= o.limit;
+    const reached = crosses(o.side, p.price, o.limit, byNumber);
     return reached ? this.amounts(o, o.limitPrice as Exact) : undefined;
   }
 

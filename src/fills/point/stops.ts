@@ -1,17 +1,13 @@
 /**
  * Stop orders in point replay (`market.ts`). On the platform STOP_MARKET and STOP_LIMIT are
- * sell-only stop losses that wait untriggered until the market falls to `stop_price`; point replay
+ * sell-only stop losses that wait untriggered until the market falls to `stop_price` (the trigger is
+ * src/platform/order-life.ts's `stopFires`); point replay
  * knows one price per point, so a stop waits (its base reserved like any sell) and fires at the first
  * point after the one it was placed at whose price is at or below `stop_price`. From that point on it
  * is the order it turns into: a STOP_MARKET sells like a MARKET sell at that point's price, a
  * STOP_LIMIT is a limit sell at `price` (filled there if marketable, else resting).
  */
-import type { OrderType } from '../../core/messages.js';
-
-/** The order types that wait for a trigger. */
-export function isStopType(type: OrderType): boolean {
-  return type === 'STOP_MARKET' || type === 'STOP_LIMIT';
-}
+import { byNumber, stopFires } from '../../platform/order-life.js';
 
 /**
  * The untriggered stop orders of one replay, by order id. A stop leaves the book when it fires or
@@ -35,10 +31,10 @@ export class PointStops {
     return this.waiting.has(orderId);
   }
 
-  /** Whether the waiting stop `orderId` fires at `price` (at or below its stop price); a fired stop leaves the book. */
+  /** Whether the waiting stop `orderId` fires at `price` (the platform's stop trigger); a fired stop leaves the book. */
   fires(orderId: string, price: number): boolean {
     const stop = this.waiting.get(orderId);
-    if (stop === undefined || price > stop) return false;
+    if (stop === undefined || !stopFires(price, stop, byNumber)) return false;
     this.waiting.delete(orderId);
     return true;
   }

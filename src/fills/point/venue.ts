@@ -4,7 +4,7 @@ import type { RuledOrder } from '../../platform/order-rules.js';
 import { tradingInstruments } from '../../platform/instruments.js';
 import type { PointMarket } from './market.js';
 import type { PointExecution, PointOrder, PointQuoteExecution } from './orders.js';
-import type { PointTransfer } from './transfers.js';
+import type { PointTransfer } from '../rules/transfers.js';
 import { mapError, toTransferLimitRow } from '../../venue/sim-venue.js';
 import {
   TRANSFER_INTENT_TYPE,

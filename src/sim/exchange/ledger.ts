@@ -19,6 +19,7 @@ export interface BalanceChange {
 /**
  * What a simulated venue's accounts ask of a ledger. The sandbox keeps the Ledger below; point replay
  * keeps its own in exact integer units (`../../fills/point/ledger.ts`), whose balances are the same.
+ * Why two implementations: docs/backtest.md, "Two ledgers, on purpose".
  */
 export interface Balances {
   get(profileId: string, asset: string): Balance;

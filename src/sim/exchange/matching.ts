@@ -1,6 +1,7 @@
 import { D, type Dec, ZERO } from '../../core/decimal.js';
 import { type LiveLevel, type MarketState } from './market-state.js';
-import { POST_ONLY_TAKES, takerBandRefusal } from '../../platform/order-rules.js';
+import { takerBandRefusal } from '../../platform/order-rules.js';
+import { byDecimal, byNumber, crosses, fokCovered, gttExpired, gttTooSoon, isStopType, postOnlyRefusal, stopFires, takesOnly } from '../../platform/order-life.js';
 import { type SimOrder, isClosed } from './order-types.js';
 import { type Settlement } from './settlement.js';
 import { type TradingRules } from './trading.js';
@@ -23,11 +24,11 @@ export class MatchingEngine {
    * it waited for entry is cancelled as expired.
    */
   enter(order: SimOrder, market: MarketState, tick: number, at: number): void {
-    if (order.expiresAt !== undefined && order.expiresAt <= at && order.expiresAt > order.createdAt + this.rules.minGttMs) {
+    if (gttExpired(order.expiresAt, at) && !gttTooSoon(order.expiresAt, order.createdAt, this.rules.minGttMs)) {
       this.settlement.close(order, 'CANCELLED', at, market, 'GTT expired before the order was entered');
       return;
     }
-    if (order.type === 'STOP_MARKET' || order.type === 'STOP_LIMIT') {
+    if (isStopType(order.type)) {
       order.status = 'OPEN';
       order.modifiedAt = at;
       market.stops.push(order);
@@ -41,9 +42,9 @@ export class MatchingEngine {
   execute(order: SimOrder, market: MarketState, tick: number, at: number): void {
     const levels = market.liveLevels(order.side === 'BUY' ? 'asks' : 'bids', tick);
     const limit = this.limitOf(order);
-    const crossable = (p: Dec): boolean => limit === undefined || (order.side === 'BUY' ? p.lte(limit) : p.gte(limit));
-    const crosses = levels[0] !== undefined && crossable(levels[0].price);
-    const refusal = this.refusal(order, market, tick, crosses, levels, crossable);
+    const crossable = (p: Dec): boolean => limit === undefined || crosses(order.side, p, limit, byDecimal);
+    const takes = levels[0] !== undefined && crossable(levels[0].price);
+    const refusal = this.refusal(order, market, tick, takes, levels, crossable);
     if (refusal !== undefined) {
       this.settlement.close(order, refusal.status, at, market, refusal.reason);
       return;
@@ -51,7 +52,7 @@ export class MatchingEngine {
     this.cancelSelfMatches(order, market, levels[0], crossable, at);
     const exhausted = this.take(order, market, levels, crossable, tick, at);
     if (isClosed(order.status)) return;
-    if (order.type === 'MARKET' || order.type === 'STOP_MARKET' || order.timeInForce === 'IOC' || order.timeInForce === 'FOK') {
+    if (takesOnly(order.type, order.timeInForce)) {
       const done = order.side === 'BUY' && order.type === 'MARKET' && exhausted;
       this.settlement.close(order, done ? 'FILLED' : 'CANCELLED', at, market, done ? undefined : 'unfilled remainder of an immediate order');
       return;
@@ -87,7 +88,7 @@ export class MatchingEngine {
     const taken = new Map<LiveLevel, Dec>();
     for (const order of [...market[side]]) {
       for (const level of levels) {
-        const through = side === 'bids' ? level.price.lte(order.price!) : level.price.gte(order.price!);
+        const through = crosses(order.side, level.price, order.price!, byDecimal);
         if (!through || isClosed(order.status)) break;
         const qty = D.min(level.amount.minus(taken.get(level) ?? ZERO), this.remaining(order));
         if (qty.lte(0)) continue;
@@ -98,11 +99,11 @@ export class MatchingEngine {
     }
   }
 
-  /** Fires stop orders whose trigger the mid has reached (sell stops: mid ≤ stop_price). */
+  /** Fires stop orders whose trigger the mid has reached (the platform's stop trigger: mid ≤ stop_price). */
   triggerStops(market: MarketState, tick: number, tickAt: number): void {
     const mid = market.synthetic.book(tick).mid;
     for (const order of [...market.stops]) {
-      if (mid > order.stopPrice!.toNumber()) continue;
+      if (!stopFires(mid, order.stopPrice!.toNumber(), byNumber)) continue;
       market.remove(order);
       order.isTriggered = true;
       order.modifiedAt = tickAt;
@@ -114,21 +115,19 @@ export class MatchingEngine {
     order: SimOrder,
     market: MarketState,
     tick: number,
-    crosses: boolean,
+    takes: boolean,
     levels: readonly LiveLevel[],
     crossable: (p: Dec) => boolean,
   ): { status: 'REJECTED' | 'CANCELLED'; reason: string } | undefined {
-    if (!order.isTriggered && order.expiresAt !== undefined && order.expiresAt <= order.createdAt + this.rules.minGttMs) return { status: 'REJECTED', reason: 'GTT expiration_date must be more than 10 s after placement' };
-    if (order.type === 'POST_ONLY_LIMIT' && crosses) return { status: 'REJECTED', reason: POST_ONLY_TAKES };
-    if (order.type === 'LIMIT' && crosses && !order.isTriggered) {
+    if (!order.isTriggered && gttTooSoon(order.expiresAt, order.createdAt, this.rules.minGttMs)) return { status: 'REJECTED', reason: 'GTT expiration_date must be more than 10 s after placement' };
+    const postOnly = postOnlyRefusal(order.type, takes);
+    if (postOnly !== undefined) return { status: 'REJECTED', reason: postOnly };
+    if (order.type === 'LIMIT' && takes && !order.isTriggered) {
       const mid = new D(market.synthetic.book(tick).mid.toFixed(8));
       const band = takerBandRefusal(order.price!, mid, this.rules.priceBand);
       if (band !== undefined) return { status: 'REJECTED', reason: band };
     }
-    if (order.timeInForce === 'FOK') {
-      const available = levels.filter((l) => crossable(l.price)).reduce((sum, l) => sum.plus(l.amount), ZERO);
-      if (available.lt(order.baseAmount!)) return { status: 'CANCELLED', reason: 'fill-or-kill order could not fill completely' };
-    }
+    if (order.timeInForce === 'FOK' && !fokCovered(order.baseAmount!, levels.filter((l) => crossable(l.price)))) return { status: 'CANCELLED', reason: 'fill-or-kill order could not fill completely' };
     return undefined;
   }
 

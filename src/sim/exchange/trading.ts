@@ -6,6 +6,7 @@ import { type Ledger } from './ledger.js';
 import { type MarketState } from './market-state.js';
 import { platformInstrument } from '../../platform/instruments.js';
 import { capViolation, PLATFORM_PRICE_BAND } from '../../platform/order-rules.js';
+import { MIN_GTT_MS } from '../../platform/order-life.js';
 import { parseOrder, throwViolation } from './order-rules.js';
 import { type OrderSpec, type PlaceOrderCommand, type SimOrder, isClosed } from './order-types.js';
 import { type ProfileStore } from './profiles.js';
@@ -37,7 +38,7 @@ export const DEFAULT_RULES: TradingRules = {
   priceBand: PLATFORM_PRICE_BAND,
   maxMarketNotionalUsd: platformNotionalCaps('BTCUSD').market,
   maxLimitNotionalUsd: (m) => platformNotionalCaps(m).limit,
-  minGttMs: 10_000,
+  minGttMs: MIN_GTT_MS,
   refIdReuseMs: 86_400_000,
   cancelDelayMs: 0,
   submitDelayMs: 0,

@@ -4,7 +4,7 @@ import { InputError } from '../../core/errors.js';
 import { KNOWN_ASSETS } from '../market/catalog.js';
 import { SimError } from '../errors.js';
 import { type IdSource } from '../ids.js';
-import { type Ledger } from '../exchange/ledger.js';
+import { type Balances, type Ledger } from '../exchange/ledger.js';
 import { amount, metadata, optionalString } from '../exchange/order-rules.js';
 import { type ProfileStore } from '../exchange/profiles.js';
 import { type TransferLimits } from './transfer-limit-rules.js';
@@ -143,11 +143,7 @@ export class TransferStore {
     if (from.id === to.id) throw sameProfileError();
     this.checkRef(refId);
     const prefix = kind === 'INTERNAL' ? 'INTERNAL_TRANSFER' : 'PAXOS_TRANSFER';
-    // limits, then funds; the limits count the transfer only once it is made
-    const usd = this.d.usdValue(asset, qty);
-    this.d.limits.check(`${prefix}_DEBIT`, usd, nowMs);
-    this.d.ledger.require(from.id, asset, qty);
-    this.d.limits.record(`${prefix}_DEBIT`, usd, nowMs);
+    admitDebit(this.d.limits, this.d.ledger, `${prefix}_DEBIT`, from.id, asset, qty, this.d.usdValue(asset, qty), nowMs);
     this.d.ledger.apply([{ profileId: from.id, asset, available: qty.neg() }]);
     const groupId = this.d.ids.next('transfer-groups');
     const completeAt = nowMs + this.d.settleDelayMs;
@@ -255,6 +251,18 @@ export function checkBetweenProfiles(cmd: Pick<InternalTransferCommand, 'fromPro
   const qty = amount(cmd.amount, 'amount', assetDecimals(asset));
   if (qty === undefined) throw new InputError('amount', 'required: the amount to move as a decimal string, e.g. "250.00"');
   return { fromId, toId, asset, amount: qty, refId: optionalString(cmd.refId, 'ref_id', 100) };
+}
+
+/**
+ * The platform's admission of a debit between profiles (`type`, valued at `usd` for the limits), in
+ * its order: the transfer limits, then the funds of `from`; the limits count the transfer only once
+ * both passed. Throws the refusal (403 limit, insufficient funds); moves no money. The sandbox and
+ * the fill models (src/fills/rules/transfers.ts) admit every internal transfer through it.
+ */
+export function admitDebit(limits: TransferLimits, ledger: Balances, type: string, from: string, asset: string, amount: Dec, usd: Dec, nowMs: number): void {
+  limits.check(type, usd, nowMs);
+  ledger.require(from, asset, amount);
+  limits.record(type, usd, nowMs);
 }
 
 /** The refusal of a transfer from a profile to itself (after resolving the `default` alias). */

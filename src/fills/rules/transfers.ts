@@ -1,10 +1,12 @@
 /**
- * The profiles of point replay and the internal transfers between them. A backtest trades in one
- * profile (its own); other profiles are configured with their funding or come into being when a
- * transfer first pays them. A transfer is checked as the sandbox checks it (the same field checks,
- * the same transfer limits from `transfer-limits.ts`, the same funds check, in the same order), so a
- * transfer the sandbox refuses is refused here with the same code and words; unlike the sandbox's,
- * which settles a second later, it settles at once (as point replay's quote executions do).
+ * The fill models' profiles and the internal transfers between them (point replay and the
+ * recorded-book venue share this one implementation). A backtest trades in one profile (its own);
+ * other profiles are configured with their funding or come into being when a transfer first pays
+ * them. A transfer is admitted by the platform's rule as the sandbox admits it (the same field checks
+ * `checkBetweenProfiles`, then `admitDebit`: the transfer limits of src/platform/transfer-limits.ts,
+ * then the funds, in that order), so a transfer the sandbox refuses is refused here with the same
+ * code and words; unlike the sandbox's, which settles a second later, it settles at once (as the fill
+ * models' quote executions do).
  */
 import { D, type Dec, ZERO } from '../../core/decimal.js';
 import { InputError } from '../../core/errors.js';
@@ -14,7 +16,7 @@ import { SimError } from '../../sim/errors.js';
 import { IdSource } from '../../sim/ids.js';
 import { type Balances } from '../../sim/exchange/ledger.js';
 import { DEFAULT_TRANSFER_LIMITS, type TransferLimitConfig, type TransferLimitView, TransferLimits } from '../../sim/platform/transfer-limit-rules.js';
-import { checkBetweenProfiles, sameProfileError } from '../../sim/platform/transfers.js';
+import { admitDebit, checkBetweenProfiles, sameProfileError } from '../../sim/platform/transfers.js';
 
 /** The transfer type of an internal transfer, seen from the paying profile (what its limits cover). */
 export const INTERNAL_DEBIT = 'INTERNAL_TRANSFER_DEBIT';
@@ -96,11 +98,7 @@ export class PointProfiles {
     if (from === to) throw sameProfileError();
     const prior = c.refId === undefined ? undefined : this.byRef.get(c.refId);
     if (prior !== undefined) return prior;
-    // limits, then funds; the limits count the transfer only once it is made
-    const usd = usdValue(c.asset, c.amount);
-    this.limits.check(INTERNAL_DEBIT, usd, nowMs);
-    this.ledger.require(from, c.asset, c.amount);
-    this.limits.record(INTERNAL_DEBIT, usd, nowMs);
+    admitDebit(this.limits, this.ledger, INTERNAL_DEBIT, from, c.asset, c.amount, usdValue(c.asset, c.amount), nowMs);
     this.ledger.apply([
       { profileId: from, asset: c.asset, available: c.amount.neg() },
       { profileId: to, asset: c.asset, available: c.amount },
