@@ -136,6 +136,7 @@ export class OpsState {
       denials: Object.fromEntries(Object.entries(this.run.kernel.gate.stats()).filter(([k]) => k !== 'approve')),
       markets: v.markets,
       stoppedStrategies: v.stoppedStrategies,
+      pausedStrategies: this.run.kernel.gate.pauses.list().filter((p) => this.run.strategies.some((x) => x.name === p.strategy)),
       ...(v.venueUnreachableSince !== undefined && { venueUnreachableSince: v.venueUnreachableSince }),
       orphans: v.orphans ?? [],
     };
@@ -152,12 +153,14 @@ export class OpsState {
       else c.denied++;
       counts.set(d.intent.strategy, c);
     }
+    const pauses = this.run.kernel.gate.pauses;
     return this.run.strategies.map((s) => ({
       name: s.name,
       markets: [...s.markets],
       params: s.params,
-      state: s.stopped === undefined ? 'running' : 'stopped',
+      state: s.stopped !== undefined ? 'stopped' : pauses.get(s.name) ? 'paused' : 'running',
       ...(s.stopped !== undefined && { stopped: s.stopped }),
+      ...(pauses.get(s.name) && { paused: pauses.get(s.name) }),
       pnl: pnl[s.name],
       pnlShown: formatAmount(pnl[s.name] ?? '0', this.run.view().equityAsset ?? 'USD'),
       recentDecisions: counts.get(s.name) ?? { intents: 0, approved: 0, denied: 0 },

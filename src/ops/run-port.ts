@@ -22,7 +22,7 @@ export interface BudgetView {
  */
 export interface OpsRun {
   readonly clock: Pick<Clock, 'now' | 'setTimeout'>;
-  readonly kernel: Pick<Kernel, 'decisions$' | 'reports$' | 'gate' | 'market' | 'riskView' | 'openOrders' | 'cancelAll' | 'haltKeepingOrders' | 'resume' | 'forceExit'>;
+  readonly kernel: Pick<Kernel, 'decisions$' | 'reports$' | 'gate' | 'market' | 'riskView' | 'openOrders' | 'cancelAll' | 'haltKeepingOrders' | 'resume' | 'forceExit' | 'pauseStrategy' | 'resumeStrategy'>;
   readonly strategies: readonly Pick<StrategyRunner, 'name' | 'markets' | 'stopped' | 'params'>[];
   readonly journal: Pick<JournalStore, 'intents' | 'fills' | 'active'> & { strategyFills(): StrategyFill[] };
   view(): RunView;
