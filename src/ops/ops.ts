@@ -12,7 +12,9 @@ import type { Config } from '../config/index.js';
 import type { JournalStore } from '../exec/index.js';
 import type { Logger, SecretSet } from '../log/index.js';
 import { uiTokenFrom, UI_TOKEN_VARIABLE, isLoopback, type UiToken } from './auth.js';
+import { redactConfig } from './config-view.js';
 import { instrumentJournal } from './journal-timing.js';
+import type { LogTail } from './log-tail.js';
 import { RunMetrics } from './metrics.js';
 import { NOTIFY_SECRET_VARIABLE, NOTIFY_URL_VARIABLE, Notifier } from './notify/notifier.js';
 import { RunNotifications } from './notify/run-notifications.js';
@@ -31,6 +33,8 @@ export interface OpsSettings {
   readonly secrets?: SecretSet;
   /** `--ui`: serve even without a `ui:` section (or with `enabled: false`). */
   readonly ui?: boolean;
+  /** The run's last log records (the logger's tap), shown by the dashboard's log view. */
+  readonly logTail?: LogTail;
 }
 
 export interface OpsStarted {
@@ -88,7 +92,8 @@ export class Ops {
   /** Attaches to the run (before it starts trading): serves the dashboard and follows the run for /metrics and notifications. */
   async start(run: OpsRun, info: { readonly refPrefix: string; readonly environment: string }): Promise<OpsStarted> {
     this.run = run;
-    const state = (this.state = new OpsState(run));
+    // the config as shown: the whole run's config when the run passes it, secrets hidden
+    const state = (this.state = new OpsState(run, { ...(this.s.logTail && { logTail: this.s.logTail }), config: redactConfig(this.s.config, this.s.secrets) }));
     const cfg = this.s.config;
     if (this.webhook) {
       const n = cfg.notify;

@@ -50,7 +50,7 @@ export function stubRun(clock: TestClock, strategyNames: readonly string[] = ['a
     clock,
     kernel,
     strategies,
-    journal: { intents: () => [], fills: () => [], active: () => [], strategyFills: () => [] },
+    journal: { intents: () => [], fills: () => [], active: () => [], get: () => undefined, strategyFills: () => [] },
     view,
     requestStop: (reason) => stopRequests.push(reason),
     reachability: () => reach,
