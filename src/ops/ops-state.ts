@@ -262,7 +262,7 @@ export class OpsState {
       positions: this.positions(),
       orders: this.orders(),
       decisions: this.decisionList(30),
-      daily: this.daily().days.slice(-60),
+      daily: this.daily().days.slice(-60).map((d) => ({ ...d, realizedShown: formatAmount(d.realized, d.quote), feesShown: formatAmount(d.fees, d.quote) })),
       quotes: this.quotes(),
       health: this.health(),
     };

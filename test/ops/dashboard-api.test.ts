@@ -6,11 +6,9 @@
  * config hides secret-named values; a paused strategy's intents come back denied PAUSED, the pause
  * survives a restart on the same journal (the start says so), and resume with the strategy lifts it.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTradeloop, waitFor } from '../support/reliability-procs.js';
-import { PROBE, startUiRunOf, TOKEN, uiConfig, type UiRun } from './ops-cli.js';
+import { startUiRunOf, TOKEN, twoMarketsConfig, type UiRun } from './ops-cli.js';
 
 const start = useTradeloop();
 
@@ -18,16 +16,7 @@ const deniedPaused = async (run: UiRun): Promise<boolean> => ((await run.api('/a
 
 describe('tradeloop run --ui: daily P&L, log, config, and pausing one strategy', () => {
   it('guards the new endpoints, answers them, and keeps a paused strategy paused across a restart', { timeout: 240_000 }, async () => {
-    const { cwd, config } = uiConfig();
-    // a second strategy (the probe on ETHUSD under another name) and a secret-looking key in the config
-    writeFileSync(config, `${[
-      'strategies:',
-      `  - { plugin: ${PROBE}, params: { every: 2 } }`,
-      `  - { plugin: ${PROBE}, name: probe-eth, params: { every: 2, market: ETHUSD } }`,
-      'streams: { warmup_points: 3, prices_ms: 250, ticker_ms: 500, book_ms: 500, orders_ms: 300, balances_ms: 300 }',
-      'ui: { port: 0 }',
-      `journal: { path: ${join(cwd, 'journal.sqlite')} }`,
-    ].join('\n')}\n`);
+    const { cwd, config } = twoMarketsConfig();
     let run = await startUiRunOf(start, cwd, config);
 
     for (const token of [null, 'wrong-token-0123456789abcdef']) {
