@@ -50,7 +50,7 @@ export const DASHBOARD_HTML = `<!doctype html>
   #config { font:12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; white-space:pre-wrap; overflow-wrap:anywhere; margin:0; }
   @media (max-width: 640px) {
     main { padding:8px; gap:8px; } section { padding:8px; } header { padding:8px; gap:8px; }
-    th, td { padding:3px 3px; } .opt { display:none; } .figures { gap:12px; } .figure .v { font-size:16px; }
+    table { font-size:12px; } th, td { padding:3px 3px; } th { overflow-wrap:anywhere; } .opt { display:none; } .figures { gap:12px; } .figure .v { font-size:16px; }
     #login input { width:100%; }
   }
   #login { padding:40px; } #login input { width:380px; padding:6px; font:inherit; }
