@@ -16,7 +16,7 @@ import { forcedExitIntents, type ForcedExit } from './forced-exit.js';
 import { PositionBook, unassignedNote } from './positions.js';
 import { EngineRiskView } from './risk-view.js';
 import type { StrategyRunner } from './strategy-runner.js';
-import { journalPauses, restorePauses } from './strategy-pauses.js';
+import { pauseStrategy, restorePauses, resumeStrategy } from './strategy-pauses.js';
 import { DEFAULT_TRANSFER_LIMITS_REFRESH_MS, MetadataFeed, type VenueMetadata } from './venue-metadata.js';
 
 /** The ports every mode passes; live, paper and backtest differ only in these (and the fill model behind the venue). */
@@ -389,18 +389,12 @@ export class Kernel {
 
   /** Pauses one strategy (see StrategyPauses), journaled so a restart keeps it; false when it was paused already. */
   pauseStrategy(strategy: string, reason: string): boolean {
-    const paused = this.gate.pauses.pause({ strategy, since: this.ports.clock.now(), reason });
-    if (paused) journalPauses(this.ports.journal, this.gate.pauses);
-    if (paused) this.ports.log?.warn({ strategy }, `${strategy} paused: ${reason}; its open orders and position stay`);
-    return paused;
+    return pauseStrategy(this.ports, this.gate.pauses, strategy, reason);
   }
 
   /** Lifts one strategy's pause (journaled); the pause lifted, or undefined when it was not paused. */
   resumeStrategy(strategy: string): StrategyPause | undefined {
-    const lifted = this.gate.pauses.resume(strategy);
-    if (lifted) journalPauses(this.ports.journal, this.gate.pauses);
-    if (lifted) this.ports.log?.warn({ strategy }, `${strategy} resumed: its new intents pass the gate again`);
-    return lifted;
+    return resumeStrategy(this.ports, this.gate.pauses, strategy);
   }
 
   /** Unsubscribes everything (the journal is the caller's to close). */

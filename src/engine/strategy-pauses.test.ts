@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { MemoryJournal } from '../exec/index.js';
 import { createLogger } from '../log/index.js';
 import { StrategyPauses } from '../risk/index.js';
-import { journalPauses, PAUSES_META_KEY, restorePauses } from './strategy-pauses.js';
+import { TestClock } from '../clock/index.js';
+import { journalPauses, pauseStrategy, PAUSES_META_KEY, restorePauses, resumeStrategy } from './strategy-pauses.js';
 
 function logLines(): { log: ReturnType<typeof createLogger>; lines: string[] } {
   const lines: string[] = [];
@@ -39,5 +40,19 @@ describe('paused strategies in the journal', () => {
     restorePauses(journal, pauses, ['a'], log);
     expect(pauses.list()).toEqual([]);
     expect(lines.join('')).toContain('does not read as a list of paused strategies');
+  });
+
+  it('journals each pause and resume as it is made, keeping the first pause of a strategy', () => {
+    const journal = new MemoryJournal();
+    const { log, lines } = logLines();
+    const ports = { journal, clock: new TestClock(1_000), log };
+    const pauses = new StrategyPauses();
+    expect(pauseStrategy(ports, pauses, 'a', 'paused by an operator: first')).toBe(true);
+    expect(pauseStrategy(ports, pauses, 'a', 'paused by an operator: second')).toBe(false);
+    expect(JSON.parse(journal.getMeta(PAUSES_META_KEY)!)).toEqual([{ strategy: 'a', since: 1_000, reason: 'paused by an operator: first' }]);
+    expect(resumeStrategy(ports, pauses, 'a')).toMatchObject({ reason: 'paused by an operator: first' });
+    expect(resumeStrategy(ports, pauses, 'a')).toBeUndefined();
+    expect(JSON.parse(journal.getMeta(PAUSES_META_KEY)!)).toEqual([]);
+    expect(lines.map((l) => JSON.parse(l).msg)).toEqual(['a paused: paused by an operator: first; its open orders and position stay', 'a resumed: its new intents pass the gate again']);
   });
 });

@@ -1,3 +1,4 @@
+import type { Clock } from '../clock/index.js';
 import type { JournalStore } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
 import type { StrategyPause, StrategyPauses } from '../risk/index.js';
@@ -35,4 +36,23 @@ export function restorePauses(journal: MetaJournal, pauses: StrategyPauses, runn
 /** Writes the current pauses to the journal (after each pause and resume). */
 export function journalPauses(journal: MetaJournal, pauses: StrategyPauses): void {
   journal.setMeta(PAUSES_META_KEY, JSON.stringify(pauses.list()));
+}
+
+type PausePorts = { readonly journal: MetaJournal; readonly clock: Pick<Clock, 'now'>; readonly log?: Logger };
+
+/** Pauses `strategy` now and journals it; false when it was paused already (its first pause is kept). */
+export function pauseStrategy(ports: PausePorts, pauses: StrategyPauses, strategy: string, reason: string): boolean {
+  if (!pauses.pause({ strategy, since: ports.clock.now(), reason })) return false;
+  journalPauses(ports.journal, pauses);
+  ports.log?.warn({ strategy }, `${strategy} paused: ${reason}; its open orders and position stay`);
+  return true;
+}
+
+/** Lifts `strategy`'s pause and journals it; the pause lifted, or undefined when it was not paused. */
+export function resumeStrategy(ports: PausePorts, pauses: StrategyPauses, strategy: string): StrategyPause | undefined {
+  const lifted = pauses.resume(strategy);
+  if (lifted === undefined) return undefined;
+  journalPauses(ports.journal, pauses);
+  ports.log?.warn({ strategy }, `${strategy} resumed: its new intents pass the gate again`);
+  return lifted;
 }

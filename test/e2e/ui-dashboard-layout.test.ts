@@ -2,7 +2,7 @@
  * The dashboard in a real browser (playwright-core driving the system Chromium, headless) on a real
  * `tradeloop run --ui` on the embedded sandbox with two strategies on two markets (`ops-probe` on
  * BTCUSD, `probe-eth` on ETHUSD):
- * - at 1280, 1920 and 390 px wide no panel's content is wider than its box and the page never
+ * - at 1280, 1920, 2560 and 390 px wide no panel's content is wider than its box and the page never
  *   scrolls sideways (measured in the page), 390 px is a single column; screenshots are kept as
  *   artifacts (test-artifacts/, ignored by git);
  * - ETHUSD has its own price chart, and probe-eth's fill is marked on it in probe-eth's colour;
@@ -71,7 +71,7 @@ async function fits(page: Page, width: number): Promise<ReturnType<typeof measur
 }
 
 describe.skipIf(!haveChromium)('the dashboard with two strategies on two markets, in a browser', () => {
-  it('fits 1280, 1920 and 390 px, charts each market with its fills, and pauses, exits and resumes one strategy from its row', { timeout: 300_000 }, async () => {
+  it('fits 1280, 1920, 2560 and 390 px, charts each market with its fills, and pauses, exits and resumes one strategy from its row', { timeout: 300_000 }, async () => {
     const { cwd, config } = twoMarketsConfig();
     const run = await startUiRunOf(start, cwd, config, {});
     const withToken = /dashboard: (\S+#token=\S+)/.exec(run.proc.err())?.[1] as string;
@@ -103,7 +103,7 @@ describe.skipIf(!haveChromium)('the dashboard with two strategies on two markets
     expect(await page.locator('#config').textContent()).toContain('"strategies"');
 
     // the layout: no panel wider than its box at 1280, 1920 and 390 px; one column on the phone
-    for (const width of [1280, 1920]) expect((await fits(page, width)).lefts.length, `columns at ${width} px`).toBeGreaterThan(1);
+    for (const width of [1280, 1920, 2560]) expect((await fits(page, width)).lefts.length, `columns at ${width} px`).toBeGreaterThan(1);
     expect((await fits(page, 390)).lefts).toHaveLength(1);
     await page.setViewportSize({ width: 1280, height: 1400 });
 
