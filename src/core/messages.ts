@@ -125,6 +125,8 @@ export type DenialCode =
   | 'PRICE_BAND'
   | 'STALE_DATA'
   | 'HALTED'
+  /** The intent's strategy is paused by an operator (see StrategyPauses). */
+  | 'PAUSED'
   | 'INVALID_INTENT';
 
 export interface DenialReason {

@@ -3,7 +3,7 @@ import type { Clock } from '../clock/index.js';
 import type { Dec, Decision, ExecReport } from '../core/index.js';
 import { errorMessage, FillTracker, isJournalFileFailure, OrderExecutor, QuoteExecutor, Reconciler, TransferExecutor, type ExecContext, type JournalStore } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
-import { RiskGate, type HaltCause, type HaltKind, type RiskLimits } from '../risk/index.js';
+import { RiskGate, type HaltCause, type HaltKind, type RiskLimits, type StrategyPause } from '../risk/index.js';
 import { AccountStore, MarketStore, midOf, type AccountEvent } from '../state/index.js';
 import { HotStream } from '../state/hot-stream.js';
 import type { MarketSource, Venue, VenueOrder } from '../venue/index.js';
@@ -16,6 +16,7 @@ import { forcedExitIntents, type ForcedExit } from './forced-exit.js';
 import { PositionBook, unassignedNote } from './positions.js';
 import { EngineRiskView } from './risk-view.js';
 import type { StrategyRunner } from './strategy-runner.js';
+import { pauseStrategy, restorePauses, resumeStrategy } from './strategy-pauses.js';
 import { DEFAULT_TRANSFER_LIMITS_REFRESH_MS, MetadataFeed, type VenueMetadata } from './venue-metadata.js';
 
 /** The ports every mode passes; live, paper and backtest differ only in these (and the fill model behind the venue). */
@@ -101,6 +102,7 @@ export class Kernel {
     this.gate = new RiskGate(options.limits, this.riskView, log?.child({ component: 'risk' }), ownership, options.allocations?.size ? allocations : undefined);
     const ids = (this.ids = new IntentIds(options.refPrefix, IntentIds.lastOf(options.refPrefix, journal.intents().map((r) => r.refId))));
     this.strategies = options.strategies(ids);
+    restorePauses(journal, this.gate.pauses, this.strategies.map((s) => s.name), log);
     this.positions = new PositionBook({
       journal,
       mode: options.limits.positions ?? 'per_strategy',
@@ -384,6 +386,16 @@ export class Kernel {
     this.ports.log?.warn({ strategy, markets }, `forced exit of ${strategy} by an operator: ${intents.length} sell(s)`);
     const exits = intents.map((i) => ({ market: (i as { market: string }).market, amount: (i as { baseAmount: string }).baseAmount, ...(decided.get(i.intentId) && { decision: decided.get(i.intentId)! }) }));
     return { strategy, exits: [...exits, ...empty.map((e) => ({ market: e.market, amount: '0', note: e.note }))] };
+  }
+
+  /** Pauses one strategy (see StrategyPauses), journaled so a restart keeps it; false when it was paused already. */
+  pauseStrategy(strategy: string, reason: string): boolean {
+    return pauseStrategy(this.ports, this.gate.pauses, strategy, reason);
+  }
+
+  /** Lifts one strategy's pause (journaled); the pause lifted, or undefined when it was not paused. */
+  resumeStrategy(strategy: string): StrategyPause | undefined {
+    return resumeStrategy(this.ports, this.gate.pauses, strategy);
   }
 
   /** Unsubscribes everything (the journal is the caller's to close). */

@@ -17,6 +17,8 @@ export interface LoggerConfig {
   /** Secret values to mask wherever they appear. */
   readonly secrets?: SecretSet;
   readonly name?: string;
+  /** Also hears every line written (JSON, already redacted): the dashboard's log view keeps the last ones. */
+  readonly tap?: { write(line: string): void };
 }
 
 /** Paths pino censors directly; `redactDeep` covers deeper and unexpected places. */
@@ -60,17 +62,18 @@ export function createLogger(config: LoggerConfig = {}): Logger {
     },
   };
   if (config.name) options.name = config.name;
-  if (config.destination) return pino(options, config.destination);
+  const to = (dest: DestinationStream): Logger => pino(options, config.tap ? pino.multistream([{ level: 'trace', stream: dest }, { level: 'trace', stream: config.tap }]) : dest);
+  if (config.destination) return to(config.destination);
   if (config.file !== undefined) {
-    if (config.pretty === false) return pino(options, pino.destination({ dest: config.file, sync: false, mkdir: true }));
+    if (config.pretty === false) return to(pino.destination({ dest: config.file, sync: false, mkdir: true }));
     const transport = pino.transport({ target: 'pino-pretty', options: { destination: config.file, mkdir: true, append: true, colorize: false, translateTime: 'SYS:yyyy-mm-dd HH:MM:ss.l' } });
-    return pino(options, transport);
+    return to(transport);
   }
   if (pretty) {
     const transport = pino.transport({ target: 'pino-pretty', options: { destination: 2, colorize: true, translateTime: 'SYS:HH:MM:ss.l' } });
-    return pino(options, transport);
+    return to(transport);
   }
-  return pino(options, pino.destination({ fd: 2, sync: true }));
+  return to(pino.destination({ fd: 2, sync: true }));
 }
 
 /** A logger that drops everything (tests, benchmarks). */

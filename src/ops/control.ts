@@ -14,9 +14,9 @@ export interface ActionResult {
   readonly body: Record<string, unknown>;
 }
 
-export type ActionName = 'halt' | 'resume' | 'cancel-all' | 'stop' | 'exit';
+export type ActionName = 'halt' | 'resume' | 'cancel-all' | 'stop' | 'exit' | 'pause';
 
-export const ACTIONS: readonly ActionName[] = ['halt', 'resume', 'cancel-all', 'stop', 'exit'];
+export const ACTIONS: readonly ActionName[] = ['halt', 'resume', 'cancel-all', 'stop', 'exit', 'pause'];
 
 const MAX_REASON = 200;
 
@@ -34,7 +34,9 @@ export class Control {
       case 'halt':
         return this.halt(body.reason);
       case 'resume':
-        return this.resume(body.kill_switch);
+        return body.strategy === undefined ? this.resume(body.kill_switch) : this.resumeStrategy(body.strategy, body.kill_switch);
+      case 'pause':
+        return this.pause(body.strategy, body.reason);
       case 'cancel-all':
         return this.cancelAll();
       case 'stop':
@@ -65,6 +67,43 @@ export class Control {
       ...(e.note && { note: e.note }),
     }));
     return { status: 200, body: { strategy, exits } };
+  }
+
+  /**
+   * Pauses one strategy: its new intents are denied PAUSED; its open orders and its position stay, and
+   * an operator's forced exit of it still goes. Journaled, so a restart keeps it paused.
+   */
+  private pause(strategy: unknown, why: unknown): ActionResult {
+    const unknown = this.unknownStrategy(strategy);
+    if (unknown) return unknown;
+    if (why !== undefined && typeof why !== 'string') return refuse(400, 'reason must be a string (why the strategy is paused), or left out');
+    const name = strategy as string;
+    const reason = `paused by an operator${why ? `: ${why.slice(0, MAX_REASON)}` : ''}`;
+    const paused = this.run.kernel.pauseStrategy(name, reason);
+    this.log?.warn(`control API: ${name} ${paused ? reason : 'was already paused'}`);
+    return { status: 200, body: { strategy: name, paused: this.run.kernel.gate.pauses.get(name), ...(!paused && { message: `${name} was already paused` }) } };
+  }
+
+  /** Lifts one strategy's pause (and nothing else: a halt of all trading stays). */
+  private resumeStrategy(strategy: unknown, killSwitch: unknown): ActionResult {
+    const unknown = this.unknownStrategy(strategy);
+    if (unknown) return unknown;
+    if (killSwitch !== undefined) return refuse(400, 'kill_switch goes with a resume of all trading, not with a strategy: send {"strategy": "…"} or {"kill_switch": true}, not both');
+    const name = strategy as string;
+    const lifted = this.run.kernel.resumeStrategy(name);
+    this.log?.warn(`control API: ${name} ${lifted ? 'resumed' : 'was not paused'}`);
+    const halted = this.state.haltState();
+    const note = halted.causes.length > 0 ? `; trading as a whole stays halted (${describe(halted.causes)})` : '';
+    return { status: 200, body: { strategy: name, resumed: lifted !== undefined, ...(lifted && { was: lifted }), ...((!lifted || note) && { message: `${name} ${lifted ? 'resumed' : 'was not paused'}${note}` }) } };
+  }
+
+  /** A 400 naming the running strategies when `strategy` is not one of them; undefined when it is. */
+  private unknownStrategy(strategy: unknown): ActionResult | undefined {
+    const names = this.run.strategies.map((s) => s.name);
+    if (typeof strategy === 'string' && names.includes(strategy)) return undefined;
+    const running = names.length ? `running: ${names.join(', ')}` : 'none runs';
+    if (typeof strategy !== 'string' || strategy === '') return refuse(400, `strategy must name a running strategy, e.g. {"strategy": "${names[0] ?? 'sma-btc'}"} (${running})`);
+    return refuse(400, `unknown strategy ${JSON.stringify(strategy)}: ${running}`);
   }
 
   /**

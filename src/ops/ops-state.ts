@@ -3,6 +3,8 @@ import { D, formatAmount, type Dec, type Decision, type ExecReport } from '../co
 import type { RunView } from '../live/index.js';
 import type { HaltCause } from '../risk/index.js';
 import { tradesFromFills, type JournalRoundTrip, type StrategyPosition } from '../exec/index.js';
+import { dailyPnl, type DailyPnl } from './daily-pnl.js';
+import type { LogLevel, LogRecord, LogTail } from './log-tail.js';
 import { Ring } from './ring.js';
 import type { OpsRun } from './run-port.js';
 import { balancesView, transferLimitsView, decisionView, fillView, healthView, openOrders, positionView, quotesView, reportView, roundTripView } from './views.js';
@@ -34,12 +36,21 @@ export interface FillMark {
   readonly amount: string;
   readonly refId: string;
   readonly strategy?: string;
+  /** The fee and its asset (a quote execution's is in its price: 0). */
+  readonly commission?: string;
+  readonly commissionAsset?: string;
+  /** Why the intent sold, when it said (stop-loss, signal, operator…). */
+  readonly exitReason?: string;
 }
 
 export interface OpsStateOptions {
   /** Equity samples kept (one per `sample` call; the server samples each second): default 3600. */
   readonly historyCapacity?: number;
   readonly decisionsCapacity?: number;
+  /** The run's last log records (the logger's tap), for GET /api/log. */
+  readonly logTail?: LogTail;
+  /** The run's config as it may be shown (see redactConfig), for GET /api/config. */
+  readonly config?: unknown;
 }
 
 /**
@@ -56,13 +67,15 @@ export class OpsState {
   /** 429 answers seen by the API client (fed by the run's response hook). */
   rateLimited = 0;
   private readonly subs: Subscription[] = [];
-  private trades: { roundTrips: JournalRoundTrip[]; positions: StrategyPosition[] } | undefined;
+  private trades: { roundTrips: JournalRoundTrip[]; positions: StrategyPosition[]; days: DailyPnl[] } | undefined;
 
-  constructor(private readonly run: OpsRun, options: OpsStateOptions = {}) {
+  constructor(private readonly run: OpsRun, private readonly options: OpsStateOptions = {}) {
     this.decisions = new Ring(options.decisionsCapacity ?? 200);
     this.reports = new Ring(200);
     this.history = new Ring(options.historyCapacity ?? 3_600);
-    for (const f of run.journal.strategyFills().slice(-this.fills.capacity)) this.fills.push({ at: f.at, market: f.market, side: f.side, price: f.price, amount: f.amount, refId: f.refId, strategy: f.strategy });
+    for (const f of run.journal.strategyFills().slice(-this.fills.capacity)) {
+      this.fills.push({ at: f.at, market: f.market, side: f.side, price: f.price, amount: f.amount, refId: f.refId, strategy: f.strategy, commission: f.commission, commissionAsset: f.commissionAsset, ...(f.exitReason && { exitReason: f.exitReason }) });
+    }
     this.subs.push(run.kernel.decisions$.subscribe((d) => this.decisions.push(d)));
     this.subs.push(run.kernel.reports$.subscribe((r) => this.onReport(r)));
   }
@@ -74,14 +87,41 @@ export class OpsState {
   private onReport(r: ExecReport): void {
     this.reports.push(r);
     if (r.kind === 'filled' || r.kind === 'quote-executed') this.trades = undefined;
-    if (r.kind === 'filled') this.fills.push({ at: r.at, market: r.market, side: r.side, price: r.price, amount: r.amount, refId: r.refId });
-    if (r.kind === 'quote-executed') this.fills.push({ at: r.at, market: r.market, side: r.side, price: r.price, amount: r.baseAmount, refId: r.refId });
+    if (r.kind === 'filled') this.fills.push({ at: r.at, market: r.market, side: r.side, price: r.price, amount: r.amount, refId: r.refId, commission: r.commission, commissionAsset: r.commissionAsset, ...this.intentOf(r.refId) });
+    if (r.kind === 'quote-executed') this.fills.push({ at: r.at, market: r.market, side: r.side, price: r.price, amount: r.baseAmount, refId: r.refId, commission: '0', ...this.intentOf(r.refId) });
   }
 
-  /** Round trips and positions per strategy from the journal's fills, read again only after a fill. */
-  tradeBook(): { roundTrips: JournalRoundTrip[]; positions: StrategyPosition[] } {
-    this.trades ??= tradesFromFills(this.run.journal.strategyFills());
+  /** The strategy and exit reason of the intent behind a fill, as the journal holds it. */
+  private intentOf(refId: string): { strategy?: string; exitReason?: string } {
+    const row = this.run.journal.get(refId);
+    if (row === undefined) return {};
+    const i = row.intent;
+    const reason = i.kind === 'place-order' || i.kind === 'execute-quote' ? i.exitReason : undefined;
+    return { strategy: row.strategy, ...(reason && { exitReason: reason }) };
+  }
+
+  /** Round trips, positions and daily P&L per strategy from the journal's fills, read again only after a fill. */
+  tradeBook(): { roundTrips: JournalRoundTrip[]; positions: StrategyPosition[]; days: DailyPnl[] } {
+    if (this.trades === undefined) {
+      const fills = this.run.journal.strategyFills();
+      this.trades = { ...tradesFromFills(fills), days: dailyPnl(fills) };
+    }
     return this.trades;
+  }
+
+  /** Daily P&L per strategy (UTC days, from the journal's fills). */
+  daily(): { days: DailyPnl[] } {
+    return { days: this.tradeBook().days };
+  }
+
+  /** The run's last log records at `level` or above, newest first (none when the run keeps no tail). */
+  log(level: LogLevel, limit?: number): { level: LogLevel; records: LogRecord[] } {
+    return { level, records: this.options.logTail?.records(level, limit) ?? [] };
+  }
+
+  /** The run's config, secrets hidden. */
+  config(): unknown {
+    return this.options.config ?? {};
   }
 
   /**
@@ -136,6 +176,7 @@ export class OpsState {
       denials: Object.fromEntries(Object.entries(this.run.kernel.gate.stats()).filter(([k]) => k !== 'approve')),
       markets: v.markets,
       stoppedStrategies: v.stoppedStrategies,
+      pausedStrategies: this.run.kernel.gate.pauses.list().filter((p) => this.run.strategies.some((x) => x.name === p.strategy)),
       ...(v.venueUnreachableSince !== undefined && { venueUnreachableSince: v.venueUnreachableSince }),
       orphans: v.orphans ?? [],
     };
@@ -152,12 +193,14 @@ export class OpsState {
       else c.denied++;
       counts.set(d.intent.strategy, c);
     }
+    const pauses = this.run.kernel.gate.pauses;
     return this.run.strategies.map((s) => ({
       name: s.name,
       markets: [...s.markets],
       params: s.params,
-      state: s.stopped === undefined ? 'running' : 'stopped',
+      state: s.stopped !== undefined ? 'stopped' : pauses.get(s.name) ? 'paused' : 'running',
       ...(s.stopped !== undefined && { stopped: s.stopped }),
+      ...(pauses.get(s.name) && { paused: pauses.get(s.name) }),
       pnl: pnl[s.name],
       pnlShown: formatAmount(pnl[s.name] ?? '0', this.run.view().equityAsset ?? 'USD'),
       recentDecisions: counts.get(s.name) ?? { intents: 0, approved: 0, denied: 0 },
@@ -219,6 +262,7 @@ export class OpsState {
       positions: this.positions(),
       orders: this.orders(),
       decisions: this.decisionList(30),
+      daily: this.daily().days.slice(-60).map((d) => ({ ...d, realizedShown: formatAmount(d.realized, d.quote), feesShown: formatAmount(d.fees, d.quote) })),
       quotes: this.quotes(),
       health: this.health(),
     };

@@ -14,7 +14,9 @@ import type { JournalStore } from '../exec/index.js';
 import { removeDashboardFile, writeDashboardFile } from '../live/dashboard-file.js';
 import type { Logger, SecretSet } from '../log/index.js';
 import { uiTokenFrom, UI_TOKEN_VARIABLE, isLoopback, type UiToken } from './auth.js';
+import { redactConfig } from './config-view.js';
 import { instrumentJournal } from './journal-timing.js';
+import type { LogTail } from './log-tail.js';
 import { RunMetrics } from './metrics.js';
 import { Control } from './control.js';
 import { NOTIFY_SECRET_VARIABLE, NOTIFY_URL_VARIABLE, Notifier, type NotifyEvent } from './notify/notifier.js';
@@ -36,6 +38,8 @@ export interface OpsSettings {
   readonly secrets?: SecretSet;
   /** `--ui`: serve even without a `ui:` section (or with `enabled: false`). */
   readonly ui?: boolean;
+  /** The run's last log records (the logger's tap), shown by the dashboard's log view. */
+  readonly logTail?: LogTail;
 }
 
 export interface OpsStarted {
@@ -103,7 +107,8 @@ export class Ops {
   /** Attaches to the run (before it starts trading): serves the dashboard and follows the run for /metrics and notifications. */
   async start(run: OpsRun, info: { readonly refPrefix: string; readonly environment: string; readonly journalPath?: string }): Promise<OpsStarted> {
     this.run = run;
-    const state = (this.state = new OpsState(run));
+    // the config as shown: the whole run's config when the run passes it, secrets hidden
+    const state = (this.state = new OpsState(run, { ...(this.s.logTail && { logTail: this.s.logTail }), config: redactConfig(this.s.config, this.s.secrets) }));
     const cfg = this.s.config;
     const n = cfg.notify;
     // the chat bot and the webhook each keep their own bounded queue, with the same settings
@@ -119,7 +124,7 @@ export class Ops {
     if (this.telegram) {
       const log = this.s.log.child({ component: 'telegram' });
       const daily = READS['/api/daily'];
-      this.bot = new TelegramBot({ ...queue, settings: this.telegram, log, commands: { state, control: new Control(run, state, log), ...(daily && { daily: () => daily.read(state) }) } });
+      this.bot = new TelegramBot({ ...queue, settings: this.telegram, log, commands: { state, control: new Control(run, state, log), ...(daily && { daily: () => daily.read(state, new URLSearchParams()) }) } });
       this.bot.start();
       chat = `telegram: chat control and notifications on for ${this.telegram.chatIds.length} chat(s) (${TELEGRAM_CHATS_VARIABLE})`;
       this.s.log.info(chat);

@@ -22,9 +22,9 @@ export interface BudgetView {
  */
 export interface OpsRun {
   readonly clock: Pick<Clock, 'now' | 'setTimeout'>;
-  readonly kernel: Pick<Kernel, 'decisions$' | 'reports$' | 'gate' | 'market' | 'riskView' | 'openOrders' | 'cancelAll' | 'haltKeepingOrders' | 'resume' | 'forceExit'>;
+  readonly kernel: Pick<Kernel, 'decisions$' | 'reports$' | 'gate' | 'market' | 'riskView' | 'openOrders' | 'cancelAll' | 'haltKeepingOrders' | 'resume' | 'forceExit' | 'pauseStrategy' | 'resumeStrategy'>;
   readonly strategies: readonly Pick<StrategyRunner, 'name' | 'markets' | 'stopped' | 'params'>[];
-  readonly journal: Pick<JournalStore, 'intents' | 'fills' | 'active'> & { strategyFills(): StrategyFill[] };
+  readonly journal: Pick<JournalStore, 'intents' | 'fills' | 'active' | 'get'> & { strategyFills(): StrategyFill[] };
   view(): RunView;
   /** Asks the run to exit cleanly (as Ctrl-C does); the run's own shutdown cancels and reports. */
   requestStop(reason: string): void;

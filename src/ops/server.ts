@@ -16,6 +16,7 @@ import { allowedHosts, hasToken, hostForUrl, refusedOrigin } from './auth.js';
 import { ACTIONS, Control, type ActionName } from './control.js';
 import { DASHBOARD_ASSETS, type Asset } from './dashboard/assets.js';
 import { EventStream } from './event-stream.js';
+import { LOG_LEVELS, logLevelOf, type LogLevel } from './log-tail.js';
 import type { RunMetrics } from './metrics.js';
 import type { OpsState } from './ops-state.js';
 import type { OpsRun } from './run-port.js';
@@ -45,7 +46,7 @@ export interface OpsServer {
 const MAX_BODY_BYTES = 4_096;
 
 /** GET endpoints of the control API and what each returns (also served at GET /api); the chat bot reads through them too. */
-export const READS: Readonly<Record<string, { readonly about: string; readonly read: (s: OpsState) => unknown }>> = {
+export const READS: Readonly<Record<string, { readonly about: string; readonly read: (s: OpsState, query: URLSearchParams) => unknown }>> = {
   '/api/status': { about: 'equity, P&L, trading state (running, halted, kill-switch), counters, denials, markets, stopped strategies, outages', read: (s) => s.status() },
   '/api/strategies': { about: 'each strategy: markets, params, running or stopped, P&L, positions', read: (s) => s.strategies() },
   '/api/orders': { about: 'open orders (with their age) and recent fills', read: (s) => s.orders() },
@@ -55,8 +56,19 @@ export const READS: Readonly<Record<string, { readonly about: string; readonly r
   '/api/quotes': { about: 'held-rate quotes per market with their time left, and quote executions', read: (s) => s.quotes() },
   '/api/risk': { about: 'the kill switch and decisions by code', read: (s) => s.risk() },
   '/api/health': { about: 'stream ages, the request budget, 429s, the circuit breaker', read: (s) => s.health() },
+  '/api/daily': { about: 'realized P&L, fees and fills per strategy and UTC day, from the journal\'s fills: { days: [{ date, strategy, quote, realized, fees, trades }] }', read: (s) => s.daily() },
+  '/api/log': { about: 'the run\'s last log records, newest first, secrets masked; ?level=warn keeps warn and above (trace, debug, info, warn, error, fatal)', read: (s, q) => {
+    const level = logLevelOf(q.get('level'));
+    return (LOG_LEVELS as readonly string[]).includes(level) ? s.log(level as LogLevel) : new Refusal(level);
+  } },
+  '/api/config': { about: 'the run\'s config, secrets and tokens hidden', read: (s) => s.config() },
   '/api/snapshot': { about: 'everything the dashboard draws, in one object', read: (s) => s.snapshot() },
 };
+
+/** A read's answer when its query is refused (400, with the message). */
+class Refusal {
+  constructor(readonly message: string) {}
+}
 
 export async function startOpsServer(o: OpsServerOptions): Promise<OpsServer> {
   const control = new Control(o.run, o.state, o.log);
@@ -104,7 +116,10 @@ export async function startOpsServer(o: OpsServerOptions): Promise<OpsServer> {
     }
     const read = READS[path];
     if (read) {
-      if (method(req, res, 'GET')) json(res, 200, read.read(o.state));
+      if (!method(req, res, 'GET')) return;
+      const answer = read.read(o.state, target.query);
+      if (answer instanceof Refusal) json(res, 400, { error: answer.message });
+      else json(res, 200, answer);
       return;
     }
     const action = path.slice('/api/'.length) as ActionName;
@@ -149,12 +164,15 @@ export async function startOpsServer(o: OpsServerOptions): Promise<OpsServer> {
  * `http://[`): a bad request, answered 400. An origin-form target is read as a path as it stands:
  * `//x` is the path `//x`, never a network-path reference to a host x.
  */
-function requestTarget(raw: string): { readonly path: string; readonly host?: string } | undefined {
+function requestTarget(raw: string): { readonly path: string; readonly query: URLSearchParams; readonly host?: string } | undefined {
   try {
-    if (raw.startsWith('/')) return { path: new URL(`http://x${raw}`).pathname };
+    if (raw.startsWith('/')) {
+      const url = new URL(`http://x${raw}`);
+      return { path: url.pathname, query: url.searchParams };
+    }
     if (!/^https?:\/\//i.test(raw)) return undefined;
     const url = new URL(raw);
-    return { path: url.pathname, host: url.host.toLowerCase() };
+    return { path: url.pathname, query: url.searchParams, host: url.host.toLowerCase() };
   } catch {
     return undefined;
   }
@@ -167,7 +185,9 @@ function apiIndex(): Record<string, unknown> {
     events: { 'GET /api/events': 'server-sent events: history, snapshot (each second), equity, decision, report' },
     actions: {
       'POST /api/halt': 'stop new intents (open orders stay); body {"reason": "…"} optional',
-      'POST /api/resume': 'lift an operator\'s halt; a kill-switch trip needs {"kill_switch": true}',
+      'POST /api/resume': 'lift an operator\'s halt; a kill-switch trip needs {"kill_switch": true}; with {"strategy": "NAME"}, lift that strategy\'s pause only',
+      'POST /api/pause': 'pause one strategy: {"strategy": "NAME", "reason": "…"}; its new intents are denied PAUSED, its open orders and position stay (kept across a restart)',
+      'POST /api/exit': 'sell one strategy\'s own position at market, through the gate: {"strategy": "NAME", "market": "BTCUSD"} (market optional)',
       'POST /api/cancel-all': 'cancel every open order at the venue (the kernel\'s cancel-everything)',
       'POST /api/stop': 'exit cleanly, as Ctrl-C does',
     },

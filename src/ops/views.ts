@@ -157,8 +157,14 @@ export function healthView(run: OpsRun, rateLimited: number): Record<string, unk
 }
 
 /** A fill with its price at the market's tick and its amount at the base asset's precision. */
-export function fillView(run: OpsRun, f: { readonly market: string; readonly price: string; readonly amount: string }): Record<string, unknown> {
-  return { ...f, priceShown: priceShown(run, f.market, f.price), amountShown: formatAmount(f.amount, splitMarket(f.market).base) };
+export function fillView(run: OpsRun, f: { readonly market: string; readonly price: string; readonly amount: string; readonly commission?: string; readonly commissionAsset?: string }): Record<string, unknown> {
+  const feeAsset = f.commissionAsset || splitMarket(f.market).quote;
+  return {
+    ...f,
+    priceShown: priceShown(run, f.market, f.price),
+    amountShown: formatAmount(f.amount, splitMarket(f.market).base),
+    ...(f.commission !== undefined && { feeShown: `${formatAmount(f.commission, feeAsset)} ${feeAsset}` }),
+  };
 }
 
 /** A round trip with its prices at the tick and its P&L at the quote asset's precision. */
@@ -170,5 +176,6 @@ export function roundTripView(run: OpsRun, t: JournalRoundTrip): Record<string, 
     entryPriceShown: priceShown(run, t.market, t.entryPrice),
     ...(t.exitPrice !== undefined && { exitPriceShown: priceShown(run, t.market, t.exitPrice) }),
     pnlShown: formatAmount(t.pnl, quote),
+    feesShown: formatAmount(t.fees, quote),
   };
 }

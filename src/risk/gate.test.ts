@@ -306,3 +306,20 @@ describe('RiskGate', () => {
     expect(codeOf(gate, { kind: 'place-order', intentId: 'x', strategy: 's', market: 'BTCUSD', side: 'BUY', type: 'MARKET', baseAmount: '1' })).toBe('INVALID_INTENT');
   });
 });
+
+describe('RiskGate: a strategy paused by an operator', () => {
+  it('denies its new intents PAUSED, naming it; lets its cancels and an operator\'s exit through; other strategies trade', () => {
+    const { gate } = setup();
+    expect(gate.pauses.pause({ strategy: 's', since: 5, reason: 'paused by an operator: news' })).toBe(true);
+    expect(gate.pauses.pause({ strategy: 's', since: 9, reason: 'again' })).toBe(false);
+    const d = gate.decide(limitBuy());
+    expect(d.kind === 'deny' && d.reason).toMatchObject({ code: 'PAUSED', message: expect.stringMatching(/^s is paused by an operator \(paused by an operator: news\)/), details: { strategy: 's', since: 5 } });
+    expect(codeOf(gate, limitBuy({ side: 'SELL', baseAmount: '0.5', exitReason: 'stop-loss' }))).toBe('PAUSED');
+    expect(codeOf(gate, limitBuy({ side: 'SELL', baseAmount: '0.5', type: 'MARKET', price: undefined, exitReason: 'operator' }))).toBe('approve');
+    expect(codeOf(gate, { kind: 'cancel-order', intentId: 'c-1', strategy: 's', orderRefId: 'i-1' })).toBe('approve');
+    expect(codeOf(gate, limitBuy({ strategy: 'other' }))).toBe('approve');
+    expect(gate.pauses.resume('s')).toMatchObject({ strategy: 's', since: 5 });
+    expect(codeOf(gate, limitBuy())).toBe('approve');
+    expect(gate.pauses.resume('s')).toBeUndefined();
+  });
+});

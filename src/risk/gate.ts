@@ -10,6 +10,7 @@ import { checkAllocation, type AllocationView } from './checks/allocation.js';
 import { deny } from './denial.js';
 import { isDenial, tradeFacts, type TradeFacts } from './facts.js';
 import { KillSwitch } from './kill-switch.js';
+import { StrategyPauses } from './pauses.js';
 import { onlyReduces } from './reducing.js';
 import type { RiskLimits } from './limits.js';
 import { RateWindow } from './rate-window.js';
@@ -39,6 +40,8 @@ const TRADE_CHECKS: readonly TradeCheck[] = [
  */
 export class RiskGate {
   readonly killSwitch: KillSwitch;
+  /** The strategies paused one by one by an operator. */
+  readonly pauses = new StrategyPauses();
   private readonly rate: RateWindow;
   /** Decisions by code, in the order the codes first came; approvals (most decisions) are counted in `approvals`, without a lookup. */
   private readonly counts = new Map<'approve' | DenialCode, number>();
@@ -91,6 +94,8 @@ export class RiskGate {
     if (halted && !(this.killSwitch.allowsReducing && onlyReduces(intent))) {
       return deny('HALTED', `trading is halted: ${halted}${this.killSwitch.allowsReducing ? ' (only orders that reduce a position are allowed)' : ''}`, { reason: halted });
     }
+    const paused = this.pauses.check(intent);
+    if (paused) return paused;
     const inWindow = this.rate.countAt(at);
     if (inWindow >= this.rate.limit) return deny('RATE', `${inWindow} intents in the last minute (limit ${this.rate.limit})`, { count: inWindow, max_per_minute: this.rate.limit });
     if (intent.kind === 'transfer') return checkTransfer(intent, this.view);

@@ -11,7 +11,7 @@ import type { HaltCause } from '../../src/risk/index.js';
 import { stubRun } from './stub-run.js';
 
 function setup(): { control: Control; state: OpsState; stub: ReturnType<typeof stubRun> } {
-  const stub = stubRun(new TestClock(0));
+  const stub = stubRun(new TestClock(0), ['alpha', 'beta']);
   const state = new OpsState(stub.run);
   return { control: new Control(stub.run, state), state, stub };
 }
@@ -60,5 +60,29 @@ describe('control actions', () => {
     expect((await control.act('stop', {})).status).toBe(202);
     expect((await control.act('stop', {})).status).toBe(202);
     expect(stub.stopRequests).toEqual(['stop requested through the control API']);
+  });
+
+  it('pauses and resumes one strategy; an unknown one is a 400 naming it; resume without a strategy keeps its meaning', async () => {
+    const { control, state } = setup();
+    expect(await control.act('pause', { strategy: 'gamma' })).toEqual({ status: 400, body: { error: 'unknown strategy "gamma": running: alpha, beta' } });
+    expect((await control.act('pause', {})).body.error).toMatch(/strategy must name a running strategy, e\.g\. \{"strategy": "alpha"\}/);
+    expect((await control.act('resume', { strategy: 'gamma' })).status).toBe(400);
+    expect((await control.act('pause', { strategy: 'beta', reason: 7 })).status).toBe(400);
+    const paused = await control.act('pause', { strategy: 'beta', reason: 'news' });
+    expect(paused).toMatchObject({ status: 200, body: { strategy: 'beta', paused: { strategy: 'beta', reason: 'paused by an operator: news' } } });
+    expect((await control.act('pause', { strategy: 'beta' })).body.message).toBe('beta was already paused');
+    expect(state.strategies().map((s) => [s.name, s.state])).toEqual([['alpha', 'running'], ['beta', 'paused']]);
+    expect(state.status().pausedStrategies).toEqual([expect.objectContaining({ strategy: 'beta' })]);
+    expect(state.haltState().state).toBe('running'); // a pause is no halt of all trading
+
+    await control.act('halt', {});
+    expect((await control.act('resume', { strategy: 'beta', kill_switch: true })).status).toBe(400);
+    const resumed = await control.act('resume', { strategy: 'beta' });
+    expect(resumed.body).toMatchObject({ strategy: 'beta', resumed: true, message: expect.stringMatching(/^beta resumed; trading as a whole stays halted \(operator/) });
+    expect(state.haltState().state).toBe('halted'); // the strategy's resume lifts no halt
+    await control.act('resume', {});
+    expect(state.haltState().state).toBe('running');
+    expect((await control.act('resume', { strategy: 'beta' })).body).toMatchObject({ resumed: false, message: 'beta was not paused' });
+    expect(state.strategies().map((s) => s.state)).toEqual(['running', 'running']);
   });
 });

@@ -37,6 +37,20 @@ export function uiConfig(extra: readonly string[] = []): { cwd: string; config: 
   return { cwd, config };
 }
 
+/** Two strategies on two markets: the probe on BTCUSD (`ops-probe`) and on ETHUSD (`probe-eth`). */
+export function twoMarketsConfig(): { cwd: string; config: string } {
+  const { cwd, config } = uiConfig();
+  writeFileSync(config, `${[
+    'strategies:',
+    `  - { plugin: ${PROBE}, params: { every: 2 } }`,
+    `  - { plugin: ${PROBE}, name: probe-eth, params: { every: 2, market: ETHUSD } }`,
+    'streams: { warmup_points: 3, prices_ms: 250, ticker_ms: 500, book_ms: 500, orders_ms: 300, balances_ms: 300 }',
+    'ui: { port: 0 }',
+    `journal: { path: ${join(cwd, 'journal.sqlite')} }`,
+  ].join('\n')}\n`);
+  return { cwd, config };
+}
+
 type Start = (args: readonly string[], cwd: string, env?: Record<string, string>) => Proc;
 
 /** Starts the run with `start` (a useTradeloop launcher) and waits for its dashboard line. */

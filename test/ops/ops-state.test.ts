@@ -52,4 +52,13 @@ describe('positions and P&L for the dashboard', () => {
     expect(reads()).toBe(before + 2);
     expect(state.orders().fills).toEqual(expect.arrayContaining([expect.objectContaining({ refId: 'x', priceShown: '50000.00', amountShown: '0.00100000' })]));
   });
+
+  it('names each fill\'s strategy, fee and exit reason (from the journal\'s intent), and gives daily P&L per strategy', () => {
+    const { run, stub } = runWith([fill('alpha', 'BUY', '0.002', '50000', Date.UTC(2026, 0, 5, 10)), fill('alpha', 'SELL', '0.001', '55000', Date.UTC(2026, 0, 5, 11))], 50_000);
+    const row = { strategy: 'beta', intent: { kind: 'place-order', intentId: 'x', strategy: 'beta', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '0.001', exitReason: 'stop-loss' } };
+    const state = new OpsState({ ...run, journal: { ...run.journal, get: (ref: string) => (ref === 'x' ? row : undefined) } as unknown as OpsRun['journal'] });
+    stub.reports.next({ kind: 'filled', refId: 'x', orderId: 'o', fillId: 'f', market: 'BTCUSD', side: 'SELL', amount: '0.001', price: '50000', commission: '0.05', commissionAsset: 'USD', at: 2 });
+    expect((state.orders().fills as Record<string, unknown>[])[0]).toMatchObject({ refId: 'x', strategy: 'beta', exitReason: 'stop-loss', commission: '0.05', feeShown: '0.05 USD' });
+    expect(state.daily()).toEqual({ days: [{ date: '2026-01-05', strategy: 'alpha', quote: 'USD', realized: '5', fees: '0', trades: 2 }] });
+  });
 });

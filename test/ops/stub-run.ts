@@ -8,7 +8,7 @@ import type { TestClock } from '../../src/clock/index.js';
 import type { Decision, ExecReport } from '../../src/core/index.js';
 import type { RunView } from '../../src/live/index.js';
 import type { OpsRun } from '../../src/ops/index.js';
-import { KillSwitch, type HaltKind } from '../../src/risk/index.js';
+import { KillSwitch, StrategyPauses, type HaltKind } from '../../src/risk/index.js';
 import { emptySnapshot } from '../../src/state/index.js';
 
 export interface StubRun {
@@ -25,6 +25,7 @@ export function stubRun(clock: TestClock, strategyNames: readonly string[] = ['a
   const decisions = new Subject<Decision>();
   const reports = new Subject<ExecReport>();
   const ks = new KillSwitch({});
+  const pauses = new StrategyPauses();
   let reach: VenueReachability = { consecutiveFailures: 0, probes: 0 };
   const strategies = strategyNames.map((name) => ({ name, markets: new Set(['BTCUSD']) as ReadonlySet<string>, stopped: undefined as string | undefined, params: {} }));
   const stopRequests: string[] = [];
@@ -35,19 +36,21 @@ export function stubRun(clock: TestClock, strategyNames: readonly string[] = ['a
   const kernel = {
     decisions$: decisions.asObservable(),
     reports$: reports.asObservable(),
-    gate: { killSwitch: ks, stats: () => ({}) },
+    gate: { killSwitch: ks, pauses, stats: () => ({}) },
     market: { snapshot: emptySnapshot, markets: () => [] },
     riskView: { instrument: () => undefined, transferRemaining: () => undefined, transferLimits: { lastReadAt: undefined, readings: () => [] } },
     openOrders: {},
     cancelAll: async () => ({ closed: [], open: [] }),
     haltKeepingOrders: (reason: string, kind?: HaltKind) => ks.trip(reason, { ...(kind && { kind }) }),
     resume: (kinds: Iterable<HaltKind>) => ks.lift(kinds),
+    pauseStrategy: (strategy: string, reason: string) => pauses.pause({ strategy, since: clock.now(), reason }),
+    resumeStrategy: (strategy: string) => pauses.resume(strategy),
   } as unknown as OpsRun['kernel'];
   const run: OpsRun = {
     clock,
     kernel,
     strategies,
-    journal: { intents: () => [], fills: () => [], active: () => [], strategyFills: () => [] },
+    journal: { intents: () => [], fills: () => [], active: () => [], get: () => undefined, strategyFills: () => [] },
     view,
     requestStop: (reason) => stopRequests.push(reason),
     reachability: () => reach,

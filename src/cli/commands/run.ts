@@ -12,7 +12,7 @@ import { type CliContext, writeLine } from '../context.js';
 import { apiTargetOf } from '../failures.js';
 import { parseDuration } from '../duration.js';
 import { renderPanel, renderSummary } from '../panel.js';
-import { Ops, UI_TOKEN_VARIABLE, type OpsRun } from '../../ops/index.js';
+import { LogTail, Ops, UI_TOKEN_VARIABLE, type OpsRun } from '../../ops/index.js';
 
 interface RunOptions {
   readonly config?: string;
@@ -61,7 +61,9 @@ async function runCommand(opts: RunOptions, ctx: CliContext): Promise<number> {
   if (target !== undefined) ctx.apiTarget = target;
   else ctx.portSetting = { from: `local.port in ${configLabel(source)}` };
   if (logFile !== undefined) writeLine(ctx.stderr, `logs: ${logFile}${tty && config.log.file === undefined ? ' (the live panel owns the terminal; set log.file to choose another file)' : ''}`);
-  const log = makeLogger(config, secrets, logFile);
+  // the dashboard's log view keeps the run's last lines (bounded, already redacted)
+  const logTail = new LogTail(500, secrets);
+  const log = makeLogger(config, secrets, logFile, logTail);
   log.info(describeConfigSource(source));
   // a paper run outside the embedded sandbox keeps its account in the journal alone
   if (opts.fresh && opts.paper && !(config.environment === 'local' && config.api.base_url === undefined)) {
@@ -72,7 +74,7 @@ async function runCommand(opts: RunOptions, ctx: CliContext): Promise<number> {
     log.info(archived === undefined ? '--fresh: no journal or sandbox world to archive yet' : `--fresh: the journal and the sandbox world moved to ${archived}`);
   }
   // the dashboard's token and the webhook's URL and secret are checked (and masked) before anything starts
-  const ops = Ops.prepare({ config, env: ctx.env, log, secrets, ...(opts.ui && { ui: true }) });
+  const ops = Ops.prepare({ config, env: ctx.env, log, secrets, logTail, ...(opts.ui && { ui: true }) });
   const bundle = await buildLiveBundle(config, ctx.env, { paper: opts.paper ?? false, log, secrets, strategyNames: loaded.map((s) => s.name), ...(opts.journalMoved && { journalMoved: true }), ...(journalFullAfter !== undefined && { journalFullAfter }), ...(ops && { onResponse: ops.onResponse }) });
   let summary: RunSummary;
   try {
@@ -252,7 +254,7 @@ export function logFileOf(config: Config, panel: boolean): string | undefined {
   return panel ? join(dirname(config.journal.path), 'run.log') : undefined;
 }
 
-function makeLogger(config: Config, secrets: SecretSet, file: string | undefined): Logger {
+function makeLogger(config: Config, secrets: SecretSet, file: string | undefined, tap: LogTail): Logger {
   const pretty = config.log.pretty !== undefined && { pretty: config.log.pretty };
-  return createLogger({ level: config.log.level, ...pretty, secrets, ...(file !== undefined && { file }) });
+  return createLogger({ level: config.log.level, ...pretty, secrets, tap, ...(file !== undefined && { file }) });
 }

@@ -12,8 +12,11 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
   var snapshot = null;
   var points = [];
   var fills = [];
-  var charts = {};
+  var fillKeys = {};
+  var names = [];
+  var strategyMarkets = [];
   var MAX_POINTS = 3600;
+  var TL = window.TL;
 
   function readToken() {
     var m = /(?:^#|&)token=([^&]+)/.exec(location.hash);
@@ -65,6 +68,19 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
       if (!confirm('Stop the bot? It exits as on Ctrl-C.')) return;
       action('stop', {}, function () { return 'stopping…'; });
     };
+    TL.wireStrategyButtons(action);
+    window.addEventListener('resize', function () { TL.resizeCharts(); });
+  }
+
+  /** Keeps each fill once (the history's, then the snapshots' recent ones), at most 500. */
+  function addFills(list) {
+    list.forEach(function (f) {
+      var key = f.refId + '|' + f.at + '|' + f.amount + '|' + f.price;
+      if (fillKeys[key]) return;
+      fillKeys[key] = true; fills.push(f);
+    });
+    fills.sort(function (a, b) { return a.at - b.at; });
+    while (fills.length > 500) { var old = fills.shift(); delete fillKeys[old.refId + '|' + old.at + '|' + old.amount + '|' + old.price]; }
   }
 
   function renderStatus(s) {
@@ -95,19 +111,32 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
   function render(s) {
     snapshot = s;
     renderStatus(s.status);
-    fillTable('strategies', s.strategies, function (x) { return [cell(x.name), cell(x.markets.join(', ')), cell(x.stopped ? 'stopped: ' + x.stopped : x.state, x.stopped ? 'bad' : ''), cell(x.pnlShown, 'num')]; });
+    names = s.strategies.map(function (x) { return x.name; });
+    strategyMarkets = [];
+    s.strategies.forEach(function (x) { x.markets.forEach(function (m) { if (strategyMarkets.indexOf(m) < 0) strategyMarkets.push(m); }); });
+    fillTable('strategies', s.strategies, function (x) {
+      var state = x.stopped ? 'stopped: ' + x.stopped : x.paused ? 'paused' : x.state;
+      return [cell(x.name), cell(x.markets.join(', '), 'opt'), cell(state, x.stopped ? 'bad' : x.paused ? 'paused' : ''), cell(x.pnlShown, 'num'), TL.strategyButtons(x)];
+    });
+    fillTable('daily', (s.daily || []).slice().reverse(), function (d) { return [cell(d.date, 'keep'), cell(d.strategy), cell(d.realizedShown, 'num'), cell(d.feesShown, 'num'), cell(d.trades, 'num')]; }, 'no fills yet');
+    TL.drawDaily(s.daily || [], names);
+    addFills(s.orders.fills);
     var p = s.positions;
     fillTable('transfer-limits', p.transferLimits || [], function (l) { return [cell(l.limitAsset), cell(l.period), cell(l.limitShown || '', 'num'), cell(l.remainingShown, 'num')]; });
-    fillTable('balances', p.balances, function (b) { return [cell(b.asset), cell(b.totalShown, 'num'), cell(b.availableShown, 'num'), cell(b.transferRemainingShown || '', 'num')]; });
-    fillTable('positions', p.positions, function (x) { return [cell(x.strategy), cell(x.market), cell(x.positionShown, 'num'), cell(x.averageCostShown || '', 'num'), cell(x.pnlShown, 'num')]; }, 'flat');
-    fillTable('round-trips', p.roundTrips.slice().reverse(), function (t) { return [cell(t.strategy), cell(t.market), cell(t.quantityShown, 'num'), cell(t.entryPriceShown, 'num'), cell(t.exitPriceShown || 'open', 'num'), cell(t.pnlShown, 'num')]; }, 'no round trips yet');
-    fillTable('orders', s.orders.open, function (o) { return [cell(o.refId), cell(o.strategy), cell(o.side, o.side), cell(o.market), cell(o.priceShown || o.type, 'num'), cell(o.amountShown, 'num'), cell(o.status || o.state), cell(age(o.ageMs), 'num')]; }, 'no open orders');
-    fillTable('fills', s.orders.fills, function (f) { return [cell(time(f.at)), cell(f.side, f.side), cell(f.market), cell(f.priceShown || f.price, 'num'), cell(f.amountShown || f.amount, 'num')]; }, 'no fills yet');
+    fillTable('balances', p.balances, function (b) { return [cell(b.asset), cell(b.totalShown, 'num'), cell(b.availableShown, 'num'), cell(b.transferRemainingShown || '', 'num opt')]; });
+    fillTable('positions', p.positions, function (x) { return [cell(x.strategy), cell(x.market), cell(x.positionShown, 'num'), cell(x.averageCostShown || '', 'num opt'), cell(x.pnlShown, 'num')]; }, 'flat');
+    fillTable('round-trips', p.roundTrips.slice().reverse(), function (t) {
+      return [cell(t.strategy), cell(t.market, 'opt'), cell(t.quantityShown, 'num'), cell(t.entryPriceShown, 'num opt'), cell(t.exitPriceShown || 'open', 'num'), cell(t.pnlShown, 'num'), cell(t.feesShown, 'num opt'), cell(t.exitReason || '')];
+    }, 'no round trips yet');
+    fillTable('orders', s.orders.open, function (o) { return [cell(o.refId, 'opt'), cell(o.strategy), cell(o.side, o.side), cell(o.market, 'opt'), cell(o.priceShown || o.type, 'num'), cell(o.amountShown, 'num'), cell(o.status || o.state), cell(age(o.ageMs), 'num')]; }, 'no open orders');
+    fillTable('fills', s.orders.fills, function (f) {
+      return [cell(time(f.at), 'keep'), cell(f.strategy || ''), cell(f.side, f.side), cell(f.market, 'opt'), cell(f.priceShown || f.price, 'num'), cell(f.amountShown || f.amount, 'num'), cell(f.feeShown || '', 'num opt'), cell(f.exitReason || '')];
+    }, 'no fills yet');
     renderDecisions(s.decisions);
     var q = [];
     s.quotes.markets.forEach(function (m) { ['buy', 'sell'].forEach(function (side) { var x = m[side]; if (x) q.push([m.market, side.toUpperCase(), x.priceShown, x.timeLeftMs]); }); });
     fillTable('quotes', q, function (x) { return [cell(x[0]), cell(x[1], x[1]), cell(x[2], 'num'), cell(age(x[3]), 'num')]; }, 'no quotes held');
-    fillTable('quote-executions', s.quotes.executions, function (x) { return [cell(x.refId), cell(x.side, x.side), cell(x.market), cell(x.state), cell(x.averagePrice || '', 'num')]; }, 'none');
+    fillTable('quote-executions', s.quotes.executions, function (x) { return [cell(x.refId, 'opt'), cell(x.side, x.side), cell(x.market), cell(x.state), cell(x.averagePrice || '', 'num')]; }, 'none');
     var h = s.health;
     var parts = [];
     if (h.budget) parts.push('requests: ' + h.budget.spent + ' (' + h.budget.ratePerSec + '/s budget, ' + h.budget.queued + ' queued)');
@@ -120,54 +149,26 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
   function renderDecisions(list) {
     fillTable('decisions', list, function (d) {
       var what = d.intent === 'place-order' ? (d.side + ' ' + (d.amount || '') + ' ' + d.market + (d.price ? ' @ ' + d.price : '')) : d.intent;
-      return [cell(time(d.at)), cell(d.strategy), cell(what), cell(d.decision, d.decision === 'deny' ? 'deny' : ''), cell(d.code || '', 'deny'), cell(d.reason || '')];
+      return [cell(time(d.at), 'keep'), cell(d.strategy), cell(what), cell(d.decision, 'keep' + (d.decision === 'deny' ? ' deny' : '')), cell(d.code || '', 'deny'), cell(d.reason || '', 'opt')];
     }, 'no decisions yet');
   }
 
   function addPoint(p) { points.push(p); if (points.length > MAX_POINTS) points.shift(); }
 
-  function chart(id, series, data) {
-    var el = $(id);
-    var width = Math.max(300, el.clientWidth || el.parentNode.clientWidth - 24);
-    if (!charts[id]) {
-      charts[id] = new uPlot({ width: width, height: 180, series: series, axes: [{ stroke: '#8a96a3' }, { stroke: '#8a96a3', size: 90 }], legend: { live: false } }, data, el);
-    } else {
-      charts[id].setData(data);
-    }
-  }
-
   function drawCharts() {
     if (points.length === 0) return;
     var xs = points.map(function (p) { return p.at / 1000; });
-    chart('equity-chart', [{}, { label: 'equity', stroke: '#4f9cf0', width: 2 }], [xs, points.map(function (p) { return p.equity == null ? null : Number(p.equity); })]);
-    var names = Object.keys(points[points.length - 1].strategies || {});
-    var pnlSeries = [{}, { label: 'total P&L', stroke: '#d8dee6', width: 2 }].concat(names.map(function (n, i) { return { label: n, stroke: ['#2fb171', '#d9a400', '#b48ead', '#e5534b'][i % 4] }; }));
-    if (!charts['pnl-chart'] || charts['pnl-chart'].series.length === pnlSeries.length) {
-      chart('pnl-chart', pnlSeries, [xs, points.map(function (p) { return p.pnl == null ? null : Number(p.pnl); })].concat(names.map(function (n) { return points.map(function (p) { return p.strategies[n] == null ? null : Number(p.strategies[n]); }); })));
-    }
-    var market = Object.keys(points[points.length - 1].mids || {})[0];
-    if (!market) return;
-    $('price-market').textContent = market;
-    var buys = xs.map(function () { return null; });
-    var sells = xs.map(function () { return null; });
-    fills.forEach(function (f) {
-      if (f.market !== market || f.at < points[0].at) return;
-      var i = nearest(f.at / 1000, xs);
-      (f.side === 'BUY' ? buys : sells)[i] = Number(f.price);
-    });
-    chart('price-chart', [{}, { label: 'mid', stroke: '#8a96a3' },
-      { label: 'buys', stroke: '#2fb171', width: 0, points: { show: true, size: 9, fill: '#2fb171' } },
-      { label: 'sells', stroke: '#e5534b', width: 0, points: { show: true, size: 9, fill: '#e5534b' } }],
-      [xs, points.map(function (p) { return p.mids[market] == null ? null : p.mids[market]; }), buys, sells]);
+    TL.chart($('equity-chart'), [{}, { label: 'equity', stroke: '#4f9cf0', width: 2 }], [xs, points.map(function (p) { return p.equity == null ? null : Number(p.equity); })]);
+    var pnlNames = Object.keys(points[points.length - 1].strategies || {});
+    var pnlSeries = [{}, { label: 'total P&L', stroke: '#d8dee6', width: 2 }].concat(pnlNames.map(function (n) { return { label: n, stroke: TL.colour(names.length ? names : pnlNames, n) }; }));
+    TL.chart($('pnl-chart'), pnlSeries, [xs, points.map(function (p) { return p.pnl == null ? null : Number(p.pnl); })].concat(pnlNames.map(function (n) { return points.map(function (p) { return p.strategies[n] == null ? null : Number(p.strategies[n]); }); })));
+    TL.drawMarkets(points, fills, names, strategyMarkets);
   }
-
-  function nearest(x, xs) { var lo = 0, hi = xs.length - 1; while (lo < hi) { var mid = (lo + hi) >> 1; if (xs[mid] < x) lo = mid + 1; else hi = mid; } return lo; }
 
   function onEvent(name, data) {
     if (name === 'snapshot') render(data);
-    else if (name === 'history') { points = data.points.slice(-MAX_POINTS); fills = data.fills; drawCharts(); }
+    else if (name === 'history') { points = data.points.slice(-MAX_POINTS); addFills(data.fills); drawCharts(); }
     else if (name === 'equity') { addPoint(data); drawCharts(); }
-    else if (name === 'report' && data.kind === 'filled') { fills.push(data); if (fills.length > 500) fills.shift(); }
     else if (name === 'decision' && snapshot) { snapshot.decisions.unshift(data); snapshot.decisions.length = Math.min(snapshot.decisions.length, 30); renderDecisions(snapshot.decisions); }
   }
 
@@ -211,5 +212,7 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
   if (!token) { login(); return; }
   wire();
   follow();
+  TL.followLog(token);
+  TL.showConfig(token);
 })();
 `;

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { MARKETS_SCRIPT } from './app-markets.js';
+import { PANELS_SCRIPT } from './app-panels.js';
 import { DASHBOARD_SCRIPT } from './app-script.js';
 import { DASHBOARD_HTML } from './page.js';
 
@@ -23,6 +25,8 @@ const text = (type: string, body: string): Asset => ({ type, body: () => body })
 export const DASHBOARD_ASSETS: Readonly<Record<string, Asset>> = {
   '/': text('text/html; charset=utf-8', DASHBOARD_HTML),
   '/assets/app.js': text('text/javascript; charset=utf-8', DASHBOARD_SCRIPT),
+  '/assets/markets.js': text('text/javascript; charset=utf-8', MARKETS_SCRIPT),
+  '/assets/panels.js': text('text/javascript; charset=utf-8', PANELS_SCRIPT),
   '/assets/uplot.js': fromPackage('uPlot.iife.min.js', 'text/javascript; charset=utf-8'),
   '/assets/uplot.css': fromPackage('uPlot.min.css', 'text/css; charset=utf-8'),
 };
