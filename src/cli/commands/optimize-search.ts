@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path';
 import type { Grid } from '../../../backtest/optimize/grid.js';
-import type { OptimizeConfig } from '../../../backtest/optimize/optimize.js';
+import type { OptimizeConfig, OptimizeRow } from '../../../backtest/optimize/optimize.js';
 import { runSearch, type SearchMethod, type SearchResult } from '../../../backtest/search/run.js';
 import type { SearchSpace } from '../../../backtest/search/space.js';
 import { StudyStore } from '../../../backtest/search/study-store.js';
@@ -25,7 +25,8 @@ export interface SearchCommandInput {
   readonly resume: boolean;
   /** True with `--queue`: Redis keeps the trials, no local file. */
   readonly queued: boolean;
-  readonly onProgress: (done: number, total: number) => void;
+  /** After each batch: trials drawn of all, and the best trial so far. */
+  readonly onProgress: (done: number, total: number, best: OptimizeRow | undefined) => void;
   readonly studyDir?: string;
 }
 
@@ -54,7 +55,7 @@ export async function runSearchStudy(ctx: CliContext, input: SearchCommandInput)
       result = await runSearch({
         ...input.config, space: input.space, method: input.method, trials: input.trials, seed: input.seed, previous,
         ...(store && { onTrials: (t) => store.save(t) }),
-        signal: stop.signal, onProgress: (d, t) => input.onProgress(d, t),
+        signal: stop.signal, onProgress: (d, t, best) => input.onProgress(d, t, best),
       });
     } finally {
       process.off('SIGINT', onSigint);
