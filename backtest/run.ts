@@ -7,7 +7,7 @@
  * work in flight (a point where the strategy acted).
  */
 import { performance } from 'node:perf_hooks';
-import { D, InputError, splitMarket, type DenialReason, type MarketSymbol } from '../src/core/index.js';
+import { D, InputError, splitMarket, type Decision, type DenialReason, type MarketSymbol } from '../src/core/index.js';
 import type { StrategyFailure } from '../src/engine/strategy-failure.js';
 import type { Logger } from '../src/log/index.js';
 import { DEFAULT_RISK_LIMITS, type RiskLimits } from '../src/risk/limits.js';
@@ -61,6 +61,8 @@ export interface BacktestConfig {
    * otherwise allocates 8 MB that lives until the next full collection.
    */
   readonly equityBuffer?: Float64Array;
+  /** Hears each risk decision as the kernel makes it (the intent whole; `tradeloop verify` compares them). */
+  readonly onDecision?: (d: Decision) => void;
 }
 
 /** One decision on a strategy intent, for parity checks against a live run. */
@@ -158,7 +160,7 @@ export async function runBacktest(cfg: BacktestConfig): Promise<BacktestRun> {
     limits: { ...(cfg.limits ?? DEFAULT_RISK_LIMITS), fee_bps: feeBps },
     venue: { feeBps, slippageBps: cfg.slippageBps ?? 0, quoteSpreadBps: cfg.quoteSpreadBps ?? 10, funding: cfg.initial ?? { USD: '10000' } },
     ...(cfg.log && { log: cfg.log }), ...(cfg.journalFile && { journalFile: cfg.journalFile }),
-    withQuotes: (cfg.definition.needs ?? []).includes('quote'), figuresOnly,
+    withQuotes: (cfg.definition.needs ?? []).includes('quote'), figuresOnly, ...(cfg.onDecision && { onDecision: cfg.onDecision }),
   });
   try {
     await b.kernel.startMetadata();

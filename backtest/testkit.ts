@@ -9,6 +9,8 @@ import type { StrategyDefinition } from '../src/strategy/define.js';
 import { resolveParams } from '../src/strategy/params.js';
 import type { BacktestMetrics, RoundTrip } from './metrics.js';
 import { runBacktest, type DenialSummary, type IntentTrace, type OrderOutcomes } from './run.js';
+import { seriesSource } from './verify/checks.js';
+import { verifyStrategy as verifyOn, type VerifyReport } from './verify/verify.js';
 
 export interface TestBacktestOptions {
   /** The strategy's params (validated by its schema, defaults filled). */
@@ -95,6 +97,26 @@ export async function backtestStrategy(definition: StrategyDefinition, options: 
     ...(run.strategyStopped !== undefined && { strategyStopped: run.strategyStopped }),
     warnings: run.warnings,
   };
+}
+
+/**
+ * Runs the checks of `tradeloop verify` on a price list (determinism, look-ahead, warm-up, the params
+ * schema and markets) and returns a verdict per check; `passed` is false when one failed:
+ *
+ *   const r = await verifyStrategy(plugin, { prices });
+ *   assert.deepEqual(r.checks.filter((c) => c.verdict === 'fail'), []);
+ *
+ * Give enough prices for twice the warm-up and decisions after it (a few hundred are plenty).
+ */
+export async function verifyStrategy(definition: StrategyDefinition, options: Pick<TestBacktestOptions, 'params' | 'prices' | 'stepMs' | 'startMs' | 'market' | 'initial' | 'feeBps' | 'slippageBps'>): Promise<VerifyReport> {
+  const { times, prices } = seriesOf(options);
+  const params = resolveParams(definition, { ...options.params }, 'params');
+  return verifyOn({
+    definition, params, source: seriesSource({ source: 'test prices', length: times.length, times, prices }),
+    ...(options.initial !== undefined && { initial: options.initial }),
+    ...(options.feeBps !== undefined && { feeBps: options.feeBps }),
+    ...(options.slippageBps !== undefined && { slippageBps: options.slippageBps }),
+  });
 }
 
 function seriesOf(o: TestBacktestOptions): { times: Float64Array; prices: Float64Array } {

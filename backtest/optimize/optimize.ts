@@ -37,6 +37,13 @@ export interface OptimizeConfig {
   readonly limits?: RiskLimits;
   readonly onProgress?: (done: number, total: number) => void;
   /**
+   * Stops the run at once when aborted: the threads are terminated mid-job, and the result holds only
+   * the combinations whose every segment finished (with `stopped`). Local threads only (not `runJobs`).
+   */
+  readonly signal?: AbortSignal;
+  /** Called with each combination's row as its last segment finishes (a study saves it then). */
+  readonly onRow?: (row: Omit<OptimizeRow, 'rank'>) => void;
+  /**
    * Runs only this walk-forward segment (0 = the first fold's in-sample part) and scores each
    * combination on it, as without folds: the first look of early stopping (backtest/search/run.ts).
    */
@@ -113,6 +120,8 @@ export interface OptimizeResult {
   /** How many combinations failed. */
   readonly failed: number;
   readonly walkForward?: readonly FoldPick[];
+  /** The signal stopped the run before every combination finished: `rows` are the finished ones. */
+  readonly stopped?: true;
 }
 
 /** Runs the grid and ranks it. */
@@ -129,16 +138,20 @@ export async function runOptimize(cfg: OptimizeConfig): Promise<OptimizeResult> 
     ...(cfg.limits && { limits: cfg.limits }),
   };
   const boot = cfg.runJobs ? undefined : workerBoot(cfg.strategy, cfg.workerCode === 'source' ? { prefer: 'source' } : {});
-  const pool = boot && (await runPool(ctx, jobs, workers, boot, cfg.onProgress));
-  const ran = cfg.runJobs ? await cfg.runJobs(ctx, jobs, cfg.onProgress) : { results: pool ? pool.results : [], workers };
-  const results = ran.results;
   const key = OPTIMIZE_METRICS[cfg.metric];
-  const perCombo = cfg.grid.combinations.map((params, c) => ({ params, results: segments.map((_, s) => results[c * segments.length + s]!) }));
+  const onResult = cfg.onRow && rowWhenDone(cfg.grid.combinations, segments.length, (params, r) => cfg.onRow!(rowOf(params, r, key, walk)));
+  const pool = boot && (await runPool(ctx, jobs, workers, boot, { ...(cfg.onProgress && { onProgress: cfg.onProgress }), ...(cfg.signal && { signal: cfg.signal }), ...(onResult && { onResult }) }));
+  const ran = cfg.runJobs ? await cfg.runJobs(ctx, jobs, cfg.onProgress) : { results: pool ? pool.results : [], workers };
+  if (cfg.runJobs && onResult) ran.results.forEach(onResult);
+  const results = ran.results;
+  // a stopped run's unfinished combinations have a segment without a result: left out
+  const perCombo = cfg.grid.combinations.map((params, c) => ({ params, results: segments.map((_, s) => results[c * segments.length + s]!) })).filter((c) => c.results.every((r) => r !== undefined));
   const unranked = perCombo.map(({ params, results: r }) => rowOf(params, r, key, walk));
   const rows = rank(unranked, cfg.metric);
   return {
-    metric: cfg.metric, workers: ran.workers, ...(boot && pool && { workerCode: { code: boot.code, pluginLoader: boot.pluginLoader, leanHeap: pool.lean, ...(boot.reason !== undefined && { reason: boot.reason }) } }), combinations: cfg.grid.combinations.length, rows, failed: rows.filter((r) => r.failed).length,
+    metric: cfg.metric, workers: ran.workers, ...(boot && pool && { workerCode: { code: boot.code, pluginLoader: boot.pluginLoader, leanHeap: pool.lean, ...(boot.reason !== undefined && { reason: boot.reason }) } }), combinations: perCombo.length, rows, failed: rows.filter((r) => r.failed).length,
     ...(walk && { walkForward: picks(perCombo, key, cfg.metric, segments.length - 1) }),
+    ...(perCombo.length < cfg.grid.combinations.length && { stopped: true as const }),
   };
 }
 
@@ -209,7 +222,29 @@ function mean(values: readonly (number | null)[]): number | null {
 export const LEAN_THREAD_HEAP = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 } as const;
 
 /** Starts `n` workers, hands each one job at a time as it becomes free, and collects the results by job id. */
-async function runPool(ctx: JobContext, jobs: readonly Job[], n: number, boot: WorkerBoot, onProgress?: (done: number, total: number) => void): Promise<{ results: JobResult[]; lean: boolean }> {
+/** A job result handler that calls `done` once all `segments` results of a combination are in (jobs are numbered combination by combination). */
+function rowWhenDone(combinations: ReadonlyArray<Readonly<Record<string, GridValue>>>, segments: number, done: (params: Readonly<Record<string, GridValue>>, results: JobResult[]) => void): (r: JobResult) => void {
+  const got = new Map<number, JobResult[]>();
+  return (r) => {
+    const c = Math.floor(r.id / segments);
+    const list = got.get(c) ?? new Array<JobResult>(segments);
+    list[r.id % segments] = r;
+    got.set(c, list);
+    if (list.filter((x) => x !== undefined).length < segments) return;
+    got.delete(c);
+    done(combinations[c]!, list);
+  };
+}
+
+interface PoolHooks {
+  readonly onProgress?: (done: number, total: number) => void;
+  readonly onResult?: (r: JobResult) => void;
+  /** Aborted: the pool answers at once with the results in so far (the threads are terminated). */
+  readonly signal?: AbortSignal;
+}
+
+async function runPool(ctx: JobContext, jobs: readonly Job[], n: number, boot: WorkerBoot, hooks: PoolHooks): Promise<{ results: JobResult[]; lean: boolean }> {
+  const { onProgress, onResult, signal } = hooks;
   // the points once in shared memory: every thread reads the same columns instead of its own copy
   ctx = { ...ctx, times: sharedColumn(ctx.times), prices: sharedColumn(ctx.prices) };
   const results: JobResult[] = new Array<JobResult>(jobs.length);
@@ -223,7 +258,8 @@ async function runPool(ctx: JobContext, jobs: readonly Job[], n: number, boot: W
   const releaseHeapGrowth = holdPoolHeapGrowth();
   try {
     await new Promise<void>((resolve, reject) => {
-      if (jobs.length === 0) return resolve();
+      if (jobs.length === 0 || signal?.aborted) return resolve();
+      signal?.addEventListener('abort', () => resolve(), { once: true });
       const fail = (message: string, cause?: unknown): void => reject(new TradeloopError('OPTIMIZE_WORKER', `an optimizer worker failed: ${message}`, { cause }));
       const feed = (w: Worker): void => {
         const job = again.pop() ?? jobs[next++];
@@ -247,12 +283,14 @@ async function runPool(ctx: JobContext, jobs: readonly Job[], n: number, boot: W
           spawn();
         });
         w.on('exit', (code) => {
-          if (done < jobs.length) fail(`exited (code ${code}) with ${jobs.length - done} jobs left`);
+          if (done < jobs.length && !signal?.aborted) fail(`exited (code ${code}) with ${jobs.length - done} jobs left`);
         });
         w.on('message', (m: FromWorker) => {
           if (m.type === 'fatal') return fail(m.error);
           if (m.type === 'ready') return feed(w);
+          if (signal?.aborted) return; // stopped: what finishes after the stop is not kept
           results[m.result.id] = m.result;
+          onResult?.(m.result);
           done++; // not inside onProgress?.(…): an optional call skips evaluating its arguments
           onProgress?.(done, jobs.length);
           if (done === jobs.length) resolve();

@@ -28,10 +28,13 @@ export interface SearchConfig extends Omit<OptimizeConfig, 'grid' | 'onProgress'
   readonly trials: number;
   readonly seed: number;
   readonly previous?: readonly TrialRecord[];
-  /** Called with each batch's trials as they finish (the study saves them). */
+  /** Called with trials as they finish: each run trial as its last segment ends, the stopped-early ones with their batch (the study saves them). */
   readonly onTrials?: (trials: readonly TrialRecord[]) => void;
-  /** Checked between batches: true stops the search with the trials finished so far. */
-  readonly shouldStop?: () => boolean;
+  /**
+   * Aborted: the search stops at once, the running trials with it (their threads terminated), and
+   * answers the trials finished so far, with `stopped`.
+   */
+  readonly signal?: AbortSignal;
   readonly onProgress?: (done: number, total: number, best: OptimizeRow | undefined) => void;
 }
 
@@ -77,20 +80,28 @@ export async function runSearch(cfg: SearchConfig): Promise<SearchResult> {
     const known = batch.map((p, i) => done.find((t) => t.number === drawn + i && keyOf(t.row.params) === keyOf(p)));
     const pending = batch.filter((_, i) => known[i] === undefined);
     if (pending.length > 0) {
-      if (cfg.shouldStop?.()) {
+      if (cfg.signal?.aborted) {
         stopped = true;
         break;
       }
       const names = Object.keys(batch[0]!);
       const pruned = await firstLook(cfg, done, pending, names);
-      const survivors = pending.filter((p) => !pruned.has(p));
-      const r = survivors.length === 0 ? undefined : await runOptimize({ ...cfg, onProgress: undefined, grid: { names, combinations: survivors } });
+      const survivors = pending.filter((p) => !pruned.has(p) && !cfg.signal?.aborted);
+      const numberOf = (p: Readonly<Record<string, GridValue>>): number => drawn + batch.indexOf(p as Record<string, GridValue>);
+      // each trial saved as it ends, so a study killed mid-batch keeps it
+      const onRow = cfg.onTrials && ((row: Omit<OptimizeRow, 'rank'>): void => cfg.onTrials!([{ number: numberOf(row.params), row }]));
+      const r = survivors.length === 0 ? undefined : await runOptimize({ ...cfg, onProgress: undefined, ...(onRow && { onRow }), grid: { names, combinations: survivors } });
       workers = r?.workers ?? workers;
       workerCode = r?.workerCode ?? workerCode;
-      const fresh = pending.map((p) => ({ number: drawn + batch.indexOf(p), row: pruned.get(p) ?? strip(r!.rows.find((row) => row.params === p)!) }));
+      const finished = (p: Record<string, GridValue>): Omit<OptimizeRow, 'rank'> | undefined => pruned.get(p) ?? ((row) => row && strip(row))(r?.rows.find((row) => row.params === p));
+      const fresh = pending.flatMap((p) => ((row) => (row === undefined ? [] : [{ number: numberOf(p), row }]))(finished(p)));
       done.push(...fresh);
       done.sort((a, b) => a.number - b.number);
-      cfg.onTrials?.(fresh);
+      cfg.onTrials?.(fresh.filter((t) => t.row.pruned !== undefined));
+      if (fresh.length < pending.length) {
+        stopped = true;
+        break;
+      }
     }
     drawn += batch.length;
     cfg.onProgress?.(Math.min(drawn, cfg.trials), cfg.trials, rank(done.map((t) => t.row), cfg.metric)[0]);
@@ -127,8 +138,8 @@ async function firstLook(cfg: SearchConfig, done: readonly TrialRecord[], pendin
   const median = sorted.length % 2 === 1 ? sorted[Math.floor(mid)]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
   const look = await runOptimize({ ...cfg, onProgress: undefined, onlySegment: 0, grid: { names, combinations: pending } });
   for (const p of pending) {
-    const row = look.rows.find((r) => r.params === p)!;
-    if (row.failed) continue; // run in full: it fails there with its reason
+    const row = look.rows.find((r) => r.params === p);
+    if (row === undefined || row.failed) continue; // stopped before it ended; or run in full: it fails there with its reason
     const worse = row.score === null || (cfg.metric === 'max_drawdown' ? row.score > median : row.score < median);
     if (worse) out.set(p, { params: p, score: null, pruned: { fold: 1, score: row.score, median } });
   }

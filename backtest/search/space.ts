@@ -20,14 +20,15 @@ export interface SearchSpace {
   readonly fixed: Readonly<Record<string, GridValue>>;
 }
 
-interface SchemaNumber {
+export interface SchemaNumber {
   readonly low?: number;
   readonly high?: number;
   readonly int: boolean;
   readonly log: boolean;
 }
 
-type Described = { kind: 'number'; n: SchemaNumber } | { kind: 'choice'; choices: GridValue[] } | { kind: 'other' };
+/** A param's schema as the search reads it: a number's bounds and scale, a list of choices, or neither. */
+export type Described = { kind: 'number'; n: SchemaNumber } | { kind: 'choice'; choices: GridValue[] } | { kind: 'other' };
 
 const RANGE = /^(-?\d+(?:\.\d+)?)\.\.(-?\d+(?:\.\d+)?)(?::(log|\d+(?:\.\d+)?))?$/;
 /** Bounds at or beyond this size are the schema's "no bound" (zod reports safe-integer limits for .int()). */
@@ -75,7 +76,8 @@ export function searchSpace(params: z.ZodObject, gridText: string | undefined, f
   return { dimensions, fixed };
 }
 
-function describe(schema: z.ZodType): Described {
+/** What the search reads of one param's schema (`tradeloop verify` checks the same). */
+export function describe(schema: z.ZodType): Described {
   let s = schema as unknown as ZodLike;
   let log = s.meta?.()?.scale === 'log';
   while (s.def.type === 'default' || s.def.type === 'optional' || s.def.type === 'nullable') {

@@ -11,6 +11,9 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runSearch, type TrialRecord } from '../../backtest/search/run.js';
+import { searchSpace } from '../../backtest/search/space.js';
+import { loadStrategy } from '../../src/strategy/loader.js';
 import { runCli } from '../cli/cli-helpers.js';
 import { randomWalk } from '../support/walk.js';
 
@@ -19,6 +22,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const csv = join(dir, 'prices.csv');
 const walk = randomWalk(800, 11);
 writeFileSync(csv, `timestamp,price\n${Array.from(walk.prices, (p, i) => `${walk.times[i]},${p}`).join('\n')}\n`);
+const smaCross = await loadStrategy('sma-cross');
 const BIN = resolve(import.meta.dirname, '../../bin/tradeloop.js');
 
 const args = (trials: number, studyDir: string, method = 'tpe'): string[] => ['optimize', '--strategy', 'sma-cross', '--data', csv, '--search', method, '--trials', String(trials), '--seed', '7', '--grid', 'fast=2..30,slow=10..120', '--metric', 'return', '--workers', '1', '--study-dir', studyDir];
@@ -73,7 +77,6 @@ describe('tradeloop optimize --search', () => {
     expect(m, stderr).not.toBeNull();
     const kept = Number(m![1]);
     expect(savedTrials(studyDir)).toBe(kept);
-    expect(kept % 8).toBe(0); // whole batches: the running one finished before the stop
 
     const total = kept + 8;
     const again = await runCli([...args(total, studyDir), '--resume', '--json']);
@@ -83,6 +86,20 @@ describe('tradeloop optimize --search', () => {
     expect(resumed.search).toMatchObject({ resumed: kept, ran: 8, trials: total });
     const fresh = JSON.parse((await runCli([...args(total, join(dir, 'uninterrupted')), '--json'])).stdout);
     expect(byTrial(resumed.rows)).toEqual(byTrial(fresh.rows));
+  });
+
+  it('stops the running batch at once when aborted: the trials finished are kept, each saved as it ended, and a resumed search runs only the others', { timeout: 120_000 }, async () => {
+    const base = { strategy: 'sma-cross', series: { source: 'walk', length: walk.times.length, times: walk.times, prices: walk.prices }, metric: 'return' as const, workers: 1, space: searchSpace(smaCross.params, 'fast=2..30,slow=10..120'), method: 'tpe' as const, trials: 16, seed: 7 };
+    const stop = new AbortController();
+    const saved: TrialRecord[] = [];
+    // the third trial of the first batch of 8 stops the search: five trials of that batch were still to run
+    const cut = await runSearch({ ...base, signal: stop.signal, onTrials: (t) => (saved.push(...t), saved.length === 3 && stop.abort()) });
+    expect(cut.search).toMatchObject({ stopped: true, trials: 3, ran: 3 });
+    expect(saved.map((t) => t.number)).toEqual([0, 1, 2]);
+    const resumed = await runSearch({ ...base, previous: saved });
+    expect(resumed.search).toMatchObject({ stopped: false, resumed: 3, ran: 13, trials: 16 });
+    const whole = await runSearch(base);
+    expect(byTrial(resumed.rows as unknown as Row[])).toEqual(byTrial(whole.rows as unknown as Row[]));
   });
 
   it('keeps every saved trial when killed with SIGKILL, and the same command continues from them', { timeout: 300_000 }, async () => {

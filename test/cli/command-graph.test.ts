@@ -66,6 +66,13 @@ describe("each command's static import graph", () => {
     expect(runtimeImportsOf(g, 'rxjs')).toEqual([]);
   });
 
+  it('verify: the kernel and the backtest run, not the queue, metrics, the dashboard, the sandbox, tsx or SQLite', () => {
+    const g = commandGraph('verify');
+    expect(g.files.has('src/engine/kernel.ts')).toBe(true);
+    expect(g.files.has('backtest/verify/verify.ts')).toBe(true);
+    expect(reached(g, ALWAYS_OUT, ['src/ops/', 'src/sandbox/', 'src/queue/'])).toEqual([]);
+  });
+
   // a run journals and embeds the sandbox by default: SQLite and the sandbox are its own
   it('run: not the queue, tsx or prom-client (loaded with the first metrics, for the dashboard or a webhook)', () => {
     const g = commandGraph('run');

@@ -127,7 +127,8 @@ describe('tradeloop init', () => {
     expect(ok.code, why(ok)).toBe(0);
     expect(ok.stdout).toMatch(/buys when the price rises above its EMA while flat/);
     expect(ok.stdout).toMatch(/sells the whole position at the stop-loss/);
-    expect(ok.stdout).toMatch(/pass 4\b/);
+    expect(ok.stdout).toMatch(/passes tradeloop verify: deterministic, no look-ahead, enough warm-up/);
+    expect(ok.stdout).toMatch(/pass 5\b/);
 
     const added = await tradeloop(['new-strategy', 'breakout'], dir);
     expect(added.code, why(added)).toBe(0);
@@ -137,7 +138,7 @@ describe('tradeloop init', () => {
     const failing = await tradeloop(['test'], dir);
     expect(failing.code).toBe(1);
     expect(failing.stdout).toMatch(/fails on purpose/);
-    expect(failing.stdout).toMatch(/pass 8\b/);
+    expect(failing.stdout).toMatch(/pass 10\b/);
     expect(failing.stdout).toMatch(/fail 1\b/);
 
     const none = await tradeloop(['test', 'config'], dir);

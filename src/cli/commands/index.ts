@@ -59,6 +59,10 @@ export const COMMANDS: readonly CommandModule[] = [
     load: async () => (await import('./backtest.js')).registerBacktest,
   },
   {
+    commands: { 'verify [options]': 'check a strategy plugin before trusting it: determinism, no look-ahead, enough warm-up, its params schema and markets' },
+    load: async () => (await import('./verify.js')).registerVerify,
+  },
+  {
     commands: { 'divergence [options]': 're-run a recorded live or paper run on its recording and explain every difference from its journal' },
     load: async () => (await import('./divergence.js')).registerDivergence,
   },

@@ -2,12 +2,13 @@
  * `tradeloop optimize --search random|tpe`: the study around runSearch (backtest/search/run.ts).
  * Locally every batch of finished trials is saved to `.tradeloop/studies/` (backtest/search/study-store.ts)
  * and the same command again continues the study; with `--queue` the trials' results live in Redis
- * (src/queue/study.ts) and the replayed draws find them there. Ctrl-C (SIGINT) stops after the
- * trials running, says how many are kept and how to continue, and exits 130.
+ * (src/queue/study.ts) and the replayed draws find them there. Ctrl-C (SIGINT) stops at once (the
+ * running trials' threads are terminated; every trial that finished is already saved), says how many
+ * are kept and how to continue, and exits 130.
  */
 import { join } from 'node:path';
 import type { Grid } from '../../../backtest/optimize/grid.js';
-import type { OptimizeConfig } from '../../../backtest/optimize/optimize.js';
+import type { OptimizeConfig, OptimizeRow } from '../../../backtest/optimize/optimize.js';
 import { runSearch, type SearchMethod, type SearchResult } from '../../../backtest/search/run.js';
 import type { SearchSpace } from '../../../backtest/search/space.js';
 import { StudyStore } from '../../../backtest/search/study-store.js';
@@ -24,7 +25,8 @@ export interface SearchCommandInput {
   readonly resume: boolean;
   /** True with `--queue`: Redis keeps the trials, no local file. */
   readonly queued: boolean;
-  readonly onProgress: (done: number, total: number) => void;
+  /** After each batch: trials drawn of all, and the best trial so far. */
+  readonly onProgress: (done: number, total: number, best: OptimizeRow | undefined) => void;
   readonly studyDir?: string;
 }
 
@@ -41,11 +43,11 @@ export async function runSearchStudy(ctx: CliContext, input: SearchCommandInput)
     const previous = store?.trials() ?? [];
     if (input.resume && store && previous.length === 0) throw new InputError('--resume', `no saved trials for these settings (${store.file}); a changed plugin, data or setting starts a new study: run without --resume`);
     if (store && previous.length > 0) writeLine(ctx.stderr, `continuing the study in ${store.file}: ${previous.length} trials already finished`);
-    let stop = false;
+    const stop = new AbortController();
     const onSigint = (): void => {
-      if (stop) process.exit(130); // a second Ctrl-C does not wait
-      stop = true;
-      writeLine(ctx.stderr, 'stopping after the trials running (Ctrl-C again to quit at once)');
+      if (stop.signal.aborted) process.exit(130); // a second Ctrl-C does not wait for the saving
+      writeLine(ctx.stderr, input.queued ? 'stopping after the trials queued (Ctrl-C again to quit at once)' : 'stopping: the running trials are stopped; the finished ones are kept');
+      stop.abort();
     };
     process.on('SIGINT', onSigint);
     let result: SearchResult;
@@ -53,7 +55,7 @@ export async function runSearchStudy(ctx: CliContext, input: SearchCommandInput)
       result = await runSearch({
         ...input.config, space: input.space, method: input.method, trials: input.trials, seed: input.seed, previous,
         ...(store && { onTrials: (t) => store.save(t) }),
-        shouldStop: () => stop, onProgress: (d, t) => input.onProgress(d, t),
+        signal: stop.signal, onProgress: (d, t, best) => input.onProgress(d, t, best),
       });
     } finally {
       process.off('SIGINT', onSigint);

@@ -1,6 +1,7 @@
 import { type Command } from 'commander';
 import { availableParallelism } from 'node:os';
-import { LazyProgress, parseBps, parseInitial, parsePositiveInt } from '../../../backtest/cli-input.js';
+import { parseBps, parseInitial, parsePositiveInt } from '../../../backtest/cli-input.js';
+import { OptimizeProgress } from '../../../backtest/optimize/progress.js';
 import { loadSeries, type DataFlags } from '../../../backtest/data-source.js';
 import { resolveRiskLimits } from '../../../backtest/limits.js';
 import { parseGrid, type Grid } from '../../../backtest/optimize/grid.js';
@@ -92,7 +93,7 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
       const markets = marketsOf(definition, first as never);
       const series = await loadSeries(flags, markets);
       const clock = new LiveClock();
-      const progress = new LazyProgress(ctx.stderr, () => clock.now(), 'optimize');
+      const progress = new OptimizeProgress(ctx.stderr, { label: 'optimize', metric: metrics[0] as OptimizeMetric, now: () => clock.now(), enabled: OptimizeProgress.shownOn(ctx.stderr, flags.json === true) });
       const t0 = clock.now();
       // the limits every mode takes: the located config's (--config, ./config/default.yaml, the built-in defaults)
       const resolved = resolveRiskLimits(flags.config);
@@ -107,11 +108,11 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
       let result: OptimizeResult;
       try {
         if (space && search.method !== 'grid') {
-          const found = await runSearchStudy(ctx, { config, space, method: search.method, trials: search.trials, seed: search.seed, resume: flags.resume === true, queued: queue !== undefined, ...(flags.studyDir !== undefined && { studyDir: flags.studyDir }), onProgress: (d, t) => progress.update(d, t) });
+          const found = await runSearchStudy(ctx, { config, space, method: search.method, trials: search.trials, seed: search.seed, resume: flags.resume === true, queued: queue !== undefined, ...(flags.studyDir !== undefined && { studyDir: flags.studyDir }), onProgress: (d, t, best) => (progress.offer(best?.score, best?.params ?? {}), progress.update(d, t)) });
           if (found === undefined) return; // interrupted: the study is saved, the message written, exit 130
           result = found;
           grid = gridOfSearch(space, found);
-        } else result = await runOptimize({ ...config, grid, onProgress: (d, t) => progress.update(d, t) });
+        } else result = await runOptimize({ ...config, grid, onRow: (r) => progress.offer(r.score, r.params), onProgress: (d, t) => progress.update(d, t) });
       } finally {
         progress.stop();
       }

@@ -52,8 +52,8 @@ export default defineStrategy({
 export function testTemplate(name: string, runner: TestRunner): string {
   const head =
     runner === 'vitest'
-      ? `import { describe, expect, it } from 'vitest';\nimport { backtestStrategy, StrategyTestKit } from 'tradeloop/testkit';\nimport plugin from './${name}.js';\n`
-      : `import assert from 'node:assert/strict';\nimport { describe, it } from 'node:test';\nimport { backtestStrategy, StrategyTestKit } from 'tradeloop/testkit';\nimport plugin from './${name}.js';\n`;
+      ? `import { describe, expect, it } from 'vitest';\nimport { backtestStrategy, StrategyTestKit, verifyStrategy } from 'tradeloop/testkit';\nimport plugin from './${name}.js';\n`
+      : `import assert from 'node:assert/strict';\nimport { describe, it } from 'node:test';\nimport { backtestStrategy, StrategyTestKit, verifyStrategy } from 'tradeloop/testkit';\nimport plugin from './${name}.js';\n`;
   const equal = (actual: string, expected: string): string => (runner === 'vitest' ? `expect(${actual}).toEqual(${expected});` : `assert.deepEqual(${actual}, ${expected});`);
   return `${head}
 describe('${name}', () => {
@@ -82,6 +82,12 @@ describe('${name}', () => {
     const run = await backtestStrategy(plugin, { params: { period: 3 }, prices: [100, 100, 100, 104, 108, 103, 99, 99] });
     ${equal('run.trades.length', '1')}
     ${equal('run.orders.openAtEnd', '0')}
+  });
+
+  it('passes tradeloop verify: deterministic, no look-ahead, enough warm-up, a sound params schema', async () => {
+    const prices = Array.from({ length: 120 }, (_, i) => Number((100 + 10 * Math.sin(i / 6) + 3 * Math.sin(i / 2.3)).toFixed(2)));
+    const report = await verifyStrategy(plugin, { params: { period: 5 }, prices });
+    ${equal('report.checks.filter((c) => c.verdict === \'fail\')', '[]')}
   });
 });
 `;
