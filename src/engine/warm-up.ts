@@ -44,9 +44,10 @@ export const MAX_WARM_UP_PRICES = 1_000;
  * How many historical prices (one per `incrementMs`, the warm-up's increment) the warm-up loads so
  * the longest declared bar series fills: its `history` bars and the bar open now. At least `configured`
  * (`streams.warmup_points`), at most MAX_WARM_UP_PRICES; `short` says which series the cap leaves
- * partly filled (its first bars then come from live data).
+ * partly filled (its first bars then come from live data). A `configured` 0 turns the warm-up off.
  */
 export function warmUpPointsFor(configured: number, needs: readonly BarNeed[], incrementMs = 60_000): { points: number; short?: string } {
+  if (configured === 0) return { points: 0 };
   let points = configured;
   let longest: BarNeed | undefined;
   for (const n of needs) {
