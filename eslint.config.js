@@ -77,7 +77,7 @@ const SIM_BOUNDARIES = [
 const LAYERS = [
   ['core', 'clock', 'log'],
   ['platform', 'config', 'indicators'],
-  ['state', 'strategy', 'api', 'sim'],
+  ['state', 'strategy', 'bars', 'api', 'sim'],
   ['risk', 'venue', 'sandbox'],
   ['exec'],
   ['engine'],

@@ -20,6 +20,7 @@ import { RoundTripTracker } from './round-trips.js';
 import { noDecisionWarning } from './warm-up-note.js';
 import { runFigures } from './replay-kernel.js';
 import { buildBacktestBundle, type BacktestBundle } from './wiring.js';
+import { barsOfSeries, closeBarsUpTo, rowBar, type SeriesBars } from './bar-replay.js';
 
 export interface BacktestConfig {
   readonly definition: StrategyDefinition;
@@ -170,7 +171,8 @@ export async function runBacktest(cfg: BacktestConfig): Promise<BacktestRun> {
     const warmed = warm?.events.length ?? 0;
     const all = cfg.series.times.subarray(start, end);
     const tracker = new RoundTripTracker(!figuresOnly, (ref) => b.replay.counters.exitReasons.get(ref));
-    const covered = await replay(b, cfg, { market, base, quote, times: all, prices: cfg.series.prices.subarray(start, end), tracker, equity });
+    const bars = barsOfSeries(b.kernel.engine.barFeed, cfg.series, market);
+    const covered = await replay(b, cfg, { market, base, quote, times: all, prices: cfg.series.prices.subarray(start, end), tracker, equity, start, ...(bars && { bars }) });
     // a stopped strategy's figures count only the points up to its failure
     const times = all.subarray(0, covered);
     const prices = cfg.series.prices.subarray(start, start + covered);
@@ -198,6 +200,10 @@ interface ReplayInput {
   readonly tracker: RoundTripTracker;
   /** Where each point's equity is marked (one value per point). */
   readonly equity: Float64Array;
+  /** Index of the first point in the series (the OHLC rows are the series'). */
+  readonly start: number;
+  /** The series' rows as bars (an OHLCV file) for the declared bar series. */
+  readonly bars?: SeriesBars;
 }
 
 /**
@@ -213,12 +219,17 @@ async function replay(b: BacktestBundle, cfg: BacktestConfig, r: ReplayInput): P
   const watchEquity = cfg.limits?.daily_loss_limit !== undefined || cfg.limits?.max_drawdown_pct !== undefined;
   const every = Math.max(1, cfg.progressEvery ?? 65_536);
   const marks = { version: -1, funds: -1, consumed: 0, quote: 0, base: 0 };
+  const feed = kernel.engine.barFeed;
+  const row = { open: 0, high: 0, low: 0, close: 0, volume: 0 };
   for (let i = 0; i < n; i++) {
     const at = times[i]!;
     const price = prices[i]!;
+    // the bars ending by this point close at their end, as a live run's timer closes them
+    if (feed !== undefined && (feed.nextClose() ?? Infinity) <= at) await closeBarsUpTo(b, feed, at);
     b.clock.advanceTo(at);
     b.forgetFinished();
     source.step(market, at, price);
+    if (r.bars !== undefined) kernel.engine.onSourceBar(market, at, rowBar(r.bars, cfg.series.prices, r.start + i, row));
     if (kernel.busy) await kernel.drain();
     if (pm.version !== marks.version) refresh(b, r, marks);
     let e = marks.quote + marks.base * price;

@@ -6,7 +6,7 @@
  */
 
 // Defining a strategy
-export { defineStrategy, marketsOf } from './strategy/define.js';
+export { barsOf, defineStrategy, marketsOf } from './strategy/define.js';
 export type { AccountView, IntentDraft, KeptExitLevels, OwnPosition, StrategyContext, StrategyDefinition, StrategyHandlers } from './strategy/define.js';
 export { resolveParams } from './strategy/params.js';
 
@@ -48,6 +48,10 @@ export type { OpenOrderView } from './state/account-store.js';
 
 // Indicators
 export * from './indicators/index.js';
+
+// Bars (candles) and timeframes: what `bars`, `onBar` and `ctx.bars` carry
+export { parseTimeframe, barStart, TIMEFRAMES, DEFAULT_BAR_CAPACITY, BarSeries, resample, updateWithBar } from './bars/index.js';
+export type { Bar, BarNeed, Ohlcv, Timeframe, TimeframeName } from './bars/index.js';
 
 // Position helpers: enter with a share of a balance, exit all, stop-loss, take-profit, trailing stop
 export * from './strategy/position.js';

@@ -1,3 +1,5 @@
+import { BarFeed, type Bar, type Ohlcv } from '../bars/index.js';
+import type { Clock } from '../clock/index.js';
 import { assertNever, type Decision, type ExecReport, type Intent, type MarketEvent, type MarketSymbol } from '../core/index.js';
 import type { JournalStore, OrderExecutor, QuoteExecutor, TransferExecutor } from '../exec/index.js';
 import { isJournalFileFailure } from '../exec/journal-faults.js';
@@ -10,6 +12,7 @@ import { PositionBook } from './positions.js';
 import { withKillSwitchReason } from './forced-exit.js';
 import type { EngineRiskView } from './risk-view.js';
 import type { StrategyRunner } from './strategy-runner.js';
+import { EngineBars, type TapeTrade } from './engine-bars.js';
 
 export interface EngineDeps {
   readonly clock: { now(): number };
@@ -27,9 +30,15 @@ export interface EngineDeps {
   readonly log?: Logger;
   /** Called with every decision (the live panel shows recent ones). */
   readonly onDecision?: (d: Decision) => void;
+  /** Arms a timer at each bar's end on this clock (live and paper runs; a backtest ticks itself). */
+  readonly barTimer?: Pick<Clock, 'now' | 'setTimeout'>;
 }
 
-type Item = { readonly kind: 'event'; readonly event: MarketEvent } | { readonly kind: 'report'; readonly report: ExecReport };
+type Item =
+  | { readonly kind: 'event'; readonly event: MarketEvent }
+  | { readonly kind: 'report'; readonly report: ExecReport }
+  | { readonly kind: 'tick'; readonly at: number }
+  | { readonly kind: 'trades'; readonly market: string; readonly trades: readonly TapeTrade[] };
 
 /**
  * The engine: one queue of market events and execution reports, each run to completion in order —
@@ -43,16 +52,51 @@ export class Engine {
   private readonly owners = new Map<string, StrategyRunner>();
   private accepting = true;
   private warming = false;
+  /** Intents dropped on warm-up per strategy, while a warm-up runs. */
+  private warmDropped: Map<StrategyRunner, number> | undefined;
   private readonly contexts = new Map<StrategyRunner, StrategyContext>();
   private lastRunner: StrategyRunner | undefined;
   private lastContext: StrategyContext | undefined;
   readonly counters = { events: 0, reports: 0, intents: 0, approved: 0, denied: 0 };
   private readonly positions: PositionBook;
+  /** The declared bar series of every strategy (undefined when none declares any). */
+  private readonly bars: EngineBars | undefined;
 
   constructor(private readonly deps: EngineDeps) {
     this.positions =
       deps.positions ??
       new PositionBook({ journal: deps.journal, mode: 'per_strategy', markets: new Map(deps.strategies.map((s) => [s.name, s.markets])), mid: (m) => midOf(deps.market.snapshot(m)), total: (a) => deps.account.total(a), snapshot: (m) => deps.market.snapshot(m) });
+    const feed = new BarFeed(deps.strategies.flatMap((s) => s.barNeeds));
+    const timer = deps.barTimer && { clock: deps.barTimer, tick: () => this.tick(deps.barTimer!.now()) };
+    this.bars = feed.empty ? undefined : new EngineBars(feed, (bars) => this.deliverBars(bars), timer);
+  }
+
+  /** The bars of every declared series (undefined when no strategy declares any). */
+  get barFeed(): BarFeed | undefined {
+    return this.bars?.feed;
+  }
+
+  /** Closes the bars whose end is at or before `at` (the engine's clock), delivering them to the strategies. */
+  tick(at: number): void {
+    if (this.bars) this.push({ kind: 'tick', at });
+  }
+
+  /** Public trades of `market` (the trades stream): bars of markets built from trades take them. */
+  onTrades(market: string, trades: readonly TapeTrade[]): void {
+    if (this.bars?.feed.inputOf(market) === 'trades' && trades.length > 0) this.push({ kind: 'trades', market, trades });
+  }
+
+  /**
+   * A bar of `market` starting at `at` handed in by a backtest (an OHLCV file's row, at its time):
+   * counted into every declared series of the market once it is built from bars (see BarFeed.use).
+   */
+  onSourceBar(market: string, at: number, bar: Ohlcv): void {
+    this.bars?.feed.bar(market, at, bar);
+  }
+
+  /** Cancels the bar timer (shutdown). */
+  stopBars(): void {
+    this.bars?.stop();
   }
 
   /** Feeds a market event (from a market source). */
@@ -81,10 +125,13 @@ export class Engine {
     let n = 0;
     const dropped = new Map<StrategyRunner, number>();
     this.warming = true;
+    this.warmDropped = dropped;
     try {
       for (const event of events) {
         n++;
+        if (this.bars) this.bars.closeDue(event.at);
         this.deps.market.apply(event);
+        if (this.bars && event.kind === 'price') this.bars.feed.point(event.market, 'history', event.at, event.price);
         for (const s of this.deps.strategies) {
           const made = s.onWarmUpEvent(event, this.contextFor(s));
           if (made > 0) dropped.set(s, (dropped.get(s) ?? 0) + made);
@@ -92,6 +139,7 @@ export class Engine {
       }
     } finally {
       this.warming = false;
+      this.warmDropped = undefined;
     }
     for (const [s, count] of dropped) {
       this.deps.log?.info({ strategy: s.name, dropped: count }, `strategy ${s.name} returned ${count} intent(s) on warm-up history: dropped, not sent (a strategy can skip them by checking ctx.warmingUp)`);
@@ -139,7 +187,14 @@ export class Engine {
 
   private processEvent(event: MarketEvent): void {
     this.counters.events++;
+    const bars = this.bars;
+    // a bar closes before the point at or after its end is applied: it never holds what came later
+    if (bars !== undefined) bars.closeDue(event.at);
     this.deps.market.apply(event);
+    if (bars !== undefined && event.kind === 'price') {
+      bars.feed.point(event.market, 'points', event.at, event.price);
+      bars.arm();
+    }
     const strategies = this.deps.strategies;
     for (let i = 0; i < strategies.length; i++) {
       const s = strategies[i]!;
@@ -153,6 +208,10 @@ export class Engine {
       this.processEvent(item.event);
       return;
     }
+    if (item.kind === 'tick' || item.kind === 'trades') {
+      this.bars!.input(item.kind === 'tick' ? item.at : this.deps.clock.now(), item.kind === 'trades' ? item : undefined);
+      return;
+    }
     this.counters.reports++;
     const r = item.report;
     this.trackReport(r);
@@ -164,6 +223,23 @@ export class Engine {
     if (owner) {
       const intents = owner.onReport(r, this.contextFor(owner));
       if (intents) this.handleIntents(owner, intents);
+    }
+  }
+
+  /** Closed bars to the strategies that declared them, in the feed's order; on warm-up, what they return is dropped. */
+  private deliverBars(closed: readonly Bar[]): void {
+    const strategies = this.deps.strategies;
+    for (const bar of closed) {
+      for (const s of strategies) {
+        if (!s.declares(bar.market, bar.timeframe)) continue;
+        if (this.warmDropped !== undefined) {
+          const made = s.onWarmUpBar(bar, this.contextFor(s));
+          if (made > 0) this.warmDropped.set(s, (this.warmDropped.get(s) ?? 0) + made);
+          continue;
+        }
+        const intents = s.onBar(bar, this.contextFor(s));
+        if (intents) this.handleIntents(s, intents);
+      }
     }
   }
 
@@ -308,6 +384,11 @@ export class Engine {
       warmingUp: false,
       market: (m) => market.snapshot(m),
       history: (m) => market.history(m),
+      bars: (m, tf) => {
+        const series = s.declares(m, tf) ? this.bars?.feed.series(m, tf) : undefined;
+        if (series === undefined) throw new Error(`strategy ${s.name} declared no ${tf} bars of ${m}: add { market: '${m}', timeframe: '${tf}' } to its bars`);
+        return series;
+      },
       instrument: (m) => {
         const i = riskView.instrument(m);
         if (i === undefined) throw new Error(`no instrument for ${m}: the venue does not list this market (see ListMarkets)`);

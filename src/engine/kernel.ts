@@ -47,6 +47,11 @@ export interface KernelOptions {
   readonly transferLimitsRefreshMs?: number;
   /** When the periodic re-read runs (see MetadataFeedDeps.refresh; default `always`). */
   readonly transferLimitsRefresh?: 'always' | 'after-transfers';
+  /**
+   * Close declared bars on a timer at each bar's end (live and paper runs). A backtest leaves it off
+   * and ticks at each boundary between its points itself (`engine.tick`), on its test clock.
+   */
+  readonly barTimer?: boolean;
 }
 
 /**
@@ -128,6 +133,7 @@ export class Kernel {
       executors: { orders: this.orders, quotes: this.quotes, transfers: this.transfers },
       strategies: this.strategies,
       positions: this.positions,
+      ...(options.barTimer === true && { barTimer: clock }),
       ...(log && { log: log.child({ component: 'engine' }) }),
       onDecision: (d) => {
         this.positions.onDecision(d);
@@ -207,6 +213,24 @@ export class Kernel {
     subs.push(source.account$.subscribe((e) => this.unlessJournalFailed(() => this.applyAccount(e))));
     if (source.fills$) subs.push(source.fills$.subscribe((fills) => this.unlessJournalFailed(() => this.fills.ingest(fills))));
     if (source.orders$) subs.push(source.orders$.subscribe((orders) => this.unlessJournalFailed(() => this.applyOrders(orders))));
+    if (source.trades$) subs.push(source.trades$.subscribe((t) => this.engine.onTrades(t.market, t.trades)));
+  }
+
+  /**
+   * What each market's declared bars are built from: its trades when the source has a trades stream
+   * (`streams.trades_ms`), else the polled prices. Returns one line per market for the run's header
+   * (empty when no strategy declares bars).
+   */
+  barInputs(source: Pick<MarketSource, 'trades$'>, tradesStream: boolean): string[] {
+    const feed = this.engine.barFeed;
+    if (feed === undefined) return [];
+    const markets = [...new Set(this.strategies.flatMap((s) => s.barNeeds.map((n) => n.market)))];
+    return markets.map((m) => {
+      const fromTrades = tradesStream && source.trades$ !== undefined;
+      feed.use(m, fromTrades ? 'trades' : 'points');
+      const tfs = [...new Set(this.strategies.flatMap((s) => s.barNeeds.filter((n) => n.market === m).map((n) => n.timeframe)))].join(', ');
+      return `bars of ${m} (${tfs}) are built from ${fromTrades ? "the platform's recent trades (streams.trades_ms)" : 'the polled prices (no trades stream: volume is 0)'}`;
+    });
   }
 
   /**
@@ -401,6 +425,7 @@ export class Kernel {
   /** Unsubscribes everything (the journal is the caller's to close). */
   close(): void {
     this.stopMetadata();
+    this.engine.stopBars();
     this.detach();
     for (const s of this.subs.splice(0)) s.unsubscribe();
     this.reports.complete();

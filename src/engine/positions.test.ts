@@ -38,6 +38,7 @@ function contextOf(book: PositionBook, btc: Dec): StrategyContext {
     warmingUp: false,
     market: () => ({ price: { value: 100, at: 10_000 } }) as never,
     history: () => undefined as never,
+    bars: () => undefined as never,
     instrument: () => ({ market: M, base: 'BTC', quote: 'USD', baseDecimals: 8, quoteDecimals: 2 }) as never,
     account: { available: (a: string) => (a === 'BTC' ? btc : new D('1000')), total: (a: string) => (a === 'BTC' ? btc : new D('1000')), openOrders: () => [] },
     intentIdOf: () => undefined,

@@ -1,7 +1,8 @@
 import { type z } from 'zod';
 import type { ExecReport, Intent, MarketEvent, MarketSymbol } from '../core/index.js';
 import type { Logger } from '../log/index.js';
-import type { IntentDraft, StrategyContext, StrategyDefinition, StrategyHandlers } from '../strategy/index.js';
+import type { Bar, BarNeed } from '../bars/index.js';
+import { barsOf, type IntentDraft, type StrategyContext, type StrategyDefinition, type StrategyHandlers } from '../strategy/index.js';
 import type { IntentIds } from './intent-ids.js';
 import { failureOf, thrownReason, type StrategyFailure } from './strategy-failure.js';
 
@@ -24,6 +25,9 @@ export class StrategyRunner {
   private handlers: StrategyHandlers;
   private stoppedReason: string | undefined;
   private failed: StrategyFailure | undefined;
+  /** The bar series the strategy declared (`bars`), resolved for its params. */
+  readonly barNeeds: readonly BarNeed[];
+  private readonly barKeys: ReadonlySet<string>;
   /** The id each returned intent object got, for `ctx.intentIdOf` (weak: drafts are not kept alive). */
   private readonly stamped = new WeakMap<object, string>();
 
@@ -37,6 +41,8 @@ export class StrategyRunner {
   ) {
     this.markets = new Set(markets);
     this.market = this.markets.size === 1 ? markets[0] : undefined;
+    this.barNeeds = barsOf(definition, params as never);
+    this.barKeys = new Set(this.barNeeds.map((n) => `${n.market} ${n.timeframe}`));
     this.handlers = this.create(params);
   }
 
@@ -75,6 +81,30 @@ export class StrategyRunner {
       out = handler.call(this.handlers, event, ctx);
     } catch (e) {
       this.threw('onEvent', e); // on history as on live data: stopped, with its stack
+      return 0;
+    }
+    return out === undefined || out === null ? 0 : Array.isArray(out) ? out.length : 1;
+  }
+
+  /** Whether the strategy declared `market`'s bars of `timeframe`. */
+  declares(market: string, timeframe: string): boolean {
+    return this.barKeys.has(`${market} ${timeframe}`);
+  }
+
+  /** A closed bar of a series the strategy declared. */
+  onBar(bar: Bar, ctx: StrategyContext): Intent[] | undefined {
+    if (this.stoppedReason || !this.handlers.onBar || !this.declares(bar.market, bar.timeframe)) return undefined;
+    return this.call(() => this.handlers.onBar?.(bar, ctx), 'onBar');
+  }
+
+  /** A bar closed on warm-up history: the handler runs, whatever it returns is dropped (see onWarmUpEvent). */
+  onWarmUpBar(bar: Bar, ctx: StrategyContext): number {
+    if (this.stoppedReason || !this.handlers.onBar || !this.declares(bar.market, bar.timeframe)) return 0;
+    let out: unknown;
+    try {
+      out = this.handlers.onBar(bar, ctx);
+    } catch (e) {
+      this.threw('onBar', e);
       return 0;
     }
     return out === undefined || out === null ? 0 : Array.isArray(out) ? out.length : 1;

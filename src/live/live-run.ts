@@ -20,7 +20,7 @@ import type { VenueMetadata } from '../engine/venue-metadata.js';
 import { historyStart } from './orphan-history.js';
 import { orphansAtStart, type Orphan } from './orphans.js';
 import { JOURNAL_WATCH_MS, JournalFailedError, JournalWatch, type JournalFailure } from './journal-watch.js';
-import { warmUpWithRetry } from '../engine/warm-up.js';
+import { warmUpPointsFor, warmUpWithRetry } from '../engine/warm-up.js';
 
 const DAY_MS = 24 * 3_600_000;
 /** At exit, a quote execution not settled yet is read again after these pauses (doubling), as exit cancels are. */
@@ -114,6 +114,7 @@ export class LiveRun {
         staleAfterMs: config.streams.stale_after_ms,
         historyCapacity: config.streams.history_capacity,
         fillsSinceMs: this.startedAt - DAY_MS,
+        barTimer: true,
         allocations: allocationsOf(config.strategies ?? []),
         ...(deps.crash && { exec: { crash: deps.crash } }),
         ...(deps.metadata && { metadata: deps.metadata }),
@@ -142,7 +143,11 @@ export class LiveRun {
     this.orphans = await orphansAtStart(this.kernel, this.deps, historyStart(this.deps.journal, this.startedAt));
     const foreign = rec.foreignOpenOrders.filter((id) => this.deps.journal.byVenueId(id) === undefined);
     if (foreign.length) log.warn(`${foreign.length} open order(s) at the venue are not ours (no ref_id with our prefix): left alone`);
-    const [history] = await Promise.all([warmUpWithRetry(this.deps.source, this.markets, this.deps.config.streams.warmup_points, this.deps.clock, log), this.kernel.startMetadata(), this.readBalances()]);
+    // the run's header says what each market's bars are built from; the warm-up fills the longest series
+    for (const line of this.kernel.barInputs(this.deps.source, this.deps.config.streams.trades_ms !== undefined)) log.info(line);
+    const warmUp = warmUpPointsFor(this.deps.config.streams.warmup_points, this.strategies.flatMap((s) => s.barNeeds));
+    if (warmUp.short !== undefined) log.warn(warmUp.short);
+    const [history] = await Promise.all([warmUpWithRetry(this.deps.source, this.markets, warmUp.points, this.deps.clock, log), this.kernel.startMetadata(), this.readBalances()]);
     const warmed = this.engine.warmUp(history);
     log.info(`warmed up on ${warmed} historical price point(s) for ${this.markets.join(', ')}`);
     // balances held by no strategy that the config assigns: valued at the warm-up's last price unless it says

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Dec, ExecReport, Instrument, Intent, MarketEvent, MarketSymbol } from '../core/index.js';
 import type { MarketSnapshot, OpenOrderView, PriceHistory } from '../state/index.js';
+import { parseTimeframe, type Bar, type BarNeed, type BarSeries } from '../bars/index.js';
 
 /** An intent as a strategy writes it: the engine stamps `intentId` (the future ref_id) and `strategy`. */
 export type IntentDraft = Intent extends infer I ? (I extends Intent ? Omit<I, 'intentId' | 'strategy'> & { readonly intentId?: string } : never) : never;
@@ -13,6 +14,11 @@ export interface StrategyContext {
   market(symbol: MarketSymbol): MarketSnapshot;
   /** Bounded history of reference prices of a market. */
   history(symbol: MarketSymbol): PriceHistory;
+  /**
+   * The closed bars of a series the strategy declared (`bars`), oldest first, bounded; a bar is in it
+   * from the moment it closes, never before. Throws for a series not declared.
+   */
+  bars(symbol: MarketSymbol, timeframe: string): BarSeries;
   /**
    * The market's instrument as the venue describes it, in every mode: price tick, decimals of amounts
    * and size caps. Round with `roundPrice`, `roundBase` and `roundQuote` so the platform never refuses
@@ -88,6 +94,12 @@ export interface AccountView {
 export interface StrategyHandlers {
   /** Called for each market event of a subscribed market, after the stores have applied it. */
   onEvent?(event: MarketEvent, ctx: StrategyContext): readonly IntentDraft[] | IntentDraft | undefined | void;
+  /**
+   * Called for each bar of a declared series as it closes, at its close time on the engine's clock
+   * (before the point that came at or after it is applied). Bars closing at one boundary are all in
+   * `ctx.bars` first, then delivered shortest timeframe first (the 1h bar before the 4h bar).
+   */
+  onBar?(bar: Bar, ctx: StrategyContext): readonly IntentDraft[] | IntentDraft | undefined | void;
   /** Called for each execution report of this strategy's intents. */
   onReport?(report: ExecReport, ctx: StrategyContext): readonly IntentDraft[] | IntentDraft | undefined | void;
 }
@@ -102,6 +114,12 @@ export interface StrategyDefinition<P extends z.ZodObject = z.ZodObject> {
   readonly markets: readonly MarketSymbol[] | ((params: z.infer<P>) => readonly MarketSymbol[]);
   /** Event kinds the strategy needs the market source to poll (default: price). */
   readonly needs?: ReadonlyArray<MarketEvent['kind']>;
+  /**
+   * The bar series the strategy needs (`onBar`, `ctx.bars`): market, timeframe (1m, 5m, 15m, 1h, 4h,
+   * 1d) and optionally how many closed bars to keep (`history`, default 500); several timeframes of
+   * one market allowed. Fixed or chosen from params.
+   */
+  readonly bars?: readonly BarNeed[] | ((params: z.infer<P>) => readonly BarNeed[]);
   /**
    * How many price points the strategy must see before it can decide (its indicators' warm-up), for
    * given params: e.g. `(p) => p.slow` for a moving-average cross. Reports use it to say why a short
@@ -125,6 +143,8 @@ export function defineStrategy<P extends z.ZodObject>(definition: StrategyDefini
   if (!Array.isArray(definition.markets) && typeof definition.markets !== 'function') problems.push('markets: an array of market symbols or a function of params');
   if (typeof definition.create !== 'function') problems.push('create: a function (params) => handlers');
   if (definition.warmUp !== undefined && typeof definition.warmUp !== 'function') problems.push('warmUp: a function (params) => number of price points, or leave it out');
+  if (definition.bars !== undefined && !Array.isArray(definition.bars) && typeof definition.bars !== 'function') problems.push('bars: an array of { market, timeframe } or a function of params, or leave it out');
+  if (Array.isArray(definition.bars)) problems.push(...barProblems(definition.bars));
   if (problems.length) throw new TypeError(`invalid strategy definition ${JSON.stringify(definition.name)}: ${problems.join('; ')}`);
   return Object.freeze(definition);
 }
@@ -132,4 +152,24 @@ export function defineStrategy<P extends z.ZodObject>(definition: StrategyDefini
 /** Resolves the markets of a definition for given params. */
 export function marketsOf<P extends z.ZodObject>(definition: StrategyDefinition<P>, params: z.infer<P>): readonly MarketSymbol[] {
   return typeof definition.markets === 'function' ? definition.markets(params) : definition.markets;
+}
+
+/** Resolves the bar series of a definition for given params (checked: a bad timeframe names the field). */
+export function barsOf<P extends z.ZodObject>(definition: StrategyDefinition<P>, params: z.infer<P>): readonly BarNeed[] {
+  const needs = typeof definition.bars === 'function' ? definition.bars(params) : (definition.bars ?? []);
+  const problems = barProblems(needs);
+  if (problems.length) throw new TypeError(`invalid strategy definition ${JSON.stringify(definition.name)}: ${problems.join('; ')}`);
+  return needs;
+}
+
+function barProblems(needs: readonly BarNeed[]): string[] {
+  return needs.flatMap((n, i) => {
+    if (typeof n?.market !== 'string' || n.market === '') return [`bars[${i}].market: a market symbol such as "BTCUSD"`];
+    try {
+      parseTimeframe(n.timeframe, `bars[${i}].timeframe`);
+      return [];
+    } catch (e) {
+      return [(e as Error).message];
+    }
+  });
 }

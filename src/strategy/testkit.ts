@@ -4,7 +4,8 @@ import { instrumentOf } from '../platform/instruments.js';
 import { D, splitMarket, ZERO, type Dec, type ExecReport, type Instrument, type MarketEvent, type MarketSymbol } from '../core/index.js';
 import type { OpenOrderView } from '../state/account-store.js';
 import { MarketStore } from '../state/market-store.js';
-import type { IntentDraft, KeptExitLevels, OwnPosition, StrategyContext, StrategyDefinition, StrategyHandlers } from './define.js';
+import { BarFeed, parseTimeframe, type Bar, type Ohlcv } from '../bars/index.js';
+import { barsOf, type IntentDraft, type KeptExitLevels, type OwnPosition, type StrategyContext, type StrategyDefinition, type StrategyHandlers } from './define.js';
 import { resolveParams } from './params.js';
 
 /** A market event without its time (the kit stamps the clock's time). */
@@ -32,6 +33,10 @@ export class StrategyTestKit<P extends z.ZodObject> {
   warmingUp = false;
   readonly handlers: StrategyHandlers;
   readonly ctx: StrategyContext;
+  /** The strategy's declared bar series, built from the prices and candles fed as the engine builds them. */
+  readonly feed: BarFeed;
+  /** Every bar delivered to `onBar`, in order. */
+  readonly barsSeen: Bar[] = [];
 
   constructor(definition: StrategyDefinition<P>, params: Record<string, unknown> = {}, balances: Record<string, string> = {}, startMs = Date.UTC(2025, 0, 1)) {
     this.clock = new TestClock(startMs);
@@ -39,11 +44,17 @@ export class StrategyTestKit<P extends z.ZodObject> {
     for (const [a, v] of Object.entries(balances)) this.balances.set(a, new D(v));
     const resolved = resolveParams(definition, params);
     this.handlers = definition.create(resolved);
+    this.feed = new BarFeed(barsOf(definition, resolved));
     const ctx = {
       now: () => this.clock.now(),
       warmingUp: false,
       market: (m) => this.store.snapshot(m),
       history: (m) => this.store.history(m),
+      bars: (m, tf) => {
+        const series = this.feed.series(m, tf);
+        if (series === undefined) throw new Error(`the strategy declared no ${tf} bars of ${m}: add { market: '${m}', timeframe: '${tf}' } to its bars`);
+        return series;
+      },
       instrument: (m) => this.instruments.get(m) ?? instrumentOf({ market: m, tickRate: '0.01' }),
       account: {
         available: (a) => this.balances.get(a) ?? ZERO,
@@ -71,8 +82,42 @@ export class StrategyTestKit<P extends z.ZodObject> {
   event(e: EventInput): IntentDraft[] {
     const event = { ...e, at: e.at ?? this.clock.now() } as MarketEvent;
     if (event.at > this.clock.now()) this.clock.advanceTo(event.at);
+    // as the engine: bars due close first, then the point is applied and counted into the open bars
+    const out = this.closeBars(event.at);
     this.store.apply(event);
-    return this.collect(this.handlers.onEvent?.(event, this.ctx));
+    if (event.kind === 'price') this.feed.point(event.market, 'points', event.at, event.price);
+    return [...out, ...this.collect(this.handlers.onEvent?.(event, this.ctx))];
+  }
+
+  /** Closes the declared bars whose end is at or before `now` (as the engine's clock does) and returns what `onBar` made. */
+  closeBars(now = this.clock.now()): IntentDraft[] {
+    const out: IntentDraft[] = [];
+    for (const bar of this.feed.closeDue(now)) {
+      this.barsSeen.push(bar);
+      out.push(...this.collect(this.handlers.onBar?.(bar, this.ctx)));
+    }
+    return out;
+  }
+
+  /**
+   * Feeds candles of `market` (an OHLCV file's rows, `spacing` apart from `startMs`, default the
+   * clock's time) as a backtest does: the clock ticks at each row's start (closing the bars due), the
+   * row goes into every declared series of the market, and the last bars close at the end of the last
+   * row. Returns the intents `onBar` made.
+   */
+  candles(market: MarketSymbol, spacing: string, rows: ReadonlyArray<Ohlcv>, startMs = this.clock.now()): IntentDraft[] {
+    const ms = parseTimeframe(spacing, 'candles spacing').ms;
+    this.feed.use(market, 'bars', ms);
+    const out: IntentDraft[] = [];
+    rows.forEach((row, i) => {
+      const at = startMs + i * ms;
+      if (at > this.clock.now()) this.clock.advanceTo(at);
+      out.push(...this.closeBars(at));
+      this.feed.bar(market, at, row);
+    });
+    const end = startMs + rows.length * ms;
+    if (end > this.clock.now()) this.clock.advanceTo(end);
+    return [...out, ...this.closeBars(end)];
   }
 
   /** Feeds a price series, one point per `stepMs`, returning all intents produced. */

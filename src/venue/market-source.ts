@@ -30,6 +30,12 @@ export interface StreamHealth {
   readonly unreachableSince?: number;
 }
 
+/** New public trades of one market's tape (the trades stream), oldest first; numbers, for bars (signals). */
+export interface MarketTrades {
+  readonly market: MarketSymbol;
+  readonly trades: ReadonlyArray<{ readonly at: number; readonly price: number; readonly amount: number }>;
+}
+
 /**
  * The MarketSource port: what the engine consumes for market and account state. Live and paper
  * runs use PollingMarketSource (RxJS over the API client); a recorded run replays through the same
@@ -49,6 +55,11 @@ export interface MarketSource {
    * each point closed; a polling source leaves them to the runner's follow-up reads).
    */
   readonly orders$?: Observable<readonly VenueOrder[]>;
+  /**
+   * New public trades of each subscribed market, each once (optional: sources with a trades stream,
+   * `streams.trades_ms`, offer it; declared bars of a market are then built from its trades).
+   */
+  readonly trades$?: Observable<MarketTrades>;
   /** Historical price events per market, oldest first, to warm indicators before going live. */
   warmUp(markets: readonly MarketSymbol[], points: number): Promise<readonly MarketEvent[]>;
   /** Starts polling what the subscriptions need (and the account streams). */

@@ -23,6 +23,23 @@ describe('tradeloop new-strategy', () => {
     expect(again.stderr).toMatch(/exists: choose another name or pass --force/);
   });
 
+  it('--bars writes a bar strategy whose own test passes on the test kit', async () => {
+    const base = resolve(import.meta.dirname, '../../.tradeloop/test-tmp');
+    mkdirSync(base, { recursive: true });
+    const dir = mkdtempSync(join(base, 'bar-plugin-'));
+    const run = await runCli(['new-strategy', 'hour-breakout', '--bars', '--dir', dir]);
+    expect(run.code).toBe(0);
+    const def = await loadStrategy(join(dir, 'hour-breakout.ts'));
+    expect(def.bars).toBeTypeOf('function');
+    const kit = new StrategyTestKit(def, { period: 3, size_pct: 50 }, { USD: '1000' }, Date.UTC(2025, 0, 1));
+    const candle = (close: number) => ({ open: 100, high: 101, low: 99, close, volume: 1 });
+    expect(kit.candles('BTCUSD', '1h', [candle(100.1), candle(100.2), candle(100.3), candle(100.4)])).toEqual([]);
+    expect(kit.candles('BTCUSD', '1h', [{ open: 100.4, high: 104, low: 100.4, close: 103, volume: 2 }])).toEqual([{ kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '500.00' }]);
+    // the test it wrote runs under vitest here, as in a project that depends on it
+    const { barTestTemplate } = await import('../../src/cli/project/bar-templates.js');
+    expect(barTestTemplate('hour-breakout', 'node')).toMatch(/assert\.deepEqual\(kit\.barsSeen/);
+  });
+
   it('refuses a name that is not kebab-case', async () => {
     const run = await runCli(['new-strategy', 'Bad_Name', '--dir', tmpdir()]);
     expect(run.code).toBe(2);

@@ -3,6 +3,7 @@ import { relative, resolve } from 'node:path';
 import { type Command } from 'commander';
 import { CliExit, type CliContext, writeLine } from '../context.js';
 import { pluginTemplate, testTemplate, type TestRunner } from '../project/templates.js';
+import { barPluginTemplate, barTestTemplate } from '../project/bar-templates.js';
 
 const NAME = /^[a-z][a-z0-9-]{1,48}$/;
 
@@ -24,7 +25,8 @@ export function registerNewStrategy(program: Command, ctx: CliContext): void {
     .argument('<name>', 'kebab-case strategy name, e.g. my-momentum')
     .option('--dir <dir>', 'folder to write into', 'strategies')
     .option('--force', 'overwrite existing files')
-    .action((name: string, opts: { dir: string; force?: boolean }) => {
+    .option('--bars', 'write a bar strategy (1h bars with a 4h trend filter: bars, onBar, ctx.bars) instead of a price one')
+    .action((name: string, opts: { dir: string; force?: boolean; bars?: boolean }) => {
       if (!NAME.test(name)) throw new CliExit(2, `error: name ${JSON.stringify(name)} must be kebab-case (a-z, 0-9, -), 2–49 characters, starting with a letter`);
       const dir = resolve(opts.dir);
       const file = resolve(dir, `${name}.ts`);
@@ -34,8 +36,8 @@ export function registerNewStrategy(program: Command, ctx: CliContext): void {
       }
       mkdirSync(dir, { recursive: true });
       const runner = runnerOf(process.cwd());
-      writeFileSync(file, pluginTemplate(name));
-      writeFileSync(testFile, testTemplate(name, runner));
+      writeFileSync(file, opts.bars ? barPluginTemplate(name) : pluginTemplate(name));
+      writeFileSync(testFile, opts.bars ? barTestTemplate(name, runner) : testTemplate(name, runner));
       const shown = relative(process.cwd(), file);
       writeLine(ctx.stdout, `wrote ${shown} and ${relative(process.cwd(), testFile)}`);
       writeLine(ctx.stdout, `test it: ${runner === 'vitest' ? `npx vitest run ${relative(process.cwd(), testFile)}` : 'npx tradeloop test'}`);

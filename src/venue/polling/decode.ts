@@ -1,6 +1,7 @@
 import { MalformedResponseError, type HistoricalPrices, type Items, type OrderBook, type Price, type Quote, type Ticker } from '../../api/index.js';
 import type { MarketEvent, PriceLevel } from '../../core/index.js';
 import type { AccountEvent, OpenOrderView, PendingQuoteExecutionView } from '../../state/index.js';
+import type { MarketTrades } from '../market-source.js';
 import type { VenueFill, VenueOrder, VenueQuoteExecution } from '../venue.js';
 import { balanceFromWireRecord, fillFromWire, orderFromWire, quoteExecutionFromWire, quoteFromWire } from '../wire-records.js';
 import { tradesFromWire } from './recent-trades.js';
@@ -11,6 +12,8 @@ export interface Decoded {
   readonly market: readonly MarketEvent[];
   readonly account?: AccountEvent;
   readonly fills?: readonly VenueFill[];
+  /** New public trades of a market (the trades stream): the book replay's fills, and bars built from trades. */
+  readonly trades?: MarketTrades;
 }
 
 export interface DecoderOptions {
@@ -47,10 +50,11 @@ export class ResponseDecoder {
         return { market: [this.bookEvent(body as OrderBook, id.market ?? (body as OrderBook).market, at)] };
       case 'prices':
         return { market: items<Price>(id, body).flatMap((p) => priceEvent(p, at)) };
-      case 'trades':
-        // checked here like every response; the tape feeds the book replay's fill model, not the strategies
-        tradesFromWire(body, where(id));
-        return NONE;
+      case 'trades': {
+        // checked here like every response; the tape feeds the book replay's fill model and the bars built from trades
+        const trades = tradesFromWire(body, where(id)).map((t) => ({ at: t.at, price: Number(t.price), amount: Number(t.amount) }));
+        return trades.length === 0 || id.market === undefined ? NONE : { market: [], trades: { market: id.market, trades } };
+      }
       case 'history':
         return { market: historyEvents(body as HistoricalPrices, id.market ?? '') };
       case 'quotes':

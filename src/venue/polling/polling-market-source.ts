@@ -3,7 +3,7 @@ import type { Clock } from '../../clock/index.js';
 import { ClockScheduler } from '../../clock/index.js';
 import { Rng, type MarketEvent, type MarketSymbol } from '../../core/index.js';
 import type { AccountEvent } from '../../state/index.js';
-import type { MarketSource, MarketSubscription, StreamHealth } from '../market-source.js';
+import type { MarketSource, MarketSubscription, MarketTrades, StreamHealth } from '../market-source.js';
 import type { VenueFill } from '../venue.js';
 import { DEFAULT_BACKOFF, type BackoffSettings } from './backoff.js';
 import { ResponseDecoder, type Decoded } from './decode.js';
@@ -53,6 +53,9 @@ export class PollingMarketSource implements MarketSource {
   private readonly events = new Subject<MarketEvent>();
   private readonly account = new Subject<AccountEvent>();
   private readonly fills = new Subject<readonly VenueFill[]>();
+  private readonly tapes = new Subject<MarketTrades>();
+  /** New public trades of each market (a trades stream), for bars built from trades. */
+  readonly trades$: Observable<MarketTrades> = this.tapes.asObservable();
   readonly events$: Observable<MarketEvent> = this.events.asObservable();
   readonly account$: Observable<AccountEvent> = this.account.asObservable();
   /** New fills of the profile's orders, each once, oldest first (feed FillTracker.ingest). */
@@ -163,6 +166,7 @@ export class PollingMarketSource implements MarketSource {
   private dispatch(d: Decoded): void {
     for (const e of d.market) this.events.next(e);
     if (d.account !== undefined) this.account.next(d.account);
+    if (d.trades !== undefined) this.tapes.next(d.trades);
     if (d.fills !== undefined) {
       const newest = d.fills[d.fills.length - 1];
       if (newest !== undefined) this.fillsSince = Math.max(this.fillsSince, newest.at - (this.options.fillsLookbackMs ?? 60_000));

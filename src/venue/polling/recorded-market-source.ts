@@ -2,7 +2,7 @@ import { Subject, type Observable } from 'rxjs';
 import type { Clock } from '../../clock/index.js';
 import { InputError, type MarketEvent, type MarketSymbol } from '../../core/index.js';
 import type { AccountEvent } from '../../state/index.js';
-import type { MarketSource, MarketSubscription, StreamHealth } from '../market-source.js';
+import type { MarketSource, MarketSubscription, MarketTrades, StreamHealth } from '../market-source.js';
 import type { VenueFill } from '../venue.js';
 import { ResponseDecoder, type Decoded } from './decode.js';
 import { headerWarmUp, readRecording, readRecordingHeader } from './recording-reader.js';
@@ -30,6 +30,9 @@ export class RecordedMarketSource implements MarketSource {
   private readonly events = new Subject<MarketEvent>();
   private readonly account = new Subject<AccountEvent>();
   private readonly fills = new Subject<readonly VenueFill[]>();
+  private readonly tapes = new Subject<MarketTrades>();
+  /** New public trades of each market (a trades stream), for bars built from trades. */
+  readonly trades$: Observable<MarketTrades> = this.tapes.asObservable();
   readonly events$: Observable<MarketEvent> = this.events.asObservable();
   readonly account$: Observable<AccountEvent> = this.account.asObservable();
   readonly fills$: Observable<readonly VenueFill[]> = this.fills.asObservable();
@@ -125,6 +128,7 @@ export class RecordedMarketSource implements MarketSource {
   private dispatch(d: Decoded, wanted: ReturnType<typeof subscribedTo>): void {
     for (const e of d.market) if (e.kind !== 'timer' && wanted(e.kind, e.market)) this.events.next(e);
     if (d.account !== undefined) this.account.next(d.account);
+    if (d.trades !== undefined) this.tapes.next(d.trades);
     if (d.fills !== undefined) this.fills.next(d.fills);
   }
 }
