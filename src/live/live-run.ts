@@ -151,7 +151,13 @@ export class LiveRun {
     const warmed = this.engine.warmUp(history);
     log.info(`warmed up on ${warmed} historical price point(s) for ${this.markets.join(', ')}`);
     // balances held by no strategy that the config assigns: valued at the warm-up's last price unless it says
-    assignHoldings(this.kernel, holdingsOf(this.deps.config.strategies ?? []), this.deps.clock.now(), log);
+    try {
+      assignHoldings(this.kernel, holdingsOf(this.deps.config.strategies ?? []), this.deps.clock.now(), log);
+    } catch (e) {
+      // trading does not start: the metadata refreshes begun above must not hold the process open
+      this.kernel.stopMetadata();
+      throw e;
+    }
     this.captureStartEquity();
     this.restoreMarks();
     // a journal that failed while the run was starting: nothing is fed to the strategies

@@ -36,6 +36,18 @@ describe('tradeloop run (the real command)', () => {
     expect(run.err()).toMatch(/local \(paper\)/);
   });
 
+  it('refuses at start, exit 2 naming the key, a holding of more than no strategy holds (strategies[].holdings), before any order', { timeout: 120_000 }, async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'tradeloop-holdings-'));
+    const config = join(cwd, 'c.yaml');
+    writeFileSync(config, 'local:\n  funding: { USD: "10000", BTC: "0.5" }\nstrategies:\n  - plugin: sma-cross\n    name: sma-btc\n    holdings: { BTCUSD: { amount: "0.75", price: "60000" } }\njournal:\n  path: j.sqlite\n');
+    const run = start(['run', '--config', config, '--duration', '30s'], cwd);
+    expect(await run.exit, run.err().slice(-2000)).toBe(2);
+    expect(run.err()).toMatch(/strategies\.0\.holdings\.BTCUSD: 0\.75 BTC is more than is held by no strategy \(0\.5 BTC\): assign at most that/);
+    const journal = new Journal(join(cwd, 'j.sqlite'));
+    expect([journal.intents().length, journal.strategyFills().length]).toEqual([0, 0]);
+    journal.close();
+  });
+
   it('--paper outside the local environment still needs the credential (it reads market data and quotes with it), naming the variables', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'tradeloop-paper-'));
     const config = join(cwd, 'c.yaml');
