@@ -5,7 +5,8 @@ import { resolveRiskLimits, type ResolvedLimits } from '../../../backtest/limits
 import { trapWarnings } from '../../../backtest/traps.js';
 import { loadSeries, type DataFlags } from '../../../backtest/data-source.js';
 import { metricsToJson } from '../../../backtest/metrics.js';
-import { BOOK_FILL_RULE, resolveFillModel, runRecordedBookBacktest } from '../../../backtest/recorded-book-run.js';
+import { runRecordedBookBacktest } from '../../../backtest/book-run.js';
+import { BOOK_FILL_RULE, resolveFillModel } from '../../../backtest/recorded-market.js';
 import { describeRunInfo } from '../../../backtest/recorded-header.js';
 import { isRecordingFile } from '../../../backtest/recorded-series.js';
 import { DEFAULT_FILL_RULE, duration, formatMetricRows, writeBacktestReport } from '../../../backtest/report/report.js';
