@@ -8,7 +8,7 @@
  * ports, and so the fill model, are swapped. run.ts, portfolio.ts and book-run.ts step them.
  */
 import { TestClock } from '../src/clock/test-clock.js';
-import type { Decision, MarketSymbol } from '../src/core/index.js';
+import type { Decision, MarketEvent } from '../src/core/index.js';
 // modules by file, not through the package indexes: a backtest (and each optimizer thread) loads
 // only the backtest path, not the HTTP client, the sandbox server or the config loader
 import type { Kernel } from '../src/engine/kernel.js';
@@ -16,14 +16,10 @@ import type { StrategyRunner } from '../src/engine/strategy-runner.js';
 import { Journal } from '../src/exec/journal.js';
 import type { JournalStore } from '../src/exec/journal-store.js';
 import { MemoryJournal } from '../src/exec/memory-journal.js';
-import type { Logger } from '../src/log/index.js';
-import type { RiskLimits } from '../src/risk/limits.js';
 import { PointMarket, type PointMarketOptions } from '../src/fills/point/market.js';
-import type { StrategyDefinition } from '../src/strategy/define.js';
 import { PointReplaySource } from '../src/fills/point/replay-source.js';
 import { PointVenue } from '../src/fills/point/venue.js';
 import { RecordedBookVenue } from '../src/fills/book/venue.js';
-import type { MarketEvent } from '../src/core/index.js';
 import { HotStream } from '../src/state/hot-stream.js';
 import type { AccountEvent, OpenOrderView } from '../src/state/index.js';
 import type { MarketSource, StreamHealth } from '../src/venue/market-source.js';
@@ -38,27 +34,14 @@ import { buildReplayKernel, type ReplayKernel, type ReplayKernelOptions } from '
  */
 export const RECORDS_KEPT = 32;
 
-export interface BundleOptions {
-  readonly definition: StrategyDefinition;
-  /** The main strategy's instance name (default its definition's name). */
-  readonly name?: string;
-  readonly params: Readonly<Record<string, unknown>>;
-  readonly markets: readonly MarketSymbol[];
-  readonly startMs: number;
-  readonly limits: RiskLimits;
-  /** Capital per strategy by instance name (`strategies[].allocation`). */
-  readonly allocations?: ReadonlyMap<string, string>;
+/** The kernel's options (strategies, limits, allocations, ...; see replay-kernel.ts) and the point fill model's. */
+export interface BundleOptions extends Omit<ReplayKernelOptions, 'clock' | 'venue' | 'journal'> {
   readonly venue: PointMarketOptions;
   /** SQLite journal file (default: the in-memory journal; a backtest leaves no journal behind unless asked). */
   readonly journalFile?: string;
-  readonly log?: Logger;
   /** Emit the held-rate quotes of each point (strategies that need `quote` events). */
   readonly withQuotes?: boolean;
   readonly onDecision?: (d: Decision) => void;
-  /** Keep no intent trace (the counters still count). */
-  readonly figuresOnly?: boolean;
-  /** More strategies run beside the main one on the same account (each with its own position). */
-  readonly alongside?: ReplayKernelOptions['alongside'];
 }
 
 /** Everything the driver steps and reads: the clock, point replay, its source and the kernel. */
