@@ -9,7 +9,7 @@
 import type { BarFeed, Ohlcv } from '../src/bars/index.js';
 import type { MarketSymbol } from '../src/core/index.js';
 import type { PriceSeries, PriceSeriesLike } from '../src/sim/prices/price-data.js';
-import type { BacktestBundle } from './wiring.js';
+import type { BacktestBundle } from './driver.js';
 
 /** The rows of an OHLCV series, as bars: a row's open, high, low, close (its price) and volume. */
 export interface SeriesBars {

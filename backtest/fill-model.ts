@@ -1,6 +1,6 @@
 /**
  * Which fill model a backtest uses, and the rule the book model states. Apart from the book model's
- * replay (`recorded-book-run.ts`, which loads the recording's readers and the API's decoder): a
+ * replay (`recorded-market.ts` and `book-run.ts`, which loads the recording's readers and the API's decoder): a
  * backtest of a price file asks and loads nothing of it.
  */
 import { InputError, type MarketSymbol } from '../src/core/index.js';
@@ -36,7 +36,7 @@ export async function resolveFillModel(flags: FillModelFlags, isRecording: boole
   const asked = flags.fillModel;
   if (asked !== undefined && asked !== 'book' && asked !== 'points') throw new InputError('--fill-model', `${JSON.stringify(asked)} is not a fill model: use book (fill against a recording's order books) or points`);
   if (asked === 'book' && !isRecording) throw new InputError('--fill-model', 'book fills against the order books of a stream recording: give --data RECORDING (a file a run wrote with streams.record), or use --fill-model points');
-  const model: FillModel = asked ?? (isRecording && market !== undefined && flags.data !== undefined && (await (await import('./recorded-book-run.js')).recordingHasBooks(flags.data, market)) ? 'book' : 'points');
+  const model: FillModel = asked ?? (isRecording && market !== undefined && flags.data !== undefined && (await (await import('./recorded-market.js')).recordingHasBooks(flags.data, market)) ? 'book' : 'points');
   if (model === 'points') {
     if (flags.latencyMs !== undefined) throw new InputError('--latency-ms', 'applies to --fill-model book (the point model acts one point later); add --fill-model book with a recording, or drop the flag');
     return { model };

@@ -13,7 +13,7 @@ describe('the backtest path loads the kernel, not the live side or the report', 
   const { files, packages } = importGraph('backtest/optimize/worker.ts');
 
   it('reaches the kernel, point replay and the run driver (the walk follows the imports)', () => {
-    for (const f of ['backtest/run.ts', 'backtest/wiring.ts', 'src/engine/kernel.ts', 'src/risk/gate.ts', 'src/fills/point/market.ts', 'src/fills/point/venue.ts']) expect(files.has(f), f).toBe(true);
+    for (const f of ['backtest/run.ts', 'backtest/driver.ts', 'src/engine/kernel.ts', 'src/risk/gate.ts', 'src/fills/point/market.ts', 'src/fills/point/venue.ts']) expect(files.has(f), f).toBe(true);
     expect(packages.has('rxjs')).toBe(true);
   });
 

@@ -12,7 +12,7 @@ import { DEFAULT_RISK_LIMITS, type RiskLimits } from '../src/risk/limits.js';
 import type { StrategyDefinition } from '../src/strategy/define.js';
 import { MergedSeries, type MarketSeries } from './merge.js';
 import type { ReplayKernel } from './replay-kernel.js';
-import { buildBacktestBundle, type BacktestBundle } from './wiring.js';
+import { buildBacktestBundle, type BacktestBundle } from './driver.js';
 import { RoundTripTracker } from './round-trips.js';
 import type { RoundTrip } from './metrics.js';
 import type { OrderOutcomes } from './run.js';

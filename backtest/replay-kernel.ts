@@ -2,7 +2,7 @@
  * What every backtest driver shares, whatever its fill model: the kernel built over a replay's clock,
  * venue and journal with the one strategy runner; the counters a run reports (intent traces, denials,
  * order outcomes); and the figures built from what it marked. The point driver (run.ts) and the
- * recorded-book driver (recorded-book-run.ts) differ only in the replay source and the fill model.
+ * book driver (book-run.ts) differ only in the replay source and the fill model, both built by driver.ts.
  */
 import type { TestClock } from '../src/clock/test-clock.js';
 import type { Decision, DenialReason, MarketSymbol } from '../src/core/index.js';

@@ -19,7 +19,7 @@ import type { RecordedWarmUp, WarmUpSource } from './recorded-series.js';
 import { RoundTripTracker } from './round-trips.js';
 import { noDecisionWarning } from './warm-up-note.js';
 import { runFigures } from './replay-kernel.js';
-import { buildBacktestBundle, type BacktestBundle } from './wiring.js';
+import { buildBacktestBundle, type BacktestBundle } from './driver.js';
 import { barsOfSeries, closeBarsUpTo, rowBar, type SeriesBars } from './bar-replay.js';
 
 export interface BacktestConfig {

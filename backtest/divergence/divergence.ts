@@ -21,7 +21,8 @@ import { compareStrategy, contribution, type DataGap, type Difference, type Diff
 import { readJournalDecisions, type DecisionRecord } from './journal.js';
 import { loadDivergenceInputs, type DivergenceInputs, type ReplayStrategy } from './inputs.js';
 import { alignDecisions } from './match.js';
-import { recordingHasBooks, runRecordedBookBacktest } from '../recorded-book-run.js';
+import { runRecordedBookBacktest } from '../book-run.js';
+import { recordingHasBooks } from '../recorded-market.js';
 import { loadRecordedSeries, type WarmUpSource } from '../recorded-series.js';
 import { runBacktest } from '../run.js';
 

@@ -57,7 +57,7 @@ export interface KernelOptions {
 /**
  * The trading core, built in this one place for every mode: market and account stores, the risk
  * view and gate, the executors, fill tracker and reconciler, the open-order book and the engine.
- * Live and paper runs (`LiveRun`) and backtests (`backtest/wiring.ts`) differ only in the ports they
+ * Live and paper runs (`LiveRun`) and backtests (`backtest/driver.ts`) differ only in the ports they
  * pass and in what they do around it (reconcile before trading, timers and shutdown live; stepping
  * the points in a backtest); they watch it through `decisions$` and `reports$` and keep no state in it.
  *

@@ -93,7 +93,7 @@ describe('tradeloop backtest --config', () => {
 
   it('says at the top when a limit denies much of a strategy\'s intents, naming the key to change', async () => {
     const small = join(dir, 'small.yaml');
-    writeFileSync(small, 'environment: local\nrisk:\n  max_order_notional: "500"\n');
+    writeFileSync(small, 'environment: local\nrisk:\n  max_order_notional: "500"\n  fee_bps: 25\n');
     // the old single-strategy form, with the config's limits: every buy of 40 % of 10000 USD is over 500
     const r = await runCli(['backtest', '--config', small, '--strategy', 'sma-cross', '--data', btc, '--params', 'fast=2,slow=5,size_pct=40']);
     expect(r.code).toBe(0);
@@ -101,5 +101,7 @@ describe('tradeloop backtest --config', () => {
     expect(lines[1]).toMatch(/^warning: limit MAX_NOTIONAL denied \d+ of \d+ intents of strategy sma-cross \(100 %\): change risk\.max_order_notional in the config/);
     const j = JSON.parse((await runCli(['backtest', '--config', small, '--strategy', 'sma-cross', '--data', btc, '--params', 'fast=2,slow=5,size_pct=40', '--json'])).stdout);
     expect(j.warnings[0]).toMatch(/risk\.max_order_notional/);
+    // the config's fee is the backtest's fee unless --fee-bps says otherwise
+    expect(j.manifest.fee_bps).toBe(25);
   });
 });

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runRecordedBookBacktest } from '../../backtest/recorded-book-run.js';
+import { runRecordedBookBacktest } from '../../backtest/book-run.js';
 import { z } from 'zod';
 import { defineStrategy, loadStrategy, resolveParams } from '../../src/strategy/index.js';
 import { runCli } from '../cli/cli-helpers.js';

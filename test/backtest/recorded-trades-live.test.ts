@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { runRecordedBookBacktest } from '../../backtest/recorded-book-run.js';
+import { runRecordedBookBacktest } from '../../backtest/book-run.js';
 import { defineStrategy } from '../../src/strategy/index.js';
 import { readRecordingHeader } from '../../src/venue/polling/recording-reader.js';
 import { runCli } from '../cli/cli-helpers.js';

@@ -6,7 +6,7 @@
  * strategy holds add up to the account's balance.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildBacktestBundle } from '../../backtest/wiring.js';
+import { buildBacktestBundle } from '../../backtest/driver.js';
 import { RiskLimitsSchema } from '../../src/config/index.js';
 import type { Decision } from '../../src/core/index.js';
 import type { Kernel } from '../../src/engine/kernel.js';

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { buildBacktestBundle, type BacktestBundle } from '../../backtest/wiring.js';
+import { buildBacktestBundle, type BacktestBundle } from '../../backtest/driver.js';
 import { D, type Decision, type ExecReport } from '../../src/core/index.js';
 import { RiskLimitsSchema, type RiskLimits } from '../../src/risk/index.js';
 import { defineStrategy, type IntentDraft, type StrategyContext } from '../../src/strategy/index.js';

@@ -5,7 +5,7 @@
  * local sandbox over loopback (LiveRun over RestVenue with the polling streams: see startLiveHarness).
  * A lane moves its own time on a TestClock; the driver only asks for the next price and for a halt.
  */
-import { buildBacktestBundle } from '../../backtest/wiring.js';
+import { buildBacktestBundle } from '../../backtest/driver.js';
 import { TestClock } from '../../src/clock/index.js';
 import { RiskLimitsSchema } from '../../src/config/index.js';
 import type { Kernel } from '../../src/engine/kernel.js';

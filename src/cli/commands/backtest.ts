@@ -50,7 +50,7 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
     .option('-s, --strategy <name>', 'built-in strategy name or path to a plugin file; or the name of one strategy of the config to backtest alone (default: every strategy of the config)');
   addDataOptions(command, true)
     .option('-p, --params <k=v,...>', 'strategy parameters, e.g. fast=10,slow=30')
-    .option('--fee-bps <n>', 'fee in basis points of traded notional (default 10)')
+    .option('--fee-bps <n>', 'fee in basis points of traded notional (default: the config\'s risk.fee_bps, 10)')
     .option('--slippage-bps <n>', 'slippage against the trader in basis points (default 0)')
     .option('--initial <ASSET=AMOUNT,...>', 'starting balances', 'USD=10000')
     .option('-c, --config <file>', 'YAML config: without --strategy (or with the name of one of its strategies) its strategies on their markets on one account; its risk: section sets the limits in every form (default: ./config/default.yaml, else the built-in defaults, as tradeloop run; a key the file does not set takes the schema default, and the report lists each limit with where it came from)')
@@ -63,11 +63,12 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
     .option('--seed <n>', 'with --robustness: the Monte Carlo seed (default 1, so runs repeat)')
     .option('--block-length <n>', 'with --robustness: points per block of the returns bootstrap (default the cube root of the points)')
     .action(async (all: BacktestFlags) => {
-      const feeBps = parseBps(all.feeBps, '--fee-bps', 10);
-      const slippageBps = parseBps(all.slippageBps, '--slippage-bps', 0);
-      const initial = parseInitial(all.initial);
       // the limits of the config every command finds (--config, ./config/default.yaml, the built-in defaults)
       const resolved = resolveRiskLimits(all.config);
+      // the config's fee (risk.fee_bps, 10 unless the file sets it) unless --fee-bps says otherwise
+      const feeBps = parseBps(all.feeBps, '--fee-bps', resolved.limits.fee_bps);
+      const slippageBps = parseBps(all.slippageBps, '--slippage-bps', 0);
+      const initial = parseInitial(all.initial);
       if (isPortfolio(all, resolved)) {
         refuseForPortfolio(all);
         const strategies = await portfolioStrategies(resolved, all.strategy);
@@ -105,7 +106,7 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
       const cfg: BacktestConfig | undefined = series && { definition, params, series, initial, feeBps, slippageBps, limits, figuresOnly: flags.out === undefined };
       try {
         run = cfg === undefined
-          ? await (await import('../../../backtest/recorded-book-run.js')).runRecordedBookBacktest({ definition, params, path: flags.data!, initial, feeBps, latencyMs: fill.latencyMs ?? 0, limits })
+          ? await (await import('../../../backtest/book-run.js')).runRecordedBookBacktest({ definition, params, path: flags.data!, initial, feeBps, latencyMs: fill.latencyMs ?? 0, limits })
           : await runBacktest({ ...cfg, onProgress: (d, t) => progress.update(d, t) });
       } finally {
         progress.stop();

@@ -1,5 +1,5 @@
 /**
- * `--fill-model book`: a stream recording replayed through the kernel with a venue that fills against
+ * The book model's run (`--fill-model book`): a stream recording replayed through the kernel with a venue that fills against
  * the recorded market (src/fills/book/venue.ts). Every recorded market event of the
  * strategy's market (books, tickers, prices, quotes) reaches the strategy at its receive time, as in
  * the live run; each book also moves the venue's book. Orders meet the book in force when they arrive
@@ -10,33 +10,23 @@
  * recording's header holds, or (recordings from before headers held them) its `history:` responses.
  * Recorded trades (`trades:` responses, with `streams.trades_ms`) reach the venue at the time they
  * executed, so a resting limit fills on a trade that went at or through its price while it rested.
+ * The kernel, the replay source and the venue are built by the one driver (driver.ts).
  */
 import { performance } from 'node:perf_hooks';
-import { TestClock } from '../src/clock/test-clock.js';
-import { D, InputError, splitMarket, type MarketEvent, type MarketSymbol } from '../src/core/index.js';
+import { D, InputError, splitMarket, type MarketEvent } from '../src/core/index.js';
 import type { JournalStore } from '../src/exec/journal-store.js';
-import { MemoryJournal } from '../src/exec/memory-journal.js';
 import type { Logger } from '../src/log/index.js';
 import { DEFAULT_RISK_LIMITS, type RiskLimits } from '../src/risk/limits.js';
-import { MAX_LISTED_PROBLEMS, PriceDataError, type PriceProblem } from '../src/sim/prices/price-file.js';
 import { executionOfDecimals, type PointExecution } from '../src/fills/point/orders.js';
 import { marketsOf, type StrategyDefinition } from '../src/strategy/define.js';
-import { HotStream } from '../src/state/hot-stream.js';
-import type { AccountEvent, OpenOrderView } from '../src/state/index.js';
-import type { MarketSource, StreamHealth } from '../src/venue/market-source.js';
-import { ResponseDecoder } from '../src/venue/polling/decode.js';
-import { tradesFromWire, type RecordedTrade } from '../src/venue/polling/recent-trades.js';
-import { readRecording } from '../src/venue/polling/recording-reader.js';
-import { parseStreamName } from '../src/venue/polling/stream-names.js';
-import { RecordedBookVenue, type RecordedQuoteExecution } from '../src/fills/book/venue.js';
-import type { VenueFill, VenueOrder } from '../src/venue/venue.js';
+import type { RecordedQuoteExecution } from '../src/fills/book/venue.js';
+import type { VenueFill } from '../src/venue/venue.js';
+import { buildBookBundle } from './driver.js';
 import { unitsOf } from './money-units.js';
-import { WarmUpCollector, type WarmUpSource } from './recorded-series.js';
-import { BOOK_FILL_RULE } from './fill-model.js';
-import { buildReplayKernel, runFigures } from './replay-kernel.js';
+import { bookFillRule, loadRecordedMarket, type RecordedMarket } from './recorded-market.js';
+import { runFigures } from './replay-kernel.js';
 import { RoundTripTracker } from './round-trips.js';
 import type { BacktestRun } from './run.js';
-import { RECORDS_KEPT } from './wiring.js';
 
 export interface RecordedBookConfig {
   readonly definition: StrategyDefinition;
@@ -52,139 +42,6 @@ export interface RecordedBookConfig {
   readonly timer?: () => number;
   /** The replay's journal (default: in memory); a caller's journal is left open for it to read. */
   readonly journal?: JournalStore;
-}
-
-/** The recorded market events of one market, grouped by receive time, oldest first. */
-export interface RecordedMarket {
-  readonly market: MarketSymbol;
-  readonly steps: readonly { readonly at: number; readonly events: readonly MarketEvent[] }[];
-  readonly books: number;
-  readonly hasPrices: boolean;
-  /** The warm-up history the run loaded before going live, oldest first. */
-  readonly warmUp: readonly MarketEvent[];
-  /** Where the warm-up came from: the header's prices, the `history:` lines (older recordings), or none. */
-  readonly warmUpFrom: WarmUpSource;
-  /** The recorded trades of the market (`trades:` responses), by execution time, oldest first. */
-  readonly trades: readonly RecordedTrade[];
-  /** Whether the run polled trades of the market at all (`streams.trades_ms`), even if none happened. */
-  readonly tradesPolled: boolean;
-}
-
-/** True when the recording holds order books of `market` (what `--fill-model book` fills against). */
-export async function recordingHasBooks(path: string, market: MarketSymbol): Promise<boolean> {
-  for await (const entry of readRecording(path)) if (entry.stream === `book:${market}`) return true;
-  return false;
-}
-
-/** Decodes the market events of `market` (problems named by line, all at once, as for price files). */
-export async function loadRecordedMarket(path: string, market: MarketSymbol): Promise<RecordedMarket> {
-  const decoder = new ResponseDecoder();
-  const problems: PriceProblem[] = [];
-  const steps: { at: number; events: MarketEvent[] }[] = [];
-  let books = 0;
-  let hasPrices = false;
-  let lastAt = -Infinity;
-  const warmUp = await WarmUpCollector.of(path, market);
-  const trades: RecordedTrade[] = [];
-  let tradesPolled = false;
-  for await (const entry of readRecording(path)) {
-    const id = parseStreamName(entry.stream);
-    if (id === undefined || !['book', 'ticker', 'prices', 'quotes', 'history', 'trades'].includes(id.kind)) continue;
-    if (id.market !== undefined && id.market !== market) continue;
-    if (id.kind === 'trades') {
-      try {
-        tradesPolled = true;
-        trades.push(...tradesFromWire(entry.body));
-      } catch (err) {
-        problems.push({ line: entry.line, where: `line ${entry.line}`, message: `the trades response does not decode: ${(err as Error).message}` });
-      }
-      continue;
-    }
-    if (id.kind === 'history') {
-      warmUp.add(decoder, id, entry, problems);
-      continue;
-    }
-    let events: readonly MarketEvent[];
-    try {
-      events = decoder.decode(id, entry.body, entry.at).market.filter((e) => e.market === market);
-    } catch (err) {
-      problems.push({ line: entry.line, where: `line ${entry.line}`, message: `the ${id.kind} response does not decode: ${(err as Error).message}` });
-      continue;
-    }
-    if (events.length === 0) continue;
-    if (entry.at < lastAt) {
-      problems.push({ line: entry.line, where: `line ${entry.line}`, message: `time ${new Date(entry.at).toISOString()} is earlier than the response before it` });
-      continue;
-    }
-    books += events.filter((e) => e.kind === 'book').length;
-    hasPrices ||= events.some((e) => e.kind === 'price');
-    const last = steps[steps.length - 1];
-    if (last !== undefined && last.at === entry.at) last.events.push(...events);
-    else steps.push({ at: entry.at, events: [...events] });
-    lastAt = entry.at;
-  }
-  if (problems.length > 0) throw new PriceDataError(path, problems.slice(0, MAX_LISTED_PROBLEMS), problems.length);
-  if (books === 0) throw new InputError('--fill-model', `${path} holds no order books of ${market}, so nothing to fill against: use --fill-model points (fills at the recorded prices), or record a run whose strategy needs books`);
-  const warm = warmUp.result();
-  return { market, steps, books, hasPrices, warmUp: warm.events, warmUpFrom: warm.from, trades: trades.sort((a, b) => a.at - b.at), tradesPolled };
-}
-
-/**
- * The MarketSource of a recorded-book replay: emits, in the order a live run learns them, the
- * account (when it changed), the orders that closed, the new fills, then the recorded events.
- */
-class RecordedBookSource implements MarketSource {
-  readonly events$ = new HotStream<MarketEvent>();
-  readonly account$ = new HotStream<AccountEvent>();
-  readonly fills$ = new HotStream<readonly VenueFill[]>();
-  readonly orders$ = new HotStream<readonly VenueOrder[]>();
-  private fillsSeen = 0;
-  private quotesSeen = 0;
-  private lastAt = 0;
-  private steps = 0;
-
-  constructor(private readonly venue: RecordedBookVenue) {}
-
-  /** Reports what the venue did since the last call (the account always with `force`); true when there was anything. */
-  async flush(at: number, force = false): Promise<boolean> {
-    const v = this.venue;
-    const closed = v.takeClosed();
-    const fills = v.allFills().slice(this.fillsSeen);
-    const settled = v.allQuoteExecutions().length - this.quotesSeen;
-    if (closed.length === 0 && fills.length === 0 && settled === 0 && !force) return false;
-    this.fillsSeen += fills.length;
-    this.quotesSeen += settled;
-    this.account$.next({ kind: 'balances', at, items: await v.balances() });
-    const open: OpenOrderView[] = (await v.listOpenOrders()).map((o) => ({
-      orderId: o.orderId, refId: o.refId, market: o.market, side: o.side, type: o.type,
-      ...(o.price && { price: o.price }), ...(o.baseAmount && { baseAmount: o.baseAmount }), ...(o.quoteAmount && { quoteAmount: o.quoteAmount }),
-      amountFilled: o.amountFilled, status: o.status,
-    }));
-    this.account$.next({ kind: 'open-orders', at, orders: open });
-    if (closed.length > 0) this.orders$.next(closed);
-    if (fills.length > 0) this.fills$.next(fills);
-    return true;
-  }
-
-  emit(e: MarketEvent): void {
-    this.steps++;
-    this.lastAt = e.at;
-    this.events$.next(e);
-  }
-
-  async warmUp(): Promise<readonly MarketEvent[]> {
-    return [];
-  }
-
-  start(): void {}
-
-  async stop(): Promise<void> {
-    for (const s of [this.events$, this.account$, this.fills$, this.orders$] as HotStream<unknown>[]) s.complete();
-  }
-
-  health(): readonly StreamHealth[] {
-    return [{ stream: 'recording', lastSuccessAt: this.lastAt, consecutiveErrors: 0, lastError: undefined, polls: this.steps }];
-  }
 }
 
 /** Replays a recording through the strategy with the recorded-book venue; the same report as a point run. */
@@ -209,14 +66,15 @@ export async function runRecordedBookBacktest(cfg: RecordedBookConfig): Promise<
   const { base, quote } = splitMarket(market);
   const recorded = await loadRecordedMarket(cfg.path, market);
   const feeBps = cfg.feeBps ?? 10;
-  const clock = new TestClock(recorded.steps[0]!.at);
-  const venue = new RecordedBookVenue({ funding: cfg.initial ?? { USD: '10000' }, feeBps, latencyMs: cfg.latencyMs ?? 0, now: () => clock.now() });
-  const journal = cfg.journal ?? new MemoryJournal({ keepFinished: RECORDS_KEPT });
   const limits = { ...(cfg.limits ?? DEFAULT_RISK_LIMITS), fee_bps: feeBps };
-  const rk = buildReplayKernel({ clock, venue, journal, definition: cfg.definition, params: cfg.params, markets: [market], startMs: recorded.steps[0]!.at, limits, ...(cfg.log && { log: cfg.log }) });
+  const b = buildBookBundle({
+    definition: cfg.definition, params: cfg.params, markets: [market], startMs: recorded.steps[0]!.at, limits,
+    book: { funding: cfg.initial ?? { USD: '10000' }, feeBps, latencyMs: cfg.latencyMs ?? 0 },
+    ...(cfg.journal && { journal: cfg.journal }), ...(cfg.log && { log: cfg.log }),
+  });
+  const { clock, venue, source, journal } = b;
+  const rk = b.replay;
   const { kernel, runner } = rk;
-  const source = new RecordedBookSource(venue);
-  kernel.attach(source);
   const tracker = new RoundTripTracker(true, (ref) => rk.counters.exitReasons.get(ref));
   const watchEquity = cfg.limits?.daily_loss_limit !== undefined || cfg.limits?.max_drawdown_pct !== undefined;
   const times: number[] = [];
@@ -327,18 +185,6 @@ function asExecution(f: VenueFill): PointExecution {
   const quoteAmount = f.side === 'BUY' ? notional.plus(f.commission) : notional.minus(f.commission);
   return executionOfDecimals({ executionId: f.fillId, orderId: f.orderId, refId: '', market: f.market, side: f.side, amount: f.amount, price: f.price, commission: f.commission, commissionAsset: f.commissionAsset, quoteAmount, at: f.at, kind: 'order' });
 }
-
-/**
- * The book rule as it applied to one recording: whether resting limits could fill on recorded trades
- * (`trades`), the run polled trades but none happened (`none-happened`), or it did not poll them.
- */
-export function bookFillRule(trades: 'trades' | 'none-happened' | 'not-recorded'): string {
-  if (trades === 'trades') return BOOK_FILL_RULE;
-  const why = trades === 'none-happened' ? 'the recorded trades stream saw no trade of the market' : 'this recording holds no trades (record with streams.trades_ms)';
-  return `${BOOK_FILL_RULE} Here ${why}, so resting limits filled only when the opposite side crossed them.`;
-}
-
-export { BOOK_FILL_RULE, resolveFillModel, type FillModel, type FillModelFlags } from './fill-model.js';
 
 /** A settled quote execution as the round-trip tracker reads one (no fee: the spread is its cost). */
 function quoteExecution(x: RecordedQuoteExecution): PointExecution {

@@ -1,0 +1,98 @@
+/**
+ * The book fill model's data: a stream recording's market events of one market (books, tickers,
+ * prices, quotes, warm-up history and recorded trades), the rule the book model fills by, and which
+ * fill model a backtest uses. The replay itself is built by driver.ts and stepped by book-run.ts.
+ */
+import { InputError, type MarketEvent, type MarketSymbol } from '../src/core/index.js';
+import { MAX_LISTED_PROBLEMS, PriceDataError, type PriceProblem } from '../src/sim/prices/price-file.js';
+import { ResponseDecoder } from '../src/venue/polling/decode.js';
+import { tradesFromWire, type RecordedTrade } from '../src/venue/polling/recent-trades.js';
+import { readRecording } from '../src/venue/polling/recording-reader.js';
+import { parseStreamName } from '../src/venue/polling/stream-names.js';
+import { BOOK_FILL_RULE } from './fill-model.js';
+import { WarmUpCollector, type WarmUpSource } from './recorded-series.js';
+
+/** The recorded market events of one market, grouped by receive time, oldest first. */
+export interface RecordedMarket {
+  readonly market: MarketSymbol;
+  readonly steps: readonly { readonly at: number; readonly events: readonly MarketEvent[] }[];
+  readonly books: number;
+  readonly hasPrices: boolean;
+  /** The warm-up history the run loaded before going live, oldest first. */
+  readonly warmUp: readonly MarketEvent[];
+  /** Where the warm-up came from: the header's prices, the `history:` lines (older recordings), or none. */
+  readonly warmUpFrom: WarmUpSource;
+  /** The recorded trades of the market (`trades:` responses), by execution time, oldest first. */
+  readonly trades: readonly RecordedTrade[];
+  /** Whether the run polled trades of the market at all (`streams.trades_ms`), even if none happened. */
+  readonly tradesPolled: boolean;
+}
+
+/** True when the recording holds order books of `market` (what `--fill-model book` fills against). */
+export async function recordingHasBooks(path: string, market: MarketSymbol): Promise<boolean> {
+  for await (const entry of readRecording(path)) if (entry.stream === `book:${market}`) return true;
+  return false;
+}
+
+/** Decodes the market events of `market` (problems named by line, all at once, as for price files). */
+export async function loadRecordedMarket(path: string, market: MarketSymbol): Promise<RecordedMarket> {
+  const decoder = new ResponseDecoder();
+  const problems: PriceProblem[] = [];
+  const steps: { at: number; events: MarketEvent[] }[] = [];
+  let books = 0;
+  let hasPrices = false;
+  let lastAt = -Infinity;
+  const warmUp = await WarmUpCollector.of(path, market);
+  const trades: RecordedTrade[] = [];
+  let tradesPolled = false;
+  for await (const entry of readRecording(path)) {
+    const id = parseStreamName(entry.stream);
+    if (id === undefined || !['book', 'ticker', 'prices', 'quotes', 'history', 'trades'].includes(id.kind)) continue;
+    if (id.market !== undefined && id.market !== market) continue;
+    if (id.kind === 'trades') {
+      try {
+        tradesPolled = true;
+        trades.push(...tradesFromWire(entry.body));
+      } catch (err) {
+        problems.push({ line: entry.line, where: `line ${entry.line}`, message: `the trades response does not decode: ${(err as Error).message}` });
+      }
+      continue;
+    }
+    if (id.kind === 'history') {
+      warmUp.add(decoder, id, entry, problems);
+      continue;
+    }
+    let events: readonly MarketEvent[];
+    try {
+      events = decoder.decode(id, entry.body, entry.at).market.filter((e) => e.market === market);
+    } catch (err) {
+      problems.push({ line: entry.line, where: `line ${entry.line}`, message: `the ${id.kind} response does not decode: ${(err as Error).message}` });
+      continue;
+    }
+    if (events.length === 0) continue;
+    if (entry.at < lastAt) {
+      problems.push({ line: entry.line, where: `line ${entry.line}`, message: `time ${new Date(entry.at).toISOString()} is earlier than the response before it` });
+      continue;
+    }
+    books += events.filter((e) => e.kind === 'book').length;
+    hasPrices ||= events.some((e) => e.kind === 'price');
+    const last = steps[steps.length - 1];
+    if (last !== undefined && last.at === entry.at) last.events.push(...events);
+    else steps.push({ at: entry.at, events: [...events] });
+    lastAt = entry.at;
+  }
+  if (problems.length > 0) throw new PriceDataError(path, problems.slice(0, MAX_LISTED_PROBLEMS), problems.length);
+  if (books === 0) throw new InputError('--fill-model', `${path} holds no order books of ${market}, so nothing to fill against: use --fill-model points (fills at the recorded prices), or record a run whose strategy needs books`);
+  const warm = warmUp.result();
+  return { market, steps, books, hasPrices, warmUp: warm.events, warmUpFrom: warm.from, trades: trades.sort((a, b) => a.at - b.at), tradesPolled };
+}
+
+/**
+ * The book rule as it applied to one recording: whether resting limits could fill on recorded trades
+ * (`trades`), the run polled trades but none happened (`none-happened`), or it did not poll them.
+ */
+export function bookFillRule(trades: 'trades' | 'none-happened' | 'not-recorded'): string {
+  if (trades === 'trades') return BOOK_FILL_RULE;
+  const why = trades === 'none-happened' ? 'the recorded trades stream saw no trade of the market' : 'this recording holds no trades (record with streams.trades_ms)';
+  return `${BOOK_FILL_RULE} Here ${why}, so resting limits filled only when the opposite side crossed them.`;
+}
