@@ -289,7 +289,7 @@ export class PositionBook {
   private apply(f: StrategyFill): void {
     const book = this.bookOf(f.strategy, f.market);
     const before = book.position;
-    applyFill(book, f);
+    applyFill(book, f, false); // the book's figures only: no round trip written out
     if (f.side === 'SELL') {
       // what a sell took beyond the strategy's own came out of the unassigned balance
       const beyond = new D(f.amount).minus(before);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { tradesFromFills, type StrategyFill } from './journal-trades.js';
+import { Rng } from '../core/index.js';
+import { positionsFromFills, tradesFromFills, type StrategyFill } from './journal-trades.js';
 
 let n = 0;
 function fill(strategy: string, side: 'BUY' | 'SELL', amount: string, price: string, commission = '0', at = ++n * 1000, market = 'BTCUSD'): StrategyFill {
@@ -42,5 +43,19 @@ describe('round trips and positions from journal fills', () => {
   it('counts a fee charged in the base asset at the fill price, and holds that much less (as the account does)', () => {
     const { positions } = tradesFromFills([{ ...fill('c', 'BUY', '1', '200'), commission: '0.001', commissionAsset: 'BTC' }]);
     expect(positions[0]).toMatchObject({ position: '0.999', fees: '0.2', costBasis: '200' });
+  });
+
+  it('gives the same positions without writing out the round trips (wins, losses, partial and oversized sells, base fees)', () => {
+    const rng = new Rng(9);
+    const fills: StrategyFill[] = [];
+    for (let i = 0; i < 400; i++) {
+      const strategy = rng.next() < 0.5 ? 'a' : 'b';
+      const f = fill(strategy, rng.next() < 0.5 ? 'BUY' : 'SELL', (rng.next() * 2).toFixed(3), (90 + rng.next() * 20).toFixed(2), (rng.next() * 0.2).toFixed(4), undefined, rng.next() < 0.5 ? 'BTCUSD' : 'ETHUSD');
+      fills.push(i % 7 === 0 ? { ...f, commission: '0.0001', commissionAsset: f.market.slice(0, 3) } : f);
+    }
+    const { positions, roundTrips } = tradesFromFills(fills);
+    expect(roundTrips.filter((t) => t.exitAt !== undefined).length).toBeGreaterThan(3);
+    expect(positions.some((p) => p.wins > 0 && p.wins < p.roundTrips)).toBe(true);
+    expect(positionsFromFills(fills)).toEqual(positions);
   });
 });

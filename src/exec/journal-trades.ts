@@ -120,8 +120,24 @@ export function holdingFill(key: string, h: JournalHolding): StrategyFill | unde
 
 /** Round trips (closed ones by exit time, then open ones) and positions, per strategy and market. */
 export function tradesFromFills(fills: readonly StrategyFill[]): { roundTrips: JournalRoundTrip[]; positions: StrategyPosition[] } {
-  const books = new Map<string, Book>();
   const closed: JournalRoundTrip[] = [];
+  const books = booksFrom(fills, (trip, f) => closed.push(f.exitReason ? { ...trip, exitReason: f.exitReason } : trip));
+  const open = [...books.values()].filter((b) => b.trip !== undefined).map((b) => roundTrip(b, b.trip!, undefined));
+  return { roundTrips: [...closed, ...open], positions: [...books.values()].map(positionOf) };
+}
+
+/**
+ * The positions of `tradesFromFills`, without writing out each closed round trip (`tradeloop
+ * positions` needs only their count and wins, which the books keep): the same figures, a fraction of
+ * the work on a journal of many round trips.
+ */
+export function positionsFromFills(fills: readonly StrategyFill[]): StrategyPosition[] {
+  return [...booksFrom(fills).values()].map(positionOf);
+}
+
+/** The books after every fill in time order; `closed` is told each round trip closed (written out only then). */
+function booksFrom(fills: readonly StrategyFill[], closed?: (trip: JournalRoundTrip, f: StrategyFill) => void): Map<string, Book> {
+  const books = new Map<string, Book>();
   const ordered = [...fills].sort((a, b) => a.at - b.at);
   for (const f of ordered) {
     const key = `${f.strategy}\u0000${f.market}`;
@@ -130,11 +146,10 @@ export function tradesFromFills(fills: readonly StrategyFill[]): { roundTrips: J
       book = openBook(f.strategy, f.market, f.price);
       books.set(key, book);
     }
-    const trip = applyFill(book, f);
-    if (trip !== undefined) closed.push(f.exitReason ? { ...trip, exitReason: f.exitReason } : trip);
+    const trip = applyFill(book, f, closed !== undefined);
+    if (trip !== undefined) closed!(trip, f);
   }
-  const open = [...books.values()].filter((b) => b.trip !== undefined).map((b) => roundTrip(b, b.trip!, undefined));
-  return { roundTrips: [...closed, ...open], positions: [...books.values()].map(positionOf) };
+  return books;
 }
 
 /** A flat book of one strategy in one market. */
@@ -145,9 +160,10 @@ export function openBook(strategy: string, market: string, lastPrice = '0'): Boo
 /**
  * Applies one fill to its book; returns the round trip it closed, if any. A commission taken in the
  * base asset of a buy leaves the position smaller by it (the account holds that much less) and is
- * counted among the fees, not in the cost.
+ * counted among the fees, not in the cost. With `trips` false the closed round trip is counted (and
+ * its win) but not written out, and undefined is returned.
  */
-export function applyFill(book: Book, f: StrategyFill): JournalRoundTrip | undefined {
+export function applyFill(book: Book, f: StrategyFill, trips = true): JournalRoundTrip | undefined {
   const amount = new D(f.amount);
   const price = new D(f.price);
   const fee = feeInQuote(f, price);
@@ -189,9 +205,9 @@ export function applyFill(book: Book, f: StrategyFill): JournalRoundTrip | undef
   book.cost = ZERO;
   book.trip = undefined;
   book.trips++;
-  const trip = roundTrip(book, t, f.at);
-  if (new D(trip.pnl).gt(0)) book.wins++;
-  return trip;
+  // the round trip's P&L (received minus spent, written out in full by roundTrip) decides the win
+  if (t.received.minus(t.spent).gt(0)) book.wins++;
+  return trips ? roundTrip(book, t, f.at) : undefined;
 }
 
 function roundTrip(book: Book, t: Trip, exitAt: number | undefined): JournalRoundTrip {

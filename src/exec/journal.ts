@@ -9,6 +9,12 @@ import { openSqlite } from './sqlite.js';
 
 export type { JournalFill, JournalIntentRow, JournalStore } from './journal-store.js';
 
+/**
+ * An intent's exit reason from its JSON payload: parsed only when the text names one (most intents
+ * are buys without), so reading every fill's strategy does not parse every payload.
+ */
+const EXIT_REASON = (payload: string): string => `CASE WHEN instr(${payload}, '"exitReason"') > 0 THEN json_extract(${payload}, '$.exitReason') END`;
+
 /** The decision event's data of an approval (JSON.stringify({ kind: 'approve' }), written once). */
 const APPROVED = '{"kind":"approve"}';
 
@@ -241,14 +247,14 @@ export class Journal implements JournalStore {
       .prepare(
         `SELECT i.strategy AS strategy, f.ref_id AS refId, f.market AS market, f.side AS side, f.amount AS amount, f.price AS price,
            f.commission AS commission, f.commission_asset AS commissionAsset, f.at AS at,
-           json_extract(i.payload, '$.exitReason') AS exitReason
+           ${EXIT_REASON('i.payload')} AS exitReason
          FROM fills f JOIN intents i ON i.ref_id = f.ref_id ORDER BY f.at, f.fill_id`,
       )
       .all() as StrategyFill[];
     const quotes = (
       this.db
         .prepare(
-          `SELECT strategy, ref_id, market, side, amount_filled, average_price, updated_at, json_extract(payload, '$.exitReason') AS exit_reason FROM intents
+          `SELECT strategy, ref_id, market, side, amount_filled, average_price, updated_at, ${EXIT_REASON('payload')} AS exit_reason FROM intents
            WHERE kind = 'execute-quote' AND state = 'done' AND average_price IS NOT NULL AND amount_filled NOT IN ('0', '') ORDER BY updated_at, ref_id`,
         )
         .all() as Array<{ strategy: string; ref_id: string; market: string; side: string; amount_filled: string; average_price: string; updated_at: number; exit_reason: string | null }>

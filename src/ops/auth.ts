@@ -8,9 +8,9 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { InputError } from '../core/index.js';
+import { UI_TOKEN_VARIABLE } from './wanted.js';
 
-/** Where the token comes from: the environment, else one the run makes (and prints once). */
-export const UI_TOKEN_VARIABLE = 'TRADELOOP_UI_TOKEN';
+export { UI_TOKEN_VARIABLE } from './wanted.js';
 
 /** At least this many characters in a token taken from the environment (a guessable token is no lock). */
 export const MIN_TOKEN_LENGTH = 16;

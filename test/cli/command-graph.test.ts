@@ -79,4 +79,9 @@ describe("each command's static import graph", () => {
     expect(g.files.has('src/live/live-run.ts')).toBe(true);
     expect(reached(g, ['bullmq', 'ioredis', 'prom-client', 'tsx'], [])).toEqual([]);
   });
+
+  it('run: the dashboard, control API, metrics and notifications (src/ops) only when the run uses them', () => {
+    const g = commandGraph('run');
+    expect([...g.files.keys()].filter((f) => f.startsWith('src/ops/'))).toEqual(['src/ops/wanted.ts']);
+  });
 });

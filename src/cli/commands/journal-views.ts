@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { type Command } from 'commander';
 import { D, fallbackPriceDecimals, formatAmount, formatPrice, splitMarket } from '../../core/index.js';
-import { Journal, tradesFromFills, type JournalIntentRow, type JournalRoundTrip, type StrategyPosition } from '../../exec/index.js';
+import { Journal, positionsFromFills, tradesFromFills, type JournalIntentRow, type JournalRoundTrip, type StrategyPosition } from '../../exec/index.js';
 import { SIMULATED_MARKETS } from '../../sim/market/catalog.js';
 import { platformInstrument } from '../../platform/instruments.js';
 import { CliExit, type CliContext, writeLine } from '../context.js';
@@ -184,7 +184,7 @@ function totalsByStrategy(trips: readonly JournalRoundTrip[]): Map<string, strin
 }
 
 function showPositions(journal: Journal, opts: Pick<ViewOptions, 'strategy' | 'json'>, ctx: CliContext): void {
-  const positions = tradesFromFills(journal.strategyFills()).positions.filter((p) => opts.strategy === undefined || p.strategy === opts.strategy);
+  const positions = positionsFromFills(journal.strategyFills()).filter((p) => opts.strategy === undefined || p.strategy === opts.strategy);
   if (opts.json) {
     writeLine(ctx.stdout, JSON.stringify(positions));
     return;

@@ -12,7 +12,9 @@ import { type CliContext, writeLine } from '../context.js';
 import { apiTargetOf } from '../failures.js';
 import { parseDuration } from '../duration.js';
 import { renderPanel, renderSummary } from '../panel.js';
-import { LogTail, Ops, UI_TOKEN_VARIABLE, type OpsRun } from '../../ops/index.js';
+import type { Ops, OpsRun } from '../../ops/index.js';
+import { opsWanted, UI_TOKEN_VARIABLE } from '../../ops/wanted.js';
+import { LogTail } from '../../ops/log-tail.js';
 
 interface RunOptions {
   readonly config?: string;
@@ -74,7 +76,8 @@ async function runCommand(opts: RunOptions, ctx: CliContext): Promise<number> {
     log.info(archived === undefined ? '--fresh: no journal or sandbox world to archive yet' : `--fresh: the journal and the sandbox world moved to ${archived}`);
   }
   // the dashboard's token and the webhook's URL and secret are checked (and masked) before anything starts
-  const ops = Ops.prepare({ config, env: ctx.env, log, secrets, logTail, ...(opts.ui && { ui: true }) });
+  // (the ops module, its server, metrics and views, loads only for a run that uses it)
+  const ops = opsWanted(config, ctx.env, opts.ui) ? (await import('../../ops/index.js')).Ops.prepare({ config, env: ctx.env, log, secrets, logTail, ...(opts.ui && { ui: true }) }) : undefined;
   const bundle = await buildLiveBundle(config, ctx.env, { paper: opts.paper ?? false, log, secrets, strategyNames: loaded.map((s) => s.name), ...(opts.journalMoved && { journalMoved: true }), ...(journalFullAfter !== undefined && { journalFullAfter }), ...(ops && { onResponse: ops.onResponse }) });
   let summary: RunSummary;
   try {

@@ -15,7 +15,7 @@ import type { NotifyStats } from '../metrics.js';
 /** An event a webhook can be sent for (`notify.events`). */
 export type NotifyEvent = (typeof NOTIFY_EVENTS)[number];
 
-export const NOTIFY_URL_VARIABLE = 'TRADELOOP_NOTIFY_URL';
+export { NOTIFY_URL_VARIABLE } from '../wanted.js';
 export const NOTIFY_SECRET_VARIABLE = 'TRADELOOP_NOTIFY_SECRET';
 export const SIGNATURE_HEADER = 'x-tradeloop-signature';
 export const TIMESTAMP_HEADER = 'x-tradeloop-timestamp';

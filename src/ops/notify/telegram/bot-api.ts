@@ -4,9 +4,10 @@
  * into a log line or an error, and any text that could carry the URL is redacted before it is.
  */
 import { InputError } from '../../../core/index.js';
+import { TELEGRAM_CHATS_VARIABLE, TELEGRAM_TOKEN_VARIABLE } from '../../wanted.js';
 
-export const TELEGRAM_TOKEN_VARIABLE = 'TRADELOOP_TELEGRAM_TOKEN';
-export const TELEGRAM_CHATS_VARIABLE = 'TRADELOOP_TELEGRAM_CHAT_IDS';
+export { TELEGRAM_CHATS_VARIABLE, TELEGRAM_TOKEN_VARIABLE };
+
 /** The Bot API's base URL (tests point it at a fake on 127.0.0.1). */
 export const TELEGRAM_API_VARIABLE = 'TRADELOOP_TELEGRAM_API';
 export const DEFAULT_TELEGRAM_API = 'https://api.telegram.org';
