@@ -29,6 +29,12 @@ export class BarBuilder {
     return Number.isNaN(this.start) ? undefined : this.start + this.timeframe.ms;
   }
 
+  /** Whether an input at `at` is for a bar already closed (it would be dropped). */
+  isLate(at: number): boolean {
+    const start = barStart(at, this.timeframe.ms);
+    return start < this.closedUpTo || start < this.start;
+  }
+
   /** Adds a point (or a trade: `volume` its amount); returns the bar it closed, if any. */
   addPoint(at: number, price: number, volume = 0): Bar | undefined {
     return this.add(at, price, price, price, price, volume);

@@ -36,6 +36,7 @@ export class BarFeed {
   private readonly rings = new Map<string, BarSeries>();
   /** Bars an input closed (one at or after their end that came before the clock closed them). */
   private readonly closedByInput: Bar[] = [];
+  private dropped = 0;
 
   constructor(needs: readonly BarNeed[]) {
     for (const n of needs) {
@@ -111,6 +112,11 @@ export class BarFeed {
   point(market: string, kind: 'points' | 'trades' | 'history', at: number, price: number, volume = 0): void {
     const m = this.markets.get(market);
     if (m === undefined || (m.input !== kind && kind !== 'history')) return;
+    // late for the shortest series is late for all: a coarser bar stays the sum of the finer ones
+    if (m.builders[0]!.isLate(at)) {
+      this.dropped++;
+      return;
+    }
     for (const b of m.builders) this.keep(b.addPoint(at, price, volume));
   }
 
@@ -130,9 +136,9 @@ export class BarFeed {
     return this.rings.get(keyOf(market, timeframe));
   }
 
-  /** Inputs dropped for arriving after their bar had closed (late trades), over every series. */
+  /** Inputs dropped for arriving after their bar had closed (late trades). */
   get late(): number {
-    let n = 0;
+    let n = this.dropped;
     for (const m of this.markets.values()) for (const b of m.builders) n += b.late;
     return n;
   }

@@ -1,5 +1,5 @@
 import type { Clock, TimerHandle } from '../clock/index.js';
-import type { Bar, BarFeed } from '../bars/index.js';
+import type { Bar, BarFeed, BarNeed } from '../bars/index.js';
 
 /** A public trade of a market's tape, as bars take it (price and amount as numbers: signals). */
 export interface TapeTrade {
@@ -61,4 +61,19 @@ export class EngineBars {
     this.armed?.handle.cancel();
     this.armed = undefined;
   }
+}
+
+/**
+ * Sets what each market's declared bars are built from: its trades when the source has a trades
+ * stream (`streams.trades_ms`), else the polled prices. Returns one line per market for the run's
+ * header (none when no strategy declares bars).
+ */
+export function useBarInputs(feed: BarFeed | undefined, strategies: ReadonlyArray<{ readonly barNeeds: readonly BarNeed[] }>, fromTrades: boolean): string[] {
+  if (feed === undefined) return [];
+  const needs = strategies.flatMap((s) => s.barNeeds);
+  return [...new Set(needs.map((n) => n.market))].map((m) => {
+    feed.use(m, fromTrades ? 'trades' : 'points');
+    const tfs = [...new Set(needs.filter((n) => n.market === m).map((n) => n.timeframe))].join(', ');
+    return `bars of ${m} (${tfs}) are built from ${fromTrades ? "the platform's recent trades (streams.trades_ms)" : 'the polled prices (no trades stream: volume is 0)'}`;
+  });
 }

@@ -81,15 +81,12 @@ export class Engine {
     if (this.bars) this.push({ kind: 'tick', at });
   }
 
-  /** Public trades of `market` (the trades stream): bars of markets built from trades take them. */
+  /** Public trades of `market` (the trades stream), for bars built from trades. */
   onTrades(market: string, trades: readonly TapeTrade[]): void {
     if (this.bars?.feed.inputOf(market) === 'trades' && trades.length > 0) this.push({ kind: 'trades', market, trades });
   }
 
-  /**
-   * A bar of `market` starting at `at` handed in by a backtest (an OHLCV file's row, at its time):
-   * counted into every declared series of the market once it is built from bars (see BarFeed.use).
-   */
+  /** A bar of `market` starting at `at` from a backtest (an OHLCV file's row; see BarFeed.use). */
   onSourceBar(market: string, at: number, bar: Ohlcv): void {
     this.bars?.feed.bar(market, at, bar);
   }

@@ -9,6 +9,7 @@ import { HotStream } from '../state/hot-stream.js';
 import type { MarketSource, Venue, VenueOrder } from '../venue/index.js';
 import { cancelOrders, DEFAULT_CANCEL_TIMEOUT_MS, type CancelAllResult } from './cancel-all.js';
 import { Engine } from './engine.js';
+import { useBarInputs } from './engine-bars.js';
 import { IntentIds } from './intent-ids.js';
 import { OpenOrderBook } from './open-order-book.js';
 import { Allocations } from './allocations.js';
@@ -216,21 +217,9 @@ export class Kernel {
     if (source.trades$) subs.push(source.trades$.subscribe((t) => this.engine.onTrades(t.market, t.trades)));
   }
 
-  /**
-   * What each market's declared bars are built from: its trades when the source has a trades stream
-   * (`streams.trades_ms`), else the polled prices. Returns one line per market for the run's header
-   * (empty when no strategy declares bars).
-   */
+  /** What each market's bars are built from (see `useBarInputs`): one line per market for the run's header. */
   barInputs(source: Pick<MarketSource, 'trades$'>, tradesStream: boolean): string[] {
-    const feed = this.engine.barFeed;
-    if (feed === undefined) return [];
-    const markets = [...new Set(this.strategies.flatMap((s) => s.barNeeds.map((n) => n.market)))];
-    return markets.map((m) => {
-      const fromTrades = tradesStream && source.trades$ !== undefined;
-      feed.use(m, fromTrades ? 'trades' : 'points');
-      const tfs = [...new Set(this.strategies.flatMap((s) => s.barNeeds.filter((n) => n.market === m).map((n) => n.timeframe)))].join(', ');
-      return `bars of ${m} (${tfs}) are built from ${fromTrades ? "the platform's recent trades (streams.trades_ms)" : 'the polled prices (no trades stream: volume is 0)'}`;
-    });
+    return useBarInputs(this.engine.barFeed, this.strategies, tradesStream && source.trades$ !== undefined);
   }
 
   /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TestClock } from '../clock/index.js';
 import { InputError, type MarketEvent } from '../core/index.js';
-import { warmUpWithRetry } from './warm-up.js';
+import { MAX_WARM_UP_PRICES, warmUpPointsFor, warmUpWithRetry } from './warm-up.js';
 
 const history: MarketEvent[] = [{ kind: 'price', market: 'BTCUSD', at: 1, price: 100 }];
 
@@ -54,5 +54,18 @@ describe('warm-up history for a live run', () => {
     const source = failing(10, () => new InputError('points', 'expected an integer from 0 to 1000 (streams.warmup_points), got -1'));
     await expect(warmUpWithRetry(source, ['BTCUSD'], -1, clock, { warn: () => undefined } as never)).rejects.toThrow(/streams.warmup_points/);
     expect(source.calls).toBe(1);
+  });
+});
+
+describe('warmUpPointsFor', () => {
+  it('loads enough minutes to fill the longest declared bar series, within the configured floor and the cap', () => {
+    expect(warmUpPointsFor(200, [])).toEqual({ points: 200 });
+    // 10 closed 15m bars and the one open now: 165 minutes, under the configured 200
+    expect(warmUpPointsFor(200, [{ market: 'BTCUSD', timeframe: '15m', history: 10 }])).toEqual({ points: 200 });
+    expect(warmUpPointsFor(200, [{ market: 'BTCUSD', timeframe: '5m', history: 10 }, { market: 'BTCUSD', timeframe: '1h', history: 12 }])).toEqual({ points: 780 });
+    const capped = warmUpPointsFor(200, [{ market: 'BTCUSD', timeframe: '4h', history: 30 }]);
+    expect(capped.points).toBe(MAX_WARM_UP_PRICES);
+    expect(capped.short).toMatch(/about 4 of the 30 4h bars of BTCUSD fill from history, the rest from live data/);
+    expect(warmUpPointsFor(0, [{ market: 'BTCUSD', timeframe: '1h', history: 12 }])).toEqual({ points: 0 });
   });
 });

@@ -34,7 +34,7 @@ export class StrategyTestKit<P extends z.ZodObject> {
   readonly handlers: StrategyHandlers;
   readonly ctx: StrategyContext;
   /** The strategy's declared bar series, built from the prices and candles fed as the engine builds them. */
-  readonly feed: BarFeed;
+  private readonly feed: BarFeed;
   /** Every bar delivered to `onBar`, in order. */
   readonly barsSeen: Bar[] = [];
 
