@@ -3,7 +3,8 @@
  * and the optimizer driving them over the wire. The queue's ranked rows and metrics equal the local
  * optimizer's; a worker SIGKILLed mid-trial has its trial finished by the other, each trial counted
  * once; a restarted optimizer does not run finished trials again; a worker whose plugin files differ
- * refuses, naming the file; a password inside the URL is refused.
+ * refuses, naming the file; a password inside the URL is refused; a TPE search through the queue
+ * continues with more trials from the ones Redis holds.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -203,7 +204,23 @@ describe.skipIf(redisSkipReason !== undefined)('tradeloop optimize --queue with 
     expect(Object.values(runs).every((n) => n === '1')).toBe(true);
   });
 
-  it('a worker whose plugin file differs refuses the trial, naming the file in its own log only', async () => {
+  it('a TPE search through the queue continues: the same command with more trials finds the finished ones in Redis and ends as a local search', { timeout: 120_000 }, async () => {
+    const args = (trials: number): string[] => [...base(), '--search', 'tpe', '--trials', String(trials), '--seed', '3', '--grid', 'fast=2..12,slow=20..60'];
+    const first = await runCli([...args(8), '--queue', redis.url]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toMatch(/8 trials, 0 already done/);
+    const more = await runCli([...args(16), '--queue', redis.url]);
+    expect(more.code, more.stderr).toBe(0);
+    // the first batch is drawn again from the seed and found done; only the second runs
+    expect(more.stderr).toMatch(/8 trials, 8 already done/);
+    expect(more.stderr).toMatch(/8 trials, 0 already done/);
+    const local = await runCli([...args(16), '--workers', '1', '--study-dir', join(dir, 'studies')]);
+    expect(local.code, local.stderr).toBe(0);
+    const rows = (out: string): unknown => (JSON.parse(out) as { rows: Array<{ trial: number; params: unknown; score: unknown }> }).rows.map((r) => [r.trial, r.params, r.score]).sort((a, b) => (a[0] as number) - (b[0] as number));
+    expect(rows(more.stdout)).toEqual(rows(local.stdout));
+  });
+
+    it('a worker whose plugin file differs refuses the trial, naming the file in its own log only', async () => {
     await Promise.all(workers.map((w) => w.stop()));
     workers.length = 0;
     const other = join(dir, 'other');
