@@ -6,7 +6,7 @@
 import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { buildBacktestBundle } from '../../backtest/wiring.js';
+import { buildBacktestBundle } from '../../backtest/driver.js';
 import type { Bar } from '../../src/bars/index.js';
 import { DEFAULT_RISK_LIMITS } from '../../src/risk/limits.js';
 import { defineStrategy } from '../../src/strategy/index.js';
