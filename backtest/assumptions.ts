@@ -85,12 +85,21 @@ export function buildManifest(input: ManifestInput): AssumptionsManifest {
   const spacing = medianSpacing(t);
   return {
     fillModel: input.fillModel ?? { name: 'points', rule: 'see docs/backtest.md, "Replay and fills"' },
-    feeBps: input.feeBps, slippageBps: input.slippageBps,
+    feeBps: input.feeBps,
+    slippageBps: input.slippageBps,
     slippage: slippageOf(input),
-    latency: input.latencyMs !== undefined
-      ? { ms: input.latencyMs, note: `${input.latencyMs} ms from decision to venue` }
-      : { ms: null, note: 'no clock latency: an order made at one point acts at the next point, so the delay is one point spacing' },
-    data: { source: input.source, points: n, firstAt: n ? t[0]! : null, lastAt: n ? t[n - 1]! : null, medianSpacingMs: spacing, gaps: gapsOf(t, spacing) },
+    latency:
+      input.latencyMs !== undefined
+        ? { ms: input.latencyMs, note: `${input.latencyMs} ms from decision to venue` }
+        : { ms: null, note: 'no clock latency: an order made at one point acts at the next point, so the delay is one point spacing' },
+    data: {
+      source: input.source,
+      points: n,
+      firstAt: n ? t[0]! : null,
+      lastAt: n ? t[n - 1]! : null,
+      medianSpacingMs: spacing,
+      gaps: gapsOf(t, spacing),
+    },
     warmUp: warmUpLine(input),
     initial: input.initial,
     riskRules: riskRulesOf(input.limits, input.limitsFrom),
@@ -100,7 +109,10 @@ export function buildManifest(input: ManifestInput): AssumptionsManifest {
 /** The book model adds no slippage figure: its fills are the recorded levels' prices, so the walk is the slippage. */
 function slippageOf(input: ManifestInput): AssumptionsManifest['slippage'] {
   if (input.fillModel?.name === 'book') {
-    return { bps: null, note: 'none added: the book model fills at the recorded levels\' prices, so walking the book is the slippage (a thin book fills worse, or only in part); no bps figure applies' };
+    return {
+      bps: null,
+      note: "none added: the book model fills at the recorded levels' prices, so walking the book is the slippage (a thin book fills worse, or only in part); no bps figure applies",
+    };
   }
   return { bps: input.slippageBps, note: `${input.slippageBps} bps against the trader` };
 }
@@ -108,16 +120,20 @@ function slippageOf(input: ManifestInput): AssumptionsManifest['slippage'] {
 function warmUpLine(input: ManifestInput): AssumptionsManifest['warmUp'] {
   const w = warmUpOf(input.params, input.definition);
   const warmed = input.warmedOn !== undefined && input.warmedOn.events > 0 ? input.warmedOn : undefined;
-  const before = warmed === undefined
-    ? `the strategy starts cold at the first point (${input.warmedOn === undefined ? 'no history is loaded before it' : 'the recording holds no warm-up history: neither its header nor history lines'})`
-    : `warmed first on the recorded run's warm-up history, as it was live: ${warmed.events.toLocaleString('en-US')} price${warmed.events === 1 ? '' : 's'} from ${warmed.from === 'header' ? 'the recording\'s header' : 'its history: lines (a recording from before headers held them)'}`;
+  const before =
+    warmed === undefined
+      ? `the strategy starts cold at the first point (${input.warmedOn === undefined ? 'no history is loaded before it' : 'the recording holds no warm-up history: neither its header nor history lines'})`
+      : `warmed first on the recorded run's warm-up history, as it was live: ${warmed.events.toLocaleString('en-US')} price${warmed.events === 1 ? '' : 's'} from ${warmed.from === 'header' ? "the recording's header" : 'its history: lines (a recording from before headers held them)'}`;
   if (w === undefined) return { points: null, note: `not declared and no period param: ${before}` };
   const by = w.param !== undefined ? ` (${w.param}=${w.points})` : ' (declared by the strategy)';
   // N points seen before it can decide: the Nth can bring its first decision
   const left = w.points - (warmed?.events ?? 0);
-  const then = warmed === undefined
-    ? `so it cannot decide in its first ${w.points} points`
-    : left <= 1 ? 'so it can decide from the first recorded point' : `so it needs ${left.toLocaleString('en-US')} more points before it can decide`;
+  const then =
+    warmed === undefined
+      ? `so it cannot decide in its first ${w.points} points`
+      : left <= 1
+        ? 'so it can decide from the first recorded point'
+        : `so it needs ${left.toLocaleString('en-US')} more points before it can decide`;
   return { points: w.points, ...(w.param !== undefined && { param: w.param }), note: `${w.points} points${by}: ${before}, ${then}` };
 }
 
@@ -169,10 +185,23 @@ export function gapsOf(times: Float64Array, spacing = medianSpacing(times)): Dat
 
 /** Every rule of the risk gate with its value; the kill switch's two rules are active only when set. */
 export function riskRulesOf(l: RiskLimits, from?: Readonly<Record<string, LimitOrigin>>): RiskRule[] {
-  const positions = Object.entries(l.max_position).map(([a, v]) => `${a} ${v}`).join(', ');
-  const rule = (key: keyof RiskLimits, name: string, value: string, active: boolean): RiskRule => ({ rule: name, value, active, key: `risk.${key}`, ...(from?.[key] !== undefined && { from: from[key] }) });
+  const positions = Object.entries(l.max_position)
+    .map(([a, v]) => `${a} ${v}`)
+    .join(', ');
+  const rule = (key: keyof RiskLimits, name: string, value: string, active: boolean): RiskRule => ({
+    rule: name,
+    value,
+    active,
+    key: `risk.${key}`,
+    ...(from?.[key] !== undefined && { from: from[key] }),
+  });
   return [
-    rule('allowed_markets', 'allowed markets', l.allowed_markets.length ? l.allowed_markets.join(', ') : 'any trading market', l.allowed_markets.length > 0),
+    rule(
+      'allowed_markets',
+      'allowed markets',
+      l.allowed_markets.length ? l.allowed_markets.join(', ') : 'any trading market',
+      l.allowed_markets.length > 0,
+    ),
     rule('max_order_notional', 'max order notional', l.max_order_notional, true),
     rule('min_order_notional', 'min order notional', l.min_order_notional, true),
     rule('max_position', 'max position', positions || 'no cap per asset', positions !== ''),
@@ -183,7 +212,12 @@ export function riskRulesOf(l: RiskLimits, from?: Readonly<Record<string, LimitO
     rule('min_quote_time_left_ms', 'min quote time left', `${l.min_quote_time_left_ms} ms`, true),
     rule('fee_bps', 'fee assumed by the balance check', `${l.fee_bps} bps`, true),
     rule('daily_loss_limit', 'kill switch: daily loss limit', l.daily_loss_limit ?? 'off', l.daily_loss_limit !== undefined),
-    rule('max_drawdown_pct', 'kill switch: max drawdown', l.max_drawdown_pct !== undefined ? `${l.max_drawdown_pct} %` : 'off', l.max_drawdown_pct !== undefined),
+    rule(
+      'max_drawdown_pct',
+      'kill switch: max drawdown',
+      l.max_drawdown_pct !== undefined ? `${l.max_drawdown_pct} %` : 'off',
+      l.max_drawdown_pct !== undefined,
+    ),
   ];
 }
 
@@ -191,15 +225,35 @@ export function riskRulesOf(l: RiskLimits, from?: Readonly<Record<string, LimitO
 export function manifestToJson(m: AssumptionsManifest): Record<string, unknown> {
   const g = m.data.gaps;
   return {
-    fill_model: m.fillModel.name, fill_rule: m.fillModel.rule, fee_bps: m.feeBps, slippage_bps: m.slippage.bps, slippage: m.slippage.note,
-    latency_ms: m.latency.ms, latency: m.latency.note,
+    fill_model: m.fillModel.name,
+    fill_rule: m.fillModel.rule,
+    fee_bps: m.feeBps,
+    slippage_bps: m.slippage.bps,
+    slippage: m.slippage.note,
+    latency_ms: m.latency.ms,
+    latency: m.latency.note,
     data: {
-      source: m.data.source, points: m.data.points, first: iso(m.data.firstAt), last: iso(m.data.lastAt), median_spacing_ms: m.data.medianSpacingMs,
-      gaps: { count: g.count, threshold_ms: g.thresholdMs, missing_ms: g.missingMs, ...(g.largest && { largest: { from: iso(g.largest.fromAt), to: iso(g.largest.toAt), ms: g.largest.ms } }) },
+      source: m.data.source,
+      points: m.data.points,
+      first: iso(m.data.firstAt),
+      last: iso(m.data.lastAt),
+      median_spacing_ms: m.data.medianSpacingMs,
+      gaps: {
+        count: g.count,
+        threshold_ms: g.thresholdMs,
+        missing_ms: g.missingMs,
+        ...(g.largest && { largest: { from: iso(g.largest.fromAt), to: iso(g.largest.toAt), ms: g.largest.ms } }),
+      },
     },
     warm_up: { points: m.warmUp.points, ...(m.warmUp.param !== undefined && { param: m.warmUp.param }), note: m.warmUp.note },
     initial: m.initial,
-    risk_rules: m.riskRules.map((r) => ({ rule: r.rule, value: r.value, active: r.active, key: r.key, ...(r.from !== undefined && { from: r.from }) })),
+    risk_rules: m.riskRules.map((r) => ({
+      rule: r.rule,
+      value: r.value,
+      active: r.active,
+      key: r.key,
+      ...(r.from !== undefined && { from: r.from }),
+    })),
   };
 }
 
@@ -209,10 +263,13 @@ export function manifestRows(m: AssumptionsManifest, durationText: (ms: number) 
   const g = d.gaps;
   const span = d.firstAt !== null && d.lastAt !== null ? `${iso(d.firstAt)} to ${iso(d.lastAt)}` : 'no points';
   const every = d.medianSpacingMs !== null ? `, every ${durationText(d.medianSpacingMs)} (median)` : '';
-  const gaps = g.count === 0
-    ? `none (no interval longer than ${g.thresholdMs === null ? 'the spacing' : durationText(g.thresholdMs)})`
-    : `${g.count} interval${g.count === 1 ? '' : 's'} longer than ${durationText(g.thresholdMs!)}, ${durationText(g.missingMs)} missing in all; the longest ${durationText(g.largest!.ms)} from ${iso(g.largest!.fromAt)} to ${iso(g.largest!.toAt)}`;
-  const active = m.riskRules.filter((r) => r.active).map((r) => `${r.rule} ${r.value}${r.from !== undefined ? ` (${r.from === 'file' ? r.key : 'default'})` : ''}`);
+  const gaps =
+    g.count === 0
+      ? `none (no interval longer than ${g.thresholdMs === null ? 'the spacing' : durationText(g.thresholdMs)})`
+      : `${g.count} interval${g.count === 1 ? '' : 's'} longer than ${durationText(g.thresholdMs!)}, ${durationText(g.missingMs)} missing in all; the longest ${durationText(g.largest!.ms)} from ${iso(g.largest!.fromAt)} to ${iso(g.largest!.toAt)}`;
+  const active = m.riskRules
+    .filter((r) => r.active)
+    .map((r) => `${r.rule} ${r.value}${r.from !== undefined ? ` (${r.from === 'file' ? r.key : 'default'})` : ''}`);
   const off = m.riskRules.filter((r) => !r.active).map((r) => r.rule);
   return [
     ['Fill model', `${m.fillModel.name}: ${m.fillModel.rule}`],
@@ -222,7 +279,12 @@ export function manifestRows(m: AssumptionsManifest, durationText: (ms: number) 
     ['Data', `${d.source}: ${d.points.toLocaleString('en-US')} points, ${span}${every}`],
     ['Data gaps', gaps],
     ['Warm-up', m.warmUp.note],
-    ['Initial balance', Object.entries(m.initial).map(([a, v]) => `${a}=${v}`).join(', ')],
+    [
+      'Initial balance',
+      Object.entries(m.initial)
+        .map(([a, v]) => `${a}=${v}`)
+        .join(', '),
+    ],
     ['Risk rules active', active.join('; ')],
     ['Risk rules off', off.length ? off.join('; ') : 'none'],
   ];

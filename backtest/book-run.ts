@@ -61,16 +61,25 @@ export async function runRecordedBookBacktest(cfg: RecordedBookConfig): Promise<
   const timer = cfg.timer ?? (() => performance.now());
   const t0 = timer();
   const markets = marketsOf(cfg.definition, cfg.params as never);
-  if (markets.length !== 1) throw new InputError('market', `strategy ${cfg.definition.name} trades ${markets.join(', ') || 'no market'}: a backtest replays one market`);
+  if (markets.length !== 1)
+    throw new InputError(
+      'market',
+      `strategy ${cfg.definition.name} trades ${markets.join(', ') || 'no market'}: a backtest replays one market`,
+    );
   const market = markets[0]!;
   const { base, quote } = splitMarket(market);
   const recorded = await loadRecordedMarket(cfg.path, market);
   const feeBps = cfg.feeBps ?? 10;
   const limits = { ...(cfg.limits ?? DEFAULT_RISK_LIMITS), fee_bps: feeBps };
   const b = buildBookBundle({
-    definition: cfg.definition, params: cfg.params, markets: [market], startMs: recorded.steps[0]!.at, limits,
+    definition: cfg.definition,
+    params: cfg.params,
+    markets: [market],
+    startMs: recorded.steps[0]!.at,
+    limits,
     book: { funding: cfg.initial ?? { USD: '10000' }, feeBps, latencyMs: cfg.latencyMs ?? 0 },
-    ...(cfg.journal && { journal: cfg.journal }), ...(cfg.log && { log: cfg.log }),
+    ...(cfg.journal && { journal: cfg.journal }),
+    ...(cfg.log && { log: cfg.log }),
   });
   const { clock, venue, source, journal } = b;
   const rk = b.replay;
@@ -137,7 +146,9 @@ export async function runRecordedBookBacktest(cfg: RecordedBookConfig): Promise<
       if (watchEquity && kernel.markEquity(new D(e), step.at) !== undefined) {
         await settle(step.at);
         const after = await venue.balances();
-        e = after.filter((x) => x.asset === quote || x.asset === base).reduce((s, x) => s + x.available.plus(x.trading).toNumber() * (x.asset === base ? mark! : 1), 0);
+        e = after
+          .filter((x) => x.asset === quote || x.asset === base)
+          .reduce((s, x) => s + x.available.plus(x.trading).toNumber() * (x.asset === base ? mark! : 1), 0);
       }
       times.push(step.at);
       prices.push(mark);
@@ -146,10 +157,16 @@ export async function runRecordedBookBacktest(cfg: RecordedBookConfig): Promise<
       if (runner.stopped !== undefined) break;
     }
     if (runner.stopped === undefined) await tradesUpTo(Number.POSITIVE_INFINITY);
-    if (times.length === 0) throw new InputError('--data', `${cfg.path} holds no book, ticker or price of ${market} to mark the account at`);
+    if (times.length === 0)
+      throw new InputError('--data', `${cfg.path} holds no book, ticker or price of ${market} to mark the account at`);
     const balances = await venue.balances();
     return {
-      ...runFigures(rk, market, { times: Float64Array.from(times), prices: Float64Array.from(prices), equity: Float64Array.from(equity), total: marked(recorded) }, tracker),
+      ...runFigures(
+        rk,
+        market,
+        { times: Float64Array.from(times), prices: Float64Array.from(prices), equity: Float64Array.from(equity), total: marked(recorded) },
+        tracker,
+      ),
       elapsedMs: timer() - t0,
       finalBalances: Object.fromEntries(balances.map((x) => [x.asset, x.available.plus(x.trading).toFixed()])),
       units: unitsOf(market, kernel.riskView.instrument(market)?.priceDecimals),
@@ -175,7 +192,8 @@ function marked(recorded: RecordedMarket): number {
 /** The price an event marks the account at: a price, or the mid of a book's or ticker's best levels. */
 function markOf(e: MarketEvent): number | undefined {
   if (e.kind === 'price') return e.price;
-  const [bid, ask] = e.kind === 'book' ? [e.bids[0]?.price, e.asks[0]?.price] : e.kind === 'ticker' ? [e.bid?.price, e.ask?.price] : [undefined, undefined];
+  const [bid, ask] =
+    e.kind === 'book' ? [e.bids[0]?.price, e.asks[0]?.price] : e.kind === 'ticker' ? [e.bid?.price, e.ask?.price] : [undefined, undefined];
   return bid !== undefined && ask !== undefined && bid > 0 && ask > 0 ? (bid + ask) / 2 : undefined;
 }
 
@@ -183,10 +201,36 @@ function markOf(e: MarketEvent): number | undefined {
 function asExecution(f: VenueFill): PointExecution {
   const notional = f.amount.times(f.price);
   const quoteAmount = f.side === 'BUY' ? notional.plus(f.commission) : notional.minus(f.commission);
-  return executionOfDecimals({ executionId: f.fillId, orderId: f.orderId, refId: '', market: f.market, side: f.side, amount: f.amount, price: f.price, commission: f.commission, commissionAsset: f.commissionAsset, quoteAmount, at: f.at, kind: 'order' });
+  return executionOfDecimals({
+    executionId: f.fillId,
+    orderId: f.orderId,
+    refId: '',
+    market: f.market,
+    side: f.side,
+    amount: f.amount,
+    price: f.price,
+    commission: f.commission,
+    commissionAsset: f.commissionAsset,
+    quoteAmount,
+    at: f.at,
+    kind: 'order',
+  });
 }
 
 /** A settled quote execution as the round-trip tracker reads one (no fee: the spread is its cost). */
 function quoteExecution(x: RecordedQuoteExecution): PointExecution {
-  return executionOfDecimals({ executionId: x.executionId, orderId: x.executionId, refId: x.refId ?? '', market: x.market, side: x.side, amount: x.baseAmount, price: x.price, commission: new D(0), commissionAsset: splitMarket(x.market).quote, quoteAmount: x.quoteAmount, at: x.at, kind: 'quote' });
+  return executionOfDecimals({
+    executionId: x.executionId,
+    orderId: x.executionId,
+    refId: x.refId ?? '',
+    market: x.market,
+    side: x.side,
+    amount: x.baseAmount,
+    price: x.price,
+    commission: new D(0),
+    commissionAsset: splitMarket(x.market).quote,
+    quoteAmount: x.quoteAmount,
+    at: x.at,
+    kind: 'quote',
+  });
 }

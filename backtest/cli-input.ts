@@ -12,7 +12,8 @@ import { D, InputError, WIRE_DECIMAL } from '../src/core/index.js';
 export function parseBps(value: string | undefined, flag: string, fallback: number): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 10_000) throw new InputError(flag, `expected basis points from 0 to 10000 such as 10, got ${JSON.stringify(value)}`);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 10_000)
+    throw new InputError(flag, `expected basis points from 0 to 10000 such as 10, got ${JSON.stringify(value)}`);
   return n;
 }
 
@@ -29,7 +30,8 @@ export function parseInitial(value: string, flag = '--initial'): Record<string, 
   const out: Record<string, string> = {};
   for (const part of value.split(',')) {
     const m = /^([A-Z]{2,6})=(.+)$/.exec(part.trim());
-    if (m === null || !WIRE_DECIMAL.test(m[2]!)) throw new InputError(flag, `expected ASSET=AMOUNT pairs such as USD=10000 (or USD=10000,BTC=0.5), got ${JSON.stringify(part)}`);
+    if (m === null || !WIRE_DECIMAL.test(m[2]!))
+      throw new InputError(flag, `expected ASSET=AMOUNT pairs such as USD=10000 (or USD=10000,BTC=0.5), got ${JSON.stringify(part)}`);
     out[m[1]!] = new D(m[2]!).toFixed();
   }
   return out;
@@ -40,7 +42,8 @@ export function parseTime(value: string | undefined, flag: string): number | und
   if (value === undefined) return undefined;
   const text = /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value;
   const ms = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(text) ? Date.parse(text) : Number.NaN;
-  if (!Number.isFinite(ms)) throw new InputError(flag, `expected a date such as 2024-01-31 or 2024-01-31T12:00:00Z, got ${JSON.stringify(value)}`);
+  if (!Number.isFinite(ms))
+    throw new InputError(flag, `expected a date such as 2024-01-31 or 2024-01-31T12:00:00Z, got ${JSON.stringify(value)}`);
   return ms;
 }
 
@@ -66,7 +69,15 @@ export class LazyProgress {
       if (this.now() - this.startedAt < this.afterMs || done >= total) return;
       // the bar's package loads with the first bar: most runs end before one is drawn
       const bars = createRequire(import.meta.url)('cli-progress') as typeof cliProgress;
-      this.bar = new bars.SingleBar({ stream: this.stream as NodeJS.WritableStream, format: `${this.label} [{bar}] {percentage}% {value}/{total}`, hideCursor: false, clearOnComplete: true }, bars.Presets.shades_classic);
+      this.bar = new bars.SingleBar(
+        {
+          stream: this.stream as NodeJS.WritableStream,
+          format: `${this.label} [{bar}] {percentage}% {value}/{total}`,
+          hideCursor: false,
+          clearOnComplete: true,
+        },
+        bars.Presets.shades_classic,
+      );
       this.bar.start(total, done);
       return;
     }

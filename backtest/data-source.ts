@@ -23,15 +23,18 @@ export interface DataFlags {
 
 /** Loads the points the flags name; `markets` are the strategy's (a recording replays the one market). */
 export async function loadSeries(flags: DataFlags, markets: readonly string[]): Promise<PriceSeries> {
-  if ((flags.data === undefined) === (flags.market === undefined)) throw new InputError('--data', 'give either --data FILE or --market MARKET (with cached prices), not both or neither');
+  if ((flags.data === undefined) === (flags.market === undefined))
+    throw new InputError('--data', 'give either --data FILE or --market MARKET (with cached prices), not both or neither');
   if (flags.data !== undefined) {
-    if (flags.from !== undefined || flags.to !== undefined) throw new InputError('--from', '--from and --to select cached prices with --market; trim the --data file instead');
+    if (flags.from !== undefined || flags.to !== undefined)
+      throw new InputError('--from', '--from and --to select cached prices with --market; trim the --data file instead');
     // a price file needs none of a recording's readers (the API's decoder, the HTTP client): they load for a recording only
     if (!isRecordingFile(flags.data)) return loadPriceFile(flags.data, flags.priceColumn);
     const { loadDataFile } = await import('./recorded-series.js');
     return loadDataFile(flags.data, markets.length === 1 ? markets[0] : undefined, flags.priceColumn);
   }
-  if (flags.priceColumn !== undefined) throw new InputError('--price-column', 'the history cache has one price per point; --price-column picks a column of a --data CSV file');
+  if (flags.priceColumn !== undefined)
+    throw new InputError('--price-column', 'the history cache has one price per point; --price-column picks a column of a --data CSV file');
   const increment = checkIncrement(flags.increment);
   return loadCached(flags.dataDir, { market: flags.market!, increment }, parseTime(flags.from, '--from'), parseTime(flags.to, '--to'));
 }

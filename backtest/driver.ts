@@ -131,9 +131,16 @@ export class RecordedBookSource implements MarketSource {
     this.quotesSeen += settled;
     this.account$.next({ kind: 'balances', at, items: await v.balances() });
     const open: OpenOrderView[] = (await v.listOpenOrders()).map((o) => ({
-      orderId: o.orderId, refId: o.refId, market: o.market, side: o.side, type: o.type,
-      ...(o.price && { price: o.price }), ...(o.baseAmount && { baseAmount: o.baseAmount }), ...(o.quoteAmount && { quoteAmount: o.quoteAmount }),
-      amountFilled: o.amountFilled, status: o.status,
+      orderId: o.orderId,
+      refId: o.refId,
+      market: o.market,
+      side: o.side,
+      type: o.type,
+      ...(o.price && { price: o.price }),
+      ...(o.baseAmount && { baseAmount: o.baseAmount }),
+      ...(o.quoteAmount && { quoteAmount: o.quoteAmount }),
+      amountFilled: o.amountFilled,
+      status: o.status,
     }));
     this.account$.next({ kind: 'open-orders', at, orders: open });
     if (closed.length > 0) this.orders$.next(closed);

@@ -16,7 +16,18 @@ describe('exit reasons in a backtest', () => {
     expect(run.exitReasons).toHaveLength(run.trades.length);
     expect(new Set(run.exitReasons)).toEqual(new Set(['stop-loss', 'signal']));
     const dir = mkdtempSync(join(tmpdir(), 'tradeloop-exits-'));
-    const files = writeBacktestReport(dir, { strategy: 'sma-cross', market: run.market, times: run.times, prices: run.prices, equity: run.equity, trades: run.trades, exitReasons: run.exitReasons!, metrics: run.metrics, units: run.units, assumptions: { initial: 'USD=10000', feeBps: 10, slippageBps: 0, fillRule: 'next point' } });
+    const files = writeBacktestReport(dir, {
+      strategy: 'sma-cross',
+      market: run.market,
+      times: run.times,
+      prices: run.prices,
+      equity: run.equity,
+      trades: run.trades,
+      exitReasons: run.exitReasons!,
+      metrics: run.metrics,
+      units: run.units,
+      assumptions: { initial: 'USD=10000', feeBps: 10, slippageBps: 0, fillRule: 'next point' },
+    });
     const rows = readFileSync(files.trades, 'utf8').trimEnd().split('\n');
     expect(rows[0]!.endsWith(',exit_reason')).toBe(true);
     expect(rows.slice(1).map((r) => r.split(',').at(-1))).toEqual(run.exitReasons);

@@ -33,7 +33,8 @@ export function cachePaths(dir: string, key: CacheKey): { csv: string; state: st
 
 /** Checks an increment name against the platform's list. */
 export function checkIncrement(value: string, flag = '--increment'): Increment {
-  if (!(value in INCREMENTS_MS)) throw new InputError(flag, `unknown increment ${JSON.stringify(value)}; use one of ${Object.keys(INCREMENTS_MS).join(', ')}`);
+  if (!(value in INCREMENTS_MS))
+    throw new InputError(flag, `unknown increment ${JSON.stringify(value)}; use one of ${Object.keys(INCREMENTS_MS).join(', ')}`);
   return value as Increment;
 }
 
@@ -74,13 +75,17 @@ export function saveState(dir: string, s: FetchState): void {
 export function loadCached(dir: string, key: CacheKey, fromMs?: number, toMs?: number): PriceSeries {
   const { csv } = cachePaths(dir, key);
   if (!existsSync(csv)) {
-    throw new InputError('--market', `no cached prices for ${key.market} at ${key.increment} in ${dir}: run tradeloop history fetch --market ${key.market} --increment ${key.increment} --from … --to … first, or give --data FILE`);
+    throw new InputError(
+      '--market',
+      `no cached prices for ${key.market} at ${key.increment} in ${dir}: run tradeloop history fetch --market ${key.market} --increment ${key.increment} --from … --to … first, or give --data FILE`,
+    );
   }
   const all = loadPriceSeries(csv);
   let start = 0;
   let end = all.length;
   while (fromMs !== undefined && start < end && all.times[start]! < fromMs) start++;
   while (toMs !== undefined && end > start && all.times[end - 1]! > toMs) end--;
-  if (end - start < 2) throw new InputError('--from', `the cache ${csv} has ${end - start} points in the range asked; fetch that range first`);
+  if (end - start < 2)
+    throw new InputError('--from', `the cache ${csv} has ${end - start} points in the range asked; fetch that range first`);
   return { source: csv, length: end - start, times: all.times.slice(start, end), prices: all.prices.slice(start, end) };
 }

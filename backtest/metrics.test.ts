@@ -32,7 +32,12 @@ describe('computeMetrics on a hand-computed daily series', () => {
 
   it('finds the max drawdown (110 → 99 = 10%) lasting from its peak to the recovery', () => {
     expect(m.maxDrawdownPct).toBeCloseTo(10, 10);
-    expect([m.maxDrawdownPeakAt, m.maxDrawdownTroughAt, m.maxDrawdownDurationMs, m.maxDrawdownRecovered]).toEqual([DAY, 2 * DAY, 3 * DAY, true]);
+    expect([m.maxDrawdownPeakAt, m.maxDrawdownTroughAt, m.maxDrawdownDurationMs, m.maxDrawdownRecovered]).toEqual([
+      DAY,
+      2 * DAY,
+      3 * DAY,
+      true,
+    ]);
   });
 
   it('counts round trips, win rate, profit factor, fees and exposure', () => {
@@ -96,8 +101,12 @@ describe('computeMetrics edge cases', () => {
 
   it('counts a position still open at the end toward exposure and takes fees paid as given', () => {
     const m = computeMetrics({
-      times: days(5), equity: f64(100, 100, 100, 100, 100), prices: f64(1, 1, 1, 1, 1),
-      trades: [trip(-1, 1, '0', '0.1')], openSince: 3 * DAY, feesPaid: '0.25',
+      times: days(5),
+      equity: f64(100, 100, 100, 100, 100),
+      prices: f64(1, 1, 1, 1, 1),
+      trades: [trip(-1, 1, '0', '0.1')],
+      openSince: 3 * DAY,
+      feesPaid: '0.25',
     });
     expect(m.exposurePct).toBeCloseTo(50, 10);
     expect(m.feesPaid).toBe('0.25');
@@ -193,7 +202,12 @@ describe('computeMetrics in one pass', () => {
         equity[i] = e;
       }
       const trades = Array.from({ length: Math.floor(rng.next() * 50) }, (_, k) =>
-        trip(k, k + 0.5, `${rng.next() < 0.5 ? '-' : ''}${(rng.next() * 1e4).toFixed(Math.floor(rng.next() * 14))}`, (rng.next() * 10).toFixed(Math.floor(rng.next() * 12))),
+        trip(
+          k,
+          k + 0.5,
+          `${rng.next() < 0.5 ? '-' : ''}${(rng.next() * 1e4).toFixed(Math.floor(rng.next() * 14))}`,
+          (rng.next() * 10).toFixed(Math.floor(rng.next() * 12)),
+        ),
       );
       const m = computeMetrics({ times, equity, prices: equity.map(() => 1), trades });
       const want = reference(times, equity, trades, m.periodsPerYear!);
@@ -204,7 +218,9 @@ describe('computeMetrics in one pass', () => {
 
   it('refuses a trade whose money is not a decimal, naming the field and the trade', () => {
     const input = { times: days(2), equity: f64(1, 1), prices: f64(1, 1) };
-    expect(() => computeMetrics({ ...input, trades: [trip(0, 1, '1', '0'), trip(0, 1, 'abc', '0')] })).toThrow('pnl: trade 1 has pnl "abc"; it must be a decimal string');
+    expect(() => computeMetrics({ ...input, trades: [trip(0, 1, '1', '0'), trip(0, 1, 'abc', '0')] })).toThrow(
+      'pnl: trade 1 has pnl "abc"; it must be a decimal string',
+    );
     expect(() => computeMetrics({ ...input, trades: [trip(0, 1, '1', '1e')] })).toThrow(/^fees: trade 0 has fees "1e"/);
   });
 });

@@ -101,13 +101,20 @@ export function computeMetrics(input: MetricsInput): BacktestMetrics {
   const finalEquity = equity[n - 1]!;
   const fees = input.feesPaid !== undefined ? new D(input.feesPaid) : feesOf(input.trades);
   return {
-    points: n, startAt, endAt, periodMs, periodsPerYear, initialEquity, finalEquity,
+    points: n,
+    startAt,
+    endAt,
+    periodMs,
+    periodsPerYear,
+    initialEquity,
+    finalEquity,
     totalReturnPct: (finalEquity / initialEquity - 1) * 100,
     cagrPct: cagrPct(initialEquity, finalEquity, spanMs),
     ...equityStats(times, equity, periodsPerYear),
     ...tradeStats(input.trades),
     exposurePct: exposurePct(input.trades, input.openSince, startAt, endAt),
-    feesPaid: toWire(fees), fees: fees.toNumber(),
+    feesPaid: toWire(fees),
+    fees: fees.toNumber(),
     buyHoldReturnPct: (prices[n - 1]! / prices[0]! - 1) * 100,
   };
 }
@@ -116,7 +123,10 @@ function checkInput(input: MetricsInput): MetricsInput {
   const n = input.times.length;
   if (n === 0) throw new InputError('times', 'no points; metrics need at least one marked point');
   if (input.equity.length !== n || input.prices.length !== n) {
-    throw new InputError('equity', `times, equity and prices must have one value per point (${n}, ${input.equity.length}, ${input.prices.length})`);
+    throw new InputError(
+      'equity',
+      `times, equity and prices must have one value per point (${n}, ${input.equity.length}, ${input.prices.length})`,
+    );
   }
   if (!(input.equity[0]! > 0)) throw new InputError('equity', `initial equity must be positive, got ${input.equity[0]}`);
   if (!(input.prices[0]! > 0)) throw new InputError('prices', `the first price must be positive, got ${input.prices[0]}`);
@@ -139,7 +149,11 @@ type DrawdownFields = 'maxDrawdownPct' | 'maxDrawdownDurationMs' | 'maxDrawdownP
  * trough, and the first point back at that peak. Over a million points the pass is bound by Welford's
  * chain of divisions; the drawdown's work goes in its shadow, where separate loops cost a pass each.
  */
-function equityStats(times: Float64Array, equity: Float64Array, periodsPerYear: number | null): Pick<BacktestMetrics, 'volatilityPct' | 'sharpe' | 'sortino' | DrawdownFields> {
+function equityStats(
+  times: Float64Array,
+  equity: Float64Array,
+  periodsPerYear: number | null,
+): Pick<BacktestMetrics, 'volatilityPct' | 'sharpe' | 'sortino' | DrawdownFields> {
   const m = equity.length - 1;
   let mean = 0;
   let m2 = 0;
@@ -254,7 +268,10 @@ function moneyOf(trades: readonly RoundTrip[], i: number, field: 'pnl' | 'fees',
 }
 
 function badMoney(trades: readonly RoundTrip[], i: number, field: 'pnl' | 'fees'): InputError {
-  return new InputError(field, `trade ${i} has ${field} ${JSON.stringify(trades[i]![field])}; it must be a decimal string of at most ${MAX_DECIMALS} places, e.g. "-12.5"`);
+  return new InputError(
+    field,
+    `trade ${i} has ${field} ${JSON.stringify(trades[i]![field])}; it must be a decimal string of at most ${MAX_DECIMALS} places, e.g. "-12.5"`,
+  );
 }
 
 /** Share of the run's time spent in a position: the union of holding intervals, clipped to the run. */
@@ -300,10 +317,20 @@ export function buyHoldSeries(prices: Float64Array, initialEquity: number): Floa
  */
 export function metricsToJson(m: BacktestMetrics): Record<string, number | boolean | null> {
   return {
-    points: m.points, trades: m.trades, final_equity: m.finalEquity, fees: m.fees,
-    return_pct: m.totalReturnPct, cagr_pct: m.cagrPct, volatility_pct: m.volatilityPct, sharpe: m.sharpe, sortino: m.sortino,
-    max_drawdown_pct: m.maxDrawdownPct, max_drawdown_duration_ms: m.maxDrawdownDurationMs,
-    win_rate_pct: m.winRatePct, profit_factor: m.profitFactor, exposure_pct: m.exposurePct,
+    points: m.points,
+    trades: m.trades,
+    final_equity: m.finalEquity,
+    fees: m.fees,
+    return_pct: m.totalReturnPct,
+    cagr_pct: m.cagrPct,
+    volatility_pct: m.volatilityPct,
+    sharpe: m.sharpe,
+    sortino: m.sortino,
+    max_drawdown_pct: m.maxDrawdownPct,
+    max_drawdown_duration_ms: m.maxDrawdownDurationMs,
+    win_rate_pct: m.winRatePct,
+    profit_factor: m.profitFactor,
+    exposure_pct: m.exposurePct,
     buy_hold_return_pct: m.buyHoldReturnPct,
   };
 }

@@ -40,7 +40,12 @@ interface Named {
 }
 
 /** One strategy's figures at the end of the replay (`lastPrice`: each market's last point). */
-export function strategyFigures(s: Named, positions: PositionBook, counts: StrategyCounts, lastPrice: (m: MarketSymbol) => number): StrategyFigures {
+export function strategyFigures(
+  s: Named,
+  positions: PositionBook,
+  counts: StrategyCounts,
+  lastPrice: (m: MarketSymbol) => number,
+): StrategyFigures {
   let realized = new D(0);
   let fees = new D(0);
   const listed = positions.list().filter((p) => p.strategy === s.name);
@@ -49,12 +54,26 @@ export function strategyFigures(s: Named, positions: PositionBook, counts: Strat
     const p = positions.view(s.name, market);
     realized = realized.plus(p.realizedPnl);
     fees = fees.plus(p.fees);
-    return { market, amount: p.amount.toFixed(), averageCost: p.averageCost === undefined ? null : p.averageCost.toDecimalPlaces(8).toFixed() };
+    return {
+      market,
+      amount: p.amount.toFixed(),
+      averageCost: p.averageCost === undefined ? null : p.averageCost.toDecimalPlaces(8).toFixed(),
+    };
   });
   return {
-    name: s.name, plugin: s.definition.name, markets: s.markets, decided: counts.decided, approved: counts.approved, denials: { ...counts.denials },
-    realizedPnl: realized.toFixed(), unrealizedPnl: unrealized, pnl: realized.toNumber() + unrealized, fees: fees.toFixed(),
-    roundTrips: listed.reduce((n, p) => n + p.roundTrips, 0), wins: listed.reduce((n, p) => n + p.wins, 0), positions: held,
+    name: s.name,
+    plugin: s.definition.name,
+    markets: s.markets,
+    decided: counts.decided,
+    approved: counts.approved,
+    denials: { ...counts.denials },
+    realizedPnl: realized.toFixed(),
+    unrealizedPnl: unrealized,
+    pnl: realized.toNumber() + unrealized,
+    fees: fees.toFixed(),
+    roundTrips: listed.reduce((n, p) => n + p.roundTrips, 0),
+    wins: listed.reduce((n, p) => n + p.wins, 0),
+    positions: held,
   };
 }
 

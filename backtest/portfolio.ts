@@ -86,12 +86,24 @@ export function checkPortfolio(strategies: readonly PortfolioStrategy[], series:
   const traded = new Set(strategies.flatMap((s) => s.markets));
   for (const s of strategies) {
     const missing = s.markets.find((m) => !given.has(m));
-    if (missing !== undefined) throw new InputError('--data', `no data for ${missing} (traded by strategy ${s.name}): add --data ${missing}=FILE, or fetch it into the history cache (tradeloop history fetch --market ${missing}) and give --from/--to`);
+    if (missing !== undefined)
+      throw new InputError(
+        '--data',
+        `no data for ${missing} (traded by strategy ${s.name}): add --data ${missing}=FILE, or fetch it into the history cache (tradeloop history fetch --market ${missing}) and give --from/--to`,
+      );
   }
   const stray = series.find((s) => !traded.has(s.market));
-  if (stray !== undefined) throw new InputError('--data', `${stray.market}=${stray.source}: no strategy of the config trades ${stray.market}; drop the flag or add a strategy on it`);
+  if (stray !== undefined)
+    throw new InputError(
+      '--data',
+      `${stray.market}=${stray.source}: no strategy of the config trades ${stray.market}; drop the flag or add a strategy on it`,
+    );
   const quotes = new Set([...traded].map((m) => splitMarket(m).quote));
-  if (quotes.size > 1) throw new InputError('strategies', `the markets are priced in ${[...quotes].join(' and ')}: a portfolio backtest marks one account in one quote asset; backtest the markets of each quote asset apart`);
+  if (quotes.size > 1)
+    throw new InputError(
+      'strategies',
+      `the markets are priced in ${[...quotes].join(' and ')}: a portfolio backtest marks one account in one quote asset; backtest the markets of each quote asset apart`,
+    );
   return [...quotes][0]!;
 }
 
@@ -109,27 +121,56 @@ export async function runPortfolioBacktest(cfg: PortfolioConfig): Promise<Portfo
   const allocations = new Map(cfg.strategies.flatMap((s) => (s.allocation === undefined ? [] : [[s.name, s.allocation] as const])));
   // the bundle a single-strategy backtest builds, with every strategy of the config on it
   const b = buildBacktestBundle({
-    definition: main!.definition, name: main!.name, params: main!.params, markets: main!.markets, startMs, limits, figuresOnly: true,
-    venue: { feeBps, slippageBps: cfg.slippageBps ?? 0, quoteSpreadBps: cfg.quoteSpreadBps ?? 10, funding: cfg.initial ?? { USD: '10000' } },
+    definition: main!.definition,
+    name: main!.name,
+    params: main!.params,
+    markets: main!.markets,
+    startMs,
+    limits,
+    figuresOnly: true,
+    venue: {
+      feeBps,
+      slippageBps: cfg.slippageBps ?? 0,
+      quoteSpreadBps: cfg.quoteSpreadBps ?? 10,
+      funding: cfg.initial ?? { USD: '10000' },
+    },
     alongside: rest.map((s) => ({ name: s.name, definition: s.definition, params: s.params, markets: s.markets })),
     withQuotes: cfg.strategies.some((s) => (s.definition.needs ?? []).includes('quote')),
-    ...(allocations.size > 0 && { allocations }), ...(cfg.log && { log: cfg.log }), ...(cfg.onDecision && { onDecision: cfg.onDecision }),
+    ...(allocations.size > 0 && { allocations }),
+    ...(cfg.log && { log: cfg.log }),
+    ...(cfg.onDecision && { onDecision: cfg.onDecision }),
   });
   const rk = b.replay;
   const { points } = b;
   const counts = countByStrategy(rk, cfg.strategies);
   try {
     await rk.kernel.startMetadata();
-    const r = await replay(cfg, rk, { merged, bundle: b, quote, watchEquity: limits.daily_loss_limit !== undefined || limits.max_drawdown_pct !== undefined });
+    const r = await replay(cfg, rk, {
+      merged,
+      bundle: b,
+      quote,
+      watchEquity: limits.daily_loss_limit !== undefined || limits.max_drawdown_pct !== undefined,
+    });
     const positions = rk.kernel.positions;
     const lastPrice = (m: MarketSymbol): number => r.last[cfg.series.findIndex((s) => s.market === m)]!;
     return {
-      quote, times: r.times, equity: r.equity,
+      quote,
+      times: r.times,
+      equity: r.equity,
       strategies: cfg.strategies.map((s) => strategyFigures(s, positions, counts.get(s.name)!, lastPrice)),
       markets: cfg.series.map((s, k) => {
         const t = r.trackers.get(s.market)!;
         const held = points.balance(splitMarket(s.market).base);
-        return { market: s.market, points: s.times.length, lastPrice: r.last[k]!, held: held.available.plus(held.trading).toFixed(), exposure: held.available.plus(held.trading).toNumber() * r.last[k]!, peakExposure: r.peak[k]!, fees: t.totalFees, trades: t.trades };
+        return {
+          market: s.market,
+          points: s.times.length,
+          lastPrice: r.last[k]!,
+          held: held.available.plus(held.trading).toFixed(),
+          exposure: held.available.plus(held.trading).toNumber() * r.last[k]!,
+          peakExposure: r.peak[k]!,
+          fees: t.totalFees,
+          trades: t.trades,
+        };
       }),
       correlation: r.daily.correlation(),
       feesPaid: [...r.trackers.values()].reduce((sum, t) => sum.plus(t.totalFees), new D(0)).toFixed(),

@@ -54,7 +54,11 @@ export async function loadRecordedMarket(path: string, market: MarketSymbol): Pr
         tradesPolled = true;
         trades.push(...tradesFromWire(entry.body));
       } catch (err) {
-        problems.push({ line: entry.line, where: `line ${entry.line}`, message: `the trades response does not decode: ${(err as Error).message}` });
+        problems.push({
+          line: entry.line,
+          where: `line ${entry.line}`,
+          message: `the trades response does not decode: ${(err as Error).message}`,
+        });
       }
       continue;
     }
@@ -66,12 +70,20 @@ export async function loadRecordedMarket(path: string, market: MarketSymbol): Pr
     try {
       events = decoder.decode(id, entry.body, entry.at).market.filter((e) => e.market === market);
     } catch (err) {
-      problems.push({ line: entry.line, where: `line ${entry.line}`, message: `the ${id.kind} response does not decode: ${(err as Error).message}` });
+      problems.push({
+        line: entry.line,
+        where: `line ${entry.line}`,
+        message: `the ${id.kind} response does not decode: ${(err as Error).message}`,
+      });
       continue;
     }
     if (events.length === 0) continue;
     if (entry.at < lastAt) {
-      problems.push({ line: entry.line, where: `line ${entry.line}`, message: `time ${new Date(entry.at).toISOString()} is earlier than the response before it` });
+      problems.push({
+        line: entry.line,
+        where: `line ${entry.line}`,
+        message: `time ${new Date(entry.at).toISOString()} is earlier than the response before it`,
+      });
       continue;
     }
     books += events.filter((e) => e.kind === 'book').length;
@@ -82,9 +94,22 @@ export async function loadRecordedMarket(path: string, market: MarketSymbol): Pr
     lastAt = entry.at;
   }
   if (problems.length > 0) throw new PriceDataError(path, problems.slice(0, MAX_LISTED_PROBLEMS), problems.length);
-  if (books === 0) throw new InputError('--fill-model', `${path} holds no order books of ${market}, so nothing to fill against: use --fill-model points (fills at the recorded prices), or record a run whose strategy needs books`);
+  if (books === 0)
+    throw new InputError(
+      '--fill-model',
+      `${path} holds no order books of ${market}, so nothing to fill against: use --fill-model points (fills at the recorded prices), or record a run whose strategy needs books`,
+    );
   const warm = warmUp.result();
-  return { market, steps, books, hasPrices, warmUp: warm.events, warmUpFrom: warm.from, trades: trades.sort((a, b) => a.at - b.at), tradesPolled };
+  return {
+    market,
+    steps,
+    books,
+    hasPrices,
+    warmUp: warm.events,
+    warmUpFrom: warm.from,
+    trades: trades.sort((a, b) => a.at - b.at),
+    tradesPolled,
+  };
 }
 
 /**
@@ -93,6 +118,9 @@ export async function loadRecordedMarket(path: string, market: MarketSymbol): Pr
  */
 export function bookFillRule(trades: 'trades' | 'none-happened' | 'not-recorded'): string {
   if (trades === 'trades') return BOOK_FILL_RULE;
-  const why = trades === 'none-happened' ? 'the recorded trades stream saw no trade of the market' : 'this recording holds no trades (record with streams.trades_ms)';
+  const why =
+    trades === 'none-happened'
+      ? 'the recorded trades stream saw no trade of the market'
+      : 'this recording holds no trades (record with streams.trades_ms)';
   return `${BOOK_FILL_RULE} Here ${why}, so resting limits filled only when the opposite side crossed them.`;
 }

@@ -55,12 +55,21 @@ export class WarmUpCollector {
   }
 
   /** Takes one `history:` response of the market; a response that does not decode is a problem of its line. */
-  add(decoder: ResponseDecoder, id: NonNullable<ReturnType<typeof parseStreamName>>, entry: { readonly line: number; readonly at: number; readonly body: unknown }, problems: PriceProblem[]): void {
+  add(
+    decoder: ResponseDecoder,
+    id: NonNullable<ReturnType<typeof parseStreamName>>,
+    entry: { readonly line: number; readonly at: number; readonly body: unknown },
+    problems: PriceProblem[],
+  ): void {
     if (this.fromHeader !== undefined) return;
     try {
       this.history.push(...decoder.decode(id, entry.body, entry.at).market);
     } catch (err) {
-      problems.push({ line: entry.line, where: `line ${entry.line}`, message: `the warm-up history does not decode: ${(err as Error).message}` });
+      problems.push({
+        line: entry.line,
+        where: `line ${entry.line}`,
+        message: `the warm-up history does not decode: ${(err as Error).message}`,
+      });
     }
   }
 
@@ -84,7 +93,11 @@ export async function loadRecordedSeries(path: string, market: string): Promise<
   for await (const entry of readRecording(path)) {
     const id = parseStreamName(entry.stream);
     if (id === undefined) {
-      problems.push({ line: entry.line, where: `line ${entry.line}`, message: `unknown stream ${JSON.stringify(entry.stream)}: a recording from another version of tradeloop?` });
+      problems.push({
+        line: entry.line,
+        where: `line ${entry.line}`,
+        message: `unknown stream ${JSON.stringify(entry.stream)}: a recording from another version of tradeloop?`,
+      });
       continue;
     }
     if (id.kind === 'history') {
@@ -96,7 +109,11 @@ export async function loadRecordedSeries(path: string, market: string): Promise<
     try {
       events = decoder.decode(id, entry.body, entry.at).market;
     } catch (err) {
-      problems.push({ line: entry.line, where: `line ${entry.line}`, message: `the ${id.kind} response does not decode: ${(err as Error).message}` });
+      problems.push({
+        line: entry.line,
+        where: `line ${entry.line}`,
+        message: `the ${id.kind} response does not decode: ${(err as Error).message}`,
+      });
       continue;
     }
     for (const e of events) {
@@ -110,7 +127,9 @@ export async function loadRecordedSeries(path: string, market: string): Promise<
   const { times, prices } = chosen.points;
   return {
     source: `${path} (recorded ${market} ${chosen.source === 'prices' ? 'prices' : `${chosen.source} mids`})`,
-    length: times.length, times: Float64Array.from(times), prices: Float64Array.from(prices),
+    length: times.length,
+    times: Float64Array.from(times),
+    prices: Float64Array.from(prices),
     warmUp: warmUp.result(),
   };
 }
@@ -127,7 +146,11 @@ function mid(bid: number | undefined, ask: number | undefined): number | undefin
   return bid !== undefined && ask !== undefined && bid > 0 && ask > 0 ? (bid + ask) / 2 : undefined;
 }
 
-function pointsOf(found: Map<string, Map<Source, Points>>, market: string, source: Source): { push(at: number, price: number, line: number): void } {
+function pointsOf(
+  found: Map<string, Map<Source, Points>>,
+  market: string,
+  source: Source,
+): { push(at: number, price: number, line: number): void } {
   let bySource = found.get(market);
   if (bySource === undefined) found.set(market, (bySource = new Map()));
   let p = bySource.get(source);
@@ -150,7 +173,10 @@ function choose(found: Map<string, Map<Source, Points>>, market: string, path: s
   }
   const markets = [...found.keys()].sort();
   const has = markets.length === 0 ? 'no prices, books or tickers at all' : `prices for ${markets.join(', ')} only`;
-  throw new InputError('data', `${path} is a recording with ${has}, none for ${market}: record a run that subscribes to ${market}, or backtest a strategy that trades ${markets[0] ?? 'the recorded market'} (--params market=…)`);
+  throw new InputError(
+    'data',
+    `${path} is a recording with ${has}, none for ${market}: record a run that subscribes to ${market}, or backtest a strategy that trades ${markets[0] ?? 'the recorded market'} (--params market=…)`,
+  );
 }
 
 /** Points must be strictly later than the one before (the recording's receive times). */
@@ -159,7 +185,14 @@ function checkOrder(p: Points, problems: PriceProblem[]): void {
     const [prev, at] = [p.times[i - 1]!, p.times[i]!];
     if (at > prev) continue;
     const line = p.lines[i]!;
-    problems.push({ line, where: `line ${line}`, message: at === prev ? `a second point at ${new Date(at).toISOString()} (line ${p.lines[i - 1]!} has the same time)` : `time ${new Date(at).toISOString()} is earlier than the point before it (line ${p.lines[i - 1]!})` });
+    problems.push({
+      line,
+      where: `line ${line}`,
+      message:
+        at === prev
+          ? `a second point at ${new Date(at).toISOString()} (line ${p.lines[i - 1]!} has the same time)`
+          : `time ${new Date(at).toISOString()} is earlier than the point before it (line ${p.lines[i - 1]!})`,
+    });
   }
 }
 
@@ -169,7 +202,15 @@ function checkOrder(p: Points, problems: PriceProblem[]): void {
  */
 export async function loadDataFile(file: string, market: string | undefined, priceColumn?: string): Promise<PriceSeries> {
   if (!isRecordingFile(file)) return loadPriceFile(file, priceColumn);
-  if (priceColumn !== undefined) throw new InputError('--price-column', `${file} is a stream recording: its points are the recorded prices (or book mids); --price-column picks a column of a CSV file`);
-  if (market === undefined) throw new InputError('--data', `${file} is a stream recording: backtest a strategy with one market to say which market's points to replay`);
+  if (priceColumn !== undefined)
+    throw new InputError(
+      '--price-column',
+      `${file} is a stream recording: its points are the recorded prices (or book mids); --price-column picks a column of a CSV file`,
+    );
+  if (market === undefined)
+    throw new InputError(
+      '--data',
+      `${file} is a stream recording: backtest a strategy with one market to say which market's points to replay`,
+    );
   return loadRecordedSeries(file, market);
 }

@@ -35,7 +35,12 @@ export interface ReplayKernelOptions {
   /** Keep no intent trace (`intents` comes back empty; `decided` still counts them). */
   readonly figuresOnly?: boolean;
   /** More strategies run beside the main one on the same account (each with its own position). */
-  readonly alongside?: ReadonlyArray<{ readonly name: string; readonly definition: StrategyDefinition; readonly params: Readonly<Record<string, unknown>>; readonly markets: readonly MarketSymbol[] }>;
+  readonly alongside?: ReadonlyArray<{
+    readonly name: string;
+    readonly definition: StrategyDefinition;
+    readonly params: Readonly<Record<string, unknown>>;
+    readonly markets: readonly MarketSymbol[];
+  }>;
 }
 
 /** The counters a backtest reports, fed by the kernel's decisions and reports. */
@@ -73,11 +78,18 @@ export function buildReplayKernel(o: ReplayKernelOptions): ReplayKernel {
       ],
     },
   );
-  const counters: RunCounters = { intents: [], denials: {}, outcomes: { accepted: 0, fills: 0, cancelled: 0, rejected: 0, failed: 0 }, decided: 0, exitReasons: new Map() };
+  const counters: RunCounters = {
+    intents: [],
+    denials: {},
+    outcomes: { accepted: 0, fills: 0, cancelled: 0, rejected: 0, failed: 0 },
+    decided: 0,
+    exitReasons: new Map(),
+  };
   const figuresOnly = o.figuresOnly === true;
   kernel.decisions$.subscribe((d) => {
     counters.decided++;
-    if (d.kind === 'approve' && (d.intent.kind === 'place-order' || d.intent.kind === 'execute-quote') && d.intent.exitReason !== undefined) noteExitReason(counters.exitReasons, d.intent.intentId, d.intent.exitReason);
+    if (d.kind === 'approve' && (d.intent.kind === 'place-order' || d.intent.kind === 'execute-quote') && d.intent.exitReason !== undefined)
+      noteExitReason(counters.exitReasons, d.intent.intentId, d.intent.exitReason);
     if (!figuresOnly) counters.intents.push(traceOf(d));
     if (d.kind === 'deny') noteDenial(counters.denials, d.reason, d.at);
   });
@@ -98,16 +110,60 @@ export interface Marked {
 }
 
 /** The figures and counts of a run every driver reports the same way (the driver adds its own fields). */
-export function runFigures(rk: ReplayKernel, market: MarketSymbol, m: Marked, tracker: RoundTripTracker): Pick<BacktestRun,
-  'market' | 'times' | 'prices' | 'equity' | 'trades' | 'exitReasons' | 'fills' | 'feesPaid' | 'openSince' | 'metrics' | 'intents' | 'decisions' | 'denials' | 'orders' | 'strategyStopped' | 'strategyFailure' | 'stoppedAt'> {
+export function runFigures(
+  rk: ReplayKernel,
+  market: MarketSymbol,
+  m: Marked,
+  tracker: RoundTripTracker,
+): Pick<
+  BacktestRun,
+  | 'market'
+  | 'times'
+  | 'prices'
+  | 'equity'
+  | 'trades'
+  | 'exitReasons'
+  | 'fills'
+  | 'feesPaid'
+  | 'openSince'
+  | 'metrics'
+  | 'intents'
+  | 'decisions'
+  | 'denials'
+  | 'orders'
+  | 'strategyStopped'
+  | 'strategyFailure'
+  | 'stoppedAt'
+> {
   const { kernel, runner, counters } = rk;
   const open = tracker.openSince !== undefined ? { openSince: tracker.openSince } : {};
   return {
-    market, times: m.times, prices: m.prices, equity: m.equity, trades: tracker.trades, exitReasons: tracker.exitReasons, fills: tracker.fills, feesPaid: tracker.totalFees, ...open,
-    metrics: computeMetrics({ times: m.times, equity: m.equity, prices: m.prices, trades: tracker.trades, feesPaid: tracker.totalFees, ...open }),
-    intents: counters.intents, decisions: kernel.gate.stats(), denials: counters.denials,
+    market,
+    times: m.times,
+    prices: m.prices,
+    equity: m.equity,
+    trades: tracker.trades,
+    exitReasons: tracker.exitReasons,
+    fills: tracker.fills,
+    feesPaid: tracker.totalFees,
+    ...open,
+    metrics: computeMetrics({
+      times: m.times,
+      equity: m.equity,
+      prices: m.prices,
+      trades: tracker.trades,
+      feesPaid: tracker.totalFees,
+      ...open,
+    }),
+    intents: counters.intents,
+    decisions: kernel.gate.stats(),
+    denials: counters.denials,
     orders: { ...counters.outcomes, openAtEnd: kernel.openOrders.count() },
-    ...(runner.stopped !== undefined && { strategyStopped: runner.stopped, ...(runner.failure && { strategyFailure: runner.failure }), stoppedAt: stopPoint(m.times, m.total) }),
+    ...(runner.stopped !== undefined && {
+      strategyStopped: runner.stopped,
+      ...(runner.failure && { strategyFailure: runner.failure }),
+      stoppedAt: stopPoint(m.times, m.total),
+    }),
   };
 }
 

@@ -6,15 +6,40 @@ import { RoundTripTracker } from './round-trips.js';
 let n = 0;
 function fill(side: 'BUY' | 'SELL', amount: string, price: string, quote: string, fee: string, at: number): PointExecution {
   n++;
-  return executionOfDecimals({ executionId: `f${n}`, orderId: `o${n}`, refId: `r${n}`, market: 'BTCUSD', side, amount: new D(amount), price: new D(price), commission: new D(fee), commissionAsset: 'USD', quoteAmount: new D(quote), at, kind: 'order' });
+  return executionOfDecimals({
+    executionId: `f${n}`,
+    orderId: `o${n}`,
+    refId: `r${n}`,
+    market: 'BTCUSD',
+    side,
+    amount: new D(amount),
+    price: new D(price),
+    commission: new D(fee),
+    commissionAsset: 'USD',
+    quoteAmount: new D(quote),
+    at,
+    kind: 'order',
+  });
 }
 
 describe('round trips from fills', () => {
-  it('prices a trip of one buy and one sell at the fills\' own prices, rounded down to 8 decimals', () => {
+  it("prices a trip of one buy and one sell at the fills' own prices, rounded down to 8 decimals", () => {
     const t = new RoundTripTracker();
     t.add(fill('BUY', '0.33733481', '29308.31', '9896.1', '9.9', 1));
     t.add(fill('SELL', '0.33733481', '29466.123456789', '9930.5', '9.94', 2));
-    expect(t.trades).toEqual([{ market: 'BTCUSD', side: 'long', entryAt: 1, exitAt: 2, quantity: '0.33733481', entryPrice: '29308.31', exitPrice: '29466.12345678', pnl: '34.4', fees: '19.84' }]);
+    expect(t.trades).toEqual([
+      {
+        market: 'BTCUSD',
+        side: 'long',
+        entryAt: 1,
+        exitAt: 2,
+        quantity: '0.33733481',
+        entryPrice: '29308.31',
+        exitPrice: '29466.12345678',
+        pnl: '34.4',
+        fees: '19.84',
+      },
+    ]);
     expect(t.totalFees).toBe('19.84');
     expect(t.openSince).toBeUndefined();
   });
@@ -33,8 +58,28 @@ describe('round trips from fills', () => {
     t.add(fill('SELL', '0.2', '210', '41.95', '0.05', 21));
     t.add(fill('SELL', '0.3', '220', '65.9', '0.1', 22));
     expect(t.trades).toEqual([
-      { market: 'BTCUSD', side: 'long', entryAt: 10, exitAt: 13, quantity: '0.3', entryPrice: '100.66666666', exitPrice: '110.925', pnl: '3.01', fees: '0.07' },
-      { market: 'BTCUSD', side: 'long', entryAt: 20, exitAt: 22, quantity: '0.5', entryPrice: '200', exitPrice: '216', pnl: '7.75', fees: '0.25' },
+      {
+        market: 'BTCUSD',
+        side: 'long',
+        entryAt: 10,
+        exitAt: 13,
+        quantity: '0.3',
+        entryPrice: '100.66666666',
+        exitPrice: '110.925',
+        pnl: '3.01',
+        fees: '0.07',
+      },
+      {
+        market: 'BTCUSD',
+        side: 'long',
+        entryAt: 20,
+        exitAt: 22,
+        quantity: '0.5',
+        entryPrice: '200',
+        exitPrice: '216',
+        pnl: '7.75',
+        fees: '0.25',
+      },
     ]);
     expect(t.totalFees).toBe('0.32');
   });
@@ -46,7 +91,19 @@ describe('round trips from fills', () => {
     // sells 0.6, of which 0.4 closes the trip at 70
     t.add(fill('SELL', '0.6', '70', '41.95', '0.05', 3));
     t.add(fill('BUY', '0.1', '80', '8.01', '0.01', 4));
-    expect(t.trades).toEqual([{ market: 'BTCUSD', side: 'long', entryAt: 2, exitAt: 3, quantity: '0.4', entryPrice: '60', exitPrice: '70', pnl: '17.92', fees: '0.08' }]);
+    expect(t.trades).toEqual([
+      {
+        market: 'BTCUSD',
+        side: 'long',
+        entryAt: 2,
+        exitAt: 3,
+        quantity: '0.4',
+        entryPrice: '60',
+        exitPrice: '70',
+        pnl: '17.92',
+        fees: '0.08',
+      },
+    ]);
     expect(t.totalFees).toBe('0.14');
     expect(t.openSince).toBe(4);
     expect(t.fills.map((f) => f.side)).toEqual(['sell', 'buy', 'sell', 'buy']);

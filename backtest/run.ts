@@ -157,11 +157,22 @@ export async function runBacktest(cfg: BacktestConfig): Promise<BacktestRun> {
   const feeBps = cfg.feeBps ?? 10;
   const figuresOnly = cfg.figuresOnly === true;
   const b = buildBacktestBundle({
-    definition: cfg.definition, params: cfg.params, markets: [market], startMs: cfg.series.times[start]!,
+    definition: cfg.definition,
+    params: cfg.params,
+    markets: [market],
+    startMs: cfg.series.times[start]!,
     limits: { ...(cfg.limits ?? DEFAULT_RISK_LIMITS), fee_bps: feeBps },
-    venue: { feeBps, slippageBps: cfg.slippageBps ?? 0, quoteSpreadBps: cfg.quoteSpreadBps ?? 10, funding: cfg.initial ?? { USD: '10000' } },
-    ...(cfg.log && { log: cfg.log }), ...(cfg.journalFile && { journalFile: cfg.journalFile }),
-    withQuotes: (cfg.definition.needs ?? []).includes('quote'), figuresOnly, ...(cfg.onDecision && { onDecision: cfg.onDecision }),
+    venue: {
+      feeBps,
+      slippageBps: cfg.slippageBps ?? 0,
+      quoteSpreadBps: cfg.quoteSpreadBps ?? 10,
+      funding: cfg.initial ?? { USD: '10000' },
+    },
+    ...(cfg.log && { log: cfg.log }),
+    ...(cfg.journalFile && { journalFile: cfg.journalFile }),
+    withQuotes: (cfg.definition.needs ?? []).includes('quote'),
+    figuresOnly,
+    ...(cfg.onDecision && { onDecision: cfg.onDecision }),
   });
   try {
     await b.kernel.startMetadata();
@@ -172,7 +183,17 @@ export async function runBacktest(cfg: BacktestConfig): Promise<BacktestRun> {
     const all = cfg.series.times.subarray(start, end);
     const tracker = new RoundTripTracker(!figuresOnly, (ref) => b.replay.counters.exitReasons.get(ref));
     const bars = barsOfSeries(b.kernel.engine.barFeed, cfg.series, market);
-    const covered = await replay(b, cfg, { market, base, quote, times: all, prices: cfg.series.prices.subarray(start, end), tracker, equity, start, ...(bars && { bars }) });
+    const covered = await replay(b, cfg, {
+      market,
+      base,
+      quote,
+      times: all,
+      prices: cfg.series.prices.subarray(start, end),
+      tracker,
+      equity,
+      start,
+      ...(bars && { bars }),
+    });
     // a stopped strategy's figures count only the points up to its failure
     const times = all.subarray(0, covered);
     const prices = cfg.series.prices.subarray(start, start + covered);
@@ -255,7 +276,11 @@ async function replay(b: BacktestBundle, cfg: BacktestConfig, r: ReplayInput): P
  * order placed or cancelled only moves funds between available and trading), and new fills into
  * round trips (the report's own reading).
  */
-function refresh(b: BacktestBundle, r: ReplayInput, marks: { version: number; funds: number; consumed: number; quote: number; base: number }): void {
+function refresh(
+  b: BacktestBundle,
+  r: ReplayInput,
+  marks: { version: number; funds: number; consumed: number; quote: number; base: number },
+): void {
   const pm = b.points;
   marks.version = pm.version;
   if (pm.fundsVersion !== marks.funds) {
@@ -270,7 +295,8 @@ function refresh(b: BacktestBundle, r: ReplayInput, marks: { version: number; fu
 
 function equityFor(buffer: Float64Array | undefined, n: number): Float64Array {
   if (buffer === undefined) return new Float64Array(n);
-  if (buffer.length < n) throw new InputError('equityBuffer', `holds ${buffer.length} points; this run replays ${n}: give a buffer of at least ${n}`);
+  if (buffer.length < n)
+    throw new InputError('equityBuffer', `holds ${buffer.length} points; this run replays ${n}: give a buffer of at least ${n}`);
   return buffer.length === n ? buffer : buffer.subarray(0, n);
 }
 
@@ -293,8 +319,10 @@ function pickMarket(cfg: BacktestConfig): MarketSymbol {
   const markets = marketsOf(cfg.definition, cfg.params as never);
   const market = cfg.market ?? markets[0];
   if (market === undefined || markets.length !== 1 || markets[0] !== market) {
-    throw new InputError('market', `strategy ${cfg.definition.name} trades ${markets.join(', ') || 'no market'}, but the data prices ${market ?? 'no market'}: a backtest replays one market; set the strategy's market param to match (e.g. --params market=${market ?? 'BTCUSD'})`);
+    throw new InputError(
+      'market',
+      `strategy ${cfg.definition.name} trades ${markets.join(', ') || 'no market'}, but the data prices ${market ?? 'no market'}: a backtest replays one market; set the strategy's market param to match (e.g. --params market=${market ?? 'BTCUSD'})`,
+    );
   }
   return market;
 }
-

@@ -27,9 +27,13 @@ describe('backtestStrategy (tradeloop/testkit)', () => {
 
   it('refuses bad input naming the field and the fix', async () => {
     await expect(backtestStrategy(smaCross, { prices: [100] })).rejects.toThrow(/prices: 1 point\(s\): give at least 2 prices/);
-    await expect(backtestStrategy(smaCross, { prices: [100, Number.NaN] })).rejects.toThrow(/prices\[1\] is NaN: every price must be a finite number above 0/);
+    await expect(backtestStrategy(smaCross, { prices: [100, Number.NaN] })).rejects.toThrow(
+      /prices\[1\] is NaN: every price must be a finite number above 0/,
+    );
     await expect(backtestStrategy(smaCross, { prices: { times: [2, 1], prices: [1, 2] } })).rejects.toThrow(/times must increase/);
     await expect(backtestStrategy(smaCross, { prices: PRICES, params: { fast: 5, slow: 3 } })).rejects.toThrow(/fast/);
-    await expect(backtestStrategy(smaCross, { prices: PRICES, risk: { max_order_notional: 5 } })).rejects.toThrow(/risk\.max_order_notional/);
+    await expect(backtestStrategy(smaCross, { prices: PRICES, risk: { max_order_notional: 5 } })).rejects.toThrow(
+      /risk\.max_order_notional/,
+    );
   });
 });

@@ -71,7 +71,10 @@ export async function backtestStrategy(definition: StrategyDefinition, options: 
     const parsed = RiskLimitsSchema.safeParse(options.risk);
     if (!parsed.success) {
       const problems = parsed.error.issues.map((i) => `risk.${i.path.join('.')}: ${i.message}`);
-      throw new InputError('risk', `${problems.join('; ')}: write the limits as in the config's risk: section (money as strings, e.g. max_order_notional: "25000")`);
+      throw new InputError(
+        'risk',
+        `${problems.join('; ')}: write the limits as in the config's risk: section (money as strings, e.g. max_order_notional: "25000")`,
+      );
     }
     limits = parsed.data;
   }
@@ -108,11 +111,16 @@ export async function backtestStrategy(definition: StrategyDefinition, options: 
  *
  * Give enough prices for twice the warm-up and decisions after it (a few hundred are plenty).
  */
-export async function verifyStrategy(definition: StrategyDefinition, options: Pick<TestBacktestOptions, 'params' | 'prices' | 'stepMs' | 'startMs' | 'market' | 'initial' | 'feeBps' | 'slippageBps'>): Promise<VerifyReport> {
+export async function verifyStrategy(
+  definition: StrategyDefinition,
+  options: Pick<TestBacktestOptions, 'params' | 'prices' | 'stepMs' | 'startMs' | 'market' | 'initial' | 'feeBps' | 'slippageBps'>,
+): Promise<VerifyReport> {
   const { times, prices } = seriesOf(options);
   const params = resolveParams(definition, { ...options.params }, 'params');
   return verifyOn({
-    definition, params, source: seriesSource({ source: 'test prices', length: times.length, times, prices }),
+    definition,
+    params,
+    source: seriesSource({ source: 'test prices', length: times.length, times, prices }),
     ...(options.initial !== undefined && { initial: options.initial }),
     ...(options.feeBps !== undefined && { feeBps: options.feeBps }),
     ...(options.slippageBps !== undefined && { slippageBps: options.slippageBps }),
@@ -124,7 +132,8 @@ function seriesOf(o: TestBacktestOptions): { times: Float64Array; prices: Float6
   const given = Array.isArray(o.prices) ? undefined : (o.prices as { times: readonly number[] }).times;
   if (list.length < 2) throw new InputError('prices', `${list.length} point(s): give at least 2 prices`);
   list.forEach((p, i) => {
-    if (typeof p !== 'number' || !Number.isFinite(p) || p <= 0) throw new InputError('prices', `prices[${i}] is ${String(p)}: every price must be a finite number above 0`);
+    if (typeof p !== 'number' || !Number.isFinite(p) || p <= 0)
+      throw new InputError('prices', `prices[${i}] is ${String(p)}: every price must be a finite number above 0`);
   });
   const step = o.stepMs ?? 60_000;
   if (!(step > 0)) throw new InputError('stepMs', `${step}: give a spacing in ms above 0`);
@@ -132,10 +141,13 @@ function seriesOf(o: TestBacktestOptions): { times: Float64Array; prices: Float6
   const times = new Float64Array(list.length);
   for (let i = 0; i < list.length; i++) {
     const t = given === undefined ? start + i * step : given[i];
-    if (t === undefined || !Number.isFinite(t)) throw new InputError('prices.times', `times[${i}] is ${String(t)}: give one epoch-ms time per price`);
-    if (i > 0 && t <= times[i - 1]!) throw new InputError('prices.times', `times[${i}] (${t}) is not after times[${i - 1}]: times must increase`);
+    if (t === undefined || !Number.isFinite(t))
+      throw new InputError('prices.times', `times[${i}] is ${String(t)}: give one epoch-ms time per price`);
+    if (i > 0 && t <= times[i - 1]!)
+      throw new InputError('prices.times', `times[${i}] (${t}) is not after times[${i - 1}]: times must increase`);
     times[i] = t;
   }
-  if (given !== undefined && given.length !== list.length) throw new InputError('prices.times', `${given.length} times for ${list.length} prices: give one time per price`);
+  if (given !== undefined && given.length !== list.length)
+    throw new InputError('prices.times', `${given.length} times for ${list.length} prices: give one time per price`);
   return { times, prices: Float64Array.from(list) };
 }

@@ -28,7 +28,10 @@ export function trapWarnings(strategy: string, decided: number, denials: Readonl
   return Object.entries(denials)
     .filter(([code, count]) => KEY_OF[code] !== undefined && count / decided > TRAP_SHARE)
     .sort((a, b) => b[1] - a[1])
-    .map(([code, count]) => `limit ${code} denied ${count} of ${decided} intents of strategy ${strategy} (${pct(count / decided)}): change ${KEY_OF[code]} in the config if that is not intended`);
+    .map(
+      ([code, count]) =>
+        `limit ${code} denied ${count} of ${decided} intents of strategy ${strategy} (${pct(count / decided)}): change ${KEY_OF[code]} in the config if that is not intended`,
+    );
 }
 
 function pct(share: number): string {

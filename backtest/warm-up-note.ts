@@ -41,14 +41,21 @@ export function warmUpOf(params: Readonly<Record<string, unknown>>, definition?:
 /** "slow=30 needs more than 30 points before its first signal", or "it needs 31 points before its first decision". */
 function needs(w: WarmUp): string {
   const n = w.points.toLocaleString('en-US');
-  return w.param !== undefined ? `${w.param}=${w.points} needs more than ${n} points before its first signal` : `it needs ${n} points before its first decision`;
+  return w.param !== undefined
+    ? `${w.param}=${w.points} needs more than ${n} points before its first signal`
+    : `it needs ${n} points before its first decision`;
 }
 
 /**
  * The warning of a run that made no intent, or undefined when it made one: with `points` fewer than
  * the warm-up, that no decision was possible and why; otherwise that none was made in the data.
  */
-export function noDecisionWarning(definition: Pick<StrategyDefinition, 'name' | 'warmUp'>, params: Readonly<Record<string, unknown>>, points: number, intents: number): string | undefined {
+export function noDecisionWarning(
+  definition: Pick<StrategyDefinition, 'name' | 'warmUp'>,
+  params: Readonly<Record<string, unknown>>,
+  points: number,
+  intents: number,
+): string | undefined {
   if (intents > 0) return undefined;
   const warm = warmUpOf(params, definition);
   const replayed = `${points.toLocaleString('en-US')} point${points === 1 ? '' : 's'}`;

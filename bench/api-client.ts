@@ -10,10 +10,19 @@ import { Pool } from 'undici';
 import { LiveClock } from '../src/clock/live-clock.js';
 import { createApiClient, encodeQuery, findOperation, RateLimiter, validateBody } from '../src/api/index.js';
 
-const TICKER = JSON.stringify({ market: 'BTCUSD', best_bid: { price: '61200.00', amount: '0.41' }, best_ask: { price: '61201.25', amount: '0.12' }, snapshot_at: '2025-03-04T10:22:00.015Z' });
+const TICKER = JSON.stringify({
+  market: 'BTCUSD',
+  best_bid: { price: '61200.00', amount: '0.41' },
+  best_ask: { price: '61201.25', amount: '0.12' },
+  snapshot_at: '2025-03-04T10:22:00.015Z',
+});
 const UNLIMITED = { name: 'bench', pattern: '*', ratePerSec: 1e9, burst: 1e9 };
 
-async function timeCalls(count: number, inFlight: number, op: () => Promise<unknown>): Promise<{ perSecond: number; meanUs: number; p99Us: number }> {
+async function timeCalls(
+  count: number,
+  inFlight: number,
+  op: () => Promise<unknown>,
+): Promise<{ perSecond: number; meanUs: number; p99Us: number }> {
   const lat = new Float64Array(count);
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -67,21 +76,43 @@ export async function run(): Promise<void> {
   }
   const overhead = typedSeq.meanUs - rawSeq.meanUs;
   process.stdout.write(`sequential bare undici                   ${rawSeq.meanUs.toFixed(1).padStart(8)} µs/call\n`);
-  process.stdout.write(`sequential typed client                  ${typedSeq.meanUs.toFixed(1).padStart(8)} µs/call   (overhead ${overhead.toFixed(1)} µs, target ≤ 50: ${overhead <= 50 ? 'ok' : 'ABOVE TARGET'})\n`);
+  process.stdout.write(
+    `sequential typed client                  ${typedSeq.meanUs.toFixed(1).padStart(8)} µs/call   (overhead ${overhead.toFixed(1)} µs, target ≤ 50: ${overhead <= 50 ? 'ok' : 'ABOVE TARGET'})\n`,
+  );
   const conc = await timeCalls(10_000, 16, typed);
-  process.stdout.write(`typed client, 16 in flight               ${conc.perSecond.toFixed(0).padStart(8)} calls/s  p99 ${(conc.p99Us / 1000).toFixed(2)} ms (target ≥ 2000: ${conc.perSecond >= 2000 ? 'ok' : 'BELOW TARGET'})\n`);
+  process.stdout.write(
+    `typed client, 16 in flight               ${conc.perSecond.toFixed(0).padStart(8)} calls/s  p99 ${(conc.p99Us / 1000).toFixed(2)} ms (target ≥ 2000: ${conc.perSecond >= 2000 ? 'ok' : 'BELOW TARGET'})\n`,
+  );
   await client.close();
   await pool.close();
   server.close();
 
   const transfers = findOperation('ListTransfers')!;
-  const query = { profile_ids: ['p1', 'p2'], statuses: ['PENDING', 'COMPLETED'], type: ['CRYPTO_DEPOSIT'], 'created_at.gte': '2024-01-01T00:00:00Z', limit: 500, order: 'ASC', order_by: 'CREATED_AT' };
+  const query = {
+    profile_ids: ['p1', 'p2'],
+    statuses: ['PENDING', 'COMPLETED'],
+    type: ['CRYPTO_DEPOSIT'],
+    'created_at.gte': '2024-01-01T00:00:00Z',
+    limit: 500,
+    order: 'ASC',
+    order_by: 'CREATED_AT',
+  };
   perOp('encodeQuery ListTransfers (7 filters)', 50_000, () => encodeQuery(transfers, query));
-  const order = { side: 'BUY', market: 'BTCUSD', type: 'LIMIT', price: '61250.50', base_amount: '0.015', ref_id: 'bot-7-000123', metadata: { strategy: 'grid-3' } };
+  const order = {
+    side: 'BUY',
+    market: 'BTCUSD',
+    type: 'LIMIT',
+    price: '61250.50',
+    base_amount: '0.015',
+    ref_id: 'bot-7-000123',
+    metadata: { strategy: 'grid-3' },
+  };
   perOp('validateBody CreateOrder', 50_000, () => validateBody('CreateOrder', order));
   const limiter = new RateLimiter({ clock: new LiveClock(), defaultBudget: UNLIMITED, budgets: [] });
   const t = performance.now();
   const n = 100_000;
   for (let i = 0; i < n; i++) await limiter.acquire('/orders');
-  process.stdout.write(`${'rate limiter slot (no wait)'.padEnd(40)} ${(((performance.now() - t) * 1000) / n).toFixed(2).padStart(8)} µs/op\n`);
+  process.stdout.write(
+    `${'rate limiter slot (no wait)'.padEnd(40)} ${(((performance.now() - t) * 1000) / n).toFixed(2).padStart(8)} µs/op\n`,
+  );
 }

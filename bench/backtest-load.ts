@@ -80,8 +80,10 @@ function bestOf(runs: number, fn: () => number): { ms: number; points: number } 
 function line(label: string, file: string, result: { ms: number; points: number }): void {
   const mb = (statSync(file).size / 1e6).toFixed(1);
   const rate = Math.round(result.points / (result.ms / 1000)).toLocaleString('en-US');
-  process.stdout.write(`${label.padEnd(44)} ${result.points.toLocaleString('en-US')} points, ${mb.padStart(5)} MB: `
-    + `${result.ms.toFixed(0).padStart(5)} ms  ${rate.padStart(11)} points/s\n`);
+  process.stdout.write(
+    `${label.padEnd(44)} ${result.points.toLocaleString('en-US')} points, ${mb.padStart(5)} MB: ` +
+      `${result.ms.toFixed(0).padStart(5)} ms  ${rate.padStart(11)} points/s\n`,
+  );
 }
 
 function reportWrite(dir: string, prices: Float64Array): void {
@@ -90,13 +92,21 @@ function reportWrite(dir: string, prices: Float64Array): void {
   const metrics = computeMetrics({ times, equity, prices, trades: [] });
   const t0 = performance.now();
   const files = writeBacktestReport(join(dir, 'report'), {
-    strategy: 'buy-and-hold', market: 'BTCUSD', times, prices, equity, trades: [], metrics,
+    strategy: 'buy-and-hold',
+    market: 'BTCUSD',
+    times,
+    prices,
+    equity,
+    trades: [],
+    metrics,
     assumptions: { initial: 'USD=10000', feeBps: 10, slippageBps: 0, fillRule: DEFAULT_FILL_RULE },
   });
   const ms = performance.now() - t0;
   const kb = (statSync(files.html).size / 1024).toFixed(0);
-  process.stdout.write(`${'write report (equity.csv + report.html)'.padEnd(44)} ${prices.length.toLocaleString('en-US')} points: `
-    + `${ms.toFixed(0)} ms, report.html ${kb} KB\n`);
+  process.stdout.write(
+    `${'write report (equity.csv + report.html)'.padEnd(44)} ${prices.length.toLocaleString('en-US')} points: ` +
+      `${ms.toFixed(0)} ms, report.html ${kb} KB\n`,
+  );
 }
 
 /**
@@ -110,7 +120,11 @@ function asAUserRunsIt(file: string): void {
   const hook = fileURLToPath(new URL('./peak-rss.cjs', import.meta.url));
   const runs: Array<{ replay: number; load: number; rss: number; points: number; trades: number }> = [];
   for (let r = 0; r < 3; r++) {
-    const child = spawnSync(process.execPath, ['--require', hook, bin, 'backtest', '-s', 'sma-cross', '-p', 'fast=50,slow=200', '--data', file, '--json'], { encoding: 'utf8', maxBuffer: 1 << 24 });
+    const child = spawnSync(
+      process.execPath,
+      ['--require', hook, bin, 'backtest', '-s', 'sma-cross', '-p', 'fast=50,slow=200', '--data', file, '--json'],
+      { encoding: 'utf8', maxBuffer: 1 << 24 },
+    );
     if (child.status !== 0) {
       process.stdout.write(`tradeloop backtest --json: exited ${child.status}: ${child.stderr.trim().split('\n').slice(-1)[0] ?? ''}\n`);
       return;
@@ -121,9 +135,13 @@ function asAUserRunsIt(file: string): void {
   }
   const med = (k: 'replay' | 'load' | 'rss'): number => runs.map((x) => x[k]).sort((a, b) => a - b)[1]!;
   const { points, trades } = runs[0]!;
-  process.stdout.write(`tradeloop backtest --json, sma-cross 50/200 on that OHLCV file (fresh process each, median of 3; ${trades} round trips):\n`);
-  process.stdout.write(`  replay ${med('replay').toFixed(0)} ms: ${Math.round(points / (med('replay') / 1000)).toLocaleString('en-US')} points/s; `
-    + `loading ${med('load').toFixed(0)} ms; peak RSS ${med('rss').toFixed(0)} MB\n`);
+  process.stdout.write(
+    `tradeloop backtest --json, sma-cross 50/200 on that OHLCV file (fresh process each, median of 3; ${trades} round trips):\n`,
+  );
+  process.stdout.write(
+    `  replay ${med('replay').toFixed(0)} ms: ${Math.round(points / (med('replay') / 1000)).toLocaleString('en-US')} points/s; ` +
+      `loading ${med('load').toFixed(0)} ms; peak RSS ${med('rss').toFixed(0)} MB\n`,
+  );
   process.stdout.write('  target: replay ≥ 5,000,000 points/s, loading ≤ 300 ms, peak RSS ≤ 250 MB\n');
 }
 
@@ -133,10 +151,26 @@ export async function run(): Promise<void> {
   try {
     const prices = walk(POINTS, 42);
     const files = generate(dir, prices);
-    line('loadPriceSeries CSV timestamp,price (epoch ms)', files.epoch, bestOf(3, () => loadPriceSeries(files.epoch).length));
-    line('loadPriceSeries CSV OHLCV (RFC 3339)', files.ohlcv, bestOf(3, () => loadPriceSeries(files.ohlcv).length));
-    line('naive split + Date.parse, OHLCV (baseline)', files.ohlcv, bestOf(3, () => naiveLoad(files.ohlcv)));
-    line('loadPriceSeries JSON (List Historical Prices)', files.json, bestOf(3, () => loadPriceSeries(files.json).length));
+    line(
+      'loadPriceSeries CSV timestamp,price (epoch ms)',
+      files.epoch,
+      bestOf(3, () => loadPriceSeries(files.epoch).length),
+    );
+    line(
+      'loadPriceSeries CSV OHLCV (RFC 3339)',
+      files.ohlcv,
+      bestOf(3, () => loadPriceSeries(files.ohlcv).length),
+    );
+    line(
+      'naive split + Date.parse, OHLCV (baseline)',
+      files.ohlcv,
+      bestOf(3, () => naiveLoad(files.ohlcv)),
+    );
+    line(
+      'loadPriceSeries JSON (List Historical Prices)',
+      files.json,
+      bestOf(3, () => loadPriceSeries(files.json).length),
+    );
     reportWrite(dir, prices);
     process.stdout.write(`target: 1,000,000 CSV points in < 2000 ms; rss now ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB\n`);
     asAUserRunsIt(files.ohlcv);

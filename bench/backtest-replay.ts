@@ -116,7 +116,8 @@ export async function replayFigure(series: PriceSeriesLike): Promise<void> {
   const run = await runBacktest({ definition: smaCross, params, series, onProgress: sample, progressEvery: 50_000 });
   const coldMs = run.elapsedMs;
   const warmRuns: number[] = [];
-  for (let r = 0; r < RUNS; r++) warmRuns.push((await runBacktest({ definition: smaCross, params, series, onProgress: sample, progressEvery: 50_000 })).elapsedMs);
+  for (let r = 0; r < RUNS; r++)
+    warmRuns.push((await runBacktest({ definition: smaCross, params, series, onProgress: sample, progressEvery: 50_000 })).elapsedMs);
   sample();
   const warmMs = median(warmRuns);
   const warmMin = Math.min(...warmRuns);
@@ -130,15 +131,23 @@ export async function replayFigure(series: PriceSeriesLike): Promise<void> {
   const warm = series.length / (warmMs / 1000);
   const plain = series.length / (baseMs / 1000);
   process.stdout.write(`sma-cross ${FAST}/${SLOW}, full path (store → strategy → risk → journal → executors → point replay)\n`);
-  process.stdout.write(`  ${series.length.toLocaleString('en-US')} points, ${run.metrics.trades} round trips, ${run.intents.length} intents\n`);
+  process.stdout.write(
+    `  ${series.length.toLocaleString('en-US')} points, ${run.metrics.trades} round trips, ${run.intents.length} intents\n`,
+  );
   process.stdout.write(`  cold (first run in this process): ${coldMs.toFixed(0)} ms: ${rate(series.length, coldMs)}\n`);
-  process.stdout.write(`  warm (median of the next ${RUNS} runs): ${warmMs.toFixed(0)} ms: ${rate(series.length, warmMs)}; fastest ${warmMin.toFixed(0)} ms: ${rate(series.length, warmMin)}\n`);
-  process.stdout.write(`  plain Float64Array crossover loop: ${baseMs.toFixed(1)} ms: ${rate(series.length, baseMs)} (${crosses} crosses)\n`);
+  process.stdout.write(
+    `  warm (median of the next ${RUNS} runs): ${warmMs.toFixed(0)} ms: ${rate(series.length, warmMs)}; fastest ${warmMin.toFixed(0)} ms: ${rate(series.length, warmMin)}\n`,
+  );
+  process.stdout.write(
+    `  plain Float64Array crossover loop: ${baseMs.toFixed(1)} ms: ${rate(series.length, baseMs)} (${crosses} crosses)\n`,
+  );
   process.stdout.write(`  ratio plain / warm full path: ${(plain / warm).toFixed(0)}×; peak RSS ${(peakRss / 1e6).toFixed(0)} MB\n`);
   const idle = [];
   for (let r = 0; r < 3; r++) idle.push((await runBacktest({ definition: watchOnly, params: {}, series })).elapsedMs);
   const idleMs = median(idle);
-  process.stdout.write(`  same path, same SMAs, no strategy logic, no intents (median of 3): ${idleMs.toFixed(0)} ms: ${rate(series.length, idleMs)}\n`);
+  process.stdout.write(
+    `  same path, same SMAs, no strategy logic, no intents (median of 3): ${idleMs.toFixed(0)} ms: ${rate(series.length, idleMs)}\n`,
+  );
   // sma-cross itself with too little money to size an order: all of its per-point work (the cross,
   // the Position helper), no intent: a fairer baseline for the cost of an intent than watch-only. A
   // helper that never ordered checks the account's holding at every point (one that has ordered does
@@ -154,14 +163,18 @@ export async function replayFigure(series: PriceSeriesLike): Promise<void> {
   const intents = Math.max(1, run.intents.length);
   const perIntentUs = ((warmMs - brokeMs) * 1000) / intents;
   const perIntentFastestUs = ((warmMin - Math.min(...broke)) * 1000) / intents;
-  process.stdout.write(`  sma-cross with USD 0.001 (every per-point step, never an order; median of ${RUNS}): ${brokeMs.toFixed(0)} ms: ${rate(series.length, brokeMs)}; `
-    + `each intent (risk, journal, executors, fill, report, the strategy's own handling) adds ≈ ${perIntentUs.toFixed(1)} µs `
-    + `(${perIntentFastestUs.toFixed(1)} µs between the fastest runs of each)\n`);
+  process.stdout.write(
+    `  sma-cross with USD 0.001 (every per-point step, never an order; median of ${RUNS}): ${brokeMs.toFixed(0)} ms: ${rate(series.length, brokeMs)}; ` +
+      `each intent (risk, journal, executors, fill, report, the strategy's own handling) adds ≈ ${perIntentUs.toFixed(1)} µs ` +
+      `(${perIntentFastestUs.toFixed(1)} µs between the fastest runs of each)\n`,
+  );
   const gm = grademarkFigure();
   if (typeof gm === 'string') process.stdout.write(`  grademark: skipped (${gm})\n`);
   else {
-    process.stdout.write(`  grademark ${gm.version} on the same series (own process; DataFrame + backtest, averages precomputed): ${gm.ms.toFixed(0)} ms: `
-      + `${rate(gm.points, gm.ms)}, ${gm.trades} trades, peak RSS ${gm.peakRssMb.toFixed(0)} MB; warm full path ${(gm.ms / warmMs).toFixed(1)}× faster\n`);
+    process.stdout.write(
+      `  grademark ${gm.version} on the same series (own process; DataFrame + backtest, averages precomputed): ${gm.ms.toFixed(0)} ms: ` +
+        `${rate(gm.points, gm.ms)}, ${gm.trades} trades, peak RSS ${gm.peakRssMb.toFixed(0)} MB; warm full path ${(gm.ms / warmMs).toFixed(1)}× faster\n`,
+    );
   }
   process.stdout.write(`  target: warm ≥ 6,000,000 points/s; each intent ≤ 10 µs (aim 5)\n`);
 }
@@ -206,7 +219,14 @@ export async function timeOptimize(workers: number, warm: number): Promise<Optim
   const marks: number[] = [];
   const t0 = performance.now();
   const c0 = process.cpuUsage();
-  await runOptimize({ strategy: 'sma-cross', series, grid, metric: 'sharpe', workers, onProgress: () => marks.push(performance.now() - t0) });
+  await runOptimize({
+    strategy: 'sma-cross',
+    series,
+    grid,
+    metric: 'sharpe',
+    workers,
+    onProgress: () => marks.push(performance.now() - t0),
+  });
   const c = process.cpuUsage(c0);
   const wall = performance.now() - t0;
   return { wall, cpu: (c.user + c.system) / 1000, first: marks[0]!, steady: wall - marks[warm - 1]! };
@@ -231,20 +251,33 @@ async function optimizeFigure(): Promise<void> {
   // thread's JIT warm-up are a small part of the run, as in real use
   const jobs = parseGrid(OPTIMIZE_GRID).combinations.length;
   const warm = Math.min(2 * cores, jobs - 1);
-  const busy = (t: { wall: number; cpu: number }): string => `${t.wall.toFixed(0)} ms (CPU ${t.cpu.toFixed(0)} ms, ${(t.cpu / t.wall).toFixed(2)} cores busy)`;
+  const busy = (t: { wall: number; cpu: number }): string =>
+    `${t.wall.toFixed(0)} ms (CPU ${t.cpu.toFixed(0)} ms, ${(t.cpu / t.wall).toFixed(2)} cores busy)`;
   const one = await timeOptimize(1, warm);
   const all = await timeOptimize(cores, warm);
   const pinned = timeOnOneCore(warm);
   process.stdout.write(`optimize sma-cross, ${jobs} combinations × ${OPTIMIZE_POINTS.toLocaleString('en-US')} points\n`);
   process.stdout.write(`  1 worker: ${busy(one)}; ${cores} workers: ${busy(all)}\n`);
-  process.stdout.write(`  speed-up ${(one.wall / all.wall).toFixed(2)}× (ideal ${cores}×); CPU per job with ${cores} workers ${(all.cpu / one.cpu).toFixed(2)}× that with one\n`);
-  process.stdout.write(`  first result (thread start-up + a cold job): ${one.first.toFixed(0)} ms with 1 worker, ${all.first.toFixed(0)} ms with ${cores}\n`);
-  process.stdout.write(`  the first ${warm} results (start-up, cold jobs): ${(one.wall - one.steady).toFixed(0)} ms with 1 worker, ${(all.wall - all.steady).toFixed(0)} ms with ${cores}: ${((one.wall - one.steady) / (all.wall - all.steady)).toFixed(2)}×\n`);
-  process.stdout.write(`  after the first ${warm} results (the last ${jobs - warm} jobs): ${one.steady.toFixed(0)} ms with 1 worker, ${all.steady.toFixed(0)} ms with ${cores}: ${(one.steady / all.steady).toFixed(2)}×\n`);
-  process.stdout.write(`  ceiling on this machine: ${cores} cores / ${(one.cpu / one.wall).toFixed(2)} cores busy with one worker = ${(cores / (one.cpu / one.wall)).toFixed(2)}×\n`);
+  process.stdout.write(
+    `  speed-up ${(one.wall / all.wall).toFixed(2)}× (ideal ${cores}×); CPU per job with ${cores} workers ${(all.cpu / one.cpu).toFixed(2)}× that with one\n`,
+  );
+  process.stdout.write(
+    `  first result (thread start-up + a cold job): ${one.first.toFixed(0)} ms with 1 worker, ${all.first.toFixed(0)} ms with ${cores}\n`,
+  );
+  process.stdout.write(
+    `  the first ${warm} results (start-up, cold jobs): ${(one.wall - one.steady).toFixed(0)} ms with 1 worker, ${(all.wall - all.steady).toFixed(0)} ms with ${cores}: ${((one.wall - one.steady) / (all.wall - all.steady)).toFixed(2)}×\n`,
+  );
+  process.stdout.write(
+    `  after the first ${warm} results (the last ${jobs - warm} jobs): ${one.steady.toFixed(0)} ms with 1 worker, ${all.steady.toFixed(0)} ms with ${cores}: ${(one.steady / all.steady).toFixed(2)}×\n`,
+  );
+  process.stdout.write(
+    `  ceiling on this machine: ${cores} cores / ${(one.cpu / one.wall).toFixed(2)} cores busy with one worker = ${(cores / (one.cpu / one.wall)).toFixed(2)}×\n`,
+  );
   if (typeof pinned !== 'string') {
-    process.stdout.write(`  1 worker confined to one core (taskset -c 0): ${busy(pinned)}; speed-up of ${cores} workers on ${cores} cores `
-      + `${(pinned.wall / all.wall).toFixed(2)}× end to end, ${(pinned.steady / all.steady).toFixed(2)}× after the first ${warm} results\n`);
+    process.stdout.write(
+      `  1 worker confined to one core (taskset -c 0): ${busy(pinned)}; speed-up of ${cores} workers on ${cores} cores ` +
+        `${(pinned.wall / all.wall).toFixed(2)}× end to end, ${(pinned.steady / all.steady).toFixed(2)}× after the first ${warm} results\n`,
+    );
   } else {
     process.stdout.write(`  1 worker confined to one core: skipped (${pinned})\n`);
   }
@@ -267,21 +300,35 @@ async function sharedOptimizeFigure(): Promise<void> {
   const runs: Run[] = [];
   // 0: jobs in the main thread, no worker
   for (const workers of [0, 1, 2]) {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', once, String(workers), String(workers === 0 ? 40 : combos)], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', once, String(workers), String(workers === 0 ? 40 : combos)], {
+      encoding: 'utf8',
+    });
     if (r.status !== 0) {
-      process.stdout.write(`optimize ${combos} × 1,000,000 points: the ${workers}-worker run exited with ${r.status}: ${r.stderr.trim().split('\n').slice(-1)[0] ?? ''}\n`);
+      process.stdout.write(
+        `optimize ${combos} × 1,000,000 points: the ${workers}-worker run exited with ${r.status}: ${r.stderr.trim().split('\n').slice(-1)[0] ?? ''}\n`,
+      );
       return;
     }
     runs.push(JSON.parse(r.stdout) as Run);
   }
   const [main, one, two] = runs as [Run, Run, Run];
   const code = one.workerCode;
-  process.stdout.write(`optimize sma-cross, ${combos} combinations × 1,000,000 points (points shared with the threads; each run its own process)\n`);
-  process.stdout.write(`  threads run ${code?.code === 'compiled' ? 'the compiled kernel (dist/)' : `the sources through tsx (${code?.reason ?? 'unknown'})`}${code?.leanHeap ? ', lean heaps' : ', unlimited heaps'}\n`);
-  process.stdout.write(`  main thread only (40 combinations) ${(main.wall / 1000).toFixed(1)} s, peak RSS ${main.peakRssMb.toFixed(0)} MB; 1 worker ${(one.wall / 1000).toFixed(1)} s, ${one.peakRssMb.toFixed(0)} MB; 2 workers ${(two.wall / 1000).toFixed(1)} s, ${two.peakRssMb.toFixed(0)} MB\n`);
-  process.stdout.write(`  speed-up ${(one.wall / two.wall).toFixed(2)}× (target ≥ 1.6×); peak RSS ${(two.peakRssMb / one.peakRssMb).toFixed(3)}× (target ≤ 1.3×)\n`);
+  process.stdout.write(
+    `optimize sma-cross, ${combos} combinations × 1,000,000 points (points shared with the threads; each run its own process)\n`,
+  );
+  process.stdout.write(
+    `  threads run ${code?.code === 'compiled' ? 'the compiled kernel (dist/)' : `the sources through tsx (${code?.reason ?? 'unknown'})`}${code?.leanHeap ? ', lean heaps' : ', unlimited heaps'}\n`,
+  );
+  process.stdout.write(
+    `  main thread only (40 combinations) ${(main.wall / 1000).toFixed(1)} s, peak RSS ${main.peakRssMb.toFixed(0)} MB; 1 worker ${(one.wall / 1000).toFixed(1)} s, ${one.peakRssMb.toFixed(0)} MB; 2 workers ${(two.wall / 1000).toFixed(1)} s, ${two.peakRssMb.toFixed(0)} MB\n`,
+  );
+  process.stdout.write(
+    `  speed-up ${(one.wall / two.wall).toFixed(2)}× (target ≥ 1.6×); peak RSS ${(two.peakRssMb / one.peakRssMb).toFixed(3)}× (target ≤ 1.3×)\n`,
+  );
   const scaling = await threadScaling();
-  process.stdout.write(`  two threads of plain allocating JavaScript on this machine (best of 3): ${scaling.speedUp.toFixed(2)}× one (${scaling.one.toFixed(0)} ms one thread, ${scaling.two.toFixed(0)} ms two with twice the work): the ceiling the speed-up is read against\n`);
+  process.stdout.write(
+    `  two threads of plain allocating JavaScript on this machine (best of 3): ${scaling.speedUp.toFixed(2)}× one (${scaling.one.toFixed(0)} ms one thread, ${scaling.two.toFixed(0)} ms two with twice the work): the ceiling the speed-up is read against\n`,
+  );
 }
 
 export async function run(): Promise<void> {

@@ -31,7 +31,12 @@ interface Sample {
 /** One fresh process: wall from spawn to exit, and its own peak RSS (bench/peak-rss.cjs). */
 function once(args: readonly string[], cwd = ROOT): Sample {
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, ['--require', PEAK_RSS, ...args], { cwd, encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, NO_COLOR: '1', TRADELOOP_UI_TOKEN: 'bench' } });
+  const r = spawnSync(process.execPath, ['--require', PEAK_RSS, ...args], {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+    env: { ...process.env, NO_COLOR: '1', TRADELOOP_UI_TOKEN: 'bench' },
+  });
   const ms = performance.now() - t0;
   const rss = /\{"peakRssMb":([\d.]+)\}\s*$/.exec(r.stderr);
   if (rss === null) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr.slice(-2000)}`);
@@ -43,7 +48,10 @@ async function runToFirstPoll(): Promise<number> {
   const cwd = mkdtempSync(join(tmpdir(), 'tradeloop-bench-run-'));
   try {
     const t0 = Date.now();
-    const child = spawn(process.execPath, ['--import', FIRST_REQUEST, BIN, 'run', '--duration', '60s', '--json'], { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', FIRST_REQUEST, BIN, 'run', '--duration', '60s', '--json'], {
+      cwd,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let err = '';
     const at = await new Promise<number>((done, fail) => {
       child.stderr.setEncoding('utf8').on('data', (s: string) => {
@@ -76,9 +84,35 @@ function journalOf(dir: string, name: string, runs: number, orders: number): str
       const at = 1_700_000_000_000 + run * 86_400_000 + i * 60_000;
       const side = i % 2 === 0 ? 'BUY' : 'SELL';
       const ref = `run${run}-${i}`;
-      j.recordDecision({ kind: 'approve', at, intent: { kind: 'place-order', intentId: ref, strategy: run % 2 ? 'sma-eth' : 'sma-cross', market: run % 2 ? 'ETHUSD' : 'BTCUSD', side, type: 'MARKET', ...(side === 'BUY' ? { quoteAmount: '100.00' } : { baseAmount: '0.001' }) } }, { at, request: { ref } });
+      j.recordDecision(
+        {
+          kind: 'approve',
+          at,
+          intent: {
+            kind: 'place-order',
+            intentId: ref,
+            strategy: run % 2 ? 'sma-eth' : 'sma-cross',
+            market: run % 2 ? 'ETHUSD' : 'BTCUSD',
+            side,
+            type: 'MARKET',
+            ...(side === 'BUY' ? { quoteAmount: '100.00' } : { baseAmount: '0.001' }),
+          },
+        },
+        { at, request: { ref } },
+      );
       j.update(ref, at + 100, 'done', { venueId: `o-${ref}`, status: 'FILLED', amountFilled: '0.001' }, { type: 'status' });
-      j.recordFill({ fillId: `f-${ref}`, refId: ref, orderId: `o-${ref}`, market: run % 2 ? 'ETHUSD' : 'BTCUSD', side, amount: '0.001', price: String(99_900 + (i % 50)), commission: '0.1', commissionAsset: 'USD', at: at + 100 });
+      j.recordFill({
+        fillId: `f-${ref}`,
+        refId: ref,
+        orderId: `o-${ref}`,
+        market: run % 2 ? 'ETHUSD' : 'BTCUSD',
+        side,
+        amount: '0.001',
+        price: String(99_900 + (i % 50)),
+        commission: '0.1',
+        commissionAsset: 'USD',
+        at: at + 100,
+      });
     }
   }
   j.checkpoint();
@@ -88,7 +122,9 @@ function journalOf(dir: string, name: string, runs: number, orders: number): str
 
 const line = (label: string, s: Sample, base: Sample, goal: string): void => {
   const rss = Number.isNaN(s.rssMb) ? '    -' : s.rssMb.toFixed(0).padStart(4);
-  process.stdout.write(`${label.padEnd(44)} ${(s.ms / 1000).toFixed(3).padStart(7)} s  ${rss} MB  ${(s.ms / base.ms).toFixed(2).padStart(6)}×  ${goal}\n`);
+  process.stdout.write(
+    `${label.padEnd(44)} ${(s.ms / 1000).toFixed(3).padStart(7)} s  ${rss} MB  ${(s.ms / base.ms).toFixed(2).padStart(6)}×  ${goal}\n`,
+  );
 };
 
 export async function run(): Promise<void> {
@@ -108,8 +144,34 @@ export async function run(): Promise<void> {
       'tradeloop orders (2 runs, 10,000 orders)': [BIN, 'orders', '--journal', runs],
       'tradeloop ctl status (no bot answers)': [BIN, 'ctl', 'status', '--url', 'http://127.0.0.1:59327'],
       'plain loop script (1,000,000 rows)': [join(ROOT, 'bench', 'plain-loop.mjs'), ohlcv, '50', '200', '10'],
-      'tradeloop backtest --json (same file)': [BIN, 'backtest', '--strategy', 'sma-cross', '--data', ohlcv, '--params', 'fast=50,slow=200', '--fee-bps', '10', '--json'],
-      'the same with --price-column close': [BIN, 'backtest', '--strategy', 'sma-cross', '--data', ohlcv, '--price-column', 'close', '--params', 'fast=50,slow=200', '--fee-bps', '10', '--json'],
+      'tradeloop backtest --json (same file)': [
+        BIN,
+        'backtest',
+        '--strategy',
+        'sma-cross',
+        '--data',
+        ohlcv,
+        '--params',
+        'fast=50,slow=200',
+        '--fee-bps',
+        '10',
+        '--json',
+      ],
+      'the same with --price-column close': [
+        BIN,
+        'backtest',
+        '--strategy',
+        'sma-cross',
+        '--data',
+        ohlcv,
+        '--price-column',
+        'close',
+        '--params',
+        'fast=50,slow=200',
+        '--fee-bps',
+        '10',
+        '--json',
+      ],
     };
     const samples = new Map<string, Sample[]>(Object.keys(cases).map((k) => [k, []]));
     const firstPoll: number[] = [];
@@ -123,7 +185,14 @@ export async function run(): Promise<void> {
     process.stdout.write(`fresh processes, medians of ${ROUNDS} interleaved rounds; ratios to node -e 1 unless said\n`);
     line('node -e 1', node, node, '');
     line('tradeloop --help', med.get('tradeloop --help')!, node, 'goal ≤ 2×, ≤ 60 MB');
-    for (const k of ['tradeloop orders (20-row journal)', 'tradeloop positions (20-row journal)', 'tradeloop positions (2 runs, 10,000 fills)', 'tradeloop orders (2 runs, 10,000 orders)', 'tradeloop ctl status (no bot answers)']) line(k, med.get(k)!, node, 'goal ≤ 3×');
+    for (const k of [
+      'tradeloop orders (20-row journal)',
+      'tradeloop positions (20-row journal)',
+      'tradeloop positions (2 runs, 10,000 fills)',
+      'tradeloop orders (2 runs, 10,000 orders)',
+      'tradeloop ctl status (no bot answers)',
+    ])
+      line(k, med.get(k)!, node, 'goal ≤ 3×');
     line('tradeloop run: first price poll', { ms: median(firstPoll), rssMb: Number.NaN }, node, 'goal ≤ 5× (embedded sandbox)');
     line('plain loop script (1,000,000 rows)', plain, node, '');
     const bt = med.get('tradeloop backtest --json (same file)')!;
@@ -131,7 +200,9 @@ export async function run(): Promise<void> {
     process.stdout.write(`backtest --json / plain loop script: ${(bt.ms / plain.ms).toFixed(2)}× (goal ≤ 1×)\n`);
     const col = med.get('the same with --price-column close')!;
     line('the same with --price-column close', col, node, '');
-    process.stdout.write(`--price-column close / without: ${(col.ms / bt.ms).toFixed(2)}× the wall, ${(col.rssMb / bt.rssMb).toFixed(2)}× the peak RSS (goal ≤ 1× both)\n`);
+    process.stdout.write(
+      `--price-column close / without: ${(col.ms / bt.ms).toFixed(2)}× the wall, ${(col.rssMb / bt.rssMb).toFixed(2)}× the peak RSS (goal ≤ 1× both)\n`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -22,7 +22,9 @@ interface Bar {
   fast: number;
   slow: number;
 }
-interface GrademarkArgs { readonly bar: Bar }
+interface GrademarkArgs {
+  readonly bar: Bar;
+}
 type Backtest = (strategy: unknown, frame: unknown) => unknown[];
 
 const require = createRequire(import.meta.url);
@@ -41,7 +43,16 @@ for (let i = 0; i < series.length; i++) {
   slowSum += p[i]! - (i >= SLOW ? p[i - SLOW]! : 0);
   if (i + 1 < SLOW) continue; // grademark has no warm-up: bars start once both averages exist
   const x = p[i]!;
-  rows.push({ time: new Date(series.times[i]!), open: x, high: x, low: x, close: x, volume: 0, fast: fastSum / FAST, slow: slowSum / SLOW });
+  rows.push({
+    time: new Date(series.times[i]!),
+    open: x,
+    high: x,
+    low: x,
+    close: x,
+    volume: 0,
+    fast: fastSum / FAST,
+    slow: slowSum / SLOW,
+  });
 }
 let peak = process.memoryUsage().rss;
 const t0 = performance.now();
@@ -57,4 +68,6 @@ const strategy = {
 const trades = backtest(strategy, frame);
 const ms = performance.now() - t0;
 peak = Math.max(peak, process.memoryUsage().rss);
-process.stdout.write(`${JSON.stringify({ ms, trades: trades.length, points: rows.length, peakRssMb: Math.max(peak, process.resourceUsage().maxRSS * 1024) / 1e6 })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ ms, trades: trades.length, points: rows.length, peakRssMb: Math.max(peak, process.resourceUsage().maxRSS * 1024) / 1e6 })}\n`,
+);

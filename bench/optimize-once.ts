@@ -7,5 +7,6 @@
 import { timeOptimize } from './backtest-replay.js';
 
 const warm = Number(process.argv[2]);
-if (!Number.isInteger(warm) || warm < 1) throw new Error(`WARM: expected a whole number ≥ 1 (results before the steady phase), got ${process.argv[2]}`);
+if (!Number.isInteger(warm) || warm < 1)
+  throw new Error(`WARM: expected a whole number ≥ 1 (results before the steady phase), got ${process.argv[2]}`);
 process.stdout.write(`${JSON.stringify(await timeOptimize(1, warm))}\n`);

@@ -17,7 +17,9 @@ import { walkSeries } from './backtest-replay.js';
 const workers = Number(process.argv[2]);
 const combos = Number(process.argv[3]);
 if (!Number.isInteger(workers) || workers < 0 || !Number.isInteger(combos) || combos < 40 || combos % 40 !== 0) {
-  throw new Error(`usage: optimize-shared-once.ts WORKERS COMBOS (WORKERS 0 for the main thread only, COMBOS a multiple of 40), got ${process.argv.slice(2).join(' ')}`);
+  throw new Error(
+    `usage: optimize-shared-once.ts WORKERS COMBOS (WORKERS 0 for the main thread only, COMBOS a multiple of 40), got ${process.argv.slice(2).join(' ')}`,
+  );
 }
 const slows = combos / 40;
 const grid = parseGrid(`fast=10..49,slow=${slows === 1 ? '200' : `200..${199 + slows}`}`);
@@ -27,7 +29,16 @@ let failed: number;
 let workerCode: unknown;
 if (workers === 0) {
   const definition = await loadStrategy('sma-cross');
-  const ctx = { strategy: 'sma-cross', source: series.source, times: series.times, prices: series.prices, baseParams: {}, feeBps: 10, slippageBps: 0, initial: { USD: '10000' } };
+  const ctx = {
+    strategy: 'sma-cross',
+    source: series.source,
+    times: series.times,
+    prices: series.prices,
+    baseParams: {},
+    feeBps: 10,
+    slippageBps: 0,
+    initial: { USD: '10000' },
+  };
   const results: JobResult[] = [];
   for (const [id, params] of grid.combinations.entries()) {
     const job: Job = { id, params, start: 0, end: series.length };
@@ -40,4 +51,6 @@ if (workers === 0) {
   workerCode = result.workerCode;
 }
 const wall = performance.now() - t0;
-process.stdout.write(`${JSON.stringify({ workers, combinations: grid.combinations.length, failed, wall, peakRssMb: process.resourceUsage().maxRSS / 1024, workerCode })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ workers, combinations: grid.combinations.length, failed, wall, peakRssMb: process.resourceUsage().maxRSS / 1024, workerCode })}\n`,
+);

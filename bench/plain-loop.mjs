@@ -43,4 +43,6 @@ for (let i = 0; i < n; i++) {
   prevDiff = diff;
 }
 const equity = cash + base * closes[n - 1];
-process.stdout.write(`${JSON.stringify({ points: n, round_trips: trips, equity: Number(equity.toFixed(2)), first: times[0], last: times[n - 1] })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ points: n, round_trips: trips, equity: Number(equity.toFixed(2)), first: times[0], last: times[n - 1] })}\n`,
+);

@@ -64,11 +64,19 @@ export async function run(): Promise<void> {
   const single = await timed(() => runBacktest({ definition: smaCross, params, series: one, figuresOnly: true }));
   const portfolio = await timed(() => runPortfolioBacktest({ strategies, series }));
   const rate = (ms: number): string => `${(TOTAL / (ms / 1000) / 1e6).toFixed(2)} M events/s`;
-  process.stdout.write(`single strategy, 1 market × ${TOTAL.toLocaleString('en-US')} points: ${single.warmMs.toFixed(0)} ms warm (${rate(single.warmMs)})\n`);
-  process.stdout.write(`portfolio, ${MARKETS.length} strategies × ${MARKETS.length} markets × ${each.toLocaleString('en-US')} points: ${portfolio.warmMs.toFixed(0)} ms warm (${rate(portfolio.warmMs)})\n`);
+  process.stdout.write(
+    `single strategy, 1 market × ${TOTAL.toLocaleString('en-US')} points: ${single.warmMs.toFixed(0)} ms warm (${rate(single.warmMs)})\n`,
+  );
+  process.stdout.write(
+    `portfolio, ${MARKETS.length} strategies × ${MARKETS.length} markets × ${each.toLocaleString('en-US')} points: ${portfolio.warmMs.toFixed(0)} ms warm (${rate(portfolio.warmMs)})\n`,
+  );
   process.stdout.write(`  throughput ratio portfolio/single: ${(single.warmMs / portfolio.warmMs).toFixed(2)} (target ≥ 0.8)\n`);
-  process.stdout.write(`  peak RSS seen: single ${(single.peakRss / 2 ** 20).toFixed(0)} MB, after the portfolio runs ${(portfolio.peakRss / 2 ** 20).toFixed(0)} MB (same process: the second includes the first's heap)\n`);
+  process.stdout.write(
+    `  peak RSS seen: single ${(single.peakRss / 2 ** 20).toFixed(0)} MB, after the portfolio runs ${(portfolio.peakRss / 2 ** 20).toFixed(0)} MB (same process: the second includes the first's heap)\n`,
+  );
   const m1 = mergeHeap([{ market: 'BTCUSD', times: one.times, prices: one.prices, source: one.source }]);
   const m4 = mergeHeap(series);
-  process.stdout.write(`  merge alone: 1 market ${m1.ms.toFixed(1)} ms (heap +${(m1.heapGrowth / 1024).toFixed(0)} KB), 4 markets ${m4.ms.toFixed(1)} ms (heap +${(m4.heapGrowth / 1024).toFixed(0)} KB) for ${TOTAL.toLocaleString('en-US')} events\n`);
+  process.stdout.write(
+    `  merge alone: 1 market ${m1.ms.toFixed(1)} ms (heap +${(m1.heapGrowth / 1024).toFixed(0)} KB), 4 markets ${m4.ms.toFixed(1)} ms (heap +${(m4.heapGrowth / 1024).toFixed(0)} KB) for ${TOTAL.toLocaleString('en-US')} events\n`,
+  );
 }

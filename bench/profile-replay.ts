@@ -17,15 +17,34 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-interface ProfileNode { id: number; callFrame: { functionName: string; url: string }; children?: number[] }
-interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[]; startTime: number }
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string };
+  children?: number[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+  startTime: number;
+}
 
 const STAGES: readonly string[] = [
-  'decide src/risk/gate.ts', 'place src/exec/order-executor.ts', 'placeOrderSync src/fills/point/venue.ts',
-  'matchOpen src/fills/point/market.ts', 'ingest src/exec/fill-tracker.ts', 'onReport src/engine/engine.ts',
-  'onReport src/strategy/position.ts', 'enter src/strategy/position.ts', 'exitAll src/strategy/position.ts',
-  'add backtest/round-trips.ts', 'recordDecision src/exec/memory-journal.ts', 'forgetFinished src/exec/memory-journal.ts',
-  'stamp src/engine/strategy-runner.ts', 'emitAccount src/fills/point/replay-source.ts', 'computeMetrics backtest/metrics.ts',
+  'decide src/risk/gate.ts',
+  'place src/exec/order-executor.ts',
+  'placeOrderSync src/fills/point/venue.ts',
+  'matchOpen src/fills/point/market.ts',
+  'ingest src/exec/fill-tracker.ts',
+  'onReport src/engine/engine.ts',
+  'onReport src/strategy/position.ts',
+  'enter src/strategy/position.ts',
+  'exitAll src/strategy/position.ts',
+  'add backtest/round-trips.ts',
+  'recordDecision src/exec/memory-journal.ts',
+  'forgetFinished src/exec/memory-journal.ts',
+  'stamp src/engine/strategy-runner.ts',
+  'emitAccount src/fills/point/replay-source.ts',
+  'computeMetrics backtest/metrics.ts',
 ];
 
 async function child(runs: number, skip: number): Promise<void> {
@@ -87,10 +106,17 @@ function analyse(file: string, runs: { ms: number; intents: number; warm: boolea
     }
   }
   const perRun = (us: number): string => `${(us / 1000 / warm.length).toFixed(1).padStart(7)} ms/run`;
-  const top = (m: Map<string, number>, n: number): string => [...m].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => `  ${perRun(v)}  ${k}`).join('\n');
+  const top = (m: Map<string, number>, n: number): string =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([k, v]) => `  ${perRun(v)}  ${k}`)
+      .join('\n');
   const intents = warm.reduce((s, r) => s + r.intents, 0);
   const wall = warm.reduce((s, r) => s + r.ms, 0) / warm.length;
-  process.stdout.write(`${warm.length} warm runs, ${wall.toFixed(0)} ms a run (wall, under the profiler), ${(intents / warm.length).toFixed(0)} intents a run; sampled ${(total / 1000 / warm.length).toFixed(0)} ms a run\n`);
+  process.stdout.write(
+    `${warm.length} warm runs, ${wall.toFixed(0)} ms a run (wall, under the profiler), ${(intents / warm.length).toFixed(0)} intents a run; sampled ${(total / 1000 / warm.length).toFixed(0)} ms a run\n`,
+  );
   process.stdout.write(`self time by file\n${top(byFile, 40)}\nself time by function\n${top(byFn, 40)}\n`);
   process.stdout.write('intent-path stages, inclusive, per intent\n');
   for (const s of STAGES) {
@@ -108,9 +134,15 @@ if (mode === '--child') {
   const dir = mkdtempSync(join(tmpdir(), 'tradeloop-prof-'));
   try {
     const self = fileURLToPath(import.meta.url);
-    const r = spawnSync(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval', '100', '--import', 'tsx', self, '--child', String(runs), String(skip)], { encoding: 'utf8', maxBuffer: 1 << 26 });
+    const r = spawnSync(
+      process.execPath,
+      ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval', '100', '--import', 'tsx', self, '--child', String(runs), String(skip)],
+      { encoding: 'utf8', maxBuffer: 1 << 26 },
+    );
     if (r.status !== 0) throw new Error(`the profiled run exited with ${r.status}: ${r.stderr}`);
-    const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort();
+    const files = readdirSync(dir)
+      .filter((f) => f.endsWith('.cpuprofile'))
+      .sort();
     analyse(join(dir, files[0]!), JSON.parse(r.stdout) as Parameters<typeof analyse>[1]);
     if (process.env.PROFILE_OUT) copyFileSync(join(dir, files[0]!), process.env.PROFILE_OUT);
   } finally {

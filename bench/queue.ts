@@ -47,10 +47,15 @@ function workerProc(url: string): Promise<ChildProcess> {
 }
 
 async function stop(children: ChildProcess[]): Promise<void> {
-  await Promise.all(children.map((c) => new Promise((r) => {
-    c.once('exit', r);
-    c.kill('SIGTERM');
-  })));
+  await Promise.all(
+    children.map(
+      (c) =>
+        new Promise((r) => {
+          c.once('exit', r);
+          c.kill('SIGTERM');
+        }),
+    ),
+  );
 }
 
 export async function run(): Promise<void> {
@@ -64,7 +69,16 @@ export async function run(): Promise<void> {
   try {
     // (1) overhead per trial: 200 trivial trials, one worker in this process
     const tiny = walk(40, 1);
-    const ctx: JobContext = { strategy: 'sma-cross', source: tiny.source, times: tiny.times, prices: tiny.prices, baseParams: {}, feeBps: 10, slippageBps: 0, initial: { USD: '10000' } };
+    const ctx: JobContext = {
+      strategy: 'sma-cross',
+      source: tiny.source,
+      times: tiny.times,
+      prices: tiny.prices,
+      baseParams: {},
+      feeBps: 10,
+      slippageBps: 0,
+      initial: { USD: '10000' },
+    };
     const grid = parseGrid('fast=2..21:1,slow=22..31:1');
     const jobs: Job[] = grid.combinations.map((params, id) => ({ id, params, start: 0, end: tiny.length }));
     const def = await loadStrategy('sma-cross');
@@ -81,7 +95,9 @@ export async function run(): Promise<void> {
     await runJobsOnQueue({ ...ctx, feeBps: 11 }, jobs.slice(0, 1), { target, env: {}, pollMs: 50 });
     const single = performance.now() - t;
     await worker.close();
-    process.stdout.write(`trivial trial (${tiny.length} points), ${jobs.length} trials, 1 worker: ${queued.toFixed(2)} ms per trial through the queue, ${inThread.toFixed(2)} ms in this thread: overhead ${(queued - inThread).toFixed(2)} ms per trial (target ≤ 5 ms)\n`);
+    process.stdout.write(
+      `trivial trial (${tiny.length} points), ${jobs.length} trials, 1 worker: ${queued.toFixed(2)} ms per trial through the queue, ${inThread.toFixed(2)} ms in this thread: overhead ${(queued - inThread).toFixed(2)} ms per trial (target ≤ 5 ms)\n`,
+    );
     process.stdout.write(`one trial alone, enqueue to result (flow add, worker pick-up, result, notice): ${single.toFixed(1)} ms\n`);
 
     // (2) a heavier grid: 1 then 2 worker processes, beside the local optimizer
@@ -101,22 +117,39 @@ export async function run(): Promise<void> {
       // every process loads the strategy, fetches the series and warms its compiler on the same grid
       // (at another fee, so no result is reused) before the clock starts: a cold process spends more
       // on compiling than a 20,000-point trial costs, which would hide what a second worker adds
-      await runOptimize({ strategy: 'sma-cross', series: big, grid: heavy, metric: 'sharpe', feeBps: 11, runJobs: (c, j, p) => runJobsOnQueue(c, j, { target, env: {}, pollMs: 50 }, p) });
+      await runOptimize({
+        strategy: 'sma-cross',
+        series: big,
+        grid: heavy,
+        metric: 'sharpe',
+        feeBps: 11,
+        runJobs: (c, j, p) => runJobsOnQueue(c, j, { target, env: {}, pollMs: 50 }, p),
+      });
       t = performance.now();
-      await runOptimize({ strategy: 'sma-cross', series: big, grid: heavy, metric: 'sharpe', runJobs: (c, j, p) => runJobsOnQueue(c, j, { target, env: {}, pollMs: 50 }, p) });
+      await runOptimize({
+        strategy: 'sma-cross',
+        series: big,
+        grid: heavy,
+        metric: 'sharpe',
+        runJobs: (c, j, p) => runJobsOnQueue(c, j, { target, env: {}, pollMs: 50 }, p),
+      });
       fleet[n] = Math.min(fleet[n]!, performance.now() - t);
       await stop(procs);
     }
     const trials = heavy.combinations.length;
     const load = loadavg()[0]!.toFixed(2);
-    process.stdout.write(`grid of ${trials} trials × ${big.length.toLocaleString('en-US')} points: best of 2: queue 1 worker process ${fleet[1]!.toFixed(0)} ms, 2 worker processes ${fleet[2]!.toFixed(0)} ms (${(fleet[1]! / fleet[2]!).toFixed(2)}× faster, target ≥ 1.5×); local optimizer 1 thread ${local[1]!.toFixed(0)} ms, 2 threads ${local[2]!.toFixed(0)} ms (${(local[1]! / local[2]!).toFixed(2)}×); ${availableParallelism()} cores, load average ${load} when it ran\n`);
+    process.stdout.write(
+      `grid of ${trials} trials × ${big.length.toLocaleString('en-US')} points: best of 2: queue 1 worker process ${fleet[1]!.toFixed(0)} ms, 2 worker processes ${fleet[2]!.toFixed(0)} ms (${(fleet[1]! / fleet[2]!).toFixed(2)}× faster, target ≥ 1.5×); local optimizer 1 thread ${local[1]!.toFixed(0)} ms, 2 threads ${local[2]!.toFixed(0)} ms (${(local[1]! / local[2]!).toFixed(2)}×); ${availableParallelism()} cores, load average ${load} when it ran\n`,
+    );
 
     // (3) projection: W workers finish T trials in about T × (trial + overhead) / W until Redis's
     // per-trial work (about 10 round trips) becomes the bound
     const perTrial = fleet[1]! / trials;
     const overhead = Math.max(0.05, queued - inThread);
     const limit = Math.floor(perTrial / overhead);
-    process.stdout.write(`projection: a trial here costs ${perTrial.toFixed(0)} ms of which about ${overhead.toFixed(2)} ms is the queue; one Redis serves about ${limit} such workers before its round trips bound the grid (more for longer trials, fewer for trivial ones)\n`);
+    process.stdout.write(
+      `projection: a trial here costs ${perTrial.toFixed(0)} ms of which about ${overhead.toFixed(2)} ms is the queue; one Redis serves about ${limit} such workers before its round trips bound the grid (more for longer trials, fewer for trivial ones)\n`,
+    );
   } finally {
     flush.disconnect();
     await server.stop();

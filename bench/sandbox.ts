@@ -65,7 +65,9 @@ function snapshotCost(sim: SimPlatform): void {
     const restored = new SimPlatform({ clock: new TestClock(sim.now()), restore: loadState(file)! });
     const restoreMs = performance.now() - t;
     const records = `${restored.orders().length} orders, ${restored.quoteExecutions().length} quote executions, ${restored.allTransfers().length} transfers`;
-    process.stdout.write(`state snapshot: ${(statSync(file).size / 1_048_576).toFixed(1)} MB for ${records}; save ${saveMs.toFixed(0)} ms, restore ${restoreMs.toFixed(0)} ms\n`);
+    process.stdout.write(
+      `state snapshot: ${(statSync(file).size / 1_048_576).toFixed(1)} MB for ${records}; save ${saveMs.toFixed(0)} ms, restore ${restoreMs.toFixed(0)} ms\n`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -76,12 +78,28 @@ export async function run(): Promise<void> {
   const pool = new Pool(sandbox.url, { connections: CONNECTIONS, keepAliveTimeout: 30_000 });
   try {
     const form = 'grant_type=client_credentials&client_id=tradeloop-local&client_secret=tradeloop-local-secret';
-    const tokenText = await expectOk(pool.request({ method: 'POST', path: '/oauth2/token', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form }));
+    const tokenText = await expectOk(
+      pool.request({ method: 'POST', path: '/oauth2/token', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form }),
+    );
     const auth = `Bearer ${(JSON.parse(tokenText) as { access_token: string }).access_token}`;
     const get = (path: string) => async (): Promise<void> => void (await expectOk(pool.request({ method: 'GET', path })));
     const pair = async (i: number): Promise<void> => {
-      const body = JSON.stringify({ side: 'BUY', market: 'ETHUSD', type: 'LIMIT', price: '100', base_amount: '0.01', ref_id: `bench-${i}-${Math.floor(performance.now() * 1000)}` });
-      const created = await expectOk(pool.request({ method: 'POST', path: '/v2/profiles/default/orders', headers: { authorization: auth, 'content-type': 'application/json' }, body }));
+      const body = JSON.stringify({
+        side: 'BUY',
+        market: 'ETHUSD',
+        type: 'LIMIT',
+        price: '100',
+        base_amount: '0.01',
+        ref_id: `bench-${i}-${Math.floor(performance.now() * 1000)}`,
+      });
+      const created = await expectOk(
+        pool.request({
+          method: 'POST',
+          path: '/v2/profiles/default/orders',
+          headers: { authorization: auth, 'content-type': 'application/json' },
+          body,
+        }),
+      );
       const id = (JSON.parse(created) as { id: string }).id;
       await expectOk(pool.request({ method: 'DELETE', path: `/v2/profiles/default/orders/${id}`, headers: { authorization: auth } }));
     };
@@ -92,7 +110,14 @@ export async function run(): Promise<void> {
     process.stdout.write(line('GetTicker BTCUSD', await measure(10_000, get('/v2/markets/BTCUSD/ticker')), 'req', 2000));
     process.stdout.write(line('CreateOrder+CancelOrder', await measure(4_000, pair), 'pairs', 500));
     const post = async (path: string, body: unknown): Promise<string> =>
-      expectOk(pool.request({ method: 'POST', path, headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify(body) }));
+      expectOk(
+        pool.request({
+          method: 'POST',
+          path,
+          headers: { authorization: auth, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        }),
+      );
     const quoteExec = async (i: number): Promise<void> => {
       const quotes = await expectOk(pool.request({ method: 'GET', path: '/v2/quotes?markets=BTCUSD', headers: { authorization: auth } }));
       const buy = (JSON.parse(quotes) as { items: Array<{ id: string; side: string }> }).items.find((q) => q.side === 'BUY')!;
@@ -100,7 +125,14 @@ export async function run(): Promise<void> {
     };
     process.stdout.write(line('ListQuotes+QuoteExecution', await measure(4_000, quoteExec), 'pairs', 500));
     const bot = (JSON.parse(await post('/v2/profiles', { nickname: 'bench-bot' })) as { id: string }).id;
-    const transfer = async (i: number): Promise<void> => void (await post('/v2/transfer/internal', { from_profile_id: 'default', to_profile_id: bot, asset: 'USD', amount: '1', ref_id: `bench-t-${i}` }));
+    const transfer = async (i: number): Promise<void> =>
+      void (await post('/v2/transfer/internal', {
+        from_profile_id: 'default',
+        to_profile_id: bot,
+        asset: 'USD',
+        amount: '1',
+        ref_id: `bench-t-${i}`,
+      }));
     process.stdout.write(line('CreateInternalTransfer', await measure(4_000, transfer), 'req', 500));
     snapshotCost(sandbox.sim);
     const heapMb = process.memoryUsage().heapUsed / 1_048_576;

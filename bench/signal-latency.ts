@@ -41,7 +41,17 @@ const everyPrice = defineStrategy({
   params: z.object({}),
   markets: ['BTCUSD'],
   create: () => ({
-    onEvent: (e) => (e.kind === 'price' ? { kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.001', price: (Math.floor(e.price * 0.999 * 100) / 100).toFixed(2) } : undefined),
+    onEvent: (e) =>
+      e.kind === 'price'
+        ? {
+            kind: 'place-order',
+            market: 'BTCUSD',
+            side: 'BUY',
+            type: 'LIMIT',
+            baseAmount: '0.001',
+            price: (Math.floor(e.price * 0.999 * 100) / 100).toFixed(2),
+          }
+        : undefined,
   }),
 });
 
@@ -53,17 +63,33 @@ function platform(): Promise<Server> {
     req.on('end', () => {
       res.setHeader('content-type', 'application/json');
       if (req.url?.startsWith('/oauth2/token')) {
-        res.end(JSON.stringify({ access_token: 'bench-token', expires_in: 3599, token_type: 'bearer', scope: 'exchange:read_order exchange:write_order funding:read_profile' }));
+        res.end(
+          JSON.stringify({
+            access_token: 'bench-token',
+            expires_in: 3599,
+            token_type: 'bearer',
+            scope: 'exchange:read_order exchange:write_order funding:read_profile',
+          }),
+        );
         return;
       }
       // a complete Order record for the order sent (its size and price echoed): an answer missing
       // them is malformed, an unknown outcome the executor resolves by ref_id, and the order would
       // stay reserved in the risk view, so every later signal paid for all earlier ones
       const sent = JSON.parse(body || '{}') as { ref_id?: string; base_amount?: string; price?: string };
-      res.end(JSON.stringify({
-        id: `o-${++n}`, ref_id: sent.ref_id, status: 'OPEN', side: 'BUY', market: 'BTCUSD', type: 'LIMIT',
-        base_amount: sent.base_amount ?? '0.001', price: sent.price ?? '1.00', amount_filled: '0',
-      }));
+      res.end(
+        JSON.stringify({
+          id: `o-${++n}`,
+          ref_id: sent.ref_id,
+          status: 'OPEN',
+          side: 'BUY',
+          market: 'BTCUSD',
+          type: 'LIMIT',
+          base_amount: sent.base_amount ?? '0.001',
+          price: sent.price ?? '1.00',
+          amount_filled: '0',
+        }),
+      );
     });
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
@@ -77,14 +103,18 @@ function hangingReceiver(): Promise<{ server: TcpServer; url: string; close(): v
     s.on('error', () => undefined);
     s.on('close', () => sockets.delete(s));
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
-    server,
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    close: () => {
-      for (const s of sockets) s.destroy();
-      server.close();
-    },
-  })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        server,
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+        close: () => {
+          for (const s of sockets) s.destroy();
+          server.close();
+        },
+      }),
+    ),
+  );
 }
 
 export async function run(): Promise<void> {
@@ -97,13 +127,19 @@ export async function run(): Promise<void> {
   }
   const hanging = { notes };
   process.stdout.write(`notifier during that run: ${hanging.notes}\n`);
-  process.stdout.write(`targets: p50 ≤ 100, p99 ≤ 500, p99.9 ≤ 2000 (goal p50 ≤ 50, p99 ≤ 250), with or without a hanging webhook receiver\n`);
-  process.stdout.write('one JSON.parse per response shared by all strategies: asserted by test/streams/one-parse.test.ts (not counted here)\n');
+  process.stdout.write(
+    `targets: p50 ≤ 100, p99 ≤ 500, p99.9 ≤ 2000 (goal p50 ≤ 50, p99 ≤ 250), with or without a hanging webhook receiver\n`,
+  );
+  process.stdout.write(
+    'one JSON.parse per response shared by all strategies: asserted by test/streams/one-parse.test.ts (not counted here)\n',
+  );
 }
 
 function report(label: string, lat: Float64Array): void {
   const q = (p: number): string => (lat[Math.min(lat.length - 1, Math.floor(p * lat.length))] as number).toFixed(1);
-  process.stdout.write(`signal → order body handed to the HTTP client, ${label}, ${SIGNALS} signals after ${WARMUP} warm-up (µs): p50 ${q(0.5)}  p99 ${q(0.99)}  p99.9 ${q(0.999)}  max ${q(1)}\n`);
+  process.stdout.write(
+    `signal → order body handed to the HTTP client, ${label}, ${SIGNALS} signals after ${WARMUP} warm-up (µs): p50 ${q(0.5)}  p99 ${q(0.99)}  p99.9 ${q(0.999)}  max ${q(1)}\n`,
+  );
 }
 
 async function measure(withWebhooks: boolean): Promise<{ lat: Float64Array; notes: string }> {
@@ -113,8 +149,16 @@ async function measure(withWebhooks: boolean): Promise<{ lat: Float64Array; note
   let handedAt = 0n;
   const fast = { name: 'bench', pattern: '*', ratePerSec: 1e9, burst: 1e9 };
   const api = createApiClient({
-    apiUrl: `${url}/v2`, tokenUrl: `${url}/oauth2/token`, clientId: 'tradeloop-local', clientSecret: 'tradeloop-local-secret', localCredential: true,
-    scopes: ['exchange:read_order', 'exchange:write_order', 'funding:read_profile'], clock, budgets: [], defaultBudget: fast, rateLimitSafety: 1,
+    apiUrl: `${url}/v2`,
+    tokenUrl: `${url}/oauth2/token`,
+    clientId: 'tradeloop-local',
+    clientSecret: 'tradeloop-local-secret',
+    localCredential: true,
+    scopes: ['exchange:read_order', 'exchange:write_order', 'funding:read_profile'],
+    clock,
+    budgets: [],
+    defaultBudget: fast,
+    rateLimitSafety: 1,
     onRequest: (e) => {
       if (e.operation === 'CreateOrder') handedAt = process.hrtime.bigint();
     },
@@ -131,7 +175,18 @@ async function measure(withWebhooks: boolean): Promise<{ lat: Float64Array; note
   );
   const { account, gate, engine } = kernel;
   const receiver = withWebhooks ? await hangingReceiver() : undefined;
-  const notifier = receiver && new Notifier({ clock, url: receiver.url, secret: 'bench-webhook-secret-0123', events: ['fill'], capacity: 1_000, timeoutMs: 5_000, maxAttempts: 6, source: 'bench' });
+  const notifier =
+    receiver &&
+    new Notifier({
+      clock,
+      url: receiver.url,
+      secret: 'bench-webhook-secret-0123',
+      events: ['fill'],
+      capacity: 1_000,
+      timeoutMs: 5_000,
+      maxAttempts: 6,
+      source: 'bench',
+    });
   // one notification per decision, as a fill would make: queued by the same synchronous path as a live run's
   const sub = notifier && kernel.decisions$.subscribe((d) => notifier.notify('fill', { refId: d.intent.intentId, at: d.at }));
   const decoder = new ResponseDecoder();
@@ -153,7 +208,9 @@ async function measure(withWebhooks: boolean): Promise<{ lat: Float64Array; note
   lat.sort();
   if (journal.intents({ limit: 1 }).length === 0) throw new Error('no journal rows written');
   const stats = notifier?.stats();
-  const notes = stats ? `queued ${stats.queued} (cap ${stats.capacity}), dropped ${stats.dropped}, sent ${stats.sent}, failed attempts ${stats.failedAttempts}` : '';
+  const notes = stats
+    ? `queued ${stats.queued} (cap ${stats.capacity}), dropped ${stats.dropped}, sent ${stats.sent}, failed attempts ${stats.failedAttempts}`
+    : '';
   sub?.unsubscribe();
   notifier?.close();
   receiver?.close();

@@ -62,12 +62,24 @@ const gc = (): void => (globalThis as { gc?: () => void }).gc?.();
 export async function runSoak(o: SoakOptions): Promise<SoakResult> {
   const wall = new LiveClock();
   const clock = new ScaledClock(Date.UTC(2025, 7, 1), o.speed);
-  const sandbox = await startSandbox({ clock, wallClock: clock, seed: 21, funding: { USD: '1000000' }, rateLimits: {}, faults: parseFaults(o.faults) });
+  const sandbox = await startSandbox({
+    clock,
+    wallClock: clock,
+    seed: 21,
+    funding: { USD: '1000000' },
+    rateLimits: {},
+    faults: parseFaults(o.faults),
+  });
   const byOp: Record<string, number> = {};
   let status429 = 0;
   const budget = new RequestBudget({ clock });
   const api = createApiClient({
-    apiUrl: sandbox.apiUrl, tokenUrl: sandbox.tokenUrl, clientId: LOCAL_CLIENT_ID, clientSecret: LOCAL_CLIENT_SECRET, localCredential: true, clock,
+    apiUrl: sandbox.apiUrl,
+    tokenUrl: sandbox.tokenUrl,
+    clientId: LOCAL_CLIENT_ID,
+    clientSecret: LOCAL_CLIENT_SECRET,
+    localCredential: true,
+    clock,
     onRequest: (e) => budget.observe(e),
     onResponse: (e) => {
       byOp[e.operation] = (byOp[e.operation] ?? 0) + 1;
@@ -84,11 +96,33 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
   const s = config.streams;
   const profileId = sandbox.sim.profiles.defaultId;
   const source = new PollingMarketSource({
-    api, clock, profileId, budget,
-    intervals: { pricesMs: s.prices_ms, tickerMs: s.ticker_ms, bookMs: s.book_ms, quotesMs: s.quotes_ms, balancesMs: s.balances_ms, ordersMs: s.orders_ms, fillsMs: s.orders_ms, quoteExecutionsMs: s.orders_ms },
+    api,
+    clock,
+    profileId,
+    budget,
+    intervals: {
+      pricesMs: s.prices_ms,
+      tickerMs: s.ticker_ms,
+      bookMs: s.book_ms,
+      quotesMs: s.quotes_ms,
+      balancesMs: s.balances_ms,
+      ordersMs: s.orders_ms,
+      fillsMs: s.orders_ms,
+      quoteExecutionsMs: s.orders_ms,
+    },
   });
   const journal = new Journal(join(mkdtempSync(join(tmpdir(), 'tradeloop-soak-')), 'journal.sqlite'));
-  const run = new LiveRun({ clock, venue: new RestVenue(api, profileId), source, journal, config, environment: 'soak', refPrefix: 'soak', log: silentLogger(), strategies: runnersFor(loaded) });
+  const run = new LiveRun({
+    clock,
+    venue: new RestVenue(api, profileId),
+    source,
+    journal,
+    config,
+    environment: 'soak',
+    refPrefix: 'soak',
+    log: silentLogger(),
+    strategies: runnersFor(loaded),
+  });
   const loop = monitorEventLoopDelay({ resolution: 10 });
   const whole = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
@@ -102,7 +136,14 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     await clock.sleep(Math.max(0, next - clock.now()));
     gc();
     const m = process.memoryUsage();
-    const sample = { simHours: (clock.now() - t0) / 3_600_000, wallSeconds: (wall.now() - started) / 1000, heapMb: m.heapUsed / 2 ** 20, rssMb: m.rss / 2 ** 20, loopP99Ms: loop.percentile(99) / 1e6, requests: Object.values(byOp).reduce((a, b) => a + b, 0) };
+    const sample = {
+      simHours: (clock.now() - t0) / 3_600_000,
+      wallSeconds: (wall.now() - started) / 1000,
+      heapMb: m.heapUsed / 2 ** 20,
+      rssMb: m.rss / 2 ** 20,
+      loopP99Ms: loop.percentile(99) / 1e6,
+      requests: Object.values(byOp).reduce((a, b) => a + b, 0),
+    };
     loop.reset();
     samples.push(sample);
     o.onSample?.(sample);
@@ -116,8 +157,16 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
   await sandbox.close();
   journal.close();
   return {
-    samples, requestsByOperation: byOp, status429, injected429, faultsInjected,
-    loopP99Ms: whole.percentile(99) / 1e6, loopMaxMs: whole.max / 1e6,
-    intents: summary.intents, ordersPlaced: summary.ordersPlaced, fills: summary.fills, unresolved: summary.unresolved,
+    samples,
+    requestsByOperation: byOp,
+    status429,
+    injected429,
+    faultsInjected,
+    loopP99Ms: whole.percentile(99) / 1e6,
+    loopMaxMs: whole.max / 1e6,
+    intents: summary.intents,
+    ordersPlaced: summary.ordersPlaced,
+    fills: summary.fills,
+    unresolved: summary.unresolved,
   };
 }

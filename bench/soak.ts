@@ -13,7 +13,11 @@ const { values } = parseArgs({
   options: {
     hours: { type: 'string', default: '24' },
     speed: { type: 'string', default: '60' },
-    faults: { type: 'string', default: 'error5xx=0.01,drop=0.005,truncate=0.005,malformed=0.002,commit-drop@CreateOrder=0.02,commit-5xx@CreateQuoteExecution=0.02,seed=3' },
+    faults: {
+      type: 'string',
+      default:
+        'error5xx=0.01,drop=0.005,truncate=0.005,malformed=0.002,commit-drop@CreateOrder=0.02,commit-5xx@CreateQuoteExecution=0.02,seed=3',
+    },
     'sample-min': { type: 'string', default: '30' },
     'warmup-hours': { type: 'string', default: '2' },
   },
@@ -33,8 +37,16 @@ const out = (s: string): void => void process.stdout.write(`${s}\n`);
 out(`soak: ${hours} simulated hours at ${speed}× (≈ ${((hours * 60) / speed).toFixed(0)} min wall), faults ${values.faults}`);
 out('sim h    wall s   heap MB   rss MB   loop p99 ms   requests');
 const row = (s: SoakSample): void =>
-  out(`${s.simHours.toFixed(2).padStart(5)} ${s.wallSeconds.toFixed(0).padStart(8)} ${s.heapMb.toFixed(2).padStart(9)} ${s.rssMb.toFixed(1).padStart(8)} ${s.loopP99Ms.toFixed(1).padStart(13)} ${String(s.requests).padStart(10)}`);
-const r = await runSoak({ hours, speed, faults: values.faults ?? '', sampleMinutes: positive('sample-min', values['sample-min']), onSample: row });
+  out(
+    `${s.simHours.toFixed(2).padStart(5)} ${s.wallSeconds.toFixed(0).padStart(8)} ${s.heapMb.toFixed(2).padStart(9)} ${s.rssMb.toFixed(1).padStart(8)} ${s.loopP99Ms.toFixed(1).padStart(13)} ${String(s.requests).padStart(10)}`,
+  );
+const r = await runSoak({
+  hours,
+  speed,
+  faults: values.faults ?? '',
+  sampleMinutes: positive('sample-min', values['sample-min']),
+  onSample: row,
+});
 
 /** Least-squares slope of heap (MB) over simulated hours, after warm-up. */
 function slope(samples: readonly SoakSample[]): number {
@@ -55,11 +67,25 @@ const after = r.samples.filter((s) => s.simHours >= warmup);
 const growth = slope(after);
 const own429 = r.status429 - r.injected429;
 out('');
-out(`requests per endpoint: ${Object.entries(r.requestsByOperation).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ')}`);
-out(`intents ${r.intents}, orders placed ${r.ordersPlaced}, fills ${r.fills}, unresolved at the end ${r.unresolved}, faults injected ${r.faultsInjected}`);
-out(`heap after warm-up (${warmup} h): ${after[0]?.heapMb.toFixed(2)} → ${after.at(-1)?.heapMb.toFixed(2)} MB, slope ${growth.toFixed(3)} MB per simulated hour (target < 1)`);
+out(
+  `requests per endpoint: ${Object.entries(r.requestsByOperation)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ')}`,
+);
+out(
+  `intents ${r.intents}, orders placed ${r.ordersPlaced}, fills ${r.fills}, unresolved at the end ${r.unresolved}, faults injected ${r.faultsInjected}`,
+);
+out(
+  `heap after warm-up (${warmup} h): ${after[0]?.heapMb.toFixed(2)} → ${after.at(-1)?.heapMb.toFixed(2)} MB, slope ${growth.toFixed(3)} MB per simulated hour (target < 1)`,
+);
 out(`429 responses: ${r.status429} (${r.injected429} injected, ${own429} from our pacing; target 0)`);
 out(`event-loop delay over the run: p99 ${r.loopP99Ms.toFixed(1)} ms, max ${r.loopMaxMs.toFixed(1)} ms (target p99 < 50)`);
-const missed = [growth >= 1 && 'heap growth', own429 > 0 && '429s', r.loopP99Ms >= 50 && 'event-loop delay', r.unresolved > 0 && 'unresolved intents'].filter(Boolean);
+const missed = [
+  growth >= 1 && 'heap growth',
+  own429 > 0 && '429s',
+  r.loopP99Ms >= 50 && 'event-loop delay',
+  r.unresolved > 0 && 'unresolved intents',
+].filter(Boolean);
 out(missed.length ? `MISSED: ${missed.join(', ')}` : 'all targets met');
 process.exitCode = missed.length ? 1 : 0;

@@ -32,7 +32,13 @@ const api = simMarketDataApi(sim, {
 });
 const source = new PollingMarketSource({ api, clock, intervals: { tickerMs: 1_000, bookMs: 1_000, pricesMs: 1_000, quotesMs: 1_000 } });
 const store = new MarketStore(clock, { historyCapacity: 2_048 });
-const indicators = { sma: new Sma(20), ema: new Ema(50), rsi: new Rsi(14), bb: new BollingerBands({ period: 20, stdDev: 2 }), macd: new Macd() };
+const indicators = {
+  sma: new Sma(20),
+  ema: new Ema(50),
+  rsi: new Rsi(14),
+  bb: new BollingerBands({ period: 20, stdDev: 2 }),
+  macd: new Macd(),
+};
 const latencyMs = new Float64Array(RESPONSES + 16);
 let latencies = 0;
 let events = 0;
@@ -109,19 +115,21 @@ await source.stop();
 const keep = Math.floor(xs.length * 0.2);
 const sorted = latencyMs.slice(0, latencies).sort();
 const pct = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-process.stdout.write(`${JSON.stringify({
-  responses,
-  events,
-  simulatedHours: (clock.now() - T0) / 3_600_000,
-  wallMs,
-  heapSamplesKiB: ys.map((y) => Math.round(y / 1024)),
-  heapStart: ys[0],
-  heapEnd: ys.at(-1),
-  bytesPerEvent: slope(xs.slice(keep), ys.slice(keep)),
-  latencySamples: latencies,
-  p50Us: pct(0.5) * 1_000,
-  p99Us: pct(0.99) * 1_000,
-  health,
-  historyLength: store.history('BTCUSD').length,
-  signal: Number.isFinite(signal),
-})}\n`);
+process.stdout.write(
+  `${JSON.stringify({
+    responses,
+    events,
+    simulatedHours: (clock.now() - T0) / 3_600_000,
+    wallMs,
+    heapSamplesKiB: ys.map((y) => Math.round(y / 1024)),
+    heapStart: ys[0],
+    heapEnd: ys.at(-1),
+    bytesPerEvent: slope(xs.slice(keep), ys.slice(keep)),
+    latencySamples: latencies,
+    p50Us: pct(0.5) * 1_000,
+    p99Us: pct(0.99) * 1_000,
+    health,
+    historyLength: store.history('BTCUSD').length,
+    signal: Number.isFinite(signal),
+  })}\n`,
+);

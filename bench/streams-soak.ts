@@ -41,7 +41,10 @@ export async function run(responses = Number(process.env.STREAMS_SOAK_RESPONSES 
   );
   // the target is checked, not only printed: `npm run bench` exits 1 when it is missed
   const errors = r.health.reduce((n, h) => n + h.errors, 0);
-  const missed = [...(r.bytesPerEvent > 1 ? [`heap slope ${r.bytesPerEvent.toFixed(3)} bytes/event > 1`] : []), ...(errors > 0 ? [`${errors} stream errors`] : [])];
+  const missed = [
+    ...(r.bytesPerEvent > 1 ? [`heap slope ${r.bytesPerEvent.toFixed(3)} bytes/event > 1`] : []),
+    ...(errors > 0 ? [`${errors} stream errors`] : []),
+  ];
   process.stdout.write(missed.length ? `MISSED: ${missed.join(', ')}\n` : 'target met\n');
   if (missed.length) process.exitCode = 1;
 }

@@ -23,11 +23,12 @@ parentPort.postMessage({ ms: performance.now() - t0, s });
 
 function threads(n: number): Promise<number> {
   const t0 = performance.now();
-  const one = (): Promise<void> => new Promise((resolve, reject) => {
-    const w = new Worker(WORK, { eval: true });
-    w.once('message', () => resolve());
-    w.once('error', reject);
-  });
+  const one = (): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const w = new Worker(WORK, { eval: true });
+      w.once('message', () => resolve());
+      w.once('error', reject);
+    });
   return Promise.all(Array.from({ length: n }, one)).then(() => performance.now() - t0);
 }
 

@@ -44,7 +44,11 @@ export function sourcesHash(files, root = ROOT) {
   // node:crypto loads only when the contents are hashed (a build, or times that changed), not at every start
   const { createHash } = createRequire(import.meta.url)('node:crypto');
   const hash = createHash('sha256');
-  for (const f of files) hash.update(`${f}\0`).update(readFileSync(join(root, f))).update('\0');
+  for (const f of files)
+    hash
+      .update(`${f}\0`)
+      .update(readFileSync(join(root, f)))
+      .update('\0');
   return hash.digest('hex');
 }
 
@@ -82,7 +86,9 @@ export function distProblem(root = ROOT) {
   try {
     stamp = JSON.parse(readFileSync(join(root, 'dist', 'build-stamp.json'), 'utf8'));
   } catch {
-    return existsSync(join(root, 'dist')) ? 'dist/ has no build stamp (npm run build makes it)' : 'dist/ is missing (npm run build makes it)';
+    return existsSync(join(root, 'dist'))
+      ? 'dist/ has no build stamp (npm run build makes it)'
+      : 'dist/ is missing (npm run build makes it)';
   }
   const present = stamp.config.filter((f) => existsSync(join(root, f)));
   const config = changedAfter(present, stamp.startedAt, root);

@@ -7,7 +7,15 @@
 
 // Defining a strategy
 export { barsOf, defineStrategy, marketsOf } from './strategy/define.js';
-export type { AccountView, IntentDraft, KeptExitLevels, OwnPosition, StrategyContext, StrategyDefinition, StrategyHandlers } from './strategy/define.js';
+export type {
+  AccountView,
+  IntentDraft,
+  KeptExitLevels,
+  OwnPosition,
+  StrategyContext,
+  StrategyDefinition,
+  StrategyHandlers,
+} from './strategy/define.js';
 export { resolveParams } from './strategy/params.js';
 
 // The params schema builder, re-exported so a plugin needs no second dependency

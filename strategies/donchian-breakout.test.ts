@@ -12,7 +12,7 @@ const PARAMS = { entry: 3, exit: 2, trend: 2, size_pct: 50 };
 const BUY = { kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '500.00' };
 
 describe('donchian-breakout (the bar strategy template)', () => {
-  it('buys when a 1h bar closes above the channel with the 4h trend up, at that bar\'s close and not before', () => {
+  it("buys when a 1h bar closes above the channel with the 4h trend up, at that bar's close and not before", () => {
     const kit = new StrategyTestKit(donchian, PARAMS, { USD: '1000' }, T0);
     expect(kit.candles('BTCUSD', '1h', RISE.slice(0, 10), T0)).toEqual([]);
     const out = kit.candles('BTCUSD', '1h', RISE.slice(10), T0 + 10 * HOUR);
@@ -53,6 +53,11 @@ describe('donchian-breakout (the bar strategy template)', () => {
     // prices() steps the clock before each point: the first is at 00:15
     expect(hours[0]).toMatchObject({ time: T0, open: prices[0], close: prices[2], high: Math.max(...prices.slice(0, 3)) });
     expect(hours).toHaveLength(9);
-    expect(points.ctx.bars('BTCUSD', '4h').toArray().map((b) => b.close)).toEqual([prices[14], prices[30]]);
+    expect(
+      points.ctx
+        .bars('BTCUSD', '4h')
+        .toArray()
+        .map((b) => b.close),
+    ).toEqual([prices[14], prices[30]]);
   });
 });

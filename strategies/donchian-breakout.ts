@@ -29,7 +29,8 @@ function channel(bars: readonly Bar[]): { upper: number; lower: number } {
 
 export default defineStrategy({
   name: 'donchian-breakout',
-  description: 'buy when a 1h bar closes above the highest high of the previous `entry` 1h bars and the 4h trend is up (last 4h close above its `trend`-bar average); sell the whole position when a 1h bar closes below the lowest low of the previous `exit` 1h bars',
+  description:
+    'buy when a 1h bar closes above the highest high of the previous `entry` 1h bars and the 4h trend is up (last 4h close above its `trend`-bar average); sell the whole position when a 1h bar closes below the lowest low of the previous `exit` 1h bars',
   params: z.object({
     entry: z.number().int().min(1).default(20).describe('1h bars whose highest high a close must break to buy'),
     exit: z.number().int().min(1).default(10).describe('1h bars whose lowest low a close must break to sell'),

@@ -11,7 +11,10 @@ export default defineStrategy({
   description: 'buy a fixed quote amount every interval through held-rate quotes close to mid',
   params: z.object({
     market: z.string().default('BTCUSD'),
-    quote_amount: z.string().regex(/^\d+(\.\d{1,2})?$/, 'a quote-currency amount with at most 2 decimals, e.g. "25.00"').default('25.00'),
+    quote_amount: z
+      .string()
+      .regex(/^\d+(\.\d{1,2})?$/, 'a quote-currency amount with at most 2 decimals, e.g. "25.00"')
+      .default('25.00'),
     interval_ms: z.number().int().positive().default(60_000),
     max_bps: z.number().positive().default(50),
     min_time_left_ms: z.number().int().min(0).default(3_000),

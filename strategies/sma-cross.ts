@@ -16,7 +16,8 @@ const exitPct = (what: string) => z.number().min(0).lt(100).default(0).describe(
 
 export default defineStrategy({
   name: 'sma-cross',
-  description: 'buy on a fast/slow SMA golden cross with no position held; sell the whole position on the death cross, or at an optional stop-loss, take-profit or trailing stop',
+  description:
+    'buy on a fast/slow SMA golden cross with no position held; sell the whole position on the death cross, or at an optional stop-loss, take-profit or trailing stop',
   params: z
     .object({
       fast: z.number().int().min(1).default(10),

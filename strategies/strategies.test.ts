@@ -7,7 +7,19 @@ import quoteDca from './quote-dca.js';
 import rsiReversion from './rsi-reversion.js';
 import smaCross from './sma-cross.js';
 
-const filled = { kind: 'filled', refId: 'r', orderId: 'o', fillId: 'f', market: 'BTCUSD', side: 'BUY', amount: '1', price: '1', commission: '0', commissionAsset: 'USD', at: 0 } as const;
+const filled = {
+  kind: 'filled',
+  refId: 'r',
+  orderId: 'o',
+  fillId: 'f',
+  market: 'BTCUSD',
+  side: 'BUY',
+  amount: '1',
+  price: '1',
+  commission: '0',
+  commissionAsset: 'USD',
+  at: 0,
+} as const;
 
 describe('sma-cross', () => {
   it('buys with size_pct of the quote currency on a golden cross when flat', () => {
@@ -23,14 +35,18 @@ describe('sma-cross', () => {
     expect(kit.prices('BTCUSD', [10, 10, 10, 12])).toEqual([]); // a cross on history: nothing, and nothing pending
     kit.warmingUp = false;
     expect(kit.prices('BTCUSD', [10, 10, 10])).toEqual([]);
-    expect(kit.prices('BTCUSD', [12])).toEqual([{ kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '500.00' }]);
+    expect(kit.prices('BTCUSD', [12])).toEqual([
+      { kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '500.00' },
+    ]);
   });
 
   it('sells the whole position on the death cross and not while an order is in flight', () => {
     const kit = new StrategyTestKit(smaCross, { fast: 2, slow: 3 }, { USD: '0', BTC: '0.123456789' });
     kit.prices('BTCUSD', [10, 10, 10, 12, 13]);
     const sell = kit.prices('BTCUSD', [8]);
-    expect(sell).toEqual([{ kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '0.12345678', exitReason: 'signal' }]);
+    expect(sell).toEqual([
+      { kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '0.12345678', exitReason: 'signal' },
+    ]);
     expect(kit.prices('BTCUSD', [20, 5])).toEqual([]); // pending until a report arrives
     kit.report(filled);
     kit.setBalance('BTC', '0');
@@ -51,7 +67,9 @@ describe('sma-cross', () => {
     kit.setBalance('BTC', '9.70873786');
     // the level is 103 less 2 % = 100.94; at 100.95 nothing, at 100.9 the stop sells with no death cross (fast 101.3 > slow 100.65)
     expect(kit.prices('BTCUSD', [100.95])).toEqual([]);
-    expect(kit.prices('BTCUSD', [100.9])).toEqual([{ kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '9.70873786', exitReason: 'stop-loss' }]);
+    expect(kit.prices('BTCUSD', [100.9])).toEqual([
+      { kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '9.70873786', exitReason: 'stop-loss' },
+    ]);
   });
 
   it('sells at its trailing stop below the highest price since the entry, and at its take-profit', () => {
@@ -120,31 +138,66 @@ describe('quote-dca', () => {
   it('executes the BUY quote near mid once per interval', () => {
     const kit = new StrategyTestKit(quoteDca, { quote_amount: '25.00', interval_ms: 60_000, max_bps: 50 }, { USD: '1000' });
     kit.event(book);
-    const out = kit.event({ kind: 'quote', market: 'BTCUSD', quoteId: 'q1', side: 'BUY', price: '100.2', expiresAt: kit.clock.now() + 30_000 });
+    const out = kit.event({
+      kind: 'quote',
+      market: 'BTCUSD',
+      quoteId: 'q1',
+      side: 'BUY',
+      price: '100.2',
+      expiresAt: kit.clock.now() + 30_000,
+    });
     expect(out).toEqual([{ kind: 'execute-quote', market: 'BTCUSD', side: 'BUY', quoteAmount: '25.00', limitPrice: '100.50' }]);
-    kit.report({ kind: 'quote-executed', refId: 'r', executionId: 'x', market: 'BTCUSD', side: 'BUY', baseAmount: '0.2', quoteAmount: '25', price: '100.2', settled: false, at: 0 });
+    kit.report({
+      kind: 'quote-executed',
+      refId: 'r',
+      executionId: 'x',
+      market: 'BTCUSD',
+      side: 'BUY',
+      baseAmount: '0.2',
+      quoteAmount: '25',
+      price: '100.2',
+      settled: false,
+      at: 0,
+    });
     kit.clock.advance(30_000);
-    expect(kit.event({ kind: 'quote', market: 'BTCUSD', quoteId: 'q2', side: 'BUY', price: '100.2', expiresAt: kit.clock.now() + 30_000 })).toEqual([]);
+    expect(
+      kit.event({ kind: 'quote', market: 'BTCUSD', quoteId: 'q2', side: 'BUY', price: '100.2', expiresAt: kit.clock.now() + 30_000 }),
+    ).toEqual([]);
     kit.clock.advance(30_000);
     expect(kit.event(book)).toEqual([]); // the held quote has expired: wait for a fresh one
-    expect(kit.event({ kind: 'quote', market: 'BTCUSD', quoteId: 'q3', side: 'BUY', price: '100.2', expiresAt: kit.clock.now() + 30_000 })).toHaveLength(1);
+    expect(
+      kit.event({ kind: 'quote', market: 'BTCUSD', quoteId: 'q3', side: 'BUY', price: '100.2', expiresAt: kit.clock.now() + 30_000 }),
+    ).toHaveLength(1);
   });
 
   it('skips a quote too far from mid or about to expire', () => {
     const kit = new StrategyTestKit(quoteDca, { max_bps: 10, min_time_left_ms: 3_000 }, { USD: '1000' });
     kit.event(book);
-    expect(kit.event({ kind: 'quote', market: 'BTCUSD', quoteId: 'far', side: 'BUY', price: '101', expiresAt: kit.clock.now() + 30_000 })).toEqual([]);
-    expect(kit.event({ kind: 'quote', market: 'BTCUSD', quoteId: 'old', side: 'BUY', price: '100.05', expiresAt: kit.clock.now() + 2_000 })).toEqual([]);
-    expect(kit.event({ kind: 'quote', market: 'BTCUSD', quoteId: 'ok', side: 'BUY', price: '100.05', expiresAt: kit.clock.now() + 10_000 })).toHaveLength(1);
+    expect(
+      kit.event({ kind: 'quote', market: 'BTCUSD', quoteId: 'far', side: 'BUY', price: '101', expiresAt: kit.clock.now() + 30_000 }),
+    ).toEqual([]);
+    expect(
+      kit.event({ kind: 'quote', market: 'BTCUSD', quoteId: 'old', side: 'BUY', price: '100.05', expiresAt: kit.clock.now() + 2_000 }),
+    ).toEqual([]);
+    expect(
+      kit.event({ kind: 'quote', market: 'BTCUSD', quoteId: 'ok', side: 'BUY', price: '100.05', expiresAt: kit.clock.now() + 10_000 }),
+    ).toHaveLength(1);
   });
 });
 
 describe('grid-maker', () => {
   it('lays post-only buys below and sells above mid within the inventory cap, on the tick the venue lists', () => {
-    const kit = new StrategyTestKit(gridMaker, { levels: 2, spacing_bps: 100, base_amount: '0.01', max_base: '0.025' }, { USD: '1000', BTC: '0.01' });
+    const kit = new StrategyTestKit(
+      gridMaker,
+      { levels: 2, spacing_bps: 100, base_amount: '0.01', max_base: '0.025' },
+      { USD: '1000', BTC: '0.01' },
+    );
     kit.instruments.set('BTCUSD', instrumentOf({ market: 'BTCUSD', tickRate: '0.5' }));
     const out = kit.event({ kind: 'book', market: 'BTCUSD', bids: [{ price: 99, amount: 1 }], asks: [{ price: 101, amount: 1 }] });
-    expect(out.map((o) => (o.kind === 'place-order' ? `${o.side}@${o.price}/${o.type}` : o.kind))).toEqual(['BUY@99.0/POST_ONLY_LIMIT', 'SELL@101.0/POST_ONLY_LIMIT']);
+    expect(out.map((o) => (o.kind === 'place-order' ? `${o.side}@${o.price}/${o.type}` : o.kind))).toEqual([
+      'BUY@99.0/POST_ONLY_LIMIT',
+      'SELL@101.0/POST_ONLY_LIMIT',
+    ]);
   });
 
   it('lays no grid on warm-up history, and lays it on the first live event', () => {
@@ -152,18 +205,52 @@ describe('grid-maker', () => {
     kit.warmingUp = true;
     expect(kit.event({ kind: 'price', market: 'BTCUSD', price: 100 })).toEqual([]); // on history
     kit.warmingUp = false;
-    expect(kit.event({ kind: 'price', market: 'BTCUSD', price: 100.1 })).toEqual([{ kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'POST_ONLY_LIMIT', baseAmount: '0.01', price: '99.09', timeInForce: 'GTC' }]);
+    expect(kit.event({ kind: 'price', market: 'BTCUSD', price: 100.1 })).toEqual([
+      {
+        kind: 'place-order',
+        market: 'BTCUSD',
+        side: 'BUY',
+        type: 'POST_ONLY_LIMIT',
+        baseAmount: '0.01',
+        price: '99.09',
+        timeInForce: 'GTC',
+      },
+    ]);
     expect(kit.event({ kind: 'price', market: 'BTCUSD', price: 100.1 })).toEqual([]);
   });
 
   it('cancels its orders and re-centres when mid moves beyond recenter_bps', () => {
-    const kit = new StrategyTestKit(gridMaker, { levels: 1, spacing_bps: 100, recenter_bps: 200, base_amount: '0.01', max_base: '1' }, { USD: '1000' });
+    const kit = new StrategyTestKit(
+      gridMaker,
+      { levels: 1, spacing_bps: 100, recenter_bps: 200, base_amount: '0.01', max_base: '1' },
+      { USD: '1000' },
+    );
     kit.event({ kind: 'price', market: 'BTCUSD', price: 100 });
-    kit.openOrders = [{ orderId: 'o1', refId: 'g-1', market: 'BTCUSD', side: 'BUY', type: 'POST_ONLY_LIMIT', amountFilled: kit.balances.get('BTC') ?? kit.balances.get('USD')!.minus(1000), status: 'OPEN' }];
+    kit.openOrders = [
+      {
+        orderId: 'o1',
+        refId: 'g-1',
+        market: 'BTCUSD',
+        side: 'BUY',
+        type: 'POST_ONLY_LIMIT',
+        amountFilled: kit.balances.get('BTC') ?? kit.balances.get('USD')!.minus(1000),
+        status: 'OPEN',
+      },
+    ];
     expect(kit.event({ kind: 'price', market: 'BTCUSD', price: 101 })).toEqual([]);
     expect(kit.event({ kind: 'price', market: 'BTCUSD', price: 103 })).toEqual([{ kind: 'cancel-order', orderRefId: 'g-1' }]);
     expect(kit.event({ kind: 'price', market: 'BTCUSD', price: 103 })).toEqual([]);
     kit.openOrders = [];
-    expect(kit.event({ kind: 'price', market: 'BTCUSD', price: 103 })).toEqual([{ kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'POST_ONLY_LIMIT', baseAmount: '0.01', price: '101.97', timeInForce: 'GTC' }]);
+    expect(kit.event({ kind: 'price', market: 'BTCUSD', price: 103 })).toEqual([
+      {
+        kind: 'place-order',
+        market: 'BTCUSD',
+        side: 'BUY',
+        type: 'POST_ONLY_LIMIT',
+        baseAmount: '0.01',
+        price: '101.97',
+        timeInForce: 'GTC',
+      },
+    ]);
   });
 });

@@ -76,7 +76,12 @@ export function contribution(d: DecisionRecord | undefined, market: string, mark
 export type StrategyDifference = Omit<Difference, 'index' | 'follows'> & { readonly inherited: boolean };
 
 /** The differences of one strategy's aligned pairs, each with its cost and likely cause. */
-export function compareStrategy(strategy: string, pairs: readonly DecisionPair[], ctx: CompareContext, refMap: ReadonlyMap<string, string>): StrategyDifference[] {
+export function compareStrategy(
+  strategy: string,
+  pairs: readonly DecisionPair[],
+  ctx: CompareContext,
+  refMap: ReadonlyMap<string, string>,
+): StrategyDifference[] {
   const out: StrategyDifference[] = [];
   let first: { cause: DifferenceCause; at: number } | undefined;
   for (const p of pairs) {
@@ -89,16 +94,28 @@ export function compareStrategy(strategy: string, pairs: readonly DecisionPair[]
     const inherits = first !== undefined && found.kind !== 'fill' && own !== 'data-gap';
     const cause = inherits ? first!.cause : own;
     out.push({
-      strategy, quote: splitMarket(ctx.market).quote, seq: d.seq, at: d.at, kind: found.kind, detail: found.detail, cause, inherited: inherits,
+      strategy,
+      quote: splitMarket(ctx.market).quote,
+      seq: d.seq,
+      at: d.at,
+      kind: found.kind,
+      detail: found.detail,
+      cause,
+      inherited: inherits,
       cost: contribution(p.live, ctx.market, ctx.mark).minus(contribution(p.replay, ctx.market, ctx.mark)),
-      ...(p.live && { live: p.live }), ...(p.replay && { replay: p.replay }),
+      ...(p.live && { live: p.live }),
+      ...(p.replay && { replay: p.replay }),
     });
     first ??= { cause, at: d.at };
   }
   return out;
 }
 
-function differenceOf(p: DecisionPair, ctx: CompareContext, refMap: ReadonlyMap<string, string>): { kind: DifferenceKind; detail: string } | undefined {
+function differenceOf(
+  p: DecisionPair,
+  ctx: CompareContext,
+  refMap: ReadonlyMap<string, string>,
+): { kind: DifferenceKind; detail: string } | undefined {
   const { live, replay } = p;
   if (replay === undefined) return { kind: 'intent-only-live', detail: `only live made ${describeIntent(live!)}` };
   if (live === undefined) return { kind: 'intent-only-replay', detail: `only the replay made ${describeIntent(replay)}` };
@@ -149,7 +166,8 @@ function fillDiffs(live: readonly FillRecord[], replay: readonly FillRecord[], t
     const [x, y] = shownPair(la, ra, assetDecimals(base));
     out.push(`amount live ${x}, replay ${y}`);
   }
-  const vwap = (fs: readonly FillRecord[], amount: Dec): Dec | undefined => (amount.isZero() ? undefined : sum(fs, (f) => f.price.times(f.amount)).div(amount));
+  const vwap = (fs: readonly FillRecord[], amount: Dec): Dec | undefined =>
+    amount.isZero() ? undefined : sum(fs, (f) => f.price.times(f.amount)).div(amount);
   const [lp, rp] = [vwap(live, la), vwap(replay, ra)];
   if (lp !== undefined && rp !== undefined && !lp.eq(rp)) {
     const [x, y] = shownPair(lp, rp, assetDecimals(quote));
@@ -162,7 +180,8 @@ function fillDiffs(live: readonly FillRecord[], replay: readonly FillRecord[], t
     out.push(`fee live ${x} ${feeAsset}, replay ${y} ${feeAsset}`);
   }
   const [lt, rt] = [live[0]?.at, replay[0]?.at];
-  if (lt !== undefined && rt !== undefined && Math.abs(lt - rt) > toleranceMs) out.push(`first fill live ${new Date(lt).toISOString()}, replay ${new Date(rt).toISOString()}`);
+  if (lt !== undefined && rt !== undefined && Math.abs(lt - rt) > toleranceMs)
+    out.push(`first fill live ${new Date(lt).toISOString()}, replay ${new Date(rt).toISOString()}`);
   return out;
 }
 
@@ -172,7 +191,13 @@ function causeOf(kind: DifferenceKind, p: DecisionPair, ctx: CompareContext): Di
   const ends = [d.at, ...(p.live?.fills ?? []).map((f) => f.at), ...(p.replay?.fills ?? []).map((f) => f.at)];
   const until = Math.max(...ends);
   if (ctx.gaps.some((g) => g.from <= until && g.to >= d.at - ctx.toleranceMs)) return 'data-gap';
-  if (kind === 'fill' && p.replay?.fills.length === 0 && ctx.recordingEnd !== undefined && p.replay.at + (ctx.latencyMs ?? 0) > ctx.recordingEnd) return 'data-gap';
+  if (
+    kind === 'fill' &&
+    p.replay?.fills.length === 0 &&
+    ctx.recordingEnd !== undefined &&
+    p.replay.at + (ctx.latencyMs ?? 0) > ctx.recordingEnd
+  )
+    return 'data-gap';
   switch (kind) {
     case 'risk-decision':
       return staleAccount(p, ctx) ? 'latency' : 'denial-one-side';
@@ -198,7 +223,13 @@ const ACCOUNT_CODES = new Set(['INSUFFICIENT_BALANCE', 'MAX_POSITION']);
 function staleAccount(p: DecisionPair, ctx: CompareContext): boolean {
   const { live, replay } = p;
   // without recorded balances (a paper run on real data polls none) there is no polled view to lag
-  if (ctx.balancesAt.length === 0 || live?.decision !== 'deny' || replay?.decision !== 'approve' || !ACCOUNT_CODES.has(live.denialCode ?? '')) return false;
+  if (
+    ctx.balancesAt.length === 0 ||
+    live?.decision !== 'deny' ||
+    replay?.decision !== 'approve' ||
+    !ACCOUNT_CODES.has(live.denialCode ?? '')
+  )
+    return false;
   return unpolledFillBefore(live.at, ctx);
 }
 
@@ -211,7 +242,10 @@ function unpolledFillBefore(at: number, ctx: CompareContext): boolean {
 function latencyShows(p: DecisionPair, toleranceMs: number): boolean {
   const immediate = (d: DecisionRecord): boolean => {
     const i = d.intent;
-    return i.kind === 'execute-quote' || (i.kind === 'place-order' && (i.type === 'MARKET' || i.timeInForce === 'IOC' || i.timeInForce === 'FOK'));
+    return (
+      i.kind === 'execute-quote' ||
+      (i.kind === 'place-order' && (i.type === 'MARKET' || i.timeInForce === 'IOC' || i.timeInForce === 'FOK'))
+    );
   };
   const late = (d: DecisionRecord | undefined): boolean => d !== undefined && d.fills.length > 0 && d.fills[0]!.at - d.at > toleranceMs;
   return p.live !== undefined && immediate(p.live) && late(p.live) !== late(p.replay);

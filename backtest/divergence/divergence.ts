@@ -17,7 +17,15 @@ import { join } from 'node:path';
 import { D, splitMarket, type Dec } from '../../src/core/index.js';
 import { Journal } from '../../src/exec/journal.js';
 import { GAP_FACTOR, medianSpacing } from '../assumptions.js';
-import { compareStrategy, contribution, type DataGap, type Difference, type DifferenceCause, type DifferenceKind, type StrategyDifference } from './compare.js';
+import {
+  compareStrategy,
+  contribution,
+  type DataGap,
+  type Difference,
+  type DifferenceCause,
+  type DifferenceKind,
+  type StrategyDifference,
+} from './compare.js';
 import { readJournalDecisions, type DecisionRecord } from './journal.js';
 import { loadDivergenceInputs, type DivergenceInputs, type ReplayStrategy } from './inputs.js';
 import { alignDecisions } from './match.js';
@@ -103,23 +111,55 @@ export async function buildDivergenceReport(o: DivergenceOptions): Promise<Diver
   }
   const differences = numbered(local);
   return {
-    recording: o.recording, journal: o.journal, inputs, toleranceMs, latencyMs, strategies, differences, gaps, notes,
-    costByKind: sumBy(differences, (d) => d.kind), costByCause: sumBy(differences, (d) => d.cause), drift: driftOf(strategies),
+    recording: o.recording,
+    journal: o.journal,
+    inputs,
+    toleranceMs,
+    latencyMs,
+    strategies,
+    differences,
+    gaps,
+    notes,
+    costByKind: sumBy(differences, (d) => d.kind),
+    costByCause: sumBy(differences, (d) => d.cause),
+    drift: driftOf(strategies),
   };
 }
 
 /** Pairs and compares one strategy's live and replayed decisions. */
-function compareOne(s: ReplayStrategy, live: readonly DecisionRecord[], replayed: Replayed, o: { inputs: DivergenceInputs; toleranceMs: number; latencyMs: number }): { differences: StrategyDifference[]; comparison: StrategyComparison } {
+function compareOne(
+  s: ReplayStrategy,
+  live: readonly DecisionRecord[],
+  replayed: Replayed,
+  o: { inputs: DivergenceInputs; toleranceMs: number; latencyMs: number },
+): { differences: StrategyDifference[]; comparison: StrategyComparison } {
   const pairs = alignDecisions(live, replayed.decisions, o.toleranceMs);
   const paired = pairs.filter((p) => p.live && p.replay);
   const refMap = new Map(paired.map((p) => [p.live!.refId, p.replay!.refId]));
-  const differences = compareStrategy(s.name, pairs, {
-    market: s.market, mark: replayed.mark, toleranceMs: o.toleranceMs, gaps: replayed.gaps, balancesAt: o.inputs.balancesAt,
-    liveFillTimes: live.flatMap((d) => d.fills.map((f) => f.at)), latencyMs: o.latencyMs, recordingEnd: o.inputs.span.last,
-  }, refMap);
+  const differences = compareStrategy(
+    s.name,
+    pairs,
+    {
+      market: s.market,
+      mark: replayed.mark,
+      toleranceMs: o.toleranceMs,
+      gaps: replayed.gaps,
+      balancesAt: o.inputs.balancesAt,
+      liveFillTimes: live.flatMap((d) => d.fills.map((f) => f.at)),
+      latencyMs: o.latencyMs,
+      recordingEnd: o.inputs.span.last,
+    },
+    refMap,
+  );
   const comparison: StrategyComparison = {
-    name: s.name, market: s.market, quote: splitMarket(s.market).quote, fillModel: replayed.fillModel, mark: replayed.mark, paired: paired.length,
-    live: figures(live, s.market, replayed.mark), replay: figures(replayed.decisions, s.market, replayed.mark),
+    name: s.name,
+    market: s.market,
+    quote: splitMarket(s.market).quote,
+    fillModel: replayed.fillModel,
+    mark: replayed.mark,
+    paired: paired.length,
+    live: figures(live, s.market, replayed.mark),
+    replay: figures(replayed.decisions, s.market, replayed.mark),
   };
   return { differences, comparison };
 }
@@ -129,9 +169,18 @@ function inputNotes(inputs: DivergenceInputs, liveAll: readonly DecisionRecord[]
   const notes: string[] = [];
   const names = new Set(inputs.strategies.flatMap((s) => s.journalNames));
   const foreign = liveAll.filter((d) => !names.has(d.strategy)).length;
-  if (foreign > 0) notes.push(`${foreign} journal decisions of the run's time are not of the recorded strategies (${[...names].join(', ')}) and are left out`);
-  if (inputs.initialFrom === 'flag') notes.push(`the recording holds no balances response: the replay starts from ${Object.entries(inputs.initial).map(([a, v]) => `${v} ${a}`).join(', ')} (--initial; give a paper run on real data its paper.funding)`);
-  if (inputs.strategies.length > 1) notes.push('each strategy is replayed alone: live they shared one account, so a balance one used is free in the other\'s replay');
+  if (foreign > 0)
+    notes.push(
+      `${foreign} journal decisions of the run's time are not of the recorded strategies (${[...names].join(', ')}) and are left out`,
+    );
+  if (inputs.initialFrom === 'flag')
+    notes.push(
+      `the recording holds no balances response: the replay starts from ${Object.entries(inputs.initial)
+        .map(([a, v]) => `${v} ${a}`)
+        .join(', ')} (--initial; give a paper run on real data its paper.funding)`,
+    );
+  if (inputs.strategies.length > 1)
+    notes.push("each strategy is replayed alone: live they shared one account, so a balance one used is free in the other's replay");
   return notes;
 }
 
@@ -140,9 +189,18 @@ function strategyNotes(s: ReplayStrategy, inputs: DivergenceInputs, replayed: Re
   const warmed = inputs.run.warmUp?.points ?? 0;
   if (replayed.fillModel === 'points') notes.push(`${s.name} replays on the point model: the recording holds no books of ${s.market}`);
   // the replay warms as the run did when the recording says how (the header's prices, or its history lines)
-  if (warmed > 0 && replayed.warmUpEvents === 0) notes.push(`${s.name}'s replay starts cold: the run warmed up on ${warmed} points first, and the recording holds none of them, so its first decisions may be live only`);
-  else if (replayed.warmUpEvents > 0) notes.push(`${s.name}'s replay warmed up on ${replayed.warmUpEvents} recorded price(s) (${replayed.warmUpFrom === 'header' ? "the header's warm-up prices" : "the recording's history lines"}), as the run did`);
-  if (liveCount === 0 && replayed.decisions.length > 0) notes.push(`the journal holds no decision of ${s.name} while the recording ran (${new Date(from).toISOString()} to ${new Date(inputs.span.last).toISOString()}): check that it is this run's journal`);
+  if (warmed > 0 && replayed.warmUpEvents === 0)
+    notes.push(
+      `${s.name}'s replay starts cold: the run warmed up on ${warmed} points first, and the recording holds none of them, so its first decisions may be live only`,
+    );
+  else if (replayed.warmUpEvents > 0)
+    notes.push(
+      `${s.name}'s replay warmed up on ${replayed.warmUpEvents} recorded price(s) (${replayed.warmUpFrom === 'header' ? "the header's warm-up prices" : "the recording's history lines"}), as the run did`,
+    );
+  if (liveCount === 0 && replayed.decisions.length > 0)
+    notes.push(
+      `the journal holds no decision of ${s.name} while the recording ran (${new Date(from).toISOString()} to ${new Date(inputs.span.last).toISOString()}): check that it is this run's journal`,
+    );
   return notes;
 }
 
@@ -157,7 +215,13 @@ interface Replayed {
 }
 
 /** Replays one strategy into a journal file of its own and reads its decisions back. */
-async function replayStrategy(s: ReplayStrategy, inputs: DivergenceInputs, recording: string, file: string, latencyMs: number): Promise<Replayed> {
+async function replayStrategy(
+  s: ReplayStrategy,
+  inputs: DivergenceInputs,
+  recording: string,
+  file: string,
+  latencyMs: number,
+): Promise<Replayed> {
   const base = { definition: s.definition, params: s.params, initial: inputs.initial, feeBps: inputs.feeBps, limits: inputs.limits };
   const book = await recordingHasBooks(recording, s.market);
   let run;
@@ -173,7 +237,14 @@ async function replayStrategy(s: ReplayStrategy, inputs: DivergenceInputs, recor
   }
   const all = readJournalDecisions(file, { from: -Infinity, to: Infinity }, 'replay journal');
   const last = run.prices[run.prices.length - 1];
-  return { decisions: all, fillModel: book ? 'book' : 'points', mark: new D(last === undefined ? 0 : String(last)), gaps: gapList(run.times), warmUpEvents: run.warmUpEvents ?? 0, warmUpFrom: run.warmUpFrom ?? 'none' };
+  return {
+    decisions: all,
+    fillModel: book ? 'book' : 'points',
+    mark: new D(last === undefined ? 0 : String(last)),
+    gaps: gapList(run.times),
+    warmUpEvents: run.warmUpEvents ?? 0,
+    warmUpFrom: run.warmUpFrom ?? 'none',
+  };
 }
 
 /** Intervals between recorded times longer than GAP_FACTOR × the median spacing (as the manifest counts them). */
@@ -181,13 +252,16 @@ function gapList(times: Float64Array): DataGap[] {
   const spacing = medianSpacing(times);
   if (spacing === null || !(spacing > 0)) return [];
   const out: DataGap[] = [];
-  for (let i = 1; i < times.length; i++) if (times[i]! - times[i - 1]! > GAP_FACTOR * spacing) out.push({ from: times[i - 1]!, to: times[i]! });
+  for (let i = 1; i < times.length; i++)
+    if (times[i]! - times[i - 1]! > GAP_FACTOR * spacing) out.push({ from: times[i - 1]!, to: times[i]! });
   return out;
 }
 
 function figures(ds: readonly DecisionRecord[], market: string, mark: Dec): SideFigures {
   return {
-    decisions: ds.length, denials: ds.filter((d) => d.decision === 'deny').length, fills: ds.reduce((n, d) => n + d.fills.length, 0),
+    decisions: ds.length,
+    denials: ds.filter((d) => d.decision === 'deny').length,
+    fills: ds.reduce((n, d) => n + d.fills.length, 0),
     pnl: ds.reduce((s, d) => s.plus(contribution(d, market, mark)), new D(0)),
   };
 }

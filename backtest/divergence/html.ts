@@ -13,14 +13,21 @@ import { escapeHtml, renderPlainHtml } from '../report/html.js';
 
 /** The colour of each cause on the timeline. */
 export const CAUSE_COLOURS: Readonly<Record<DifferenceCause, string>> = {
-  'fill-model': '#2563eb', latency: '#d97706', 'data-gap': '#7c3aed', 'denial-one-side': '#dc2626', unexplained: '#4b5563',
+  'fill-model': '#2563eb',
+  latency: '#d97706',
+  'data-gap': '#7c3aed',
+  'denial-one-side': '#dc2626',
+  unexplained: '#4b5563',
 };
 
 /** The timeline's data: one series per quote asset, time in epoch ms. */
 export interface TimelineData {
   readonly from: number;
   readonly to: number;
-  readonly series: ReadonlyArray<{ readonly quote: string; readonly points: ReadonlyArray<{ readonly t: number; readonly cum: number; readonly colour: string; readonly index: number }> }>;
+  readonly series: ReadonlyArray<{
+    readonly quote: string;
+    readonly points: ReadonlyArray<{ readonly t: number; readonly cum: number; readonly colour: string; readonly index: number }>;
+  }>;
 }
 
 export function timelineData(r: DivergenceReport): TimelineData {
@@ -39,21 +46,37 @@ export function timelineData(r: DivergenceReport): TimelineData {
 /** The whole page. */
 export function renderDivergenceHtml(r: DivergenceReport, drift: { readonly max?: string; readonly exceeded: boolean }): string {
   const summary: [string, string][] = [
-    ['Recording', r.recording], ['Journal', r.journal], ['Pairing tolerance', `${r.toleranceMs} ms`], ['Replay latency', `${r.latencyMs} ms`],
+    ['Recording', r.recording],
+    ['Journal', r.journal],
+    ['Pairing tolerance', `${r.toleranceMs} ms`],
+    ['Replay latency', `${r.latencyMs} ms`],
     ...r.strategies.flatMap((s): [string, string][] => [
       [`${s.name} (${s.market}, ${s.fillModel} fills)`, `${s.paired} decisions paired`],
       ['  live', `${s.live.decisions} decisions, ${s.live.denials} denied, ${s.live.fills} fills, P&L ${formatMoney(s.live.pnl, s.quote)}`],
-      ['  replay', `${s.replay.decisions} decisions, ${s.replay.denials} denied, ${s.replay.fills} fills, P&L ${formatMoney(s.replay.pnl, s.quote)}`],
+      [
+        '  replay',
+        `${s.replay.decisions} decisions, ${s.replay.denials} denied, ${s.replay.fills} fills, P&L ${formatMoney(s.replay.pnl, s.quote)}`,
+      ],
     ]),
-    ...Object.entries(r.drift).map(([q, d]): [string, string] => ['Drift |live − replay P&L|', `${formatMoney(d, q)}${drift.max === undefined ? '' : drift.exceeded ? ` (above --max-drift ${drift.max})` : ` (within --max-drift ${drift.max})`}`]),
+    ...Object.entries(r.drift).map(([q, d]): [string, string] => [
+      'Drift |live − replay P&L|',
+      `${formatMoney(d, q)}${drift.max === undefined ? '' : drift.exceeded ? ` (above --max-drift ${drift.max})` : ` (within --max-drift ${drift.max})`}`,
+    ]),
   ];
   const first = r.differences[0];
   const costs: [string, string][] = [
     ...Object.entries(r.costByKind).flatMap(([q, m]) => Object.entries(m).map(([k, v]): [string, string] => [`${k}`, formatMoney(v, q)])),
-    ...Object.entries(r.costByCause).flatMap(([q, m]) => Object.entries(m).map(([k, v]): [string, string] => [`cause: ${k}`, formatMoney(v, q)])),
+    ...Object.entries(r.costByCause).flatMap(([q, m]) =>
+      Object.entries(m).map(([k, v]): [string, string] => [`cause: ${k}`, formatMoney(v, q)]),
+    ),
   ];
-  const legend = (Object.keys(CAUSE_COLOURS) as DifferenceCause[]).map((c) => `<span class="cause"><i style="background:${CAUSE_COLOURS[c]}"></i>${escapeHtml(c)}</span>`).join(' ');
-  const firstText = first === undefined ? 'No differences: every decision, risk decision and fill matched.' : `First difference: #${first.index} at ${new Date(first.at).toISOString()}, ${first.strategy} decision ${first.seq}: ${first.detail}. Likely cause: ${CAUSE_TEXT[first.cause]}.`;
+  const legend = (Object.keys(CAUSE_COLOURS) as DifferenceCause[])
+    .map((c) => `<span class="cause"><i style="background:${CAUSE_COLOURS[c]}"></i>${escapeHtml(c)}</span>`)
+    .join(' ');
+  const firstText =
+    first === undefined
+      ? 'No differences: every decision, risk decision and fill matched.'
+      : `First difference: #${first.index} at ${new Date(first.at).toISOString()}, ${first.strategy} decision ${first.seq}: ${first.detail}. Likely cause: ${CAUSE_TEXT[first.cause]}.`;
   const html = `<h2>Divergence timeline</h2>
 <p class="note">Cumulative cost of the differences (live minus replay P&amp;L, quote asset); a dot per difference, coloured by its likely cause. ${legend}</p>
 <canvas id="divergence-timeline" class="dchart" width="1040" height="260"></canvas>
@@ -64,7 +87,10 @@ ${r.notes.map((n) => `<p class="note">${escapeHtml(n)}</p>`).join('\n')}`;
   return renderPlainHtml({
     title: `Divergence: ${r.strategies.map((s) => s.name).join(', ')}`,
     subtitle: `${r.differences.length} differences between the replay of ${r.recording} and ${r.journal}`,
-    tables: [{ heading: 'Summary', rows: summary }, { heading: 'Cost by kind and cause', rows: costs.length === 0 ? [['(no differences)', '']] : costs }],
+    tables: [
+      { heading: 'Summary', rows: summary },
+      { heading: 'Cost by kind and cause', rows: costs.length === 0 ? [['(no differences)', '']] : costs },
+    ],
     extra: { html, data: timelineData(r), css: TIMELINE_CSS, script: TIMELINE_SCRIPT },
   });
 }
@@ -72,7 +98,16 @@ ${r.notes.map((n) => `<p class="note">${escapeHtml(n)}</p>`).join('\n')}`;
 function differencesTable(r: DivergenceReport): string {
   const head = ['#', 'time', 'strategy', 'decision', 'kind', 'cost', 'cause', 'detail'].map((h) => `<th>${h}</th>`).join('');
   const rows = r.differences.map((d) => {
-    const cells = [`${d.index}`, new Date(d.at).toISOString(), d.strategy, String(d.seq), d.kind, formatMoney(d.cost, d.quote), d.follows === undefined ? d.cause : `${d.cause} (follows #${d.follows})`, d.detail];
+    const cells = [
+      `${d.index}`,
+      new Date(d.at).toISOString(),
+      d.strategy,
+      String(d.seq),
+      d.kind,
+      formatMoney(d.cost, d.quote),
+      d.follows === undefined ? d.cause : `${d.cause} (follows #${d.follows})`,
+      d.detail,
+    ];
     return `<tr>${cells.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`;
   });
   return `<table class="trades"><thead><tr>${head}</tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table>`;

@@ -61,16 +61,26 @@ export function readJournalDecisions(file: string, window: JournalWindow, flag =
   try {
     db = new Database(file, { readonly: true, fileMustExist: true });
   } catch (err) {
-    throw new InputError(flag, `${file} cannot be opened as a journal (${(err as Error).message}): give the journal.path file of the recorded run`);
+    throw new InputError(
+      flag,
+      `${file} cannot be opened as a journal (${(err as Error).message}): give the journal.path file of the recorded run`,
+    );
   }
   try {
     let intents: IntentRow[];
     let fills: FillRow[];
     try {
-      intents = db.prepare('SELECT * FROM intents WHERE created_at >= ? AND created_at <= ? ORDER BY created_at, rowid').all(window.from, window.to) as IntentRow[];
-      fills = db.prepare('SELECT ref_id, amount, price, commission, commission_asset, at FROM fills ORDER BY at, fill_id').all() as FillRow[];
+      intents = db
+        .prepare('SELECT * FROM intents WHERE created_at >= ? AND created_at <= ? ORDER BY created_at, rowid')
+        .all(window.from, window.to) as IntentRow[];
+      fills = db
+        .prepare('SELECT ref_id, amount, price, commission, commission_asset, at FROM fills ORDER BY at, fill_id')
+        .all() as FillRow[];
     } catch (err) {
-      throw new InputError(flag, `${file} is not a tradeloop journal (${(err as Error).message}): give the journal.path file of the recorded run`);
+      throw new InputError(
+        flag,
+        `${file} is not a tradeloop journal (${(err as Error).message}): give the journal.path file of the recorded run`,
+      );
     }
     return toRecords(file, intents, fills, flag);
   } finally {
@@ -96,9 +106,16 @@ function toRecords(file: string, intents: readonly IntentRow[], fills: readonly 
     const seq = (seqs.get(r.strategy) ?? 0) + 1;
     seqs.set(r.strategy, seq);
     return {
-      refId: r.ref_id, strategy: r.strategy, seq, at: r.created_at, kind: r.kind,
-      ...(r.market !== null && { market: r.market }), ...(r.side !== null && { side: r.side }),
-      intent, decision: r.decision, ...(r.denial_code !== null && { denialCode: r.denial_code }),
+      refId: r.ref_id,
+      strategy: r.strategy,
+      seq,
+      at: r.created_at,
+      kind: r.kind,
+      ...(r.market !== null && { market: r.market }),
+      ...(r.side !== null && { side: r.side }),
+      intent,
+      decision: r.decision,
+      ...(r.denial_code !== null && { denialCode: r.denial_code }),
       fills: byRef.get(r.ref_id) ?? quoteFill(r),
     };
   });
@@ -106,6 +123,13 @@ function toRecords(file: string, intents: readonly IntentRow[], fills: readonly 
 
 /** A settled quote execution has no fill rows: its amount and price are on the intent's row (no fee). */
 function quoteFill(r: IntentRow): FillRecord[] {
-  if (r.kind !== 'execute-quote' || r.state !== 'done' || r.average_price === null || r.amount_filled === '' || new D(r.amount_filled).isZero()) return [];
+  if (
+    r.kind !== 'execute-quote' ||
+    r.state !== 'done' ||
+    r.average_price === null ||
+    r.amount_filled === '' ||
+    new D(r.amount_filled).isZero()
+  )
+    return [];
   return [{ at: r.updated_at, price: new D(r.average_price), amount: new D(r.amount_filled), fee: new D(0), feeAsset: '' }];
 }

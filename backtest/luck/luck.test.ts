@@ -26,9 +26,16 @@ describe('deflatedSharpe', () => {
 describe('edgeWarnings', () => {
   it('flags a best on a grid edge or near a range bound, with the direction to widen', () => {
     const w = edgeWarnings({ entry: 96, exit: 10, lr: 0.0101 }, [
-      { name: 'entry', low: 10, high: 96, continuous: false }, { name: 'exit', low: 5, high: 20, continuous: false }, { name: 'lr', low: 0.01, high: 1, continuous: true },
+      { name: 'entry', low: 10, high: 96, continuous: false },
+      { name: 'exit', low: 5, high: 20, continuous: false },
+      { name: 'lr', low: 0.01, high: 1, continuous: true },
     ]);
-    expect(w.map((x) => [x.param, x.edge])).toEqual([['entry', 'high'], ['lr', 'low']]);
-    expect(w[0]!.message).toBe('the best entry=96 is at the top of the searched range 10..96: the true best may lie beyond; widen it upward');
+    expect(w.map((x) => [x.param, x.edge])).toEqual([
+      ['entry', 'high'],
+      ['lr', 'low'],
+    ]);
+    expect(w[0]!.message).toBe(
+      'the best entry=96 is at the top of the searched range 10..96: the true best may lie beyond; widen it upward',
+    );
   });
 });

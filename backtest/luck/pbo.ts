@@ -9,7 +9,9 @@
  */
 
 /** `perf[trial][segment]`, higher better; undefined below 2 trials or 2 segments (an odd S drops the first segment). */
-export function probabilityOfOverfitting(perf: readonly (readonly number[])[]): { pbo: number; splits: number; segments: number } | undefined {
+export function probabilityOfOverfitting(
+  perf: readonly (readonly number[])[],
+): { pbo: number; splits: number; segments: number } | undefined {
   if (perf.length < 2) return undefined;
   const all = perf[0]!.length;
   const drop = all % 2;

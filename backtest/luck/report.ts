@@ -53,14 +53,26 @@ export function optimizeLuck(result: OptimizeResult, points: number, spanMs: num
   const sharpes = result.rows.map(sharpeOf).filter((v): v is number => v !== null);
   const bestSharpe = best ? sharpeOf(best) : null;
   if (bestSharpe === null || sharpes.length < 2 || !(perYear > 0)) {
-    return withPbo({ deflatedSharpe: null, deflatedSharpeMissing: bestSharpe === null ? 'the best trial has no Sharpe ratio (no variation in its equity)' : 'fewer than 2 trials have a Sharpe ratio', edgeWarnings: warnings });
+    return withPbo({
+      deflatedSharpe: null,
+      deflatedSharpeMissing:
+        bestSharpe === null ? 'the best trial has no Sharpe ratio (no variation in its equity)' : 'fewer than 2 trials have a Sharpe ratio',
+      edgeWarnings: warnings,
+    });
   }
   const root = Math.sqrt(perYear);
   const mean = sharpes.reduce((a, b) => a + b, 0) / sharpes.length;
   const variance = sharpes.reduce((a, b) => a + (b - mean) ** 2, 0) / (sharpes.length - 1) / perYear;
   const d = deflatedSharpe({ sharpe: bestSharpe / root, periods, trials: result.rows.filter((r) => !r.failed).length, variance });
   return withPbo({
-    deflatedSharpe: { dsr: d.dsr, trials: result.rows.filter((r) => !r.failed).length, periods, bestSharpe, expectedMaxSharpe: d.expectedMaxSharpe * root, assumesNormalReturns: true },
+    deflatedSharpe: {
+      dsr: d.dsr,
+      trials: result.rows.filter((r) => !r.failed).length,
+      periods,
+      bestSharpe,
+      expectedMaxSharpe: d.expectedMaxSharpe * root,
+      assumesNormalReturns: true,
+    },
     edgeWarnings: warnings,
   });
 }
@@ -89,7 +101,14 @@ function sharpeOf(row: OptimizeRow): number | null {
 export function luckToJson(l: OptimizeLuck): Record<string, unknown> {
   const d = l.deflatedSharpe;
   return {
-    deflated_sharpe: d && { dsr: d.dsr, trials: d.trials, periods: d.periods, best_sharpe: d.bestSharpe, expected_max_sharpe: d.expectedMaxSharpe, assumes_normal_returns: true },
+    deflated_sharpe: d && {
+      dsr: d.dsr,
+      trials: d.trials,
+      periods: d.periods,
+      best_sharpe: d.bestSharpe,
+      expected_max_sharpe: d.expectedMaxSharpe,
+      assumes_normal_returns: true,
+    },
     ...(l.deflatedSharpeMissing !== undefined && { deflated_sharpe_missing: l.deflatedSharpeMissing }),
     ...(l.pbo && { pbo: l.pbo }),
     warnings: l.edgeWarnings.map((w) => ({ param: w.param, value: w.value, edge: w.edge, message: w.message })),
@@ -104,6 +123,8 @@ export function luckLines(l: OptimizeLuck): string[] {
         `deflated Sharpe ratio ${d.dsr.toFixed(3)}: the probability that the best's true Sharpe ratio is above 0, given that it is the best of ${d.trials} trials (the best of ${d.trials} tries of no edge would show about ${d.expectedMaxSharpe.toFixed(3)} against its ${d.bestSharpe.toFixed(3)}); ${d.dsr >= 0.95 ? 'at or above 0.95, unlikely to be luck' : d.dsr >= 0.5 ? 'below 0.95, it may well be luck' : 'below 0.5, it is what luck alone would give'} (normal returns assumed; fat tails or left skew make it lower)`,
       ]
     : [`deflated Sharpe ratio: n/a (${l.deflatedSharpeMissing ?? 'unknown'})`];
-  const pbo = l.pbo && `probability of backtest overfitting ${l.pbo.pbo.toFixed(3)} (CSCV over ${l.pbo.segments} segments, ${l.pbo.splits} splits): how often the trial best in sample did no better than the median out of sample; ${l.pbo.pbo < 0.2 ? 'low, the choice carried over' : l.pbo.pbo < 0.5 ? 'the choice often did not carry over' : 'at 0.5 or above, the selection fits noise'}`;
+  const pbo =
+    l.pbo &&
+    `probability of backtest overfitting ${l.pbo.pbo.toFixed(3)} (CSCV over ${l.pbo.segments} segments, ${l.pbo.splits} splits): how often the trial best in sample did no better than the median out of sample; ${l.pbo.pbo < 0.2 ? 'low, the choice carried over' : l.pbo.pbo < 0.5 ? 'the choice often did not carry over' : 'at 0.5 or above, the selection fits noise'}`;
   return [...lines, ...(pbo ? [pbo] : []), ...l.edgeWarnings.map((w) => `warning: ${w.message}`)];
 }

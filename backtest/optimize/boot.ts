@@ -66,7 +66,8 @@ function isBuiltinName(spec: string): boolean {
  */
 export function distProblem(root: string): string | undefined {
   const dist = join(root, 'dist');
-  if (!existsSync(join(dist, 'backtest', 'optimize', 'worker.js'))) return 'dist/ has no compiled optimizer worker (npm run build makes it)';
+  if (!existsSync(join(dist, 'backtest', 'optimize', 'worker.js')))
+    return 'dist/ has no compiled optimizer worker (npm run build makes it)';
   for (const out of jsFiles(dist)) {
     const source = join(root, relative(dist, out)).replace(/\.js$/, '.ts');
     let sourceTime: number;
@@ -75,7 +76,8 @@ export function distProblem(root: string): string | undefined {
     } catch {
       continue; // an output whose source is gone: nothing current imports it
     }
-    if (sourceTime > statSync(out).mtimeMs) return `${relative(root, source)} changed after the last build (npm run build brings dist/ up to date)`;
+    if (sourceTime > statSync(out).mtimeMs)
+      return `${relative(root, source)} changed after the last build (npm run build brings dist/ up to date)`;
   }
   return undefined;
 }

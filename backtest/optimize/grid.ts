@@ -49,9 +49,11 @@ function values(name: string, spec: string, flag: string): GridValue[] {
     for (let k = 0; from + k * step <= to + 1e-9; k++) out.push(Number((from + k * step).toFixed(decimals)));
     return out;
   }
-  if (spec.includes('..')) throw new InputError(flag, `${name}: ${JSON.stringify(spec)} is not a range; write from..to:step such as 5..30:5`);
+  if (spec.includes('..'))
+    throw new InputError(flag, `${name}: ${JSON.stringify(spec)} is not a range; write from..to:step such as 5..30:5`);
   const list = spec.split('|').map((v) => v.trim());
-  if (list.some((v) => v === '')) throw new InputError(flag, `${name}: empty value in ${JSON.stringify(spec)}; write values such as 10|20|30`);
+  if (list.some((v) => v === ''))
+    throw new InputError(flag, `${name}: empty value in ${JSON.stringify(spec)}; write values such as 10|20|30`);
   return list.map(readValue);
 }
 

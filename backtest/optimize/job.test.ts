@@ -8,7 +8,16 @@ const T0 = Date.UTC(2024, 0, 1);
 const N = 400;
 const times = Float64Array.from({ length: N }, (_, i) => T0 + i * 60_000);
 const prices = Float64Array.from({ length: N }, (_, i) => Math.round((100 + 8 * Math.sin(i / 9) + 3 * Math.sin(i / 2.3)) * 100) / 100);
-const ctx: JobContext = { strategy: 'sma-cross', source: 'wave', times, prices, baseParams: {}, feeBps: 10, slippageBps: 0, initial: { USD: '10000' } };
+const ctx: JobContext = {
+  strategy: 'sma-cross',
+  source: 'wave',
+  times,
+  prices,
+  baseParams: {},
+  feeBps: 10,
+  slippageBps: 0,
+  initial: { USD: '10000' },
+};
 const jobs: Job[] = [
   { id: 0, params: { fast: 3, slow: 8 }, start: 0, end: N },
   { id: 1, params: { fast: 5, slow: 20 }, start: 0, end: N },
@@ -18,7 +27,13 @@ const jobs: Job[] = [
 
 /** What a job's result must be: the figures of a plain backtest of its combination and range. */
 async function expected(job: Job): Promise<Record<string, unknown>> {
-  const run = await runBacktest({ definition: smaCross, params: resolveParams(smaCross, job.params, 'grid'), series: { source: 'wave', length: N, times, prices }, range: { start: job.start, end: job.end }, initial: { USD: '10000' } });
+  const run = await runBacktest({
+    definition: smaCross,
+    params: resolveParams(smaCross, job.params, 'grid'),
+    series: { source: 'wave', length: N, times, prices },
+    range: { start: job.start, end: job.end },
+    initial: { USD: '10000' },
+  });
   expect(run.trades.length).toBeGreaterThan(1);
   return { ...run.metrics };
 }

@@ -38,11 +38,17 @@ export interface Job {
 export type JobMetrics = Record<string, number | boolean | null>;
 
 export type JobResult =
-  | { readonly id: number; readonly ok: true; readonly metrics: JobMetrics; /** sha256 of the round trips (the queue's results are checked against the local ones by it). */ readonly tradesHash?: string }
+  | {
+      readonly id: number;
+      readonly ok: true;
+      readonly metrics: JobMetrics;
+      /** sha256 of the round trips (the queue's results are checked against the local ones by it). */ readonly tradesHash?: string;
+    }
   | { readonly id: number; readonly ok: false; readonly error: string };
 
 export type ToWorker = { readonly type: 'job'; readonly job: Job } | { readonly type: 'stop' };
-export type FromWorker = { readonly type: 'ready' } | { readonly type: 'result'; readonly result: JobResult } | { readonly type: 'fatal'; readonly error: string };
+export type FromWorker =
+  { readonly type: 'ready' } | { readonly type: 'result'; readonly result: JobResult } | { readonly type: 'fatal'; readonly error: string };
 
 /**
  * The equity buffer a finished job handed back, for the next job of this thread: a job needs only its
@@ -64,9 +70,16 @@ export async function runJob(definition: StrategyDefinition, ctx: JobContext, jo
     const params = resolveParams(definition, { ...ctx.baseParams, ...job.params }, 'grid');
     const series: PriceSeriesLike = { source: ctx.source, length: ctx.times.length, times: ctx.times, prices: ctx.prices };
     const run = await runBacktest({
-      definition, params, series, range: { start: job.start, end: job.end },
-      feeBps: ctx.feeBps, slippageBps: ctx.slippageBps, initial: ctx.initial, ...(ctx.limits && { limits: ctx.limits }),
-      figuresOnly: true, equityBuffer,
+      definition,
+      params,
+      series,
+      range: { start: job.start, end: job.end },
+      feeBps: ctx.feeBps,
+      slippageBps: ctx.slippageBps,
+      initial: ctx.initial,
+      ...(ctx.limits && { limits: ctx.limits }),
+      figuresOnly: true,
+      equityBuffer,
     });
     // a strategy that threw (or returned a non-intent) was stopped: its figures are of a broken run
     const f = run.strategyFailure;

@@ -18,8 +18,14 @@ import { sharedColumn } from '../shared-series.js';
 
 /** Metrics the optimizer ranks by, and the JSON field each reads. Drawdown ranks lowest first. */
 export const OPTIMIZE_METRICS = {
-  sharpe: 'sharpe', sortino: 'sortino', return: 'return_pct', cagr: 'cagr_pct', max_drawdown: 'max_drawdown_pct',
-  profit_factor: 'profit_factor', win_rate: 'win_rate_pct', final_equity: 'final_equity',
+  sharpe: 'sharpe',
+  sortino: 'sortino',
+  return: 'return_pct',
+  cagr: 'cagr_pct',
+  max_drawdown: 'max_drawdown_pct',
+  profit_factor: 'profit_factor',
+  win_rate: 'win_rate_pct',
+  final_equity: 'final_equity',
 } as const;
 export type OptimizeMetric = keyof typeof OPTIMIZE_METRICS;
 
@@ -57,7 +63,11 @@ export interface OptimizeConfig {
    * Runs the jobs somewhere else than this machine's threads (`--queue`: src/queue/study.ts) and
    * answers one result per job, in job order; the ranking below is the same either way.
    */
-  readonly runJobs?: (ctx: JobContext, jobs: readonly Job[], onProgress?: (done: number, total: number) => void) => Promise<{ results: JobResult[]; workers: number }>;
+  readonly runJobs?: (
+    ctx: JobContext,
+    jobs: readonly Job[],
+    onProgress?: (done: number, total: number) => void,
+  ) => Promise<{ results: JobResult[]; workers: number }>;
 }
 
 export interface FoldResult {
@@ -133,23 +143,50 @@ export async function runOptimize(cfg: OptimizeConfig): Promise<OptimizeResult> 
   const jobs: Job[] = [];
   cfg.grid.combinations.forEach((params) => segments.forEach(([start, end]) => jobs.push({ id: jobs.length, params, start, end })));
   const ctx: JobContext = {
-    strategy: cfg.strategy, source: cfg.series.source, times: cfg.series.times, prices: cfg.series.prices,
-    baseParams: cfg.baseParams ?? {}, feeBps: cfg.feeBps ?? 10, slippageBps: cfg.slippageBps ?? 0, initial: cfg.initial ?? { USD: '10000' },
+    strategy: cfg.strategy,
+    source: cfg.series.source,
+    times: cfg.series.times,
+    prices: cfg.series.prices,
+    baseParams: cfg.baseParams ?? {},
+    feeBps: cfg.feeBps ?? 10,
+    slippageBps: cfg.slippageBps ?? 0,
+    initial: cfg.initial ?? { USD: '10000' },
     ...(cfg.limits && { limits: cfg.limits }),
   };
   const boot = cfg.runJobs ? undefined : workerBoot(cfg.strategy, cfg.workerCode === 'source' ? { prefer: 'source' } : {});
   const key = OPTIMIZE_METRICS[cfg.metric];
   const onResult = cfg.onRow && rowWhenDone(cfg.grid.combinations, segments.length, (params, r) => cfg.onRow!(rowOf(params, r, key, walk)));
-  const pool = boot && (await runPool(ctx, jobs, workers, boot, { ...(cfg.onProgress && { onProgress: cfg.onProgress }), ...(cfg.signal && { signal: cfg.signal }), ...(onResult && { onResult }) }));
+  const pool =
+    boot &&
+    (await runPool(ctx, jobs, workers, boot, {
+      ...(cfg.onProgress && { onProgress: cfg.onProgress }),
+      ...(cfg.signal && { signal: cfg.signal }),
+      ...(onResult && { onResult }),
+    }));
   const ran = cfg.runJobs ? await cfg.runJobs(ctx, jobs, cfg.onProgress) : { results: pool ? pool.results : [], workers };
   if (cfg.runJobs && onResult) ran.results.forEach(onResult);
   const results = ran.results;
   // a stopped run's unfinished combinations have a segment without a result: left out
-  const perCombo = cfg.grid.combinations.map((params, c) => ({ params, results: segments.map((_, s) => results[c * segments.length + s]!) })).filter((c) => c.results.every((r) => r !== undefined));
+  const perCombo = cfg.grid.combinations
+    .map((params, c) => ({ params, results: segments.map((_, s) => results[c * segments.length + s]!) }))
+    .filter((c) => c.results.every((r) => r !== undefined));
   const unranked = perCombo.map(({ params, results: r }) => rowOf(params, r, key, walk));
   const rows = rank(unranked, cfg.metric);
   return {
-    metric: cfg.metric, workers: ran.workers, ...(boot && pool && { workerCode: { code: boot.code, pluginLoader: boot.pluginLoader, leanHeap: pool.lean, ...(boot.reason !== undefined && { reason: boot.reason }) } }), combinations: perCombo.length, rows, failed: rows.filter((r) => r.failed).length,
+    metric: cfg.metric,
+    workers: ran.workers,
+    ...(boot &&
+      pool && {
+        workerCode: {
+          code: boot.code,
+          pluginLoader: boot.pluginLoader,
+          leanHeap: pool.lean,
+          ...(boot.reason !== undefined && { reason: boot.reason }),
+        },
+      }),
+    combinations: perCombo.length,
+    rows,
+    failed: rows.filter((r) => r.failed).length,
     ...(walk && { walkForward: picks(perCombo, key, cfg.metric, segments.length - 1) }),
     ...(perCombo.length < cfg.grid.combinations.length && { stopped: true as const }),
   };
@@ -158,22 +195,34 @@ export async function runOptimize(cfg: OptimizeConfig): Promise<OptimizeResult> 
 /** [start, end) of each segment: the whole series, or K + 1 equal parts for walk-forward K. */
 export function segmentBounds(length: number, walkForward?: number): Array<[number, number]> {
   if (walkForward === undefined) return [[0, length]];
-  if (!Number.isInteger(walkForward) || walkForward < 1) throw new InputError('--walk-forward', `expected a whole number of folds ≥ 1, got ${walkForward}`);
+  if (!Number.isInteger(walkForward) || walkForward < 1)
+    throw new InputError('--walk-forward', `expected a whole number of folds ≥ 1, got ${walkForward}`);
   const parts = walkForward + 1;
-  if (length < parts * 10) throw new InputError('--walk-forward', `${length} points cannot make ${parts} segments of at least 10 points; use fewer folds`);
+  if (length < parts * 10)
+    throw new InputError('--walk-forward', `${length} points cannot make ${parts} segments of at least 10 points; use fewer folds`);
   return Array.from({ length: parts }, (_, k) => [Math.floor((k * length) / parts), Math.floor(((k + 1) * length) / parts)]);
 }
 
-function rowOf(params: Readonly<Record<string, GridValue>>, r: readonly JobResult[], key: string, walk: boolean): Omit<OptimizeRow, 'rank'> {
+function rowOf(
+  params: Readonly<Record<string, GridValue>>,
+  r: readonly JobResult[],
+  key: string,
+  walk: boolean,
+): Omit<OptimizeRow, 'rank'> {
   const failed = r.find((x) => !x.ok);
   if (failed && !failed.ok) return { params, score: null, failed: true, error: failed.error };
   const m = r.map((x) => (x.ok ? x.metrics : {}));
   if (!walk) return { params, score: num(m[0]![key]), metrics: m[0]! };
   const folds = m.slice(1).map((oos, k) => ({ fold: k + 1, inSample: m[k]!, outOfSample: oos }));
-  const means = (side: 'inSample' | 'outOfSample'): JobMetrics => Object.fromEntries([key, ...FOLD_FIGURES].map((f) => [f, mean(folds.map((x) => num(x[side][f])))]));
+  const means = (side: 'inSample' | 'outOfSample'): JobMetrics =>
+    Object.fromEntries([key, ...FOLD_FIGURES].map((f) => [f, mean(folds.map((x) => num(x[side][f])))]));
   return {
-    params, score: mean(folds.map((f) => num(f.inSample[key]))), outOfSampleScore: mean(folds.map((f) => num(f.outOfSample[key]))), folds,
-    inSampleMean: means('inSample'), outOfSampleMean: means('outOfSample'),
+    params,
+    score: mean(folds.map((f) => num(f.inSample[key]))),
+    outOfSampleScore: mean(folds.map((f) => num(f.outOfSample[key]))),
+    folds,
+    inSampleMean: means('inSample'),
+    outOfSampleMean: means('outOfSample'),
   };
 }
 
@@ -182,10 +231,19 @@ export function rank(rows: Array<Omit<OptimizeRow, 'rank'>>, metric: OptimizeMet
   const sign = metric === 'max_drawdown' ? 1 : -1;
   const ran = rows.filter((r) => !r.failed && !r.pruned);
   const sorted = [...ran].sort((a, b) => (a.score === null ? 1 : b.score === null ? -1 : sign * (a.score - b.score)));
-  return [...sorted.map((r, i) => ({ rank: i + 1, ...r })), ...rows.filter((r) => r.pruned && !r.failed).map((r) => ({ rank: null, ...r })), ...rows.filter((r) => r.failed).map((r) => ({ rank: null, ...r }))];
+  return [
+    ...sorted.map((r, i) => ({ rank: i + 1, ...r })),
+    ...rows.filter((r) => r.pruned && !r.failed).map((r) => ({ rank: null, ...r })),
+    ...rows.filter((r) => r.failed).map((r) => ({ rank: null, ...r })),
+  ];
 }
 
-function picks(perCombo: Array<{ params: Readonly<Record<string, GridValue>>; results: JobResult[] }>, key: string, metric: OptimizeMetric, folds: number): FoldPick[] {
+function picks(
+  perCombo: Array<{ params: Readonly<Record<string, GridValue>>; results: JobResult[] }>,
+  key: string,
+  metric: OptimizeMetric,
+  folds: number,
+): FoldPick[] {
   const better = (a: number, b: number): boolean => (metric === 'max_drawdown' ? a < b : a > b);
   const out: FoldPick[] = [];
   for (let k = 1; k <= folds; k++) {
@@ -195,7 +253,8 @@ function picks(perCombo: Array<{ params: Readonly<Record<string, GridValue>>; re
       const oos = c.results[k]!;
       if (!is.ok || !oos.ok) continue;
       const score = num(is.metrics[key]);
-      if (!best || (score !== null && (best.score === null || better(score, best.score)))) best = { params: c.params, score, oos: oos.metrics };
+      if (!best || (score !== null && (best.score === null || better(score, best.score))))
+        best = { params: c.params, score, oos: oos.metrics };
     }
     if (best) out.push({ fold: k, params: best.params, inSampleScore: best.score, outOfSample: best.oos });
   }
@@ -223,7 +282,11 @@ export const LEAN_THREAD_HEAP = { maxOldGenerationSizeMb: 64, maxYoungGeneration
 
 /** Starts `n` workers, hands each one job at a time as it becomes free, and collects the results by job id. */
 /** A job result handler that calls `done` once all `segments` results of a combination are in (jobs are numbered combination by combination). */
-function rowWhenDone(combinations: ReadonlyArray<Readonly<Record<string, GridValue>>>, segments: number, done: (params: Readonly<Record<string, GridValue>>, results: JobResult[]) => void): (r: JobResult) => void {
+function rowWhenDone(
+  combinations: ReadonlyArray<Readonly<Record<string, GridValue>>>,
+  segments: number,
+  done: (params: Readonly<Record<string, GridValue>>, results: JobResult[]) => void,
+): (r: JobResult) => void {
   const got = new Map<number, JobResult[]>();
   return (r) => {
     const c = Math.floor(r.id / segments);
@@ -243,7 +306,13 @@ interface PoolHooks {
   readonly signal?: AbortSignal;
 }
 
-async function runPool(ctx: JobContext, jobs: readonly Job[], n: number, boot: WorkerBoot, hooks: PoolHooks): Promise<{ results: JobResult[]; lean: boolean }> {
+async function runPool(
+  ctx: JobContext,
+  jobs: readonly Job[],
+  n: number,
+  boot: WorkerBoot,
+  hooks: PoolHooks,
+): Promise<{ results: JobResult[]; lean: boolean }> {
   const { onProgress, onResult, signal } = hooks;
   // the points once in shared memory: every thread reads the same columns instead of its own copy
   ctx = { ...ctx, times: sharedColumn(ctx.times), prices: sharedColumn(ctx.prices) };
@@ -260,7 +329,8 @@ async function runPool(ctx: JobContext, jobs: readonly Job[], n: number, boot: W
     await new Promise<void>((resolve, reject) => {
       if (jobs.length === 0 || signal?.aborted) return resolve();
       signal?.addEventListener('abort', () => resolve(), { once: true });
-      const fail = (message: string, cause?: unknown): void => reject(new TradeloopError('OPTIMIZE_WORKER', `an optimizer worker failed: ${message}`, { cause }));
+      const fail = (message: string, cause?: unknown): void =>
+        reject(new TradeloopError('OPTIMIZE_WORKER', `an optimizer worker failed: ${message}`, { cause }));
       const feed = (w: Worker): void => {
         const job = again.pop() ?? jobs[next++];
         if (job) {

@@ -19,7 +19,12 @@ describe('holdPoolHeapGrowth', () => {
 
   it('leaves a factor the process was started with alone', () => {
     const set: string[] = [];
-    for (const own of [['--heap-growing-percent=50'], ['--max-old-space-size=512', '--heap_growing_percent=20'], ['--heap-growing-percent']]) holdPoolHeapGrowth(own, (f) => set.push(f))();
+    for (const own of [
+      ['--heap-growing-percent=50'],
+      ['--max-old-space-size=512', '--heap_growing_percent=20'],
+      ['--heap-growing-percent'],
+    ])
+      holdPoolHeapGrowth(own, (f) => set.push(f))();
     expect(set).toEqual([]);
     holdPoolHeapGrowth(['--heap-growing-percentage-not'], (f) => set.push(f))();
     expect(set).toHaveLength(2);

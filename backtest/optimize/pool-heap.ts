@@ -22,7 +22,10 @@ let holders = 0;
  * Sets the factor until the returned function is called (pools running at once share it; the last
  * to end puts it back). A process started with its own `--heap-growing-percent` keeps it.
  */
-export function holdPoolHeapGrowth(execArgv: readonly string[] = process.execArgv, setFlags: (flags: string) => void = setFlagsFromString): () => void {
+export function holdPoolHeapGrowth(
+  execArgv: readonly string[] = process.execArgv,
+  setFlags: (flags: string) => void = setFlagsFromString,
+): () => void {
   if (execArgv.some((a) => FLAG.test(a))) return () => undefined;
   if (holders++ === 0) setFlags(`--heap-growing-percent=${POOL_HEAP_GROWING_PERCENT}`);
   let released = false;

@@ -17,7 +17,9 @@ function sink(tty: boolean): Writable & { text: string } {
 
 describe('the optimize progress line', () => {
   it('shows the bar, the trials done and the best score so far with its parameters', () => {
-    expect(progressText('optimize', 30, 100, 'return', { score: 12.345678, params: { fast: 5, slow: 40 } })).toBe(`optimize [${'█'.repeat(6)}${'░'.repeat(14)}] 30% 30/100 · best return 12.3457 (fast=5, slow=40)`);
+    expect(progressText('optimize', 30, 100, 'return', { score: 12.345678, params: { fast: 5, slow: 40 } })).toBe(
+      `optimize [${'█'.repeat(6)}${'░'.repeat(14)}] 30% 30/100 · best return 12.3457 (fast=5, slow=40)`,
+    );
     expect(progressText('optimize', 0, 8, 'sharpe', undefined)).toBe(`optimize [${'░'.repeat(20)}] 0% 0/8 · no result yet`);
   });
 
@@ -33,7 +35,12 @@ describe('the optimize progress line', () => {
     const piped = sink(false);
     expect(OptimizeProgress.shownOn(piped, false)).toBe(false);
     expect(OptimizeProgress.shownOn(sink(true), true)).toBe(false);
-    const p = new OptimizeProgress(piped, { label: 'optimize', metric: 'return', now: () => 0, enabled: OptimizeProgress.shownOn(piped, false) });
+    const p = new OptimizeProgress(piped, {
+      label: 'optimize',
+      metric: 'return',
+      now: () => 0,
+      enabled: OptimizeProgress.shownOn(piped, false),
+    });
     p.offer(5, { k: 1 });
     p.update(1, 2);
     p.update(2, 2);
@@ -44,7 +51,12 @@ describe('the optimize progress line', () => {
   it('on a terminal redraws in place at most every 250 ms (and at the end), then clears the line', () => {
     const tty = sink(true);
     let now = 0;
-    const p = new OptimizeProgress(tty, { label: 'optimize', metric: 'return', now: () => now, enabled: OptimizeProgress.shownOn(tty, false) });
+    const p = new OptimizeProgress(tty, {
+      label: 'optimize',
+      metric: 'return',
+      now: () => now,
+      enabled: OptimizeProgress.shownOn(tty, false),
+    });
     p.offer(3, { k: 1 });
     p.update(1, 10);
     now += PROGRESS_EVERY_MS - 1;

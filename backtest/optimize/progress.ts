@@ -25,7 +25,9 @@ export function progressText(label: string, done: number, total: number, metric:
   const filled = Math.round(share * WIDTH);
   const head = `${label} [${'█'.repeat(filled)}${'░'.repeat(WIDTH - filled)}] ${Math.floor(share * 100)}% ${done}/${total}`;
   if (best === undefined) return `${head} · no result yet`;
-  const params = Object.entries(best.params).map(([k, v]) => `${k}=${String(v)}`).join(', ');
+  const params = Object.entries(best.params)
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join(', ');
   return `${head} · best ${metric} ${Number(best.score.toPrecision(6))}${params ? ` (${params})` : ''}`;
 }
 

@@ -55,7 +55,10 @@ export function escapeHtml(text: string): string {
 
 /** JSON that is safe inside a <script> element: no `<` (so no `</script>`), no line separators. */
 export function jsonForScript(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 /** Inline script text must not contain a closing script tag. */

@@ -31,8 +31,20 @@ describe('writeBacktestReport', () => {
     expect(rows[0]).toBe('market,side,entry_time,exit_time,quantity,entry_price,exit_price,pnl,fees,exit_reason');
     expect(rows).toHaveLength(run.trades.length + 1);
     const t = run.trades[0]!;
-    expect(rows[1]).toBe(['BTCUSD', 'long', new Date(t.entryAt).toISOString().replace('.000Z', 'Z'),
-      new Date(t.exitAt).toISOString().replace('.000Z', 'Z'), t.quantity, t.entryPrice, t.exitPrice, t.pnl, t.fees, ''].join(','));
+    expect(rows[1]).toBe(
+      [
+        'BTCUSD',
+        'long',
+        new Date(t.entryAt).toISOString().replace('.000Z', 'Z'),
+        new Date(t.exitAt).toISOString().replace('.000Z', 'Z'),
+        t.quantity,
+        t.entryPrice,
+        t.exitPrice,
+        t.pnl,
+        t.fees,
+        '',
+      ].join(','),
+    );
   });
 
   it('writes every point to equity.csv with buy-and-hold and drawdown', () => {
@@ -62,7 +74,11 @@ describe('writeBacktestReport', () => {
   it('escapes every outside string put into the page', () => {
     const evil = '<script>alert("x")</script>&\'';
     const out = writeBacktestReport(join(dir, 'evil'), {
-      ...run, strategy: evil, market: evil, source: evil, params: { [evil]: evil },
+      ...run,
+      strategy: evil,
+      market: evil,
+      source: evil,
+      params: { [evil]: evil },
       assumptions: { ...run.assumptions, initial: evil, fillRule: evil, extra: [[evil, evil]] },
       trades: run.trades.map((t) => ({ ...t, quantity: evil })),
     });
@@ -100,9 +116,20 @@ describe('writeBacktestReport', () => {
 
 describe('the report with its manifest and robustness sections', () => {
   const run = sampleRun(2000, 4);
-  const manifest = buildManifest({ feeBps: 10, slippageBps: 3, source: 'sample.csv', times: run.times, params: { fast: 10, slow: 30 }, initial: { USD: '10000' }, limits: DEFAULT_RISK_LIMITS });
+  const manifest = buildManifest({
+    feeBps: 10,
+    slippageBps: 3,
+    source: 'sample.csv',
+    times: run.times,
+    params: { fast: 10, slow: 30 },
+    initial: { USD: '10000' },
+    limits: DEFAULT_RISK_LIMITS,
+  });
   const m = run.metrics;
-  const mc = monteCarlo({ initialEquity: m.initialEquity, tradePnls: run.trades.map((t) => t.pnl), equity: run.equity, startAt: m.startAt, endAt: m.endAt }, { runs: 200, seed: 1 });
+  const mc = monteCarlo(
+    { initialEquity: m.initialEquity, tradePnls: run.trades.map((t) => t.pnl), equity: run.equity, startAt: m.startAt, endAt: m.endAt },
+    { runs: 200, seed: 1 },
+  );
 
   it('builds the Assumptions table from the manifest and adds the Monte Carlo section with nine histograms', () => {
     const html = readFileSync(writeBacktestReport(join(dir, 'robust'), { ...run, manifest, robustness: { monteCarlo: mc } }).html, 'utf8');
@@ -122,8 +149,22 @@ describe('the report with its manifest and robustness sections', () => {
   it('escapes grid values in the optimize page', () => {
     const evil = '<img src=x onerror=alert(1)>';
     const grid = parseGrid(`fast=5|10,label=${evil}`);
-    const result = { metric: 'sharpe' as const, workers: 1, combinations: 2, failed: 0, rows: grid.combinations.map((params, i) => ({ rank: i + 1, params, score: 1 - i })) };
-    const out = writeOptimizeReport(join(dir, 'opt'), { strategy: evil, source: evil, points: 10, grid, result, robustness: optimizeRobustness(grid, result), manifest });
+    const result = {
+      metric: 'sharpe' as const,
+      workers: 1,
+      combinations: 2,
+      failed: 0,
+      rows: grid.combinations.map((params, i) => ({ rank: i + 1, params, score: 1 - i })),
+    };
+    const out = writeOptimizeReport(join(dir, 'opt'), {
+      strategy: evil,
+      source: evil,
+      points: 10,
+      grid,
+      result,
+      robustness: optimizeRobustness(grid, result),
+      manifest,
+    });
     const page = readFileSync(out.html, 'utf8');
     expect(page).not.toContain('<img');
     expect(page).toContain(escapeHtml(evil));
@@ -154,8 +195,12 @@ describe('page helpers', () => {
     expect(format(1.5)).toBe('1970-01-01T00:00:00.001Z');
   });
 
-  it.each([[0, '0s'], [45_000, '45s'], [125_000, '2m 5s'], [3_600_000, '1h'], [7_500_000, '2h 5m'], [86_400_000 * 3 + 3_600_000 * 4, '3d 4h']])(
-    'formats %d ms as %s',
-    (ms, text) => expect(duration(ms)).toBe(text),
-  );
+  it.each([
+    [0, '0s'],
+    [45_000, '45s'],
+    [125_000, '2m 5s'],
+    [3_600_000, '1h'],
+    [7_500_000, '2h 5m'],
+    [86_400_000 * 3 + 3_600_000 * 4, '3d 4h'],
+  ])('formats %d ms as %s', (ms, text) => expect(duration(ms)).toBe(text));
 });

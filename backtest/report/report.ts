@@ -21,9 +21,9 @@ export { type FillMarker, type MoneyUnits, unitsOf };
 
 /** The default fill model in one sentence, for reports and help text. */
 export const DEFAULT_FILL_RULE =
-  'An order made at point t fills at the price of point t+1 (never at t), moved against the trader by the slippage; '
-  + 'a resting limit order fills at its limit at the first later point that reaches it; a held-rate quote executes at point t '
-  + 'at the quote offered at t.';
+  'An order made at point t fills at the price of point t+1 (never at t), moved against the trader by the slippage; ' +
+  'a resting limit order fills at its limit at the first later point that reaches it; a held-rate quote executes at point t ' +
+  'at the quote offered at t.';
 
 /** What the run assumed, shown beside the metrics so a reader can judge them. */
 export interface ReportAssumptions {
@@ -124,17 +124,37 @@ function* lines(header: string, count: number, line: (i: number) => string): Gen
 
 function writeTradesCsv(file: string, trades: readonly RoundTrip[], exitReasons: readonly string[]): void {
   const header = 'market,side,entry_time,exit_time,quantity,entry_price,exit_price,pnl,fees,exit_reason';
-  writeChunks(file, lines(header, trades.length, (i) => {
-    const t = trades[i]!;
-    return [csvText(t.market ?? ''), t.side, iso(t.entryAt), iso(t.exitAt), t.quantity, t.entryPrice, t.exitPrice, t.pnl, t.fees, exitReasons[i] ?? ''].join(',');
-  }));
+  writeChunks(
+    file,
+    lines(header, trades.length, (i) => {
+      const t = trades[i]!;
+      return [
+        csvText(t.market ?? ''),
+        t.side,
+        iso(t.entryAt),
+        iso(t.exitAt),
+        t.quantity,
+        t.entryPrice,
+        t.exitPrice,
+        t.pnl,
+        t.fees,
+        exitReasons[i] ?? '',
+      ].join(',');
+    }),
+  );
 }
 
 function writeEquityCsv(file: string, input: ReportInput, hold: Float64Array, drawdown: Float64Array): void {
   const { times, prices, equity } = input;
   const format = isoFormatter();
-  writeChunks(file, lines('timestamp,price,equity,buy_hold_equity,drawdown_pct', times.length, (i) =>
-    `${format(times[i]!)},${prices[i]},${equity[i]!.toFixed(2)},${hold[i]!.toFixed(2)},${drawdown[i]!.toFixed(4)}`));
+  writeChunks(
+    file,
+    lines(
+      'timestamp,price,equity,buy_hold_equity,drawdown_pct',
+      times.length,
+      (i) => `${format(times[i]!)},${prices[i]},${equity[i]!.toFixed(2)},${hold[i]!.toFixed(2)},${drawdown[i]!.toFixed(4)}`,
+    ),
+  );
 }
 
 /**
@@ -170,7 +190,8 @@ function buildPage(input: ReportInput, hold: Float64Array, drawdown: Float64Arra
   const markers = markersOf(input);
   const units = input.units ?? unitsOf(input.market);
   const notes = [`${shown.length} of ${input.trades.length} round trips listed; trades.csv holds all of them.`];
-  if (markers.total > markers.buys.length + markers.sells.length) notes.push(`The price chart marks ${MAX_MARKERS} of ${markers.total} fills.`);
+  if (markers.total > markers.buys.length + markers.sells.length)
+    notes.push(`The price chart marks ${MAX_MARKERS} of ${markers.total} fills.`);
   return {
     title: `${input.strategy} on ${input.market}`,
     subtitle: `${iso(m.startAt)} to ${iso(m.endAt)} · ${m.points.toLocaleString('en-US')} points${input.source ? ` · ${input.source}` : ''}`,
@@ -179,12 +200,23 @@ function buildPage(input: ReportInput, hold: Float64Array, drawdown: Float64Arra
     assumptions: assumptionRows(input),
     tradeHeader: ['side', 'entry', 'exit', 'quantity', 'entry price', 'exit price', 'pnl', 'fees'],
     tradeRows: shown.map((t) => [
-      t.side, iso(t.entryAt), iso(t.exitAt), formatAmount(t.quantity, units.base), formatPrice(t.entryPrice, units.priceDecimals),
-      formatPrice(t.exitPrice, units.priceDecimals), formatAmount(t.pnl, units.quote), formatAmount(t.fees, units.quote),
+      t.side,
+      iso(t.entryAt),
+      iso(t.exitAt),
+      formatAmount(t.quantity, units.base),
+      formatPrice(t.entryPrice, units.priceDecimals),
+      formatPrice(t.exitPrice, units.priceDecimals),
+      formatAmount(t.pnl, units.quote),
+      formatAmount(t.fees, units.quote),
     ]),
     tradesNote: notes.join(' '),
     charts: chartData(input, hold, drawdown, markers),
-    ...(input.robustness && { extra: sectionsOf([monteCarloSection(input.robustness.monteCarlo, units.quote), ...(input.robustness.costs ? [costSection(input.robustness.costs, units.quote)] : [])]) }),
+    ...(input.robustness && {
+      extra: sectionsOf([
+        monteCarloSection(input.robustness.monteCarlo, units.quote),
+        ...(input.robustness.costs ? [costSection(input.robustness.costs, units.quote)] : []),
+      ]),
+    }),
   };
 }
 
@@ -194,10 +226,12 @@ export function sectionsOf(sections: readonly PageSection[]): ExtraSections {
 }
 
 function markersOf(input: ReportInput): { buys: [number, number][]; sells: [number, number][]; total: number } {
-  const fills = input.fills ?? input.trades.flatMap((t): FillMarker[] => [
-    { at: t.entryAt, side: t.side === 'long' ? 'buy' : 'sell', price: Number(t.entryPrice) },
-    { at: t.exitAt, side: t.side === 'long' ? 'sell' : 'buy', price: Number(t.exitPrice) },
-  ]);
+  const fills =
+    input.fills ??
+    input.trades.flatMap((t): FillMarker[] => [
+      { at: t.entryAt, side: t.side === 'long' ? 'buy' : 'sell', price: Number(t.entryPrice) },
+      { at: t.exitAt, side: t.side === 'long' ? 'sell' : 'buy', price: Number(t.exitPrice) },
+    ]);
   const stride = Math.max(1, Math.ceil(fills.length / MAX_MARKERS));
   const buys: [number, number][] = [];
   const sells: [number, number][] = [];
@@ -235,7 +269,10 @@ export function formatMetricRows(m: BacktestMetrics, units: Pick<MoneyUnits, 'qu
     ['Annualised volatility', pct(m.volatilityPct)],
     ['Sharpe (risk-free 0)', ratio(m.sharpe)],
     ['Sortino', ratio(m.sortino)],
-    ['Max drawdown', `${pct(m.maxDrawdownPct)}${m.maxDrawdownPct > 0 ? ` (peak ${iso(m.maxDrawdownPeakAt)}, trough ${iso(m.maxDrawdownTroughAt)})` : ''}`],
+    [
+      'Max drawdown',
+      `${pct(m.maxDrawdownPct)}${m.maxDrawdownPct > 0 ? ` (peak ${iso(m.maxDrawdownPeakAt)}, trough ${iso(m.maxDrawdownTroughAt)})` : ''}`,
+    ],
     ['Max drawdown duration', `${duration(m.maxDrawdownDurationMs)}${m.maxDrawdownRecovered ? '' : ' (not recovered)'}`],
     ['Round trips', String(m.trades)],
     ['Win rate', pct(m.winRatePct)],
@@ -248,7 +285,9 @@ export function formatMetricRows(m: BacktestMetrics, units: Pick<MoneyUnits, 'qu
 
 function assumptionRows(input: ReportInput): [string, string][] {
   const a = input.assumptions;
-  const params = Object.entries(input.params ?? {}).map(([k, v]) => `${k}=${String(v)}`).join(', ');
+  const params = Object.entries(input.params ?? {})
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join(', ');
   const extra = (a.extra ?? []).map(([k, v]): [string, string] => [k, v]);
   if (input.manifest) return [...manifestRows(input.manifest, duration), ['Strategy parameters', params || 'defaults'], ...extra];
   return [

@@ -22,7 +22,12 @@ describe('costSensitivity', () => {
     const c = await costSensitivity(10, 4, base, rerun);
     expect(c.rows.filter((r) => r.varied === 'fee').map((r) => r.feeBps)).toEqual(COST_MULTIPLES.map((m) => 10 * m));
     expect(c.rows.filter((r) => r.varied === 'slippage').map((r) => r.slippageBps)).toEqual(COST_MULTIPLES.map((m) => 4 * m));
-    expect(c.rows.find((r) => r.varied === 'fee' && r.multiple === 3)).toMatchObject({ feeBps: 30, slippageBps: 4, returnPct: -12, feesPaid: '90.00' });
+    expect(c.rows.find((r) => r.varied === 'fee' && r.multiple === 3)).toMatchObject({
+      feeBps: 30,
+      slippageBps: 4,
+      returnPct: -12,
+      feesPaid: '90.00',
+    });
     // the configured run is reused, never run again
     expect(calls.some(([f, s]) => f === 10 && s === 4)).toBe(false);
     expect(c.breakEven.feeBps).not.toBeNull();
@@ -44,7 +49,9 @@ describe('costSensitivity', () => {
     const c = await costSensitivity(10, 0, await losing.rerun(10, 0), losing.rerun);
     expect(c.breakEven.feeBps).toBeNull();
     expect(c.breakEven.note).toMatch(/does not make money even without fees \(return -1\.00 % at 0 bps/);
-    const always = { rerun: async (): Promise<CostRunFigures> => ({ returnPct: 5, finalEquity: 10_500, feesPaid: '1', trades: 1, sharpe: 1 }) };
+    const always = {
+      rerun: async (): Promise<CostRunFigures> => ({ returnPct: 5, finalEquity: 10_500, feesPaid: '1', trades: 1, sharpe: 1 }),
+    };
     const d = await costSensitivity(10, 0, await always.rerun(), always.rerun);
     expect(d.breakEven).toMatchObject({ feeBps: null, note: expect.stringMatching(/still makes money at a fee of 10000 bps/) });
   });

@@ -55,7 +55,12 @@ const MAX_FEE_BPS = 10_000;
  * The sweep and the break-even fee. `base` is the run as configured (reused for multiple 1, so a
  * sweep makes ten re-runs, not twelve).
  */
-export async function costSensitivity(feeBps: number, slippageBps: number, base: CostRunFigures, rerun: CostRerun): Promise<CostSensitivity> {
+export async function costSensitivity(
+  feeBps: number,
+  slippageBps: number,
+  base: CostRunFigures,
+  rerun: CostRerun,
+): Promise<CostSensitivity> {
   const cache = new Map<string, Promise<CostRunFigures>>([[key(feeBps, slippageBps), Promise.resolve(base)]]);
   const run = (fee: number, slip: number): Promise<CostRunFigures> => {
     const k = key(fee, slip);
@@ -73,15 +78,27 @@ export async function costSensitivity(feeBps: number, slippageBps: number, base:
     const slip = round(slippageBaseBps * multiple);
     rows.push({ varied: 'slippage', multiple, feeBps, slippageBps: slip, ...(await run(feeBps, slip)) });
   }
-  const breakEven = await breakEvenFee(slippageBps, rows.filter((r) => r.varied === 'fee'), (fee) => run(fee, slippageBps));
+  const breakEven = await breakEvenFee(
+    slippageBps,
+    rows.filter((r) => r.varied === 'fee'),
+    (fee) => run(fee, slippageBps),
+  );
   return { feeBps, slippageBps, slippageBaseBps, rows, breakEven };
 }
 
 /** Bisection between the last fee that still made money and the first that did not. */
-async function breakEvenFee(slippageBps: number, feeRows: readonly CostRow[], run: (fee: number) => Promise<CostRunFigures>): Promise<BreakEvenFee> {
+async function breakEvenFee(
+  slippageBps: number,
+  feeRows: readonly CostRow[],
+  run: (fee: number) => Promise<CostRunFigures>,
+): Promise<BreakEvenFee> {
   const atZero = feeRows.find((r) => r.feeBps === 0);
   if (atZero === undefined || !(atZero.returnPct > 0)) {
-    return { feeBps: null, toleranceBps: TOLERANCE_BPS, note: `the run does not make money even without fees (return ${(atZero?.returnPct ?? 0).toFixed(2)} % at 0 bps, slippage ${slippageBps} bps)` };
+    return {
+      feeBps: null,
+      toleranceBps: TOLERANCE_BPS,
+      note: `the run does not make money even without fees (return ${(atZero?.returnPct ?? 0).toFixed(2)} % at 0 bps, slippage ${slippageBps} bps)`,
+    };
   }
   let lo = 0;
   let hi: number | undefined;
@@ -95,7 +112,8 @@ async function breakEvenFee(slippageBps: number, feeRows: readonly CostRow[], ru
     else hi = fee;
     if (fee === MAX_FEE_BPS) break;
   }
-  if (hi === undefined) return { feeBps: null, toleranceBps: TOLERANCE_BPS, note: `the run still makes money at a fee of ${MAX_FEE_BPS} bps` };
+  if (hi === undefined)
+    return { feeBps: null, toleranceBps: TOLERANCE_BPS, note: `the run still makes money at a fee of ${MAX_FEE_BPS} bps` };
   while (hi - lo > TOLERANCE_BPS) {
     const mid = round((lo + hi) / 2);
     if (mid <= lo || mid >= hi) break;
@@ -103,7 +121,11 @@ async function breakEvenFee(slippageBps: number, feeRows: readonly CostRow[], ru
     else hi = mid;
   }
   const fee = Math.round(((lo + hi) / 2) * 10) / 10;
-  return { feeBps: fee, toleranceBps: TOLERANCE_BPS, note: `the return is above 0 at ${lo.toFixed(2)} bps and not at ${hi.toFixed(2)} bps (slippage ${slippageBps} bps)` };
+  return {
+    feeBps: fee,
+    toleranceBps: TOLERANCE_BPS,
+    note: `the return is above 0 at ${lo.toFixed(2)} bps and not at ${hi.toFixed(2)} bps (slippage ${slippageBps} bps)`,
+  };
 }
 
 function key(fee: number, slip: number): string {

@@ -15,9 +15,36 @@ import type { MonteCarloResult } from './robustness.js';
 export const METHOD_COLOURS = { 'trade-shuffle': '#0891b2', 'trade-bootstrap': '#ea580c', 'return-block-bootstrap': '#65a30d' } as const;
 export const COST_COLOURS = { fee: '#db2777', slippage: '#0d9488' } as const;
 
-export interface HistogramChart { readonly id: string; readonly title: string; readonly colour: string; readonly from: number; readonly width: number; readonly counts: readonly number[]; readonly marks: readonly number[] }
-export interface LineChart { readonly id: string; readonly xLabel: string; readonly yLabel: string; readonly series: ReadonlyArray<{ readonly label: string; readonly colour: string; readonly x: readonly number[]; readonly y: readonly number[] }> }
-export interface HeatChart { readonly id: string; readonly xLabel: string; readonly yLabel: string; readonly xs: readonly string[]; readonly ys: readonly string[]; readonly cells: ReadonlyArray<ReadonlyArray<number | null>>; readonly lowerBetter: boolean; readonly best?: readonly [number, number] }
+export interface HistogramChart {
+  readonly id: string;
+  readonly title: string;
+  readonly colour: string;
+  readonly from: number;
+  readonly width: number;
+  readonly counts: readonly number[];
+  readonly marks: readonly number[];
+}
+export interface LineChart {
+  readonly id: string;
+  readonly xLabel: string;
+  readonly yLabel: string;
+  readonly series: ReadonlyArray<{
+    readonly label: string;
+    readonly colour: string;
+    readonly x: readonly number[];
+    readonly y: readonly number[];
+  }>;
+}
+export interface HeatChart {
+  readonly id: string;
+  readonly xLabel: string;
+  readonly yLabel: string;
+  readonly xs: readonly string[];
+  readonly ys: readonly string[];
+  readonly cells: ReadonlyArray<ReadonlyArray<number | null>>;
+  readonly lowerBetter: boolean;
+  readonly best?: readonly [number, number];
+}
 
 /** The canvases' data: one JSON object for the page. */
 export interface RobustnessCharts {
@@ -44,13 +71,25 @@ function canvas(id: string, width: number, height: number): string {
 export function monteCarloSection(mc: MonteCarloResult, quote: string): PageSection {
   const t = monteCarloTable(mc, quote);
   const histograms: HistogramChart[] = [];
-  const figures = [['finalEquity', `final equity (${quote})`], ['maxDrawdownPct', 'max drawdown %'], ['sharpe', 'Sharpe']] as const;
+  const figures = [
+    ['finalEquity', `final equity (${quote})`],
+    ['maxDrawdownPct', 'max drawdown %'],
+    ['sharpe', 'Sharpe'],
+  ] as const;
   const blocks = figures.map(([key, label]) => {
     const charts = mc.methods.map((m) => {
       const d = m[key];
       const id = `hist-${m.method}-${key}`;
       const p = d.percentiles;
-      histograms.push({ id, title: `${label}: ${METHOD_LABELS[m.method]}`, colour: METHOD_COLOURS[m.method], from: d.histogram.from, width: d.histogram.width, counts: d.histogram.counts, marks: [p.p5, p.p50, p.p95].filter((v): v is number => v !== null) });
+      histograms.push({
+        id,
+        title: `${label}: ${METHOD_LABELS[m.method]}`,
+        colour: METHOD_COLOURS[m.method],
+        from: d.histogram.from,
+        width: d.histogram.width,
+        counts: d.histogram.counts,
+        marks: [p.p5, p.p50, p.p95].filter((v): v is number => v !== null),
+      });
       return `<figure><figcaption>${escapeHtml(`${label}: ${METHOD_LABELS[m.method]}`)}</figcaption>${canvas(id, 340, 180)}</figure>`;
     });
     return `<div class="hists">${charts.join('')}</div>`;
@@ -74,7 +113,14 @@ export function costSection(c: CostSensitivity, quote: string): PageSection {
 <p class="note">${escapeHtml(`Fee and slippage each from 0 to 3× the configured ${c.feeBps} and ${c.slippageBps} bps, the other as configured${base}. ${breakEvenText(c)}.`)}</p>
 ${canvas('cost-sweep', 700, 260)}
 ${table(t.header, t.rows)}`;
-  return { html, charts: { histograms: [], lines: [{ id: 'cost-sweep', xLabel: 'multiple of the configured cost', yLabel: 'return %', series }], heat: [] } };
+  return {
+    html,
+    charts: {
+      histograms: [],
+      lines: [{ id: 'cost-sweep', xLabel: 'multiple of the configured cost', yLabel: 'return %', series }],
+      heat: [],
+    },
+  };
 }
 
 /** Optimize: the heat map, the neighbour falls and the walk-forward efficiency. */
@@ -82,19 +128,40 @@ export function stabilitySection(map: StabilityMap | undefined, wfe: WalkForward
   const heat: HeatChart[] = [];
   const parts: string[] = [];
   if (map) {
-    const best = map.best && ([map.x.values.indexOf(map.best.params[map.x.param]!), map.y ? map.y.values.indexOf(map.best.params[map.y.param]!) : 0] as const);
-    heat.push({ id: 'heat-map', xLabel: map.x.param, yLabel: map.y?.param ?? '', xs: map.x.values.map(String), ys: (map.y?.values ?? ['']).map(String), cells: map.cells, lowerBetter: map.metric === 'max_drawdown', ...(best && { best }) });
+    const best =
+      map.best &&
+      ([map.x.values.indexOf(map.best.params[map.x.param]!), map.y ? map.y.values.indexOf(map.best.params[map.y.param]!) : 0] as const);
+    heat.push({
+      id: 'heat-map',
+      xLabel: map.x.param,
+      yLabel: map.y?.param ?? '',
+      xs: map.x.values.map(String),
+      ys: (map.y?.values ?? ['']).map(String),
+      cells: map.cells,
+      lowerBetter: map.metric === 'max_drawdown',
+      ...(best && { best }),
+    });
     const over = map.bestOver.length ? ` Each cell holds the best over ${map.bestOver.join(', ')}.` : '';
     parts.push(`<h2>Parameter stability: ${escapeHtml(map.metric)} over the grid</h2>
 <p class="note">${escapeHtml(`x: ${map.x.param}${map.y ? `, y: ${map.y.param}` : ''}; greener is better, grey did not run; the best is outlined.${over}`)}</p>
 ${canvas('heat-map', 760, Math.min(640, 60 + 28 * (map.y?.values.length ?? 1)))}`);
     if (map.best) {
-      const rows = map.neighbours.map((n) => [n.param, String(n.value), n.neighbours.map((x) => `${String(x.value)}: ${x.score === null ? 'n/a' : x.score.toFixed(3)}`).join(', ') || 'none', n.fall === null ? 'n/a' : n.fall.toFixed(3), n.fallPct === null ? 'n/a' : `${n.fallPct.toFixed(1)} %`]);
+      const rows = map.neighbours.map((n) => [
+        n.param,
+        String(n.value),
+        n.neighbours.map((x) => `${String(x.value)}: ${x.score === null ? 'n/a' : x.score.toFixed(3)}`).join(', ') || 'none',
+        n.fall === null ? 'n/a' : n.fall.toFixed(3),
+        n.fallPct === null ? 'n/a' : `${n.fallPct.toFixed(1)} %`,
+      ]);
       parts.push(`<h2>How far the best falls one step away</h2>\n${table(['param', 'best value', 'neighbours', 'fall', 'fall %'], rows)}`);
     }
   }
   if (wfe) {
-    const rows = wfe.folds.map((f) => [String(f.fold), f.inSample === null ? 'n/a' : f.inSample.toFixed(3), f.outOfSample === null ? 'n/a' : f.outOfSample.toFixed(3)]);
+    const rows = wfe.folds.map((f) => [
+      String(f.fold),
+      f.inSample === null ? 'n/a' : f.inSample.toFixed(3),
+      f.outOfSample === null ? 'n/a' : f.outOfSample.toFixed(3),
+    ]);
     parts.push(`<h2>Walk-forward efficiency: ${wfe.efficiency === null ? 'n/a' : wfe.efficiency.toFixed(3)}</h2>
 <p class="note">${escapeHtml(wfe.note)}</p>
 ${table(['fold', 'in sample', 'out of sample'], rows)}`);
@@ -104,7 +171,11 @@ ${table(['fold', 'in sample', 'out of sample'], rows)}`);
 
 /** Merges the sections' charts into the page's one JSON object. */
 export function mergeCharts(sections: readonly PageSection[]): RobustnessCharts {
-  return { histograms: sections.flatMap((s) => s.charts.histograms), lines: sections.flatMap((s) => s.charts.lines), heat: sections.flatMap((s) => s.charts.heat) };
+  return {
+    histograms: sections.flatMap((s) => s.charts.histograms),
+    lines: sections.flatMap((s) => s.charts.lines),
+    heat: sections.flatMap((s) => s.charts.heat),
+  };
 }
 
 export const SECTION_CSS = `

@@ -54,7 +54,13 @@ export function writeOptimizeReport(outDir: string, input: OptimizeReportInput):
   const section = stabilitySection(input.robustness.map, input.robustness.efficiency);
   const shown = result.rows.slice(0, input.topRows ?? 50);
   const head = ['rank', ...grid.names, key, 'out of sample', 'error'];
-  const body = shown.map((r) => [r.rank === null ? 'failed' : String(r.rank), ...grid.names.map((n) => String(r.params[n])), fmt(r.score), r.outOfSampleScore === undefined ? '' : fmt(r.outOfSampleScore), r.error ?? '']);
+  const body = shown.map((r) => [
+    r.rank === null ? 'failed' : String(r.rank),
+    ...grid.names.map((n) => String(r.params[n])),
+    fmt(r.score),
+    r.outOfSampleScore === undefined ? '' : fmt(r.outOfSampleScore),
+    r.error ?? '',
+  ]);
   const notes = (input.notes ?? []).map((n) => `<p class="note">${escapeHtml(n)}</p>`).join('\n');
   const ranked = `<h2>Luck</h2>
 ${notes}
@@ -63,13 +69,16 @@ ${notes}
 ${body.map((row) => `<tr>${row.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`).join('\n')}
 </tbody></table>
 <p class="note">${escapeHtml(`${shown.length} of ${result.rows.length} combinations listed; results.csv holds all of them.`)}</p>`;
-  writeFileSync(files.html, renderPlainHtml({
-    title: `optimize ${input.strategy}`,
-    subtitle: `${result.combinations} combinations × ${input.points.toLocaleString('en-US')} points · ${input.source}`,
-    tables: [{ heading: 'Assumptions', rows: manifestRows(input.manifest, duration) }],
-    body: ranked,
-    extra: sectionsOf([section]),
-  }));
+  writeFileSync(
+    files.html,
+    renderPlainHtml({
+      title: `optimize ${input.strategy}`,
+      subtitle: `${result.combinations} combinations × ${input.points.toLocaleString('en-US')} points · ${input.source}`,
+      tables: [{ heading: 'Assumptions', rows: manifestRows(input.manifest, duration) }],
+      body: ranked,
+      extra: sectionsOf([section]),
+    }),
+  );
   writeFileSync(files.csv, resultsCsv(result, grid.names));
   return files;
 }
@@ -88,9 +97,25 @@ export function resultsCsv(result: OptimizeResult, names: readonly string[]): st
     const v = (r.folds ?? []).map((x) => x[side][f]).filter((x): x is number => typeof x === 'number' && Number.isFinite(x));
     return v.length === 0 ? '' : String(v.reduce((a, b) => a + b, 0) / v.length);
   };
-  const cellsOf = (r: OptimizeRow): string[] => (walk ? [...figures.map((f) => foldMean(r, 'inSample', f)), ...figures.map((f) => foldMean(r, 'outOfSample', f))] : figures.map((f) => { const v = r.metrics?.[f]; return v === null || v === undefined ? '' : String(v); }));
+  const cellsOf = (r: OptimizeRow): string[] =>
+    walk
+      ? [...figures.map((f) => foldMean(r, 'inSample', f)), ...figures.map((f) => foldMean(r, 'outOfSample', f))]
+      : figures.map((f) => {
+          const v = r.metrics?.[f];
+          return v === null || v === undefined ? '' : String(v);
+        });
   const head = ['rank', ...(search ? ['trial'] : []), ...names.map(csvText), key, `${key}_out_of_sample`, ...metricCols, 'error'];
-  const lines = result.rows.map((r) => [r.rank ?? '', ...(search ? [r.trial ?? ''] : []), ...names.map((n) => csvText(String(r.params[n]))), r.score ?? '', r.outOfSampleScore ?? '', ...cellsOf(r), csvText(r.error ?? (r.pruned ? `stopped early: first fold ${r.pruned.score ?? 'n/a'} below the median ${r.pruned.median}` : ''))].join(','));
+  const lines = result.rows.map((r) =>
+    [
+      r.rank ?? '',
+      ...(search ? [r.trial ?? ''] : []),
+      ...names.map((n) => csvText(String(r.params[n]))),
+      r.score ?? '',
+      r.outOfSampleScore ?? '',
+      ...cellsOf(r),
+      csvText(r.error ?? (r.pruned ? `stopped early: first fold ${r.pruned.score ?? 'n/a'} below the median ${r.pruned.median}` : '')),
+    ].join(','),
+  );
   return `${head.join(',')}\n${lines.map((l) => `${l}\n`).join('')}`;
 }
 
@@ -130,5 +155,10 @@ export function optimizeManifest(input: OptimizeManifestInput): AssumptionsManif
     const w = warmUpOf(params, input.definition)?.points ?? 0;
     if (w > points) [points, longest] = [w, params];
   }
-  return buildManifest({ ...input, fillModel: { name: 'points', rule: DEFAULT_FILL_RULE }, definition: input.definition, params: longest ?? input.baseParams });
+  return buildManifest({
+    ...input,
+    fillModel: { name: 'points', rule: DEFAULT_FILL_RULE },
+    definition: input.definition,
+    params: longest ?? input.baseParams,
+  });
 }

@@ -44,8 +44,15 @@ function cells(d: Distribution, format: (v: number) => string): string[] {
 export function costTable(c: CostSensitivity, quote: string): { header: string[]; rows: string[][] } {
   const header = ['varied', 'multiple', 'fee bps', 'slippage bps', 'return %', 'final equity', 'fees paid', 'round trips', 'sharpe'];
   const rows = c.rows.map((r) => [
-    r.varied, `${r.multiple}×`, String(r.feeBps), String(r.slippageBps), r.returnPct.toFixed(2), formatAmount(r.finalEquity, quote),
-    formatAmount(r.feesPaid, quote), String(r.trades), r.sharpe === null ? 'n/a' : r.sharpe.toFixed(2),
+    r.varied,
+    `${r.multiple}×`,
+    String(r.feeBps),
+    String(r.slippageBps),
+    r.returnPct.toFixed(2),
+    formatAmount(r.finalEquity, quote),
+    formatAmount(r.feesPaid, quote),
+    String(r.trades),
+    r.sharpe === null ? 'n/a' : r.sharpe.toFixed(2),
   ]);
   return { header, rows };
 }
@@ -53,7 +60,9 @@ export function costTable(c: CostSensitivity, quote: string): { header: string[]
 /** One line on the break-even fee. */
 export function breakEvenText(c: CostSensitivity): string {
   const b = c.breakEven;
-  return b.feeBps === null ? `break-even fee: none (${b.note})` : `break-even fee: ${b.feeBps} bps ±${b.toleranceBps} (${b.note}; configured ${c.feeBps} bps)`;
+  return b.feeBps === null
+    ? `break-even fee: none (${b.note})`
+    : `break-even fee: ${b.feeBps} bps ±${b.toleranceBps} (${b.note}; configured ${c.feeBps} bps)`;
 }
 
 /** A line on what was run, and the methods left out. */
@@ -67,10 +76,19 @@ export function robustnessToJson(r: RobustnessReport): Record<string, unknown> {
   const mc = r.monteCarlo;
   return {
     monte_carlo: {
-      runs: mc.runs, seed: mc.seed, ruin_pct: mc.ruinPct, block_length: mc.blockLength, initial_equity: mc.initialEquity, notes: mc.notes,
+      runs: mc.runs,
+      seed: mc.seed,
+      ruin_pct: mc.ruinPct,
+      block_length: mc.blockLength,
+      initial_equity: mc.initialEquity,
+      notes: mc.notes,
       methods: mc.methods.map((m) => ({
-        method: m.method, runs: m.runs, ruin_probability: m.ruinProbability,
-        final_equity: distJson(m.finalEquity), max_drawdown_pct: distJson(m.maxDrawdownPct), sharpe: distJson(m.sharpe),
+        method: m.method,
+        runs: m.runs,
+        ruin_probability: m.ruinProbability,
+        final_equity: distJson(m.finalEquity),
+        max_drawdown_pct: distJson(m.maxDrawdownPct),
+        sharpe: distJson(m.sharpe),
       })),
     },
     ...(r.costs && { cost_sensitivity: costsToJson(r.costs) }),
@@ -83,9 +101,23 @@ function distJson(d: Distribution): Record<string, unknown> {
 
 function costsToJson(c: CostSensitivity): Record<string, unknown> {
   return {
-    fee_bps: c.feeBps, slippage_bps: c.slippageBps, slippage_base_bps: c.slippageBaseBps,
-    rows: c.rows.map((r) => ({ varied: r.varied, multiple: r.multiple, fee_bps: r.feeBps, slippage_bps: r.slippageBps, return_pct: r.returnPct, final_equity: r.finalEquity, fees_paid: r.feesPaid, trades: r.trades, sharpe: r.sharpe })),
-    break_even_fee_bps: c.breakEven.feeBps, break_even_tolerance_bps: c.breakEven.toleranceBps, break_even_note: c.breakEven.note,
+    fee_bps: c.feeBps,
+    slippage_bps: c.slippageBps,
+    slippage_base_bps: c.slippageBaseBps,
+    rows: c.rows.map((r) => ({
+      varied: r.varied,
+      multiple: r.multiple,
+      fee_bps: r.feeBps,
+      slippage_bps: r.slippageBps,
+      return_pct: r.returnPct,
+      final_equity: r.finalEquity,
+      fees_paid: r.feesPaid,
+      trades: r.trades,
+      sharpe: r.sharpe,
+    })),
+    break_even_fee_bps: c.breakEven.feeBps,
+    break_even_tolerance_bps: c.breakEven.toleranceBps,
+    break_even_note: c.breakEven.note,
   };
 }
 
@@ -94,11 +126,30 @@ export function stabilityToJson(map: StabilityMap | undefined, wfe: WalkForwardE
   return {
     ...(map && {
       stability: {
-        metric: map.metric, x: map.x, ...(map.y && { y: map.y }), cells: map.cells, best_over: map.bestOver, ...(map.best && { best: map.best }),
-        neighbours: map.neighbours.map((n) => ({ param: n.param, value: n.value, neighbours: n.neighbours, fall: n.fall, fall_pct: n.fallPct })),
+        metric: map.metric,
+        x: map.x,
+        ...(map.y && { y: map.y }),
+        cells: map.cells,
+        best_over: map.bestOver,
+        ...(map.best && { best: map.best }),
+        neighbours: map.neighbours.map((n) => ({
+          param: n.param,
+          value: n.value,
+          neighbours: n.neighbours,
+          fall: n.fall,
+          fall_pct: n.fallPct,
+        })),
       },
     }),
-    ...(wfe && { walk_forward_efficiency: { efficiency: wfe.efficiency, in_sample_mean: wfe.inSampleMean, out_of_sample_mean: wfe.outOfSampleMean, folds: wfe.folds, note: wfe.note } }),
+    ...(wfe && {
+      walk_forward_efficiency: {
+        efficiency: wfe.efficiency,
+        in_sample_mean: wfe.inSampleMean,
+        out_of_sample_mean: wfe.outOfSampleMean,
+        folds: wfe.folds,
+        note: wfe.note,
+      },
+    }),
   };
 }
 
@@ -106,10 +157,15 @@ export function stabilityToJson(map: StabilityMap | undefined, wfe: WalkForwardE
 export function stabilityLines(map: StabilityMap | undefined, wfe: WalkForwardEfficiency | undefined): string[] {
   const out: string[] = [];
   if (map?.best) {
-    out.push(`stability of the best (${Object.entries(map.best.params).map(([k, v]) => `${k}=${String(v)}`).join(',')}, ${map.metric} ${map.best.score.toFixed(3)}), one grid step away:`);
+    out.push(
+      `stability of the best (${Object.entries(map.best.params)
+        .map(([k, v]) => `${k}=${String(v)}`)
+        .join(',')}, ${map.metric} ${map.best.score.toFixed(3)}), one grid step away:`,
+    );
     for (const n of map.neighbours) {
       const around = n.neighbours.map((x) => `${n.param}=${String(x.value)}: ${x.score === null ? 'n/a' : x.score.toFixed(3)}`).join(', ');
-      const fall = n.fall === null ? 'no neighbour ran' : `falls by ${n.fall.toFixed(3)}${n.fallPct === null ? '' : ` (${n.fallPct.toFixed(1)} %)`}`;
+      const fall =
+        n.fall === null ? 'no neighbour ran' : `falls by ${n.fall.toFixed(3)}${n.fallPct === null ? '' : ` (${n.fallPct.toFixed(1)} %)`}`;
       out.push(`  ${n.param}: ${fall}; ${around}`);
     }
   }

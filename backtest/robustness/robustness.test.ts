@@ -1,14 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import { InputError, Rng } from '../../src/core/index.js';
 import { computeMetrics } from '../metrics.js';
-import { blockPaths, distributionOf, monteCarlo, percentile, pointReturns, tradePaths, tradeReturnsOf, type MonteCarloInput } from './robustness.js';
+import {
+  blockPaths,
+  distributionOf,
+  monteCarlo,
+  percentile,
+  pointReturns,
+  tradePaths,
+  tradeReturnsOf,
+  type MonteCarloInput,
+} from './robustness.js';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2024, 0, 1);
 
 /** A run of 1000 → 1100 → 880 → 1144 over three trips, marked daily at the trips' closes. */
 const THREE: MonteCarloInput = {
-  initialEquity: 1000, tradePnls: ['100', '-220', '264'], equity: Float64Array.from([1000, 1100, 880, 1144]), startAt: T0, endAt: T0 + 3 * DAY,
+  initialEquity: 1000,
+  tradePnls: ['100', '-220', '264'],
+  equity: Float64Array.from([1000, 1100, 880, 1144]),
+  startAt: T0,
+  endAt: T0 + 3 * DAY,
 };
 
 /** The type-7 percentile written out: x at rank h = (n − 1)·p/100, interpolated. */
@@ -43,7 +56,13 @@ describe('Monte Carlo percentiles', () => {
     expect(percentile(Float64Array.from(values).sort(), 95)).toBeCloseTo(9.55, 12);
     const d = distributionOf(Float64Array.from([...values, Number.NaN]));
     expect(d.count).toBe(10);
-    expect(d.percentiles).toEqual({ p5: direct(values, 5), p25: direct(values, 25), p50: direct(values, 50), p75: direct(values, 75), p95: direct(values, 95) });
+    expect(d.percentiles).toEqual({
+      p5: direct(values, 5),
+      p25: direct(values, 25),
+      p50: direct(values, 50),
+      p75: direct(values, 75),
+      p95: direct(values, 95),
+    });
     expect(d.histogram.counts.reduce((a, b) => a + b, 0)).toBe(10);
     expect(percentile([], 50)).toBeNull();
   });
@@ -93,7 +112,8 @@ describe('monteCarlo', () => {
     expect(boot.ruinProbability).toBeGreaterThan(0.72);
     expect(boot.ruinProbability).toBeLessThan(0.78);
     // past 60 % only two such trips (84 %) ruin: one path in four; past 84 % none
-    const at = (ruinPct: number): number => monteCarlo(input, { runs: 4000, seed: 9, ruinPct }).methods.find((m) => m.method === 'trade-bootstrap')!.ruinProbability;
+    const at = (ruinPct: number): number =>
+      monteCarlo(input, { runs: 4000, seed: 9, ruinPct }).methods.find((m) => m.method === 'trade-bootstrap')!.ruinProbability;
     expect(at(61)).toBeGreaterThan(0.22);
     expect(at(61)).toBeLessThan(0.28);
     expect(at(84.5)).toBe(0);
@@ -108,7 +128,10 @@ describe('monteCarlo', () => {
       expect(paths.finalEquity[k]).toBeCloseTo(130, 9);
       expect(rotations.some((o) => Math.abs(o - paths.maxDrawdownPct[k]!) < 1e-9)).toBe(true);
     }
-    const mc = monteCarlo({ initialEquity: 100, tradePnls: [], equity, startAt: T0, endAt: T0 + 6 * DAY }, { runs: 50, seed: 1, blockLength: 6 });
+    const mc = monteCarlo(
+      { initialEquity: 100, tradePnls: [], equity, startAt: T0, endAt: T0 + 6 * DAY },
+      { runs: 50, seed: 1, blockLength: 6 },
+    );
     expect(mc.methods.map((m) => m.method)).toEqual(['return-block-bootstrap']);
     // a rotation keeps the returns' mean and deviation: every path has the run's own Sharpe (metrics.ts)
     const times = Float64Array.from(equity, (_, i) => T0 + i * DAY);

@@ -110,21 +110,31 @@ export function monteCarlo(input: MonteCarloInput, opts: MonteCarloOptions): Mon
   else {
     const perYear = years > 0 ? tradeReturns.length / years : null;
     methods.push(summarise('trade-shuffle', tradePaths(tradeReturns, input.initialEquity, perYear, opts.runs, rng.fork('shuffle'), false)));
-    methods.push(summarise('trade-bootstrap', tradePaths(tradeReturns, input.initialEquity, perYear, opts.runs, rng.fork('bootstrap'), true)));
+    methods.push(
+      summarise('trade-bootstrap', tradePaths(tradeReturns, input.initialEquity, perYear, opts.runs, rng.fork('bootstrap'), true)),
+    );
   }
   if (m < 1) notes.push('a single point has no return: the returns bootstrap needs two points');
   else {
     const returns = pointReturns(input.equity);
     const perYear = input.endAt > input.startAt ? YEAR_MS / ((input.endAt - input.startAt) / m) : null;
-    methods.push(summarise('return-block-bootstrap', blockPaths(returns, input.initialEquity, perYear, blockLength, opts.runs, rng.fork('blocks'))));
+    methods.push(
+      summarise('return-block-bootstrap', blockPaths(returns, input.initialEquity, perYear, blockLength, opts.runs, rng.fork('blocks'))),
+    );
   }
   return { runs: opts.runs, seed: opts.seed, ruinPct, blockLength, initialEquity: input.initialEquity, methods, notes };
 }
 
 function checkOptions(opts: MonteCarloOptions): void {
-  if (!Number.isInteger(opts.runs) || opts.runs < 1 || opts.runs > MAX_RUNS) throw new InputError('--robustness', `expected a whole number of Monte Carlo runs from 1 to ${MAX_RUNS} such as 1000, got ${opts.runs}`);
-  if (opts.ruinPct !== undefined && !(opts.ruinPct > 0 && opts.ruinPct <= 100)) throw new InputError('--ruin-pct', `expected a drawdown percent above 0 and at most 100 such as 50, got ${opts.ruinPct}`);
-  if (opts.blockLength !== undefined && !(Number.isInteger(opts.blockLength) && opts.blockLength >= 1)) throw new InputError('--block-length', `expected a whole number of points ≥ 1, got ${opts.blockLength}`);
+  if (!Number.isInteger(opts.runs) || opts.runs < 1 || opts.runs > MAX_RUNS)
+    throw new InputError(
+      '--robustness',
+      `expected a whole number of Monte Carlo runs from 1 to ${MAX_RUNS} such as 1000, got ${opts.runs}`,
+    );
+  if (opts.ruinPct !== undefined && !(opts.ruinPct > 0 && opts.ruinPct <= 100))
+    throw new InputError('--ruin-pct', `expected a drawdown percent above 0 and at most 100 such as 50, got ${opts.ruinPct}`);
+  if (opts.blockLength !== undefined && !(Number.isInteger(opts.blockLength) && opts.blockLength >= 1))
+    throw new InputError('--block-length', `expected a whole number of points ≥ 1, got ${opts.blockLength}`);
 }
 
 /** r_j = pnl_j / (E_0 + Σ_{k<j} pnl_k): each trip's return on the account as it stood before it. */
@@ -189,7 +199,14 @@ function record(f: PathFigures, k: number, w: PathWalker, perYear: number | null
 }
 
 /** Paths from the trips' returns: a Fisher–Yates permutation each run, or draws with replacement. */
-export function tradePaths(returns: Float64Array, e0: number, perYear: number | null, runs: number, rng: Rng, withReplacement: boolean): PathFigures {
+export function tradePaths(
+  returns: Float64Array,
+  e0: number,
+  perYear: number | null,
+  runs: number,
+  rng: Rng,
+  withReplacement: boolean,
+): PathFigures {
   const f = newFigures(runs);
   const w = new PathWalker();
   const n = returns.length;
@@ -262,8 +279,11 @@ function summaryOf(method: MonteCarloMethod, f: PathFigures, ruinPct: number, bi
   for (const dd of f.maxDrawdownPct) if (dd >= ruinPct - 1e-9) ruined++;
   const runs = f.finalEquity.length;
   return {
-    method, runs,
-    finalEquity: distributionOf(f.finalEquity, bins), maxDrawdownPct: distributionOf(f.maxDrawdownPct, bins), sharpe: distributionOf(f.sharpe, bins),
+    method,
+    runs,
+    finalEquity: distributionOf(f.finalEquity, bins),
+    maxDrawdownPct: distributionOf(f.maxDrawdownPct, bins),
+    sharpe: distributionOf(f.sharpe, bins),
     ruinProbability: ruined / runs,
   };
 }
@@ -285,7 +305,14 @@ export function distributionOf(values: Float64Array, bins = 30): Distribution {
   let sum = 0;
   for (const v of sorted) sum += v;
   const percentiles = Object.fromEntries(PERCENTILES.map((p) => [`p${p}`, percentile(sorted, p)])) as Distribution['percentiles'];
-  return { count: n, mean: n ? sum / n : null, min: n ? sorted[0]! : null, max: n ? sorted[n - 1]! : null, percentiles, histogram: histogramOf(sorted, bins) };
+  return {
+    count: n,
+    mean: n ? sum / n : null,
+    min: n ? sorted[0]! : null,
+    max: n ? sorted[n - 1]! : null,
+    percentiles,
+    histogram: histogramOf(sorted, bins),
+  };
 }
 
 function histogramOf(sorted: Float64Array, bins: number): Distribution['histogram'] {

@@ -19,13 +19,22 @@ export function costFiguresOf(run: BacktestRun): CostRunFigures {
 }
 
 /** Monte Carlo over `run`, then the cost sweep over `cfg` (skipped with `costs: false`). */
-export async function runRobustness(cfg: BacktestConfig, run: BacktestRun, opts: MonteCarloOptions & { readonly costs?: boolean }): Promise<RobustnessReport> {
+export async function runRobustness(
+  cfg: BacktestConfig,
+  run: BacktestRun,
+  opts: MonteCarloOptions & { readonly costs?: boolean },
+): Promise<RobustnessReport> {
   const m = run.metrics;
-  const mc = monteCarlo({ initialEquity: m.initialEquity, tradePnls: run.trades.map((t) => t.pnl), equity: run.equity, startAt: m.startAt, endAt: m.endAt }, opts);
+  const mc = monteCarlo(
+    { initialEquity: m.initialEquity, tradePnls: run.trades.map((t) => t.pnl), equity: run.equity, startAt: m.startAt, endAt: m.endAt },
+    opts,
+  );
   if (opts.costs === false) return { monteCarlo: mc };
   // the sweep reads only each run's figures: no intent trace or fill markers kept
   const quiet: BacktestConfig = { ...cfg, onProgress: undefined, journalFile: undefined, figuresOnly: true };
-  const costs = await costSensitivity(cfg.feeBps ?? 10, cfg.slippageBps ?? 0, costFiguresOf(run), async (feeBps, slippageBps) => costFiguresOf(await runBacktest({ ...quiet, feeBps, slippageBps })));
+  const costs = await costSensitivity(cfg.feeBps ?? 10, cfg.slippageBps ?? 0, costFiguresOf(run), async (feeBps, slippageBps) =>
+    costFiguresOf(await runBacktest({ ...quiet, feeBps, slippageBps })),
+  );
   return { monteCarlo: mc, costs };
 }
 
@@ -40,6 +49,7 @@ export function parseSeed(value: string | undefined): number | string {
 export function parseRuinPct(value: string | undefined): number {
   if (value === undefined) return 50;
   const n = Number(value);
-  if (value.trim() === '' || !(n > 0 && n <= 100)) throw new InputError('--ruin-pct', `expected a drawdown percent above 0 and at most 100 such as 50, got ${JSON.stringify(value)}`);
+  if (value.trim() === '' || !(n > 0 && n <= 100))
+    throw new InputError('--ruin-pct', `expected a drawdown percent above 0 and at most 100 such as 50, got ${JSON.stringify(value)}`);
   return n;
 }

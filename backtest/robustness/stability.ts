@@ -54,7 +54,9 @@ export interface WalkForwardEfficiency {
 
 /** Builds the map from the optimizer's rows; undefined when no parameter varies. */
 export function stabilityMap(grid: Grid, rows: readonly OptimizeRow[], metric: OptimizeMetric): StabilityMap | undefined {
-  const axes = grid.names.map((param) => ({ param, values: distinct(grid.combinations.map((c) => c[param]!)) })).filter((a) => a.values.length > 1);
+  const axes = grid.names
+    .map((param) => ({ param, values: distinct(grid.combinations.map((c) => c[param]!)) }))
+    .filter((a) => a.values.length > 1);
   const [x, y, ...rest] = axes;
   if (x === undefined) return undefined;
   const lowerBetter = metric === 'max_drawdown';
@@ -75,16 +77,30 @@ export function stabilityMap(grid: Grid, rows: readonly OptimizeRow[], metric: O
   return { metric, x, ...(y && { y }), cells, bestOver: rest.map((a) => a.param), ...(best && { best }), neighbours };
 }
 
-function neighbourFall(names: readonly string[], axis: StabilityAxis, best: { params: Readonly<Record<string, GridValue>>; score: number }, scores: ReadonlyMap<string, number | null>, lowerBetter: boolean): NeighbourFall {
+function neighbourFall(
+  names: readonly string[],
+  axis: StabilityAxis,
+  best: { params: Readonly<Record<string, GridValue>>; score: number },
+  scores: ReadonlyMap<string, number | null>,
+  lowerBetter: boolean,
+): NeighbourFall {
   const value = best.params[axis.param]!;
   const i = axis.values.indexOf(value);
-  const neighbours = [i - 1, i + 1].filter((j) => j >= 0 && j < axis.values.length).map((j) => {
-    const v = axis.values[j]!;
-    return { value: v, score: scores.get(keyOf(names, { ...best.params, [axis.param]: v })) ?? null };
-  });
+  const neighbours = [i - 1, i + 1]
+    .filter((j) => j >= 0 && j < axis.values.length)
+    .map((j) => {
+      const v = axis.values[j]!;
+      return { value: v, score: scores.get(keyOf(names, { ...best.params, [axis.param]: v })) ?? null };
+    });
   const falls = neighbours.filter((n) => n.score !== null).map((n) => (lowerBetter ? n.score! - best.score : best.score - n.score!));
   const fall = falls.length ? Math.max(...falls) : null;
-  return { param: axis.param, value, neighbours, fall, fallPct: fall !== null && best.score !== 0 ? (fall / Math.abs(best.score)) * 100 : null };
+  return {
+    param: axis.param,
+    value,
+    neighbours,
+    fall,
+    fallPct: fall !== null && best.score !== 0 ? (fall / Math.abs(best.score)) * 100 : null,
+  };
 }
 
 /** Out-of-sample over in-sample for the folds' choices, on the ranking metric. */

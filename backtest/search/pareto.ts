@@ -34,5 +34,10 @@ export function paretoFront(rows: readonly OptimizeRow[], metrics: readonly Opti
   const dominates = (a: number[], b: number[]): boolean => a.every((x, i) => x >= b[i]!) && a.some((x, i) => x > b[i]!);
   return points
     .filter((p) => !points.some((q) => q !== p && dominates(q.better, p.better)))
-    .map((p) => ({ params: p.row.params, ...(p.row.trial !== undefined && { trial: p.row.trial }), rank: p.row.rank, values: Object.fromEntries(metrics.map((m, i) => [m, p.values[i]!])) }));
+    .map((p) => ({
+      params: p.row.params,
+      ...(p.row.trial !== undefined && { trial: p.row.trial }),
+      rank: p.row.rank,
+      values: Object.fromEntries(metrics.map((m, i) => [m, p.values[i]!])),
+    }));
 }

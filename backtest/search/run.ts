@@ -7,7 +7,15 @@
  * from them, and the random draws are replayed, so a resumed study continues as if never stopped.
  */
 import type { GridValue } from '../optimize/grid.js';
-import { rank, runOptimize, OPTIMIZE_METRICS, type FoldPick, type OptimizeConfig, type OptimizeResult, type OptimizeRow } from '../optimize/optimize.js';
+import {
+  rank,
+  runOptimize,
+  OPTIMIZE_METRICS,
+  type FoldPick,
+  type OptimizeConfig,
+  type OptimizeResult,
+  type OptimizeRow,
+} from '../optimize/optimize.js';
 import { randomTrial, seededRandom, type SearchSpace } from './space.js';
 import { tpeSuggest, type Observed } from './tpe.js';
 
@@ -39,7 +47,16 @@ export interface SearchConfig extends Omit<OptimizeConfig, 'grid' | 'onProgress'
 }
 
 export interface SearchResult extends OptimizeResult {
-  readonly search: { readonly method: SearchMethod; readonly seed: number; readonly trials: number; readonly pruned: number; readonly resumed: number; readonly ran: number; readonly stopped: boolean; readonly exhausted: boolean };
+  readonly search: {
+    readonly method: SearchMethod;
+    readonly seed: number;
+    readonly trials: number;
+    readonly pruned: number;
+    readonly resumed: number;
+    readonly ran: number;
+    readonly stopped: boolean;
+    readonly exhausted: boolean;
+  };
 }
 
 /** Runs the search; answers every trial (earlier ones included), ranked. */
@@ -49,7 +66,8 @@ export async function runSearch(cfg: SearchConfig): Promise<SearchResult> {
   const seen = new Set<string>();
   const keyOf = (p: Readonly<Record<string, GridValue>>): string => JSON.stringify(cfg.space.dimensions.map((d) => p[d.name]));
   const sign = cfg.metric === 'max_drawdown' ? 1 : -1;
-  const observed = (): Observed[] => done.map((t) => ({ params: t.row.params, loss: t.row.score === null || t.row.score === undefined ? null : sign * t.row.score }));
+  const observed = (): Observed[] =>
+    done.map((t) => ({ params: t.row.params, loss: t.row.score === null || t.row.score === undefined ? null : sign * t.row.score }));
   let workers = 1;
   let workerCode: OptimizeResult['workerCode'];
   let stopped = false;
@@ -90,10 +108,14 @@ export async function runSearch(cfg: SearchConfig): Promise<SearchResult> {
       const numberOf = (p: Readonly<Record<string, GridValue>>): number => drawn + batch.indexOf(p as Record<string, GridValue>);
       // each trial saved as it ends, so a study killed mid-batch keeps it
       const onRow = cfg.onTrials && ((row: Omit<OptimizeRow, 'rank'>): void => cfg.onTrials!([{ number: numberOf(row.params), row }]));
-      const r = survivors.length === 0 ? undefined : await runOptimize({ ...cfg, onProgress: undefined, ...(onRow && { onRow }), grid: { names, combinations: survivors } });
+      const r =
+        survivors.length === 0
+          ? undefined
+          : await runOptimize({ ...cfg, onProgress: undefined, ...(onRow && { onRow }), grid: { names, combinations: survivors } });
       workers = r?.workers ?? workers;
       workerCode = r?.workerCode ?? workerCode;
-      const finished = (p: Record<string, GridValue>): Omit<OptimizeRow, 'rank'> | undefined => pruned.get(p) ?? ((row) => row && strip(row))(r?.rows.find((row) => row.params === p));
+      const finished = (p: Record<string, GridValue>): Omit<OptimizeRow, 'rank'> | undefined =>
+        pruned.get(p) ?? ((row) => row && strip(row))(r?.rows.find((row) => row.params === p));
       const fresh = pending.flatMap((p) => ((row) => (row === undefined ? [] : [{ number: numberOf(p), row }]))(finished(p)));
       done.push(...fresh);
       done.sort((a, b) => a.number - b.number);
@@ -104,13 +126,37 @@ export async function runSearch(cfg: SearchConfig): Promise<SearchResult> {
       }
     }
     drawn += batch.length;
-    cfg.onProgress?.(Math.min(drawn, cfg.trials), cfg.trials, rank(done.map((t) => t.row), cfg.metric)[0]);
+    cfg.onProgress?.(
+      Math.min(drawn, cfg.trials),
+      cfg.trials,
+      rank(
+        done.map((t) => t.row),
+        cfg.metric,
+      )[0],
+    );
   }
-  const rows = rank(done.map((t) => ({ trial: t.number, ...t.row })), cfg.metric);
+  const rows = rank(
+    done.map((t) => ({ trial: t.number, ...t.row })),
+    cfg.metric,
+  );
   return {
-    metric: cfg.metric, workers, ...(workerCode && { workerCode }), combinations: done.length, rows, failed: rows.filter((r) => r.failed).length,
+    metric: cfg.metric,
+    workers,
+    ...(workerCode && { workerCode }),
+    combinations: done.length,
+    rows,
+    failed: rows.filter((r) => r.failed).length,
     ...(cfg.walkForward !== undefined && { walkForward: picksOfRows(rows, OPTIMIZE_METRICS[cfg.metric], cfg.metric === 'max_drawdown') }),
-    search: { method: cfg.method, seed: cfg.seed, trials: done.length, pruned: rows.filter((r) => r.pruned).length, resumed: cfg.previous?.length ?? 0, ran: done.length - (cfg.previous?.length ?? 0), stopped, exhausted },
+    search: {
+      method: cfg.method,
+      seed: cfg.seed,
+      trials: done.length,
+      pruned: rows.filter((r) => r.pruned).length,
+      resumed: cfg.previous?.length ?? 0,
+      ran: done.length - (cfg.previous?.length ?? 0),
+      stopped,
+      exhausted,
+    },
   };
 }
 
@@ -124,7 +170,12 @@ export const PRUNE_STARTUP = 5;
  * trials' first-fold in-sample scores is stopped (its other segments never run) and kept unranked
  * with `pruned`. Answers the stopped trials' rows.
  */
-async function firstLook(cfg: SearchConfig, done: readonly TrialRecord[], pending: ReadonlyArray<Record<string, GridValue>>, names: readonly string[]): Promise<Map<Record<string, GridValue>, Omit<OptimizeRow, 'rank'>>> {
+async function firstLook(
+  cfg: SearchConfig,
+  done: readonly TrialRecord[],
+  pending: ReadonlyArray<Record<string, GridValue>>,
+  names: readonly string[],
+): Promise<Map<Record<string, GridValue>, Omit<OptimizeRow, 'rank'>>> {
   const out = new Map<Record<string, GridValue>, Omit<OptimizeRow, 'rank'>>();
   if (cfg.walkForward === undefined || cfg.walkForward < 2) return out;
   const key = OPTIMIZE_METRICS[cfg.metric];
@@ -162,7 +213,9 @@ export function picksOfRows(rows: readonly OptimizeRow[], key: string, lowerBett
       if (!f) continue;
       const v = f.inSample[key];
       const score = typeof v === 'number' && Number.isFinite(v) ? v : null;
-      const better = best === undefined || (score !== null && (best.inSampleScore === null || (lowerBetter ? score < best.inSampleScore : score > best.inSampleScore)));
+      const better =
+        best === undefined ||
+        (score !== null && (best.inSampleScore === null || (lowerBetter ? score < best.inSampleScore : score > best.inSampleScore)));
       if (better) best = { fold: k + 1, params: r.params, inSampleScore: score, outOfSample: f.outOfSample };
     }
     if (best) out.push(best);

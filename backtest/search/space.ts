@@ -11,7 +11,15 @@ import { InputError, Rng } from '../../src/core/index.js';
 import { parseGrid, type GridValue } from '../optimize/grid.js';
 
 export type Dimension =
-  | { readonly name: string; readonly kind: 'number'; readonly low: number; readonly high: number; readonly int: boolean; readonly log: boolean; readonly step?: number }
+  | {
+      readonly name: string;
+      readonly kind: 'number';
+      readonly low: number;
+      readonly high: number;
+      readonly int: boolean;
+      readonly log: boolean;
+      readonly step?: number;
+    }
   | { readonly name: string; readonly kind: 'choice'; readonly choices: readonly GridValue[] };
 
 export interface SearchSpace {
@@ -43,9 +51,14 @@ export function searchSpace(params: z.ZodObject, gridText: string | undefined, f
     for (const [name, schema] of Object.entries(shape)) {
       const d = describe(schema);
       if (d.kind === 'choice' && name !== 'market') dimensions.push({ name, kind: 'choice', choices: d.choices });
-      if (d.kind === 'number' && d.n.low !== undefined && d.n.high !== undefined) dimensions.push({ name, kind: 'number', low: d.n.low, high: d.n.high, int: d.n.int, log: d.n.log });
+      if (d.kind === 'number' && d.n.low !== undefined && d.n.high !== undefined)
+        dimensions.push({ name, kind: 'number', low: d.n.low, high: d.n.high, int: d.n.int, log: d.n.log });
     }
-    if (dimensions.length === 0) throw new InputError(flag, `the params schema has no bounded number, enum or boolean to search; give ranges such as --grid ${Object.keys(shape)[0] ?? 'fast'}=5..30`);
+    if (dimensions.length === 0)
+      throw new InputError(
+        flag,
+        `the params schema has no bounded number, enum or boolean to search; give ranges such as --grid ${Object.keys(shape)[0] ?? 'fast'}=5..30`,
+      );
     return { dimensions, fixed };
   }
   if (gridText.trim() === '') throw new InputError(flag, 'empty: give name=from..to entries such as fast=5..30,slow=20..100');
@@ -63,15 +76,25 @@ export function searchSpace(params: z.ZodObject, gridText: string | undefined, f
     if (dimensions.some((d) => d.name === name)) throw new InputError(flag, `parameter ${name} appears twice; give each once`);
     const low = Number(range[1]);
     const high = Number(range[2]);
-    if (high <= low) throw new InputError(flag, `${name}: the range ${range[1]}..${range[2]} is empty or runs backwards; write a smaller number first`);
+    if (high <= low)
+      throw new InputError(flag, `${name}: the range ${range[1]}..${range[2]} is empty or runs backwards; write a smaller number first`);
     const d = shape[name] ? describe(shape[name]) : undefined;
     const n = d?.kind === 'number' ? d.n : { int: false, log: false };
     const log = range[3] === 'log' || n.log;
     if (log && low <= 0) throw new InputError(flag, `${name}: a log scale needs a range above 0, got ${range[1]}..${range[2]}`);
     const step = range[3] !== undefined && range[3] !== 'log' ? Number(range[3]) : undefined;
-    if (step !== undefined && !(step > 0)) throw new InputError(flag, `${name}: the step must be greater than 0, as in ${name}=${low}..${high}:1`);
+    if (step !== undefined && !(step > 0))
+      throw new InputError(flag, `${name}: the step must be greater than 0, as in ${name}=${low}..${high}:1`);
     const int = n.int || (step !== undefined && Number.isInteger(step) && Number.isInteger(low));
-    dimensions.push({ name, kind: 'number', low: Math.max(low, n.low ?? low), high: Math.min(high, n.high ?? high), int, log, ...(step !== undefined && { step }) });
+    dimensions.push({
+      name,
+      kind: 'number',
+      low: Math.max(low, n.low ?? low),
+      high: Math.min(high, n.high ?? high),
+      int,
+      log,
+      ...(step !== undefined && { step }),
+    });
   }
   return { dimensions, fixed };
 }
@@ -101,7 +124,13 @@ export function describe(schema: z.ZodType): Described {
 }
 
 interface ZodLike {
-  readonly def: { readonly type: string; readonly innerType?: ZodLike; readonly checks?: ReadonlyArray<{ readonly _zod: { readonly def: { readonly check: string; readonly inclusive?: boolean; readonly value?: number } } }> };
+  readonly def: {
+    readonly type: string;
+    readonly innerType?: ZodLike;
+    readonly checks?: ReadonlyArray<{
+      readonly _zod: { readonly def: { readonly check: string; readonly inclusive?: boolean; readonly value?: number } };
+    }>;
+  };
   readonly minValue?: number | null;
   readonly maxValue?: number | null;
   readonly isInt?: boolean;
@@ -140,6 +169,7 @@ function places(v: number): number {
 /** One trial's parameters drawn uniformly (the random search). */
 export function randomTrial(space: SearchSpace, rand: () => number): Record<string, GridValue> {
   const out: Record<string, GridValue> = { ...space.fixed };
-  for (const d of space.dimensions) out[d.name] = d.kind === 'choice' ? d.choices[Math.floor(rand() * d.choices.length)]! : fromUnit(d, rand());
+  for (const d of space.dimensions)
+    out[d.name] = d.kind === 'choice' ? d.choices[Math.floor(rand() * d.choices.length)]! : fromUnit(d, rand());
   return out;
 }

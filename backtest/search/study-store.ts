@@ -21,7 +21,10 @@ export class StudyStore {
   private readonly db: Database.Database;
   private readonly insert: Database.Statement;
 
-  private constructor(readonly file: string, settings: string) {
+  private constructor(
+    readonly file: string,
+    settings: string,
+  ) {
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     this.db.exec(DDL);
@@ -39,7 +42,10 @@ export class StudyStore {
 
   /** The trials saved so far, by number. */
   trials(): TrialRecord[] {
-    return (this.db.prepare('SELECT number, row FROM trials ORDER BY number').all() as Array<{ number: number; row: string }>).map((r) => ({ number: r.number, row: JSON.parse(r.row) as TrialRecord['row'] }));
+    return (this.db.prepare('SELECT number, row FROM trials ORDER BY number').all() as Array<{ number: number; row: string }>).map((r) => ({
+      number: r.number,
+      row: JSON.parse(r.row) as TrialRecord['row'],
+    }));
   }
 
   /** Saves finished trials in one transaction. */

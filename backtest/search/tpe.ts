@@ -29,7 +29,12 @@ export interface TpeOptions {
 }
 
 /** The next trial's parameters given the finished ones. */
-export function tpeSuggest(space: SearchSpace, history: readonly Observed[], rand: () => number, opts: TpeOptions = {}): Record<string, GridValue> {
+export function tpeSuggest(
+  space: SearchSpace,
+  history: readonly Observed[],
+  rand: () => number,
+  opts: TpeOptions = {},
+): Record<string, GridValue> {
   const startup = opts.startup ?? 10;
   if (history.length < startup) return randomTrial(space, rand);
   const sorted = [...history].sort((a, b) => (a.loss === null ? 1 : b.loss === null ? -1 : a.loss - b.loss));
@@ -37,7 +42,11 @@ export function tpeSuggest(space: SearchSpace, history: readonly Observed[], ran
   const below = sorted.slice(0, nBelow);
   const above = sorted.slice(nBelow);
   const out: Record<string, GridValue> = { ...space.fixed };
-  for (const d of space.dimensions) out[d.name] = d.kind === 'choice' ? pickChoice(d, below, above, rand, opts.candidates ?? 24) : pickNumber(d, below, above, rand, opts.candidates ?? 24);
+  for (const d of space.dimensions)
+    out[d.name] =
+      d.kind === 'choice'
+        ? pickChoice(d, below, above, rand, opts.candidates ?? 24)
+        : pickNumber(d, below, above, rand, opts.candidates ?? 24);
   return out;
 }
 
@@ -60,8 +69,15 @@ function pickNumber(d: NumberDim, below: readonly Observed[], above: readonly Ob
   return fromUnit(d, best);
 }
 
-function pickChoice(d: Extract<Dimension, { kind: 'choice' }>, below: readonly Observed[], above: readonly Observed[], rand: () => number, n: number): GridValue {
-  const probs = (group: readonly Observed[]): number[] => d.choices.map((c) => (group.filter((o) => o.params[d.name] === c).length + 1) / (group.length + d.choices.length));
+function pickChoice(
+  d: Extract<Dimension, { kind: 'choice' }>,
+  below: readonly Observed[],
+  above: readonly Observed[],
+  rand: () => number,
+  n: number,
+): GridValue {
+  const probs = (group: readonly Observed[]): number[] =>
+    d.choices.map((c) => (group.filter((o) => o.params[d.name] === c).length + 1) / (group.length + d.choices.length));
   const l = probs(below);
   const g = probs(above);
   let best = 0;

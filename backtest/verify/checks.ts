@@ -49,59 +49,126 @@ export function seriesSource(series: PriceSeriesLike): VerifySource {
 export const CUT_FRACTIONS = [0.25, 0.5, 0.75] as const;
 
 /** Two runs of the whole data; returns the first run's decisions for the other checks to compare with. */
-export async function checkDeterminism(cfg: VerifyRunConfig, source: VerifySource): Promise<{ result: CheckResult; decisions: VerifyDecision[] }> {
+export async function checkDeterminism(
+  cfg: VerifyRunConfig,
+  source: VerifySource,
+): Promise<{ result: CheckResult; decisions: VerifyDecision[] }> {
   const first = await decisionsOf(cfg, source.open());
   const second = await decisionsOf(cfg, source.open());
   const difference = firstDifference(first, second);
-  const result: CheckResult = difference === undefined
-    ? { check: 'determinism', verdict: 'pass', summary: `two runs made the same ${count(first.length)}` }
-    : { check: 'determinism', verdict: 'fail', summary: 'the second run decided differently from the first on the same data: the plugin keeps state between runs (a module-level variable) or reads the clock or Math.random; keep state inside create() and take time from ctx', difference, runs: ['first run', 'second run'] };
+  const result: CheckResult =
+    difference === undefined
+      ? { check: 'determinism', verdict: 'pass', summary: `two runs made the same ${count(first.length)}` }
+      : {
+          check: 'determinism',
+          verdict: 'fail',
+          summary:
+            'the second run decided differently from the first on the same data: the plugin keeps state between runs (a module-level variable) or reads the clock or Math.random; keep state inside create() and take time from ctx',
+          difference,
+          runs: ['first run', 'second run'],
+        };
   return { result, decisions: first };
 }
 
 /** At each cut, the decisions up to it with the data after it removed against the whole run's. */
 export async function checkLookAhead(cfg: VerifyRunConfig, source: VerifySource, whole: readonly VerifyDecision[]): Promise<CheckResult> {
   const cuts = [...new Set(CUT_FRACTIONS.map((f) => Math.floor(source.length * f)))].filter((c) => c >= 2 && c < source.length);
-  if (cuts.length === 0) return { check: 'look-ahead', verdict: 'skip', summary: `${source.length} points are too few to cut: give at least 8` };
+  if (cuts.length === 0)
+    return { check: 'look-ahead', verdict: 'skip', summary: `${source.length} points are too few to cut: give at least 8` };
   for (const cut of cuts) {
     const head = source.open(cut);
     const last = head.times[cut - 1]!;
     const got = await decisionsOf(cfg, head);
-    const difference = firstDifference(whole.filter((d) => d.at <= last), got);
+    const difference = firstDifference(
+      whole.filter((d) => d.at <= last),
+      got,
+    );
     if (difference !== undefined) {
-      return { check: 'look-ahead', verdict: 'fail', summary: `with the data cut after point ${cut} of ${source.length} (${iso(last)}) the decisions up to the cut changed: the plugin reads prices it could not yet have seen`, difference, runs: ['all the data', `data cut after point ${cut}`] };
+      return {
+        check: 'look-ahead',
+        verdict: 'fail',
+        summary: `with the data cut after point ${cut} of ${source.length} (${iso(last)}) the decisions up to the cut changed: the plugin reads prices it could not yet have seen`,
+        difference,
+        runs: ['all the data', `data cut after point ${cut}`],
+      };
     }
   }
-  return { check: 'look-ahead', verdict: 'pass', summary: `the decisions up to each of ${cuts.length} cut point(s) (${cuts.join(', ')} of ${source.length} points) are the same with the data after the cut removed` };
+  return {
+    check: 'look-ahead',
+    verdict: 'pass',
+    summary: `the decisions up to each of ${cuts.length} cut point(s) (${cuts.join(', ')} of ${source.length} points) are the same with the data after the cut removed`,
+  };
 }
 
 /**
  * Decisions from a start point S after the declared warm-up W against after 2W. S is the middle of
  * the data (at least 2W), so there is history before it to compare with and decisions after it.
  */
-export async function checkWarmUp(cfg: VerifyRunConfig, source: VerifySource, market: MarketSymbol, declared: WarmUp | undefined): Promise<CheckResult> {
+export async function checkWarmUp(
+  cfg: VerifyRunConfig,
+  source: VerifySource,
+  market: MarketSymbol,
+  declared: WarmUp | undefined,
+): Promise<CheckResult> {
   const w = declared?.points ?? 0;
   const doubled = Math.max(2 * w, 1);
   const series = source.open();
   const start = Math.min(Math.max(doubled, Math.floor(series.length / 2)), series.length - 2);
-  if (start < doubled) return { check: 'warm-up', verdict: 'skip', summary: `${series.length} points are too few: the check needs twice the warm-up (${doubled}) and decisions after it; give more than ${doubled + 2} points`, warmUp: { declared: w } };
-  const run = (points: number): Promise<VerifyDecision[]> => decisionsOf(cfg, tailOf(series, start), { events: priceEvents(series, market, start - points, start), from: 'history' });
+  if (start < doubled)
+    return {
+      check: 'warm-up',
+      verdict: 'skip',
+      summary: `${series.length} points are too few: the check needs twice the warm-up (${doubled}) and decisions after it; give more than ${doubled + 2} points`,
+      warmUp: { declared: w },
+    };
+  const run = (points: number): Promise<VerifyDecision[]> =>
+    decisionsOf(cfg, tailOf(series, start), { events: priceEvents(series, market, start - points, start), from: 'history' });
   const base = await run(w);
   const difference = firstDifference(await run(doubled), base);
-  if (difference === undefined) return { check: 'warm-up', verdict: 'pass', summary: `the decisions from point ${start} are the same after ${w} and after ${doubled} points of warm-up`, warmUp: { declared: w } };
+  if (difference === undefined)
+    return {
+      check: 'warm-up',
+      verdict: 'pass',
+      summary: `the decisions from point ${start} are the same after ${w} and after ${doubled} points of warm-up`,
+      warmUp: { declared: w },
+    };
   const runs: [string, string] = [`${doubled} points of warm-up`, `${w} points of warm-up`];
   const full = await run(start);
   const stable = await smallestStable(run, full, w + 1, start);
-  const said = declared === undefined ? 'no warmUp declared and no period-like param' : declared.param !== undefined ? `the warm-up read from ${declared.param}=${w}` : `the declared warmUp of ${w}`;
+  const said =
+    declared === undefined
+      ? 'no warmUp declared and no period-like param'
+      : declared.param !== undefined
+        ? `the warm-up read from ${declared.param}=${w}`
+        : `the declared warmUp of ${w}`;
   if (stable === undefined) {
-    return { check: 'warm-up', verdict: 'fail', summary: `${said} is not enough, and no warm-up up to the ${start} points before the start gave the same decisions as all of them: the plugin depends on how much history it saw; give more data to find a stable warm-up`, difference, runs, warmUp: { declared: w } };
+    return {
+      check: 'warm-up',
+      verdict: 'fail',
+      summary: `${said} is not enough, and no warm-up up to the ${start} points before the start gave the same decisions as all of them: the plugin depends on how much history it saw; give more data to find a stable warm-up`,
+      difference,
+      runs,
+      warmUp: { declared: w },
+    };
   }
   const declaration = declarationOf(stable, declared);
-  return { check: 'warm-up', verdict: 'fail', summary: `${said} is not enough: the decisions change with twice as much history; ${stable} points give the same decisions as all ${start}; declare ${declaration}`, difference, runs, warmUp: { declared: w, stable, declaration } };
+  return {
+    check: 'warm-up',
+    verdict: 'fail',
+    summary: `${said} is not enough: the decisions change with twice as much history; ${stable} points give the same decisions as all ${start}; declare ${declaration}`,
+    difference,
+    runs,
+    warmUp: { declared: w, stable, declaration },
+  };
 }
 
 /** The smallest warm-up in [low, high] whose decisions equal `reference` (searched by halving; the decisions settle as history grows). */
-async function smallestStable(run: (points: number) => Promise<VerifyDecision[]>, reference: readonly VerifyDecision[], low: number, high: number): Promise<number | undefined> {
+async function smallestStable(
+  run: (points: number) => Promise<VerifyDecision[]>,
+  reference: readonly VerifyDecision[],
+  low: number,
+  high: number,
+): Promise<number | undefined> {
   let lo = low;
   let hi = high;
   while (lo < hi) {
@@ -115,12 +182,18 @@ async function smallestStable(run: (points: number) => Promise<VerifyDecision[]>
 
 /** `warmUp: (p) => 3 * p.slow` when the warm-up came from a param, else `warmUp: () => 60`. */
 function declarationOf(points: number, declared: WarmUp | undefined): string {
-  if (declared?.param !== undefined && declared.points > 0) return `warmUp: (p) => ${Math.ceil(points / declared.points)} * p.${declared.param}`;
+  if (declared?.param !== undefined && declared.points > 0)
+    return `warmUp: (p) => ${Math.ceil(points / declared.points)} * p.${declared.param}`;
   return `warmUp: () => ${points}`;
 }
 
 function tailOf(series: PriceSeriesLike, start: number): PriceSeriesLike {
-  return { source: series.source, length: series.length - start, times: series.times.subarray(start), prices: series.prices.subarray(start) };
+  return {
+    source: series.source,
+    length: series.length - start,
+    times: series.times.subarray(start),
+    prices: series.prices.subarray(start),
+  };
 }
 
 function priceEvents(series: PriceSeriesLike, market: MarketSymbol, from: number, to: number): MarketEvent[] {

@@ -32,8 +32,14 @@ export type VerifyRunConfig = Omit<BacktestConfig, 'series' | 'range' | 'onDecis
 /** The decisions of one backtest of `series`, warmed first on `warmUp` when given. */
 export async function decisionsOf(cfg: VerifyRunConfig, series: PriceSeriesLike, warmUp?: RecordedWarmUp): Promise<VerifyDecision[]> {
   const out: VerifyDecision[] = [];
-  const run = await runBacktest({ ...cfg, series: warmUp === undefined ? series : { ...series, warmUp }, figuresOnly: true, onDecision: (d) => out.push({ at: d.at, text: describeDecision(d) }) });
-  if (run.strategyFailure !== undefined && run.stoppedAt !== undefined) out.push({ at: run.stoppedAt.at, text: `strategy stopped in ${run.strategyFailure.handler}: ${run.strategyFailure.message}` });
+  const run = await runBacktest({
+    ...cfg,
+    series: warmUp === undefined ? series : { ...series, warmUp },
+    figuresOnly: true,
+    onDecision: (d) => out.push({ at: d.at, text: describeDecision(d) }),
+  });
+  if (run.strategyFailure !== undefined && run.stoppedAt !== undefined)
+    out.push({ at: run.stoppedAt.at, text: `strategy stopped in ${run.strategyFailure.handler}: ${run.strategyFailure.message}` });
   return out;
 }
 
@@ -46,7 +52,10 @@ function describeIntent(intent: Intent): string {
   const { intentId: _id, strategy: _name, kind, ...rest } = intent;
   const r = rest as Record<string, unknown>;
   const head = ['side', 'market', 'type'].map((k) => r[k]).filter((v) => v !== undefined);
-  const fields = Object.keys(r).filter((k) => !['side', 'market', 'type'].includes(k)).sort().map((k) => `${k}=${String(r[k])}`);
+  const fields = Object.keys(r)
+    .filter((k) => !['side', 'market', 'type'].includes(k))
+    .sort()
+    .map((k) => `${k}=${String(r[k])}`);
   return [kind, ...head.map(String), ...fields].join(' ');
 }
 

@@ -27,15 +27,28 @@ export function checkParams(definition: StrategyDefinition): CheckResult {
     const d = describe(schema);
     if (d.kind !== 'number') continue;
     const { low, high, log } = d.n;
-    if (low !== undefined && high !== undefined && low > high) problems.push(`${name}: its minimum ${low} is above its maximum ${high}, so no value passes; swap or fix the bounds`);
-    if (log && (low === undefined || low <= 0)) problems.push(`${name}: a log scale needs a minimum above 0 (.gt(0) or .min(…)); got ${low ?? 'none'}`);
+    if (low !== undefined && high !== undefined && low > high)
+      problems.push(`${name}: its minimum ${low} is above its maximum ${high}, so no value passes; swap or fix the bounds`);
+    if (log && (low === undefined || low <= 0))
+      problems.push(`${name}: a log scale needs a minimum above 0 (.gt(0) or .min(…)); got ${low ?? 'none'}`);
     if (low === undefined || high === undefined) unbounded.push(name);
   }
   const whole = definition.params.safeParse({});
-  if (!whole.success) problems.push(`the params without any given do not pass the schema (${whole.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}): give each a .default(...)`);
-  if (problems.length > 0) return { check: 'params', verdict: 'fail', summary: `${problems.length} problem(s) in the params schema`, problems };
-  const note = unbounded.length === 0 ? '' : `; ${unbounded.join(', ')} ${unbounded.length === 1 ? 'has' : 'have'} no min and max, so optimize --search samples ${unbounded.length === 1 ? 'it' : 'them'} only with --grid ranges`;
-  return { check: 'params', verdict: 'pass', summary: `${Object.keys(shape).length} param(s): every default passes its schema and every range holds a value${note}` };
+  if (!whole.success)
+    problems.push(
+      `the params without any given do not pass the schema (${whole.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}): give each a .default(...)`,
+    );
+  if (problems.length > 0)
+    return { check: 'params', verdict: 'fail', summary: `${problems.length} problem(s) in the params schema`, problems };
+  const note =
+    unbounded.length === 0
+      ? ''
+      : `; ${unbounded.join(', ')} ${unbounded.length === 1 ? 'has' : 'have'} no min and max, so optimize --search samples ${unbounded.length === 1 ? 'it' : 'them'} only with --grid ranges`;
+  return {
+    check: 'params',
+    verdict: 'pass',
+    summary: `${Object.keys(shape).length} param(s): every default passes its schema and every range holds a value${note}`,
+  };
 }
 
 /** The param's default, when it has one, checked against the schema it defaults. */
@@ -46,7 +59,9 @@ function defaultProblems(name: string, schema: Wrapped): string[] {
   const value = s.def.defaultValue;
   const parsed = s.def.innerType.safeParse(value);
   if (parsed.success) return [];
-  return [`${name}: its default ${JSON.stringify(value)} fails its own schema (${parsed.error?.issues.map((i) => i.message).join('; ')}): change the default or the bounds`];
+  return [
+    `${name}: its default ${JSON.stringify(value)} fails its own schema (${parsed.error?.issues.map((i) => i.message).join('; ')}): change the default or the bounds`,
+  ];
 }
 
 /** Markets the platform trades, for the params given; event kinds the market source knows. */
@@ -58,9 +73,17 @@ export function checkMarkets(definition: StrategyDefinition, params: Readonly<Re
   } catch (e) {
     problems.push(`markets(params) threw: ${(e as Error).message}`);
   }
-  if (problems.length === 0 && markets.length === 0) problems.push('it declares no market: return at least one, e.g. markets: (p) => [p.market]');
-  for (const m of markets) if (!isTradingMarket(m)) problems.push(`${JSON.stringify(m)} is not a market the platform trades (${TRADING_MARKETS.join(', ')})`);
-  for (const k of definition.needs ?? []) if (!EVENT_KINDS.includes(k)) problems.push(`needs: ${JSON.stringify(k)} is not an event kind (${EVENT_KINDS.join(', ')})`);
-  if (problems.length > 0) return { check: 'markets', verdict: 'fail', summary: `${problems.length} problem(s) in the declared markets`, problems };
-  return { check: 'markets', verdict: 'pass', summary: `trades ${markets.join(', ')} on ${(definition.needs ?? ['price']).join(', ')} events` };
+  if (problems.length === 0 && markets.length === 0)
+    problems.push('it declares no market: return at least one, e.g. markets: (p) => [p.market]');
+  for (const m of markets)
+    if (!isTradingMarket(m)) problems.push(`${JSON.stringify(m)} is not a market the platform trades (${TRADING_MARKETS.join(', ')})`);
+  for (const k of definition.needs ?? [])
+    if (!EVENT_KINDS.includes(k)) problems.push(`needs: ${JSON.stringify(k)} is not an event kind (${EVENT_KINDS.join(', ')})`);
+  if (problems.length > 0)
+    return { check: 'markets', verdict: 'fail', summary: `${problems.length} problem(s) in the declared markets`, problems };
+  return {
+    check: 'markets',
+    verdict: 'pass',
+    summary: `trades ${markets.join(', ')} on ${(definition.needs ?? ['price']).join(', ')} events`,
+  };
 }

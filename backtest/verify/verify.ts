@@ -39,13 +39,33 @@ export async function verifyStrategy(o: VerifyOptions): Promise<VerifyReport> {
   const checks: CheckResult[] = [checkParams(definition), markets];
   const market = (marketsOf(definition, params as never)[0] ?? '') as MarketSymbol;
   if (markets.verdict === 'fail') {
-    checks.push(...(['determinism', 'look-ahead', 'warm-up'] as const).map((check): CheckResult => ({ check, verdict: 'skip', summary: 'not run: fix the declared markets first' })));
+    checks.push(
+      ...(['determinism', 'look-ahead', 'warm-up'] as const).map((check): CheckResult => ({
+        check,
+        verdict: 'skip',
+        summary: 'not run: fix the declared markets first',
+      })),
+    );
   } else {
-    const cfg: VerifyRunConfig = { definition, params, market, ...(o.initial && { initial: o.initial }), ...(o.feeBps !== undefined && { feeBps: o.feeBps }), ...(o.slippageBps !== undefined && { slippageBps: o.slippageBps }), ...(o.limits && { limits: o.limits }) };
+    const cfg: VerifyRunConfig = {
+      definition,
+      params,
+      market,
+      ...(o.initial && { initial: o.initial }),
+      ...(o.feeBps !== undefined && { feeBps: o.feeBps }),
+      ...(o.slippageBps !== undefined && { slippageBps: o.slippageBps }),
+      ...(o.limits && { limits: o.limits }),
+    };
     const det = await checkDeterminism(cfg, source);
     checks.push(det.result);
     if (det.result.verdict === 'fail') {
-      checks.push(...(['look-ahead', 'warm-up'] as const).map((check): CheckResult => ({ check, verdict: 'skip', summary: 'not run: the decisions differ from run to run, so comparing runs shows nothing; fix determinism first' })));
+      checks.push(
+        ...(['look-ahead', 'warm-up'] as const).map((check): CheckResult => ({
+          check,
+          verdict: 'skip',
+          summary: 'not run: the decisions differ from run to run, so comparing runs shows nothing; fix determinism first',
+        })),
+      );
     } else {
       checks.push(await checkLookAhead(cfg, source, det.decisions));
       checks.push(await checkWarmUp(cfg, source, market, warmUpOf(params, definition)));
@@ -68,19 +88,37 @@ export function verifyLines(r: VerifyReport): string[] {
 }
 
 function differenceLines(d: FirstDifference, runs: readonly [string, string]): string[] {
-  const side = (label: string, x: FirstDifference['expected']): string => `        ${label}: ${x ? `${new Date(x.at).toISOString()}  ${x.text}` : '(no decision)'}`;
-  return [`      first differing decision: #${d.index} at ${new Date(d.at).toISOString()}`, side(runs[0], d.expected), side(runs[1], d.got)];
+  const side = (label: string, x: FirstDifference['expected']): string =>
+    `        ${label}: ${x ? `${new Date(x.at).toISOString()}  ${x.text}` : '(no decision)'}`;
+  return [
+    `      first differing decision: #${d.index} at ${new Date(d.at).toISOString()}`,
+    side(runs[0], d.expected),
+    side(runs[1], d.got),
+  ];
 }
 
 /** The report as `--json` prints it (times as ISO text). */
 export function verifyToJson(r: VerifyReport): Record<string, unknown> {
   return {
-    strategy: r.strategy, market: r.market, points: r.points, passed: r.passed,
+    strategy: r.strategy,
+    market: r.market,
+    points: r.points,
+    passed: r.passed,
     checks: r.checks.map((c) => ({
-      check: c.check, verdict: c.verdict, summary: c.summary,
+      check: c.check,
+      verdict: c.verdict,
+      summary: c.summary,
       ...(c.problems && { problems: c.problems }),
       ...(c.warmUp && { warm_up: c.warmUp }),
-      ...(c.difference && { first_difference: { index: c.difference.index, runs: c.runs, time: new Date(c.difference.at).toISOString(), expected: decisionJson(c.difference.expected), got: decisionJson(c.difference.got) } }),
+      ...(c.difference && {
+        first_difference: {
+          index: c.difference.index,
+          runs: c.runs,
+          time: new Date(c.difference.at).toISOString(),
+          expected: decisionJson(c.difference.expected),
+          got: decisionJson(c.difference.got),
+        },
+      }),
     })),
   };
 }

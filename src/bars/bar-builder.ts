@@ -81,7 +81,17 @@ export class BarBuilder {
   private emit(): Bar {
     const time = this.start;
     const closeTime = time + this.timeframe.ms;
-    const bar: Bar = { market: this.market, timeframe: this.timeframe.name, time, closeTime, open: this.open, high: this.high, low: this.low, close: this.close, volume: this.volume };
+    const bar: Bar = {
+      market: this.market,
+      timeframe: this.timeframe.name,
+      time,
+      closeTime,
+      open: this.open,
+      high: this.high,
+      low: this.low,
+      close: this.close,
+      volume: this.volume,
+    };
     this.start = NaN;
     this.closedUpTo = closeTime;
     return bar;

@@ -42,7 +42,11 @@ export class BarFeed {
     for (const n of needs) {
       const tf = parseTimeframe(n.timeframe, `bars[${n.market}].timeframe`);
       const key = keyOf(n.market, tf.name);
-      if (n.history !== undefined && (!Number.isInteger(n.history) || n.history < 1)) throw new InputError(`bars[${n.market} ${tf.name}].history`, `${String(n.history)} is not a count of bars: give a whole number from 1`);
+      if (n.history !== undefined && (!Number.isInteger(n.history) || n.history < 1))
+        throw new InputError(
+          `bars[${n.market} ${tf.name}].history`,
+          `${String(n.history)} is not a count of bars: give a whole number from 1`,
+        );
       const capacity = Math.max(n.history ?? DEFAULT_BAR_CAPACITY, this.rings.get(key)?.capacity ?? 1);
       if (this.rings.get(key)?.capacity !== capacity) this.rings.set(key, new BarSeries(n.market, tf.name, capacity));
       const m = this.markets.get(n.market) ?? { input: 'points' as BarInput, builders: [] };
@@ -72,7 +76,10 @@ export class BarFeed {
     if (input === 'bars' && spacingMs !== undefined) {
       for (const b of m.builders) {
         if (b.timeframe.ms % spacingMs === 0) continue;
-        throw new InputError('bars', `the data's bars are ${timeframeLabel(spacingMs)} apart, so ${b.timeframe.name} bars of ${market} cannot be made of whole rows: give data whose spacing divides ${b.timeframe.name} (e.g. 1m rows), or declare a coarser timeframe`);
+        throw new InputError(
+          'bars',
+          `the data's bars are ${timeframeLabel(spacingMs)} apart, so ${b.timeframe.name} bars of ${market} cannot be made of whole rows: give data whose spacing divides ${b.timeframe.name} (e.g. 1m rows), or declare a coarser timeframe`,
+        );
       }
     }
     m.input = input;
@@ -88,7 +95,7 @@ export class BarFeed {
       }
     }
     if (out === undefined) return NONE;
-    if (out.length > 1) out.sort((a, b) => a.closeTime - b.closeTime || (a.closeTime - a.time) - (b.closeTime - b.time));
+    if (out.length > 1) out.sort((a, b) => a.closeTime - b.closeTime || a.closeTime - a.time - (b.closeTime - b.time));
     for (const bar of out) this.rings.get(keyOf(bar.market, bar.timeframe))!.push(bar);
     return out;
   }

@@ -8,5 +8,7 @@ import type { Bar } from './bar.js';
  * (high, low, close) for a range indicator of your own too.
  */
 export function updateWithBar(indicator: Indicator | BarIndicator, bar: Bar): number | undefined {
-  return indicator.update.length >= 3 ? (indicator as BarIndicator).update(bar.high, bar.low, bar.close) : (indicator as Indicator).update(bar.close);
+  return indicator.update.length >= 3
+    ? (indicator as BarIndicator).update(bar.high, bar.low, bar.close)
+    : (indicator as Indicator).update(bar.close);
 }

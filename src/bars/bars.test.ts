@@ -32,7 +32,9 @@ const ONE_MINUTE = [
 describe('timeframes', () => {
   it('parses 1m to 1d and refuses anything else, naming the field and the choices', () => {
     expect(['1m', '5m', '15m', '1h', '4h', '1d'].map((t) => parseTimeframe(t).ms)).toEqual([MIN, 5 * MIN, 15 * MIN, HOUR, 4 * HOUR, DAY]);
-    expect(() => parseTimeframe('2h', 'bars[0].timeframe')).toThrow(/bars\[0\]\.timeframe: "2h" is not a timeframe: use one of 1m, 5m, 15m, 1h, 4h, 1d/);
+    expect(() => parseTimeframe('2h', 'bars[0].timeframe')).toThrow(
+      /bars\[0\]\.timeframe: "2h" is not a timeframe: use one of 1m, 5m, 15m, 1h, 4h, 1d/,
+    );
     expect(() => parseTimeframe('1w')).toThrow(/not a timeframe/);
     expect(() => parseTimeframe(60)).toThrow(/60 is not a timeframe/);
   });
@@ -109,7 +111,10 @@ describe('BarSeries', () => {
 
 describe('BarFeed', () => {
   it('delivers bars closing at a shared boundary shorter timeframe first, each already in its series', () => {
-    const feed = new BarFeed([{ market: 'BTCUSD', timeframe: '4h' }, { market: 'BTCUSD', timeframe: '1h' }]);
+    const feed = new BarFeed([
+      { market: 'BTCUSD', timeframe: '4h' },
+      { market: 'BTCUSD', timeframe: '1h' },
+    ]);
     feed.point('BTCUSD', 'points', T0 + 3 * HOUR + 10, 100);
     expect(feed.nextClose()).toBe(T0 + 4 * HOUR);
     const closed = feed.closeDue(T0 + 4 * HOUR);
@@ -123,7 +128,9 @@ describe('BarFeed', () => {
     feed.point('BTCUSD', 'points', T0, 100);
     feed.point('BTCUSD', 'trades', T0 + 1, 101, 0.5);
     expect(feed.closeDue(T0 + HOUR)[0]).toMatchObject({ open: 101, volume: 0.5 });
-    expect(() => feed.use('BTCUSD', 'bars', 7 * MIN)).toThrow(/bars: the data's bars are 7 min apart, so 1h bars of BTCUSD cannot be made of whole rows/);
+    expect(() => feed.use('BTCUSD', 'bars', 7 * MIN)).toThrow(
+      /bars: the data's bars are 7 min apart, so 1h bars of BTCUSD cannot be made of whole rows/,
+    );
   });
   it('refuses an unknown timeframe or a bad history length at construction', () => {
     expect(() => new BarFeed([{ market: 'BTCUSD', timeframe: '3m' }])).toThrow(/bars\[BTCUSD\]\.timeframe: "3m" is not a timeframe/);

@@ -13,7 +13,11 @@ export function resample(bars: readonly Bar[], to: Timeframe): Bar[] {
   const first = bars[0];
   if (first === undefined) return [];
   const finer = first.closeTime - first.time;
-  if (to.ms < finer || to.ms % finer !== 0) throw new InputError('timeframe', `${to.name} bars cannot be made of bars ${finer / 60_000} min long: choose a multiple of the finer bars`);
+  if (to.ms < finer || to.ms % finer !== 0)
+    throw new InputError(
+      'timeframe',
+      `${to.name} bars cannot be made of bars ${finer / 60_000} min long: choose a multiple of the finer bars`,
+    );
   const builder = new BarBuilder(first.market, to);
   const out: Bar[] = [];
   for (const b of bars) {

@@ -13,7 +13,8 @@ export interface Timeframe {
 
 /** Parses `1m 5m 15m 1h 4h 1d`; anything else is refused naming `field` and the timeframes there are. */
 export function parseTimeframe(text: unknown, field = 'timeframe'): Timeframe {
-  if (typeof text === 'string' && Object.hasOwn(TIMEFRAMES, text)) return { name: text as TimeframeName, ms: TIMEFRAMES[text as TimeframeName] };
+  if (typeof text === 'string' && Object.hasOwn(TIMEFRAMES, text))
+    return { name: text as TimeframeName, ms: TIMEFRAMES[text as TimeframeName] };
   throw new InputError(field, `${JSON.stringify(text)} is not a timeframe: use one of ${Object.keys(TIMEFRAMES).join(', ')}`);
 }
 

@@ -23,7 +23,11 @@ export interface PortSetting {
  * `api.base_url`/`api.token_url` in the config, else the environment's own. Undefined when the
  * embedded local sandbox provides the address (nothing the user set can be wrong there).
  */
-export function apiTargetOf(config: Pick<Config, 'environment' | 'api'>, configLabel: string, flags: { readonly baseUrl?: string; readonly tokenUrl?: string } = {}): ApiTarget | undefined {
+export function apiTargetOf(
+  config: Pick<Config, 'environment' | 'api'>,
+  configLabel: string,
+  flags: { readonly baseUrl?: string; readonly tokenUrl?: string } = {},
+): ApiTarget | undefined {
   const envDefault = config.environment === 'local' ? undefined : ENVIRONMENTS[config.environment];
   const api =
     flags.baseUrl !== undefined
@@ -57,9 +61,13 @@ export interface WordedFailure {
 export function wordFailure(e: unknown, target: ApiTarget | undefined, port: PortSetting | undefined): WordedFailure | undefined {
   const inUse = systemError(e, 'EADDRINUSE');
   if (inUse !== undefined) {
-    const where = inUse.port === undefined ? 'the port' : `port ${String(inUse.port)}${inUse.address ? ` on ${String(inUse.address)}` : ''}`;
+    const where =
+      inUse.port === undefined ? 'the port' : `port ${String(inUse.port)}${inUse.address ? ` on ${String(inUse.address)}` : ''}`;
     const setting = port?.from ?? '--port, or local.port in the config';
-    return { code: 2, message: `error: ${where} is already in use by another program (another sandbox or run?): stop it, or choose another port with ${setting} (0 picks a free one)` };
+    return {
+      code: 2,
+      message: `error: ${where} is already in use by another program (another sandbox or run?): stop it, or choose another port with ${setting} (0 picks a free one)`,
+    };
   }
   // a read that failed after its retries is worded as the client's last failure (the host, the setting)
   if (e instanceof VenueReadError && e.cause instanceof ApiError) e = e.cause;
@@ -72,10 +80,22 @@ export function wordFailure(e: unknown, target: ApiTarget | undefined, port: Por
     return { code: 2, message: `error: cannot reach ${host}: no such host (ENOTFOUND); ${setting}: correct the host name there` };
   }
   if (systemError(e, 'ECONNREFUSED') !== undefined) {
-    return { code: 1, message: `error: ${host} refused the connection (ECONNREFUSED): nothing listens there; ${setting}: start the server it names, or correct the URL there` };
+    return {
+      code: 1,
+      message: `error: ${host} refused the connection (ECONNREFUSED): nothing listens there; ${setting}: start the server it names, or correct the URL there`,
+    };
   }
-  if (e instanceof VenueUnreachableError || (e instanceof TimeoutError && e.phase === 'connect') || (e instanceof TransportError && !e.sent)) {
-    const why = e instanceof VenueUnreachableError ? 'connections failed again and again' : e instanceof TimeoutError ? 'no connection in time' : 'the connection failed';
+  if (
+    e instanceof VenueUnreachableError ||
+    (e instanceof TimeoutError && e.phase === 'connect') ||
+    (e instanceof TransportError && !e.sent)
+  ) {
+    const why =
+      e instanceof VenueUnreachableError
+        ? 'connections failed again and again'
+        : e instanceof TimeoutError
+          ? 'no connection in time'
+          : 'the connection failed';
     return { code: 1, message: `error: cannot reach ${host}: ${why}; ${setting}: check that it is up and that the URL is right` };
   }
   return undefined;
@@ -88,7 +108,8 @@ function systemError(e: unknown, code: string): { port?: unknown; address?: unkn
     const err = cur as { code?: unknown; port?: unknown; address?: unknown; cause?: unknown; errors?: unknown };
     if (err.code === code) return err;
     // undici's connect errors may wrap several attempts (IPv4 and IPv6) in an AggregateError
-    if (Array.isArray(err.errors) && err.errors.some((x) => (x as { code?: unknown } | null)?.code === code)) return err.errors.find((x) => (x as { code?: unknown }).code === code) as { port?: unknown };
+    if (Array.isArray(err.errors) && err.errors.some((x) => (x as { code?: unknown } | null)?.code === code))
+      return err.errors.find((x) => (x as { code?: unknown }).code === code) as { port?: unknown };
     cur = err.cause;
   }
   return undefined;

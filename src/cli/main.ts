@@ -78,7 +78,8 @@ async function exitCodeFor(e: unknown, ctx: CliContext): Promise<number> {
   // loaded only to word a failure: they bring the HTTP client's and the config's modules
   const [{ wordFailure }, { ConfigError }] = await Promise.all([import('./failures.js'), import('../config/load.js')]);
   // a file that failed its schema still has its plugins and params checked: every problem in one report
-  if (e instanceof ConfigError && e.strategiesUnchecked.length > 0) e = await (await import('../live/load-strategies.js')).withStrategyProblems(e);
+  if (e instanceof ConfigError && e.strategiesUnchecked.length > 0)
+    e = await (await import('../live/load-strategies.js')).withStrategyProblems(e);
   const worded = wordFailure(e, ctx.apiTarget, ctx.portSetting);
   if (worded !== undefined) {
     writeLine(ctx.stderr, String(redactDeep(worded.message)));

@@ -1,4 +1,12 @@
-import { fallbackPriceDecimals, formatAmount, formatMoney, formatPrice, splitMarket, type Decision, type ExecReport } from '../core/index.js';
+import {
+  fallbackPriceDecimals,
+  formatAmount,
+  formatMoney,
+  formatPrice,
+  splitMarket,
+  type Decision,
+  type ExecReport,
+} from '../core/index.js';
 import type { HeldPosition, RunSummary, RunView } from '../live/run-view.js';
 import type { StrategyPosition } from '../exec/journal-trades.js';
 import { formatTable } from './table.js';
@@ -15,34 +23,75 @@ export function renderPanel(v: RunView, logFile?: string): string {
   lines.push(`tradeloop — ${v.environment} via ${v.venue} — up ${up}${v.halted ? `  HALTED: ${v.halted}` : ''}`);
   if (v.journalFailure !== undefined) lines.push(`JOURNAL FAILED: ${v.journalFailure}; trading halted, the run is stopping (exit code 5)`);
   if (v.venueUnreachableSince !== undefined) {
-    lines.push(`VENUE UNREACHABLE since ${clock(v.venueUnreachableSince)} (${formatDuration(v.at - v.venueUnreachableSince)}): requests fail fast, one probe a second; market data goes stale`);
+    lines.push(
+      `VENUE UNREACHABLE since ${clock(v.venueUnreachableSince)} (${formatDuration(v.at - v.venueUnreachableSince)}): requests fail fast, one probe a second; market data goes stale`,
+    );
   }
   if (v.budgetStoreUnreachable !== undefined) {
     const b = v.budgetStoreUnreachable;
-    lines.push(`BUDGET STORE UNREACHABLE since ${clock(b.since)} (${formatDuration(v.at - b.since)}): ${b.store} does not answer; this bot uses its share, 1/${b.bots} of the request budget`);
+    lines.push(
+      `BUDGET STORE UNREACHABLE since ${clock(b.since)} (${formatDuration(v.at - b.since)}): ${b.store} does not answer; this bot uses its share, 1/${b.bots} of the request budget`,
+    );
   }
   lines.push('');
-  lines.push(formatTable(['market', 'mid', 'data'], v.markets.map((m) => [m.market, formatPrice(m.mid, decimals(m.market)), m.stale ? 'STALE' : 'fresh'])));
+  lines.push(
+    formatTable(
+      ['market', 'mid', 'data'],
+      v.markets.map((m) => [m.market, formatPrice(m.mid, decimals(m.market)), m.stale ? 'STALE' : 'fresh']),
+    ),
+  );
   lines.push('');
-  lines.push(formatTable(['asset', 'available', 'in orders'], v.balances.map((b) => [b.asset, formatAmount(b.available, b.asset), formatAmount(b.trading, b.asset)])));
+  lines.push(
+    formatTable(
+      ['asset', 'available', 'in orders'],
+      v.balances.map((b) => [b.asset, formatAmount(b.available, b.asset), formatAmount(b.trading, b.asset)]),
+    ),
+  );
   lines.push(`equity ${formatMoney(v.equity, asset)}   start ${formatMoney(v.startEquity, asset)}   PnL ${formatMoney(v.pnl, asset)}`);
   lines.push('');
   lines.push('open orders');
-  lines.push(formatTable(['ref_id', 'market', 'side', 'price', 'amount', 'status'], v.openOrders.map((o) => [o.refId, o.market, o.side, o.price === undefined ? 'market' : formatPrice(o.price, decimals(o.market)), o.amount ?? '', o.status])));
+  lines.push(
+    formatTable(
+      ['ref_id', 'market', 'side', 'price', 'amount', 'status'],
+      v.openOrders.map((o) => [
+        o.refId,
+        o.market,
+        o.side,
+        o.price === undefined ? 'market' : formatPrice(o.price, decimals(o.market)),
+        o.amount ?? '',
+        o.status,
+      ]),
+    ),
+  );
   if (v.orphans?.length) {
     lines.push('');
     lines.push('orphans found at start (run.orphans)');
-    lines.push(formatTable(['ref_id', 'order', 'market', 'side', 'price', 'action'], v.orphans.map((o) => [o.refId, o.orderId, o.market, o.side, o.price ?? 'market', o.action])));
+    lines.push(
+      formatTable(
+        ['ref_id', 'order', 'market', 'side', 'price', 'action'],
+        v.orphans.map((o) => [o.refId, o.orderId, o.market, o.side, o.price ?? 'market', o.action]),
+      ),
+    );
   }
   lines.push('');
   lines.push('recent decisions');
   lines.push(formatTable(['time', 'strategy', 'intent', 'decision'], v.decisions.slice().reverse().map(decisionRow)));
   lines.push('');
   lines.push('recent reports');
-  lines.push(formatTable(['time', 'ref_id', 'report'], v.reports.slice().reverse().map((r) => reportRow(r, decimals))));
+  lines.push(
+    formatTable(
+      ['time', 'ref_id', 'report'],
+      v.reports
+        .slice()
+        .reverse()
+        .map((r) => reportRow(r, decimals)),
+    ),
+  );
   lines.push('');
   const c = v.counters;
-  lines.push(`intents ${c.intents ?? 0}  approved ${c.approved ?? 0}  denied ${c.denied ?? 0}  orders ${c.orders ?? 0}  fills ${c.fills ?? 0}`);
+  lines.push(
+    `intents ${c.intents ?? 0}  approved ${c.approved ?? 0}  denied ${c.denied ?? 0}  orders ${c.orders ?? 0}  fills ${c.fills ?? 0}`,
+  );
   for (const s of v.stoppedStrategies) lines.push(`STOPPED ${s}`);
   lines.push(`Ctrl-C to stop${logFile ? `; logs in ${logFile}` : ''}`);
   return lines.join('\n');
@@ -93,11 +142,11 @@ function reportRow(r: ExecReport, decimals: (market: string) => number): string[
           ? `${r.kind} ${r.code}: ${r.message}`
           : r.kind === 'denied'
             ? `denied ${r.reason.code}: ${r.reason.message}`
-          : r.kind === 'unresolved'
-            ? `unresolved: ${r.message}`
-            : r.kind === 'transferred'
-              ? `transferred (${r.status})`
-              : r.kind;
+            : r.kind === 'unresolved'
+              ? `unresolved: ${r.message}`
+              : r.kind === 'transferred'
+                ? `transferred (${r.status})`
+                : r.kind;
   return [clock(r.at), r.refId, text];
 }
 
@@ -122,14 +171,28 @@ export function renderSummary(s: RunSummary): string {
     ['duration', formatDuration(s.durationMs)],
     ['intents', String(s.intents)],
     ['approved', String(s.approved)],
-    ['denied', `${s.denied}${Object.keys(s.denials).length ? ` (${Object.entries(s.denials).map(([k, v]) => `${k} ${v}`).join(', ')})` : ''}`],
+    [
+      'denied',
+      `${s.denied}${
+        Object.keys(s.denials).length
+          ? ` (${Object.entries(s.denials)
+              .map(([k, v]) => `${k} ${v}`)
+              .join(', ')})`
+          : ''
+      }`,
+    ],
     ['orders placed', String(s.ordersPlaced)],
     ['fills', String(s.fills)],
     ['fees', formatMoney(s.fees, asset)],
-    ['equity', `${formatAmount(s.startEquity, asset)} → ${formatMoney(s.endEquity, asset)}${s.startEquityAt === undefined ? '' : ` (start measured ${new Date(s.startEquityAt).toISOString().slice(0, 19).replace('T', ' ')} UTC)`}`],
+    [
+      'equity',
+      `${formatAmount(s.startEquity, asset)} → ${formatMoney(s.endEquity, asset)}${s.startEquityAt === undefined ? '' : ` (start measured ${new Date(s.startEquityAt).toISOString().slice(0, 19).replace('T', ' ')} UTC)`}`,
+    ],
     ['PnL', formatMoney(s.pnl, asset)],
     ['open orders left', String(s.openOrdersLeft)],
-    ...(s.settlingQuoteExecutions ? [['quote executions not settled', `${s.settlingQuoteExecutions} (followed to settlement at the next start)`]] : []),
+    ...(s.settlingQuoteExecutions
+      ? [['quote executions not settled', `${s.settlingQuoteExecutions} (followed to settlement at the next start)`]]
+      : []),
     ['unresolved', String(s.unresolved)],
   ];
   for (const x of s.leftOpen ?? []) rows.push(['left open', x]);
@@ -140,10 +203,20 @@ export function renderSummary(s: RunSummary): string {
   }
   for (const p of s.strategyPositions ?? []) rows.push(['strategy position', strategyPositionText(p)]);
   for (const [a, amount] of Object.entries(s.unassigned ?? {})) rows.push(['held by no strategy', formatMoney(amount, a)]);
-  if (s.orphans && Object.keys(s.orphans).length) rows.push(['orphans at start', Object.entries(s.orphans).map(([k, v]) => `${k} ${v}`).join(', ')]);
+  if (s.orphans && Object.keys(s.orphans).length)
+    rows.push([
+      'orphans at start',
+      Object.entries(s.orphans)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', '),
+    ]);
   for (const x of s.stoppedStrategies) rows.push(['stopped strategy', x]);
   if (s.halted) rows.push(['halted', s.halted]);
-  if (s.journalFailure) rows.push(['journal', `FAILED (${s.journalFailure.kind}): trading halted at ${new Date(s.journalFailure.at).toISOString().slice(0, 19).replace('T', ' ')} UTC`]);
+  if (s.journalFailure)
+    rows.push([
+      'journal',
+      `FAILED (${s.journalFailure.kind}): trading halted at ${new Date(s.journalFailure.at).toISOString().slice(0, 19).replace('T', ' ')} UTC`,
+    ]);
   const width = Math.max(...rows.map((r) => r[0]!.length));
   return ['run summary', ...rows.map(([k, v]) => `  ${k!.padEnd(width)}  ${v}`)].join('\n');
 }

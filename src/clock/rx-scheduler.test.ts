@@ -20,7 +20,9 @@ describe('ClockScheduler', () => {
   it('repeats periodic work at the exact period (interval rescheduling its own action)', () => {
     const clock = new TestClock(0);
     const seen: number[] = [];
-    interval(100, new ClockScheduler(clock)).pipe(take(4)).subscribe(() => seen.push(clock.now()));
+    interval(100, new ClockScheduler(clock))
+      .pipe(take(4))
+      .subscribe(() => seen.push(clock.now()));
     clock.advance(1_000);
     expect(seen).toEqual([100, 200, 300, 400]);
     expect(clock.pending()).toBe(0);
@@ -29,7 +31,9 @@ describe('ClockScheduler', () => {
   it('cancels the clock timer when the subscription ends', () => {
     const clock = new TestClock(0);
     let fired = false;
-    const sub = of(1).pipe(delay(50, new ClockScheduler(clock))).subscribe(() => (fired = true));
+    const sub = of(1)
+      .pipe(delay(50, new ClockScheduler(clock)))
+      .subscribe(() => (fired = true));
     sub.unsubscribe();
     expect(clock.pending()).toBe(0);
     clock.advance(100);
@@ -40,10 +44,14 @@ describe('ClockScheduler', () => {
     const clock = new TestClock(0);
     const scheduler = new ClockScheduler(clock);
     const seen: number[] = [];
-    scheduler.schedule<number>(function (n = 0) {
-      seen.push(clock.now());
-      if (n < 2) this.schedule(n + 1, 10 * (n + 1));
-    }, 5, 0);
+    scheduler.schedule<number>(
+      function (n = 0) {
+        seen.push(clock.now());
+        if (n < 2) this.schedule(n + 1, 10 * (n + 1));
+      },
+      5,
+      0,
+    );
     clock.advance(100);
     expect(seen).toEqual([5, 15, 35]);
   });

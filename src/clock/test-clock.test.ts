@@ -11,7 +11,11 @@ describe('TestClock', () => {
     clock.advance(15);
     expect(seen).toEqual([['a', 1010]]);
     clock.advance(100);
-    expect(seen).toEqual([['a', 1010], ['b', 1020], ['c', 1020]]);
+    expect(seen).toEqual([
+      ['a', 1010],
+      ['b', 1020],
+      ['c', 1020],
+    ]);
     expect(clock.now()).toBe(1115);
   });
 

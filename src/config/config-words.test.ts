@@ -25,7 +25,9 @@ function problemsOf(fn: () => unknown): Record<string, string> {
 describe('money written as a plain YAML number', () => {
   it('is read from the text of the file when it is a plain decimal of up to 15 digits', () => {
     const cfg = loadConfigFile(
-      yamlFile('risk:\n  max_order_notional: 25000\n  min_order_notional: 0.10\n  daily_loss_limit: 123456789012.345\n  max_position:\n    BTC: 1.5\nlocal:\n  funding:\n    USD: 100000\n    BTC: 0.00000001\n'),
+      yamlFile(
+        'risk:\n  max_order_notional: 25000\n  min_order_notional: 0.10\n  daily_loss_limit: 123456789012.345\n  max_position:\n    BTC: 1.5\nlocal:\n  funding:\n    USD: 100000\n    BTC: 0.00000001\n',
+      ),
     );
     expect(cfg.risk.max_order_notional).toBe('25000');
     // the text as written, not the float YAML makes of it (0.1)
@@ -37,17 +39,27 @@ describe('money written as a plain YAML number', () => {
 
   it('refuses exponents and more than 15 significant digits, naming the field and the fix, with the other problems', () => {
     const problems = problemsOf(() =>
-      loadConfigFile(yamlFile('risk:\n  max_order_notional: 2.5e4\n  daily_loss_limit: 1234567890.1234567\n  max_position:\n    BTC: 0x10\n  max_open_orders: -1\n')),
+      loadConfigFile(
+        yamlFile(
+          'risk:\n  max_order_notional: 2.5e4\n  daily_loss_limit: 1234567890.1234567\n  max_position:\n    BTC: 0x10\n  max_open_orders: -1\n',
+        ),
+      ),
     );
-    expect(problems['risk.max_order_notional']).toMatch(/2\.5e4 is a number with an exponent: write the amount as a plain decimal in quotes, e\.g\. "25000"/);
-    expect(problems['risk.daily_loss_limit']).toMatch(/has 17 significant digits, more than .* \(15\): put the amount in quotes, e\.g\. "1234567890\.1234567"/);
+    expect(problems['risk.max_order_notional']).toMatch(
+      /2\.5e4 is a number with an exponent: write the amount as a plain decimal in quotes, e\.g\. "25000"/,
+    );
+    expect(problems['risk.daily_loss_limit']).toMatch(
+      /has 17 significant digits, more than .* \(15\): put the amount in quotes, e\.g\. "1234567890\.1234567"/,
+    );
     expect(problems['risk.max_position.BTC']).toMatch(/0x10 is not a plain decimal/);
     expect(problems['risk.max_open_orders']).toMatch(/-1 is too small: write more than 0/);
     expect(Object.keys(problems)).toHaveLength(4);
   });
 
   it('keeps quoted amounts as they are and counts significant digits from the text', () => {
-    expect(loadConfigFile(yamlFile('risk:\n  max_order_notional: "25000.123456789012345678"\n')).risk.max_order_notional).toBe('25000.123456789012345678');
+    expect(loadConfigFile(yamlFile('risk:\n  max_order_notional: "25000.123456789012345678"\n')).risk.max_order_notional).toBe(
+      '25000.123456789012345678',
+    );
     expect(significantDigits('25000')).toBe(5);
     expect(significantDigits('0.00012')).toBe(2);
     expect(significantDigits('000')).toBe(1);
@@ -81,11 +93,15 @@ describe('config messages in our own words', () => {
   it('reports every YAML syntax error with its line', () => {
     const problems = problemsOf(() => loadConfigFile(yamlFile('a: 1\na: 2\n')));
     expect(problems['(yaml)']).toBe('not valid YAML at line 2: a key appears twice in the same section: keep one');
-    expect(problemsOf(() => loadConfigFile(yamlFile('risk:\n\tmax_open_orders: 3\n')))['(yaml)']).toBe('not valid YAML at line 2: a tab indents this line: indent with spaces');
+    expect(problemsOf(() => loadConfigFile(yamlFile('risk:\n\tmax_open_orders: 3\n')))['(yaml)']).toBe(
+      'not valid YAML at line 2: a tab indents this line: indent with spaces',
+    );
   });
 
   it('words problems of a config given in code the same way', () => {
-    expect(problemsOf(() => parseConfig({ risk: { max_order_notional: 25000 } }))['risk.max_order_notional']).toMatch(/must be a decimal amount, e\.g\. "1000"/);
+    expect(problemsOf(() => parseConfig({ risk: { max_order_notional: 25000 } }))['risk.max_order_notional']).toMatch(
+      /must be a decimal amount, e\.g\. "1000"/,
+    );
   });
 
   it('risk.positions is per_strategy unless the config says shared; another word is named with both choices', () => {
@@ -101,7 +117,9 @@ describe('finding the config', () => {
     const builtin = locateConfig(undefined, empty);
     expect(builtin).toEqual({ kind: 'builtin', file: join(packageRoot()!, 'config', 'default.yaml') });
     expect(builtinConfigFile()).toBe(builtin.file);
-    expect(describeConfigSource(builtin)).toMatch(/none in this folder .*built-in defaults \(.*config\/default\.yaml\), the embedded local sandbox/);
+    expect(describeConfigSource(builtin)).toMatch(
+      /none in this folder .*built-in defaults \(.*config\/default\.yaml\), the embedded local sandbox/,
+    );
     expect(loadConfig(undefined, empty).config.environment).toBe('local');
 
     const project = mkdtempSync(join(tmpdir(), 'tradeloop-proj-'));

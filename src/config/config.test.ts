@@ -48,7 +48,10 @@ describe('config', () => {
     expect(local.clientId).toBe(LOCAL_CLIENT_ID);
     expect(local.localCredential).toBe(true);
     expect(() => resolveEnvironment(parseConfig({ environment: 'sandbox' }), {})).toThrow(MissingSecretError);
-    const sb = resolveEnvironment(parseConfig({ environment: 'sandbox' }), { TRADELOOP_CLIENT_ID: 'id', TRADELOOP_CLIENT_SECRET: 'canary-secret-123' });
+    const sb = resolveEnvironment(parseConfig({ environment: 'sandbox' }), {
+      TRADELOOP_CLIENT_ID: 'id',
+      TRADELOOP_CLIENT_SECRET: 'canary-secret-123',
+    });
     expect(sb.apiUrl).toBe('https://api.sandbox.paxos.com/v2');
     expect(sb.tokenUrl).toBe('https://oauth.sandbox.paxos.com/oauth2/token');
   });

@@ -23,7 +23,10 @@ export interface ResolvedEnvironment {
 
 export class MissingSecretError extends TradeloopError {
   constructor(names: readonly string[], environment: string) {
-    super('SECRET_MISSING', `environment ${environment} needs ${names.join(' and ')} in the environment: export them (they are never read from files)`);
+    super(
+      'SECRET_MISSING',
+      `environment ${environment} needs ${names.join(' and ')} in the environment: export them (they are never read from files)`,
+    );
   }
 }
 
@@ -47,9 +50,10 @@ export function resolveEnvironment(config: Pick<Config, 'environment' | 'api'>, 
       localCredential: local || (id === LOCAL_CLIENT_ID && secret === LOCAL_CLIENT_SECRET),
     };
   }
-  const missing = [id === undefined ? 'TRADELOOP_CLIENT_ID' : undefined, secret === undefined ? 'TRADELOOP_CLIENT_SECRET' : undefined].filter(
-    (v): v is string => v !== undefined,
-  );
+  const missing = [
+    id === undefined ? 'TRADELOOP_CLIENT_ID' : undefined,
+    secret === undefined ? 'TRADELOOP_CLIENT_SECRET' : undefined,
+  ].filter((v): v is string => v !== undefined);
   if (missing.length) throw new MissingSecretError(missing, config.environment);
   const defaults = ENVIRONMENTS[config.environment];
   return {

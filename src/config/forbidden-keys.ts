@@ -14,7 +14,9 @@ export function forbiddenKeyMessage(key: string): string {
 export function forbiddenKeyPaths(value: unknown, path: readonly (string | number)[] = []): Array<Array<string | number>> {
   if (typeof value !== 'object' || value === null) return [];
   const found: Array<Array<string | number>> = [];
-  const entries: Array<[string | number, unknown]> = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.keys(value).map((k) => [k, (value as Record<string, unknown>)[k]]);
+  const entries: Array<[string | number, unknown]> = Array.isArray(value)
+    ? value.map((v, i) => [i, v])
+    : Object.keys(value).map((k) => [k, (value as Record<string, unknown>)[k]]);
   for (const [key, v] of entries) {
     if (typeof key === 'string' && FORBIDDEN_KEYS.has(key)) found.push([...path, key]);
     else found.push(...forbiddenKeyPaths(v, [...path, key]));

@@ -41,7 +41,8 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[]): ConfigProbl
 export function parseConfig(raw: unknown, file?: string, earlier: readonly ConfigProblem[] = []): Readonly<Config> {
   const result = ConfigSchema.safeParse(raw ?? {}, { error: configIssueMessage });
   const found = result.success ? [] : describeIssues(result.error.issues).filter((p) => !earlier.some((e) => e.path === p.path));
-  if (earlier.length || found.length) throw new ConfigError(file, [...earlier, ...found], wellFormedStrategies(raw, [...earlier, ...found]));
+  if (earlier.length || found.length)
+    throw new ConfigError(file, [...earlier, ...found], wellFormedStrategies(raw, [...earlier, ...found]));
   return deepFreeze(result.data!);
 }
 
@@ -54,13 +55,21 @@ export function loadConfigFile(file: string, label: string = file): Readonly<Con
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new ConfigError(label, [{ path: '(file)', message: `cannot read the file (${(e as NodeJS.ErrnoException).code ?? 'error'}): check the path given to --config` }]);
+    throw new ConfigError(label, [
+      {
+        path: '(file)',
+        message: `cannot read the file (${(e as NodeJS.ErrnoException).code ?? 'error'}): check the path given to --config`,
+      },
+    ]);
   }
   const doc = parseDocument(text);
   if (doc.errors.length) {
     throw new ConfigError(
       label,
-      doc.errors.map((e) => ({ path: '(yaml)', message: `not valid YAML${e.linePos ? ` at line ${e.linePos[0].line}` : ''}: ${YAML_FIXES[e.code] ?? e.message.split('\n')[0]}` })),
+      doc.errors.map((e) => ({
+        path: '(yaml)',
+        message: `not valid YAML${e.linePos ? ` at line ${e.linePos[0].line}` : ''}: ${YAML_FIXES[e.code] ?? e.message.split('\n')[0]}`,
+      })),
     );
   }
   const money = moneyFromSourceText(doc, text);
@@ -71,14 +80,20 @@ export function loadConfigFile(file: string, label: string = file): Readonly<Con
   } catch (e) {
     // the parser refuses aliases that expand without bound (a "billion laughs" file) with a ReferenceError
     if (!(e instanceof ReferenceError)) throw e;
-    throw new ConfigError(label, [{ path: '(yaml)', message: `aliases (*name) expand to too much (over ${MAX_ALIAS_COUNT} alias resolutions): write the values out instead of nesting aliases` }]);
+    throw new ConfigError(label, [
+      {
+        path: '(yaml)',
+        message: `aliases (*name) expand to too much (over ${MAX_ALIAS_COUNT} alias resolutions): write the values out instead of nesting aliases`,
+      },
+    ]);
   }
   try {
     const config = parseConfig(raw, label, money);
     for (const [i, texts] of written) if (config.strategies[i] !== undefined) noteWrittenNumbers(config.strategies[i].params, texts);
     return config;
   } catch (e) {
-    if (e instanceof ConfigError) for (const { index, entry } of e.strategiesUnchecked) noteWrittenNumbers(entry.params, written.get(index) ?? {});
+    if (e instanceof ConfigError)
+      for (const { index, entry } of e.strategiesUnchecked) noteWrittenNumbers(entry.params, written.get(index) ?? {});
     throw e;
   }
 }

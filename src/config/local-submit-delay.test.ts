@@ -11,7 +11,12 @@ describe('config local.submit_delay_ms', () => {
   });
 
   it('refuses a negative, fractional or huge delay, naming the field and the fix', () => {
-    for (const [bad, why] of [[-1, /0 or more/], [1.5, /whole number of milliseconds/], [600_001, /at most 600000/], ['500', /number/]] as const) {
+    for (const [bad, why] of [
+      [-1, /0 or more/],
+      [1.5, /whole number of milliseconds/],
+      [600_001, /at most 600000/],
+      ['500', /number/],
+    ] as const) {
       try {
         parseConfig({ local: { submit_delay_ms: bad } });
         expect.unreachable();

@@ -53,7 +53,8 @@ function wrongType(expected: string, input: unknown): string {
 
 function tooSmall(issue: z.core.$ZodRawIssue<z.core.$ZodIssueTooSmall>, got: string): string {
   const min = String(issue.minimum);
-  if (issue.origin === 'string') return min === '1' ? 'is empty: write a value or remove the key' : `${got} is too short: write at least ${min} characters`;
+  if (issue.origin === 'string')
+    return min === '1' ? 'is empty: write a value or remove the key' : `${got} is too short: write at least ${min} characters`;
   if (issue.origin === 'array' || issue.origin === 'set') return `has too few items: list at least ${min}`;
   return issue.inclusive ? `${got} is too small: write ${min} or more` : `${got} is too small: write more than ${min}`;
 }

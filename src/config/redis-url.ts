@@ -38,7 +38,8 @@ export function checkRedisUrl(text: string): { readonly target: RedisTarget } | 
   if (userPart !== undefined && userPart.includes(':')) {
     return { problem: PASSWORD_REFUSED };
   }
-  if (userPart !== undefined && (userPart === '' || /[/?#\\]/.test(userPart))) return { problem: `${shown} is not a Redis URL (the part before @ is not a user name): ${FIX}` };
+  if (userPart !== undefined && (userPart === '' || /[/?#\\]/.test(userPart)))
+    return { problem: `${shown} is not a Redis URL (the part before @ is not a user name): ${FIX}` };
   let url: URL;
   try {
     url = new URL(body);
@@ -48,15 +49,28 @@ export function checkRedisUrl(text: string): { readonly target: RedisTarget } | 
   if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') return { problem: `${url.protocol}// is not a Redis URL scheme: ${FIX}` };
   if (url.password !== '') return { problem: PASSWORD_REFUSED };
   if (url.hostname === '') return { problem: `${shown} names no host: use redis://HOST:PORT` };
-  if (url.search !== '' || url.hash !== '') return { problem: `${shown} has a query or fragment, which Redis URLs do not take: ${FIX}[/DB]` };
+  if (url.search !== '' || url.hash !== '')
+    return { problem: `${shown} has a query or fragment, which Redis URLs do not take: ${FIX}[/DB]` };
   const port = url.port === '' ? 6379 : Number(url.port);
   const dbText = url.pathname.replace(/^\//, '');
   const db = dbText === '' ? 0 : /^\d+$/.test(dbText) ? Number(dbText) : NaN;
-  if (!Number.isSafeInteger(db)) return { problem: `database ${JSON.stringify(dbText)} in ${shown} is not a whole number: use redis://HOST:PORT/0 (a database number, 0 when left out)` };
+  if (!Number.isSafeInteger(db))
+    return {
+      problem: `database ${JSON.stringify(dbText)} in ${shown} is not a whole number: use redis://HOST:PORT/0 (a database number, 0 when left out)`,
+    };
   const tls = url.protocol === 'rediss:';
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const username = url.username === '' ? undefined : decodeURIComponent(url.username);
-  return { target: { host, port, db, tls, ...(username !== undefined && { username }), label: `${url.protocol}//${url.host}${db === 0 ? '' : `/${db}`}` } };
+  return {
+    target: {
+      host,
+      port,
+      db,
+      tls,
+      ...(username !== undefined && { username }),
+      label: `${url.protocol}//${url.host}${db === 0 ? '' : `/${db}`}`,
+    },
+  };
 }
 
 /** Parses and checks a Redis URL; `where` names its origin (`--queue`, `api.rate_limit_store in config/x.yaml`). */
@@ -78,7 +92,9 @@ export function maskUrlCredentials(text: string): string {
 export function redisOptions(target: RedisTarget, env: NodeJS.ProcessEnv, extra: RedisOptions = {}): RedisOptions {
   const password = env[REDIS_PASSWORD_ENV];
   return {
-    host: target.host, port: target.port, db: target.db,
+    host: target.host,
+    port: target.port,
+    db: target.db,
     ...(target.username !== undefined && { username: target.username }),
     ...(password !== undefined && password !== '' && { password }),
     ...(target.tls && { tls: { servername: target.host } }),
@@ -95,7 +111,9 @@ export function describeRedisError(target: RedisTarget, e: unknown, env: NodeJS.
   const raw = e instanceof Error ? e.message : String(e);
   const password = env[REDIS_PASSWORD_ENV];
   const msg = password ? raw.split(password).join('***') : raw;
-  if (/NOAUTH|WRONGPASS|invalid password|AUTH/i.test(msg)) return `Redis at ${target.label} refused the login (${msg}): set ${REDIS_PASSWORD_ENV} to its password`;
-  if (/ECONNREFUSED|ENOTFOUND|ETIMEDOUT|EHOSTUNREACH|Connection is closed|connect/i.test(msg)) return `Redis at ${target.label} is unreachable (${msg}): start redis-server there or check the address`;
+  if (/NOAUTH|WRONGPASS|invalid password|AUTH/i.test(msg))
+    return `Redis at ${target.label} refused the login (${msg}): set ${REDIS_PASSWORD_ENV} to its password`;
+  if (/ECONNREFUSED|ENOTFOUND|ETIMEDOUT|EHOSTUNREACH|Connection is closed|connect/i.test(msg))
+    return `Redis at ${target.label} is unreachable (${msg}): start redis-server there or check the address`;
   return `Redis at ${target.label}: ${msg}`;
 }

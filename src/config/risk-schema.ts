@@ -38,7 +38,11 @@ export const RiskLimitsSchema = z
      * its own fills, and denies a sell of more than it (OWN_POSITION); `shared` lets them sell one
      * position together, held to the account's balance alone.
      */
-    positions: z.enum(['per_strategy', 'shared'], { error: 'must be per_strategy (each strategy sells only its own position) or shared (the strategies of a market share one position)' }).default('per_strategy'),
+    positions: z
+      .enum(['per_strategy', 'shared'], {
+        error: 'must be per_strategy (each strategy sells only its own position) or shared (the strategies of a market share one position)',
+      })
+      .default('per_strategy'),
   })
   .strict();
 

@@ -62,7 +62,12 @@ export const LocalSandboxConfigSchema = z
      * Order-entry delay, ms of simulated time: above 0 a new order is answered SUBMITTED and entered
      * (matched, or OPEN) at the first tick at or after created_at + delay; 0 enters it at once.
      */
-    submit_delay_ms: z.number().int('a whole number of milliseconds, e.g. 500').min(0, '0 or more milliseconds (0 enters orders at once)').max(600_000, 'at most 600000 ms (10 minutes)').default(0),
+    submit_delay_ms: z
+      .number()
+      .int('a whole number of milliseconds, e.g. 500')
+      .min(0, '0 or more milliseconds (0 enters orders at once)')
+      .max(600_000, 'at most 600000 ms (10 minutes)')
+      .default(0),
     /** Funds put in the default profile at start, asset → decimal string. */
     funding: z.record(z.string(), decimalString).default({ USD: '100000' }),
     /** Injected faults, as `--faults` (e.g. "latency=50ms,error5xx=0.05"); off when absent. */
@@ -81,7 +86,9 @@ export const LocalSandboxConfigSchema = z
      * Response shapes where the OpenAPI file's schemas and examples disagree (ListTickers,
      * ListPrices, ListHistoricalPrices): "schema" (default) or "examples".
      */
-    shapes: z.enum(['schema', 'examples'], { message: 'use "schema" (the OpenAPI schemas, default) or "examples" (the spec\'s examples)' }).default('schema'),
+    shapes: z
+      .enum(['schema', 'examples'], { message: 'use "schema" (the OpenAPI schemas, default) or "examples" (the spec\'s examples)' })
+      .default('schema'),
     /** Serve identity documents (upload URLs, list): a closed beta on the platform, so 403 unless true. */
     documents: z.boolean().default(false),
     /**
@@ -91,7 +98,10 @@ export const LocalSandboxConfigSchema = z
     client_id: z.string().regex(CLIENT_ID_PATTERN, 'must be a client id without spaces, e.g. my-bot').optional(),
     /** Refused: secrets are never read from files. */
     client_secret: z
-      .custom<never>(() => false, 'secrets are never read from files: remove local.client_secret and export TRADELOOP_SANDBOX_CLIENT_SECRET instead')
+      .custom<never>(
+        () => false,
+        'secrets are never read from files: remove local.client_secret and export TRADELOOP_SANDBOX_CLIENT_SECRET instead',
+      )
       .optional(),
   })
   .strict();
@@ -121,13 +131,17 @@ export const StrategyConfigSchema = z
     /** Built-in name (sma-cross), path to a .ts/.js plugin, or package name. */
     plugin: z.string().min(1),
     /** Instance name, unique in the run (default: the plugin's name). */
-    name: z.string().regex(/^[a-z][a-z0-9-]*$/, 'must be kebab-case (lower-case letters, digits and -, starting with a letter), e.g. sma-btc').optional(),
+    name: z
+      .string()
+      .regex(/^[a-z][a-z0-9-]*$/, 'must be kebab-case (lower-case letters, digits and -, starting with a letter), e.g. sma-btc')
+      .optional(),
     /** Parameters, validated against the plugin's own schema when it loads. */
     params: z
       .unknown()
       .superRefine((raw, ctx) => {
         // checked before the record reads the section: it would drop a __proto__ key without a word
-        for (const path of forbiddenKeyPaths(raw)) ctx.addIssue({ code: 'custom', path, message: forbiddenKeyMessage(String(path[path.length - 1])) });
+        for (const path of forbiddenKeyPaths(raw))
+          ctx.addIssue({ code: 'custom', path, message: forbiddenKeyMessage(String(path[path.length - 1])) });
       })
       .pipe(z.record(z.string(), z.unknown()))
       .default({}),
@@ -138,7 +152,10 @@ export const StrategyConfigSchema = z
     allocation: z
       .string({ error: 'must be an amount of the quote asset, e.g. "5000", or a share of its balance at start, e.g. "25%"' })
       .regex(/^([0-9]*\.?[0-9]+%?)$/, 'must be an amount of the quote asset, e.g. "5000", or a share of its balance at start, e.g. "25%"')
-      .refine((v) => Number(v.replace('%', '')) > 0 && (!v.endsWith('%') || Number(v.slice(0, -1)) <= 100), 'must be more than 0 (a share at most 100%)')
+      .refine(
+        (v) => Number(v.replace('%', '')) > 0 && (!v.endsWith('%') || Number(v.slice(0, -1)) <= 100),
+        'must be more than 0 (a share at most 100%)',
+      )
       .optional(),
     /**
      * Balances held by no strategy (a deposit, a position from before this journal) that become this
@@ -148,7 +165,11 @@ export const StrategyConfigSchema = z
      */
     holdings: z
       .record(
-        z.string().refine(isTradingMarket, { error: (i) => `${String(i.input)} is not a trading market of the platform: write one of ${TRADING_MARKETS.join(', ')}` }),
+        z
+          .string()
+          .refine(isTradingMarket, {
+            error: (i) => `${String(i.input)} is not a trading market of the platform: write one of ${TRADING_MARKETS.join(', ')}`,
+          }),
         z.union([decimalString, z.object({ amount: decimalString, price: decimalString.optional() }).strict()], {
           error: 'must be an amount of the base asset, e.g. "0.25", or { amount: "0.25", price: "61000" } (the cost basis per unit)',
         }),
@@ -156,8 +177,18 @@ export const StrategyConfigSchema = z
       .superRefine((h, ctx) => {
         for (const [market, v] of Object.entries(h)) {
           const amount = typeof v === 'string' ? v : v.amount;
-          if (!(Number(amount) > 0)) ctx.addIssue({ code: 'custom', path: typeof v === 'string' ? [market] : [market, 'amount'], message: `${amount} is not more than 0: write the amount of the base asset this strategy holds` });
-          if (typeof v !== 'string' && v.price !== undefined && !(Number(v.price) > 0)) ctx.addIssue({ code: 'custom', path: [market, 'price'], message: `${v.price} is not more than 0: write the cost basis per unit, in the quote asset` });
+          if (!(Number(amount) > 0))
+            ctx.addIssue({
+              code: 'custom',
+              path: typeof v === 'string' ? [market] : [market, 'amount'],
+              message: `${amount} is not more than 0: write the amount of the base asset this strategy holds`,
+            });
+          if (typeof v !== 'string' && v.price !== undefined && !(Number(v.price) > 0))
+            ctx.addIssue({
+              code: 'custom',
+              path: [market, 'price'],
+              message: `${v.price} is not more than 0: write the cost basis per unit, in the quote asset`,
+            });
         }
       })
       .optional(),
@@ -191,7 +222,11 @@ export const StreamsConfigSchema = z
      * Recent trades of each subscribed market (ListRecentExecutions), off unless set: a recording
      * then holds the trades a book replay fills resting limits on. Only new trades are recorded.
      */
-    trades_ms: z.number().int('a whole number of milliseconds, e.g. 1000').min(250, 'at least 250 ms (the platform allows 10 requests a second for the trades of all markets)').optional(),
+    trades_ms: z
+      .number()
+      .int('a whole number of milliseconds, e.g. 1000')
+      .min(250, 'at least 250 ms (the platform allows 10 requests a second for the trades of all markets)')
+      .optional(),
     /** Market data older than this is marked stale. */
     stale_after_ms: z.number().int().positive().default(10_000),
     /** Price points kept per market. */
@@ -211,7 +246,12 @@ export const RunConfigSchema = z
     /** Cancel the bot's open orders on shutdown. */
     cancel_on_exit: z.boolean().default(true),
     /** How long exit cancels may take (cancel, retry, re-read until closed) before the run names what is left open. */
-    exit_timeout_ms: z.number().int('a whole number of milliseconds').min(1_000, 'at least 1000 (one second)').max(600_000, 'at most 600000 (ten minutes)').default(30_000),
+    exit_timeout_ms: z
+      .number()
+      .int('a whole number of milliseconds')
+      .min(1_000, 'at least 1000 (one second)')
+      .max(600_000, 'at most 600000 (ten minutes)')
+      .default(30_000),
     /**
      * What a start does with our orders a previous run left open, and venue records with our prefix
      * the journal lacks, once journaled: cancel them, adopt them, or halt trading. Default: `cancel`,
@@ -219,7 +259,10 @@ export const RunConfigSchema = z
      */
     orphans: z.enum(['cancel', 'adopt', 'halt']).optional(),
     /** Prefix of intent ids (wire ref_ids); defaults to one made per journal. */
-    ref_prefix: z.string().regex(/^[A-Za-z0-9_.:-]{1,40}$/, 'must be 1–40 letters, digits or _.:- (no spaces), e.g. bot1').optional(),
+    ref_prefix: z
+      .string()
+      .regex(/^[A-Za-z0-9_.:-]{1,40}$/, 'must be 1–40 letters, digits or _.:- (no spaces), e.g. bot1')
+      .optional(),
   })
   .strict();
 
@@ -233,7 +276,12 @@ export const PaperConfigSchema = z
     /** The paper account's starting balances, asset → decimal string (a restart continues the journal's). */
     funding: z.record(z.string(), decimalString).default({ USD: '100000' }),
     /** Decision-to-venue latency, ms: an order meets the book in force when it arrives (placed time plus this). */
-    latency_ms: z.number().int('a whole number of milliseconds, e.g. 250').min(0, '0 or more milliseconds (0: the latest book when the order is placed)').max(60_000, 'at most 60000 ms').default(0),
+    latency_ms: z
+      .number()
+      .int('a whole number of milliseconds, e.g. 250')
+      .min(0, '0 or more milliseconds (0: the latest book when the order is placed)')
+      .max(60_000, 'at most 60000 ms')
+      .default(0),
   })
   .strict();
 
@@ -265,17 +313,39 @@ export const UiConfigSchema = z
     host: z
       .string()
       .min(1)
-      .refine((h) => !isWildcardHost(h), 'bind one address (e.g. 127.0.0.1, the default, or this machine\'s LAN address), not a wildcard (0.0.0.0, ::, or another spelling of them such as 0 or ::0): Host checks need the address clients use')
+      .refine(
+        (h) => !isWildcardHost(h),
+        "bind one address (e.g. 127.0.0.1, the default, or this machine's LAN address), not a wildcard (0.0.0.0, ::, or another spelling of them such as 0 or ::0): Host checks need the address clients use",
+      )
       .default('127.0.0.1'),
     /** 0 picks a free port (printed with the URL). */
-    port: z.number().int('a whole port number, e.g. 8787').min(0, '0 (a free port) to 65535').max(65_535, '0 (a free port) to 65535').default(8787),
+    port: z
+      .number()
+      .int('a whole port number, e.g. 8787')
+      .min(0, '0 (a free port) to 65535')
+      .max(65_535, '0 (a free port) to 65535')
+      .default(8787),
     /** Refused: the token comes only from TRADELOOP_UI_TOKEN in the environment. */
-    token: z.custom<never>(() => false, 'secrets are never read from files: remove ui.token and export TRADELOOP_UI_TOKEN instead (or leave it unset for a token made per run)').optional(),
+    token: z
+      .custom<never>(
+        () => false,
+        'secrets are never read from files: remove ui.token and export TRADELOOP_UI_TOKEN instead (or leave it unset for a token made per run)',
+      )
+      .optional(),
   })
   .strict();
 
 /** Events a webhook can be sent for (`notify.events`). */
-export const NOTIFY_EVENTS = ['fill', 'kill-switch', 'unresolved', 'strategy-stopped', 'venue-unreachable', 'journal-failed', 'run-start', 'run-stop'] as const;
+export const NOTIFY_EVENTS = [
+  'fill',
+  'kill-switch',
+  'unresolved',
+  'strategy-stopped',
+  'venue-unreachable',
+  'journal-failed',
+  'run-start',
+  'run-stop',
+] as const;
 
 /**
  * Webhook notifications; on when TRADELOOP_NOTIFY_URL is set (its HMAC secret in
@@ -291,8 +361,12 @@ export const NotifyConfigSchema = z
     timeout_ms: z.number().int().min(100, 'at least 100 ms').max(120_000, 'at most 120000 ms').default(5_000),
     /** Attempts per notification (the first and its retries, backing off 1 s, 2 s, 4 s … up to 60 s). */
     max_attempts: z.number().int().min(1, 'at least 1').max(20, 'at most 20').default(6),
-    url: z.custom<never>(() => false, 'secrets are never read from files: remove notify.url and export TRADELOOP_NOTIFY_URL instead').optional(),
-    secret: z.custom<never>(() => false, 'secrets are never read from files: remove notify.secret and export TRADELOOP_NOTIFY_SECRET instead').optional(),
+    url: z
+      .custom<never>(() => false, 'secrets are never read from files: remove notify.url and export TRADELOOP_NOTIFY_URL instead')
+      .optional(),
+    secret: z
+      .custom<never>(() => false, 'secrets are never read from files: remove notify.secret and export TRADELOOP_NOTIFY_SECRET instead')
+      .optional(),
   })
   .strict();
 

@@ -9,7 +9,18 @@ export { decimalAsWritten, MAX_PLAIN_DIGITS, noteWrittenNumbers, significantDigi
  * strings; written as a plain YAML number (`max_order_notional: 25000`) they are judged from the
  * text of the file, never from the float YAML would make of them.
  */
-export const MONEY_PATHS: readonly string[] = ['risk.max_order_notional', 'risk.min_order_notional', 'risk.daily_loss_limit', 'risk.max_position.*', 'local.funding.*', 'paper.funding.*', 'strategies.*.allocation', 'strategies.*.holdings.*', 'strategies.*.holdings.*.amount', 'strategies.*.holdings.*.price'];
+export const MONEY_PATHS: readonly string[] = [
+  'risk.max_order_notional',
+  'risk.min_order_notional',
+  'risk.daily_loss_limit',
+  'risk.max_position.*',
+  'local.funding.*',
+  'paper.funding.*',
+  'strategies.*.allocation',
+  'strategies.*.holdings.*',
+  'strategies.*.holdings.*.amount',
+  'strategies.*.holdings.*.price',
+];
 
 /**
  * Turns money written as a plain YAML number into the decimal string the user wrote, when the text
@@ -19,7 +30,8 @@ export const MONEY_PATHS: readonly string[] = ['risk.max_order_notional', 'risk.
 export function moneyFromSourceText(doc: Document, text: string): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   walk(doc.contents, [], (path, node) => {
-    if (typeof node.value !== 'number' || !MONEY_PATHS.some((p) => matches(p, path)) || node.range === undefined || node.range === null) return;
+    if (typeof node.value !== 'number' || !MONEY_PATHS.some((p) => matches(p, path)) || node.range === undefined || node.range === null)
+      return;
     const written = text.slice(node.range[0], node.range[1]).trim();
     const field = path.join('.');
     const problem = judge(written);

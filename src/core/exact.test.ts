@@ -1,6 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { D, type Dec } from './decimal.js';
-import { abs, compare, dividedBy, exactOf, exactOfDecimal, exactOfNumber, isMultipleOf, minus, plus, times, toDecimal, toText, type Exact } from './exact.js';
+import {
+  abs,
+  compare,
+  dividedBy,
+  exactOf,
+  exactOfDecimal,
+  exactOfNumber,
+  isMultipleOf,
+  minus,
+  plus,
+  times,
+  toDecimal,
+  toText,
+  type Exact,
+} from './exact.js';
 import { Rng } from './rng.js';
 
 /** A random decimal text: up to `int` whole digits and `dec` decimals, sometimes with trailing zeros or a sign. */
@@ -51,7 +65,17 @@ describe('exact: decimal.js arithmetic in bigint units', () => {
     expect(toText(exactOfDecimal(new D('1.5e-30'))!)).toBe(new D('1.5e-30').toFixed());
     expect(exactOfDecimal(new D(Number.NaN))).toBeUndefined();
     expect(exactOfDecimal(new D(Number.NEGATIVE_INFINITY))).toBeUndefined();
-    for (const t of ['0', '-0', '-12345.67', '1e-30', '1.5e+50', '9999999', '10000000', '0.0000001', '123456789012345678901234567890.123456789']) {
+    for (const t of [
+      '0',
+      '-0',
+      '-12345.67',
+      '1e-30',
+      '1.5e+50',
+      '9999999',
+      '10000000',
+      '0.0000001',
+      '123456789012345678901234567890.123456789',
+    ]) {
       expect(toText(exactOfDecimal(new D(t))!)).toBe(new D(t).toFixed());
     }
     // the one-value memo hands back the same reading, and forgets it for the next value

@@ -36,7 +36,8 @@ describe('roundPrice', () => {
   });
 
   it('refuses NaN, infinities, negatives and non-numbers, naming price', () => {
-    for (const v of [Number.NaN, Number.POSITIVE_INFINITY, -1, 'x', '1e']) expect(() => roundPrice(btc, v)).toThrow(/^price: expected a finite number of 0 or more/);
+    for (const v of [Number.NaN, Number.POSITIVE_INFINITY, -1, 'x', '1e'])
+      expect(() => roundPrice(btc, v)).toThrow(/^price: expected a finite number of 0 or more/);
   });
 
   it('refuses a rounding mode that does not exist', () => {
@@ -75,7 +76,21 @@ describe('roundBase and roundQuote', () => {
     const rng = new Rng(22);
     const modes = ['down', 'up', 'nearest'] as const;
     const ROUNDING = { down: D.ROUND_DOWN, up: D.ROUND_UP, nearest: D.ROUND_HALF_UP };
-    const texts = ['0', '0.5', '.5', '1.', '+2.5', '100.015', '100.025', '1e-7', '1.5E+3', '2.5e-9', '123456789012345678901234567890.123456789', '0x1f', '1e-150'];
+    const texts = [
+      '0',
+      '0.5',
+      '.5',
+      '1.',
+      '+2.5',
+      '100.015',
+      '100.025',
+      '1e-7',
+      '1.5E+3',
+      '2.5e-9',
+      '123456789012345678901234567890.123456789',
+      '0x1f',
+      '1e-150',
+    ];
     for (let k = 0; k < 1_500; k++) {
       const whole = Math.floor(rng.next() * 10 ** Math.floor(rng.next() * 7));
       const digits = Math.floor(rng.next() * 12);

@@ -123,7 +123,10 @@ export function toDec(value: Numeric, field: string): Dec {
     d = undefined;
   }
   if (d === undefined || !d.isFinite() || d.isNegative()) {
-    throw new InputError(field, `expected a finite number of 0 or more, got ${JSON.stringify(typeof value === 'object' ? String(value) : value)}`);
+    throw new InputError(
+      field,
+      `expected a finite number of 0 or more, got ${JSON.stringify(typeof value === 'object' ? String(value) : value)}`,
+    );
   }
   return d;
 }

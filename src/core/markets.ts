@@ -6,22 +6,57 @@
 
 /** Markets of orders, executions, quotes and quote executions. */
 export const TRADING_MARKETS = [
-  'ETHEUR', 'ETHSGD', 'ETHUSD', 'BTCEUR', 'BTCSGD', 'BTCUSD', 'PAXGUSD', 'BCHUSD', 'LTCUSD', 'USDPUSD',
-  'LINKUSD', 'MATICUSD', 'AAVEUSD', 'UNIUSD',
+  'ETHEUR',
+  'ETHSGD',
+  'ETHUSD',
+  'BTCEUR',
+  'BTCSGD',
+  'BTCUSD',
+  'PAXGUSD',
+  'BCHUSD',
+  'LTCUSD',
+  'USDPUSD',
+  'LINKUSD',
+  'MATICUSD',
+  'AAVEUSD',
+  'UNIUSD',
 ] as const;
 
 /** Markets of GetOrderBook, ListRecentExecutions and GetTicker. */
 export const MARKET_DATA_MARKETS = [
   ...TRADING_MARKETS,
-  'ETHBRL', 'BTCBRL', 'LTCBRL', 'BCHBRL', 'USDPGBP', 'USDPBRL', 'AAVEMXN', 'BCHMXN', 'BTCMXN', 'ETHMXN',
-  'LTCMXN', 'USDPMXN', 'AAVEEUR', 'BCHEUR', 'LTCEUR', 'LINKEUR', 'MATICEUR', 'PAXGEUR', 'SOLEUR', 'USDPEUR',
-  'UNIEUR', 'PYUSDEUR',
+  'ETHBRL',
+  'BTCBRL',
+  'LTCBRL',
+  'BCHBRL',
+  'USDPGBP',
+  'USDPBRL',
+  'AAVEMXN',
+  'BCHMXN',
+  'BTCMXN',
+  'ETHMXN',
+  'LTCMXN',
+  'USDPMXN',
+  'AAVEEUR',
+  'BCHEUR',
+  'LTCEUR',
+  'LINKEUR',
+  'MATICEUR',
+  'PAXGEUR',
+  'SOLEUR',
+  'USDPEUR',
+  'UNIEUR',
+  'PYUSDEUR',
 ] as const;
 
 /** Markets of ListHistoricalPrices. */
 export const HISTORICAL_MARKETS = [
   ...MARKET_DATA_MARKETS.filter((m) => m !== 'ETHSGD' && m !== 'BTCSGD'),
-  'ETHGBP', 'BTCGBP', 'LTCGBP', 'BCHGBP', 'PYUSDGBP',
+  'ETHGBP',
+  'BTCGBP',
+  'LTCGBP',
+  'BCHGBP',
+  'PYUSDGBP',
 ] as const;
 
 /** The platform's historical-price increments, in milliseconds, finest first. */
@@ -42,7 +77,16 @@ export type Increment = keyof typeof INCREMENTS_MS;
 
 /** Markets of ListPrices. */
 export const PRICE_MARKETS = [
-  'ETHUSD', 'BTCUSD', 'PAXGUSD', 'BCHUSD', 'LTCUSD', 'USDPUSD', 'LINKUSD', 'MATICUSD', 'AAVEUSD', 'UNIUSD',
+  'ETHUSD',
+  'BTCUSD',
+  'PAXGUSD',
+  'BCHUSD',
+  'LTCUSD',
+  'USDPUSD',
+  'LINKUSD',
+  'MATICUSD',
+  'AAVEUSD',
+  'UNIUSD',
 ] as const;
 
 export type TradingMarket = (typeof TRADING_MARKETS)[number];

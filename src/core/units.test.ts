@@ -33,7 +33,15 @@ describe('units: exact money as whole units of 10^-scale', () => {
   });
 
   it('tells the scale a decimal string needs, so that reading it there is exact', () => {
-    expect([decimalsOf('12.50'), decimalsOf('7'), decimalsOf('.5'), decimalsOf('1e-7'), decimalsOf('1.25e-3'), decimalsOf('1.5E+3'), decimalsOf('12345.6e2')]).toEqual([2, 0, 1, 7, 5, 0, 0]);
+    expect([
+      decimalsOf('12.50'),
+      decimalsOf('7'),
+      decimalsOf('.5'),
+      decimalsOf('1e-7'),
+      decimalsOf('1.25e-3'),
+      decimalsOf('1.5E+3'),
+      decimalsOf('12345.6e2'),
+    ]).toEqual([2, 0, 1, 7, 5, 0, 0]);
     for (const x of [30123.45, 0.1 + 0.2, 1e-7, 1.234567890123e-10, 1.5e21, 42]) {
       const text = String(x);
       const units = unitsOf(text, decimalsOf(text)!);
@@ -92,7 +100,8 @@ describe('units: exact money as whole units of 10^-scale', () => {
       expect(unitsToString(rescale(ua * ub, 16, 2, 'down'), 2)).toBe(new D(a).times(b).toDecimalPlaces(2, D.ROUND_DOWN).toFixed());
       expect(unitsToString(rescale(ua * ub, 16, 2, 'up'), 2)).toBe(new D(a).times(b).toDecimalPlaces(2, D.ROUND_UP).toFixed());
       expect(unitsToString(rescale(ua, 8, 3, 'half-up'), 3)).toBe(new D(a).toDecimalPlaces(3, D.ROUND_HALF_UP).toFixed());
-      if (ub !== 0n) expect(unitsToString(divide(ua * 10n ** 8n, ub, 'down'), 8)).toBe(new D(a).div(b).toDecimalPlaces(8, D.ROUND_DOWN).toFixed());
+      if (ub !== 0n)
+        expect(unitsToString(divide(ua * 10n ** 8n, ub, 'down'), 8)).toBe(new D(a).div(b).toDecimalPlaces(8, D.ROUND_DOWN).toFixed());
     }
   });
 });

@@ -86,7 +86,10 @@ export function unitsOf(value: string, scale: number): bigint | undefined {
   // value = digits × 10^(exponent − decimals); at the scale: digits × 10^(scale + exponent − decimals)
   const shift = scale + exponent - decimals;
   if (shift > 400) return undefined;
-  const units = significant <= SAFE_DIGITS ? shortUnits(whole, shift) : longUnits(seenDot ? value.slice(start, k).replace('.', '') : value.slice(start, k), shift);
+  const units =
+    significant <= SAFE_DIGITS
+      ? shortUnits(whole, shift)
+      : longUnits(seenDot ? value.slice(start, k).replace('.', '') : value.slice(start, k), shift);
   return units === undefined || !negative ? units : -units;
 }
 
@@ -198,12 +201,16 @@ export function divide(a: bigint, b: bigint, rounding: UnitRounding): bigint {
   const q = a / b; // truncates toward zero
   const r = a - q * b;
   if (r === 0n) return q;
-  const positive = (a < 0n) === (b < 0n);
+  const positive = a < 0n === b < 0n;
   switch (rounding) {
-    case 'down': return q;
-    case 'up': return positive ? q + 1n : q - 1n;
-    case 'floor': return positive ? q : q - 1n;
-    case 'ceil': return positive ? q + 1n : q;
+    case 'down':
+      return q;
+    case 'up':
+      return positive ? q + 1n : q - 1n;
+    case 'floor':
+      return positive ? q : q - 1n;
+    case 'ceil':
+      return positive ? q + 1n : q;
     case 'half-even': {
       const twice = (r < 0n ? -r : r) * 2n;
       const absB = b < 0n ? -b : b;

@@ -25,7 +25,11 @@ export class Allocations {
 
   constructor(
     private readonly limits: ReadonlyMap<string, AllocationText>,
-    private readonly deps: { readonly costOf: (strategy: string, quote: string) => Dec; readonly total: (asset: string) => Dec; readonly market: Pick<MarketStore, 'snapshot'> },
+    private readonly deps: {
+      readonly costOf: (strategy: string, quote: string) => Dec;
+      readonly total: (asset: string) => Dec;
+      readonly market: Pick<MarketStore, 'snapshot'>;
+    },
   ) {}
 
   /** The first balances after start fix what a share is of. */
@@ -46,10 +50,23 @@ export class Allocations {
   /** An approved buy of a strategy with an allocation holds what it may spend until it fills or closes. */
   onDecision(d: Decision): void {
     const i = d.intent;
-    if (d.kind !== 'approve' || (i.kind !== 'place-order' && i.kind !== 'execute-quote') || i.side !== 'BUY' || !this.limits.has(i.strategy)) return;
+    if (
+      d.kind !== 'approve' ||
+      (i.kind !== 'place-order' && i.kind !== 'execute-quote') ||
+      i.side !== 'BUY' ||
+      !this.limits.has(i.strategy)
+    )
+      return;
     const price = i.kind === 'place-order' ? i.price : i.limitPrice;
     const mid = midOf(this.deps.market.snapshot(i.market));
-    const spend = i.quoteAmount !== undefined ? new D(i.quoteAmount) : price !== undefined ? new D(price).times(i.baseAmount!) : mid !== undefined ? new D(mid).times(i.baseAmount!) : undefined;
+    const spend =
+      i.quoteAmount !== undefined
+        ? new D(i.quoteAmount)
+        : price !== undefined
+          ? new D(price).times(i.baseAmount!)
+          : mid !== undefined
+            ? new D(mid).times(i.baseAmount!)
+            : undefined;
     if (spend === undefined) return;
     const key = keyOf(i.strategy, splitMarket(i.market).quote);
     this.spends.set(i.intentId, { key, remaining: spend });
@@ -62,7 +79,8 @@ export class Allocations {
     if (s === undefined) return;
     let take: Dec | undefined;
     if (r.kind === 'filled') take = r.orderDone === true ? s.remaining : D.min(s.remaining, new D(r.amount).times(r.price));
-    else if (r.kind === 'quote-executed' || r.kind === 'cancelled' || r.kind === 'rejected' || r.kind === 'failed' || r.kind === 'denied') take = s.remaining;
+    else if (r.kind === 'quote-executed' || r.kind === 'cancelled' || r.kind === 'rejected' || r.kind === 'failed' || r.kind === 'denied')
+      take = s.remaining;
     if (take === undefined) return;
     s.remaining = s.remaining.minus(take);
     this.openBy.set(s.key, (this.openBy.get(s.key) ?? ZERO).minus(take));

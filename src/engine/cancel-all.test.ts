@@ -9,7 +9,15 @@ import { CANCEL_CONCURRENCY, cancelOrders } from './cancel-all.js';
 function slowVenue(clock: TestClock, n: number, latencyMs: number) {
   const status = new Map(Array.from({ length: n }, (_, i) => [`o-${i}`, 'OPEN']));
   const seen = { inFlight: 0, max: 0 };
-  const order = (id: string): VenueOrder => ({ orderId: id, refId: `r-${id}`, market: 'BTCUSD', side: 'BUY', type: 'LIMIT', status: status.get(id) ?? 'OPEN', amountFilled: new D(0) });
+  const order = (id: string): VenueOrder => ({
+    orderId: id,
+    refId: `r-${id}`,
+    market: 'BTCUSD',
+    side: 'BUY',
+    type: 'LIMIT',
+    status: status.get(id) ?? 'OPEN',
+    amountFilled: new D(0),
+  });
   const venue = {
     async cancelOrder(id: string) {
       seen.inFlight++;
@@ -45,7 +53,9 @@ describe('cancelOrders', () => {
     const clock = new TestClock(0);
     const { venue, rows } = slowVenue(clock, 2, 60_000); // cancels that answer only after a minute
     let finished = -1;
-    const done = cancelOrders({ venue, clock, orders: { applyOrder: () => undefined } }, rows, 2_000).then((r) => ((finished = clock.now()), r));
+    const done = cancelOrders({ venue, clock, orders: { applyOrder: () => undefined } }, rows, 2_000).then(
+      (r) => ((finished = clock.now()), r),
+    );
     await clock.advanceAsync(70_000, 500);
     const r = await done;
     expect(r.open).toEqual(['r-o-0', 'r-o-1']);

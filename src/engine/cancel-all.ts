@@ -43,7 +43,7 @@ export async function cancelOrders(deps: CancelAllDeps, rows: readonly JournalIn
   const queue = [...rows];
   const worker = async (): Promise<void> => {
     for (let row = queue.shift(); row; row = queue.shift()) {
-      (await beforeDeadline(deps.clock, cancelOne(deps, row, deadline), deadline) ? closed : open).push(row.refId);
+      ((await beforeDeadline(deps.clock, cancelOne(deps, row, deadline), deadline)) ? closed : open).push(row.refId);
     }
   };
   await Promise.all(Array.from({ length: Math.min(CANCEL_CONCURRENCY, queue.length) }, worker));

@@ -47,13 +47,16 @@ export class EngineBars {
     const next = this.feed.nextClose();
     if (next === this.armed?.at) return;
     this.armed?.handle.cancel();
-    this.armed = next === undefined ? undefined : {
-      at: next,
-      handle: t.clock.setTimeout(() => {
-        this.armed = undefined;
-        t.tick();
-      }, next - t.clock.now()),
-    };
+    this.armed =
+      next === undefined
+        ? undefined
+        : {
+            at: next,
+            handle: t.clock.setTimeout(() => {
+              this.armed = undefined;
+              t.tick();
+            }, next - t.clock.now()),
+          };
   }
 
   /** Cancels the timer (shutdown). */
@@ -68,7 +71,11 @@ export class EngineBars {
  * stream (`streams.trades_ms`), else the polled prices. Returns one line per market for the run's
  * header (none when no strategy declares bars).
  */
-export function useBarInputs(feed: BarFeed | undefined, strategies: ReadonlyArray<{ readonly barNeeds: readonly BarNeed[] }>, fromTrades: boolean): string[] {
+export function useBarInputs(
+  feed: BarFeed | undefined,
+  strategies: ReadonlyArray<{ readonly barNeeds: readonly BarNeed[] }>,
+  fromTrades: boolean,
+): string[] {
   if (feed === undefined) return [];
   const needs = strategies.flatMap((s) => s.barNeeds);
   return [...new Set(needs.map((n) => n.market))].map((m) => {

@@ -19,7 +19,10 @@ const buyEveryPrice = defineStrategy({
   params: z.object({}),
   markets: ['BTCUSD'],
   create: () => ({
-    onEvent: (e) => (e.kind === 'price' ? { kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.1', price: String(e.price) } : undefined),
+    onEvent: (e) =>
+      e.kind === 'price'
+        ? { kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.1', price: String(e.price) }
+        : undefined,
   }),
 });
 
@@ -87,7 +90,13 @@ describe('Engine', () => {
   });
 
   it('stops a strategy that returns something that is not an intent', () => {
-    const bad = defineStrategy({ name: 'bad', description: 'bad output', params: z.object({}), markets: ['BTCUSD'], create: () => ({ onEvent: () => ({ kind: 'buy-now' }) as never }) });
+    const bad = defineStrategy({
+      name: 'bad',
+      description: 'bad output',
+      params: z.object({}),
+      markets: ['BTCUSD'],
+      create: () => ({ onEvent: () => ({ kind: 'buy-now' }) as never }),
+    });
     const s = build([bad]);
     s.engine.onMarketEvent({ kind: 'price', market: 'BTCUSD', at: s.clock.now(), price: 100 });
     expect(s.strategies[0]?.stopped).toMatch(/not an intent/);
@@ -99,7 +108,16 @@ describe('Engine', () => {
       description: 'NaN amount',
       params: z.object({}),
       markets: ['BTCUSD'],
-      create: () => ({ onEvent: () => ({ kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: String(Number.NaN), price: '100' }) }),
+      create: () => ({
+        onEvent: () => ({
+          kind: 'place-order',
+          market: 'BTCUSD',
+          side: 'BUY',
+          type: 'LIMIT',
+          baseAmount: String(Number.NaN),
+          price: '100',
+        }),
+      }),
     });
     const s = build([nan]);
     s.engine.onMarketEvent({ kind: 'price', market: 'BTCUSD', at: s.clock.now(), price: 100 });
@@ -178,13 +196,17 @@ describe('Engine warm-up and denials', () => {
       create: () => ({
         onEvent: (e, ctx) => {
           flags.push(ctx.warmingUp);
-          return e.kind === 'price' ? { kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.1', price: String(e.price) } : undefined;
+          return e.kind === 'price'
+            ? { kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.1', price: String(e.price) }
+            : undefined;
         },
         onReport: (r) => void heard.push(r),
       }),
     });
     const s = build([eager]);
-    const n = s.engine.warmUp([1, 2, 3].map((i) => ({ kind: 'price' as const, market: 'BTCUSD', at: s.clock.now() - 10_000 + i, price: 100 + i })));
+    const n = s.engine.warmUp(
+      [1, 2, 3].map((i) => ({ kind: 'price' as const, market: 'BTCUSD', at: s.clock.now() - 10_000 + i, price: 100 + i })),
+    );
     expect(n).toBe(3);
     expect(s.venue.orders.size).toBe(0);
     expect(s.journal.intents()).toHaveLength(0);
@@ -210,7 +232,9 @@ describe('Engine warm-up and denials', () => {
           const { now, market, history, instrument, intentIdOf } = ctx;
           const { available, total, openOrders } = ctx.account;
           seen.push(`${now()} ${market('BTCUSD').price?.value} ${history('BTCUSD').length} ${instrument('BTCUSD').market}`);
-          seen.push(`${available('USD').toFixed()} ${total('USD').toFixed()} ${openOrders().length} ${intentIdOf({ kind: 'cancel-order', orderRefId: 'x' })}`);
+          seen.push(
+            `${available('USD').toFixed()} ${total('USD').toFixed()} ${openOrders().length} ${intentIdOf({ kind: 'cancel-order', orderRefId: 'x' })}`,
+          );
         },
       }),
     });
@@ -219,16 +243,23 @@ describe('Engine warm-up and denials', () => {
     expect(seen).toEqual([`${s.clock.now()} 100 1 BTCUSD`, '1000 1000 0 undefined']);
   });
 
-  it('a sell naming no reason, made while a kill-switch cause holds, is journaled as a kill-switch exit; an operator\'s keeps its reason, and an operator\'s halt tags nothing', async () => {
+  it("a sell naming no reason, made while a kill-switch cause holds, is journaled as a kill-switch exit; an operator's keeps its reason, and an operator's halt tags nothing", async () => {
     const seller = defineStrategy({
       name: 'seller',
       description: 'sells 0.1 BTC at each price, naming no exit reason',
       params: z.object({}),
       markets: ['BTCUSD'],
-      create: () => ({ onEvent: (e) => (e.kind === 'price' ? { kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '0.1' } : undefined) }),
+      create: () => ({
+        onEvent: (e) =>
+          e.kind === 'price' ? { kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '0.1' } : undefined,
+      }),
     });
     const s = build([seller]);
-    s.kernel.applyAccount({ kind: 'balances', at: s.clock.now(), items: [balanceFromWire('USD', '1000', '0'), balanceFromWire('BTC', '1', '0')] });
+    s.kernel.applyAccount({
+      kind: 'balances',
+      at: s.clock.now(),
+      items: [balanceFromWire('USD', '1000', '0'), balanceFromWire('BTC', '1', '0')],
+    });
     const price = async (): Promise<void> => {
       s.engine.onMarketEvent({ kind: 'price', market: 'BTCUSD', at: s.clock.now(), price: 100 });
       await s.engine.drain();
@@ -239,9 +270,25 @@ describe('Engine warm-up and denials', () => {
     await price();
     s.kernel.gate.killSwitch.trip('drawdown 21% from the peak', { kind: 'drawdown', at: s.clock.now() });
     await price();
-    s.engine.submit('seller', [{ kind: 'place-order', intentId: 't-op', strategy: 'seller', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '0.1', exitReason: 'operator' }]);
+    s.engine.submit('seller', [
+      {
+        kind: 'place-order',
+        intentId: 't-op',
+        strategy: 'seller',
+        market: 'BTCUSD',
+        side: 'SELL',
+        type: 'MARKET',
+        baseAmount: '0.1',
+        exitReason: 'operator',
+      },
+    ]);
     await s.engine.drain();
-    expect(s.decisions.map((d) => [d.intent.intentId, d.kind])).toEqual([['t-1', 'approve'], ['t-2', 'approve'], ['t-3', 'approve'], ['t-op', 'approve']]);
+    expect(s.decisions.map((d) => [d.intent.intentId, d.kind])).toEqual([
+      ['t-1', 'approve'],
+      ['t-2', 'approve'],
+      ['t-3', 'approve'],
+      ['t-op', 'approve'],
+    ]);
     expect(['t-1', 't-2', 't-3', 't-op'].map(reasonOf)).toEqual([undefined, undefined, 'kill-switch', 'operator']);
     expect((s.decisions[2]!.intent as { exitReason?: string }).exitReason).toBe('kill-switch');
   });

@@ -65,7 +65,14 @@ export class Engine {
   constructor(private readonly deps: EngineDeps) {
     this.positions =
       deps.positions ??
-      new PositionBook({ journal: deps.journal, mode: 'per_strategy', markets: new Map(deps.strategies.map((s) => [s.name, s.markets])), mid: (m) => midOf(deps.market.snapshot(m)), total: (a) => deps.account.total(a), snapshot: (m) => deps.market.snapshot(m) });
+      new PositionBook({
+        journal: deps.journal,
+        mode: 'per_strategy',
+        markets: new Map(deps.strategies.map((s) => [s.name, s.markets])),
+        mid: (m) => midOf(deps.market.snapshot(m)),
+        total: (a) => deps.account.total(a),
+        snapshot: (m) => deps.market.snapshot(m),
+      });
     const feed = new BarFeed(deps.strategies.flatMap((s) => s.barNeeds));
     const timer = deps.barTimer && { clock: deps.barTimer, tick: () => this.tick(deps.barTimer!.now()) };
     this.bars = feed.empty ? undefined : new EngineBars(feed, (bars) => this.deliverBars(bars), timer);
@@ -139,7 +146,10 @@ export class Engine {
       this.warmDropped = undefined;
     }
     for (const [s, count] of dropped) {
-      this.deps.log?.info({ strategy: s.name, dropped: count }, `strategy ${s.name} returned ${count} intent(s) on warm-up history: dropped, not sent (a strategy can skip them by checking ctx.warmingUp)`);
+      this.deps.log?.info(
+        { strategy: s.name, dropped: count },
+        `strategy ${s.name} returned ${count} intent(s) on warm-up history: dropped, not sent (a strategy can skip them by checking ctx.warmingUp)`,
+      );
     }
     return n;
   }
@@ -216,7 +226,14 @@ export class Engine {
     // nothing more will be reported for a denied, rejected or failed intent (it never reached the
     // venue), an order's last fill (orderDone) or a settled quote execution: its owner is forgotten, so
     // a long run does not grow this map with every order it ever made
-    if (r.kind === 'denied' || r.kind === 'rejected' || r.kind === 'failed' || (r.kind === 'filled' && r.orderDone === true) || (r.kind === 'quote-executed' && r.settled)) this.owners.delete(r.refId);
+    if (
+      r.kind === 'denied' ||
+      r.kind === 'rejected' ||
+      r.kind === 'failed' ||
+      (r.kind === 'filled' && r.orderDone === true) ||
+      (r.kind === 'quote-executed' && r.settled)
+    )
+      this.owners.delete(r.refId);
     if (owner) {
       const intents = owner.onReport(r, this.contextFor(owner));
       if (intents) this.handleIntents(owner, intents);
@@ -272,7 +289,12 @@ export class Engine {
       this.counters.intents++;
       const decision: Decision =
         !this.accepting && intent.kind !== 'cancel-order'
-          ? { kind: 'deny', intent, at: this.deps.clock.now(), reason: { code: 'HALTED', message: 'the engine is shutting down', details: {} } }
+          ? {
+              kind: 'deny',
+              intent,
+              at: this.deps.clock.now(),
+              reason: { code: 'HALTED', message: 'the engine is shutting down', details: {} },
+            }
           : this.deps.gate.decide(intent);
       // an approved order's decision is journaled by its executor, together with the "sent" mark
       if ((decision.kind === 'deny' || intent.kind !== 'place-order') && !this.journaled(decision)) continue;
@@ -302,7 +324,10 @@ export class Engine {
       return true;
     } catch (e) {
       if (!isJournalFileFailure(e)) throw e;
-      this.deps.log?.error({ refId: decision.intent.intentId }, `the journal refused ${decision.intent.intentId}'s decision (${e instanceof Error ? e.message : String(e)}): nothing is sent for it`);
+      this.deps.log?.error(
+        { refId: decision.intent.intentId },
+        `the journal refused ${decision.intent.intentId}'s decision (${e instanceof Error ? e.message : String(e)}): nothing is sent for it`,
+      );
       return false;
     }
   }
@@ -383,7 +408,8 @@ export class Engine {
       history: (m) => market.history(m),
       bars: (m, tf) => {
         const series = s.declares(m, tf) ? this.bars?.feed.series(m, tf) : undefined;
-        if (series === undefined) throw new Error(`strategy ${s.name} declared no ${tf} bars of ${m}: add { market: '${m}', timeframe: '${tf}' } to its bars`);
+        if (series === undefined)
+          throw new Error(`strategy ${s.name} declared no ${tf} bars of ${m}: add { market: '${m}', timeframe: '${tf}' } to its bars`);
         return series;
       },
       instrument: (m) => {

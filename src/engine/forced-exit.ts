@@ -5,7 +5,12 @@ import type { PositionBook } from './positions.js';
 /** What an operator's forced exit of one strategy did, market by market. */
 export interface ForcedExit {
   readonly strategy: string;
-  readonly exits: ReadonlyArray<{ readonly market: MarketSymbol; readonly amount: string; readonly decision?: Decision; readonly note?: string }>;
+  readonly exits: ReadonlyArray<{
+    readonly market: MarketSymbol;
+    readonly amount: string;
+    readonly decision?: Decision;
+    readonly note?: string;
+  }>;
 }
 
 /**
@@ -15,7 +20,11 @@ export interface ForcedExit {
  * nothing to sell are named with a note instead.
  */
 export function forcedExitIntents(
-  deps: { readonly positions: PositionBook; readonly instrument: (m: MarketSymbol) => Instrument | undefined; readonly nextId: () => string },
+  deps: {
+    readonly positions: PositionBook;
+    readonly instrument: (m: MarketSymbol) => Instrument | undefined;
+    readonly nextId: () => string;
+  },
   strategy: string,
   markets: readonly MarketSymbol[],
 ): { readonly intents: Intent[]; readonly empty: ReadonlyArray<{ readonly market: MarketSymbol; readonly note: string }> } {
@@ -26,10 +35,22 @@ export function forcedExitIntents(
     const instrument = deps.instrument(market);
     const amount = instrument ? roundBase(instrument, own) : own.toFixed();
     if (!(Number(amount) > 0)) {
-      empty.push({ market, note: `${strategy} holds nothing of its own to sell in ${market}${own.gt(0) ? ` (${own.toFixed()} rounds to zero)` : ''}` });
+      empty.push({
+        market,
+        note: `${strategy} holds nothing of its own to sell in ${market}${own.gt(0) ? ` (${own.toFixed()} rounds to zero)` : ''}`,
+      });
       continue;
     }
-    intents.push({ kind: 'place-order', intentId: deps.nextId(), strategy, market, side: 'SELL', type: 'MARKET', baseAmount: amount, exitReason: 'operator' });
+    intents.push({
+      kind: 'place-order',
+      intentId: deps.nextId(),
+      strategy,
+      market,
+      side: 'SELL',
+      type: 'MARKET',
+      baseAmount: amount,
+      exitReason: 'operator',
+    });
   }
   return { intents, empty };
 }
@@ -43,6 +64,7 @@ export function forcedExitIntents(
  * (also during a halt), a stop-loss stays `stop-loss`.
  */
 export function withKillSwitchReason(intent: Intent, causes: readonly HaltCause[]): Intent {
-  if ((intent.kind !== 'place-order' && intent.kind !== 'execute-quote') || intent.side !== 'SELL' || intent.exitReason !== undefined) return intent;
+  if ((intent.kind !== 'place-order' && intent.kind !== 'execute-quote') || intent.side !== 'SELL' || intent.exitReason !== undefined)
+    return intent;
   return causes.some((c) => c.lift === 'kill-switch') ? { ...intent, exitReason: 'kill-switch' } : intent;
 }

@@ -12,7 +12,8 @@ export class IntentIds {
     readonly prefix: string,
     lastSeq = 0,
   ) {
-    if (!/^[A-Za-z0-9_.:-]{1,40}$/.test(prefix)) throw new RangeError(`intent id prefix ${JSON.stringify(prefix)}: 1–40 letters, digits or _.:-`);
+    if (!/^[A-Za-z0-9_.:-]{1,40}$/.test(prefix))
+      throw new RangeError(`intent id prefix ${JSON.stringify(prefix)}: 1–40 letters, digits or _.:-`);
     this.seq = lastSeq;
   }
 

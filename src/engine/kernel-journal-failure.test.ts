@@ -17,7 +17,16 @@ const full = (): Error => Object.assign(new Error('database or disk is full'), {
 function source(): { source: MarketSource; fills: Subject<readonly VenueFill[]>; orders: Subject<readonly VenueOrder[]> } {
   const fills = new Subject<readonly VenueFill[]>();
   const orders = new Subject<readonly VenueOrder[]>();
-  const source = { events$: NEVER, account$: NEVER, fills$: fills, orders$: orders, warmUp: async () => [], start: () => undefined, stop: async () => undefined, health: () => [] } as unknown as MarketSource;
+  const source = {
+    events$: NEVER,
+    account$: NEVER,
+    fills$: fills,
+    orders$: orders,
+    warmUp: async () => [],
+    start: () => undefined,
+    stop: async () => undefined,
+    health: () => [],
+  } as unknown as MarketSource;
   return { source, fills, orders };
 }
 
@@ -26,7 +35,10 @@ describe('a kernel whose journal refuses writes', () => {
     const clock = new TestClock(1_700_000_000_000);
     const journal = new Journal(':memory:');
     const venue = new ScriptedVenue(() => clock.now());
-    const kernel = new Kernel({ clock, venue, journal }, { limits: RiskLimitsSchema.parse({ price_band_bps: 10_000 }), refPrefix: 't', fillsSinceMs: 0, strategies: () => [] });
+    const kernel = new Kernel(
+      { clock, venue, journal },
+      { limits: RiskLimitsSchema.parse({ price_band_bps: 10_000 }), refPrefix: 't', fillsSinceMs: 0, strategies: () => [] },
+    );
     kernel.applyAccount({ kind: 'balances', at: clock.now(), items: [balanceFromWire('USD', '1000', '0')] });
     // RxJS hands an error thrown by a subscriber to this hook (by default: thrown on a timer, ending the process)
     const unhandled: unknown[] = [];
@@ -34,7 +46,32 @@ describe('a kernel whose journal refuses writes', () => {
     config.onUnhandledError = (e) => unhandled.push(e);
     const s = source();
     kernel.attach(s.source);
-    await kernel.orders.place({ kind: 'place-order', intentId: 't-1', strategy: 'x', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.1', price: '100' }, { kind: 'approve', at: clock.now(), intent: { kind: 'place-order', intentId: 't-1', strategy: 'x', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.1', price: '100' } });
+    await kernel.orders.place(
+      {
+        kind: 'place-order',
+        intentId: 't-1',
+        strategy: 'x',
+        market: 'BTCUSD',
+        side: 'BUY',
+        type: 'LIMIT',
+        baseAmount: '0.1',
+        price: '100',
+      },
+      {
+        kind: 'approve',
+        at: clock.now(),
+        intent: {
+          kind: 'place-order',
+          intentId: 't-1',
+          strategy: 'x',
+          market: 'BTCUSD',
+          side: 'BUY',
+          type: 'LIMIT',
+          baseAmount: '0.1',
+          price: '100',
+        },
+      },
+    );
     const order = [...venue.orders.values()][0]!;
     kernel.fills.confirm(order.orderId, 't-1');
     journal.recordFill = () => {
@@ -43,7 +80,17 @@ describe('a kernel whose journal refuses writes', () => {
     journal.update = () => {
       throw full();
     };
-    const fill: VenueFill = { fillId: 'f-1', orderId: order.orderId, market: 'BTCUSD', side: 'BUY', amount: new D('0.1'), price: new D('100'), commission: new D('0'), commissionAsset: 'USD', at: clock.now() };
+    const fill: VenueFill = {
+      fillId: 'f-1',
+      orderId: order.orderId,
+      market: 'BTCUSD',
+      side: 'BUY',
+      amount: new D('0.1'),
+      price: new D('100'),
+      commission: new D('0'),
+      commissionAsset: 'USD',
+      at: clock.now(),
+    };
     try {
       s.fills.next([fill]);
       s.orders.next([{ ...order, status: 'FILLED' }]);

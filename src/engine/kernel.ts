@@ -1,7 +1,17 @@
 import type { Observable, Subscription } from 'rxjs';
 import type { Clock } from '../clock/index.js';
 import type { Dec, Decision, ExecReport } from '../core/index.js';
-import { errorMessage, FillTracker, isJournalFileFailure, OrderExecutor, QuoteExecutor, Reconciler, TransferExecutor, type ExecContext, type JournalStore } from '../exec/index.js';
+import {
+  errorMessage,
+  FillTracker,
+  isJournalFileFailure,
+  OrderExecutor,
+  QuoteExecutor,
+  Reconciler,
+  TransferExecutor,
+  type ExecContext,
+  type JournalStore,
+} from '../exec/index.js';
 import type { Logger } from '../log/index.js';
 import { RiskGate, type HaltCause, type HaltKind, type RiskLimits, type StrategyPause } from '../risk/index.js';
 import { AccountStore, MarketStore, midOf, type AccountEvent } from '../state/index.js';
@@ -99,16 +109,43 @@ export class Kernel {
     private readonly options: KernelOptions,
   ) {
     const { clock, venue, journal, log } = ports;
-    this.market = new MarketStore(clock, { staleAfterMs: options.staleAfterMs ?? options.limits.stale_after_ms, ...(options.historyCapacity !== undefined && { historyCapacity: options.historyCapacity }) });
+    this.market = new MarketStore(clock, {
+      staleAfterMs: options.staleAfterMs ?? options.limits.stale_after_ms,
+      ...(options.historyCapacity !== undefined && { historyCapacity: options.historyCapacity }),
+    });
     this.account = new AccountStore(clock);
     this.openOrders = new OpenOrderBook(journal);
     this.riskView = new EngineRiskView(clock, this.market, this.account, options.limits.fee_bps, this.openOrders);
-    const ownership = { restricted: (m: string) => this.positions.restricted(m), ownSellable: (s: string, m: string) => this.positions.ownSellable(s, m) };
-    const allocations = (this.allocations = new Allocations(options.allocations ?? new Map(), { costOf: (s, q) => this.positions.costOf(s, q), total: (a) => this.account.total(a), market: this.market }));
-    this.gate = new RiskGate(options.limits, this.riskView, log?.child({ component: 'risk' }), ownership, options.allocations?.size ? allocations : undefined);
-    const ids = (this.ids = new IntentIds(options.refPrefix, IntentIds.lastOf(options.refPrefix, journal.intents().map((r) => r.refId))));
+    const ownership = {
+      restricted: (m: string) => this.positions.restricted(m),
+      ownSellable: (s: string, m: string) => this.positions.ownSellable(s, m),
+    };
+    const allocations = (this.allocations = new Allocations(options.allocations ?? new Map(), {
+      costOf: (s, q) => this.positions.costOf(s, q),
+      total: (a) => this.account.total(a),
+      market: this.market,
+    }));
+    this.gate = new RiskGate(
+      options.limits,
+      this.riskView,
+      log?.child({ component: 'risk' }),
+      ownership,
+      options.allocations?.size ? allocations : undefined,
+    );
+    const ids = (this.ids = new IntentIds(
+      options.refPrefix,
+      IntentIds.lastOf(
+        options.refPrefix,
+        journal.intents().map((r) => r.refId),
+      ),
+    ));
     this.strategies = options.strategies(ids);
-    restorePauses(journal, this.gate.pauses, this.strategies.map((s) => s.name), log);
+    restorePauses(
+      journal,
+      this.gate.pauses,
+      this.strategies.map((s) => s.name),
+      log,
+    );
     this.positions = new PositionBook({
       journal,
       mode: options.limits.positions ?? 'per_strategy',
@@ -117,7 +154,14 @@ export class Kernel {
       total: (a) => this.account.total(a),
       snapshot: (m) => this.market.snapshot(m),
     });
-    const ctx: ExecContext = { venue, journal, clock, ...(log && { log: log.child({ component: 'exec' }) }), emit: (r) => this.reports.next(r), ...options.exec };
+    const ctx: ExecContext = {
+      venue,
+      journal,
+      clock,
+      ...(log && { log: log.child({ component: 'exec' }) }),
+      emit: (r) => this.reports.next(r),
+      ...options.exec,
+    };
     this.orders = new OrderExecutor(ctx);
     this.quotes = new QuoteExecutor(ctx, options.limits.min_quote_time_left_ms);
     this.transfers = new TransferExecutor(ctx);
@@ -143,17 +187,25 @@ export class Kernel {
       },
     });
     // the engine hears every report first, then the observers (panel, summary, backtest report)
-    this.subs.push(this.reports.subscribe((r) => {
-      // the order executor accepts an order only under the ref_id the venue gives it: its fills are ours
-      if (r.kind === 'accepted') this.fills.confirm(r.orderId, r.refId);
-      this.openOrders.onReport(r);
-      // a strategy's position moves on the fill report itself, before it hears of it
-      this.positions.onReport(r);
-      this.allocations.onReport(r);
-      this.engine.onReport(r);
-      // the engine's risk view has settled a transfer's spend of the limits: read them again
-      if (r.kind === 'transferred' || ((r.kind === 'rejected' || r.kind === 'failed') && journal.facts(r.refId) !== undefined && journal.get(r.refId)?.kind === 'transfer')) this.metadata?.refreshSoon();
-    }));
+    this.subs.push(
+      this.reports.subscribe((r) => {
+        // the order executor accepts an order only under the ref_id the venue gives it: its fills are ours
+        if (r.kind === 'accepted') this.fills.confirm(r.orderId, r.refId);
+        this.openOrders.onReport(r);
+        // a strategy's position moves on the fill report itself, before it hears of it
+        this.positions.onReport(r);
+        this.allocations.onReport(r);
+        this.engine.onReport(r);
+        // the engine's risk view has settled a transfer's spend of the limits: read them again
+        if (
+          r.kind === 'transferred' ||
+          ((r.kind === 'rejected' || r.kind === 'failed') &&
+            journal.facts(r.refId) !== undefined &&
+            journal.get(r.refId)?.kind === 'transfer')
+        )
+          this.metadata?.refreshSoon();
+      }),
+    );
     this.openOrders.seed();
   }
 
@@ -181,7 +233,11 @@ export class Kernel {
     const { clock, venue, log } = this.ports;
     const source = this.options.metadata ?? venue;
     this.metadata = new MetadataFeed({
-      source, view: this.riskView, clock, markets, refreshMs: this.options.transferLimitsRefreshMs ?? DEFAULT_TRANSFER_LIMITS_REFRESH_MS,
+      source,
+      view: this.riskView,
+      clock,
+      markets,
+      refreshMs: this.options.transferLimitsRefreshMs ?? DEFAULT_TRANSFER_LIMITS_REFRESH_MS,
       ...(log && { log: log.child({ component: 'metadata' }) }),
       track: (p) => this.track(p),
       refresh: this.options.transferLimitsRefresh ?? 'always',
@@ -259,7 +315,11 @@ export class Kernel {
 
   /** The start says which balances belong to no strategy (a deposit, a holding adopted from an earlier run). */
   private noteUnassigned(found: ReadonlyArray<{ readonly asset: string; readonly amount: Dec }> | undefined): void {
-    if (found?.length) this.ports.log?.info({ unassigned: Object.fromEntries(found.map((f) => [f.asset, f.amount.toFixed()])) }, unassignedNote(found, this.positions.mode));
+    if (found?.length)
+      this.ports.log?.info(
+        { unassigned: Object.fromEntries(found.map((f) => [f.asset, f.amount.toFixed()])) },
+        unassignedNote(found, this.positions.mode),
+      );
   }
 
   /** The venue's view of our orders (status, amount filled), applied through the order executor. */
@@ -331,7 +391,8 @@ export class Kernel {
    */
   async cancelAll(only?: ReadonlySet<string>, timeoutMs = DEFAULT_CANCEL_TIMEOUT_MS): Promise<CancelAllResult> {
     const { journal, venue, clock, log } = this.ports;
-    const rows = journal.intents({ state: 'open', kind: 'place-order' })
+    const rows = journal
+      .intents({ state: 'open', kind: 'place-order' })
       .filter((r) => r.venueId !== null && !this.cancelAsked.has(r.refId) && (only === undefined || only.has(r.refId)));
     for (const r of rows) this.cancelAsked.add(r.refId);
     try {
@@ -361,7 +422,8 @@ export class Kernel {
 
   /** Halts new intents for a cause (an operator's by default) and leaves every open order as it is (an operator decides what to do with them). */
   haltKeepingOrders(reason: string, kind: HaltKind = 'operator'): void {
-    if (this.gate.killSwitch.trip(reason, { kind, at: this.ports.clock.now() })) this.ports.log?.error(`halted: ${reason}; open orders are left as they are`);
+    if (this.gate.killSwitch.trip(reason, { kind, at: this.ports.clock.now() }))
+      this.ports.log?.error(`halted: ${reason}; open orders are left as they are`);
   }
 
   /**
@@ -375,7 +437,9 @@ export class Kernel {
     if (lifted.length === 0) return lifted;
     const still = this.gate.killSwitch.tripped;
     if (still === undefined) this.haltCancels.clear();
-    this.ports.log?.warn(`lifted by an operator: ${lifted.map((c) => c.reason).join('; ')}${still === undefined ? '; trading resumed' : `; trading stays halted: ${still}`}`);
+    this.ports.log?.warn(
+      `lifted by an operator: ${lifted.map((c) => c.reason).join('; ')}${still === undefined ? '; trading resumed' : `; trading stays halted: ${still}`}`,
+    );
     return lifted;
   }
 
@@ -388,7 +452,11 @@ export class Kernel {
     const runner = this.strategies.find((s) => s.name === strategy);
     if (!runner) return undefined;
     const markets = market === undefined ? [...runner.markets] : [market];
-    const { intents, empty } = forcedExitIntents({ positions: this.positions, instrument: (m) => this.riskView.instrument(m), nextId: () => this.ids.next() }, strategy, markets);
+    const { intents, empty } = forcedExitIntents(
+      { positions: this.positions, instrument: (m) => this.riskView.instrument(m), nextId: () => this.ids.next() },
+      strategy,
+      markets,
+    );
     const decided = new Map<string, Decision>();
     const sub = this.decisions.subscribe((d) => decided.set(d.intent.intentId, d));
     try {
@@ -397,7 +465,11 @@ export class Kernel {
       sub.unsubscribe();
     }
     this.ports.log?.warn({ strategy, markets }, `forced exit of ${strategy} by an operator: ${intents.length} sell(s)`);
-    const exits = intents.map((i) => ({ market: (i as { market: string }).market, amount: (i as { baseAmount: string }).baseAmount, ...(decided.get(i.intentId) && { decision: decided.get(i.intentId)! }) }));
+    const exits = intents.map((i) => ({
+      market: (i as { market: string }).market,
+      amount: (i as { baseAmount: string }).baseAmount,
+      ...(decided.get(i.intentId) && { decision: decided.get(i.intentId)! }),
+    }));
     return { strategy, exits: [...exits, ...empty.map((e) => ({ market: e.market, amount: '0', note: e.note }))] };
   }
 

@@ -11,9 +11,19 @@ import { MemoryJournal } from '../exec/memory-journal.js';
 function feed(refresh: 'always' | 'after-transfers') {
   const clock = new TestClock(Date.UTC(2025, 0, 1));
   const reads = { limits: 0, markets: 0 };
-  const view = new EngineRiskView(clock, new MarketStore(clock), new AccountStore(clock), RiskLimitsSchema.parse({}).fee_bps, new OpenOrderBook(new MemoryJournal()));
+  const view = new EngineRiskView(
+    clock,
+    new MarketStore(clock),
+    new AccountStore(clock),
+    RiskLimitsSchema.parse({}).fee_bps,
+    new OpenOrderBook(new MemoryJournal()),
+  );
   const f = new MetadataFeed({
-    clock, view, markets: ['BTCUSD'], refreshMs: 60_000, refresh,
+    clock,
+    view,
+    markets: ['BTCUSD'],
+    refreshMs: 60_000,
+    refresh,
     source: {
       instruments: async () => (reads.markets++, tradingInstruments()),
       transferLimits: async () => (reads.limits++, [{ limitAsset: 'USD', remaining: '1000', periodSeconds: '86400' }]),

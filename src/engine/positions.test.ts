@@ -22,7 +22,18 @@ function rig(o: { journal?: Journal; mode?: PositionsMode; alone?: boolean; btc?
     const intent: Intent = { kind: 'place-order', intentId: `t-${++n}`, strategy, market: M, side, type: 'MARKET', baseAmount: amount };
     journal.recordDecision({ kind: 'approve', intent, at: n });
     book.onDecision({ kind: 'approve', intent, at: n });
-    const f = { fillId: `f-${n}`, refId: intent.intentId, orderId: `o-${n}`, market: M, side, amount, price, commission, commissionAsset: 'USD', at: 1_000 + n };
+    const f = {
+      fillId: `f-${n}`,
+      refId: intent.intentId,
+      orderId: `o-${n}`,
+      market: M,
+      side,
+      amount,
+      price,
+      commission,
+      commissionAsset: 'USD',
+      at: 1_000 + n,
+    };
     journal.recordFill(f);
     const report: ExecReport = { kind: 'filled', ...f, orderDone: true };
     book.onReport(report);
@@ -40,7 +51,11 @@ function contextOf(book: PositionBook, btc: Dec): StrategyContext {
     history: () => undefined as never,
     bars: () => undefined as never,
     instrument: () => ({ market: M, base: 'BTC', quote: 'USD', baseDecimals: 8, quoteDecimals: 2 }) as never,
-    account: { available: (a: string) => (a === 'BTC' ? btc : new D('1000')), total: (a: string) => (a === 'BTC' ? btc : new D('1000')), openOrders: () => [] },
+    account: {
+      available: (a: string) => (a === 'BTC' ? btc : new D('1000')),
+      total: (a: string) => (a === 'BTC' ? btc : new D('1000')),
+      openOrders: () => [],
+    },
     intentIdOf: () => undefined,
     position: (m: string) => book.view('grid', m),
     keepExitLevels: (m: string, l: object) => book.keepExitLevels('grid', m, l),
@@ -82,9 +97,21 @@ describe('PositionBook: each strategy its own position', () => {
       transferRemaining: () => undefined,
     };
     const gate = new RiskGate({ ...DEFAULT_RISK_LIMITS, min_order_notional: '0.01', stale_after_ms: 1e12 }, view, undefined, book);
-    const sell = (strategy: string, baseAmount: string) => gate.decide({ kind: 'place-order', intentId: `s-${strategy}-${baseAmount}`, strategy, market: M, side: 'SELL', type: 'MARKET', baseAmount });
+    const sell = (strategy: string, baseAmount: string) =>
+      gate.decide({
+        kind: 'place-order',
+        intentId: `s-${strategy}-${baseAmount}`,
+        strategy,
+        market: M,
+        side: 'SELL',
+        type: 'MARKET',
+        baseAmount,
+      });
     const denied = sell('trend', '0.01');
-    expect(denied).toMatchObject({ kind: 'deny', reason: { code: 'OWN_POSITION', details: { strategy: 'trend', required: '0.01', own: '0', asset: 'BTC' } } });
+    expect(denied).toMatchObject({
+      kind: 'deny',
+      reason: { code: 'OWN_POSITION', details: { strategy: 'trend', required: '0.01', own: '0', asset: 'BTC' } },
+    });
     expect(sell('grid', '0.03').kind).toBe('approve');
     expect(sell('grid', '0.031')).toMatchObject({ reason: { code: 'OWN_POSITION', details: { own: '0.03' } } });
     // the balance no strategy holds stays apart, and the positions add up to the account
@@ -105,7 +132,17 @@ describe('PositionBook: each strategy its own position', () => {
       instrument: () => undefined,
       transferRemaining: () => undefined,
     };
-    const withQuotes = new PositionBook({ journal, mode: 'per_strategy', markets: new Map([['grid', new Set([M])], ['trend', new Set([M])]]), mid: () => 100, total: () => new D('1.05'), snapshot: () => snapshot as never });
+    const withQuotes = new PositionBook({
+      journal,
+      mode: 'per_strategy',
+      markets: new Map([
+        ['grid', new Set([M])],
+        ['trend', new Set([M])],
+      ]),
+      mid: () => 100,
+      total: () => new D('1.05'),
+      snapshot: () => snapshot as never,
+    });
     withQuotes.onBalances(['BTC']);
     const gate = new RiskGate({ ...DEFAULT_RISK_LIMITS, min_order_notional: '0.01', stale_after_ms: 1e12 }, view, undefined, withQuotes);
     const decide = (intent: Intent) => {
@@ -118,27 +155,53 @@ describe('PositionBook: each strategy its own position', () => {
     expect(decide(first).kind).toBe('approve');
     expect(withQuotes.sellable('grid', M).toFixed()).toBe('0.02');
     // a second one would sell what the first has taken (converted at the quote's 120, not the mid's 100)
-    expect(decide({ ...first, intentId: 'qs-2' })).toMatchObject({ kind: 'deny', reason: { code: 'OWN_POSITION', details: { strategy: 'grid', required: '0.03', own: '0.02' } } });
-    expect(decide({ ...first, intentId: 'qs-3', quoteAmount: '2.6' })).toMatchObject({ reason: { code: 'OWN_POSITION', details: { own: '0.02' } } });
+    expect(decide({ ...first, intentId: 'qs-2' })).toMatchObject({
+      kind: 'deny',
+      reason: { code: 'OWN_POSITION', details: { strategy: 'grid', required: '0.03', own: '0.02' } },
+    });
+    expect(decide({ ...first, intentId: 'qs-3', quoteAmount: '2.6' })).toMatchObject({
+      reason: { code: 'OWN_POSITION', details: { own: '0.02' } },
+    });
     // another strategy cannot sell grid's position by naming an amount of USD either
-    expect(decide({ ...first, intentId: 'qs-4', strategy: 'trend', quoteAmount: '1.2' })).toMatchObject({ reason: { code: 'OWN_POSITION', details: { strategy: 'trend', required: '0.01', own: '0' } } });
+    expect(decide({ ...first, intentId: 'qs-4', strategy: 'trend', quoteAmount: '1.2' })).toMatchObject({
+      reason: { code: 'OWN_POSITION', details: { strategy: 'trend', required: '0.01', own: '0' } },
+    });
     // the execution moves the position and frees the commitment: what is left is sellable once
     journal.recordDecision({ kind: 'approve', intent: first, at: 6 });
-    withQuotes.onReport({ kind: 'quote-executed', refId: 'qs-1', executionId: 'x-1', market: M, side: 'SELL', baseAmount: '0.03', quoteAmount: '3.6', price: '120', settled: true, at: 6_000 });
+    withQuotes.onReport({
+      kind: 'quote-executed',
+      refId: 'qs-1',
+      executionId: 'x-1',
+      market: M,
+      side: 'SELL',
+      baseAmount: '0.03',
+      quoteAmount: '3.6',
+      price: '120',
+      settled: true,
+      at: 6_000,
+    });
     expect([withQuotes.view('grid', M).amount.toFixed(), withQuotes.sellable('grid', M).toFixed()]).toEqual(['0.02', '0.02']);
     expect(decide({ ...first, intentId: 'qs-5', quoteAmount: '2.4' }).kind).toBe('approve');
     expect(withQuotes.sellable('grid', M).toFixed()).toBe('0');
     expect(book.view('grid', M).amount.toFixed()).toBe('0.05');
   });
 
-  it('at start, names the balance of a traded base asset that no strategy holds (the journal\'s positions are apart)', () => {
+  it("at start, names the balance of a traded base asset that no strategy holds (the journal's positions are apart)", () => {
     const journal = new Journal(':memory:');
     rig({ journal }).trade('grid', 'BUY', '0.25', '100');
     const totals: Record<string, Dec> = { BTC: new D('1.25'), USD: new D('500') };
-    const book = new PositionBook({ journal, mode: 'per_strategy', markets: new Map([['grid', new Set([M])]]), mid: () => 100, total: (a) => totals[a] ?? ZERO });
+    const book = new PositionBook({
+      journal,
+      mode: 'per_strategy',
+      markets: new Map([['grid', new Set([M])]]),
+      mid: () => 100,
+      total: (a) => totals[a] ?? ZERO,
+    });
     const found = book.onBalances(['BTC', 'USD']);
     expect(found?.map((f) => [f.asset, f.amount.toFixed()])).toEqual([['BTC', '1']]);
-    expect(unassignedNote([...found!, { asset: 'ETH', amount: new D('2.5') }], 'per_strategy')).toBe("held by no strategy: 1 BTC, 2.5 ETH (deposits, or holdings from before this journal; strategies[].holdings makes them a strategy's own): only a market's sole strategy may sell it; where strategies share a market, none may until risk.positions is shared");
+    expect(unassignedNote([...found!, { asset: 'ETH', amount: new D('2.5') }], 'per_strategy')).toBe(
+      "held by no strategy: 1 BTC, 2.5 ETH (deposits, or holdings from before this journal; strategies[].holdings makes them a strategy's own): only a market's sole strategy may sell it; where strategies share a market, none may until risk.positions is shared",
+    );
     // later balances change nothing
     expect(book.onBalances(['BTC'])).toBeUndefined();
   });
@@ -155,7 +218,16 @@ describe('PositionBook: each strategy its own position', () => {
   it('an open sell commits what it may take: the strategy cannot sell it twice', () => {
     const { book, trade } = rig();
     trade('grid', 'BUY', '0.05', '100');
-    const intent: Intent = { kind: 'place-order', intentId: 'rest-1', strategy: 'grid', market: M, side: 'SELL', type: 'LIMIT', baseAmount: '0.02', price: '120' };
+    const intent: Intent = {
+      kind: 'place-order',
+      intentId: 'rest-1',
+      strategy: 'grid',
+      market: M,
+      side: 'SELL',
+      type: 'LIMIT',
+      baseAmount: '0.02',
+      price: '120',
+    };
     book.onDecision({ kind: 'approve', intent, at: 9 });
     expect(book.sellable('grid', M).toFixed()).toBe('0.03');
     book.onReport({ kind: 'cancelled', refId: 'rest-1', orderId: 'o', at: 10 });

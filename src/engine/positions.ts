@@ -1,5 +1,16 @@
 import { D, ZERO, splitMarket, type Dec, type Decision, type ExecReport, type MarketSymbol } from '../core/index.js';
-import { applyFill, holdingFill, holdingKey, openBook, positionOf, type Book, type JournalHolding, type JournalStore, type StrategyFill, type StrategyPosition } from '../exec/index.js';
+import {
+  applyFill,
+  holdingFill,
+  holdingKey,
+  openBook,
+  positionOf,
+  type Book,
+  type JournalHolding,
+  type JournalStore,
+  type StrategyFill,
+  type StrategyPosition,
+} from '../exec/index.js';
 import { conversionPrice, type TradeIntent } from '../risk/facts.js';
 import type { MarketSnapshot } from '../state/index.js';
 import type { KeptExitLevels, OwnPosition } from '../strategy/index.js';
@@ -33,7 +44,10 @@ const keyOf = (strategy: string, market: string): string => `${strategy}\u0000${
 
 /** The start's line on the balances no strategy holds, every asset in one line. */
 export function unassignedNote(found: ReadonlyArray<{ readonly asset: string; readonly amount: Dec }>, mode: PositionsMode): string {
-  const who = mode === 'shared' ? 'under risk.positions: shared the strategies of its market sell it together' : "only a market's sole strategy may sell it; where strategies share a market, none may until risk.positions is shared";
+  const who =
+    mode === 'shared'
+      ? 'under risk.positions: shared the strategies of its market sell it together'
+      : "only a market's sole strategy may sell it; where strategies share a market, none may until risk.positions is shared";
   return `held by no strategy: ${found.map((f) => `${f.amount.toFixed()} ${f.asset}`).join(', ')} (deposits, or holdings from before this journal; strategies[].holdings makes them a strategy's own): ${who}`;
 }
 
@@ -65,7 +79,8 @@ export class PositionBook {
     for (const [strategy, markets] of deps.markets) {
       for (const m of markets) {
         const kept = deps.journal.getMeta(exitLevelsKey(strategy, m));
-        if (kept !== undefined && this.bookOf(strategy, m).position.gt(0)) this.levels.set(keyOf(strategy, m), JSON.parse(kept) as KeptExitLevels);
+        if (kept !== undefined && this.bookOf(strategy, m).position.gt(0))
+          this.levels.set(keyOf(strategy, m), JSON.parse(kept) as KeptExitLevels);
       }
     }
   }
@@ -91,7 +106,8 @@ export class PositionBook {
     if (this.restricted(market)) return this.ownSellable(strategy, market);
     if (this.deps.mode === 'per_strategy') return this.ownSellable(strategy, market).plus(this.unassignedOf(splitMarket(market).base));
     let held = this.unassignedOf(splitMarket(market).base);
-    for (const b of this.books.values()) if (b.market === market) held = held.plus(b.position).minus(this.committedBy.get(keyOf(b.strategy, market)) ?? ZERO);
+    for (const b of this.books.values())
+      if (b.market === market) held = held.plus(b.position).minus(this.committedBy.get(keyOf(b.strategy, market)) ?? ZERO);
     return held.isNegative() ? ZERO : held;
   }
 
@@ -103,7 +119,8 @@ export class PositionBook {
   /** The cost basis of a strategy's positions in markets quoted in `quote` (what its allocation counts). */
   costOf(strategy: string, quote: string): Dec {
     let cost = ZERO;
-    for (const b of this.books.values()) if (b.strategy === strategy && splitMarket(b.market).quote === quote && b.position.gt(0)) cost = cost.plus(b.cost);
+    for (const b of this.books.values())
+      if (b.strategy === strategy && splitMarket(b.market).quote === quote && b.position.gt(0)) cost = cost.plus(b.cost);
     return cost;
   }
 
@@ -249,7 +266,17 @@ export class PositionBook {
         const strategy = this.deps.journal.get(r.refId)?.strategy;
         if (strategy === undefined) return;
         this.uncommit(r.refId, r.side === 'SELL' ? new D(r.amount) : ZERO, r.orderDone === true);
-        this.apply({ strategy, refId: r.refId, market: r.market, side: r.side, amount: r.amount, price: r.price, commission: r.commission, commissionAsset: r.commissionAsset, at: r.at });
+        this.apply({
+          strategy,
+          refId: r.refId,
+          market: r.market,
+          side: r.side,
+          amount: r.amount,
+          price: r.price,
+          commission: r.commission,
+          commissionAsset: r.commissionAsset,
+          at: r.at,
+        });
         return;
       }
       case 'quote-executed': {
@@ -258,7 +285,17 @@ export class PositionBook {
         if (strategy === undefined) return;
         this.quotesApplied.add(r.refId);
         this.uncommit(r.refId, ZERO, true);
-        this.apply({ strategy, refId: r.refId, market: r.market, side: r.side, amount: r.baseAmount, price: r.price, commission: '0', commissionAsset: '', at: r.at });
+        this.apply({
+          strategy,
+          refId: r.refId,
+          market: r.market,
+          side: r.side,
+          amount: r.baseAmount,
+          price: r.price,
+          commission: '0',
+          commissionAsset: '',
+          at: r.at,
+        });
         return;
       }
       case 'cancelled':
@@ -295,7 +332,8 @@ export class PositionBook {
       const beyond = new D(f.amount).minus(before);
       const asset = splitMarket(f.market).base;
       if (beyond.gt(0) && this.unassigned?.has(asset)) this.unassigned.set(asset, D.max(ZERO, this.unassigned.get(asset)!.minus(beyond)));
-      if (book.position.isZero() && this.levels.delete(keyOf(f.strategy, f.market))) this.deps.journal.setMeta(exitLevelsKey(f.strategy, f.market), '{}');
+      if (book.position.isZero() && this.levels.delete(keyOf(f.strategy, f.market)))
+        this.deps.journal.setMeta(exitLevelsKey(f.strategy, f.market), '{}');
     }
   }
 

@@ -12,12 +12,29 @@ function view() {
   const market = new MarketStore(clock);
   market.apply({ kind: 'price', market: 'BTCUSD', at: T0, price: 100 });
   const v = new EngineRiskView(clock, market, account, 10, { count: () => 0 });
-  const balances = (usd: string, btc: string): void => account.apply({ kind: 'balances', at: clock.now(), items: [balanceFromWire('USD', usd, '0'), balanceFromWire('BTC', btc, '0')] });
+  const balances = (usd: string, btc: string): void =>
+    account.apply({ kind: 'balances', at: clock.now(), items: [balanceFromWire('USD', usd, '0'), balanceFromWire('BTC', btc, '0')] });
   return { clock, v, balances };
 }
 
-const buy = (id: string, quoteAmount: string): Intent => ({ kind: 'place-order', intentId: id, strategy: 's', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount });
-const sell = (id: string, baseAmount: string): Intent => ({ kind: 'place-order', intentId: id, strategy: 's', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount });
+const buy = (id: string, quoteAmount: string): Intent => ({
+  kind: 'place-order',
+  intentId: id,
+  strategy: 's',
+  market: 'BTCUSD',
+  side: 'BUY',
+  type: 'MARKET',
+  quoteAmount,
+});
+const sell = (id: string, baseAmount: string): Intent => ({
+  kind: 'place-order',
+  intentId: id,
+  strategy: 's',
+  market: 'BTCUSD',
+  side: 'SELL',
+  type: 'MARKET',
+  baseAmount,
+});
 
 describe('EngineRiskView reservations', () => {
   it('takes every unconfirmed reservation off its own asset, and each only until balances after its release arrive', () => {
@@ -69,12 +86,25 @@ describe('EngineRiskView reservations', () => {
   it('reserves a buy sized in base at its price (or mid) with the fee, as decimal.js multiplies them', () => {
     const { v, balances } = view();
     balances('1000', '0');
-    v.reserve({ kind: 'place-order', intentId: 'l', strategy: 's', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.12345678', price: '99.75' });
+    v.reserve({
+      kind: 'place-order',
+      intentId: 'l',
+      strategy: 's',
+      market: 'BTCUSD',
+      side: 'BUY',
+      type: 'LIMIT',
+      baseAmount: '0.12345678',
+      price: '99.75',
+    });
     // 99.75 × 0.12345678 × 1.001 (10 bps)
-    expect(v.available('USD').toFixed()).toBe(new D('1000').minus(new D('99.75').times('0.12345678').times(new D(1 + 10 / 10_000))).toFixed());
+    expect(v.available('USD').toFixed()).toBe(
+      new D('1000').minus(new D('99.75').times('0.12345678').times(new D(1 + 10 / 10_000))).toFixed(),
+    );
     v.reserve({ kind: 'place-order', intentId: 'm', strategy: 's', market: 'BTCUSD', side: 'BUY', type: 'MARKET', baseAmount: '0.3' });
     // at mid (the store's price of 100)
-    expect(v.available('USD').toFixed()).toBe(new D('1000').minus(new D('99.75').times('0.12345678').times('1.001')).minus(new D('30.03')).toFixed());
+    expect(v.available('USD').toFixed()).toBe(
+      new D('1000').minus(new D('99.75').times('0.12345678').times('1.001')).minus(new D('30.03')).toFixed(),
+    );
   });
 
   it('keeps the sum of many unconfirmed reservations as they come and go', () => {

@@ -1,5 +1,17 @@
 import { D, ZERO, splitMarket, type Dec, type Instrument, type Intent, type MarketSymbol } from '../core/index.js';
-import { EXACT_ZERO, compare, exactOf, exactOfDecimal, exactOfNumber, isNegative, minus, plus, times, toDecimal, type Exact } from '../core/exact.js';
+import {
+  EXACT_ZERO,
+  compare,
+  exactOf,
+  exactOfDecimal,
+  exactOfNumber,
+  isNegative,
+  minus,
+  plus,
+  times,
+  toDecimal,
+  type Exact,
+} from '../core/exact.js';
 import type { RiskView } from '../risk/index.js';
 import { midOf, type AccountStore, type MarketStore } from '../state/index.js';
 import { platformInstrument } from '../platform/instruments.js';
@@ -171,7 +183,8 @@ export class EngineRiskView implements RiskView {
     if (!intent.baseAmount) return undefined;
     // mid only when the intent names no price (read from the store: the gate read the same snapshot)
     const mid = intent.kind === 'place-order' && intent.price ? undefined : midOf(this.market_.snapshot(intent.market));
-    const price = intent.kind === 'place-order' && intent.price ? checked(intent.price) : mid !== undefined ? exactOfNumber(mid) : undefined;
+    const price =
+      intent.kind === 'place-order' && intent.price ? checked(intent.price) : mid !== undefined ? exactOfNumber(mid) : undefined;
     if (!price) return undefined;
     return { asset: quote, amount: times(times(price, checked(intent.baseAmount)), this.feeFactor) };
   }

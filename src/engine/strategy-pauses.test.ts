@@ -23,7 +23,9 @@ describe('paused strategies in the journal', () => {
     restorePauses(journal, after, ['trend-a', 'grid-b'], log);
     expect(after.list().map((p) => p.strategy)).toEqual(['grid-b', 'gone']);
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0]!).msg).toBe('grid-b starts paused (paused by an operator: news, since 2026-01-02T03:04:05.000Z): its new intents are denied until resumed (tradeloop ctl resume grid-b, or POST /api/resume {"strategy": "grid-b"})');
+    expect(JSON.parse(lines[0]!).msg).toBe(
+      'grid-b starts paused (paused by an operator: news, since 2026-01-02T03:04:05.000Z): its new intents are denied until resumed (tradeloop ctl resume grid-b, or POST /api/resume {"strategy": "grid-b"})',
+    );
 
     after.resume('grid-b');
     journalPauses(journal, after);
@@ -49,10 +51,15 @@ describe('paused strategies in the journal', () => {
     const pauses = new StrategyPauses();
     expect(pauseStrategy(ports, pauses, 'a', 'paused by an operator: first')).toBe(true);
     expect(pauseStrategy(ports, pauses, 'a', 'paused by an operator: second')).toBe(false);
-    expect(JSON.parse(journal.getMeta(PAUSES_META_KEY)!)).toEqual([{ strategy: 'a', since: 1_000, reason: 'paused by an operator: first' }]);
+    expect(JSON.parse(journal.getMeta(PAUSES_META_KEY)!)).toEqual([
+      { strategy: 'a', since: 1_000, reason: 'paused by an operator: first' },
+    ]);
     expect(resumeStrategy(ports, pauses, 'a')).toMatchObject({ reason: 'paused by an operator: first' });
     expect(resumeStrategy(ports, pauses, 'a')).toBeUndefined();
     expect(JSON.parse(journal.getMeta(PAUSES_META_KEY)!)).toEqual([]);
-    expect(lines.map((l) => JSON.parse(l).msg)).toEqual(['a paused: paused by an operator: first; its open orders and position stay', 'a resumed: its new intents pass the gate again']);
+    expect(lines.map((l) => JSON.parse(l).msg)).toEqual([
+      'a paused: paused by an operator: first; its open orders and position stay',
+      'a resumed: its new intents pass the gate again',
+    ]);
   });
 });

@@ -29,7 +29,11 @@ export function restorePauses(journal: MetaJournal, pauses: StrategyPauses, runn
   for (const p of list as StrategyPause[]) {
     if (typeof p?.strategy !== 'string' || typeof p.since !== 'number' || typeof p.reason !== 'string') continue;
     pauses.pause(p);
-    if (running.includes(p.strategy)) log?.warn({ strategy: p.strategy, pausedSince: p.since }, `${p.strategy} starts paused (${p.reason}, since ${new Date(p.since).toISOString()}): its new intents are denied until resumed (tradeloop ctl resume ${p.strategy}, or POST /api/resume {"strategy": "${p.strategy}"})`);
+    if (running.includes(p.strategy))
+      log?.warn(
+        { strategy: p.strategy, pausedSince: p.since },
+        `${p.strategy} starts paused (${p.reason}, since ${new Date(p.since).toISOString()}): its new intents are denied until resumed (tradeloop ctl resume ${p.strategy}, or POST /api/resume {"strategy": "${p.strategy}"})`,
+      );
   }
 }
 

@@ -11,7 +11,13 @@ import { StrategyRunner } from './strategy-runner.js';
 function runner(handlers: () => StrategyHandlers) {
   const lines: Array<Record<string, unknown>> = [];
   const log = createLogger({ level: 'info', destination: { write: (s: string) => lines.push(JSON.parse(s) as Record<string, unknown>) } });
-  const definition = defineStrategy({ name: 'fragile', description: 'fails on purpose', params: z.object({}), markets: ['BTCUSD'], create: handlers });
+  const definition = defineStrategy({
+    name: 'fragile',
+    description: 'fails on purpose',
+    params: z.object({}),
+    markets: ['BTCUSD'],
+    create: handlers,
+  });
   return { lines, r: new StrategyRunner('fragile', definition, {}, ['BTCUSD'], new IntentIds('t'), log) };
 }
 
@@ -48,9 +54,15 @@ describe('StrategyRunner failures', () => {
   it('stops an async handler and catches its later rejection, so it cannot crash the process', async () => {
     const { r, lines } = runner(() => ({ onEvent: () => Promise.reject(new Error('late')) as never }));
     expect(r.onEvent(price, ctx)).toBeUndefined();
-    expect(r.failure).toMatchObject({ handler: 'onEvent', message: 'onEvent returned a Promise: handlers must be synchronous (drop async, return the intents)' });
+    expect(r.failure).toMatchObject({
+      handler: 'onEvent',
+      message: 'onEvent returned a Promise: handlers must be synchronous (drop async, return the intents)',
+    });
     await new Promise((resolve) => setImmediate(resolve));
-    expect(lines.map((l) => l.msg)).toEqual([`strategy fragile stopped: ${r.stopped}`, 'strategy fragile: its onEvent promise rejected after it was stopped']);
+    expect(lines.map((l) => l.msg)).toEqual([
+      `strategy fragile stopped: ${r.stopped}`,
+      'strategy fragile: its onEvent promise rejected after it was stopped',
+    ]);
   });
 
   it('records a non-intent return as a failure without a stack', () => {
@@ -62,7 +74,13 @@ describe('StrategyRunner failures', () => {
 
   it('keeps at most five frames of a stack, and none of a thrown string', () => {
     const deep = ['Error: x', ...Array.from({ length: 9 }, (_, i) => `    at f${i} (/p.ts:${i}:1)`)].join('\n');
-    expect(framesOf(deep)).toEqual(['at f0 (/p.ts:0:1)', 'at f1 (/p.ts:1:1)', 'at f2 (/p.ts:2:1)', 'at f3 (/p.ts:3:1)', 'at f4 (/p.ts:4:1)']);
+    expect(framesOf(deep)).toEqual([
+      'at f0 (/p.ts:0:1)',
+      'at f1 (/p.ts:1:1)',
+      'at f2 (/p.ts:2:1)',
+      'at f3 (/p.ts:3:1)',
+      'at f4 (/p.ts:4:1)',
+    ]);
     const { r } = runner(() => ({
       onEvent: () => {
         throw 'plain string';
@@ -95,11 +113,29 @@ describe('StrategyRunner intent ids', () => {
 
 describe('StrategyRunner stamping', () => {
   it('makes an intent of the draft own properties, in their order, then its id and strategy, leaving the draft as it was', () => {
-    const draft = Object.freeze({ kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '0.5', intentId: 'mine' } as const);
-    const inherited = Object.assign(Object.create({ note: 'from the prototype' }) as object, { kind: 'cancel-order', refId: 'x-1' }) as unknown as IntentDraft;
+    const draft = Object.freeze({
+      kind: 'place-order',
+      market: 'BTCUSD',
+      side: 'SELL',
+      type: 'MARKET',
+      baseAmount: '0.5',
+      intentId: 'mine',
+    } as const);
+    const inherited = Object.assign(Object.create({ note: 'from the prototype' }) as object, {
+      kind: 'cancel-order',
+      refId: 'x-1',
+    }) as unknown as IntentDraft;
     const { r } = runner(() => ({ onEvent: () => [draft, inherited] }));
     const [sell, cancel] = r.onEvent(price, ctx)!;
-    expect(Object.entries(sell!)).toEqual([['kind', 'place-order'], ['market', 'BTCUSD'], ['side', 'SELL'], ['type', 'MARKET'], ['baseAmount', '0.5'], ['intentId', 't-1'], ['strategy', 'fragile']]);
+    expect(Object.entries(sell!)).toEqual([
+      ['kind', 'place-order'],
+      ['market', 'BTCUSD'],
+      ['side', 'SELL'],
+      ['type', 'MARKET'],
+      ['baseAmount', '0.5'],
+      ['intentId', 't-1'],
+      ['strategy', 'fragile'],
+    ]);
     expect(sell).not.toBe(draft);
     expect(draft.intentId).toBe('mine');
     // own properties only, as a spread copies them
@@ -112,7 +148,13 @@ describe('StrategyRunner markets', () => {
   it('calls onEvent only for events of the markets the strategy trades, one market or several', () => {
     for (const markets of [['BTCUSD'], ['BTCUSD', 'ETHUSD']]) {
       const seen: string[] = [];
-      const definition = defineStrategy({ name: 'watch', description: 'records its events', params: z.object({}), markets, create: () => ({ onEvent: (e) => void seen.push(e.market) }) });
+      const definition = defineStrategy({
+        name: 'watch',
+        description: 'records its events',
+        params: z.object({}),
+        markets,
+        create: () => ({ onEvent: (e) => void seen.push(e.market) }),
+      });
       const r = new StrategyRunner('watch', definition, {}, markets, new IntentIds('w'));
       for (const market of ['BTCUSD', 'ETHUSD', 'SOLUSD']) {
         r.onEvent({ ...price, market }, ctx);

@@ -200,7 +200,9 @@ export class StrategyRunner {
   private asyncHandler(out: PromiseLike<unknown>, where: string): undefined {
     const message = `${where} returned a Promise: handlers must be synchronous (drop async, return the intents)`;
     this.stop(message, { strategy: this.name, handler: where, message, stack: [] });
-    out.then(undefined, (e: unknown) => this.log?.error({ strategy: this.name, err: e }, `strategy ${this.name}: its ${where} promise rejected after it was stopped`));
+    out.then(undefined, (e: unknown) =>
+      this.log?.error({ strategy: this.name, err: e }, `strategy ${this.name}: its ${where} promise rejected after it was stopped`),
+    );
     return undefined;
   }
 }

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { D, type Dec } from '../core/index.js';
 import { TransferLimitBook, type TransferLimitReading } from './transfer-limits.js';
 
-const usd = (remaining: string, perTransaction = false): TransferLimitReading => ({ limitAsset: 'USD', remaining: new D(remaining), perTransaction });
+const usd = (remaining: string, perTransaction = false): TransferLimitReading => ({
+  limitAsset: 'USD',
+  remaining: new D(remaining),
+  perTransaction,
+});
 const prices: Record<string, Dec> = { BTC: new D('50000') };
 const price = (asset: string): Dec | undefined => prices[asset];
 

@@ -20,7 +20,7 @@ async function local() {
   return { sandbox, client, metadata: new RestVenue(client.api, 'default') };
 }
 
-describe('the venue\'s metadata over the local sandbox (RestVenue)', () => {
+describe("the venue's metadata over the local sandbox (RestVenue)", () => {
   it('reads the internal-transfer limits with their asset, remaining and period (List Transfer Limits)', async () => {
     const s = await local();
     const rows = await s.metadata.transferLimits();

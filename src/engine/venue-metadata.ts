@@ -97,11 +97,13 @@ export class MetadataFeed {
     const idle = this.deps.refresh === 'after-transfers' && this.ticksLoaded && this.deps.clock.now() >= this.changingUntil;
     if (idle) return; // re-armed by the next transfer
     this.timer = this.deps.clock.setTimeout(() => {
-      this.background((async () => {
-        if (!this.ticksLoaded) await this.loadTicks();
-        await this.readLimits();
-        this.schedule();
-      })());
+      this.background(
+        (async () => {
+          if (!this.ticksLoaded) await this.loadTicks();
+          await this.readLimits();
+          this.schedule();
+        })(),
+      );
     }, this.deps.refreshMs);
   }
 
@@ -116,7 +118,10 @@ export class MetadataFeed {
     try {
       instruments = await source.instruments();
     } catch (e) {
-      if (!this.stopped && !this.ticksFailed) log?.warn(`markets could not be read (${errorMessage(e)}): the platform catalog's ticks and decimals are checked until they are; retrying every ${this.deps.refreshMs / 1000} s`);
+      if (!this.stopped && !this.ticksFailed)
+        log?.warn(
+          `markets could not be read (${errorMessage(e)}): the platform catalog's ticks and decimals are checked until they are; retrying every ${this.deps.refreshMs / 1000} s`,
+        );
       this.ticksFailed = true;
       return;
     }
@@ -154,7 +159,10 @@ export class MetadataFeed {
       rows = await source.transferLimits();
     } catch (e) {
       if (this.stopped) return;
-      const keeping = book.lastReadAt !== undefined ? `keeping the limits read at ${new Date(book.lastReadAt).toISOString()}` : 'no limits known yet: transfers are left to the venue\'s own limits';
+      const keeping =
+        book.lastReadAt !== undefined
+          ? `keeping the limits read at ${new Date(book.lastReadAt).toISOString()}`
+          : "no limits known yet: transfers are left to the venue's own limits";
       if (!this.failing) log?.warn(`transfer limits could not be read (${errorMessage(e)}): ${keeping}`);
       else log?.debug(`transfer limits still unreadable (${errorMessage(e)})`);
       this.failing = true;
@@ -171,8 +179,11 @@ export class MetadataFeed {
       const limit = unsigned(r.limit);
       const period = r.periodSeconds === undefined ? undefined : Number(r.periodSeconds);
       readings.push({
-        limitAsset: r.limitAsset, remaining, perTransaction: period === 0,
-        ...(limit !== undefined && { limit }), ...(period !== undefined && Number.isFinite(period) && { periodSeconds: period }),
+        limitAsset: r.limitAsset,
+        remaining,
+        perTransaction: period === 0,
+        ...(limit !== undefined && { limit }),
+        ...(period !== undefined && Number.isFinite(period) && { periodSeconds: period }),
       });
       const windowMs = Number(r.periodSeconds) * 1000;
       if (Number.isFinite(windowMs) && windowMs > this.longestWindowMs) this.longestWindowMs = windowMs;

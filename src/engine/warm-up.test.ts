@@ -32,7 +32,10 @@ describe('warm-up history for a live run', () => {
     const clock = new TestClock(0);
     const warnings: string[] = [];
     const source = failing(2);
-    const out = await settle(clock, warmUpWithRetry(source, ['BTCUSD'], 60, clock, { warn: (m: string) => void warnings.push(m) } as never));
+    const out = await settle(
+      clock,
+      warmUpWithRetry(source, ['BTCUSD'], 60, clock, { warn: (m: string) => void warnings.push(m) } as never),
+    );
     expect(out).toEqual(history);
     expect(source.calls).toBe(3);
     expect(warnings).toHaveLength(2);
@@ -43,7 +46,10 @@ describe('warm-up history for a live run', () => {
     const clock = new TestClock(0);
     const warnings: string[] = [];
     const source = failing(10);
-    const out = await settle(clock, warmUpWithRetry(source, ['BTCUSD'], 60, clock, { warn: (m: string) => void warnings.push(m) } as never));
+    const out = await settle(
+      clock,
+      warmUpWithRetry(source, ['BTCUSD'], 60, clock, { warn: (m: string) => void warnings.push(m) } as never),
+    );
     expect(out).toEqual([]);
     expect(source.calls).toBe(3);
     expect(warnings.at(-1)).toMatch(/starting without it; indicators warm up on live prices/);
@@ -52,7 +58,9 @@ describe('warm-up history for a live run', () => {
   it('does not retry a bad setting', async () => {
     const clock = new TestClock(0);
     const source = failing(10, () => new InputError('points', 'expected an integer from 0 to 1000 (streams.warmup_points), got -1'));
-    await expect(warmUpWithRetry(source, ['BTCUSD'], -1, clock, { warn: () => undefined } as never)).rejects.toThrow(/streams.warmup_points/);
+    await expect(warmUpWithRetry(source, ['BTCUSD'], -1, clock, { warn: () => undefined } as never)).rejects.toThrow(
+      /streams.warmup_points/,
+    );
     expect(source.calls).toBe(1);
   });
 });
@@ -62,7 +70,12 @@ describe('warmUpPointsFor', () => {
     expect(warmUpPointsFor(200, [])).toEqual({ points: 200 });
     // 10 closed 15m bars and the one open now: 165 minutes, under the configured 200
     expect(warmUpPointsFor(200, [{ market: 'BTCUSD', timeframe: '15m', history: 10 }])).toEqual({ points: 200 });
-    expect(warmUpPointsFor(200, [{ market: 'BTCUSD', timeframe: '5m', history: 10 }, { market: 'BTCUSD', timeframe: '1h', history: 12 }])).toEqual({ points: 780 });
+    expect(
+      warmUpPointsFor(200, [
+        { market: 'BTCUSD', timeframe: '5m', history: 10 },
+        { market: 'BTCUSD', timeframe: '1h', history: 12 },
+      ]),
+    ).toEqual({ points: 780 });
     const capped = warmUpPointsFor(200, [{ market: 'BTCUSD', timeframe: '4h', history: 30 }]);
     expect(capped.points).toBe(MAX_WARM_UP_PRICES);
     expect(capped.short).toMatch(/about 4 of the 30 4h bars of BTCUSD fill from history, the rest from live data/);

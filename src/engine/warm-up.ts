@@ -28,7 +28,9 @@ export async function warmUpWithRetry(
       if (e instanceof InputError) throw e;
       const why = errorMessage(e);
       if (attempt >= WARM_UP_ATTEMPTS) {
-        log.warn(`warm-up history could not be loaded (${attempt} attempts, last: ${why}): starting without it; indicators warm up on live prices`);
+        log.warn(
+          `warm-up history could not be loaded (${attempt} attempts, last: ${why}): starting without it; indicators warm up on live prices`,
+        );
         return [];
       }
       log.warn(`warm-up history could not be loaded (${why}): trying again (attempt ${attempt + 1} of ${WARM_UP_ATTEMPTS})`);
@@ -52,7 +54,7 @@ export function warmUpPointsFor(configured: number, needs: readonly BarNeed[], i
   let longest: BarNeed | undefined;
   for (const n of needs) {
     const tf = parseTimeframe(n.timeframe);
-    const want = Math.ceil(((n.history ?? DEFAULT_BAR_CAPACITY) + 1) * tf.ms / incrementMs);
+    const want = Math.ceil((((n.history ?? DEFAULT_BAR_CAPACITY) + 1) * tf.ms) / incrementMs);
     if (want > points) {
       points = want;
       longest = n;
@@ -60,5 +62,8 @@ export function warmUpPointsFor(configured: number, needs: readonly BarNeed[], i
   }
   if (points <= MAX_WARM_UP_PRICES) return { points };
   const bars = Math.floor((MAX_WARM_UP_PRICES * incrementMs) / parseTimeframe(longest!.timeframe).ms);
-  return { points: MAX_WARM_UP_PRICES, short: `the warm-up loads at most ${MAX_WARM_UP_PRICES} historical prices (1 a minute): about ${bars} of the ${longest!.history ?? DEFAULT_BAR_CAPACITY} ${longest!.timeframe} bars of ${longest!.market} fill from history, the rest from live data` };
+  return {
+    points: MAX_WARM_UP_PRICES,
+    short: `the warm-up loads at most ${MAX_WARM_UP_PRICES} historical prices (1 a minute): about ${bars} of the ${longest!.history ?? DEFAULT_BAR_CAPACITY} ${longest!.timeframe} bars of ${longest!.market} fill from history, the rest from live data`,
+  };
 }

@@ -23,7 +23,9 @@ describe('crashHookFrom', () => {
 
   it('refuses a value that names no step, naming the variable and the steps', () => {
     expect(() => crashHookFrom('order-snet')).toThrow(InputError);
-    expect(() => crashHookFrom('order-snet')).toThrow(/TRADELOOP_TEST_CRASH_AT: "order-snet" is not a crash step: use one of intent-journaled, order-sent/);
+    expect(() => crashHookFrom('order-snet')).toThrow(
+      /TRADELOOP_TEST_CRASH_AT: "order-snet" is not a crash step: use one of intent-journaled, order-sent/,
+    );
   });
 });
 
@@ -44,7 +46,16 @@ describe('the executors call the crash hook of their context', () => {
     };
     return { clock, venue, journal, reports, seen, orders: new OrderExecutor(ctx), fills: new FillTracker(ctx, clock.now() - 60_000) };
   }
-  const buy: Intent = { kind: 'place-order', intentId: 'o-1', strategy: 't', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '100' };
+  const buy: Intent = {
+    kind: 'place-order',
+    intentId: 'o-1',
+    strategy: 't',
+    market: 'BTCUSD',
+    side: 'BUY',
+    type: 'LIMIT',
+    baseAmount: '1',
+    price: '100',
+  };
 
   it('at every step of placing, filling and cancelling an order, in order, with the journal as the step describes', async () => {
     const s = setup();

@@ -28,10 +28,17 @@ export const CRASH_AT_VARIABLE = 'TRADELOOP_TEST_CRASH_AT';
  * A value that names no step is refused rather than ignored: a crash test that never crashes
  * would pass for the wrong reason.
  */
-export function crashHookFrom(value: string | undefined, kill: () => void = () => process.kill(process.pid, 'SIGKILL')): CrashHook | undefined {
+export function crashHookFrom(
+  value: string | undefined,
+  kill: () => void = () => process.kill(process.pid, 'SIGKILL'),
+): CrashHook | undefined {
   if (value === undefined || value === '') return undefined;
   const at = CRASH_STEPS.find((s) => s === value);
-  if (!at) throw new InputError(CRASH_AT_VARIABLE, `${JSON.stringify(value)} is not a crash step: use one of ${CRASH_STEPS.join(', ')}, or unset it`);
+  if (!at)
+    throw new InputError(
+      CRASH_AT_VARIABLE,
+      `${JSON.stringify(value)} is not a crash step: use one of ${CRASH_STEPS.join(', ')}, or unset it`,
+    );
   return (step) => {
     if (step === at) kill();
   };

@@ -68,7 +68,13 @@ export function awaitLanding(ctx: ExecContext, refId: string, until: number, wha
 export function lookupFailed(ctx: ExecContext, refId: string, e: unknown, withCode = false): void {
   const { journal, clock } = ctx;
   const was = journal.get(refId)?.state;
-  journal.update(refId, clock.now(), 'unresolved', { message: errorMessage(e) }, { type: 'lookup-failed', data: { ...(withCode && { code: errorCode(e) }), message: errorMessage(e) } });
+  journal.update(
+    refId,
+    clock.now(),
+    'unresolved',
+    { message: errorMessage(e) },
+    { type: 'lookup-failed', data: { ...(withCode && { code: errorCode(e) }), message: errorMessage(e) } },
+  );
   if (was !== 'unresolved') ctx.emit({ kind: 'unresolved', refId, message: errorMessage(e), at: clock.now() });
 }
 
@@ -88,5 +94,7 @@ export function errorMessage(e: unknown): string {
 }
 
 export function errorCode(e: unknown): string {
-  return typeof e === 'object' && e !== null && 'code' in e && typeof (e as { code: unknown }).code === 'string' ? (e as { code: string }).code : 'ERROR';
+  return typeof e === 'object' && e !== null && 'code' in e && typeof (e as { code: unknown }).code === 'string'
+    ? (e as { code: string }).code
+    : 'ERROR';
 }

@@ -33,7 +33,16 @@ function setup(file = join(mkdtempSync(join(tmpdir(), 'tradeloop-journal-')), 'j
 
 let n = 0;
 function buy(): Extract<Intent, { kind: 'place-order' }> {
-  return { kind: 'place-order', intentId: `ref-${++n}`, strategy: 't', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '100' };
+  return {
+    kind: 'place-order',
+    intentId: `ref-${++n}`,
+    strategy: 't',
+    market: 'BTCUSD',
+    side: 'BUY',
+    type: 'LIMIT',
+    baseAmount: '1',
+    price: '100',
+  };
 }
 
 function journalApproved(s: ReturnType<typeof setup>, intent: Intent): void {
@@ -197,7 +206,12 @@ describe('Reconciler', () => {
     const reports: ExecReport[] = [];
     const ctx = { venue: first.venue, journal, clock: first.clock, emit: (r: ExecReport) => reports.push(r) };
     const orders = new OrderExecutor(ctx);
-    const rec = new Reconciler(ctx, { orders, quotes: new QuoteExecutor(ctx), transfers: new TransferExecutor(ctx), fills: new FillTracker(ctx, first.clock.now() - 60_000) });
+    const rec = new Reconciler(ctx, {
+      orders,
+      quotes: new QuoteExecutor(ctx),
+      transfers: new TransferExecutor(ctx),
+      fills: new FillTracker(ctx, first.clock.now() - 60_000),
+    });
     const result = await rec.reconcile();
     expect(result.agreed).toBe(true);
     expect(journal.get(sent.intentId)).toMatchObject({ state: 'done', status: 'FILLED', venueId: orderId });
@@ -240,7 +254,15 @@ describe('Journal', () => {
 describe('TransferExecutor', () => {
   it('resolves a lost transfer response by ref_id with one transfer', async () => {
     const s = setup();
-    const t: Intent = { kind: 'transfer', intentId: 'tr-1', strategy: 't', asset: 'USD', amount: '5', fromProfileId: 'a', toProfileId: 'b' };
+    const t: Intent = {
+      kind: 'transfer',
+      intentId: 'tr-1',
+      strategy: 't',
+      asset: 'USD',
+      amount: '5',
+      fromProfileId: 'a',
+      toProfileId: 'b',
+    };
     journalApproved(s, t);
     s.venue.inject('transfer', 'unknown-after-commit');
     await s.transfers.transfer(t);

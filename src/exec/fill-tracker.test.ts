@@ -19,7 +19,16 @@ function setup() {
 type Setup = ReturnType<typeof setup>;
 
 function buy(refId: string): Extract<Intent, { kind: 'place-order' }> {
-  return { kind: 'place-order', intentId: refId, strategy: 't', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '100' };
+  return {
+    kind: 'place-order',
+    intentId: refId,
+    strategy: 't',
+    market: 'BTCUSD',
+    side: 'BUY',
+    type: 'LIMIT',
+    baseAmount: '1',
+    price: '100',
+  };
 }
 
 /**
@@ -30,7 +39,17 @@ function buy(refId: string): Extract<Intent, { kind: 'place-order' }> {
 function reissued(s: Setup, refId: string, orderId: string, venueRef: string): void {
   s.journal.recordDecision({ kind: 'approve', intent: buy(refId), at: s.clock.now() });
   s.journal.update(refId, s.clock.now(), 'open', { venueId: orderId, status: 'OPEN', amountFilled: '0' }, { type: 'response' });
-  s.venue.orders.set(orderId, { orderId, refId: venueRef, market: 'BTCUSD', side: 'BUY', type: 'LIMIT', status: 'OPEN', baseAmount: new D('1'), price: new D('100'), amountFilled: new D('0') });
+  s.venue.orders.set(orderId, {
+    orderId,
+    refId: venueRef,
+    market: 'BTCUSD',
+    side: 'BUY',
+    type: 'LIMIT',
+    status: 'OPEN',
+    baseAmount: new D('1'),
+    price: new D('100'),
+    amountFilled: new D('0'),
+  });
 }
 
 describe('FillTracker attributes a fill by the ref_id the venue gives its order', () => {
@@ -77,25 +96,31 @@ describe('FillTracker attributes a fill by the ref_id the venue gives its order'
     expect(s.journal.fills({ refId: 'old-1' })).toHaveLength(1);
   });
 
-  it.each([['SQLite', () => new Journal(':memory:')], ['memory', () => new MemoryJournal()]])('a fill after a cancel of its order is journaled under the order, not the cancel that carries the same venue id (%s journal)', async (_, make) => {
-    const s = setup();
-    const journal = make();
-    const ctx = { ...s.ctx, journal };
-    const orders = new OrderExecutor(ctx);
-    const fills = new FillTracker(ctx, s.clock.now() - 60_000);
-    const i = buy('ref-1');
-    journal.recordDecision({ kind: 'approve', intent: i, at: s.clock.now() });
-    await orders.place(i);
-    const orderId = journal.get('ref-1')?.venueId as string;
-    fills.confirm(orderId, 'ref-1');
-    const cancel: Intent = { kind: 'cancel-order', intentId: 'ref-2', strategy: 't', orderRefId: 'ref-1' };
-    journal.recordDecision({ kind: 'approve', intent: cancel, at: s.clock.now() });
-    s.venue.fill(orderId, '0.4', '100');
-    await orders.cancel(cancel);
-    expect(journal.get('ref-2')?.venueId).toBe(orderId);
-    expect(fills.ingest(s.venue.fills)).toBe(1);
-    expect(journal.fills().map((f) => f.refId)).toEqual(['ref-1']);
-  });
+  it.each([
+    ['SQLite', () => new Journal(':memory:')],
+    ['memory', () => new MemoryJournal()],
+  ])(
+    'a fill after a cancel of its order is journaled under the order, not the cancel that carries the same venue id (%s journal)',
+    async (_, make) => {
+      const s = setup();
+      const journal = make();
+      const ctx = { ...s.ctx, journal };
+      const orders = new OrderExecutor(ctx);
+      const fills = new FillTracker(ctx, s.clock.now() - 60_000);
+      const i = buy('ref-1');
+      journal.recordDecision({ kind: 'approve', intent: i, at: s.clock.now() });
+      await orders.place(i);
+      const orderId = journal.get('ref-1')?.venueId as string;
+      fills.confirm(orderId, 'ref-1');
+      const cancel: Intent = { kind: 'cancel-order', intentId: 'ref-2', strategy: 't', orderRefId: 'ref-1' };
+      journal.recordDecision({ kind: 'approve', intent: cancel, at: s.clock.now() });
+      s.venue.fill(orderId, '0.4', '100');
+      await orders.cancel(cancel);
+      expect(journal.get('ref-2')?.venueId).toBe(orderId);
+      expect(fills.ingest(s.venue.fills)).toBe(1);
+      expect(journal.fills().map((f) => f.refId)).toEqual(['ref-1']);
+    },
+  );
 });
 
 describe('FillTracker tells on each fill whether its order is done', () => {
@@ -103,7 +128,16 @@ describe('FillTracker tells on each fill whether its order is done', () => {
   function journaled(s: Setup, refId: string, orderId: string, state: 'open' | 'done', status: string, amountFilled: string): void {
     s.journal.recordDecision({ kind: 'approve', intent: { ...buy(refId), type: 'MARKET', price: undefined }, at: s.clock.now() });
     s.journal.update(refId, s.clock.now(), state, { venueId: orderId, status, amountFilled }, { type: 'response' });
-    s.venue.orders.set(orderId, { orderId, refId, market: 'BTCUSD', side: 'BUY', type: 'MARKET', status: 'OPEN', quoteAmount: new D('100'), amountFilled: new D('0') });
+    s.venue.orders.set(orderId, {
+      orderId,
+      refId,
+      market: 'BTCUSD',
+      side: 'BUY',
+      type: 'MARKET',
+      status: 'OPEN',
+      quoteAmount: new D('100'),
+      amountFilled: new D('0'),
+    });
     s.fills.confirm(orderId, refId);
   }
 

@@ -170,7 +170,10 @@ export class FillTracker {
     if (this.refused.has(f.fillId)) return;
     this.refused.add(f.fillId);
     if (this.refused.size > MAX_HELD) this.refused.delete(this.refused.keys().next().value as string);
-    this.ctx.log?.error({ fillId: f.fillId, orderId: f.orderId, venueRef, journalRef }, `fill ${f.fillId} of order ${f.orderId} not journaled: the venue gives that order ref_id ${venueRef}, the journal holds ${f.orderId} for ${journalRef}`);
+    this.ctx.log?.error(
+      { fillId: f.fillId, orderId: f.orderId, venueRef, journalRef },
+      `fill ${f.fillId} of order ${f.orderId} not journaled: the venue gives that order ref_id ${venueRef}, the journal holds ${f.orderId} for ${journalRef}`,
+    );
   }
 
   /**

@@ -11,7 +11,13 @@ function file(): string {
   return join(mkdtempSync(join(tmpdir(), 'tradeloop-jfaults-')), 'journal.sqlite');
 }
 
-const denial = (id: string): Decision => ({ kind: 'deny', at: 1, intent: { kind: 'cancel-order', intentId: id, strategy: 's', orderRefId: 'x' }, reason: { code: 'HALTED', message: 'halted', details: {} } }) as Decision;
+const denial = (id: string): Decision =>
+  ({
+    kind: 'deny',
+    at: 1,
+    intent: { kind: 'cancel-order', intentId: id, strategy: 's', orderRefId: 'x' },
+    reason: { code: 'HALTED', message: 'halted', details: {} },
+  }) as Decision;
 
 describe('journal write failures', () => {
   it('a journal whose file may no longer grow fails with SQLITE_FULL, and its listeners hear the first failure once', () => {
@@ -44,10 +50,12 @@ describe('journal write failures', () => {
     j.close();
   });
 
-  it('only SQLite\'s own errors about the file count as failures of the journal', () => {
+  it("only SQLite's own errors about the file count as failures of the journal", () => {
     expect(isJournalFileFailure(Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR_WRITE' }))).toBe(true);
     expect(isJournalFileFailure(Object.assign(new Error('attempt to write a readonly database'), { code: 'SQLITE_READONLY' }))).toBe(true);
-    expect(isJournalFileFailure(Object.assign(new Error('UNIQUE constraint failed'), { code: 'SQLITE_CONSTRAINT_PRIMARYKEY' }))).toBe(false);
+    expect(isJournalFileFailure(Object.assign(new Error('UNIQUE constraint failed'), { code: 'SQLITE_CONSTRAINT_PRIMARYKEY' }))).toBe(
+      false,
+    );
     expect(isJournalFileFailure(new TypeError('x is undefined'))).toBe(false);
   });
 
@@ -66,7 +74,9 @@ describe('the writer lock of a journal reached by another name', () => {
     symlinkSync(real, alias);
     expect(lockFileOf(alias)).toBe(`${real}.lock`);
     const held = lockJournal(real);
-    expect(() => lockJournal(alias)).toThrow(new RegExp(`is in use by another running bot \\(its writer lock ${real.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\.lock is held\\)`));
+    expect(() => lockJournal(alias)).toThrow(
+      new RegExp(`is in use by another running bot \\(its writer lock ${real.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\.lock is held\\)`),
+    );
     held.release();
     lockJournal(alias).release();
   });

@@ -32,7 +32,9 @@ export function journalWriteFailure(e: unknown, operation: string): JournalWrite
 }
 
 function codeOf(e: unknown): string {
-  return typeof e === 'object' && e !== null && 'code' in e && typeof (e as { code: unknown }).code === 'string' ? (e as { code: string }).code : '';
+  return typeof e === 'object' && e !== null && 'code' in e && typeof (e as { code: unknown }).code === 'string'
+    ? (e as { code: string }).code
+    : '';
 }
 
 /** The environment variable the run command reads once to cap its journal's growth (TEST-ONLY). */
@@ -48,6 +50,10 @@ export const JOURNAL_FULL_AFTER_VARIABLE = 'TRADELOOP_TEST_JOURNAL_FULL_AFTER';
 export function journalFullAfterFrom(value: string | undefined): number | undefined {
   if (value === undefined || value === '') return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new InputError(JOURNAL_FULL_AFTER_VARIABLE, `${JSON.stringify(value)} is not a whole number of journal writes: give one, e.g. 40, or unset it`);
+  if (!Number.isInteger(n) || n < 0)
+    throw new InputError(
+      JOURNAL_FULL_AFTER_VARIABLE,
+      `${JSON.stringify(value)} is not a whole number of journal writes: give one, e.g. 40, or unset it`,
+    );
   return n;
 }

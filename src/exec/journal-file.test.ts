@@ -16,7 +16,9 @@ describe('checkJournalFile', () => {
     const j = new MemoryJournal();
     checkJournalFile(j, original);
     const copy = { path: '/bots/copy/journal.sqlite', dev: '2049', ino: '2002' };
-    expect(() => checkJournalFile(j, copy)).toThrow(/journal\.path: \/bots\/copy\/journal\.sqlite is a copy of the journal made in \/bots\/a\/journal\.sqlite.*tradeloop run --journal-moved/);
+    expect(() => checkJournalFile(j, copy)).toThrow(
+      /journal\.path: \/bots\/copy\/journal\.sqlite is a copy of the journal made in \/bots\/a\/journal\.sqlite.*tradeloop run --journal-moved/,
+    );
     expect(checkJournalFile(j, copy, true)).toBe('rebound');
     expect(checkJournalFile(j, copy)).toBe('same');
     expect(() => checkJournalFile(j, original)).toThrow(/is a copy of the journal made in \/bots\/copy/);

@@ -18,7 +18,11 @@ const META_KEY = 'file';
  * is really gone (a move to another disk, a restore from backup), `moved` rebinds it to this file.
  * Returns what happened, for the log.
  */
-export function checkJournalFile(journal: Pick<JournalStore, 'getMeta' | 'setMeta'>, file: JournalFileIdentity, moved = false): 'bound' | 'same' | 'rebound' {
+export function checkJournalFile(
+  journal: Pick<JournalStore, 'getMeta' | 'setMeta'>,
+  file: JournalFileIdentity,
+  moved = false,
+): 'bound' | 'same' | 'rebound' {
   const raw = journal.getMeta(META_KEY);
   const bound = raw === undefined ? undefined : parse(raw);
   if (bound !== undefined && bound.dev === file.dev && bound.ino === file.ino) {
@@ -26,7 +30,10 @@ export function checkJournalFile(journal: Pick<JournalStore, 'getMeta' | 'setMet
     return 'same';
   }
   if (bound !== undefined && !moved) {
-    throw new InputError('journal.path', `${file.path} is a copy of the journal made in ${bound.path} (another file on disk): two copies of one journal issue the same ref_ids, so trade from the original only; if the original is gone (moved to another disk, restored from a backup), start once with tradeloop run --journal-moved`);
+    throw new InputError(
+      'journal.path',
+      `${file.path} is a copy of the journal made in ${bound.path} (another file on disk): two copies of one journal issue the same ref_ids, so trade from the original only; if the original is gone (moved to another disk, restored from a backup), start once with tradeloop run --journal-moved`,
+    );
   }
   journal.setMeta(META_KEY, JSON.stringify(file));
   return bound === undefined ? 'bound' : 'rebound';
@@ -35,7 +42,9 @@ export function checkJournalFile(journal: Pick<JournalStore, 'getMeta' | 'setMet
 function parse(raw: string): JournalFileIdentity | undefined {
   try {
     const v = JSON.parse(raw) as Partial<JournalFileIdentity>;
-    return typeof v.path === 'string' && typeof v.dev === 'string' && typeof v.ino === 'string' ? { path: v.path, dev: v.dev, ino: v.ino } : undefined;
+    return typeof v.path === 'string' && typeof v.dev === 'string' && typeof v.ino === 'string'
+      ? { path: v.path, dev: v.dev, ino: v.ino }
+      : undefined;
   } catch {
     return undefined;
   }

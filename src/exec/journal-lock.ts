@@ -54,7 +54,10 @@ export function lockJournal(journalPath: string): JournalLock {
   const links = linksOf(file.slice(0, -'.lock'.length));
   if (links > 1) {
     release();
-    throw new InputError('journal.path', `${journalPath} is one of ${links} names of one journal file (hard links): its writer lock ${file} is taken by name, so a bot on another name would write the same journal beside this one; remove the other name (find it with: find / -xdev -samefile ${journalPath}), or copy the journal to a file of its own and start once with --journal-moved`);
+    throw new InputError(
+      'journal.path',
+      `${journalPath} is one of ${links} names of one journal file (hard links): its writer lock ${file} is taken by name, so a bot on another name would write the same journal beside this one; remove the other name (find it with: find / -xdev -samefile ${journalPath}), or copy the journal to a file of its own and start once with --journal-moved`,
+    );
   }
   return { file, release };
 }
@@ -98,8 +101,14 @@ function linksOf(path: string): number {
 function lockRefusal(journalPath: string, file: string, e: unknown): InputError {
   const code = typeof e === 'object' && e !== null && 'code' in e ? String((e as { code: unknown }).code) : '';
   if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
-    return new InputError('journal.path', `${journalPath} is in use by another running bot (its writer lock ${file} is held): a journal has one writer, so stop that bot first, or give this one its own journal.path (tradeloop orders and trades can read the journal meanwhile)`);
+    return new InputError(
+      'journal.path',
+      `${journalPath} is in use by another running bot (its writer lock ${file} is held): a journal has one writer, so stop that bot first, or give this one its own journal.path (tradeloop orders and trades can read the journal meanwhile)`,
+    );
   }
   const why = e instanceof Error ? e.message : String(e);
-  return new InputError('journal.path', `cannot take the writer lock ${file} of ${journalPath} (${why}): make its folder writable, or point journal.path elsewhere`);
+  return new InputError(
+    'journal.path',
+    `cannot take the writer lock ${file} of ${journalPath} (${why}): make its folder writable, or point journal.path elsewhere`,
+  );
 }

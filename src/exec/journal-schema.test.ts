@@ -12,7 +12,16 @@ import type { Decision, Intent } from '../core/index.js';
 import { Journal } from './journal.js';
 import { JOURNAL_DDL } from './journal-schema.js';
 
-const intent = (id: string): Intent => ({ kind: 'place-order', intentId: id, strategy: 's', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.001', price: '60000' });
+const intent = (id: string): Intent => ({
+  kind: 'place-order',
+  intentId: id,
+  strategy: 's',
+  market: 'BTCUSD',
+  side: 'BUY',
+  type: 'LIMIT',
+  baseAmount: '0.001',
+  price: '60000',
+});
 const approve = (id: string): Decision => ({ kind: 'approve', intent: intent(id), at: 1 }) as Decision;
 
 function exercise(journal: Journal): void {
@@ -36,7 +45,9 @@ describe('journal venue-id index', () => {
     const plan = db.prepare('EXPLAIN QUERY PLAN SELECT * FROM intents WHERE venue_id = ?').all('o-1') as Array<{ detail: string }>;
     expect(plan.map((p) => p.detail).join(' ')).toMatch(/USING INDEX intents_venue/);
     // an intent not yet named by the venue has no entry in it
-    const entries = db.prepare('SELECT count(*) AS n FROM intents INDEXED BY intents_venue WHERE venue_id IS NOT NULL').get() as { n: number };
+    const entries = db.prepare('SELECT count(*) AS n FROM intents INDEXED BY intents_venue WHERE venue_id IS NOT NULL').get() as {
+      n: number;
+    };
     expect(entries.n).toBe(1);
     db.close();
   });

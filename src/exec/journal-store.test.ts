@@ -7,7 +7,16 @@ import type { JournalStore } from './journal-store.js';
 import { MemoryJournal } from './memory-journal.js';
 import { OrderExecutor } from './order-executor.js';
 
-const order = (id: string, _at: number): Intent => ({ kind: 'place-order', intentId: id, strategy: 's', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '100' });
+const order = (id: string, _at: number): Intent => ({
+  kind: 'place-order',
+  intentId: id,
+  strategy: 's',
+  market: 'BTCUSD',
+  side: 'BUY',
+  type: 'LIMIT',
+  baseAmount: '1',
+  price: '100',
+});
 
 /** The same script on a journal; returns everything it can read back. */
 function script(j: JournalStore): unknown {
@@ -17,8 +26,30 @@ function script(j: JournalStore): unknown {
   j.recordDecision({ kind: 'deny', intent: order('a-3', 4), at: 4, reason: { code: 'RATE', message: 'slow down', details: { count: 3 } } });
   j.update('a-1', 5, 'open', { venueId: 'v-1', status: 'OPEN' }, { type: 'response', data: { status: 'OPEN' } });
   j.update('a-1', 6, 'done', { status: 'FILLED', amountFilled: '1', averagePrice: '100' }, { type: 'status' });
-  const first = j.recordFill({ fillId: 'f-1', refId: 'a-1', orderId: 'v-1', market: 'BTCUSD', side: 'BUY', amount: '1', price: '100', commission: '0.1', commissionAsset: 'USD', at: 6 });
-  const again = j.recordFill({ fillId: 'f-1', refId: 'a-1', orderId: 'v-1', market: 'BTCUSD', side: 'BUY', amount: '1', price: '100', commission: '0.1', commissionAsset: 'USD', at: 6 });
+  const first = j.recordFill({
+    fillId: 'f-1',
+    refId: 'a-1',
+    orderId: 'v-1',
+    market: 'BTCUSD',
+    side: 'BUY',
+    amount: '1',
+    price: '100',
+    commission: '0.1',
+    commissionAsset: 'USD',
+    at: 6,
+  });
+  const again = j.recordFill({
+    fillId: 'f-1',
+    refId: 'a-1',
+    orderId: 'v-1',
+    market: 'BTCUSD',
+    side: 'BUY',
+    amount: '1',
+    price: '100',
+    commission: '0.1',
+    commissionAsset: 'USD',
+    at: 6,
+  });
   j.update('a-2', 7, 'unresolved', { message: 'lookup failed' }, { type: 'lookup-failed' });
   return {
     first,
@@ -55,7 +86,18 @@ describe('journal stores', () => {
 });
 
 describe('MemoryJournal with a window of finished intents', () => {
-  const fill = (fillId: string, refId: string) => ({ fillId, refId, orderId: `v-${refId}`, market: 'BTCUSD', side: 'BUY' as const, amount: '1', price: '100', commission: '0.1', commissionAsset: 'USD', at: 1 });
+  const fill = (fillId: string, refId: string) => ({
+    fillId,
+    refId,
+    orderId: `v-${refId}`,
+    market: 'BTCUSD',
+    side: 'BUY' as const,
+    amount: '1',
+    price: '100',
+    commission: '0.1',
+    commissionAsset: 'USD',
+    at: 1,
+  });
 
   /** Five orders placed and filled in turn, one denial, and one order left open throughout. */
   function run(j: MemoryJournal): void {
@@ -74,7 +116,12 @@ describe('MemoryJournal with a window of finished intents', () => {
     const j = new MemoryJournal({ keepFinished: 2 });
     run(j);
     j.forgetFinished();
-    expect(j.intents().map((r) => r.refId).sort()).toEqual(['d-6', 'o-5', 'open']);
+    expect(
+      j
+        .intents()
+        .map((r) => r.refId)
+        .sort(),
+    ).toEqual(['d-6', 'o-5', 'open']);
     expect(j.active().map((r) => r.refId)).toEqual(['open']);
     expect(j.fills().map((f) => f.fillId)).toEqual(['f-5']);
     expect([j.get('o-1'), j.byVenueId('v-o-1'), j.events('o-1')]).toEqual([undefined, undefined, []]);
@@ -97,7 +144,14 @@ describe('MemoryJournal with a window of finished intents', () => {
     const cancel: Intent = { kind: 'cancel-order', intentId: 'c-1', strategy: 's', orderRefId: 'o-1' };
     journal.recordDecision({ kind: 'approve', intent: cancel, at: 10 });
     await orders.cancel(cancel);
-    expect(reports).toEqual([expect.objectContaining({ kind: 'rejected', refId: 'c-1', code: 'NOT_CANCELLABLE', message: 'cannot cancel o-1: order already closed' })]);
+    expect(reports).toEqual([
+      expect.objectContaining({
+        kind: 'rejected',
+        refId: 'c-1',
+        code: 'NOT_CANCELLABLE',
+        message: 'cannot cancel o-1: order already closed',
+      }),
+    ]);
   });
 
   it('keeps everything by default, and refuses a window below one', () => {

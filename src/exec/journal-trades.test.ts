@@ -3,7 +3,15 @@ import { Rng } from '../core/index.js';
 import { positionsFromFills, tradesFromFills, type StrategyFill } from './journal-trades.js';
 
 let n = 0;
-function fill(strategy: string, side: 'BUY' | 'SELL', amount: string, price: string, commission = '0', at = ++n * 1000, market = 'BTCUSD'): StrategyFill {
+function fill(
+  strategy: string,
+  side: 'BUY' | 'SELL',
+  amount: string,
+  price: string,
+  commission = '0',
+  at = ++n * 1000,
+  market = 'BTCUSD',
+): StrategyFill {
   return { strategy, refId: `r-${n}`, market, side, amount, price, commission, commissionAsset: 'USD', at };
 }
 
@@ -17,9 +25,21 @@ describe('round trips and positions from journal fills', () => {
     ]);
     // spent 50 + 55 + 0.2 = 105.2; received 48 - 0.05 + 54 - 0.05 = 101.9
     expect(roundTrips).toEqual([
-      expect.objectContaining({ strategy: 'a', market: 'BTCUSD', quantity: '1', open: '0', entryPrice: '105', exitPrice: '102', pnl: '-3.3', fees: '0.3', fills: 4 }),
+      expect.objectContaining({
+        strategy: 'a',
+        market: 'BTCUSD',
+        quantity: '1',
+        open: '0',
+        entryPrice: '105',
+        exitPrice: '102',
+        pnl: '-3.3',
+        fees: '0.3',
+        fills: 4,
+      }),
     ]);
-    expect(positions).toEqual([expect.objectContaining({ strategy: 'a', position: '0', costBasis: '0', realizedPnl: '-3.3', fees: '0.3', roundTrips: 1, wins: 0 })]);
+    expect(positions).toEqual([
+      expect.objectContaining({ strategy: 'a', position: '0', costBasis: '0', realizedPnl: '-3.3', fees: '0.3', roundTrips: 1, wins: 0 }),
+    ]);
     expect(positions[0]!.averageCost).toBeUndefined();
   });
 
@@ -36,7 +56,13 @@ describe('round trips and positions from journal fills', () => {
       // a: cost 202 for 2, half sold at 150: realized 150 - 101
       ['a', 'open', '49'],
     ]);
-    expect(positions.find((p) => p.strategy === 'a')).toMatchObject({ position: '1', averageCost: '101', costBasis: '101', realizedPnl: '49', roundTrips: 0 });
+    expect(positions.find((p) => p.strategy === 'a')).toMatchObject({
+      position: '1',
+      averageCost: '101',
+      costBasis: '101',
+      realizedPnl: '49',
+      roundTrips: 0,
+    });
     expect(positions.find((p) => p.strategy === 'b')).toMatchObject({ position: '0', realizedPnl: '30', roundTrips: 1, wins: 1 });
   });
 
@@ -50,7 +76,15 @@ describe('round trips and positions from journal fills', () => {
     const fills: StrategyFill[] = [];
     for (let i = 0; i < 400; i++) {
       const strategy = rng.next() < 0.5 ? 'a' : 'b';
-      const f = fill(strategy, rng.next() < 0.5 ? 'BUY' : 'SELL', (rng.next() * 2).toFixed(3), (90 + rng.next() * 20).toFixed(2), (rng.next() * 0.2).toFixed(4), undefined, rng.next() < 0.5 ? 'BTCUSD' : 'ETHUSD');
+      const f = fill(
+        strategy,
+        rng.next() < 0.5 ? 'BUY' : 'SELL',
+        (rng.next() * 2).toFixed(3),
+        (90 + rng.next() * 20).toFixed(2),
+        (rng.next() * 0.2).toFixed(4),
+        undefined,
+        rng.next() < 0.5 ? 'BTCUSD' : 'ETHUSD',
+      );
       fills.push(i % 7 === 0 ? { ...f, commission: '0.0001', commissionAsset: f.market.slice(0, 3) } : f);
     }
     const { positions, roundTrips } = tradesFromFills(fills);

@@ -115,7 +115,18 @@ export interface JournalHolding {
 export function holdingFill(key: string, h: JournalHolding): StrategyFill | undefined {
   const [, strategy, market] = key.split('/');
   if (strategy === undefined || market === undefined) return undefined;
-  return { strategy, refId: key, market, side: 'BUY', amount: h.amount, price: h.price, commission: '0', commissionAsset: '', at: h.at, exitReason: null };
+  return {
+    strategy,
+    refId: key,
+    market,
+    side: 'BUY',
+    amount: h.amount,
+    price: h.price,
+    commission: '0',
+    commissionAsset: '',
+    at: h.at,
+    exitReason: null,
+  };
 }
 
 /** Round trips (closed ones by exit time, then open ones) and positions, per strategy and market. */
@@ -154,7 +165,19 @@ function booksFrom(fills: readonly StrategyFill[], closed?: (trip: JournalRoundT
 
 /** A flat book of one strategy in one market. */
 export function openBook(strategy: string, market: string, lastPrice = '0'): Book {
-  return { strategy, market, position: ZERO, cost: ZERO, realized: ZERO, fees: ZERO, trips: 0, wins: 0, lastAt: 0, lastPrice, trip: undefined };
+  return {
+    strategy,
+    market,
+    position: ZERO,
+    cost: ZERO,
+    realized: ZERO,
+    fees: ZERO,
+    trips: 0,
+    wins: 0,
+    lastAt: 0,
+    lastPrice,
+    trip: undefined,
+  };
 }
 
 /**
@@ -172,7 +195,17 @@ export function applyFill(book: Book, f: StrategyFill, trips = true): JournalRou
   book.lastAt = f.at;
   book.lastPrice = f.price;
   if (f.side === 'BUY') {
-    book.trip ??= { entryAt: f.at, spent: ZERO, received: ZERO, fees: ZERO, bought: ZERO, sold: ZERO, buyNotional: ZERO, sellNotional: ZERO, fills: 0 };
+    book.trip ??= {
+      entryAt: f.at,
+      spent: ZERO,
+      received: ZERO,
+      fees: ZERO,
+      bought: ZERO,
+      sold: ZERO,
+      buyNotional: ZERO,
+      sellNotional: ZERO,
+      fills: 0,
+    };
     const t = book.trip;
     // a base commission is already in the cost: the quote paid bought a position smaller by it
     const spent = baseFee === undefined ? amount.times(price).plus(fee) : amount.times(price);

@@ -13,7 +13,16 @@ function setup() {
 }
 
 function order(refId: string): Extract<Intent, { kind: 'place-order' }> {
-  return { kind: 'place-order', intentId: refId, strategy: 't', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '100' };
+  return {
+    kind: 'place-order',
+    intentId: refId,
+    strategy: 't',
+    market: 'BTCUSD',
+    side: 'BUY',
+    type: 'LIMIT',
+    baseAmount: '1',
+    price: '100',
+  };
 }
 
 describe('bindJournalVenue', () => {
@@ -29,11 +38,15 @@ describe('bindJournalVenue', () => {
   it('refuses another sandbox instance, API host or profile, naming what differs and the fix', () => {
     const { journal } = setup();
     bindJournalVenue(journal, LOCAL);
-    expect(() => bindJournalVenue(journal, { ...LOCAL, sandboxInstance: 'w-bbbb' })).toThrow(/sandbox instance w-aaaa, not w-bbbb: the sandbox's world was started afresh.*--fresh.*own journal\.path/);
+    expect(() => bindJournalVenue(journal, { ...LOCAL, sandboxInstance: 'w-bbbb' })).toThrow(
+      /sandbox instance w-aaaa, not w-bbbb: the sandbox's world was started afresh.*--fresh.*own journal\.path/,
+    );
     const remote: VenueIdentity = { environment: 'sandbox', host: 'api.sandbox.paxos.com', profileId: 'p-1' };
     const other = setup().journal;
     bindJournalVenue(other, remote);
-    expect(() => bindJournalVenue(other, { ...remote, host: 'api.other.example' })).toThrow(/API host api\.sandbox\.paxos\.com, not api\.other\.example/);
+    expect(() => bindJournalVenue(other, { ...remote, host: 'api.other.example' })).toThrow(
+      /API host api\.sandbox\.paxos\.com, not api\.other\.example/,
+    );
     expect(() => bindJournalVenue(other, { ...remote, profileId: 'p-2' })).toThrow(/profile p-1, not p-2/);
   });
 });
@@ -46,9 +59,13 @@ describe('checkVenueHoldsJournal', () => {
     s.journal.update('b-1', s.clock.now(), 'open', { venueId: placed.orderId, status: 'OPEN' }, { type: 'response' });
     await expect(checkVenueHoldsJournal(s.journal, s.venue)).resolves.toBeUndefined();
     s.venue.orders.set(placed.orderId, { ...placed, refId: 'someone-else-9' });
-    await expect(checkVenueHoldsJournal(s.journal, s.venue)).rejects.toThrow(/holds o-\d+ under ref_id someone-else-9, which this journal recorded for b-1/);
+    await expect(checkVenueHoldsJournal(s.journal, s.venue)).rejects.toThrow(
+      /holds o-\d+ under ref_id someone-else-9, which this journal recorded for b-1/,
+    );
     s.venue.orders.clear();
-    await expect(checkVenueHoldsJournal(s.journal, s.venue)).rejects.toThrow(/does not know place-order o-\d+.*lost records the journal holds/);
+    await expect(checkVenueHoldsJournal(s.journal, s.venue)).rejects.toThrow(
+      /does not know place-order o-\d+.*lost records the journal holds/,
+    );
   });
 });
 
@@ -57,14 +74,18 @@ describe('checkPrefixUnused', () => {
     const s = setup();
     await expect(checkPrefixUnused(s.journal, s.venue, 'bot')).resolves.toBeUndefined();
     s.venue.transfers.set('bot-2', { transferId: 't-1', refId: 'bot-2', status: 'COMPLETED' });
-    await expect(checkPrefixUnused(s.journal, s.venue, 'bot')).rejects.toThrow(/this journal is empty, but the venue already holds transfer t-1 bot-2: another journal used prefix bot.*new run\.ref_prefix/);
+    await expect(checkPrefixUnused(s.journal, s.venue, 'bot')).rejects.toThrow(
+      /this journal is empty, but the venue already holds transfer t-1 bot-2: another journal used prefix bot.*new run\.ref_prefix/,
+    );
   });
 
   it('refuses a journal whose next id the venue holds (a copy of a journal that moved on)', async () => {
     const s = setup();
     s.journal.recordDecision({ kind: 'approve', intent: order('bot-1'), at: s.clock.now() });
     await s.venue.placeOrder({ refId: 'bot-2', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '100' });
-    await expect(checkPrefixUnused(s.journal, s.venue, 'bot')).rejects.toThrow(/issued ids up to bot-1, but the venue already holds order o-\d+ bot-2/);
+    await expect(checkPrefixUnused(s.journal, s.venue, 'bot')).rejects.toThrow(
+      /issued ids up to bot-1, but the venue already holds order o-\d+ bot-2/,
+    );
   });
 
   it('names the lowest id the venue holds when several ids of the window are held', async () => {

@@ -39,7 +39,11 @@ export function bindJournalVenue(journal: Pick<JournalStore, 'getMeta' | 'setMet
   const bound = raw === undefined ? undefined : parseIdentity(raw);
   if (bound) {
     const why = difference(bound, venue);
-    if (why) throw new InputError('journal.path', `this journal belongs to another venue (${why}): its ref_ids and order ids mean nothing here, so give this venue its own journal.path (or point the bot back at the venue this journal traded with)`);
+    if (why)
+      throw new InputError(
+        'journal.path',
+        `this journal belongs to another venue (${why}): its ref_ids and order ids mean nothing here, so give this venue its own journal.path (or point the bot back at the venue this journal traded with)`,
+      );
     if (bound.sandboxInstance !== undefined || venue.sandboxInstance === undefined) return;
   }
   journal.setMeta(META_KEY, JSON.stringify(venue));
@@ -55,7 +59,12 @@ function parseIdentity(raw: string): VenueIdentity | undefined {
   try {
     const v = JSON.parse(raw) as Partial<VenueIdentity>;
     if (typeof v.environment !== 'string' || typeof v.host !== 'string' || typeof v.profileId !== 'string') return undefined;
-    return { environment: v.environment, host: v.host, profileId: v.profileId, ...(typeof v.sandboxInstance === 'string' && { sandboxInstance: v.sandboxInstance }) };
+    return {
+      environment: v.environment,
+      host: v.host,
+      profileId: v.profileId,
+      ...(typeof v.sandboxInstance === 'string' && { sandboxInstance: v.sandboxInstance }),
+    };
   } catch {
     return undefined;
   }
@@ -65,7 +74,9 @@ function difference(bound: VenueIdentity, now: VenueIdentity): string | undefine
   if (bound.environment !== now.environment) return `environment ${bound.environment}, not ${now.environment}`;
   if (bound.sandboxInstance !== undefined && now.sandboxInstance !== undefined) {
     // for the embedded sandbox the instance alone decides: its port, and even its host, may change
-    return bound.sandboxInstance === now.sandboxInstance ? undefined : `sandbox instance ${bound.sandboxInstance}, not ${now.sandboxInstance}: the sandbox's world was started afresh (its local.state is gone or another); tradeloop run --fresh archives this journal with its world`;
+    return bound.sandboxInstance === now.sandboxInstance
+      ? undefined
+      : `sandbox instance ${bound.sandboxInstance}, not ${now.sandboxInstance}: the sandbox's world was started afresh (its local.state is gone or another); tradeloop run --fresh archives this journal with its world`;
   }
   if (bound.host !== now.host) return `API host ${bound.host}, not ${now.host}`;
   if (bound.profileId !== now.profileId) return `profile ${bound.profileId}, not ${now.profileId}`;
@@ -83,19 +94,30 @@ const ROLLBACK_SAMPLE = 3;
  */
 export async function checkVenueHoldsJournal(journal: Pick<JournalStore, 'intents'>, venue: Venue): Promise<void> {
   for (const kind of ['place-order', 'execute-quote', 'transfer'] as const) {
-    const rows = journal.intents({ kind, limit: 50 }).filter((r) => r.venueId !== null).slice(0, ROLLBACK_SAMPLE);
+    const rows = journal
+      .intents({ kind, limit: 50 })
+      .filter((r) => r.venueId !== null)
+      .slice(0, ROLLBACK_SAMPLE);
     for (const row of rows) {
       const venueId = row.venueId as string;
       const seen = await readBack(venue, kind, venueId, row.refId);
       if (seen === row.refId) continue;
       const what = seen === undefined ? `does not know ${kind} ${venueId}` : `holds ${venueId} under ref_id ${seen}`;
-      throw new InputError('journal.path', `the venue ${what}, which this journal recorded for ${row.refId}: the venue lost records the journal holds (rolled back, or started afresh), or this journal was made at another venue. Trading on would misattribute orders and fills: give this venue a new journal.path, or restore the venue's state that matches this journal`);
+      throw new InputError(
+        'journal.path',
+        `the venue ${what}, which this journal recorded for ${row.refId}: the venue lost records the journal holds (rolled back, or started afresh), or this journal was made at another venue. Trading on would misattribute orders and fills: give this venue a new journal.path, or restore the venue's state that matches this journal`,
+      );
     }
   }
 }
 
 /** The ref_id the venue holds for a journaled record, or undefined when the venue does not know it. */
-async function readBack(venue: Venue, kind: 'place-order' | 'execute-quote' | 'transfer', venueId: string, refId: string): Promise<string | undefined> {
+async function readBack(
+  venue: Venue,
+  kind: 'place-order' | 'execute-quote' | 'transfer',
+  venueId: string,
+  refId: string,
+): Promise<string | undefined> {
   try {
     if (kind === 'place-order') return (await persist(() => venue.getOrder(venueId))).refId;
     if (kind === 'execute-quote') return (await persist(() => venue.getQuoteExecution(venueId))).refId ?? refId;
@@ -131,20 +153,33 @@ const PREFIX_WINDOW = 3;
  * record it would even accept it, two records with one ref_id.
  */
 export async function checkPrefixUnused(journal: Pick<JournalStore, 'intents'>, venue: Venue, prefix: string): Promise<void> {
-  const last = lastSequence(prefix, journal.intents().map((r) => r.refId));
+  const last = lastSequence(
+    prefix,
+    journal.intents().map((r) => r.refId),
+  );
   // the window's ids asked together (reads only, all answered before the start goes on); the first held is reported
   const ids = Array.from({ length: PREFIX_WINDOW }, (_, i) => `${prefix}-${last + 1 + i}`);
   const kinds = await Promise.all(ids.map((refId) => heldKind(venue, refId)));
   for (const [i, held] of kinds.entries()) {
     const refId = ids[i]!;
     if (held === undefined) continue;
-    const why = last === 0 ? `this journal is empty, but the venue already holds ${held} ${refId}: another journal used prefix ${prefix}` : `this journal issued ids up to ${prefix}-${last}, but the venue already holds ${held} ${refId}: another journal with this prefix (a copy of this one?) has moved on`;
-    throw new InputError('run.ref_prefix', `${why}. Our next ids would repeat ids the venue has seen: set a new run.ref_prefix with a new journal.path, or run with the journal that made them`);
+    const why =
+      last === 0
+        ? `this journal is empty, but the venue already holds ${held} ${refId}: another journal used prefix ${prefix}`
+        : `this journal issued ids up to ${prefix}-${last}, but the venue already holds ${held} ${refId}: another journal with this prefix (a copy of this one?) has moved on`;
+    throw new InputError(
+      'run.ref_prefix',
+      `${why}. Our next ids would repeat ids the venue has seen: set a new run.ref_prefix with a new journal.path, or run with the journal that made them`,
+    );
   }
 }
 
 async function heldKind(venue: Venue, refId: string): Promise<string | undefined> {
-  const [order, execution, transfer] = await Promise.all([persist(() => venue.findOrderByRef(refId)), persist(() => venue.findQuoteExecutionByRef(refId)), persist(() => venue.findTransferByRef(refId))]);
+  const [order, execution, transfer] = await Promise.all([
+    persist(() => venue.findOrderByRef(refId)),
+    persist(() => venue.findQuoteExecutionByRef(refId)),
+    persist(() => venue.findTransferByRef(refId)),
+  ]);
   if (order) return `order ${order.orderId}`;
   if (execution) return `quote execution ${execution.executionId}`;
   return transfer && `transfer ${transfer.transferId}`;

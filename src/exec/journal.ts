@@ -13,7 +13,8 @@ export type { JournalFill, JournalIntentRow, JournalStore } from './journal-stor
  * An intent's exit reason from its JSON payload: parsed only when the text names one (most intents
  * are buys without), so reading every fill's strategy does not parse every payload.
  */
-const EXIT_REASON = (payload: string): string => `CASE WHEN instr(${payload}, '"exitReason"') > 0 THEN json_extract(${payload}, '$.exitReason') END`;
+const EXIT_REASON = (payload: string): string =>
+  `CASE WHEN instr(${payload}, '"exitReason"') > 0 THEN json_extract(${payload}, '$.exitReason') END`;
 
 /** The decision event's data of an approval (JSON.stringify({ kind: 'approve' }), written once). */
 const APPROVED = '{"kind":"approve"}';
@@ -87,7 +88,9 @@ export class Journal implements JournalStore {
       get: this.db.prepare('SELECT * FROM intents WHERE ref_id = ?'),
       facts: this.db.prepare('SELECT state, venue_id, status, amount_filled FROM intents WHERE ref_id = ?'),
       byVenue: this.db.prepare('SELECT * FROM intents WHERE venue_id = ?'),
-      active: this.db.prepare(`SELECT * FROM intents WHERE state IN (${ACTIVE_STATES.map(() => '?').join(',')}) ORDER BY created_at, ref_id`),
+      active: this.db.prepare(
+        `SELECT * FROM intents WHERE state IN (${ACTIVE_STATES.map(() => '?').join(',')}) ORDER BY created_at, ref_id`,
+      ),
       metaGet: this.db.prepare('SELECT value FROM meta WHERE key = ?'),
       metaSet: this.db.prepare('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
     };
@@ -102,11 +105,19 @@ export class Journal implements JournalStore {
         const approved = decision.kind === 'approve';
         // positional parameters: binding by name costs a lookup per parameter on every order
         st.insertIntent.run(
-          i.intentId, i.strategy, i.kind, 'market' in i ? i.market : null, 'side' in i ? i.side : null, JSON.stringify(i),
-          decision.kind, approved ? null : decision.reason.code,
+          i.intentId,
+          i.strategy,
+          i.kind,
+          'market' in i ? i.market : null,
+          'side' in i ? i.side : null,
+          JSON.stringify(i),
+          decision.kind,
+          approved ? null : decision.reason.code,
           // a denial's reason is what `tradeloop orders` shows beside its code
           approved ? null : decision.reason.message,
-          approved ? (sent ? 'sent' : 'pending') : 'denied', decision.at, decision.at,
+          approved ? (sent ? 'sent' : 'pending') : 'denied',
+          decision.at,
+          decision.at,
         );
         st.event.run(i.intentId, decision.at, 'decision', approved ? APPROVED : JSON.stringify({ kind: 'deny', reason: decision.reason }));
         if (approved && sent) st.event.run(i.intentId, sent.at, 'request', JSON.stringify(sent.request ?? null));
@@ -115,19 +126,21 @@ export class Journal implements JournalStore {
         st.setState.run('sent', at, refId);
         st.event.run(refId, at, 'request', JSON.stringify(request ?? null));
       }),
-      update: this.db.transaction((refId: string, at: number, state: JournalState, facts: FactsUpdate, event: { type: string; data?: unknown }) => {
-        st.update.run({
-          ref_id: refId,
-          at,
-          state,
-          venue_id: facts.venueId ?? null,
-          status: facts.status ?? null,
-          amount_filled: facts.amountFilled ?? null,
-          average_price: facts.averagePrice ?? null,
-          message: facts.message ?? null,
-        });
-        st.event.run(refId, at, event.type, JSON.stringify(event.data ?? null));
-      }),
+      update: this.db.transaction(
+        (refId: string, at: number, state: JournalState, facts: FactsUpdate, event: { type: string; data?: unknown }) => {
+          st.update.run({
+            ref_id: refId,
+            at,
+            state,
+            venue_id: facts.venueId ?? null,
+            status: facts.status ?? null,
+            amount_filled: facts.amountFilled ?? null,
+            average_price: facts.averagePrice ?? null,
+            message: facts.message ?? null,
+          });
+          st.event.run(refId, at, event.type, JSON.stringify(event.data ?? null));
+        },
+      ),
       recordFill: this.db.transaction((fill: JournalFill): boolean => {
         const inserted = st.insertFill.run(fill).changes > 0;
         if (inserted) st.event.run(fill.refId, fill.at, 'fill', JSON.stringify(fill));
@@ -152,7 +165,8 @@ export class Journal implements JournalStore {
 
   /** The venue-facing facts of an intent, without decoding its payload (cheap, for hot paths). */
   facts(refId: string): { state: JournalState; venueId: string | null; status: string | null; amountFilled: string } | undefined {
-    const row = this.stmts.facts.get(refId) as { state: JournalState; venue_id: string | null; status: string | null; amount_filled: string } | undefined;
+    const row = this.stmts.facts.get(refId) as
+      { state: JournalState; venue_id: string | null; status: string | null; amount_filled: string } | undefined;
     return row && { state: row.state, venueId: row.venue_id, status: row.status, amountFilled: row.amount_filled };
   }
 
@@ -257,16 +271,42 @@ export class Journal implements JournalStore {
           `SELECT strategy, ref_id, market, side, amount_filled, average_price, updated_at, ${EXIT_REASON('payload')} AS exit_reason FROM intents
            WHERE kind = 'execute-quote' AND state = 'done' AND average_price IS NOT NULL AND amount_filled NOT IN ('0', '') ORDER BY updated_at, ref_id`,
         )
-        .all() as Array<{ strategy: string; ref_id: string; market: string; side: string; amount_filled: string; average_price: string; updated_at: number; exit_reason: string | null }>
-    ).map((r) => ({ strategy: r.strategy, refId: r.ref_id, market: r.market, side: r.side, amount: r.amount_filled, price: r.average_price, commission: '0', commissionAsset: '', at: r.updated_at, exitReason: r.exit_reason }));
+        .all() as Array<{
+        strategy: string;
+        ref_id: string;
+        market: string;
+        side: string;
+        amount_filled: string;
+        average_price: string;
+        updated_at: number;
+        exit_reason: string | null;
+      }>
+    ).map((r) => ({
+      strategy: r.strategy,
+      refId: r.ref_id,
+      market: r.market,
+      side: r.side,
+      amount: r.amount_filled,
+      price: r.average_price,
+      commission: '0',
+      commissionAsset: '',
+      at: r.updated_at,
+      exitReason: r.exit_reason,
+    }));
     // balances the config assigned to a strategy (strategies[].holdings): an entry of its position
-    const holdings = (this.db.prepare(`SELECT key, value FROM meta WHERE key LIKE 'holding/%' ORDER BY key`).all() as Array<{ key: string; value: string }>)
-      .flatMap((r) => holdingFill(r.key, JSON.parse(r.value) as JournalHolding) ?? []);
+    const holdings = (
+      this.db.prepare(`SELECT key, value FROM meta WHERE key LIKE 'holding/%' ORDER BY key`).all() as Array<{ key: string; value: string }>
+    ).flatMap((r) => holdingFill(r.key, JSON.parse(r.value) as JournalHolding) ?? []);
     return [...holdings, ...orders, ...quotes].sort((a, b) => a.at - b.at);
   }
 
   events(refId: string): Array<{ seq: number; at: number; type: string; data: unknown }> {
-    const rows = this.db.prepare('SELECT seq, at, type, data FROM events WHERE ref_id = ? ORDER BY seq').all(refId) as Array<{ seq: number; at: number; type: string; data: string }>;
+    const rows = this.db.prepare('SELECT seq, at, type, data FROM events WHERE ref_id = ? ORDER BY seq').all(refId) as Array<{
+      seq: number;
+      at: number;
+      type: string;
+      data: string;
+    }>;
     return rows.map((r) => ({ ...r, data: JSON.parse(r.data) as unknown }));
   }
 

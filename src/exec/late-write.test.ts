@@ -35,7 +35,16 @@ function setup(lateWriteMs?: number) {
 
 let n = 0;
 function buy(): Extract<Intent, { kind: 'place-order' }> {
-  return { kind: 'place-order', intentId: `late-${++n}`, strategy: 't', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '100' };
+  return {
+    kind: 'place-order',
+    intentId: `late-${++n}`,
+    strategy: 't',
+    market: 'BTCUSD',
+    side: 'BUY',
+    type: 'LIMIT',
+    baseAmount: '1',
+    price: '100',
+  };
 }
 
 /** The venue processes the request it had received: the same order, landing now. */
@@ -113,7 +122,15 @@ describe('a write that lands after its lookup found nothing', () => {
 
   it('a transfer whose write may still land stays unresolved, then closes as NOT_PLACED after the window', async () => {
     const s = setup();
-    const t: Intent = { kind: 'transfer', intentId: `late-${++n}`, strategy: 't', fromProfileId: 'a', toProfileId: 'b', asset: 'USD', amount: '5' };
+    const t: Intent = {
+      kind: 'transfer',
+      intentId: `late-${++n}`,
+      strategy: 't',
+      fromProfileId: 'a',
+      toProfileId: 'b',
+      asset: 'USD',
+      amount: '5',
+    };
     s.journal.recordDecision({ kind: 'approve', intent: t, at: s.clock.now() }, { at: s.clock.now(), request: {} });
     await s.transfers.resolve(t.intentId);
     expect(s.journal.get(t.intentId)).toMatchObject({ state: 'unresolved' });

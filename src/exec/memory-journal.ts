@@ -81,7 +81,12 @@ export class MemoryJournal implements JournalStore {
     // events journaled for this ref_id before its row (none in the executors' order) stay first
     const events: JournalEvent[] = this.strayEvents.get(i.intentId) ?? [];
     if (events.length > 0) this.strayEvents.delete(i.intentId);
-    events.push({ seq: ++this.seq, at: decision.at, type: 'decision', data: approved ? APPROVED : { kind: 'deny', reason: decision.reason } });
+    events.push({
+      seq: ++this.seq,
+      at: decision.at,
+      type: 'decision',
+      data: approved ? APPROVED : { kind: 'deny', reason: decision.reason },
+    });
     if (approved && sent) events.push({ seq: ++this.seq, at: sent.at, type: 'request', data: sent.request ?? null });
     this.rows.set(i.intentId, { row, events, fillIds: undefined });
     if (!approved) this.settled(i.intentId, 'denied');
@@ -146,7 +151,10 @@ export class MemoryJournal implements JournalStore {
   }
 
   active(): JournalIntentRow[] {
-    return [...this.rows.values()].filter((e) => ACTIVE.has(e.row.state)).map((e) => ({ ...e.row })).sort(oldestFirst);
+    return [...this.rows.values()]
+      .filter((e) => ACTIVE.has(e.row.state))
+      .map((e) => ({ ...e.row }))
+      .sort(oldestFirst);
   }
 
   intents(filter: { state?: JournalState; kind?: Intent['kind']; limit?: number } = {}): JournalIntentRow[] {
@@ -188,7 +196,8 @@ export class MemoryJournal implements JournalStore {
   }
 
   integrityCheck(): string {
-    for (const [venueId, ref] of this.byVenue) if (this.rows.get(ref)?.row.venueId !== venueId) return `venue id ${venueId} points at ${ref}, which does not carry it`;
+    for (const [venueId, ref] of this.byVenue)
+      if (this.rows.get(ref)?.row.venueId !== venueId) return `venue id ${venueId} points at ${ref}, which does not carry it`;
     for (const f of this.fillsById.values()) if (!this.rows.has(f.refId)) return `fill ${f.fillId} belongs to unknown ref_id ${f.refId}`;
     return 'ok';
   }

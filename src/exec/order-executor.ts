@@ -32,11 +32,20 @@ export class OrderExecutor {
       this.ctx.crash?.('order-response');
     } catch (e) {
       if (e instanceof VenueRejectedError) {
-        journal.update(intent.intentId, clock.now(), 'done', { status: 'REJECTED', message: e.message }, { type: 'rejected', data: { code: e.code, message: e.message } });
+        journal.update(
+          intent.intentId,
+          clock.now(),
+          'done',
+          { status: 'REJECTED', message: e.message },
+          { type: 'rejected', data: { code: e.code, message: e.message } },
+        );
         this.ctx.emit({ kind: 'rejected', refId: intent.intentId, code: e.code, message: e.message, at: clock.now() });
         return;
       }
-      this.ctx.log?.warn({ refId: intent.intentId, code: errorCode(e) }, `order outcome unknown, looking it up by ref_id: ${errorMessage(e)}`);
+      this.ctx.log?.warn(
+        { refId: intent.intentId, code: errorCode(e) },
+        `order outcome unknown, looking it up by ref_id: ${errorMessage(e)}`,
+      );
       await this.resolve(intent.intentId);
     }
   }
@@ -49,16 +58,34 @@ export class OrderExecutor {
       const known = target ?? journal.facts(intent.orderRefId);
       const why = !known ? 'unknown order' : known.state === 'done' ? 'order already closed' : 'order not acknowledged yet';
       journal.update(intent.intentId, clock.now(), 'done', { status: 'REJECTED', message: why }, { type: 'rejected', data: { why } });
-      this.ctx.emit({ kind: 'rejected', refId: intent.intentId, code: 'NOT_CANCELLABLE', message: `cannot cancel ${intent.orderRefId}: ${why}`, at: clock.now() });
+      this.ctx.emit({
+        kind: 'rejected',
+        refId: intent.intentId,
+        code: 'NOT_CANCELLABLE',
+        message: `cannot cancel ${intent.orderRefId}: ${why}`,
+        at: clock.now(),
+      });
       return;
     }
     journal.markSent(intent.intentId, clock.now(), { cancel: target.venueId });
     try {
       await venue.cancelOrder(target.venueId);
       this.ctx.crash?.('cancel');
-      journal.update(intent.intentId, clock.now(), 'done', { status: 'ACKNOWLEDGED', venueId: target.venueId }, { type: 'response', data: { acknowledged: true } });
+      journal.update(
+        intent.intentId,
+        clock.now(),
+        'done',
+        { status: 'ACKNOWLEDGED', venueId: target.venueId },
+        { type: 'response', data: { acknowledged: true } },
+      );
     } catch (e) {
-      journal.update(intent.intentId, clock.now(), 'done', { status: 'FAILED', message: errorMessage(e) }, { type: 'error', data: { code: errorCode(e), message: errorMessage(e) } });
+      journal.update(
+        intent.intentId,
+        clock.now(),
+        'done',
+        { status: 'FAILED', message: errorMessage(e) },
+        { type: 'error', data: { code: errorCode(e), message: errorMessage(e) } },
+      );
       this.ctx.emit({ kind: 'failed', refId: intent.intentId, code: errorCode(e), message: errorMessage(e), at: clock.now() });
     }
     await this.refresh(target);
@@ -75,7 +102,13 @@ export class OrderExecutor {
       }
       const until = stillLanding(this.ctx, refId);
       if (until !== undefined) return awaitLanding(this.ctx, refId, until, 'order');
-      journal.update(refId, clock.now(), 'done', { status: 'NOT_PLACED', message: 'the venue has no order with this ref_id' }, { type: 'lookup', data: { found: false } });
+      journal.update(
+        refId,
+        clock.now(),
+        'done',
+        { status: 'NOT_PLACED', message: 'the venue has no order with this ref_id' },
+        { type: 'lookup', data: { found: false } },
+      );
       this.ctx.emit({ kind: 'failed', refId, code: 'NOT_PLACED', message: 'the order never reached the venue', at: clock.now() });
     } catch (e) {
       lookupFailed(this.ctx, refId, e, true);
@@ -96,11 +129,17 @@ export class OrderExecutor {
       if (row?.kind !== 'place-order' || row.state !== 'done' || row.status !== 'NOT_PLACED') continue;
       try {
         const order = await this.ctx.venue.getOrder(o.orderId);
-        this.ctx.log?.warn({ refId: o.refId, orderId: o.orderId }, `order ${o.orderId} reached the venue after its intent was closed as never placed: adopted and followed`);
+        this.ctx.log?.warn(
+          { refId: o.refId, orderId: o.orderId },
+          `order ${o.orderId} reached the venue after its intent was closed as never placed: adopted and followed`,
+        );
         this.applyOrder(o.refId, order, 'late-landing');
         adopted.push(o.refId);
       } catch (e) {
-        this.ctx.log?.warn({ refId: o.refId, orderId: o.orderId }, `cannot read order ${o.orderId} that landed late (adopted at the next poll): ${errorMessage(e)}`);
+        this.ctx.log?.warn(
+          { refId: o.refId, orderId: o.orderId },
+          `cannot read order ${o.orderId} that landed late (adopted at the next poll): ${errorMessage(e)}`,
+        );
       }
     }
     return adopted;
@@ -128,12 +167,19 @@ export class OrderExecutor {
     const changed = before?.status !== order.status || before.amountFilled !== filled || before.venueId !== order.orderId;
     if (!changed && before?.state === state) return;
     const averagePrice = text === undefined ? order.averagePrice?.toFixed() : text.averagePrice;
-    journal.update(refId, clock.now(), state, { venueId: order.orderId, status: order.status, amountFilled: filled, averagePrice }, { type: source, data: { status: order.status, amount_filled: filled } });
+    journal.update(
+      refId,
+      clock.now(),
+      state,
+      { venueId: order.orderId, status: order.status, amountFilled: filled, averagePrice },
+      { type: source, data: { status: order.status, amount_filled: filled } },
+    );
     const at = clock.now();
     if (!before?.venueId) this.ctx.emit({ kind: 'accepted', refId, orderId: order.orderId, at });
     if (before?.status !== order.status) {
       if (order.status === 'CANCELLED') this.ctx.emit({ kind: 'cancelled', refId, orderId: order.orderId, at });
-      else if (order.status === 'REJECTED') this.ctx.emit({ kind: 'rejected', refId, code: 'REJECTED', message: 'rejected by the venue', at });
+      else if (order.status === 'REJECTED')
+        this.ctx.emit({ kind: 'rejected', refId, code: 'REJECTED', message: 'rejected by the venue', at });
     }
   }
 }
@@ -144,7 +190,10 @@ export class OrderExecutor {
  */
 function sameRef(refId: string, order: VenueOrder, ctx: ExecContext): boolean {
   if (order.refId === refId) return true;
-  ctx.log?.error({ refId, orderId: order.orderId, venueRef: order.refId }, `order ${order.orderId} not recorded for ${refId}: the venue gives it ref_id ${order.refId || '(none)'}`);
+  ctx.log?.error(
+    { refId, orderId: order.orderId, venueRef: order.refId },
+    `order ${order.orderId} not recorded for ${refId}: the venue gives it ref_id ${order.refId || '(none)'}`,
+  );
   return false;
 }
 
@@ -156,7 +205,12 @@ function toRequest(i: PlaceIntent): PlaceOrderRequest {
     case 'STOP_MARKET':
     case 'STOP_LIMIT': {
       // by assignment, not spreads of conditional objects: this runs for every order
-      const r: { -readonly [K in keyof PlaceOrderRequest]: PlaceOrderRequest[K] } = { refId: i.intentId, market: i.market, side: i.side, type: i.type };
+      const r: { -readonly [K in keyof PlaceOrderRequest]: PlaceOrderRequest[K] } = {
+        refId: i.intentId,
+        market: i.market,
+        side: i.side,
+        type: i.type,
+      };
       if (i.baseAmount !== undefined) r.baseAmount = i.baseAmount;
       if (i.quoteAmount !== undefined) r.quoteAmount = i.quoteAmount;
       if (i.price !== undefined) r.price = i.price;

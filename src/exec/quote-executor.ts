@@ -24,11 +24,16 @@ export class QuoteExecutor {
     } catch (e) {
       return this.fail(intent.intentId, 'QUOTES_UNAVAILABLE', `cannot read quotes: ${errorMessage(e)}`);
     }
-    if (!quote) return this.fail(intent.intentId, 'QUOTE_EXPIRED', `no ${intent.side} quote of ${intent.market} with ${this.minTimeLeftMs} ms left`);
+    if (!quote)
+      return this.fail(intent.intentId, 'QUOTE_EXPIRED', `no ${intent.side} quote of ${intent.market} with ${this.minTimeLeftMs} ms left`);
     if (intent.limitPrice !== undefined) {
       const limit = new D(intent.limitPrice);
       if (intent.side === 'BUY' ? quote.price.gt(limit) : quote.price.lt(limit)) {
-        return this.fail(intent.intentId, 'PRICE_BAND', `quote price ${quote.price.toFixed()} is worse than the limit ${intent.limitPrice}`);
+        return this.fail(
+          intent.intentId,
+          'PRICE_BAND',
+          `quote price ${quote.price.toFixed()} is worse than the limit ${intent.limitPrice}`,
+        );
       }
     }
     const req = {
@@ -42,7 +47,10 @@ export class QuoteExecutor {
       this.apply(intent.intentId, await venue.executeQuote(req), 'response');
     } catch (e) {
       if (e instanceof VenueRejectedError) return this.fail(intent.intentId, e.code, e.message);
-      this.ctx.log?.warn({ refId: intent.intentId, code: errorCode(e) }, `quote execution outcome unknown, looking it up: ${errorMessage(e)}`);
+      this.ctx.log?.warn(
+        { refId: intent.intentId, code: errorCode(e) },
+        `quote execution outcome unknown, looking it up: ${errorMessage(e)}`,
+      );
       await this.resolve(intent.intentId);
     }
   }
@@ -75,7 +83,13 @@ export class QuoteExecutor {
     const before = journal.get(refId);
     if (before?.status === x.status && before.venueId === x.executionId) return;
     const settled = x.status === 'SETTLED';
-    journal.update(refId, clock.now(), settled ? 'done' : 'open', { venueId: x.executionId, status: x.status, amountFilled: x.baseAmount.toFixed(), averagePrice: x.price.toFixed() }, { type: source, data: { status: x.status } });
+    journal.update(
+      refId,
+      clock.now(),
+      settled ? 'done' : 'open',
+      { venueId: x.executionId, status: x.status, amountFilled: x.baseAmount.toFixed(), averagePrice: x.price.toFixed() },
+      { type: source, data: { status: x.status } },
+    );
     this.ctx.emit({
       kind: 'quote-executed',
       refId,
@@ -91,13 +105,23 @@ export class QuoteExecutor {
   }
 
   private fail(refId: string, code: string, message: string): void {
-    this.ctx.journal.update(refId, this.ctx.clock.now(), 'done', { status: 'REJECTED', message }, { type: 'rejected', data: { code, message } });
+    this.ctx.journal.update(
+      refId,
+      this.ctx.clock.now(),
+      'done',
+      { status: 'REJECTED', message },
+      { type: 'rejected', data: { code, message } },
+    );
     this.ctx.emit({ kind: 'rejected', refId, code, message, at: this.ctx.clock.now() });
   }
 }
 
 /** The quote of the intent's side with the most time left beyond `minExpiresAt`. */
-export function pickQuote(quotes: readonly VenueQuote[], intent: Pick<QuoteIntent, 'market' | 'side'>, minExpiresAt: number): VenueQuote | undefined {
+export function pickQuote(
+  quotes: readonly VenueQuote[],
+  intent: Pick<QuoteIntent, 'market' | 'side'>,
+  minExpiresAt: number,
+): VenueQuote | undefined {
   let best: VenueQuote | undefined;
   for (const q of quotes) {
     if (q.market !== intent.market || q.side !== intent.side || q.expiresAt < minExpiresAt) continue;

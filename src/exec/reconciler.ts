@@ -52,15 +52,31 @@ export class Reconciler {
     const newFills = await this.ex.fills.poll();
     if (newFills) repairs.push(`${newFills} fill(s) recorded that arrived while away`);
     const foreign = await this.foreignOpenOrders();
-    const unresolved = this.ctx.journal.active().filter((r) => r.state === 'sent' || r.state === 'unresolved').map((r) => r.refId);
+    const unresolved = this.ctx.journal
+      .active()
+      .filter((r) => r.state === 'sent' || r.state === 'unresolved')
+      .map((r) => r.refId);
     const landing = unresolved.map((refId) => stillLanding(this.ctx, refId)).filter((t): t is number => t !== undefined);
-    return { agreed: unresolved.length === 0, repairs, unresolved, foreignOpenOrders: foreign, newFills, ...(landing.length > 0 && { retryAt: Math.min(...landing) }) };
+    return {
+      agreed: unresolved.length === 0,
+      repairs,
+      unresolved,
+      foreignOpenOrders: foreign,
+      newFills,
+      ...(landing.length > 0 && { retryAt: Math.min(...landing) }),
+    };
   }
 
   private async settle(row: JournalIntentRow): Promise<void> {
     const { journal, clock } = this.ctx;
     if (row.state === 'pending') {
-      journal.update(row.refId, clock.now(), 'done', { status: 'NOT_SENT', message: 'approved but never sent before a restart' }, { type: 'reconcile', data: { abandoned: true } });
+      journal.update(
+        row.refId,
+        clock.now(),
+        'done',
+        { status: 'NOT_SENT', message: 'approved but never sent before a restart' },
+        { type: 'reconcile', data: { abandoned: true } },
+      );
       this.ctx.emit({ kind: 'failed', refId: row.refId, code: 'NOT_SENT', message: 'abandoned at restart: never sent', at: clock.now() });
       return;
     }

@@ -10,7 +10,13 @@ export class TransferExecutor {
 
   async transfer(intent: TransferIntent): Promise<void> {
     const { journal, clock, venue } = this.ctx;
-    const req = { refId: intent.intentId, asset: intent.asset, amount: intent.amount, fromProfileId: intent.fromProfileId, toProfileId: intent.toProfileId };
+    const req = {
+      refId: intent.intentId,
+      asset: intent.asset,
+      amount: intent.amount,
+      fromProfileId: intent.fromProfileId,
+      toProfileId: intent.toProfileId,
+    };
     journal.markSent(intent.intentId, clock.now(), req);
     try {
       const t = await venue.transfer(req);
@@ -18,7 +24,13 @@ export class TransferExecutor {
       this.ctx.emit({ kind: 'transferred', refId: intent.intentId, transferId: t.transferId, status: t.status, at: clock.now() });
     } catch (e) {
       if (e instanceof VenueRejectedError) {
-        journal.update(intent.intentId, clock.now(), 'done', { status: 'REJECTED', message: e.message }, { type: 'rejected', data: { code: e.code } });
+        journal.update(
+          intent.intentId,
+          clock.now(),
+          'done',
+          { status: 'REJECTED', message: e.message },
+          { type: 'rejected', data: { code: e.code } },
+        );
         this.ctx.emit({ kind: 'rejected', refId: intent.intentId, code: e.code, message: e.message, at: clock.now() });
         return;
       }

@@ -21,10 +21,15 @@ async function measure(name: string): Promise<HeapResult> {
 
 describe('heap retained per update', () => {
   it('covers every indicator class the framework exports', () => {
-    const classes = Object.entries(exposed).filter(([, v]) => typeof v === 'function').map(([k]) => k);
+    const classes = Object.entries(exposed)
+      .filter(([, v]) => typeof v === 'function')
+      .map(([k]) => k);
     expect(classes.length).toBeGreaterThanOrEqual(14);
     for (const name of classes) {
-      expect(HEAP_CASES.some((c) => c.ours && c.name.startsWith(`${name}(`)), `heap case for ${name}`).toBe(true);
+      expect(
+        HEAP_CASES.some((c) => c.ours && c.name.startsWith(`${name}(`)),
+        `heap case for ${name}`,
+      ).toBe(true);
     }
   });
 

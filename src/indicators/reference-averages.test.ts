@@ -29,15 +29,27 @@ describe('moving averages match technicalindicators 3.1.0', () => {
     for (const period of PERIODS) {
       it(`SMA(${period}) on ${name}`, () => {
         const ti = new SMA({ period, values: [] });
-        expectSeriesClose('SMA', runOurs(new Sma(period), xs), runTheirs((x) => ti.nextValue(x), xs));
+        expectSeriesClose(
+          'SMA',
+          runOurs(new Sma(period), xs),
+          runTheirs((x) => ti.nextValue(x), xs),
+        );
       });
       it(`EMA(${period}) on ${name}`, () => {
         const ti = new EMA({ period, values: [] });
-        expectSeriesClose('EMA', runOurs(new Ema(period), xs), runTheirs((x) => ti.nextValue(x), xs));
+        expectSeriesClose(
+          'EMA',
+          runOurs(new Ema(period), xs),
+          runTheirs((x) => ti.nextValue(x), xs),
+        );
       });
       it(`WMA(${period}) on ${name}`, () => {
         const ti = new WMA({ period, values: [] });
-        expectSeriesClose('WMA', runOurs(new Wma(period), xs), runTheirs((x) => ti.nextValue(x), xs));
+        expectSeriesClose(
+          'WMA',
+          runOurs(new Wma(period), xs),
+          runTheirs((x) => ti.nextValue(x), xs),
+        );
       });
     }
   }
@@ -65,7 +77,13 @@ describe('standard deviation and Bollinger Bands match technicalindicators 3.1.0
         // A near-flat window is ill-conditioned for any O(1) method: there the match is absolute,
         // 1e-10 of the price level (documented in docs/indicators.md).
         const abs = 1e-10 * (xs[0] as number);
-        expectSeriesClose('SD', runOurs(new StdDev(period), xs), runTheirs((x) => ti.nextValue(x), xs), 1e-9, abs);
+        expectSeriesClose(
+          'SD',
+          runOurs(new StdDev(period), xs),
+          runTheirs((x) => ti.nextValue(x), xs),
+          1e-9,
+          abs,
+        );
       });
       it(`Bollinger(${period}, 2) on ${name}`, () => {
         const ti = new TiBollinger({ period, stdDev: 2, values: [] });
@@ -107,7 +125,14 @@ describe('MACD matches technicalindicators 3.1.0 with EMA oscillator and signal'
   for (const [name, xs] of SERIES.slice(0, 3)) {
     for (const c of configs) {
       it(`MACD(${c.fast},${c.slow},${c.signal}) on ${name}`, () => {
-        const ti = new MACD({ values: [], fastPeriod: c.fast, slowPeriod: c.slow, signalPeriod: c.signal, SimpleMAOscillator: false, SimpleMASignal: false });
+        const ti = new MACD({
+          values: [],
+          fastPeriod: c.fast,
+          slowPeriod: c.slow,
+          signalPeriod: c.signal,
+          SimpleMAOscillator: false,
+          SimpleMASignal: false,
+        });
         const ours = new Macd(c);
         const line: Array<number | undefined> = [];
         const signal: Array<number | undefined> = [];

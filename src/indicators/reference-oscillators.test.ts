@@ -103,7 +103,13 @@ describe('ROC, momentum and rolling extremes', () => {
     for (const period of [1, 3, 12, 50]) {
       it(`ROC(${period}) matches technicalindicators on ${name}`, () => {
         const ti = new ROC({ period, values: [] });
-        expectSeriesClose('ROC', runOurs(new Roc(period), xs), Array.from(xs, (x) => ti.nextValue(x)), 1e-9, 1e-12);
+        expectSeriesClose(
+          'ROC',
+          runOurs(new Roc(period), xs),
+          Array.from(xs, (x) => ti.nextValue(x)),
+          1e-9,
+          1e-12,
+        );
       });
       it(`RollingMax/Min(${period}) match Highest/Lowest on ${name}`, () => {
         const hi = new Highest({ period, values: [] });

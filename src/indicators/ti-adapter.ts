@@ -29,9 +29,7 @@ export type TiAdapterOptions<TIn, TOut> = {
   /** Builds a fresh upstream instance, e.g. `() => new CCI({ period: 20, high: [], low: [], close: [] })`. */
   readonly create: () => NextValueSource<TIn, TOut>;
   readonly rebuild?: RebuildOptions;
-} & ([TOut] extends [number]
-  ? { readonly select?: (output: TOut) => number }
-  : { readonly select: (output: TOut) => number });
+} & ([TOut] extends [number] ? { readonly select?: (output: TOut) => number } : { readonly select: (output: TOut) => number });
 
 /**
  * Puts any other technicalindicators 3.1.0 indicator behind the framework's indicator shape

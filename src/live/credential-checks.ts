@@ -15,10 +15,16 @@ export function checkGrantedScopes(granted: ReadonlySet<string> | undefined, nee
   const missing = needed.filter((s) => !granted.has(s));
   const extra = [...granted].filter((s) => !needed.includes(s));
   if (missing.length) {
-    throw new InputError('api.scopes', `the credential was not granted ${missing.join(', ')}: add them to the credential at the platform (or drop them from api.scopes if the bot does not need them)`);
+    throw new InputError(
+      'api.scopes',
+      `the credential was not granted ${missing.join(', ')}: add them to the credential at the platform (or drop them from api.scopes if the bot does not need them)`,
+    );
   }
   if (extra.length) {
-    throw new InputError('api.scopes', `the credential carries scopes the bot does not need (${extra.join(', ')}): create a credential with only ${needed.join(' ')} — a trading bot's credential should not be able to do more`);
+    throw new InputError(
+      'api.scopes',
+      `the credential carries scopes the bot does not need (${extra.join(', ')}): create a credential with only ${needed.join(' ')} — a trading bot's credential should not be able to do more`,
+    );
   }
 }
 
@@ -32,10 +38,16 @@ export function checkEnvironmentTargets(environment: string, urls: Readonly<Reco
     const host = new URL(url).hostname;
     const sandboxHost = SANDBOX_HOST.test(host);
     if (environment === 'production' && sandboxHost) {
-      throw new InputError(field, `${host} is a sandbox host but environment is production: production credentials are never sent to the sandbox (use environment: sandbox, or the production URL)`);
+      throw new InputError(
+        field,
+        `${host} is a sandbox host but environment is production: production credentials are never sent to the sandbox (use environment: sandbox, or the production URL)`,
+      );
     }
     if (environment === 'sandbox' && !sandboxHost && /(^|\.)paxos\.com$/i.test(host)) {
-      throw new InputError(field, `${host} is a production host but environment is sandbox: sandbox credentials are never sent to production (use environment: production with confirm_production, or the sandbox URL)`);
+      throw new InputError(
+        field,
+        `${host} is a production host but environment is sandbox: sandbox credentials are never sent to production (use environment: production with confirm_production, or the sandbox URL)`,
+      );
     }
   }
 }
@@ -48,7 +60,10 @@ export function bindJournalEnvironment(journal: Pick<Journal, 'getMeta' | 'setMe
   const bound = journal.getMeta('environment');
   if (bound === undefined) journal.setMeta('environment', environment);
   else if (bound !== environment) {
-    throw new InputError('journal.path', `this journal belongs to environment ${bound}, not ${environment}: give each environment its own journal.path`);
+    throw new InputError(
+      'journal.path',
+      `this journal belongs to environment ${bound}, not ${environment}: give each environment its own journal.path`,
+    );
   }
   if (venue) bindJournalVenue(journal, venue);
 }

@@ -61,7 +61,8 @@ function readDashboardFile(file: string): DashboardInfo | string | undefined {
   }
   try {
     const v = JSON.parse(text) as Partial<DashboardInfo>;
-    if (typeof v.url === 'string' && typeof v.pid === 'number' && typeof v.startedAt === 'string' && typeof v.journal === 'string') return v as DashboardInfo;
+    if (typeof v.url === 'string' && typeof v.pid === 'number' && typeof v.startedAt === 'string' && typeof v.journal === 'string')
+      return v as DashboardInfo;
   } catch {
     // not JSON: said below
   }

@@ -26,7 +26,12 @@ export function equityOf(account: AccountStore, market: MarketStore, quote: stri
  * What is held besides `quote` (the equity asset): each asset's total, valued at the mid of
  * asset+quote when that market has one. For the run summary's list of positions still held.
  */
-export function heldPositions(account: AccountStore, market: MarketStore, quote: string, instrument: (m: MarketSymbol) => Instrument | undefined): HeldPosition[] {
+export function heldPositions(
+  account: AccountStore,
+  market: MarketStore,
+  quote: string,
+  instrument: (m: MarketSymbol) => Instrument | undefined,
+): HeldPosition[] {
   const balances = account.snapshot.balances?.value;
   if (!balances) return [];
   const out: HeldPosition[] = [];
@@ -88,7 +93,8 @@ export function readKillSwitchMarks(journal: Pick<JournalStore, 'getMeta'>, asse
   if (raw === undefined) return undefined;
   try {
     const m = JSON.parse(raw) as Partial<KillSwitchMarks> & { asset?: string };
-    if (m.asset !== asset || typeof m.day !== 'string' || typeof m.dayOpenEquity !== 'string' || typeof m.peak !== 'string') return undefined;
+    if (m.asset !== asset || typeof m.day !== 'string' || typeof m.dayOpenEquity !== 'string' || typeof m.peak !== 'string')
+      return undefined;
     if (!new D(m.dayOpenEquity).isFinite() || !new D(m.peak).isFinite()) return undefined;
     return { day: m.day, dayOpenEquity: m.dayOpenEquity, peak: m.peak };
   } catch {

@@ -10,7 +10,8 @@ import { defineStrategy } from '../strategy/index.js';
 import { ScriptedVenue } from '../../test/support/scripted-venue.js';
 import { assignHoldings, holdingsOf } from './holdings.js';
 
-const idle = (name: string) => defineStrategy({ name, description: name, params: z.object({}), markets: ['BTCUSD'], create: () => ({ onEvent: () => undefined }) });
+const idle = (name: string) =>
+  defineStrategy({ name, description: name, params: z.object({}), markets: ['BTCUSD'], create: () => ({ onEvent: () => undefined }) });
 
 const journals: Journal[] = [];
 afterEach(() => journals.splice(0).forEach((j) => j.close()));
@@ -20,9 +21,18 @@ function kernelOver(journal: Journal, price: number | null = 100) {
   const clock = new TestClock(1_700_000_000_000);
   const kernel = new Kernel(
     { clock, venue: new ScriptedVenue(() => clock.now()), journal },
-    { limits: RiskLimitsSchema.parse({}), refPrefix: 't', fillsSinceMs: 0, strategies: (ids) => ['grid', 'trend'].map((n) => new StrategyRunner(n, idle(n), {}, ['BTCUSD'], ids)) },
+    {
+      limits: RiskLimitsSchema.parse({}),
+      refPrefix: 't',
+      fillsSinceMs: 0,
+      strategies: (ids) => ['grid', 'trend'].map((n) => new StrategyRunner(n, idle(n), {}, ['BTCUSD'], ids)),
+    },
   );
-  kernel.applyAccount({ kind: 'balances', at: clock.now(), items: [balanceFromWire('USD', '1000', '0'), balanceFromWire('BTC', '1', '0')] });
+  kernel.applyAccount({
+    kind: 'balances',
+    at: clock.now(),
+    items: [balanceFromWire('USD', '1000', '0'), balanceFromWire('BTC', '1', '0')],
+  });
   if (price !== null) kernel.market.apply({ kind: 'price', market: 'BTCUSD', at: clock.now(), price });
   return { kernel, at: clock.now() };
 }
@@ -31,7 +41,7 @@ const configOf = (holdings: Record<string, Record<string, unknown>>) =>
   parseConfig({ strategies: Object.entries(holdings).map(([name, h]) => ({ plugin: 'sma-cross', name, holdings: h })) });
 
 describe('strategies[].holdings: balances held by no strategy, assigned by the config', () => {
-  it('makes them each strategy\'s own position at the documented cost basis, journaled once: a restart assigns nothing again', () => {
+  it("makes them each strategy's own position at the documented cost basis, journaled once: a restart assigns nothing again", () => {
     const journal = new Journal(':memory:');
     journals.push(journal);
     const first = kernelOver(journal);
@@ -40,21 +50,50 @@ describe('strategies[].holdings: balances held by no strategy, assigned by the c
     assignHoldings(first.kernel, holdings, first.at);
     const { positions } = first.kernel;
     // the string form at the market's price at start, the object form at its own price
-    expect([positions.view('grid', 'BTCUSD').amount.toFixed(), positions.view('grid', 'BTCUSD').averageCost?.toFixed()]).toEqual(['0.25', '100']);
-    expect([positions.view('trend', 'BTCUSD').amount.toFixed(), positions.view('trend', 'BTCUSD').averageCost?.toFixed()]).toEqual(['0.5', '90']);
+    expect([positions.view('grid', 'BTCUSD').amount.toFixed(), positions.view('grid', 'BTCUSD').averageCost?.toFixed()]).toEqual([
+      '0.25',
+      '100',
+    ]);
+    expect([positions.view('trend', 'BTCUSD').amount.toFixed(), positions.view('trend', 'BTCUSD').averageCost?.toFixed()]).toEqual([
+      '0.5',
+      '90',
+    ]);
     expect(positions.summary().unassigned).toEqual({ BTC: '0.25' });
     // the positions and the unassigned balance add up to the account; the journal reads them as the kernel does
     expect(positions.heldOf('BTC').plus(positions.unassignedOf('BTC')).toFixed()).toBe('1');
     expect(tradesFromFills(journal.strategyFills()).positions).toEqual(positions.list());
     // each may now sell its own (where strategies share a market, no one could sell a balance no strategy holds)
-    expect(first.kernel.gate.decide({ kind: 'place-order', intentId: 'x-1', strategy: 'trend', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '0.5' }).kind).toBe('approve');
-    expect(first.kernel.gate.decide({ kind: 'place-order', intentId: 'x-2', strategy: 'grid', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '0.3' })).toMatchObject({ reason: { code: 'OWN_POSITION', details: { own: '0.25' } } });
+    expect(
+      first.kernel.gate.decide({
+        kind: 'place-order',
+        intentId: 'x-1',
+        strategy: 'trend',
+        market: 'BTCUSD',
+        side: 'SELL',
+        type: 'MARKET',
+        baseAmount: '0.5',
+      }).kind,
+    ).toBe('approve');
+    expect(
+      first.kernel.gate.decide({
+        kind: 'place-order',
+        intentId: 'x-2',
+        strategy: 'grid',
+        market: 'BTCUSD',
+        side: 'SELL',
+        type: 'MARKET',
+        baseAmount: '0.3',
+      }),
+    ).toMatchObject({ reason: { code: 'OWN_POSITION', details: { own: '0.25' } } });
     first.kernel.close();
 
     // a restart on the same journal, same balances, same config: nothing is assigned twice
     const again = kernelOver(journal, 120);
     assignHoldings(again.kernel, holdings, again.at + 1);
-    expect(again.kernel.positions.list().map((p) => [p.strategy, p.position, p.averageCost])).toEqual([['grid', '0.25', '100'], ['trend', '0.5', '90']]);
+    expect(again.kernel.positions.list().map((p) => [p.strategy, p.position, p.averageCost])).toEqual([
+      ['grid', '0.25', '100'],
+      ['trend', '0.5', '90'],
+    ]);
     expect(again.kernel.positions.summary().unassigned).toEqual({ BTC: '0.25' });
     again.kernel.close();
   });
@@ -63,7 +102,10 @@ describe('strategies[].holdings: balances held by no strategy, assigned by the c
     const journal = new Journal(':memory:');
     journals.push(journal);
     const { kernel, at } = kernelOver(journal, null);
-    const bad = holdingsOf(configOf({ grid: { BTCUSD: { amount: '0.75', price: '100' }, ETHUSD: '1' }, trend: { BTCUSD: '0.5' }, nobody: { BTCUSD: '0.1' } }).strategies);
+    const bad = holdingsOf(
+      configOf({ grid: { BTCUSD: { amount: '0.75', price: '100' }, ETHUSD: '1' }, trend: { BTCUSD: '0.5' }, nobody: { BTCUSD: '0.1' } })
+        .strategies,
+    );
     let problems: ReadonlyArray<{ path: string; message: string }> = [];
     try {
       assignHoldings(kernel, bad, at);
@@ -72,20 +114,36 @@ describe('strategies[].holdings: balances held by no strategy, assigned by the c
       problems = (e as ConfigError).problems;
     }
     expect(problems).toEqual([
-      { path: 'strategies.0.holdings.ETHUSD', message: 'grid does not trade ETHUSD (it trades BTCUSD): assign a holding in one of its markets' },
-      { path: 'strategies.1.holdings.BTCUSD', message: '0.5 BTC is more than is held by no strategy (1 BTC, and other holdings take 0.75 of it): assign at most that' },
-      { path: 'strategies.1.holdings.BTCUSD', message: 'no price of BTCUSD is known at start to value it at: give the cost basis, e.g. { amount: "0.5", price: "61000" }' },
-      { path: 'strategies.2.holdings.BTCUSD', message: 'no strategy named nobody runs: name a running strategy\'s holdings (its name, else its plugin)' },
+      {
+        path: 'strategies.0.holdings.ETHUSD',
+        message: 'grid does not trade ETHUSD (it trades BTCUSD): assign a holding in one of its markets',
+      },
+      {
+        path: 'strategies.1.holdings.BTCUSD',
+        message: '0.5 BTC is more than is held by no strategy (1 BTC, and other holdings take 0.75 of it): assign at most that',
+      },
+      {
+        path: 'strategies.1.holdings.BTCUSD',
+        message: 'no price of BTCUSD is known at start to value it at: give the cost basis, e.g. { amount: "0.5", price: "61000" }',
+      },
+      {
+        path: 'strategies.2.holdings.BTCUSD',
+        message: "no strategy named nobody runs: name a running strategy's holdings (its name, else its plugin)",
+      },
     ]);
     expect([kernel.positions.list(), kernel.positions.unassignedOf('BTC').toFixed(), journal.strategyFills()]).toEqual([[], '1', []]);
     kernel.close();
   });
 
   it('the config checks the key itself: a market the platform does not trade, an amount that is not a decimal above 0, an unknown field', () => {
-    expect(() => configOf({ grid: { MARSUSD: '1', ETHUSD: { amount: '1', cost: '5' } } })).toThrow(/strategies\.0\.holdings\.MARSUSD: MARSUSD is not a trading market of the platform: write one of .*BTCUSD[\s\S]*strategies\.0\.holdings\.ETHUSD: unknown key\(s\) "cost"/);
+    expect(() => configOf({ grid: { MARSUSD: '1', ETHUSD: { amount: '1', cost: '5' } } })).toThrow(
+      /strategies\.0\.holdings\.MARSUSD: MARSUSD is not a trading market of the platform: write one of .*BTCUSD[\s\S]*strategies\.0\.holdings\.ETHUSD: unknown key\(s\) "cost"/,
+    );
     expect(() => configOf({ grid: { BTCUSD: '0', ETHUSD: { amount: '1', price: '0' } } })).toThrow(
       /strategies\.0\.holdings\.BTCUSD: 0 is not more than 0: write the amount of the base asset[\s\S]*strategies\.0\.holdings\.ETHUSD\.price: 0 is not more than 0: write the cost basis per unit/,
     );
-    expect(() => configOf({ grid: { BTCUSD: '1e-3' } })).toThrow(/strategies\.0\.holdings\.BTCUSD: must be an unsigned decimal amount without exponent/);
+    expect(() => configOf({ grid: { BTCUSD: '1e-3' } })).toThrow(
+      /strategies\.0\.holdings\.BTCUSD: must be an unsigned decimal amount without exponent/,
+    );
   });
 });

@@ -91,7 +91,10 @@ export class JournalWatch {
     const now = this.identityOf(path);
     if (now === undefined) this.fail('deleted', deletedReason(path));
     else if (now.dev !== this.opened.dev || now.ino !== this.opened.ino) {
-      this.fail('replaced', `the journal ${path} was replaced during the run (another file is at its path now: restored, copied or made anew over it), so this run's records would go to a file no one reads`);
+      this.fail(
+        'replaced',
+        `the journal ${path} was replaced during the run (another file is at its path now: restored, copied or made anew over it), so this run's records would go to a file no one reads`,
+      );
     }
   }
 

@@ -11,8 +11,23 @@ import { startSandbox, type SandboxHandle } from '../sandbox/index.js';
 import { localClockStart, localStatePath, newInstanceId, paperVenue } from './local-world.js';
 import { bindJournalEnvironment, checkEnvironmentTargets, checkGrantedScopes, checkJournalAtVenue } from './credential-checks.js';
 import { RestVenue, SimVenue, type MarketDataApi, type MarketSource, type Venue } from '../venue/index.js';
-import { PAPER_READ_SCOPES, PAPER_STATE_META_KEY, PaperMarketSource, paperMarketReads, PaperVenue, type PaperStateStore } from '../fills/paper/index.js';
-import { JsonLinesRecorder, PollingMarketSource, RequestBudget, streamSettingsFromConfig, tradesFromWire, type RecordedTrade, type RecordingRunInfo } from '../venue/polling/index.js';
+import {
+  PAPER_READ_SCOPES,
+  PAPER_STATE_META_KEY,
+  PaperMarketSource,
+  paperMarketReads,
+  PaperVenue,
+  type PaperStateStore,
+} from '../fills/paper/index.js';
+import {
+  JsonLinesRecorder,
+  PollingMarketSource,
+  RequestBudget,
+  streamSettingsFromConfig,
+  tradesFromWire,
+  type RecordedTrade,
+  type RecordingRunInfo,
+} from '../venue/polling/index.js';
 import { buildRunInfo } from './recording-run-info.js';
 
 /** Everything that differs between live and paper runs: the three ports plus what owns them. */
@@ -83,15 +98,32 @@ export async function buildLiveBundle(config: Config, env: NodeJS.ProcessEnv, op
   // paper on the market data of the platform the client reaches (sandbox, production, or a sandbox of
   // our own at api.base_url): orders fill in a paper venue and nothing is written to that platform
   const paperReal = options.paper === true && !(local && config.api.base_url === undefined);
-  const clock = options.clock ?? (local && config.local.speed !== 1 ? new ScaledClock(localClockStart(config, new LiveClock().now()), config.local.speed) : new LiveClock());
+  const clock =
+    options.clock ??
+    (local && config.local.speed !== 1
+      ? new ScaledClock(localClockStart(config, new LiveClock().now()), config.local.speed)
+      : new LiveClock());
   let sandbox: SandboxHandle | undefined;
   if (local && config.api.base_url === undefined) {
     // it accepts the credential this run uses: TRADELOOP_CLIENT_ID/SECRET when exported, else the default
     const clients = [{ clientId: resolved.clientId, clientSecret: resolved.clientSecret }];
     // the world continues across runs: its state beside the journal, saved before every answer
     const stateFile = localStatePath(config);
-    sandbox = await startSandbox({ port: config.local.port, seed: config.local.seed, funding: config.local.funding, clients, clock, logger: options.log, instanceId: newInstanceId(), shapes: config.local.shapes, ...(stateFile !== undefined && { stateFile }), sim: { rules: { submitDelayMs: config.local.submit_delay_ms }, ...(config.local.documents && { platform: { documents: true } }) } });
-    options.log.info(`local sandbox listening on ${sandbox.url} (world ${sandbox.instanceId}, ${sandbox.restored ? 'continued from' : 'new in'} ${stateFile ?? 'memory'})`);
+    sandbox = await startSandbox({
+      port: config.local.port,
+      seed: config.local.seed,
+      funding: config.local.funding,
+      clients,
+      clock,
+      logger: options.log,
+      instanceId: newInstanceId(),
+      shapes: config.local.shapes,
+      ...(stateFile !== undefined && { stateFile }),
+      sim: { rules: { submitDelayMs: config.local.submit_delay_ms }, ...(config.local.documents && { platform: { documents: true } }) },
+    });
+    options.log.info(
+      `local sandbox listening on ${sandbox.url} (world ${sandbox.instanceId}, ${sandbox.restored ? 'continued from' : 'new in'} ${stateFile ?? 'memory'})`,
+    );
   }
   const budget = new RequestBudget({ clock });
   let api: ApiClient;
@@ -125,17 +157,43 @@ export async function buildLiveBundle(config: Config, env: NodeJS.ProcessEnv, op
     let paper: PaperVenue | undefined;
     try {
       const apiUrl = sandbox?.apiUrl ?? resolved.apiUrl;
-      bindJournalEnvironment(journal, bound, apiUrl === undefined ? undefined : { environment: bound, host: apiHost(apiUrl), profileId: profile.id, ...(sandbox && { sandboxInstance: sandbox.instanceId }) });
+      bindJournalEnvironment(
+        journal,
+        bound,
+        apiUrl === undefined
+          ? undefined
+          : { environment: bound, host: apiHost(apiUrl), profileId: profile.id, ...(sandbox && { sandboxInstance: sandbox.instanceId }) },
+      );
       if (paperReal) {
-        paper = await PaperVenue.open({ funding: config.paper.funding, feeBps: config.risk.fee_bps, latencyMs: config.paper.latency_ms, now: () => clock.now(), store: journalPaperStore(journal), onNote: (note) => options.log.warn(note), onSaveError: (e) => options.log.error(`PAPER on real data: the paper account could not be kept in the journal (${e instanceof Error ? e.message : String(e)}): the next change writes it whole again`) });
-        options.log.info(paper.continued ? 'PAPER on real data: continuing the paper account kept in the journal' : `PAPER on real data: a new paper account with ${Object.entries(config.paper.funding).map(([a, v]) => `${v} ${a}`).join(', ')} (paper.funding)`);
+        paper = await PaperVenue.open({
+          funding: config.paper.funding,
+          feeBps: config.risk.fee_bps,
+          latencyMs: config.paper.latency_ms,
+          now: () => clock.now(),
+          store: journalPaperStore(journal),
+          onNote: (note) => options.log.warn(note),
+          onSaveError: (e) =>
+            options.log.error(
+              `PAPER on real data: the paper account could not be kept in the journal (${e instanceof Error ? e.message : String(e)}): the next change writes it whole again`,
+            ),
+        });
+        options.log.info(
+          paper.continued
+            ? 'PAPER on real data: continuing the paper account kept in the journal'
+            : `PAPER on real data: a new paper account with ${Object.entries(config.paper.funding)
+                .map(([a, v]) => `${v} ${a}`)
+                .join(', ')} (paper.funding)`,
+        );
         for (const note of paper.restoreNotes) options.log.warn(note);
       }
-      venue = paper ?? (options.paper && sandbox ? paperVenue(new SimVenue(sandbox.sim, profile.id), sandbox, config) : new RestVenue(api, profile.id));
+      venue =
+        paper ??
+        (options.paper && sandbox ? paperVenue(new SimVenue(sandbox.sim, profile.id), sandbox, config) : new RestVenue(api, profile.id));
       if (config.journal.path !== ':memory:') {
         const st = statSync(config.journal.path, { bigint: true });
         const file = { path: resolvePath(config.journal.path), dev: String(st.dev), ino: String(st.ino) };
-        if (checkJournalFile(journal, file, options.journalMoved) === 'rebound') options.log.warn(`--journal-moved: the journal is now bound to ${file.path}`);
+        if (checkJournalFile(journal, file, options.journalMoved) === 'rebound')
+          options.log.warn(`--journal-moved: the journal is now bound to ${file.path}`);
       }
       refPrefix = journalPrefix(journal, config.run.ref_prefix);
       await checkJournalAtVenue(journal, venue, refPrefix);
@@ -143,7 +201,15 @@ export async function buildLiveBundle(config: Config, env: NodeJS.ProcessEnv, op
       journal.close();
       throw e;
     }
-    const input = { api, clock, profileId: profile.id, config, log: options.log, budget, ...(options.strategyNames && { strategyNames: options.strategyNames }) };
+    const input = {
+      api,
+      clock,
+      profileId: profile.id,
+      config,
+      log: options.log,
+      budget,
+      ...(options.strategyNames && { strategyNames: options.strategyNames }),
+    };
     const source = paper ? paperSource(input, paper, resolved.name, options.makeSource) : (options.makeSource ?? pollingSource)(input);
     return {
       clock,
@@ -188,7 +254,10 @@ function paperSource(input: SourceFactoryInput, venue: PaperVenue, environment: 
   const reads = paperMarketReads(input.api, {
     onQuotes: (e) => {
       if (e === undefined) log.info('PAPER on real data: quotes can be read again');
-      else log.error(`PAPER on real data: quotes cannot be read from ${environment} (${e instanceof Error ? e.message : String(e)}): execute-quote intents find no quote until they can; quotes need the credential (TRADELOOP_CLIENT_ID/SECRET) with the exchange:read_quote scope`);
+      else
+        log.error(
+          `PAPER on real data: quotes cannot be read from ${environment} (${e instanceof Error ? e.message : String(e)}): execute-quote intents find no quote until they can; quotes need the credential (TRADELOOP_CLIENT_ID/SECRET) with the exchange:read_quote scope`,
+        );
     },
     // a malformed answer fills nothing here: the stream refuses and counts it
     onTrades: (market, body) => venue.observeTrades(market, tradesOrNone(body)),
@@ -207,7 +276,11 @@ function tradesOrNone(body: unknown): RecordedTrade[] {
 }
 
 /** The live market source: poll streams over the client, sharing the run's request budget. */
-export function pollingSource(input: Omit<SourceFactoryInput, 'profileId'> & { readonly profileId: string | undefined }, api: MarketDataApi = input.api, environment: string = input.config.environment): MarketSource {
+export function pollingSource(
+  input: Omit<SourceFactoryInput, 'profileId'> & { readonly profileId: string | undefined },
+  api: MarketDataApi = input.api,
+  environment: string = input.config.environment,
+): MarketSource {
   const s = input.config.streams;
   const settings = streamSettingsFromConfig(s);
   return new PollingMarketSource({
@@ -217,7 +290,9 @@ export function pollingSource(input: Omit<SourceFactoryInput, 'profileId'> & { r
     budget: input.budget,
     intervals: settings.intervals,
     alwaysPoll: settings.alwaysPoll,
-    ...(s.record !== undefined && { recorder: new JsonLinesRecorder(s.record, { run: runInfoOf(input.config, environment, input.clock.now(), input.strategyNames) }) }),
+    ...(s.record !== undefined && {
+      recorder: new JsonLinesRecorder(s.record, { run: runInfoOf(input.config, environment, input.clock.now(), input.strategyNames) }),
+    }),
   });
 }
 
@@ -250,12 +325,18 @@ function openJournal(path: string, fullAfterWrites?: number): Journal {
   } catch (e) {
     lock.release();
     // a file that is not a journal (or not readable) is bad input, not a crash with a stack trace
-    throw new InputError('journal.path', `${path} cannot be opened as a tradeloop journal (${e instanceof Error ? e.message : String(e)}): point journal.path at a new file, or move this one away`);
+    throw new InputError(
+      'journal.path',
+      `${path} cannot be opened as a tradeloop journal (${e instanceof Error ? e.message : String(e)}): point journal.path at a new file, or move this one away`,
+    );
   }
   const check = journal.quickCheck();
   if (check !== 'ok') {
     journal.close();
-    throw new InputError('journal.path', `${path} is damaged (SQLite's quick_check: ${check.split('\n')[0]}): restore it from a backup (then start once with --journal-moved), or move it aside and start a new journal (tradeloop run --fresh does that on the local sandbox; elsewhere point journal.path at a new file and choose a new run.ref_prefix)`);
+    throw new InputError(
+      'journal.path',
+      `${path} is damaged (SQLite's quick_check: ${check.split('\n')[0]}): restore it from a backup (then start once with --journal-moved), or move it aside and start a new journal (tradeloop run --fresh does that on the local sandbox; elsewhere point journal.path at a new file and choose a new run.ref_prefix)`,
+    );
   }
   return journal;
 }
@@ -264,7 +345,8 @@ function openJournal(path: string, fullAfterWrites?: number): Journal {
 export function journalPrefix(journal: Journal, configured: string | undefined): string {
   const existing = journal.getMeta('ref_prefix');
   if (existing !== undefined) {
-    if (configured !== undefined && configured !== existing) throw new InputError('run.ref_prefix', `the journal was created with prefix ${existing}: keep it, or use a new journal.path`);
+    if (configured !== undefined && configured !== existing)
+      throw new InputError('run.ref_prefix', `the journal was created with prefix ${existing}: keep it, or use a new journal.path`);
     return existing;
   }
   const prefix = configured ?? `tl${randomBytes(4).toString('hex')}`;

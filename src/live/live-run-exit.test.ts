@@ -69,7 +69,10 @@ describe('LiveRun exit cancels (run.cancel_on_exit)', () => {
     const r = await restingBids(2);
     r.venue.malformedReads = 2;
     const summary = await stopAdvancing(r, 3_000);
-    expect(r.journal.intents({ kind: 'place-order' }).map((x) => [x.state, x.status])).toEqual([['done', 'CANCELLED'], ['done', 'CANCELLED']]);
+    expect(r.journal.intents({ kind: 'place-order' }).map((x) => [x.state, x.status])).toEqual([
+      ['done', 'CANCELLED'],
+      ['done', 'CANCELLED'],
+    ]);
     expect(summary.openOrdersLeft).toBe(0);
   });
 

@@ -81,7 +81,7 @@ describe('LiveRun kill switch', () => {
     await s.run.stop('test over');
   });
 
-  it('keeps the day\'s opening equity in the journal: a restart the same UTC day trips on the day\'s whole loss, one the next day starts afresh', async () => {
+  it("keeps the day's opening equity in the journal: a restart the same UTC day trips on the day's whole loss, one the next day starts afresh", async () => {
     const config = { risk: { daily_loss_limit: '5000' } };
     const first = liveRunRig({ config, refPrefix: 'ks' });
     await first.run.start([]);

@@ -33,7 +33,13 @@ class LateVenue extends SimVenue {
 }
 
 function setup(journal?: Journal, clock?: TestClock, sim?: SimPlatform) {
-  return liveRunRig({ venue: (s) => new LateVenue(s), refPrefix: 'lw', ...(journal && { journal }), ...(clock && { clock }), ...(sim && { sim }) });
+  return liveRunRig({
+    venue: (s) => new LateVenue(s),
+    refPrefix: 'lw',
+    ...(journal && { journal }),
+    ...(clock && { clock }),
+    ...(sim && { sim }),
+  });
 }
 
 describe('LiveRun and writes that land late', () => {

@@ -54,7 +54,10 @@ describe('orphans at start', () => {
     const empty = new Journal(':memory:');
     const { second } = await crashThenRestart(2, {}, empty);
     const rows = empty.intents({ kind: 'place-order' });
-    expect(rows.map((r) => [r.refId, r.strategy, r.status]).sort()).toEqual([['orph-1', UNKNOWN_STRATEGY, 'CANCELLED'], ['orph-2', UNKNOWN_STRATEGY, 'CANCELLED']]);
+    expect(rows.map((r) => [r.refId, r.strategy, r.status]).sort()).toEqual([
+      ['orph-1', UNKNOWN_STRATEGY, 'CANCELLED'],
+      ['orph-2', UNKNOWN_STRATEGY, 'CANCELLED'],
+    ]);
     expect(second.openAtVenue()).toHaveLength(0);
     await second.tick(1);
     await second.run.engine.drain();
@@ -96,11 +99,28 @@ describe('orphans at start', () => {
     expect(journal.get('orph-7')).toMatchObject({ kind: 'place-order', state: 'done', status: 'FILLED', strategy: UNKNOWN_STRATEGY });
     const venueFills = first.sim.executions().filter((x) => x.orderId === orderId);
     expect(venueFills.length).toBeGreaterThan(0);
-    expect(journal.fills({ refId: 'orph-7' }).map((f) => f.fillId).sort()).toEqual(venueFills.map((x) => x.executionId).sort());
+    expect(
+      journal
+        .fills({ refId: 'orph-7' })
+        .map((f) => f.fillId)
+        .sort(),
+    ).toEqual(venueFills.map((x) => x.executionId).sort());
     const settled = first.sim.quoteExecutions().find((x) => x.id === execution.executionId);
     expect(settled?.status).toBe('SETTLED');
-    expect(journal.get('orph-8')).toMatchObject({ kind: 'execute-quote', state: 'done', status: 'SETTLED', venueId: execution.executionId, amountFilled: settled?.baseAmount.toFixed(), averagePrice: settled?.price.toFixed() });
-    expect(journal.strategyFills().map((f) => f.refId).sort()).toEqual([...venueFills.map(() => 'orph-7'), 'orph-8']);
+    expect(journal.get('orph-8')).toMatchObject({
+      kind: 'execute-quote',
+      state: 'done',
+      status: 'SETTLED',
+      venueId: execution.executionId,
+      amountFilled: settled?.baseAmount.toFixed(),
+      averagePrice: settled?.price.toFixed(),
+    });
+    expect(
+      journal
+        .strategyFills()
+        .map((f) => f.refId)
+        .sort(),
+    ).toEqual([...venueFills.map(() => 'orph-7'), 'orph-8']);
     await second.tick(1);
     await second.run.engine.drain();
     expect(second.openAtVenue().map((o) => o.refId)).toEqual(['orph-9']);

@@ -27,12 +27,23 @@ function setup(journal: Journal, clock: TestClock, sim: SimPlatform) {
   const venue = new SimVenue(sim);
   const source = new ScriptedSource([{ kind: 'price', market: 'BTCUSD', at: clock.now() - 60_000, price: sim.mid('BTCUSD') }]);
   const run = new LiveRun({
-    clock, venue, source, journal, config: parseConfig({ risk: { price_band_bps: 2000 } }), environment: 'test', refPrefix: 'se',
-    log: silentLogger(), strategies: (ids) => [new StrategyRunner('buy-once', buyOnce, {}, ['BTCUSD'], ids)],
+    clock,
+    venue,
+    source,
+    journal,
+    config: parseConfig({ risk: { price_band_bps: 2000 } }),
+    environment: 'test',
+    refPrefix: 'se',
+    log: silentLogger(),
+    strategies: (ids) => [new StrategyRunner('buy-once', buyOnce, {}, ['BTCUSD'], ids)],
   });
   const trade = async (): Promise<void> => {
     const balances = await venue.balances();
-    source.account.next({ kind: 'balances', at: clock.now(), items: balances.map((b) => balanceFromWire(b.asset, b.available.toFixed(), b.trading.toFixed())) });
+    source.account.next({
+      kind: 'balances',
+      at: clock.now(),
+      items: balances.map((b) => balanceFromWire(b.asset, b.available.toFixed(), b.trading.toFixed())),
+    });
     source.events.next({ kind: 'price', market: 'BTCUSD', at: clock.now(), price: sim.mid('BTCUSD') });
     await run.engine.drain();
     await clock.advanceAsync(2_000, 500);

@@ -29,7 +29,11 @@ describe('LiveRun and orders not yet entered', () => {
 
   it('counts an order once when the poll lists it OPEN before the journal has followed it from SUBMITTED', async () => {
     // no follow() cycle within the test: the journal keeps both orders SUBMITTED after the venue enters them
-    const s = liveRunRig({ rules: { submitDelayMs: 10_000 }, config: { risk: { max_open_orders: 3 }, streams: { orders_ms: 600_000 } }, refPrefix: 'lw' });
+    const s = liveRunRig({
+      rules: { submitDelayMs: 10_000 },
+      config: { risk: { max_open_orders: 3 }, streams: { orders_ms: 600_000 } },
+      refPrefix: 'lw',
+    });
     await s.run.start([]);
     await s.tick(2);
     await s.run.engine.drain();

@@ -32,7 +32,20 @@ async function setup(o: { failReads?: boolean } = {}) {
     params: z.object({}),
     markets: ['BTCUSD', 'MATICUSD'],
     create: () => ({
-      onEvent: (e) => (e.kind === 'price' ? next.splice(0).map(([market, price]): IntentDraft => ({ kind: 'place-order', market, side: 'BUY', type: 'LIMIT', baseAmount: market === 'BTCUSD' ? '0.01' : '100', price, timeInForce: 'GTC' })) : undefined),
+      onEvent: (e) =>
+        e.kind === 'price'
+          ? next
+              .splice(0)
+              .map(([market, price]): IntentDraft => ({
+                kind: 'place-order',
+                market,
+                side: 'BUY',
+                type: 'LIMIT',
+                baseAmount: market === 'BTCUSD' ? '0.01' : '100',
+                price,
+                timeInForce: 'GTC',
+              }))
+          : undefined,
     }),
   });
   const metadata = simMetadata(sim);
@@ -54,7 +67,11 @@ async function setup(o: { failReads?: boolean } = {}) {
   });
   const bid = async (market: string, price: string): Promise<Decision | undefined> => {
     const balances = await venue.balances();
-    source.account.next({ kind: 'balances', at: clock.now(), items: balances.map((b) => balanceFromWire(b.asset, b.available.toFixed(), b.trading.toFixed())) });
+    source.account.next({
+      kind: 'balances',
+      at: clock.now(),
+      items: balances.map((b) => balanceFromWire(b.asset, b.available.toFixed(), b.trading.toFixed())),
+    });
     for (const m of ['BTCUSD', 'MATICUSD']) source.events.next({ kind: 'price', market: m, at: clock.now(), price: sim.mid(m) });
     next.push([market, price]);
     const before = run.engine.counters.intents;
@@ -63,7 +80,11 @@ async function setup(o: { failReads?: boolean } = {}) {
     const d = run.engine.counters.intents > before ? run.view().decisions.at(-1) : undefined;
     return d;
   };
-  const warnings = (): string[] => lines.map((l) => JSON.parse(l) as { level: number; msg: string }).filter((l) => l.level === 40).map((l) => l.msg);
+  const warnings = (): string[] =>
+    lines
+      .map((l) => JSON.parse(l) as { level: number; msg: string })
+      .filter((l) => l.level === 40)
+      .map((l) => l.msg);
   return { clock, sim, run, metadata, bid, warnings };
 }
 
@@ -71,18 +92,24 @@ async function setup(o: { failReads?: boolean } = {}) {
 const below = (mid: number, fraction: number, dp: number): string => (mid * (1 - fraction)).toFixed(dp);
 
 describe('LiveRun market ticks (ListMarkets → risk gate precision check)', () => {
-  it('reads every market\'s tick at start and denies a limit price off it with PRECISION', async () => {
+  it("reads every market's tick at start and denies a limit price off it with PRECISION", async () => {
     const s = await setup();
     await s.run.start([]);
     expect(s.metadata.reads.markets).toBe(1);
     const btc = s.sim.mid('BTCUSD');
     const off = `${below(btc, 0.05, 2)}5`; // a third decimal on a 0.01 tick
-    expect(await s.bid('BTCUSD', off)).toMatchObject({ kind: 'deny', reason: { code: 'PRECISION', details: { field: 'price', tick: '0.01' } } });
+    expect(await s.bid('BTCUSD', off)).toMatchObject({
+      kind: 'deny',
+      reason: { code: 'PRECISION', details: { field: 'price', tick: '0.01' } },
+    });
     expect(s.sim.orders()).toHaveLength(0); // the venue never saw it
     expect(await s.bid('BTCUSD', below(btc, 0.05, 2))).toMatchObject({ kind: 'approve' });
     // MATIC trades under 5 USD: its tick is 0.0001
     const matic = s.sim.mid('MATICUSD');
-    expect(await s.bid('MATICUSD', `${below(matic, 0.05, 4)}5`)).toMatchObject({ kind: 'deny', reason: { code: 'PRECISION', details: { tick: '0.0001' } } });
+    expect(await s.bid('MATICUSD', `${below(matic, 0.05, 4)}5`)).toMatchObject({
+      kind: 'deny',
+      reason: { code: 'PRECISION', details: { tick: '0.0001' } },
+    });
     expect(await s.bid('MATICUSD', below(matic, 0.05, 4))).toMatchObject({ kind: 'approve' });
     await s.run.engine.drain();
     expect(s.sim.orders()).toHaveLength(2);
@@ -93,7 +120,11 @@ describe('LiveRun market ticks (ListMarkets → risk gate precision check)', () 
   it('starts when the markets cannot be read, says so, and reads them again on the refresh period', async () => {
     const s = await setup({ failReads: true });
     await s.run.start([]);
-    expect(s.warnings()).toContainEqual(expect.stringMatching(/markets could not be read \(503 Service Unavailable\): the platform catalog.s ticks and decimals are checked until they are; retrying every 60 s/));
+    expect(s.warnings()).toContainEqual(
+      expect.stringMatching(
+        /markets could not be read \(503 Service Unavailable\): the platform catalog.s ticks and decimals are checked until they are; retrying every 60 s/,
+      ),
+    );
     await s.clock.advanceAsync(120_000, 1_000);
     expect(s.metadata.reads.markets).toBe(3);
     expect(s.warnings().filter((w) => w.startsWith('markets could not be read'))).toHaveLength(1); // once per outage

@@ -39,7 +39,18 @@ async function setup(o: { failReads?: boolean; limits?: typeof LIMITS } = {}) {
     params: z.object({}),
     markets: ['BTCUSD'],
     create: () => ({
-      onEvent: (e) => (e.kind === 'price' ? next.splice(0).map((amount): IntentDraft => ({ kind: 'transfer', asset: 'USD', amount, fromProfileId: venue.profileId, toProfileId: savings })) : undefined),
+      onEvent: (e) =>
+        e.kind === 'price'
+          ? next
+              .splice(0)
+              .map((amount): IntentDraft => ({
+                kind: 'transfer',
+                asset: 'USD',
+                amount,
+                fromProfileId: venue.profileId,
+                toProfileId: savings,
+              }))
+          : undefined,
     }),
   });
   const metadata = simMetadata(sim);
@@ -62,7 +73,11 @@ async function setup(o: { failReads?: boolean; limits?: typeof LIMITS } = {}) {
   /** Transfers `amounts` (one intent each, in one event) and returns their decisions once all are answered. */
   const transfer = async (...amounts: string[]): Promise<Decision[]> => {
     const balances = await venue.balances();
-    source.account.next({ kind: 'balances', at: clock.now(), items: balances.map((b) => balanceFromWire(b.asset, b.available.toFixed(), b.trading.toFixed())) });
+    source.account.next({
+      kind: 'balances',
+      at: clock.now(),
+      items: balances.map((b) => balanceFromWire(b.asset, b.available.toFixed(), b.trading.toFixed())),
+    });
     next.push(...amounts);
     const before = run.engine.counters.intents;
     source.events.next({ kind: 'price', market: 'BTCUSD', at: clock.now(), price: sim.mid('BTCUSD') });
@@ -70,7 +85,11 @@ async function setup(o: { failReads?: boolean; limits?: typeof LIMITS } = {}) {
     await clock.advanceAsync(10, 10); // lets the re-read that follows a transfer answer
     return run.view().decisions.slice(-(run.engine.counters.intents - before));
   };
-  const warnings = (): string[] => lines.map((l) => JSON.parse(l) as { level: number; msg: string }).filter((l) => l.level === 40).map((l) => l.msg);
+  const warnings = (): string[] =>
+    lines
+      .map((l) => JSON.parse(l) as { level: number; msg: string })
+      .filter((l) => l.level === 40)
+      .map((l) => l.msg);
   const transfersAtVenue = (): number => sim.listTransfers({ types: ['INTERNAL_TRANSFER_DEBIT'] }).items.length;
   return { clock, sim, run, metadata, transfer, warnings, transfersAtVenue, savings, venue };
 }
@@ -83,7 +102,10 @@ describe('LiveRun transfer limits (List Transfer Limits → risk gate)', () => {
     await s.run.start([]);
     expect(s.metadata.reads.limits).toBe(1);
     const [over] = await s.transfer('600');
-    expect(over).toMatchObject({ kind: 'deny', reason: { code: 'TRANSFER_LIMIT', details: { amount: '600', remaining: '500', asset: 'USD' } } });
+    expect(over).toMatchObject({
+      kind: 'deny',
+      reason: { code: 'TRANSFER_LIMIT', details: { amount: '600', remaining: '500', asset: 'USD' } },
+    });
     expect(s.transfersAtVenue()).toBe(0); // denied by the gate: the venue never saw it
     expect(codeOf((await s.transfer('450'))[0])).toBe('approve');
     expect(s.transfersAtVenue()).toBe(1);
@@ -148,7 +170,9 @@ describe('LiveRun transfer limits (List Transfer Limits → risk gate)', () => {
   it('with no limits ever read, starts anyway and leaves transfers to the venue, saying so', async () => {
     const s = await setup({ failReads: true });
     await s.run.start([]);
-    expect(s.warnings()).toContainEqual(expect.stringMatching(/transfer limits could not be read.*no limits known yet: transfers are left to the venue's own limits/));
+    expect(s.warnings()).toContainEqual(
+      expect.stringMatching(/transfer limits could not be read.*no limits known yet: transfers are left to the venue's own limits/),
+    );
     expect(codeOf((await s.transfer('600'))[0])).toBe('approve');
     expect(s.transfersAtVenue()).toBe(0); // the venue refused it (its per-transfer limit): nothing moved
     await s.run.stop('test over');

@@ -39,7 +39,11 @@ async function setup(journal = new Journal(':memory:')) {
 
 async function pushState(s: Awaited<ReturnType<typeof setup>>): Promise<void> {
   const balances = await s.venue.balances();
-  s.source.account.next({ kind: 'balances', at: s.clock.now(), items: balances.map((b) => balanceFromWire(b.asset, b.available.toFixed(), b.trading.toFixed())) });
+  s.source.account.next({
+    kind: 'balances',
+    at: s.clock.now(),
+    items: balances.map((b) => balanceFromWire(b.asset, b.available.toFixed(), b.trading.toFixed())),
+  });
   s.source.events.next({ kind: 'price', market: 'BTCUSD', at: s.clock.now(), price: s.sim.mid('BTCUSD') });
 }
 
@@ -59,8 +63,15 @@ describe('LiveRun', () => {
   it('says every strategy has stopped (allStopped) once the last one throws, so the run can end with a failure', async () => {
     const s = await setup();
     const run = new LiveRun({
-      clock: s.clock, venue: s.venue, source: s.source, journal: s.journal, config: parseConfig({}), environment: 'test', refPrefix: 'as',
-      log: silentLogger(), strategies: (ids) => [new StrategyRunner('throws-live', throwsLive, {}, ['BTCUSD'], ids)],
+      clock: s.clock,
+      venue: s.venue,
+      source: s.source,
+      journal: s.journal,
+      config: parseConfig({}),
+      environment: 'test',
+      refPrefix: 'as',
+      log: silentLogger(),
+      strategies: (ids) => [new StrategyRunner('throws-live', throwsLive, {}, ['BTCUSD'], ids)],
     });
     await run.start([]);
     let why: string | undefined;
@@ -107,7 +118,10 @@ describe('LiveRun', () => {
     expect(second.journal.intents().map((r) => r.refId)).toEqual(['lr-1']);
     await pushState(second);
     await second.run.engine.drain();
-    const ids = second.journal.intents().map((r) => r.refId).sort();
+    const ids = second.journal
+      .intents()
+      .map((r) => r.refId)
+      .sort();
     expect(ids).toEqual(['lr-1', 'lr-2']);
     await second.run.stop('done');
     rmSync(file, { force: true });

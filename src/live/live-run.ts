@@ -3,13 +3,32 @@ import { sleepOn, type Clock, type TimerHandle } from '../clock/index.js';
 import type { Config } from '../config/index.js';
 import { assignHoldings, holdingsOf } from './holdings.js';
 import { ZERO, type Dec, type Decision, type ExecReport, type MarketSymbol } from '../core/index.js';
-import { errorMessage, type CrashHook, type FillTracker, type JournalIntentRow, type JournalStore, type OrderExecutor, type QuoteExecutor, type ReconcileResult, type Reconciler, type TransferExecutor } from '../exec/index.js';
+import {
+  errorMessage,
+  type CrashHook,
+  type FillTracker,
+  type JournalIntentRow,
+  type JournalStore,
+  type OrderExecutor,
+  type QuoteExecutor,
+  type ReconcileResult,
+  type Reconciler,
+  type TransferExecutor,
+} from '../exec/index.js';
 import type { Logger } from '../log/index.js';
 import type { RiskGate } from '../risk/index.js';
 import { midOf, type AccountStore, type MarketStore } from '../state/index.js';
 import { REF_ID_REUSED, type MarketSource, type MarketSubscription, type Venue } from '../venue/index.js';
 import type { Engine } from '../engine/engine.js';
-import { equityOf, heldPositions, readKillSwitchMarks, readStartEquity, saveKillSwitchMarks, saveStartEquity, type StartEquity } from './equity.js';
+import {
+  equityOf,
+  heldPositions,
+  readKillSwitchMarks,
+  readStartEquity,
+  saveKillSwitchMarks,
+  saveStartEquity,
+  type StartEquity,
+} from './equity.js';
 import type { IntentIds } from '../engine/intent-ids.js';
 import { Kernel } from '../engine/kernel.js';
 import { beforeDeadline } from '../engine/cancel-all.js';
@@ -128,7 +147,13 @@ export class LiveRun {
     this.allStopped = new Promise((resolve) => (this.allStoppedResolve = resolve));
     let failed: (reason: string) => void = () => undefined;
     this.journalFailed = new Promise((resolve) => (failed = resolve));
-    this.journalWatch = new JournalWatch({ clock, journal, intervalMs: deps.journalWatchMs ?? JOURNAL_WATCH_MS, ...(deps.journalPath !== undefined && { path: deps.journalPath }), onFailure: (f) => failed(this.haltOnJournal(f)) });
+    this.journalWatch = new JournalWatch({
+      clock,
+      journal,
+      intervalMs: deps.journalWatchMs ?? JOURNAL_WATCH_MS,
+      ...(deps.journalPath !== undefined && { path: deps.journalPath }),
+      onFailure: (f) => failed(this.haltOnJournal(f)),
+    });
     this.journalWatch.listen();
     this.markets = [...new Set(this.strategies.flatMap((s) => [...s.markets]))];
   }
@@ -145,9 +170,16 @@ export class LiveRun {
     if (foreign.length) log.warn(`${foreign.length} open order(s) at the venue are not ours (no ref_id with our prefix): left alone`);
     // the run's header says what each market's bars are built from; the warm-up fills the longest series
     for (const line of this.kernel.barInputs(this.deps.source, this.deps.config.streams.trades_ms !== undefined)) log.info(line);
-    const warmUp = warmUpPointsFor(this.deps.config.streams.warmup_points, this.strategies.flatMap((s) => s.barNeeds));
+    const warmUp = warmUpPointsFor(
+      this.deps.config.streams.warmup_points,
+      this.strategies.flatMap((s) => s.barNeeds),
+    );
     if (warmUp.short !== undefined) log.warn(warmUp.short);
-    const [history] = await Promise.all([warmUpWithRetry(this.deps.source, this.markets, warmUp.points, this.deps.clock, log), this.kernel.startMetadata(), this.readBalances()]);
+    const [history] = await Promise.all([
+      warmUpWithRetry(this.deps.source, this.markets, warmUp.points, this.deps.clock, log),
+      this.kernel.startMetadata(),
+      this.readBalances(),
+    ]);
     const warmed = this.engine.warmUp(history);
     log.info(`warmed up on ${warmed} historical price point(s) for ${this.markets.join(', ')}`);
     // balances held by no strategy that the config assigns: valued at the warm-up's last price unless it says
@@ -165,12 +197,14 @@ export class LiveRun {
     const source = this.deps.source;
     this.kernel.attach(source);
     // the open-orders poll also says which orders need no status read this cycle, and adopts late landings
-    this.subs.push(source.account$.subscribe((e) => {
-      if (e.kind !== 'open-orders') return;
-      this.openAtVenue = { at: e.at, byId: new Map(e.orders.map((o) => [o.orderId, `${o.status}/${o.amountFilled.toFixed()}`])) };
-      // an order whose write landed after its intent was closed as NOT_PLACED is adopted, not left untracked
-      if (e.orders.some((o) => this.deps.journal.get(o.refId)?.status === 'NOT_PLACED')) void this.orders.adoptLate(e.orders);
-    }));
+    this.subs.push(
+      source.account$.subscribe((e) => {
+        if (e.kind !== 'open-orders') return;
+        this.openAtVenue = { at: e.at, byId: new Map(e.orders.map((o) => [o.orderId, `${o.status}/${o.amountFilled.toFixed()}`])) };
+        // an order whose write landed after its intent was closed as NOT_PLACED is adopted, not left untracked
+        if (e.orders.some((o) => this.deps.journal.get(o.refId)?.status === 'NOT_PLACED')) void this.orders.adoptLate(e.orders);
+      }),
+    );
     this.pollFills = source.fills$ === undefined;
     source.start(subscriptions);
     this.every(this.deps.config.streams.orders_ms, () => this.follow());
@@ -201,7 +235,12 @@ export class LiveRun {
       startedAt: this.startedAt,
       environment: this.deps.environment,
       venue: this.deps.venue.name,
-      markets: this.markets.map((m) => ({ market: m, mid: midOf(this.market.snapshot(m)), stale: this.market.isStale(m), ...this.priceDecimals(m) })),
+      markets: this.markets.map((m) => ({
+        market: m,
+        mid: midOf(this.market.snapshot(m)),
+        stale: this.market.isStale(m),
+        ...this.priceDecimals(m),
+      })),
       balances,
       equityAsset: this.equityAsset,
       ...(equity && { equity: equity.toFixed() }),
@@ -215,7 +254,9 @@ export class LiveRun {
       stoppedStrategies: this.strategies.filter((s) => s.stopped).map((s) => `${s.name}: ${s.stopped}`),
       orphans: orphanViews(this.orphans),
       ...(unreachable !== undefined && { venueUnreachableSince: unreachable }),
-      ...(store?.unreachableSince !== undefined && { budgetStoreUnreachable: { since: store.unreachableSince, store: store.store, bots: store.bots } }),
+      ...(store?.unreachableSince !== undefined && {
+        budgetStoreUnreachable: { since: store.unreachableSince, store: store.store, bots: store.bots },
+      }),
     };
   }
 
@@ -226,7 +267,10 @@ export class LiveRun {
     if (r.kind === 'filled') {
       this.fillCount++;
       this.fees = this.fees.plus(r.commission);
-      this.deps.log.info({ refId: r.refId, market: r.market, side: r.side, amount: r.amount, price: r.price }, `filled ${r.side} ${r.amount} ${r.market} @ ${r.price}`);
+      this.deps.log.info(
+        { refId: r.refId, market: r.market, side: r.side, amount: r.amount, price: r.price },
+        `filled ${r.side} ${r.amount} ${r.market} @ ${r.price}`,
+      );
     }
     if (r.kind === 'unresolved') this.deps.log.warn({ refId: r.refId }, `outcome unresolved: ${r.message}`);
     if (r.kind === 'rejected' && r.code === REF_ID_REUSED) this.haltOnForeignRefId(r.refId, r.message);
@@ -241,7 +285,10 @@ export class LiveRun {
     const reason = `ref_id ${refId} already names a different record at the venue (another bot on this prefix, or a replaced journal?)`;
     // no new write at all, not even a reducing sell: its ref_id could name someone else's record too
     this.kernel.halt(reason, { allowReducing: false, kind: 'ref-id-conflict' });
-    this.deps.log.error({ alert: 'REF_ID_CONFLICT', refId }, `ALERT: trading halted: ${reason}: ${message}; use a new journal.path or run.ref_prefix before restarting`);
+    this.deps.log.error(
+      { alert: 'REF_ID_CONFLICT', refId },
+      `ALERT: trading halted: ${reason}: ${message}; use a new journal.path or run.ref_prefix before restarting`,
+    );
   }
 
   /**
@@ -253,13 +300,20 @@ export class LiveRun {
   private haltOnJournal(f: JournalFailure): string {
     this.kernel.halt(`journal failed: ${f.reason}`, { allowReducing: false, kind: 'journal' });
     this.kernel.detach();
-    this.deps.log.error({ alert: 'JOURNAL_FAILED', kind: f.kind }, `ALERT: trading halted: ${f.reason}; the run stops (exit code 5); fix the cause, then start again`);
+    this.deps.log.error(
+      { alert: 'JOURNAL_FAILED', kind: f.kind },
+      `ALERT: trading halted: ${f.reason}; the run stops (exit code 5); fix the cause, then start again`,
+    );
     return `journal failed: ${f.reason}`;
   }
 
   /** Balances before the first live price, so the first intents are not denied for want of them. */
   private async readBalances(): Promise<void> {
-    const items = await this.deps.venue.balances().catch((e: unknown) => this.deps.log.warn(`balances could not be read before trading (${errorMessage(e)}): waiting for the balances stream`));
+    const items = await this.deps.venue
+      .balances()
+      .catch((e: unknown) =>
+        this.deps.log.warn(`balances could not be read before trading (${errorMessage(e)}): waiting for the balances stream`),
+      );
     if (items) this.kernel.applyAccount({ kind: 'balances', at: this.deps.clock.now(), items });
   }
 
@@ -268,7 +322,10 @@ export class LiveRun {
       const rec = await this.reconciler.reconcile();
       if (rec.agreed) return rec;
       this.deps.log.warn(`journal and venue disagree on ${rec.unresolved.join(', ')}: retrying (attempt ${attempt})`);
-      if (attempt >= 10) throw new Error(`cannot reconcile ${rec.unresolved.length} intent(s) with the venue: ${rec.unresolved.join(', ')}; trading not started`);
+      if (attempt >= 10)
+        throw new Error(
+          `cannot reconcile ${rec.unresolved.length} intent(s) with the venue: ${rec.unresolved.join(', ')}; trading not started`,
+        );
       // writes that may still land are looked up again as soon as their window closes, not later
       const backoff = Math.min(30_000, 1_000 * 2 ** attempt);
       const landing = rec.retryAt === undefined ? backoff : Math.max(50, rec.retryAt - this.deps.clock.now() + 10);
@@ -289,7 +346,8 @@ export class LiveRun {
     this.kernel.cancelHalted();
     this.captureStartEquity();
     this.checkStrategies();
-    if (this.pollFills) await this.fills.poll(); // otherwise the source's fill stream feeds the tracker
+    if (this.pollFills)
+      await this.fills.poll(); // otherwise the source's fill stream feeds the tracker
     else if (this.fills.heldCount) this.fills.ingest([]); // fills that came before their order was journaled
   }
 
@@ -361,7 +419,9 @@ export class LiveRun {
     const kept = readKillSwitchMarks(this.deps.journal, this.equityAsset);
     if (kept && this.gate.killSwitch.restore(kept, this.deps.clock.now())) {
       this.savedMarks = JSON.stringify(kept);
-      this.deps.log.info(`kill switch: the day's opening equity ${kept.dayOpenEquity} and peak ${kept.peak} ${this.equityAsset} kept from earlier today (${kept.day}, UTC)`);
+      this.deps.log.info(
+        `kill switch: the day's opening equity ${kept.dayOpenEquity} and peak ${kept.peak} ${this.equityAsset} kept from earlier today (${kept.day}, UTC)`,
+      );
     }
   }
 
@@ -421,7 +481,10 @@ export class LiveRun {
     };
     if (await beforeDeadline(clock, follow(), deadline)) return;
     const left = inFlight();
-    if (left.length > 0) log.error(`${left.length} quote execution(s) not settled after ${timeoutMs} ms of following them at exit: ${left.map(describeQuoteExecution).join('; ')}; the next start follows them to their end`);
+    if (left.length > 0)
+      log.error(
+        `${left.length} quote execution(s) not settled after ${timeoutMs} ms of following them at exit: ${left.map(describeQuoteExecution).join('; ')}; the next start follows them to their end`,
+      );
   }
 
   private async shutdown(reason: string): Promise<RunSummary> {

@@ -29,11 +29,13 @@ export interface StrategySource {
  * `tradeloop start` finds them all before anything trades.
  */
 export async function loadConfiguredStrategies(entries: Config['strategies'], source: StrategySource = {}): Promise<LoadedStrategy[]> {
-  if (entries.length === 0) throw new InputError('strategies', 'no strategy configured: add one under strategies: in the config, or pass --strategy NAME');
+  if (entries.length === 0)
+    throw new InputError('strategies', 'no strategy configured: add one under strategies: in the config, or pass --strategy NAME');
   const out: LoadedStrategy[] = [];
   const problems: ConfigProblem[] = [];
   for (const [i, entry] of entries.entries()) {
-    const at = (field: 'plugin' | 'params' | 'name'): string => (source.flags ? (field === 'plugin' ? '--strategy' : '--params') : `strategies.${i}.${field}`);
+    const at = (field: 'plugin' | 'params' | 'name'): string =>
+      source.flags ? (field === 'plugin' ? '--strategy' : '--params') : `strategies.${i}.${field}`;
     let definition: StrategyDefinition;
     try {
       definition = await loadStrategy(entry.plugin);
@@ -42,7 +44,8 @@ export async function loadConfiguredStrategies(entries: Config['strategies'], so
       continue;
     }
     const name = entry.name ?? definition.name;
-    if (out.some((s) => s.name === name)) problems.push({ path: at('name'), message: `${name} is used twice: give each instance its own name` });
+    if (out.some((s) => s.name === name))
+      problems.push({ path: at('name'), message: `${name} is used twice: give each instance its own name` });
     const refused = paramsProblems(definition, entry.params, at('params'));
     if (refused.length) {
       problems.push(...refused);
@@ -66,7 +69,10 @@ export async function loadConfiguredStrategies(entries: Config['strategies'], so
 export async function withStrategyProblems(e: ConfigError): Promise<ConfigError> {
   if (e.strategiesUnchecked.length === 0) return e;
   try {
-    await loadConfiguredStrategies(e.strategiesUnchecked.map((u) => u.entry), { file: e.file });
+    await loadConfiguredStrategies(
+      e.strategiesUnchecked.map((u) => u.entry),
+      { file: e.file },
+    );
     return e;
   } catch (found) {
     if (!(found instanceof ConfigError)) return e;
@@ -84,14 +90,20 @@ function paramsProblems(definition: StrategyDefinition, raw: Record<string, unkn
   const known = Object.keys(definition.params.shape);
   const problems: ConfigProblem[] = Object.keys(raw)
     .filter((k) => !known.includes(k))
-    .map((k) => ({ path: `${at}.${k}`, message: `not a parameter of ${definition.name}: remove it or check the spelling (known: ${known.join(', ') || 'none'})` }));
+    .map((k) => ({
+      path: `${at}.${k}`,
+      message: `not a parameter of ${definition.name}: remove it or check the spelling (known: ${known.join(', ') || 'none'})`,
+    }));
   const asWritten = decimalsAsWritten(definition, raw);
   problems.push(...asWritten.problems.map((p) => ({ path: `${at}.${p.key}`, message: p.message })));
   const result = definition.params.safeParse(asWritten.params, { error: configIssueMessage });
   if (!result.success) {
     for (const issue of result.error.issues) {
       if (issue.code === 'unrecognized_keys' || asWritten.problems.some((p) => p.key === issue.path[0])) continue;
-      problems.push({ path: issue.path.length ? `${at}.${issue.path.map(String).join('.')}` : at, message: `${issue.message} (${definition.name})` });
+      problems.push({
+        path: issue.path.length ? `${at}.${issue.path.map(String).join('.')}` : at,
+        message: `${issue.message} (${definition.name})`,
+      });
     }
   }
   return problems;

@@ -43,7 +43,12 @@ describe('the local world of tradeloop run', () => {
   it('saves after every venue call, failed ones too, and withholds the answer when the save fails', async () => {
     let saves = 0;
     let ok = true;
-    const venue = { place: async (n: number): Promise<number> => n + 1, refuse: async (): Promise<never> => Promise.reject(new Error('refused')), now: (): number => 7, name: 'sim' };
+    const venue = {
+      place: async (n: number): Promise<number> => n + 1,
+      refuse: async (): Promise<never> => Promise.reject(new Error('refused')),
+      now: (): number => 7,
+      name: 'sim',
+    };
     const wrapped = savingVenue(venue, () => (saves++, ok));
     expect([await wrapped.place(1), wrapped.now(), wrapped.name]).toEqual([2, 7, 'sim']);
     await expect(wrapped.refuse()).rejects.toThrow('refused');

@@ -47,8 +47,16 @@ export function newInstanceId(): string {
  * Returns the folder, or undefined when there was nothing to move.
  */
 export function archiveLocalWorld(config: Config, nowMs: number): string | undefined {
-  if (config.environment !== 'local') throw new InputError('--fresh', `--fresh archives the journal and the embedded sandbox's world, which exist only in environment local (this is ${config.environment}, whose records stay at the platform): to start a new journal there, point journal.path at a new file`);
-  if (config.api.base_url !== undefined) throw new InputError('--fresh', 'with api.base_url the sandbox runs in its own process and keeps its own state: restart it with a new --state file and point journal.path at a new file instead of --fresh');
+  if (config.environment !== 'local')
+    throw new InputError(
+      '--fresh',
+      `--fresh archives the journal and the embedded sandbox's world, which exist only in environment local (this is ${config.environment}, whose records stay at the platform): to start a new journal there, point journal.path at a new file`,
+    );
+  if (config.api.base_url !== undefined)
+    throw new InputError(
+      '--fresh',
+      'with api.base_url the sandbox runs in its own process and keeps its own state: restart it with a new --state file and point journal.path at a new file instead of --fresh',
+    );
   const journal = config.journal.path;
   if (journal === ':memory:') return undefined;
   const state = localStatePath(config);
@@ -86,7 +94,10 @@ export function paperVenue<V extends object>(venue: V, sandbox: { saveState(): b
  */
 export function savingVenue<V extends object>(venue: V, save: () => boolean): V {
   const saved = (): void => {
-    if (!save()) throw new Error('the embedded sandbox could not save its world (see the log): the answer is withheld so the journal never holds more than the world');
+    if (!save())
+      throw new Error(
+        'the embedded sandbox could not save its world (see the log): the answer is withheld so the journal never holds more than the world',
+      );
   };
   return new Proxy(venue, {
     get(target, prop, receiver) {

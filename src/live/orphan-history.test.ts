@@ -14,7 +14,7 @@ function journal(): Journal {
 }
 
 describe('how far back the start reads the venue for records the journal lacks', () => {
-  it('from the journal\'s first start, recorded at that start and kept, an hour earlier', () => {
+  it("from the journal's first start, recorded at that start and kept, an hour earlier", () => {
     const j = journal();
     const first = Date.UTC(2026, 0, 1);
     expect(historyStart(j, first)).toBe(first - DAY - HOUR);
@@ -25,8 +25,23 @@ describe('how far back the start reads the venue for records the journal lacks',
   it('for a journal made before its first start was recorded: from its oldest intent', () => {
     const j = journal();
     const oldest = Date.UTC(2026, 0, 1);
-    for (const [n, at] of [[1, oldest], [2, oldest + 5 * DAY]] as const) {
-      j.recordDecision({ kind: 'approve', at, intent: { kind: 'place-order', intentId: `p-${n}`, strategy: 's', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '10' } });
+    for (const [n, at] of [
+      [1, oldest],
+      [2, oldest + 5 * DAY],
+    ] as const) {
+      j.recordDecision({
+        kind: 'approve',
+        at,
+        intent: {
+          kind: 'place-order',
+          intentId: `p-${n}`,
+          strategy: 's',
+          market: 'BTCUSD',
+          side: 'BUY',
+          type: 'MARKET',
+          quoteAmount: '10',
+        },
+      });
     }
     expect(historyStart(j, oldest + 40 * DAY)).toBe(oldest - HOUR);
     expect(j.getMeta(FIRST_START_KEY)).toBe(String(oldest));

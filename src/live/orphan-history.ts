@@ -2,7 +2,14 @@ import type { Clock } from '../clock/index.js';
 import type { Intent } from '../core/index.js';
 import { errorMessage, type JournalIntentRow, type JournalStore } from '../exec/index.js';
 import type { Logger } from '../log/index.js';
-import { TERMINAL_ORDER_STATUSES, VenueNotFoundError, type Venue, type VenueFill, type VenueOrder, type VenueQuoteExecution } from '../venue/index.js';
+import {
+  TERMINAL_ORDER_STATUSES,
+  VenueNotFoundError,
+  type Venue,
+  type VenueFill,
+  type VenueOrder,
+  type VenueQuoteExecution,
+} from '../venue/index.js';
 
 /** Strategy named on an orphan's journal row when no journal row said which strategy made it. */
 export const UNKNOWN_STRATEGY = 'unknown (orphan)';
@@ -72,16 +79,21 @@ async function unjournaledOrders(deps: HistoryScanDeps, sinceMs: number): Promis
   const out = new Map<string, VenueOrder>();
   const history = venue.ordersSince?.bind(venue);
   if (history) {
-    const read = await persist(deps, async () => {
-      const found = new Map<string, VenueOrder>();
-      for await (const o of history(sinceMs)) if (missing(deps, o.refId)) found.set(o.orderId, o);
-      return found;
-    }, 'list the orders since the journal began');
+    const read = await persist(
+      deps,
+      async () => {
+        const found = new Map<string, VenueOrder>();
+        for await (const o of history(sinceMs)) if (missing(deps, o.refId)) found.set(o.orderId, o);
+        return found;
+      },
+      'list the orders since the journal began',
+    );
     for (const [id, o] of read ?? []) out.set(id, o);
   }
   // open orders, and the orders of the last day's fills: all a venue without history offers, and a net under a clock far off
-  for (const o of (await persist(deps, () => venue.listOpenOrders(), 'list open orders')) ?? []) if (missing(deps, o.refId)) out.set(o.orderId, o);
-  const fills = await persist(deps, () => venue.listFills(deps.clock.now() - DAY_MS), 'list the last day\'s fills');
+  for (const o of (await persist(deps, () => venue.listOpenOrders(), 'list open orders')) ?? [])
+    if (missing(deps, o.refId)) out.set(o.orderId, o);
+  const fills = await persist(deps, () => venue.listFills(deps.clock.now() - DAY_MS), "list the last day's fills");
   const unknown = new Set((fills ?? []).map((f) => f.orderId).filter((id) => !out.has(id) && journal.byVenueId(id) === undefined));
   for (const id of unknown) {
     try {
@@ -97,11 +109,15 @@ async function unjournaledOrders(deps: HistoryScanDeps, sinceMs: number): Promis
 async function unjournaledExecutions(deps: HistoryScanDeps, sinceMs: number): Promise<VenueQuoteExecution[]> {
   const history = deps.venue.quoteExecutionsSince?.bind(deps.venue);
   if (!history) return [];
-  const read = await persist(deps, async () => {
-    const found: VenueQuoteExecution[] = [];
-    for await (const x of history(sinceMs)) if (missing(deps, x.refId)) found.push(x);
-    return found;
-  }, 'list the quote executions since the journal began');
+  const read = await persist(
+    deps,
+    async () => {
+      const found: VenueQuoteExecution[] = [];
+      for await (const x of history(sinceMs)) if (missing(deps, x.refId)) found.push(x);
+      return found;
+    },
+    'list the quote executions since the journal began',
+  );
   return read ?? [];
 }
 
@@ -110,7 +126,12 @@ function journalOrder(deps: HistoryScanDeps, o: VenueOrder): JournalIntentRow {
   const { journal, clock, log } = deps;
   const at = clock.now();
   const intent: Intent = {
-    kind: 'place-order', intentId: o.refId, strategy: UNKNOWN_STRATEGY, market: o.market, side: o.side, type: o.type as Extract<Intent, { kind: 'place-order' }>['type'],
+    kind: 'place-order',
+    intentId: o.refId,
+    strategy: UNKNOWN_STRATEGY,
+    market: o.market,
+    side: o.side,
+    type: o.type as Extract<Intent, { kind: 'place-order' }>['type'],
     ...(o.baseAmount && { baseAmount: o.baseAmount.toFixed() }),
     ...(o.quoteAmount && { quoteAmount: o.quoteAmount.toFixed() }),
     ...(o.price && { price: o.price.toFixed() }),
@@ -118,8 +139,22 @@ function journalOrder(deps: HistoryScanDeps, o: VenueOrder): JournalIntentRow {
   journal.recordDecision({ kind: 'approve', intent, at }, { at, request: { orphan: true, orderId: o.orderId } });
   const state = TERMINAL_ORDER_STATUSES.has(o.status) ? 'done' : 'open';
   deps.confirm?.(o.orderId, o.refId);
-  journal.update(o.refId, at, state, { venueId: o.orderId, status: o.status, amountFilled: o.amountFilled.toFixed(), ...(o.averagePrice && { averagePrice: o.averagePrice.toFixed() }) }, { type: 'orphan', data: { status: o.status, amount_filled: o.amountFilled.toFixed() } });
-  log?.warn({ refId: o.refId, orderId: o.orderId }, `venue order ${o.orderId} (${o.refId}, ${o.side} ${o.market}, ${o.status}) carries our prefix but was not in the journal: journaled`);
+  journal.update(
+    o.refId,
+    at,
+    state,
+    {
+      venueId: o.orderId,
+      status: o.status,
+      amountFilled: o.amountFilled.toFixed(),
+      ...(o.averagePrice && { averagePrice: o.averagePrice.toFixed() }),
+    },
+    { type: 'orphan', data: { status: o.status, amount_filled: o.amountFilled.toFixed() } },
+  );
+  log?.warn(
+    { refId: o.refId, orderId: o.orderId },
+    `venue order ${o.orderId} (${o.refId}, ${o.side} ${o.market}, ${o.status}) carries our prefix but was not in the journal: journaled`,
+  );
   return journal.get(o.refId) as JournalIntentRow;
 }
 
@@ -132,11 +167,28 @@ function journalExecution(deps: HistoryScanDeps, x: VenueQuoteExecution): Journa
   const { journal, clock, log } = deps;
   const at = clock.now();
   const refId = x.refId as string;
-  const intent: Intent = { kind: 'execute-quote', intentId: refId, strategy: UNKNOWN_STRATEGY, market: x.market, side: x.side, baseAmount: x.baseAmount.toFixed(), quoteAmount: x.quoteAmount.toFixed() };
+  const intent: Intent = {
+    kind: 'execute-quote',
+    intentId: refId,
+    strategy: UNKNOWN_STRATEGY,
+    market: x.market,
+    side: x.side,
+    baseAmount: x.baseAmount.toFixed(),
+    quoteAmount: x.quoteAmount.toFixed(),
+  };
   journal.recordDecision({ kind: 'approve', intent, at }, { at, request: { orphan: true, executionId: x.executionId } });
   const state = x.status === 'SETTLED' ? 'done' : 'open';
-  journal.update(refId, at, state, { venueId: x.executionId, status: x.status, amountFilled: x.baseAmount.toFixed(), averagePrice: x.price.toFixed() }, { type: 'orphan', data: { status: x.status } });
-  log?.warn({ refId, executionId: x.executionId }, `venue quote execution ${x.executionId} (${refId}, ${x.side} ${x.baseAmount.toFixed()} ${x.market} @ ${x.price.toFixed()}, ${x.status}) carries our prefix but was not in the journal: journaled`);
+  journal.update(
+    refId,
+    at,
+    state,
+    { venueId: x.executionId, status: x.status, amountFilled: x.baseAmount.toFixed(), averagePrice: x.price.toFixed() },
+    { type: 'orphan', data: { status: x.status } },
+  );
+  log?.warn(
+    { refId, executionId: x.executionId },
+    `venue quote execution ${x.executionId} (${refId}, ${x.side} ${x.baseAmount.toFixed()} ${x.market} @ ${x.price.toFixed()}, ${x.status}) carries our prefix but was not in the journal: journaled`,
+  );
   return journal.get(refId) as JournalIntentRow;
 }
 
@@ -155,7 +207,9 @@ async function persist<T>(deps: HistoryScanDeps, read: () => Promise<T>, what: s
       return await read();
     } catch (e) {
       if (attempt < READ_TRIES) continue;
-      deps.log?.warn(`cannot ${what} to look for records of ours the journal lacks (tried ${READ_TRIES} times; the next start looks again): ${errorMessage(e)}`);
+      deps.log?.warn(
+        `cannot ${what} to look for records of ours the journal lacks (tried ${READ_TRIES} times; the next start looks again): ${errorMessage(e)}`,
+      );
       return undefined;
     }
   }

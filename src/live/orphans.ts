@@ -40,7 +40,11 @@ export type OrphanScanDeps = HistoryScanDeps;
  * are the orders among them still open, and the orders the journal holds open from an earlier run.
  * `recovered` is told the ref_ids journaled, so new ids go on past them.
  */
-export async function findOrphans(deps: OrphanScanDeps, sinceMs: number, recovered?: (refIds: readonly string[]) => void): Promise<Orphan[]> {
+export async function findOrphans(
+  deps: OrphanScanDeps,
+  sinceMs: number,
+  recovered?: (refIds: readonly string[]) => void,
+): Promise<Orphan[]> {
   const earlier = deps.journal.active().filter((r) => r.kind === 'place-order' && r.state === 'open' && r.venueId !== null);
   const found: Orphan[] = earlier.map((r) => orphanOf(r, 'earlier-run'));
   const { orders, executions } = await recoverHistory(deps, sinceMs);
@@ -52,8 +56,15 @@ export async function findOrphans(deps: OrphanScanDeps, sinceMs: number, recover
 function orphanOf(r: JournalIntentRow, origin: Orphan['origin']): Orphan {
   const price = r.intent.kind === 'place-order' ? r.intent.price : undefined;
   return {
-    refId: r.refId, orderId: r.venueId ?? '', market: r.market ?? '', side: r.side ?? '', status: r.status ?? '', strategy: r.strategy, origin,
-    ...(price !== undefined && { price }), action: 'cancel',
+    refId: r.refId,
+    orderId: r.venueId ?? '',
+    market: r.market ?? '',
+    side: r.side ?? '',
+    status: r.status ?? '',
+    strategy: r.strategy,
+    origin,
+    ...(price !== undefined && { price }),
+    action: 'cancel',
   };
 }
 
@@ -71,11 +82,20 @@ export interface OrphanKernel {
  * against the limits, their fills journaled, their reports to the strategy the journal names when it
  * runs), `halt` adopts them too and halts new intents until an operator looks (nothing is cancelled).
  */
-export async function settleOrphans(kernel: OrphanKernel, orphans: readonly Orphan[], policy: OrphanPolicy, timeoutMs: number, log: Logger): Promise<void> {
+export async function settleOrphans(
+  kernel: OrphanKernel,
+  orphans: readonly Orphan[],
+  policy: OrphanPolicy,
+  timeoutMs: number,
+  log: Logger,
+): Promise<void> {
   if (orphans.length === 0) return;
   for (const o of orphans) {
     const why = o.origin === 'earlier-run' ? 'left open by an earlier run' : 'at the venue with our prefix but not in the journal';
-    log.warn({ refId: o.refId, orderId: o.orderId, orphan: policy }, `orphan ${o.refId} (order ${o.orderId}, ${o.side} ${o.market}${o.price ? ` @ ${o.price}` : ''}, strategy ${o.strategy}) ${why}: ${policy}`);
+    log.warn(
+      { refId: o.refId, orderId: o.orderId, orphan: policy },
+      `orphan ${o.refId} (order ${o.orderId}, ${o.side} ${o.market}${o.price ? ` @ ${o.price}` : ''}, strategy ${o.strategy}) ${why}: ${policy}`,
+    );
   }
   const refs = orphans.map((o) => o.refId);
   kernel.idsPast(refs);
@@ -87,7 +107,11 @@ export async function settleOrphans(kernel: OrphanKernel, orphans: readonly Orph
   }
   kernel.adopt(refs);
   for (const o of orphans) o.action = policy;
-  if (policy === 'halt') kernel.haltKeepingOrders(`${orphans.length} orphan order(s) found at start (run.orphans: halt): ${refs.join(', ')}; cancel or adopt them, then restart`, 'orphans');
+  if (policy === 'halt')
+    kernel.haltKeepingOrders(
+      `${orphans.length} orphan order(s) found at start (run.orphans: halt): ${refs.join(', ')}; cancel or adopt them, then restart`,
+      'orphans',
+    );
 }
 
 /**
@@ -100,7 +124,11 @@ export async function orphansAtStart(
   sinceMs: number,
 ): Promise<Orphan[]> {
   const { config, log } = deps;
-  const orphans = await findOrphans({ ...deps, confirm: (id, ref) => kernel.fills.confirm(id, ref), ingest: (fills) => kernel.fills.ingest(fills) }, sinceMs, (refs) => kernel.idsPast(refs));
+  const orphans = await findOrphans(
+    { ...deps, confirm: (id, ref) => kernel.fills.confirm(id, ref), ingest: (fills) => kernel.fills.ingest(fills) },
+    sinceMs,
+    (refs) => kernel.idsPast(refs),
+  );
   kernel.fills.ingest([]);
   await settleOrphans(kernel, orphans, orphanPolicy(config.run), config.run.exit_timeout_ms, log);
   return orphans;

@@ -29,13 +29,22 @@ export function buildRunInfo(i: RunInfoInput): RecordingRunInfo {
     }
   });
   return {
-    tradeloopVersion: tradeloopVersion(), startedAt: i.startedAt, ...(i.environment !== undefined && { environment: i.environment }),
-    strategies, ...(i.riskLimits !== undefined && { riskLimits: i.riskLimits }), ...(i.fees !== undefined && { fees: i.fees }),
+    tradeloopVersion: tradeloopVersion(),
+    startedAt: i.startedAt,
+    ...(i.environment !== undefined && { environment: i.environment }),
+    strategies,
+    ...(i.riskLimits !== undefined && { riskLimits: i.riskLimits }),
+    ...(i.fees !== undefined && { fees: i.fees }),
     ...(i.warmUp !== undefined && { warmUp: i.warmUp }),
   };
 }
 
 /** Params as JSON keeps them: numbers and booleans as they are, anything else (decimals) as strings. */
 function jsonParams(p: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(p).map(([k, v]) => [k, typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string' || v === null ? v : String(v)]));
+  return Object.fromEntries(
+    Object.entries(p).map(([k, v]) => [
+      k,
+      typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string' || v === null ? v : String(v),
+    ]),
+  );
 }

@@ -8,7 +8,10 @@ import type { RunSummary, RunView } from './run-view.js';
  * end (named likewise), intents left unresolved, and the orphans found at start counted by what was
  * done to them.
  */
-export function endTally(journal: Pick<JournalStore, 'active'>, orphans: readonly Orphan[]): Pick<RunSummary, 'openOrdersLeft' | 'leftOpen' | 'settlingQuoteExecutions' | 'leftSettling' | 'unresolved' | 'orphans'> {
+export function endTally(
+  journal: Pick<JournalStore, 'active'>,
+  orphans: readonly Orphan[],
+): Pick<RunSummary, 'openOrdersLeft' | 'leftOpen' | 'settlingQuoteExecutions' | 'leftSettling' | 'unresolved' | 'orphans'> {
   const active = journal.active();
   const open = active.filter((r) => r.state === 'open' && r.kind === 'place-order');
   // a quote execution is no order at the venue: no cancel closes it, but the exit follows it to its
@@ -38,13 +41,27 @@ export function describeOrder(r: JournalIntentRow): string {
 
 /** The orphans as the panel lists them. */
 export function orphanViews(orphans: readonly Orphan[]): NonNullable<RunView['orphans']> {
-  return orphans.map((o) => ({ refId: o.refId, orderId: o.orderId, market: o.market, side: o.side, ...(o.price !== undefined && { price: o.price }), action: o.action }));
+  return orphans.map((o) => ({
+    refId: o.refId,
+    orderId: o.orderId,
+    market: o.market,
+    side: o.side,
+    ...(o.price !== undefined && { price: o.price }),
+    action: o.action,
+  }));
 }
 
 /** The newest open orders of the journal as the panel lists them (20 at most). */
 export function openOrderViews(journal: Pick<JournalStore, 'intents'>): RunView['openOrders'] {
   return journal.intents({ state: 'open', kind: 'place-order', limit: 20 }).map((r) => {
     const i = r.intent.kind === 'place-order' ? r.intent : undefined;
-    return { refId: r.refId, market: r.market ?? '', side: r.side ?? '', ...(i?.price && { price: i.price }), ...((i?.baseAmount ?? i?.quoteAmount) && { amount: i?.baseAmount ?? i?.quoteAmount }), status: r.status ?? '' };
+    return {
+      refId: r.refId,
+      market: r.market ?? '',
+      side: r.side ?? '',
+      ...(i?.price && { price: i.price }),
+      ...((i?.baseAmount ?? i?.quoteAmount) && { amount: i?.baseAmount ?? i?.quoteAmount }),
+      status: r.status ?? '',
+    };
   });
 }

@@ -2,7 +2,19 @@ import { describe, expect, it } from 'vitest';
 import type { ExecReport } from '../core/index.js';
 import { RecentReports } from './run-view.js';
 
-const filled = (refId: string, at: number): ExecReport => ({ kind: 'filled', refId, orderId: `o-${refId}`, fillId: `f-${at}`, market: 'BTCUSD', side: 'BUY', amount: '0.1', price: '100', commission: '0.01', commissionAsset: 'USD', at });
+const filled = (refId: string, at: number): ExecReport => ({
+  kind: 'filled',
+  refId,
+  orderId: `o-${refId}`,
+  fillId: `f-${at}`,
+  market: 'BTCUSD',
+  side: 'BUY',
+  amount: '0.1',
+  price: '100',
+  commission: '0.01',
+  commissionAsset: 'USD',
+  at,
+});
 
 describe('RecentReports', () => {
   it("lists an order's accepted before its fills and cancel even when it arrives after them", () => {

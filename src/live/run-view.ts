@@ -9,7 +9,12 @@ export interface RunView {
   readonly environment: string;
   readonly venue: string;
   /** Each traded market's mid, with the decimals of its tick (the panel shows prices at them). */
-  readonly markets: readonly { readonly market: MarketSymbol; readonly mid?: number; readonly stale: boolean; readonly priceDecimals?: number }[];
+  readonly markets: readonly {
+    readonly market: MarketSymbol;
+    readonly mid?: number;
+    readonly stale: boolean;
+    readonly priceDecimals?: number;
+  }[];
   /** Balances at full precision; the panel shows them at their asset's precision. */
   readonly balances: readonly { readonly asset: string; readonly available: string; readonly trading: string }[];
   /** The asset equity, start equity and PnL are measured in (default USD). */
@@ -18,7 +23,14 @@ export interface RunView {
   readonly startEquity?: string;
   readonly startEquityAt?: number;
   readonly pnl?: string;
-  readonly openOrders: readonly { readonly refId: string; readonly market: string; readonly side: string; readonly price?: string; readonly amount?: string; readonly status: string }[];
+  readonly openOrders: readonly {
+    readonly refId: string;
+    readonly market: string;
+    readonly side: string;
+    readonly price?: string;
+    readonly amount?: string;
+    readonly status: string;
+  }[];
   readonly decisions: readonly Decision[];
   readonly reports: readonly ExecReport[];
   readonly counters: Readonly<Record<string, number>>;
@@ -37,7 +49,14 @@ export interface RunView {
    */
   readonly budgetStoreUnreachable?: { readonly since: number; readonly store: string; readonly bots: number };
   /** Orphans found at start (see `run.orphans`) and what was done to each. */
-  readonly orphans?: readonly { readonly refId: string; readonly orderId: string; readonly market: string; readonly side: string; readonly price?: string; readonly action: string }[];
+  readonly orphans?: readonly {
+    readonly refId: string;
+    readonly orderId: string;
+    readonly market: string;
+    readonly side: string;
+    readonly price?: string;
+    readonly action: string;
+  }[];
 }
 
 /** The run summary printed on exit (and returned to tests). */
@@ -125,7 +144,8 @@ export class RecentReports {
   constructor(private readonly capacity: number) {}
 
   push(r: ExecReport): void {
-    const later = r.kind === 'accepted' ? this.items.findIndex((x) => x.refId === r.refId && (x.kind === 'filled' || x.kind === 'cancelled')) : -1;
+    const later =
+      r.kind === 'accepted' ? this.items.findIndex((x) => x.refId === r.refId && (x.kind === 'filled' || x.kind === 'cancelled')) : -1;
     if (later >= 0) this.items.splice(later, 0, r);
     else this.items.push(r);
     if (this.items.length > this.capacity) this.items.shift();
@@ -139,6 +159,7 @@ export class RecentReports {
 /** The earliest `unreachableSince` of the market source's streams (the venue's outage), if any. */
 export function venueUnreachableSince(health: readonly StreamHealth[]): number | undefined {
   let since: number | undefined;
-  for (const h of health) if (h.unreachableSince !== undefined && (since === undefined || h.unreachableSince < since)) since = h.unreachableSince;
+  for (const h of health)
+    if (h.unreachableSince !== undefined && (since === undefined || h.unreachableSince < since)) since = h.unreachableSince;
   return since;
 }

@@ -62,15 +62,30 @@ export function createLogger(config: LoggerConfig = {}): Logger {
     },
   };
   if (config.name) options.name = config.name;
-  const to = (dest: DestinationStream): Logger => pino(options, config.tap ? pino.multistream([{ level: 'trace', stream: dest }, { level: 'trace', stream: config.tap }]) : dest);
+  const to = (dest: DestinationStream): Logger =>
+    pino(
+      options,
+      config.tap
+        ? pino.multistream([
+            { level: 'trace', stream: dest },
+            { level: 'trace', stream: config.tap },
+          ])
+        : dest,
+    );
   if (config.destination) return to(config.destination);
   if (config.file !== undefined) {
     if (config.pretty === false) return to(pino.destination({ dest: config.file, sync: false, mkdir: true }));
-    const transport = pino.transport({ target: 'pino-pretty', options: { destination: config.file, mkdir: true, append: true, colorize: false, translateTime: 'SYS:yyyy-mm-dd HH:MM:ss.l' } });
+    const transport = pino.transport({
+      target: 'pino-pretty',
+      options: { destination: config.file, mkdir: true, append: true, colorize: false, translateTime: 'SYS:yyyy-mm-dd HH:MM:ss.l' },
+    });
     return to(transport);
   }
   if (pretty) {
-    const transport = pino.transport({ target: 'pino-pretty', options: { destination: 2, colorize: true, translateTime: 'SYS:HH:MM:ss.l' } });
+    const transport = pino.transport({
+      target: 'pino-pretty',
+      options: { destination: 2, colorize: true, translateTime: 'SYS:HH:MM:ss.l' },
+    });
     return to(transport);
   }
   return to(pino.destination({ fd: 2, sync: true }));

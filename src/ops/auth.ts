@@ -26,7 +26,10 @@ export function uiTokenFrom(env: NodeJS.ProcessEnv): UiToken {
   const value = env[UI_TOKEN_VARIABLE];
   if (value === undefined || value === '') return { value: randomBytes(24).toString('base64url'), generated: true };
   if (value.length < MIN_TOKEN_LENGTH || /\s/.test(value)) {
-    throw new InputError(UI_TOKEN_VARIABLE, `must be at least ${MIN_TOKEN_LENGTH} characters without spaces (e.g. the output of \`openssl rand -hex 24\`), or unset for a token made per run`);
+    throw new InputError(
+      UI_TOKEN_VARIABLE,
+      `must be at least ${MIN_TOKEN_LENGTH} characters without spaces (e.g. the output of \`openssl rand -hex 24\`), or unset for a token made per run`,
+    );
   }
   return { value, generated: false };
 }

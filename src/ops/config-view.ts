@@ -6,7 +6,8 @@
  */
 import { CENSOR, isSecretKey, type SecretSet } from '../log/index.js';
 
-const SECRET_KEY = /secret|token|passw(or)?d|passphrase|api[-_]?key|private[-_]?key|credential|authori[sz]ation|cookie|signature|webhook[-_]?url/i;
+const SECRET_KEY =
+  /secret|token|passw(or)?d|passphrase|api[-_]?key|private[-_]?key|credential|authori[sz]ation|cookie|signature|webhook[-_]?url/i;
 const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@]*):[^@\s/]*@/gi;
 const QUERY_SECRET = /([?&](?:[a-z_-]*(?:token|secret|key|password|sig|signature)[a-z_-]*))=[^&\s#]*/gi;
 const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi;
@@ -24,5 +25,10 @@ export function redactConfig(value: unknown, secrets?: SecretSet): unknown {
   }
   if (Array.isArray(value)) return value.map((v) => redactConfig(v, secrets));
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, isSecretName(k) && v !== undefined && v !== null && v !== '' ? CENSOR : redactConfig(v, secrets)]));
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [
+      k,
+      isSecretName(k) && v !== undefined && v !== null && v !== '' ? CENSOR : redactConfig(v, secrets),
+    ]),
+  );
 }

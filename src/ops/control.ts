@@ -52,18 +52,29 @@ export class Control {
    * goes while trading is halted). The answer gives each sell's decision.
    */
   private exit(strategy: unknown, market: unknown): ActionResult {
-    if (typeof strategy !== 'string' || strategy === '') return refuse(400, 'strategy must name a running strategy, e.g. {"strategy": "sma-btc"}');
-    if (market !== undefined && typeof market !== 'string') return refuse(400, 'market must be a market symbol such as "BTCUSD", or left out (every market of the strategy)');
+    if (typeof strategy !== 'string' || strategy === '')
+      return refuse(400, 'strategy must name a running strategy, e.g. {"strategy": "sma-btc"}');
+    if (market !== undefined && typeof market !== 'string')
+      return refuse(400, 'market must be a market symbol such as "BTCUSD", or left out (every market of the strategy)');
     const names = this.run.strategies.map((s) => s.name);
     const runner = this.run.strategies.find((s) => s.name === strategy);
-    if (!runner) return refuse(404, `no running strategy is named ${JSON.stringify(strategy)}: ${names.length ? `running: ${names.join(', ')}` : 'none runs'}`);
-    if (market !== undefined && !runner.markets.has(market)) return refuse(400, `${strategy} does not trade ${market}: it trades ${[...runner.markets].join(', ')}`);
+    if (!runner)
+      return refuse(
+        404,
+        `no running strategy is named ${JSON.stringify(strategy)}: ${names.length ? `running: ${names.join(', ')}` : 'none runs'}`,
+      );
+    if (market !== undefined && !runner.markets.has(market))
+      return refuse(400, `${strategy} does not trade ${market}: it trades ${[...runner.markets].join(', ')}`);
     this.log?.warn(`control API: forced exit of ${strategy}${market ? ` in ${market}` : ''}`);
     const result = this.run.kernel.forceExit(strategy, market);
     const exits = (result?.exits ?? []).map((e) => ({
       market: e.market,
       amount: e.amount,
-      ...(e.decision && { refId: e.decision.intent.intentId, outcome: e.decision.kind === 'approve' ? 'approved' : e.decision.reason.code, ...(e.decision.kind === 'deny' && { message: e.decision.reason.message }) }),
+      ...(e.decision && {
+        refId: e.decision.intent.intentId,
+        outcome: e.decision.kind === 'approve' ? 'approved' : e.decision.reason.code,
+        ...(e.decision.kind === 'deny' && { message: e.decision.reason.message }),
+      }),
       ...(e.note && { note: e.note }),
     }));
     return { status: 200, body: { strategy, exits } };
@@ -76,25 +87,41 @@ export class Control {
   private pause(strategy: unknown, why: unknown): ActionResult {
     const unknown = this.unknownStrategy(strategy);
     if (unknown) return unknown;
-    if (why !== undefined && typeof why !== 'string') return refuse(400, 'reason must be a string (why the strategy is paused), or left out');
+    if (why !== undefined && typeof why !== 'string')
+      return refuse(400, 'reason must be a string (why the strategy is paused), or left out');
     const name = strategy as string;
     const reason = `paused by an operator${why ? `: ${why.slice(0, MAX_REASON)}` : ''}`;
     const paused = this.run.kernel.pauseStrategy(name, reason);
     this.log?.warn(`control API: ${name} ${paused ? reason : 'was already paused'}`);
-    return { status: 200, body: { strategy: name, paused: this.run.kernel.gate.pauses.get(name), ...(!paused && { message: `${name} was already paused` }) } };
+    return {
+      status: 200,
+      body: { strategy: name, paused: this.run.kernel.gate.pauses.get(name), ...(!paused && { message: `${name} was already paused` }) },
+    };
   }
 
   /** Lifts one strategy's pause (and nothing else: a halt of all trading stays). */
   private resumeStrategy(strategy: unknown, killSwitch: unknown): ActionResult {
     const unknown = this.unknownStrategy(strategy);
     if (unknown) return unknown;
-    if (killSwitch !== undefined) return refuse(400, 'kill_switch goes with a resume of all trading, not with a strategy: send {"strategy": "…"} or {"kill_switch": true}, not both');
+    if (killSwitch !== undefined)
+      return refuse(
+        400,
+        'kill_switch goes with a resume of all trading, not with a strategy: send {"strategy": "…"} or {"kill_switch": true}, not both',
+      );
     const name = strategy as string;
     const lifted = this.run.kernel.resumeStrategy(name);
     this.log?.warn(`control API: ${name} ${lifted ? 'resumed' : 'was not paused'}`);
     const halted = this.state.haltState();
     const note = halted.causes.length > 0 ? `; trading as a whole stays halted (${describe(halted.causes)})` : '';
-    return { status: 200, body: { strategy: name, resumed: lifted !== undefined, ...(lifted && { was: lifted }), ...((!lifted || note) && { message: `${name} ${lifted ? 'resumed' : 'was not paused'}${note}` }) } };
+    return {
+      status: 200,
+      body: {
+        strategy: name,
+        resumed: lifted !== undefined,
+        ...(lifted && { was: lifted }),
+        ...((!lifted || note) && { message: `${name} ${lifted ? 'resumed' : 'was not paused'}${note}` }),
+      },
+    };
   }
 
   /** A 400 naming the running strategies when `strategy` is not one of them; undefined when it is. */
@@ -102,7 +129,8 @@ export class Control {
     const names = this.run.strategies.map((s) => s.name);
     if (typeof strategy === 'string' && names.includes(strategy)) return undefined;
     const running = names.length ? `running: ${names.join(', ')}` : 'none runs';
-    if (typeof strategy !== 'string' || strategy === '') return refuse(400, `strategy must name a running strategy, e.g. {"strategy": "${names[0] ?? 'sma-btc'}"} (${running})`);
+    if (typeof strategy !== 'string' || strategy === '')
+      return refuse(400, `strategy must name a running strategy, e.g. {"strategy": "${names[0] ?? 'sma-btc'}"} (${running})`);
     return refuse(400, `unknown strategy ${JSON.stringify(strategy)}: ${running}`);
   }
 
@@ -113,7 +141,8 @@ export class Control {
   private halt(why: unknown): ActionResult {
     if (why !== undefined && typeof why !== 'string') return refuse(400, 'reason must be a string (why trading is halted), or left out');
     const current = this.state.haltState();
-    if (current.causes.some((c) => c.kind === 'operator')) return { status: 200, body: { trading: current, message: 'trading was already halted' } };
+    if (current.causes.some((c) => c.kind === 'operator'))
+      return { status: 200, body: { trading: current, message: 'trading was already halted' } };
     const reason = `halted by an operator${why ? `: ${why.slice(0, MAX_REASON)}` : ''}`;
     this.run.kernel.haltKeepingOrders(reason);
     this.log?.warn(`control API: ${reason}`);
@@ -133,19 +162,27 @@ export class Control {
     const may = current.causes.filter((c) => c.lift === 'resume' || (c.lift === 'kill-switch' && killSwitch === true));
     if (may.length === 0) {
       const trip = current.causes.find((c) => c.lift === 'kill-switch');
-      if (trip) return refuse(409, `trading was halted by the kill switch (${trip.reason}), not by an operator: resume with {"kill_switch": true} (the dashboard's Resume kill switch button) to lift it`);
+      if (trip)
+        return refuse(
+          409,
+          `trading was halted by the kill switch (${trip.reason}), not by an operator: resume with {"kill_switch": true} (the dashboard's Resume kill switch button) to lift it`,
+        );
       return refuse(409, `trading is halted by ${describe(current.causes)}: no resume lifts it; fix the cause and restart the run`);
     }
     const lifted = this.run.kernel.resume(may.map((c) => c.kind));
     const trading = this.state.haltState();
-    this.log?.warn(`control API: lifted ${describe(lifted)}${trading.causes.length ? `; trading stays halted by ${describe(trading.causes)}` : '; trading resumed'}`);
+    this.log?.warn(
+      `control API: lifted ${describe(lifted)}${trading.causes.length ? `; trading stays halted by ${describe(trading.causes)}` : '; trading resumed'}`,
+    );
     return {
       status: 200,
       body: {
         trading,
         was: current,
         lifted,
-        ...(trading.causes.length > 0 && { message: `trading stays halted by ${describe(trading.causes)}${trading.causes.some((c) => c.lift === 'kill-switch') && killSwitch !== true ? ' (resume with {"kill_switch": true} lifts a kill-switch trip)' : ''}` }),
+        ...(trading.causes.length > 0 && {
+          message: `trading stays halted by ${describe(trading.causes)}${trading.causes.some((c) => c.lift === 'kill-switch') && killSwitch !== true ? ' (resume with {"kill_switch": true} lifts a kill-switch trip)' : ''}`,
+        }),
       },
     };
   }

@@ -5,7 +5,15 @@ import { dailyPnl } from './daily-pnl.js';
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 2, 1, 22, 0, 0);
 let n = 0;
-function fill(strategy: string, market: string, side: 'BUY' | 'SELL', amount: string, price: string, at: number, commission = '0'): StrategyFill {
+function fill(
+  strategy: string,
+  market: string,
+  side: 'BUY' | 'SELL',
+  amount: string,
+  price: string,
+  at: number,
+  commission = '0',
+): StrategyFill {
   return { strategy, refId: `r-${++n}`, market, side, amount, price, commission, commissionAsset: market.slice(-3), at };
 }
 

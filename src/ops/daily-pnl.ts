@@ -47,5 +47,12 @@ export function dailyPnl(fills: readonly StrategyFill[]): DailyPnl[] {
   }
   return [...days.values()]
     .sort((a, b) => a.date.localeCompare(b.date) || a.strategy.localeCompare(b.strategy) || a.quote.localeCompare(b.quote))
-    .map((d) => ({ date: d.date, strategy: d.strategy, quote: d.quote, realized: toWire(d.realized, RATIO_DP), fees: toWire(d.fees), trades: d.trades }));
+    .map((d) => ({
+      date: d.date,
+      strategy: d.strategy,
+      quote: d.quote,
+      realized: toWire(d.realized, RATIO_DP),
+      fees: toWire(d.fees),
+      trades: d.trades,
+    }));
 }

@@ -39,10 +39,17 @@ export class EventStream {
   /** Takes over `res` as an event stream. */
   open(res: ServerResponse): void {
     if (this.clients.size >= MAX_CLIENTS) {
-      res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ error: `at most ${MAX_CLIENTS} dashboards may follow a run at once` }));
+      res
+        .writeHead(503, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: `at most ${MAX_CLIENTS} dashboards may follow a run at once` }));
       return;
     }
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
     this.clients.add(res);
     res.on('close', () => this.clients.delete(res));
     this.send(res, 'history', { points: this.state.history.list(), fills: this.state.fills.list() });

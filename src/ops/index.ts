@@ -4,7 +4,16 @@ export { UI_TOKEN_VARIABLE, uiTokenFrom, hasToken, refusedOrigin, allowedHosts }
 export { RunMetrics, type NotifyStats } from './metrics.js';
 export { OpsState } from './ops-state.js';
 export { startOpsServer, type OpsServer, type OpsServerOptions } from './server.js';
-export { Notifier, signatureOf, NOTIFY_URL_VARIABLE, NOTIFY_SECRET_VARIABLE, SIGNATURE_HEADER, TIMESTAMP_HEADER, type NotifyEvent, type WebhookTransport } from './notify/notifier.js';
+export {
+  Notifier,
+  signatureOf,
+  NOTIFY_URL_VARIABLE,
+  NOTIFY_SECRET_VARIABLE,
+  SIGNATURE_HEADER,
+  TIMESTAMP_HEADER,
+  type NotifyEvent,
+  type WebhookTransport,
+} from './notify/notifier.js';
 export { RunNotifications, WATCH_MS, type NotifySink } from './notify/run-notifications.js';
 export { instrumentJournal } from './journal-timing.js';
 export { Control, ACTIONS, type ActionName, type ActionResult } from './control.js';

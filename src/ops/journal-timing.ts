@@ -17,14 +17,16 @@ export function instrumentJournal<J extends JournalStore>(journal: J, observe: (
       let fn = wrapped.get(key);
       if (fn === undefined) {
         const method = value as (...a: unknown[]) => unknown;
-        fn = !WRITES.has(key) ? method.bind(target) : (...args: unknown[]): unknown => {
-          const t0 = process.hrtime.bigint();
-          try {
-            return method.apply(target, args);
-          } finally {
-            observe(key as JournalWrite, Number(process.hrtime.bigint() - t0) / 1e9);
-          }
-        };
+        fn = !WRITES.has(key)
+          ? method.bind(target)
+          : (...args: unknown[]): unknown => {
+              const t0 = process.hrtime.bigint();
+              try {
+                return method.apply(target, args);
+              } finally {
+                observe(key as JournalWrite, Number(process.hrtime.bigint() - t0) / 1e9);
+              }
+            };
         wrapped.set(key, fn);
       }
       return fn;

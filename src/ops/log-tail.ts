@@ -26,7 +26,10 @@ export class LogTail {
   /** The time of the last record that said (a line that does not parse takes it: pino always writes one). */
   private lastAt = 0;
 
-  constructor(capacity = 500, private readonly secrets?: SecretSet) {
+  constructor(
+    capacity = 500,
+    private readonly secrets?: SecretSet,
+  ) {
     this.ring = new Ring(capacity);
   }
 
@@ -55,7 +58,11 @@ export class LogTail {
   records(level: LogLevel = 'trace', limit = 200): LogRecord[] {
     const min = LEVEL_NUMBER[level];
     const scrub = (t: string): string => (this.secrets ? this.secrets.scrub(t) : t);
-    return this.ring.list().filter((r) => LEVEL_NUMBER[r.level] >= min).slice(-limit).reverse()
+    return this.ring
+      .list()
+      .filter((r) => LEVEL_NUMBER[r.level] >= min)
+      .slice(-limit)
+      .reverse()
       .map((r) => ({ ...r, msg: scrub(r.msg), ...(r.err !== undefined && { err: scrub(r.err) }) }));
   }
 }
@@ -64,5 +71,7 @@ export class LogTail {
 export function logLevelOf(raw: string | null): LogLevel | string {
   if (raw === null || raw === '') return 'trace';
   const l = raw.toLowerCase();
-  return (LOG_LEVELS as readonly string[]).includes(l) ? (l as LogLevel) : `level must be one of ${LOG_LEVELS.join(', ')} (got ${JSON.stringify(raw)})`;
+  return (LOG_LEVELS as readonly string[]).includes(l)
+    ? (l as LogLevel)
+    : `level must be one of ${LOG_LEVELS.join(', ')} (got ${JSON.stringify(raw)})`;
 }

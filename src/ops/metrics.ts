@@ -54,14 +54,49 @@ export class RunMetrics {
   constructor(options: { readonly processMetrics?: boolean } = {}) {
     const { collectDefaultMetrics, Counter, Histogram } = promClient();
     const registers = [this.registry];
-    this.intents = new Counter({ name: 'tradeloop_intents_total', help: 'Intents the strategies made, by strategy', labelNames: ['strategy'], registers });
-    this.decisions = new Counter({ name: 'tradeloop_decisions_total', help: 'Risk decisions, by strategy, decision (approve|deny) and denial code (none when approved)', labelNames: ['strategy', 'decision', 'code'], registers });
-    this.orderEvents = new Counter({ name: 'tradeloop_order_events_total', help: 'Execution reports, by kind (accepted, filled, cancelled, rejected, denied, failed, unresolved, quote-executed, transferred)', labelNames: ['event'], registers });
-    this.fills = new Counter({ name: 'tradeloop_fills_total', help: 'Fills of our orders, by market and side', labelNames: ['market', 'side'], registers });
-    this.fees = new Counter({ name: 'tradeloop_fees_total', help: 'Fees paid, in units of the commission asset', labelNames: ['asset'], registers });
-    this.unresolved = new Counter({ name: 'tradeloop_unresolved_outcomes_total', help: 'Writes whose outcome could not be resolved (looked up by ref_id later)', registers });
+    this.intents = new Counter({
+      name: 'tradeloop_intents_total',
+      help: 'Intents the strategies made, by strategy',
+      labelNames: ['strategy'],
+      registers,
+    });
+    this.decisions = new Counter({
+      name: 'tradeloop_decisions_total',
+      help: 'Risk decisions, by strategy, decision (approve|deny) and denial code (none when approved)',
+      labelNames: ['strategy', 'decision', 'code'],
+      registers,
+    });
+    this.orderEvents = new Counter({
+      name: 'tradeloop_order_events_total',
+      help: 'Execution reports, by kind (accepted, filled, cancelled, rejected, denied, failed, unresolved, quote-executed, transferred)',
+      labelNames: ['event'],
+      registers,
+    });
+    this.fills = new Counter({
+      name: 'tradeloop_fills_total',
+      help: 'Fills of our orders, by market and side',
+      labelNames: ['market', 'side'],
+      registers,
+    });
+    this.fees = new Counter({
+      name: 'tradeloop_fees_total',
+      help: 'Fees paid, in units of the commission asset',
+      labelNames: ['asset'],
+      registers,
+    });
+    this.unresolved = new Counter({
+      name: 'tradeloop_unresolved_outcomes_total',
+      help: 'Writes whose outcome could not be resolved (looked up by ref_id later)',
+      registers,
+    });
     this.rateLimited = new Counter({ name: 'tradeloop_http_rate_limited_total', help: 'HTTP 429 answers from the venue', registers });
-    this.journalWrites = new Histogram({ name: 'tradeloop_journal_write_duration_seconds', help: 'Time of each journal write, by operation', labelNames: ['operation'], buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.1], registers });
+    this.journalWrites = new Histogram({
+      name: 'tradeloop_journal_write_duration_seconds',
+      help: 'Time of each journal write, by operation',
+      labelNames: ['operation'],
+      buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.1],
+      registers,
+    });
     if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 20 });
   }
 
@@ -137,21 +172,32 @@ export class RunMetrics {
       for (const r of run.journal.active()) if (r.kind === 'place-order') counts[r.state] = (counts[r.state] ?? 0) + 1;
       for (const [s, n] of Object.entries(counts)) this.set({ state: s }, n);
     });
-    g('tradeloop_halted', '1 while new intents are halted, per active cause (operator, kill_switch for a loss or drawdown limit, orphans, ref_id_conflict)', ['cause'], function () {
-      const h = state.haltState();
-      this.reset();
-      const active = new Set(h.causes.map((c) => haltLabel(c.kind)));
-      for (const cause of ['operator', 'kill_switch', ...active]) this.set({ cause }, active.has(cause) ? 1 : 0);
-    });
-    g('tradeloop_journal_failed', '1 once the journal failed (a write refused, its file deleted or replaced): trading halted and the run stops', [], function () {
-      this.set(run.view().journalFailure === undefined ? 0 : 1);
-    });
+    g(
+      'tradeloop_halted',
+      '1 while new intents are halted, per active cause (operator, kill_switch for a loss or drawdown limit, orphans, ref_id_conflict)',
+      ['cause'],
+      function () {
+        const h = state.haltState();
+        this.reset();
+        const active = new Set(h.causes.map((c) => haltLabel(c.kind)));
+        for (const cause of ['operator', 'kill_switch', ...active]) this.set({ cause }, active.has(cause) ? 1 : 0);
+      },
+    );
+    g(
+      'tradeloop_journal_failed',
+      '1 once the journal failed (a write refused, its file deleted or replaced): trading halted and the run stops',
+      [],
+      function () {
+        this.set(run.view().journalFailure === undefined ? 0 : 1);
+      },
+    );
     g('tradeloop_stream_age_seconds', 'Time since each market-data or account stream last answered', ['stream'], function () {
       this.reset();
       const now = run.clock.now();
-      for (const h of run.streams?.() ?? []) if (h.lastSuccessAt !== undefined) this.set({ stream: h.stream }, Math.max(0, now - h.lastSuccessAt) / 1000);
+      for (const h of run.streams?.() ?? [])
+        if (h.lastSuccessAt !== undefined) this.set({ stream: h.stream }, Math.max(0, now - h.lastSuccessAt) / 1000);
     });
-    g('tradeloop_venue_unreachable', '1 while the venue\'s circuit breaker is open', [], function () {
+    g('tradeloop_venue_unreachable', "1 while the venue's circuit breaker is open", [], function () {
       this.set(run.reachability?.().unreachableSince === undefined ? 0 : 1);
     });
     g('tradeloop_request_budget_queued', 'Requests waiting for the shared request budget', [], function () {
@@ -164,13 +210,21 @@ export class RunMetrics {
     const notify = options.notify;
     if (notify) {
       this.monotonic('tradeloop_notifications_sent_total', 'Webhook notifications delivered (2xx)', () => notify().sent);
-      this.monotonic('tradeloop_notifications_failed_attempts_total', 'Webhook delivery attempts that failed (error, timeout or non-2xx)', () => notify().failedAttempts);
+      this.monotonic(
+        'tradeloop_notifications_failed_attempts_total',
+        'Webhook delivery attempts that failed (error, timeout or non-2xx)',
+        () => notify().failedAttempts,
+      );
       this.monotonic('tradeloop_notifications_abandoned_total', 'Notifications given up after their last retry', () => notify().gaveUp);
-      this.monotonic('tradeloop_notifications_dropped_total', 'Notifications dropped because the queue was at its cap', () => notify().dropped);
+      this.monotonic(
+        'tradeloop_notifications_dropped_total',
+        'Notifications dropped because the queue was at its cap',
+        () => notify().dropped,
+      );
       g('tradeloop_notifications_queued', 'Notifications waiting for delivery', [], function () {
         this.set(notify().queued);
       });
-      g('tradeloop_notifications_queue_capacity', 'The notification queue\'s cap', [], function () {
+      g('tradeloop_notifications_queue_capacity', "The notification queue's cap", [], function () {
         this.set(notify().capacity);
       });
     }
@@ -181,7 +235,9 @@ export class RunMetrics {
     let seen = 0;
     const { Counter } = promClient();
     new Counter({
-      name, help, registers: [this.registry],
+      name,
+      help,
+      registers: [this.registry],
       collect() {
         const now = read();
         if (now > seen) this.inc(now - seen);

@@ -7,7 +7,18 @@ import { dailyPnl, type DailyPnl } from './daily-pnl.js';
 import type { LogLevel, LogRecord, LogTail } from './log-tail.js';
 import { Ring } from './ring.js';
 import type { OpsRun } from './run-port.js';
-import { balancesView, transferLimitsView, decisionView, fillView, healthView, openOrders, positionView, quotesView, reportView, roundTripView } from './views.js';
+import {
+  balancesView,
+  transferLimitsView,
+  decisionView,
+  fillView,
+  healthView,
+  openOrders,
+  positionView,
+  quotesView,
+  reportView,
+  roundTripView,
+} from './views.js';
 
 /** How trading stands, as the control API, the dashboard and `tradeloop ctl status` show it. */
 export interface HaltState {
@@ -69,12 +80,26 @@ export class OpsState {
   private readonly subs: Subscription[] = [];
   private trades: { roundTrips: JournalRoundTrip[]; positions: StrategyPosition[]; days: DailyPnl[] } | undefined;
 
-  constructor(private readonly run: OpsRun, private readonly options: OpsStateOptions = {}) {
+  constructor(
+    private readonly run: OpsRun,
+    private readonly options: OpsStateOptions = {},
+  ) {
     this.decisions = new Ring(options.decisionsCapacity ?? 200);
     this.reports = new Ring(200);
     this.history = new Ring(options.historyCapacity ?? 3_600);
     for (const f of run.journal.strategyFills().slice(-this.fills.capacity)) {
-      this.fills.push({ at: f.at, market: f.market, side: f.side, price: f.price, amount: f.amount, refId: f.refId, strategy: f.strategy, commission: f.commission, commissionAsset: f.commissionAsset, ...(f.exitReason && { exitReason: f.exitReason }) });
+      this.fills.push({
+        at: f.at,
+        market: f.market,
+        side: f.side,
+        price: f.price,
+        amount: f.amount,
+        refId: f.refId,
+        strategy: f.strategy,
+        commission: f.commission,
+        commissionAsset: f.commissionAsset,
+        ...(f.exitReason && { exitReason: f.exitReason }),
+      });
     }
     this.subs.push(run.kernel.decisions$.subscribe((d) => this.decisions.push(d)));
     this.subs.push(run.kernel.reports$.subscribe((r) => this.onReport(r)));
@@ -87,8 +112,29 @@ export class OpsState {
   private onReport(r: ExecReport): void {
     this.reports.push(r);
     if (r.kind === 'filled' || r.kind === 'quote-executed') this.trades = undefined;
-    if (r.kind === 'filled') this.fills.push({ at: r.at, market: r.market, side: r.side, price: r.price, amount: r.amount, refId: r.refId, commission: r.commission, commissionAsset: r.commissionAsset, ...this.intentOf(r.refId) });
-    if (r.kind === 'quote-executed') this.fills.push({ at: r.at, market: r.market, side: r.side, price: r.price, amount: r.baseAmount, refId: r.refId, commission: '0', ...this.intentOf(r.refId) });
+    if (r.kind === 'filled')
+      this.fills.push({
+        at: r.at,
+        market: r.market,
+        side: r.side,
+        price: r.price,
+        amount: r.amount,
+        refId: r.refId,
+        commission: r.commission,
+        commissionAsset: r.commissionAsset,
+        ...this.intentOf(r.refId),
+      });
+    if (r.kind === 'quote-executed')
+      this.fills.push({
+        at: r.at,
+        market: r.market,
+        side: r.side,
+        price: r.price,
+        amount: r.baseAmount,
+        refId: r.refId,
+        commission: '0',
+        ...this.intentOf(r.refId),
+      });
   }
 
   /** The strategy and exit reason of the intent behind a fill, as the journal holds it. */
@@ -153,7 +199,13 @@ export class OpsState {
     const view = this.run.view();
     const mids: Record<string, number> = {};
     for (const m of view.markets) if (m.mid !== undefined) mids[m.market] = m.mid;
-    const point: EquityPoint = { at: view.at, ...(view.equity !== undefined && { equity: view.equity }), ...(view.pnl !== undefined && { pnl: view.pnl }), strategies: this.strategyPnl(), mids };
+    const point: EquityPoint = {
+      at: view.at,
+      ...(view.equity !== undefined && { equity: view.equity }),
+      ...(view.pnl !== undefined && { pnl: view.pnl }),
+      strategies: this.strategyPnl(),
+      mids,
+    };
     this.history.push(point);
     return point;
   }
@@ -220,7 +272,13 @@ export class OpsState {
   }
 
   orders(): Record<string, unknown> {
-    return { open: openOrders(this.run), fills: this.fills.list(50).reverse().map((f) => fillView(this.run, f)) };
+    return {
+      open: openOrders(this.run),
+      fills: this.fills
+        .list(50)
+        .reverse()
+        .map((f) => fillView(this.run, f)),
+    };
   }
 
   decisionList(limit = 100): Record<string, unknown>[] {
@@ -262,7 +320,9 @@ export class OpsState {
       positions: this.positions(),
       orders: this.orders(),
       decisions: this.decisionList(30),
-      daily: this.daily().days.slice(-60).map((d) => ({ ...d, realizedShown: formatAmount(d.realized, d.quote), feesShown: formatAmount(d.fees, d.quote) })),
+      daily: this.daily()
+        .days.slice(-60)
+        .map((d) => ({ ...d, realizedShown: formatAmount(d.realized, d.quote), feesShown: formatAmount(d.fees, d.quote) })),
       quotes: this.quotes(),
       health: this.health(),
     };

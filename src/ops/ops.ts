@@ -51,7 +51,16 @@ export interface OpsStarted {
   readonly chat?: string;
 }
 
-const ALL_EVENTS: readonly NotifyEvent[] = ['fill', 'kill-switch', 'unresolved', 'strategy-stopped', 'venue-unreachable', 'journal-failed', 'run-start', 'run-stop'];
+const ALL_EVENTS: readonly NotifyEvent[] = [
+  'fill',
+  'kill-switch',
+  'unresolved',
+  'strategy-stopped',
+  'venue-unreachable',
+  'journal-failed',
+  'run-start',
+  'run-stop',
+];
 
 export class Ops {
   readonly metrics = new RunMetrics();
@@ -105,26 +114,46 @@ export class Ops {
   }
 
   /** Attaches to the run (before it starts trading): serves the dashboard and follows the run for /metrics and notifications. */
-  async start(run: OpsRun, info: { readonly refPrefix: string; readonly environment: string; readonly journalPath?: string }): Promise<OpsStarted> {
+  async start(
+    run: OpsRun,
+    info: { readonly refPrefix: string; readonly environment: string; readonly journalPath?: string },
+  ): Promise<OpsStarted> {
     this.run = run;
     // the config as shown: the whole run's config when the run passes it, secrets hidden
-    const state = (this.state = new OpsState(run, { ...(this.s.logTail && { logTail: this.s.logTail }), config: redactConfig(this.s.config, this.s.secrets) }));
+    const state = (this.state = new OpsState(run, {
+      ...(this.s.logTail && { logTail: this.s.logTail }),
+      config: redactConfig(this.s.config, this.s.secrets),
+    }));
     const cfg = this.s.config;
     const n = cfg.notify;
     // the chat bot and the webhook each keep their own bounded queue, with the same settings
     const queue = {
       // wall time: deliveries talk to a real receiver, whatever the run's (possibly accelerated) clock
-      clock: new LiveClock(), events: n?.events ?? ALL_EVENTS,
-      capacity: n?.queue_size ?? 1_000, timeoutMs: n?.timeout_ms ?? 5_000, maxAttempts: n?.max_attempts ?? 6,
+      clock: new LiveClock(),
+      events: n?.events ?? ALL_EVENTS,
+      capacity: n?.queue_size ?? 1_000,
+      timeoutMs: n?.timeout_ms ?? 5_000,
+      maxAttempts: n?.max_attempts ?? 6,
     };
     if (this.webhook) {
-      this.notifier = new Notifier({ ...queue, url: this.webhook.url, secret: this.webhook.secret, source: info.refPrefix, log: this.s.log.child({ component: 'notify' }) });
+      this.notifier = new Notifier({
+        ...queue,
+        url: this.webhook.url,
+        secret: this.webhook.secret,
+        source: info.refPrefix,
+        log: this.s.log.child({ component: 'notify' }),
+      });
     }
     let chat: string | undefined;
     if (this.telegram) {
       const log = this.s.log.child({ component: 'telegram' });
       const daily = READS['/api/daily'];
-      this.bot = new TelegramBot({ ...queue, settings: this.telegram, log, commands: { state, control: new Control(run, state, log), ...(daily && { daily: () => daily.read(state, new URLSearchParams()) }) } });
+      this.bot = new TelegramBot({
+        ...queue,
+        settings: this.telegram,
+        log,
+        commands: { state, control: new Control(run, state, log), ...(daily && { daily: () => daily.read(state, new URLSearchParams()) }) },
+      });
       this.bot.start();
       chat = `telegram: chat control and notifications on for ${this.telegram.chatIds.length} chat(s) (${TELEGRAM_CHATS_VARIABLE})`;
       this.s.log.info(chat);
@@ -138,22 +167,46 @@ export class Ops {
     this.metrics.attach(run, state, notifier ? { notify: () => notifier.stats() } : {});
     if (!this.token) return chat === undefined ? {} : { chat };
     const host = cfg.ui?.host ?? '127.0.0.1';
-    if (!isLoopback(host)) this.s.log.warn(`the dashboard listens on ${host}, beyond this machine: its token crosses the network in plain HTTP (put it behind TLS)`);
-    this.server = await startOpsServer({ host, port: cfg.ui?.port ?? 8787, token: this.token.value, run, state, metrics: this.metrics, log: this.s.log.child({ component: 'ops' }) });
-    this.s.log.info(`dashboard and control API on ${this.server.url} (token ${this.token.generated ? 'made for this run, printed once' : `from ${UI_TOKEN_VARIABLE}`})`);
+    if (!isLoopback(host))
+      this.s.log.warn(
+        `the dashboard listens on ${host}, beyond this machine: its token crosses the network in plain HTTP (put it behind TLS)`,
+      );
+    this.server = await startOpsServer({
+      host,
+      port: cfg.ui?.port ?? 8787,
+      token: this.token.value,
+      run,
+      state,
+      metrics: this.metrics,
+      log: this.s.log.child({ component: 'ops' }),
+    });
+    this.s.log.info(
+      `dashboard and control API on ${this.server.url} (token ${this.token.generated ? 'made for this run, printed once' : `from ${UI_TOKEN_VARIABLE}`})`,
+    );
     if (info.journalPath !== undefined) this.writeDashboardFile(info.journalPath);
-    return { url: this.server.url, ...(this.token.generated && { urlWithToken: `${this.server.url}#token=${this.token.value}` }), ...(chat !== undefined && { chat }) };
+    return {
+      url: this.server.url,
+      ...(this.token.generated && { urlWithToken: `${this.server.url}#token=${this.token.value}` }),
+      ...(chat !== undefined && { chat }),
+    };
   }
 
   /** Where `tradeloop ctl` finds the dashboard: its URL beside the journal (never the token). A failed write costs the run nothing but that. */
   private writeDashboardFile(journal: string): void {
     if (!this.server) return;
     try {
-      const file = writeDashboardFile({ url: this.server.url, pid: process.pid, startedAt: new Date(new LiveClock().now()).toISOString(), journal });
+      const file = writeDashboardFile({
+        url: this.server.url,
+        pid: process.pid,
+        startedAt: new Date(new LiveClock().now()).toISOString(),
+        journal,
+      });
       this.dashboardJournal = journal;
       this.s.log.info(`the dashboard's address is in ${file} (tradeloop ctl reads it)`);
     } catch (e) {
-      this.s.log.warn(`the dashboard's address could not be written beside the journal (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): tradeloop ctl needs --url`);
+      this.s.log.warn(
+        `the dashboard's address could not be written beside the journal (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): tradeloop ctl needs --url`,
+      );
     }
   }
 
@@ -180,17 +233,26 @@ export class Ops {
 function webhookFrom(env: NodeJS.ProcessEnv, configured: boolean, chat: boolean): { url: string; secret: string } | undefined {
   const url = env[NOTIFY_URL_VARIABLE];
   if (url === undefined || url === '') {
-    if (configured && !chat) throw new InputError('notify', `notifications are configured but ${NOTIFY_URL_VARIABLE} is not set: export the webhook URL (and ${NOTIFY_SECRET_VARIABLE}), or remove notify:`);
+    if (configured && !chat)
+      throw new InputError(
+        'notify',
+        `notifications are configured but ${NOTIFY_URL_VARIABLE} is not set: export the webhook URL (and ${NOTIFY_SECRET_VARIABLE}), or remove notify:`,
+      );
     return undefined;
   }
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw new InputError(NOTIFY_URL_VARIABLE, 'is not a URL: export the webhook\'s full address, e.g. https://hooks.example.com/tradeloop');
+    throw new InputError(NOTIFY_URL_VARIABLE, "is not a URL: export the webhook's full address, e.g. https://hooks.example.com/tradeloop");
   }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new InputError(NOTIFY_URL_VARIABLE, 'must be an http:// or https:// URL');
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
+    throw new InputError(NOTIFY_URL_VARIABLE, 'must be an http:// or https:// URL');
   const secret = env[NOTIFY_SECRET_VARIABLE];
-  if (secret === undefined || secret.length < 16) throw new InputError(NOTIFY_SECRET_VARIABLE, `must be set to at least 16 characters when ${NOTIFY_URL_VARIABLE} is: every webhook is signed with it (HMAC-SHA256), so receivers can refuse forgeries`);
+  if (secret === undefined || secret.length < 16)
+    throw new InputError(
+      NOTIFY_SECRET_VARIABLE,
+      `must be set to at least 16 characters when ${NOTIFY_URL_VARIABLE} is: every webhook is signed with it (HMAC-SHA256), so receivers can refuse forgeries`,
+    );
   return { url, secret };
 }

@@ -22,7 +22,21 @@ export interface BudgetView {
  */
 export interface OpsRun {
   readonly clock: Pick<Clock, 'now' | 'setTimeout'>;
-  readonly kernel: Pick<Kernel, 'decisions$' | 'reports$' | 'gate' | 'market' | 'riskView' | 'openOrders' | 'cancelAll' | 'haltKeepingOrders' | 'resume' | 'forceExit' | 'pauseStrategy' | 'resumeStrategy'>;
+  readonly kernel: Pick<
+    Kernel,
+    | 'decisions$'
+    | 'reports$'
+    | 'gate'
+    | 'market'
+    | 'riskView'
+    | 'openOrders'
+    | 'cancelAll'
+    | 'haltKeepingOrders'
+    | 'resume'
+    | 'forceExit'
+    | 'pauseStrategy'
+    | 'resumeStrategy'
+  >;
   readonly strategies: readonly Pick<StrategyRunner, 'name' | 'markets' | 'stopped' | 'params'>[];
   readonly journal: Pick<JournalStore, 'intents' | 'fills' | 'active' | 'get'> & { strategyFills(): StrategyFill[] };
   view(): RunView;
@@ -35,5 +49,4 @@ export interface OpsRun {
 
 /** Something that happened, as the dashboard's event stream and the notifier see it. */
 export type RunEvent =
-  | { readonly kind: 'decision'; readonly decision: Decision }
-  | { readonly kind: 'report'; readonly report: ExecReport };
+  { readonly kind: 'decision'; readonly decision: Decision } | { readonly kind: 'report'; readonly report: ExecReport };

@@ -46,24 +46,36 @@ export interface OpsServer {
 const MAX_BODY_BYTES = 4_096;
 
 /** GET endpoints of the control API and what each returns (also served at GET /api); the chat bot reads through them too. */
-export const READS: Readonly<Record<string, { readonly about: string; readonly read: (s: OpsState, query: URLSearchParams) => unknown }>> = {
-  '/api/status': { about: 'equity, P&L, trading state (running, halted, kill-switch), counters, denials, markets, stopped strategies, outages', read: (s) => s.status() },
-  '/api/strategies': { about: 'each strategy: markets, params, running or stopped, P&L, positions', read: (s) => s.strategies() },
-  '/api/orders': { about: 'open orders (with their age) and recent fills', read: (s) => s.orders() },
-  '/api/positions': { about: 'balances (with transfer limits left), positions per strategy, round trips', read: (s) => s.positions() },
-  '/api/decisions': { about: 'the latest risk decisions, newest first, with denial codes and reasons', read: (s) => s.decisionList() },
-  '/api/reports': { about: 'the latest execution reports, newest first', read: (s) => s.reportList() },
-  '/api/quotes': { about: 'held-rate quotes per market with their time left, and quote executions', read: (s) => s.quotes() },
-  '/api/risk': { about: 'the kill switch and decisions by code', read: (s) => s.risk() },
-  '/api/health': { about: 'stream ages, the request budget, 429s, the circuit breaker', read: (s) => s.health() },
-  '/api/daily': { about: 'realized P&L, fees and fills per strategy and UTC day, from the journal\'s fills: { days: [{ date, strategy, quote, realized, fees, trades }] }', read: (s) => s.daily() },
-  '/api/log': { about: 'the run\'s last log records, newest first, secrets masked; ?level=warn keeps warn and above (trace, debug, info, warn, error, fatal)', read: (s, q) => {
-    const level = logLevelOf(q.get('level'));
-    return (LOG_LEVELS as readonly string[]).includes(level) ? s.log(level as LogLevel) : new Refusal(level);
-  } },
-  '/api/config': { about: 'the run\'s config, secrets and tokens hidden', read: (s) => s.config() },
-  '/api/snapshot': { about: 'everything the dashboard draws, in one object', read: (s) => s.snapshot() },
-};
+export const READS: Readonly<Record<string, { readonly about: string; readonly read: (s: OpsState, query: URLSearchParams) => unknown }>> =
+  {
+    '/api/status': {
+      about: 'equity, P&L, trading state (running, halted, kill-switch), counters, denials, markets, stopped strategies, outages',
+      read: (s) => s.status(),
+    },
+    '/api/strategies': { about: 'each strategy: markets, params, running or stopped, P&L, positions', read: (s) => s.strategies() },
+    '/api/orders': { about: 'open orders (with their age) and recent fills', read: (s) => s.orders() },
+    '/api/positions': { about: 'balances (with transfer limits left), positions per strategy, round trips', read: (s) => s.positions() },
+    '/api/decisions': { about: 'the latest risk decisions, newest first, with denial codes and reasons', read: (s) => s.decisionList() },
+    '/api/reports': { about: 'the latest execution reports, newest first', read: (s) => s.reportList() },
+    '/api/quotes': { about: 'held-rate quotes per market with their time left, and quote executions', read: (s) => s.quotes() },
+    '/api/risk': { about: 'the kill switch and decisions by code', read: (s) => s.risk() },
+    '/api/health': { about: 'stream ages, the request budget, 429s, the circuit breaker', read: (s) => s.health() },
+    '/api/daily': {
+      about:
+        "realized P&L, fees and fills per strategy and UTC day, from the journal's fills: { days: [{ date, strategy, quote, realized, fees, trades }] }",
+      read: (s) => s.daily(),
+    },
+    '/api/log': {
+      about:
+        "the run's last log records, newest first, secrets masked; ?level=warn keeps warn and above (trace, debug, info, warn, error, fatal)",
+      read: (s, q) => {
+        const level = logLevelOf(q.get('level'));
+        return (LOG_LEVELS as readonly string[]).includes(level) ? s.log(level as LogLevel) : new Refusal(level);
+      },
+    },
+    '/api/config': { about: "the run's config, secrets and tokens hidden", read: (s) => s.config() },
+    '/api/snapshot': { about: 'everything the dashboard draws, in one object', read: (s) => s.snapshot() },
+  };
 
 /** A read's answer when its query is refused (400, with the message). */
 class Refusal {
@@ -77,7 +89,7 @@ export async function startOpsServer(o: OpsServerOptions): Promise<OpsServer> {
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((e: unknown) => {
       o.log?.error({ err: e }, 'operations server: request failed');
-      if (!res.headersSent) json(res, 500, { error: 'internal error (see the run\'s log)' });
+      if (!res.headersSent) json(res, 500, { error: "internal error (see the run's log)" });
       else res.end();
     });
   });
@@ -87,7 +99,11 @@ export async function startOpsServer(o: OpsServerOptions): Promise<OpsServer> {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const target = requestTarget(req.url ?? '/');
     if (target === undefined) return json(res, 400, { error: 'bad request target: send a path such as /api/status' });
-    const refused = refusedOrigin(req.headers, hosts) ?? (target.host !== undefined && !hosts.has(target.host) ? `${target.host} in the request line is not this server's address` : undefined);
+    const refused =
+      refusedOrigin(req.headers, hosts) ??
+      (target.host !== undefined && !hosts.has(target.host)
+        ? `${target.host} in the request line is not this server's address`
+        : undefined);
     if (refused) return json(res, 403, { error: `refused: ${refused}` });
     const path = target.path;
     const asset = DASHBOARD_ASSETS[path];
@@ -95,10 +111,14 @@ export async function startOpsServer(o: OpsServerOptions): Promise<OpsServer> {
       if (method(req, res, 'GET')) serveAsset(res, asset);
       return;
     }
-    if (path !== '/metrics' && path !== '/api' && !path.startsWith('/api/')) return json(res, 404, { error: `no such page: ${path} (the dashboard is at /, the API at /api)` });
+    if (path !== '/metrics' && path !== '/api' && !path.startsWith('/api/'))
+      return json(res, 404, { error: `no such page: ${path} (the dashboard is at /, the API at /api)` });
     if (!hasToken(req.headers, o.token)) {
       res.setHeader('www-authenticate', 'Bearer realm="tradeloop"');
-      return json(res, 401, { error: 'a bearer token is required: Authorization: Bearer <TRADELOOP_UI_TOKEN, or the token the run printed with the dashboard URL>' });
+      return json(res, 401, {
+        error:
+          'a bearer token is required: Authorization: Bearer <TRADELOOP_UI_TOKEN, or the token the run printed with the dashboard URL>',
+      });
     }
     if (path === '/metrics') {
       if (!method(req, res, 'GET')) return;
@@ -133,7 +153,11 @@ export async function startOpsServer(o: OpsServerOptions): Promise<OpsServer> {
 
   // the address is judged as the system resolves it (a name may stand for a wildcard), then bound as resolved
   const { address } = await (o.resolve ?? ((h: string) => lookup(h)))(o.host);
-  if (isWildcardHost(address)) throw new InputError('ui.host', `${JSON.stringify(o.host)} resolves to ${address}, which listens on every interface: bind one address (e.g. 127.0.0.1, the default, or this machine's LAN address); Host checks need the address clients use`);
+  if (isWildcardHost(address))
+    throw new InputError(
+      'ui.host',
+      `${JSON.stringify(o.host)} resolves to ${address}, which listens on every interface: bind one address (e.g. 127.0.0.1, the default, or this machine's LAN address); Host checks need the address clients use`,
+    );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(o.port, address, () => {
@@ -185,10 +209,13 @@ function apiIndex(): Record<string, unknown> {
     events: { 'GET /api/events': 'server-sent events: history, snapshot (each second), equity, decision, report' },
     actions: {
       'POST /api/halt': 'stop new intents (open orders stay); body {"reason": "…"} optional',
-      'POST /api/resume': 'lift an operator\'s halt; a kill-switch trip needs {"kill_switch": true}; with {"strategy": "NAME"}, lift that strategy\'s pause only',
-      'POST /api/pause': 'pause one strategy: {"strategy": "NAME", "reason": "…"}; its new intents are denied PAUSED, its open orders and position stay (kept across a restart)',
-      'POST /api/exit': 'sell one strategy\'s own position at market, through the gate: {"strategy": "NAME", "market": "BTCUSD"} (market optional)',
-      'POST /api/cancel-all': 'cancel every open order at the venue (the kernel\'s cancel-everything)',
+      'POST /api/resume':
+        'lift an operator\'s halt; a kill-switch trip needs {"kill_switch": true}; with {"strategy": "NAME"}, lift that strategy\'s pause only',
+      'POST /api/pause':
+        'pause one strategy: {"strategy": "NAME", "reason": "…"}; its new intents are denied PAUSED, its open orders and position stay (kept across a restart)',
+      'POST /api/exit':
+        'sell one strategy\'s own position at market, through the gate: {"strategy": "NAME", "market": "BTCUSD"} (market optional)',
+      'POST /api/cancel-all': "cancel every open order at the venue (the kernel's cancel-everything)",
       'POST /api/stop': 'exit cleanly, as Ctrl-C does',
     },
     metrics: { 'GET /metrics': 'Prometheus text format' },
@@ -214,7 +241,11 @@ function serveAsset(res: ServerResponse, asset: Asset): void {
 }
 
 function json(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+  });
   res.end(JSON.stringify(body));
 }
 
@@ -237,7 +268,8 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown> |
   if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) return 'send the body as application/json (or no body)';
   try {
     const parsed = JSON.parse(text) as unknown;
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return 'the body must be a JSON object, e.g. {"reason": "checking fills"}';
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+      return 'the body must be a JSON object, e.g. {"reason": "checking fills"}';
     return parsed as Record<string, unknown>;
   } catch {
     return 'the body is not valid JSON';

@@ -47,10 +47,14 @@ export function openOrders(run: OpsRun): Record<string, unknown>[] {
 /** A decision as the API lists it: what was asked, and the denial's code and reason when denied. */
 export function decisionView(d: Decision): Record<string, unknown> {
   const i = d.intent;
-  const terms = i.kind === 'place-order' ? { market: i.market, side: i.side, type: i.type, price: i.price, amount: i.baseAmount ?? i.quoteAmount }
-    : i.kind === 'execute-quote' ? { market: i.market, side: i.side, amount: i.baseAmount ?? i.quoteAmount }
-      : i.kind === 'transfer' ? { asset: i.asset, amount: i.amount }
-        : { orderRefId: i.orderRefId };
+  const terms =
+    i.kind === 'place-order'
+      ? { market: i.market, side: i.side, type: i.type, price: i.price, amount: i.baseAmount ?? i.quoteAmount }
+      : i.kind === 'execute-quote'
+        ? { market: i.market, side: i.side, amount: i.baseAmount ?? i.quoteAmount }
+        : i.kind === 'transfer'
+          ? { asset: i.asset, amount: i.amount }
+          : { orderRefId: i.orderRefId };
   return {
     at: d.at,
     decision: d.kind,
@@ -132,12 +136,28 @@ export function quotesView(run: OpsRun): Record<string, unknown> {
     const q = run.kernel.market.snapshot(m).quotes;
     const one = (side: 'BUY' | 'SELL'): Record<string, unknown> | undefined => {
       const o = q[side];
-      return o && { quoteId: o.value.quoteId, price: o.value.price, priceShown: priceShown(run, m, o.value.price), expiresAt: o.value.expiresAt, timeLeftMs: quoteTimeLeftMs(o, now) };
+      return (
+        o && {
+          quoteId: o.value.quoteId,
+          price: o.value.price,
+          priceShown: priceShown(run, m, o.value.price),
+          expiresAt: o.value.expiresAt,
+          timeLeftMs: quoteTimeLeftMs(o, now),
+        }
+      );
     };
     return { market: m, buy: one('BUY'), sell: one('SELL') };
   });
   const executions = run.journal.intents({ kind: 'execute-quote', limit: 20 }).map((r) => ({
-    refId: r.refId, strategy: r.strategy, market: r.market, side: r.side, state: r.state, status: r.status, averagePrice: r.averagePrice, amountFilled: r.amountFilled, createdAt: r.createdAt,
+    refId: r.refId,
+    strategy: r.strategy,
+    market: r.market,
+    side: r.side,
+    state: r.state,
+    status: r.status,
+    averagePrice: r.averagePrice,
+    amountFilled: r.amountFilled,
+    createdAt: r.createdAt,
   }));
   return { markets, executions };
 }
@@ -145,7 +165,10 @@ export function quotesView(run: OpsRun): Record<string, unknown> {
 /** Stream ages, the request budget, 429s and the circuit breaker. */
 export function healthView(run: OpsRun, rateLimited: number): Record<string, unknown> {
   const now = run.clock.now();
-  const streams = (run.streams?.() ?? []).map((h) => ({ ...h, ...(h.lastSuccessAt !== undefined && { ageMs: Math.max(0, now - h.lastSuccessAt) }) }));
+  const streams = (run.streams?.() ?? []).map((h) => ({
+    ...h,
+    ...(h.lastSuccessAt !== undefined && { ageMs: Math.max(0, now - h.lastSuccessAt) }),
+  }));
   const b = run.budget;
   const breaker = run.reachability?.();
   return {
@@ -157,7 +180,16 @@ export function healthView(run: OpsRun, rateLimited: number): Record<string, unk
 }
 
 /** A fill with its price at the market's tick and its amount at the base asset's precision. */
-export function fillView(run: OpsRun, f: { readonly market: string; readonly price: string; readonly amount: string; readonly commission?: string; readonly commissionAsset?: string }): Record<string, unknown> {
+export function fillView(
+  run: OpsRun,
+  f: {
+    readonly market: string;
+    readonly price: string;
+    readonly amount: string;
+    readonly commission?: string;
+    readonly commissionAsset?: string;
+  },
+): Record<string, unknown> {
   const feeAsset = f.commissionAsset || splitMarket(f.market).quote;
   return {
     ...f,

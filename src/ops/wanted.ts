@@ -18,5 +18,10 @@ export const TELEGRAM_CHATS_VARIABLE = 'TRADELOOP_TELEGRAM_CHAT_IDS';
  * webhook's URL is exported, or the chat bot's token or chats are (prepare then checks both).
  */
 export function opsWanted(config: Pick<Config, 'ui' | 'notify'>, env: NodeJS.ProcessEnv, ui: boolean | undefined): boolean {
-  return ui === true || (config.ui !== undefined && config.ui.enabled) || config.notify !== undefined || [NOTIFY_URL_VARIABLE, TELEGRAM_TOKEN_VARIABLE, TELEGRAM_CHATS_VARIABLE].some((v) => (env[v] ?? '') !== '');
+  return (
+    ui === true ||
+    (config.ui !== undefined && config.ui.enabled) ||
+    config.notify !== undefined ||
+    [NOTIFY_URL_VARIABLE, TELEGRAM_TOKEN_VARIABLE, TELEGRAM_CHATS_VARIABLE].some((v) => (env[v] ?? '') !== '')
+  );
 }

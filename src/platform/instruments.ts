@@ -7,7 +7,14 @@
 import { D } from '../core/decimal.js';
 import { InputError } from '../core/errors.js';
 import { toDec, type Instrument, type MarketListing, type NotionalCaps } from '../core/instrument.js';
-import { assetDecimals, HISTORICAL_MARKETS, MARKET_DATA_MARKETS, splitMarket, TRADING_MARKETS, type MarketSymbol } from '../core/markets.js';
+import {
+  assetDecimals,
+  HISTORICAL_MARKETS,
+  MARKET_DATA_MARKETS,
+  splitMarket,
+  TRADING_MARKETS,
+  type MarketSymbol,
+} from '../core/markets.js';
 
 /** The caps of BTCUSD and ETHUSD: MARKET 500,000 USD, LIMIT 1,500,000. */
 const MAJOR: NotionalCaps = Object.freeze({ market: new D(500_000), limit: new D(1_500_000) });
@@ -19,26 +26,62 @@ type Row = readonly [market: MarketSymbol, tick: string, baseDecimals: number, q
 
 /** Every market the platform lists (trading, market data and historical prices), trading markets first in ListMarkets order. */
 const ROWS: readonly Row[] = [
-  ['ETHEUR', '0.01', 8, 2, STANDARD], ['ETHSGD', '0.01', 8, 2, STANDARD], ['ETHUSD', '0.01', 8, 2, MAJOR],
-  ['BTCEUR', '0.01', 8, 2, STANDARD], ['BTCSGD', '0.01', 8, 2, STANDARD], ['BTCUSD', '0.01', 8, 2, MAJOR],
-  ['PAXGUSD', '0.01', 8, 2, STANDARD], ['BCHUSD', '0.01', 8, 2, STANDARD], ['LTCUSD', '0.01', 8, 2, STANDARD],
-  ['USDPUSD', '0.0001', 8, 2, STANDARD], ['LINKUSD', '0.01', 8, 2, STANDARD], ['MATICUSD', '0.0001', 8, 2, STANDARD],
-  ['AAVEUSD', '0.01', 8, 2, STANDARD], ['UNIUSD', '0.01', 8, 2, STANDARD],
-  ['ETHBRL', '0.01', 8, 2, STANDARD], ['BTCBRL', '0.01', 8, 2, STANDARD], ['LTCBRL', '0.01', 8, 2, STANDARD],
-  ['BCHBRL', '0.01', 8, 2, STANDARD], ['USDPGBP', '0.0001', 8, 2, STANDARD], ['USDPBRL', '0.01', 8, 2, STANDARD],
-  ['AAVEMXN', '0.01', 8, 2, STANDARD], ['BCHMXN', '0.01', 8, 2, STANDARD], ['BTCMXN', '0.01', 8, 2, STANDARD],
-  ['ETHMXN', '0.01', 8, 2, STANDARD], ['LTCMXN', '0.01', 8, 2, STANDARD], ['USDPMXN', '0.01', 8, 2, STANDARD],
-  ['AAVEEUR', '0.01', 8, 2, STANDARD], ['BCHEUR', '0.01', 8, 2, STANDARD], ['LTCEUR', '0.01', 8, 2, STANDARD],
-  ['LINKEUR', '0.01', 8, 2, STANDARD], ['MATICEUR', '0.0001', 8, 2, STANDARD], ['PAXGEUR', '0.01', 8, 2, STANDARD],
-  ['SOLEUR', '0.01', 8, 2, STANDARD], ['USDPEUR', '0.0001', 8, 2, STANDARD], ['UNIEUR', '0.01', 8, 2, STANDARD],
-  ['PYUSDEUR', '0.0001', 8, 2, STANDARD], ['ETHGBP', '0.01', 8, 2, STANDARD], ['BTCGBP', '0.01', 8, 2, STANDARD],
-  ['LTCGBP', '0.01', 8, 2, STANDARD], ['BCHGBP', '0.01', 8, 2, STANDARD], ['PYUSDGBP', '0.0001', 8, 2, STANDARD],
+  ['ETHEUR', '0.01', 8, 2, STANDARD],
+  ['ETHSGD', '0.01', 8, 2, STANDARD],
+  ['ETHUSD', '0.01', 8, 2, MAJOR],
+  ['BTCEUR', '0.01', 8, 2, STANDARD],
+  ['BTCSGD', '0.01', 8, 2, STANDARD],
+  ['BTCUSD', '0.01', 8, 2, MAJOR],
+  ['PAXGUSD', '0.01', 8, 2, STANDARD],
+  ['BCHUSD', '0.01', 8, 2, STANDARD],
+  ['LTCUSD', '0.01', 8, 2, STANDARD],
+  ['USDPUSD', '0.0001', 8, 2, STANDARD],
+  ['LINKUSD', '0.01', 8, 2, STANDARD],
+  ['MATICUSD', '0.0001', 8, 2, STANDARD],
+  ['AAVEUSD', '0.01', 8, 2, STANDARD],
+  ['UNIUSD', '0.01', 8, 2, STANDARD],
+  ['ETHBRL', '0.01', 8, 2, STANDARD],
+  ['BTCBRL', '0.01', 8, 2, STANDARD],
+  ['LTCBRL', '0.01', 8, 2, STANDARD],
+  ['BCHBRL', '0.01', 8, 2, STANDARD],
+  ['USDPGBP', '0.0001', 8, 2, STANDARD],
+  ['USDPBRL', '0.01', 8, 2, STANDARD],
+  ['AAVEMXN', '0.01', 8, 2, STANDARD],
+  ['BCHMXN', '0.01', 8, 2, STANDARD],
+  ['BTCMXN', '0.01', 8, 2, STANDARD],
+  ['ETHMXN', '0.01', 8, 2, STANDARD],
+  ['LTCMXN', '0.01', 8, 2, STANDARD],
+  ['USDPMXN', '0.01', 8, 2, STANDARD],
+  ['AAVEEUR', '0.01', 8, 2, STANDARD],
+  ['BCHEUR', '0.01', 8, 2, STANDARD],
+  ['LTCEUR', '0.01', 8, 2, STANDARD],
+  ['LINKEUR', '0.01', 8, 2, STANDARD],
+  ['MATICEUR', '0.0001', 8, 2, STANDARD],
+  ['PAXGEUR', '0.01', 8, 2, STANDARD],
+  ['SOLEUR', '0.01', 8, 2, STANDARD],
+  ['USDPEUR', '0.0001', 8, 2, STANDARD],
+  ['UNIEUR', '0.01', 8, 2, STANDARD],
+  ['PYUSDEUR', '0.0001', 8, 2, STANDARD],
+  ['ETHGBP', '0.01', 8, 2, STANDARD],
+  ['BTCGBP', '0.01', 8, 2, STANDARD],
+  ['LTCGBP', '0.01', 8, 2, STANDARD],
+  ['BCHGBP', '0.01', 8, 2, STANDARD],
+  ['PYUSDGBP', '0.0001', 8, 2, STANDARD],
 ];
 
 function instrumentOfRow([market, tickRate, baseDecimals, quoteDecimals, caps]: Row): Instrument {
   const { base, quote } = splitMarket(market);
   const tick = new D(tickRate);
-  return Object.freeze({ market, base, quote, tick, priceDecimals: tick.decimalPlaces(), baseDecimals, quoteDecimals, maxNotionalUsd: caps });
+  return Object.freeze({
+    market,
+    base,
+    quote,
+    tick,
+    priceDecimals: tick.decimalPlaces(),
+    baseDecimals,
+    quoteDecimals,
+    maxNotionalUsd: caps,
+  });
 }
 
 /** The table, built once: every order is checked against one of these objects. */
@@ -71,7 +114,8 @@ export function tradingInstruments(): readonly Instrument[] {
  * rather than checked against later.
  */
 export function instrumentOf(listing: MarketListing): Instrument {
-  const { base, quote } = listing.base !== undefined && listing.quote !== undefined ? { base: listing.base, quote: listing.quote } : splitMarket(listing.market);
+  const { base, quote } =
+    listing.base !== undefined && listing.quote !== undefined ? { base: listing.base, quote: listing.quote } : splitMarket(listing.market);
   const tick = toDec(listing.tickRate, 'tick_rate');
   if (!tick.gt(0)) throw new InputError('tick_rate', `the tick of ${listing.market} must be greater than zero, got ${tick.toFixed()}`);
   return Object.freeze({
@@ -87,4 +131,5 @@ export function instrumentOf(listing: MarketListing): Instrument {
 }
 
 // every list the platform names is in the table
-for (const m of [...MARKET_DATA_MARKETS, ...HISTORICAL_MARKETS]) if (!INSTRUMENTS.has(m)) throw new RangeError(`market ${m} has no row in the instrument table`);
+for (const m of [...MARKET_DATA_MARKETS, ...HISTORICAL_MARKETS])
+  if (!INSTRUMENTS.has(m)) throw new RangeError(`market ${m} has no row in the instrument table`);

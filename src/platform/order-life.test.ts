@@ -1,6 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { D } from '../core/decimal.js';
-import { byDecimal, byNumber, crosses, fokCovered, gttExpired, gttTooSoon, isStopType, MIN_GTT_MS, POST_ONLY_TAKES, postOnlyRefusal, stopFires, takesOnly } from './order-life.js';
+import {
+  byDecimal,
+  byNumber,
+  crosses,
+  fokCovered,
+  gttExpired,
+  gttTooSoon,
+  isStopType,
+  MIN_GTT_MS,
+  POST_ONLY_TAKES,
+  postOnlyRefusal,
+  stopFires,
+  takesOnly,
+} from './order-life.js';
 
 describe('the platform rules of an entered order (order-life.ts)', () => {
   it('a stop fires once the reference price is at or below its stop price, numbers and Decimals alike', () => {

@@ -4,7 +4,18 @@
  * is answered (an HTTP problem, a denial) is the caller's.
  */
 import { D, type Dec, WIRE_DECIMAL } from '../core/decimal.js';
-import { compare, dividedBy, exactOf, exactOfDecimal, exactOfNumber, isMultipleOf, times, toDecimal, toText, type Exact } from '../core/exact.js';
+import {
+  compare,
+  dividedBy,
+  exactOf,
+  exactOfDecimal,
+  exactOfNumber,
+  isMultipleOf,
+  times,
+  toDecimal,
+  toText,
+  type Exact,
+} from '../core/exact.js';
 import { pow10 } from '../core/units.js';
 import type { Instrument, NotionalCaps } from '../core/instrument.js';
 import { type OrderType, type Side, type TimeInForce } from '../core/messages.js';
@@ -138,7 +149,16 @@ export function ruleOrder(req: OrderRequest, i: Instrument): RuledOrder | OrderV
 let lastRuled: { readonly req: OrderRequest; readonly instrument: Instrument; readonly result: RuledOrder | OrderViolation } | undefined;
 
 function termsOf(req: OrderRequest): OrderRequest {
-  return { side: req.side, type: req.type, baseAmount: req.baseAmount, quoteAmount: req.quoteAmount, price: req.price, stopPrice: req.stopPrice, timeInForce: req.timeInForce, expiresAt: req.expiresAt };
+  return {
+    side: req.side,
+    type: req.type,
+    baseAmount: req.baseAmount,
+    quoteAmount: req.quoteAmount,
+    price: req.price,
+    stopPrice: req.stopPrice,
+    timeInForce: req.timeInForce,
+    expiresAt: req.expiresAt,
+  };
 }
 
 /** Values compared by `===` alone (an object's content could change under the same reference). */
@@ -147,13 +167,29 @@ function isPrimitive(v: unknown): boolean {
 }
 
 function primitiveTerms(r: OrderRequest): boolean {
-  return isPrimitive(r.side) && isPrimitive(r.type) && isPrimitive(r.baseAmount) && isPrimitive(r.quoteAmount)
-    && isPrimitive(r.price) && isPrimitive(r.stopPrice) && isPrimitive(r.timeInForce) && isPrimitive(r.expiresAt);
+  return (
+    isPrimitive(r.side) &&
+    isPrimitive(r.type) &&
+    isPrimitive(r.baseAmount) &&
+    isPrimitive(r.quoteAmount) &&
+    isPrimitive(r.price) &&
+    isPrimitive(r.stopPrice) &&
+    isPrimitive(r.timeInForce) &&
+    isPrimitive(r.expiresAt)
+  );
 }
 
 function sameTerms(a: OrderRequest, b: OrderRequest): boolean {
-  return a.side === b.side && a.type === b.type && a.baseAmount === b.baseAmount && a.quoteAmount === b.quoteAmount
-    && a.price === b.price && a.stopPrice === b.stopPrice && a.timeInForce === b.timeInForce && a.expiresAt === b.expiresAt;
+  return (
+    a.side === b.side &&
+    a.type === b.type &&
+    a.baseAmount === b.baseAmount &&
+    a.quoteAmount === b.quoteAmount &&
+    a.price === b.price &&
+    a.stopPrice === b.stopPrice &&
+    a.timeInForce === b.timeInForce &&
+    a.expiresAt === b.expiresAt
+  );
 }
 
 function ruleOrderOnce(req: OrderRequest, i: Instrument): RuledOrder | OrderViolation {
@@ -231,8 +267,14 @@ function amountsOf(o: RuledOrder): OrderAmounts {
  */
 export function capViolation(o: RuledOrder, i: Instrument, v: Valuation): OrderViolation | undefined {
   const x = o.exact ?? amountsOf(o);
-  const notional = x.quoteAmount ?? (x.baseAmount === undefined ? undefined : valued(x.baseAmount, x.price ?? x.stopPrice ?? referenceOf(v)));
-  const usd = notional === undefined ? undefined : i.quote === 'USD' ? notional : v.quotePerUsd && dividedBy(notional, exactOfDecimal(v.quotePerUsd)!);
+  const notional =
+    x.quoteAmount ?? (x.baseAmount === undefined ? undefined : valued(x.baseAmount, x.price ?? x.stopPrice ?? referenceOf(v)));
+  const usd =
+    notional === undefined
+      ? undefined
+      : i.quote === 'USD'
+        ? notional
+        : v.quotePerUsd && dividedBy(notional, exactOfDecimal(v.quotePerUsd)!);
   if (usd === undefined) return undefined;
   const caps = v.caps ?? i.maxNotionalUsd;
   const max = o.type === 'MARKET' || o.type === 'STOP_MARKET' ? caps.market : caps.limit;
@@ -240,7 +282,12 @@ export function capViolation(o: RuledOrder, i: Instrument, v: Valuation): OrderV
   const field = x.quoteAmount !== undefined ? 'quote_amount' : 'base_amount';
   const value = toDecimal(usd).toFixed(2);
   const details = { market: i.market, order_type: o.type, order_notional_value: value, max_notional_value: max.toFixed() };
-  return violation(field, 'cap', `order notional ${value} USD exceeds the maximum ${max.toFixed()} USD for ${o.type} orders on ${i.market}: make the order smaller or split it`, details);
+  return violation(
+    field,
+    'cap',
+    `order notional ${value} USD exceeds the maximum ${max.toFixed()} USD for ${o.type} orders on ${i.market}: make the order smaller or split it`,
+    details,
+  );
 }
 
 function valued(base: Exact, price: Exact | undefined): Exact | undefined {
@@ -354,7 +401,11 @@ function exactAmount(value: unknown, field: OrderField, dp: number, tick?: Tick)
   const withinDecimals = x.scale <= dp || x.units % pow10(x.scale - dp) === 0n;
   if (!withinDecimals || (tick !== undefined && !tick.decimalUnit && !isMultipleOf(x, tick.exact))) {
     const onTick = tick === undefined ? '' : ` (a multiple of ${tick.text})`;
-    refuse(field, 'precision', `${value} has more precision than allowed: use at most ${dp} decimal places${onTick}`, { value, max_decimals: dp, ...(tick && { tick: tick.text }) });
+    refuse(field, 'precision', `${value} has more precision than allowed: use at most ${dp} decimal places${onTick}`, {
+      value,
+      max_decimals: dp,
+      ...(tick && { tick: tick.text }),
+    });
   }
   return x;
 }
@@ -365,17 +416,28 @@ function expiry(value: unknown, tif: TimeInForce): number | undefined {
     return undefined;
   }
   const ms = typeof value === 'number' ? value : typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(ms) || ms <= 0) refuse('expiration_date', 'invalid', 'required for GTT: epoch milliseconds as a digit string, e.g. "1767225600000"');
+  if (!Number.isSafeInteger(ms) || ms <= 0)
+    refuse('expiration_date', 'invalid', 'required for GTT: epoch milliseconds as a digit string, e.g. "1767225600000"');
   return ms;
 }
 
 function checkSize(base: Exact | undefined, i: Instrument, t: InstrumentTerms): void {
   if (base === undefined) return;
   if (i.minBaseAmount !== undefined && compare(base, t.minBaseAmount!) < 0) {
-    refuse('base_amount', 'size', `${toText(base)} is below the minimum ${i.minBaseAmount.toFixed()} ${i.base} of ${i.market}: order at least that much`, { value: toText(base), min: i.minBaseAmount.toFixed() });
+    refuse(
+      'base_amount',
+      'size',
+      `${toText(base)} is below the minimum ${i.minBaseAmount.toFixed()} ${i.base} of ${i.market}: order at least that much`,
+      { value: toText(base), min: i.minBaseAmount.toFixed() },
+    );
   }
   if (i.maxBaseAmount !== undefined && compare(base, t.maxBaseAmount!) > 0) {
-    refuse('base_amount', 'size', `${toText(base)} is above the maximum ${i.maxBaseAmount.toFixed()} ${i.base} of ${i.market}: split the order`, { value: toText(base), max: i.maxBaseAmount.toFixed() });
+    refuse(
+      'base_amount',
+      'size',
+      `${toText(base)} is above the maximum ${i.maxBaseAmount.toFixed()} ${i.base} of ${i.market}: split the order`,
+      { value: toText(base), max: i.maxBaseAmount.toFixed() },
+    );
   }
 }
 

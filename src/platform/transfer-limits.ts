@@ -9,9 +9,24 @@ import { D, type Dec, ZERO } from '../core/decimal.js';
 
 /** Every transfer type of the platform (the spec's TransferType enum). */
 export const TRANSFER_TYPES = [
-  'INTERNAL_TRANSFER_DEBIT', 'INTERNAL_TRANSFER_CREDIT', 'CRYPTO_DEPOSIT', 'CRYPTO_WITHDRAWAL', 'WIRE_DEPOSIT', 'WIRE_WITHDRAWAL',
-  'SEN_DEPOSIT', 'SEN_WITHDRAWAL', 'BANK_DEPOSIT', 'BANK_WITHDRAWAL', 'PAXOS_TRANSFER_DEBIT', 'PAXOS_TRANSFER_CREDIT',
-  'SIGNET_DEPOSIT', 'SIGNET_WITHDRAWAL', 'CBIT_WITHDRAWAL', 'CBIT_DEPOSIT', 'CUBIX_DEPOSIT', 'CUBIX_WITHDRAWAL',
+  'INTERNAL_TRANSFER_DEBIT',
+  'INTERNAL_TRANSFER_CREDIT',
+  'CRYPTO_DEPOSIT',
+  'CRYPTO_WITHDRAWAL',
+  'WIRE_DEPOSIT',
+  'WIRE_WITHDRAWAL',
+  'SEN_DEPOSIT',
+  'SEN_WITHDRAWAL',
+  'BANK_DEPOSIT',
+  'BANK_WITHDRAWAL',
+  'PAXOS_TRANSFER_DEBIT',
+  'PAXOS_TRANSFER_CREDIT',
+  'SIGNET_DEPOSIT',
+  'SIGNET_WITHDRAWAL',
+  'CBIT_WITHDRAWAL',
+  'CBIT_DEPOSIT',
+  'CUBIX_DEPOSIT',
+  'CUBIX_WITHDRAWAL',
 ] as const;
 
 /** A limit as configured: the transfer types it covers, its period (0 = per transaction) and USD amount. */
@@ -159,6 +174,14 @@ export class TransferLimitRules {
   private view(r: Rule, nowMs: number): TransferLimitView {
     this.expire(r, nowMs);
     const left = r.limit.minus(r.used);
-    return { id: r.id, ruleId: r.ruleId, transferTypes: r.transferTypes, periodSeconds: r.periodMs / 1000, limit: r.limit, remaining: left.isNegative() ? ZERO : left.toDecimalPlaces(2, D.ROUND_DOWN), limitAsset: 'USD' };
+    return {
+      id: r.id,
+      ruleId: r.ruleId,
+      transferTypes: r.transferTypes,
+      periodSeconds: r.periodMs / 1000,
+      limit: r.limit,
+      remaining: left.isNegative() ? ZERO : left.toDecimalPlaces(2, D.ROUND_DOWN),
+      limitAsset: 'USD',
+    };
   }
 }

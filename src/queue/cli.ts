@@ -10,7 +10,10 @@ import type { RedisTarget } from '../config/redis-url.js';
  * to stderr (done, running, failed, workers seen; refusals once each) as it changes, at most every
  * 2 s, and a hint when no worker has shown up.
  */
-export function queuedRunner(target: RedisTarget, io: { readonly stderr: Writable; readonly env: NodeJS.ProcessEnv }): NonNullable<OptimizeConfig['runJobs']> {
+export function queuedRunner(
+  target: RedisTarget,
+  io: { readonly stderr: Writable; readonly env: NodeJS.ProcessEnv },
+): NonNullable<OptimizeConfig['runJobs']> {
   return async (ctx, jobs, onProgress) => {
     let last = 0;
     const clock = new LiveClock();
@@ -30,10 +33,14 @@ export function queuedRunner(target: RedisTarget, io: { readonly stderr: Writabl
       const now = clock.now();
       if (now - last < 2_000 && p.done < p.total) return;
       last = now;
-      line(`fleet: ${p.done}/${p.total} done${p.reused > 0 ? ` (${p.reused} from earlier runs)` : ''}, ${p.running} running, ${p.failed} failed, ${p.workers} worker${p.workers === 1 ? '' : 's'} seen`);
+      line(
+        `fleet: ${p.done}/${p.total} done${p.reused > 0 ? ` (${p.reused} from earlier runs)` : ''}, ${p.running} running, ${p.failed} failed, ${p.workers} worker${p.workers === 1 ? '' : 's'} seen`,
+      );
     };
     const r = await runJobsOnQueue(ctx, jobs, { target, env: io.env, onFleet }, onProgress);
-    line(`queue ${target.label}: study ${r.studyKey}, ${jobs.length} trials, ${r.reused} already done, ${r.workers} worker${r.workers === 1 ? '' : 's'} seen`);
+    line(
+      `queue ${target.label}: study ${r.studyKey}, ${jobs.length} trials, ${r.reused} already done, ${r.workers} worker${r.workers === 1 ? '' : 's'} seen`,
+    );
     return { results: r.results, workers: r.workers };
   };
 }

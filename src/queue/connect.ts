@@ -7,7 +7,13 @@ import { describeRedisError, redisOptions, type RedisTarget } from '../config/re
  * Opens a Redis connection and checks it answers (PING) within `timeoutMs`; a refusal or a wrong
  * password is an error in our words naming the address and the fix (never the password).
  */
-export async function connectRedis(target: RedisTarget, env: NodeJS.ProcessEnv, where: string, extra: RedisOptions = {}, timeoutMs = 5_000): Promise<Redis> {
+export async function connectRedis(
+  target: RedisTarget,
+  env: NodeJS.ProcessEnv,
+  where: string,
+  extra: RedisOptions = {},
+  timeoutMs = 5_000,
+): Promise<Redis> {
   const redis = new Redis(redisOptions(target, env, { maxRetriesPerRequest: null, connectTimeout: timeoutMs, ...extra }));
   let lastError: unknown;
   redis.on('error', (e: unknown) => {
@@ -25,13 +31,16 @@ export async function connectRedis(target: RedisTarget, env: NodeJS.ProcessEnv, 
 function withTimeout<T>(p: Promise<T>, ms: number, why: () => unknown): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const t = setTimeout(() => reject(why()), ms);
-    p.then((v) => {
-      clearTimeout(t);
-      resolve(v);
-    }, (e: unknown) => {
-      clearTimeout(t);
-      reject(e);
-    });
+    p.then(
+      (v) => {
+        clearTimeout(t);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(t);
+        reject(e);
+      },
+    );
   });
 }
 

@@ -32,10 +32,13 @@ export interface TrialData {
 }
 
 /** A trial's outcome as stored: the job result without the controller's job index. */
-export type StoredResult = { readonly ok: true; readonly metrics: JobMetrics; readonly tradesHash?: string } | { readonly ok: false; readonly error: string };
+export type StoredResult =
+  { readonly ok: true; readonly metrics: JobMetrics; readonly tradesHash?: string } | { readonly ok: false; readonly error: string };
 
 export function toStored(r: JobResult): StoredResult {
-  return r.ok ? { ok: true, metrics: r.metrics, ...(r.tradesHash !== undefined && { tradesHash: r.tradesHash }) } : { ok: false, error: r.error };
+  return r.ok
+    ? { ok: true, metrics: r.metrics, ...(r.tradesHash !== undefined && { tradesHash: r.tradesHash }) }
+    : { ok: false, error: r.error };
 }
 
 /** The study's key: tradeloop version, data hash, plugin hash and every setting a trial depends on. */
@@ -63,7 +66,11 @@ export function canonical(v: unknown): string {
   if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
   const o = v as Record<string, unknown>;
-  return `{${Object.keys(o).filter((k) => o[k] !== undefined).sort().map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`).join(',')}}`;
+  return `{${Object.keys(o)
+    .filter((k) => o[k] !== undefined)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
+    .join(',')}}`;
 }
 
 /** The series as bytes: point count, the times, then the prices (float64, little endian). */

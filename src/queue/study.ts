@@ -11,7 +11,18 @@ import type { Job, JobContext, JobResult } from '../../backtest/optimize/job.js'
 import { TradeloopError } from '../core/index.js';
 import { bullConnection, connectRedis } from './connect.js';
 import { queueFingerprint, sha256, tradeloopVersion, type PluginFingerprint } from '../strategy/plugin-hash.js';
-import { encodeSeries, keys, PREFIX, STUDY_QUEUE, studyKey, TRIAL_QUEUE, trialKey, type StoredResult, type StudySpec, type TrialData } from './protocol.js';
+import {
+  encodeSeries,
+  keys,
+  PREFIX,
+  STUDY_QUEUE,
+  studyKey,
+  TRIAL_QUEUE,
+  trialKey,
+  type StoredResult,
+  type StudySpec,
+  type TrialData,
+} from './protocol.js';
 import type { RedisTarget } from '../config/redis-url.js';
 
 /** What the optimizer shows while the fleet works. */
@@ -44,7 +55,12 @@ export interface QueueStudyOptions {
 const WORKER_SEEN_MS = 15_000;
 
 /** Runs the jobs through the queue; answers results in job order and how many workers were seen. */
-export async function runJobsOnQueue(ctx: JobContext, jobs: readonly Job[], opts: QueueStudyOptions, onProgress?: (done: number, total: number) => void): Promise<{ results: JobResult[]; workers: number; studyKey: string; reused: number }> {
+export async function runJobsOnQueue(
+  ctx: JobContext,
+  jobs: readonly Job[],
+  opts: QueueStudyOptions,
+  onProgress?: (done: number, total: number) => void,
+): Promise<{ results: JobResult[]; workers: number; studyKey: string; reused: number }> {
   const plugin: PluginFingerprint = queueFingerprint(ctx.strategy, opts.cwd);
   const redis = await connectRedis(opts.target, opts.env, '--queue');
   const sub = redis.duplicate();
@@ -59,8 +75,16 @@ export async function runJobsOnQueue(ctx: JobContext, jobs: readonly Job[], opts
     await redis.set(keys.series(seriesHash), series, 'EX', 7 * 86_400, 'NX');
     await redis.expire(keys.series(seriesHash), 7 * 86_400);
     const spec: StudySpec = {
-      version: tradeloopVersion(), plugin, seriesHash, source: ctx.source, points: ctx.times.length,
-      baseParams: ctx.baseParams, feeBps: ctx.feeBps, slippageBps: ctx.slippageBps, initial: ctx.initial, ...(ctx.limits && { limits: ctx.limits }),
+      version: tradeloopVersion(),
+      plugin,
+      seriesHash,
+      source: ctx.source,
+      points: ctx.times.length,
+      baseParams: ctx.baseParams,
+      feeBps: ctx.feeBps,
+      slippageBps: ctx.slippageBps,
+      initial: ctx.initial,
+      ...(ctx.limits && { limits: ctx.limits }),
     };
     const study = studyKey(spec);
     await redis.del(keys.failed(study), keys.refusals(study));
@@ -74,7 +98,9 @@ export async function runJobsOnQueue(ctx: JobContext, jobs: readonly Job[], opts
     const settle = (trial: string, r: StoredResult): void => {
       if (!pending.delete(trial)) return;
       for (const i of byTrial.get(trial)!) {
-        results[i] = r.ok ? { id: jobs[i]!.id, ok: true, metrics: r.metrics, ...(r.tradesHash !== undefined && { tradesHash: r.tradesHash }) } : { id: jobs[i]!.id, ok: false, error: r.error };
+        results[i] = r.ok
+          ? { id: jobs[i]!.id, ok: true, metrics: r.metrics, ...(r.tradesHash !== undefined && { tradesHash: r.tradesHash }) }
+          : { id: jobs[i]!.id, ok: false, error: r.error };
         done++;
         if (!r.ok) failed++;
       }
@@ -99,17 +125,29 @@ export async function runJobsOnQueue(ctx: JobContext, jobs: readonly Job[], opts
         const j = jobs[byTrial.get(trial)![0]!]!;
         const data: TrialData = { study, trial, spec, params: j.params, start: j.start, end: j.end };
         return {
-          name: 'trial', queueName: TRIAL_QUEUE, data,
+          name: 'trial',
+          queueName: TRIAL_QUEUE,
+          data,
           opts: {
-            jobId: `${study}-${runId}-${trial}`, attempts, backoff: { type: 'fixed', delay: 250 },
-            removeOnComplete: true, removeOnFail: { count: 10_000 }, ignoreDependencyOnFailure: true,
+            jobId: `${study}-${runId}-${trial}`,
+            attempts,
+            backoff: { type: 'fixed', delay: 250 },
+            removeOnComplete: true,
+            removeOnFail: { count: 10_000 },
+            ignoreDependencyOnFailure: true,
           },
         };
       });
       await sub.subscribe(keys.done(study));
       let wake: (() => void) | undefined;
       sub.on('message', () => wake?.());
-      await flows.add({ name: 'study', queueName: STUDY_QUEUE, data: { study, trials: children.length }, opts: { jobId: `${study}-${runId}`, removeOnComplete: true }, children });
+      await flows.add({
+        name: 'study',
+        queueName: STUDY_QUEUE,
+        data: { study, trials: children.length },
+        opts: { jobId: `${study}-${runId}`, removeOnComplete: true },
+        children,
+      });
       const pollMs = opts.pollMs ?? 500;
       let lastReport = '';
       while (pending.size > 0) {
@@ -144,8 +182,20 @@ export async function runJobsOnQueue(ctx: JobContext, jobs: readonly Job[], opts
   }
 }
 
-async function fleet(redis: Redis, trials: Queue, study: string, done: number, total: number, failed: number, reused: number): Promise<FleetProgress> {
-  const [counts, workers, refusals] = await Promise.all([trials.getJobCounts('active'), workersSeen(redis), redis.hgetall(keys.refusals(study))]);
+async function fleet(
+  redis: Redis,
+  trials: Queue,
+  study: string,
+  done: number,
+  total: number,
+  failed: number,
+  reused: number,
+): Promise<FleetProgress> {
+  const [counts, workers, refusals] = await Promise.all([
+    trials.getJobCounts('active'),
+    workersSeen(redis),
+    redis.hgetall(keys.refusals(study)),
+  ]);
   return { done, total, running: counts.active ?? 0, failed, workers, reused, refusals };
 }
 

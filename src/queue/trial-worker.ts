@@ -30,7 +30,12 @@ export interface QueueWorkerOptions {
   /** How long a trial's lock lasts without renewal before another worker may take it (default 30 s). */
   readonly lockMs?: number;
   /** Called for each trial: run, skipped (already stored) or refused. */
-  readonly onTrial?: (e: { readonly trial: string; readonly outcome: 'started' | 'ran' | 'skipped' | 'refused' | 'error'; readonly detail?: string; readonly ms: number }) => void;
+  readonly onTrial?: (e: {
+    readonly trial: string;
+    readonly outcome: 'started' | 'ran' | 'skipped' | 'refused' | 'error';
+    readonly detail?: string;
+    readonly ms: number;
+  }) => void;
   readonly id?: string;
   /** Times trials for onTrial (default the live clock). */
   readonly clock?: Clock;
@@ -46,7 +51,10 @@ export interface QueueWorker {
  * Redis, the detail (which may name this machine's files) only to this worker's own log.
  */
 class Refusal extends Error {
-  constructor(message: string, readonly detail = message) {
+  constructor(
+    message: string,
+    readonly detail = message,
+  ) {
     super(message);
   }
 }
@@ -106,24 +114,40 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
 
   const definitionFor = async (d: TrialData): Promise<StrategyDefinition> => {
     const p = d.spec.plugin;
-    if (d.spec.version !== version) throw new Refusal(`tradeloop ${version} here, ${d.spec.version} on the controller: install the same version on every worker`);
-    const folders = p.builtin ? [BUILTIN_DIR] : opts.strategiesDir !== undefined ? [resolve(cwd, opts.strategiesDir)] : [resolve(cwd, 'strategies'), cwd];
+    if (d.spec.version !== version)
+      throw new Refusal(`tradeloop ${version} here, ${d.spec.version} on the controller: install the same version on every worker`);
+    const folders = p.builtin
+      ? [BUILTIN_DIR]
+      : opts.strategiesDir !== undefined
+        ? [resolve(cwd, opts.strategiesDir)]
+        : [resolve(cwd, 'strategies'), cwd];
     const what = p.builtin ? `built-in strategy ${JSON.stringify(p.spec)}` : `plugin ${JSON.stringify(p.spec)}`;
     // one answer for "not there", "outside the folder" and "other files": Redis learns nothing of this machine's files
-    const refuse = (detail: string): Refusal => new Refusal(`no ${what} with the study's files here: a worker loads only a plain file name from ${p.builtin ? 'its installation' : 'its strategies folder (--strategies DIR)'}, with the same files as the controller; install them on every worker (this worker's log says why)`, `${what}: ${detail}`);
+    const refuse = (detail: string): Refusal =>
+      new Refusal(
+        `no ${what} with the study's files here: a worker loads only a plain file name from ${p.builtin ? 'its installation' : 'its strategies folder (--strategies DIR)'}, with the same files as the controller; install them on every worker (this worker's log says why)`,
+        `${what}: ${detail}`,
+      );
     const found = findPlugin(p.spec, p.builtin, folders);
     if ('refused' in found) throw refuse(found.refused);
     // the files the loader will load for it, walked and hashed before any of them is imported
     const graph = pluginGraph(found.file);
     const outside = [...graph.files.keys()].filter((f) => !inside(f, found.folder));
-    if (outside.length > 0) throw refuse(`it imports ${outside.length} file${outside.length === 1 ? '' : 's'} outside ${found.folder}: keep a plugin's files inside the strategies folder`);
-    if (graph.computed.length > 0) throw refuse(`it loads code by a computed name (${graph.computed.join(', ')}), so its files cannot be checked before it runs: import its files by literal paths`);
+    if (outside.length > 0)
+      throw refuse(
+        `it imports ${outside.length} file${outside.length === 1 ? '' : 's'} outside ${found.folder}: keep a plugin's files inside the strategies folder`,
+      );
+    if (graph.computed.length > 0)
+      throw refuse(
+        `it loads code by a computed name (${graph.computed.join(', ')}), so its files cannot be checked before it runs: import its files by literal paths`,
+      );
     const mine = fingerprintGraph(graph, p.spec, p.builtin);
     const why = fingerprintMismatch(p, mine);
     if (why !== undefined) throw refuse(why);
     // node keeps a module it has loaded: a plugin changed on disk since would still run its old code
     const loadedAs = loadedFiles.get(found.file);
-    if (loadedAs !== undefined && loadedAs !== p.hash) throw new Refusal(`plugin ${p.spec} changed on disk since this worker loaded it: restart the worker to load the new files`);
+    if (loadedAs !== undefined && loadedAs !== p.hash)
+      throw new Refusal(`plugin ${p.spec} changed on disk since this worker loaded it: restart the worker to load the new files`);
     loadedFiles.set(found.file, p.hash);
     let def = definitions.get(p.hash);
     if (def === undefined) definitions.set(p.hash, (def = loadStrategy(found.file)));
@@ -164,8 +188,15 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
       const definition = await definitionFor(d);
       const s = await seriesFor(d.spec.seriesHash);
       const ctx: JobContext = {
-        strategy: d.spec.plugin.spec, source: d.spec.source, times: s.times, prices: s.prices, baseParams: d.spec.baseParams,
-        feeBps: d.spec.feeBps, slippageBps: d.spec.slippageBps, initial: d.spec.initial, ...(d.spec.limits && { limits: d.spec.limits }),
+        strategy: d.spec.plugin.spec,
+        source: d.spec.source,
+        times: s.times,
+        prices: s.prices,
+        baseParams: d.spec.baseParams,
+        feeBps: d.spec.feeBps,
+        slippageBps: d.spec.slippageBps,
+        initial: d.spec.initial,
+        ...(d.spec.limits && { limits: d.spec.limits }),
       };
       const result = await runJob(definition, ctx, { id: 0, params: d.params, start: d.start, end: d.end });
       await finish(d, 'results', JSON.stringify(toStored(result)), true);
@@ -176,7 +207,12 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
       const message = `worker ${id} ${refused ? 'refused the trial' : 'failed'}: ${e instanceof Error ? e.message : String(e)}`;
       if (refused) await redis.hset(keys.refusals(d.study), id, message);
       if (last) await finish(d, 'failed', message, false);
-      opts.onTrial?.({ trial: d.trial, outcome: refused ? 'refused' : 'error', detail: refused ? `worker ${id} refused trial ${d.trial.slice(0, 12)}: ${e.detail}` : message, ms: clock.now() - t0 });
+      opts.onTrial?.({
+        trial: d.trial,
+        outcome: refused ? 'refused' : 'error',
+        detail: refused ? `worker ${id} refused trial ${d.trial.slice(0, 12)}: ${e.detail}` : message,
+        ms: clock.now() - t0,
+      });
       const failure = new Error(message);
       // BullMQ keeps the stack in Redis beside the reason: a refusal's says nothing of this machine
       if (refused) failure.stack = message;
@@ -187,7 +223,12 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
   const connection = bullConnection(opts.target, opts.env);
   const lockMs = opts.lockMs ?? 30_000;
   const trials = new Worker<TrialData>(TRIAL_QUEUE, processTrial, {
-    connection, prefix: PREFIX, concurrency: 1, lockDuration: lockMs, stalledInterval: lockMs, maxStalledCount: 2,
+    connection,
+    prefix: PREFIX,
+    concurrency: 1,
+    lockDuration: lockMs,
+    stalledInterval: lockMs,
+    maxStalledCount: 2,
   });
   // a study's parent job completes once its trials are done; nothing to run
   const studies = new Worker(STUDY_QUEUE, () => Promise.resolve({ ok: true }), { connection, prefix: PREFIX, concurrency: 4 });

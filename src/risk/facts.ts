@@ -81,7 +81,11 @@ export class TradeFacts {
  * the market's mid. Undefined when none is known. The gate's checks and the position book's open
  * sells both convert with it, so a quote-sized sell counts against its strategy's own position.
  */
-export function conversionPrice(intent: TradeIntent, snapshot: Pick<MarketSnapshot, 'quotes'>, mid: number | undefined): string | number | undefined {
+export function conversionPrice(
+  intent: TradeIntent,
+  snapshot: Pick<MarketSnapshot, 'quotes'>,
+  mid: number | undefined,
+): string | number | undefined {
   if (intent.kind === 'execute-quote') return snapshot.quotes[intent.side]?.value.price;
   return intent.price ?? mid;
 }
@@ -91,7 +95,8 @@ const AMOUNT = /^(\d+\.?\d*|\.\d+)$/;
 /** Reads a positive decimal string; returns a denial naming the field otherwise. */
 function amount(value: string | undefined, field: string): Exact | DenialReason | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !AMOUNT.test(value)) return deny('INVALID_INTENT', `${field} must be a positive decimal string, got ${JSON.stringify(value)}`, { field });
+  if (typeof value !== 'string' || !AMOUNT.test(value))
+    return deny('INVALID_INTENT', `${field} must be a positive decimal string, got ${JSON.stringify(value)}`, { field });
   const x = exactOf(value)!; // the pattern above admits decimals only
   if (x.units <= 0n) return deny('INVALID_INTENT', `${field} must be greater than zero, got ${value}`, { field, value });
   return x;
@@ -103,8 +108,10 @@ function isDenial(v: unknown): v is DenialReason {
 
 /** Derives trade facts from a place-order or execute-quote intent, or denies a malformed one. */
 export function tradeFacts(intent: TradeIntent, view: RiskView): TradeFacts | DenialReason {
-  if (!isTradingMarket(intent.market)) return deny('MARKET_NOT_ALLOWED', `${intent.market} is not a trading market of the platform`, { market: intent.market });
-  if (intent.side !== 'BUY' && intent.side !== 'SELL') return deny('INVALID_INTENT', `side must be BUY or SELL, got ${JSON.stringify(intent.side)}`, { field: 'side' });
+  if (!isTradingMarket(intent.market))
+    return deny('MARKET_NOT_ALLOWED', `${intent.market} is not a trading market of the platform`, { market: intent.market });
+  if (intent.side !== 'BUY' && intent.side !== 'SELL')
+    return deny('INVALID_INTENT', `side must be BUY or SELL, got ${JSON.stringify(intent.side)}`, { field: 'side' });
   const instrument = view.instrument(intent.market) ?? platformInstrument(intent.market);
   const baseAmount = amount(intent.baseAmount, 'baseAmount');
   const quoteAmount = amount(intent.quoteAmount, 'quoteAmount');
@@ -118,7 +125,15 @@ export function tradeFacts(intent: TradeIntent, view: RiskView): TradeFacts | De
   }
   const snapshot = view.market(intent.market);
   const mid = midOf(snapshot);
-  return new TradeFacts(intent, instrument, baseAmount, quoteAmount, price, snapshot, mid !== undefined && Number.isFinite(mid) && mid > 0 ? mid : undefined);
+  return new TradeFacts(
+    intent,
+    instrument,
+    baseAmount,
+    quoteAmount,
+    price,
+    snapshot,
+    mid !== undefined && Number.isFinite(mid) && mid > 0 ? mid : undefined,
+  );
 }
 
 export { isDenial };

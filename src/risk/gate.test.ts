@@ -28,7 +28,17 @@ function setup(limits: Partial<RiskLimits> = {}, balances: Record<string, string
 
 let seq = 0;
 function limitBuy(over: Partial<Extract<Intent, { kind: 'place-order' }>> = {}): Intent {
-  return { kind: 'place-order', intentId: `i-${++seq}`, strategy: 's', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '100', ...over };
+  return {
+    kind: 'place-order',
+    intentId: `i-${++seq}`,
+    strategy: 's',
+    market: 'BTCUSD',
+    side: 'BUY',
+    type: 'LIMIT',
+    baseAmount: '1',
+    price: '100',
+    ...over,
+  };
 }
 
 function codeOf(gate: RiskGate, intent: Intent): string {
@@ -62,12 +72,25 @@ describe('RiskGate', () => {
     const { gate } = setup();
     expect(codeOf(gate, limitBuy({ baseAmount: '0.123456789' }))).toBe('PRECISION');
     expect(codeOf(gate, limitBuy({ price: '100.1' }))).toBe('PRECISION');
-    expect(codeOf(gate, { kind: 'place-order', intentId: 'm', strategy: 's', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '10.001' })).toBe('PRECISION');
+    expect(
+      codeOf(gate, {
+        kind: 'place-order',
+        intentId: 'm',
+        strategy: 's',
+        market: 'BTCUSD',
+        side: 'BUY',
+        type: 'MARKET',
+        quoteAmount: '10.001',
+      }),
+    ).toBe('PRECISION');
   });
 
   it('denies a buy beyond the available balance with the numbers behind it', () => {
     const d = setup({}, { USD: '50' }).gate.decide(limitBuy());
-    expect(d.kind === 'deny' && d.reason).toMatchObject({ code: 'INSUFFICIENT_BALANCE', details: { asset: 'USD', required: '100.10', available: '50' } });
+    expect(d.kind === 'deny' && d.reason).toMatchObject({
+      code: 'INSUFFICIENT_BALANCE',
+      details: { asset: 'USD', required: '100.10', available: '50' },
+    });
   });
 
   it('denies a sell of more base than held', () => {
@@ -87,18 +110,32 @@ describe('RiskGate', () => {
     // 300 BTC held at mid 100 is 30,000 USD: over the 25,000 limit and the 2 BTC cap, yet it can be sold in one order
     const s = setup({ max_order_notional: '25000', max_position: { BTC: '2' } }, { USD: '0', BTC: '300' });
     expect(codeOf(s.gate, limitBuy({ side: 'SELL', baseAmount: '300' }))).toBe('approve');
-    expect(codeOf(s.gate, { kind: 'place-order', intentId: 'ms', strategy: 's', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '300' })).toBe('approve');
+    expect(
+      codeOf(s.gate, {
+        kind: 'place-order',
+        intentId: 'ms',
+        strategy: 's',
+        market: 'BTCUSD',
+        side: 'SELL',
+        type: 'MARKET',
+        baseAmount: '300',
+      }),
+    ).toBe('approve');
     // the same limits still cap what adds exposure
     const b = setup({ max_order_notional: '25000' }, { USD: '100000', BTC: '0' });
     expect(codeOf(b.gate, limitBuy({ baseAmount: '300' }))).toBe('MAX_NOTIONAL');
-    expect(codeOf(setup({ max_position: { BTC: '2' } }, { USD: '100000', BTC: '300' }).gate, limitBuy({ baseAmount: '1' }))).toBe('MAX_POSITION');
+    expect(codeOf(setup({ max_position: { BTC: '2' } }, { USD: '100000', BTC: '300' }).gate, limitBuy({ baseAmount: '1' }))).toBe(
+      'MAX_POSITION',
+    );
   });
 
   it('still holds a reducing sell to the balance, precision and minimum, and to the limits while halted', () => {
     const s = setup({ max_order_notional: '25000', daily_loss_limit: '100' }, { USD: '0', BTC: '300' });
     expect(codeOf(s.gate, limitBuy({ side: 'SELL', baseAmount: '301' }))).toBe('INSUFFICIENT_BALANCE');
     expect(codeOf(s.gate, limitBuy({ side: 'SELL', baseAmount: '300', price: '100.1' }))).toBe('PRECISION');
-    expect(codeOf(setup({ min_order_notional: '500' }, { USD: '0', BTC: '300' }).gate, limitBuy({ side: 'SELL', baseAmount: '1' }))).toBe('MINIMUM');
+    expect(codeOf(setup({ min_order_notional: '500' }, { USD: '0', BTC: '300' }).gate, limitBuy({ side: 'SELL', baseAmount: '1' }))).toBe(
+      'MINIMUM',
+    );
     s.gate.killSwitch.trip('operator');
     expect(codeOf(s.gate, limitBuy({ side: 'SELL', baseAmount: '300' }))).toBe('approve');
   });
@@ -129,11 +166,21 @@ describe('RiskGate', () => {
     expect(codeOf(gate, limitBuy({ price: '101' }))).toBe('approve');
     expect(codeOf(gate, limitBuy({ price: '99' }))).toBe('approve');
     const d = gate.decide(limitBuy({ price: '101.25' }));
-    expect(d.kind === 'deny' && d.reason).toEqual({ code: 'PRICE_BAND', message: 'price 101.25 is 125 bps from mid 100 (band 100 bps)', details: { price: '101.25', mid: '100', distance_bps: 125, band_bps: 100 } });
+    expect(d.kind === 'deny' && d.reason).toEqual({
+      code: 'PRICE_BAND',
+      message: 'price 101.25 is 125 bps from mid 100 (band 100 bps)',
+      details: { price: '101.25', mid: '100', distance_bps: 125, band_bps: 100 },
+    });
     expect(codeOf(gate, limitBuy({ price: '98.75', side: 'SELL', baseAmount: '0.5' }))).toBe('PRICE_BAND');
     // a band that is not a whole number of bps, and a mid whose distance does not divide evenly
     const s = setup({ price_band_bps: 33.5 });
-    s.store.apply({ kind: 'book', market: 'BTCUSD', at: s.clock.now(), bids: [{ price: 299.5, amount: 5 }], asks: [{ price: 300.5, amount: 5 }] });
+    s.store.apply({
+      kind: 'book',
+      market: 'BTCUSD',
+      at: s.clock.now(),
+      bids: [{ price: 299.5, amount: 5 }],
+      asks: [{ price: 300.5, amount: 5 }],
+    });
     expect(codeOf(s.gate, limitBuy({ price: '301', baseAmount: '0.1' }))).toBe('approve'); // 33.33… bps
     const far = s.gate.decide(limitBuy({ price: '301.25', baseAmount: '0.1' })); // 41.67 bps
     expect(far.kind === 'deny' && far.reason.details).toEqual({ price: '301.25', mid: '300', distance_bps: 41.67, band_bps: 33.5 });
@@ -143,7 +190,11 @@ describe('RiskGate', () => {
     // 1 BTC at 100 with the default fee of 10 bps: 100.10 USD
     expect(codeOf(setup({ fee_bps: 10 }, { USD: '100.1', BTC: '0' }).gate, limitBuy())).toBe('approve');
     const d = setup({ fee_bps: 10 }, { USD: '100.09', BTC: '0' }).gate.decide(limitBuy());
-    expect(d.kind === 'deny' && d.reason).toEqual({ code: 'INSUFFICIENT_BALANCE', message: 'needs 100.10 USD, 100.09 available', details: { asset: 'USD', required: '100.10', available: '100.09' } });
+    expect(d.kind === 'deny' && d.reason).toEqual({
+      code: 'INSUFFICIENT_BALANCE',
+      message: 'needs 100.10 USD, 100.09 available',
+      details: { asset: 'USD', required: '100.10', available: '100.09' },
+    });
     // a fee that is not a whole number of bps on a value that does not divide evenly
     const odd = setup({ fee_bps: 7.5 }, { USD: '33.358', BTC: '0' }).gate.decide(limitBuy({ price: '100.25', baseAmount: '0.333' }));
     expect(odd.kind === 'deny' && odd.reason.details).toEqual({ asset: 'USD', required: '33.41', available: '33.358' });
@@ -153,14 +204,30 @@ describe('RiskGate', () => {
     const max = setup({ max_order_notional: '250.25' }, { USD: '1000', BTC: '0' });
     expect(codeOf(max.gate, limitBuy({ baseAmount: '2.5025', price: '100' }))).toBe('approve');
     const over = max.gate.decide(limitBuy({ baseAmount: '2.50250001', price: '100' }));
-    expect(over.kind === 'deny' && over.reason).toEqual({ code: 'MAX_NOTIONAL', message: 'notional 250.25 USD exceeds the limit 250.25', details: { notional: '250.25', max_notional: '250.25', asset: 'USD' } });
+    expect(over.kind === 'deny' && over.reason).toEqual({
+      code: 'MAX_NOTIONAL',
+      message: 'notional 250.25 USD exceeds the limit 250.25',
+      details: { notional: '250.25', max_notional: '250.25', asset: 'USD' },
+    });
     // a quote-sized buy needs exactly its quote amount (no fee on top), to the cent
     const spend = setup({}, { USD: '1234.56', BTC: '0' });
-    const buy = (quoteAmount: string): Intent => ({ kind: 'place-order', intentId: `q-${++seq}`, strategy: 's', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount });
+    const buy = (quoteAmount: string): Intent => ({
+      kind: 'place-order',
+      intentId: `q-${++seq}`,
+      strategy: 's',
+      market: 'BTCUSD',
+      side: 'BUY',
+      type: 'MARKET',
+      quoteAmount,
+    });
     expect(codeOf(spend.gate, buy('1234.56'))).toBe('approve');
     expect(codeOf(spend.gate, buy('1234.560'))).toBe('approve');
     const short = spend.gate.decide(buy('1234.57'));
-    expect(short.kind === 'deny' && short.reason).toEqual({ code: 'INSUFFICIENT_BALANCE', message: 'needs 1234.57 USD, 1234.56 available', details: { asset: 'USD', required: '1234.57', available: '1234.56' } });
+    expect(short.kind === 'deny' && short.reason).toEqual({
+      code: 'INSUFFICIENT_BALANCE',
+      message: 'needs 1234.57 USD, 1234.56 available',
+      details: { asset: 'USD', required: '1234.57', available: '1234.56' },
+    });
     // a sell of exactly the holding, and one satoshi more
     const sell = setup({}, { USD: '0', BTC: '0.12345678' });
     expect(codeOf(sell.gate, limitBuy({ side: 'SELL', baseAmount: '0.12345678' }))).toBe('approve');
@@ -173,19 +240,41 @@ describe('RiskGate', () => {
     const mid = 0.1 + 0.2;
     const sellAt = (min: string) => {
       const s = setup({ min_order_notional: min }, { USD: '0', BTC: '10' });
-      s.store.apply({ kind: 'book', market: 'BTCUSD', at: s.clock.now(), bids: [{ price: mid, amount: 5 }], asks: [{ price: mid, amount: 5 }] });
-      return s.gate.decide({ kind: 'place-order', intentId: `s-${++seq}`, strategy: 's', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '10' });
+      s.store.apply({
+        kind: 'book',
+        market: 'BTCUSD',
+        at: s.clock.now(),
+        bids: [{ price: mid, amount: 5 }],
+        asks: [{ price: mid, amount: 5 }],
+      });
+      return s.gate.decide({
+        kind: 'place-order',
+        intentId: `s-${++seq}`,
+        strategy: 's',
+        market: 'BTCUSD',
+        side: 'SELL',
+        type: 'MARKET',
+        baseAmount: '10',
+      });
     };
     expect(sellAt('3.0000000000000004').kind).toBe('approve');
     const below = sellAt('3.0000000000000005');
-    expect(below.kind === 'deny' && below.reason).toEqual({ code: 'MINIMUM', message: 'notional 3.00 USD is below the minimum 3.0000000000000005', details: { notional: '3.00', min_notional: '3.0000000000000005', asset: 'USD' } });
+    expect(below.kind === 'deny' && below.reason).toEqual({
+      code: 'MINIMUM',
+      message: 'notional 3.00 USD is below the minimum 3.0000000000000005',
+      details: { notional: '3.00', min_notional: '3.0000000000000005', asset: 'USD' },
+    });
   });
 
   it('holds a buy to the position cap at its exact edge', () => {
     const s = setup({ max_position: { BTC: '1.00000001' } }, { USD: '1000', BTC: '0.00000001' });
     expect(codeOf(s.gate, limitBuy({ baseAmount: '1' }))).toBe('approve');
     const d = s.gate.decide(limitBuy({ baseAmount: '1.00000001' }));
-    expect(d.kind === 'deny' && d.reason).toEqual({ code: 'MAX_POSITION', message: 'holding of BTC would be 1.00000002 (limit 1.00000001)', details: { asset: 'BTC', position_after: '1.00000002', max_position: '1.00000001' } });
+    expect(d.kind === 'deny' && d.reason).toEqual({
+      code: 'MAX_POSITION',
+      message: 'holding of BTC would be 1.00000002 (limit 1.00000001)',
+      details: { asset: 'BTC', position_after: '1.00000002', max_position: '1.00000001' },
+    });
   });
 
   it('denies STALE_DATA when market data is old', () => {
@@ -198,9 +287,25 @@ describe('RiskGate', () => {
     const s = setup({ min_quote_time_left_ms: 2000 });
     const intent: Intent = { kind: 'execute-quote', intentId: 'q', strategy: 's', market: 'BTCUSD', side: 'BUY', quoteAmount: '100' };
     expect(codeOf(s.gate, intent)).toBe('QUOTE_EXPIRED');
-    s.store.apply({ kind: 'quote', market: 'BTCUSD', at: s.clock.now(), quoteId: 'q1', side: 'BUY', price: '101', expiresAt: s.clock.now() + 1500 });
+    s.store.apply({
+      kind: 'quote',
+      market: 'BTCUSD',
+      at: s.clock.now(),
+      quoteId: 'q1',
+      side: 'BUY',
+      price: '101',
+      expiresAt: s.clock.now() + 1500,
+    });
     expect(codeOf(s.gate, { ...intent, intentId: 'q2' })).toBe('QUOTE_EXPIRED');
-    s.store.apply({ kind: 'quote', market: 'BTCUSD', at: s.clock.now(), quoteId: 'q3', side: 'BUY', price: '101', expiresAt: s.clock.now() + 30_000 });
+    s.store.apply({
+      kind: 'quote',
+      market: 'BTCUSD',
+      at: s.clock.now(),
+      quoteId: 'q3',
+      side: 'BUY',
+      price: '101',
+      expiresAt: s.clock.now() + 30_000,
+    });
     expect(codeOf(s.gate, { ...intent, intentId: 'q4' })).toBe('approve');
     expect(codeOf(s.gate, { ...intent, intentId: 'q5', limitPrice: '100.5' })).toBe('PRICE_BAND');
   });
@@ -230,7 +335,15 @@ describe('RiskGate', () => {
     expect(codeOf(s.gate, limitBuy({ side: 'SELL', baseAmount: '2' }))).toBe('INSUFFICIENT_BALANCE');
     expect(codeOf(s.gate, limitBuy({ side: 'SELL', baseAmount: '0.5', price: '100.1' }))).toBe('PRECISION');
     expect(codeOf(s.gate, limitBuy())).toBe('HALTED');
-    const transfer: Intent = { kind: 'transfer', intentId: 'tr', strategy: 's', asset: 'USD', amount: '1', fromProfileId: 'a', toProfileId: 'b' };
+    const transfer: Intent = {
+      kind: 'transfer',
+      intentId: 'tr',
+      strategy: 's',
+      asset: 'USD',
+      amount: '1',
+      fromProfileId: 'a',
+      toProfileId: 'b',
+    };
     expect(codeOf(s.gate, transfer)).toBe('HALTED');
   });
 
@@ -260,21 +373,48 @@ describe('RiskGate', () => {
     d.gate.decide(limitBuy({ market: 'DOGEUSD' }));
     d.gate.decide(limitBuy());
     d.gate.decide(limitBuy({ price: '1000' }));
-    expect(Object.entries(d.gate.stats())).toEqual([['MARKET_NOT_ALLOWED', 1], ['approve', 1], ['PRICE_BAND', 1]]);
+    expect(Object.entries(d.gate.stats())).toEqual([
+      ['MARKET_NOT_ALLOWED', 1],
+      ['approve', 1],
+      ['PRICE_BAND', 1],
+    ]);
   });
 
   it('checks ticks against the platform instrument table when the view does not know the instrument', () => {
     const { gate, store, clock } = setup({}, { USD: '100000', ETH: '10' });
-    store.apply({ kind: 'book', market: 'ETHUSD', at: clock.now(), bids: [{ price: 3000, amount: 5 }], asks: [{ price: 3001, amount: 5 }] });
+    store.apply({
+      kind: 'book',
+      market: 'ETHUSD',
+      at: clock.now(),
+      bids: [{ price: 3000, amount: 5 }],
+      asks: [{ price: 3001, amount: 5 }],
+    });
     const d = gate.decide(limitBuy({ market: 'ETHUSD', price: '3000.005' }));
-    expect(d.kind === 'deny' && d.reason).toMatchObject({ code: 'PRECISION', message: 'price: 3000.005 has more precision than allowed: use at most 2 decimal places (a multiple of 0.01)', details: { field: 'price', tick: '0.01' } });
+    expect(d.kind === 'deny' && d.reason).toMatchObject({
+      code: 'PRECISION',
+      message: 'price: 3000.005 has more precision than allowed: use at most 2 decimal places (a multiple of 0.01)',
+      details: { field: 'price', tick: '0.01' },
+    });
     expect(codeOf(gate, limitBuy({ market: 'ETHUSD', price: '3000.01' }))).toBe('approve');
   });
 
   it('denies what the platform refuses by its order rules, naming the intent field', () => {
     const { gate } = setup();
-    const tif = gate.decide({ kind: 'place-order', intentId: 'g', strategy: 's', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '10.00', timeInForce: 'GTC' });
-    expect(tif.kind === 'deny' && tif.reason).toMatchObject({ code: 'INVALID_INTENT', details: { field: 'timeInForce' }, message: 'timeInForce: "GTC" is not valid for MARKET orders: use one of IOC' });
+    const tif = gate.decide({
+      kind: 'place-order',
+      intentId: 'g',
+      strategy: 's',
+      market: 'BTCUSD',
+      side: 'BUY',
+      type: 'MARKET',
+      quoteAmount: '10.00',
+      timeInForce: 'GTC',
+    });
+    expect(tif.kind === 'deny' && tif.reason).toMatchObject({
+      code: 'INVALID_INTENT',
+      details: { field: 'timeInForce' },
+      message: 'timeInForce: "GTC" is not valid for MARKET orders: use one of IOC',
+    });
     expect(codeOf(gate, limitBuy({ timeInForce: 'GTT' }))).toBe('INVALID_INTENT');
     expect(codeOf(gate, limitBuy({ timeInForce: 'GTT', expiresAt: 1_100_000 }))).toBe('approve');
     expect(codeOf(gate, limitBuy({ type: 'STOP_LIMIT', side: 'SELL', stopPrice: '100.3' }))).toBe('PRECISION');
@@ -282,10 +422,31 @@ describe('RiskGate', () => {
 
   it("denies an order over the platform's notional cap as MAX_NOTIONAL, before the user's own limits", () => {
     const { gate } = setup({ max_order_notional: '10000000' }, { USD: '10000000', BTC: '100' });
-    const market = gate.decide({ kind: 'place-order', intentId: 'c', strategy: 's', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '500000.01' });
-    expect(market.kind === 'deny' && market.reason).toMatchObject({ code: 'MAX_NOTIONAL', details: { field: 'quoteAmount', order_notional_value: '500000.01', max_notional_value: '500000' } });
+    const market = gate.decide({
+      kind: 'place-order',
+      intentId: 'c',
+      strategy: 's',
+      market: 'BTCUSD',
+      side: 'BUY',
+      type: 'MARKET',
+      quoteAmount: '500000.01',
+    });
+    expect(market.kind === 'deny' && market.reason).toMatchObject({
+      code: 'MAX_NOTIONAL',
+      details: { field: 'quoteAmount', order_notional_value: '500000.01', max_notional_value: '500000' },
+    });
     // a MARKET sell is valued at the mid (100): 5001 BTC is 500,100 USD
-    expect(codeOf(gate, { kind: 'place-order', intentId: 'd', strategy: 's', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '5001' })).toBe('MAX_NOTIONAL');
+    expect(
+      codeOf(gate, {
+        kind: 'place-order',
+        intentId: 'd',
+        strategy: 's',
+        market: 'BTCUSD',
+        side: 'SELL',
+        type: 'MARKET',
+        baseAmount: '5001',
+      }),
+    ).toBe('MAX_NOTIONAL');
   });
 
   it('denies a base amount outside the instrument size limits as MINIMUM or MAX_NOTIONAL', () => {
@@ -293,7 +454,15 @@ describe('RiskGate', () => {
     const store = new MarketStore(clock);
     store.apply({ kind: 'book', market: 'BTCUSD', at: clock.now(), bids: [{ price: 99, amount: 5 }], asks: [{ price: 101, amount: 5 }] });
     const sized = { ...instrumentOf({ market: 'BTCUSD', tickRate: '0.01' }), minBaseAmount: new D('0.5'), maxBaseAmount: new D('2') };
-    const view: RiskView = { now: () => clock.now(), market: (m) => store.snapshot(m), available: () => new D('10000'), total: () => new D('10000'), openOrderCount: () => 0, instrument: () => sized, transferRemaining: () => undefined };
+    const view: RiskView = {
+      now: () => clock.now(),
+      market: (m) => store.snapshot(m),
+      available: () => new D('10000'),
+      total: () => new D('10000'),
+      openOrderCount: () => 0,
+      instrument: () => sized,
+      transferRemaining: () => undefined,
+    };
     const gate = new RiskGate(RiskLimitsSchema.parse({}), view);
     expect(codeOf(gate, limitBuy({ baseAmount: '0.1' }))).toBe('MINIMUM');
     expect(codeOf(gate, limitBuy({ baseAmount: '3' }))).toBe('MAX_NOTIONAL');
@@ -303,19 +472,27 @@ describe('RiskGate', () => {
   it('checks stop and market order shapes', () => {
     const { gate } = setup();
     expect(codeOf(gate, limitBuy({ type: 'STOP_MARKET', stopPrice: '90' }))).toBe('INVALID_INTENT');
-    expect(codeOf(gate, { kind: 'place-order', intentId: 'x', strategy: 's', market: 'BTCUSD', side: 'BUY', type: 'MARKET', baseAmount: '1' })).toBe('INVALID_INTENT');
+    expect(
+      codeOf(gate, { kind: 'place-order', intentId: 'x', strategy: 's', market: 'BTCUSD', side: 'BUY', type: 'MARKET', baseAmount: '1' }),
+    ).toBe('INVALID_INTENT');
   });
 });
 
 describe('RiskGate: a strategy paused by an operator', () => {
-  it('denies its new intents PAUSED, naming it; lets its cancels and an operator\'s exit through; other strategies trade', () => {
+  it("denies its new intents PAUSED, naming it; lets its cancels and an operator's exit through; other strategies trade", () => {
     const { gate } = setup();
     expect(gate.pauses.pause({ strategy: 's', since: 5, reason: 'paused by an operator: news' })).toBe(true);
     expect(gate.pauses.pause({ strategy: 's', since: 9, reason: 'again' })).toBe(false);
     const d = gate.decide(limitBuy());
-    expect(d.kind === 'deny' && d.reason).toMatchObject({ code: 'PAUSED', message: expect.stringMatching(/^s is paused by an operator \(paused by an operator: news\)/), details: { strategy: 's', since: 5 } });
+    expect(d.kind === 'deny' && d.reason).toMatchObject({
+      code: 'PAUSED',
+      message: expect.stringMatching(/^s is paused by an operator \(paused by an operator: news\)/),
+      details: { strategy: 's', since: 5 },
+    });
     expect(codeOf(gate, limitBuy({ side: 'SELL', baseAmount: '0.5', exitReason: 'stop-loss' }))).toBe('PAUSED');
-    expect(codeOf(gate, limitBuy({ side: 'SELL', baseAmount: '0.5', type: 'MARKET', price: undefined, exitReason: 'operator' }))).toBe('approve');
+    expect(codeOf(gate, limitBuy({ side: 'SELL', baseAmount: '0.5', type: 'MARKET', price: undefined, exitReason: 'operator' }))).toBe(
+      'approve',
+    );
     expect(codeOf(gate, { kind: 'cancel-order', intentId: 'c-1', strategy: 's', orderRefId: 'i-1' })).toBe('approve');
     expect(codeOf(gate, limitBuy({ strategy: 'other' }))).toBe('approve');
     expect(gate.pauses.resume('s')).toMatchObject({ strategy: 's', since: 5 });

@@ -69,7 +69,10 @@ export class RiskGate {
     if (reason) {
       this.counts.set(reason.code, (this.counts.get(reason.code) ?? 0) + 1);
       this.rate.countAt(at);
-      this.log?.info({ intentId: intent.intentId, strategy: intent.strategy, code: reason.code, details: reason.details }, `denied ${intent.kind}: ${reason.message}`);
+      this.log?.info(
+        { intentId: intent.intentId, strategy: intent.strategy, code: reason.code, details: reason.details },
+        `denied ${intent.kind}: ${reason.message}`,
+      );
     } else {
       // the first approval takes its place among the codes (stats keeps the order they first came in)
       if (this.approvals++ === 0) this.counts.set('approve', 0);
@@ -92,12 +95,20 @@ export class RiskGate {
     // a halt must never trap a position: on spot markets a sell can only reduce a holding, so it still
     // goes (through every check below: balance, precision, the platform's caps); nothing else does
     if (halted && !(this.killSwitch.allowsReducing && onlyReduces(intent))) {
-      return deny('HALTED', `trading is halted: ${halted}${this.killSwitch.allowsReducing ? ' (only orders that reduce a position are allowed)' : ''}`, { reason: halted });
+      return deny(
+        'HALTED',
+        `trading is halted: ${halted}${this.killSwitch.allowsReducing ? ' (only orders that reduce a position are allowed)' : ''}`,
+        { reason: halted },
+      );
     }
     const paused = this.pauses.check(intent);
     if (paused) return paused;
     const inWindow = this.rate.countAt(at);
-    if (inWindow >= this.rate.limit) return deny('RATE', `${inWindow} intents in the last minute (limit ${this.rate.limit})`, { count: inWindow, max_per_minute: this.rate.limit });
+    if (inWindow >= this.rate.limit)
+      return deny('RATE', `${inWindow} intents in the last minute (limit ${this.rate.limit})`, {
+        count: inWindow,
+        max_per_minute: this.rate.limit,
+      });
     if (intent.kind === 'transfer') return checkTransfer(intent, this.view);
     if (this.allowed.size > 0 && !this.allowed.has(intent.market)) {
       return deny('MARKET_NOT_ALLOWED', `${intent.market} is not in risk.allowed_markets`, { market: intent.market });

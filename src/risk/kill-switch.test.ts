@@ -6,7 +6,7 @@ const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 11, 4, 9);
 
 describe('KillSwitch', () => {
-  it('keeps the day\'s opening equity and the peak through an operator\'s halt and its lift', () => {
+  it("keeps the day's opening equity and the peak through an operator's halt and its lift", () => {
     const ks = new KillSwitch({ daily_loss_limit: '5000' });
     expect(ks.observe(new D('100000'), T0)).toBeUndefined();
     expect(ks.observe(new D('95100'), T0 + 1)).toBeUndefined(); // 4,900 lost
@@ -18,7 +18,7 @@ describe('KillSwitch', () => {
     expect(ks.observe(new D('90200'), T0 + 3)).toBe('daily loss 9800.00 exceeds 5000');
   });
 
-  it('trips a loss rule during an operator\'s halt; each cause keeps its reason and is lifted on its own', () => {
+  it("trips a loss rule during an operator's halt; each cause keeps its reason and is lifted on its own", () => {
     const ks = new KillSwitch({ daily_loss_limit: '100' });
     ks.observe(new D('1000'), T0);
     ks.trip('halted by an operator');

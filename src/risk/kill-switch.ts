@@ -184,7 +184,13 @@ export class KillSwitch {
 
   private add(kind: HaltKind, reason: string, at: number | undefined, allowReducing?: boolean): string {
     const rules = HALT_KINDS[kind];
-    this.active.set(kind, { kind, reason, allowsReducing: allowReducing ?? rules.allowsReducing, lift: rules.lift, ...(at !== undefined && { since: at }) });
+    this.active.set(kind, {
+      kind,
+      reason,
+      allowsReducing: allowReducing ?? rules.allowsReducing,
+      lift: rules.lift,
+      ...(at !== undefined && { since: at }),
+    });
     return reason;
   }
 }

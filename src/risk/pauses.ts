@@ -47,6 +47,9 @@ export class StrategyPauses {
     if (this.paused.size === 0 || intent.kind === 'cancel-order') return undefined;
     const p = this.paused.get(intent.strategy);
     if (p === undefined || (intent.kind === 'place-order' && intent.exitReason === 'operator')) return undefined;
-    return deny('PAUSED', `${intent.strategy} is paused by an operator (${p.reason}): its new intents are denied until it is resumed`, { strategy: intent.strategy, since: p.since });
+    return deny('PAUSED', `${intent.strategy} is paused by an operator (${p.reason}): its new intents are denied until it is resumed`, {
+      strategy: intent.strategy,
+      since: p.since,
+    });
   }
 }

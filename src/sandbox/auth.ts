@@ -5,21 +5,56 @@ import { problem } from './problem.js';
 
 /** Every scope of the platform's operations that a sandbox credential gets by default. */
 export const ALL_SCOPES: readonly string[] = [
-  'exchange:read_order', 'exchange:write_order', 'exchange:read_quote', 'exchange:read_quote_execution',
-  'exchange:write_quote_execution', 'exchange:historical_prices', 'funding:read_profile', 'funding:write_profile',
-  'transfer:read_transfer', 'transfer:read_transfer_limit', 'transfer:write_internal_transfer', 'transfer:write_paxos_transfer',
-  'transfer:read_deposit_address', 'transfer:write_deposit_address', 'transfer:write_crypto_withdrawal',
-  'transfer:read_fiat_account', 'transfer:write_fiat_account', 'transfer:read_fiat_deposit_instructions',
-  'transfer:write_fiat_deposit_instructions', 'transfer:write_fiat_withdrawal', 'transfer:write_sandbox_fiat_deposit',
-  'fee:write_crypto_withdrawal_fee', 'identity:read_identity', 'identity:write_identity', 'identity:read_account',
-  'identity:write_account', 'settlement:read_transaction', 'settlement:write_transaction',
-  'conversion:read_conversion_stablecoin', 'conversion:write_conversion_stablecoin', 'tax:read_tax_form',
-  'transfer:reject_crypto_deposit', 'transfer:update_crypto_deposit', 'identity:write_verifier_credentials',
-  'events:read_event', 'transfer:read_crypto_destination_address', 'transfer:write_crypto_destination_address',
-  'statements:read_statement', 'statements:read_payment', 'api_creds:read_credentials', 'api_creds:delete_credentials',
-  'orchestration:read_orchestration', 'orchestration:write_orchestration', 'orchestration:read_orchestration_rule',
-  'orchestration:write_orchestration_rule', 'rewards:read_monitoring_address', 'rewards:write_monitoring_address',
-  'exchange:write_issuer_quote', 'exchange:write_issuer_quote_execution', 'exchange:read_issuer_quote_execution',
+  'exchange:read_order',
+  'exchange:write_order',
+  'exchange:read_quote',
+  'exchange:read_quote_execution',
+  'exchange:write_quote_execution',
+  'exchange:historical_prices',
+  'funding:read_profile',
+  'funding:write_profile',
+  'transfer:read_transfer',
+  'transfer:read_transfer_limit',
+  'transfer:write_internal_transfer',
+  'transfer:write_paxos_transfer',
+  'transfer:read_deposit_address',
+  'transfer:write_deposit_address',
+  'transfer:write_crypto_withdrawal',
+  'transfer:read_fiat_account',
+  'transfer:write_fiat_account',
+  'transfer:read_fiat_deposit_instructions',
+  'transfer:write_fiat_deposit_instructions',
+  'transfer:write_fiat_withdrawal',
+  'transfer:write_sandbox_fiat_deposit',
+  'fee:write_crypto_withdrawal_fee',
+  'identity:read_identity',
+  'identity:write_identity',
+  'identity:read_account',
+  'identity:write_account',
+  'settlement:read_transaction',
+  'settlement:write_transaction',
+  'conversion:read_conversion_stablecoin',
+  'conversion:write_conversion_stablecoin',
+  'tax:read_tax_form',
+  'transfer:reject_crypto_deposit',
+  'transfer:update_crypto_deposit',
+  'identity:write_verifier_credentials',
+  'events:read_event',
+  'transfer:read_crypto_destination_address',
+  'transfer:write_crypto_destination_address',
+  'statements:read_statement',
+  'statements:read_payment',
+  'api_creds:read_credentials',
+  'api_creds:delete_credentials',
+  'orchestration:read_orchestration',
+  'orchestration:write_orchestration',
+  'orchestration:read_orchestration_rule',
+  'orchestration:write_orchestration_rule',
+  'rewards:read_monitoring_address',
+  'rewards:write_monitoring_address',
+  'exchange:write_issuer_quote',
+  'exchange:write_issuer_quote_execution',
+  'exchange:read_issuer_quote_execution',
 ];
 
 /** A credential the sandbox accepts, with the scopes it may be granted. */
@@ -74,14 +109,21 @@ export class TokenIssuer {
 
   issue(clientId: string, clientSecret: string, requested: string | undefined): TokenGrant {
     const client = this.clients.find((c) => c.clientId === clientId);
-    if (client === undefined || !sameSecret(client.clientSecret, clientSecret)) throw problem(401, 'invalid client credentials: check client_id and client_secret');
+    if (client === undefined || !sameSecret(client.clientSecret, clientSecret))
+      throw problem(401, 'invalid client credentials: check client_id and client_secret');
     const configured = client.scopes ?? ALL_SCOPES;
     const wanted = requested === undefined || requested.trim() === '' ? configured : requested.trim().split(/\s+/);
     const granted = wanted.filter((s) => configured.includes(s));
     const accessToken = randomBytes(24).toString('base64url');
     const scopeText = granted.join(' ');
     this.prune();
-    this.tokens.set(accessToken, { clientId, entity: client.entity ?? PRIMARY_ENTITY, scopes: new Set(granted), scopeText, expiresAt: this.clock.now() + this.lifetimeSec * 1000 });
+    this.tokens.set(accessToken, {
+      clientId,
+      entity: client.entity ?? PRIMARY_ENTITY,
+      scopes: new Set(granted),
+      scopeText,
+      expiresAt: this.clock.now() + this.lifetimeSec * 1000,
+    });
     return { accessToken, expiresInSec: this.lifetimeSec, scope: scopeText };
   }
 
@@ -91,7 +133,8 @@ export class TokenIssuer {
     const m = /^bearer\s+(\S+)$/i.exec(header);
     if (m === null) throw problem(401, 'authorization header must be "Bearer <access_token>"');
     const record = this.tokens.get(m[1]!);
-    if (record === undefined || record.expiresAt <= this.clock.now()) throw problem(401, 'invalid or expired access token: request a new one from /oauth2/token');
+    if (record === undefined || record.expiresAt <= this.clock.now())
+      throw problem(401, 'invalid or expired access token: request a new one from /oauth2/token');
     if (!record.scopes.has(scope)) throw problem(403, `insufficient scopes: found '${record.scopeText}', required one of '[${scope}]'`);
     return { clientId: record.clientId, entity: record.entity };
   }

@@ -16,10 +16,24 @@ export function sendProblem(res: ServerResponse, body: ProblemBody, headers: Rea
 export function applyFaultBefore(action: FaultPlan['action'], req: IncomingMessage, res: ServerResponse, retryAfterSec: number): boolean {
   switch (action) {
     case 'error5xx':
-      sendProblem(res, { type: 'about:blank', title: 'Service Unavailable', status: 503, detail: 'injected fault: the sandbox answered 503 without running the operation' });
+      sendProblem(res, {
+        type: 'about:blank',
+        title: 'Service Unavailable',
+        status: 503,
+        detail: 'injected fault: the sandbox answered 503 without running the operation',
+      });
       return true;
     case 'error429':
-      sendProblem(res, { type: 'about:blank', title: 'Too Many Requests', status: 429, detail: `injected fault: rate limited, retry after ${retryAfterSec} s` }, { 'retry-after': String(retryAfterSec) });
+      sendProblem(
+        res,
+        {
+          type: 'about:blank',
+          title: 'Too Many Requests',
+          status: 429,
+          detail: `injected fault: rate limited, retry after ${retryAfterSec} s`,
+        },
+        { 'retry-after': String(retryAfterSec) },
+      );
       return true;
     case 'drop':
       req.socket.destroy();
@@ -30,7 +44,20 @@ export function applyFaultBefore(action: FaultPlan['action'], req: IncomingMessa
 }
 
 /** A body that is valid JSON but matches no response schema of the platform. */
-const WRONG_SHAPE = Buffer.from(JSON.stringify({ id: 7, items: 'none', prices: 7, tickers: 7, bids: 'none', asks: 'none', status: 7, events: 7, addresses: 7, address: 7 }));
+const WRONG_SHAPE = Buffer.from(
+  JSON.stringify({
+    id: 7,
+    items: 'none',
+    prices: 7,
+    tickers: 7,
+    bids: 'none',
+    asks: 'none',
+    status: 7,
+    events: 7,
+    addresses: 7,
+    address: 7,
+  }),
+);
 
 /**
  * Sends a successful JSON answer, or — for faults that strike after the operation ran — drops the
@@ -44,7 +71,12 @@ export function sendResult(res: ServerResponse, body: unknown, action: FaultPlan
     return;
   }
   if (action === 'commit-5xx') {
-    sendProblem(res, { type: 'about:blank', title: 'Service Unavailable', status: 503, detail: 'injected fault: the operation ran, then the sandbox answered 503' });
+    sendProblem(res, {
+      type: 'about:blank',
+      title: 'Service Unavailable',
+      status: 503,
+      detail: 'injected fault: the operation ran, then the sandbox answered 503',
+    });
     return;
   }
   const full = Buffer.from(JSON.stringify(body));

@@ -10,12 +10,17 @@ import type { SandboxTruth } from './truth.js';
 describe('fault log', () => {
   it('keeps exact counts per mode past its limit, and only the newest records, oldest first', () => {
     // latency first, so a request that gets latency and an action records them in that order
-    const f = new FaultInjector({ ...parseFaults('latency=5ms,error5xx=0.2,drop=0.1,truncate@/v2/orders=0.3,commit-drop@CreateOrder=0.5'), logLimit: 50 }, new Rng(3));
+    const f = new FaultInjector(
+      { ...parseFaults('latency=5ms,error5xx=0.2,drop=0.1,truncate@/v2/orders=0.3,commit-drop@CreateOrder=0.5'), logLimit: 50 },
+      new Rng(3),
+    );
     f.log.record({ mode: 'malformed', operation: 'X', method: 'GET', path: '/never' }); // evicted below
     const expected: InjectedFault[] = [{ mode: 'malformed', operation: 'X', method: 'GET', path: '/never' }];
     for (let i = 0; i < 3_000; i++) {
       const write = i % 3 === 0;
-      const [operation, method, path] = write ? ['CreateOrder', 'POST', `/v2/orders/${i}`] : ['GetTicker', 'GET', `/v2/markets/${i}/ticker`];
+      const [operation, method, path] = write
+        ? ['CreateOrder', 'POST', `/v2/orders/${i}`]
+        : ['GetTicker', 'GET', `/v2/markets/${i}/ticker`];
       const plan = f.decide(operation, method, path);
       if (plan.latencyMs > 0) expected.push({ mode: 'latency', operation, method, path });
       if (plan.action !== 'none') expected.push({ mode: plan.action, operation, method, path });
@@ -64,14 +69,25 @@ describe('fault log through the sandbox truth API', () => {
 
   it('reports exact totals and counts per mode, and the newest records only', async () => {
     const clock = new TestClock(Date.UTC(2025, 2, 4));
-    handle = await startSandbox({ clock, wallClock: clock, seed: 5, truthApi: true, faults: { rules: [{ mode: 'error5xx', target: 'ListMarkets' }], logLimit: 4 } });
+    handle = await startSandbox({
+      clock,
+      wallClock: clock,
+      seed: 5,
+      truthApi: true,
+      faults: { rules: [{ mode: 'error5xx', target: 'ListMarkets' }], logLimit: 4 },
+    });
     handle.faults.add({ mode: 'error429', target: 'GetTicker', count: 2 });
     for (let i = 0; i < 9; i++) expect((await fetch(`${handle.apiUrl}/markets?i=${i}`)).status).toBe(503);
     for (let i = 0; i < 3; i++) await fetch(`${handle.apiUrl}/markets/BTCUSD/ticker`);
     const truth = (await (await fetch(`${handle.url}${TRUTH_PATH}`)).json()) as SandboxTruth;
     expect(truth.faults_injected).toBe(11);
     expect(truth.fault_counts).toEqual({ error5xx: 9, error429: 2 });
-    expect(truth.injected_faults.map((f) => `${f.mode} ${f.path}`)).toEqual(['error5xx /v2/markets', 'error5xx /v2/markets', 'error429 /v2/markets/BTCUSD/ticker', 'error429 /v2/markets/BTCUSD/ticker']);
+    expect(truth.injected_faults.map((f) => `${f.mode} ${f.path}`)).toEqual([
+      'error5xx /v2/markets',
+      'error5xx /v2/markets',
+      'error429 /v2/markets/BTCUSD/ticker',
+      'error429 /v2/markets/BTCUSD/ticker',
+    ]);
     expect(handle.truth().fault_counts).toEqual(truth.fault_counts);
   });
 });

@@ -7,7 +7,8 @@ import { InputError } from '../core/errors.js';
  * `wrong-shape` (a 200 with valid JSON of the wrong shape) hit after it ran — the cases a client
  * must resolve by ref_id.
  */
-export type FaultMode = 'latency' | 'error5xx' | 'error429' | 'drop' | 'truncate' | 'commit-drop' | 'commit-5xx' | 'malformed' | 'wrong-shape';
+export type FaultMode =
+  'latency' | 'error5xx' | 'error429' | 'drop' | 'truncate' | 'commit-drop' | 'commit-5xx' | 'malformed' | 'wrong-shape';
 
 /** A fault that was injected (the sandbox's own record, for tests and logs). */
 export interface InjectedFault {
@@ -33,7 +34,8 @@ export class FaultLog {
   private readonly byMode = new Map<FaultMode, number>();
 
   constructor(readonly limit = DEFAULT_FAULT_LOG_LIMIT) {
-    if (!(Number.isInteger(limit) && limit >= 0)) throw new InputError('faults.logLimit', `expected a whole number of records to keep (0 keeps counters only), got ${String(limit)}`);
+    if (!(Number.isInteger(limit) && limit >= 0))
+      throw new InputError('faults.logLimit', `expected a whole number of records to keep (0 keeps counters only), got ${String(limit)}`);
     this.ring = new Array<InjectedFault | undefined>(limit);
   }
 

@@ -6,7 +6,9 @@ import { parseRateLimits } from './rate-limits.js';
 
 describe('fault specs', () => {
   it('parses modes, targets, rates, counts, durations and settings', () => {
-    const s = parseFaults('latency=50ms, 5xx=0.05,error429=2%,drop@/v2/orders=3x,commit-drop@CreateOrder=once,truncate=0.5,seed=7,retry-after=2s');
+    const s = parseFaults(
+      'latency=50ms, 5xx=0.05,error429=2%,drop@/v2/orders=3x,commit-drop@CreateOrder=once,truncate=0.5,seed=7,retry-after=2s',
+    );
     expect(s).toEqual({
       rules: [
         { mode: 'latency', latencyMs: 50 },
@@ -19,7 +21,9 @@ describe('fault specs', () => {
       seed: 7,
       retryAfterSec: 2,
     });
-    expect(describeFaults(s.rules, 2)).toBe('latency=50ms, error5xx=5%, error429=2% (Retry-After 2s), drop@/v2/orders=next 3, commit-drop@CreateOrder=next 1, truncate=50%');
+    expect(describeFaults(s.rules, 2)).toBe(
+      'latency=50ms, error5xx=5%, error429=2% (Retry-After 2s), drop@/v2/orders=next 3, commit-drop@CreateOrder=next 1, truncate=50%',
+    );
     expect(describeFaults([], 1)).toBe('none');
   });
 

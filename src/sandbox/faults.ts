@@ -4,7 +4,17 @@ import { FaultLog, type FaultMode, type InjectedFault } from './fault-log.js';
 
 export type { FaultMode, InjectedFault } from './fault-log.js';
 
-export const FAULT_MODES: readonly FaultMode[] = ['latency', 'error5xx', 'error429', 'drop', 'truncate', 'commit-drop', 'commit-5xx', 'malformed', 'wrong-shape'];
+export const FAULT_MODES: readonly FaultMode[] = [
+  'latency',
+  'error5xx',
+  'error429',
+  'drop',
+  'truncate',
+  'commit-drop',
+  'commit-5xx',
+  'malformed',
+  'wrong-shape',
+];
 
 /** Modes that only make sense for writes (on a read they would equal a plain fault). */
 const WRITE_ONLY: ReadonlySet<FaultMode> = new Set(['commit-drop', 'commit-5xx']);
@@ -39,7 +49,13 @@ export interface FaultPlan {
 }
 
 const NO_FAULT: FaultPlan = { latencyMs: 0, action: 'none' };
-const ALIASES: Readonly<Record<string, FaultMode>> = { '5xx': 'error5xx', '429': 'error429', 'commit-then-drop': 'commit-drop', commitdrop: 'commit-drop', '5xx-after-commit': 'commit-5xx' };
+const ALIASES: Readonly<Record<string, FaultMode>> = {
+  '5xx': 'error5xx',
+  '429': 'error429',
+  'commit-then-drop': 'commit-drop',
+  commitdrop: 'commit-drop',
+  '5xx-after-commit': 'commit-5xx',
+};
 
 /**
  * Decides per request which faults to inject, with seeded dice. Rules without a target never touch
@@ -104,9 +120,12 @@ function matches(r: FaultRule, operation: string, path: string, internal: boolea
 }
 
 function checkRule(r: FaultRule): FaultRule {
-  if (!FAULT_MODES.includes(r.mode)) throw new InputError('faults', `unknown fault mode ${JSON.stringify(r.mode)}: use one of ${FAULT_MODES.join(', ')}`);
-  if (r.rate !== undefined && !(r.rate >= 0 && r.rate <= 1)) throw new InputError('faults', `${r.mode}: rate must be from 0 to 1, got ${r.rate}`);
-  if (r.count !== undefined && !(Number.isInteger(r.count) && r.count > 0)) throw new InputError('faults', `${r.mode}: count must be a positive integer, got ${r.count}`);
+  if (!FAULT_MODES.includes(r.mode))
+    throw new InputError('faults', `unknown fault mode ${JSON.stringify(r.mode)}: use one of ${FAULT_MODES.join(', ')}`);
+  if (r.rate !== undefined && !(r.rate >= 0 && r.rate <= 1))
+    throw new InputError('faults', `${r.mode}: rate must be from 0 to 1, got ${r.rate}`);
+  if (r.count !== undefined && !(Number.isInteger(r.count) && r.count > 0))
+    throw new InputError('faults', `${r.mode}: count must be a positive integer, got ${r.count}`);
   return r;
 }
 
@@ -122,9 +141,16 @@ export function parseFaults(text: string): FaultSettings {
   let seed: number | undefined;
   let retryAfterSec: number | undefined;
   let logLimit: number | undefined;
-  for (const raw of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const raw of text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const m = /^([a-z0-9-]+)(?:@([^=]+))?=(.+)$/i.exec(raw);
-    if (m === null) throw new InputError('--faults', `${JSON.stringify(raw)} is not mode[@target]=value, e.g. error5xx=0.05 or commit-drop@CreateOrder=once`);
+    if (m === null)
+      throw new InputError(
+        '--faults',
+        `${JSON.stringify(raw)} is not mode[@target]=value, e.g. error5xx=0.05 or commit-drop@CreateOrder=once`,
+      );
     const [, name, target, value] = m as unknown as [string, string, string | undefined, string];
     if (name === 'seed') seed = integer(value, 'seed');
     else if (name === 'retry-after') retryAfterSec = Math.ceil(duration(value, 'retry-after') / 1000);
@@ -135,7 +161,12 @@ export function parseFaults(text: string): FaultSettings {
       rules.push(checkRule(mode === 'latency' ? { ...base, latencyMs: duration(value, name) } : { ...base, ...frequency(value, name) }));
     }
   }
-  return { rules, ...(seed !== undefined ? { seed } : {}), ...(retryAfterSec !== undefined ? { retryAfterSec } : {}), ...(logLimit !== undefined ? { logLimit } : {}) };
+  return {
+    rules,
+    ...(seed !== undefined ? { seed } : {}),
+    ...(retryAfterSec !== undefined ? { retryAfterSec } : {}),
+    ...(logLimit !== undefined ? { logLimit } : {}),
+  };
 }
 
 /** One line naming every active fault, for the start-up banner. */
@@ -144,7 +175,12 @@ export function describeFaults(rules: readonly FaultRule[], retryAfterSec: numbe
   return rules
     .map((r) => {
       const where = r.target === undefined ? '' : `@${r.target}`;
-      const how = r.mode === 'latency' ? `${r.latencyMs ?? 0}ms` : r.count !== undefined ? `next ${r.count}` : `${+((r.rate ?? 1) * 100).toFixed(4)}%`;
+      const how =
+        r.mode === 'latency'
+          ? `${r.latencyMs ?? 0}ms`
+          : r.count !== undefined
+            ? `next ${r.count}`
+            : `${+((r.rate ?? 1) * 100).toFixed(4)}%`;
       return `${r.mode}${where}=${how}${r.mode === 'error429' ? ` (Retry-After ${retryAfterSec}s)` : ''}`;
     })
     .join(', ');
@@ -156,7 +192,8 @@ function frequency(value: string, name: string): { rate?: number; count?: number
   if (times !== null) return { count: Number(times[1]) };
   const pct = /^(\d+(?:\.\d+)?)%$/.exec(value);
   const rate = pct !== null ? Number(pct[1]) / 100 : /^\d*\.?\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!(rate >= 0 && rate <= 1)) throw new InputError('--faults', `${name}: expected a rate from 0 to 1 (or 5%), once, or Nx, got ${JSON.stringify(value)}`);
+  if (!(rate >= 0 && rate <= 1))
+    throw new InputError('--faults', `${name}: expected a rate from 0 to 1 (or 5%), once, or Nx, got ${JSON.stringify(value)}`);
   return { rate };
 }
 

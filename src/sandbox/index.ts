@@ -1,6 +1,15 @@
 /** The local sandbox: the simulated platform (`src/sim`) behind the platform's HTTP wire contract. */
 export { startSandbox, TRUTH_PATH, type SandboxHandle, type SandboxOptions } from './server.js';
-export { FaultInjector, parseFaults, describeFaults, FAULT_MODES, type FaultMode, type FaultRule, type FaultSettings, type InjectedFault } from './faults.js';
+export {
+  FaultInjector,
+  parseFaults,
+  describeFaults,
+  FAULT_MODES,
+  type FaultMode,
+  type FaultRule,
+  type FaultSettings,
+  type InjectedFault,
+} from './faults.js';
 export { FaultLog, DEFAULT_FAULT_LOG_LIMIT } from './fault-log.js';
 export { parseRateLimits, PLATFORM_RATE_BUDGETS, type RateLimitSettings } from './rate-limits.js';
 export { loadState, saveState } from './state-file.js';

@@ -10,7 +10,13 @@ export interface Page<T> {
  * cursor is opaque to clients (base64url of the last key seen), so inserts between calls neither
  * repeat nor skip records. An empty `nextPageCursor` means the last page.
  */
-export function pageOf<T>(sorted: readonly T[], keyOf: (item: T) => number, descending: boolean, cursor: string | undefined, limit: number): Page<T> {
+export function pageOf<T>(
+  sorted: readonly T[],
+  keyOf: (item: T) => number,
+  descending: boolean,
+  cursor: string | undefined,
+  limit: number,
+): Page<T> {
   const after = cursor === undefined ? undefined : decodeCursor(cursor);
   let start = 0;
   if (after !== undefined) {
@@ -29,6 +35,7 @@ export function encodeCursor(key: number): string {
 function decodeCursor(cursor: string): number {
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
   const m = /^tl1:(\d{1,15})$/.exec(text);
-  if (m === null) throw badRequest('page_cursor', 'not a cursor this server issued: pass next_page_cursor from the previous page unchanged');
+  if (m === null)
+    throw badRequest('page_cursor', 'not a cursor this server issued: pass next_page_cursor from the previous page unchanged');
   return Number(m[1]);
 }

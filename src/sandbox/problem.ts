@@ -73,7 +73,18 @@ export function problemFromError(error: unknown, renderExisting: (e: SimError) =
   if (error instanceof SimError) {
     const p = SIM_PROBLEMS[error.kind];
     const meta = error.existing !== undefined ? { ...error.meta, existing: renderExisting(error) } : error.meta;
-    return { type: p.slug ? PROBLEM_BASE + p.slug : 'about:blank', title: p.title, status: p.status, detail: error.message, ...(meta ? { meta } : {}) };
+    return {
+      type: p.slug ? PROBLEM_BASE + p.slug : 'about:blank',
+      title: p.title,
+      status: p.status,
+      detail: error.message,
+      ...(meta ? { meta } : {}),
+    };
   }
-  return { type: 'about:blank', title: 'Internal Server Error', status: 500, detail: 'the sandbox failed to handle the request; see its log' };
+  return {
+    type: 'about:blank',
+    title: 'Internal Server Error',
+    status: 500,
+    detail: 'the sandbox failed to handle the request; see its log',
+  };
 }

@@ -30,14 +30,16 @@ export class Query {
   oneOf<T extends string>(name: string, allowed: readonly T[]): T | undefined {
     const v = this.string(name);
     if (v === undefined) return undefined;
-    if (!(allowed as readonly string[]).includes(v)) throw badRequest(name, `${JSON.stringify(v)} is not valid: use one of ${allowed.join(', ')}`);
+    if (!(allowed as readonly string[]).includes(v))
+      throw badRequest(name, `${JSON.stringify(v)} is not valid: use one of ${allowed.join(', ')}`);
     return v as T;
   }
 
   int(name: string, min: number, max: number): number | undefined {
     const v = this.string(name);
     if (v === undefined) return undefined;
-    if (!/^-?\d+$/.test(v) || Number(v) < min || Number(v) > max) throw badRequest(name, `expected an integer from ${min} to ${max}, got ${JSON.stringify(v)}`);
+    if (!/^-?\d+$/.test(v) || Number(v) < min || Number(v) > max)
+      throw badRequest(name, `expected an integer from ${min} to ${max}, got ${JSON.stringify(v)}`);
     return Number(v);
   }
 

@@ -69,14 +69,19 @@ export class SandboxRateLimiter {
   check(address: string, path: string, routeKey: string): RateRefusal | undefined {
     const now = this.clock.now();
     const until = this.blockedUntil.get(address);
-    if (until !== undefined && until > now) return this.refusal('penalty', until - now, `address ${address} is blocked for exceeding a rate limit`);
+    if (until !== undefined && until > now)
+      return this.refusal('penalty', until - now, `address ${address} is blocked for exceeding a rate limit`);
     const budget = this.budgetFor(path);
     const key = `${address} ${budget?.name ?? routeKey}`;
     const allowed = Math.max(1, Math.floor((budget?.ratePerSec ?? DEFAULT_RATE_PER_SEC) * this.scale * (this.windowMs / 1000)));
     const counter = this.counter(key, now);
     if (counter.total + 1 > allowed) {
       this.blockedUntil.set(address, now + this.penaltyMs);
-      return this.refusal(budget?.name ?? 'default', this.penaltyMs, `more than ${allowed} requests to ${budget?.pattern ?? routeKey} within ${this.windowMs / 1000} s`);
+      return this.refusal(
+        budget?.name ?? 'default',
+        this.penaltyMs,
+        `more than ${allowed} requests to ${budget?.pattern ?? routeKey} within ${this.windowMs / 1000} s`,
+      );
     }
     const sec = Math.floor(now / 1000);
     counter.buckets.set(sec, (counter.buckets.get(sec) ?? 0) + 1);
@@ -126,14 +131,20 @@ export function parseRateLimits(text: string): RateLimitSettings | undefined {
   const out: { windowMs?: number; penaltyMs?: number; scale?: number } = {};
   for (const part of t.split(',')) {
     const m = /^(window|penalty|scale)=(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(part.trim());
-    if (m === null) throw new InputError('--rate-limits', `${JSON.stringify(part)} is not valid: use on, off, or window=10s,penalty=30s,scale=0.1`);
+    if (m === null)
+      throw new InputError('--rate-limits', `${JSON.stringify(part)} is not valid: use on, off, or window=10s,penalty=30s,scale=0.1`);
     const n = Number(m[2]);
     if (m[1] === 'scale') out.scale = n;
     else out[m[1] === 'window' ? 'windowMs' : 'penaltyMs'] = n * (m[3] === 'm' ? 60_000 : m[3] === 'ms' ? 1 : 1000);
   }
   // the pattern admits no negative number, but 0 (window=0s, scale=0.0) would only fail later in SandboxRateLimiter
-  for (const [name, value] of [['window', out.windowMs], ['penalty', out.penaltyMs], ['scale', out.scale]] as const) {
-    if (value !== undefined && !(value > 0)) throw new InputError('--rate-limits', `${name}: must be greater than 0, got ${value}, e.g. window=10s,penalty=30s,scale=0.1`);
+  for (const [name, value] of [
+    ['window', out.windowMs],
+    ['penalty', out.penaltyMs],
+    ['scale', out.scale],
+  ] as const) {
+    if (value !== undefined && !(value > 0))
+      throw new InputError('--rate-limits', `${name}: must be greater than 0, got ${value}, e.g. window=10s,penalty=30s,scale=0.1`);
   }
   return out;
 }

@@ -63,9 +63,12 @@ export class Router {
       pathKnown = true;
     }
     if (pathKnown) throw problem(405, `method ${method} is not allowed on ${path}`);
-    throw problem(404, path.startsWith('/v2/') || path === '/v2'
-      ? `no operation at ${method} ${path}: not an operation of the platform API v2`
-      : `no operation at ${method} ${path}: API paths start with /v2 (the base URL ends in /v2)`);
+    throw problem(
+      404,
+      path.startsWith('/v2/') || path === '/v2'
+        ? `no operation at ${method} ${path}: not an operation of the platform API v2`
+        : `no operation at ${method} ${path}: API paths start with /v2 (the base URL ends in /v2)`,
+    );
   }
 
   routes(): Route[] {

@@ -23,7 +23,16 @@ import { hashLabel, mix32 } from '../sim/hash.js';
 import { PRIMARY_ENTITY } from '../sim/owners.js';
 import { renderPlatformRecord } from './wire-platform.js';
 import { type SandboxTruth, sandboxTruth } from './truth.js';
-import { DEFAULT_SHAPES, type ShapeMode, type WireShapes, shapesOf, wireOrder, wireProfile, wireQuoteExecution, wireTransfer } from './wire.js';
+import {
+  DEFAULT_SHAPES,
+  type ShapeMode,
+  type WireShapes,
+  shapesOf,
+  wireOrder,
+  wireProfile,
+  wireQuoteExecution,
+  wireTransfer,
+} from './wire.js';
 
 /** The loopback-only admin path that serves the sandbox's truth (when `truthApi` is on). */
 export const TRUTH_PATH = '/__sandbox/truth';
@@ -133,11 +142,34 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const restore = state?.load();
   const seed = options.seed ?? 42;
   const instanceId = options.instanceId ?? derivedInstanceId(wallClock, seed);
-  const sim = new SimPlatform({ ...options.sim, clock, seed, instanceId, funding: options.funding ?? { USD: '100000' }, ...(restore ? { restore } : {}) });
+  const sim = new SimPlatform({
+    ...options.sim,
+    clock,
+    seed,
+    instanceId,
+    funding: options.funding ?? { USD: '100000' },
+    ...(restore ? { restore } : {}),
+  });
   const faults = new FaultInjector(options.faults ?? { rules: [] }, new Rng(options.faults?.seed ?? sim.seed).fork('faults'));
-  const issuer = new TokenIssuer(options.clients ?? [{ clientId: LOCAL_CLIENT_ID, clientSecret: LOCAL_CLIENT_SECRET }], clock, options.tokenLifetimeSec ?? 3599);
+  const issuer = new TokenIssuer(
+    options.clients ?? [{ clientId: LOCAL_CLIENT_ID, clientSecret: LOCAL_CLIENT_SECRET }],
+    clock,
+    options.tokenLifetimeSec ?? 3599,
+  );
   const limiter = options.rateLimits === undefined ? undefined : new SandboxRateLimiter(options.rateLimits, wallClock);
-  const app: App = { sim, issuer, router: new Router(ROUTES), shapes: typeof options.shapes === 'string' ? shapesOf(options.shapes) : { ...DEFAULT_SHAPES, ...options.shapes }, logger, faults, limiter, wallClock, truthApi: options.truthApi ?? false, state, instanceId: sim.instanceId ?? instanceId };
+  const app: App = {
+    sim,
+    issuer,
+    router: new Router(ROUTES),
+    shapes: typeof options.shapes === 'string' ? shapesOf(options.shapes) : { ...DEFAULT_SHAPES, ...options.shapes },
+    logger,
+    faults,
+    limiter,
+    wallClock,
+    truthApi: options.truthApi ?? false,
+    state,
+    instanceId: sim.instanceId ?? instanceId,
+  };
   const server = createServer({ keepAliveTimeout: 10_000 }, (req, res) => void handle(app, req, res));
   try {
     await listen(server, options.port ?? 0, host);
@@ -150,9 +182,28 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const port = (server.address() as AddressInfo).port;
   const url = `http://${host}:${port}`;
   const faultSummary = describeFaults(faults.active(), faults.retryAfterSec);
-  logger.info({ url, seed: sim.seed, instanceId: app.instanceId, faults: faultSummary, rateLimits: limiter !== undefined, state: options.stateFile, restored: restore !== undefined }, 'sandbox listening');
+  logger.info(
+    {
+      url,
+      seed: sim.seed,
+      instanceId: app.instanceId,
+      faults: faultSummary,
+      rateLimits: limiter !== undefined,
+      state: options.stateFile,
+      restored: restore !== undefined,
+    },
+    'sandbox listening',
+  );
   return {
-    url, apiUrl: `${url}/v2`, tokenUrl: `${url}/oauth2/token`, port, sim, faults, faultSummary, restored: restore !== undefined, instanceId: app.instanceId,
+    url,
+    apiUrl: `${url}/v2`,
+    tokenUrl: `${url}/oauth2/token`,
+    port,
+    sim,
+    faults,
+    faultSummary,
+    restored: restore !== undefined,
+    instanceId: app.instanceId,
     truth: () => sandboxTruth(sim, faults),
     saveState: () => state?.save() ?? false,
     revokeTokens: () => issuer.revokeAll(),
@@ -171,7 +222,10 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
     const isToken = path === '/oauth2/token' && method === 'POST';
     const matched = isToken ? undefined : app.router.match(method, path);
     const refusal = app.limiter?.check(req.socket.remoteAddress ?? 'unknown', path, matched?.route.path ?? path);
-    if (refusal !== undefined) return sendProblem(res, problem(429, refusal.detail, { budget: refusal.budget }).body, { 'retry-after': String(refusal.retryAfterSec) });
+    if (refusal !== undefined)
+      return sendProblem(res, problem(429, refusal.detail, { budget: refusal.budget }).body, {
+        'retry-after': String(refusal.retryAfterSec),
+      });
     const plan = app.faults.decide(matched?.route.operation ?? 'Token', method, path, isToken);
     if (plan.latencyMs > 0) await app.wallClock.sleep(plan.latencyMs);
     if (applyFaultBefore(plan.action, req, res, app.faults.retryAfterSec)) return;
@@ -183,7 +237,17 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
       app.sim.advanceTo(app.sim.clock.now());
       const query = new Query(new URLSearchParams(q < 0 ? '' : raw.slice(q + 1)));
       const baseUrl = `http://${req.headers.host ?? `127.0.0.1:${req.socket.localPort ?? 0}`}`;
-      result = await route.handler({ sim: app.sim, params, query, req, body: () => readJsonObject(req), shapes: app.shapes, owner: caller?.entity ?? PRIMARY_ENTITY, clientId: caller?.clientId, baseUrl });
+      result = await route.handler({
+        sim: app.sim,
+        params,
+        query,
+        req,
+        body: () => readJsonObject(req),
+        shapes: app.shapes,
+        owner: caller?.entity ?? PRIMARY_ENTITY,
+        clientId: caller?.clientId,
+        baseUrl,
+      });
     }
     // every change is on disk before the client hears of it (a no-op without a SQLite state file)
     app.state?.commit();
@@ -199,7 +263,8 @@ async function handle(app: App, req: IncomingMessage, res: ServerResponse): Prom
 
 function truthEndpoint(app: App, req: IncomingMessage, res: ServerResponse): void {
   const from = req.socket.remoteAddress ?? '';
-  if (!app.truthApi) throw problem(404, `no operation at ${req.method ?? 'GET'} ${TRUTH_PATH}: start the sandbox with the truth API enabled (--truth)`);
+  if (!app.truthApi)
+    throw problem(404, `no operation at ${req.method ?? 'GET'} ${TRUTH_PATH}: start the sandbox with the truth API enabled (--truth)`);
   if (!['127.0.0.1', '::1', '::ffff:127.0.0.1'].includes(from)) throw problem(403, 'the truth API answers loopback callers only');
   if (req.method !== 'GET') throw problem(405, `method ${req.method ?? ''} is not allowed on ${TRUTH_PATH}`);
   sendResult(res, sandboxTruth(app.sim, app.faults), 'none');

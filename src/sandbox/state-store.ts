@@ -16,7 +16,8 @@ export function savedWorldTime(path: string): number | undefined {
   try {
     const db = new Database(path, { fileMustExist: true, timeout: 200 });
     try {
-      const row = db.prepare("SELECT body FROM sandbox_state WHERE section = 'whole' AND key = 'savedAt'").get() as { body: string } | undefined;
+      const row = db.prepare("SELECT body FROM sandbox_state WHERE section = 'whole' AND key = 'savedAt'").get() as
+        { body: string } | undefined;
       const at = row === undefined ? undefined : Number(row.body);
       return at !== undefined && Number.isFinite(at) ? at : undefined;
     } finally {
@@ -43,7 +44,19 @@ const DELETABLE = new Set(['quotes', 'balances']);
 type Change = readonly [section: string, key: string, body: string | undefined];
 
 /** Parts kept whole, one row each (small, or changed as one). */
-const WHOLE = ['version', 'seed', 'instanceId', 'tickMs', 'startedAt', 'savedAt', 'ids', 'profiles', 'limitUsage', 'tapes', 'platform'] as const;
+const WHOLE = [
+  'version',
+  'seed',
+  'instanceId',
+  'tickMs',
+  'startedAt',
+  'savedAt',
+  'ids',
+  'profiles',
+  'limitUsage',
+  'tapes',
+  'platform',
+] as const;
 
 /**
  * The sandbox's durable state: a SQLite file (WAL) holding one row per record (order, execution,
@@ -74,22 +87,38 @@ export class StateStore {
       db.pragma('synchronous = NORMAL');
       // one sandbox per world: the lock is held until close, and the OS drops it when the process dies
       db.pragma('locking_mode = EXCLUSIVE');
-      db.exec('CREATE TABLE IF NOT EXISTS sandbox_state (section TEXT NOT NULL, key TEXT NOT NULL, pos INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (section, key)) WITHOUT ROWID');
+      db.exec(
+        'CREATE TABLE IF NOT EXISTS sandbox_state (section TEXT NOT NULL, key TEXT NOT NULL, pos INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (section, key)) WITHOUT ROWID',
+      );
       db.exec('BEGIN EXCLUSIVE; COMMIT');
       this.db = db;
     } catch (e) {
       db?.close();
       const message = e instanceof Error ? e.message : String(e);
-      if (/locked|busy/i.test(message)) throw new InputError('state', `${path} is in use by another sandbox (a tradeloop run or tradeloop sandbox): stop it first, or point local.state elsewhere`);
-      throw new InputError('state', `${path} cannot be opened as a sandbox state file (${message}): delete it to start afresh, or point local.state elsewhere`);
+      if (/locked|busy/i.test(message))
+        throw new InputError(
+          'state',
+          `${path} is in use by another sandbox (a tradeloop run or tradeloop sandbox): stop it first, or point local.state elsewhere`,
+        );
+      throw new InputError(
+        'state',
+        `${path} cannot be opened as a sandbox state file (${message}): delete it to start afresh, or point local.state elsewhere`,
+      );
     }
-    this.upsert = this.db.prepare('INSERT INTO sandbox_state (section, key, pos, body) VALUES (?, ?, ?, ?) ON CONFLICT (section, key) DO UPDATE SET body = excluded.body');
+    this.upsert = this.db.prepare(
+      'INSERT INTO sandbox_state (section, key, pos, body) VALUES (?, ?, ?, ?) ON CONFLICT (section, key) DO UPDATE SET body = excluded.body',
+    );
     this.remove = this.db.prepare('DELETE FROM sandbox_state WHERE section = ? AND key = ?');
   }
 
   /** The saved world, or undefined when the file holds none yet (first start). */
   load(): SimSnapshot | undefined {
-    const rows = this.db.prepare('SELECT section, key, pos, body FROM sandbox_state ORDER BY pos').all() as { section: string; key: string; pos: number; body: string }[];
+    const rows = this.db.prepare('SELECT section, key, pos, body FROM sandbox_state ORDER BY pos').all() as {
+      section: string;
+      key: string;
+      pos: number;
+      body: string;
+    }[];
     if (rows.length === 0) return undefined;
     const out: Record<string, unknown> = {};
     for (const section of Object.keys(KEYED)) out[section] = [];
@@ -135,7 +164,11 @@ export class StateStore {
   /** One row's record; a row this store never writes, or one that is not JSON, is refused naming the file. */
   private parseRow(r: { section: string; key: string; body: string }): unknown {
     const fix = 'delete it (and its -wal file) to start a new world, or restore a good copy';
-    if (r.section !== 'whole' && KEYED[r.section] === undefined) throw new InputError('state', `${this.path} holds a row of unknown section ${JSON.stringify(r.section)}: not a tradeloop sandbox state file? ${fix}`);
+    if (r.section !== 'whole' && KEYED[r.section] === undefined)
+      throw new InputError(
+        'state',
+        `${this.path} holds a row of unknown section ${JSON.stringify(r.section)}: not a tradeloop sandbox state file? ${fix}`,
+      );
     try {
       return JSON.parse(r.body) as unknown;
     } catch {

@@ -99,7 +99,13 @@ export function wireExecution(e: SimExecution): Json {
 }
 
 export function wireProfile(p: Profile): Json {
-  return { id: p.id, nickname: p.nickname, type: p.type, ...(p.description !== undefined ? { description: p.description } : {}), ...(p.accountId !== undefined ? { account_id: p.accountId } : {}) };
+  return {
+    id: p.id,
+    nickname: p.nickname,
+    type: p.type,
+    ...(p.description !== undefined ? { description: p.description } : {}),
+    ...(p.accountId !== undefined ? { account_id: p.accountId } : {}),
+  };
 }
 
 export function wireBalance(b: SimBalance): Json {
@@ -109,7 +115,16 @@ export function wireBalance(b: SimBalance): Json {
 function wireStats(s: WindowStats): Json {
   const begin = isoTime(s.fromMs);
   const end = isoTime(s.toMs);
-  return { high: s.high, low: s.low, open: s.open, volume: s.volume, start_time: begin, end_time: end, volume_weighted_average_price: s.vwap, range: { begin, end } };
+  return {
+    high: s.high,
+    low: s.low,
+    open: s.open,
+    volume: s.volume,
+    start_time: begin,
+    end_time: end,
+    volume_weighted_average_price: s.vwap,
+    range: { begin, end },
+  };
 }
 
 export function wireTicker(t: TickerView): Json {
@@ -129,7 +144,16 @@ export function wirePrice(p: PriceView): Json {
 }
 
 export function wireQuote(q: SimQuote): Json {
-  return { id: q.id, market: q.market, side: q.side, price: q.price.toFixed(), base_asset: q.baseAsset, quote_asset: q.quoteAsset, created_at: isoTime(q.createdAt), expires_at: isoTime(q.expiresAt) };
+  return {
+    id: q.id,
+    market: q.market,
+    side: q.side,
+    price: q.price.toFixed(),
+    base_asset: q.baseAsset,
+    quote_asset: q.quoteAsset,
+    created_at: isoTime(q.createdAt),
+    expires_at: isoTime(q.expiresAt),
+  };
 }
 
 /** The wire QuoteExecution: both amounts always set (the one not sent is computed from the price). */

@@ -20,7 +20,18 @@ export type SimErrorKind =
 
 /** The earlier record behind an `already-exists` refusal. */
 export interface ExistingRecord {
-  readonly kind: 'profile' | 'order' | 'quote-execution' | 'transfer' | 'identity' | 'account' | 'fiat-account' | 'deposit-instructions' | 'deposit-address' | 'settlement' | 'conversion';
+  readonly kind:
+    | 'profile'
+    | 'order'
+    | 'quote-execution'
+    | 'transfer'
+    | 'identity'
+    | 'account'
+    | 'fiat-account'
+    | 'deposit-instructions'
+    | 'deposit-address'
+    | 'settlement'
+    | 'conversion';
   readonly id: string;
 }
 

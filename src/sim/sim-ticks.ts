@@ -36,7 +36,10 @@ export class SimTicks {
   private lastTick: number;
   private timer: TimerHandle | undefined;
 
-  constructor(private readonly s: TickParts, startAt: number) {
+  constructor(
+    private readonly s: TickParts,
+    startAt: number,
+  ) {
     this.lastTime = startAt;
     this.lastTick = Math.floor(startAt / s.tickMs);
   }

@@ -10,7 +10,12 @@ const T0 = Date.UTC(2025, 2, 4, 10, 0, 0);
 
 /** BTCUSD at 60000 for a minute, then 59000 (a step down the test can rely on). */
 function stepSeries(): PriceSeriesLike {
-  return { source: 'memory', length: 4, times: new Float64Array([0, 60_000, 61_000, 3_600_000]), prices: new Float64Array([60_000, 60_000, 59_000, 59_000]) };
+  return {
+    source: 'memory',
+    length: 4,
+    times: new Float64Array([0, 60_000, 61_000, 3_600_000]),
+    prices: new Float64Array([60_000, 60_000, 59_000, 59_000]),
+  };
 }
 
 function newSim(clock = new TestClock(T0)): { sim: SimPlatform; clock: TestClock } {
@@ -37,7 +42,14 @@ describe('SimPlatform', () => {
 
   it('rests a limit buy below the market and fills it as maker when the price steps down through it', () => {
     const { sim, clock } = newSim();
-    const order = sim.placeOrder({ profileId: 'default', side: 'BUY', market: 'BTCUSD', type: 'LIMIT', price: '59500', baseAmount: '0.01' });
+    const order = sim.placeOrder({
+      profileId: 'default',
+      side: 'BUY',
+      market: 'BTCUSD',
+      type: 'LIMIT',
+      price: '59500',
+      baseAmount: '0.01',
+    });
     expect(order.status).toBe('OPEN');
     expect(sim.accounts.balance('default', 'USD').trading.toFixed()).toBe('595.595');
     clock.advance(120_000);
@@ -50,7 +62,14 @@ describe('SimPlatform', () => {
 
   it('rejects a post-only order that would take and a taker limit order beyond the 15 % band', () => {
     const { sim } = newSim();
-    const postOnly = sim.placeOrder({ profileId: 'default', side: 'BUY', market: 'BTCUSD', type: 'POST_ONLY_LIMIT', price: '61000', baseAmount: '0.01' });
+    const postOnly = sim.placeOrder({
+      profileId: 'default',
+      side: 'BUY',
+      market: 'BTCUSD',
+      type: 'POST_ONLY_LIMIT',
+      price: '61000',
+      baseAmount: '0.01',
+    });
     expect(postOnly.status).toBe('REJECTED');
     const band = sim.placeOrder({ profileId: 'default', side: 'BUY', market: 'BTCUSD', type: 'LIMIT', price: '70000', baseAmount: '0.01' });
     expect(band.status).toBe('REJECTED');
@@ -59,9 +78,11 @@ describe('SimPlatform', () => {
 
   it('refuses orders above the notional cap and orders it cannot fund', () => {
     const { sim } = newSim();
-    const cap = (): unknown => sim.placeOrder({ profileId: 'default', side: 'BUY', market: 'BTCUSD', type: 'LIMIT', price: '50000', baseAmount: '31' });
+    const cap = (): unknown =>
+      sim.placeOrder({ profileId: 'default', side: 'BUY', market: 'BTCUSD', type: 'LIMIT', price: '50000', baseAmount: '31' });
     expect(cap).toThrow(expect.objectContaining({ kind: 'notional-value-too-large' }) as unknown as Error);
-    const funds = (): unknown => sim.placeOrder({ profileId: 'default', side: 'SELL', market: 'BTCUSD', type: 'LIMIT', price: '65000', baseAmount: '1' });
+    const funds = (): unknown =>
+      sim.placeOrder({ profileId: 'default', side: 'SELL', market: 'BTCUSD', type: 'LIMIT', price: '65000', baseAmount: '1' });
     expect(funds).toThrow(SimError);
   });
 

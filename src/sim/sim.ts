@@ -14,7 +14,12 @@ import { DEFAULT_RULES, OrderEntry, type TradingRules, checkRules } from './exch
 import { type DepositCommand, type InternalTransferCommand, type SimTransfer, TransferStore } from './platform/transfers.js';
 import { AccountViews, type ExecutionFilter, type OrderFilter } from './exchange/account-views.js';
 import { IdSource } from './ids.js';
-import { type QuoteExecutionCommand, type QuoteExecutionFilter, QuoteExecutionStore, type SimQuoteExecution } from './exchange/quote-executions.js';
+import {
+  type QuoteExecutionCommand,
+  type QuoteExecutionFilter,
+  QuoteExecutionStore,
+  type SimQuoteExecution,
+} from './exchange/quote-executions.js';
 import { DEFAULT_QUOTE_SETTINGS, QuoteBook, type SimQuote } from './exchange/quotes.js';
 import { type SimSnapshot, type SnapshotCache, type SnapshotParts, restoreSnapshot, takeSnapshot } from './snapshot.js';
 import { DEFAULT_TRANSFER_LIMITS, type TransferLimitView, TransferLimits } from './platform/transfer-limit-rules.js';
@@ -66,7 +71,10 @@ export class SimPlatform {
     const snap = options.restore;
     const rules: TradingRules = (this.rules = { ...DEFAULT_RULES, ...options.rules });
     checkRules(rules);
-    const fees: FeeSchedule = { makerRate: new D(options.fees?.makerRate ?? '0.0005'), takerRate: new D(options.fees?.takerRate ?? '0.001') };
+    const fees: FeeSchedule = {
+      makerRate: new D(options.fees?.makerRate ?? '0.0005'),
+      takerRate: new D(options.fees?.takerRate ?? '0.001'),
+    };
     this.clock = options.clock;
     this.seed = snap?.seed ?? options.seed ?? 42;
     // a restored world keeps the instance it was made with; an older file without one takes the given
@@ -77,22 +85,68 @@ export class SimPlatform {
     this.tickMs = snap?.tickMs ?? options.tickMs ?? 1000;
     this.startedAt = snap?.startedAt ?? this.clock.now();
     const earliestMs = this.startedAt - (options.historyDays ?? 730) * 86_400_000;
-    this.registry = new MarketRegistry({ seed: this.seed, tickMs: this.tickMs, startedAt: this.startedAt, earliestMs, ...(options.replay ? { replay: options.replay } : {}) });
+    this.registry = new MarketRegistry({
+      seed: this.seed,
+      tickMs: this.tickMs,
+      startedAt: this.startedAt,
+      earliestMs,
+      ...(options.replay ? { replay: options.replay } : {}),
+    });
     this.profiles = new ProfileStore(() => ids.next('profiles'), this.startedAt);
     this.limits = new TransferLimits(options.transferLimits ?? DEFAULT_TRANSFER_LIMITS, ids);
     const usdValue = (asset: string, amount: Dec): Dec => amount.times(this.registry.usdPrice(asset, this.ticks.lastTime));
     const customerOf = (profileId: string): string => customerIdOf(ids, ownerOf(this.profiles.get(profileId, true)));
-    this.transfers = new TransferStore({ ledger, profiles: this.profiles, ids, limits: this.limits, customerId: ids.derived('customer', 1), settleDelayMs: options.transferSettleMs ?? 1000, usdValue, customerOf });
-    this.platform = new PlatformServices({ ids, ledger, profiles: this.profiles, transfers: this.transfers, limits: this.limits, seed: this.seed, usdValue, ...(options.platform ? { settings: options.platform } : {}) });
+    this.transfers = new TransferStore({
+      ledger,
+      profiles: this.profiles,
+      ids,
+      limits: this.limits,
+      customerId: ids.derived('customer', 1),
+      settleDelayMs: options.transferSettleMs ?? 1000,
+      usdValue,
+      customerOf,
+    });
+    this.platform = new PlatformServices({
+      ids,
+      ledger,
+      profiles: this.profiles,
+      transfers: this.transfers,
+      limits: this.limits,
+      seed: this.seed,
+      usdValue,
+      ...(options.platform ? { settings: options.platform } : {}),
+    });
     this.quotes = new QuoteBook({ ...DEFAULT_QUOTE_SETTINGS, ...options.quotes }, ids, (m, at) => this.registry.model(m).priceAt(at));
     this.quoteExecs = new QuoteExecutionStore(ledger, this.profiles, this.quotes, ids);
-    this.entry = new OrderEntry({ ledger, settlement, profiles: this.profiles, market: (m) => this.market(m), newId: () => ids.next('orders'), rules });
+    this.entry = new OrderEntry({
+      ledger,
+      settlement,
+      profiles: this.profiles,
+      market: (m) => this.market(m),
+      newId: () => ids.next('orders'),
+      rules,
+    });
     this.matching = new MatchingEngine(settlement, rules);
     this.accounts = new AccountViews(ledger, settlement, this.entry, this.profiles);
     const startAt = snap === undefined ? this.startedAt : Math.max(snap.savedAt, this.clock.now());
-    this.ticks = new SimTicks({ clock: this.clock, tickMs: this.tickMs, registry: this.registry, entry: this.entry, matching: this.matching, settlement, quoteExecs: this.quoteExecs, transfers: this.transfers, platform: this.platform }, startAt);
+    this.ticks = new SimTicks(
+      {
+        clock: this.clock,
+        tickMs: this.tickMs,
+        registry: this.registry,
+        entry: this.entry,
+        matching: this.matching,
+        settlement,
+        quoteExecs: this.quoteExecs,
+        transfers: this.transfers,
+        platform: this.platform,
+      },
+      startAt,
+    );
     if (snap !== undefined) restoreSnapshot(this.parts(), snap);
-    else for (const [asset, value] of Object.entries(options.funding ?? {})) this.deposit({ profileId: this.profiles.defaultId, asset, amount: value, cryptoNetwork: networkFor(asset) });
+    else
+      for (const [asset, value] of Object.entries(options.funding ?? {}))
+        this.deposit({ profileId: this.profiles.defaultId, asset, amount: value, cryptoNetwork: networkFor(asset) });
   }
 
   /** Starts ticking on the clock's timers (real time, accelerated, or a TestClock's advance). */
@@ -122,7 +176,10 @@ export class SimPlatform {
    */
   placeOrder(cmd: PlaceOrderCommand): OrderRecord {
     const now = this.now();
-    this.platform.gate.check(typeof cmd.profileId === 'string' ? cmd.profileId : '', { identityId: cmd.identityId, accountId: cmd.identityAccountId });
+    this.platform.gate.check(typeof cmd.profileId === 'string' ? cmd.profileId : '', {
+      identityId: cmd.identityId,
+      accountId: cmd.identityAccountId,
+    });
     const order = this.entry.accept(cmd, now);
     if (this.rules.submitDelayMs > 0) {
       this.entry.hold(order);
@@ -149,7 +206,11 @@ export class SimPlatform {
     if (address !== undefined) {
       // without crypto_network, the deposit arrives on the address's own network
       const parsed = this.transfers.parseDeposit(given === undefined ? { ...cmd, cryptoNetwork: address.cryptoNetwork } : cmd);
-      if (address.profileId !== profile.id) throw new InputError('crypto_address', `deposit address ${address.address} belongs to profile ${address.profileId}, not ${profile.id}`);
+      if (address.profileId !== profile.id)
+        throw new InputError(
+          'crypto_address',
+          `deposit address ${address.address} belongs to profile ${address.profileId}, not ${profile.id}`,
+        );
       const t = this.platform.crypto.depositTo(address, parsed.asset, parsed.amount, parsed.network, now);
       return { activityId: t.activityId, transferId: t.id };
     }
@@ -160,7 +221,8 @@ export class SimPlatform {
   /** Moves funds between two profiles; returns the DEBIT leg (PENDING until `transferSettleMs` later). */
   internalTransfer(cmd: InternalTransferCommand): SimTransfer {
     const now = this.now();
-    if (typeof cmd.fromProfileId === 'string' && cmd.fromProfileId !== '') this.platform.gate.check(cmd.fromProfileId, { identityId: cmd.fromIdentityId, accountId: cmd.fromAccountId });
+    if (typeof cmd.fromProfileId === 'string' && cmd.fromProfileId !== '')
+      this.platform.gate.check(cmd.fromProfileId, { identityId: cmd.fromIdentityId, accountId: cmd.fromAccountId });
     const debit = this.transfers.internal(cmd, now);
     this.transfers.completeDue(now);
     return debit;
@@ -223,7 +285,17 @@ export class SimPlatform {
   /** The whole state as plain JSON, restorable with `new SimPlatform({ ..., restore })`; `cache` keeps final records encoded once. */
   snapshot(cache?: SnapshotCache): SimSnapshot {
     const savedAt = this.now();
-    return takeSnapshot(this.parts(), { seed: this.seed, tickMs: this.tickMs, startedAt: this.startedAt, savedAt, ...(this.instanceId !== undefined && { instanceId: this.instanceId }) }, cache);
+    return takeSnapshot(
+      this.parts(),
+      {
+        seed: this.seed,
+        tickMs: this.tickMs,
+        startedAt: this.startedAt,
+        savedAt,
+        ...(this.instanceId !== undefined && { instanceId: this.instanceId }),
+      },
+      cache,
+    );
   }
 
   /** Deactivates a profile (zero balances needed; never the default one). */
@@ -304,6 +376,19 @@ export class SimPlatform {
 
   private parts(): SnapshotParts {
     const { ids, profiles, ledger, entry, settlement, transfers, quotes, limits } = this;
-    return { ids, profiles, ledger, entry, settlement, transfers, quotes, quoteExecutions: this.quoteExecs, limits, platform: this.platform, markets: this.registry.markets, market: (m) => this.market(m) };
+    return {
+      ids,
+      profiles,
+      ledger,
+      entry,
+      settlement,
+      transfers,
+      quotes,
+      quoteExecutions: this.quoteExecs,
+      limits,
+      platform: this.platform,
+      markets: this.registry.markets,
+      market: (m) => this.market(m),
+    };
   }
 }

@@ -75,7 +75,11 @@ const QUOTE_EXECUTION_DECIMALS = ['price', 'baseAmount', 'quoteAmount'];
 export type SnapshotCache = WeakMap<object, Json>;
 
 /** Captures the stores' state (final records from `cache` when given). */
-export function takeSnapshot(p: SnapshotParts, meta: Pick<SimSnapshot, 'seed' | 'instanceId' | 'tickMs' | 'startedAt' | 'savedAt'>, cache?: SnapshotCache): SimSnapshot {
+export function takeSnapshot(
+  p: SnapshotParts,
+  meta: Pick<SimSnapshot, 'seed' | 'instanceId' | 'tickMs' | 'startedAt' | 'savedAt'>,
+  cache?: SnapshotCache,
+): SimSnapshot {
   const tapes: Record<string, ReturnType<MarketState['savedTape']>> = {};
   for (const [name, m] of p.markets) {
     const tape = m.savedTape();
@@ -130,16 +134,23 @@ export function parseSnapshot(text: string, source: string): SimSnapshot {
   }
   const s = value as Partial<SimSnapshot> | null;
   if (s === null || typeof s !== 'object') throw new InputError('state', `${source} does not hold a sandbox snapshot object`);
-  if (s.version !== SNAPSHOT_VERSION) throw new InputError('state', `${source} is snapshot version ${JSON.stringify(s.version)}; this sandbox reads version ${SNAPSHOT_VERSION}`);
+  if (s.version !== SNAPSHOT_VERSION)
+    throw new InputError(
+      'state',
+      `${source} is snapshot version ${JSON.stringify(s.version)}; this sandbox reads version ${SNAPSHOT_VERSION}`,
+    );
   for (const key of ['seed', 'tickMs', 'startedAt', 'savedAt'] as const) {
     if (typeof s[key] !== 'number') throw new InputError('state', `${source}: field ${key} must be a number`);
   }
   for (const key of ['balances', 'orders', 'executions', 'transfers', 'quotes', 'quoteExecutions', 'limitUsage'] as const) {
     if (!Array.isArray(s[key])) throw new InputError('state', `${source}: field ${key} must be an array`);
   }
-  if (s.profiles === undefined || !Array.isArray(s.profiles.items) || typeof s.profiles.defaultId !== 'string') throw new InputError('state', `${source}: field profiles is malformed`);
-  if (s.instanceId !== undefined && (typeof s.instanceId !== 'string' || s.instanceId === '')) throw new InputError('state', `${source}: field instanceId must be a non-empty string when present`);
-  if (s.ids === undefined || typeof s.ids !== 'object' || s.tapes === undefined || typeof s.tapes !== 'object') throw new InputError('state', `${source}: fields ids and tapes must be objects`);
+  if (s.profiles === undefined || !Array.isArray(s.profiles.items) || typeof s.profiles.defaultId !== 'string')
+    throw new InputError('state', `${source}: field profiles is malformed`);
+  if (s.instanceId !== undefined && (typeof s.instanceId !== 'string' || s.instanceId === ''))
+    throw new InputError('state', `${source}: field instanceId must be a non-empty string when present`);
+  if (s.ids === undefined || typeof s.ids !== 'object' || s.tapes === undefined || typeof s.tapes !== 'object')
+    throw new InputError('state', `${source}: fields ids and tapes must be objects`);
   return s as SimSnapshot;
 }
 

@@ -10,7 +10,14 @@ describe('MarketStore', () => {
   it('builds best bid/ask, mid and spread from a book with observation times', () => {
     const clock = new TestClock(1_000);
     const store = new MarketStore(clock);
-    store.apply({ kind: 'book', market: 'BTCUSD', at: 1_000, serverAt: 5_000, bids: [{ price: 100, amount: 1 }], asks: [{ price: 102, amount: 2 }] });
+    store.apply({
+      kind: 'book',
+      market: 'BTCUSD',
+      at: 1_000,
+      serverAt: 5_000,
+      bids: [{ price: 100, amount: 1 }],
+      asks: [{ price: 102, amount: 2 }],
+    });
     const s = store.snapshot('BTCUSD');
     expect(s.bestBid?.value.price).toBe(100);
     expect(s.bestAsk?.at).toBe(1_000);

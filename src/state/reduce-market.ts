@@ -8,8 +8,15 @@ export function reduceMarket(s: MarketSnapshot, e: MarketEvent): MarketSnapshot 
     case 'price':
       // the per-point path of a backtest: every field named, so all price snapshots share one shape
       return {
-        market: s.market, bestBid: s.bestBid, bestAsk: s.bestAsk, lastTrade: s.lastTrade, book: s.book,
-        price: observed(e.price, e.at, e.serverAt), ticker: s.ticker, quotes: s.quotes, updatedAt,
+        market: s.market,
+        bestBid: s.bestBid,
+        bestAsk: s.bestAsk,
+        lastTrade: s.lastTrade,
+        book: s.book,
+        price: observed(e.price, e.at, e.serverAt),
+        ticker: s.ticker,
+        quotes: s.quotes,
+        updatedAt,
       };
     case 'ticker': {
       const next: { -readonly [K in keyof MarketSnapshot]: MarketSnapshot[K] } = { ...s, updatedAt };
@@ -20,7 +27,11 @@ export function reduceMarket(s: MarketSnapshot, e: MarketEvent): MarketSnapshot 
       return next;
     }
     case 'book': {
-      const next: { -readonly [K in keyof MarketSnapshot]: MarketSnapshot[K] } = { ...s, updatedAt, book: observed({ bids: e.bids, asks: e.asks }, e.at, e.serverAt) };
+      const next: { -readonly [K in keyof MarketSnapshot]: MarketSnapshot[K] } = {
+        ...s,
+        updatedAt,
+        book: observed({ bids: e.bids, asks: e.asks }, e.at, e.serverAt),
+      };
       const bid = e.bids[0];
       const ask = e.asks[0];
       if (bid) next.bestBid = observed(bid, e.at, e.serverAt);

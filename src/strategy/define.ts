@@ -4,7 +4,11 @@ import type { MarketSnapshot, OpenOrderView, PriceHistory } from '../state/index
 import { parseTimeframe, type Bar, type BarNeed, type BarSeries } from '../bars/index.js';
 
 /** An intent as a strategy writes it: the engine stamps `intentId` (the future ref_id) and `strategy`. */
-export type IntentDraft = Intent extends infer I ? (I extends Intent ? Omit<I, 'intentId' | 'strategy'> & { readonly intentId?: string } : never) : never;
+export type IntentDraft = Intent extends infer I
+  ? I extends Intent
+    ? Omit<I, 'intentId' | 'strategy'> & { readonly intentId?: string }
+    : never
+  : never;
 
 /** Read-only views a strategy gets; nothing in it can change the engine. */
 export interface StrategyContext {
@@ -139,11 +143,15 @@ export function defineStrategy<P extends z.ZodObject>(definition: StrategyDefini
   const problems: string[] = [];
   if (typeof definition.name !== 'string' || !NAME.test(definition.name)) problems.push('name: a kebab-case string such as "sma-cross"');
   if (typeof definition.description !== 'string' || definition.description.trim() === '') problems.push('description: a non-empty string');
-  if (typeof definition.params?.safeParse !== 'function') problems.push('params: a zod object schema, e.g. z.object({ fast: z.number().default(10) })');
-  if (!Array.isArray(definition.markets) && typeof definition.markets !== 'function') problems.push('markets: an array of market symbols or a function of params');
+  if (typeof definition.params?.safeParse !== 'function')
+    problems.push('params: a zod object schema, e.g. z.object({ fast: z.number().default(10) })');
+  if (!Array.isArray(definition.markets) && typeof definition.markets !== 'function')
+    problems.push('markets: an array of market symbols or a function of params');
   if (typeof definition.create !== 'function') problems.push('create: a function (params) => handlers');
-  if (definition.warmUp !== undefined && typeof definition.warmUp !== 'function') problems.push('warmUp: a function (params) => number of price points, or leave it out');
-  if (definition.bars !== undefined && !Array.isArray(definition.bars) && typeof definition.bars !== 'function') problems.push('bars: an array of { market, timeframe } or a function of params, or leave it out');
+  if (definition.warmUp !== undefined && typeof definition.warmUp !== 'function')
+    problems.push('warmUp: a function (params) => number of price points, or leave it out');
+  if (definition.bars !== undefined && !Array.isArray(definition.bars) && typeof definition.bars !== 'function')
+    problems.push('bars: an array of { market, timeframe } or a function of params, or leave it out');
   if (Array.isArray(definition.bars)) problems.push(...barProblems(definition.bars));
   if (problems.length) throw new TypeError(`invalid strategy definition ${JSON.stringify(definition.name)}: ${problems.join('; ')}`);
   return Object.freeze(definition);

@@ -40,7 +40,11 @@ export async function loadStrategy(spec: string, options: LoadOptions = {}): Pro
   } catch (e) {
     if (e instanceof InputError) throw e;
     const builtins = await listBuiltinStrategies(dir);
-    throw new InputError('strategy', `no built-in strategy, file or installed package named ${JSON.stringify(spec)} (built-ins: ${builtins.join(', ') || 'none'})`, { cause: e });
+    throw new InputError(
+      'strategy',
+      `no built-in strategy, file or installed package named ${JSON.stringify(spec)} (built-ins: ${builtins.join(', ') || 'none'})`,
+      { cause: e },
+    );
   }
 }
 
@@ -74,7 +78,11 @@ async function importDefinition(specifier: string, label: string): Promise<Strat
     throw new InputError('strategy', `${label} has no default export: end the file with \`export default defineStrategy({ ... })\``);
   }
   const missing = (['name', 'description', 'params', 'markets', 'create'] as const).filter((k) => def[k] === undefined);
-  if (missing.length) throw new InputError('strategy', `${label}: the default export lacks ${missing.join(', ')}: build it with defineStrategy({ name, description, params, markets, create })`);
+  if (missing.length)
+    throw new InputError(
+      'strategy',
+      `${label}: the default export lacks ${missing.join(', ')}: build it with defineStrategy({ name, description, params, markets, create })`,
+    );
   return def as StrategyDefinition;
 }
 

@@ -14,7 +14,8 @@ export function parseParamString(text: string, field = '--params'): Record<strin
   if (text.trim() === '') return out;
   for (const part of text.split(',')) {
     const eq = part.indexOf('=');
-    if (eq <= 0) throw new InputError(field, `expected key=value pairs separated by commas, got ${JSON.stringify(part)} (e.g. fast=10,slow=30)`);
+    if (eq <= 0)
+      throw new InputError(field, `expected key=value pairs separated by commas, got ${JSON.stringify(part)} (e.g. fast=10,slow=30)`);
     const key = part.slice(0, eq).trim();
     const raw = part.slice(eq + 1).trim();
     // kept as the key's own (a plain assignment of __proto__ would drop it): resolveParams refuses it
@@ -30,7 +31,10 @@ export function parseParamString(text: string, field = '--params'): Record<strin
  * written, under the config's rule for money: a plain decimal of up to 15 significant digits
  * (`base_amount: 0.001` gives "0.001"); anything else is a problem naming the key and the fix.
  */
-export function decimalsAsWritten(definition: StrategyDefinition, raw: Record<string, unknown>): { readonly params: Record<string, unknown>; readonly problems: ReadonlyArray<{ readonly key: string; readonly message: string }> } {
+export function decimalsAsWritten(
+  definition: StrategyDefinition,
+  raw: Record<string, unknown>,
+): { readonly params: Record<string, unknown>; readonly problems: ReadonlyArray<{ readonly key: string; readonly message: string }> } {
   const written = writtenNumbersOf(raw);
   if (written === undefined) return { params: raw, problems: [] };
   const shape = definition.params.shape as Record<string, z.ZodType>;
@@ -65,17 +69,28 @@ function takesText(field: z.ZodType, text: string): boolean {
  * Validates params for a strategy against its schema, applying defaults. Every problem is reported
  * at once, naming the strategy, the field and what it accepts.
  */
-export function resolveParams<P extends z.ZodObject>(definition: StrategyDefinition<P>, raw: Record<string, unknown> = {}, source = 'params'): z.infer<P> {
+export function resolveParams<P extends z.ZodObject>(
+  definition: StrategyDefinition<P>,
+  raw: Record<string, unknown> = {},
+  source = 'params',
+): z.infer<P> {
   const known = Object.keys(definition.params.shape);
   const unknown = Object.keys(raw).filter((k) => !known.includes(k));
   const asWritten = decimalsAsWritten(definition, raw);
   const result = definition.params.safeParse(asWritten.params);
-  const problems = unknown.map((k) => (FORBIDDEN_KEYS.has(k) ? `${k}: ${forbiddenKeyMessage(k)}` : `${k}: unknown parameter of ${definition.name} (known: ${known.join(', ') || 'none'})`));
+  const problems = unknown.map((k) =>
+    FORBIDDEN_KEYS.has(k)
+      ? `${k}: ${forbiddenKeyMessage(k)}`
+      : `${k}: unknown parameter of ${definition.name} (known: ${known.join(', ') || 'none'})`,
+  );
   // below the top level too (a param that takes a section)
-  for (const path of forbiddenKeyPaths(raw).filter((p) => p.length > 1)) problems.push(`${path.join('.')}: ${forbiddenKeyMessage(String(path[path.length - 1]))}`);
+  for (const path of forbiddenKeyPaths(raw).filter((p) => p.length > 1))
+    problems.push(`${path.join('.')}: ${forbiddenKeyMessage(String(path[path.length - 1]))}`);
   problems.push(...asWritten.problems.map((p) => `${p.key}: ${p.message}`));
   if (!result.success) {
-    for (const issue of result.error.issues) if (!asWritten.problems.some((p) => p.key === issue.path[0])) problems.push(`${issue.path.join('.') || '(params)'}: ${issue.message}`);
+    for (const issue of result.error.issues)
+      if (!asWritten.problems.some((p) => p.key === issue.path[0]))
+        problems.push(`${issue.path.join('.') || '(params)'}: ${issue.message}`);
   }
   if (problems.length) throw new InputError(`${source} of strategy ${definition.name}`, problems.join('; '));
   return result.data as z.infer<P>;

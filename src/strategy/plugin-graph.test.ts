@@ -20,11 +20,11 @@ describe('scanImports', () => {
     const src = [
       "import { a } from './a.js';",
       "import './side.js';",
-      "export * from \"./re.js\";",
+      'export * from "./re.js";',
       "export { b } from './b';",
       "const lazy = await import(\n  './lazy.js'\n);",
       "const c = require('./c.cjs');",
-      'const t = `${await import(\'./in-template.js\')}`;',
+      "const t = `${await import('./in-template.js')}`;",
     ].join('\n');
     expect(scanImports(src).specifiers).toEqual(['./a.js', './side.js', './re.js', './b', './lazy.js', './c.cjs', './in-template.js']);
   });
@@ -33,17 +33,20 @@ describe('scanImports', () => {
     const src = [
       "// import './line-comment.js'",
       "/* import './block-comment.js' */",
-      "const s = 'import \"./in-string.js\"';",
+      'const s = \'import "./in-string.js"\';',
       "const r = /'/g;",
-      "const q = /[/]\"/;",
-      "const x = a / b / c;",
+      'const q = /[/]"/;',
+      'const x = a / b / c;',
       "import { after } from './after.js';",
     ].join('\n');
     expect(scanImports(src).specifiers).toEqual(['./after.js']);
   });
 
   it('reports a dynamic load by a computed name (its files cannot be known before it runs)', () => {
-    expect(scanImports('const m = await import(name);\nconst n = require(`./${x}.js`);\nobj.import(y);').computed).toEqual(['import(...)', 'require(...)']);
+    expect(scanImports('const m = await import(name);\nconst n = require(`./${x}.js`);\nobj.import(y);').computed).toEqual([
+      'import(...)',
+      'require(...)',
+    ]);
   });
 });
 
@@ -55,7 +58,7 @@ describe('pluginGraph', () => {
       // both exist: the loader loads a.ts for a TypeScript parent
       'a.ts': 'export const a = 1;\n',
       'a.js': 'export const a = 2;\n',
-      'util/index.ts': "export const u = 1;\n",
+      'util/index.ts': 'export const u = 1;\n',
     });
     const g = pluginGraph(join(root, 'plugin.ts'));
     expect([...g.files.keys()]).toEqual([join(root, 'plugin.ts'), join(root, 'a.ts'), join(root, 'util/index.ts')]);
@@ -72,7 +75,8 @@ describe('pluginGraph', () => {
   it('leaves packages, node: built-ins and tradeloop out, and follows a cycle once', () => {
     const root = join(dir, 'cycle');
     files(root, {
-      'plugin.ts': "import { z } from 'tradeloop';\nimport { readFileSync } from 'node:fs';\nimport 'left-pad';\nimport { b } from './b.js';\nexport default b;\n",
+      'plugin.ts':
+        "import { z } from 'tradeloop';\nimport { readFileSync } from 'node:fs';\nimport 'left-pad';\nimport { b } from './b.js';\nexport default b;\n",
       'b.ts': "import './plugin.js';\nexport const b = 1;\n",
     });
     expect([...pluginGraph(join(root, 'plugin.ts')).files.keys()]).toEqual([join(root, 'plugin.ts'), join(root, 'b.ts')]);

@@ -69,7 +69,22 @@ interface Token {
   readonly text: string;
 }
 
-const REGEX_AFTER_WORDS = new Set(['return', 'typeof', 'case', 'do', 'else', 'in', 'of', 'new', 'delete', 'void', 'throw', 'instanceof', 'yield', 'await']);
+const REGEX_AFTER_WORDS = new Set([
+  'return',
+  'typeof',
+  'case',
+  'do',
+  'else',
+  'in',
+  'of',
+  'new',
+  'delete',
+  'void',
+  'throw',
+  'instanceof',
+  'yield',
+  'await',
+]);
 
 /** Enough of a JavaScript/TypeScript tokenizer to tell code from comments, strings and regexes. */
 function tokenize(src: string): Token[] {
@@ -223,14 +238,21 @@ function loaderResolve(spec: string, parentFile: string): string | undefined | n
   }
   if (!loaderResolves) return null;
   try {
-    const answer = import.meta.resolve(RESOLVE_REQUEST + encodeURIComponent(JSON.stringify({ specifier: spec, parentURL: pathToFileURL(parentFile).href })));
+    const answer = import.meta.resolve(
+      RESOLVE_REQUEST + encodeURIComponent(JSON.stringify({ specifier: spec, parentURL: pathToFileURL(parentFile).href })),
+    );
     return answer.startsWith(RESOLVED) ? decodeURIComponent(answer.slice(RESOLVED.length)) : undefined;
   } catch {
     return undefined;
   }
 }
 
-const JS_TO_TS: Readonly<Record<string, readonly string[]>> = { '.js': ['.ts', '.tsx'], '.jsx': ['.tsx', '.ts'], '.mjs': ['.mts'], '.cjs': ['.cts'] };
+const JS_TO_TS: Readonly<Record<string, readonly string[]>> = {
+  '.js': ['.ts', '.tsx'],
+  '.jsx': ['.tsx', '.ts'],
+  '.mjs': ['.mts'],
+  '.cjs': ['.cts'],
+};
 const TRY_EXTENSIONS = ['.ts', '.tsx', '.js', '.jsx', '.mts', '.mjs', '.cts', '.cjs'];
 
 /** The loader's rules for a relative, absolute or file: specifier (tsx over node): bare ones are packages. */

@@ -61,14 +61,22 @@ export function fingerprintGraph(graph: PluginGraph, spec: string, builtin: bool
   const root = dirname(plugin!);
   const files: Record<string, string> = {};
   for (const [f, h] of graph.files) files[relative(root, f).split('\\').join('/')] = h;
-  const hash = sha256(Object.entries(files).map(([k, v]) => `${k} ${v}`).join('\n'));
+  const hash = sha256(
+    Object.entries(files)
+      .map(([k, v]) => `${k} ${v}`)
+      .join('\n'),
+  );
   return { spec, builtin, files, hash };
 }
 
 /** The fingerprint of the strategy the controller runs; an unknown one is refused naming the spec. */
 export function fingerprintStrategy(spec: string, cwd = process.cwd()): PluginFingerprint {
   const found = strategyFile(spec, cwd);
-  if (found === undefined) throw new InputError('--strategy', `${JSON.stringify(spec)} is neither a plugin file nor a built-in strategy: --queue sends only built-ins and plugin files, which every worker must have too`);
+  if (found === undefined)
+    throw new InputError(
+      '--strategy',
+      `${JSON.stringify(spec)} is neither a plugin file nor a built-in strategy: --queue sends only built-ins and plugin files, which every worker must have too`,
+    );
   return fingerprintFile(found.builtin ? builtinSource(found.file) : found.file, spec, found.builtin);
 }
 
@@ -90,10 +98,18 @@ export function queueFingerprint(spec: string, cwd = process.cwd()): PluginFinge
   const found = strategyFile(spec, cwd);
   if (found === undefined) return fingerprintStrategy(spec, cwd);
   const graph = pluginGraph(found.file);
-  if (graph.computed.length > 0) throw new InputError('--strategy', `${spec} loads code by a computed name (${graph.computed.join(', ')}): a worker checks a plugin's files before running it, so --queue needs every import written as a literal path`);
+  if (graph.computed.length > 0)
+    throw new InputError(
+      '--strategy',
+      `${spec} loads code by a computed name (${graph.computed.join(', ')}): a worker checks a plugin's files before running it, so --queue needs every import written as a literal path`,
+    );
   const f = fingerprintGraph(graph, found.builtin ? spec : basename(found.file), found.builtin);
   const outside = Object.keys(f.files).filter((k) => k.startsWith('../'));
-  if (outside.length > 0) throw new InputError('--strategy', `${spec} imports ${outside.join(', ')}, outside its folder: a worker loads only files inside its strategies folder, so move them in beside the plugin`);
+  if (outside.length > 0)
+    throw new InputError(
+      '--strategy',
+      `${spec} imports ${outside.join(', ')}, outside its folder: a worker loads only files inside its strategies folder, so move them in beside the plugin`,
+    );
   return f;
 }
 

@@ -52,18 +52,23 @@ export function checkPositionOptions(market: MarketSymbol, o: PositionOptions): 
     throw new RangeError(`${where}: ${name} ${JSON.stringify(value)} is not valid: give ${want}`);
   };
   const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-  if (!finite(o?.sizePct) || o.sizePct <= 0 || o.sizePct > 100) bad('sizePct', o?.sizePct, 'a percent of the quote balance, more than 0 and at most 100');
+  if (!finite(o?.sizePct) || o.sizePct <= 0 || o.sizePct > 100)
+    bad('sizePct', o?.sizePct, 'a percent of the quote balance, more than 0 and at most 100');
   for (const name of ['stopLossPct', 'trailingStopPct'] as const) {
     const v = o[name];
-    if (v !== undefined && (!finite(v) || v <= 0 || v >= 100)) bad(name, v, 'a percent below the price, more than 0 and less than 100 (e.g. 2 for 2 %), or leave it out');
+    if (v !== undefined && (!finite(v) || v <= 0 || v >= 100))
+      bad(name, v, 'a percent below the price, more than 0 and less than 100 (e.g. 2 for 2 %), or leave it out');
   }
-  if (o.takeProfitPct !== undefined && (!finite(o.takeProfitPct) || o.takeProfitPct <= 0)) bad('takeProfitPct', o.takeProfitPct, 'a percent above the entry price, more than 0 (e.g. 5 for 5 %), or leave it out');
+  if (o.takeProfitPct !== undefined && (!finite(o.takeProfitPct) || o.takeProfitPct <= 0))
+    bad('takeProfitPct', o.takeProfitPct, 'a percent above the entry price, more than 0 (e.g. 5 for 5 %), or leave it out');
   for (const name of ['stopLossPrice', 'takeProfitPrice'] as const) {
     const v = o[name];
     if (v !== undefined && (!finite(v) || v <= 0)) bad(name, v, 'a price above 0, or leave it out');
   }
-  if (o.stopLossPct !== undefined && o.stopLossPrice !== undefined) throw new RangeError(`${where}: give stopLossPct or stopLossPrice, not both`);
-  if (o.takeProfitPct !== undefined && o.takeProfitPrice !== undefined) throw new RangeError(`${where}: give takeProfitPct or takeProfitPrice, not both`);
+  if (o.stopLossPct !== undefined && o.stopLossPrice !== undefined)
+    throw new RangeError(`${where}: give stopLossPct or stopLossPrice, not both`);
+  if (o.takeProfitPct !== undefined && o.takeProfitPrice !== undefined)
+    throw new RangeError(`${where}: give takeProfitPct or takeProfitPrice, not both`);
 }
 
 /**
@@ -72,8 +77,12 @@ export function checkPositionOptions(market: MarketSymbol, o: PositionOptions): 
  * 100 is 110, not 110.00000000000001) and a price exactly at it triggers.
  */
 export function entryLevels(o: PositionOptions, entry: Dec | undefined): ExitLevels {
-  const stopLoss = o.stopLossPrice ?? (o.stopLossPct !== undefined && entry !== undefined ? entry.times(new D(100).minus(o.stopLossPct)).div(100).toNumber() : undefined);
-  const takeProfit = o.takeProfitPrice ?? (o.takeProfitPct !== undefined && entry !== undefined ? entry.times(new D(100).plus(o.takeProfitPct)).div(100).toNumber() : undefined);
+  const stopLoss =
+    o.stopLossPrice ??
+    (o.stopLossPct !== undefined && entry !== undefined ? entry.times(new D(100).minus(o.stopLossPct)).div(100).toNumber() : undefined);
+  const takeProfit =
+    o.takeProfitPrice ??
+    (o.takeProfitPct !== undefined && entry !== undefined ? entry.times(new D(100).plus(o.takeProfitPct)).div(100).toNumber() : undefined);
   return { ...(stopLoss !== undefined && { stopLoss }), ...(takeProfit !== undefined && { takeProfit }) };
 }
 
@@ -89,7 +98,11 @@ export function trailingLevel(high: number, pct: number): number {
  * The rule `price` triggers, if any. When a price falls through both stops at once, the higher level
  * (the one the price crossed first) is named.
  */
-export function triggered(levels: ExitLevels, trailingStop: number | undefined, price: number): { kind: ExitKind; level: number } | undefined {
+export function triggered(
+  levels: ExitLevels,
+  trailingStop: number | undefined,
+  price: number,
+): { kind: ExitKind; level: number } | undefined {
   const { stopLoss, takeProfit } = levels;
   const lossHit = stopLoss !== undefined && price <= stopLoss;
   const trailHit = trailingStop !== undefined && price <= trailingStop;
@@ -121,7 +134,12 @@ export function exitReason(kind: ExitKind, level: number, price: number | undefi
   return { kind, level, price, at, text: describeExit(kind, level, decimals) };
 }
 
-const WORDS: Record<ExitKind, string> = { 'stop-loss': 'stop-loss', 'take-profit': 'take-profit', 'trailing-stop': 'trailing stop', signal: 'exit signal' };
+const WORDS: Record<ExitKind, string> = {
+  'stop-loss': 'stop-loss',
+  'take-profit': 'take-profit',
+  'trailing-stop': 'trailing stop',
+  signal: 'exit signal',
+};
 
 /** "stop-loss at 58,800.00": the rule and the level, at `decimals` places with thousands separators. */
 export function describeExit(kind: ExitKind, level: number, decimals: number): string {

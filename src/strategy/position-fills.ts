@@ -113,7 +113,9 @@ export class FillTally {
   private finerBy(text: string, scale: number, field: string): number {
     const decimals = decimalsOf(text);
     if (decimals === undefined || decimals > MAX_DECIMALS || unitsOf(text, decimals) === undefined) {
-      throw new RangeError(`Position(${JSON.stringify(this.market)}): a report's ${field} ${JSON.stringify(text)} is not a decimal of at most ${MAX_DECIMALS} places`);
+      throw new RangeError(
+        `Position(${JSON.stringify(this.market)}): a report's ${field} ${JSON.stringify(text)} is not a decimal of at most ${MAX_DECIMALS} places`,
+      );
     }
     return decimals - scale;
   }

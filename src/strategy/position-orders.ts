@@ -56,7 +56,8 @@ export class OwnOrders {
     if (!o || o.done) return false;
     this.learnRef(o, ctx);
     if (o.refId !== undefined) return o.refId === r.refId;
-    if (r.kind === 'quote-executed' || r.kind === 'transferred' || (r.kind === 'filled' && (r.market !== this.market || r.side !== o.side))) return false;
+    if (r.kind === 'quote-executed' || r.kind === 'transferred' || (r.kind === 'filled' && (r.market !== this.market || r.side !== o.side)))
+      return false;
     this.own(o, r.refId);
     return true;
   }

@@ -7,7 +7,13 @@ import { Position, type PositionOptions } from './position.js';
 import { StrategyTestKit } from './testkit.js';
 
 const M = 'BTCUSD';
-const idle = defineStrategy({ name: 'idle', description: 'gives the kit a context', params: z.object({}), markets: [M], create: () => ({}) });
+const idle = defineStrategy({
+  name: 'idle',
+  description: 'gives the kit a context',
+  params: z.object({}),
+  markets: [M],
+  create: () => ({}),
+});
 
 /** A position on a test kit's context, with helpers to feed it prices and reports. */
 function rig(options: PositionOptions, balances: Record<string, string> = { USD: '10000' }) {
@@ -21,8 +27,27 @@ function rig(options: PositionOptions, balances: Record<string, string> = { USD:
     return p.onEvent(event, kit.ctx);
   };
   const report = (r: ExecReport) => p.onReport(r, kit.ctx);
-  const fill = (refId: string, side: 'BUY' | 'SELL', amount: string, at: string, extra: Partial<Extract<ExecReport, { kind: 'filled' }>> = {}): boolean =>
-    report({ kind: 'filled', refId, orderId: `o-${refId}`, fillId: `f-${++seq}`, market: M, side, amount, price: at, commission: '0', commissionAsset: 'USD', at: kit.clock.now(), ...extra });
+  const fill = (
+    refId: string,
+    side: 'BUY' | 'SELL',
+    amount: string,
+    at: string,
+    extra: Partial<Extract<ExecReport, { kind: 'filled' }>> = {},
+  ): boolean =>
+    report({
+      kind: 'filled',
+      refId,
+      orderId: `o-${refId}`,
+      fillId: `f-${++seq}`,
+      market: M,
+      side,
+      amount,
+      price: at,
+      commission: '0',
+      commissionAsset: 'USD',
+      at: kit.clock.now(),
+      ...extra,
+    });
   /** Enters at `at` for `amount` BTC in one fill that completes the order. */
   const entered = (at: number, amount = '0.1') => {
     price(at);
@@ -70,7 +95,14 @@ describe('Position: entering and exiting', () => {
     const { kit, p, fill, price, entered } = rig({ sizePct: 100 });
     entered(60_000, '0.123456789');
     price(60_500);
-    expect(p.exitAll(kit.ctx)).toEqual({ kind: 'place-order', market: M, side: 'SELL', type: 'MARKET', baseAmount: '0.12345678', exitReason: 'signal' });
+    expect(p.exitAll(kit.ctx)).toEqual({
+      kind: 'place-order',
+      market: M,
+      side: 'SELL',
+      type: 'MARKET',
+      baseAmount: '0.12345678',
+      exitReason: 'signal',
+    });
     expect(p.exitReason).toMatchObject({ kind: 'signal', text: 'exit signal at 60,500.00' });
     fill('x-1', 'SELL', '0.12345678', '60400', { orderDone: true });
     expect([p.state, p.amount.toFixed()]).toEqual(['flat', '0.000000009']);
@@ -103,7 +135,14 @@ describe('Position: exit rules', () => {
     entered(60_000);
     expect(p.levels).toEqual({ stopLoss: 58_800 });
     expect(price(58_801)).toBeUndefined();
-    expect(price(58_800)).toEqual({ kind: 'place-order', market: M, side: 'SELL', type: 'MARKET', baseAmount: '0.1', exitReason: 'stop-loss' });
+    expect(price(58_800)).toEqual({
+      kind: 'place-order',
+      market: M,
+      side: 'SELL',
+      type: 'MARKET',
+      baseAmount: '0.1',
+      exitReason: 'stop-loss',
+    });
     expect(p.exitReason).toEqual({ kind: 'stop-loss', level: 58_800, price: 58_800, at: kit.clock.now(), text: 'stop-loss at 58,800.00' });
     expect(p.state).toBe('exiting');
     expect(price(50_000)).toBeUndefined(); // in flight: not twice
@@ -193,8 +232,12 @@ describe('Position: exit rules', () => {
     const { kit, p, entered } = rig({ sizePct: 100, stopLossPct: 2 });
     entered(100);
     const at = kit.clock.now();
-    expect(p.onEvent({ kind: 'book', market: M, at, bids: [{ price: 99, amount: 1 }], asks: [{ price: 97, amount: 1 }] }, kit.ctx)).toBeUndefined();
-    expect(p.onEvent({ kind: 'ticker', market: M, at, bid: { price: 97.5, amount: 1 }, last: { price: 99, amount: 1 } }, kit.ctx)).toBeDefined();
+    expect(
+      p.onEvent({ kind: 'book', market: M, at, bids: [{ price: 99, amount: 1 }], asks: [{ price: 97, amount: 1 }] }, kit.ctx),
+    ).toBeUndefined();
+    expect(
+      p.onEvent({ kind: 'ticker', market: M, at, bid: { price: 97.5, amount: 1 }, last: { price: 99, amount: 1 } }, kit.ctx),
+    ).toBeDefined();
   });
 });
 
@@ -202,7 +245,18 @@ describe('Position: following its orders', () => {
   it('an order the venue closes after its fills were reported (no report of its own) is done once it leaves the open orders', () => {
     const { kit, p, fill, price } = rig({ sizePct: 100 });
     p.enter(kit.ctx);
-    kit.openOrders = [{ orderId: 'o-1', refId: 'bt-7', market: M, side: 'BUY', type: 'MARKET', quoteAmount: new D('10000'), amountFilled: new D('0'), status: 'OPEN' }];
+    kit.openOrders = [
+      {
+        orderId: 'o-1',
+        refId: 'bt-7',
+        market: M,
+        side: 'BUY',
+        type: 'MARKET',
+        quoteAmount: new D('10000'),
+        amountFilled: new D('0'),
+        status: 'OPEN',
+      },
+    ];
     price(100);
     fill('bt-7', 'BUY', '50', '100', { orderDone: false });
     price(100);
@@ -216,7 +270,21 @@ describe('Position: following its orders', () => {
     const { kit, p, fill, report } = rig({ sizePct: 100 });
     expect(report({ kind: 'accepted', refId: 'other-1', orderId: 'o', at: 0 })).toBe(false); // nothing in flight
     p.enter(kit.ctx);
-    expect(report({ kind: 'filled', refId: 'eth-1', orderId: 'o', fillId: 'f', market: 'ETHUSD', side: 'BUY', amount: '1', price: '1', commission: '0', commissionAsset: 'USD', at: 0 })).toBe(false);
+    expect(
+      report({
+        kind: 'filled',
+        refId: 'eth-1',
+        orderId: 'o',
+        fillId: 'f',
+        market: 'ETHUSD',
+        side: 'BUY',
+        amount: '1',
+        price: '1',
+        commission: '0',
+        commissionAsset: 'USD',
+        at: 0,
+      }),
+    ).toBe(false);
     expect(fill('sell-1', 'SELL', '1', '1')).toBe(false);
     expect(report({ kind: 'accepted', refId: 'bt-3', orderId: 'o-3', at: 0 })).toBe(true);
     expect(report({ kind: 'cancelled', refId: 'other-2', orderId: 'o', at: 0 })).toBe(false);
@@ -342,7 +410,12 @@ describe('Position knows its own orders by the id the engine gave them', () => {
             if (done || e.kind !== 'price') return undefined;
             done = true;
             const entry = position.enter(ctx);
-            return entry && [{ kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '50.00', timeInForce: 'GTC' }, entry];
+            return (
+              entry && [
+                { kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '50.00', timeInForce: 'GTC' },
+                entry,
+              ]
+            );
           },
           onReport(r, ctx) {
             seen.push(position.onReport(r, ctx));
@@ -360,12 +433,14 @@ describe('Position knows its own orders by the id the engine gave them', () => {
     kit.fill(entry, { price: '100' });
     expect(seen).toEqual([false, true, true]);
     // long 5 BTC from 100: the stop at 95 sells exactly what the helper bought
-    expect(kit.prices('BTCUSD', [94])).toEqual([{ kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '5', exitReason: 'stop-loss' }]);
+    expect(kit.prices('BTCUSD', [94])).toEqual([
+      { kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '5', exitReason: 'stop-loss' },
+    ]);
   });
 });
 
 describe('Position: entry price and size, fill by fill', () => {
-  it('takes a single fill\'s price as the entry price, weights from the second fill on, and starts afresh at the next entry', () => {
+  it("takes a single fill's price as the entry price, weights from the second fill on, and starts afresh at the next entry", () => {
     const { kit, p, fill } = rig({ sizePct: 100 });
     p.enter(kit.ctx);
     fill('bt-1', 'BUY', '0.3', '60000.123456789', { orderDone: false });
@@ -391,7 +466,9 @@ describe('Position: entry price and size, fill by fill', () => {
       ['0.1234567891234', '60001.123456789012', '0.00000000000017'],
       ['1e-12', '6.0002e4', '0'],
     ] as const;
-    fills.forEach(([amount, price, commission], i) => fill('bt-1', 'BUY', amount, price, { orderDone: i === fills.length - 1, commission, commissionAsset: 'BTC' }));
+    fills.forEach(([amount, price, commission], i) =>
+      fill('bt-1', 'BUY', amount, price, { orderDone: i === fills.length - 1, commission, commissionAsset: 'BTC' }),
+    );
     const gross = fills.reduce((sum, [a]) => sum.plus(a), new D(0));
     const cost = fills.reduce((sum, [a, at]) => sum.plus(new D(a).times(at)), new D(0));
     const net = fills.reduce((sum, [a, , c]) => sum.plus(a).minus(c), new D(0));
@@ -409,7 +486,9 @@ describe('Position: entry price and size, fill by fill', () => {
   it('refuses a report whose amount is not a decimal, naming it', () => {
     const { kit, p, fill } = rig({ sizePct: 100 });
     p.enter(kit.ctx);
-    expect(() => fill('bt-1', 'BUY', 'NaN', '60000', { orderDone: true })).toThrow('Position("BTCUSD"): a report\'s amount "NaN" is not a decimal of at most 100 places');
+    expect(() => fill('bt-1', 'BUY', 'NaN', '60000', { orderDone: true })).toThrow(
+      'Position("BTCUSD"): a report\'s amount "NaN" is not a decimal of at most 100 places',
+    );
   });
 
   it('spends a fractional sizePct exactly (12.5 % of 1000.07 is 125.00875, rounded down to 125.00)', () => {

@@ -4,12 +4,33 @@
  * the order state a strategy would otherwise write by hand, and it only returns intents and reads
  * reports, so it behaves the same in backtests, paper and live runs.
  */
-import { D, ZERO, roundBase, roundQuote, splitMarket, type Dec, type ExecReport, type MarketEvent, type MarketSymbol } from '../core/index.js';
+import {
+  D,
+  ZERO,
+  roundBase,
+  roundQuote,
+  splitMarket,
+  type Dec,
+  type ExecReport,
+  type MarketEvent,
+  type MarketSymbol,
+} from '../core/index.js';
 import { pow10 } from '../core/units.js';
 import type { IntentDraft, OwnPosition, StrategyContext } from './define.js';
 import { FillTally } from './position-fills.js';
 import { OwnOrders, type OwnOrder } from './position-orders.js';
-import { checkPositionOptions, entryLevels, exitReason, sellPriceOf, trailingLevel, triggered, type ExitKind, type ExitLevels, type ExitReason, type PositionOptions } from './position-exits.js';
+import {
+  checkPositionOptions,
+  entryLevels,
+  exitReason,
+  sellPriceOf,
+  trailingLevel,
+  triggered,
+  type ExitKind,
+  type ExitLevels,
+  type ExitReason,
+  type PositionOptions,
+} from './position-exits.js';
 
 export type { ExitKind, ExitLevels, ExitReason, PositionOptions } from './position-exits.js';
 
@@ -265,11 +286,17 @@ export class Position {
   private adopt(ctx: StrategyContext, price: number): void {
     const own = mine(ctx, this.market);
     const ownAmount = own !== undefined && positive(own.amount) ? own.amount : undefined;
-    this.adopted = { price: ownAmount && own?.averageCost ? own.averageCost.toNumber() : price, amount: ownAmount ?? (own ? own.sellable : ctx.account.total(this.base)) };
+    this.adopted = {
+      price: ownAmount && own?.averageCost ? own.averageCost.toNumber() : price,
+      amount: ownAmount ?? (own ? own.sellable : ctx.account.total(this.base)),
+    };
     this.cachedLevels = undefined;
     const kept = own?.exitLevels;
     if (kept !== undefined && (kept.stopLoss !== undefined || kept.takeProfit !== undefined)) {
-      this.cachedLevels = { ...(kept.stopLoss !== undefined && { stopLoss: kept.stopLoss }), ...(kept.takeProfit !== undefined && { takeProfit: kept.takeProfit }) };
+      this.cachedLevels = {
+        ...(kept.stopLoss !== undefined && { stopLoss: kept.stopLoss }),
+        ...(kept.takeProfit !== undefined && { takeProfit: kept.takeProfit }),
+      };
     }
     if (kept?.highest !== undefined) this.high = kept.highest;
     this.phase = 'long';
@@ -288,7 +315,11 @@ export class Position {
     this.keptHigh = this.high;
     if (typeof ctx.keepExitLevels !== 'function') return;
     const trailingStop = this.trailingStop();
-    ctx.keepExitLevels(this.market, { ...fixed, ...(trailingStop !== undefined && { trailingStop }), ...(!Number.isNaN(this.high) && { highest: this.high }) });
+    ctx.keepExitLevels(this.market, {
+      ...fixed,
+      ...(trailingStop !== undefined && { trailingStop }),
+      ...(!Number.isNaN(this.high) && { highest: this.high }),
+    });
   }
 
   /** The share of the available quote an entry spends (sizePct / 100, exact), parsed once per sizePct. */
@@ -318,7 +349,14 @@ export class Position {
     this.orders.start('SELL', this.tally.baseUnits(amount, 'amount'));
     this.phase = 'exiting';
     this.reason = exitReason(kind, level, price, ctx.now(), instrument.quoteDecimals);
-    return this.orders.sent({ kind: 'place-order', market: this.market, side: 'SELL', type: 'MARKET', baseAmount: amount, exitReason: kind });
+    return this.orders.sent({
+      kind: 'place-order',
+      market: this.market,
+      side: 'SELL',
+      type: 'MARKET',
+      baseAmount: amount,
+      exitReason: kind,
+    });
   }
 
   private applyFill(f: Extract<ExecReport, { kind: 'filled' }>): void {

@@ -19,9 +19,9 @@ const demo = defineStrategy({
 
 describe('defineStrategy', () => {
   it('rejects a definition with a bad name and no create, naming both fields', () => {
-    expect(() => defineStrategy({ name: 'Bad Name', description: 'x', params: z.object({}), markets: [], create: undefined as never })).toThrow(
-      /name: a kebab-case string.*create: a function/,
-    );
+    expect(() =>
+      defineStrategy({ name: 'Bad Name', description: 'x', params: z.object({}), markets: [], create: undefined as never }),
+    ).toThrow(/name: a kebab-case string.*create: a function/);
   });
 
   it('resolves markets from params', () => {
@@ -88,7 +88,10 @@ describe('loadStrategy from an installed package', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tradeloop-pkg-'));
     const pkg = join(dir, 'node_modules', 'tradeloop-plugin-demo');
     mkdirSync(pkg, { recursive: true });
-    writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'tradeloop-plugin-demo', version: '1.0.0', type: 'module', main: 'index.js' }));
+    writeFileSync(
+      join(pkg, 'package.json'),
+      JSON.stringify({ name: 'tradeloop-plugin-demo', version: '1.0.0', type: 'module', main: 'index.js' }),
+    );
     writeFileSync(
       join(pkg, 'index.js'),
       "export default { name: 'pkg-demo', description: 'from a package', params: { shape: {}, safeParse: (v) => ({ success: true, data: v }) }, markets: ['BTCUSD'], create: () => ({}) };\n",
@@ -113,7 +116,8 @@ describe('StrategyTestKit.fill', () => {
           return { kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '50.00' };
         },
         onReport(r) {
-          if (r.kind === 'filled' && r.orderDone) return { kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: r.amount };
+          if (r.kind === 'filled' && r.orderDone)
+            return { kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: r.amount };
           return undefined;
         },
       };

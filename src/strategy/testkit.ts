@@ -5,7 +5,15 @@ import { D, splitMarket, ZERO, type Dec, type ExecReport, type Instrument, type 
 import type { OpenOrderView } from '../state/account-store.js';
 import { MarketStore } from '../state/market-store.js';
 import { BarFeed, parseTimeframe, type Bar, type Ohlcv } from '../bars/index.js';
-import { barsOf, type IntentDraft, type KeptExitLevels, type OwnPosition, type StrategyContext, type StrategyDefinition, type StrategyHandlers } from './define.js';
+import {
+  barsOf,
+  type IntentDraft,
+  type KeptExitLevels,
+  type OwnPosition,
+  type StrategyContext,
+  type StrategyDefinition,
+  type StrategyHandlers,
+} from './define.js';
 import { resolveParams } from './params.js';
 
 /** A market event without its time (the kit stamps the clock's time). */
@@ -38,7 +46,12 @@ export class StrategyTestKit<P extends z.ZodObject> {
   /** Every bar delivered to `onBar`, in order. */
   readonly barsSeen: Bar[] = [];
 
-  constructor(definition: StrategyDefinition<P>, params: Record<string, unknown> = {}, balances: Record<string, string> = {}, startMs = Date.UTC(2025, 0, 1)) {
+  constructor(
+    definition: StrategyDefinition<P>,
+    params: Record<string, unknown> = {},
+    balances: Record<string, string> = {},
+    startMs = Date.UTC(2025, 0, 1),
+  ) {
     this.clock = new TestClock(startMs);
     this.store = new MarketStore(this.clock, { staleAfterMs: Number.MAX_SAFE_INTEGER });
     for (const [a, v] of Object.entries(balances)) this.balances.set(a, new D(v));
@@ -52,7 +65,8 @@ export class StrategyTestKit<P extends z.ZodObject> {
       history: (m) => this.store.history(m),
       bars: (m, tf) => {
         const series = this.feed.series(m, tf);
-        if (series === undefined) throw new Error(`the strategy declared no ${tf} bars of ${m}: add { market: '${m}', timeframe: '${tf}' } to its bars`);
+        if (series === undefined)
+          throw new Error(`the strategy declared no ${tf} bars of ${m}: add { market: '${m}', timeframe: '${tf}' } to its bars`);
         return series;
       },
       instrument: (m) => this.instruments.get(m) ?? instrumentOf({ market: m, tickRate: '0.01' }),
@@ -75,7 +89,17 @@ export class StrategyTestKit<P extends z.ZodObject> {
   private positionOf(market: MarketSymbol): OwnPosition {
     const { base } = splitMarket(market);
     const amount = this.balances.get(base) ?? ZERO;
-    return { market, amount, averageCost: undefined, realizedPnl: ZERO, fees: ZERO, unrealizedPnl: undefined, entryAt: undefined, exitLevels: this.exitLevels.get(market) ?? {}, sellable: amount };
+    return {
+      market,
+      amount,
+      averageCost: undefined,
+      realizedPnl: ZERO,
+      fees: ZERO,
+      unrealizedPnl: undefined,
+      entryAt: undefined,
+      exitLevels: this.exitLevels.get(market) ?? {},
+      sellable: amount,
+    };
   }
 
   /** Applies an event at the current clock time and returns the intents it produced. */
@@ -145,11 +169,17 @@ export class StrategyTestKit<P extends z.ZodObject> {
    *   kit.fill(buy, { price: '105.10' });
    */
   fill(intent: IntentDraft | undefined, fill: { readonly price: string | number; readonly commission?: string }): IntentDraft[] {
-    if (intent === undefined || intent.kind !== 'place-order') throw new TypeError(`fill: ${intent === undefined ? 'no intent' : `a ${intent.kind} intent`} given: pass a place-order intent the strategy returned`);
+    if (intent === undefined || intent.kind !== 'place-order')
+      throw new TypeError(
+        `fill: ${intent === undefined ? 'no intent' : `a ${intent.kind} intent`} given: pass a place-order intent the strategy returned`,
+      );
     const price = new D(fill.price);
     if (!price.isFinite() || price.lte(0)) throw new RangeError(`fill: price ${String(fill.price)} is not a price: give a decimal above 0`);
     const commission = new D(fill.commission ?? '0');
-    const amount = intent.baseAmount !== undefined ? new D(intent.baseAmount) : new D(intent.quoteAmount ?? '0').div(price).toDecimalPlaces(8, D.ROUND_DOWN);
+    const amount =
+      intent.baseAmount !== undefined
+        ? new D(intent.baseAmount)
+        : new D(intent.quoteAmount ?? '0').div(price).toDecimalPlaces(8, D.ROUND_DOWN);
     if (amount.lte(0)) throw new RangeError('fill: the intent has no baseAmount or quoteAmount to fill');
     const { base, quote } = splitMarket(intent.market);
     const notional = amount.times(price);
@@ -167,8 +197,18 @@ export class StrategyTestKit<P extends z.ZodObject> {
     return [
       ...this.report({ kind: 'accepted', refId, orderId: `kit-order-${n}`, at }),
       ...this.report({
-        kind: 'filled', refId, orderId: `kit-order-${n}`, fillId: `kit-fill-${n}`, market: intent.market, side: intent.side,
-        amount: amount.toFixed(), price: price.toFixed(), commission: commission.toFixed(), commissionAsset: quote, orderDone: true, at,
+        kind: 'filled',
+        refId,
+        orderId: `kit-order-${n}`,
+        fillId: `kit-fill-${n}`,
+        market: intent.market,
+        side: intent.side,
+        amount: amount.toFixed(),
+        price: price.toFixed(),
+        commission: commission.toFixed(),
+        commissionAsset: quote,
+        orderDone: true,
+        at,
       }),
     ];
   }
@@ -194,7 +234,8 @@ export class StrategyTestKit<P extends z.ZodObject> {
     if (out === undefined || out === null) return [];
     const list = Array.isArray(out) ? [...out] : [out as IntentDraft];
     // stamped as the engine does (kit-1, kit-2, ...), unless the kit is warming up (dropped, as live)
-    if (!this.warmingUp) for (const d of list) if (typeof d === 'object' && d !== null && !this.ids.has(d)) this.ids.set(d, `kit-${++this.stampedCount}`);
+    if (!this.warmingUp)
+      for (const d of list) if (typeof d === 'object' && d !== null && !this.ids.has(d)) this.ids.set(d, `kit-${++this.stampedCount}`);
     this.intents.push(...list);
     return list;
   }

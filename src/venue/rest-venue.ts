@@ -1,4 +1,15 @@
-import { ApiError, ConflictError, NotFoundError, VenueUnreachableError, outcomeUnknown, type ApiClient, type CreateOrderRequest, type Execution, type MarketDetails, type Order } from '../api/index.js';
+import {
+  ApiError,
+  ConflictError,
+  NotFoundError,
+  VenueUnreachableError,
+  outcomeUnknown,
+  type ApiClient,
+  type CreateOrderRequest,
+  type Execution,
+  type MarketDetails,
+  type Order,
+} from '../api/index.js';
 import { WIRE_DECIMAL, type Instrument, type MarketSymbol } from '../core/index.js';
 import { instrumentOf } from '../platform/instruments.js';
 import {
@@ -21,7 +32,14 @@ import {
   type VenueQuoteExecution,
   type VenueTransfer,
 } from './venue.js';
-import { balanceFromWireRecord, fillFromWire, orderFromWire, quoteExecutionFromWire, quoteFromWire, transferFromWire } from './wire-records.js';
+import {
+  balanceFromWireRecord,
+  fillFromWire,
+  orderFromWire,
+  quoteExecutionFromWire,
+  quoteFromWire,
+  transferFromWire,
+} from './wire-records.js';
 
 /**
  * The Venue over HTTP: the typed client against the local sandbox or the real one. Writes go out
@@ -75,7 +93,12 @@ export class RestVenue implements Venue {
 
   async listOpenOrders(): Promise<readonly VenueOrder[]> {
     const out: VenueOrder[] = [];
-    for await (const o of this.api.paginate<Order>('ListProfileOrders', { path: { profile_id: this.profileId }, query: { status: 'OPEN', limit: 1000 } }, this.write)) out.push(orderFromWire(o, 'ListProfileOrders'));
+    for await (const o of this.api.paginate<Order>(
+      'ListProfileOrders',
+      { path: { profile_id: this.profileId }, query: { status: 'OPEN', limit: 1000 } },
+      this.write,
+    ))
+      out.push(orderFromWire(o, 'ListProfileOrders'));
     return out;
   }
 
@@ -90,9 +113,14 @@ export class RestVenue implements Venue {
   }
 
   /** Every item of a list of this profile, page by page, each read from the wire; API errors mapped as for any read. */
-  private async *pages<W, T>(operation: 'ListProfileOrders' | 'ListQuoteExecutions', query: Record<string, string | number>, read: (raw: W, operation: string) => T): AsyncIterable<T> {
+  private async *pages<W, T>(
+    operation: 'ListProfileOrders' | 'ListQuoteExecutions',
+    query: Record<string, string | number>,
+    read: (raw: W, operation: string) => T,
+  ): AsyncIterable<T> {
     try {
-      for await (const raw of this.api.paginate<W>(operation, { path: { profile_id: this.profileId }, query }, this.write)) yield read(raw, operation);
+      for await (const raw of this.api.paginate<W>(operation, { path: { profile_id: this.profileId }, query }, this.write))
+        yield read(raw, operation);
     } catch (e) {
       throw mapApiError(e);
     }
@@ -101,7 +129,12 @@ export class RestVenue implements Venue {
   async listFills(sinceMs: number): Promise<readonly VenueFill[]> {
     const out: VenueFill[] = [];
     const query = { 'range.begin': new Date(sinceMs).toISOString(), limit: 500 };
-    for await (const x of this.api.paginate<Execution>('ListProfileExecutions', { path: { profile_id: this.profileId }, query }, this.write)) out.push(fillFromWire(x, 'ListProfileExecutions'));
+    for await (const x of this.api.paginate<Execution>(
+      'ListProfileExecutions',
+      { path: { profile_id: this.profileId }, query },
+      this.write,
+    ))
+      out.push(fillFromWire(x, 'ListProfileExecutions'));
     return out.sort((a, b) => a.at - b.at);
   }
 
@@ -126,7 +159,10 @@ export class RestVenue implements Venue {
   }
 
   async getQuoteExecution(executionId: string): Promise<VenueQuoteExecution> {
-    return quoteExecutionFromWire(await this.api.getQuoteExecution(this.profileId, executionId, this.write).catch(rethrow), 'GetQuoteExecution');
+    return quoteExecutionFromWire(
+      await this.api.getQuoteExecution(this.profileId, executionId, this.write).catch(rethrow),
+      'GetQuoteExecution',
+    );
   }
 
   async findQuoteExecutionByRef(refId: string): Promise<VenueQuoteExecution | undefined> {
@@ -141,7 +177,13 @@ export class RestVenue implements Venue {
   }
 
   async transfer(req: TransferRequest): Promise<VenueTransfer> {
-    const body = { ref_id: req.refId, asset: req.asset, amount: req.amount, from_profile_id: req.fromProfileId, to_profile_id: req.toProfileId };
+    const body = {
+      ref_id: req.refId,
+      asset: req.asset,
+      amount: req.amount,
+      from_profile_id: req.fromProfileId,
+      to_profile_id: req.toProfileId,
+    };
     try {
       return transferFromWire(await this.api.createInternalTransfer(body, this.write), 'CreateInternalTransfer', req.refId);
     } catch (e) {
@@ -159,7 +201,12 @@ export class RestVenue implements Venue {
   /** ListTransferLimits for transfer intents, at low priority (metadata, read at start and after transfers). */
   async transferLimits(): Promise<readonly TransferLimitRow[]> {
     const res = await this.api.listTransferLimits(TRANSFER_INTENT_TYPE, { priority: 'low' }).catch(rethrow);
-    return res.items.map((l) => ({ ...(l.limit_asset !== undefined && { limitAsset: l.limit_asset }), ...(l.limit !== undefined && { limit: l.limit }), ...(l.remaining !== undefined && { remaining: l.remaining }), ...(l.period_seconds !== undefined && { periodSeconds: l.period_seconds }) }));
+    return res.items.map((l) => ({
+      ...(l.limit_asset !== undefined && { limitAsset: l.limit_asset }),
+      ...(l.limit !== undefined && { limit: l.limit }),
+      ...(l.remaining !== undefined && { remaining: l.remaining }),
+      ...(l.period_seconds !== undefined && { periodSeconds: l.period_seconds }),
+    }));
   }
 
   /**
@@ -180,7 +227,11 @@ export class RestVenue implements Venue {
 
 function listedInstrument(m: MarketDetails): Instrument | undefined {
   try {
-    return instrumentOf({ market: m.market, tickRate: m.tick_rate, ...(m.base_asset && m.quote_asset ? { base: m.base_asset, quote: m.quote_asset } : {}) });
+    return instrumentOf({
+      market: m.market,
+      tickRate: m.tick_rate,
+      ...(m.base_asset && m.quote_asset ? { base: m.base_asset, quote: m.quote_asset } : {}),
+    });
   } catch {
     return undefined;
   }
@@ -199,7 +250,10 @@ function rethrow(e: unknown): never {
 export function mapReadError(e: unknown): Error {
   const mapped = mapApiError(e);
   if (!(mapped instanceof VenueUnknownOutcomeError)) return mapped;
-  return new VenueReadError(`${(e as Error).message}; the venue gave no usable answer to this read after the retries allowed by api.max_retries (nothing was changed at the venue)`, { cause: e });
+  return new VenueReadError(
+    `${(e as Error).message}; the venue gave no usable answer to this read after the retries allowed by api.max_retries (nothing was changed at the venue)`,
+    { cause: e },
+  );
 }
 
 /** API errors → venue errors: unknown outcomes, not-found, and definitive refusals. */
@@ -210,9 +264,14 @@ export function mapApiError(e: unknown): Error {
   if (e instanceof NotFoundError) return new VenueNotFoundError(e.message);
   if (e instanceof ConflictError && e.code === REF_ID_REUSED) return new VenueRejectedError(REF_ID_REUSED, e.message, { status: e.status });
   if (e instanceof ApiError) {
-    if (e.status === undefined || e.status >= 500 || e.status === 429 || e.status === 401) return new VenueUnknownOutcomeError(e.message, { cause: e });
+    if (e.status === undefined || e.status >= 500 || e.status === 429 || e.status === 401)
+      return new VenueUnknownOutcomeError(e.message, { cause: e });
     // the platform has no slug for a transfer over its limit: the sandbox's 403 carries the rule's numbers in meta
-    const overLimit = e.status === 403 && e.slug === undefined && typeof e.problem?.meta?.transfer_type === 'string' && e.problem.meta.remaining !== undefined;
+    const overLimit =
+      e.status === 403 &&
+      e.slug === undefined &&
+      typeof e.problem?.meta?.transfer_type === 'string' &&
+      e.problem.meta.remaining !== undefined;
     const code = overLimit ? 'TRANSFER_LIMIT_EXCEEDED' : (e.slug ?? e.code).toUpperCase().replace(/-/g, '_');
     return new VenueRejectedError(code, e.message, { status: e.status, ...(e.problem?.meta ?? {}) });
   }
@@ -234,7 +293,8 @@ function ownConflict(e: unknown): e is ConflictError & { existing: Record<string
  */
 function wellFormed(req: PlaceOrderRequest, body: Record<string, string>): boolean {
   if (!req.side || !req.market || !req.type || typeof req.refId !== 'string' || req.refId === '') return false;
-  for (const v of [req.baseAmount, req.quoteAmount, req.price, req.stopPrice]) if (v !== undefined && !(typeof v === 'string' && WIRE_DECIMAL.test(v))) return false;
+  for (const v of [req.baseAmount, req.quoteAmount, req.price, req.stopPrice])
+    if (v !== undefined && !(typeof v === 'string' && WIRE_DECIMAL.test(v))) return false;
   return body.expiration_date === undefined || /^\d+$/.test(body.expiration_date);
 }
 

@@ -93,10 +93,7 @@ export class SimVenue implements Venue {
   }
 
   async listFills(sinceMs: number): Promise<readonly VenueFill[]> {
-    return this.sim
-      .listExecutionsNow({ profileId: this.profileId, beginMs: sinceMs })
-      .map(toVenueFill)
-      .reverse();
+    return this.sim.listExecutionsNow({ profileId: this.profileId, beginMs: sinceMs }).map(toVenueFill).reverse();
   }
 
   async *ordersSince(sinceMs: number): AsyncIterable<VenueOrder> {
@@ -116,7 +113,9 @@ export class SimVenue implements Venue {
 
   async listQuotes(market: MarketSymbol): Promise<readonly VenueQuote[]> {
     try {
-      return this.sim.listQuotes([market]).map((q) => ({ quoteId: q.id, market: q.market, side: q.side, price: q.price, expiresAt: q.expiresAt }));
+      return this.sim
+        .listQuotes([market])
+        .map((q) => ({ quoteId: q.id, market: q.market, side: q.side, price: q.price, expiresAt: q.expiresAt }));
     } catch (e) {
       throw mapError(e);
     }
@@ -129,7 +128,15 @@ export class SimVenue implements Venue {
   /** The body of `executeQuote`: the platform answers at once (a reused ref_id returns the earlier execution). */
   executeQuoteSync(req: ExecuteQuoteRequest): VenueQuoteExecution {
     try {
-      return toVenueQuoteExecution(this.sim.executeQuote({ profileId: this.profileId, quoteId: req.quoteId, refId: req.refId, baseAmount: req.baseAmount, quoteAmount: req.quoteAmount }));
+      return toVenueQuoteExecution(
+        this.sim.executeQuote({
+          profileId: this.profileId,
+          quoteId: req.quoteId,
+          refId: req.refId,
+          baseAmount: req.baseAmount,
+          quoteAmount: req.quoteAmount,
+        }),
+      );
     } catch (e) {
       if (e instanceof SimError && e.kind === 'already-exists' && e.existing?.kind === 'quote-execution') {
         return toVenueQuoteExecution(this.sim.getQuoteExecution(this.profileId, e.existing.id));
@@ -154,9 +161,18 @@ export class SimVenue implements Venue {
 
   async transfer(req: TransferRequest): Promise<VenueTransfer> {
     try {
-      return toVenueTransfer(this.sim.internalTransfer({ refId: req.refId, asset: req.asset, amount: req.amount, fromProfileId: req.fromProfileId, toProfileId: req.toProfileId }));
+      return toVenueTransfer(
+        this.sim.internalTransfer({
+          refId: req.refId,
+          asset: req.asset,
+          amount: req.amount,
+          fromProfileId: req.fromProfileId,
+          toProfileId: req.toProfileId,
+        }),
+      );
     } catch (e) {
-      if (e instanceof SimError && e.kind === 'already-exists' && e.existing?.kind === 'transfer') return toVenueTransfer(this.sim.getTransfer(e.existing.id));
+      if (e instanceof SimError && e.kind === 'already-exists' && e.existing?.kind === 'transfer')
+        return toVenueTransfer(this.sim.getTransfer(e.existing.id));
       throw mapError(e);
     }
   }
@@ -266,5 +282,9 @@ function sameOrder(req: PlaceOrderRequest, o: VenueOrder): VenueOrder {
     (req.price !== undefined && o.price !== undefined && !o.price.eq(req.price) && 'price') ||
     (req.baseAmount !== undefined && o.baseAmount !== undefined && !o.baseAmount.eq(req.baseAmount) && 'base_amount');
   if (!differs) return o;
-  throw new VenueRejectedError(REF_ID_REUSED, `ref_id ${JSON.stringify(req.refId)} already names a different order (field ${differs} differs): use a new ref_id`, { existing: o.orderId });
+  throw new VenueRejectedError(
+    REF_ID_REUSED,
+    `ref_id ${JSON.stringify(req.refId)} already names a different order (field ${differs} differs): use a new ref_id`,
+    { existing: o.orderId },
+  );
 }

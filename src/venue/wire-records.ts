@@ -22,7 +22,8 @@ class RecordReader {
     kind: string,
     idField: string,
   ) {
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new MalformedResponseError(`${operation} response: a ${kind} record is ${JSON.stringify(raw)}, not an object`, { operation });
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+      throw new MalformedResponseError(`${operation} response: a ${kind} record is ${JSON.stringify(raw)}, not an object`, { operation });
     this.raw = raw as Record<string, unknown>;
     const id = this.raw[idField];
     this.label = typeof id === 'string' && id !== '' ? `${kind} ${id}` : `a ${kind} record`;
@@ -30,7 +31,9 @@ class RecordReader {
 
   /** A refusal naming the record and what is wrong with it. */
   malformed(problem: string): MalformedResponseError {
-    return new MalformedResponseError(`${this.operation} response: ${this.label} ${problem}; refused rather than guessed`, { operation: this.operation });
+    return new MalformedResponseError(`${this.operation} response: ${this.label} ${problem}; refused rather than guessed`, {
+      operation: this.operation,
+    });
   }
 
   /** A non-empty string. */
@@ -57,7 +60,8 @@ class RecordReader {
     if (v === undefined || v === null || v === '') throw this.malformed(`has no ${field}`);
     const d = readDecimal(v);
     if (d === undefined) throw this.malformed(`has ${field} ${JSON.stringify(v)}, not a decimal`);
-    if ((rule === 'positive' && !d.gt(0)) || (rule === 'non-negative' && d.isNegative())) throw this.malformed(`has ${field} ${String(v)}, not ${rule === 'positive' ? 'above' : 'at or above'} zero`);
+    if ((rule === 'positive' && !d.gt(0)) || (rule === 'non-negative' && d.isNegative()))
+      throw this.malformed(`has ${field} ${String(v)}, not ${rule === 'positive' ? 'above' : 'at or above'} zero`);
     return d;
   }
 
@@ -143,7 +147,13 @@ export function fillFromWire(raw: unknown, operation: string): VenueFill {
 /** A Quote record: id, market, side, a price above zero and its expiry are all needed to act on it. */
 export function quoteFromWire(raw: unknown, operation: string): VenueQuote {
   const r = new RecordReader(raw, operation, 'quote', 'id');
-  return { quoteId: r.text('id'), market: r.text('market'), side: r.side('side'), price: r.decimal('price', 'positive'), expiresAt: r.time('expires_at') };
+  return {
+    quoteId: r.text('id'),
+    market: r.text('market'),
+    side: r.side('side'),
+    price: r.decimal('price', 'positive'),
+    expiresAt: r.time('expires_at'),
+  };
 }
 
 /** A QuoteExecution record: refused without its ids, market, side, status, price or either amount. */

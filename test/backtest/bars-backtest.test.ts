@@ -15,7 +15,12 @@ import { randomWalk } from '../support/walk.js';
 
 const HOUR = 3_600_000;
 const T0 = Date.UTC(2024, 0, 1);
-const risk = RiskLimitsSchema.parse({ stale_after_ms: 10 * 24 * HOUR, max_intents_per_minute: 600, max_order_notional: '10000000', price_band_bps: 5_000 });
+const risk = RiskLimitsSchema.parse({
+  stale_after_ms: 10 * 24 * HOUR,
+  max_intents_per_minute: 600,
+  max_order_notional: '10000000',
+  price_band_bps: 5_000,
+});
 
 /** An hourly OHLCV series around a seeded walk: each row's high and low away from its open and close. */
 function ohlcv(n: number, seed: number): PriceSeries {
@@ -34,7 +39,11 @@ function probe(seen: Bar[], at: number[]) {
     description: 'records the bars it hears',
     params: z.object({}),
     markets: ['BTCUSD'],
-    bars: [{ market: 'BTCUSD', timeframe: '4h' }, { market: 'BTCUSD', timeframe: '1h' }, { market: 'BTCUSD', timeframe: '1d' }],
+    bars: [
+      { market: 'BTCUSD', timeframe: '4h' },
+      { market: 'BTCUSD', timeframe: '1h' },
+      { market: 'BTCUSD', timeframe: '1d' },
+    ],
     create: () => ({
       onBar(bar, ctx) {
         seen.push(bar);
@@ -45,15 +54,22 @@ function probe(seen: Bar[], at: number[]) {
 }
 
 describe('bars from an OHLCV file in a backtest', () => {
-  it('are the file\'s rows, resampled to 4h and 1d with their high, low and volume, each heard at its end', async () => {
+  it("are the file's rows, resampled to 4h and 1d with their high, low and volume, each heard at its end", async () => {
     const series = ohlcv(60, 5);
     const seen: Bar[] = [];
     const at: number[] = [];
     const definition = probe(seen, at);
     await runBacktest({ definition, params: resolveParams(definition, {}), series, limits: risk });
     const rows: Bar[] = Array.from({ length: series.length }, (_, i) => ({
-      market: 'BTCUSD', timeframe: '1h', time: series.times[i]!, closeTime: series.times[i]! + HOUR,
-      open: series.opens![i]!, high: series.highs![i]!, low: series.lows![i]!, close: series.prices[i]!, volume: series.volumes![i]!,
+      market: 'BTCUSD',
+      timeframe: '1h',
+      time: series.times[i]!,
+      closeTime: series.times[i]! + HOUR,
+      open: series.opens![i]!,
+      high: series.highs![i]!,
+      low: series.lows![i]!,
+      close: series.prices[i]!,
+      volume: series.volumes![i]!,
     }));
     // the last row's bar ends after the last point: it never closes in the replay
     const closed = (tf: string) => seen.filter((b) => b.timeframe === tf);
@@ -61,7 +77,10 @@ describe('bars from an OHLCV file in a backtest', () => {
     const fourHours = resample(rows, parseTimeframe('4h')).filter((b) => b.closeTime <= series.times[series.length - 1]!);
     expect(closed('4h')).toEqual(fourHours);
     expect(closed('1d')).toEqual(resample(rows, parseTimeframe('1d')).slice(0, 2));
-    expect(closed('1d')[0]).toMatchObject({ high: Math.max(...series.highs!.subarray(0, 24)), volume: series.volumes!.subarray(0, 24).reduce((a, b) => a + b, 0) });
+    expect(closed('1d')[0]).toMatchObject({
+      high: Math.max(...series.highs!.subarray(0, 24)),
+      volume: series.volumes!.subarray(0, 24).reduce((a, b) => a + b, 0),
+    });
     seen.forEach((b, i) => expect(at[i], `${b.timeframe} bar of ${new Date(b.time).toISOString()}`).toBe(b.closeTime));
     // at a shared boundary: 1h, then 4h, then 1d
     const midnight = seen.filter((b) => b.closeTime === T0 + 24 * HOUR).map((b) => b.timeframe);
@@ -70,8 +89,17 @@ describe('bars from an OHLCV file in a backtest', () => {
 
   it('refuses declared bars the rows cannot make whole, naming the spacing', async () => {
     const series = ohlcv(10, 5);
-    const definition = defineStrategy({ name: 'five', description: 'x', params: z.object({}), markets: ['BTCUSD'], bars: [{ market: 'BTCUSD', timeframe: '5m' }], create: () => ({}) });
-    await expect(runBacktest({ definition, params: {}, series, limits: risk })).rejects.toThrow(/the data's bars are 1h apart, so 5m bars of BTCUSD cannot be made of whole rows/);
+    const definition = defineStrategy({
+      name: 'five',
+      description: 'x',
+      params: z.object({}),
+      markets: ['BTCUSD'],
+      bars: [{ market: 'BTCUSD', timeframe: '5m' }],
+      create: () => ({}),
+    });
+    await expect(runBacktest({ definition, params: {}, series, limits: risk })).rejects.toThrow(
+      /the data's bars are 1h apart, so 5m bars of BTCUSD cannot be made of whole rows/,
+    );
   });
 });
 
@@ -88,23 +116,35 @@ describe('no look-ahead', () => {
     while (n < series.length && series.times[n]! < at) n++;
     const cut = (a: Float64Array | undefined, wild: number) => a && Float64Array.from([...a.subarray(0, n), wild]);
     return {
-      source: `${series.source} cut at ${new Date(at).toISOString()}`, length: n + 1, times: cut(series.times, at)!, prices: cut(series.prices, 1_000)!,
-      ...(series.opens && { opens: cut(series.opens, 5)!, highs: cut(series.highs, 2_000)!, lows: cut(series.lows, 1)!, volumes: cut(series.volumes, 1e6)! }),
+      source: `${series.source} cut at ${new Date(at).toISOString()}`,
+      length: n + 1,
+      times: cut(series.times, at)!,
+      prices: cut(series.prices, 1_000)!,
+      ...(series.opens && {
+        opens: cut(series.opens, 5)!,
+        highs: cut(series.highs, 2_000)!,
+        lows: cut(series.lows, 1)!,
+        volumes: cut(series.volumes, 1e6)!,
+      }),
     };
   }
 
-  it('donchian-breakout decides the same at every decision when the data after it is cut off (OHLCV and points)', { timeout: 120_000 }, async () => {
-    const params = resolveParams(donchian, { entry: 5, exit: 3, trend: 2, size_pct: 50 });
-    const withBars = ohlcv(400, 11);
-    const points: PriceSeries = { source: 'points', length: withBars.length, times: withBars.times, prices: withBars.prices };
-    for (const series of [withBars, points]) {
-      const full = await runBacktest({ definition: donchian, params, series, limits: risk });
-      const decisions = trace(full);
-      expect(decisions.length, series.source).toBeGreaterThan(2);
-      for (const [k, d] of full.intents.entries()) {
-        const cut = await runBacktest({ definition: donchian, params, series: cutAt(series, d.at), limits: risk });
-        expect(trace(cut).slice(0, k + 1), `${series.source}: decision ${k}`).toEqual(decisions.slice(0, k + 1));
+  it(
+    'donchian-breakout decides the same at every decision when the data after it is cut off (OHLCV and points)',
+    { timeout: 120_000 },
+    async () => {
+      const params = resolveParams(donchian, { entry: 5, exit: 3, trend: 2, size_pct: 50 });
+      const withBars = ohlcv(400, 11);
+      const points: PriceSeries = { source: 'points', length: withBars.length, times: withBars.times, prices: withBars.prices };
+      for (const series of [withBars, points]) {
+        const full = await runBacktest({ definition: donchian, params, series, limits: risk });
+        const decisions = trace(full);
+        expect(decisions.length, series.source).toBeGreaterThan(2);
+        for (const [k, d] of full.intents.entries()) {
+          const cut = await runBacktest({ definition: donchian, params, series: cutAt(series, d.at), limits: risk });
+          expect(trace(cut).slice(0, k + 1), `${series.source}: decision ${k}`).toEqual(decisions.slice(0, k + 1));
+        }
       }
-    }
-  });
+    },
+  );
 });

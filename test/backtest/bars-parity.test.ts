@@ -24,13 +24,18 @@ function barProbe(seen: string[]): StrategyDefinition {
     description: 'parity probe for bars',
     params: z.object({}),
     markets: ['BTCUSD'],
-    bars: [{ market: 'BTCUSD', timeframe: '15m', history: 8 }, { market: 'BTCUSD', timeframe: '5m', history: 8 }],
+    bars: [
+      { market: 'BTCUSD', timeframe: '15m', history: 8 },
+      { market: 'BTCUSD', timeframe: '5m', history: 8 },
+    ],
     create() {
       let held = false;
       return {
         onBar(bar: Bar, ctx) {
           if (ctx.warmingUp) return undefined;
-          seen.push(`${bar.timeframe} ${(bar.time - START) / 60_000} o${bar.open} h${bar.high} l${bar.low} c${bar.close} @${(ctx.now() - START) / 60_000}`);
+          seen.push(
+            `${bar.timeframe} ${(bar.time - START) / 60_000} o${bar.open} h${bar.high} l${bar.low} c${bar.close} @${(ctx.now() - START) / 60_000}`,
+          );
           if (bar.timeframe !== '5m') return undefined;
           const before = ctx.bars('BTCUSD', '5m').at(-2);
           if (before === undefined) return undefined;
@@ -61,14 +66,32 @@ describe('bars: live on the sandbox and replayed', () => {
     const risk = { stale_after_ms: 120_000, max_intents_per_minute: 600, max_order_notional: '1000000', price_band_bps: 2_000 };
     const replayed: string[] = [];
     const definition = barProbe(replayed);
-    const backtest = await runBacktest({ definition, params: resolveParams(definition, {}), series, initial: { USD: '100000', BTC: '1' }, limits: RiskLimitsSchema.parse(risk) });
+    const backtest = await runBacktest({
+      definition,
+      params: resolveParams(definition, {}),
+      series,
+      initial: { USD: '100000', BTC: '1' },
+      limits: RiskLimitsSchema.parse(risk),
+    });
     const expected = backtest.intents.map((t) => ({ at: t.at - START, kind: t.kind, side: t.side }));
     expect(expected.length).toBeGreaterThan(4);
 
     const live: string[] = [];
     h = await startLiveHarness(
-      barProbe(live), {},
-      { streams: { prices_ms: STEP_MS, ticker_ms: STEP_MS, book_ms: STEP_MS, quotes_ms: STEP_MS, balances_ms: 5_000, orders_ms: 5_000, warmup_points: 0 }, risk },
+      barProbe(live),
+      {},
+      {
+        streams: {
+          prices_ms: STEP_MS,
+          ticker_ms: STEP_MS,
+          book_ms: STEP_MS,
+          quotes_ms: STEP_MS,
+          balances_ms: 5_000,
+          orders_ms: 5_000,
+          warmup_points: 0,
+        },
+        risk,
+      },
       { USD: '100000', BTC: '1' },
       { sim: { replay: { BTCUSD: { series } } } },
     );
@@ -81,7 +104,10 @@ describe('bars: live on the sandbox and replayed', () => {
     expect(replayed.filter((l) => l.startsWith('15m')).length).toBeGreaterThan(10);
     // each bar was heard at its end, never later: "5m 10 ... @15"
     for (const l of replayed) expect(closedBy(l), l).toBe(Number(l.split(' ')[1]) + (l.startsWith('5m') ? 5 : 15));
-    const decided = h.journal.intents().reverse().map((r) => ({ at: r.createdAt - START, kind: r.kind, side: r.side ?? undefined }));
+    const decided = h.journal
+      .intents()
+      .reverse()
+      .map((r) => ({ at: r.createdAt - START, kind: r.kind, side: r.side ?? undefined }));
     expect(decided).toEqual(expected);
   });
 });

@@ -33,7 +33,9 @@ describe('tradeloop backtest', () => {
     expect(typeof j.load_ms).toBe('number');
     expect('sharpe' in j).toBe(true);
     for (const f of ['trades.csv', 'equity.csv', 'report.html']) expect(existsSync(join(out, f))).toBe(true);
-    expect(readFileSync(join(out, 'trades.csv'), 'utf8')).toContain('BTCUSD,long,2024-01-01T04:00:00Z,2024-01-01T07:00:00Z,666,15,8,-4677.33,15.328');
+    expect(readFileSync(join(out, 'trades.csv'), 'utf8')).toContain(
+      'BTCUSD,long,2024-01-01T04:00:00Z,2024-01-01T07:00:00Z,666,15,8,-4677.33,15.328',
+    );
   });
 
   it('prints a summary table without --json', async () => {
@@ -66,7 +68,20 @@ describe('tradeloop backtest', () => {
 
 describe('tradeloop optimize', () => {
   it('ranks a grid across workers and prints JSON', async () => {
-    const r = await runCli(['optimize', '--strategy', 'sma-cross', '--data', csv, '--grid', 'fast=2|3,slow=4', '--metric', 'return', '--workers', '2', '--json']);
+    const r = await runCli([
+      'optimize',
+      '--strategy',
+      'sma-cross',
+      '--data',
+      csv,
+      '--grid',
+      'fast=2|3,slow=4',
+      '--metric',
+      'return',
+      '--workers',
+      '2',
+      '--json',
+    ]);
     expect(r.code).toBe(0);
     const j = JSON.parse(r.stdout);
     expect(j).toMatchObject({ strategy: 'sma-cross', metric: 'return', workers: 2, combinations: 2 });
@@ -80,7 +95,22 @@ describe('tradeloop history fetch', () => {
     const sandbox = await startSandbox({ clock, seed: 5 });
     try {
       const dataDir = join(dir, 'cache');
-      const argv = ['history', 'fetch', '--market', 'BTCUSD', '--increment', 'ONE_HOUR', '--from', '2025-03-01', '--to', '2025-05-01', '--data-dir', dataDir, '--base-url', sandbox.apiUrl];
+      const argv = [
+        'history',
+        'fetch',
+        '--market',
+        'BTCUSD',
+        '--increment',
+        'ONE_HOUR',
+        '--from',
+        '2025-03-01',
+        '--to',
+        '2025-05-01',
+        '--data-dir',
+        dataDir,
+        '--base-url',
+        sandbox.apiUrl,
+      ];
       const first = await runCli(argv);
       expect(first.stderr).toMatch(/1464 points of BTCUSD at ONE_HOUR cached/); // 61 days × 24, two pages of 1000
       expect(first.code).toBe(0);
@@ -96,7 +126,18 @@ describe('tradeloop history fetch', () => {
       const second = await runCli(argv);
       expect(second.stderr).toMatch(/resuming at point 1000 of 1464/);
       expect(readFileSync(file, 'utf8')).toBe(full);
-      const bt = await runCli(['backtest', '--strategy', 'sma-cross', '--market', 'BTCUSD', '--from', '2025-04-01', '--data-dir', dataDir, '--json']);
+      const bt = await runCli([
+        'backtest',
+        '--strategy',
+        'sma-cross',
+        '--market',
+        'BTCUSD',
+        '--from',
+        '2025-04-01',
+        '--data-dir',
+        dataDir,
+        '--json',
+      ]);
       expect(bt.code, bt.stderr).toBe(0);
       expect(JSON.parse(bt.stdout).points).toBe(30 * 24); // April: the hourly points from 04-01T00:00 to 04-30T23:00
     } finally {

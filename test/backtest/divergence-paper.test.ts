@@ -26,7 +26,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** A plugin that places a MARKET order every `every` books whatever it holds or was filled. */
 function plugin(name: string, alternate: boolean): string {
   const file = join(dir, `${name}.ts`);
-  writeFileSync(file, `import { z } from ${JSON.stringify(join(ROOT, 'node_modules/zod/index.js'))};
+  writeFileSync(
+    file,
+    `import { z } from ${JSON.stringify(join(ROOT, 'node_modules/zod/index.js'))};
 import { defineStrategy } from ${JSON.stringify(join(ROOT, 'src/strategy/index.ts'))};
 
 export default defineStrategy({
@@ -50,12 +52,35 @@ export default defineStrategy({
     };
   },
 });
-`);
+`,
+  );
   return file;
 }
 
-interface Diff { index: number; strategy: string; seq: number; kind: string; cause: string; cost: string; follows: number | null; replay: { fills: { price: string; amount: string; fee: string }[] } | null }
-interface Report { differences: Diff[]; first_difference: Diff | null; strategies: { name: string; mark: string; paired: number; live: { decisions: number; pnl: string }; replay: { decisions: number; pnl: string } }[]; drift: Record<string, string>; drift_exceeded: boolean; notes: string[] }
+interface Diff {
+  index: number;
+  strategy: string;
+  seq: number;
+  kind: string;
+  cause: string;
+  cost: string;
+  follows: number | null;
+  replay: { fills: { price: string; amount: string; fee: string }[] } | null;
+}
+interface Report {
+  differences: Diff[];
+  first_difference: Diff | null;
+  strategies: {
+    name: string;
+    mark: string;
+    paired: number;
+    live: { decisions: number; pnl: string };
+    replay: { decisions: number; pnl: string };
+  }[];
+  drift: Record<string, string>;
+  drift_exceeded: boolean;
+  notes: string[];
+}
 
 const recording = join(dir, 'run.jsonl');
 const journal = join(dir, 'journal.sqlite');
@@ -79,16 +104,19 @@ beforeAll(async () => {
   flip = plugin('flip', true);
   buyer = plugin('buyer', false);
   writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
-  writeFileSync(join(dir, 'bot.yaml'), [
-    'environment: local',
-    'strategies:',
-    `  - plugin: ${flip}`,
-    '    params: { every: 4 }',
-    `  - plugin: ${buyer}`,
-    '    params: { every: 5 }',
-    `streams: { book_ms: 250, balances_ms: 100, record: ${recording} }`,
-    `journal: { path: ${journal} }`,
-  ].join('\n'));
+  writeFileSync(
+    join(dir, 'bot.yaml'),
+    [
+      'environment: local',
+      'strategies:',
+      `  - plugin: ${flip}`,
+      '    params: { every: 4 }',
+      `  - plugin: ${buyer}`,
+      '    params: { every: 5 }',
+      `streams: { book_ms: 250, balances_ms: 100, record: ${recording} }`,
+      `journal: { path: ${journal} }`,
+    ].join('\n'),
+  );
   const run = tradeloop(['run', '--paper', '--config', join(dir, 'bot.yaml'), '--duration', '10s', '--json'], dir);
   expect(await run.exit, run.err().slice(-2000)).toBe(0);
 }, 90_000);
@@ -108,7 +136,10 @@ describe('tradeloop divergence on a recorded paper run', () => {
     for (const d of report.differences) expect(d.cause).toBe('fill-model');
     expectCostsAddUp(report);
     // the replay warmed as the run did, on the header's prices
-    for (const name of ['flip', 'buyer']) expect(report.notes).toContainEqual(expect.stringMatching(new RegExp(`^${name}'s replay warmed up on \\d+ recorded price\\(s\\) \\(the header's warm-up prices\\)`)));
+    for (const name of ['flip', 'buyer'])
+      expect(report.notes).toContainEqual(
+        expect.stringMatching(new RegExp(`^${name}'s replay warmed up on \\d+ recorded price\\(s\\) \\(the header's warm-up prices\\)`)),
+      );
   });
 
   it('with a replay latency the first difference is a fill, nothing differs before it, and every later one is the fill model', async () => {
@@ -138,7 +169,9 @@ describe('tradeloop divergence on a recorded paper run', () => {
     copyFileSync(journal, copy);
     if (existsSync(`${journal}-wal`)) copyFileSync(`${journal}-wal`, `${copy}-wal`);
     const db = new Database(copy);
-    const third = db.prepare('SELECT ref_id FROM intents WHERE strategy = ? ORDER BY created_at, rowid LIMIT 1 OFFSET 2').get('flip') as { ref_id: string };
+    const third = db.prepare('SELECT ref_id FROM intents WHERE strategy = ? ORDER BY created_at, rowid LIMIT 1 OFFSET 2').get('flip') as {
+      ref_id: string;
+    };
     db.prepare("UPDATE intents SET decision = 'deny', denial_code = 'MAX_NOTIONAL', state = 'denied' WHERE ref_id = ?").run(third.ref_id);
     db.prepare('DELETE FROM fills WHERE ref_id = ?').run(third.ref_id);
     db.close();
@@ -150,10 +183,14 @@ describe('tradeloop divergence on a recorded paper run', () => {
     expect(denial[0]).toMatchObject({ strategy: 'flip', seq: 3, kind: 'risk-decision', cause: 'denial-one-side', follows: null });
     // before it, only fills the book model explains (a paper fill can meet a book the recording did not
     // keep, as the first test allows): the denial is the first difference of any other kind
-    for (const d of report.differences.filter((x) => x.index < denial[0]!.index)) expect(d).toMatchObject({ kind: 'fill', cause: 'fill-model' });
+    for (const d of report.differences.filter((x) => x.index < denial[0]!.index))
+      expect(d).toMatchObject({ kind: 'fill', cause: 'fill-model' });
     // what the replay's fills of that buy were worth at the last mark is what live missed
     const mark = new D(report.strategies[0]!.mark);
-    const replayed = denial[0]!.replay!.fills.reduce((t, f) => t.minus(new D(f.price).times(f.amount)).minus(f.fee).plus(new D(f.amount).times(mark)), new D(0));
+    const replayed = denial[0]!.replay!.fills.reduce(
+      (t, f) => t.minus(new D(f.price).times(f.amount)).minus(f.fee).plus(new D(f.amount).times(mark)),
+      new D(0),
+    );
     expect(denial[0]!.cost).toBe(replayed.negated().toFixed());
     expectCostsAddUp(report);
     // exit 4 past --max-drift, 0 within it
@@ -161,10 +198,20 @@ describe('tradeloop divergence on a recorded paper run', () => {
     expect(drift.gt(0)).toBe(true);
     const over = await runCli(['divergence', '--recording', recording, '--journal', copy, '--max-drift', drift.div(2).toFixed()]);
     expect(over.code).toBe(4);
-    expect(over.stdout).toMatch(new RegExp(`\\n  #${denial[0]!.index} \\S+ flip#3 risk-decision cost .* · denial-one-side · risk gate: live denied MAX_NOTIONAL, replay approved\\n`));
-    expect(over.stdout).toMatch(denial[0]!.index === 1 ? /first difference: #1 .* decision 3: risk gate: live denied MAX_NOTIONAL, replay approved/ : /first difference: #1 .*: fills differ/);
+    expect(over.stdout).toMatch(
+      new RegExp(
+        `\\n  #${denial[0]!.index} \\S+ flip#3 risk-decision cost .* · denial-one-side · risk gate: live denied MAX_NOTIONAL, replay approved\\n`,
+      ),
+    );
+    expect(over.stdout).toMatch(
+      denial[0]!.index === 1
+        ? /first difference: #1 .* decision 3: risk gate: live denied MAX_NOTIONAL, replay approved/
+        : /first difference: #1 .*: fills differ/,
+    );
     expect(over.stdout).toMatch(/above --max-drift/);
-    expect((await runCli(['divergence', '--recording', recording, '--journal', copy, '--max-drift', drift.plus(1).toFixed()])).code).toBe(0);
+    expect((await runCli(['divergence', '--recording', recording, '--journal', copy, '--max-drift', drift.plus(1).toFixed()])).code).toBe(
+      0,
+    );
   });
 
   it.skipIf(!existsSync(CHROMIUM))('draws the divergence timeline in report.html, offline', { timeout: 60_000 }, async () => {
@@ -173,10 +220,17 @@ describe('tradeloop divergence on a recorded paper run', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(existsSync(join(out, 'divergence.json'))).toBe(true);
     const profile = mkdtempSync(join(tmpdir(), 'tradeloop-chromium-'));
-    const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1200, height: 900 } });
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1200, height: 900 },
+    });
     try {
       const outside: string[] = [];
-      await context.route('**/*', (route) => (route.request().url().startsWith('file:') ? route.continue() : (outside.push(route.request().url()), route.abort())));
+      await context.route('**/*', (route) =>
+        route.request().url().startsWith('file:') ? route.continue() : (outside.push(route.request().url()), route.abort()),
+      );
       const page = await context.newPage();
       const errors: string[] = [];
       page.on('pageerror', (err) => errors.push(err.message));

@@ -45,7 +45,20 @@ describe('item 1: the risk gate never traps a position', () => {
   writeFileSync(config, 'risk:\n  max_order_notional: "25000"\n');
 
   it('sells a held position worth more than max_order_notional in one order', async () => {
-    const r = await runCli(['backtest', '--strategy', 'sma-cross', '--data', csv, '--params', 'fast=2,slow=3', '--initial', 'USD=20000', '--config', config, '--json']);
+    const r = await runCli([
+      'backtest',
+      '--strategy',
+      'sma-cross',
+      '--data',
+      csv,
+      '--params',
+      'fast=2,slow=3',
+      '--initial',
+      'USD=20000',
+      '--config',
+      config,
+      '--json',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const j = JSON.parse(r.stdout);
     expect(j.decisions).toEqual({ approve: 2 });
@@ -55,7 +68,20 @@ describe('item 1: the risk gate never traps a position', () => {
   });
 
   it('still denies a buy above max_order_notional', async () => {
-    const r = await runCli(['backtest', '--strategy', 'sma-cross', '--data', csv, '--params', 'fast=2,slow=3', '--initial', 'USD=30000', '--config', config, '--json']);
+    const r = await runCli([
+      'backtest',
+      '--strategy',
+      'sma-cross',
+      '--data',
+      csv,
+      '--params',
+      'fast=2,slow=3',
+      '--initial',
+      'USD=30000',
+      '--config',
+      config,
+      '--json',
+    ]);
     const j = JSON.parse(r.stdout);
     expect(j.denials.MAX_NOTIONAL.count).toBeGreaterThan(0);
     expect(j.trades).toBe(0);
@@ -66,7 +92,19 @@ describe('item 2: backtest money at the asset precision', () => {
   it('prints equity and fees with 2 decimals and the HTML trades at the asset and tick precision; CSV keeps every digit', async () => {
     const csv = csvOf('odd.csv', [10, 10, 10, 12.37, 15.13, 11.07, 8.01, 8.03, 9.11]);
     const out = join(dir, 'odd-out');
-    const r = await runCli(['backtest', '--strategy', 'sma-cross', '--data', csv, '--params', 'fast=2,slow=3', '--slippage-bps', '7', '--out', out]);
+    const r = await runCli([
+      'backtest',
+      '--strategy',
+      'sma-cross',
+      '--data',
+      csv,
+      '--params',
+      'fast=2,slow=3',
+      '--slippage-bps',
+      '7',
+      '--out',
+      out,
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const fees = /Fees paid\s+(\S+)/.exec(r.stdout)![1]!;
     const equity = /Final equity\s+(\S+)/.exec(r.stdout)![1]!;
@@ -86,7 +124,19 @@ describe('item 9: optimize', () => {
   const csv = csvOf('walk.csv', walk(300));
 
   it('shows each column once, lists failed combinations below the ranked rows with the reason', async () => {
-    const r = await runCli(['optimize', '--strategy', 'sma-cross', '--data', csv, '--grid', 'fast=4..8:4,slow=8|20', '--metric', 'return', '--workers', '2']);
+    const r = await runCli([
+      'optimize',
+      '--strategy',
+      'sma-cross',
+      '--data',
+      csv,
+      '--grid',
+      'fast=4..8:4,slow=8|20',
+      '--metric',
+      'return',
+      '--workers',
+      '2',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.split('\n');
     expect(lines[0]!.split(/\s+/)).toEqual(['rank', 'fast', 'slow', 'return_pct', 'max_drawdown_pct', 'trades']);
@@ -96,17 +146,58 @@ describe('item 9: optimize', () => {
     expect(failedAt).toBeGreaterThan(lastRanked);
     expect(lines[failedAt + 1]).toMatch(/^ {2}fast=8,slow=8 {2}failed: .*fast must be smaller than slow/);
     expect(lines.filter(ranked)).toHaveLength(3);
-    const j = JSON.parse((await runCli(['optimize', '--strategy', 'sma-cross', '--data', csv, '--grid', 'fast=4..8:4,slow=8|20', '--metric', 'return', '--workers', '2', '--json'])).stdout);
+    const j = JSON.parse(
+      (
+        await runCli([
+          'optimize',
+          '--strategy',
+          'sma-cross',
+          '--data',
+          csv,
+          '--grid',
+          'fast=4..8:4,slow=8|20',
+          '--metric',
+          'return',
+          '--workers',
+          '2',
+          '--json',
+        ])
+      ).stdout,
+    );
     expect(j.failed).toBe(1);
     expect(j.rows.map((x: { rank: number | null }) => x.rank)).toEqual([1, 2, 3, null]);
     expect(j.rows[3]).toMatchObject({ failed: true, params: { fast: 8, slow: 8 } });
   });
 
   it('with --walk-forward shows the metric, return, drawdown and trades in and out of sample', async () => {
-    const r = await runCli(['optimize', '--strategy', 'sma-cross', '--data', csv, '--grid', 'fast=3|5,slow=10|30', '--metric', 'sharpe', '--workers', '2', '--walk-forward', '2']);
+    const r = await runCli([
+      'optimize',
+      '--strategy',
+      'sma-cross',
+      '--data',
+      csv,
+      '--grid',
+      'fast=3|5,slow=10|30',
+      '--metric',
+      'sharpe',
+      '--workers',
+      '2',
+      '--walk-forward',
+      '2',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.split('\n')[0]!.split(/\s{2,}/)).toEqual([
-      'rank', 'fast', 'slow', 'sharpe in', 'sharpe out', 'return_pct in', 'return_pct out', 'max_drawdown_pct in', 'max_drawdown_pct out', 'trades in', 'trades out',
+      'rank',
+      'fast',
+      'slow',
+      'sharpe in',
+      'sharpe out',
+      'return_pct in',
+      'return_pct out',
+      'max_drawdown_pct in',
+      'max_drawdown_pct out',
+      'trades in',
+      'trades out',
     ]);
     expect(r.stdout).toMatch(/^fold 2: chose fast=\d,slow=\d+ .*out of sample sharpe .*, return .* %, drawdown .* %, \d+ trades$/m);
   });
@@ -116,23 +207,49 @@ describe('item 9: optimize', () => {
     mkdirSync(cacheDir, { recursive: true });
     const { csv: cached } = cachePaths(cacheDir, { market: 'BTCUSD', increment: 'ONE_HOUR' });
     writeFileSync(cached, readFileSync(csv, 'utf8'));
-    const r = await runCli(['optimize', '--strategy', 'sma-cross', '--market', 'BTCUSD', '--data-dir', cacheDir, '--grid', 'fast=3|5,slow=10', '--workers', '1', '--json']);
+    const r = await runCli([
+      'optimize',
+      '--strategy',
+      'sma-cross',
+      '--market',
+      'BTCUSD',
+      '--data-dir',
+      cacheDir,
+      '--grid',
+      'fast=3|5,slow=10',
+      '--workers',
+      '1',
+      '--json',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ points: 300, combinations: 2, failed: 0 });
-    const missing = await runCli(['optimize', '--strategy', 'sma-cross', '--market', 'ETHUSD', '--data-dir', cacheDir, '--grid', 'fast=3,slow=10']);
+    const missing = await runCli([
+      'optimize',
+      '--strategy',
+      'sma-cross',
+      '--market',
+      'ETHUSD',
+      '--data-dir',
+      cacheDir,
+      '--grid',
+      'fast=3,slow=10',
+    ]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/no cached prices for ETHUSD.*history fetch/);
   });
 
   it('exits 1 when every combination failed, naming the reason', { timeout: 60_000 }, async () => {
     const plugin = join(dir, 'always-throws.ts');
-    writeFileSync(plugin, `import { z } from ${JSON.stringify(join(ROOT, 'node_modules/zod/index.js'))};
+    writeFileSync(
+      plugin,
+      `import { z } from ${JSON.stringify(join(ROOT, 'node_modules/zod/index.js'))};
 import { defineStrategy } from ${JSON.stringify(join(ROOT, 'src/strategy/index.ts'))};
 export default defineStrategy({
   name: 'always-throws', description: 'throws on every price', params: z.object({ k: z.number().default(1) }), markets: ['BTCUSD'],
   create: () => ({ onEvent() { throw new Error('no model'); } }),
 });
-`);
+`,
+    );
     const r = await runCli(['optimize', '--strategy', plugin, '--data', csv, '--grid', 'k=1|2', '--workers', '1']);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/failed: 2 of 2 combinations/);
@@ -148,12 +265,16 @@ describe('item 10: a backtest shorter than the warm-up', () => {
     expect(r.code).toBe(0);
     const [title, warning] = r.stdout.split('\n');
     expect(title).toMatch(/^sma-cross on BTCUSD/);
-    expect(warning).toMatch(/^warning: no decision was possible: the 2 points replayed are not enough for the warm-up of sma-cross \(it needs 31 points before its first decision\)/);
+    expect(warning).toMatch(
+      /^warning: no decision was possible: the 2 points replayed are not enough for the warm-up of sma-cross \(it needs 31 points before its first decision\)/,
+    );
     const out = join(dir, 'two-out');
     const j = await runCli(['backtest', '--strategy', 'sma-cross', '--data', csv, '--params', 'slow=30', '--json', '--out', out]);
     expect(JSON.parse(j.stdout).warnings).toEqual([expect.stringMatching(/no decision was possible/)]);
     expect(j.stderr).toMatch(/warning: no decision was possible/);
-    expect(readFileSync(join(out, 'report.html'), 'utf8')).toMatch(/<p class="warn" role="alert">no decision was possible: the 2 points replayed/);
+    expect(readFileSync(join(out, 'report.html'), 'utf8')).toMatch(
+      /<p class="warn" role="alert">no decision was possible: the 2 points replayed/,
+    );
   });
 
   it('warns of nothing when the strategy decided', async () => {
@@ -166,31 +287,90 @@ describe('item 10: a backtest shorter than the warm-up', () => {
 
 describe('issue 19: --price-column', () => {
   const ohlcv = (extra: string) =>
-    csvOf(`ohlcv-${extra}.csv`, walk(60), `timestamp,open,high,low,close,volume,${extra}`, (t, p) => `${t},${p},${(p * 1.01).toFixed(2)},${(p * 0.99).toFixed(2)},${p},3,${(p * 1.002).toFixed(2)}`);
+    csvOf(
+      `ohlcv-${extra}.csv`,
+      walk(60),
+      `timestamp,open,high,low,close,volume,${extra}`,
+      (t, p) => `${t},${p},${(p * 1.01).toFixed(2)},${(p * 0.99).toFixed(2)},${p},3,${(p * 1.002).toFixed(2)}`,
+    );
 
   it('refuses a CSV with several price columns, naming --price-column as the fix', async () => {
     for (const extra of ['average_price', 'vwap']) {
       const r = await runCli(['backtest', '--strategy', 'sma-cross', '--data', ohlcv(extra)]);
       expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(new RegExp(`line 1: more than one column could be the price \\(close, ${extra}\\): name the one to replay with --price-column close`));
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `line 1: more than one column could be the price \\(close, ${extra}\\): name the one to replay with --price-column close`,
+        ),
+      );
     }
   });
 
   it('loads the named column for backtest and optimize, and names the columns when it is not there', async () => {
     const file = ohlcv('vwap');
-    const close = await runCli(['backtest', '--strategy', 'sma-cross', '--data', file, '--price-column', 'close', '--params', 'fast=3,slow=10', '--json']);
+    const close = await runCli([
+      'backtest',
+      '--strategy',
+      'sma-cross',
+      '--data',
+      file,
+      '--price-column',
+      'close',
+      '--params',
+      'fast=3,slow=10',
+      '--json',
+    ]);
     expect(close.code, close.stderr).toBe(0);
-    const plain = await runCli(['backtest', '--strategy', 'sma-cross', '--data', csvOf('plain.csv', walk(60)), '--params', 'fast=3,slow=10', '--json']);
+    const plain = await runCli([
+      'backtest',
+      '--strategy',
+      'sma-cross',
+      '--data',
+      csvOf('plain.csv', walk(60)),
+      '--params',
+      'fast=3,slow=10',
+      '--json',
+    ]);
     // the manifest names each run's own file; everything else must agree
-    const strip = (s: string) => { const { elapsed_ms: _e, load_ms: _l, ...rest } = JSON.parse(s); delete rest.manifest.data.source; return rest; };
+    const strip = (s: string) => {
+      const { elapsed_ms: _e, load_ms: _l, ...rest } = JSON.parse(s);
+      delete rest.manifest.data.source;
+      return rest;
+    };
     expect(strip(close.stdout)).toEqual(strip(plain.stdout)); // the close column is the walk itself
-    const vwap = await runCli(['backtest', '--strategy', 'sma-cross', '--data', file, '--price-column', 'VWAP', '--params', 'fast=3,slow=10', '--json']);
+    const vwap = await runCli([
+      'backtest',
+      '--strategy',
+      'sma-cross',
+      '--data',
+      file,
+      '--price-column',
+      'VWAP',
+      '--params',
+      'fast=3,slow=10',
+      '--json',
+    ]);
     expect(JSON.parse(vwap.stdout).final_equity).not.toBe(JSON.parse(close.stdout).final_equity);
-    const opt = await runCli(['optimize', '--strategy', 'sma-cross', '--data', file, '--price-column', 'close', '--grid', 'fast=3,slow=10', '--workers', '1', '--json']);
+    const opt = await runCli([
+      'optimize',
+      '--strategy',
+      'sma-cross',
+      '--data',
+      file,
+      '--price-column',
+      'close',
+      '--grid',
+      'fast=3,slow=10',
+      '--workers',
+      '1',
+      '--json',
+    ]);
     expect(JSON.parse(opt.stdout)).toMatchObject({ points: 60, failed: 0 });
     const missing = await runCli(['backtest', '--strategy', 'sma-cross', '--data', file, '--price-column', 'mid']);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/--price-column: .* has no column "mid"; its columns are timestamp, open, high, low, close, volume, vwap/);
+    expect(missing.stderr).toMatch(
+      /--price-column: .* has no column "mid"; its columns are timestamp, open, high, low, close, volume, vwap/,
+    );
   });
 
   it('reports a bad row of the named column at its line in the file', async () => {

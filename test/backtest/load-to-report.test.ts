@@ -31,10 +31,21 @@ it('loads an OHLCV file, scores holding it as buy-and-hold, and writes the same 
   expect(formatMetricRows(metrics)).toContainEqual(['Max drawdown duration', '2d']);
 
   const files = writeBacktestReport(join(dir, 'out'), {
-    strategy: 'hold', market: 'BTCUSD', source: file, times: series.times, prices: series.prices, equity, trades: [], metrics,
+    strategy: 'hold',
+    market: 'BTCUSD',
+    source: file,
+    times: series.times,
+    prices: series.prices,
+    equity,
+    trades: [],
+    metrics,
     assumptions: { initial: 'USD=10000', feeBps: 0, slippageBps: 0, fillRule: DEFAULT_FILL_RULE },
   });
-  const csv = readFileSync(files.equity, 'utf8').trimEnd().split('\n').slice(1).map((r) => r.split(','));
+  const csv = readFileSync(files.equity, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .slice(1)
+    .map((r) => r.split(','));
   expect(csv.map((r) => r[0])).toEqual(closes.map((_, i) => `2024-03-0${i + 1}T00:00:00Z`));
   expect(csv.map((r) => Number(r[1]))).toEqual(closes);
   expect(csv.map((r) => r[2])).toEqual(csv.map((r) => r[3]));

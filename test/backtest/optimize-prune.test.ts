@@ -15,7 +15,17 @@ describe('runSearch early stopping', () => {
   it('stops trials whose first fold is below the median of the finished ones, and counts them', { timeout: 240_000 }, async () => {
     const series = randomWalk(900, 21);
     const space = searchSpace(smaCross.params, 'fast=2..20,slow=21..80');
-    const r = await runSearch({ strategy: 'sma-cross', series, metric: 'return', walkForward: 2, workers: 1, space, method: 'random', trials: 24, seed: 3 });
+    const r = await runSearch({
+      strategy: 'sma-cross',
+      series,
+      metric: 'return',
+      walkForward: 2,
+      workers: 1,
+      space,
+      method: 'random',
+      trials: 24,
+      seed: 3,
+    });
     const pruned = r.rows.filter((x) => x.pruned);
     expect(r.search.pruned).toBe(pruned.length);
     expect(pruned.length).toBeGreaterThan(0);
@@ -26,7 +36,14 @@ describe('runSearch early stopping', () => {
       expect(p.pruned!.score!).toBeLessThan(p.pruned!.median);
     }
     // the recorded first-fold scores are those of a full walk-forward run of the same params
-    const full = await runOptimize({ strategy: 'sma-cross', series, metric: 'return', walkForward: 2, workers: 1, grid: { names: ['fast', 'slow'], combinations: pruned.map((p) => p.params) } });
+    const full = await runOptimize({
+      strategy: 'sma-cross',
+      series,
+      metric: 'return',
+      walkForward: 2,
+      workers: 1,
+      grid: { names: ['fast', 'slow'], combinations: pruned.map((p) => p.params) },
+    });
     for (const p of pruned) expect(full.rows.find((x) => x.params === p.params)!.folds![0]!.inSample.return_pct).toBe(p.pruned!.score);
   });
 });

@@ -25,9 +25,30 @@ writeFileSync(csv, `timestamp,price\n${Array.from(walk.prices, (p, i) => `${walk
 const smaCross = await loadStrategy('sma-cross');
 const BIN = resolve(import.meta.dirname, '../../bin/tradeloop.js');
 
-const args = (trials: number, studyDir: string, method = 'tpe'): string[] => ['optimize', '--strategy', 'sma-cross', '--data', csv, '--search', method, '--trials', String(trials), '--seed', '7', '--grid', 'fast=2..30,slow=10..120', '--metric', 'return', '--workers', '1', '--study-dir', studyDir];
+const args = (trials: number, studyDir: string, method = 'tpe'): string[] => [
+  'optimize',
+  '--strategy',
+  'sma-cross',
+  '--data',
+  csv,
+  '--search',
+  method,
+  '--trials',
+  String(trials),
+  '--seed',
+  '7',
+  '--grid',
+  'fast=2..30,slow=10..120',
+  '--metric',
+  'return',
+  '--workers',
+  '1',
+  '--study-dir',
+  studyDir,
+];
 type Row = { trial: number; params: Record<string, number>; score: number | null };
-const byTrial = (rows: Row[]): Array<[number, Record<string, number>, number | null]> => [...rows].sort((a, b) => a.trial - b.trial).map((r) => [r.trial, r.params, r.score]);
+const byTrial = (rows: Row[]): Array<[number, Record<string, number>, number | null]> =>
+  [...rows].sort((a, b) => a.trial - b.trial).map((r) => [r.trial, r.params, r.score]);
 
 function savedTrials(studyDir: string): number {
   if (!existsSync(studyDir)) return 0;
@@ -35,7 +56,9 @@ function savedTrials(studyDir: string): number {
   if (file === undefined) return 0;
   const db = new Database(join(studyDir, file), { readonly: true, fileMustExist: true });
   try {
-    return (db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'trials'").get() as { n: number }).n === 0 ? 0 : (db.prepare('SELECT count(*) AS n FROM trials').get() as { n: number }).n;
+    return (db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'trials'").get() as { n: number }).n === 0
+      ? 0
+      : (db.prepare('SELECT count(*) AS n FROM trials').get() as { n: number }).n;
   } finally {
     db.close();
   }
@@ -61,46 +84,70 @@ describe('tradeloop optimize --search', () => {
     expect(resume.stderr).toMatch(/--resume: no saved trials for these settings/);
   });
 
-  it('stops on SIGINT with exit 130 and the count kept, then continues without running a finished trial again', { timeout: 300_000 }, async () => {
-    const studyDir = join(dir, 'interrupted');
-    const child = spawn(process.execPath, [BIN, ...args(400, studyDir)], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-    // poll the study file for finished trials (no sleeps standing in for progress)
-    const deadline = Date.now() + 120_000;
-    while (savedTrials(studyDir) < 8 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    expect(savedTrials(studyDir)).toBeGreaterThanOrEqual(8);
-    child.kill('SIGINT');
-    expect(await exited).toBe(130);
-    const m = /interrupted: (\d+) of 400 trials finished and kept in (.+\.sqlite); run the same command again \(or add --resume\) to continue the study/.exec(stderr);
-    expect(m, stderr).not.toBeNull();
-    const kept = Number(m![1]);
-    expect(savedTrials(studyDir)).toBe(kept);
+  it(
+    'stops on SIGINT with exit 130 and the count kept, then continues without running a finished trial again',
+    { timeout: 300_000 },
+    async () => {
+      const studyDir = join(dir, 'interrupted');
+      const child = spawn(process.execPath, [BIN, ...args(400, studyDir)], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+      const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+      // poll the study file for finished trials (no sleeps standing in for progress)
+      const deadline = Date.now() + 120_000;
+      while (savedTrials(studyDir) < 8 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(savedTrials(studyDir)).toBeGreaterThanOrEqual(8);
+      child.kill('SIGINT');
+      expect(await exited).toBe(130);
+      const m =
+        /interrupted: (\d+) of 400 trials finished and kept in (.+\.sqlite); run the same command again \(or add --resume\) to continue the study/.exec(
+          stderr,
+        );
+      expect(m, stderr).not.toBeNull();
+      const kept = Number(m![1]);
+      expect(savedTrials(studyDir)).toBe(kept);
 
-    const total = kept + 8;
-    const again = await runCli([...args(total, studyDir), '--resume', '--json']);
-    expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).toContain(`${kept} trials already finished`);
-    const resumed = JSON.parse(again.stdout);
-    expect(resumed.search).toMatchObject({ resumed: kept, ran: 8, trials: total });
-    const fresh = JSON.parse((await runCli([...args(total, join(dir, 'uninterrupted')), '--json'])).stdout);
-    expect(byTrial(resumed.rows)).toEqual(byTrial(fresh.rows));
-  });
+      const total = kept + 8;
+      const again = await runCli([...args(total, studyDir), '--resume', '--json']);
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stderr).toContain(`${kept} trials already finished`);
+      const resumed = JSON.parse(again.stdout);
+      expect(resumed.search).toMatchObject({ resumed: kept, ran: 8, trials: total });
+      const fresh = JSON.parse((await runCli([...args(total, join(dir, 'uninterrupted')), '--json'])).stdout);
+      expect(byTrial(resumed.rows)).toEqual(byTrial(fresh.rows));
+    },
+  );
 
-  it('stops the running batch at once when aborted: the trials finished are kept, each saved as it ended, and a resumed search runs only the others', { timeout: 120_000 }, async () => {
-    const base = { strategy: 'sma-cross', series: { source: 'walk', length: walk.times.length, times: walk.times, prices: walk.prices }, metric: 'return' as const, workers: 1, space: searchSpace(smaCross.params, 'fast=2..30,slow=10..120'), method: 'tpe' as const, trials: 16, seed: 7 };
-    const stop = new AbortController();
-    const saved: TrialRecord[] = [];
-    // the third trial of the first batch of 8 stops the search: five trials of that batch were still to run
-    const cut = await runSearch({ ...base, signal: stop.signal, onTrials: (t) => (saved.push(...t), saved.length === 3 && stop.abort()) });
-    expect(cut.search).toMatchObject({ stopped: true, trials: 3, ran: 3 });
-    expect(saved.map((t) => t.number)).toEqual([0, 1, 2]);
-    const resumed = await runSearch({ ...base, previous: saved });
-    expect(resumed.search).toMatchObject({ stopped: false, resumed: 3, ran: 13, trials: 16 });
-    const whole = await runSearch(base);
-    expect(byTrial(resumed.rows as unknown as Row[])).toEqual(byTrial(whole.rows as unknown as Row[]));
-  });
+  it(
+    'stops the running batch at once when aborted: the trials finished are kept, each saved as it ended, and a resumed search runs only the others',
+    { timeout: 120_000 },
+    async () => {
+      const base = {
+        strategy: 'sma-cross',
+        series: { source: 'walk', length: walk.times.length, times: walk.times, prices: walk.prices },
+        metric: 'return' as const,
+        workers: 1,
+        space: searchSpace(smaCross.params, 'fast=2..30,slow=10..120'),
+        method: 'tpe' as const,
+        trials: 16,
+        seed: 7,
+      };
+      const stop = new AbortController();
+      const saved: TrialRecord[] = [];
+      // the third trial of the first batch of 8 stops the search: five trials of that batch were still to run
+      const cut = await runSearch({
+        ...base,
+        signal: stop.signal,
+        onTrials: (t) => (saved.push(...t), saved.length === 3 && stop.abort()),
+      });
+      expect(cut.search).toMatchObject({ stopped: true, trials: 3, ran: 3 });
+      expect(saved.map((t) => t.number)).toEqual([0, 1, 2]);
+      const resumed = await runSearch({ ...base, previous: saved });
+      expect(resumed.search).toMatchObject({ stopped: false, resumed: 3, ran: 13, trials: 16 });
+      const whole = await runSearch(base);
+      expect(byTrial(resumed.rows as unknown as Row[])).toEqual(byTrial(whole.rows as unknown as Row[]));
+    },
+  );
 
   it('keeps every saved trial when killed with SIGKILL, and the same command continues from them', { timeout: 300_000 }, async () => {
     const studyDir = join(dir, 'killed');

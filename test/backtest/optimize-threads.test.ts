@@ -21,7 +21,8 @@ const walk = (n: number, seed: number) => randomWalk(n, seed);
 /** A project folder with one source, its compiled output and the compiled worker, at given times (s). */
 function project(times: { source: number; output: number }): string {
   const root = mkdtempSync(join(tmpdir(), 'tradeloop-boot-'));
-  for (const dir of ['src/core', 'dist/src/core', 'dist/backtest/optimize', 'dist/strategies']) mkdirSync(join(root, dir), { recursive: true });
+  for (const dir of ['src/core', 'dist/src/core', 'dist/backtest/optimize', 'dist/strategies'])
+    mkdirSync(join(root, dir), { recursive: true });
   writeFileSync(join(root, 'src/core/money.ts'), 'export const x = 1;\n');
   writeFileSync(join(root, 'dist/src/core/money.js'), 'export const x = 1;\n');
   writeFileSync(join(root, 'dist/backtest/optimize/worker.js'), '');
@@ -54,7 +55,10 @@ describe('workerBoot', () => {
     expect(stale.script).toContain('backtest/optimize/worker.ts');
     const empty = mkdtempSync(join(tmpdir(), 'tradeloop-boot-'));
     expect(workerBoot('sma-cross', { root: empty }).reason).toMatch(/dist\/ has no compiled optimizer worker \(npm run build makes it\)/);
-    expect(workerBoot('sma-cross', { root: project({ source: 1_000, output: 2_000 }), prefer: 'source' })).toMatchObject({ code: 'source', reason: 'asked for the sources' });
+    expect(workerBoot('sma-cross', { root: project({ source: 1_000, output: 2_000 }), prefer: 'source' })).toMatchObject({
+      code: 'source',
+      reason: 'asked for the sources',
+    });
   });
 });
 
@@ -73,10 +77,12 @@ describe('optimizer threads', () => {
     expect(compiled.rows.filter((r) => !r.failed)).toHaveLength(6);
   });
 
-  it.skipIf(current !== undefined)('a user\'s .ts plugin importing tradeloop loads on compiled threads', async () => {
+  it.skipIf(current !== undefined)("a user's .ts plugin importing tradeloop loads on compiled threads", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tradeloop-plugin-'));
     const file = join(dir, 'threshold.ts');
-    writeFileSync(file, `import { defineStrategy, z } from 'tradeloop';
+    writeFileSync(
+      file,
+      `import { defineStrategy, z } from 'tradeloop';
 const above = (p: number, level: number): boolean => p > level;
 export default defineStrategy({
   name: 'threshold', description: 'buys once above a level', params: z.object({ level: z.number() }), markets: ['BTCUSD'],
@@ -89,7 +95,8 @@ export default defineStrategy({
     } };
   },
 });
-`);
+`,
+    );
     const result = await runOptimize({ strategy: file, series, grid: parseGrid('level=90|100|1000'), metric: 'return', workers: 2 });
     expect(result.workerCode).toEqual({ code: 'compiled', pluginLoader: true, leanHeap: true });
     expect(result.failed).toBe(0);
@@ -102,7 +109,9 @@ export default defineStrategy({
     const dir = mkdtempSync(join(tmpdir(), 'tradeloop-plugin-'));
     const file = join(dir, 'hoarder.mjs');
     // keeps ~150 MB of small objects alive for its whole run: more than a lean thread's 64 MB heap
-    writeFileSync(file, `import { defineStrategy, z } from 'tradeloop';
+    writeFileSync(
+      file,
+      `import { defineStrategy, z } from 'tradeloop';
 export default defineStrategy({
   name: 'hoarder', description: 'keeps a large history in memory', params: z.object({ n: z.number() }), markets: ['BTCUSD'],
   create: (params) => {
@@ -111,8 +120,15 @@ export default defineStrategy({
     return { onEvent: () => (kept.length > 0 ? undefined : undefined) };
   },
 });
-`);
-    const result = await runOptimize({ strategy: file, series: walk(50, 1), grid: parseGrid('n=10|2000000'), metric: 'return', workers: 1 });
+`,
+    );
+    const result = await runOptimize({
+      strategy: file,
+      series: walk(50, 1),
+      grid: parseGrid('n=10|2000000'),
+      metric: 'return',
+      workers: 1,
+    });
     expect(result.failed).toBe(0);
     expect(result.rows).toHaveLength(2);
     expect(result.workerCode?.leanHeap).toBe(false);

@@ -19,9 +19,12 @@ describe('parseGrid', () => {
     const g = parseGrid('fast=5..15:5,slow=20|40,size_pct=50');
     expect(g.names).toEqual(['fast', 'slow', 'size_pct']);
     expect(g.combinations).toEqual([
-      { fast: 5, slow: 20, size_pct: 50 }, { fast: 5, slow: 40, size_pct: 50 },
-      { fast: 10, slow: 20, size_pct: 50 }, { fast: 10, slow: 40, size_pct: 50 },
-      { fast: 15, slow: 20, size_pct: 50 }, { fast: 15, slow: 40, size_pct: 50 },
+      { fast: 5, slow: 20, size_pct: 50 },
+      { fast: 5, slow: 40, size_pct: 50 },
+      { fast: 10, slow: 20, size_pct: 50 },
+      { fast: 10, slow: 40, size_pct: 50 },
+      { fast: 15, slow: 20, size_pct: 50 },
+      { fast: 15, slow: 40, size_pct: 50 },
     ]);
     expect(parseGrid('x=0.1..0.3:0.1').combinations.map((c) => c.x)).toEqual([0.1, 0.2, 0.3]);
   });
@@ -56,10 +59,19 @@ describe('runOptimize', () => {
     const grid = parseGrid('fast=3|5,slow=10|30');
     const result = await runOptimize({ strategy: 'sma-cross', series, grid, metric: 'sharpe', workers: 2, walkForward: 2 });
     const bounds = segmentBounds(series.length, 2);
-    expect(bounds).toEqual([[0, 200], [200, 400], [400, 600]]);
+    expect(bounds).toEqual([
+      [0, 200],
+      [200, 400],
+      [400, 600],
+    ]);
     expect(result.walkForward).toHaveLength(2);
     const pick = result.walkForward![1]!;
-    const oos = await runBacktest({ definition: smaCross, params: resolveParams(smaCross, pick.params), series, range: { start: 400, end: 600 } });
+    const oos = await runBacktest({
+      definition: smaCross,
+      params: resolveParams(smaCross, pick.params),
+      series,
+      range: { start: 400, end: 600 },
+    });
     expect(pick.outOfSample.return_pct).toBe(metricsToJson(oos.metrics).return_pct);
     const best = Math.max(...result.rows.map((r) => r.folds![1]!.inSample.sharpe as number));
     expect(pick.inSampleScore).toBe(best);

@@ -24,7 +24,9 @@ const btc = priceFile('btc.csv', wave(20_000, 120));
 const eth = priceFile('eth.csv', wave(1_000, 60), 2 * H);
 
 const config = join(dir, 'bot.yaml');
-writeFileSync(config, `environment: local
+writeFileSync(
+  config,
+  `environment: local
 strategies:
   - plugin: sma-cross
     name: btc-fast
@@ -38,7 +40,8 @@ strategies:
     allocation: "3000"
 risk:
   max_order_notional: "20000"
-`);
+`,
+);
 
 describe('tradeloop backtest --config', () => {
   it('backtests every strategy of the config on its market on one account, per strategy, per market and in total', async () => {
@@ -47,10 +50,15 @@ describe('tradeloop backtest --config', () => {
     expect(r.code).toBe(0);
     const j = JSON.parse(r.stdout.trim());
     // btc-slow's allocation of 3000 USD denies its buy of 40 % of the account: said first, naming the key
-    expect(j.warnings).toEqual([expect.stringMatching(/^limit ALLOCATION denied 1 of \d+ intents of strategy btc-slow .*strategies\[\]\.allocation/)]);
+    expect(j.warnings).toEqual([
+      expect.stringMatching(/^limit ALLOCATION denied 1 of \d+ intents of strategy btc-slow .*strategies\[\]\.allocation/),
+    ]);
     expect(r.stderr).toBe(`warning: ${j.warnings[0]}\n`);
     expect(j.strategies.map((s: { name: string }) => s.name)).toEqual(['btc-fast', 'eth-fast', 'btc-slow']);
-    expect(j.markets.map((m: { market: string; points: number }) => [m.market, m.points])).toEqual([['BTCUSD', 120], ['ETHUSD', 60]]);
+    expect(j.markets.map((m: { market: string; points: number }) => [m.market, m.points])).toEqual([
+      ['BTCUSD', 120],
+      ['ETHUSD', 60],
+    ]);
     expect(j.total.points).toBe(180);
     for (const s of j.strategies) expect(s.round_trips).toBeGreaterThan(0);
     // the total P&L is the strategies' own P&L together (one account, each strategy its own position)
@@ -78,7 +86,10 @@ describe('tradeloop backtest --config', () => {
     const xrp = priceFile('xrp.csv', [1, 2, 3]);
     const cases: Array<[string[], RegExp]> = [
       [['--data', `BTCUSD=${btc}`], /--data: no data for ETHUSD, which the config's strategies trade: add --data ETHUSD=FILE/],
-      [['--data', `BTCUSD=${btc}`, '--data', `ETHUSD=${eth}`, '--data', `XRPUSD=${xrp}`], /XRPUSD=.*no strategy of the config trades XRPUSD/],
+      [
+        ['--data', `BTCUSD=${btc}`, '--data', `ETHUSD=${eth}`, '--data', `XRPUSD=${xrp}`],
+        /XRPUSD=.*no strategy of the config trades XRPUSD/,
+      ],
       [['--data', `BTCUSD=${dup}`, '--data', `ETHUSD=${eth}`], /line 3: duplicate timestamp/],
       [['--data', btc], /--data: .*name the market of each file, e.g. --data BTCUSD=/],
       [[], /--data: give the prices of each market the config trades: --data BTCUSD=FILE --data ETHUSD=FILE/],
@@ -91,15 +102,42 @@ describe('tradeloop backtest --config', () => {
     }
   });
 
-  it('says at the top when a limit denies much of a strategy\'s intents, naming the key to change', async () => {
+  it("says at the top when a limit denies much of a strategy's intents, naming the key to change", async () => {
     const small = join(dir, 'small.yaml');
     writeFileSync(small, 'environment: local\nrisk:\n  max_order_notional: "500"\n  fee_bps: 25\n');
     // the old single-strategy form, with the config's limits: every buy of 40 % of 10000 USD is over 500
-    const r = await runCli(['backtest', '--config', small, '--strategy', 'sma-cross', '--data', btc, '--params', 'fast=2,slow=5,size_pct=40']);
+    const r = await runCli([
+      'backtest',
+      '--config',
+      small,
+      '--strategy',
+      'sma-cross',
+      '--data',
+      btc,
+      '--params',
+      'fast=2,slow=5,size_pct=40',
+    ]);
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
-    expect(lines[1]).toMatch(/^warning: limit MAX_NOTIONAL denied \d+ of \d+ intents of strategy sma-cross \(100 %\): change risk\.max_order_notional in the config/);
-    const j = JSON.parse((await runCli(['backtest', '--config', small, '--strategy', 'sma-cross', '--data', btc, '--params', 'fast=2,slow=5,size_pct=40', '--json'])).stdout);
+    expect(lines[1]).toMatch(
+      /^warning: limit MAX_NOTIONAL denied \d+ of \d+ intents of strategy sma-cross \(100 %\): change risk\.max_order_notional in the config/,
+    );
+    const j = JSON.parse(
+      (
+        await runCli([
+          'backtest',
+          '--config',
+          small,
+          '--strategy',
+          'sma-cross',
+          '--data',
+          btc,
+          '--params',
+          'fast=2,slow=5,size_pct=40',
+          '--json',
+        ])
+      ).stdout,
+    );
     expect(j.warnings[0]).toMatch(/risk\.max_order_notional/);
     // the config's fee is the backtest's fee unless --fee-bps says otherwise
     expect(j.manifest.fee_bps).toBe(25);

@@ -14,7 +14,12 @@ const T0 = Date.UTC(2024, 0, 1);
 const H = 3_600_000;
 
 function series(market: string, prices: number[], start = T0, step = H): MarketSeries {
-  return { market: market as never, source: `${market}.csv`, times: Float64Array.from(prices, (_, i) => start + i * step), prices: Float64Array.from(prices) };
+  return {
+    market: market as never,
+    source: `${market}.csv`,
+    times: Float64Array.from(prices, (_, i) => start + i * step),
+    prices: Float64Array.from(prices),
+  };
 }
 
 function strategy(name: string, params: Record<string, unknown>, allocation?: string): PortfolioStrategy {
@@ -33,7 +38,9 @@ describe('portfolio backtest', () => {
         strategy('btc-c', { market: 'BTCUSD', usd: '3000', buy_at: 2 }),
       ],
       series: [series('BTCUSD', [20_000, 20_000, 21_000, 22_000]), series('ETHUSD', [1_000, 1_000, 1_100, 1_200])],
-      initial: { USD: '10000' }, feeBps: 10, limits,
+      initial: { USD: '10000' },
+      feeBps: 10,
+      limits,
     });
     // t0: BTCUSD's point comes first (config order): btc-a's 6000 USD buy is approved and reserves
     // 6006 (fee 10 bps); then ETHUSD's point at the same time: eth-b's 6000 USD finds 3994 free, denied
@@ -42,14 +49,34 @@ describe('portfolio backtest', () => {
     // t1: btc-a fills at 20000: 6000 USD buys 0.3 BTC less the 0.1 % fee taken in BTC = 0.2997;
     // btc-c asks 3000 USD, which fills at t2 at 21000: 3000 / 21000 × 0.999 = 0.14271428 BTC
     // t2: btc-a sells its own 0.2997 BTC, filled at t3 at 22000: 6593.40 less 6.5934 fee
-    expect(a).toMatchObject({ name: 'btc-a', approved: 2, roundTrips: 1, wins: 1, fees: '12.5934', realizedPnl: '586.8066', positions: [{ market: 'BTCUSD', amount: '0' }] });
+    expect(a).toMatchObject({
+      name: 'btc-a',
+      approved: 2,
+      roundTrips: 1,
+      wins: 1,
+      fees: '12.5934',
+      realizedPnl: '586.8066',
+      positions: [{ market: 'BTCUSD', amount: '0' }],
+    });
     expect(c).toMatchObject({ name: 'btc-c', approved: 1, fees: '3', positions: [{ market: 'BTCUSD', amount: '0.14271428' }] });
     // open at 22000 against its cost (3000 USD, less the fraction of a cent the 8-decimal base leaves)
     expect(c!.unrealizedPnl).toBeCloseTo(0.14271428 * 22_000 - 3_000, 3);
     // USD: 10000 − 6000 − 3000 + 6586.80 (the ledger keeps USD to the cent) = 7586.80
     expect(run.finalBalances).toEqual({ USD: '7586.8', BTC: '0.14271428' });
-    expect([...run.equity]).toEqual([10_000, 10_000, 9_994, 9_994, 1_000 + 0.44241428 * 21_000, 1_000 + 0.44241428 * 21_000, 7_586.8 + 0.14271428 * 22_000, 7_586.8 + 0.14271428 * 22_000]);
-    expect(run.markets.map((m) => [m.market, m.held, m.exposure])).toEqual([['BTCUSD', '0.14271428', 0.14271428 * 22_000], ['ETHUSD', '0', 0]]);
+    expect([...run.equity]).toEqual([
+      10_000,
+      10_000,
+      9_994,
+      9_994,
+      1_000 + 0.44241428 * 21_000,
+      1_000 + 0.44241428 * 21_000,
+      7_586.8 + 0.14271428 * 22_000,
+      7_586.8 + 0.14271428 * 22_000,
+    ]);
+    expect(run.markets.map((m) => [m.market, m.held, m.exposure])).toEqual([
+      ['BTCUSD', '0.14271428', 0.14271428 * 22_000],
+      ['ETHUSD', '0', 0],
+    ]);
     expect(run.feesPaid).toBe('15.5934');
     expect(run.decisions).toEqual({ approve: 3, INSUFFICIENT_BALANCE: 1 });
   });
@@ -65,9 +92,15 @@ describe('portfolio backtest', () => {
   it('refuses a market without data, data no strategy trades and markets of two quote assets, before the run', async () => {
     const btc = series('BTCUSD', [20_000, 20_000]);
     const run = (strategies: PortfolioStrategy[], s: MarketSeries[]) => runPortfolioBacktest({ strategies, series: s, limits });
-    await expect(run([strategy('a', { market: 'BTCUSD' }), strategy('b', { market: 'ETHUSD' })], [btc])).rejects.toThrow(/--data: no data for ETHUSD \(traded by strategy b\): add --data ETHUSD=FILE/);
-    await expect(run([strategy('a', { market: 'BTCUSD' })], [btc, series('ETHUSD', [1, 2])])).rejects.toThrow(/ETHUSD=ETHUSD.csv: no strategy of the config trades ETHUSD/);
-    await expect(run([strategy('a', { market: 'BTCUSD' }), strategy('b', { market: 'BTCEUR' })], [btc, series('BTCEUR', [1, 2])])).rejects.toThrow(/priced in USD and EUR/);
+    await expect(run([strategy('a', { market: 'BTCUSD' }), strategy('b', { market: 'ETHUSD' })], [btc])).rejects.toThrow(
+      /--data: no data for ETHUSD \(traded by strategy b\): add --data ETHUSD=FILE/,
+    );
+    await expect(run([strategy('a', { market: 'BTCUSD' })], [btc, series('ETHUSD', [1, 2])])).rejects.toThrow(
+      /ETHUSD=ETHUSD.csv: no strategy of the config trades ETHUSD/,
+    );
+    await expect(
+      run([strategy('a', { market: 'BTCUSD' }), strategy('b', { market: 'BTCEUR' })], [btc, series('BTCEUR', [1, 2])]),
+    ).rejects.toThrow(/priced in USD and EUR/);
   });
 
   it('gives each strategy its own P&L and correlates their daily changes', async () => {
@@ -75,7 +108,8 @@ describe('portfolio backtest', () => {
     const run = await runPortfolioBacktest({
       strategies: [strategy('x', { market: 'BTCUSD', usd: '1000' }), strategy('y', { market: 'ETHUSD', usd: '1000' })],
       series: [series('BTCUSD', [100, 100, 110, 105, 120, 100], T0, D), series('ETHUSD', [10, 10, 11, 10.5, 12, 10], T0, D)],
-      initial: { USD: '10000' }, limits,
+      initial: { USD: '10000' },
+      limits,
     });
     // the two markets move alike, day by day: the strategies' daily P&L changes correlate fully
     expect(run.correlation.days).toBeGreaterThanOrEqual(4);

@@ -40,7 +40,16 @@ const RUN = {
   environment: 'sandbox',
   riskLimits: DEFAULT_RISK_LIMITS,
   fees: { taker_bps: '10', maker_bps: '5' },
-  warmUp: { increment: 'ONE_MINUTE', points: 2, prices: { BTCUSD: [[START - 120_000, '9.5'], [START - 60_000, '9.75']] as [number, string][] } },
+  warmUp: {
+    increment: 'ONE_MINUTE',
+    points: 2,
+    prices: {
+      BTCUSD: [
+        [START - 120_000, '9.5'],
+        [START - 60_000, '9.75'],
+      ] as [number, string][],
+    },
+  },
 };
 
 describe('recording header', () => {
@@ -49,11 +58,19 @@ describe('recording header', () => {
     const run = await readRecordingHeader(path);
     expect(run).toBeDefined();
     expect(run!.tradeloopVersion).toMatch(/^\d+\.\d+\.\d+/);
-    expect(run!.strategies[0]).toMatchObject({ name: 'sma-cross', spec: 'sma-cross', builtin: true, params: { market: 'BTCUSD', fast: 2, slow: 3 } });
+    expect(run!.strategies[0]).toMatchObject({
+      name: 'sma-cross',
+      spec: 'sma-cross',
+      builtin: true,
+      params: { market: 'BTCUSD', fast: 2, slow: 3 },
+    });
     expect(run!.strategies[0]!.hash).toMatch(/^[0-9a-f]{64}$/);
     expect(run!.riskLimits).toEqual(JSON.parse(JSON.stringify(DEFAULT_RISK_LIMITS)));
     expect(run!.fees).toEqual({ taker_bps: '10', maker_bps: '5' });
-    expect(run!.warmUp!.prices!.BTCUSD).toEqual([[START - 120_000, '9.5'], [START - 60_000, '9.75']]);
+    expect(run!.warmUp!.prices!.BTCUSD).toEqual([
+      [START - 120_000, '9.5'],
+      [START - 60_000, '9.75'],
+    ]);
     // the header does not count as data: every point still replays
     const lines = [];
     for await (const l of readRecording(path)) lines.push(l);
@@ -64,7 +81,11 @@ describe('recording header', () => {
   it('is redacted like every line: secret-named fields censored, known secret values masked', async () => {
     const secrets = new SecretSet();
     secrets.add('hunter2-very-secret');
-    const path = await record('secret.jsonl', { ...RUN, strategies: [{ spec: 'nowhere.ts', name: 'x', params: { client_secret: 'abc', note: 'key hunter2-very-secret' } }] }, secrets);
+    const path = await record(
+      'secret.jsonl',
+      { ...RUN, strategies: [{ spec: 'nowhere.ts', name: 'x', params: { client_secret: 'abc', note: 'key hunter2-very-secret' } }] },
+      secrets,
+    );
     const head = readFileSync(path, 'utf8').split('\n')[0]!;
     expect(head).not.toContain('abc');
     expect(head).not.toContain('hunter2-very-secret');
@@ -82,7 +103,10 @@ describe('recording header', () => {
 
   it('refuses malformed run information, naming the field', async () => {
     const path = join(dir, 'bad.jsonl');
-    writeFileSync(path, `${JSON.stringify({ format: 'tradeloop-stream-recording', version: 1, run: { tradeloopVersion: '0.1.0', strategies: [{ name: 'a', params: 3 }] } })}\n`);
+    writeFileSync(
+      path,
+      `${JSON.stringify({ format: 'tradeloop-stream-recording', version: 1, run: { tradeloopVersion: '0.1.0', strategies: [{ name: 'a', params: 3 }] } })}\n`,
+    );
     await expect(readRecordingHeader(path)).rejects.toThrow(/run\.strategies\[0\]\.params should be an object/);
     const other = join(dir, 'other.jsonl');
     writeFileSync(other, '{"hello":1}\n');
@@ -101,7 +125,20 @@ describe('recording header', () => {
     const json = JSON.parse((await runCli([...args, '--json'])).stdout);
     expect(json.recording.strategies[0].name).toBe('sma-cross');
     expect(json.points).toBe(PRICES.length);
-    const plain = JSON.parse((await runCli(['backtest', '--strategy', 'sma-cross', '--params', 'fast=2,slow=3', '--json', '--data', await record('cli-plain.jsonl', undefined)])).stdout);
+    const plain = JSON.parse(
+      (
+        await runCli([
+          'backtest',
+          '--strategy',
+          'sma-cross',
+          '--params',
+          'fast=2,slow=3',
+          '--json',
+          '--data',
+          await record('cli-plain.jsonl', undefined),
+        ])
+      ).stdout,
+    );
     expect(plain.recording).toBeNull();
   });
 });

@@ -34,10 +34,12 @@ function write(name: string, lines: readonly Line[]): string {
 }
 
 function pricesBody(at: number, btc: number): unknown {
-  return { items: [
-    { market: 'BTCUSD', current_price: String(btc), snapshot_at: new Date(at).toISOString() },
-    { market: 'ETHUSD', current_price: '2000', snapshot_at: new Date(at).toISOString() },
-  ] };
+  return {
+    items: [
+      { market: 'BTCUSD', current_price: String(btc), snapshot_at: new Date(at).toISOString() },
+      { market: 'ETHUSD', current_price: '2000', snapshot_at: new Date(at).toISOString() },
+    ],
+  };
 }
 
 function bookBody(bid: number, ask: number): unknown {
@@ -45,10 +47,13 @@ function bookBody(bid: number, ask: number): unknown {
 }
 
 /** The CSV test's prices as a recording: a prices response each hour, with balances between. */
-const recording = write('run.jsonl', PRICES.flatMap((p, i) => [
-  { at: START + i * HOUR, stream: 'prices', body: pricesBody(START + i * HOUR, p) },
-  { at: START + i * HOUR + 5, stream: 'balances', body: { items: [{ asset: 'USD', available: '10000', trading: '0' }] } },
-]));
+const recording = write(
+  'run.jsonl',
+  PRICES.flatMap((p, i) => [
+    { at: START + i * HOUR, stream: 'prices', body: pricesBody(START + i * HOUR, p) },
+    { at: START + i * HOUR + 5, stream: 'balances', body: { items: [{ asset: 'USD', available: '10000', trading: '0' }] } },
+  ]),
+);
 
 describe('recorded runs as backtest data', () => {
   it('takes the points of the market from the prices stream, at the recorded receive times', async () => {
@@ -78,7 +83,11 @@ describe('recorded runs as backtest data', () => {
     const path = write('books.jsonl', [
       { at: START, stream: 'book:BTCUSD', body: bookBody(99, 101) },
       { at: START + 1000, stream: 'book:BTCUSD', body: bookBody(100, 104) },
-      { at: START + 2000, stream: 'ticker:BTCUSD', body: { market: 'BTCUSD', best_bid: { price: '1', amount: '1' }, best_ask: { price: '3', amount: '1' } } },
+      {
+        at: START + 2000,
+        stream: 'ticker:BTCUSD',
+        body: { market: 'BTCUSD', best_bid: { price: '1', amount: '1' }, best_ask: { price: '3', amount: '1' } },
+      },
     ]);
     const s = await loadRecordedSeries(path, 'BTCUSD');
     expect([...s.prices]).toEqual([100, 102]);
@@ -107,7 +116,9 @@ describe('recorded runs as backtest data', () => {
   });
 
   it('refuses a market the recording never saw, naming the markets it has and the fix', async () => {
-    await expect(loadRecordedSeries(recording, 'SOLUSD')).rejects.toThrow(/prices for BTCUSD, ETHUSD only, none for SOLUSD: record a run that subscribes to SOLUSD/);
+    await expect(loadRecordedSeries(recording, 'SOLUSD')).rejects.toThrow(
+      /prices for BTCUSD, ETHUSD only, none for SOLUSD: record a run that subscribes to SOLUSD/,
+    );
     const cli = await runCli(['backtest', '--strategy', 'sma-cross', '--params', 'market=SOLUSD', '--data', recording]);
     expect(cli.code).toBe(2);
     expect(cli.stderr).toMatch(/none for SOLUSD/);
@@ -127,14 +138,30 @@ describe('recorded runs as backtest data', () => {
     await recorder.close();
     await client.api.close();
     await sb.close();
-    const recorded = readFileSync(path, 'utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l) as Line).filter((l) => l.stream === 'prices');
+    const recorded = readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => JSON.parse(l) as Line)
+      .filter((l) => l.stream === 'prices');
     const s = await loadRecordedSeries(path, 'BTCUSD');
     expect(recorded.length).toBeGreaterThan(50);
     expect(s.length).toBe(recorded.length);
     expect([...s.times]).toEqual(recorded.map((l) => l.at));
     expect(s.times[0]).toBeGreaterThanOrEqual(T0);
     expect(new Set(s.prices)).toEqual(new Set([60_000, 59_000])); // the sandbox's scripted step
-    const cli = await runCli(['backtest', '--strategy', 'sma-cross', '--params', 'fast=3,slow=10', '--data', path, '--fill-model', 'points', '--json']);
+    const cli = await runCli([
+      'backtest',
+      '--strategy',
+      'sma-cross',
+      '--params',
+      'fast=3,slow=10',
+      '--data',
+      path,
+      '--fill-model',
+      'points',
+      '--json',
+    ]);
     expect(cli.code).toBe(0);
     expect(JSON.parse(cli.stdout)).toMatchObject({ points: recorded.length, market: 'BTCUSD' });
     // the run polled books too: by default the recording replays on the book fill model, marked at every recorded time
@@ -142,6 +169,16 @@ describe('recorded runs as backtest data', () => {
     expect(book.code).toBe(0);
     const out = JSON.parse(book.stdout);
     expect(out.manifest.fill_model).toBe('book');
-    expect(out.points).toBe(new Set(readFileSync(path, 'utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l) as Line).filter((l) => l.stream === 'prices' || l.stream === 'book:BTCUSD').map((l) => l.at)).size);
+    expect(out.points).toBe(
+      new Set(
+        readFileSync(path, 'utf8')
+          .trim()
+          .split('\n')
+          .slice(1)
+          .map((l) => JSON.parse(l) as Line)
+          .filter((l) => l.stream === 'prices' || l.stream === 'book:BTCUSD')
+          .map((l) => l.at),
+      ).size,
+    );
   });
 });

@@ -15,11 +15,13 @@ import { runCli } from '../cli/cli-helpers.js';
 
 if (!existsSync(CHROMIUM)) console.warn(`skipping the robustness report browser test: no Chromium at ${CHROMIUM}`);
 
-
 const COLOURS: Record<string, Rgb> = {
   ...Object.fromEntries(Object.entries(METHOD_COLOURS).map(([k, v]) => [k, rgb(v)])),
-  fee: rgb(COST_COLOURS.fee), slippage: rgb(COST_COLOURS.slippage),
-  red: [185, 28, 28], green: [22, 163, 74], outline: [17, 24, 39],
+  fee: rgb(COST_COLOURS.fee),
+  slippage: rgb(COST_COLOURS.slippage),
+  red: [185, 28, 28],
+  green: [22, 163, 74],
+  outline: [17, 24, 39],
 };
 
 describe.skipIf(!existsSync(CHROMIUM))('robustness sections of report.html in headless Chromium', () => {
@@ -30,12 +32,48 @@ describe.skipIf(!existsSync(CHROMIUM))('robustness sections of report.html in he
   beforeAll(async () => {
     const csv = join(dir, 'sine.csv');
     const t0 = Date.UTC(2024, 0, 1);
-    writeFileSync(csv, `timestamp,price\n${Array.from({ length: 600 }, (_, i) => `${t0 + i * 3_600_000},${(100 + 10 * Math.sin(i / 6) + 3 * Math.sin(i / 1.7) + 0.05 * i).toFixed(2)}`).join('\n')}\n`);
-    const bt = await runCli(['backtest', '--strategy', 'sma-cross', '--data', csv, '--params', 'fast=3,slow=8', '--slippage-bps', '2', '--robustness', '500', '--out', join(dir, 'bt')]);
-    const opt = await runCli(['optimize', '--strategy', 'sma-cross', '--data', csv, '--grid', 'fast=2..5:1,slow=8..14:2', '--workers', '1', '--out', join(dir, 'opt')]);
+    writeFileSync(
+      csv,
+      `timestamp,price\n${Array.from({ length: 600 }, (_, i) => `${t0 + i * 3_600_000},${(100 + 10 * Math.sin(i / 6) + 3 * Math.sin(i / 1.7) + 0.05 * i).toFixed(2)}`).join('\n')}\n`,
+    );
+    const bt = await runCli([
+      'backtest',
+      '--strategy',
+      'sma-cross',
+      '--data',
+      csv,
+      '--params',
+      'fast=3,slow=8',
+      '--slippage-bps',
+      '2',
+      '--robustness',
+      '500',
+      '--out',
+      join(dir, 'bt'),
+    ]);
+    const opt = await runCli([
+      'optimize',
+      '--strategy',
+      'sma-cross',
+      '--data',
+      csv,
+      '--grid',
+      'fast=2..5:1,slow=8..14:2',
+      '--workers',
+      '1',
+      '--out',
+      join(dir, 'opt'),
+    ]);
     expect([bt.code, bt.stderr, opt.code, opt.stderr]).toEqual([0, '', 0, '']);
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1200, height: 900 } });
-    await context.route('**/*', (route) => (route.request().url().startsWith('file:') ? route.continue() : (outside.push(route.request().url()), route.abort())));
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1200, height: 900 },
+    });
+    await context.route('**/*', (route) =>
+      route.request().url().startsWith('file:') ? route.continue() : (outside.push(route.request().url()), route.abort()),
+    );
   }, 180_000);
   afterAll(async () => {
     await context?.close();

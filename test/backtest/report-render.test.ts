@@ -11,8 +11,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { writeBacktestReport } from '../../backtest/report/report.js';
 import { sampleRun } from './sample-run.js';
 
-
-
 describe.skipIf(!existsSync(CHROMIUM))('report.html in headless Chromium', () => {
   const dirs: string[] = [];
   let context: BrowserContext | undefined;
@@ -27,10 +25,15 @@ describe.skipIf(!existsSync(CHROMIUM))('report.html in headless Chromium', () =>
     dirs.push(out, profile);
     const files = writeBacktestReport(out, sampleRun(20_000, 3));
     context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1200, height: 900 },
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1200, height: 900 },
     });
     const outside: string[] = [];
-    await context.route('**/*', (route) => (route.request().url().startsWith('file:') ? route.continue() : (outside.push(route.request().url()), route.abort())));
+    await context.route('**/*', (route) =>
+      route.request().url().startsWith('file:') ? route.continue() : (outside.push(route.request().url()), route.abort()),
+    );
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (err) => errors.push(err.message));
@@ -42,7 +45,11 @@ describe.skipIf(!existsSync(CHROMIUM))('report.html in headless Chromium', () =>
     await page.screenshot({ path: join(tmpdir(), 'tradeloop-report.png'), fullPage: true });
 
     const colours: Record<string, Rgb> = {
-      price: [37, 99, 235], buy: [22, 163, 74], sell: [220, 38, 38], strategy: [124, 58, 237], hold: [156, 163, 175],
+      price: [37, 99, 235],
+      buy: [22, 163, 74],
+      sell: [220, 38, 38],
+      strategy: [124, 58, 237],
+      hold: [156, 163, 175],
     };
     const counts = (await page.evaluate(countColours, { selector: '.chart canvas', colours })).map((c) => c.counts);
     expect(errors).toEqual([]);

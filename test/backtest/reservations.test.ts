@@ -24,7 +24,15 @@ const buyThenRest = defineStrategy({
       onEvent: (e): IntentDraft | undefined => {
         if (e.kind !== 'price') return undefined;
         if (++n === 1) return { kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '5000.00' };
-        return { kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.001', price: '30000.00', timeInForce: 'GTC' };
+        return {
+          kind: 'place-order',
+          market: 'BTCUSD',
+          side: 'BUY',
+          type: 'LIMIT',
+          baseAmount: '0.001',
+          price: '30000.00',
+          timeInForce: 'GTC',
+        };
       },
     };
   },
@@ -33,7 +41,12 @@ const buyThenRest = defineStrategy({
 describe('backtest reservations', () => {
   it('frees what a filled market buy reserved, so the cash left still buys (not INSUFFICIENT_BALANCE)', async () => {
     const prices = [60_000, 60_000, 60_000, 60_000];
-    const series = { source: 'flat.csv', length: prices.length, times: Float64Array.from(prices, (_, i) => T0 + i * H), prices: Float64Array.from(prices) };
+    const series = {
+      source: 'flat.csv',
+      length: prices.length,
+      times: Float64Array.from(prices, (_, i) => T0 + i * H),
+      prices: Float64Array.from(prices),
+    };
     const limits = RiskLimitsSchema.parse({ price_band_bps: 6_000 });
     const run = await runBacktest({ definition: buyThenRest, params: {}, series, limits, initial: { USD: '10000' } });
     // the market buy fills at the second point; 4994.97 USD stays available for three 30.03 USD bids

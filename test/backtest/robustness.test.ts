@@ -15,7 +15,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** A rising sine: sma-cross 3/8 makes money on it before fees; two missing days make a gap. */
 const csv = join(dir, 'sine.csv');
 const T0 = Date.UTC(2024, 0, 1);
-writeFileSync(csv, `timestamp,price\n${Array.from({ length: 400 }, (_, i) => `${T0 + i * 3_600_000 + (i >= 200 ? 48 * 3_600_000 : 0)},${(100 + 10 * Math.sin(i / 6) + 0.1 * i).toFixed(2)}`).join('\n')}\n`);
+writeFileSync(
+  csv,
+  `timestamp,price\n${Array.from({ length: 400 }, (_, i) => `${T0 + i * 3_600_000 + (i >= 200 ? 48 * 3_600_000 : 0)},${(100 + 10 * Math.sin(i / 6) + 0.1 * i).toFixed(2)}`).join('\n')}\n`,
+);
 const BASE = ['backtest', '--strategy', 'sma-cross', '--data', csv, '--params', 'fast=3,slow=8'];
 
 async function json(argv: string[]): Promise<ReturnType<typeof JSON.parse>> {
@@ -48,8 +51,19 @@ describe('tradeloop backtest --robustness', () => {
     const above = await json([...BASE, '--fee-bps', String(be + 0.2), '--json']);
     expect(below.return_pct).toBeGreaterThan(0);
     expect(above.return_pct).toBeLessThanOrEqual(0);
-    expect(a.manifest).toMatchObject({ fill_model: 'points', fee_bps: 10, slippage_bps: 0, latency_ms: null, data: { points: 400, gaps: { count: 1, largest: { ms: 49 * 3_600_000 } } } });
-    expect(a.manifest.risk_rules.find((r: { rule: string }) => r.rule === 'max open orders')).toEqual({ rule: 'max open orders', value: '50', active: true, key: 'risk.max_open_orders' });
+    expect(a.manifest).toMatchObject({
+      fill_model: 'points',
+      fee_bps: 10,
+      slippage_bps: 0,
+      latency_ms: null,
+      data: { points: 400, gaps: { count: 1, largest: { ms: 49 * 3_600_000 } } },
+    });
+    expect(a.manifest.risk_rules.find((r: { rule: string }) => r.rule === 'max open orders')).toEqual({
+      rule: 'max open orders',
+      value: '50',
+      active: true,
+      key: 'risk.max_open_orders',
+    });
     const html = readFileSync(join(out, 'report.html'), 'utf8');
     expect(html).toContain('<th scope="row">Data gaps</th><td>1 interval longer than 3h');
     expect(html).toContain('id="hist-trade-bootstrap-finalEquity"');
@@ -70,13 +84,16 @@ describe('tradeloop backtest --robustness', () => {
     const root = join(import.meta.dirname, '..', '..');
     const file = join(dir, 'thrower.ts');
     writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
-    writeFileSync(file, `import { z } from ${JSON.stringify(join(root, 'node_modules/zod/index.js'))};
+    writeFileSync(
+      file,
+      `import { z } from ${JSON.stringify(join(root, 'node_modules/zod/index.js'))};
 import { defineStrategy } from ${JSON.stringify(join(root, 'src/strategy/index.ts'))};
 export default defineStrategy({
   name: 'thrower', description: 'throws at its tenth price', params: z.object({}), markets: ['BTCUSD'],
   create: () => { let n = 0; return { onEvent(e) { if (e.kind === 'price' && ++n === 10) throw new Error('boom'); return undefined; } }; },
 });
-`);
+`,
+    );
     const r = await runCli(['backtest', '--strategy', file, '--data', csv, '--robustness', '50', '--json']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('note: no robustness figures: the strategy stopped');
@@ -102,7 +119,22 @@ export default defineStrategy({
 describe('tradeloop optimize: stability and walk-forward efficiency', () => {
   it('puts the map and the efficiency in --json and writes the heat map page', async () => {
     const out = join(dir, 'opt');
-    const j = await json(['optimize', '--strategy', 'sma-cross', '--data', csv, '--grid', 'fast=2..4:1,slow=8..12:2', '--walk-forward', '1', '--workers', '1', '--json', '--out', out]);
+    const j = await json([
+      'optimize',
+      '--strategy',
+      'sma-cross',
+      '--data',
+      csv,
+      '--grid',
+      'fast=2..4:1,slow=8..12:2',
+      '--walk-forward',
+      '1',
+      '--workers',
+      '1',
+      '--json',
+      '--out',
+      out,
+    ]);
     expect(j.stability.x).toEqual({ param: 'fast', values: [2, 3, 4] });
     expect(j.stability.y).toEqual({ param: 'slow', values: [8, 10, 12] });
     expect(j.stability.cells).toHaveLength(3);

@@ -12,7 +12,12 @@ const T0 = Date.UTC(2024, 0, 1);
 const H = 3_600_000;
 
 function series(prices: number[]): { source: string; length: number; times: Float64Array; prices: Float64Array } {
-  return { source: 'hand.csv', length: prices.length, times: Float64Array.from(prices, (_, i) => T0 + i * H), prices: Float64Array.from(prices) };
+  return {
+    source: 'hand.csv',
+    length: prices.length,
+    times: Float64Array.from(prices, (_, i) => T0 + i * H),
+    prices: Float64Array.from(prices),
+  };
 }
 
 describe('runBacktest with sma-cross (hand-computed)', () => {
@@ -30,7 +35,19 @@ describe('runBacktest with sma-cross (hand-computed)', () => {
       [8, 'place-order', 'BUY', 'approve'],
     ]);
     expect(Array.from(run.equity)).toEqual([10000, 10000, 10000, 10000, 9990, 7326, 5328, 5322.67, 5322.67]);
-    expect(run.trades).toEqual([{ market: 'BTCUSD', side: 'long', entryAt: T0 + 4 * H, exitAt: T0 + 7 * H, quantity: '666', entryPrice: '15', exitPrice: '8', pnl: '-4677.33', fees: '15.328' }]);
+    expect(run.trades).toEqual([
+      {
+        market: 'BTCUSD',
+        side: 'long',
+        entryAt: T0 + 4 * H,
+        exitAt: T0 + 7 * H,
+        quantity: '666',
+        entryPrice: '15',
+        exitPrice: '8',
+        pnl: '-4677.33',
+        fees: '15.328',
+      },
+    ]);
     expect(run.feesPaid).toBe('15.328');
     expect(run.finalBalances).toEqual({ USD: '5322.67', BTC: '0' });
     // three MARKET orders accepted, two filled; the last one, made at the last point, is still open
@@ -60,7 +77,10 @@ describe('runBacktest with sma-cross (hand-computed)', () => {
     expect(run.decisions).toEqual({ MAX_NOTIONAL: 2 });
     // by code and reason, not counts alone: the numbers behind the denial travel with it
     expect(run.orders).toEqual({ accepted: 0, fills: 0, cancelled: 0, rejected: 0, failed: 0, openAtEnd: 0 });
-    expect(run.denials.MAX_NOTIONAL).toMatchObject({ count: 2, first: { message: expect.stringMatching(/exceeds the limit 5000/), details: { max_notional: '5000', asset: 'USD' } } });
+    expect(run.denials.MAX_NOTIONAL).toMatchObject({
+      count: 2,
+      first: { message: expect.stringMatching(/exceeds the limit 5000/), details: { max_notional: '5000', asset: 'USD' } },
+    });
   });
 });
 
@@ -84,7 +104,9 @@ describe('no look-ahead', () => {
           }
           seen.push([ctx.now(), ctx.market('BTCUSD').price?.value, beyond, h.length]);
           // buy only if the next price is higher — impossible to know, so never profitable by peeking
-          return e.kind === 'price' && beyond !== undefined && beyond > e.price ? { kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '100.00' } : undefined;
+          return e.kind === 'price' && beyond !== undefined && beyond > e.price
+            ? { kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '100.00' }
+            : undefined;
         },
       }),
     });
@@ -131,7 +153,15 @@ describe('records window', () => {
           onEvent: (e) => {
             if (placed || e.kind !== 'price') return undefined;
             placed = true;
-            return Array.from({ length: BIDS }, () => ({ kind: 'place-order' as const, market: 'BTCUSD', side: 'BUY' as const, type: 'LIMIT' as const, baseAmount: '1', price: '95', timeInForce: 'GTC' as const }));
+            return Array.from({ length: BIDS }, () => ({
+              kind: 'place-order' as const,
+              market: 'BTCUSD',
+              side: 'BUY' as const,
+              type: 'LIMIT' as const,
+              baseAmount: '1',
+              price: '95',
+              timeInForce: 'GTC' as const,
+            }));
           },
           onReport: (r) => {
             heard.push(r.kind);
@@ -166,14 +196,20 @@ describe('figures only, and a reused equity buffer (the optimizer jobs)', () => 
     expect(full.fills.length).toBeGreaterThan(6);
     expect(lean.intents).toEqual([]);
     expect(lean.fills).toEqual([]);
-    for (const k of ['metrics', 'trades', 'feesPaid', 'decisions', 'denials', 'orders', 'finalBalances', 'warnings'] as const) expect(lean[k]).toEqual(full[k]);
+    for (const k of ['metrics', 'trades', 'feesPaid', 'decisions', 'denials', 'orders', 'finalBalances', 'warnings'] as const)
+      expect(lean[k]).toEqual(full[k]);
     expect(Array.from(lean.equity)).toEqual(Array.from(full.equity));
   });
 
   it('still warns when no decision was possible, counting decisions without keeping them', async () => {
     const short = series([10, 11, 12]); // shorter than sma-cross's warm-up of slow + 1 points
     const full = await runBacktest({ definition: smaCross, params: resolveParams(smaCross, { fast: 2, slow: 5 }), series: short });
-    const lean = await runBacktest({ definition: smaCross, params: resolveParams(smaCross, { fast: 2, slow: 5 }), series: short, figuresOnly: true });
+    const lean = await runBacktest({
+      definition: smaCross,
+      params: resolveParams(smaCross, { fast: 2, slow: 5 }),
+      series: short,
+      figuresOnly: true,
+    });
     expect(full.warnings).toEqual([expect.stringMatching(/no decision was possible/)]);
     expect(lean.warnings).toEqual(full.warnings);
   });
@@ -195,10 +231,14 @@ describe('figures only, and a reused equity buffer (the optimizer jobs)', () => 
     // a range replays into the start of the buffer
     const part = await runBacktest({ definition: smaCross, params, series: data, range: { start: 10, end: 40 }, equityBuffer: buffer });
     expect(part.equity.length).toBe(30);
-    expect(part.metrics).toEqual((await runBacktest({ definition: smaCross, params, series: data, range: { start: 10, end: 40 } })).metrics);
+    expect(part.metrics).toEqual(
+      (await runBacktest({ definition: smaCross, params, series: data, range: { start: 10, end: 40 } })).metrics,
+    );
   });
 
   it('refuses a buffer shorter than the points replayed, before the engine is built', async () => {
-    await expect(runBacktest({ definition: smaCross, params, series: data, equityBuffer: new Float64Array(10) })).rejects.toThrow(/equityBuffer: holds 10 points; this run replays 60: give a buffer of at least 60/);
+    await expect(runBacktest({ definition: smaCross, params, series: data, equityBuffer: new Float64Array(10) })).rejects.toThrow(
+      /equityBuffer: holds 10 points; this run replays 60: give a buffer of at least 60/,
+    );
   });
 });

@@ -32,8 +32,15 @@ export function sampleRun(points: number, seed = 1, stepMs = 3_600_000): ReportI
       const gross = units * price;
       cash = gross * (1 - fee);
       trades.push({
-        market: 'BTCUSD', side: 'long', entryAt: entry.at, exitAt: times[i]!, quantity: units.toFixed(8),
-        entryPrice: entry.price.toFixed(2), exitPrice: price.toFixed(2), pnl: (cash - entry.cost).toFixed(2), fees: (entry.fee + gross * fee).toFixed(2),
+        market: 'BTCUSD',
+        side: 'long',
+        entryAt: entry.at,
+        exitAt: times[i]!,
+        quantity: units.toFixed(8),
+        entryPrice: entry.price.toFixed(2),
+        exitPrice: price.toFixed(2),
+        pnl: (cash - entry.cost).toFixed(2),
+        fees: (entry.fee + gross * fee).toFixed(2),
       });
       fills.push({ at: times[i]!, side: 'sell', price });
       units = 0;
@@ -42,8 +49,16 @@ export function sampleRun(points: number, seed = 1, stepMs = 3_600_000): ReportI
   }
   const metrics = computeMetrics({ times, equity, prices, trades });
   return {
-    strategy: 'sma-cross', market: 'BTCUSD', params: { fast: 10, slow: 30 }, source: 'sample.csv',
-    times, prices, equity, trades, fills, metrics,
+    strategy: 'sma-cross',
+    market: 'BTCUSD',
+    params: { fast: 10, slow: 30 },
+    source: 'sample.csv',
+    times,
+    prices,
+    equity,
+    trades,
+    fills,
+    metrics,
     assumptions: { initial: 'USD=10000', feeBps: 10, slippageBps: 0, fillRule: DEFAULT_FILL_RULE },
   };
 }

@@ -27,7 +27,8 @@ const N = 160;
 const T0 = Date.UTC(2024, 0, 1);
 const HOUR = 3_600_000;
 const series: PriceSeriesLike = {
-  source: 'test prices', length: N,
+  source: 'test prices',
+  length: N,
   times: Float64Array.from({ length: N }, (_, i) => T0 + i * HOUR),
   prices: Float64Array.from({ length: N }, (_, i) => Number((100 + 10 * Math.sin(i / 7) + 3 * Math.sin(i / 2.3)).toFixed(4))),
 };
@@ -37,9 +38,16 @@ writeFileSync(csv, `timestamp,price\n${Array.from(series.times, (t, i) => `${t},
 /** A plugin that buys 10 USD of BTCUSD at each price where `buy` says so. */
 function buyer(name: string, buy: (price: number, at: number) => boolean, more: Partial<StrategyDefinition> = {}): StrategyDefinition {
   return defineStrategy({
-    name, description: 'test plugin', params: z.object({ market: z.string().default('BTCUSD') }), markets: ['BTCUSD'], ...more,
+    name,
+    description: 'test plugin',
+    params: z.object({ market: z.string().default('BTCUSD') }),
+    markets: ['BTCUSD'],
+    ...more,
     create: () => ({
-      onEvent: (e) => (e.kind === 'price' && buy(e.price, e.at) ? { kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '10' } : undefined),
+      onEvent: (e) =>
+        e.kind === 'price' && buy(e.price, e.at)
+          ? { kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '10' }
+          : undefined,
     }),
   } as StrategyDefinition);
 }
@@ -60,7 +68,10 @@ describe('verify: look-ahead', () => {
       const i = v.times.indexOf(at);
       return i >= 0 && i + 1 < v.length ? v.prices[i + 1] : undefined;
     };
-    const r = await verify(buyer('peeks-ahead', (price, at) => (next(at) ?? 0) > price), source);
+    const r = await verify(
+      buyer('peeks-ahead', (price, at) => (next(at) ?? 0) > price),
+      source,
+    );
     const c = check(r, 'look-ahead');
     expect(c.verdict).toBe('fail');
     expect(r.passed).toBe(false);
@@ -83,7 +94,10 @@ describe('verify: warm-up', () => {
   it('catches a declared warm-up shorter than the window the plugin averages, and finds the smallest stable one', async () => {
     const window = 20;
     const definition = defineStrategy({
-      name: 'short-warm-up', description: 'buys a tenth of the average of up to 20 prices', params: z.object({ window: z.number().int().min(2).max(100).default(window) }), markets: ['BTCUSD'],
+      name: 'short-warm-up',
+      description: 'buys a tenth of the average of up to 20 prices',
+      params: z.object({ window: z.number().int().min(2).max(100).default(window) }),
+      markets: ['BTCUSD'],
       warmUp: () => 5,
       create: (p) => {
         const seen: number[] = [];
@@ -113,11 +127,19 @@ describe('verify: determinism', () => {
   it('catches a module-level counter that carries over from one run to the next', async () => {
     let runs = 0;
     const definition = defineStrategy({
-      name: 'counts-runs', description: 'test plugin', params: z.object({}), markets: ['BTCUSD'],
+      name: 'counts-runs',
+      description: 'test plugin',
+      params: z.object({}),
+      markets: ['BTCUSD'],
       create: () => {
         runs++;
         let i = 0;
-        return { onEvent: (e) => (e.kind === 'price' && (i++ + runs) % 3 === 0 ? { kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '10' } : undefined) };
+        return {
+          onEvent: (e) =>
+            e.kind === 'price' && (i++ + runs) % 3 === 0
+              ? { kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '10' }
+              : undefined,
+        };
       },
     });
     const r = await verify(definition as unknown as StrategyDefinition);
@@ -149,12 +171,21 @@ describe('verify: determinism', () => {
 describe('verify: schema and markets', () => {
   it('fails a default outside its own range and a market the platform does not trade', async () => {
     const definition = defineStrategy({
-      name: 'bad-schema', description: 'test plugin', params: z.object({ period: z.number().int().min(5).max(50).default(2), market: z.string().default('BTC-USD') }), markets: (p) => [p.market as never],
+      name: 'bad-schema',
+      description: 'test plugin',
+      params: z.object({ period: z.number().int().min(5).max(50).default(2), market: z.string().default('BTC-USD') }),
+      markets: (p) => [p.market as never],
       create: () => ({ onEvent: () => undefined }),
     });
     const r = await verify(definition as unknown as StrategyDefinition);
-    expect(check(r, 'params')).toMatchObject({ verdict: 'fail', problems: [expect.stringMatching(/^period: its default 2 fails its own schema/)] });
-    expect(check(r, 'markets')).toMatchObject({ verdict: 'fail', problems: [expect.stringMatching(/"BTC-USD" is not a market the platform trades/)] });
+    expect(check(r, 'params')).toMatchObject({
+      verdict: 'fail',
+      problems: [expect.stringMatching(/^period: its default 2 fails its own schema/)],
+    });
+    expect(check(r, 'markets')).toMatchObject({
+      verdict: 'fail',
+      problems: [expect.stringMatching(/"BTC-USD" is not a market the platform trades/)],
+    });
     expect(check(r, 'determinism').verdict).toBe('skip');
   });
 });
@@ -162,7 +193,13 @@ describe('verify: schema and markets', () => {
 describe('verify: a clean built-in', () => {
   it('sma-cross passes every check', async () => {
     const r = await verify(await loadStrategy('sma-cross'));
-    expect(r.checks.map((c) => [c.check, c.verdict])).toEqual([['params', 'pass'], ['markets', 'pass'], ['determinism', 'pass'], ['look-ahead', 'pass'], ['warm-up', 'pass']]);
+    expect(r.checks.map((c) => [c.check, c.verdict])).toEqual([
+      ['params', 'pass'],
+      ['markets', 'pass'],
+      ['determinism', 'pass'],
+      ['look-ahead', 'pass'],
+      ['warm-up', 'pass'],
+    ]);
     expect(r.passed).toBe(true);
   });
 });
@@ -178,14 +215,17 @@ describe('tradeloop verify', () => {
 
   it('exits 1 on a failed check and prints the verdict per check with the first differing decision', { timeout: 60_000 }, async () => {
     const plugin = join(dir, 'counts-runs.ts');
-    writeFileSync(plugin, `import { z } from ${JSON.stringify(join(ROOT, 'node_modules/zod/index.js'))};
+    writeFileSync(
+      plugin,
+      `import { z } from ${JSON.stringify(join(ROOT, 'node_modules/zod/index.js'))};
 import { defineStrategy } from ${JSON.stringify(join(ROOT, 'src/strategy/index.ts'))};
 let runs = 0;
 export default defineStrategy({
   name: 'counts-runs', description: 'buys on a count that goes on from run to run', params: z.object({}), markets: ['BTCUSD'],
   create: () => { runs++; let i = 0; return { onEvent: (e) => (e.kind === 'price' && (i++ + runs) % 3 === 0 ? { kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '10' } : undefined) }; },
 });
-`);
+`,
+    );
     const r = await runCli(['verify', '--strategy', plugin, '--data', csv]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^FAIL {2}determinism {2}the second run decided differently/m);
@@ -194,7 +234,11 @@ export default defineStrategy({
     expect(r.stdout).toMatch(/^verdict: failed \(determinism\)$/m);
     const j = await runCli(['verify', '--strategy', plugin, '--data', csv, '--json']);
     expect(j.code).toBe(1);
-    expect(JSON.parse(j.stdout).checks[2]).toMatchObject({ check: 'determinism', verdict: 'fail', first_difference: { index: 1, runs: ['first run', 'second run'] } });
+    expect(JSON.parse(j.stdout).checks[2]).toMatchObject({
+      check: 'determinism',
+      verdict: 'fail',
+      first_difference: { index: 1, runs: ['first run', 'second run'] },
+    });
   });
 
   it('exits 2 on bad input, naming the flag', async () => {

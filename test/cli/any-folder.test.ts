@@ -18,7 +18,9 @@ describe('tradeloop outside the repository', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tradeloop-anywhere-'));
     const start = tradeloop(['start'], dir);
     expect(await start.exit, start.err()).toBe(0);
-    expect(start.out()).toContain(`config: none in this folder (no ./config/default.yaml, no --config): tradeloop's built-in defaults (${join(ROOT, 'config', 'default.yaml')}), the embedded local sandbox`);
+    expect(start.out()).toContain(
+      `config: none in this folder (no ./config/default.yaml, no --config): tradeloop's built-in defaults (${join(ROOT, 'config', 'default.yaml')}), the embedded local sandbox`,
+    );
     expect(start.out()).toMatch(/check: ok/);
 
     const run = tradeloop(['run', '--duration', '3s', '--json'], dir);
@@ -28,7 +30,10 @@ describe('tradeloop outside the repository', () => {
     // the journal of the built-in defaults is in the folder the command ran in
     expect(readFileSync(join(dir, '.tradeloop', 'journal.sqlite')).length).toBeGreaterThan(0);
 
-    const history = tradeloop(['history', 'fetch', '--market', 'BTCUSD', '--increment', 'ONE_DAY', '--from', '2024-01-01', '--to', '2024-02-01'], dir);
+    const history = tradeloop(
+      ['history', 'fetch', '--market', 'BTCUSD', '--increment', 'ONE_DAY', '--from', '2024-01-01', '--to', '2024-02-01'],
+      dir,
+    );
     expect(await history.exit, history.err()).toBe(0);
     expect(history.out().trim()).toBe(join('data', 'history', 'BTCUSD-ONE_DAY.csv'));
     expect(history.err()).toMatch(/31 points of BTCUSD at ONE_DAY cached/);
@@ -37,7 +42,10 @@ describe('tradeloop outside the repository', () => {
   it('uses ./config/default.yaml of the folder when there is one', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tradeloop-project-'));
     mkdirSync(join(dir, 'config'));
-    writeFileSync(join(dir, 'config', 'default.yaml'), 'strategies:\n  - plugin: sma-cross\n    name: mine\nrisk:\n  max_order_notional: 1000\n');
+    writeFileSync(
+      join(dir, 'config', 'default.yaml'),
+      'strategies:\n  - plugin: sma-cross\n    name: mine\nrisk:\n  max_order_notional: 1000\n',
+    );
     const start = tradeloop(['start'], dir);
     expect(await start.exit, start.err()).toBe(0);
     expect(start.out()).toMatch(/^config: config\/default\.yaml$/m);

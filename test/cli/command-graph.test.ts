@@ -43,12 +43,16 @@ describe("each command's static import graph", () => {
   it('the journal views: the journal, not the config schema, the HTTP client, the sandbox or the dashboard', () => {
     const g = commandGraph('journal-views');
     expect(g.files.has('src/exec/journal.ts')).toBe(true);
-    expect(reached(g, OUT_OF_SHORT_COMMANDS, ['src/ops/', 'src/sandbox/', 'src/api/', 'src/queue/', 'src/engine/', 'src/config/'])).toEqual([]);
+    expect(reached(g, OUT_OF_SHORT_COMMANDS, ['src/ops/', 'src/sandbox/', 'src/api/', 'src/queue/', 'src/engine/', 'src/config/'])).toEqual(
+      [],
+    );
   });
 
   it('ctl: its own HTTP call, nothing else of the project', () => {
     const g = commandGraph('ctl');
-    expect(reached(g, OUT_OF_SHORT_COMMANDS, ['src/ops/', 'src/sandbox/', 'src/api/', 'src/queue/', 'src/engine/', 'src/config/', 'src/exec/'])).toEqual([]);
+    expect(
+      reached(g, OUT_OF_SHORT_COMMANDS, ['src/ops/', 'src/sandbox/', 'src/api/', 'src/queue/', 'src/engine/', 'src/config/', 'src/exec/']),
+    ).toEqual([]);
   });
 
   it('backtest: the kernel and the report, not the queue, metrics, the dashboard, the sandbox, tsx or SQLite', () => {
@@ -62,7 +66,13 @@ describe("each command's static import graph", () => {
   // when that run needs them, not at start
   it('backtest of a price file: no HTTP client, YAML, logger, progress bar or rxjs index at start', () => {
     const g = commandGraph('backtest');
-    expect(reached(g, ['undici', 'yaml', 'pino', 'cli-progress'], ['src/api/', 'src/config/load.ts', 'src/venue/polling/recorder.ts', 'backtest/recorded-book-run.ts'])).toEqual([]);
+    expect(
+      reached(
+        g,
+        ['undici', 'yaml', 'pino', 'cli-progress'],
+        ['src/api/', 'src/config/load.ts', 'src/venue/polling/recorder.ts', 'backtest/recorded-book-run.ts'],
+      ),
+    ).toEqual([]);
     expect(runtimeImportsOf(g, 'rxjs')).toEqual([]);
   });
 

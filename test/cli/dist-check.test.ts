@@ -27,7 +27,8 @@ function project(): string {
     writeFileSync(join(root, f), text);
   }
   const past = new Date(Date.now() - 60_000);
-  for (const f of ['src/a.ts', 'src/cli/b.ts', 'src/cli', 'src', 'tsconfig.json', 'tsconfig.build.json']) utimesSync(join(root, f), past, past);
+  for (const f of ['src/a.ts', 'src/cli/b.ts', 'src/cli', 'src', 'tsconfig.json', 'tsconfig.build.json'])
+    utimesSync(join(root, f), past, past);
   writeStamp(Date.now() - 30_000, root);
   return root;
 }
@@ -86,7 +87,9 @@ describe('npm install keeps a current dist/', () => {
   it('npm run prepare leaves a current dist/ as it is and says so', async () => {
     const before = statSync(join(ROOT, 'dist/src/index.js')).mtimeMs;
     const out = await new Promise<string>((done, fail) => {
-      execFile(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'prepare'], { cwd: ROOT }, (err, stdout, stderr) => (err ? fail(new Error(`${err.message}\n${stderr}`)) : done(stdout)));
+      execFile(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'prepare'], { cwd: ROOT }, (err, stdout, stderr) =>
+        err ? fail(new Error(`${err.message}\n${stderr}`)) : done(stdout),
+      );
     });
     expect(out).toContain('tradeloop: dist/ is current with the sources; not rebuilt');
     expect(statSync(join(ROOT, 'dist/src/index.js')).mtimeMs).toBe(before);

@@ -36,10 +36,16 @@ describe('a port in use or a host that cannot be reached', () => {
   it('run: a port in use names the port and the config key, exit 2, no stack trace', async () => {
     const { server, port } = await occupiedPort();
     servers.push(server);
-    const config = file(`local:\n  port: ${port}\nstrategies:\n  - plugin: sma-cross\njournal:\n  path: ${join(mkdtempSync(join(tmpdir(), 'tradeloop-j-')), 'j.sqlite')}\n`);
+    const config = file(
+      `local:\n  port: ${port}\nstrategies:\n  - plugin: sma-cross\njournal:\n  path: ${join(mkdtempSync(join(tmpdir(), 'tradeloop-j-')), 'j.sqlite')}\n`,
+    );
     const r = await runCli(['run', '--config', config, '--duration', '1s', '--json']);
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toMatch(new RegExp(`port ${port} on 127\\.0\\.0\\.1 is already in use by another program .*: stop it, or choose another port with local\\.port in .*c\\.yaml \\(0 picks a free one\\)`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `port ${port} on 127\\.0\\.0\\.1 is already in use by another program .*: stop it, or choose another port with local\\.port in .*c\\.yaml \\(0 picks a free one\\)`,
+      ),
+    );
     expect(r.stderr).not.toMatch(/EADDRINUSE|\n\s+at /);
   });
 
@@ -53,15 +59,21 @@ describe('a port in use or a host that cannot be reached', () => {
   });
 
   it('an unknown API host names the host and the config key that set it, exit 2', async () => {
-    const config = file('environment: sandbox\napi:\n  base_url: https://no-such-host.invalid/v2\n  token_url: https://no-such-auth.invalid/oauth2/token\n  max_retries: 0\nstrategies:\n  - plugin: sma-cross\n');
+    const config = file(
+      'environment: sandbox\napi:\n  base_url: https://no-such-host.invalid/v2\n  token_url: https://no-such-auth.invalid/oauth2/token\n  max_retries: 0\nstrategies:\n  - plugin: sma-cross\n',
+    );
     const r = await runCli(['run', '--config', config, '--duration', '1s', '--json'], SECRETS);
     expect(r.code, r.stderr).toBe(2);
     // the run asks for a token first
-    expect(r.stderr).toMatch(/cannot reach no-such-auth\.invalid: no such host \(ENOTFOUND\); the token URL https:\/\/no-such-auth\.invalid\/oauth2\/token is set by api\.token_url in .*c\.yaml: correct the host name there/);
+    expect(r.stderr).toMatch(
+      /cannot reach no-such-auth\.invalid: no such host \(ENOTFOUND\); the token URL https:\/\/no-such-auth\.invalid\/oauth2\/token is set by api\.token_url in .*c\.yaml: correct the host name there/,
+    );
     // a public operation needs no token: the API host is the one named
     const api = await runCli(['api', 'GetOrderBook', '--market', 'BTCUSD', '--config', config], SECRETS);
     expect(api.code, api.stderr).toBe(2);
-    expect(api.stderr).toMatch(/cannot reach no-such-host\.invalid: no such host \(ENOTFOUND\); the API URL https:\/\/no-such-host\.invalid\/v2 is set by api\.base_url in .*c\.yaml: correct the host name there/);
+    expect(api.stderr).toMatch(
+      /cannot reach no-such-host\.invalid: no such host \(ENOTFOUND\); the API URL https:\/\/no-such-host\.invalid\/v2 is set by api\.base_url in .*c\.yaml: correct the host name there/,
+    );
     expect(r.stderr + api.stderr).not.toContain('canary-fail-s3cret');
   });
 
@@ -70,9 +82,15 @@ describe('a port in use or a host that cannot be reached', () => {
     const config = file(`api:\n  base_url: http://127.0.0.1:${port}/v2\n  max_retries: 0\nstrategies:\n  - plugin: sma-cross\n`);
     const r = await runCli(['run', '--config', config, '--duration', '1s', '--json']);
     expect(r.code, r.stderr).toBe(1);
-    expect(r.stderr).toMatch(new RegExp(`127\\.0\\.0\\.1:${port} refused the connection \\(ECONNREFUSED\\): nothing listens there; the token URL http://127\\.0\\.0\\.1:${port}/oauth2/token is set by api\\.base_url in .*c\\.yaml \\(the token URL follows the API URL's host\\)`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `127\\.0\\.0\\.1:${port} refused the connection \\(ECONNREFUSED\\): nothing listens there; the token URL http://127\\.0\\.0\\.1:${port}/oauth2/token is set by api\\.base_url in .*c\\.yaml \\(the token URL follows the API URL's host\\)`,
+      ),
+    );
     const api = await runCli(['api', 'GetTicker', '--market', 'BTCUSD', '--config', config, '--base-url', `http://127.0.0.1:${port}/v2`]);
     expect(api.code, api.stderr).toBe(1);
-    expect(api.stderr).toMatch(new RegExp(`127\\.0\\.0\\.1:${port} refused the connection .*the API URL http://127\\.0\\.0\\.1:${port}/v2 is set by --base-url`));
+    expect(api.stderr).toMatch(
+      new RegExp(`127\\.0\\.0\\.1:${port} refused the connection .*the API URL http://127\\.0\\.0\\.1:${port}/v2 is set by --base-url`),
+    );
   });
 });

@@ -27,7 +27,6 @@ async function commandPaths(): Promise<string[][]> {
 const paths = await commandPaths();
 
 describe('--help on every command', () => {
-
   it('finds the commands from the program definition', () => {
     const names = paths.map((p) => p.join(' '));
     // A floor, not the list: the test covers whatever the program registers.

@@ -11,9 +11,24 @@ function localConfig(): string {
 }
 
 describe('tradeloop history fetch in the local environment', () => {
-  it('starts the embedded sandbox itself and caches the docs\' example range (2024-01-01 to 2024-07-01, hourly)', async () => {
+  it("starts the embedded sandbox itself and caches the docs' example range (2024-01-01 to 2024-07-01, hourly)", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tradeloop-hist-'));
-    const r = await runCli(['history', 'fetch', '--market', 'BTCUSD', '--increment', 'ONE_HOUR', '--from', '2024-01-01', '--to', '2024-07-01', '--data-dir', dir, '--config', localConfig()]);
+    const r = await runCli([
+      'history',
+      'fetch',
+      '--market',
+      'BTCUSD',
+      '--increment',
+      'ONE_HOUR',
+      '--from',
+      '2024-01-01',
+      '--to',
+      '2024-07-01',
+      '--data-dir',
+      dir,
+      '--config',
+      localConfig(),
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/environment local: the embedded sandbox \(seed 7\) serves the history/);
     // 182 days of hours
@@ -27,13 +42,45 @@ describe('tradeloop history fetch in the local environment', () => {
   it('refuses a range the venue has no prices for (exit 2), keeping the cache of an earlier range', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tradeloop-hist-'));
     const config = localConfig();
-    const first = await runCli(['history', 'fetch', '--market', 'ETHUSD', '--increment', 'ONE_DAY', '--from', '2024-03-01', '--to', '2024-04-01', '--data-dir', dir, '--config', config]);
+    const first = await runCli([
+      'history',
+      'fetch',
+      '--market',
+      'ETHUSD',
+      '--increment',
+      'ONE_DAY',
+      '--from',
+      '2024-03-01',
+      '--to',
+      '2024-04-01',
+      '--data-dir',
+      dir,
+      '--config',
+      config,
+    ]);
     expect(first.code, first.stderr).toBe(0);
     const cached = readFileSync(first.stdout.trim(), 'utf8');
-    const none = await runCli(['history', 'fetch', '--market', 'ETHUSD', '--increment', 'ONE_DAY', '--from', '2031-01-01', '--to', '2031-02-01', '--data-dir', dir, '--config', config]);
+    const none = await runCli([
+      'history',
+      'fetch',
+      '--market',
+      'ETHUSD',
+      '--increment',
+      'ONE_DAY',
+      '--from',
+      '2031-01-01',
+      '--to',
+      '2031-02-01',
+      '--data-dir',
+      dir,
+      '--config',
+      config,
+    ]);
     expect(none.code).toBe(2);
     expect(none.stdout).toBe('');
-    expect(none.stderr).toMatch(/the venue has no ONE_DAY prices of ETHUSD from 2031-01-01T00:00:00\.000Z to 2031-02-01T00:00:00\.000Z: choose a range it has prices for/);
+    expect(none.stderr).toMatch(
+      /the venue has no ONE_DAY prices of ETHUSD from 2031-01-01T00:00:00\.000Z to 2031-02-01T00:00:00\.000Z: choose a range it has prices for/,
+    );
     expect(none.stderr).not.toMatch(/0 points|\n\s+at /);
     expect(readFileSync(first.stdout.trim(), 'utf8')).toBe(cached);
     expect(existsSync(join(dir, 'ETHUSD-ONE_DAY.state.json'))).toBe(true);

@@ -33,7 +33,9 @@ interface Ran {
 
 function tradeloop(args: readonly string[], cwd: string, nodeArgs: readonly string[] = []): Promise<Ran> {
   return new Promise((done) => {
-    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('TRADELOOP_') && !k.startsWith('VITEST') && k !== 'NODE_OPTIONS'));
+    const env = Object.fromEntries(
+      Object.entries(process.env).filter(([k]) => !k.startsWith('TRADELOOP_') && !k.startsWith('VITEST') && k !== 'NODE_OPTIONS'),
+    );
     execFile(process.execPath, [...nodeArgs, BIN, ...args], { cwd, env, timeout: 240_000 }, (err, stdout, stderr) => {
       done({ code: err === null ? 0 : typeof err.code === 'number' ? err.code : 1, stdout: String(stdout), stderr: String(stderr) });
     });
@@ -46,14 +48,17 @@ function tradeloop(args: readonly string[], cwd: string, nodeArgs: readonly stri
  */
 function registrationSpy(dir: string): string[] {
   const file = join(dir, 'registration-spy.mjs');
-  writeFileSync(file, `import module from 'node:module';
+  writeFileSync(
+    file,
+    `import module from 'node:module';
 const register = module.register;
 module.register = function (specifier, ...rest) {
   process.stderr.write('registered ' + String(specifier) + '\\n');
   return register.call(this, specifier, ...rest);
 };
 module.syncBuiltinESMExports();
-`);
+`,
+  );
   return ['--import', pathToFileURL(file).href];
 }
 
@@ -63,7 +68,8 @@ const why = (r: Ran): string => `exit ${r.code}\n${r.stdout.slice(-2000)}\n${r.s
 
 function pricesCsv(): string {
   const lines = ['timestamp,price'];
-  for (let i = 0; i < 60; i++) lines.push(`${new Date(Date.UTC(2024, 0, 1) + i * 3_600_000).toISOString()},${(30_000 + 500 * Math.sin(i / 5)).toFixed(2)}`);
+  for (let i = 0; i < 60; i++)
+    lines.push(`${new Date(Date.UTC(2024, 0, 1) + i * 3_600_000).toISOString()},${(30_000 + 500 * Math.sin(i / 5)).toFixed(2)}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -92,11 +98,30 @@ describe('tradeloop init', () => {
     const dir = join(tempDir('tradeloop-init-'), 'my-bot');
     const run = await runCli(['init', dir]);
     expect(run.code, run.stderr).toBe(0);
-    for (const f of ['package.json', 'tsconfig.json', '.gitignore', 'README.md', 'config/default.yaml', 'config/sandbox.example.yaml', 'strategies/my-strategy.ts', 'strategies/my-strategy.test.ts']) {
+    for (const f of [
+      'package.json',
+      'tsconfig.json',
+      '.gitignore',
+      'README.md',
+      'config/default.yaml',
+      'config/sandbox.example.yaml',
+      'strategies/my-strategy.ts',
+      'strategies/my-strategy.test.ts',
+    ]) {
       expect(existsSync(join(dir, f)), f).toBe(true);
     }
-    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string; type: string; dependencies: Record<string, string>; scripts: Record<string, string> };
-    expect(pkg).toMatchObject({ name: 'my-bot', type: 'module', dependencies: { tradeloop: `file:${ROOT}` }, scripts: { test: 'tradeloop test' } });
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+      name: string;
+      type: string;
+      dependencies: Record<string, string>;
+      scripts: Record<string, string>;
+    };
+    expect(pkg).toMatchObject({
+      name: 'my-bot',
+      type: 'module',
+      dependencies: { tradeloop: `file:${ROOT}` },
+      scripts: { test: 'tradeloop test' },
+    });
     expect(readFileSync(join(dir, 'strategies/my-strategy.ts'), 'utf8')).toMatch(/from 'tradeloop';/);
     expect(readFileSync(join(dir, 'strategies/my-strategy.ts'), 'utf8')).not.toMatch(/from '\.\.?\//);
     expect(readFileSync(join(dir, '.gitignore'), 'utf8')).toMatch(/\.tradeloop\/[\s\S]*data\/history\//);
@@ -134,7 +159,10 @@ describe('tradeloop init', () => {
     expect(added.code, why(added)).toBe(0);
     expect(readFileSync(join(dir, 'strategies/breakout.ts'), 'utf8')).toMatch(/^import \{ .* \} from 'tradeloop';$/m);
     expect(readFileSync(join(dir, 'strategies/breakout.test.ts'), 'utf8')).toMatch(/from 'node:test'/);
-    writeFileSync(join(dir, 'strategies/broken.test.ts'), "import { it } from 'node:test';\nimport assert from 'node:assert/strict';\nit('fails on purpose', () => assert.equal(1, 2));\n");
+    writeFileSync(
+      join(dir, 'strategies/broken.test.ts'),
+      "import { it } from 'node:test';\nimport assert from 'node:assert/strict';\nit('fails on purpose', () => assert.equal(1, 2));\n",
+    );
     const failing = await tradeloop(['test'], dir);
     expect(failing.code).toBe(1);
     expect(failing.stdout).toMatch(/fails on purpose/);
@@ -157,14 +185,21 @@ describe('plugins outside the repository', () => {
     expect(JSON.parse(bt.stdout)).toMatchObject({ strategy: 'buy-once', orders: { fills: 1 } });
     // the compiled command (vitest's global setup builds dist/), registering tsx and the plugin hooks for this plugin
     expect(bt.stderr).not.toContain('running from the TypeScript sources');
-    expect(registered(bt).some((s) => s.endsWith('plugin-hooks.js')), why(bt)).toBe(true);
+    expect(
+      registered(bt).some((s) => s.endsWith('plugin-hooks.js')),
+      why(bt),
+    ).toBe(true);
     // a built-in strategy is compiled JavaScript: no loader is registered, tsx is never loaded
-    const builtin = await tradeloop(['backtest', '--strategy', 'sma-cross', '--params', 'fast=3,slow=8', '--data', 'prices.csv', '--json'], dir, registrationSpy(dir));
+    const builtin = await tradeloop(
+      ['backtest', '--strategy', 'sma-cross', '--params', 'fast=3,slow=8', '--data', 'prices.csv', '--json'],
+      dir,
+      registrationSpy(dir),
+    );
     expect(builtin.code, why(builtin)).toBe(0);
     expect(registered(builtin)).toEqual([]);
   }, 60_000);
 
-  it('loads a .js plugin written with import/export from a CommonJS package folder, in the optimizer\'s workers too', async () => {
+  it("loads a .js plugin written with import/export from a CommonJS package folder, in the optimizer's workers too", async () => {
     const dir = tempDir('tradeloop-plugin-');
     mkdirSync(join(dir, 'lib'));
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'old-style', version: '1.0.0' }));
@@ -173,16 +208,24 @@ describe('plugins outside the repository', () => {
     const bt = await tradeloop(['backtest', '--strategy', 'lib/buy-once.js', '--data', 'prices.csv', '--json'], dir);
     expect(bt.code, why(bt)).toBe(0);
     expect(JSON.parse(bt.stdout)).toMatchObject({ strategy: 'buy-once-js', orders: { fills: 1 } });
-    const opt = await tradeloop(['optimize', '--strategy', 'lib/buy-once.js', '--data', 'prices.csv', '--grid', 'market=BTCUSD', '--workers', '1'], dir);
+    const opt = await tradeloop(
+      ['optimize', '--strategy', 'lib/buy-once.js', '--data', 'prices.csv', '--grid', 'market=BTCUSD', '--workers', '1'],
+      dir,
+    );
     expect(opt.code, why(opt)).toBe(0);
   }, 240_000);
 
   it('names a package the plugin imports that is not installed, and the fix', async () => {
     const dir = tempDir('tradeloop-plugin-');
-    writeFileSync(join(dir, 'needs-more.ts'), `import { defineStrategy, z } from 'tradeloop';\nimport chalk from 'left-pad-colours';\nexport default defineStrategy({ name: 'needs-more', description: 'x', params: z.object({}), markets: ['BTCUSD'], create() { void chalk; return {}; } });\n`);
+    writeFileSync(
+      join(dir, 'needs-more.ts'),
+      `import { defineStrategy, z } from 'tradeloop';\nimport chalk from 'left-pad-colours';\nexport default defineStrategy({ name: 'needs-more', description: 'x', params: z.object({}), markets: ['BTCUSD'], create() { void chalk; return {}; } });\n`,
+    );
     writeFileSync(join(dir, 'prices.csv'), pricesCsv());
     const bt = await tradeloop(['backtest', '--strategy', './needs-more.ts', '--data', 'prices.csv'], dir);
     expect(bt.code).toBe(2);
-    expect(bt.stderr).toMatch(/needs-more\.ts imports "left-pad-colours", but the package "left-pad-colours" is not installed for that file: run `npm install left-pad-colours`/);
+    expect(bt.stderr).toMatch(
+      /needs-more\.ts imports "left-pad-colours", but the package "left-pad-colours" is not installed for that file: run `npm install left-pad-colours`/,
+    );
   }, 60_000);
 });

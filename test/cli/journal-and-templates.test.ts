@@ -17,7 +17,9 @@ describe('tradeloop new-strategy', () => {
     expect(def.name).toBe('ema-walk');
     const kit = new StrategyTestKit(def, { period: 3, size_pct: 50 }, { USD: '1000' });
     kit.prices('BTCUSD', [100, 100, 100]);
-    expect(kit.prices('BTCUSD', [110])).toEqual([{ kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '500.00' }]);
+    expect(kit.prices('BTCUSD', [110])).toEqual([
+      { kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '500.00' },
+    ]);
     const again = await runCli(['new-strategy', 'ema-walk', '--dir', dir]);
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/exists: choose another name or pass --force/);
@@ -34,7 +36,9 @@ describe('tradeloop new-strategy', () => {
     const kit = new StrategyTestKit(def, { period: 3, size_pct: 50 }, { USD: '1000' }, Date.UTC(2025, 0, 1));
     const candle = (close: number) => ({ open: 100, high: 101, low: 99, close, volume: 1 });
     expect(kit.candles('BTCUSD', '1h', [candle(100.1), candle(100.2), candle(100.3), candle(100.4)])).toEqual([]);
-    expect(kit.candles('BTCUSD', '1h', [{ open: 100.4, high: 104, low: 100.4, close: 103, volume: 2 }])).toEqual([{ kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '500.00' }]);
+    expect(kit.candles('BTCUSD', '1h', [{ open: 100.4, high: 104, low: 100.4, close: 103, volume: 2 }])).toEqual([
+      { kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '500.00' },
+    ]);
     // the test it wrote runs under vitest here, as in a project that depends on it
     const { barTestTemplate } = await import('../../src/cli/project/bar-templates.js');
     expect(barTestTemplate('hour-breakout', 'node')).toMatch(/assert\.deepEqual\(kit\.barsSeen/);
@@ -51,10 +55,46 @@ describe('tradeloop orders / trades', () => {
   function journalWithData(): string {
     const file = join(mkdtempSync(join(tmpdir(), 'tradeloop-cli-')), 'j.sqlite');
     const j = new Journal(file);
-    j.recordDecision({ kind: 'approve', at: 1_700_000_000_000, intent: { kind: 'place-order', intentId: 'run-1', strategy: 'sma-cross', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '100.00' } });
+    j.recordDecision({
+      kind: 'approve',
+      at: 1_700_000_000_000,
+      intent: {
+        kind: 'place-order',
+        intentId: 'run-1',
+        strategy: 'sma-cross',
+        market: 'BTCUSD',
+        side: 'BUY',
+        type: 'MARKET',
+        quoteAmount: '100.00',
+      },
+    });
     j.update('run-1', 1_700_000_000_100, 'done', { venueId: 'o-1', status: 'FILLED', amountFilled: '0.001' }, { type: 'status' });
-    j.recordFill({ fillId: 'f-1', refId: 'run-1', orderId: 'o-1', market: 'BTCUSD', side: 'BUY', amount: '0.001', price: '99900', commission: '0.1', commissionAsset: 'USD', at: 1_700_000_000_100 });
-    j.recordDecision({ kind: 'deny', at: 1_700_000_000_200, intent: { kind: 'place-order', intentId: 'run-2', strategy: 'sma-cross', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '5' }, reason: { code: 'INSUFFICIENT_BALANCE', message: 'x', details: {} } });
+    j.recordFill({
+      fillId: 'f-1',
+      refId: 'run-1',
+      orderId: 'o-1',
+      market: 'BTCUSD',
+      side: 'BUY',
+      amount: '0.001',
+      price: '99900',
+      commission: '0.1',
+      commissionAsset: 'USD',
+      at: 1_700_000_000_100,
+    });
+    j.recordDecision({
+      kind: 'deny',
+      at: 1_700_000_000_200,
+      intent: {
+        kind: 'place-order',
+        intentId: 'run-2',
+        strategy: 'sma-cross',
+        market: 'BTCUSD',
+        side: 'SELL',
+        type: 'MARKET',
+        baseAmount: '5',
+      },
+      reason: { code: 'INSUFFICIENT_BALANCE', message: 'x', details: {} },
+    });
     j.close();
     return file;
   }
@@ -81,11 +121,43 @@ describe('tradeloop orders / trades', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'tradeloop-cli-')), 'j.sqlite');
     const j = new Journal(file);
     let at = 1_700_000_000_000;
-    const trade = (refId: string, strategy: string, side: 'BUY' | 'SELL', amount: string, price: string, commission: string, exitReason?: 'take-profit'): void => {
+    const trade = (
+      refId: string,
+      strategy: string,
+      side: 'BUY' | 'SELL',
+      amount: string,
+      price: string,
+      commission: string,
+      exitReason?: 'take-profit',
+    ): void => {
       at += 60_000;
-      j.recordDecision({ kind: 'approve', at, intent: { kind: 'place-order', intentId: refId, strategy, market: 'BTCUSD', side, type: 'MARKET', baseAmount: amount, ...(exitReason && { exitReason }) } });
+      j.recordDecision({
+        kind: 'approve',
+        at,
+        intent: {
+          kind: 'place-order',
+          intentId: refId,
+          strategy,
+          market: 'BTCUSD',
+          side,
+          type: 'MARKET',
+          baseAmount: amount,
+          ...(exitReason && { exitReason }),
+        },
+      });
       j.update(refId, at, 'done', { venueId: `o-${refId}`, status: 'FILLED', amountFilled: amount }, { type: 'status' });
-      j.recordFill({ fillId: `f-${refId}`, refId, orderId: `o-${refId}`, market: 'BTCUSD', side, amount, price, commission, commissionAsset: 'USD', at });
+      j.recordFill({
+        fillId: `f-${refId}`,
+        refId,
+        orderId: `o-${refId}`,
+        market: 'BTCUSD',
+        side,
+        amount,
+        price,
+        commission,
+        commissionAsset: 'USD',
+        at,
+      });
     };
     trade('g-1', 'grid', 'BUY', '0.5', '33298.01542458', '16.6490077122');
     trade('d-1', 'dca', 'BUY', '0.1', '33000', '3.3');
@@ -100,24 +172,46 @@ describe('tradeloop orders / trades', () => {
     const table = await runCli(['trades', '--journal', file]);
     expect(table.code, table.stderr).toBe(0);
     // grid: spent 16649.00771229 + 16.6490077122, received 17970.061728 - 17.970061728
-    expect(table.stdout).toMatch(/grid\s+BTCUSD\s+2023-11-14T22:14:20Z\s+2023-11-14T22:16:20Z\s+0\.50000000\s+33298\.02\s+35940\.12\s+1286\.43\s+34\.62\s+2\s+take-profit/);
-    expect(table.stdout).toMatch(/grid\s+BTCUSD\s+\S+\s+open \(0\.25000000 held\)\s+0\.25000000\s+34000\.00\s+-\s+0\.00 realized\s+8\.50\s+1/);
+    expect(table.stdout).toMatch(
+      /grid\s+BTCUSD\s+2023-11-14T22:14:20Z\s+2023-11-14T22:16:20Z\s+0\.50000000\s+33298\.02\s+35940\.12\s+1286\.43\s+34\.62\s+2\s+take-profit/,
+    );
+    expect(table.stdout).toMatch(
+      /grid\s+BTCUSD\s+\S+\s+open \(0\.25000000 held\)\s+0\.25000000\s+34000\.00\s+-\s+0\.00 realized\s+8\.50\s+1/,
+    );
     expect(table.stdout).toMatch(/dca\s+BTCUSD\s+\S+\s+open \(0\.10000000 held\)/);
     expect(table.stdout).toMatch(/^grid: 1 closed round trip\(s\), 1 won; P&L 1286\.43 USD, fees 34\.62 USD$/m);
     for (const line of table.stdout.split('\n')) expect(line).not.toMatch(/\d\.\d{9,}/);
-    const json = JSON.parse((await runCli(['trades', '--journal', file, '--json', '--strategy', 'grid'])).stdout) as Array<Record<string, unknown>>;
+    const json = JSON.parse((await runCli(['trades', '--journal', file, '--json', '--strategy', 'grid'])).stdout) as Array<
+      Record<string, unknown>
+    >;
     expect(json).toHaveLength(2);
-    expect(json[0]).toMatchObject({ strategy: 'grid', entryPrice: '33298.01542458', exitPrice: '35940.123456', pnl: '1286.4349462698', fees: '34.6190694402', exitReason: 'take-profit' });
+    expect(json[0]).toMatchObject({
+      strategy: 'grid',
+      entryPrice: '33298.01542458',
+      exitPrice: '35940.123456',
+      pnl: '1286.4349462698',
+      fees: '34.6190694402',
+      exitReason: 'take-profit',
+    });
   });
 
-  it('shows each strategy\'s position and P&L', async () => {
+  it("shows each strategy's position and P&L", async () => {
     const file = tradedJournal();
     const table = await runCli(['positions', '--journal', file]);
     expect(table.code, table.stderr).toBe(0);
     expect(table.stdout).toMatch(/grid\s+BTCUSD\s+0\.25000000 BTC\s+34034\.00\s+8508\.50 USD\s+1286\.43 USD\s+43\.12 USD\s+1\s+1/);
     expect(table.stdout).toMatch(/dca\s+BTCUSD\s+0\.10000000 BTC\s+33033\.00\s+3303\.30 USD\s+0\.00 USD\s+3\.30 USD\s+0\s+0/);
     const json = JSON.parse((await runCli(['positions', '--journal', file, '--json', '--strategy', 'dca'])).stdout) as unknown;
-    expect(json).toEqual([expect.objectContaining({ strategy: 'dca', market: 'BTCUSD', position: '0.1', averageCost: '33033', costBasis: '3303.3', realizedPnl: '0' })]);
+    expect(json).toEqual([
+      expect.objectContaining({
+        strategy: 'dca',
+        market: 'BTCUSD',
+        position: '0.1',
+        averageCost: '33033',
+        costBasis: '3303.3',
+        realizedPnl: '0',
+      }),
+    ]);
   });
 
   it('finds the journal through --config (journal.path), saying which', async () => {

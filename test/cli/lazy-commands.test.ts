@@ -23,11 +23,14 @@ describe('the lazy table of commands', () => {
     expect(lazy.helpInformation()).toBe(full.helpInformation());
   });
 
-  it.each(COMMANDS.map((m) => [Object.keys(m.commands).map(commandName).join(', '), m] as const))('the module of %s registers exactly those commands', async (_names, module) => {
-    const program = new Command('tradeloop');
-    (await module.load())(program, ctx());
-    expect(program.commands.map((c) => c.name())).toEqual(Object.keys(module.commands).map(commandName));
-  });
+  it.each(COMMANDS.map((m) => [Object.keys(m.commands).map(commandName).join(', '), m] as const))(
+    'the module of %s registers exactly those commands',
+    async (_names, module) => {
+      const program = new Command('tradeloop');
+      (await module.load())(program, ctx());
+      expect(program.commands.map((c) => c.name())).toEqual(Object.keys(module.commands).map(commandName));
+    },
+  );
 
   it('loads only the module of the command that runs (help NAME: that one)', async () => {
     expect(commandOf(['backtest', '--json'])).toBe('backtest');

@@ -27,8 +27,14 @@ const view: RunView = {
   startedAt: 0,
   environment: 'local',
   venue: 'rest',
-  markets: [{ market: 'BTCUSD', mid: 33298.01542458, stale: false, priceDecimals: 2 }, { market: 'ETHUSD', mid: 3100.123456789, stale: false }],
-  balances: [{ asset: 'USD', available: '80000.0004151604257', trading: '12.123456789' }, { asset: 'BTC', available: '0.123456789123', trading: '0' }],
+  markets: [
+    { market: 'BTCUSD', mid: 33298.01542458, stale: false, priceDecimals: 2 },
+    { market: 'ETHUSD', mid: 3100.123456789, stale: false },
+  ],
+  balances: [
+    { asset: 'USD', available: '80000.0004151604257', trading: '12.123456789' },
+    { asset: 'BTC', available: '0.123456789123', trading: '0' },
+  ],
   equityAsset: 'USD',
   equity: '100012.0004151604257',
   startEquity: '100000.99999999',
@@ -37,17 +43,43 @@ const view: RunView = {
   decisions: [],
   reports: [
     { kind: 'accepted', refId: 'tl-3', orderId: 'o-3', at: 60_000 },
-    { kind: 'filled', refId: 'tl-3', orderId: 'o-3', fillId: 'f-1', market: 'BTCUSD', side: 'BUY', amount: '0.123456789123', price: '33298.01542458', commission: '4.1106173', commissionAsset: 'USD', at: 61_000 },
+    {
+      kind: 'filled',
+      refId: 'tl-3',
+      orderId: 'o-3',
+      fillId: 'f-1',
+      market: 'BTCUSD',
+      side: 'BUY',
+      amount: '0.123456789123',
+      price: '33298.01542458',
+      commission: '4.1106173',
+      commissionAsset: 'USD',
+      at: 61_000,
+    },
   ],
   counters: {},
   stoppedStrategies: [],
 };
 
 const summary: RunSummary = {
-  durationMs: 240_000, intents: 3, approved: 3, denied: 0, denials: {}, ordersPlaced: 2, fills: 2,
-  fees: '2061.7459188883386', equityAsset: 'USD', startEquity: '100000.00000001', endEquity: '99990.0004151604257', pnl: '-9.9995848395743',
-  openOrdersLeft: 0, unresolved: 0, stoppedStrategies: [],
-  positions: [{ asset: 'BTC', amount: '0.123456789123', market: 'BTCUSD', mid: '33298.01542458', priceDecimals: 2, value: '4110.86062311' }],
+  durationMs: 240_000,
+  intents: 3,
+  approved: 3,
+  denied: 0,
+  denials: {},
+  ordersPlaced: 2,
+  fills: 2,
+  fees: '2061.7459188883386',
+  equityAsset: 'USD',
+  startEquity: '100000.00000001',
+  endEquity: '99990.0004151604257',
+  pnl: '-9.9995848395743',
+  openOrdersLeft: 0,
+  unresolved: 0,
+  stoppedStrategies: [],
+  positions: [
+    { asset: 'BTC', amount: '0.123456789123', market: 'BTCUSD', mid: '33298.01542458', priceDecimals: 2, value: '4110.86062311' },
+  ],
 };
 
 describe('money at its asset precision', () => {
@@ -86,17 +118,35 @@ describe('money at its asset precision', () => {
     const prices = Float64Array.from([100.123456, 101.98765, 99.5, 103.333333]);
     const equity = Float64Array.from([10000, 10012.00041516, 9990.123456789, 10031.98765432]);
     const trade: RoundTrip = {
-      market: 'BTCUSD', side: 'long', entryAt: times[1]!, exitAt: times[3]!, quantity: '97.916666666666', entryPrice: '101.98765432109',
-      exitPrice: '103.33333333', pnl: '31.98765432098765', fees: '20.0004151604257',
+      market: 'BTCUSD',
+      side: 'long',
+      entryAt: times[1]!,
+      exitAt: times[3]!,
+      quantity: '97.916666666666',
+      entryPrice: '101.98765432109',
+      exitPrice: '103.33333333',
+      pnl: '31.98765432098765',
+      fees: '20.0004151604257',
     };
     const metrics = computeMetrics({ times, equity, prices, trades: [trade], feesPaid: '20.0004151604257' });
     const rows = formatMetricRows(metrics, { quote: 'USD' });
     expect(Object.fromEntries(rows)['Final equity']).toBe('10031.99');
     expect(Object.fromEntries(rows)['Fees paid']).toBe('20.00');
-    const files = writeBacktestReport(dir, {
-      strategy: 's', market: 'BTCUSD', times, prices, equity, trades: [trade], metrics,
-      assumptions: { initial: 'USD=10000', feeBps: 10, slippageBps: 0, fillRule: 'next point' }, units: { base: 'BTC', quote: 'USD', priceDecimals: 2 },
-    }, { js: '', css: '' });
+    const files = writeBacktestReport(
+      dir,
+      {
+        strategy: 's',
+        market: 'BTCUSD',
+        times,
+        prices,
+        equity,
+        trades: [trade],
+        metrics,
+        assumptions: { initial: 'USD=10000', feeBps: 10, slippageBps: 0, fillRule: 'next point' },
+        units: { base: 'BTC', quote: 'USD', priceDecimals: 2 },
+      },
+      { js: '', css: '' },
+    );
     const html = readFileSync(files.html, 'utf8');
     expect(html).toContain('<td>97.91666667</td><td>101.99</td><td>103.33</td><td>31.99</td><td>20.00</td>');
     expect(html).toMatch(/Final equity<\/th><td>10031\.99</);

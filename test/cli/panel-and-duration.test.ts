@@ -11,7 +11,8 @@ describe('parseDuration', () => {
   });
 
   it('names the flag and the fix for nonsense', () => {
-    for (const bad of ['', '10', 'ten minutes', '5x', '0s']) expect(() => parseDuration(bad)).toThrow(/--duration: .* use a number with a unit/);
+    for (const bad of ['', '10', 'ten minutes', '5x', '0s'])
+      expect(() => parseDuration(bad)).toThrow(/--duration: .* use a number with a unit/);
   });
 });
 
@@ -30,7 +31,20 @@ describe('panel', () => {
         pnl: '12.00',
         openOrders: [{ refId: 'tl-3', market: 'BTCUSD', side: 'BUY', price: '60000', amount: '0.1', status: 'OPEN' }],
         decisions: [
-          { kind: 'deny', at: 60_000, intent: { kind: 'place-order', intentId: 'tl-2', strategy: 'sma-btc', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '20000.00' }, reason: { code: 'MAX_NOTIONAL', message: 'too big', details: {} } },
+          {
+            kind: 'deny',
+            at: 60_000,
+            intent: {
+              kind: 'place-order',
+              intentId: 'tl-2',
+              strategy: 'sma-btc',
+              market: 'BTCUSD',
+              side: 'BUY',
+              type: 'MARKET',
+              quoteAmount: '20000.00',
+            },
+            reason: { code: 'MAX_NOTIONAL', message: 'too big', details: {} },
+          },
         ],
         reports: [],
         counters: { intents: 2, approved: 1, denied: 1, orders: 1, fills: 1 },
@@ -47,7 +61,22 @@ describe('panel', () => {
   });
 
   it('summarises a run', () => {
-    const text = renderSummary({ durationMs: 240_000, intents: 3, approved: 2, denied: 1, denials: { RATE: 1 }, ordersPlaced: 2, fills: 3, fees: '1.2', startEquity: '100000.00', endEquity: '99990.00', pnl: '-10.00', openOrdersLeft: 0, unresolved: 0, stoppedStrategies: [] });
+    const text = renderSummary({
+      durationMs: 240_000,
+      intents: 3,
+      approved: 2,
+      denied: 1,
+      denials: { RATE: 1 },
+      ordersPlaced: 2,
+      fills: 3,
+      fees: '1.2',
+      startEquity: '100000.00',
+      endEquity: '99990.00',
+      pnl: '-10.00',
+      openOrdersLeft: 0,
+      unresolved: 0,
+      stoppedStrategies: [],
+    });
     expect(text).toMatch(/denied\s+1 \(RATE 1\)/);
     expect(text).toMatch(/PnL\s+-10.00/);
   });

@@ -3,7 +3,17 @@ import { renderPanel, renderSummary } from '../../src/cli/panel.js';
 import type { RunSummary, RunView } from '../../src/live/run-view.js';
 
 const view: RunView = {
-  at: 5_000, startedAt: 0, environment: 'local', venue: 'rest', markets: [], balances: [], openOrders: [], decisions: [], reports: [], counters: {}, stoppedStrategies: [],
+  at: 5_000,
+  startedAt: 0,
+  environment: 'local',
+  venue: 'rest',
+  markets: [],
+  balances: [],
+  openOrders: [],
+  decisions: [],
+  reports: [],
+  counters: {},
+  stoppedStrategies: [],
   orphans: [
     { refId: 'gm-4', orderId: 'o-4', market: 'BTCUSD', side: 'BUY', price: '59400', action: 'cancel' },
     { refId: 'gm-5', orderId: 'o-5', market: 'BTCUSD', side: 'BUY', price: '58800', action: 'left-open' },
@@ -11,8 +21,19 @@ const view: RunView = {
 };
 
 const summary: RunSummary = {
-  durationMs: 60_000, intents: 3, approved: 3, denied: 0, denials: {}, ordersPlaced: 3, fills: 0, fees: '0',
-  openOrdersLeft: 1, leftOpen: ['gm-7 (order o-7, BUY BTCUSD @ 59000, OPEN)'], orphans: { cancel: 1, 'left-open': 1 }, unresolved: 0, stoppedStrategies: [],
+  durationMs: 60_000,
+  intents: 3,
+  approved: 3,
+  denied: 0,
+  denials: {},
+  ordersPlaced: 3,
+  fills: 0,
+  fees: '0',
+  openOrdersLeft: 1,
+  leftOpen: ['gm-7 (order o-7, BUY BTCUSD @ 59000, OPEN)'],
+  orphans: { cancel: 1, 'left-open': 1 },
+  unresolved: 0,
+  stoppedStrategies: [],
 };
 
 describe('panel and summary: orphans and orders left open', () => {

@@ -6,9 +6,19 @@ const T0 = Date.UTC(2026, 0, 5, 12, 0, 0);
 
 function view(extra: Partial<RunView>): RunView {
   return {
-    at: T0 + 95_000, startedAt: T0, environment: 'local', venue: 'rest',
-    markets: [{ market: 'BTCUSD', mid: 61234.5, stale: true }], balances: [], openOrders: [], decisions: [], reports: [],
-    counters: {}, stoppedStrategies: [], orphans: [], ...extra,
+    at: T0 + 95_000,
+    startedAt: T0,
+    environment: 'local',
+    venue: 'rest',
+    markets: [{ market: 'BTCUSD', mid: 61234.5, stale: true }],
+    balances: [],
+    openOrders: [],
+    decisions: [],
+    reports: [],
+    counters: {},
+    stoppedStrategies: [],
+    orphans: [],
+    ...extra,
   };
 }
 
@@ -23,7 +33,13 @@ describe('the panel during a venue outage', () => {
 
   it('takes the outage from stream health: the earliest unreachableSince of any stream', () => {
     const h = { lastSuccessAt: undefined, consecutiveErrors: 3, lastError: 'VENUE_UNREACHABLE: …', polls: 3 };
-    expect(venueUnreachableSince([{ stream: 'prices', ...h, unreachableSince: T0 + 2 }, { stream: 'balances', ...h, unreachableSince: T0 + 1 }, { stream: 'fills', ...h }])).toBe(T0 + 1);
+    expect(
+      venueUnreachableSince([
+        { stream: 'prices', ...h, unreachableSince: T0 + 2 },
+        { stream: 'balances', ...h, unreachableSince: T0 + 1 },
+        { stream: 'fills', ...h },
+      ]),
+    ).toBe(T0 + 1);
     expect(venueUnreachableSince([{ stream: 'prices', ...h }])).toBeUndefined();
   });
 });

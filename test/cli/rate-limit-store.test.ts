@@ -15,7 +15,10 @@ import { useTradeloop, type Proc } from '../support/reliability-procs.js';
 function bot(store?: string): { dir: string; config: string } {
   const dir = mkdtempSync(join(tmpdir(), 'tradeloop-store-'));
   const config = join(dir, 'bot.yaml');
-  writeFileSync(config, `strategies:\n  - plugin: sma-cross\njournal:\n  path: ${join(dir, 'state', 'journal.sqlite')}\n${store === undefined ? '' : `api:\n  rate_limit_store: ${store}\n`}`);
+  writeFileSync(
+    config,
+    `strategies:\n  - plugin: sma-cross\njournal:\n  path: ${join(dir, 'state', 'journal.sqlite')}\n${store === undefined ? '' : `api:\n  rate_limit_store: ${store}\n`}`,
+  );
   return { dir, config };
 }
 
@@ -53,7 +56,10 @@ describe('api.rate_limit_store through tradeloop start and run', () => {
 
   it('refuses a password behind a slash in the URL and never prints it (start, run, worker)', async () => {
     const { dir, config } = bot('redis://:pa/ss@127.0.0.1:6379');
-    for (const args of [['start', '--config', config], ['run', '--config', config, '--duration', '1s']]) {
+    for (const args of [
+      ['start', '--config', config],
+      ['run', '--config', config, '--duration', '1s'],
+    ]) {
       const p = tradeloop(args, dir);
       expect(await exitWithin(p, 90_000), p.err()).toBe(2);
       expect(p.err()).toMatch(/api\.rate_limit_store: a password inside the Redis URL is refused .* TRADELOOP_REDIS_PASSWORD/);

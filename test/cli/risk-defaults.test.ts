@@ -31,8 +31,11 @@ describe('risk limits with no config', () => {
 
   it('the shipped config and the init template set no risk key to another value than the schema default', () => {
     const shipped = (parse(readFileSync(builtinConfigFile()!, 'utf8')) as { risk?: Record<string, unknown> }).risk ?? {};
-    for (const [key, value] of Object.entries(shipped)) expect({ key, value }).toEqual({ key, value: (DEFAULT_RISK_LIMITS as Record<string, unknown>)[key] });
-    const template = parse(projectFiles({ name: 'bot', dependency: 'file:..', tradeloopVersion: '0.0.0', strategy: 'my-strategy' })['config/default.yaml']!) as { risk: Record<string, unknown> };
+    for (const [key, value] of Object.entries(shipped))
+      expect({ key, value }).toEqual({ key, value: (DEFAULT_RISK_LIMITS as Record<string, unknown>)[key] });
+    const template = parse(
+      projectFiles({ name: 'bot', dependency: 'file:..', tradeloopVersion: '0.0.0', strategy: 'my-strategy' })['config/default.yaml']!,
+    ) as { risk: Record<string, unknown> };
     // a new project's file is the user's own: it may set limits, but not restate a default differently
     expect(template.risk.max_open_orders).toBeUndefined();
   });

@@ -37,7 +37,13 @@ export function specOperations(spec: OpenApiSpec): SpecOp[] {
   for (const [path, item] of Object.entries(spec.paths)) {
     for (const [method, op] of Object.entries(item)) {
       if (!['get', 'post', 'put', 'delete'].includes(method) || op.operationId === undefined) continue;
-      out.push({ id: op.operationId, method: method.toUpperCase(), path, requestSchema: op.requestBody?.content['application/json']?.schema, responseSchema: op.responses['200']?.content?.['application/json']?.schema });
+      out.push({
+        id: op.operationId,
+        method: method.toUpperCase(),
+        path,
+        requestSchema: op.requestBody?.content['application/json']?.schema,
+        responseSchema: op.responses['200']?.content?.['application/json']?.schema,
+      });
     }
   }
   return out;
@@ -50,7 +56,8 @@ export function problemCatalog(spec: OpenApiSpec): Set<string> {
     if (Array.isArray(node)) node.forEach(visit);
     else if (node !== null && typeof node === 'object') {
       for (const [k, v] of Object.entries(node)) {
-        if (k === 'type' && typeof v === 'string' && v.includes('/problems/')) types.add(v.slice(v.lastIndexOf('/problems/') + '/problems/'.length));
+        if (k === 'type' && typeof v === 'string' && v.includes('/problems/'))
+          types.add(v.slice(v.lastIndexOf('/problems/') + '/problems/'.length));
         else visit(v);
       }
     }
@@ -66,14 +73,23 @@ export function problemSlug(type: unknown): string {
 }
 
 /** ajv over the spec's components (OpenAPI 3.0 bounds made draft 7). */
-export function specAjv(spec: OpenApiSpec): { ajv: Ajv; validator: (schema: Schema) => ValidateFunction; component: (name: string) => ValidateFunction } {
+export function specAjv(spec: OpenApiSpec): {
+  ajv: Ajv;
+  validator: (schema: Schema) => ValidateFunction;
+  component: (name: string) => ValidateFunction;
+} {
   const ajv = new Ajv({ strict: false, allErrors: true });
   const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
   (addFormats as unknown as (a: Ajv, f: string[]) => void)(ajv, ['date-time', 'uri']);
   for (const f of ['int64', 'int32', 'uint64', 'double', 'float', 'byte']) ajv.addFormat(f, true);
   ajv.addSchema({ $id: 'spec', components: draft7(spec.components) });
-  const refd = (schema: Schema): Schema => JSON.parse(JSON.stringify(draft7(schema)).replace(/"#\/components\//g, '"spec#/components/')) as Schema;
-  return { ajv, validator: (schema) => ajv.compile(refd(schema)), component: (name) => ajv.compile({ $ref: `spec#/components/schemas/${name}` }) };
+  const refd = (schema: Schema): Schema =>
+    JSON.parse(JSON.stringify(draft7(schema)).replace(/"#\/components\//g, '"spec#/components/')) as Schema;
+  return {
+    ajv,
+    validator: (schema) => ajv.compile(refd(schema)),
+    component: (name) => ajv.compile({ $ref: `spec#/components/schemas/${name}` }),
+  };
 }
 
 /** OpenAPI 3.0 writes exclusive bounds as booleans (draft 4); ajv speaks draft 7. Also drops undeclared `required` names. */
@@ -84,11 +100,19 @@ export function draft7(node: unknown): unknown {
   for (const [k, v] of Object.entries(node)) out[k] = draft7(v);
   // a `required` name the object does not declare is a defect of the spec (ListProfileBalancesResponse
   // requires `balances` but declares, and every example sends, `items`): such names are dropped
-  if (Array.isArray(out.required) && out.properties !== null && typeof out.properties === 'object' && out.additionalProperties === undefined) {
+  if (
+    Array.isArray(out.required) &&
+    out.properties !== null &&
+    typeof out.properties === 'object' &&
+    out.additionalProperties === undefined
+  ) {
     const declared = Object.keys(out.properties);
     out.required = (out.required as string[]).filter((r) => declared.includes(r));
   }
-  for (const [flag, bound] of [['exclusiveMaximum', 'maximum'], ['exclusiveMinimum', 'minimum']] as const) {
+  for (const [flag, bound] of [
+    ['exclusiveMaximum', 'maximum'],
+    ['exclusiveMinimum', 'minimum'],
+  ] as const) {
     if (typeof out[flag] !== 'boolean') continue;
     if (out[flag] === true && typeof out[bound] === 'number') {
       out[flag] = out[bound];
@@ -100,14 +124,17 @@ export function draft7(node: unknown): unknown {
 
 function resolve(spec: OpenApiSpec, s: Schema): Schema {
   let cur = s;
-  for (let i = 0; i < 20 && typeof cur.$ref === 'string'; i++) cur = spec.components.schemas[(cur.$ref).split('/').pop()!] ?? {};
+  for (let i = 0; i < 20 && typeof cur.$ref === 'string'; i++) cur = spec.components.schemas[cur.$ref.split('/').pop()!] ?? {};
   return cur;
 }
 
 /** The properties of an object schema, with those of its allOf/oneOf/anyOf parts. */
 function propertiesOf(spec: OpenApiSpec, s: Schema): Record<string, Schema> {
   const r = resolve(spec, s);
-  const parts = [r, ...(['allOf', 'oneOf', 'anyOf'] as const).flatMap((k) => ((r[k] as Schema[] | undefined) ?? []).map((p) => resolve(spec, p)))];
+  const parts = [
+    r,
+    ...(['allOf', 'oneOf', 'anyOf'] as const).flatMap((k) => ((r[k] as Schema[] | undefined) ?? []).map((p) => resolve(spec, p))),
+  ];
   return Object.assign({}, ...parts.map((p) => (p.properties as Record<string, Schema> | undefined) ?? {})) as Record<string, Schema>;
 }
 

@@ -26,7 +26,16 @@ interface Refusal {
   readonly reason: string;
 }
 
-const WIRE_FIELD: Readonly<Record<string, string>> = { baseAmount: 'base_amount', quoteAmount: 'quote_amount', price: 'price', stopPrice: 'stop_price', timeInForce: 'time_in_force', expiresAt: 'expiration_date', side: 'side', type: 'type' };
+const WIRE_FIELD: Readonly<Record<string, string>> = {
+  baseAmount: 'base_amount',
+  quoteAmount: 'quote_amount',
+  price: 'price',
+  stopPrice: 'stop_price',
+  timeInForce: 'time_in_force',
+  expiresAt: 'expiration_date',
+  side: 'side',
+  type: 'type',
+};
 
 interface BadOrder extends Omit<OrderTerms, 'expiresAt'> {
   readonly name: string;
@@ -36,32 +45,73 @@ interface BadOrder extends Omit<OrderTerms, 'expiresAt'> {
 const BAD_ORDERS: readonly BadOrder[] = [
   {
     name: 'a BTCUSD limit buy at 59999.877 (tick 0.01)',
-    market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.01', price: '59999.877',
-    expected: { field: 'price', problem: 'precision', reason: '59999.877 has more precision than allowed: use at most 2 decimal places (a multiple of 0.01)' },
+    market: 'BTCUSD',
+    side: 'BUY',
+    type: 'LIMIT',
+    baseAmount: '0.01',
+    price: '59999.877',
+    expected: {
+      field: 'price',
+      problem: 'precision',
+      reason: '59999.877 has more precision than allowed: use at most 2 decimal places (a multiple of 0.01)',
+    },
   },
   {
     name: 'a BTCUSD limit sell of 0.000100001 BTC (9 decimals)',
-    market: 'BTCUSD', side: 'SELL', type: 'LIMIT', baseAmount: '0.000100001', price: '70000',
-    expected: { field: 'base_amount', problem: 'precision', reason: '0.000100001 has more precision than allowed: use at most 8 decimal places' },
+    market: 'BTCUSD',
+    side: 'SELL',
+    type: 'LIMIT',
+    baseAmount: '0.000100001',
+    price: '70000',
+    expected: {
+      field: 'base_amount',
+      problem: 'precision',
+      reason: '0.000100001 has more precision than allowed: use at most 8 decimal places',
+    },
   },
   {
     name: 'a MATICUSD limit buy at 0.70125 (tick 0.0001)',
-    market: 'MATICUSD', side: 'BUY', type: 'LIMIT', baseAmount: '10', price: '0.70125',
-    expected: { field: 'price', problem: 'precision', reason: '0.70125 has more precision than allowed: use at most 4 decimal places (a multiple of 0.0001)' },
+    market: 'MATICUSD',
+    side: 'BUY',
+    type: 'LIMIT',
+    baseAmount: '10',
+    price: '0.70125',
+    expected: {
+      field: 'price',
+      problem: 'precision',
+      reason: '0.70125 has more precision than allowed: use at most 4 decimal places (a multiple of 0.0001)',
+    },
   },
   {
     name: 'a stop-loss sell off the tick',
-    market: 'BTCUSD', side: 'SELL', type: 'STOP_MARKET', baseAmount: '0.01', stopPrice: '50000.005',
-    expected: { field: 'stop_price', problem: 'precision', reason: '50000.005 has more precision than allowed: use at most 2 decimal places (a multiple of 0.01)' },
+    market: 'BTCUSD',
+    side: 'SELL',
+    type: 'STOP_MARKET',
+    baseAmount: '0.01',
+    stopPrice: '50000.005',
+    expected: {
+      field: 'stop_price',
+      problem: 'precision',
+      reason: '50000.005 has more precision than allowed: use at most 2 decimal places (a multiple of 0.01)',
+    },
   },
   {
     name: 'a market buy good till cancelled',
-    market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '100.00', timeInForce: 'GTC',
+    market: 'BTCUSD',
+    side: 'BUY',
+    type: 'MARKET',
+    quoteAmount: '100.00',
+    timeInForce: 'GTC',
     expected: { field: 'time_in_force', problem: 'invalid', reason: '"GTC" is not valid for MARKET orders: use one of IOC' },
   },
   {
     name: 'a stop buy',
-    market: 'BTCUSD', side: 'BUY', type: 'STOP_LIMIT', baseAmount: '0.01', price: '70000', stopPrice: '69000',
+    market: 'BTCUSD',
+    side: 'BUY',
+    type: 'STOP_LIMIT',
+    baseAmount: '0.01',
+    price: '70000',
+    stopPrice: '69000',
     expected: { field: 'side', problem: 'invalid', reason: 'STOP_LIMIT orders are sell-only (stop loss): use SELL' },
   },
 ];
@@ -77,17 +127,20 @@ function venueRefusal(e: unknown): Refusal {
 
 async function refusedBy(venue: Venue, o: BadOrder, refId: string): Promise<Refusal> {
   const req: PlaceOrderRequest = { refId, market: o.market, side: o.side, type: o.type, ...pick(o) };
-  return venue.placeOrder(req).then(
-    (placed) => {
-      throw new Error(`${venue.name} accepted ${o.name}: ${placed.status}`);
-    },
-    venueRefusal,
-  );
+  return venue.placeOrder(req).then((placed) => {
+    throw new Error(`${venue.name} accepted ${o.name}: ${placed.status}`);
+  }, venueRefusal);
 }
 
 function pick(o: Omit<BadOrder, 'name' | 'expected'>): Partial<PlaceOrderRequest> {
   const { baseAmount, quoteAmount, price, stopPrice, timeInForce } = o;
-  return { ...(baseAmount && { baseAmount }), ...(quoteAmount && { quoteAmount }), ...(price && { price }), ...(stopPrice && { stopPrice }), ...(timeInForce && { timeInForce }) };
+  return {
+    ...(baseAmount && { baseAmount }),
+    ...(quoteAmount && { quoteAmount }),
+    ...(price && { price }),
+    ...(stopPrice && { stopPrice }),
+    ...(timeInForce && { timeInForce }),
+  };
 }
 
 /** The risk gate's decision on an order; `instruments` is what the view knows (empty: the catalog fallback). */
@@ -131,7 +184,14 @@ describe('one set of order rules: sandbox, simulated venue, point replay and ris
   beforeAll(async () => {
     const clock = new TestClock(T0);
     sandbox = await startSandbox({ clock, seed: 7, funding: { USD: '100000', BTC: '1' } });
-    api = createApiClient({ apiUrl: sandbox.apiUrl, tokenUrl: sandbox.tokenUrl, clientId: LOCAL_CLIENT_ID, clientSecret: LOCAL_CLIENT_SECRET, localCredential: true, clock: new LiveClock() });
+    api = createApiClient({
+      apiUrl: sandbox.apiUrl,
+      tokenUrl: sandbox.tokenUrl,
+      clientId: LOCAL_CLIENT_ID,
+      clientSecret: LOCAL_CLIENT_SECRET,
+      localCredential: true,
+      clock: new LiveClock(),
+    });
     rest = new RestVenue(api, sandbox.sim.profiles.defaultId);
     sim = new SimVenue(new SimPlatform({ clock, seed: 7, funding: { USD: '100000', BTC: '1' } }));
     const market = new PointMarket({ funding: { USD: '100000', BTC: '1' } });
@@ -154,15 +214,28 @@ describe('one set of order rules: sandbox, simulated venue, point replay and ris
         riskGateCatalog: deniedByGate(o, []),
         riskGateVenue: deniedByGate(o, await rest.instruments()),
       };
-      expect(answers).toEqual({ sandbox: o.expected, sim: o.expected, pointReplay: o.expected, riskGateCatalog: o.expected, riskGateVenue: o.expected });
+      expect(answers).toEqual({
+        sandbox: o.expected,
+        sim: o.expected,
+        pointReplay: o.expected,
+        riskGateCatalog: o.expected,
+        riskGateVenue: o.expected,
+      });
     });
   }
 
   it('accepts the same orders once rounded with the instrument helpers, everywhere', async () => {
     const btc = (await rest.instruments()).find((i) => i.market === 'BTCUSD')!;
-    const fixed = { market: 'BTCUSD', side: 'BUY' as const, type: 'LIMIT' as const, baseAmount: roundBase(btc, '0.010000001'), price: roundPrice(btc, '59999.877', 'down') };
+    const fixed = {
+      market: 'BTCUSD',
+      side: 'BUY' as const,
+      type: 'LIMIT' as const,
+      baseAmount: roundBase(btc, '0.010000001'),
+      price: roundPrice(btc, '59999.877', 'down'),
+    };
     expect(fixed).toMatchObject({ baseAmount: '0.01', price: '59999.87' });
-    for (const venue of [rest, sim, point]) expect((await venue.placeOrder({ refId: `parity-${++seq}`, ...fixed })).status).not.toBe('REJECTED');
+    for (const venue of [rest, sim, point])
+      expect((await venue.placeOrder({ refId: `parity-${++seq}`, ...fixed })).status).not.toBe('REJECTED');
     expect(gateDecides(fixed, []).kind).toBe('approve');
   });
 });

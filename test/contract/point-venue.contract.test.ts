@@ -18,7 +18,7 @@ venueContract('PointVenue (point replay)', async () => {
   return {
     venue: new PointVenue(market),
     advance: async (ms) => {
-      for (let end = at + ms; at + 1_000 <= end; ) {
+      for (let end = at + ms; at + 1_000 <= end;) {
         at += 1_000;
         market.point('BTCUSD', at, priceAt(++step));
       }

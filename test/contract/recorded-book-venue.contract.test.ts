@@ -11,14 +11,18 @@ import { venueContract } from './venue-contract.js';
 venueContract('RecordedBookVenue (book replay)', async () => {
   let now = WALK_START;
   const venue = new RecordedBookVenue({ funding: { USD: '100000' }, now: () => now });
-  const h = walkHarness(venue, (w) => {
-    now = w.at;
-    venue.book(WALK_MARKET, w.at, w.bids, w.asks);
-    for (const q of w.quotes) venue.quote({ ...q, market: WALK_MARKET });
-  }, (at) => {
-    now = at;
-    venue.arrive(at, false);
-  });
+  const h = walkHarness(
+    venue,
+    (w) => {
+      now = w.at;
+      venue.book(WALK_MARKET, w.at, w.bids, w.asks);
+      for (const q of w.quotes) venue.quote({ ...q, market: WALK_MARKET });
+    },
+    (at) => {
+      now = at;
+      venue.arrive(at, false);
+    },
+  );
   // a profile of the replay comes into being when a transfer first pays it
   return { ...h, newProfile: async (nickname: string) => nickname };
 });

@@ -16,13 +16,45 @@ function venueListing(markets: ReadonlyArray<Partial<MarketDetails>>, seen: unkn
 describe('RestVenue.instruments (ListMarkets)', () => {
   it('builds each listed market from its row: base and quote as listed, tick, decimals and caps, at low priority', async () => {
     const seen: unknown[] = [];
-    const listed = await venueListing([
-      { market: 'BTCUSD', base_asset: 'BTC', quote_asset: 'USD', tick_rate: '0.25' },
-      { market: 'ETHEUR', base_asset: 'ETH', quote_asset: 'EUR', tick_rate: '0.05' },
-    ], seen).instruments();
-    expect(listed.map((i) => ({ market: i.market, base: i.base, quote: i.quote, tick: i.tick.toFixed(), priceDecimals: i.priceDecimals, baseDecimals: i.baseDecimals, quoteDecimals: i.quoteDecimals, limitCap: i.maxNotionalUsd.limit.toFixed() }))).toEqual([
-      { market: 'BTCUSD', base: 'BTC', quote: 'USD', tick: '0.25', priceDecimals: 2, baseDecimals: 8, quoteDecimals: 2, limitCap: '1500000' },
-      { market: 'ETHEUR', base: 'ETH', quote: 'EUR', tick: '0.05', priceDecimals: 2, baseDecimals: 8, quoteDecimals: 2, limitCap: '1000000' },
+    const listed = await venueListing(
+      [
+        { market: 'BTCUSD', base_asset: 'BTC', quote_asset: 'USD', tick_rate: '0.25' },
+        { market: 'ETHEUR', base_asset: 'ETH', quote_asset: 'EUR', tick_rate: '0.05' },
+      ],
+      seen,
+    ).instruments();
+    expect(
+      listed.map((i) => ({
+        market: i.market,
+        base: i.base,
+        quote: i.quote,
+        tick: i.tick.toFixed(),
+        priceDecimals: i.priceDecimals,
+        baseDecimals: i.baseDecimals,
+        quoteDecimals: i.quoteDecimals,
+        limitCap: i.maxNotionalUsd.limit.toFixed(),
+      })),
+    ).toEqual([
+      {
+        market: 'BTCUSD',
+        base: 'BTC',
+        quote: 'USD',
+        tick: '0.25',
+        priceDecimals: 2,
+        baseDecimals: 8,
+        quoteDecimals: 2,
+        limitCap: '1500000',
+      },
+      {
+        market: 'ETHEUR',
+        base: 'ETH',
+        quote: 'EUR',
+        tick: '0.05',
+        priceDecimals: 2,
+        baseDecimals: 8,
+        quoteDecimals: 2,
+        limitCap: '1000000',
+      },
     ]);
     expect(seen).toEqual([{ priority: 'low' }]);
   });
@@ -37,6 +69,9 @@ describe('RestVenue.instruments (ListMarkets)', () => {
       { market: 'DOGEXYZ', tick_rate: '0.01' },
       { market: 'MATICUSD', tick_rate: '0.0001' },
     ]).instruments();
-    expect(listed.map((i) => `${i.market} ${i.base}/${i.quote} ${i.tick.toFixed()}`)).toEqual(['BTCUSD BTC/USD 0.01', 'MATICUSD MATIC/USD 0.0001']);
+    expect(listed.map((i) => `${i.market} ${i.base}/${i.quote} ${i.tick.toFixed()}`)).toEqual([
+      'BTCUSD BTC/USD 0.01',
+      'MATICUSD MATIC/USD 0.0001',
+    ]);
   });
 });

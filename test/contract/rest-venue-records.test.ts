@@ -11,7 +11,14 @@ function venueAnswering(record: Record<string, unknown>): RestVenue {
   const one = async () => record;
   const page = async () => ({ items: [record] });
   const api = {
-    createOrder: one, getOrder: one, listProfileOrders: page, listQuotes: page, createQuoteExecution: one, getQuoteExecution: one, listQuoteExecutions: page, listProfileBalances: page,
+    createOrder: one,
+    getOrder: one,
+    listProfileOrders: page,
+    listQuotes: page,
+    createQuoteExecution: one,
+    getQuoteExecution: one,
+    listQuoteExecutions: page,
+    listProfileBalances: page,
     paginate: async function* () {
       yield record;
     },
@@ -21,14 +28,30 @@ function venueAnswering(record: Record<string, unknown>): RestVenue {
 
 /** The venue calls that map each record kind. */
 const READS: Record<RecordKind, ReadonlyArray<readonly [string, (v: RestVenue) => Promise<unknown>]>> = {
-  order: [['getOrder', (v) => v.getOrder('o-1')], ['findOrderByRef', (v) => v.findOrderByRef('r-1')], ['listOpenOrders', (v) => v.listOpenOrders()]],
+  order: [
+    ['getOrder', (v) => v.getOrder('o-1')],
+    ['findOrderByRef', (v) => v.findOrderByRef('r-1')],
+    ['listOpenOrders', (v) => v.listOpenOrders()],
+  ],
   execution: [['listFills', (v) => v.listFills(T0)]],
-  'quote execution': [['getQuoteExecution', (v) => v.getQuoteExecution('qx-1')], ['findQuoteExecutionByRef', (v) => v.findQuoteExecutionByRef('r-2')]],
+  'quote execution': [
+    ['getQuoteExecution', (v) => v.getQuoteExecution('qx-1')],
+    ['findQuoteExecutionByRef', (v) => v.findQuoteExecutionByRef('r-2')],
+  ],
   balance: [['balances', (v) => v.balances()]],
   quote: [['listQuotes', (v) => v.listQuotes('BTCUSD')]],
 };
 
-const sell: Intent = { kind: 'place-order', intentId: 'r-1', strategy: 't', market: 'BTCUSD', side: 'SELL', type: 'LIMIT', baseAmount: '0.015', price: '61250.5' };
+const sell: Intent = {
+  kind: 'place-order',
+  intentId: 'r-1',
+  strategy: 't',
+  market: 'BTCUSD',
+  side: 'SELL',
+  type: 'LIMIT',
+  baseAmount: '0.015',
+  price: '61250.5',
+};
 
 function executors(venue: RestVenue) {
   const clock = new TestClock(T0);
@@ -42,7 +65,10 @@ describe('RestVenue never invents money or state from a venue record', () => {
   it.each(CASES)('refuses a $kind record with $field $how in every call that reads one', async ({ kind, field, record }) => {
     const venue = venueAnswering(record);
     for (const [call, read] of READS[kind]) {
-      const error = await read(venue).then(() => undefined, (e: unknown) => e);
+      const error = await read(venue).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error, call).toBeInstanceOf(MalformedResponseError);
       expect((error as Error).message, call).toMatch(new RegExp(`\\b${field}\\b.*refused rather than guessed`));
     }
@@ -57,7 +83,16 @@ describe('RestVenue never invents money or state from a venue record', () => {
 
   it('takes a malformed answer to an order it placed as an unknown outcome: the intent stays unresolved, never open', async () => {
     const broken = { ...GOOD.order, status: undefined };
-    await expect(venueAnswering(broken).placeOrder({ refId: 'r-1', market: 'BTCUSD', side: 'SELL', type: 'LIMIT', baseAmount: '0.015', price: '61250.5' })).rejects.toThrow(VenueUnknownOutcomeError);
+    await expect(
+      venueAnswering(broken).placeOrder({
+        refId: 'r-1',
+        market: 'BTCUSD',
+        side: 'SELL',
+        type: 'LIMIT',
+        baseAmount: '0.015',
+        price: '61250.5',
+      }),
+    ).rejects.toThrow(VenueUnknownOutcomeError);
     const s = executors(venueAnswering(broken));
     await s.orders.place(sell, { kind: 'approve', intent: sell, at: T0 });
     expect(s.journal.get('r-1')).toMatchObject({ state: 'unresolved' });

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { D, TRADING_MARKETS, type Instrument } from '../../src/core/index.js';
 import { tradingInstruments } from '../../src/platform/instruments.js';
-import { TERMINAL_ORDER_STATUSES, VenueNotFoundError, VenueRejectedError, type Venue, type VenueOrder, type VenueQuoteExecution } from '../../src/venue/index.js';
+import {
+  TERMINAL_ORDER_STATUSES,
+  VenueNotFoundError,
+  VenueRejectedError,
+  type Venue,
+  type VenueOrder,
+  type VenueQuoteExecution,
+} from '../../src/venue/index.js';
 
 /** What the contract needs from each venue under test. */
 export interface VenueHarness {
@@ -18,8 +25,16 @@ export interface VenueHarness {
 /** An instrument in plain strings, so venues' answers compare field by field. */
 function plain(i: Instrument): Record<string, unknown> {
   return {
-    market: i.market, base: i.base, quote: i.quote, tick: i.tick.toFixed(), priceDecimals: i.priceDecimals, baseDecimals: i.baseDecimals, quoteDecimals: i.quoteDecimals,
-    minBaseAmount: i.minBaseAmount?.toFixed(), maxBaseAmount: i.maxBaseAmount?.toFixed(), maxNotionalUsd: { market: i.maxNotionalUsd.market.toFixed(), limit: i.maxNotionalUsd.limit.toFixed() },
+    market: i.market,
+    base: i.base,
+    quote: i.quote,
+    tick: i.tick.toFixed(),
+    priceDecimals: i.priceDecimals,
+    baseDecimals: i.baseDecimals,
+    quoteDecimals: i.quoteDecimals,
+    minBaseAmount: i.minBaseAmount?.toFixed(),
+    maxBaseAmount: i.maxBaseAmount?.toFixed(),
+    maxNotionalUsd: { market: i.maxNotionalUsd.market.toFixed(), limit: i.maxNotionalUsd.limit.toFixed() },
   };
 }
 
@@ -101,7 +116,9 @@ export function venueContract(name: string, make: () => Promise<VenueHarness>): 
       await withHarness(async (h) => {
         const attempt = h.venue.placeOrder({ refId: ref(), market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '1' });
         await expect(attempt).rejects.toBeInstanceOf(VenueRejectedError);
-        await expect(h.venue.placeOrder({ refId: ref(), market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '1' })).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
+        await expect(
+          h.venue.placeOrder({ refId: ref(), market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '1' }),
+        ).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
       });
     });
 
@@ -146,7 +163,14 @@ export function venueContract(name: string, make: () => Promise<VenueHarness>): 
         const price = new D(h.mid('BTCUSD')).times('0.9').toDecimalPlaces(0, D.ROUND_DOWN).toFixed();
         const filled = await h.venue.placeOrder({ refId: ref(), market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '100.00' });
         const resting = await h.venue.placeOrder({ refId: ref(), market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.01', price });
-        const cancelled = await h.venue.placeOrder({ refId: ref(), market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.01', price });
+        const cancelled = await h.venue.placeOrder({
+          refId: ref(),
+          market: 'BTCUSD',
+          side: 'BUY',
+          type: 'LIMIT',
+          baseAmount: '0.01',
+          price,
+        });
         await until(h, cancelled.orderId, (o) => o.status === 'OPEN');
         await h.venue.cancelOrder(cancelled.orderId);
         await until(h, cancelled.orderId, (o) => o.status === 'CANCELLED');
@@ -158,7 +182,13 @@ export function venueContract(name: string, make: () => Promise<VenueHarness>): 
         const orders: VenueOrder[] = [];
         for await (const o of ordersSince.call(h.venue, since)) orders.push(o);
         // in the venue's own order (newest first over HTTP): the caller needs each record once, not a sequence
-        expect(orders.map((o) => [o.refId, o.status]).sort()).toEqual([[filled.refId, 'FILLED'], [resting.refId, 'OPEN'], [cancelled.refId, 'CANCELLED']].sort());
+        expect(orders.map((o) => [o.refId, o.status]).sort()).toEqual(
+          [
+            [filled.refId, 'FILLED'],
+            [resting.refId, 'OPEN'],
+            [cancelled.refId, 'CANCELLED'],
+          ].sort(),
+        );
         const executions: VenueQuoteExecution[] = [];
         for await (const e of quoteExecutionsSince.call(h.venue, since)) executions.push(e);
         expect(executions.map((e) => [e.refId, e.executionId])).toEqual([[x.refId, x.executionId]]);
@@ -168,7 +198,9 @@ export function venueContract(name: string, make: () => Promise<VenueHarness>): 
     it('refuses an expired quote and a quote execution beyond the balance with typed rejections', async () => {
       await withHarness(async (h) => {
         const sell = (await h.venue.listQuotes('BTCUSD')).find((q) => q.side === 'SELL')!;
-        await expect(h.venue.executeQuote({ refId: ref(), quoteId: sell.quoteId, baseAmount: '1' })).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
+        await expect(h.venue.executeQuote({ refId: ref(), quoteId: sell.quoteId, baseAmount: '1' })).rejects.toMatchObject({
+          code: 'INSUFFICIENT_FUNDS',
+        });
         await h.advance(31_000);
         // The platform answers 403 `expired`; a venue that forgets old quotes may answer not-found. Never a fill.
         const late = await h.venue.executeQuote({ refId: ref(), quoteId: sell.quoteId, baseAmount: '0.01' }).then(
@@ -195,9 +227,14 @@ export function venueContract(name: string, make: () => Promise<VenueHarness>): 
         const usd = (await h.venue.balances()).find((b) => b.asset === 'USD');
         expect(usd?.available.toFixed()).toBe('99750');
         const limits = (await h.venue.transferLimits()).map((l) => [l.limitAsset, l.periodSeconds, l.remaining]);
-        expect(limits.sort()).toEqual([['USD', '0', '1000000'], ['USD', '86400', '4999750']]);
+        expect(limits.sort()).toEqual([
+          ['USD', '0', '1000000'],
+          ['USD', '86400', '4999750'],
+        ]);
         await expect(h.venue.transfer({ ...req, refId: ref(), amount: '200000' })).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
-        await expect(h.venue.transfer({ ...req, refId: ref(), amount: '2000000' })).rejects.toMatchObject({ code: 'TRANSFER_LIMIT_EXCEEDED' });
+        await expect(h.venue.transfer({ ...req, refId: ref(), amount: '2000000' })).rejects.toMatchObject({
+          code: 'TRANSFER_LIMIT_EXCEEDED',
+        });
       });
     });
 
@@ -206,7 +243,15 @@ export function venueContract(name: string, make: () => Promise<VenueHarness>): 
         const listed = await h.venue.instruments();
         expect(listed.map((i) => i.market).sort()).toEqual([...TRADING_MARKETS].sort());
         const byMarket = new Map(listed.map((i) => [i.market, plain(i)]));
-        expect(byMarket.get('BTCUSD')).toMatchObject({ base: 'BTC', quote: 'USD', tick: '0.01', priceDecimals: 2, baseDecimals: 8, quoteDecimals: 2, maxNotionalUsd: { market: '500000', limit: '1500000' } });
+        expect(byMarket.get('BTCUSD')).toMatchObject({
+          base: 'BTC',
+          quote: 'USD',
+          tick: '0.01',
+          priceDecimals: 2,
+          baseDecimals: 8,
+          quoteDecimals: 2,
+          maxNotionalUsd: { market: '500000', limit: '1500000' },
+        });
         expect(byMarket.get('MATICUSD')).toMatchObject({ tick: '0.0001', priceDecimals: 4, maxNotionalUsd: { limit: '1000000' } });
         expect(byMarket.get('ETHSGD')).toMatchObject({ base: 'ETH', quote: 'SGD', tick: '0.01' });
         for (const expected of tradingInstruments()) expect(byMarket.get(expected.market)).toEqual(plain(expected));
@@ -226,7 +271,15 @@ export function venueContract(name: string, make: () => Promise<VenueHarness>): 
       await withHarness(async (h) => {
         const base = await boughtHalf(h);
         const stop = new D(h.mid('BTCUSD')).times('0.5').toDecimalPlaces(0, D.ROUND_DOWN).toFixed();
-        const placed = await h.venue.placeOrder({ refId: ref(), market: 'BTCUSD', side: 'SELL', type: 'STOP_LIMIT', baseAmount: base, stopPrice: stop, price: stop });
+        const placed = await h.venue.placeOrder({
+          refId: ref(),
+          market: 'BTCUSD',
+          side: 'SELL',
+          type: 'STOP_LIMIT',
+          baseAmount: base,
+          stopPrice: stop,
+          price: stop,
+        });
         await until(h, placed.orderId, (o) => o.status === 'OPEN');
         await h.advance(3_000);
         expect(await h.venue.getOrder(placed.orderId)).toMatchObject({ status: 'OPEN', type: 'STOP_LIMIT' });
@@ -234,7 +287,9 @@ export function venueContract(name: string, make: () => Promise<VenueHarness>): 
         await h.venue.cancelOrder(placed.orderId);
         await until(h, placed.orderId, (o) => o.status === 'CANCELLED');
         expect((await btcOf(h))?.trading.isZero()).toBe(true);
-        await expect(h.venue.placeOrder({ refId: ref(), market: 'BTCUSD', side: 'BUY', type: 'STOP_MARKET', baseAmount: base, stopPrice: stop })).rejects.toBeInstanceOf(VenueRejectedError);
+        await expect(
+          h.venue.placeOrder({ refId: ref(), market: 'BTCUSD', side: 'BUY', type: 'STOP_MARKET', baseAmount: base, stopPrice: stop }),
+        ).rejects.toBeInstanceOf(VenueRejectedError);
       });
     });
 
@@ -243,7 +298,14 @@ export function venueContract(name: string, make: () => Promise<VenueHarness>): 
         const base = await boughtHalf(h);
         const held = (await btcOf(h))!.available;
         const stop = new D(h.mid('BTCUSD')).times('1.1').toDecimalPlaces(0, D.ROUND_DOWN).toFixed();
-        const placed = await h.venue.placeOrder({ refId: ref(), market: 'BTCUSD', side: 'SELL', type: 'STOP_MARKET', baseAmount: base, stopPrice: stop });
+        const placed = await h.venue.placeOrder({
+          refId: ref(),
+          market: 'BTCUSD',
+          side: 'SELL',
+          type: 'STOP_MARKET',
+          baseAmount: base,
+          stopPrice: stop,
+        });
         const done = await until(h, placed.orderId, (o) => TERMINAL_ORDER_STATUSES.has(o.status));
         expect(done.status).toBe('FILLED');
         expect(done.amountFilled.toFixed()).toBe(base);
@@ -253,7 +315,9 @@ export function venueContract(name: string, make: () => Promise<VenueHarness>): 
 
     it('rejects bad input as a rejection, not an unknown outcome', async () => {
       await withHarness(async (h) => {
-        await expect(h.venue.placeOrder({ refId: ref(), market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.01' })).rejects.toBeInstanceOf(VenueRejectedError);
+        await expect(
+          h.venue.placeOrder({ refId: ref(), market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.01' }),
+        ).rejects.toBeInstanceOf(VenueRejectedError);
       });
     });
   });

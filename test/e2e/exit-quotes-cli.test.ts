@@ -24,15 +24,25 @@ describe('tradeloop run: a quote execution the exit cannot follow to settlement'
         `journal: { path: ${join(dir, 'journal.sqlite')} }`,
       ]);
       const run = start(['run', '--config', config, '--duration', '60s', '--json'], dir);
-      await waitFor(() => run.err().includes('quote execution poll failed') || run.child.exitCode !== null, 'a failed read of the quote execution', 60_000);
+      await waitFor(
+        () => run.err().includes('quote execution poll failed') || run.child.exitCode !== null,
+        'a failed read of the quote execution',
+        60_000,
+      );
       run.child.kill('SIGINT');
       const code = await run.exit;
       expect(code, run.err().slice(-2_000)).toBe(3);
-      const summary = JSON.parse(run.out().trim().split('\n').at(-1) ?? '{}') as { settlingQuoteExecutions?: number; leftSettling?: string[]; unresolved: number };
+      const summary = JSON.parse(run.out().trim().split('\n').at(-1) ?? '{}') as {
+        settlingQuoteExecutions?: number;
+        leftSettling?: string[];
+        unresolved: number;
+      };
       expect(summary.unresolved).toBe(0);
       expect(summary.settlingQuoteExecutions).toBe(1);
       expect(summary.leftSettling).toEqual([expect.stringMatching(/^xq-1 \(quote execution [0-9a-f-]{36}, BUY BTCUSD, CREATED\)$/)]);
-      expect(run.err()).toMatch(/1 quote execution\(s\) not settled after 3000 ms of following them at exit: xq-1 .*the next start follows them/);
+      expect(run.err()).toMatch(
+        /1 quote execution\(s\) not settled after 3000 ms of following them at exit: xq-1 .*the next start follows them/,
+      );
     } finally {
       sandbox.proc.child.kill('SIGTERM');
       await sandbox.proc.exit;

@@ -20,7 +20,12 @@ const PLUGIN = join(import.meta.dirname, '../reliability/fixtures/crash-churn.ts
 const SECRET = 'journal-failure-webhook-secret';
 
 /** A bot config in `dir` whose journal is `journal` (default `<dir>/.tradeloop/journal.sqlite`). */
-function botConfig(dir: string, prefix: string, journal = join(dir, '.tradeloop', 'journal.sqlite'), extra: readonly string[] = []): string {
+function botConfig(
+  dir: string,
+  prefix: string,
+  journal = join(dir, '.tradeloop', 'journal.sqlite'),
+  extra: readonly string[] = [],
+): string {
   return writeLocalConfig(join(dir, 'bot.yaml'), sb.url, [
     'strategies:',
     `  - plugin: ${PLUGIN}`,
@@ -41,7 +46,11 @@ function run(dir: string, args: readonly string[] = [], env: Record<string, stri
 }
 
 async function tradesUntil(p: Proc, prefix: string, atLeast: number): Promise<void> {
-  await waitFor(async () => (await sb.ordersOf(prefix)).length >= atLeast || p.child.exitCode !== null, `${atLeast} orders of ${prefix}`, 90_000);
+  await waitFor(
+    async () => (await sb.ordersOf(prefix)).length >= atLeast || p.child.exitCode !== null,
+    `${atLeast} orders of ${prefix}`,
+    90_000,
+  );
   expect(p.child.exitCode, p.err().slice(-2000)).toBeNull();
 }
 
@@ -56,26 +65,32 @@ function alertTime(p: Proc, alert: string): number {
 }
 
 describe('the one-writer lock meets aliases of the journal', () => {
-  it('a second bot on a symbolic link to a running bot\'s journal is refused with exit 2, naming the lock', { timeout: 180_000 }, async () => {
-    const a = tempDir('jf-sym-a');
-    botConfig(a, 'sym', join(a, 'journal.sqlite'));
-    const first = run(a);
-    await tradesUntil(first, 'sym', 1);
-    const b = tempDir('jf-sym-b');
-    symlinkSync(join(a, 'journal.sqlite'), join(b, 'journal.sqlite'));
-    botConfig(b, 'sym', join(b, 'journal.sqlite'));
-    const had = (await sb.ordersOf('sym')).length;
-    const second = run(b, ['--duration', '30s']);
-    expect(await second.exit, second.err().slice(-2000)).toBe(2);
-    expect(second.err()).toMatch(/journal\.path: \S+journal\.sqlite is in use by another running bot \(its writer lock \S+\/journal\.sqlite\.lock is held\)/);
-    expect(second.err()).toContain(`${a}/journal.sqlite.lock`);
-    // the first bot trades on, alone
-    await tradesUntil(first, 'sym', had + 2);
-    first.child.kill('SIGINT');
-    expect(await first.exit).toBe(0);
-  });
+  it(
+    "a second bot on a symbolic link to a running bot's journal is refused with exit 2, naming the lock",
+    { timeout: 180_000 },
+    async () => {
+      const a = tempDir('jf-sym-a');
+      botConfig(a, 'sym', join(a, 'journal.sqlite'));
+      const first = run(a);
+      await tradesUntil(first, 'sym', 1);
+      const b = tempDir('jf-sym-b');
+      symlinkSync(join(a, 'journal.sqlite'), join(b, 'journal.sqlite'));
+      botConfig(b, 'sym', join(b, 'journal.sqlite'));
+      const had = (await sb.ordersOf('sym')).length;
+      const second = run(b, ['--duration', '30s']);
+      expect(await second.exit, second.err().slice(-2000)).toBe(2);
+      expect(second.err()).toMatch(
+        /journal\.path: \S+journal\.sqlite is in use by another running bot \(its writer lock \S+\/journal\.sqlite\.lock is held\)/,
+      );
+      expect(second.err()).toContain(`${a}/journal.sqlite.lock`);
+      // the first bot trades on, alone
+      await tradesUntil(first, 'sym', had + 2);
+      first.child.kill('SIGINT');
+      expect(await first.exit).toBe(0);
+    },
+  );
 
-  it('a second bot on a hard link to a running bot\'s journal is refused with exit 2, naming the lock', { timeout: 180_000 }, async () => {
+  it("a second bot on a hard link to a running bot's journal is refused with exit 2, naming the lock", { timeout: 180_000 }, async () => {
     const a = tempDir('jf-hard-a');
     botConfig(a, 'hard', join(a, 'journal.sqlite'));
     const first = run(a);
@@ -85,7 +100,9 @@ describe('the one-writer lock meets aliases of the journal', () => {
     botConfig(b, 'hard', join(b, 'journal.sqlite'));
     const second = run(b, ['--duration', '30s']);
     expect(await second.exit, second.err().slice(-2000)).toBe(2);
-    expect(second.err()).toMatch(/journal\.path: \S+journal\.sqlite is one of 2 names of one journal file \(hard links\): its writer lock \S+\.lock is taken by name/);
+    expect(second.err()).toMatch(
+      /journal\.path: \S+journal\.sqlite is one of 2 names of one journal file \(hard links\): its writer lock \S+\.lock is taken by name/,
+    );
     expect(first.child.exitCode).toBeNull();
     first.child.kill('SIGINT');
     expect(await first.exit).toBe(0);
@@ -107,11 +124,16 @@ describe('a journal write that fails', () => {
     try {
       const dir = tempDir('jf-full');
       botConfig(dir, 'full', undefined, ['notify: { timeout_ms: 2000 }']);
-      const env = { TRADELOOP_NOTIFY_URL: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`, TRADELOOP_NOTIFY_SECRET: SECRET };
+      const env = {
+        TRADELOOP_NOTIFY_URL: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`,
+        TRADELOOP_NOTIFY_SECRET: SECRET,
+      };
       // the journal takes 80 writes (some twenty orders), then its file may no longer grow: SQLITE_FULL
       const p = run(dir, ['--duration', '90s'], { ...env, TRADELOOP_TEST_JOURNAL_FULL_AFTER: '80' });
       expect(await p.exit, p.err().slice(-3000)).toBe(5);
-      expect(p.err()).toMatch(/error \[JOURNAL_FAILED\]: trading halted and the run stopped: a write to the journal \S+journal\.sqlite failed \(SQLITE_FULL: database or disk is full, in \w+\)/);
+      expect(p.err()).toMatch(
+        /error \[JOURNAL_FAILED\]: trading halted and the run stopped: a write to the journal \S+journal\.sqlite failed \(SQLITE_FULL: database or disk is full, in \w+\)/,
+      );
       expect(p.err()).toMatch(/Free space/);
       const summary = JSON.parse(p.out()) as { journalFailure?: { kind: string }; halted?: string; ordersPlaced: number };
       expect(summary.journalFailure?.kind).toBe('write-failed');
@@ -141,31 +163,39 @@ describe('a journal write that fails', () => {
 });
 
 describe('a journal deleted during the run', () => {
-  it('is found within a watch interval: trading halts, nothing is sent after, the run exits 5 naming what happened', { timeout: 180_000 }, async () => {
-    const dir = tempDir('jf-rm');
-    botConfig(dir, 'gone');
-    const p = run(dir, ['--duration', '60s']);
-    await tradesUntil(p, 'gone', 2);
-    // second names outside the folder keep the journal (and its write-ahead log) readable after the folder is deleted
-    const kept = join(dir, 'kept.sqlite');
-    for (const s of ['', '-wal']) linkSync(join(dir, '.tradeloop', `journal.sqlite${s}`), `${kept}${s}`);
-    rmSync(join(dir, '.tradeloop'), { recursive: true, force: true });
-    expect(await p.exit, p.err().slice(-3000)).toBe(5);
-    expect(p.err()).toMatch(/error \[JOURNAL_FAILED\]: trading halted and the run stopped: the journal \S+\/\.tradeloop\/journal\.sqlite was deleted during the run \(its folder \S+\/\.tradeloop too\)/);
-    expect(p.err()).toMatch(/a new journal needs a new run\.ref_prefix/);
-    const summary = JSON.parse(p.out()) as { journalFailure?: { kind: string; at: number } };
-    expect(summary.journalFailure?.kind).toBe('deleted');
-    const halted = alertTime(p, 'JOURNAL_FAILED');
-    const db = new Database(kept, { readonly: true });
-    const after = db.prepare("SELECT ref_id FROM intents WHERE decision = 'approve' AND kind = 'place-order' AND created_at > ?").all(halted);
-    const requests = db.prepare("SELECT ref_id FROM events WHERE type = 'request' AND at > ?").all(halted);
-    const journaled = new Set((db.prepare('SELECT ref_id FROM intents').all() as { ref_id: string }[]).map((r) => r.ref_id));
-    db.close();
-    expect(after).toEqual([]);
-    expect(requests).toEqual([]);
-    // and the venue holds nothing of ours the (deleted) journal did not record before the halt
-    expect((await sb.ordersOf('gone')).filter((o) => !journaled.has(o.ref_id))).toEqual([]);
-  });
+  it(
+    'is found within a watch interval: trading halts, nothing is sent after, the run exits 5 naming what happened',
+    { timeout: 180_000 },
+    async () => {
+      const dir = tempDir('jf-rm');
+      botConfig(dir, 'gone');
+      const p = run(dir, ['--duration', '60s']);
+      await tradesUntil(p, 'gone', 2);
+      // second names outside the folder keep the journal (and its write-ahead log) readable after the folder is deleted
+      const kept = join(dir, 'kept.sqlite');
+      for (const s of ['', '-wal']) linkSync(join(dir, '.tradeloop', `journal.sqlite${s}`), `${kept}${s}`);
+      rmSync(join(dir, '.tradeloop'), { recursive: true, force: true });
+      expect(await p.exit, p.err().slice(-3000)).toBe(5);
+      expect(p.err()).toMatch(
+        /error \[JOURNAL_FAILED\]: trading halted and the run stopped: the journal \S+\/\.tradeloop\/journal\.sqlite was deleted during the run \(its folder \S+\/\.tradeloop too\)/,
+      );
+      expect(p.err()).toMatch(/a new journal needs a new run\.ref_prefix/);
+      const summary = JSON.parse(p.out()) as { journalFailure?: { kind: string; at: number } };
+      expect(summary.journalFailure?.kind).toBe('deleted');
+      const halted = alertTime(p, 'JOURNAL_FAILED');
+      const db = new Database(kept, { readonly: true });
+      const after = db
+        .prepare("SELECT ref_id FROM intents WHERE decision = 'approve' AND kind = 'place-order' AND created_at > ?")
+        .all(halted);
+      const requests = db.prepare("SELECT ref_id FROM events WHERE type = 'request' AND at > ?").all(halted);
+      const journaled = new Set((db.prepare('SELECT ref_id FROM intents').all() as { ref_id: string }[]).map((r) => r.ref_id));
+      db.close();
+      expect(after).toEqual([]);
+      expect(requests).toEqual([]);
+      // and the venue holds nothing of ours the (deleted) journal did not record before the halt
+      expect((await sb.ordersOf('gone')).filter((o) => !journaled.has(o.ref_id))).toEqual([]);
+    },
+  );
 });
 
 describe('a journal with a damaged page', () => {
@@ -189,7 +219,11 @@ describe('a journal with a damaged page', () => {
     closeSync(fd);
     const again = run(dir, ['--duration', '30s']);
     expect(await again.exit, again.err().slice(-2000)).toBe(2);
-    expect(again.err()).toMatch(new RegExp(`journal\\.path: ${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is damaged \\(SQLite's quick_check: .+\\): restore it from a backup`));
+    expect(again.err()).toMatch(
+      new RegExp(
+        `journal\\.path: ${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is damaged \\(SQLite's quick_check: .+\\): restore it from a backup`,
+      ),
+    );
     expect(again.err()).toMatch(/or move it aside and start a new journal/);
     expect(again.err()).not.toMatch(/SqliteError| {4}at /);
   });

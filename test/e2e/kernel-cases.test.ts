@@ -45,7 +45,9 @@ writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
 /** Writes a plugin whose `create` body is `body`, importing zod, roundPrice and defineStrategy from this checkout. */
 function plugin(name: string, description: string, body: string): string {
   const file = join(dir, `${name}.ts`);
-  writeFileSync(file, `import { z } from ${JSON.stringify(join(ROOT, 'node_modules/zod/index.js'))};
+  writeFileSync(
+    file,
+    `import { z } from ${JSON.stringify(join(ROOT, 'node_modules/zod/index.js'))};
 import { roundPrice } from ${JSON.stringify(join(ROOT, 'src/core/index.ts'))};
 import { defineStrategy } from ${JSON.stringify(join(ROOT, 'src/strategy/index.ts'))};
 
@@ -58,7 +60,8 @@ export default defineStrategy({
 ${body}
   },
 });
-`);
+`,
+  );
   return file;
 }
 
@@ -75,25 +78,36 @@ function riskConfig(name: string, risk: string): string {
   return file;
 }
 
-const offTick = plugin('off-tick-buy', 'one BTCUSD limit buy at 59999.877 on the first live price', `    let sent = false;
+const offTick = plugin(
+  'off-tick-buy',
+  'one BTCUSD limit buy at 59999.877 on the first live price',
+  `    let sent = false;
     return {
       onEvent(e, ctx) {
         if (e.kind !== 'price' || ctx.warmingUp || sent) return undefined;
         sent = true;
         return { kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.001', price: '59999.877', timeInForce: 'GTC' };
       },
-    };`);
+    };`,
+);
 
-const restEach = plugin('rest-each-price', 'one resting BTCUSD limit buy 5 % under each live price', `    return {
+const restEach = plugin(
+  'rest-each-price',
+  'one resting BTCUSD limit buy 5 % under each live price',
+  `    return {
       onEvent(e, ctx) {
         if (e.kind !== 'price' || ctx.warmingUp) return undefined;
         const price = roundPrice(ctx.instrument('BTCUSD'), e.price * 0.95, 'down');
         return { kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.001', price, timeInForce: 'GTC' };
       },
-    };`);
+    };`,
+);
 
 // says on stderr what it sees and hears, so the test reads the cancels the strategy was told of
-const restAndHold = plugin('rest-and-hold', 'buys 5000 USD of BTC, keeps two resting buys at half the price', `    let n = 0;
+const restAndHold = plugin(
+  'rest-and-hold',
+  'buys 5000 USD of BTC, keeps two resting buys at half the price',
+  `    let n = 0;
     return {
       onEvent(e, ctx) {
         if (e.kind !== 'price' || ctx.warmingUp) return undefined;
@@ -107,7 +121,8 @@ const restAndHold = plugin('rest-and-hold', 'buys 5000 USD of BTC, keeps two res
       onReport(r) {
         process.stderr.write('report ' + r.kind + ' ' + r.refId + (r.kind === 'denied' ? ' ' + r.reason.code : '') + '\\n');
       },
-    };`);
+    };`,
+);
 
 interface BacktestJson {
   readonly trades: number;
@@ -126,75 +141,129 @@ interface RunSummary {
 }
 
 describe('one kernel, through the real CLI', () => {
-  it('(a) denies a BTCUSD limit buy at 59999.877 PRECISION in a backtest and in a live run on the embedded sandbox; nothing fills', { timeout: 240_000 }, async () => {
-    // the price falls through the buy's price: accepted, it would have filled
-    const bt = lastJson<BacktestJson>(await run(['backtest', '--strategy', offTick, '--data', csv('fall.csv', [60_000, 60_000, 59_000, 59_000]), '--json']));
-    expect(bt.decisions).toEqual({ PRECISION: 1 });
-    expect(bt.denials.PRECISION).toMatchObject({ count: 1, first: { message: expect.stringMatching(/price: 59999\.877 .*at most 2 decimal places/), details: { field: 'price', value: '59999.877' } } });
-    expect([bt.trades, bt.fees, bt.final_equity]).toEqual([0, 0, 10_000]);
+  it(
+    '(a) denies a BTCUSD limit buy at 59999.877 PRECISION in a backtest and in a live run on the embedded sandbox; nothing fills',
+    { timeout: 240_000 },
+    async () => {
+      // the price falls through the buy's price: accepted, it would have filled
+      const bt = lastJson<BacktestJson>(
+        await run(['backtest', '--strategy', offTick, '--data', csv('fall.csv', [60_000, 60_000, 59_000, 59_000]), '--json']),
+      );
+      expect(bt.decisions).toEqual({ PRECISION: 1 });
+      expect(bt.denials.PRECISION).toMatchObject({
+        count: 1,
+        first: {
+          message: expect.stringMatching(/price: 59999\.877 .*at most 2 decimal places/),
+          details: { field: 'price', value: '59999.877' },
+        },
+      });
+      expect([bt.trades, bt.fees, bt.final_equity]).toEqual([0, 0, 10_000]);
 
-    const journal = join(dir, 'off-tick.sqlite');
-    const config = join(dir, 'off-tick.yaml');
-    writeFileSync(config, [
-      'environment: local',
-      'local: { port: 0, seed: 42, speed: 1, funding: { USD: "100000" } }',
-      `strategies: [{ plugin: ${offTick} }]`,
-      'streams: { prices_ms: 500, balances_ms: 1000, orders_ms: 1000, warmup_points: 2 }',
-      `journal: { path: ${journal} }`,
-    ].join('\n'));
-    const live = lastJson<RunSummary>(await run(['run', '--config', config, '--duration', '4s', '--json']));
-    expect(live).toMatchObject({ intents: 1, approved: 0, denials: { PRECISION: 1 }, ordersPlaced: 0, fills: 0 });
-    const rows = JSON.parse((await run(['orders', '--journal', journal, '--json'])).out()) as Array<Record<string, unknown>>;
-    expect(rows).toEqual([expect.objectContaining({ kind: 'place-order', side: 'BUY', state: 'denied', denialCode: 'PRECISION', venueId: null })]);
-  });
+      const journal = join(dir, 'off-tick.sqlite');
+      const config = join(dir, 'off-tick.yaml');
+      writeFileSync(
+        config,
+        [
+          'environment: local',
+          'local: { port: 0, seed: 42, speed: 1, funding: { USD: "100000" } }',
+          `strategies: [{ plugin: ${offTick} }]`,
+          'streams: { prices_ms: 500, balances_ms: 1000, orders_ms: 1000, warmup_points: 2 }',
+          `journal: { path: ${journal} }`,
+        ].join('\n'),
+      );
+      const live = lastJson<RunSummary>(await run(['run', '--config', config, '--duration', '4s', '--json']));
+      expect(live).toMatchObject({ intents: 1, approved: 0, denials: { PRECISION: 1 }, ordersPlaced: 0, fills: 0 });
+      const rows = JSON.parse((await run(['orders', '--journal', journal, '--json'])).out()) as Array<Record<string, unknown>>;
+      expect(rows).toEqual([
+        expect.objectContaining({ kind: 'place-order', side: 'BUY', state: 'denied', denialCode: 'PRECISION', venueId: null }),
+      ]);
+    },
+  );
 
-  it('(b) with max_open_orders 2 accepts 2 resting buys and denies the rest MAX_OPEN_ORDERS, in a backtest and live (the sandbox never gets a third)', { timeout: 240_000 }, async () => {
-    const limits = riskConfig('two-open.yaml', '{ max_open_orders: 2, price_band_bps: 1000 }');
-    const bt = lastJson<BacktestJson>(await run(['backtest', '--strategy', restEach, '--data', csv('flat.csv', [60_000, 60_000, 60_000, 60_000, 60_000]), '--config', limits, '--json']));
-    expect(bt.decisions).toEqual({ approve: 2, MAX_OPEN_ORDERS: 3 });
-    expect(bt.denials.MAX_OPEN_ORDERS?.first.details).toEqual({ open: 2, max_open_orders: 2 });
+  it(
+    '(b) with max_open_orders 2 accepts 2 resting buys and denies the rest MAX_OPEN_ORDERS, in a backtest and live (the sandbox never gets a third)',
+    { timeout: 240_000 },
+    async () => {
+      const limits = riskConfig('two-open.yaml', '{ max_open_orders: 2, price_band_bps: 1000 }');
+      const bt = lastJson<BacktestJson>(
+        await run([
+          'backtest',
+          '--strategy',
+          restEach,
+          '--data',
+          csv('flat.csv', [60_000, 60_000, 60_000, 60_000, 60_000]),
+          '--config',
+          limits,
+          '--json',
+        ]),
+      );
+      expect(bt.decisions).toEqual({ approve: 2, MAX_OPEN_ORDERS: 3 });
+      expect(bt.denials.MAX_OPEN_ORDERS?.first.details).toEqual({ open: 2, max_open_orders: 2 });
 
-    const sandbox = await startSandboxProcess(dir, 9);
-    children.push(sandbox.proc.child);
-    // prices four times a second, open orders polled every 2 s: most intents come before a poll lists the last order
-    const config = writeLocalConfig(join(dir, 'two-open-live.yaml'), sandbox.url, [
-      `strategies: [{ plugin: ${restEach} }]`,
-      'streams: { prices_ms: 250, balances_ms: 2000, orders_ms: 2000, warmup_points: 2 }',
-      'risk: { max_open_orders: 2, price_band_bps: 1000, max_intents_per_minute: 6000, stale_after_ms: 15000 }',
-      `journal: { path: ${join(dir, 'two-open.sqlite')} }`,
-      'run: { cancel_on_exit: false, ref_prefix: two }',
-    ]);
-    const live = lastJson<RunSummary>(await run(['run', '--config', config, '--duration', '5s', '--json']));
-    expect(live.approved).toBe(2);
-    expect(live.ordersPlaced).toBe(2);
-    expect(live.denials.MAX_OPEN_ORDERS).toBe(live.intents - 2);
-    expect(live.intents).toBeGreaterThan(4);
-    const orders = (await sandboxOrders<{ ref_id: string; status: string }>(sandbox.url)).filter((o) => o.ref_id.startsWith('two-'));
-    expect(orders.map((o) => o.status)).toEqual(['OPEN', 'OPEN']);
-    sandbox.proc.child.kill('SIGTERM');
-    expect(await sandbox.proc.exit).toBe(0);
-  });
+      const sandbox = await startSandboxProcess(dir, 9);
+      children.push(sandbox.proc.child);
+      // prices four times a second, open orders polled every 2 s: most intents come before a poll lists the last order
+      const config = writeLocalConfig(join(dir, 'two-open-live.yaml'), sandbox.url, [
+        `strategies: [{ plugin: ${restEach} }]`,
+        'streams: { prices_ms: 250, balances_ms: 2000, orders_ms: 2000, warmup_points: 2 }',
+        'risk: { max_open_orders: 2, price_band_bps: 1000, max_intents_per_minute: 6000, stale_after_ms: 15000 }',
+        `journal: { path: ${join(dir, 'two-open.sqlite')} }`,
+        'run: { cancel_on_exit: false, ref_prefix: two }',
+      ]);
+      const live = lastJson<RunSummary>(await run(['run', '--config', config, '--duration', '5s', '--json']));
+      expect(live.approved).toBe(2);
+      expect(live.ordersPlaced).toBe(2);
+      expect(live.denials.MAX_OPEN_ORDERS).toBe(live.intents - 2);
+      expect(live.intents).toBeGreaterThan(4);
+      const orders = (await sandboxOrders<{ ref_id: string; status: string }>(sandbox.url)).filter((o) => o.ref_id.startsWith('two-'));
+      expect(orders.map((o) => o.status)).toEqual(['OPEN', 'OPEN']);
+      sandbox.proc.child.kill('SIGTERM');
+      expect(await sandbox.proc.exit).toBe(0);
+    },
+  );
 
   it('(c) a daily-loss trip in a backtest cancels the resting buys, then denies new buys HALTED', { timeout: 60_000 }, async () => {
     const limits = riskConfig('loss.yaml', '{ daily_loss_limit: "1000", price_band_bps: 6000 }');
     // 5000 USD of BTC bought at 60000 (filled at the 2nd point), then BTC falls to 45000 at the 4th: 1253.75 lost
-    const p = await run(['backtest', '--strategy', restAndHold, '--data', csv('drop.csv', [60_000, 60_000, 60_000, 45_000, 45_000, 45_000]), '--config', limits, '--json']);
+    const p = await run([
+      'backtest',
+      '--strategy',
+      restAndHold,
+      '--data',
+      csv('drop.csv', [60_000, 60_000, 60_000, 45_000, 45_000, 45_000]),
+      '--config',
+      limits,
+      '--json',
+    ]);
     const bt = lastJson<BacktestJson>(p);
     expect(bt.decisions).toEqual({ approve: 3, HALTED: 2 });
-    expect(bt.denials.HALTED).toMatchObject({ count: 2, first: { message: expect.stringMatching(/trading is halted: daily loss 1253\.75 exceeds 1000/) } });
+    expect(bt.denials.HALTED).toMatchObject({
+      count: 2,
+      first: { message: expect.stringMatching(/trading is halted: daily loss 1253\.75 exceeds 1000/) },
+    });
     expect(bt.final_equity).toBe(8746.25);
-    const heard = p.err().split('\n').filter((l) => /^(point|report) /.test(l));
+    const heard = p
+      .err()
+      .split('\n')
+      .filter((l) => /^(point|report) /.test(l));
     // the two cancels go out together: which answers first is not the point
     expect(heard.filter((l) => l.startsWith('report cancelled')).sort()).toEqual(['report cancelled bt-2', 'report cancelled bt-3']);
     expect(heard.map((l) => (l.startsWith('report cancelled') ? 'report cancelled' : l))).toEqual([
-      'point 1: 0 resting', 'report accepted bt-1', 'report accepted bt-2', 'report filled bt-1',
-      'point 2: 1 resting', 'report accepted bt-3',
+      'point 1: 0 resting',
+      'report accepted bt-1',
+      'report accepted bt-2',
+      'report filled bt-1',
+      'point 2: 1 resting',
+      'report accepted bt-3',
       'point 3: 2 resting',
       'point 4: 2 resting',
       // the trip, marked after the 4th point, cancels both resting buys before the 5th
-      'report cancelled', 'report cancelled',
-      'point 5: 0 resting', 'report denied bt-4 HALTED',
-      'point 6: 0 resting', 'report denied bt-5 HALTED',
+      'report cancelled',
+      'report cancelled',
+      'point 5: 0 resting',
+      'report denied bt-4 HALTED',
+      'point 6: 0 resting',
+      'report denied bt-5 HALTED',
     ]);
   });
 });

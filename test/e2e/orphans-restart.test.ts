@@ -46,41 +46,49 @@ function forgetOne(journalPath: string, refId: string): void {
 }
 
 describe('orders of a crashed run (orphans), through the real command against a sandbox process', () => {
-  it('after two SIGKILLs and restarts only the strategy\'s own bids rest, and every venue order of ours is journaled', { timeout: 240_000 }, async () => {
-    const prefix = 'ork';
-    const journalPath = join(sb.cwd, `${prefix}.sqlite`);
-    let run = startGrid(prefix, journalPath, '');
-    await gridLaid(run, prefix, 0);
-    run.child.kill('SIGKILL');
-    await run.exit;
-    const first = (await restingOf(prefix)).sort((a, b) => seq(a.ref_id) - seq(b.ref_id));
-    expect(first).toHaveLength(3);
-    // one resting bid the journal no longer holds (not the newest: a journal behind the venue's ids is refused)
-    forgetOne(journalPath, first[0]!.ref_id);
+  it(
+    "after two SIGKILLs and restarts only the strategy's own bids rest, and every venue order of ours is journaled",
+    { timeout: 240_000 },
+    async () => {
+      const prefix = 'ork';
+      const journalPath = join(sb.cwd, `${prefix}.sqlite`);
+      let run = startGrid(prefix, journalPath, '');
+      await gridLaid(run, prefix, 0);
+      run.child.kill('SIGKILL');
+      await run.exit;
+      const first = (await restingOf(prefix)).sort((a, b) => seq(a.ref_id) - seq(b.ref_id));
+      expect(first).toHaveLength(3);
+      // one resting bid the journal no longer holds (not the newest: a journal behind the venue's ids is refused)
+      forgetOne(journalPath, first[0]!.ref_id);
 
-    run = startGrid(prefix, journalPath, '');
-    await gridLaid(run, prefix, 3);
-    expect((await restingOf(prefix)).length).toBe(3); // the first run's three were cancelled, not left beside the new grid
-    expect(run.err()).toMatch(new RegExp(`orphan ${first[0]!.ref_id} .*at the venue with our prefix but not in the journal: cancel`));
-    expect(run.err()).toMatch(/left open by an earlier run: cancel/);
-    run.child.kill('SIGKILL');
-    await run.exit;
+      run = startGrid(prefix, journalPath, '');
+      await gridLaid(run, prefix, 3);
+      expect((await restingOf(prefix)).length).toBe(3); // the first run's three were cancelled, not left beside the new grid
+      expect(run.err()).toMatch(new RegExp(`orphan ${first[0]!.ref_id} .*at the venue with our prefix but not in the journal: cancel`));
+      expect(run.err()).toMatch(/left open by an earlier run: cancel/);
+      run.child.kill('SIGKILL');
+      await run.exit;
 
-    run = startGrid(prefix, journalPath, '');
-    await gridLaid(run, prefix, 6);
-    const resting = await restingOf(prefix);
-    expect(resting).toHaveLength(3);
-    run.child.kill('SIGINT');
-    expect(await run.exit, run.err().slice(-2000)).toBe(0);
-    const summary = JSON.parse(run.out().trim().split('\n').at(-1) ?? '{}') as { orphans?: Record<string, number>; openOrdersLeft: number };
-    expect(summary).toMatchObject({ orphans: { cancel: 3 }, openOrdersLeft: 0 });
-    const venue = await sb.ordersOf(prefix);
-    expect(venue.filter((o) => o.status === 'OPEN')).toEqual([]);
-    const journal = new Journal(journalPath);
-    for (const o of venue) expect(journal.get(o.ref_id), `venue order ${o.ref_id} in the journal`).toMatchObject({ venueId: o.id, status: o.status });
-    expect(journal.intents({ kind: 'place-order' })).toHaveLength(venue.length);
-    journal.close();
-  });
+      run = startGrid(prefix, journalPath, '');
+      await gridLaid(run, prefix, 6);
+      const resting = await restingOf(prefix);
+      expect(resting).toHaveLength(3);
+      run.child.kill('SIGINT');
+      expect(await run.exit, run.err().slice(-2000)).toBe(0);
+      const summary = JSON.parse(run.out().trim().split('\n').at(-1) ?? '{}') as {
+        orphans?: Record<string, number>;
+        openOrdersLeft: number;
+      };
+      expect(summary).toMatchObject({ orphans: { cancel: 3 }, openOrdersLeft: 0 });
+      const venue = await sb.ordersOf(prefix);
+      expect(venue.filter((o) => o.status === 'OPEN')).toEqual([]);
+      const journal = new Journal(journalPath);
+      for (const o of venue)
+        expect(journal.get(o.ref_id), `venue order ${o.ref_id} in the journal`).toMatchObject({ venueId: o.id, status: o.status });
+      expect(journal.intents({ kind: 'place-order' })).toHaveLength(venue.length);
+      journal.close();
+    },
+  );
 
   it('without cancel_on_exit a restart adopts the bids left open on purpose and follows them', { timeout: 120_000 }, async () => {
     const prefix = 'ora';

@@ -27,17 +27,48 @@ export default defineStrategy({
         const m = new D(mid);
         if (e.kind === 'quote' && e.side === 'BUY' && !quoted) {
           quoted = true;
-          return { kind: 'execute-quote', market: 'BTCUSD', side: 'BUY', quoteAmount: '20.00', limitPrice: m.times('1.05').toDecimalPlaces(2, D.ROUND_UP).toFixed() };
+          return {
+            kind: 'execute-quote',
+            market: 'BTCUSD',
+            side: 'BUY',
+            quoteAmount: '20.00',
+            limitPrice: m.times('1.05').toDecimalPlaces(2, D.ROUND_UP).toFixed(),
+          };
         }
         if (e.kind !== 'book') return undefined;
         const out: IntentDraft[] = [];
         if (!rested) {
           rested = true;
-          out.push({ kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.0002', price: m.times('0.97').toDecimalPlaces(2, D.ROUND_DOWN).toFixed() });
+          out.push({
+            kind: 'place-order',
+            market: 'BTCUSD',
+            side: 'BUY',
+            type: 'LIMIT',
+            baseAmount: '0.0002',
+            price: m.times('0.97').toDecimalPlaces(2, D.ROUND_DOWN).toFixed(),
+          });
         }
         books++;
-        if (books % 2 === 1) out.push({ kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', timeInForce: 'IOC', baseAmount: '0.0001', price: m.times('1.02').toDecimalPlaces(2, D.ROUND_UP).toFixed() });
-        else if (ctx.account.available('BTC').gte('0.0001')) out.push({ kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'LIMIT', timeInForce: 'IOC', baseAmount: '0.0001', price: m.times('0.98').toDecimalPlaces(2, D.ROUND_DOWN).toFixed() });
+        if (books % 2 === 1)
+          out.push({
+            kind: 'place-order',
+            market: 'BTCUSD',
+            side: 'BUY',
+            type: 'LIMIT',
+            timeInForce: 'IOC',
+            baseAmount: '0.0001',
+            price: m.times('1.02').toDecimalPlaces(2, D.ROUND_UP).toFixed(),
+          });
+        else if (ctx.account.available('BTC').gte('0.0001'))
+          out.push({
+            kind: 'place-order',
+            market: 'BTCUSD',
+            side: 'SELL',
+            type: 'LIMIT',
+            timeInForce: 'IOC',
+            baseAmount: '0.0001',
+            price: m.times('0.98').toDecimalPlaces(2, D.ROUND_DOWN).toFixed(),
+          });
         return out;
       },
     };

@@ -1,6 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { D } from '../../src/core/decimal.js';
-import { type PlatformSandbox, approvedPerson, corporation, passthroughPerson, refusal, startPlatformSandbox } from '../support/sandbox-platform.js';
+import {
+  type PlatformSandbox,
+  approvedPerson,
+  corporation,
+  passthroughPerson,
+  refusal,
+  startPlatformSandbox,
+} from '../support/sandbox-platform.js';
 
 describe('sandbox accounts and the may-transact rule through the typed client', () => {
   let sb: PlatformSandbox;
@@ -18,18 +25,46 @@ describe('sandbox accounts and the may-transact rule through the typed client', 
     expect([badType.status, badType.meta?.field]).toEqual([400, 'account.type']);
     const ira = await api.createAccount({ account: { identity_id: advisor, type: 'ROTH_IRA' } });
     expect(ira.type).toBe('ROTH_IRA');
-    expect((await api.updateAccount({ account: { id: ira.id, type: 'ROTH_IRA', description: 'same type' } })).description).toBe('same type');
+    expect((await api.updateAccount({ account: { id: ira.id, type: 'ROTH_IRA', description: 'same type' } })).description).toBe(
+      'same type',
+    );
     const changed = await refusal(api.updateAccount({ account: { id: ira.id, type: 'BROKERAGE' } }));
     expect([changed.status, changed.meta?.field]).toEqual([400, 'account.type']);
-    const account = await api.createAccount({ account: { identity_id: owner, description: 'main', ref_id: 'a-1', members: [{ identity_id: bo, roles: ['BENEFICIAL_OWNER'] }] }, create_profile: true });
-    expect(account).toMatchObject({ identity_id: owner, type: 'BROKERAGE', summary_status: 'APPROVED', profile_id: expect.any(String), user_disabled: false });
+    const account = await api.createAccount({
+      account: { identity_id: owner, description: 'main', ref_id: 'a-1', members: [{ identity_id: bo, roles: ['BENEFICIAL_OWNER'] }] },
+      create_profile: true,
+    });
+    expect(account).toMatchObject({
+      identity_id: owner,
+      type: 'BROKERAGE',
+      summary_status: 'APPROVED',
+      profile_id: expect.any(String),
+      user_disabled: false,
+    });
     expect((await api.getProfile(account.profile_id!)).account_id).toBe(account.id);
-    const added = (await api.addAccountMembers({ account_id: account.id, members: [{ identity_id: advisor, roles: ['FINANCIAL_ADVISOR'] }] })) as unknown as { members: Array<{ id: string }> };
+    const added = (await api.addAccountMembers({
+      account_id: account.id,
+      members: [{ identity_id: advisor, roles: ['FINANCIAL_ADVISOR'] }],
+    })) as unknown as { members: Array<{ id: string }> };
     expect((await api.getAccount(account.id)).members?.map((m) => m.roles)).toEqual([['BENEFICIAL_OWNER'], ['FINANCIAL_ADVISOR']]);
-    expect((await refusal(api.addAccountMembers({ account_id: account.id, members: [{ identity_id: advisor, roles: ['BENEFICIAL_OWNER'] }] }))).meta?.field).toBe('members[0].roles[0]');
-    const dropBo = await refusal(api.updateAccount({ account: { id: account.id, members: [{ identity_id: advisor, roles: ['FINANCIAL_ADVISOR'] }] } }));
+    expect(
+      (await refusal(api.addAccountMembers({ account_id: account.id, members: [{ identity_id: advisor, roles: ['BENEFICIAL_OWNER'] }] })))
+        .meta?.field,
+    ).toBe('members[0].roles[0]');
+    const dropBo = await refusal(
+      api.updateAccount({ account: { id: account.id, members: [{ identity_id: advisor, roles: ['FINANCIAL_ADVISOR'] }] } }),
+    );
     expect([dropBo.status, dropBo.detail]).toEqual([403, expect.stringMatching(/only FINANCIAL_ADVISOR and AUTHORIZED_USER/)]);
-    const updated = await api.updateAccount({ account: { id: account.id, metadata: { k: 'v' }, members: [{ identity_id: bo, roles: ['BENEFICIAL_OWNER'] }, { identity_id: advisor, roles: ['AUTHORIZED_USER'] }] } });
+    const updated = await api.updateAccount({
+      account: {
+        id: account.id,
+        metadata: { k: 'v' },
+        members: [
+          { identity_id: bo, roles: ['BENEFICIAL_OWNER'] },
+          { identity_id: advisor, roles: ['AUTHORIZED_USER'] },
+        ],
+      },
+    });
     expect(updated.members?.map((m) => m.roles)).toEqual([['BENEFICIAL_OWNER'], ['AUTHORIZED_USER']]);
     expect(updated.metadata).toEqual({ k: 'v' });
     expect((await refusal(api.deleteAccountMember(added.members[0]!.id))).status).toBe(404);
@@ -43,8 +78,16 @@ describe('sandbox accounts and the may-transact rule through the typed client', 
   it('answers a reused account ref_id with 409 and the earlier account (which the client takes as its own)', async () => {
     const owner = await approvedPerson(sb.api, 'dup-owner');
     const first = await sb.api.createAccount({ account: { identity_id: owner, ref_id: 'same', description: 'one' } });
-    const raw = await sb.http.post('/v2/identity/accounts', { account: { identity_id: owner, ref_id: 'same', description: 'two' } }, await sb.http.token());
-    expect([raw.status, raw.body.type, raw.body.meta.existing]).toEqual([409, 'https://developer.paxos.com/docs/v2/problems/already-exists', first]);
+    const raw = await sb.http.post(
+      '/v2/identity/accounts',
+      { account: { identity_id: owner, ref_id: 'same', description: 'two' } },
+      await sb.http.token(),
+    );
+    expect([raw.status, raw.body.type, raw.body.meta.existing]).toEqual([
+      409,
+      'https://developer.paxos.com/docs/v2/problems/already-exists',
+      first,
+    ]);
     expect(await sb.api.createAccount({ account: { identity_id: owner, ref_id: 'same', description: 'one' } })).toEqual(first);
     expect((await sb.api.listAccounts()).items).toHaveLength(1);
   });
@@ -57,8 +100,14 @@ describe('sandbox accounts and the may-transact rule through the typed client', 
     await api.createSandboxDeposit(profile, { asset: 'USD', amount: '1000' });
     const order = { side: 'BUY', market: 'BTCUSD', type: 'MARKET', quote_amount: '100' } as const;
     const refused = await refusal(api.createOrder(profile, order));
-    expect([refused.status, refused.meta]).toEqual([403, expect.objectContaining({ identity_id: person.id, id_verification_status: 'PENDING', sanctions_verification_status: 'PENDING' })]);
-    expect((await refusal(api.createInternalTransfer({ from_profile_id: profile, to_profile_id: 'default', asset: 'USD', amount: '10' }))).status).toBe(403);
+    expect([refused.status, refused.meta]).toEqual([
+      403,
+      expect.objectContaining({ identity_id: person.id, id_verification_status: 'PENDING', sanctions_verification_status: 'PENDING' }),
+    ]);
+    expect(
+      (await refusal(api.createInternalTransfer({ from_profile_id: profile, to_profile_id: 'default', asset: 'USD', amount: '10' })))
+        .status,
+    ).toBe(403);
     await api.sandboxSetIdentityStatus(person.id, { id_verification_status: 'APPROVED' });
     expect((await refusal(api.createOrder(profile, order))).detail).toMatch(/sanctions APPROVED|sanctions_verification_status APPROVED/);
     await api.sandboxSetIdentityStatus(person.id, { sanctions_verification_status: 'APPROVED' });
@@ -74,10 +123,22 @@ describe('sandbox accounts and the may-transact rule through the typed client', 
     const bo = (await api.createIdentity(passthroughPerson({}, 'rm-bo'))).id;
     const user = (await api.createIdentity(passthroughPerson({}, 'rm-user'))).id;
     const advisor = (await api.createIdentity(passthroughPerson({}, 'rm-advisor'))).id;
-    const account = await api.createAccount({ account: { identity_id: owner, members: [{ identity_id: bo, roles: ['BENEFICIAL_OWNER'] }] } });
-    await api.addAccountMembers({ account_id: account.id, members: [{ identity_id: user, roles: ['AUTHORIZED_USER'] }, { identity_id: advisor, roles: ['FINANCIAL_ADVISOR'] }] });
+    const account = await api.createAccount({
+      account: { identity_id: owner, members: [{ identity_id: bo, roles: ['BENEFICIAL_OWNER'] }] },
+    });
+    await api.addAccountMembers({
+      account_id: account.id,
+      members: [
+        { identity_id: user, roles: ['AUTHORIZED_USER'] },
+        { identity_id: advisor, roles: ['FINANCIAL_ADVISOR'] },
+      ],
+    });
     const members = (await api.getAccount(account.id)).members!;
-    expect(members.map((m) => [m.identity_id, m.roles])).toEqual([[bo, ['BENEFICIAL_OWNER']], [user, ['AUTHORIZED_USER']], [advisor, ['FINANCIAL_ADVISOR']]]);
+    expect(members.map((m) => [m.identity_id, m.roles])).toEqual([
+      [bo, ['BENEFICIAL_OWNER']],
+      [user, ['AUTHORIZED_USER']],
+      [advisor, ['FINANCIAL_ADVISOR']],
+    ]);
     const idOf = (identity: string): string => members.find((m) => m.identity_id === identity)!.id!;
     await api.deleteAccountMember(idOf(user));
     expect((await api.getAccount(account.id)).members?.map((m) => m.identity_id)).toEqual([bo, advisor]);
@@ -90,7 +151,7 @@ describe('sandbox accounts and the may-transact rule through the typed client', 
     expect((await api.getAccount(account.id)).members?.map((m) => m.identity_id)).toEqual([bo]);
   });
 
-  it('lets an institution\'s profile trade and transfer once its sanctions verification alone is APPROVED', async () => {
+  it("lets an institution's profile trade and transfer once its sanctions verification alone is APPROVED", async () => {
     const { api } = sb;
     const corp = await api.createIdentity(corporation({ name: 'Gate Corp' }));
     const account = await api.createAccount({ account: { identity_id: corp.id }, create_profile: true });

@@ -11,7 +11,14 @@ describe('sandbox stablecoin conversions through the typed client', () => {
 
   it('converts 1:1: CREATED with the source locked, SETTLED after the delay', async () => {
     const { api } = sb;
-    const c = await api.createStablecoinConversion({ profile_id: 'default', amount: '1500.00', source_asset: 'USD', target_asset: 'USDP', ref_id: 'c-1', metadata: { why: 'mint' } });
+    const c = await api.createStablecoinConversion({
+      profile_id: 'default',
+      amount: '1500.00',
+      source_asset: 'USD',
+      target_asset: 'USDP',
+      ref_id: 'c-1',
+      metadata: { why: 'mint' },
+    });
     expect(c).toMatchObject({ status: 'CREATED', amount: '1500.00', source_asset: 'USD', target_asset: 'USDP', ref_id: 'c-1' });
     expect(await api.getProfileBalance('default', 'USD')).toMatchObject({ available: '18500', trading: '1500' });
     sb.advance(2_000);
@@ -37,14 +44,35 @@ describe('sandbox stablecoin conversions through the typed client', () => {
 
   it('refuses insufficient funds (403), a reused ref_id (409), amounts above the per-request maximum (400) and bad pairs', async () => {
     const { api } = sb;
-    const poor = await refusal(api.createStablecoinConversion({ profile_id: 'default', amount: '10000', source_asset: 'USDP', target_asset: 'USD' }));
+    const poor = await refusal(
+      api.createStablecoinConversion({ profile_id: 'default', amount: '10000', source_asset: 'USDP', target_asset: 'USD' }),
+    );
     expect([poor.status, poor.slug, poor.meta?.needed]).toEqual([403, 'insufficient-funds', '10000']);
-    const first = await api.createStablecoinConversion({ profile_id: 'default', amount: '10', source_asset: 'USD', target_asset: 'USDP', ref_id: 'dup' });
-    const raw = await sb.http.post('/v2/conversion/stablecoins', { profile_id: 'default', amount: '20', source_asset: 'USD', target_asset: 'USDP', ref_id: 'dup' }, await sb.http.token());
-    expect([raw.status, raw.body.type, raw.body.meta.existing.id]).toEqual([409, 'https://developer.paxos.com/docs/v2/problems/already-exists', first.id]);
-    const big = await refusal(api.createStablecoinConversion({ profile_id: 'default', amount: '10000.01', source_asset: 'USD', target_asset: 'USDP' }));
+    const first = await api.createStablecoinConversion({
+      profile_id: 'default',
+      amount: '10',
+      source_asset: 'USD',
+      target_asset: 'USDP',
+      ref_id: 'dup',
+    });
+    const raw = await sb.http.post(
+      '/v2/conversion/stablecoins',
+      { profile_id: 'default', amount: '20', source_asset: 'USD', target_asset: 'USDP', ref_id: 'dup' },
+      await sb.http.token(),
+    );
+    expect([raw.status, raw.body.type, raw.body.meta.existing.id]).toEqual([
+      409,
+      'https://developer.paxos.com/docs/v2/problems/already-exists',
+      first.id,
+    ]);
+    const big = await refusal(
+      api.createStablecoinConversion({ profile_id: 'default', amount: '10000.01', source_asset: 'USD', target_asset: 'USDP' }),
+    );
     expect([big.status, big.meta?.field]).toEqual([400, 'amount']);
-    expect((await refusal(api.createStablecoinConversion({ profile_id: 'default', amount: '1', source_asset: 'USD', target_asset: 'BTC' }))).meta?.field).toBe('target_asset');
+    expect(
+      (await refusal(api.createStablecoinConversion({ profile_id: 'default', amount: '1', source_asset: 'USD', target_asset: 'BTC' }))).meta
+        ?.field,
+    ).toBe('target_asset');
     expect((await refusal(sb.other.getStablecoinConversion(first.id))).status).toBe(403);
     expect((await refusal(api.getStablecoinConversion('00000000-0000-4000-8000-000000000000'))).status).toBe(404);
   });
@@ -64,9 +92,16 @@ describe('sandbox tax forms through the typed client', () => {
     const none = await api.listTaxFormRevisions({ account_id: account.id, tax_year: '2025' });
     expect(none).toEqual({ tax_form_urls: [] });
     sb.handle.sim.platform.taxForms.issueCorrection(account.id, 'FORM_1099_B', '2024', PRIMARY_ENTITY);
-    const all = (await api.listTaxFormRevisions({ account_id: account.id, tax_year: '2024' })) as { tax_form_urls: Array<{ type: string; revision: string; url: string }> };
+    const all = (await api.listTaxFormRevisions({ account_id: account.id, tax_year: '2024' })) as {
+      tax_form_urls: Array<{ type: string; revision: string; url: string }>;
+    };
     expect(all.tax_form_urls.map((f) => `${f.type}:${f.revision}`)).toEqual(['FORM_1099_B:1', 'FORM_1099_B:2', 'FORM_1099_MISC:1']);
-    const rev1 = (await api.listTaxFormRevisions({ account_id: account.id, tax_year: '2024', form_types: ['FORM_1099_B'], revision: '1' })) as typeof all;
+    const rev1 = (await api.listTaxFormRevisions({
+      account_id: account.id,
+      tax_year: '2024',
+      form_types: ['FORM_1099_B'],
+      revision: '1',
+    })) as typeof all;
     expect(rev1.tax_form_urls.map((f) => f.revision)).toEqual(['1']);
     const latest = (await api.listTaxForms({ account_ids: [account.id], tax_year: '2024' })) as typeof all;
     expect(latest.tax_form_urls.map((f) => `${f.type}:${f.revision}`)).toEqual(['FORM_1099_B:2', 'FORM_1099_MISC:1']);
@@ -80,7 +115,9 @@ describe('sandbox tax forms through the typed client', () => {
     expect([expired.status, ((await expired.json()) as { detail: string }).detail]).toEqual([403, expect.stringMatching(/expired/)]);
     expect((await fetch(url.slice(0, -3) + 'abc')).status).toBe(404);
     expect((await refusal(api.listTaxForms({ account_ids: [account.id], tax_year: '24' }))).meta?.field).toBe('tax_year');
-    expect((await refusal(api.listTaxFormRevisions({ account_id: account.id, tax_year: '2024', form_types: ['FORM_W9'] }))).meta?.field).toBe('form_types');
+    expect(
+      (await refusal(api.listTaxFormRevisions({ account_id: account.id, tax_year: '2024', form_types: ['FORM_W9'] }))).meta?.field,
+    ).toBe('form_types');
     expect((await refusal(sb.other.listTaxForms({ account_ids: [account.id], tax_year: '2024' }))).status).toBe(404);
   });
 });

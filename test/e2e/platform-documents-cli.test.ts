@@ -32,14 +32,23 @@ describe('tradeloop sandbox: identity documents behind --documents or config loc
     child = tradeloop(['sandbox', '--port', '0', ...args], tmpdir(), { NO_COLOR: '1' }).child;
     const lines = await linesUntil(child, last);
     const url = lines[0]!.slice('sandbox listening on '.length);
-    api = createApiClient({ apiUrl: `${url}/v2`, tokenUrl: `${url}/oauth2/token`, clientId: LOCAL_CLIENT_ID, clientSecret: LOCAL_CLIENT_SECRET, scopes: allScopes(), maxRetries: 0 });
+    api = createApiClient({
+      apiUrl: `${url}/v2`,
+      tokenUrl: `${url}/oauth2/token`,
+      clientId: LOCAL_CLIENT_ID,
+      clientSecret: LOCAL_CLIENT_SECRET,
+      scopes: allScopes(),
+      maxRetries: 0,
+    });
     return lines;
   }
 
   /** Requests an upload address for a new person and uploads a small pdf to it; returns the listed documents. */
   async function uploadFlow(client: ApiClient): Promise<ReadonlyArray<{ name?: string }>> {
     const p = await client.createIdentity(passthroughPerson({}, 'doc-cli'));
-    const slot = (await client.documentUpload(p.id, { name: 'passport.pdf', document_types: ['IDENTITY_VERIFICATION'] })) as { upload_url: string };
+    const slot = (await client.documentUpload(p.id, { name: 'passport.pdf', document_types: ['IDENTITY_VERIFICATION'] })) as {
+      upload_url: string;
+    };
     expect(slot.upload_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v2\/identity\/document-uploads\//);
     expect((await fetch(slot.upload_url, { method: 'PUT', body: Buffer.from('%PDF-1.7 small') })).status).toBe(200);
     return (await client.listIdentityDocuments(p.id)).documents ?? [];
@@ -49,7 +58,10 @@ describe('tradeloop sandbox: identity documents behind --documents or config loc
     await start([], /^rate limits: /);
     const p = await api!.createIdentity(passthroughPerson({}, 'doc-off'));
     const r = await refusal(api!.documentUpload(p.id, { name: 'passport.pdf', document_types: ['IDENTITY_VERIFICATION'] }));
-    expect([r.status, r.detail]).toEqual([403, expect.stringMatching(/document storage not enabled.*--documents \(config local.documents: true; /)]);
+    expect([r.status, r.detail]).toEqual([
+      403,
+      expect.stringMatching(/document storage not enabled.*--documents \(config local.documents: true; /),
+    ]);
     expect((await refusal(api!.listIdentityDocuments(p.id))).status).toBe(403);
   });
 

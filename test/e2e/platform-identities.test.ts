@@ -1,5 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type PlatformSandbox, ADDRESS, corporation, passthroughPerson, refusal, startPlatformSandbox } from '../support/sandbox-platform.js';
+import {
+  type PlatformSandbox,
+  ADDRESS,
+  corporation,
+  passthroughPerson,
+  refusal,
+  startPlatformSandbox,
+} from '../support/sandbox-platform.js';
 
 describe('sandbox identities through the typed client', () => {
   let sb: PlatformSandbox;
@@ -12,8 +19,18 @@ describe('sandbox identities through the typed client', () => {
     const { api } = sb;
     const p = await api.createIdentity(passthroughPerson({}, 'p-1'));
     expect(p).toMatchObject({ type: 'PERSON', ref_id: 'p-1', summary_status: 'PENDING' });
-    expect(p.person_details).toMatchObject({ verifier_type: 'PASSTHROUGH', id_verification_status: 'APPROVED', sanctions_verification_status: 'PENDING' });
-    expect(p.tax_details).toEqual([{ tax_payer_id: (p.person_details as { cip_id: string }).cip_id, tax_payer_country: 'USA', tin_verification_status: 'TIN_VERIFICATION_PENDING' }]);
+    expect(p.person_details).toMatchObject({
+      verifier_type: 'PASSTHROUGH',
+      id_verification_status: 'APPROVED',
+      sanctions_verification_status: 'PENDING',
+    });
+    expect(p.tax_details).toEqual([
+      {
+        tax_payer_id: (p.person_details as { cip_id: string }).cip_id,
+        tax_payer_country: 'USA',
+        tin_verification_status: 'TIN_VERIFICATION_PENDING',
+      },
+    ]);
     await api.sandboxSetIdentityStatus(p.id, { sanctions_verification_status: 'APPROVED' });
     expect((await api.getIdentity(p.id)).summary_status).toBe('APPROVED');
     await api.sandboxSetIdentityStatus(p.id, { additional_screening_status: 'DENIED' });
@@ -36,10 +53,18 @@ describe('sandbox identities through the typed client', () => {
     expect(withVerifierId.meta?.field).toBe('person_details.verifier_id');
     const noAddress = await refusal(api.createIdentity(passthroughPerson({ address: undefined })));
     expect(noAddress.meta?.field).toBe('person_details.address');
-    const jumio = { verifier_type: 'JUMIO', verifier_id: 'jumio-123', passthrough_verifier_type: undefined, passthrough_verified_at: undefined, passthrough_verification_status: undefined };
+    const jumio = {
+      verifier_type: 'JUMIO',
+      verifier_id: 'jumio-123',
+      passthrough_verifier_type: undefined,
+      passthrough_verified_at: undefined,
+      passthrough_verification_status: undefined,
+    };
     const noCredentials = await refusal(api.createIdentity(passthroughPerson(jumio, 'j-1')));
     expect(noCredentials.detail).toMatch(/SetVerifierCredentials/);
-    expect((await refusal(api.setVerifierCredentials({ verifier_type: 'PASSTHROUGH', auth_token: 't', auth_secret: 's' }))).meta?.field).toBe('verifier_type');
+    expect(
+      (await refusal(api.setVerifierCredentials({ verifier_type: 'PASSTHROUGH', auth_token: 't', auth_secret: 's' }))).meta?.field,
+    ).toBe('verifier_type');
     await api.setVerifierCredentials({ verifier_type: 'JUMIO', auth_token: 'token', auth_secret: 'secret' });
     const noId = await refusal(api.createIdentity(passthroughPerson({ ...jumio, verifier_id: undefined })));
     expect(noId.meta?.field).toBe('person_details.verifier_id');
@@ -53,27 +78,53 @@ describe('sandbox identities through the typed client', () => {
     expect([intl.status, intl.meta?.field]).toEqual([400, 'tax_details']);
     const body = passthroughPerson({ cip_id_country: 'FRA' });
     const ok = await api.createIdentity({ ...body, tax_details: [{ tax_payer_id: 'FR123', tax_payer_country: 'FRA' }] });
-    expect(ok.tax_details).toEqual([{ tax_payer_id: 'FR123', tax_payer_country: 'FRA', tin_verification_status: 'TIN_VERIFICATION_PENDING' }]);
+    expect(ok.tax_details).toEqual([
+      { tax_payer_id: 'FR123', tax_payer_country: 'FRA', tin_verification_status: 'TIN_VERIFICATION_PENDING' },
+    ]);
     const sameCip = await refusal(api.createIdentity({ ...body, tax_details: [{ tax_payer_id: 'FR999', tax_payer_country: 'FRA' }] }));
     expect([sameCip.status, sameCip.detail]).toEqual([409, expect.stringMatching(/cip_id/)]);
     const other = passthroughPerson({ cip_id_country: 'FRA', cip_id: 'FR-2' });
-    const tooLong = await refusal(api.createIdentity({ ...other, tax_details: [{ tax_payer_id: 'X'.repeat(36), tax_payer_country: 'FRA' }] }));
+    const tooLong = await refusal(
+      api.createIdentity({ ...other, tax_details: [{ tax_payer_id: 'X'.repeat(36), tax_payer_country: 'FRA' }] }),
+    );
     expect(tooLong.meta?.field).toBe('tax_details[0].tax_payer_id');
   });
 
   it('checks institution types, sub-types, prohibited activities, required fields, member roles and ownership', async () => {
     const { api } = sb;
     const person = await api.createIdentity(passthroughPerson({}, 'owner'));
-    expect((await refusal(api.createIdentity(corporation({ institution_sub_type: 'INVESTMENT' })))).meta?.field).toBe('institution_details.institution_sub_type');
+    expect((await refusal(api.createIdentity(corporation({ institution_sub_type: 'INVESTMENT' })))).meta?.field).toBe(
+      'institution_details.institution_sub_type',
+    );
     const prohibited = await refusal(api.createIdentity(corporation({ institution_sub_type: 'WEAPONS' })));
     expect([prohibited.status, prohibited.detail]).toEqual([403, expect.stringMatching(/barred/)]);
-    expect((await refusal(api.createIdentity(corporation({ regulation_status: undefined })))).meta?.field).toBe('institution_details.regulation_status');
-    const trust = { institution_type: 'TRUST', institution_sub_type: 'INVESTMENT', cip_id_type: 'EIN', incorporation_address: undefined, regulation_status: undefined, trading_type: undefined };
+    expect((await refusal(api.createIdentity(corporation({ regulation_status: undefined })))).meta?.field).toBe(
+      'institution_details.regulation_status',
+    );
+    const trust = {
+      institution_type: 'TRUST',
+      institution_sub_type: 'INVESTMENT',
+      cip_id_type: 'EIN',
+      incorporation_address: undefined,
+      regulation_status: undefined,
+      trading_type: undefined,
+    };
     expect((await refusal(api.createIdentity(corporation(trust)))).meta?.field).toBe('institution_details.incorporation_address');
-    const ssnTrust = await api.createIdentity(corporation({ ...trust, cip_id_type: 'SSN', cip_id: '987654321' }, [{ identity_id: person.id, roles: ['TRUSTEE'], ownership: '100' }]));
-    expect(ssnTrust.institution_members).toEqual([expect.objectContaining({ identity_id: person.id, roles: ['TRUSTEE'], ownership: '100', name: 'Ada Lovelace' })]);
-    expect((await refusal(api.createIdentity(corporation({}, [{ identity_id: person.id, roles: ['TRUSTEE'] }])))).meta?.field).toBe('institution_members[0].roles[0]');
-    expect((await refusal(api.createIdentity(corporation({}, [{ identity_id: person.id, roles: ['BENEFICIAL_OWNER'], ownership: '101' }])))).meta?.field).toBe('institution_members[0].ownership');
+    const ssnTrust = await api.createIdentity(
+      corporation({ ...trust, cip_id_type: 'SSN', cip_id: '987654321' }, [
+        { identity_id: person.id, roles: ['TRUSTEE'], ownership: '100' },
+      ]),
+    );
+    expect(ssnTrust.institution_members).toEqual([
+      expect.objectContaining({ identity_id: person.id, roles: ['TRUSTEE'], ownership: '100', name: 'Ada Lovelace' }),
+    ]);
+    expect((await refusal(api.createIdentity(corporation({}, [{ identity_id: person.id, roles: ['TRUSTEE'] }])))).meta?.field).toBe(
+      'institution_members[0].roles[0]',
+    );
+    expect(
+      (await refusal(api.createIdentity(corporation({}, [{ identity_id: person.id, roles: ['BENEFICIAL_OWNER'], ownership: '101' }])))).meta
+        ?.field,
+    ).toBe('institution_members[0].ownership');
     const corp = await api.createIdentity(corporation({}, [{ identity_id: person.id, roles: ['BENEFICIAL_OWNER'], ownership: '60' }]));
     expect(corp).toMatchObject({ type: 'INSTITUTION', summary_status: 'PENDING' });
     await api.sandboxSetIdentityStatus(corp.id, { sanctions_verification_status: 'APPROVED' });
@@ -86,8 +137,14 @@ describe('sandbox identities through the typed client', () => {
     await api.createIdentity(passthroughPerson({}, 'u-b'));
     const convert = await refusal(api.updateIdentity(a.id, { institution_details: { name: 'Now a company' } }));
     expect([convert.status, convert.detail]).toEqual([400, expect.stringMatching(/conversion between person and institution/)]);
-    const updated = await api.updateIdentity(a.id, { tax_details: [{ tax_payer_id: 'NEW-1', tax_payer_country: 'USA' }], person_details: { profession: 'engineer' }, metadata: { tier: 'gold' } });
-    expect(updated.tax_details).toEqual([{ tax_payer_id: 'NEW-1', tax_payer_country: 'USA', tin_verification_status: 'TIN_VERIFICATION_PENDING' }]);
+    const updated = await api.updateIdentity(a.id, {
+      tax_details: [{ tax_payer_id: 'NEW-1', tax_payer_country: 'USA' }],
+      person_details: { profession: 'engineer' },
+      metadata: { tier: 'gold' },
+    });
+    expect(updated.tax_details).toEqual([
+      { tax_payer_id: 'NEW-1', tax_payer_country: 'USA', tin_verification_status: 'TIN_VERIFICATION_PENDING' },
+    ]);
     expect(updated.person_details).toMatchObject({ profession: 'engineer', first_name: 'Ada' });
     expect((await api.updateIdentity(a.id, { tax_details: [] })).tax_details).toEqual([]);
     const clash = await refusal(api.updateIdentity(a.id, { ref_id: 'u-b' }));
@@ -101,18 +158,35 @@ describe('sandbox identities through the typed client', () => {
     const p1 = await api.createIdentity(passthroughPerson({}, 'm-1'));
     const p2 = await api.createIdentity(passthroughPerson({}, 'm-2'));
     const corp = await api.createIdentity(corporation({}, [{ identity_id: p1.id, roles: ['ACCOUNT_OPENER'] }]));
-    const added = (await api.addInstitutionMembers({ institution_id: corp.id, members: [{ identity_id: p2.id, roles: ['AUTHORIZED_USER'], position: 'CFO' }] })) as unknown as { institution_id: string; members: Array<{ id: string; identity_id: string }> };
-    expect(added).toMatchObject({ institution_id: corp.id, members: [expect.objectContaining({ identity_id: p2.id, id: expect.any(String) })] });
+    const added = (await api.addInstitutionMembers({
+      institution_id: corp.id,
+      members: [{ identity_id: p2.id, roles: ['AUTHORIZED_USER'], position: 'CFO' }],
+    })) as unknown as { institution_id: string; members: Array<{ id: string; identity_id: string }> };
+    expect(added).toMatchObject({
+      institution_id: corp.id,
+      members: [expect.objectContaining({ identity_id: p2.id, id: expect.any(String) })],
+    });
     const withMembers = await api.getIdentity(corp.id, { include_institution_members: true });
     expect(withMembers.institution_members?.map((m) => m.identity_id)).toEqual([p1.id, p2.id]);
-    expect((await refusal(api.addInstitutionMembers({ institution_id: corp.id, members: [{ identity_id: p2.id, roles: ['BENEFICIAL_OWNER'] }] }))).status).toBe(409);
-    expect((await refusal(api.addInstitutionMembers({ institution_id: p1.id, members: [{ identity_id: p2.id, roles: ['BENEFICIAL_OWNER'] }] }))).meta?.field).toBe('institution_id');
+    expect(
+      (
+        await refusal(
+          api.addInstitutionMembers({ institution_id: corp.id, members: [{ identity_id: p2.id, roles: ['BENEFICIAL_OWNER'] }] }),
+        )
+      ).status,
+    ).toBe(409);
+    expect(
+      (await refusal(api.addInstitutionMembers({ institution_id: p1.id, members: [{ identity_id: p2.id, roles: ['BENEFICIAL_OWNER'] }] })))
+        .meta?.field,
+    ).toBe('institution_id');
     await api.deleteInstitutionMember(added.members[0]!.id);
-    expect((await api.getIdentity(corp.id, { include_institution_members: true })).institution_members?.map((m) => m.identity_id)).toEqual([p1.id]);
+    expect((await api.getIdentity(corp.id, { include_institution_members: true })).institution_members?.map((m) => m.identity_id)).toEqual([
+      p1.id,
+    ]);
     expect((await refusal(api.deleteInstitutionMember(added.members[0]!.id))).status).toBe(404);
   });
 
-  it('lists with filters and cursor paging, hides details unless asked and other entities\' identities', async () => {
+  it("lists with filters and cursor paging, hides details unless asked and other entities' identities", async () => {
     const { api, other } = sb;
     for (let i = 0; i < 3; i++) {
       await api.createIdentity(passthroughPerson({}, `l-${i}`));
@@ -162,18 +236,26 @@ describe('sandbox identity documents when enabled', () => {
   it('hands out an upload address, takes pdf/jpg/png under the size limit and archives an older document of the same type', async () => {
     const { api } = sb;
     const p = await api.createIdentity(passthroughPerson({}, 'doc'));
-    const first = (await api.documentUpload(p.id, { name: 'passport.pdf', document_types: ['IDENTITY_VERIFICATION'] })) as { file_id: string; upload_url: string };
+    const first = (await api.documentUpload(p.id, { name: 'passport.pdf', document_types: ['IDENTITY_VERIFICATION'] })) as {
+      file_id: string;
+      upload_url: string;
+    };
     expect(first.upload_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v2\/identity\/document-uploads\//);
     expect((await api.listIdentityDocuments(p.id, { include_pending_docs: true })).pending_documents).toEqual(['IDENTITY_VERIFICATION']);
     expect((await upload(first.upload_url, Buffer.from('GIF89a not allowed'))).status).toBe(400);
     expect((await upload(first.upload_url, Buffer.concat([Buffer.from('%PDF-1.7'), Buffer.alloc(2000)]))).status).toBe(413);
     expect((await upload(first.upload_url, Buffer.from('%PDF-1.7 small'))).status).toBe(200);
     expect((await refusal(api.documentUpload(p.id, { name: 'passport.pdf', document_types: ['IDENTITY_VERIFICATION'] }))).status).toBe(409);
-    const second = (await api.documentUpload(p.id, { name: 'passport-2.png', document_types: ['IDENTITY_VERIFICATION'] })) as { upload_url: string };
+    const second = (await api.documentUpload(p.id, { name: 'passport-2.png', document_types: ['IDENTITY_VERIFICATION'] })) as {
+      upload_url: string;
+    };
     sb.advance(1000);
     expect((await upload(second.upload_url, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2]), 'POST')).status).toBe(200);
     const docs = await api.listIdentityDocuments(p.id, { include_pending_docs: true });
-    expect(docs.documents?.map((d) => [d.name, d.archived_at !== undefined])).toEqual([['passport.pdf', true], ['passport-2.png', false]]);
+    expect(docs.documents?.map((d) => [d.name, d.archived_at !== undefined])).toEqual([
+      ['passport.pdf', true],
+      ['passport-2.png', false],
+    ]);
     expect(docs.pending_documents).toEqual([]);
     expect((await refusal(api.documentUpload(p.id, { name: 'x.pdf', document_types: ['SELFIE'] }))).meta?.field).toBe('document_types[0]');
   });

@@ -19,10 +19,27 @@ import { closeRigJournals, liveRunRig } from '../support/live-run-rig.js';
 const STEP_MS = 60_000;
 const T0 = Date.UTC(2024, 0, 1);
 /** Flat at 60,000, up to 60,500, then down through the stop (about 58,800) to 57,000 and flat. */
-const PRICES = [...Array(5).fill(60_000), 60_200, 60_500, 60_300, 59_800, 59_300, 58_900, 58_700, 58_000, 57_500, ...Array(10).fill(57_000)] as number[];
+const PRICES = [
+  ...Array(5).fill(60_000),
+  60_200,
+  60_500,
+  60_300,
+  59_800,
+  59_300,
+  58_900,
+  58_700,
+  58_000,
+  57_500,
+  ...Array(10).fill(57_000),
+] as number[];
 
 function series(): PriceSeriesLike {
-  return { source: 'stop-loss path', length: PRICES.length, times: Float64Array.from(PRICES, (_, i) => T0 + i * STEP_MS), prices: Float64Array.from(PRICES) };
+  return {
+    source: 'stop-loss path',
+    length: PRICES.length,
+    times: Float64Array.from(PRICES, (_, i) => T0 + i * STEP_MS),
+    prices: Float64Array.from(PRICES),
+  };
 }
 
 /** What a plugin run shows the test: its positions, the side and `orderDone` of each fill, every price it saw. */
@@ -97,57 +114,87 @@ afterEach(async () => {
 });
 
 describe('position helper stop-loss in every mode', () => {
-  it('a backtest and a live run on the embedded sandbox both stop out at the same point and sell the whole position', { timeout: 120_000 }, async () => {
-    const data = series();
-    const inBacktest = seen();
-    const definition = stopOnce(inBacktest);
-    const run = await runBacktest({ definition, params: resolveParams(definition, {}), series: data, initial: { USD: '100000' }, limits: RiskLimitsSchema.parse(RISK) });
-    expectStopped(inBacktest);
-    expect(run.trades).toHaveLength(1);
-    expect(run.finalBalances.BTC).toBe('0');
-    const expected = run.intents.map((t) => ({ at: t.at - T0, side: t.side, outcome: t.outcome }));
-    expect(expected.map((t) => t.side)).toEqual(['BUY', 'SELL']);
+  it(
+    'a backtest and a live run on the embedded sandbox both stop out at the same point and sell the whole position',
+    { timeout: 120_000 },
+    async () => {
+      const data = series();
+      const inBacktest = seen();
+      const definition = stopOnce(inBacktest);
+      const run = await runBacktest({
+        definition,
+        params: resolveParams(definition, {}),
+        series: data,
+        initial: { USD: '100000' },
+        limits: RiskLimitsSchema.parse(RISK),
+      });
+      expectStopped(inBacktest);
+      expect(run.trades).toHaveLength(1);
+      expect(run.finalBalances.BTC).toBe('0');
+      const expected = run.intents.map((t) => ({ at: t.at - T0, side: t.side, outcome: t.outcome }));
+      expect(expected.map((t) => t.side)).toEqual(['BUY', 'SELL']);
 
-    const inLive = seen();
-    h = await startLiveHarness(
-      stopOnce(inLive),
-      {},
-      { streams: { prices_ms: STEP_MS, ticker_ms: STEP_MS, book_ms: STEP_MS, quotes_ms: STEP_MS, balances_ms: 5_000, orders_ms: 5_000, warmup_points: 0 }, risk: RISK },
-      { USD: '100000' },
-      { sim: { replay: { BTCUSD: { series: data } } } },
-    );
-    const start = h.clock.now();
-    await h.step((PRICES.length - 1) * STEP_MS, 5_000);
-    expectStopped(inLive);
-    const live = h.journal
-      .intents()
-      .reverse()
-      .map((r) => ({ at: r.createdAt - start, side: r.side ?? undefined, outcome: r.decision }));
-    expect(live).toEqual(expected);
-    expectSoldAll(h.journal);
-  });
+      const inLive = seen();
+      h = await startLiveHarness(
+        stopOnce(inLive),
+        {},
+        {
+          streams: {
+            prices_ms: STEP_MS,
+            ticker_ms: STEP_MS,
+            book_ms: STEP_MS,
+            quotes_ms: STEP_MS,
+            balances_ms: 5_000,
+            orders_ms: 5_000,
+            warmup_points: 0,
+          },
+          risk: RISK,
+        },
+        { USD: '100000' },
+        { sim: { replay: { BTCUSD: { series: data } } } },
+      );
+      const start = h.clock.now();
+      await h.step((PRICES.length - 1) * STEP_MS, 5_000);
+      expectStopped(inLive);
+      const live = h.journal
+        .intents()
+        .reverse()
+        .map((r) => ({ at: r.createdAt - start, side: r.side ?? undefined, outcome: r.decision }));
+      expect(live).toEqual(expected);
+      expectSoldAll(h.journal);
+    },
+  );
 
-  it('a paper run (the simulated platform through SimVenue) stops out at the same price point and sells the whole position', { timeout: 60_000 }, async () => {
-    const clock = new TestClock(T0);
-    const sim = new SimPlatform({ clock, seed: 7, funding: { USD: '100000' }, replay: { BTCUSD: { series: series() } } });
-    const inPaper = seen();
-    const rig = liveRunRig({ clock, sim, strategy: stopOnce(inPaper), config: { risk: RISK, streams: { orders_ms: 1_000, warmup_points: 0 } } });
-    try {
-      await rig.run.start([]);
-      for (let i = 0; i < PRICES.length; i++) {
-        await rig.pushOpenOrders();
-        await rig.tick();
-        await rig.run.kernel.drain();
-        await clock.advanceAsync(STEP_MS, 1_000);
-        await rig.run.kernel.drain();
+  it(
+    'a paper run (the simulated platform through SimVenue) stops out at the same price point and sells the whole position',
+    { timeout: 60_000 },
+    async () => {
+      const clock = new TestClock(T0);
+      const sim = new SimPlatform({ clock, seed: 7, funding: { USD: '100000' }, replay: { BTCUSD: { series: series() } } });
+      const inPaper = seen();
+      const rig = liveRunRig({
+        clock,
+        sim,
+        strategy: stopOnce(inPaper),
+        config: { risk: RISK, streams: { orders_ms: 1_000, warmup_points: 0 } },
+      });
+      try {
+        await rig.run.start([]);
+        for (let i = 0; i < PRICES.length; i++) {
+          await rig.pushOpenOrders();
+          await rig.tick();
+          await rig.run.kernel.drain();
+          await clock.advanceAsync(STEP_MS, 1_000);
+          await rig.run.kernel.drain();
+        }
+        expectStopped(inPaper);
+        // one price per point: the stop sold at the same point as in the backtest
+        expect(inPaper.prices.indexOf(inPaper.positions[0]!.exitReason!.price!)).toBe(PRICES.findIndex((p) => p < 58_800));
+        expectSoldAll(rig.journal);
+      } finally {
+        await rig.run.stop('test over');
+        closeRigJournals();
       }
-      expectStopped(inPaper);
-      // one price per point: the stop sold at the same point as in the backtest
-      expect(inPaper.prices.indexOf(inPaper.positions[0]!.exitReason!.price!)).toBe(PRICES.findIndex((p) => p < 58_800));
-      expectSoldAll(rig.journal);
-    } finally {
-      await rig.run.stop('test over');
-      closeRigJournals();
-    }
-  });
+    },
+  );
 });

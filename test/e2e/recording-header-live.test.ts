@@ -17,18 +17,24 @@ describe('a live run recording its streams', () => {
     const cwd = mkdtempSync(join(tmpdir(), 'tradeloop-rec-header-'));
     const config = join(cwd, 'bot.yaml');
     // an entry without a name takes its plugin's own, in the journal and in the header alike
-    writeFileSync(join(cwd, 'watcher.ts'), `import { defineStrategy, z } from 'tradeloop';\nexport default defineStrategy({ name: 'watcher', description: 'watches', params: z.object({}), markets: ['BTCUSD'], create() { return {}; } });\n`);
-    writeFileSync(config, [
-      'environment: local',
-      'strategies:',
-      '  - plugin: sma-cross',
-      '    name: sma-fast',
-      '    params: { fast: 2, slow: 5 }',
-      '  - plugin: ./watcher.ts',
-      'risk: { max_order_notional: "20000", fee_bps: 12 }',
-      `streams: { prices_ms: 250, warmup_points: 7, record: ${join(cwd, 'run.jsonl')} }`,
-      `journal: { path: ${join(cwd, 'journal.sqlite')} }`,
-    ].join('\n'));
+    writeFileSync(
+      join(cwd, 'watcher.ts'),
+      `import { defineStrategy, z } from 'tradeloop';\nexport default defineStrategy({ name: 'watcher', description: 'watches', params: z.object({}), markets: ['BTCUSD'], create() { return {}; } });\n`,
+    );
+    writeFileSync(
+      config,
+      [
+        'environment: local',
+        'strategies:',
+        '  - plugin: sma-cross',
+        '    name: sma-fast',
+        '    params: { fast: 2, slow: 5 }',
+        '  - plugin: ./watcher.ts',
+        'risk: { max_order_notional: "20000", fee_bps: 12 }',
+        `streams: { prices_ms: 250, warmup_points: 7, record: ${join(cwd, 'run.jsonl')} }`,
+        `journal: { path: ${join(cwd, 'journal.sqlite')} }`,
+      ].join('\n'),
+    );
     const run = start(['run', '--config', config, '--duration', '3s', '--json'], cwd);
     expect(await run.exit).toBe(0);
     const header = await readRecordingHeader(join(cwd, 'run.jsonl'));

@@ -25,15 +25,18 @@ describe('tradeloop run restarted on its journal', () => {
   it('keeps the start equity of its first start, and lists the positions held', { timeout: 120_000 }, async () => {
     // quote-dca buys 250 USD of BTC every 2 s: the first run ends holding BTC, bought at the spread
     const config = join(cwd, 'c.yaml');
-    writeFileSync(config, [
-      'environment: local',
-      'local: { seed: 42 }',
-      'strategies:',
-      '  - plugin: quote-dca',
-      '    params: { market: BTCUSD, quote_amount: "250.00", interval_ms: 2000 }',
-      'streams: { warmup_points: 10 }',
-      '',
-    ].join('\n'));
+    writeFileSync(
+      config,
+      [
+        'environment: local',
+        'local: { seed: 42 }',
+        'strategies:',
+        '  - plugin: quote-dca',
+        '    params: { market: BTCUSD, quote_amount: "250.00", interval_ms: 2000 }',
+        'streams: { warmup_points: 10 }',
+        '',
+      ].join('\n'),
+    );
     const run = async (args: string[]): Promise<string> => {
       const p = start(['run', '--config', config, ...args], cwd);
       expect(await p.exit, p.err().slice(-2000)).toBe(0);

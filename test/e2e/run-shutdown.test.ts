@@ -19,7 +19,11 @@ async function runGrid(prefix: string, cancelOnExit: boolean): Promise<{ run: Pr
   ]);
   const run = tradeloop(['run', '--config', config, '--json'], sb.cwd);
   sb.runs.push(run);
-  await waitFor(async () => (await sb.ordersOf(prefix)).filter((o) => o.status === 'OPEN').length === 3 || run.child.exitCode !== null, 'three resting bids', 60_000);
+  await waitFor(
+    async () => (await sb.ordersOf(prefix)).filter((o) => o.status === 'OPEN').length === 3 || run.child.exitCode !== null,
+    'three resting bids',
+    60_000,
+  );
   // a few open-orders polls see them resting (shutdown must not trust the last one after cancelling)
   await new Promise((r) => setTimeout(r, 2_500));
   expect(run.child.exitCode, run.err().slice(-2000)).toBeNull();
@@ -36,7 +40,8 @@ interface Summary {
 function checkJournal(journalPath: string, venue: readonly WireOrder[]): Journal {
   const journal = new Journal(journalPath);
   expect(journal.integrityCheck()).toBe('ok');
-  for (const o of venue) expect(journal.get(o.ref_id), `order ${o.ref_id} in the journal`).toMatchObject({ venueId: o.id, status: o.status });
+  for (const o of venue)
+    expect(journal.get(o.ref_id), `order ${o.ref_id} in the journal`).toMatchObject({ venueId: o.id, status: o.status });
   expect(journal.intents({ kind: 'place-order' })).toHaveLength(venue.length);
   expect(journal.active().filter((r) => r.state === 'sent' || r.state === 'unresolved' || r.state === 'pending')).toEqual([]);
   return journal;
@@ -72,7 +77,12 @@ describe('tradeloop run shutdown (the real command against a sandbox process)', 
     expect(open.length).toBeGreaterThanOrEqual(3);
     expect(summary).toMatchObject({ openOrdersLeft: open.length, unresolved: 0 });
     const journal = checkJournal(journalPath, venue);
-    expect(journal.intents({ state: 'open' }).map((r) => r.refId).sort()).toEqual(open.map((o) => o.ref_id).sort());
+    expect(
+      journal
+        .intents({ state: 'open' })
+        .map((r) => r.refId)
+        .sort(),
+    ).toEqual(open.map((o) => o.ref_id).sort());
     journal.close();
   });
 });

@@ -19,7 +19,9 @@ afterEach(() => {
 function plugin(cwd: string, where: 'create' | 'onEvent'): string {
   writeFileSync(join(cwd, 'package.json'), '{ "type": "module" }\n');
   const file = join(cwd, 'fragile.ts');
-  writeFileSync(file, `import { z } from ${JSON.stringify(join(ROOT, 'node_modules/zod/index.js'))};
+  writeFileSync(
+    file,
+    `import { z } from ${JSON.stringify(join(ROOT, 'node_modules/zod/index.js'))};
 import { defineStrategy } from ${JSON.stringify(join(ROOT, 'src/strategy/index.ts'))};
 
 export default defineStrategy({
@@ -36,22 +38,32 @@ export default defineStrategy({
     };
   },
 });
-`);
+`,
+  );
   return file;
 }
 
 describe('tradeloop run with a strategy that throws', () => {
-  it.each(['create', 'onEvent'] as const)('ends with exit 1 long before --duration when it throws in %s, naming the plugin line', { timeout: 90_000 }, async (where) => {
-    const cwd = mkdtempSync(join(tmpdir(), 'tradeloop-run-fails-'));
-    const file = plugin(cwd, where);
-    const started = performance.now();
-    const run = tradeloop(['run', '--config', join(ROOT, 'config/default.yaml'), '--strategy', file, '--duration', '300s', '--json'], cwd);
-    procs.push(run);
-    expect(await run.exit, run.err().slice(-2000)).toBe(1);
-    expect(performance.now() - started).toBeLessThan(60_000);
-    const summary = JSON.parse(run.out().trim().split('\n').at(-1) ?? '{}') as { stoppedStrategies: string[]; durationMs: number };
-    expect(summary.durationMs).toBeLessThan(60_000);
-    expect(summary.stoppedStrategies).toEqual([expect.stringMatching(new RegExp(`^fragile: ${where} threw: cannot build the indicators \\(at .*fragile\\.ts:\\d+:\\d+\\)\\)$`))]);
-    expect(run.err()).toMatch(/"stack":"Error: cannot build the indicators\\n\s+at [^"]*fragile\.ts:\d+:\d+/);
-  });
+  it.each(['create', 'onEvent'] as const)(
+    'ends with exit 1 long before --duration when it throws in %s, naming the plugin line',
+    { timeout: 90_000 },
+    async (where) => {
+      const cwd = mkdtempSync(join(tmpdir(), 'tradeloop-run-fails-'));
+      const file = plugin(cwd, where);
+      const started = performance.now();
+      const run = tradeloop(
+        ['run', '--config', join(ROOT, 'config/default.yaml'), '--strategy', file, '--duration', '300s', '--json'],
+        cwd,
+      );
+      procs.push(run);
+      expect(await run.exit, run.err().slice(-2000)).toBe(1);
+      expect(performance.now() - started).toBeLessThan(60_000);
+      const summary = JSON.parse(run.out().trim().split('\n').at(-1) ?? '{}') as { stoppedStrategies: string[]; durationMs: number };
+      expect(summary.durationMs).toBeLessThan(60_000);
+      expect(summary.stoppedStrategies).toEqual([
+        expect.stringMatching(new RegExp(`^fragile: ${where} threw: cannot build the indicators \\(at .*fragile\\.ts:\\d+:\\d+\\)\\)$`)),
+      ]);
+      expect(run.err()).toMatch(/"stack":"Error: cannot build the indicators\\n\s+at [^"]*fragile\.ts:\d+:\d+/);
+    },
+  );
 });

@@ -5,12 +5,19 @@ describe('sandbox auth and errors on the wire', () => {
   let sb: TestSandbox;
 
   beforeAll(async () => {
-    sb = await startTestSandbox({ tokenLifetimeSec: 60, clients: [{ clientId: 'tradeloop-local', clientSecret: 'tradeloop-local-secret' }, { clientId: 'reader', clientSecret: 'reader-secret', scopes: ['funding:read_profile'] }] });
+    sb = await startTestSandbox({
+      tokenLifetimeSec: 60,
+      clients: [
+        { clientId: 'tradeloop-local', clientSecret: 'tradeloop-local-secret' },
+        { clientId: 'reader', clientSecret: 'reader-secret', scopes: ['funding:read_profile'] },
+      ],
+    });
   });
   afterAll(() => sb.close());
 
   it('issues tokens from urlencoded forms with the requested scopes the credential has', async () => {
-    const form = 'grant_type=client_credentials&client_id=reader&client_secret=reader-secret&scope=funding%3Aread_profile%20exchange%3Awrite_order';
+    const form =
+      'grant_type=client_credentials&client_id=reader&client_secret=reader-secret&scope=funding%3Aread_profile%20exchange%3Awrite_order';
     const res = await sb.http.send('POST', '/oauth2/token', { body: form, contentType: 'application/x-www-form-urlencoded' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ expires_in: 60, scope: 'funding:read_profile', token_type: 'bearer' });
@@ -26,13 +33,20 @@ describe('sandbox auth and errors on the wire', () => {
     const body = await encoded.text();
     const res = await sb.http.send('POST', '/oauth2/token', { body, contentType: encoded.headers.get('content-type')! });
     expect(res.status).toBe(200);
-    expect(res.body.scope.split(' ')).toEqual(expect.arrayContaining(['exchange:write_order', 'funding:read_profile', 'exchange:historical_prices']));
+    expect(res.body.scope.split(' ')).toEqual(
+      expect.arrayContaining(['exchange:write_order', 'funding:read_profile', 'exchange:historical_prices']),
+    );
   });
 
   it('accepts HTTP Basic client authentication (RFC 6749 §2.3.1) and refuses two methods in one request', async () => {
-    const basic = (id: string, secret: string): string => `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+    const basic = (id: string, secret: string): string =>
+      `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
     const post = async (authorization: string, form: string): Promise<{ status: number; body: Record<string, unknown> }> => {
-      const res = await fetch(`${sb.handle.url}/oauth2/token`, { method: 'POST', headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+      const res = await fetch(`${sb.handle.url}/oauth2/token`, {
+        method: 'POST',
+        headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' },
+        body: form,
+      });
       return { status: res.status, body: (await res.json()) as Record<string, unknown> };
     };
     const ok = await post(basic('reader', 'reader-secret'), 'grant_type=client_credentials&scope=funding%3Aread_profile');
@@ -40,18 +54,27 @@ describe('sandbox auth and errors on the wire', () => {
     expect(ok.body).toMatchObject({ scope: 'funding:read_profile', token_type: 'bearer' });
     expect((await sb.http.get('/v2/profiles', ok.body.access_token as string)).status).toBe(200);
     expect((await post(basic('reader', 'wrong'), 'grant_type=client_credentials')).status).toBe(401);
-    const twice = await post(basic('reader', 'reader-secret'), 'grant_type=client_credentials&client_id=reader&client_secret=reader-secret');
+    const twice = await post(
+      basic('reader', 'reader-secret'),
+      'grant_type=client_credentials&client_id=reader&client_secret=reader-secret',
+    );
     expect(twice.status).toBe(400);
     expect(twice.body.detail).toMatch(/^client_secret: the client authenticated twice/);
     expect((await post('Basic !!!', 'grant_type=client_credentials')).status).toBe(401);
   });
 
   it('refuses bad credentials with a 401 problem that does not echo the secret', async () => {
-    const res = await sb.http.send('POST', '/oauth2/token', { body: 'grant_type=client_credentials&client_id=tradeloop-local&client_secret=wrong-guess', contentType: 'application/x-www-form-urlencoded' });
+    const res = await sb.http.send('POST', '/oauth2/token', {
+      body: 'grant_type=client_credentials&client_id=tradeloop-local&client_secret=wrong-guess',
+      contentType: 'application/x-www-form-urlencoded',
+    });
     expect(res.status).toBe(401);
     expect(res.contentType).toContain('application/problem+json');
     expect(JSON.stringify(res.body)).not.toContain('wrong-guess');
-    const grant = await sb.http.send('POST', '/oauth2/token', { body: 'grant_type=password', contentType: 'application/x-www-form-urlencoded' });
+    const grant = await sb.http.send('POST', '/oauth2/token', {
+      body: 'grant_type=password',
+      contentType: 'application/x-www-form-urlencoded',
+    });
     expect(grant.status).toBe(400);
     expect(grant.body.detail).toContain('grant_type');
   });
@@ -63,7 +86,11 @@ describe('sandbox auth and errors on the wire', () => {
     expect(bogus.status).toBe(401);
     const reader = await sb.http.token(undefined, 'reader', 'reader-secret');
     expect((await sb.http.get('/v2/profiles', reader)).status).toBe(200);
-    const denied = await sb.http.post('/v2/profiles/default/orders', { side: 'BUY', market: 'BTCUSD', type: 'MARKET', quote_amount: '10' }, reader);
+    const denied = await sb.http.post(
+      '/v2/profiles/default/orders',
+      { side: 'BUY', market: 'BTCUSD', type: 'MARKET', quote_amount: '10' },
+      reader,
+    );
     expect(denied.status).toBe(403);
     expect(denied.body.detail).toBe("insufficient scopes: found 'funding:read_profile', required one of '[exchange:write_order]'");
   });
@@ -102,16 +129,28 @@ describe('sandbox auth and errors on the wire', () => {
 
   it('names the field and the fix in 400s, and answers unknown paths and methods', async () => {
     const token = await sb.http.token();
-    const bad = await sb.http.post('/v2/profiles/default/orders', { side: 'BUY', market: 'BTCUSD', type: 'LIMIT', price: '60000', base_amount: '-1' }, token);
+    const bad = await sb.http.post(
+      '/v2/profiles/default/orders',
+      { side: 'BUY', market: 'BTCUSD', type: 'LIMIT', price: '60000', base_amount: '-1' },
+      token,
+    );
     expect(bad.status).toBe(400);
     expect(bad.body.detail).toMatch(/^base_amount: /);
-    const tif = await sb.http.post('/v2/profiles/default/orders', { side: 'BUY', market: 'BTCUSD', type: 'MARKET', quote_amount: '10', time_in_force: 'GTC' }, token);
+    const tif = await sb.http.post(
+      '/v2/profiles/default/orders',
+      { side: 'BUY', market: 'BTCUSD', type: 'MARKET', quote_amount: '10', time_in_force: 'GTC' },
+      token,
+    );
     expect(tif.body.detail).toContain('time_in_force');
     const notJson = await sb.http.send('POST', '/v2/profiles', { token, body: '{nope', contentType: 'application/json' });
     expect(notJson.status).toBe(400);
     expect((await sb.http.get('/v2/nowhere', token)).status).toBe(404);
     expect((await sb.http.del('/v2/profiles', token)).status).toBe(405);
-    const precision = await sb.http.post('/v2/profiles/default/orders', { side: 'BUY', market: 'BTCUSD', type: 'LIMIT', price: '60000.001', base_amount: '1' }, token);
+    const precision = await sb.http.post(
+      '/v2/profiles/default/orders',
+      { side: 'BUY', market: 'BTCUSD', type: 'LIMIT', price: '60000.001', base_amount: '1' },
+      token,
+    );
     expect(precision).toMatchObject({ status: 400, body: { type: 'https://developer.paxos.com/docs/v2/problems/exceed-precision' } });
   });
 });

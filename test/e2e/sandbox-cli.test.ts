@@ -9,8 +9,6 @@ import { firstLine, firstLines } from '../support/child-lines.js';
 
 const BIN = fileURLToPath(new URL('../../bin/tradeloop.js', import.meta.url));
 
-
-
 describe('tradeloop sandbox (command)', () => {
   let child: ChildProcess | undefined;
   afterEach(() => {
@@ -18,12 +16,18 @@ describe('tradeloop sandbox (command)', () => {
   });
 
   it('prints its address when ready, serves the API and stops cleanly on SIGINT', async () => {
-    child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--seed', '5'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--seed', '5'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     const line = await firstLine(child);
     expect(line).toMatch(/^sandbox listening on http:\/\/127\.0\.0\.1:\d+$/);
     const http = new SandboxHttp(line.slice('sandbox listening on '.length));
     const token = await http.token(['funding:read_profile']);
-    const grant = await http.send('POST', '/oauth2/token', { body: 'grant_type=client_credentials&client_id=tradeloop-local&client_secret=tradeloop-local-secret', contentType: 'application/x-www-form-urlencoded' });
+    const grant = await http.send('POST', '/oauth2/token', {
+      body: 'grant_type=client_credentials&client_id=tradeloop-local&client_secret=tradeloop-local-secret',
+      contentType: 'application/x-www-form-urlencoded',
+    });
     expect(grant.body.expires_in).toBe(3599);
     const balances = await http.get('/v2/profiles/default/balances?assets=USD', token);
     expect(balances.body.items).toEqual([{ asset: 'USD', available: '100000', trading: '0' }]);

@@ -64,7 +64,13 @@ describe('tradeloop sandbox: a credential of its own (--client-id / local.client
     expect(await tokenStatus(http, LOCAL_CLIENT_ID, CANARY)).toBe(401);
 
     // the project's own client works end to end with the new credential
-    const api = createApiClient({ apiUrl: `${url}/v2`, tokenUrl: `${url}/oauth2/token`, clientId: 'my-bot', clientSecret: CANARY, maxRetries: 0 });
+    const api = createApiClient({
+      apiUrl: `${url}/v2`,
+      tokenUrl: `${url}/oauth2/token`,
+      clientId: 'my-bot',
+      clientSecret: CANARY,
+      maxRetries: 0,
+    });
     try {
       const balances = await api.listProfileBalances('default', ['USD']);
       expect(balances.items).toEqual([{ asset: 'USD', available: '100000', trading: '0' }]);
@@ -99,7 +105,10 @@ describe('tradeloop sandbox: a credential of its own (--client-id / local.client
     ['local.client_id', 'unset'],
     ['local.client_id', 'blank'],
   ] as const)('exits 2 naming the variable when an id is given by %s with the secret %s in the environment', async (by, secret) => {
-    const [args, source] = by === '--client-id' ? [['--client-id', 'my-bot'], '--client-id my-bot'] : [['--config', configFile(['local:', '  client_id: yaml-bot'])], 'local.client_id in '];
+    const [args, source] =
+      by === '--client-id'
+        ? [['--client-id', 'my-bot'], '--client-id my-bot']
+        : [['--config', configFile(['local:', '  client_id: yaml-bot'])], 'local.client_id in '];
     const run = start(args, secret === 'unset' ? undefined : '  ');
     expect(await run.exit).toBe(2);
     expect(run.output()).toContain(source);

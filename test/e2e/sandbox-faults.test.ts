@@ -24,11 +24,23 @@ describe('sandbox fault injection, observed by the project client', () => {
     api = sb = undefined;
   });
 
-  async function setUp(options: Partial<SandboxOptions> = {}, client: { maxRetries?: number; headersTimeoutMs?: number } = {}): Promise<{ sb: TestSandbox; api: ApiClient; seen: Seen }> {
+  async function setUp(
+    options: Partial<SandboxOptions> = {},
+    client: { maxRetries?: number; headersTimeoutMs?: number } = {},
+  ): Promise<{ sb: TestSandbox; api: ApiClient; seen: Seen }> {
     sb = await startTestSandbox(options);
     const seen: Seen = [];
     const onResponse = (e: ResponseEvent): void => void seen.push(`${e.operation} ${e.status ?? e.error ?? '?'}`);
-    api = createApiClient({ apiUrl: sb.handle.apiUrl, tokenUrl: sb.handle.tokenUrl, clientId: 'tradeloop-local', clientSecret: 'tradeloop-local-secret', baseBackoffMs: 1, maxBackoffMs: 4, onResponse, ...client });
+    api = createApiClient({
+      apiUrl: sb.handle.apiUrl,
+      tokenUrl: sb.handle.tokenUrl,
+      clientId: 'tradeloop-local',
+      clientSecret: 'tradeloop-local-secret',
+      baseBackoffMs: 1,
+      maxBackoffMs: 4,
+      onResponse,
+      ...client,
+    });
     return { sb, api, seen };
   }
 
@@ -44,7 +56,10 @@ describe('sandbox fault injection, observed by the project client', () => {
   });
 
   it('429: the client gets a RateLimitedError carrying the Retry-After', async () => {
-    const { sb, api } = await setUp({ faults: { rules: [{ mode: 'error429', target: '/v2/markets', count: 1 }], retryAfterSec: 3 } }, { maxRetries: 0 });
+    const { sb, api } = await setUp(
+      { faults: { rules: [{ mode: 'error429', target: '/v2/markets', count: 1 }], retryAfterSec: 3 } },
+      { maxRetries: 0 },
+    );
     const err = await api.getOrderBook('BTCUSD').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RateLimitedError);
     expect((err as RateLimitedError).retryAfterMs).toBe(3000);
@@ -68,7 +83,10 @@ describe('sandbox fault injection, observed by the project client', () => {
 
   it('latency: the answer waits for the wall clock, and a client with a shorter headers timeout times out', async () => {
     const wall = new TestClock(T0);
-    const { sb, api } = await setUp({ wallClock: wall, faults: { rules: [{ mode: 'latency', target: 'GetTicker', latencyMs: 200 }] } }, { maxRetries: 0, headersTimeoutMs: 30_000 });
+    const { sb, api } = await setUp(
+      { wallClock: wall, faults: { rules: [{ mode: 'latency', target: 'GetTicker', latencyMs: 200 }] } },
+      { maxRetries: 0, headersTimeoutMs: 30_000 },
+    );
     let done = false;
     const pending = api.getTicker('BTCUSD').then((t) => ((done = true), t));
     while (sb.handle.faults.injected.length === 0) await new Promise((r) => setImmediate(r));
@@ -84,7 +102,13 @@ describe('sandbox fault injection, observed by the project client', () => {
   it('commit, then drop: CreateOrder is resolved by ref_id and exactly one order exists at the sandbox', async () => {
     const { sb, api, seen } = await setUp({ faults: { rules: [{ mode: 'commit-drop', target: 'CreateOrder', count: 1 }] } });
     // The real profile id: the client compares the path's profile_id with the record it recovers.
-    const order = await api.createOrder(sb.handle.sim.profiles.defaultId, { side: 'BUY', market: 'BTCUSD', type: 'MARKET', quote_amount: '500', ref_id: 'lost-1' });
+    const order = await api.createOrder(sb.handle.sim.profiles.defaultId, {
+      side: 'BUY',
+      market: 'BTCUSD',
+      type: 'MARKET',
+      quote_amount: '500',
+      ref_id: 'lost-1',
+    });
     expect(order.ref_id).toBe('lost-1');
     expect(seen[0]).toMatch(/^CreateOrder [A-Z_]+$/);
     expect(seen).toContain('ListOrders 200');
@@ -95,12 +119,29 @@ describe('sandbox fault injection, observed by the project client', () => {
   });
 
   it('commit, then drop: internal transfers resolve through ListTransfers, quote executions through the 409', async () => {
-    const { sb, api } = await setUp({ faults: { rules: [{ mode: 'commit-drop', target: 'CreateInternalTransfer', count: 1 }, { mode: 'commit-drop', target: 'CreateQuoteExecution', count: 1 }] } });
+    const { sb, api } = await setUp({
+      faults: {
+        rules: [
+          { mode: 'commit-drop', target: 'CreateInternalTransfer', count: 1 },
+          { mode: 'commit-drop', target: 'CreateQuoteExecution', count: 1 },
+        ],
+      },
+    });
     const bot = await api.createProfile({ nickname: 'bot' });
-    const t = await api.createInternalTransfer({ from_profile_id: 'default', to_profile_id: bot.id, asset: 'USD', amount: '10', ref_id: 'move-lost' });
+    const t = await api.createInternalTransfer({
+      from_profile_id: 'default',
+      to_profile_id: bot.id,
+      asset: 'USD',
+      amount: '10',
+      ref_id: 'move-lost',
+    });
     expect([t.ref_id, t.type]).toEqual(['move-lost', 'INTERNAL_TRANSFER_DEBIT']);
     const quote = (await api.listQuotes(['BTCUSD'])).items.find((q) => q.side === 'BUY')!;
-    const x = await api.createQuoteExecution(sb.handle.sim.profiles.defaultId, { quote_id: quote.id, quote_amount: '20.00', ref_id: 'qe-lost' });
+    const x = await api.createQuoteExecution(sb.handle.sim.profiles.defaultId, {
+      quote_id: quote.id,
+      quote_amount: '20.00',
+      ref_id: 'qe-lost',
+    });
     expect(x.ref_id).toBe('qe-lost');
     const truth = sb.handle.truth();
     expect(truth.transfers.filter((r) => r.ref_id === 'move-lost' && r.type === 'INTERNAL_TRANSFER_DEBIT')).toHaveLength(1);
@@ -110,7 +151,10 @@ describe('sandbox fault injection, observed by the project client', () => {
 
   it('rate limits: a budget exceeded answers 429 with Retry-After, blocks every path for the penalty, then recovers', async () => {
     const wall = new TestClock(T0);
-    const { sb, api } = await setUp({ wallClock: wall, rateLimits: { windowMs: 10_000, penaltyMs: 30_000, scale: 0.1 } }, { maxRetries: 0 });
+    const { sb, api } = await setUp(
+      { wallClock: wall, rateLimits: { windowMs: 10_000, penaltyMs: 30_000, scale: 0.1 } },
+      { maxRetries: 0 },
+    );
     for (let i = 0; i < 10; i++) expect((await sb.http.get('/v2/markets/BTCUSD/order-book')).status).toBe(200);
     const refused = await sb.http.send('GET', '/v2/markets/BTCUSD/order-book', {});
     expect(refused.status).toBe(429);
@@ -125,7 +169,11 @@ describe('sandbox fault injection, observed by the project client', () => {
   it('serves the truth over loopback HTTP only when enabled', async () => {
     const { sb } = await setUp({ truthApi: true });
     const token = await sb.http.token();
-    await sb.http.post('/v2/profiles/default/orders', { side: 'BUY', market: 'BTCUSD', type: 'MARKET', quote_amount: '100', ref_id: 'seen' }, token);
+    await sb.http.post(
+      '/v2/profiles/default/orders',
+      { side: 'BUY', market: 'BTCUSD', type: 'MARKET', quote_amount: '100', ref_id: 'seen' },
+      token,
+    );
     const truth = await sb.http.get('/__sandbox/truth');
     expect(truth.status).toBe(200);
     expect(truth.body.orders.map((o: { ref_id: string }) => o.ref_id)).toEqual(['seen']);
@@ -156,13 +204,32 @@ describe('faults set in the config file (local.faults), tradeloop sandbox --conf
   };
 
   it('prints the active faults at start and injects them into the targeted operations only', async () => {
-    const file = configFile(['environment: local', 'log:', '  level: warn', 'local:', '  truth_api: true', '  faults: "error5xx@GetTicker=1,error429@/v2/profiles=1,latency@ListMarkets=400ms,retry-after=2s,seed=9"', ''].join('\n'));
+    const file = configFile(
+      [
+        'environment: local',
+        'log:',
+        '  level: warn',
+        'local:',
+        '  truth_api: true',
+        '  faults: "error5xx@GetTicker=1,error429@/v2/profiles=1,latency@ListMarkets=400ms,retry-after=2s,seed=9"',
+        '',
+      ].join('\n'),
+    );
     child = tradeloop(['sandbox', '--port', '0', '--config', file], tmpdir()).child;
     const lines = await firstLines(child, 3);
     expect(lines[0]).toMatch(/^sandbox listening on http:\/\/127\.0\.0\.1:\d+$/);
-    expect(lines.slice(1)).toEqual(['faults: error5xx@GetTicker=100%, error429@/v2/profiles=100% (Retry-After 2s), latency@ListMarkets=400ms', 'rate limits: off']);
+    expect(lines.slice(1)).toEqual([
+      'faults: error5xx@GetTicker=100%, error429@/v2/profiles=100% (Retry-After 2s), latency@ListMarkets=400ms',
+      'rate limits: off',
+    ]);
     const url = lines[0]!.slice('sandbox listening on '.length);
-    const api = createApiClient({ apiUrl: `${url}/v2`, tokenUrl: `${url}/oauth2/token`, clientId: 'tradeloop-local', clientSecret: 'tradeloop-local-secret', maxRetries: 0 });
+    const api = createApiClient({
+      apiUrl: `${url}/v2`,
+      tokenUrl: `${url}/oauth2/token`,
+      clientId: 'tradeloop-local',
+      clientSecret: 'tradeloop-local-secret',
+      maxRetries: 0,
+    });
     try {
       await expect(api.getTicker('BTCUSD')).rejects.toMatchObject({ constructor: ServerError, status: 503 });
       expect((await api.getOrderBook('BTCUSD')).market).toBe('BTCUSD');

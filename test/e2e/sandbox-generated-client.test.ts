@@ -6,7 +6,17 @@ import { join } from 'node:path';
 import createClient from 'openapi-fetch';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type OpenApiSpec, type SpecOp, HAVE_SPEC, SKIP_REASON, loadSpec, problemCatalog, problemSlug, specAjv, specOperations } from '../contract/openapi-spec.js';
+import {
+  type OpenApiSpec,
+  type SpecOp,
+  HAVE_SPEC,
+  SKIP_REASON,
+  loadSpec,
+  problemCatalog,
+  problemSlug,
+  specAjv,
+  specOperations,
+} from '../contract/openapi-spec.js';
 import { type TestSandbox, startTestSandbox } from '../support/sandbox-fixture.js';
 import { type RawResponse } from '../support/sandbox-http.js';
 import { COUNTERPARTY, exerciseBeyond, exercisePlatform, exerciseTrading } from '../support/sandbox-openapi-platform.js';
@@ -41,7 +51,11 @@ describe.skipIf(!HAVE_SPEC)('a client generated from the OpenAPI file against th
     ops = specOperations(spec);
     generated = astToString(await openapiTS(spec as unknown as Parameters<typeof openapiTS>[0]));
     writeFileSync(join(dir, 'paxos.d.ts'), generated);
-    sb = await startTestSandbox({ shapes: 'schema', clients: [{ clientId: 'tradeloop-local', clientSecret: 'tradeloop-local-secret' }, COUNTERPARTY], sim: { platform: { documents: true } } });
+    sb = await startTestSandbox({
+      shapes: 'schema',
+      clients: [{ clientId: 'tradeloop-local', clientSecret: 'tradeloop-local-secret' }, COUNTERPARTY],
+      sim: { platform: { documents: true } },
+    });
     routeThroughGeneratedClient(sb, ops, answers);
     const bodies = new Map<string, unknown>();
     await exerciseTrading(sb, bodies);
@@ -56,7 +70,24 @@ describe.skipIf(!HAVE_SPEC)('a client generated from the OpenAPI file against th
   it('generates the client: types for every operation of the spec, and typed calls that compile against them', () => {
     for (const op of ops) expect(generated, op.id).toContain(`${op.id}: {`);
     writeFileSync(join(dir, 'calls.ts'), TYPED_CALLS);
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', skipLibCheck: true, types: [], typeRoots: [], baseUrl: '.', paths: { 'openapi-fetch': [OPENAPI_FETCH_TYPES] } }, files: ['calls.ts'] }));
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          skipLibCheck: true,
+          types: [],
+          typeRoots: [],
+          baseUrl: '.',
+          paths: { 'openapi-fetch': [OPENAPI_FETCH_TYPES] },
+        },
+        files: ['calls.ts'],
+      }),
+    );
     const tsc = spawnSync(process.execPath, [TSC, '-p', join(dir, 'tsconfig.json')], { encoding: 'utf8' });
     expect(tsc.stdout + tsc.stderr).toBe('');
     expect(tsc.status).toBe(0);
@@ -67,7 +98,7 @@ describe.skipIf(!HAVE_SPEC)('a client generated from the OpenAPI file against th
     expect(ops.filter((o) => !called.has(o.id)).map((o) => o.id)).toEqual([]);
   });
 
-  it('finds every 2xx answer decoding to the operation\'s 200 schema', () => {
+  it("finds every 2xx answer decoding to the operation's 200 schema", () => {
     const { validator } = specAjv(spec);
     const failures: string[] = [];
     const ok = answers.filter((a) => a.status >= 200 && a.status < 300);
@@ -79,11 +110,14 @@ describe.skipIf(!HAVE_SPEC)('a client generated from the OpenAPI file against th
     expect(failures).toEqual([]);
     expect(new Set(ok.map((a) => a.op.id)).size).toBeGreaterThan(80);
     // a list under another key would pass the schema (no required keys) yet leave the client an empty list
-    const items = (id: string, key: string): number => ((ok.find((a) => a.op.id === id)?.body as Record<string, unknown[]> | undefined)?.[key] ?? []).length;
-    expect([items('ListTickers', 'tickers'), items('ListPrices', 'items'), items('ListHistoricalPrices', 'items')].every((n) => n > 0)).toBe(true);
+    const items = (id: string, key: string): number =>
+      ((ok.find((a) => a.op.id === id)?.body as Record<string, unknown[]> | undefined)?.[key] ?? []).length;
+    expect(
+      [items('ListTickers', 'tickers'), items('ListPrices', 'items'), items('ListHistoricalPrices', 'items')].every((n) => n > 0),
+    ).toBe(true);
   });
 
-  it('finds every error a problem+json whose type is in the spec\'s catalog', () => {
+  it("finds every error a problem+json whose type is in the spec's catalog", () => {
     const catalog = problemCatalog(spec);
     const problemSchema = specAjv(spec).component('Problem');
     const errors = answers.filter((a) => a.status >= 400);
@@ -98,7 +132,9 @@ describe.skipIf(!HAVE_SPEC)('a client generated from the OpenAPI file against th
 });
 
 const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-const OPENAPI_FETCH_TYPES = createRequire(import.meta.url).resolve('openapi-fetch').replace(/index\.(m?js|cjs)$/, 'index.d.ts');
+const OPENAPI_FETCH_TYPES = createRequire(import.meta.url)
+  .resolve('openapi-fetch')
+  .replace(/index\.(m?js|cjs)$/, 'index.d.ts');
 
 /** Typed calls a user of the generated client writes: they must compile against the generated paths. */
 const TYPED_CALLS = `
@@ -126,7 +162,11 @@ export async function calls(baseUrl: string, token: string): Promise<number> {
 function routeThroughGeneratedClient(sb: TestSandbox, ops: readonly SpecOp[], answers: Answer[]): void {
   const client = createClient({ baseUrl: sb.handle.apiUrl });
   const original = sb.http.send.bind(sb.http);
-  sb.http.send = async <T,>(method: string, fullPath: string, opts: { token?: string | undefined; body?: string | undefined; contentType?: string }): Promise<RawResponse<T>> => {
+  sb.http.send = async <T>(
+    method: string,
+    fullPath: string,
+    opts: { token?: string | undefined; body?: string | undefined; contentType?: string },
+  ): Promise<RawResponse<T>> => {
     const [pathname, search = ''] = fullPath.split('?') as [string, string?];
     const found = pathname.startsWith('/v2/') ? matchOperation(ops, method, pathname.slice(3)) : undefined;
     if (found === undefined) return original<T>(method, fullPath, opts);
@@ -137,11 +177,15 @@ function routeThroughGeneratedClient(sb: TestSandbox, ops: readonly SpecOp[], an
     }
     const headers: Record<string, string> = {};
     if (opts.token !== undefined) headers.authorization = `Bearer ${opts.token}`;
-    const { data, error, response } = await client.request(method.toLowerCase() as 'get', found.op.path as never, {
-      params: { path: found.params, query },
-      ...(opts.body !== undefined ? { body: JSON.parse(opts.body) as never } : {}),
-      headers,
-    } as never);
+    const { data, error, response } = await client.request(
+      method.toLowerCase() as 'get',
+      found.op.path as never,
+      {
+        params: { path: found.params, query },
+        ...(opts.body !== undefined ? { body: JSON.parse(opts.body) as never } : {}),
+        headers,
+      } as never,
+    );
     const body = (response.ok ? data : error) as T;
     const contentType = response.headers.get('content-type') ?? '';
     answers.push({ op: found.op, status: response.status, contentType, body });
@@ -152,12 +196,15 @@ function routeThroughGeneratedClient(sb: TestSandbox, ops: readonly SpecOp[], an
 function matchOperation(ops: readonly SpecOp[], method: string, path: string): { op: SpecOp; params: Record<string, string> } | undefined {
   const parts = path.split('/').filter(Boolean);
   // literal segments beat templated ones (`/issuer-quotes` before `/issuer-quote/{quote_id}`)
-  const candidates = ops.filter((o) => o.method === method).sort((a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0));
+  const candidates = ops
+    .filter((o) => o.method === method)
+    .sort((a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0));
   for (const op of candidates) {
     const segs = op.path.split('/').filter(Boolean);
     if (segs.length !== parts.length) continue;
     const params: Record<string, string> = {};
-    if (segs.every((s, i) => (s.startsWith('{') ? ((params[s.slice(1, -1)] = decodeURIComponent(parts[i]!)), true) : s === parts[i]))) return { op, params };
+    if (segs.every((s, i) => (s.startsWith('{') ? ((params[s.slice(1, -1)] = decodeURIComponent(parts[i]!)), true) : s === parts[i])))
+      return { op, params };
   }
   return undefined;
 }

@@ -38,7 +38,9 @@ describe('sandbox order and execution lists: time filters and paging over HTTP',
   afterAll(() => sb.close());
 
   const refs = (page: Page<Order>): string[] => page.items.map((o) => o.ref_id!);
-  const orderSecs = (items: readonly Execution[]): number[] => [...new Set(items.map((e) => [...made].find(([, o]) => o.id === e.order_id)![0]))];
+  const orderSecs = (items: readonly Execution[]): number[] => [
+    ...new Set(items.map((e) => [...made].find(([, o]) => o.id === e.order_id)![0])),
+  ];
 
   it('made the records at the intended times', () => {
     expect([...made.values()].map((o) => [o.created_at, o.status])).toEqual([
@@ -97,7 +99,11 @@ describe('sandbox order and execution lists: time filters and paging over HTTP',
     const sizes: number[] = [];
     let cursor: string | undefined;
     do {
-      const page = await api.listProfileExecutions('default', { ...inRange, limit: 1, ...(cursor !== undefined ? { page_cursor: cursor } : {}) });
+      const page = await api.listProfileExecutions('default', {
+        ...inRange,
+        limit: 1,
+        ...(cursor !== undefined ? { page_cursor: cursor } : {}),
+      });
       sizes.push(page.items.length);
       paged.push(...page.items);
       cursor = page.next_page_cursor || undefined;

@@ -21,7 +21,11 @@ describe('sandbox market data and pricing', () => {
   });
 
   it('serves a book of several levels per side around mid, best first, including resting bot orders', async () => {
-    await sb.http.post('/v2/profiles/default/orders', { side: 'BUY', market: 'BTCUSD', type: 'LIMIT', price: '59990', base_amount: '0.5' }, token);
+    await sb.http.post(
+      '/v2/profiles/default/orders',
+      { side: 'BUY', market: 'BTCUSD', type: 'LIMIT', price: '59990', base_amount: '0.5' },
+      token,
+    );
     const { body } = await sb.http.get('/v2/markets/BTCUSD/order-book');
     const bids = body.bids.map((l: { price: string }) => Number(l.price));
     const asks = body.asks.map((l: { price: string }) => Number(l.price));
@@ -73,7 +77,10 @@ describe('sandbox market data and pricing', () => {
     for (const [increment, ms] of Object.entries(INCREMENTS_MS)) {
       const points = Math.min(80, Math.floor((700 * 86_400_000) / ms));
       const begin = T0 - points * ms;
-      const res = await sb.http.get(`/v2/markets/ETHUSD/historical-prices?increment=${increment}&range.begin=${iso(begin)}&range.end=${iso(T0)}&pagination.limit=1000`, token);
+      const res = await sb.http.get(
+        `/v2/markets/ETHUSD/historical-prices?increment=${increment}&range.begin=${iso(begin)}&range.end=${iso(T0)}&pagination.limit=1000`,
+        token,
+      );
       expect(res.status, increment).toBe(200);
       const stamps = res.body.items.map((p: { timestamp: string }) => Date.parse(p.timestamp));
       expect(res.body.total_count, increment).toBe(stamps.length);
@@ -91,14 +98,17 @@ describe('sandbox market data and pricing', () => {
     expect(all.body.total_count).toBe(60);
     expect(page.body.total_count).toBe(60);
     expect(page.body.items).toEqual(all.body.items.slice(20, 25));
-    const auto = await sb.http.get(`/v2/markets/BTCUSD/historical-prices?max_data_points=50&range.begin=${iso(T0 - 86_400_000)}&range.end=${iso(T0)}`, token);
+    const auto = await sb.http.get(
+      `/v2/markets/BTCUSD/historical-prices?max_data_points=50&range.begin=${iso(T0 - 86_400_000)}&range.end=${iso(T0)}`,
+      token,
+    );
     expect(auto.body.total_count).toBe(48);
     expect(auto.body.items[1].timestamp).toBe(iso(T0 - 86_400_000 + 1_800_000));
     const open = await sb.http.get(`/v2/markets/BTCUSD/historical-prices?increment=ONE_HOUR&range.begin=${iso(T0 - 86_400_000)}`, token);
     expect(open.body.items.at(-1)).toEqual({ average_price: '60000.00', timestamp: iso(sb.clock.now()) });
   });
 
-  it('answers the shapes of the spec\'s examples with shapes: examples (bare ticker array, prices, market)', async () => {
+  it("answers the shapes of the spec's examples with shapes: examples (bare ticker array, prices, market)", async () => {
     const ex = await startTestSandbox({ shapes: 'examples' });
     try {
       const t = await ex.http.token();
@@ -107,7 +117,10 @@ describe('sandbox market data and pricing', () => {
       expect(all.body).toHaveLength(10);
       const prices = await ex.http.get('/v2/all-markets/prices?markets=BTCUSD');
       expect(Object.keys(prices.body)).toEqual(['prices']);
-      const hist = await ex.http.get(`/v2/markets/BTCUSD/historical-prices?increment=ONE_HOUR&range.begin=${iso(T0 - 7_200_000)}&range.end=${iso(T0)}`, t);
+      const hist = await ex.http.get(
+        `/v2/markets/BTCUSD/historical-prices?increment=ONE_HOUR&range.begin=${iso(T0 - 7_200_000)}&range.end=${iso(T0)}`,
+        t,
+      );
       expect(Object.keys(hist.body).sort()).toEqual(['market', 'prices', 'total_count']);
       expect(hist.body.prices).toHaveLength(hist.body.total_count);
     } finally {

@@ -1,7 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../src/sandbox/index.js';
 import { Router } from '../../src/sandbox/router.js';
-import { type OpenApiSpec, type SpecOp, HAVE_SPEC, SKIP_REASON, declaredFields, loadSpec, problemCatalog, problemSlug, specAjv, specOperations } from '../contract/openapi-spec.js';
+import {
+  type OpenApiSpec,
+  type SpecOp,
+  HAVE_SPEC,
+  SKIP_REASON,
+  declaredFields,
+  loadSpec,
+  problemCatalog,
+  problemSlug,
+  specAjv,
+  specOperations,
+} from '../contract/openapi-spec.js';
 import { type TestSandbox, startTestSandbox } from '../support/sandbox-fixture.js';
 import { type RawResponse, type WireJson } from '../support/sandbox-http.js';
 import { COUNTERPARTY, exerciseBeyond, exercisePlatform, exerciseTrading } from '../support/sandbox-openapi-platform.js';
@@ -9,7 +20,13 @@ import { COUNTERPARTY, exerciseBeyond, exercisePlatform, exerciseTrading } from 
 if (!HAVE_SPEC) console.log(`sandbox-openapi: ${SKIP_REASON}`);
 
 /** Sandbox-only helpers outside the public spec (document bytes, tax-form files) and older-spec operations. */
-const NOT_IN_SPEC = ['SandboxDocumentBytes', 'SandboxDocumentBytesPost', 'SandboxTaxFormFile', 'RetryIdVerification', 'SetVerifierCredentials'];
+const NOT_IN_SPEC = [
+  'SandboxDocumentBytes',
+  'SandboxDocumentBytesPost',
+  'SandboxTaxFormFile',
+  'RetryIdVerification',
+  'SetVerifierCredentials',
+];
 
 describe.skipIf(!HAVE_SPEC)('sandbox (--shapes schema) against the OpenAPI spec', () => {
   let sb: TestSandbox;
@@ -27,7 +44,11 @@ describe.skipIf(!HAVE_SPEC)('sandbox (--shapes schema) against the OpenAPI spec'
     ops = specOperations(spec);
     checks = specAjv(spec);
     catalog = problemCatalog(spec);
-    sb = await startTestSandbox({ shapes: 'schema', clients: [{ clientId: 'tradeloop-local', clientSecret: 'tradeloop-local-secret' }, COUNTERPARTY], sim: { platform: { documents: true } } });
+    sb = await startTestSandbox({
+      shapes: 'schema',
+      clients: [{ clientId: 'tradeloop-local', clientSecret: 'tradeloop-local-secret' }, COUNTERPARTY],
+      sim: { platform: { documents: true } },
+    });
     recordValidRequests(sb, valid);
     await exerciseTrading(sb, bodies);
     ids = await exercisePlatform(sb, bodies);
@@ -36,7 +57,9 @@ describe.skipIf(!HAVE_SPEC)('sandbox (--shapes schema) against the OpenAPI spec'
   afterAll(() => sb?.close());
 
   it('serves every operation of the spec, and nothing else but its sandbox helpers', () => {
-    const served = ROUTES.map((r) => r.operation).filter((o) => !NOT_IN_SPEC.includes(o)).sort();
+    const served = ROUTES.map((r) => r.operation)
+      .filter((o) => !NOT_IN_SPEC.includes(o))
+      .sort();
     expect(served).toEqual(ops.map((o) => o.id).sort());
   });
 
@@ -45,7 +68,7 @@ describe.skipIf(!HAVE_SPEC)('sandbox (--shapes schema) against the OpenAPI spec'
     expect(ops.map((o) => o.id).filter((id) => !called.has(id))).toEqual([]);
   });
 
-  it('answers every 2xx with a body valid against the operation\'s 200 schema (no per-item exceptions)', () => {
+  it("answers every 2xx with a body valid against the operation's 200 schema (no per-item exceptions)", () => {
     const failures: string[] = [];
     for (const op of ops) {
       if (!bodies.has(op.id) || op.responseSchema === undefined) continue;
@@ -67,7 +90,7 @@ describe.skipIf(!HAVE_SPEC)('sandbox (--shapes schema) against the OpenAPI spec'
     expect([...refusals.values()].map((r) => r.status).sort()).toEqual([403, 403, 403, 403, 403, 404, 404, 404, 404, 404]);
   });
 
-  it('sends problem bodies valid against the Problem schema, with types from the spec\'s catalog', async () => {
+  it("sends problem bodies valid against the Problem schema, with types from the spec's catalog", async () => {
     const token = await sb.http.token();
     const check = checks.component('Problem');
     const other = await sb.http.post('/v2/profiles', { nickname: 'schema-limits' }, token);
@@ -76,7 +99,11 @@ describe.skipIf(!HAVE_SPEC)('sandbox (--shapes schema) against the OpenAPI spec'
       await sb.http.post('/v2/profiles/default/orders', { side: 'SELL', market: 'BTCUSD', type: 'MARKET', base_amount: '100' }, token),
       await sb.http.get('/v2/profiles/nope', token),
       await sb.http.post('/v2/profiles/default/orders', { side: 'BUY' }, token),
-      await sb.http.post('/v2/transfer/internal', { from_profile_id: 'default', to_profile_id: other.body.id, asset: 'USD', amount: '1500000' }, token),
+      await sb.http.post(
+        '/v2/transfer/internal',
+        { from_profile_id: 'default', to_profile_id: other.body.id, asset: 'USD', amount: '1500000' },
+        token,
+      ),
       await sb.http.get('/v2/nothing-here', token),
     ];
     expect(responses.map((r) => r.status)).toEqual([401, 403, 404, 400, 403, 404]);
@@ -84,14 +111,32 @@ describe.skipIf(!HAVE_SPEC)('sandbox (--shapes schema) against the OpenAPI spec'
       expect(check(r.body), JSON.stringify(check.errors)).toBe(true);
       expect(catalog.has(problemSlug(r.body.type)), String(r.body.type)).toBe(true);
     }
-    expect(responses[4]!.body).toMatchObject({ type: 'about:blank', title: 'Forbidden', meta: { transfer_type: 'INTERNAL_TRANSFER_DEBIT', amount: '1500000.00' } });
+    expect(responses[4]!.body).toMatchObject({
+      type: 'about:blank',
+      title: 'Forbidden',
+      meta: { transfer_type: 'INTERNAL_TRANSFER_DEBIT', amount: '1500000.00' },
+    });
     expect(responses[5]!.body.detail).toBe('no operation at GET /v2/nothing-here: not an operation of the platform API v2');
   });
 
   it('refuses none of the fields a request schema declares as unknown or "not allowed here"', async () => {
     const token = await sb.http.token();
-    const params: Record<string, string> = { profile_id: 'default', identity_id: ids.person!, transaction_id: ids.transaction!, quote_id: 'nope', client_id: 'nope', asset: 'BTC', market: 'BTCUSD' };
-    const idFor: Record<string, string> = { UpdateIdentity: ids.person!, SandboxSetIdentityStatus: ids.person!, UpdateFiatAccount: ids.fiat!, RejectCryptoDeposit: ids.held!, UpdateCryptoDeposit: ids.held! };
+    const params: Record<string, string> = {
+      profile_id: 'default',
+      identity_id: ids.person!,
+      transaction_id: ids.transaction!,
+      quote_id: 'nope',
+      client_id: 'nope',
+      asset: 'BTC',
+      market: 'BTCUSD',
+    };
+    const idFor: Record<string, string> = {
+      UpdateIdentity: ids.person!,
+      SandboxSetIdentityStatus: ids.person!,
+      UpdateFiatAccount: ids.fiat!,
+      RejectCryptoDeposit: ids.held!,
+      UpdateCryptoDeposit: ids.held!,
+    };
     // each field is added to a request the sandbox accepted (the one whose top-level keys include
     // the field's, e.g. an institution for institution_details.*), so no other check stands first
     const baseFor = (op: string, path: string): Record<string, unknown> => {
@@ -100,19 +145,28 @@ describe.skipIf(!HAVE_SPEC)('sandbox (--shapes schema) against the OpenAPI spec'
       return bases.find((b) => top in b) ?? bases[0] ?? {};
     };
     // the check can fail: a field no schema declares is refused, naming it
-    const bogus = await sb.http.post('/v2/identity/identities', { ...baseFor('CreateIdentity', 'person_details'), no_such_field: 1 }, token);
+    const bogus = await sb.http.post(
+      '/v2/identity/identities',
+      { ...baseFor('CreateIdentity', 'person_details'), no_such_field: 1 },
+      token,
+    );
     expect([bogus.status, bogus.body.detail]).toEqual([400, expect.stringMatching(/^no_such_field: not allowed here/)]);
     const refused: string[] = [];
     let sent = 0;
     for (const op of ops) {
       if (op.requestSchema === undefined) continue;
-      const path = '/v2' + op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(name === 'id' ? (idFor[op.id] ?? 'nope') : (params[name] ?? 'nope')));
+      const path =
+        '/v2' +
+        op.path.replace(/\{(\w+)\}/g, (_, name: string) =>
+          encodeURIComponent(name === 'id' ? (idFor[op.id] ?? 'nope') : (params[name] ?? 'nope')),
+        );
       for (const field of declaredFields(spec, op.requestSchema)) {
         const body = merge(baseFor(op.id, field.path), field.body);
         const r = await sb.http.send(op.method, path, { token, body: JSON.stringify(body), contentType: 'application/json' });
         sent++;
         const detail = String((r.body as WireJson | undefined)?.detail ?? '');
-        if (r.status >= 500 || /not allowed here|unknown field|unrecognized/i.test(detail)) refused.push(`${op.id} ${field.path}: ${r.status} ${detail}`);
+        if (r.status >= 500 || /not allowed here|unknown field|unrecognized/i.test(detail))
+          refused.push(`${op.id} ${field.path}: ${r.status} ${detail}`);
       }
     }
     expect(refused).toEqual([]);

@@ -45,8 +45,21 @@ describe('sandbox order-entry delay (startSandbox sim.rules.submitDelayMs) throu
 
   it('answers CreateOrder SUBMITTED, shows it SUBMITTED until the delay passes, then OPEN or FILLED', async () => {
     const { sb, api } = await start(DELAYED);
-    const resting = await api.createOrder('default', { side: 'BUY', market: 'BTCUSD', type: 'LIMIT', price: '59000', base_amount: '0.1', ref_id: 'rest-1' });
-    const market = await api.createOrder('default', { side: 'BUY', market: 'BTCUSD', type: 'MARKET', quote_amount: '6000', ref_id: 'mkt-1' });
+    const resting = await api.createOrder('default', {
+      side: 'BUY',
+      market: 'BTCUSD',
+      type: 'LIMIT',
+      price: '59000',
+      base_amount: '0.1',
+      ref_id: 'rest-1',
+    });
+    const market = await api.createOrder('default', {
+      side: 'BUY',
+      market: 'BTCUSD',
+      type: 'MARKET',
+      quote_amount: '6000',
+      ref_id: 'mkt-1',
+    });
     expect([resting.status, market.status]).toEqual(['SUBMITTED', 'SUBMITTED']);
     expect(market.amount_filled).toBe('0');
     expect((await api.getProfileBalance('default', 'USD')).trading).toBe('11905.9');
@@ -67,7 +80,13 @@ describe('sandbox order-entry delay (startSandbox sim.rules.submitDelayMs) throu
 
   it('cancels a SUBMITTED order: acknowledged, then CANCELLED without a fill, funds released', async () => {
     const { sb, api } = await start(DELAYED);
-    const order = await api.createOrder('default', { side: 'BUY', market: 'BTCUSD', type: 'MARKET', quote_amount: '6000', ref_id: 'mkt-c' });
+    const order = await api.createOrder('default', {
+      side: 'BUY',
+      market: 'BTCUSD',
+      type: 'MARKET',
+      quote_amount: '6000',
+      ref_id: 'mkt-c',
+    });
     await api.cancelOrder('default', order.id!);
     sb.advance(DELAY_MS * 3);
     const after = await api.getOrder('default', order.id!);
@@ -80,7 +99,14 @@ describe('sandbox order-entry delay (startSandbox sim.rules.submitDelayMs) throu
     dir = mkdtempSync(join(tmpdir(), 'tradeloop-entry-'));
     const stateFile = join(dir, 'state.json');
     const first = await start({ ...DELAYED, stateFile });
-    const order = await first.api.createOrder('default', { side: 'BUY', market: 'BTCUSD', type: 'LIMIT', price: '59000', base_amount: '0.1', ref_id: 'rest-s' });
+    const order = await first.api.createOrder('default', {
+      side: 'BUY',
+      market: 'BTCUSD',
+      type: 'LIMIT',
+      price: '59000',
+      base_amount: '0.1',
+      ref_id: 'rest-s',
+    });
     expect(order.status).toBe('SUBMITTED');
     await stop(first);
     const second = await start({ ...DELAYED, stateFile });
@@ -107,12 +133,28 @@ describe('tradeloop sandbox --config with local.submit_delay_ms', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tradeloop-entry-cli-'));
     const config = join(dir, 'sandbox.yaml');
     writeFileSync(config, 'local:\n  submit_delay_ms: 600000\n');
-    const child = spawn(process.execPath, [fileURLToPath(new URL('../../bin/tradeloop.js', import.meta.url)), 'sandbox', '--port', '0', '--config', config], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [fileURLToPath(new URL('../../bin/tradeloop.js', import.meta.url)), 'sandbox', '--port', '0', '--config', config],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     try {
       const url = (await firstLine(child)).replace('sandbox listening on ', '');
-      const api = createApiClient({ apiUrl: `${url}/v2`, tokenUrl: `${url}/oauth2/token`, clientId: 'tradeloop-local', clientSecret: 'tradeloop-local-secret' });
+      const api = createApiClient({
+        apiUrl: `${url}/v2`,
+        tokenUrl: `${url}/oauth2/token`,
+        clientId: 'tradeloop-local',
+        clientSecret: 'tradeloop-local-secret',
+      });
       try {
-        const order = await api.createOrder('default', { side: 'BUY', market: 'BTCUSD', type: 'LIMIT', price: '1000', base_amount: '0.01', ref_id: 'cli-entry-1' });
+        const order = await api.createOrder('default', {
+          side: 'BUY',
+          market: 'BTCUSD',
+          type: 'LIMIT',
+          price: '1000',
+          base_amount: '0.01',
+          ref_id: 'cli-entry-1',
+        });
         expect(order.status).toBe('SUBMITTED');
       } finally {
         await api.close();

@@ -19,11 +19,26 @@ describe('sandbox state file', () => {
     expect(first.handle.restored).toBe(false);
     const token = await first.http.token();
     const bot = (await first.http.post('/v2/profiles', { nickname: 'bot' }, token)).body;
-    await first.http.post('/v2/transfer/internal', { from_profile_id: 'default', to_profile_id: bot.id, asset: 'USD', amount: '1000', ref_id: 'fund-bot' }, token);
-    const resting = (await first.http.post('/v2/profiles/default/orders', { side: 'BUY', market: 'BTCUSD', type: 'LIMIT', price: '50000', base_amount: '0.1', ref_id: 'rest-1' }, token)).body;
+    await first.http.post(
+      '/v2/transfer/internal',
+      { from_profile_id: 'default', to_profile_id: bot.id, asset: 'USD', amount: '1000', ref_id: 'fund-bot' },
+      token,
+    );
+    const resting = (
+      await first.http.post(
+        '/v2/profiles/default/orders',
+        { side: 'BUY', market: 'BTCUSD', type: 'LIMIT', price: '50000', base_amount: '0.1', ref_id: 'rest-1' },
+        token,
+      )
+    ).body;
     const quote = (await first.http.get('/v2/quotes?markets=ETHUSD', token)).body.items[0];
-    const qe = (await first.http.post('/v2/profiles/default/quote-executions', { quote_id: quote.id, quote_amount: '100', ref_id: 'qe-1' }, token)).body;
-    const before = { balances: (await first.http.get('/v2/profiles/default/balances', token)).body, transfers: (await first.http.get('/v2/transfer/transfers', token)).body };
+    const qe = (
+      await first.http.post('/v2/profiles/default/quote-executions', { quote_id: quote.id, quote_amount: '100', ref_id: 'qe-1' }, token)
+    ).body;
+    const before = {
+      balances: (await first.http.get('/v2/profiles/default/balances', token)).body,
+      transfers: (await first.http.get('/v2/transfer/transfers', token)).body,
+    };
     await first.close();
     expect(existsSync(file)).toBe(true);
 
@@ -34,12 +49,26 @@ describe('sandbox state file', () => {
       expect((await second.http.get('/v2/profiles/default/balances', t2)).body).toEqual(before.balances);
       expect((await second.http.get('/v2/transfer/transfers', t2)).body).toEqual(before.transfers);
       expect((await second.http.get(`/v2/profiles/${bot.id}`, t2)).body.nickname).toBe('bot');
-      expect((await second.http.get('/v2/orders?ref_ids=rest-1', t2)).body.items.map((o: { id: string; status: string }) => [o.id, o.status])).toEqual([[resting.id, 'OPEN']]);
+      expect(
+        (await second.http.get('/v2/orders?ref_ids=rest-1', t2)).body.items.map((o: { id: string; status: string }) => [o.id, o.status]),
+      ).toEqual([[resting.id, 'OPEN']]);
       expect((await second.http.get(`/v2/profiles/default/quote-executions/${qe.id}`, t2)).body.status).toBe('CREATED');
-      expect((await second.http.get('/v2/transfer/limits/utilizations?transfer_type=INTERNAL_TRANSFER_DEBIT', t2)).body.items[0].remaining).toBe('4000');
-      const dup = await second.http.post('/v2/profiles/default/orders', { side: 'BUY', market: 'BTCUSD', type: 'LIMIT', price: '50000', base_amount: '0.1', ref_id: 'rest-1' }, t2);
+      expect(
+        (await second.http.get('/v2/transfer/limits/utilizations?transfer_type=INTERNAL_TRANSFER_DEBIT', t2)).body.items[0].remaining,
+      ).toBe('4000');
+      const dup = await second.http.post(
+        '/v2/profiles/default/orders',
+        { side: 'BUY', market: 'BTCUSD', type: 'LIMIT', price: '50000', base_amount: '0.1', ref_id: 'rest-1' },
+        t2,
+      );
       expect([dup.status, dup.body.meta.existing.id]).toEqual([409, resting.id]);
-      const fresh = (await second.http.post('/v2/profiles/default/orders', { side: 'BUY', market: 'BTCUSD', type: 'LIMIT', price: '50000', base_amount: '0.1', ref_id: 'rest-2' }, t2)).body;
+      const fresh = (
+        await second.http.post(
+          '/v2/profiles/default/orders',
+          { side: 'BUY', market: 'BTCUSD', type: 'LIMIT', price: '50000', base_amount: '0.1', ref_id: 'rest-2' },
+          t2,
+        )
+      ).body;
       expect(fresh.id).not.toBe(resting.id);
       second.advance(1000);
       expect((await second.http.get(`/v2/profiles/default/quote-executions/${qe.id}`, t2)).body.status).toBe('SETTLED');

@@ -41,15 +41,27 @@ describe('sandbox profiles, balances and deposits', () => {
     expect((await sb.http.get(`/v2/profiles/${empty.body.id}?include_deactivated=true`, token)).status).toBe(200);
   });
 
-  it('credits crypto deposits (network optional: the asset\'s usual one) and fiat deposits (no network), recording COMPLETED transfers', async () => {
-    const crypto = await sb.http.post('/v2/sandbox/profiles/default/deposit', { asset: 'BTC', amount: '1.5', crypto_network: 'BITCOIN' }, token);
+  it("credits crypto deposits (network optional: the asset's usual one) and fiat deposits (no network), recording COMPLETED transfers", async () => {
+    const crypto = await sb.http.post(
+      '/v2/sandbox/profiles/default/deposit',
+      { asset: 'BTC', amount: '1.5', crypto_network: 'BITCOIN' },
+      token,
+    );
     expect(crypto.status).toBe(200);
     expect(typeof crypto.body.activity_id).toBe('string');
     const noNetwork = await sb.http.post('/v2/sandbox/profiles/default/deposit', { asset: 'ETH', amount: '1' }, token);
     expect(noNetwork.status).toBe(200);
-    const badNetwork = await sb.http.post('/v2/sandbox/profiles/default/deposit', { asset: 'ETH', amount: '1', crypto_network: 'MOON' }, token);
+    const badNetwork = await sb.http.post(
+      '/v2/sandbox/profiles/default/deposit',
+      { asset: 'ETH', amount: '1', crypto_network: 'MOON' },
+      token,
+    );
     expect(badNetwork.body.detail).toMatch(/^crypto_network: "MOON" is not valid/);
-    const fiatNetwork = await sb.http.post('/v2/sandbox/profiles/default/deposit', { asset: 'EUR', amount: '1', crypto_network: 'ETHEREUM' }, token);
+    const fiatNetwork = await sb.http.post(
+      '/v2/sandbox/profiles/default/deposit',
+      { asset: 'EUR', amount: '1', crypto_network: 'ETHEREUM' },
+      token,
+    );
     expect(fiatNetwork.status).toBe(400);
     await sb.http.post('/v2/sandbox/profiles/default/deposit', { asset: 'EUR', amount: '250.50' }, token);
     expect((await sb.http.get('/v2/profiles/default/balances/BTC', token)).body).toEqual({ asset: 'BTC', available: '1.5', trading: '0' });

@@ -14,10 +14,17 @@ import { T0, startTestSandbox } from '../support/sandbox-fixture.js';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-describe.each<ShapeMode>(['schema', 'examples'])('tradeloop\'s client against the sandbox with shapes: %s', (shapes) => {
+describe.each<ShapeMode>(['schema', 'examples'])("tradeloop's client against the sandbox with shapes: %s", (shapes) => {
   it('decodes ListTickers, ListPrices and ListHistoricalPrices to the same values', async () => {
     const sb = await startTestSandbox({ shapes });
-    const api = createApiClient({ apiUrl: sb.handle.apiUrl, tokenUrl: sb.handle.tokenUrl, clientId: 'tradeloop-local', clientSecret: 'tradeloop-local-secret', clock: sb.clock, maxRetries: 0 });
+    const api = createApiClient({
+      apiUrl: sb.handle.apiUrl,
+      tokenUrl: sb.handle.tokenUrl,
+      clientId: 'tradeloop-local',
+      clientSecret: 'tradeloop-local-secret',
+      clock: sb.clock,
+      maxRetries: 0,
+    });
     try {
       const raw = await sb.http.get('/v2/all-markets/ticker');
       expect(Array.isArray(raw.body)).toBe(shapes === 'examples');
@@ -27,7 +34,11 @@ describe.each<ShapeMode>(['schema', 'examples'])('tradeloop\'s client against th
       const prices = await api.listPrices(['BTCUSD', 'ETHUSD']);
       expect(prices.items.map((p) => p.market)).toEqual(['BTCUSD', 'ETHUSD']);
       expect(prices.items[0]!.current_price).toBe('60000.00');
-      const hp = await api.listHistoricalPrices('BTCUSD', { increment: 'ONE_HOUR', 'range.begin': iso(T0 - 5 * 3_600_000), 'range.end': iso(T0) });
+      const hp = await api.listHistoricalPrices('BTCUSD', {
+        increment: 'ONE_HOUR',
+        'range.begin': iso(T0 - 5 * 3_600_000),
+        'range.end': iso(T0),
+      });
       expect(hp.total_count).toBe(5);
       expect(hp.items).toHaveLength(5);
       expect(hp.items.every((p) => Number(p.average_price) > 0)).toBe(true);
@@ -40,14 +51,37 @@ describe.each<ShapeMode>(['schema', 'examples'])('tradeloop\'s client against th
 
 describe('the fiat account list under each shape', () => {
   it('withholds the owner and address as {} and the country (schema) or as null (examples), keys kept', async () => {
-    for (const [shapes, owner, address] of [['schema', {}, { country: 'USA' }], ['examples', { person_details: null }, null]] as const) {
+    for (const [shapes, owner, address] of [
+      ['schema', {}, { country: 'USA' }],
+      ['examples', { person_details: null }, null],
+    ] as const) {
       const sb = await startTestSandbox({ shapes });
       try {
         const token = await sb.http.token();
         const addr = { country: 'USA', address1: '1 Main St', city: 'New York', province: 'NY' };
-        await sb.http.post('/v2/transfer/fiat-accounts', { fiat_account_owner: { person_details: { first_name: 'Ada', last_name: 'Lovelace' } }, fiat_network_instructions: { wire: { account_number: '12345678', fiat_account_owner_address: addr, routing_details: { routing_number_type: 'ABA', routing_number: '021000021', bank_name: 'First Bank', bank_address: addr } } } }, token);
+        await sb.http.post(
+          '/v2/transfer/fiat-accounts',
+          {
+            fiat_account_owner: { person_details: { first_name: 'Ada', last_name: 'Lovelace' } },
+            fiat_network_instructions: {
+              wire: {
+                account_number: '12345678',
+                fiat_account_owner_address: addr,
+                routing_details: { routing_number_type: 'ABA', routing_number: '021000021', bank_name: 'First Bank', bank_address: addr },
+              },
+            },
+          },
+          token,
+        );
         const [item] = (await sb.http.get('/v2/transfer/fiat-accounts', token)).body.items;
-        expect([item.fiat_account_owner, item.fiat_network_instructions.wire.fiat_account_owner_address, item.fiat_network_instructions.wire.account_number], shapes).toEqual([owner, address, 'XXXX5678']);
+        expect(
+          [
+            item.fiat_account_owner,
+            item.fiat_network_instructions.wire.fiat_account_owner_address,
+            item.fiat_network_instructions.wire.account_number,
+          ],
+          shapes,
+        ).toEqual([owner, address, 'XXXX5678']);
         expect(item.fiat_network_instructions.wire.routing_details.bank_address, shapes).toEqual(shapes === 'examples' ? null : addr);
       } finally {
         await sb.close();
@@ -59,7 +93,11 @@ describe('the fiat account list under each shape', () => {
 describe('the embedded sandbox of tradeloop run', () => {
   it('answers the shapes of local.shapes', async () => {
     const journal = join(mkdtempSync(join(tmpdir(), 'tradeloop-shapes-run-')), 'journal.sqlite');
-    const bundle = await buildLiveBundle(parseConfig({ environment: 'local', local: { port: 0, shapes: 'examples' }, journal: { path: journal } }), {}, { log: silentLogger() });
+    const bundle = await buildLiveBundle(
+      parseConfig({ environment: 'local', local: { port: 0, shapes: 'examples' }, journal: { path: journal } }),
+      {},
+      { log: silentLogger() },
+    );
     try {
       const tickers = await fetch(`${bundle.sandbox!.apiUrl}/all-markets/ticker`);
       expect(Array.isArray(await tickers.json())).toBe(true);
@@ -83,9 +121,10 @@ describe('tradeloop sandbox --shapes and local.shapes', () => {
     dir = undefined;
   });
 
-  const tickersOf = async (line: string): Promise<unknown> => (await new SandboxHttp(line.slice('sandbox listening on '.length)).get('/v2/all-markets/ticker')).body;
+  const tickersOf = async (line: string): Promise<unknown> =>
+    (await new SandboxHttp(line.slice('sandbox listening on '.length)).get('/v2/all-markets/ticker')).body;
 
-  it('answers the examples\' shapes with --shapes examples and says so at start', async () => {
+  it("answers the examples' shapes with --shapes examples and says so at start", async () => {
     proc = tradeloop(['sandbox', '--port', '0', '--shapes', 'examples'], tmpdir(), { NO_COLOR: '1' });
     const lines = await linesUntil(proc.child, /^shapes: /);
     expect(lines.at(-1)).toBe("shapes: examples (the spec's examples, not its schemas)");

@@ -38,7 +38,9 @@ describe('tradeloop sandbox --speed and --replay', () => {
     for (let sec = 0; sec <= 7200; sec += 60) rows.push(`${new Date(FILE_START + sec * 1000).toISOString()},${rampAt(sec)}`);
     writeFileSync(csv, `${rows.join('\n')}\n`);
     spawnedAt = Date.now();
-    child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--speed', String(SPEED), '--replay', `BTCUSD=${csv}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--speed', String(SPEED), '--replay', `BTCUSD=${csv}`], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const line = await firstLine(child);
     expect(line).toMatch(/^sandbox listening on http:\/\/127\.0\.0\.1:\d+$/);
     http = new SandboxHttp(line.slice('sandbox listening on '.length));

@@ -14,10 +14,24 @@ type Json = Record<string, any>;
 /** A resting bid, a market buy that fills at once, and a quote execution: the kinds of record a bot makes. */
 async function trade(sb: TestSandbox, tag: string): Promise<{ resting: Json; market: Json; qe: Json; fills: Json[] }> {
   const token = await sb.http.token();
-  const resting = (await sb.http.post('/v2/profiles/default/orders', { side: 'BUY', market: 'BTCUSD', type: 'LIMIT', price: '50000', base_amount: '0.1', ref_id: `${tag}-rest` }, token)).body;
-  const market = (await sb.http.post('/v2/profiles/default/orders', { side: 'BUY', market: 'BTCUSD', type: 'MARKET', quote_amount: '1000', ref_id: `${tag}-mkt` }, token)).body;
+  const resting = (
+    await sb.http.post(
+      '/v2/profiles/default/orders',
+      { side: 'BUY', market: 'BTCUSD', type: 'LIMIT', price: '50000', base_amount: '0.1', ref_id: `${tag}-rest` },
+      token,
+    )
+  ).body;
+  const market = (
+    await sb.http.post(
+      '/v2/profiles/default/orders',
+      { side: 'BUY', market: 'BTCUSD', type: 'MARKET', quote_amount: '1000', ref_id: `${tag}-mkt` },
+      token,
+    )
+  ).body;
   const quote = (await sb.http.get('/v2/quotes?markets=ETHUSD', token)).body.items[0];
-  const qe = (await sb.http.post('/v2/profiles/default/quote-executions', { quote_id: quote.id, quote_amount: '100', ref_id: `${tag}-qe` }, token)).body;
+  const qe = (
+    await sb.http.post('/v2/profiles/default/quote-executions', { quote_id: quote.id, quote_amount: '100', ref_id: `${tag}-qe` }, token)
+  ).body;
   const fills = (await sb.http.get('/v2/profiles/default/executions', token)).body.items as Json[];
   return { resting, market, qe, fills };
 }
@@ -48,8 +62,13 @@ describe('sandbox SQLite state file: every change saved before the answer', () =
     try {
       expect([second.handle.restored, second.handle.instanceId]).toEqual([true, 'world-a']);
       const token = await second.http.token();
-      expect(second.handle.sim.orders().map((o) => [o.refId, o.id])).toEqual([['k-rest', told.resting.id], ['k-mkt', told.market.id]]);
-      expect((await second.http.get('/v2/profiles/default/executions', token)).body.items.map((e: Json) => e.execution_id)).toEqual(told.fills.map((e) => e.execution_id));
+      expect(second.handle.sim.orders().map((o) => [o.refId, o.id])).toEqual([
+        ['k-rest', told.resting.id],
+        ['k-mkt', told.market.id],
+      ]);
+      expect((await second.http.get('/v2/profiles/default/executions', token)).body.items.map((e: Json) => e.execution_id)).toEqual(
+        told.fills.map((e) => e.execution_id),
+      );
       expect((await second.http.get(`/v2/profiles/default/quote-executions/${told.qe.id}`, token)).body.ref_id).toBe('k-qe');
       // it continues the same world: new ids follow, never repeat
       const next = await trade(second, 'k2');
@@ -65,11 +84,28 @@ describe('sandbox SQLite state file: every change saved before the answer', () =
     const sim = new SimPlatform({ clock, seed: 5, instanceId: 'rows', funding: { USD: '100000', EUR: '10' } });
     const store = new StateStore(join(dir, 'rows.sqlite'));
     try {
-      for (let i = 0; i < 30; i++) sim.placeOrder({ profileId: 'default', side: 'BUY', market: 'BTCUSD', type: 'LIMIT', price: '1000', baseAmount: '0.01', refId: `r${i}` });
+      for (let i = 0; i < 30; i++)
+        sim.placeOrder({
+          profileId: 'default',
+          side: 'BUY',
+          market: 'BTCUSD',
+          type: 'LIMIT',
+          price: '1000',
+          baseAmount: '0.01',
+          refId: `r${i}`,
+        });
       const all = store.persist(sim.snapshot());
       expect(all).toBeGreaterThan(35);
       expect(store.persist(sim.snapshot())).toBe(0);
-      sim.placeOrder({ profileId: 'default', side: 'BUY', market: 'BTCUSD', type: 'LIMIT', price: '1000', baseAmount: '0.01', refId: 'one-more' });
+      sim.placeOrder({
+        profileId: 'default',
+        side: 'BUY',
+        market: 'BTCUSD',
+        type: 'LIMIT',
+        price: '1000',
+        baseAmount: '0.01',
+        refId: 'one-more',
+      });
       // the new order, the USD balance, the id counters (and nothing else of the 30 orders)
       expect(store.persist(sim.snapshot())).toBeLessThanOrEqual(4);
       expect(() => new StateStore(join(dir, 'rows.sqlite'))).toThrow(/rows\.sqlite is in use by another sandbox/);
@@ -89,7 +125,9 @@ describe('sandbox SQLite state file: every change saved before the answer', () =
     const db = new Database(file);
     db.prepare("UPDATE sandbox_state SET body = '{not json' WHERE section = 'whole' AND key = 'ids'").run();
     db.close();
-    await expect(startTestSandbox({ stateFile: file })).rejects.toThrow(/damaged\.sqlite: the whole row "ids" is not valid JSON: delete it .* to start a new world, or restore a good copy/);
+    await expect(startTestSandbox({ stateFile: file })).rejects.toThrow(
+      /damaged\.sqlite: the whole row "ids" is not valid JSON: delete it .* to start a new world, or restore a good copy/,
+    );
   });
 
   it('a sandbox that cannot listen lets go of its state file', async () => {
@@ -114,7 +152,8 @@ describe('sandbox SQLite state file: every change saved before the answer', () =
       const idsA = new Set(ta.fills.map((e) => e.execution_id));
       expect(tb.fills.some((e) => idsA.has(e.execution_id))).toBe(false);
       expect(tb.fills.map((e) => e.price)).toEqual(ta.fills.map((e) => e.price));
-      const transfers = async (sb: TestSandbox): Promise<string[]> => (await sb.http.get('/v2/transfer/transfers', await sb.http.token())).body.items.map((t: Json) => t.id);
+      const transfers = async (sb: TestSandbox): Promise<string[]> =>
+        (await sb.http.get('/v2/transfer/transfers', await sb.http.token())).body.items.map((t: Json) => t.id);
       expect((await transfers(a)).some((id) => (tb.qe.id as string) === id)).toBe(false);
       expect(await transfers(a)).not.toEqual(await transfers(b));
       expect(a.handle.sim.mid('ETHUSD')).toBe(b.handle.sim.mid('ETHUSD'));
@@ -123,7 +162,8 @@ describe('sandbox SQLite state file: every change saved before the answer', () =
       // execution ids of an instance pass 2^53 and still page in order
       const oldest = ta.fills.at(-1)!.execution_id as string;
       expect(BigInt(oldest)).toBeGreaterThan(BigInt(Number.MAX_SAFE_INTEGER));
-      const since = (await a.http.get(`/v2/profiles/default/executions?since_execution_id=${oldest}`, await a.http.token())).body.items as Json[];
+      const since = (await a.http.get(`/v2/profiles/default/executions?since_execution_id=${oldest}`, await a.http.token())).body
+        .items as Json[];
       expect(since.map((e) => e.execution_id)).toEqual(ta.fills.slice(0, -1).map((e) => e.execution_id));
       // without an instance id given, two sandboxes started together with one seed still differ
       const [c, d] = [await startTestSandbox(), await startTestSandbox()];

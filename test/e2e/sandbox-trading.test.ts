@@ -9,7 +9,12 @@ describe('sandbox trading over HTTP with the project client', () => {
 
   beforeEach(async () => {
     sb = await startTestSandbox({ sim: { rules: { cancelDelayMs: 1000 } } });
-    api = createApiClient({ apiUrl: sb.handle.apiUrl, tokenUrl: sb.handle.tokenUrl, clientId: 'tradeloop-local', clientSecret: 'tradeloop-local-secret' });
+    api = createApiClient({
+      apiUrl: sb.handle.apiUrl,
+      tokenUrl: sb.handle.tokenUrl,
+      clientId: 'tradeloop-local',
+      clientSecret: 'tradeloop-local-secret',
+    });
   });
 
   afterEach(async () => {
@@ -51,7 +56,13 @@ describe('sandbox trading over HTTP with the project client', () => {
       left = left.minus(qty);
     }
     expect(expected.length).toBeGreaterThan(1);
-    const order = await api.createOrder('default', { side: 'SELL', market: 'BTCUSD', type: 'MARKET', base_amount: '1.2', ref_id: 'sell-1' });
+    const order = await api.createOrder('default', {
+      side: 'SELL',
+      market: 'BTCUSD',
+      type: 'MARKET',
+      base_amount: '1.2',
+      ref_id: 'sell-1',
+    });
     expect(order).toMatchObject({ status: 'FILLED', side: 'SELL', base_amount: '1.2', amount_filled: '1.2' });
     const fills = [...(await api.listProfileExecutions('default', { order_id: order.id })).items].reverse();
     expect(fills.map((e) => [new D(e.price!).toFixed(), new D(e.amount!).toFixed()])).toEqual(expected);
@@ -79,7 +90,11 @@ describe('sandbox trading over HTTP with the project client', () => {
     expect(filled.status).toBe('FILLED');
     expect(filled.amount_filled).toBe('0.01');
     expect(filled.volume_weighted_average_price).toBe('59500');
-    expect(await balance('USD')).toEqual({ asset: 'USD', available: new D(2_000_000).minus('595').minus('0.2975').toFixed(), trading: '0' });
+    expect(await balance('USD')).toEqual({
+      asset: 'USD',
+      available: new D(2_000_000).minus('595').minus('0.2975').toFixed(),
+      trading: '0',
+    });
     expect((await balance('BTC')).available).toBe('0.01');
   });
 
@@ -110,9 +125,21 @@ describe('sandbox trading over HTTP with the project client', () => {
   });
 
   it('rejects a post-only order that would take, and rests one that would not', async () => {
-    const taker = await api.createOrder('default', { side: 'BUY', market: 'BTCUSD', type: 'POST_ONLY_LIMIT', price: '60100', base_amount: '0.1' });
+    const taker = await api.createOrder('default', {
+      side: 'BUY',
+      market: 'BTCUSD',
+      type: 'POST_ONLY_LIMIT',
+      price: '60100',
+      base_amount: '0.1',
+    });
     expect(taker.status).toBe('REJECTED');
-    const maker = await api.createOrder('default', { side: 'BUY', market: 'BTCUSD', type: 'POST_ONLY_LIMIT', price: '59900', base_amount: '0.1' });
+    const maker = await api.createOrder('default', {
+      side: 'BUY',
+      market: 'BTCUSD',
+      type: 'POST_ONLY_LIMIT',
+      price: '59900',
+      base_amount: '0.1',
+    });
     expect(maker.status).toBe('OPEN');
     const book = await api.getOrderBook('BTCUSD');
     expect(book.bids.some((l) => l.price === '59900.00')).toBe(true);
@@ -132,27 +159,64 @@ describe('sandbox trading over HTTP with the project client', () => {
   });
 
   it('answers ref_id reuse with 409 and the existing order', async () => {
-    const first = await api.createOrder('default', { side: 'BUY', market: 'ETHUSD', type: 'LIMIT', price: '100', base_amount: '1', ref_id: 'dup-1' });
-    const again = api.createOrder('default', { side: 'BUY', market: 'ETHUSD', type: 'LIMIT', price: '101', base_amount: '1', ref_id: 'dup-1' });
+    const first = await api.createOrder('default', {
+      side: 'BUY',
+      market: 'ETHUSD',
+      type: 'LIMIT',
+      price: '100',
+      base_amount: '1',
+      ref_id: 'dup-1',
+    });
+    const again = api.createOrder('default', {
+      side: 'BUY',
+      market: 'ETHUSD',
+      type: 'LIMIT',
+      price: '101',
+      base_amount: '1',
+      ref_id: 'dup-1',
+    });
     await expect(again).rejects.toBeInstanceOf(ConflictError);
     const err = (await again.catch((e: unknown) => e)) as ConflictError;
     expect((err.existing as { id: string }).id).toBe(first.id);
-    const raw = await sb.http.post('/v2/profiles/default/orders', { side: 'BUY', market: 'ETHUSD', type: 'LIMIT', price: '100', base_amount: '1', ref_id: 'dup-1' }, await sb.http.token());
+    const raw = await sb.http.post(
+      '/v2/profiles/default/orders',
+      { side: 'BUY', market: 'ETHUSD', type: 'LIMIT', price: '100', base_amount: '1', ref_id: 'dup-1' },
+      await sb.http.token(),
+    );
     expect(raw.status).toBe(409);
     expect(raw.contentType).toContain('application/problem+json');
-    expect(raw.body).toMatchObject({ type: 'https://developer.paxos.com/docs/v2/problems/already-exists', title: 'Already Exists', status: 409, meta: { existing: { id: first.id, ref_id: 'dup-1' } } });
+    expect(raw.body).toMatchObject({
+      type: 'https://developer.paxos.com/docs/v2/problems/already-exists',
+      title: 'Already Exists',
+      status: 409,
+      meta: { existing: { id: first.id, ref_id: 'dup-1' } },
+    });
   });
 
   it('holds a create with await_fill_millis until the order fills or the wait ends, on the sandbox clock', async () => {
     const placed = (n: number) => async (): Promise<void> => {
       while (sb.handle.sim.orders().length < n) await new Promise((r) => setImmediate(r));
     };
-    const waiting = api.createOrder('default', { side: 'BUY', market: 'BTCUSD', type: 'LIMIT', price: '59500', base_amount: '0.01', await_fill_millis: 10_000 });
+    const waiting = api.createOrder('default', {
+      side: 'BUY',
+      market: 'BTCUSD',
+      type: 'LIMIT',
+      price: '59500',
+      base_amount: '0.01',
+      await_fill_millis: 10_000,
+    });
     await placed(1)();
     sb.advance(10_000);
     expect((await waiting).status).toBe('OPEN');
     sb.advance(DROP_AT - sb.clock.now() - 3000);
-    const filling = api.createOrder('default', { side: 'BUY', market: 'BTCUSD', type: 'LIMIT', price: '59500', base_amount: '0.02', await_fill_millis: 10_000 });
+    const filling = api.createOrder('default', {
+      side: 'BUY',
+      market: 'BTCUSD',
+      type: 'LIMIT',
+      price: '59500',
+      base_amount: '0.02',
+      await_fill_millis: 10_000,
+    });
     await placed(2)();
     sb.advance(4000);
     const filled = await filling;
@@ -161,7 +225,15 @@ describe('sandbox trading over HTTP with the project client', () => {
   });
 
   it('pages orders with opaque cursors, newest first, and filters by ref_ids and status', async () => {
-    for (let i = 0; i < 25; i++) await api.createOrder('default', { side: 'BUY', market: 'ETHUSD', type: 'LIMIT', price: '100', base_amount: '0.1', ref_id: `page-${i}` });
+    for (let i = 0; i < 25; i++)
+      await api.createOrder('default', {
+        side: 'BUY',
+        market: 'ETHUSD',
+        type: 'LIMIT',
+        price: '100',
+        base_amount: '0.1',
+        ref_id: `page-${i}`,
+      });
     const seen: string[] = [];
     let cursor: string | undefined;
     const sizes: number[] = [];

@@ -15,7 +15,17 @@ async function tradesAfter(harness: LiveHarness, hours: number): Promise<{ fills
   // nothing doubled, nothing lost: one venue order per ref_id, each journaled; every venue fill journaled once
   expect(new Set(orders.map((o) => o.refId)).size).toBe(orders.length);
   for (const o of orders) expect(harness.journal.get(o.refId ?? '')?.venueId).toBe(o.id);
-  expect(harness.journal.fills().map((f) => f.fillId).sort()).toEqual(harness.sandbox.sim.executions().map((x) => x.executionId).sort());
+  expect(
+    harness.journal
+      .fills()
+      .map((f) => f.fillId)
+      .sort(),
+  ).toEqual(
+    harness.sandbox.sim
+      .executions()
+      .map((x) => x.executionId)
+      .sort(),
+  );
   return { fills: harness.journal.fills().length, settled, orders: orders.length };
 }
 
@@ -44,7 +54,12 @@ describe('built-in strategies complete trades against the local sandbox', () => 
   });
 
   it('grid-maker', async () => {
-    h = await startLiveHarness('grid-maker', { levels: 2, spacing_bps: 5, recenter_bps: 40, base_amount: '0.001', max_base: '0.01' }, {}, { USD: '100000', BTC: '0.005' });
+    h = await startLiveHarness(
+      'grid-maker',
+      { levels: 2, spacing_bps: 5, recenter_bps: 40, base_amount: '0.001', max_base: '0.01' },
+      {},
+      { USD: '100000', BTC: '0.005' },
+    );
     const t = await tradesAfter(h, 1);
     expect(t.fills).toBeGreaterThan(0);
   });

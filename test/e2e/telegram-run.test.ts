@@ -19,18 +19,27 @@ afterEach(async () => {
 });
 
 describe('tradeloop run with chat control', () => {
-  it('answers /status and halts on /halt from the allowed chat, and sends the run\'s notifications', { timeout: 120_000 }, async () => {
+  it("answers /status and halts on /halt from the allowed chat, and sends the run's notifications", { timeout: 120_000 }, async () => {
     const bot = (fake = await startFakeTelegram(BOT_TOKEN));
-    const run = await startUiRun(start, { TRADELOOP_UI_TOKEN: UI_TOKEN, TRADELOOP_TELEGRAM_TOKEN: BOT_TOKEN, TRADELOOP_TELEGRAM_CHAT_IDS: CHAT, TRADELOOP_TELEGRAM_API: bot.url });
+    const run = await startUiRun(start, {
+      TRADELOOP_UI_TOKEN: UI_TOKEN,
+      TRADELOOP_TELEGRAM_TOKEN: BOT_TOKEN,
+      TRADELOOP_TELEGRAM_CHAT_IDS: CHAT,
+      TRADELOOP_TELEGRAM_API: bot.url,
+    });
     expect(run.proc.err()).toContain('telegram: chat control and notifications on for 1 chat(s) (TRADELOOP_TELEGRAM_CHAT_IDS)');
 
     expect((await bot.waitSent((m) => m.text.startsWith('run started'), 'run-start')).text).toMatch(/^run started in local: ops-probe$/);
-    expect((await bot.waitSent((m) => m.text.startsWith('fill:'), 'the probe\'s fill')).text).toMatch(/^fill: BUY \d+\.\d+ BTCUSD @ \d+/);
+    expect((await bot.waitSent((m) => m.text.startsWith('fill:'), "the probe's fill")).text).toMatch(/^fill: BUY \d+\.\d+ BTCUSD @ \d+/);
 
     bot.push(CHAT, '/status');
-    expect((await bot.waitSent((m) => m.text.startsWith('trading:'), 'the status')).text).toMatch(/^trading: running\nequity: [\d,.]+ USD, P&L -?[\d,.]+ USD\nstrategies: ops-probe running\n/);
+    expect((await bot.waitSent((m) => m.text.startsWith('trading:'), 'the status')).text).toMatch(
+      /^trading: running\nequity: [\d,.]+ USD, P&L -?[\d,.]+ USD\nstrategies: ops-probe running\n/,
+    );
     bot.push(CHAT, '/halt from the phone');
-    expect((await bot.waitSent((m) => m.text.startsWith('halt:'), 'the halt')).text).toBe('halt: done\ntrading: HALTED: halted by an operator: from the phone');
+    expect((await bot.waitSent((m) => m.text.startsWith('halt:'), 'the halt')).text).toBe(
+      'halt: done\ntrading: HALTED: halted by an operator: from the phone',
+    );
     expect((await run.api('/api/status')).body.trading).toMatchObject({ state: 'halted', reason: 'halted by an operator: from the phone' });
     expect(bot.sent.every((m) => m.chatId === CHAT)).toBe(true);
 

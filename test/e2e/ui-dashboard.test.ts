@@ -62,7 +62,10 @@ describe.skipIf(!haveChromium)('the dashboard in a browser', () => {
     expect(existsSync(shot)).toBe(true);
     expect(problems).toEqual([]);
 
-    const res = await fetch(new URL('/api/stop', run.url), { method: 'POST', headers: { authorization: `Bearer ${/#token=(\S+)/.exec(withToken)?.[1]}` } });
+    const res = await fetch(new URL('/api/stop', run.url), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${/#token=(\S+)/.exec(withToken)?.[1]}` },
+    });
     expect(res.status).toBe(202);
     expect(await run.proc.exit).toBe(0);
     await context.close();

@@ -25,23 +25,46 @@ interface GoldenCase {
 
 const CASES: readonly GoldenCase[] = [
   { name: 'sma-cross', strategy: 'sma-cross', params: { fast: 10, slow: 30 }, seed: 2024, points: 5_000 },
-  { name: 'sma-cross-slippage', strategy: 'sma-cross', params: { fast: 5, slow: 50, size_pct: 50 }, seed: 7, points: 3_000, feeBps: 25, slippageBps: 5 },
+  {
+    name: 'sma-cross-slippage',
+    strategy: 'sma-cross',
+    params: { fast: 5, slow: 50, size_pct: 50 },
+    seed: 7,
+    points: 3_000,
+    feeBps: 25,
+    slippageBps: 5,
+  },
   { name: 'rsi-reversion', strategy: 'rsi-reversion', params: {}, seed: 99, points: 4_000 },
   { name: 'quote-dca', strategy: 'quote-dca', params: { interval_ms: 86_400_000 }, seed: 5, points: 2_000 },
 ];
 
-const walk = (n: number, seed: number) => randomWalk(n, seed, { start: 30_000, vol: 0.015, from: Date.UTC(2023, 0, 1), source: `walk-${seed}` });
+const walk = (n: number, seed: number) =>
+  randomWalk(n, seed, { start: 30_000, vol: 0.015, from: Date.UTC(2023, 0, 1), source: `walk-${seed}` });
 
 describe('golden backtests', () => {
   for (const c of CASES) {
     it(`${c.name}: metrics and trade list match the stored golden`, async () => {
       const definition = await loadStrategy(c.strategy);
-      const run = await runBacktest({ definition, params: resolveParams(definition, c.params), series: walk(c.points, c.seed), feeBps: c.feeBps, slippageBps: c.slippageBps });
+      const run = await runBacktest({
+        definition,
+        params: resolveParams(definition, c.params),
+        series: walk(c.points, c.seed),
+        feeBps: c.feeBps,
+        slippageBps: c.slippageBps,
+      });
       const tradeHash = createHash('sha256').update(JSON.stringify(run.trades)).digest('hex');
-      const actual = { metrics: metricsToJson(run.metrics), feesPaid: run.feesPaid, trades: run.trades.length, tradeHash, decisions: run.decisions, finalBalances: run.finalBalances };
+      const actual = {
+        metrics: metricsToJson(run.metrics),
+        feesPaid: run.feesPaid,
+        trades: run.trades.length,
+        tradeHash,
+        decisions: run.decisions,
+        finalBalances: run.finalBalances,
+      };
       const file = join(import.meta.dirname, `${c.name}.golden.json`);
       if (process.env.UPDATE_GOLDEN === '1' || !existsSync(file)) {
-        if (process.env.UPDATE_GOLDEN !== '1') throw new Error(`${file} is missing: run UPDATE_GOLDEN=1 npx vitest run test/golden to create it`);
+        if (process.env.UPDATE_GOLDEN !== '1')
+          throw new Error(`${file} is missing: run UPDATE_GOLDEN=1 npx vitest run test/golden to create it`);
         writeFileSync(file, `${JSON.stringify(actual, null, 2)}\n`);
       }
       expect(actual).toEqual(JSON.parse(readFileSync(file, 'utf8')));

@@ -39,35 +39,156 @@ const num = (v: number | undefined): number => v ?? 0;
 
 /** Every indicator the framework exposes, plus technicalindicators' own for contrast. */
 export const HEAP_CASES: readonly HeapCase[] = [
-  { name: 'Sma(20)', ours: true, make: () => { const i = new Sma(20); return (x) => num(i.update(x)); } },
-  { name: 'Ema(20)', ours: true, make: () => { const i = new Ema(20); return (x) => num(i.update(x)); } },
-  { name: 'Wma(20)', ours: true, make: () => { const i = new Wma(20); return (x) => num(i.update(x)); } },
-  { name: 'Rsi(14)', ours: true, make: () => { const i = new Rsi(14); return (x) => num(i.update(x)); } },
-  { name: 'Macd(12,26,9)', ours: true, make: () => { const i = new Macd(); i.update(1); return (x) => num(i.update(x)) + i.signal + i.histogram; } },
-  { name: 'StdDev(20)', ours: true, make: () => { const i = new StdDev(20); return (x) => num(i.update(x)) + i.mean; } },
-  { name: 'BollingerBands(20,2)', ours: true, make: () => { const i = new BollingerBands(); return (x) => num(i.update(x)) + i.upper + i.lower + i.percentB + i.bandwidth; } },
-  { name: 'Atr(14)', ours: true, make: () => { const i = new Atr(14); return (x) => num(i.update(x * 1.001, x * 0.999, x)); } },
-  { name: 'Roc(12)', ours: true, make: () => { const i = new Roc(12); return (x) => num(i.update(x)); } },
-  { name: 'Momentum(12)', ours: true, make: () => { const i = new Momentum(12); return (x) => num(i.update(x)); } },
-  { name: 'RollingMax(50)', ours: true, make: () => { const i = new RollingMax(50); return (x) => num(i.update(x)) + i.age; } },
-  { name: 'RollingMin(50)', ours: true, make: () => { const i = new RollingMin(50); return (x) => num(i.update(x)); } },
-  { name: 'RingBuffer(256)', ours: true, make: () => { const r = new RingBuffer(256); return (x) => r.push(x) + r.ago(0); } },
+  {
+    name: 'Sma(20)',
+    ours: true,
+    make: () => {
+      const i = new Sma(20);
+      return (x) => num(i.update(x));
+    },
+  },
+  {
+    name: 'Ema(20)',
+    ours: true,
+    make: () => {
+      const i = new Ema(20);
+      return (x) => num(i.update(x));
+    },
+  },
+  {
+    name: 'Wma(20)',
+    ours: true,
+    make: () => {
+      const i = new Wma(20);
+      return (x) => num(i.update(x));
+    },
+  },
+  {
+    name: 'Rsi(14)',
+    ours: true,
+    make: () => {
+      const i = new Rsi(14);
+      return (x) => num(i.update(x));
+    },
+  },
+  {
+    name: 'Macd(12,26,9)',
+    ours: true,
+    make: () => {
+      const i = new Macd();
+      i.update(1);
+      return (x) => num(i.update(x)) + i.signal + i.histogram;
+    },
+  },
+  {
+    name: 'StdDev(20)',
+    ours: true,
+    make: () => {
+      const i = new StdDev(20);
+      return (x) => num(i.update(x)) + i.mean;
+    },
+  },
+  {
+    name: 'BollingerBands(20,2)',
+    ours: true,
+    make: () => {
+      const i = new BollingerBands();
+      return (x) => num(i.update(x)) + i.upper + i.lower + i.percentB + i.bandwidth;
+    },
+  },
+  {
+    name: 'Atr(14)',
+    ours: true,
+    make: () => {
+      const i = new Atr(14);
+      return (x) => num(i.update(x * 1.001, x * 0.999, x));
+    },
+  },
+  {
+    name: 'Roc(12)',
+    ours: true,
+    make: () => {
+      const i = new Roc(12);
+      return (x) => num(i.update(x));
+    },
+  },
+  {
+    name: 'Momentum(12)',
+    ours: true,
+    make: () => {
+      const i = new Momentum(12);
+      return (x) => num(i.update(x));
+    },
+  },
+  {
+    name: 'RollingMax(50)',
+    ours: true,
+    make: () => {
+      const i = new RollingMax(50);
+      return (x) => num(i.update(x)) + i.age;
+    },
+  },
+  {
+    name: 'RollingMin(50)',
+    ours: true,
+    make: () => {
+      const i = new RollingMin(50);
+      return (x) => num(i.update(x));
+    },
+  },
+  {
+    name: 'RingBuffer(256)',
+    ours: true,
+    make: () => {
+      const r = new RingBuffer(256);
+      return (x) => r.push(x) + r.ago(0);
+    },
+  },
   {
     name: 'TiAdapter(SMA 20, rebuilt every 10k)',
     ours: true,
     make: () => {
-      const i = new TiAdapter({ name: 'SMA(20)', period: 20, create: () => new TiSMA({ period: 20, values: [] }), rebuild: { everyUpdates: 10_000, keepInputs: 20 } });
+      const i = new TiAdapter({
+        name: 'SMA(20)',
+        period: 20,
+        create: () => new TiSMA({ period: 20, values: [] }),
+        rebuild: { everyUpdates: 10_000, keepInputs: 20 },
+      });
       return (x) => num(i.update(x));
     },
   },
   { name: 'baseline: loop and call only', ours: false, make: () => (x) => x },
-  { name: 'technicalindicators SMA(20)', ours: false, make: () => { const i = new TiSMA({ period: 20, values: [] }); return (x) => num(i.nextValue(x)); } },
-  { name: 'technicalindicators EMA(20)', ours: false, make: () => { const i = new TiEMA({ period: 20, values: [] }); return (x) => num(i.nextValue(x)); } },
-  { name: 'technicalindicators RSI(14)', ours: false, make: () => { const i = new TiRSI({ period: 14, values: [] }); return (x) => num(i.nextValue(x)); } },
+  {
+    name: 'technicalindicators SMA(20)',
+    ours: false,
+    make: () => {
+      const i = new TiSMA({ period: 20, values: [] });
+      return (x) => num(i.nextValue(x));
+    },
+  },
+  {
+    name: 'technicalindicators EMA(20)',
+    ours: false,
+    make: () => {
+      const i = new TiEMA({ period: 20, values: [] });
+      return (x) => num(i.nextValue(x));
+    },
+  },
+  {
+    name: 'technicalindicators RSI(14)',
+    ours: false,
+    make: () => {
+      const i = new TiRSI({ period: 14, values: [] });
+      return (x) => num(i.nextValue(x));
+    },
+  },
   {
     name: 'technicalindicators BollingerBands(20,2)',
     ours: false,
-    make: () => { const i = new TiBollinger({ period: 20, stdDev: 2, values: [] }); return (x) => i.nextValue(x)?.middle ?? 0; },
+    make: () => {
+      const i = new TiBollinger({ period: 20, stdDev: 2, values: [] });
+      return (x) => i.nextValue(x)?.middle ?? 0;
+    },
   },
 ];
 

@@ -41,7 +41,10 @@ function rig(script: Script, limits: Partial<RiskLimits> = {}, o: { journalFile?
     }),
   });
   const b = buildBacktestBundle({
-    definition, params: {}, markets: ['BTCUSD'], startMs: T0,
+    definition,
+    params: {},
+    markets: ['BTCUSD'],
+    startMs: T0,
     limits: RiskLimitsSchema.parse({ price_band_bps: 5_000, ...limits }),
     venue: { funding: o.funding ?? { USD: '100000', BTC: '1' } },
     ...(o.journalFile && { journalFile: o.journalFile }),
@@ -59,11 +62,21 @@ function rig(script: Script, limits: Partial<RiskLimits> = {}, o: { journalFile?
   return { b, step, decisions, outcomes, reports, seen };
 }
 
-const bid = (price: string, baseAmount = '0.01'): IntentDraft => ({ kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount, price, timeInForce: 'GTC' });
+const bid = (price: string, baseAmount = '0.01'): IntentDraft => ({
+  kind: 'place-order',
+  market: 'BTCUSD',
+  side: 'BUY',
+  type: 'LIMIT',
+  baseAmount,
+  price,
+  timeInForce: 'GTC',
+});
 
 describe('Kernel: open orders counted the same in every mode', () => {
   it('counts an order from approval, so a burst at one point never passes max_open_orders, and the strategy sees it at once', async () => {
-    const r = rig((p) => (p === 1 ? [bid('50000.00'), bid('50000.00'), bid('50000.00')] : p === 2 ? [bid('50000.00')] : []), { max_open_orders: 2 });
+    const r = rig((p) => (p === 1 ? [bid('50000.00'), bid('50000.00'), bid('50000.00')] : p === 2 ? [bid('50000.00')] : []), {
+      max_open_orders: 2,
+    });
     await r.step(60_000);
     expect(r.outcomes()).toEqual(['approve', 'approve', 'MAX_OPEN_ORDERS']);
     expect(r.b.kernel.openOrders.count()).toBe(2);
@@ -76,12 +89,15 @@ describe('Kernel: open orders counted the same in every mode', () => {
   });
 
   it('lets an order go once one closes (filled or cancelled), from the report that closes it', async () => {
-    const r = rig((p, ctx) => {
-      if (p === 1) return [bid('59000.00'), bid('50000.00')];
-      if (p === 3) return [{ kind: 'cancel-order', orderRefId: ctx.account.openOrders()[0]!.refId }];
-      if (p === 4) return [bid('40000.00')];
-      return [];
-    }, { max_open_orders: 2 });
+    const r = rig(
+      (p, ctx) => {
+        if (p === 1) return [bid('59000.00'), bid('50000.00')];
+        if (p === 3) return [{ kind: 'cancel-order', orderRefId: ctx.account.openOrders()[0]!.refId }];
+        if (p === 4) return [bid('40000.00')];
+        return [];
+      },
+      { max_open_orders: 2 },
+    );
     await r.step(60_000);
     await r.step(58_000); // the 59000 bid fills: one open left
     expect(r.b.kernel.openOrders.count()).toBe(1);
@@ -111,11 +127,14 @@ describe('Kernel: open orders counted the same in every mode', () => {
 
 describe('Kernel: the kill switch acts the same in every mode', () => {
   it('cancels every open order when it trips, denies new buys HALTED and still approves a sell that reduces the position', async () => {
-    const r = rig((p) => {
-      if (p === 1) return [bid('50000.00'), bid('49000.00')];
-      if (p === 3) return [bid('48000.00'), { kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '0.3' }];
-      return [];
-    }, { daily_loss_limit: '1000' });
+    const r = rig(
+      (p) => {
+        if (p === 1) return [bid('50000.00'), bid('49000.00')];
+        if (p === 3) return [bid('48000.00'), { kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '0.3' }];
+        return [];
+      },
+      { daily_loss_limit: '1000' },
+    );
     await r.step(60_000);
     expect(r.b.points.openOrders()).toHaveLength(2);
     expect(r.b.kernel.markEquity(new D('160000'), r.b.clock.now())).toBeUndefined();

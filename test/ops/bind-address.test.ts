@@ -23,7 +23,7 @@ function options(host: string, address: string) {
   return { opts: { host, port: 0, token: 'bind-token-0123456789abcdef', run: stub.run, state, metrics, timers: clock, resolve }, asked };
 }
 
-describe('the operations server\'s bound address', () => {
+describe("the operations server's bound address", () => {
   it.each(['0.0.0.0', '::', '::ffff:0.0.0.0'])('refuses a name that resolves to the wildcard %s, naming ui.host', async (address) => {
     const { opts, asked } = options('everywhere.example', address);
     const err = await startOpsServer(opts).catch((e: unknown) => e);

@@ -17,9 +17,12 @@ function setup(): { control: Control; state: OpsState; stub: ReturnType<typeof s
 }
 
 describe('control actions', () => {
-  it('lifts an operator\'s halt with a plain resume', async () => {
+  it("lifts an operator's halt with a plain resume", async () => {
     const { control, state } = setup();
-    expect((await control.act('halt', { reason: 'lunch' })).body.trading).toMatchObject({ state: 'halted', reason: 'halted by an operator: lunch' });
+    expect((await control.act('halt', { reason: 'lunch' })).body.trading).toMatchObject({
+      state: 'halted',
+      reason: 'halted by an operator: lunch',
+    });
     expect((await control.act('halt', {})).body.message).toBe('trading was already halted');
     expect((await control.act('resume', {})).status).toBe(200);
     expect(state.haltState().state).toBe('running');
@@ -31,12 +34,14 @@ describe('control actions', () => {
     expect(state.haltState()).toMatchObject({ state: 'kill-switch', reason: 'drawdown 11.00% exceeds 10%' });
     const refused = await control.act('resume', {});
     expect(refused.status).toBe(409);
-    expect(refused.body.error).toMatch(/halted by the kill switch \(drawdown 11\.00% exceeds 10%\).*"kill_switch": true.*Resume kill switch button/);
+    expect(refused.body.error).toMatch(
+      /halted by the kill switch \(drawdown 11\.00% exceeds 10%\).*"kill_switch": true.*Resume kill switch button/,
+    );
     expect(state.haltState().state).toBe('kill-switch');
     expect((await control.act('resume', { kill_switch: true })).body.trading).toEqual({ state: 'running', causes: [] });
   });
 
-  it('keeps each cause apart: a plain resume lifts the operator\'s halt only; a ref_id conflict no resume lifts', async () => {
+  it("keeps each cause apart: a plain resume lifts the operator's halt only; a ref_id conflict no resume lifts", async () => {
     const { control, state, stub } = setup();
     await control.act('halt', { reason: 'lunch' });
     stub.run.kernel.gate.killSwitch.trip('ref_id x-7 already names a different record', { kind: 'ref-id-conflict', allowReducing: false });
@@ -46,12 +51,17 @@ describe('control actions', () => {
     const plain = await control.act('resume', {});
     expect(plain.status).toBe(200);
     expect((plain.body.lifted as HaltCause[]).map((c) => c.kind)).toEqual(['operator']);
-    expect(plain.body.message).toMatch(/trading stays halted by ref-id-conflict \(ref_id x-7.*lifted only by a restart\), drawdown \(drawdown 11\.00%.*"kill_switch": true/);
+    expect(plain.body.message).toMatch(
+      /trading stays halted by ref-id-conflict \(ref_id x-7.*lifted only by a restart\), drawdown \(drawdown 11\.00%.*"kill_switch": true/,
+    );
     expect(((await control.act('resume', { kill_switch: true })).body.lifted as HaltCause[]).map((c) => c.kind)).toEqual(['drawdown']);
     const refused = await control.act('resume', { kill_switch: true });
     expect(refused.status).toBe(409);
     expect(refused.body.error).toMatch(/halted by ref-id-conflict .*no resume lifts it; fix the cause and restart the run/);
-    expect(state.haltState()).toMatchObject({ state: 'kill-switch', causes: [expect.objectContaining({ kind: 'ref-id-conflict', lift: 'restart' })] });
+    expect(state.haltState()).toMatchObject({
+      state: 'kill-switch',
+      causes: [expect.objectContaining({ kind: 'ref-id-conflict', lift: 'restart' })],
+    });
   });
 
   it('refuses a reason that is not a string, and asks the run to stop once', async () => {
@@ -64,21 +74,34 @@ describe('control actions', () => {
 
   it('pauses and resumes one strategy; an unknown one is a 400 naming it; resume without a strategy keeps its meaning', async () => {
     const { control, state } = setup();
-    expect(await control.act('pause', { strategy: 'gamma' })).toEqual({ status: 400, body: { error: 'unknown strategy "gamma": running: alpha, beta' } });
+    expect(await control.act('pause', { strategy: 'gamma' })).toEqual({
+      status: 400,
+      body: { error: 'unknown strategy "gamma": running: alpha, beta' },
+    });
     expect((await control.act('pause', {})).body.error).toMatch(/strategy must name a running strategy, e\.g\. \{"strategy": "alpha"\}/);
     expect((await control.act('resume', { strategy: 'gamma' })).status).toBe(400);
     expect((await control.act('pause', { strategy: 'beta', reason: 7 })).status).toBe(400);
     const paused = await control.act('pause', { strategy: 'beta', reason: 'news' });
-    expect(paused).toMatchObject({ status: 200, body: { strategy: 'beta', paused: { strategy: 'beta', reason: 'paused by an operator: news' } } });
+    expect(paused).toMatchObject({
+      status: 200,
+      body: { strategy: 'beta', paused: { strategy: 'beta', reason: 'paused by an operator: news' } },
+    });
     expect((await control.act('pause', { strategy: 'beta' })).body.message).toBe('beta was already paused');
-    expect(state.strategies().map((s) => [s.name, s.state])).toEqual([['alpha', 'running'], ['beta', 'paused']]);
+    expect(state.strategies().map((s) => [s.name, s.state])).toEqual([
+      ['alpha', 'running'],
+      ['beta', 'paused'],
+    ]);
     expect(state.status().pausedStrategies).toEqual([expect.objectContaining({ strategy: 'beta' })]);
     expect(state.haltState().state).toBe('running'); // a pause is no halt of all trading
 
     await control.act('halt', {});
     expect((await control.act('resume', { strategy: 'beta', kill_switch: true })).status).toBe(400);
     const resumed = await control.act('resume', { strategy: 'beta' });
-    expect(resumed.body).toMatchObject({ strategy: 'beta', resumed: true, message: expect.stringMatching(/^beta resumed; trading as a whole stays halted \(operator/) });
+    expect(resumed.body).toMatchObject({
+      strategy: 'beta',
+      resumed: true,
+      message: expect.stringMatching(/^beta resumed; trading as a whole stays halted \(operator/),
+    });
     expect(state.haltState().state).toBe('halted'); // the strategy's resume lifts no halt
     await control.act('resume', {});
     expect(state.haltState().state).toBe('running');

@@ -27,7 +27,9 @@ describe('tradeloop ctl', () => {
     expect(wrong.stderr).not.toContain('wrong-token');
     const bad = await runCli(['ctl', 'dance', '--url', url], env);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/unknown action "dance": use one of status, strategies, positions, orders, halt, resume, pause, cancel-all, stop, exit/);
+    expect(bad.stderr).toMatch(
+      /unknown action "dance": use one of status, strategies, positions, orders, halt, resume, pause, cancel-all, stop, exit/,
+    );
 
     // the run wrote its address (never its token) beside the journal: --journal finds it, so does its config
     const journal = join(run.cwd, 'journal.sqlite');
@@ -42,7 +44,11 @@ describe('tradeloop ctl', () => {
     expect(configured.code, configured.stderr).toBe(0);
     expect(JSON.parse(configured.stdout)).toMatchObject({ trading: { state: 'running' } });
     // the probe's market buy fills: its position and the fill show in the tables
-    await waitFor(async () => (await runCli(['ctl', 'positions', '--journal', journal], env)).stdout.includes('ops-probe'), 'the probe\'s position', 30_000);
+    await waitFor(
+      async () => (await runCli(['ctl', 'positions', '--journal', journal], env)).stdout.includes('ops-probe'),
+      "the probe's position",
+      30_000,
+    );
     const positions = (await runCli(['ctl', 'positions', '--journal', journal], env)).stdout;
     expect(positions).toMatch(/^strategy +market +position +avg cost +mid +unrealized +realized +P&L\n-+/m);
     expect(positions).toMatch(/^ops-probe +BTCUSD +0\.\d+ /m);
@@ -51,7 +57,9 @@ describe('tradeloop ctl', () => {
     expect(strategies).toMatch(/^ops-probe +running +BTCUSD +-?[\d.,]+ +0\.\d+ BTCUSD/m);
     const orders = (await runCli(['ctl', 'orders', '--journal', journal], env)).stdout;
     expect(orders).toMatch(/^open orders\nref_id +strategy +market +side +type +price +amount +filled +status +age/m);
-    expect(orders).toMatch(/^recent fills\nat +strategy +market +side +price +amount +ref_id\n-.*\n\d{4}-\d\d-\d\d \S+Z +\S+ +BTCUSD +BUY/m);
+    expect(orders).toMatch(
+      /^recent fills\nat +strategy +market +side +price +amount +ref_id\n-.*\n\d{4}-\d\d-\d\d \S+Z +\S+ +BTCUSD +BUY/m,
+    );
 
     const halt = await runCli(['ctl', 'halt', '--journal', journal, '--reason', 'lunch'], env);
     expect(halt.stdout).toBe('halt: done\n  trading: halted: operator (halted by an operator: lunch) (reducing orders still pass)\n');
@@ -63,11 +71,21 @@ describe('tradeloop ctl', () => {
 
     // exit names the strategy whose own position it sells; the run names those that run
     const exitless = await runCli(['ctl', 'exit', '--url', url], env);
-    expect([exitless.code, exitless.stderr]).toEqual([2, expect.stringMatching(/exit needs the strategy to exit: tradeloop ctl exit STRATEGY/)]);
-    expect((await runCli(['ctl', 'halt', 'someone', '--url', url], env)).stderr).toMatch(/a strategy goes with exit, pause and resume only/);
-    expect((await runCli(['ctl', 'pause', '--url', url], env)).stderr).toMatch(/pause needs the strategy to pause: tradeloop ctl pause STRATEGY/);
+    expect([exitless.code, exitless.stderr]).toEqual([
+      2,
+      expect.stringMatching(/exit needs the strategy to exit: tradeloop ctl exit STRATEGY/),
+    ]);
+    expect((await runCli(['ctl', 'halt', 'someone', '--url', url], env)).stderr).toMatch(
+      /a strategy goes with exit, pause and resume only/,
+    );
+    expect((await runCli(['ctl', 'pause', '--url', url], env)).stderr).toMatch(
+      /pause needs the strategy to pause: tradeloop ctl pause STRATEGY/,
+    );
     const nobody = await runCli(['ctl', 'exit', 'nobody', '--market', 'BTCUSD', '--url', url], env);
-    expect([nobody.code, nobody.stderr]).toEqual([1, expect.stringMatching(/^error: unknown strategy "nobody": no running strategy is named "nobody": running: ops-probe/)]);
+    expect([nobody.code, nobody.stderr]).toEqual([
+      1,
+      expect.stringMatching(/^error: unknown strategy "nobody": no running strategy is named "nobody": running: ops-probe/),
+    ]);
 
     const stop = await runCli(['ctl', 'stop', '--url', url], env);
     expect(stop.code, stop.stderr).toBe(0);
@@ -79,17 +97,27 @@ describe('tradeloop ctl', () => {
     // a clean exit removes the file: ctl says no bot runs for that journal
     expect(existsSync(`${journal}.dashboard.json`)).toBe(false);
     const noBot = await runCli(['ctl', 'status', '--journal', journal], env);
-    expect([noBot.code, noBot.stderr]).toEqual([1, expect.stringContaining(`error: no bot running for ${journal} (no ${journal}.dashboard.json)`)]);
+    expect([noBot.code, noBot.stderr]).toEqual([
+      1,
+      expect.stringContaining(`error: no bot running for ${journal} (no ${journal}.dashboard.json)`),
+    ]);
   });
 
-  it('says no bot runs for a journal whose run was killed (its dashboard file left behind, its pid gone)', { timeout: 90_000 }, async () => {
-    const run = await startUiRun(start);
-    const journal = join(run.cwd, 'journal.sqlite');
-    expect((await runCli(['ctl', 'status', '--json', '--journal', journal], { TRADELOOP_UI_TOKEN: TOKEN })).code).toBe(0);
-    run.proc.child.kill('SIGKILL');
-    await waitFor(() => run.proc.child.exitCode !== null || run.proc.child.signalCode !== null, 'the run to die', 30_000);
-    expect(existsSync(`${journal}.dashboard.json`)).toBe(true);
-    const r = await runCli(['ctl', 'status', '--journal', journal], { TRADELOOP_UI_TOKEN: TOKEN });
-    expect([r.code, r.stderr]).toEqual([1, expect.stringContaining(`error: no bot running for ${journal}: ${journal}.dashboard.json names pid ${run.proc.child.pid} `)]);
-  });
+  it(
+    'says no bot runs for a journal whose run was killed (its dashboard file left behind, its pid gone)',
+    { timeout: 90_000 },
+    async () => {
+      const run = await startUiRun(start);
+      const journal = join(run.cwd, 'journal.sqlite');
+      expect((await runCli(['ctl', 'status', '--json', '--journal', journal], { TRADELOOP_UI_TOKEN: TOKEN })).code).toBe(0);
+      run.proc.child.kill('SIGKILL');
+      await waitFor(() => run.proc.child.exitCode !== null || run.proc.child.signalCode !== null, 'the run to die', 30_000);
+      expect(existsSync(`${journal}.dashboard.json`)).toBe(true);
+      const r = await runCli(['ctl', 'status', '--journal', journal], { TRADELOOP_UI_TOKEN: TOKEN });
+      expect([r.code, r.stderr]).toEqual([
+        1,
+        expect.stringContaining(`error: no bot running for ${journal}: ${journal}.dashboard.json names pid ${run.proc.child.pid} `),
+      ]);
+    },
+  );
 });

@@ -52,7 +52,9 @@ describe('tradeloop ctl: finding the bot, pause and resume of a strategy', () =>
     writeDashboardFile({ url: 'http://127.0.0.1:1/', pid: gone, startedAt: '2026-01-02T03:04:05.000Z', journal });
     const r = await runCli(['ctl', 'status', '--journal', journal], env);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`error: no bot running for ${journal}: ${journal}.dashboard.json names pid ${gone} (started 2026-01-02T03:04:05.000Z), which is gone (the run was killed); start the bot again, or give --url\n`);
+    expect(r.stderr).toBe(
+      `error: no bot running for ${journal}: ${journal}.dashboard.json names pid ${gone} (started 2026-01-02T03:04:05.000Z), which is gone (the run was killed); start the bot again, or give --url\n`,
+    );
     const both = await runCli(['ctl', 'status', '--journal', journal, '--url', 'http://127.0.0.1:1'], env);
     expect([both.code, both.stderr]).toEqual([2, expect.stringMatching(/--url names the bot itself/)]);
   });
@@ -62,7 +64,8 @@ describe('tradeloop ctl: finding the bot, pause and resume of a strategy', () =>
       const body = JSON.parse(s.body || '{}') as { strategy?: string };
       if (s.path === '/api/pause' && body.strategy === 'old') return [404, { error: 'no such endpoint: /api/pause (GET /api lists them)' }];
       if (body.strategy === 'zed') return [404, { error: 'no running strategy is named "zed": running: alpha' }];
-      if (s.path === '/api/exit') return [200, { strategy: body.strategy, exits: [{ market: 'BTCUSD', amount: '0.001', refId: 'x-9', outcome: 'approved' }] }];
+      if (s.path === '/api/exit')
+        return [200, { strategy: body.strategy, exits: [{ market: 'BTCUSD', amount: '0.001', refId: 'x-9', outcome: 'approved' }] }];
       return [200, { strategy: body.strategy, state: s.path === '/api/pause' ? 'paused' : 'running' }];
     });
     const journal = join(tempDir('ctl-pause'), 'journal.sqlite');
@@ -79,11 +82,22 @@ describe('tradeloop ctl: finding the bot, pause and resume of a strategy', () =>
     ]);
 
     const unknown = await runCli(['ctl', 'pause', 'zed', '--journal', journal], env);
-    expect([unknown.code, unknown.stderr]).toEqual([1, 'error: unknown strategy "zed": no running strategy is named "zed": running: alpha\n']);
+    expect([unknown.code, unknown.stderr]).toEqual([
+      1,
+      'error: unknown strategy "zed": no running strategy is named "zed": running: alpha\n',
+    ]);
     const older = await runCli(['ctl', 'pause', 'old', '--journal', journal], env);
-    expect([older.code, older.stderr]).toEqual([1, expect.stringMatching(/^error: the bot at http:\/\/127\.0\.0\.1:\d+ has no pause \(no such endpoint: \/api\/pause .*\): it runs an older tradeloop/)]);
+    expect([older.code, older.stderr]).toEqual([
+      1,
+      expect.stringMatching(
+        /^error: the bot at http:\/\/127\.0\.0\.1:\d+ has no pause \(no such endpoint: \/api\/pause .*\): it runs an older tradeloop/,
+      ),
+    ]);
     const mixed = await runCli(['ctl', 'resume', 'alpha', '--kill-switch', '--journal', journal], env);
-    expect([mixed.code, mixed.stderr]).toEqual([2, expect.stringMatching(/--kill-switch goes with resume \(of trading, without a strategy\) only/)]);
+    expect([mixed.code, mixed.stderr]).toEqual([
+      2,
+      expect.stringMatching(/--kill-switch goes with resume \(of trading, without a strategy\) only/),
+    ]);
     const exit = await runCli(['ctl', 'exit', 'alpha', '--market', 'BTCUSD', '--journal', journal], env);
     expect(exit.stdout).toBe('exit: done for alpha\n  BTCUSD: sell 0.001 (approved)\n');
     expect(bot.seen.at(-1)).toMatchObject({ path: '/api/exit', body: '{"strategy":"alpha","market":"BTCUSD"}' });

@@ -12,7 +12,8 @@ import { startUiRunOf, TOKEN, twoMarketsConfig, type UiRun } from './ops-cli.js'
 
 const start = useTradeloop();
 
-const deniedPaused = async (run: UiRun): Promise<boolean> => ((await run.api('/api/decisions')).body as { code?: string }[]).some((d) => d.code === 'PAUSED');
+const deniedPaused = async (run: UiRun): Promise<boolean> =>
+  ((await run.api('/api/decisions')).body as { code?: string }[]).some((d) => d.code === 'PAUSED');
 
 describe('tradeloop run --ui: daily P&L, log, config, and pausing one strategy', () => {
   it('guards the new endpoints, answers them, and keeps a paused strategy paused across a restart', { timeout: 240_000 }, async () => {
@@ -20,11 +21,18 @@ describe('tradeloop run --ui: daily P&L, log, config, and pausing one strategy',
     let run = await startUiRunOf(start, cwd, config);
 
     for (const token of [null, 'wrong-token-0123456789abcdef']) {
-      for (const path of ['/api/daily', '/api/log', '/api/config']) expect((await run.api(path, { token })).status, `${path} with ${token}`).toBe(401);
+      for (const path of ['/api/daily', '/api/log', '/api/config'])
+        expect((await run.api(path, { token })).status, `${path} with ${token}`).toBe(401);
       expect((await run.api('/api/pause', { method: 'POST', body: { strategy: 'ops-probe' }, token })).status).toBe(401);
     }
-    expect((await run.api('/api/pause', { method: 'POST', body: { strategy: 'ops-probe' }, headers: { origin: 'http://attacker.example' } })).status).toBe(403);
-    expect((await run.api('/api/resume', { method: 'POST', body: { strategy: 'ops-probe' }, headers: { origin: 'http://attacker.example' } })).status).toBe(403);
+    expect(
+      (await run.api('/api/pause', { method: 'POST', body: { strategy: 'ops-probe' }, headers: { origin: 'http://attacker.example' } }))
+        .status,
+    ).toBe(403);
+    expect(
+      (await run.api('/api/resume', { method: 'POST', body: { strategy: 'ops-probe' }, headers: { origin: 'http://attacker.example' } }))
+        .status,
+    ).toBe(403);
     expect((await run.api('/api/strategies')).body.map((s: { state: string }) => s.state)).toEqual(['running', 'running']);
 
     await waitFor(async () => (await run.api('/api/daily')).body.days.length >= 2, 'a fill of each strategy in /api/daily', 60_000);
@@ -42,18 +50,25 @@ describe('tradeloop run --ui: daily P&L, log, config, and pausing one strategy',
     expect(JSON.stringify(config1)).not.toContain(TOKEN);
 
     // pause: the probe's next intents are denied PAUSED, the other strategy trades on
-    expect((await run.api('/api/pause', { method: 'POST', body: { strategy: 'nobody' } })).body).toEqual({ error: 'unknown strategy "nobody": running: ops-probe, probe-eth' });
+    expect((await run.api('/api/pause', { method: 'POST', body: { strategy: 'nobody' } })).body).toEqual({
+      error: 'unknown strategy "nobody": running: ops-probe, probe-eth',
+    });
     const paused = await run.api('/api/pause', { method: 'POST', body: { strategy: 'ops-probe', reason: 'checking' } });
     expect(paused.body.paused).toMatchObject({ strategy: 'ops-probe', reason: 'paused by an operator: checking' });
     await waitFor(() => deniedPaused(run), 'a PAUSED denial', 60_000);
     const decisions = (await run.api('/api/decisions')).body as { strategy: string; code?: string }[];
     expect(decisions.filter((d) => d.code === 'PAUSED').every((d) => d.strategy === 'ops-probe')).toBe(true);
-    expect((await run.api('/api/status')).body).toMatchObject({ trading: { state: 'running' }, pausedStrategies: [{ strategy: 'ops-probe' }] });
+    expect((await run.api('/api/status')).body).toMatchObject({
+      trading: { state: 'running' },
+      pausedStrategies: [{ strategy: 'ops-probe' }],
+    });
 
     const warn = (await run.api('/api/log?level=warn')).body;
     expect(warn.records.length).toBeGreaterThan(0);
     expect(warn.records.every((r: { level: string }) => ['warn', 'error', 'fatal'].includes(r.level))).toBe(true);
-    expect(warn.records.map((r: { msg: string }) => r.msg)).toContain('ops-probe paused: paused by an operator: checking; its open orders and position stay');
+    expect(warn.records.map((r: { msg: string }) => r.msg)).toContain(
+      'ops-probe paused: paused by an operator: checking; its open orders and position stay',
+    );
     expect((await run.api('/api/log')).body.records.some((r: { level: string }) => r.level === 'info')).toBe(true);
     expect((await run.api('/api/log?level=loud')).status).toBe(400);
     expect((await run.api('/api/log')).text).not.toContain(TOKEN);
@@ -62,8 +77,15 @@ describe('tradeloop run --ui: daily P&L, log, config, and pausing one strategy',
     expect((await run.api('/api/stop', { method: 'POST' })).status).toBe(202);
     expect(await run.proc.exit, run.proc.err().slice(-2000)).toBe(0);
     run = await startUiRunOf(start, cwd, config);
-    await waitFor(() => /ops-probe starts paused \(paused by an operator: checking, since /.test(run.proc.err()), 'the start line naming the pause', 30_000);
-    expect((await run.api('/api/strategies')).body.map((s: { name: string; state: string }) => [s.name, s.state])).toEqual([['ops-probe', 'paused'], ['probe-eth', 'running']]);
+    await waitFor(
+      () => /ops-probe starts paused \(paused by an operator: checking, since /.test(run.proc.err()),
+      'the start line naming the pause',
+      30_000,
+    );
+    expect((await run.api('/api/strategies')).body.map((s: { name: string; state: string }) => [s.name, s.state])).toEqual([
+      ['ops-probe', 'paused'],
+      ['probe-eth', 'running'],
+    ]);
     const resumed = await run.api('/api/resume', { method: 'POST', body: { strategy: 'ops-probe' } });
     expect(resumed.body).toMatchObject({ strategy: 'ops-probe', resumed: true });
     expect((await run.api('/api/strategies')).body.map((s: { state: string }) => s.state)).toEqual(['running', 'running']);

@@ -42,7 +42,11 @@ let transfers = 0;
 /** Moves `amount` USD out of the bot's profile (a loss, as the kill switch sees equity). */
 async function lose(amount: string): Promise<void> {
   const s = sb();
-  const res = await s.http.post('/v2/transfer/internal', { from_profile_id: 'default', to_profile_id: s.sink, asset: 'USD', amount, ref_id: `loss-${++transfers}` }, s.token);
+  const res = await s.http.post(
+    '/v2/transfer/internal',
+    { from_profile_id: 'default', to_profile_id: s.sink, asset: 'USD', amount, ref_id: `loss-${++transfers}` },
+    s.token,
+  );
   expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
 }
 
@@ -67,10 +71,14 @@ async function risk(run: UiRun): Promise<Json> {
 /** Waits until the kill switch has marked an equity at or below `atMost` (undefined: any equity), and returns its state. */
 async function markedAtMost(run: UiRun, atMost?: number): Promise<Json> {
   let last: Json;
-  await waitFor(async () => {
-    last = (await risk(run)).killSwitch;
-    return last?.lastMarkedEquity !== undefined && (atMost === undefined || Number(last.lastMarkedEquity) <= atMost);
-  }, `an equity mark${atMost === undefined ? '' : ` at most ${atMost}`}`, 45_000);
+  await waitFor(
+    async () => {
+      last = (await risk(run)).killSwitch;
+      return last?.lastMarkedEquity !== undefined && (atMost === undefined || Number(last.lastMarkedEquity) <= atMost);
+    },
+    `an equity mark${atMost === undefined ? '' : ` at most ${atMost}`}`,
+    45_000,
+  );
   return last;
 }
 
@@ -82,96 +90,140 @@ async function stop(run: UiRun): Promise<void> {
 const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
 describe('halt causes through the control API', () => {
-  it('an operator\'s halt and resume keep the day\'s opening equity: 4,900 then 9,800 lost trips a 5,000 limit', { timeout: 240_000 }, async () => {
-    const dir = tempDir('halt-loss');
-    const run = await startUiRunOf(start, dir, botConfig(dir, 'hl'));
-    const first = await markedAtMost(run);
-    const open = Number(first.dayOpenEquity);
+  it(
+    "an operator's halt and resume keep the day's opening equity: 4,900 then 9,800 lost trips a 5,000 limit",
+    { timeout: 240_000 },
+    async () => {
+      const dir = tempDir('halt-loss');
+      const run = await startUiRunOf(start, dir, botConfig(dir, 'hl'));
+      const first = await markedAtMost(run);
+      const open = Number(first.dayOpenEquity);
 
-    await lose('4900');
-    await markedAtMost(run, open - 4_800);
-    expect((await run.api('/api/status')).body.trading.state).toBe('running');
+      await lose('4900');
+      await markedAtMost(run, open - 4_800);
+      expect((await run.api('/api/status')).body.trading.state).toBe('running');
 
-    expect((await run.api('/api/halt', { method: 'POST', body: { reason: 'looking' } })).body.trading).toMatchObject({ state: 'halted', causes: [expect.objectContaining({ kind: 'operator' })] });
-    expect((await run.api('/api/resume', { method: 'POST' })).body.trading).toEqual({ state: 'running', causes: [] });
-    expect((await risk(run)).killSwitch).toMatchObject({ dayOpenEquity: first.dayOpenEquity, day: first.day });
+      expect((await run.api('/api/halt', { method: 'POST', body: { reason: 'looking' } })).body.trading).toMatchObject({
+        state: 'halted',
+        causes: [expect.objectContaining({ kind: 'operator' })],
+      });
+      expect((await run.api('/api/resume', { method: 'POST' })).body.trading).toEqual({ state: 'running', causes: [] });
+      expect((await risk(run)).killSwitch).toMatchObject({ dayOpenEquity: first.dayOpenEquity, day: first.day });
 
-    await lose('4900');
-    await waitFor(async () => (await run.api('/api/status')).body.trading.state === 'kill-switch', 'the kill switch to trip', 45_000);
-    const trading = (await run.api('/api/status')).body.trading;
-    expect(trading.causes).toEqual([expect.objectContaining({ kind: 'daily-loss', lift: 'kill-switch', reason: expect.stringMatching(/^daily loss 9[5-9]\d\d\.\d\d exceeds 5000$/) })]);
-    // a plain resume does not lift it
-    expect((await run.api('/api/resume', { method: 'POST' })).status).toBe(409);
-    await stop(run);
-  });
+      await lose('4900');
+      await waitFor(async () => (await run.api('/api/status')).body.trading.state === 'kill-switch', 'the kill switch to trip', 45_000);
+      const trading = (await run.api('/api/status')).body.trading;
+      expect(trading.causes).toEqual([
+        expect.objectContaining({
+          kind: 'daily-loss',
+          lift: 'kill-switch',
+          reason: expect.stringMatching(/^daily loss 9[5-9]\d\d\.\d\d exceeds 5000$/),
+        }),
+      ]);
+      // a plain resume does not lift it
+      expect((await run.api('/api/resume', { method: 'POST' })).status).toBe(409);
+      await stop(run);
+    },
+  );
 
-  it('a ref_id conflict during an operator\'s halt is its own cause: a resume lifts only the operator\'s, none lifts the conflict', { timeout: 240_000 }, async () => {
-    const dir = tempDir('halt-conflict');
-    const run = await startUiRunOf(start, dir, botConfig(dir, 'hc'));
-    const s = sb();
-    // trading: the buy filled and sells resting
-    await waitFor(async () => ((await run.api('/api/orders')).body.open as Json[]).some((o) => o.side === 'SELL'), 'a resting sell', 45_000);
-    await run.api('/api/halt', { method: 'POST', body: { reason: 'lunch' } });
+  it(
+    "a ref_id conflict during an operator's halt is its own cause: a resume lifts only the operator's, none lifts the conflict",
+    { timeout: 240_000 },
+    async () => {
+      const dir = tempDir('halt-conflict');
+      const run = await startUiRunOf(start, dir, botConfig(dir, 'hc'));
+      const s = sb();
+      // trading: the buy filled and sells resting
+      await waitFor(
+        async () => ((await run.api('/api/orders')).body.open as Json[]).some((o) => o.side === 'SELL'),
+        'a resting sell',
+        45_000,
+      );
+      await run.api('/api/halt', { method: 'POST', body: { reason: 'lunch' } });
 
-    // another client takes the next ref_ids of this bot's prefix (on another profile): the sells that
-    // still go during the halt (they reduce a position) meet one of them
-    const decisions = (await run.api('/api/decisions')).body as Json[];
-    const last = Math.max(...decisions.map((d) => Number(/^hc-(\d+)$/.exec(d.refId)?.[1] ?? 0)));
-    expect(last).toBeGreaterThan(0);
-    await lose('2000'); // the other profile's funds for its orders (no loss limit is near: 2,000 of 5,000)
-    let planted = 0;
-    for (let seq = last + 1; seq <= last + 40; seq++) {
-      const res = await s.http.post(`/v2/profiles/${s.sink}/orders`, { side: 'BUY', market: 'BTCUSD', type: 'LIMIT', price: '10000', base_amount: '0.001', ref_id: `hc-${seq}` }, s.token);
-      if (res.status < 300) planted++;
-    }
-    expect(planted).toBeGreaterThan(30);
-    await waitFor(async () => ((await run.api('/api/status')).body.trading.causes as Json[]).some((c) => c.kind === 'ref-id-conflict'), 'the ref_id conflict halt', 45_000);
-    const both = (await run.api('/api/status')).body.trading;
-    expect(both).toMatchObject({ state: 'kill-switch', allowsReducing: false });
-    expect(both.causes.map((c: Json) => c.kind)).toEqual(['operator', 'ref-id-conflict']);
-    expect(both.causes[0].reason).toBe('halted by an operator: lunch');
-    expect(both.causes[1]).toMatchObject({ lift: 'restart', allowsReducing: false, reason: expect.stringMatching(/^ref_id hc-\d+ already names a different record/) });
+      // another client takes the next ref_ids of this bot's prefix (on another profile): the sells that
+      // still go during the halt (they reduce a position) meet one of them
+      const decisions = (await run.api('/api/decisions')).body as Json[];
+      const last = Math.max(...decisions.map((d) => Number(/^hc-(\d+)$/.exec(d.refId)?.[1] ?? 0)));
+      expect(last).toBeGreaterThan(0);
+      await lose('2000'); // the other profile's funds for its orders (no loss limit is near: 2,000 of 5,000)
+      let planted = 0;
+      for (let seq = last + 1; seq <= last + 40; seq++) {
+        const res = await s.http.post(
+          `/v2/profiles/${s.sink}/orders`,
+          { side: 'BUY', market: 'BTCUSD', type: 'LIMIT', price: '10000', base_amount: '0.001', ref_id: `hc-${seq}` },
+          s.token,
+        );
+        if (res.status < 300) planted++;
+      }
+      expect(planted).toBeGreaterThan(30);
+      await waitFor(
+        async () => ((await run.api('/api/status')).body.trading.causes as Json[]).some((c) => c.kind === 'ref-id-conflict'),
+        'the ref_id conflict halt',
+        45_000,
+      );
+      const both = (await run.api('/api/status')).body.trading;
+      expect(both).toMatchObject({ state: 'kill-switch', allowsReducing: false });
+      expect(both.causes.map((c: Json) => c.kind)).toEqual(['operator', 'ref-id-conflict']);
+      expect(both.causes[0].reason).toBe('halted by an operator: lunch');
+      expect(both.causes[1]).toMatchObject({
+        lift: 'restart',
+        allowsReducing: false,
+        reason: expect.stringMatching(/^ref_id hc-\d+ already names a different record/),
+      });
 
-    // `tradeloop ctl status` shows every cause
-    const status = await runCli(['ctl', 'status', '--url', run.url.replace(/\/$/, '')], { TRADELOOP_UI_TOKEN: TOKEN });
-    expect(status.code, status.stderr).toBe(0);
-    expect(status.stdout).toMatch(/^trading +kill-switch: operator \(halted by an operator: lunch\); ref-id-conflict \(ref_id hc-\d+ already names a different record/m);
+      // `tradeloop ctl status` shows every cause
+      const status = await runCli(['ctl', 'status', '--url', run.url.replace(/\/$/, '')], { TRADELOOP_UI_TOKEN: TOKEN });
+      expect(status.code, status.stderr).toBe(0);
+      expect(status.stdout).toMatch(
+        /^trading +kill-switch: operator \(halted by an operator: lunch\); ref-id-conflict \(ref_id hc-\d+ already names a different record/m,
+      );
 
-    // a plain resume lifts the operator's halt only
-    const resumed = await run.api('/api/resume', { method: 'POST' });
-    expect(resumed.status).toBe(200);
-    expect(resumed.body.lifted.map((c: Json) => c.kind)).toEqual(['operator']);
-    expect(resumed.body.message).toMatch(/trading stays halted by ref-id-conflict/);
-    expect((await run.api('/api/status')).body.trading).toMatchObject({ state: 'kill-switch', causes: [expect.objectContaining({ kind: 'ref-id-conflict' })] });
-    // and no resume lifts the conflict: it needs a restart on a new prefix
-    const forced = await runCli(['ctl', 'resume', '--kill-switch', '--url', run.url.replace(/\/$/, '')], { TRADELOOP_UI_TOKEN: TOKEN });
-    expect(forced.code).toBe(1);
-    expect(forced.stderr).toMatch(/resume answered 409: trading is halted by ref-id-conflict .*no resume lifts it/);
-    expect((await run.api('/api/status')).body.trading.state).toBe('kill-switch');
-    const metrics = (await run.api('/metrics')).text;
-    expect(metrics).toMatch(/tradeloop_halted\{cause="ref_id_conflict"\} 1/);
-    expect(metrics).toMatch(/tradeloop_halted\{cause="operator"\} 0/);
-    await stop(run);
-  });
+      // a plain resume lifts the operator's halt only
+      const resumed = await run.api('/api/resume', { method: 'POST' });
+      expect(resumed.status).toBe(200);
+      expect(resumed.body.lifted.map((c: Json) => c.kind)).toEqual(['operator']);
+      expect(resumed.body.message).toMatch(/trading stays halted by ref-id-conflict/);
+      expect((await run.api('/api/status')).body.trading).toMatchObject({
+        state: 'kill-switch',
+        causes: [expect.objectContaining({ kind: 'ref-id-conflict' })],
+      });
+      // and no resume lifts the conflict: it needs a restart on a new prefix
+      const forced = await runCli(['ctl', 'resume', '--kill-switch', '--url', run.url.replace(/\/$/, '')], { TRADELOOP_UI_TOKEN: TOKEN });
+      expect(forced.code).toBe(1);
+      expect(forced.stderr).toMatch(/resume answered 409: trading is halted by ref-id-conflict .*no resume lifts it/);
+      expect((await run.api('/api/status')).body.trading.state).toBe('kill-switch');
+      const metrics = (await run.api('/metrics')).text;
+      expect(metrics).toMatch(/tradeloop_halted\{cause="ref_id_conflict"\} 1/);
+      expect(metrics).toMatch(/tradeloop_halted\{cause="operator"\} 0/);
+      await stop(run);
+    },
+  );
 
-  it('a restart mid-day keeps the day\'s opening equity: 4,900 lost before it and 4,900 after trip a 5,000 limit', { timeout: 300_000 }, async () => {
-    const dir = tempDir('halt-restart');
-    const config = botConfig(dir, 'hr');
-    const before = await startUiRunOf(start, dir, config);
-    const first = await markedAtMost(before);
-    const open = Number(first.dayOpenEquity);
-    await lose('4900');
-    await markedAtMost(before, open - 4_800);
-    await stop(before);
+  it(
+    "a restart mid-day keeps the day's opening equity: 4,900 lost before it and 4,900 after trip a 5,000 limit",
+    { timeout: 300_000 },
+    async () => {
+      const dir = tempDir('halt-restart');
+      const config = botConfig(dir, 'hr');
+      const before = await startUiRunOf(start, dir, config);
+      const first = await markedAtMost(before);
+      const open = Number(first.dayOpenEquity);
+      await lose('4900');
+      await markedAtMost(before, open - 4_800);
+      await stop(before);
 
-    const after = await startUiRunOf(start, dir, config);
-    const kept = await markedAtMost(after);
-    if (kept.day !== first.day || utcDay(Date.now()) !== first.day) return; // the UTC day turned between the runs: a new day starts afresh
-    expect(kept).toMatchObject({ day: first.day, dayOpenEquity: first.dayOpenEquity });
-    expect((await after.api('/api/status')).body.trading.state).toBe('running');
-    await lose('4900');
-    await waitFor(async () => (await after.api('/api/status')).body.trading.state === 'kill-switch', 'the kill switch to trip', 45_000);
-    expect((await after.api('/api/status')).body.trading.causes).toEqual([expect.objectContaining({ kind: 'daily-loss', reason: expect.stringMatching(/^daily loss 9[5-9]\d\d\.\d\d exceeds 5000$/) })]);
-    await stop(after);
-  });
+      const after = await startUiRunOf(start, dir, config);
+      const kept = await markedAtMost(after);
+      if (kept.day !== first.day || utcDay(Date.now()) !== first.day) return; // the UTC day turned between the runs: a new day starts afresh
+      expect(kept).toMatchObject({ day: first.day, dayOpenEquity: first.dayOpenEquity });
+      expect((await after.api('/api/status')).body.trading.state).toBe('running');
+      await lose('4900');
+      await waitFor(async () => (await after.api('/api/status')).body.trading.state === 'kill-switch', 'the kill switch to trip', 45_000);
+      expect((await after.api('/api/status')).body.trading.causes).toEqual([
+        expect.objectContaining({ kind: 'daily-loss', reason: expect.stringMatching(/^daily loss 9[5-9]\d\d\.\d\d exceeds 5000$/) }),
+      ]);
+      await stop(after);
+    },
+  );
 });

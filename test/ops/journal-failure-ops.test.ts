@@ -20,7 +20,7 @@ function failingRun(clock: TestClock): { run: OpsRun; fail: () => void } {
 }
 
 describe('a run whose journal failed', () => {
-  it('shows in /metrics and in the dashboard\'s status', async () => {
+  it("shows in /metrics and in the dashboard's status", async () => {
     const clock = new TestClock(1_000);
     const { run, fail } = failingRun(clock);
     const metrics = new RunMetrics({ processMetrics: false });

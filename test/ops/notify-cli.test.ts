@@ -27,7 +27,10 @@ describe('tradeloop run with TRADELOOP_NOTIFY_URL', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/secret-path-abc123`;
     const { cwd, config } = uiConfig(['notify: { events: [run-start, fill, run-stop], timeout_ms: 2000 }']);
-    const proc = start(['run', '--config', config, '--duration', '6s', '--json'], cwd, { TRADELOOP_NOTIFY_URL: url, TRADELOOP_NOTIFY_SECRET: SECRET });
+    const proc = start(['run', '--config', config, '--duration', '6s', '--json'], cwd, {
+      TRADELOOP_NOTIFY_URL: url,
+      TRADELOOP_NOTIFY_SECRET: SECRET,
+    });
     const kinds = (): string[] => got.map((g) => g.headers['x-tradeloop-event'] as string);
     await waitFor(() => kinds().includes('fill'), 'a fill notification', 30_000);
     expect(await proc.exit, proc.err().slice(-2000)).toBe(0);

@@ -9,7 +9,16 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TestClock } from '../../src/clock/index.js';
-import { Notifier, OpsState, RunMetrics, RunNotifications, SIGNATURE_HEADER, TIMESTAMP_HEADER, WATCH_MS, type NotifyEvent } from '../../src/ops/index.js';
+import {
+  Notifier,
+  OpsState,
+  RunMetrics,
+  RunNotifications,
+  SIGNATURE_HEADER,
+  TIMESTAMP_HEADER,
+  WATCH_MS,
+  type NotifyEvent,
+} from '../../src/ops/index.js';
 import { parsePrometheusText } from './prometheus-text.js';
 import { stubRun } from './stub-run.js';
 
@@ -30,7 +39,9 @@ afterEach(async () => {
 });
 
 /** A receiver that keeps every request and answers with `answer` (or never, when it returns undefined). */
-async function receiver(answer: (r: Received) => number | undefined): Promise<{ url: string; got: Received[]; arrived: (n: number) => Promise<void> }> {
+async function receiver(
+  answer: (r: Received) => number | undefined,
+): Promise<{ url: string; got: Received[]; arrived: (n: number) => Promise<void> }> {
   const got: Received[] = [];
   const waiters: { n: number; resolve: () => void }[] = [];
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -64,10 +75,32 @@ async function settle(check: () => boolean, what: string): Promise<void> {
 
 function notifier(clock: TestClock, url: string, o: Partial<{ capacity: number; timeoutMs: number; maxAttempts: number }> = {}): Notifier {
   let n = 0;
-  return new Notifier({ clock, url, secret: SECRET, events: ALL, capacity: o.capacity ?? 100, timeoutMs: o.timeoutMs ?? 5_000, maxAttempts: o.maxAttempts ?? 4, source: 'bot1', newId: () => `d${++n}` });
+  return new Notifier({
+    clock,
+    url,
+    secret: SECRET,
+    events: ALL,
+    capacity: o.capacity ?? 100,
+    timeoutMs: o.timeoutMs ?? 5_000,
+    maxAttempts: o.maxAttempts ?? 4,
+    source: 'bot1',
+    newId: () => `d${++n}`,
+  });
 }
 
-const fill = (i: number) => ({ kind: 'filled' as const, refId: `r${i}`, orderId: `o${i}`, fillId: `f${i}`, market: 'BTCUSD', side: 'BUY' as const, amount: '0.001', price: '50000.10', commission: '0.05', commissionAsset: 'USD', at: 1_000 + i });
+const fill = (i: number) => ({
+  kind: 'filled' as const,
+  refId: `r${i}`,
+  orderId: `o${i}`,
+  fillId: `f${i}`,
+  market: 'BTCUSD',
+  side: 'BUY' as const,
+  amount: '0.001',
+  price: '50000.10',
+  commission: '0.05',
+  commissionAsset: 'USD',
+  at: 1_000 + i,
+});
 
 describe('webhook notifications', () => {
   it('deliver each event kind once to a receiver on 127.0.0.1, signed with HMAC-SHA256 over timestamp.body', async () => {
@@ -174,7 +207,20 @@ describe('webhook notifications', () => {
   it('send only the configured events', async () => {
     const clock = new TestClock(0);
     const sent: string[] = [];
-    const n = new Notifier({ clock, url: 'http://127.0.0.1:9/none', secret: SECRET, events: ['kill-switch'], capacity: 10, timeoutMs: 1_000, maxAttempts: 1, source: 'b', transport: async (r) => { sent.push(r.headers['x-tradeloop-event'] as string); return 200; } });
+    const n = new Notifier({
+      clock,
+      url: 'http://127.0.0.1:9/none',
+      secret: SECRET,
+      events: ['kill-switch'],
+      capacity: 10,
+      timeoutMs: 1_000,
+      maxAttempts: 1,
+      source: 'b',
+      transport: async (r) => {
+        sent.push(r.headers['x-tradeloop-event'] as string);
+        return 200;
+      },
+    });
     n.notify('fill', {});
     n.notify('kill-switch', { reason: 'x' });
     await n.flush(1_000);

@@ -11,16 +11,19 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 
 describe('tradeloop run --ui with the live panel', () => {
-  it('keeps the dashboard line at the panel\'s foot and out of run.log', { timeout: 30_000 }, async () => {
+  it("keeps the dashboard line at the panel's foot and out of run.log", { timeout: 30_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tradeloop-ui-panel-'));
     const config = join(dir, 'bot.yaml');
-    writeFileSync(config, [
-      'strategies:',
-      '  - plugin: grid-maker',
-      'streams: { warmup_points: 3 }',
-      'ui: { port: 0 }',
-      `journal: { path: ${join(dir, 'journal.sqlite')} }`,
-    ].join('\n'));
+    writeFileSync(
+      config,
+      [
+        'strategies:',
+        '  - plugin: grid-maker',
+        'streams: { warmup_points: 3 }',
+        'ui: { port: 0 }',
+        `journal: { path: ${join(dir, 'journal.sqlite')} }`,
+      ].join('\n'),
+    );
     let out = '';
     let err = '';
     const stdout = Object.assign(new Writable({ write: (c, _e, cb) => ((out += String(c)), cb()) }), { isTTY: true });

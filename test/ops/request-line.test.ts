@@ -43,7 +43,8 @@ describe('the operations server and malformed requests', () => {
     server = await startOpsServer({ host: '127.0.0.1', port: 0, token: TOKEN, run: stub.run, state, metrics, log: logger, timers: clock });
     const port = server.port;
     const here = `127.0.0.1:${port}`;
-    const req = (line: string, headers: readonly string[] = [`Host: ${here}`]): string => [line, ...headers, 'Connection: close', '', ''].join('\r\n');
+    const req = (line: string, headers: readonly string[] = [`Host: ${here}`]): string =>
+      [line, ...headers, 'Connection: close', '', ''].join('\r\n');
 
     const cases: Array<[string, string, number]> = [
       ['an absolute-form target that does not parse', req('GET http://[ HTTP/1.1'), 400],
@@ -60,7 +61,16 @@ describe('the operations server and malformed requests', () => {
       ['a Host header of percent signs and brackets', req('GET / HTTP/1.1', ['Host: %%[]:::']), 403],
       ['no Host header', req('GET /api/status HTTP/1.1', []), 400],
       ['an Origin that does not parse', req('GET /api/status HTTP/1.1', [`Host: ${here}`, 'Origin: http://[']), 403],
-      ['a body cut short', req('POST /api/halt HTTP/1.1', [`Host: ${here}`, `Authorization: Bearer ${TOKEN}`, 'Content-Type: application/json', 'Content-Length: 100']).concat('{"reason"'), 0],
+      [
+        'a body cut short',
+        req('POST /api/halt HTTP/1.1', [
+          `Host: ${here}`,
+          `Authorization: Bearer ${TOKEN}`,
+          'Content-Type: application/json',
+          'Content-Length: 100',
+        ]).concat('{"reason"'),
+        0,
+      ],
     ];
     for (const [what, request, want] of cases) {
       const answer = await raw(port, request);
@@ -71,10 +81,15 @@ describe('the operations server and malformed requests', () => {
     }
     // the well-formed absolute form is served as its path (a data request still needs the token)
     expect(statusOf(await raw(port, req(`GET http://${here}/api/status HTTP/1.1`)))).toBe(401);
-    expect(statusOf(await raw(port, req(`GET http://${here}/api/status HTTP/1.1`, [`Host: ${here}`, `Authorization: Bearer ${TOKEN}`])))).toBe(200);
+    expect(
+      statusOf(await raw(port, req(`GET http://${here}/api/status HTTP/1.1`, [`Host: ${here}`, `Authorization: Bearer ${TOKEN}`]))),
+    ).toBe(200);
     expect(statusOf(await raw(port, req('GET /api/status HTTP/1.1', [`Host: ${here}`, `Authorization: Bearer ${TOKEN}`])))).toBe(200);
     expect(statusOf(await raw(port, req('GET / HTTP/1.1')))).toBe(200);
-    const logged = lines().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { level: number; msg: string });
+    const logged = lines()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { level: number; msg: string });
     expect(logged.filter((l) => l.level >= 50)).toEqual([]);
   });
 });

@@ -16,12 +16,31 @@ const BOT_TOKEN = '123456:telegram-token-abcdefghijklmnop';
 describe('operations secrets', () => {
   it('are masked in logs once the run has read them', () => {
     let out = '';
-    const destination = new Writable({ write(c, _e, cb) { out += String(c); cb(); } });
+    const destination = new Writable({
+      write(c, _e, cb) {
+        out += String(c);
+        cb();
+      },
+    });
     const secrets = new SecretSet();
     const log = createLogger({ pretty: false, secrets, destination });
-    const ops = Ops.prepare({ config: ConfigSchema.parse({ ui: {} }), env: { TRADELOOP_UI_TOKEN: TOKEN, TRADELOOP_NOTIFY_URL: URL_, TRADELOOP_NOTIFY_SECRET: SECRET, TRADELOOP_TELEGRAM_TOKEN: BOT_TOKEN, TRADELOOP_TELEGRAM_CHAT_IDS: '42' }, log, secrets });
+    const ops = Ops.prepare({
+      config: ConfigSchema.parse({ ui: {} }),
+      env: {
+        TRADELOOP_UI_TOKEN: TOKEN,
+        TRADELOOP_NOTIFY_URL: URL_,
+        TRADELOOP_NOTIFY_SECRET: SECRET,
+        TRADELOOP_TELEGRAM_TOKEN: BOT_TOKEN,
+        TRADELOOP_TELEGRAM_CHAT_IDS: '42',
+      },
+      log,
+      secrets,
+    });
     expect(ops).toBeDefined();
-    log.warn({ url: URL_, detail: `posting to ${URL_} with ${SECRET}` }, `token ${TOKEN} in a message, https://api.telegram.org/bot${BOT_TOKEN}/getUpdates`);
+    log.warn(
+      { url: URL_, detail: `posting to ${URL_} with ${SECRET}` },
+      `token ${TOKEN} in a message, https://api.telegram.org/bot${BOT_TOKEN}/getUpdates`,
+    );
     log.error(new Error(`failed at ${URL_}?sig=${SECRET} for ${TOKEN}`));
     expect(out).toContain('[REDACTED]');
     for (const s of [TOKEN, URL_, SECRET, 'xoxo-secret-path', BOT_TOKEN]) expect(out).not.toContain(s);
@@ -31,14 +50,20 @@ describe('operations secrets', () => {
     const parsed = ConfigSchema.safeParse({ ui: { token: 'x' }, notify: { url: 'https://x', secret: 'y' } });
     expect(parsed.success).toBe(false);
     const messages = parsed.error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`) ?? [];
-    expect(messages).toEqual(expect.arrayContaining([
-      expect.stringMatching(/^ui\.token: secrets are never read from files: .*TRADELOOP_UI_TOKEN/),
-      expect.stringMatching(/^notify\.url: .*TRADELOOP_NOTIFY_URL/),
-      expect.stringMatching(/^notify\.secret: .*TRADELOOP_NOTIFY_SECRET/),
-    ]));
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^ui\.token: secrets are never read from files: .*TRADELOOP_UI_TOKEN/),
+        expect.stringMatching(/^notify\.url: .*TRADELOOP_NOTIFY_URL/),
+        expect.stringMatching(/^notify\.secret: .*TRADELOOP_NOTIFY_SECRET/),
+      ]),
+    );
     const log = createLogger({ level: 'silent' });
-    expect(() => Ops.prepare({ config: ConfigSchema.parse({}), env: { TRADELOOP_NOTIFY_URL: URL_ }, log })).toThrow(/TRADELOOP_NOTIFY_SECRET: must be set to at least 16 characters/);
-    expect(() => Ops.prepare({ config: ConfigSchema.parse({}), env: { TRADELOOP_NOTIFY_URL: 'not a url', TRADELOOP_NOTIFY_SECRET: SECRET }, log })).toThrow(/TRADELOOP_NOTIFY_URL: is not a URL/);
+    expect(() => Ops.prepare({ config: ConfigSchema.parse({}), env: { TRADELOOP_NOTIFY_URL: URL_ }, log })).toThrow(
+      /TRADELOOP_NOTIFY_SECRET: must be set to at least 16 characters/,
+    );
+    expect(() =>
+      Ops.prepare({ config: ConfigSchema.parse({}), env: { TRADELOOP_NOTIFY_URL: 'not a url', TRADELOOP_NOTIFY_SECRET: SECRET }, log }),
+    ).toThrow(/TRADELOOP_NOTIFY_URL: is not a URL/);
     expect(() => Ops.prepare({ config: ConfigSchema.parse({ ui: { host: '0.0.0.0' } }), env: {}, log })).toThrow();
   });
 });

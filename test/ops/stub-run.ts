@@ -27,18 +27,40 @@ export function stubRun(clock: TestClock, strategyNames: readonly string[] = ['a
   const ks = new KillSwitch({});
   const pauses = new StrategyPauses();
   let reach: VenueReachability = { consecutiveFailures: 0, probes: 0 };
-  const strategies = strategyNames.map((name) => ({ name, markets: new Set(['BTCUSD']) as ReadonlySet<string>, stopped: undefined as string | undefined, params: {} }));
+  const strategies = strategyNames.map((name) => ({
+    name,
+    markets: new Set(['BTCUSD']) as ReadonlySet<string>,
+    stopped: undefined as string | undefined,
+    params: {},
+  }));
   const stopRequests: string[] = [];
   const view = (): RunView => ({
-    at: clock.now(), startedAt: 0, environment: 'test', venue: 'stub', markets: [], balances: [], equityAsset: 'USD', equity: '1000', startEquity: '1000', pnl: '0',
-    openOrders: [], decisions: [], reports: [], counters: {}, stoppedStrategies: [],
+    at: clock.now(),
+    startedAt: 0,
+    environment: 'test',
+    venue: 'stub',
+    markets: [],
+    balances: [],
+    equityAsset: 'USD',
+    equity: '1000',
+    startEquity: '1000',
+    pnl: '0',
+    openOrders: [],
+    decisions: [],
+    reports: [],
+    counters: {},
+    stoppedStrategies: [],
   });
   const kernel = {
     decisions$: decisions.asObservable(),
     reports$: reports.asObservable(),
     gate: { killSwitch: ks, pauses, stats: () => ({}) },
     market: { snapshot: emptySnapshot, markets: () => [] },
-    riskView: { instrument: () => undefined, transferRemaining: () => undefined, transferLimits: { lastReadAt: undefined, readings: () => [] } },
+    riskView: {
+      instrument: () => undefined,
+      transferRemaining: () => undefined,
+      transferLimits: { lastReadAt: undefined, readings: () => [] },
+    },
     openOrders: {},
     cancelAll: async () => ({ closed: [], open: [] }),
     haltKeepingOrders: (reason: string, kind?: HaltKind) => ks.trip(reason, { ...(kind && { kind }) }),
@@ -56,7 +78,10 @@ export function stubRun(clock: TestClock, strategyNames: readonly string[] = ['a
     reachability: () => reach,
   };
   return {
-    run, decisions, reports, stopRequests,
+    run,
+    decisions,
+    reports,
+    stopRequests,
     trip: (reason) => {
       if (reason === undefined) ks.lift(ks.causes.map((c) => c.kind));
       else ks.trip(reason, { kind: 'drawdown' });

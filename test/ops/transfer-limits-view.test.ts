@@ -12,13 +12,23 @@ describe('tradeloop run --ui: transfer limits', () => {
   it('lists each limit with its period, the limit and what is left, at full precision and as shown', { timeout: 240_000 }, async () => {
     const run = await startUiRun(start);
     let limits: Array<Record<string, string>> = [];
-    await waitFor(async () => {
-      limits = (await run.api('/api/positions')).body.transferLimits ?? [];
-      return limits.length > 0;
-    }, 'transfer limits read', 30_000);
+    await waitFor(
+      async () => {
+        limits = (await run.api('/api/positions')).body.transferLimits ?? [];
+        return limits.length > 0;
+      },
+      'transfer limits read',
+      30_000,
+    );
     expect(limits).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ limitAsset: 'USD', period: 'per transfer', limit: '1000000', limitShown: '1000000.00', remaining: '1000000' }),
+        expect.objectContaining({
+          limitAsset: 'USD',
+          period: 'per transfer',
+          limit: '1000000',
+          limitShown: '1000000.00',
+          remaining: '1000000',
+        }),
         expect.objectContaining({ limitAsset: 'USD', period: 'a day', limit: '5000000', limitShown: '5000000.00' }),
       ]),
     );

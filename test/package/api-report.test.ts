@@ -6,6 +6,9 @@ describe('the public API', () => {
     const results = checkApi({ write: false });
     expect(results.flatMap((r) => r.errors)).toEqual([]);
     const changed = results.filter((r) => r.changed).map((r) => r.report);
-    expect(changed, `the public surface changed in ${changed.join(', ')}: if on purpose, run \`npm run api:update\` and commit the reports`).toEqual([]);
+    expect(
+      changed,
+      `the public surface changed in ${changed.join(', ')}: if on purpose, run \`npm run api:update\` and commit the reports`,
+    ).toEqual([]);
   }, 120_000);
 });

@@ -32,7 +32,22 @@ export function checkApi(options: { readonly write: boolean }): ApiCheck[] {
   rmSync(out, { recursive: true, force: true });
   try {
     const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-    execFileSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', out, '--emitDeclarationOnly', '--declarationMap', 'false', '--sourceMap', 'false'], { stdio: 'pipe' });
+    execFileSync(
+      process.execPath,
+      [
+        tsc,
+        '-p',
+        join(ROOT, 'tsconfig.build.json'),
+        '--outDir',
+        out,
+        '--emitDeclarationOnly',
+        '--declarationMap',
+        'false',
+        '--sourceMap',
+        'false',
+      ],
+      { stdio: 'pipe' },
+    );
     return ENTRIES.map((entry) => {
       const errors: string[] = [];
       const config = ExtractorConfig.prepare({
@@ -41,11 +56,24 @@ export function checkApi(options: { readonly write: boolean }): ApiCheck[] {
           mainEntryPointFilePath: join(out, `${entry.source}.d.ts`),
           compiler: {
             overrideTsconfig: {
-              compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', lib: ['ES2023'], strict: true, skipLibCheck: true, types: ['node'] },
+              compilerOptions: {
+                module: 'NodeNext',
+                moduleResolution: 'NodeNext',
+                target: 'ES2022',
+                lib: ['ES2023'],
+                strict: true,
+                skipLibCheck: true,
+                types: ['node'],
+              },
               files: [join(out, `${entry.source}.d.ts`)],
             },
           },
-          apiReport: { enabled: true, reportFileName: entry.report, reportFolder: join(ROOT, 'api'), reportTempFolder: join(out, 'report') },
+          apiReport: {
+            enabled: true,
+            reportFileName: entry.report,
+            reportFolder: join(ROOT, 'api'),
+            reportTempFolder: join(out, 'report'),
+          },
           docModel: { enabled: false },
           dtsRollup: { enabled: false },
           tsdocMetadata: { enabled: false },
@@ -81,6 +109,8 @@ if (process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(import
   const write = process.argv.includes('--write');
   for (const r of checkApi({ write })) {
     for (const e of r.errors) process.stderr.write(`${r.report}: ${e}\n`);
-    process.stdout.write(`${r.report}: ${r.changed ? (write ? 'rewritten' : 'CHANGED (run npm run api:update and review the diff)') : 'unchanged'}\n`);
+    process.stdout.write(
+      `${r.report}: ${r.changed ? (write ? 'rewritten' : 'CHANGED (run npm run api:update and review the diff)') : 'unchanged'}\n`,
+    );
   }
 }

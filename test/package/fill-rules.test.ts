@@ -24,18 +24,29 @@ const INLINE: ReadonlyArray<readonly [rule: string, form: RegExp]> = [
 
 function sources(): Array<{ file: string; text: string }> {
   const files = FOLDERS.flatMap((dir) => readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' }).map((f) => `${dir}/${f}`));
-  return [...files, ...TOP_SIM].filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts')).map((file) => ({ file, text: readFileSync(join(ROOT, file), 'utf8') }));
+  return [...files, ...TOP_SIM]
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+    .map((file) => ({ file, text: readFileSync(join(ROOT, file), 'utf8') }));
 }
 
 describe('each fill rule is written once', () => {
   const all = sources();
 
   it('reads the simulator and every fill model', () => {
-    expect(all.map((s) => s.file)).toEqual(expect.arrayContaining(['src/sim/exchange/matching.ts', 'src/fills/point/market.ts', 'src/fills/book/matching.ts', 'src/fills/rules/transfers.ts']));
+    expect(all.map((s) => s.file)).toEqual(
+      expect.arrayContaining([
+        'src/sim/exchange/matching.ts',
+        'src/fills/point/market.ts',
+        'src/fills/book/matching.ts',
+        'src/fills/rules/transfers.ts',
+      ]),
+    );
   });
 
   it.each(INLINE)('%s is not written again in the simulator or a fill model', (_rule, form) => {
-    const found = all.flatMap(({ file, text }) => text.split('\n').flatMap((line, i) => (form.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])));
+    const found = all.flatMap(({ file, text }) =>
+      text.split('\n').flatMap((line, i) => (form.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])),
+    );
     expect(found).toEqual([]);
   });
 });

@@ -36,11 +36,23 @@ interface Ran {
 function run(cmd: string, args: readonly string[], cwd: string, timeoutMs = 8 * MINUTE): Promise<Ran> {
   return new Promise((done) => {
     // the project's own environment: no TRADELOOP_* from the test's, no vitest variables
-    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('TRADELOOP_') && !k.startsWith('VITEST') && k !== 'NODE_OPTIONS'));
-    execFile(cmd, args, { cwd, env: { ...env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' }, timeout: timeoutMs, maxBuffer: 32 * 1024 * 1024 }, (err, stdout, stderr) => {
-      const code = err === null ? 0 : typeof err.code === 'number' ? err.code : 1;
-      done({ code, stdout: String(stdout), stderr: String(stderr) });
-    });
+    const env = Object.fromEntries(
+      Object.entries(process.env).filter(([k]) => !k.startsWith('TRADELOOP_') && !k.startsWith('VITEST') && k !== 'NODE_OPTIONS'),
+    );
+    execFile(
+      cmd,
+      args,
+      {
+        cwd,
+        env: { ...env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' },
+        timeout: timeoutMs,
+        maxBuffer: 32 * 1024 * 1024,
+      },
+      (err, stdout, stderr) => {
+        const code = err === null ? 0 : typeof err.code === 'number' ? err.code : 1;
+        done({ code, stdout: String(stdout), stderr: String(stderr) });
+      },
+    );
   });
 }
 
@@ -163,7 +175,14 @@ describe('tradeloop as an installed package', () => {
 
   it('ships the compiled entry with its types, and not the tests', () => {
     const pkg = join(project, 'node_modules/tradeloop');
-    for (const f of ['dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/testkit.js', 'dist/src/testkit.d.ts', 'bin/tradeloop.js', 'config/default.yaml']) {
+    for (const f of [
+      'dist/src/index.js',
+      'dist/src/index.d.ts',
+      'dist/src/testkit.js',
+      'dist/src/testkit.d.ts',
+      'bin/tradeloop.js',
+      'config/default.yaml',
+    ]) {
       expect(existsSync(join(pkg, f)), f).toBe(true);
     }
     expect(readdirSync(join(pkg, 'strategies')).filter((f) => f.includes('.test.'))).toEqual([]);
@@ -171,48 +190,78 @@ describe('tradeloop as an installed package', () => {
     expect(manifest.dependencies.tradeloop).toBe(`file:${tarball}`);
   });
 
-  it("runs the plugin's test-kit tests with npm test, and the types check", async () => {
-    const test = await run(NPM, ['test'], project);
-    expect(test.code, why(test)).toBe(0);
-    expect(test.stdout).toMatch(/sells everything when the price falls through the stop-loss/);
-    expect(test.stdout).toMatch(/leaves on the stop-loss in a backtest through the whole engine/);
-    expect(test.stdout).toMatch(/buys when the price rises above its EMA while flat/);
-    const types = await run(NPM, ['run', 'typecheck'], project);
-    expect(types.code, why(types)).toBe(0);
-  }, 5 * MINUTE);
+  it(
+    "runs the plugin's test-kit tests with npm test, and the types check",
+    async () => {
+      const test = await run(NPM, ['test'], project);
+      expect(test.code, why(test)).toBe(0);
+      expect(test.stdout).toMatch(/sells everything when the price falls through the stop-loss/);
+      expect(test.stdout).toMatch(/leaves on the stop-loss in a backtest through the whole engine/);
+      expect(test.stdout).toMatch(/buys when the price rises above its EMA while flat/);
+      const types = await run(NPM, ['run', 'typecheck'], project);
+      expect(types.code, why(types)).toBe(0);
+    },
+    5 * MINUTE,
+  );
 
   it('imports the compiled entry without a TypeScript loader', async () => {
-    const plain = await run(process.execPath, ['--input-type=module', '-e', "import { defineStrategy, Position, z, D } from 'tradeloop'; import { StrategyTestKit } from 'tradeloop/testkit'; console.log(typeof defineStrategy, typeof Position, typeof z.object, D.name, typeof StrategyTestKit);"], project);
+    const plain = await run(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "import { defineStrategy, Position, z, D } from 'tradeloop'; import { StrategyTestKit } from 'tradeloop/testkit'; console.log(typeof defineStrategy, typeof Position, typeof z.object, D.name, typeof StrategyTestKit);",
+      ],
+      project,
+    );
     expect(plain.code, why(plain)).toBe(0);
     expect(plain.stdout.trim()).toBe('function function function Decimal function');
   });
 
-  it('backtests the plugin from the project folder: the stop-loss closes the position', async () => {
-    const bt = await tradeloop(['backtest', '--strategy', './strategies/dip-stop.ts', '--data', 'data/prices.csv', '--json']);
-    expect(bt.code, why(bt)).toBe(0);
-    // the installed package's compiled command: its build stamp holds for the unpacked sources
-    expect(bt.stderr).not.toContain('running from the TypeScript sources');
-    const report = JSON.parse(bt.stdout) as { trades: number; orders: { fills: number; openAtEnd: number } };
-    expect(report.trades).toBe(1);
-    expect(report.orders.fills).toBe(2);
-    expect(report.orders.openAtEnd).toBe(0);
-    const opt = await tradeloop(['optimize', '--strategy', './strategies/dip-stop.ts', '--data', 'data/prices.csv', '--grid', 'stop_pct=1|2|3', '--workers', '2']);
-    expect(opt.code, why(opt)).toBe(0);
-    expect(opt.stdout).toMatch(/3 combinations/);
-  }, 5 * MINUTE);
+  it(
+    'backtests the plugin from the project folder: the stop-loss closes the position',
+    async () => {
+      const bt = await tradeloop(['backtest', '--strategy', './strategies/dip-stop.ts', '--data', 'data/prices.csv', '--json']);
+      expect(bt.code, why(bt)).toBe(0);
+      // the installed package's compiled command: its build stamp holds for the unpacked sources
+      expect(bt.stderr).not.toContain('running from the TypeScript sources');
+      const report = JSON.parse(bt.stdout) as { trades: number; orders: { fills: number; openAtEnd: number } };
+      expect(report.trades).toBe(1);
+      expect(report.orders.fills).toBe(2);
+      expect(report.orders.openAtEnd).toBe(0);
+      const opt = await tradeloop([
+        'optimize',
+        '--strategy',
+        './strategies/dip-stop.ts',
+        '--data',
+        'data/prices.csv',
+        '--grid',
+        'stop_pct=1|2|3',
+        '--workers',
+        '2',
+      ]);
+      expect(opt.code, why(opt)).toBe(0);
+      expect(opt.stdout).toMatch(/3 combinations/);
+    },
+    5 * MINUTE,
+  );
 
-  it('runs live for 20 seconds on the embedded sandbox with the project config, then lists its order', async () => {
-    const config = readFileSync(join(project, 'config/default.yaml'), 'utf8');
-    const strategies = 'strategies:\n  - plugin: ./strategies/dip-stop.ts\n    name: dip-btc\n    params:\n      market: BTCUSD\n\n';
-    writeFileSync(join(project, 'config/default.yaml'), config.replace(/^strategies:\n[\s\S]*?\n(?=risk:)/m, strategies));
-    expect(readFileSync(join(project, 'config/default.yaml'), 'utf8')).toContain('dip-stop.ts');
-    const live = await tradeloop(['run', '--duration', '20s', '--json'], 4 * MINUTE);
-    expect(live.code, why(live)).toBe(0);
-    expect(live.stderr).toMatch(/config\/default\.yaml/);
-    const orders = await tradeloop(['orders', '--json']);
-    expect(orders.code, why(orders)).toBe(0);
-    const rows = JSON.parse(orders.stdout) as { side?: string; strategy?: string }[];
-    expect(rows.length).toBeGreaterThanOrEqual(1);
-    expect(JSON.stringify(rows)).toMatch(/BUY/);
-  }, 5 * MINUTE);
+  it(
+    'runs live for 20 seconds on the embedded sandbox with the project config, then lists its order',
+    async () => {
+      const config = readFileSync(join(project, 'config/default.yaml'), 'utf8');
+      const strategies = 'strategies:\n  - plugin: ./strategies/dip-stop.ts\n    name: dip-btc\n    params:\n      market: BTCUSD\n\n';
+      writeFileSync(join(project, 'config/default.yaml'), config.replace(/^strategies:\n[\s\S]*?\n(?=risk:)/m, strategies));
+      expect(readFileSync(join(project, 'config/default.yaml'), 'utf8')).toContain('dip-stop.ts');
+      const live = await tradeloop(['run', '--duration', '20s', '--json'], 4 * MINUTE);
+      expect(live.code, why(live)).toBe(0);
+      expect(live.stderr).toMatch(/config\/default\.yaml/);
+      const orders = await tradeloop(['orders', '--json']);
+      expect(orders.code, why(orders)).toBe(0);
+      const rows = JSON.parse(orders.stdout) as { side?: string; strategy?: string }[];
+      expect(rows.length).toBeGreaterThanOrEqual(1);
+      expect(JSON.stringify(rows)).toMatch(/BUY/);
+    },
+    5 * MINUTE,
+  );
 });

@@ -92,7 +92,14 @@ describe('kernel parity: point replay, SimVenue and RestVenue → sandbox', () =
     expect(sim.openAtEnd).toEqual(point.openAtEnd);
     expect(rest.openAtEnd).toEqual(point.openAtEnd);
     // each venue saw only what was approved: two resting buys (cancelled), the transfer within the limits, the market buy, the two sells
-    expect(point.atVenue).toEqual(['#3 BUY CANCELLED', '#4 BUY CANCELLED', '#8 transfer COMPLETED', '#10 BUY FILLED', '#14 SELL OPEN', '#15 SELL FILLED']);
+    expect(point.atVenue).toEqual([
+      '#3 BUY CANCELLED',
+      '#4 BUY CANCELLED',
+      '#8 transfer COMPLETED',
+      '#10 BUY FILLED',
+      '#14 SELL OPEN',
+      '#15 SELL FILLED',
+    ]);
     expect(sim.atVenue).toEqual(point.atVenue);
     expect(rest.atVenue).toEqual(point.atVenue);
   });

@@ -15,7 +15,17 @@ import type { PriceSeriesLike } from '../../src/sim/prices/price-data.js';
 import { closeRigJournals, liveRunRig } from '../support/live-run-rig.js';
 import { startLiveHarness } from '../support/live-harness.js';
 import { T0 } from '../support/sandbox-fixture.js';
-import { PARITY_FUNDING, PARITY_POINTS, PARITY_PRICE, PARITY_RISK, PARITY_STEP_MS, newProbe, paritySibling, parityStrategy, type ScriptProbe } from './parity-script.js';
+import {
+  PARITY_FUNDING,
+  PARITY_POINTS,
+  PARITY_PRICE,
+  PARITY_RISK,
+  PARITY_STEP_MS,
+  newProbe,
+  paritySibling,
+  parityStrategy,
+  type ScriptProbe,
+} from './parity-script.js';
 
 export interface Lane {
   readonly name: string;
@@ -44,7 +54,15 @@ const limits = () => RiskLimitsSchema.parse(PARITY_RISK);
 export async function pointReplayLane(): Promise<Lane> {
   const probe = newProbe();
   const definition = parityStrategy(probe);
-  const b = buildBacktestBundle({ definition, params: {}, markets: ['BTCUSD'], startMs: T0, limits: limits(), venue: { funding: PARITY_FUNDING, feeBps: 10 }, alongside: [{ name: paritySibling.name, definition: paritySibling, params: {}, markets: ['BTCUSD'] }] });
+  const b = buildBacktestBundle({
+    definition,
+    params: {},
+    markets: ['BTCUSD'],
+    startMs: T0,
+    limits: limits(),
+    venue: { funding: PARITY_FUNDING, feeBps: 10 },
+    alongside: [{ name: paritySibling.name, definition: paritySibling, params: {}, markets: ['BTCUSD'] }],
+  });
   await b.kernel.startMetadata();
   probe.profiles = { from: 'default', to: 'savings' };
   let at = T0;
@@ -78,7 +96,13 @@ export async function simLane(): Promise<Lane> {
   const probe = newProbe();
   const clock = new TestClock(T0);
   const sim = new SimPlatform({ clock, seed: 7, funding: PARITY_FUNDING, replay: { BTCUSD: { series: paritySeries() } } });
-  const rig = liveRunRig({ clock, sim, strategy: parityStrategy(probe), alongside: [paritySibling], config: { risk: PARITY_RISK, streams: { orders_ms: 1_000, warmup_points: 0 } } });
+  const rig = liveRunRig({
+    clock,
+    sim,
+    strategy: parityStrategy(probe),
+    alongside: [paritySibling],
+    config: { risk: PARITY_RISK, streams: { orders_ms: 1_000, warmup_points: 0 } },
+  });
   await rig.run.start([]);
   probe.profiles = { from: sim.profiles.defaultId, to: sim.profiles.create('savings', undefined, sim.now()).id };
   const kernel = rig.run.kernel;
@@ -113,8 +137,23 @@ export async function simLane(): Promise<Lane> {
 /** The local sandbox over loopback: LiveRun over RestVenue, prices and account state from the polling streams. */
 export async function sandboxLane(): Promise<Lane> {
   const probe = newProbe();
-  const intervals = { prices_ms: PARITY_STEP_MS, ticker_ms: PARITY_STEP_MS, book_ms: PARITY_STEP_MS, quotes_ms: PARITY_STEP_MS, balances_ms: 5_000, orders_ms: 5_000, warmup_points: 0 };
-  const h = await startLiveHarness(parityStrategy(probe), {}, { streams: intervals, risk: PARITY_RISK }, { ...PARITY_FUNDING }, { sim: { replay: { BTCUSD: { series: paritySeries() } } } }, [paritySibling]);
+  const intervals = {
+    prices_ms: PARITY_STEP_MS,
+    ticker_ms: PARITY_STEP_MS,
+    book_ms: PARITY_STEP_MS,
+    quotes_ms: PARITY_STEP_MS,
+    balances_ms: 5_000,
+    orders_ms: 5_000,
+    warmup_points: 0,
+  };
+  const h = await startLiveHarness(
+    parityStrategy(probe),
+    {},
+    { streams: intervals, risk: PARITY_RISK },
+    { ...PARITY_FUNDING },
+    { sim: { replay: { BTCUSD: { series: paritySeries() } } } },
+    [paritySibling],
+  );
   const sim = h.sandbox.sim;
   probe.profiles = { from: sim.profiles.defaultId, to: sim.profiles.create('savings', undefined, sim.now()).id };
   const kernel = h.run.kernel;
@@ -130,7 +169,7 @@ export async function sandboxLane(): Promise<Lane> {
     refPrefix: 'e2e',
     next: async () => {
       const want = probe.seen + 1;
-      for (let i = 0; i < 2 * PARITY_STEP_MS / 1_000 && probe.seen < want; i++) await settle();
+      for (let i = 0; i < (2 * PARITY_STEP_MS) / 1_000 && probe.seen < want; i++) await settle();
       for (let i = 0; i < 3; i++) await settle();
     },
     halt: async (reason) => {

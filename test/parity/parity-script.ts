@@ -35,8 +35,22 @@ export interface ProfileParams {
   readonly to: string;
 }
 
-const rest = (price: string): IntentDraft => ({ kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.001', price, timeInForce: 'GTC' });
-const overLimit = (p: ProfileParams): IntentDraft => ({ kind: 'transfer', asset: 'USD', amount: '1500000', fromProfileId: p.from, toProfileId: p.to });
+const rest = (price: string): IntentDraft => ({
+  kind: 'place-order',
+  market: 'BTCUSD',
+  side: 'BUY',
+  type: 'LIMIT',
+  baseAmount: '0.001',
+  price,
+  timeInForce: 'GTC',
+});
+const overLimit = (p: ProfileParams): IntentDraft => ({
+  kind: 'transfer',
+  asset: 'USD',
+  amount: '1500000',
+  fromProfileId: p.from,
+  toProfileId: p.to,
+});
 
 /** One step of the script: what the strategy returns on its n-th armed price, and whether trading is halted first. */
 export interface ParityStep {
@@ -46,21 +60,59 @@ export interface ParityStep {
 }
 
 export const PARITY_SCRIPT: readonly ParityStep[] = [
-  { name: 'off-tick price', intents: () => [{ kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.001', price: '59999.877', timeInForce: 'GTC' }] },
-  { name: 'over-precise base amount', intents: () => [{ kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.010000001', price: '54000.00', timeInForce: 'GTC' }] },
+  {
+    name: 'off-tick price',
+    intents: () => [
+      { kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.001', price: '59999.877', timeInForce: 'GTC' },
+    ],
+  },
+  {
+    name: 'over-precise base amount',
+    intents: () => [
+      {
+        kind: 'place-order',
+        market: 'BTCUSD',
+        side: 'BUY',
+        type: 'LIMIT',
+        baseAmount: '0.010000001',
+        price: '54000.00',
+        timeInForce: 'GTC',
+      },
+    ],
+  },
   // all on one price, before any poll can have listed the first: the gate counts approvals itself
   { name: 'three resting buys at once, one beyond max_open_orders', intents: () => [rest('54000.00'), rest('54100.00'), rest('54200.00')] },
   { name: 'a resting buy a minute later, once the polls have listed the two', intents: () => [rest('54300.00')] },
-  { name: 'quote execution with no live quote', intents: () => [{ kind: 'execute-quote', market: 'BTCUSD', side: 'BUY', quoteAmount: '100.00' }] },
-  { name: 'transfer within the limits', intents: (p) => [{ kind: 'transfer', asset: 'USD', amount: '250.00', fromProfileId: p.from, toProfileId: p.to }] },
+  {
+    name: 'quote execution with no live quote',
+    intents: () => [{ kind: 'execute-quote', market: 'BTCUSD', side: 'BUY', quoteAmount: '100.00' }],
+  },
+  {
+    name: 'transfer within the limits',
+    intents: (p) => [{ kind: 'transfer', asset: 'USD', amount: '250.00', fromProfileId: p.from, toProfileId: p.to }],
+  },
   { name: 'transfer over the per-transaction limit', intents: (p) => [overLimit(p)] },
-  { name: 'a market buy: a position of its own', intents: () => [{ kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '3000.00' }] },
+  {
+    name: 'a market buy: a position of its own',
+    intents: () => [{ kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '3000.00' }],
+  },
   // the 1 BTC funded is no strategy's, and the sibling strategy trades BTCUSD too: only its own 0.05 is the script's to sell
-  { name: 'a sell of more than its own position', intents: () => [{ kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '0.5' }] },
+  {
+    name: 'a sell of more than its own position',
+    intents: () => [{ kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '0.5' }],
+  },
   { name: 'buy while halted', haltFirst: true, intents: () => [rest('54000.00')] },
   { name: 'transfer while halted', intents: (p) => [overLimit(p)] },
-  { name: 'sell of a held amount while halted', intents: () => [{ kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'LIMIT', baseAmount: '0.01', price: '66000.00', timeInForce: 'GTC' }] },
-  { name: 'market sell of a held amount while halted', intents: () => [{ kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '0.02' }] },
+  {
+    name: 'sell of a held amount while halted',
+    intents: () => [
+      { kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'LIMIT', baseAmount: '0.01', price: '66000.00', timeInForce: 'GTC' },
+    ],
+  },
+  {
+    name: 'market sell of a held amount while halted',
+    intents: () => [{ kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '0.02' }],
+  },
   { name: 'a last price, for the market sell to fill', intents: () => [] },
 ];
 
@@ -153,7 +205,7 @@ export function reportTrace(reports: readonly ExecReport[]): string[] {
     return `${seq(r.refId)} ${r.kind}`;
   });
   const out: string[] = [];
-  for (let i = 0; i < lines.length; ) {
+  for (let i = 0; i < lines.length;) {
     let j = i;
     while (j < lines.length && lines[j]!.endsWith(' cancelled')) j++;
     if (j === i) out.push(lines[i++]!);

@@ -29,7 +29,8 @@ function flat(market: string, price: number): MarketSeries {
   return { market: market as never, source: `${market} flat`, times, prices: new Float64Array(POINTS).fill(price) };
 }
 const series = [flat('BTCUSD', 60_000), flat('ETHUSD', 3_000)];
-const trace = (d: Decision): string => `${d.intent.strategy} ${d.intent.kind === 'place-order' ? d.intent.side : d.intent.kind} ${d.kind === 'approve' ? 'approve' : d.reason.code}`;
+const trace = (d: Decision): string =>
+  `${d.intent.strategy} ${d.intent.kind === 'place-order' ? d.intent.side : d.intent.kind} ${d.kind === 'approve' ? 'approve' : d.reason.code}`;
 
 let harness: LiveHarness | undefined;
 afterEach(async () => {
@@ -45,14 +46,35 @@ describe('portfolio parity: backtest and the embedded sandbox', () => {
         const params = resolveParams(d, {}) as Record<string, unknown>;
         return { name: d.name, definition: d, params, markets: marketsOf(d, params as never) };
       }),
-      series, initial: FUNDING, feeBps: 10, limits: RiskLimitsSchema.parse(RISK), onDecision: (d) => backtest.push(trace(d)),
+      series,
+      initial: FUNDING,
+      feeBps: 10,
+      limits: RiskLimitsSchema.parse(RISK),
+      onDecision: (d) => backtest.push(trace(d)),
     });
     expect(backtest).toEqual(['btc-a BUY approve', 'eth-b BUY INSUFFICIENT_BALANCE', 'btc-c BUY approve', 'btc-a SELL approve']);
 
     const live: string[] = [];
-    const intervals = { prices_ms: STEP, ticker_ms: STEP, book_ms: STEP, quotes_ms: STEP, balances_ms: STEP, orders_ms: STEP, warmup_points: 0 };
-    const replay = Object.fromEntries(series.map((s) => [s.market, { series: { source: s.source, length: POINTS, times: s.times, prices: s.prices } }]));
-    harness = await startLiveHarness(strategies[0]!, {}, { streams: intervals, risk: RISK }, { ...FUNDING }, { sim: { replay } }, strategies.slice(1));
+    const intervals = {
+      prices_ms: STEP,
+      ticker_ms: STEP,
+      book_ms: STEP,
+      quotes_ms: STEP,
+      balances_ms: STEP,
+      orders_ms: STEP,
+      warmup_points: 0,
+    };
+    const replay = Object.fromEntries(
+      series.map((s) => [s.market, { series: { source: s.source, length: POINTS, times: s.times, prices: s.prices } }]),
+    );
+    harness = await startLiveHarness(
+      strategies[0]!,
+      {},
+      { streams: intervals, risk: RISK },
+      { ...FUNDING },
+      { sim: { replay } },
+      strategies.slice(1),
+    );
     harness.run.kernel.decisions$.subscribe((d) => live.push(trace(d)));
     for (let i = 0; i < POINTS * 4 && live.length < backtest.length; i++) {
       await harness.step(STEP / 4, 1_000);

@@ -12,9 +12,13 @@ const [apiUrl, store, msText, safetyText] = process.argv.slice(2) as [string, st
 const clock = new LiveClock();
 let sent = 0;
 let limited = 0;
-const config = parseConfig({ environment: 'local', api: { base_url: apiUrl, max_retries: 0, rate_limit_penalty_ms: 2_000, ...(store !== 'none' && { rate_limit_store: store }) } });
+const config = parseConfig({
+  environment: 'local',
+  api: { base_url: apiUrl, max_retries: 0, rate_limit_penalty_ms: 2_000, ...(store !== 'none' && { rate_limit_store: store }) },
+});
 const api = createApiClientFromConfig(config, process.env, {
-  clock, rateLimitSafety: Number(safetyText),
+  clock,
+  rateLimitSafety: Number(safetyText),
   onResponse: (e) => {
     sent++;
     if (e.status === 429) limited++;

@@ -28,14 +28,21 @@ const BIN = join(ROOT, 'bin/tradeloop.js');
 /** The built-in sma-cross with a local import and a `hold_ms` param that keeps a trial busy. */
 function plugin(): string {
   const src = readFileSync(join(ROOT, 'strategies/sma-cross.ts'), 'utf8')
-    .replace("import { Position, Sma, defineStrategy, z } from 'tradeloop';", "import { Position, Sma, defineStrategy, z } from 'tradeloop';\nimport { hold } from './helper.js';")
+    .replace(
+      "import { Position, Sma, defineStrategy, z } from 'tradeloop';",
+      "import { Position, Sma, defineStrategy, z } from 'tradeloop';\nimport { hold } from './helper.js';",
+    )
     .replace("name: 'sma-cross',", "name: 'trend',")
-    .replace('      market: z.string().default(\'BTCUSD\'),', "      market: z.string().default('BTCUSD'),\n      hold_ms: z.number().min(0).default(0),")
+    .replace(
+      "      market: z.string().default('BTCUSD'),",
+      "      market: z.string().default('BTCUSD'),\n      hold_ms: z.number().min(0).default(0),",
+    )
     .replace('  create(p) {', '  create(p) {\n    hold(p.hold_ms);');
   if (!src.includes('hold(p.hold_ms)')) throw new Error('sma-cross changed: the test plugin could not be made from it');
   return src;
 }
-const HELPER = (tag: string): string => `// ${tag}\nexport function hold(ms: number): void {\n  const end = Date.now() + ms;\n  while (Date.now() < end) { /* busy: a trial in progress */ }\n}\n`;
+const HELPER = (tag: string): string =>
+  `// ${tag}\nexport function hold(ms: number): void {\n  const end = Date.now() + ms;\n  while (Date.now() < end) { /* busy: a trial in progress */ }\n}\n`;
 
 function walkCsv(n: number): string {
   let p = 100;
@@ -56,9 +63,14 @@ interface WorkerProc {
 }
 
 function startWorker(url: string, strategies: string, extra: string[] = []): WorkerProc {
-  const child = spawn(process.execPath, [BIN, 'worker', '--queue', url, '--strategies', strategies, '--lock-ms', '3000', '--verbose', ...extra], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TRADELOOP_REDIS_PASSWORD: '' } });
+  const child = spawn(
+    process.execPath,
+    [BIN, 'worker', '--queue', url, '--strategies', strategies, '--lock-ms', '3000', '--verbose', ...extra],
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TRADELOOP_REDIS_PASSWORD: '' } },
+  );
   const w: WorkerProc = {
-    child, stderr: '',
+    child,
+    stderr: '',
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));
@@ -147,13 +159,28 @@ describe.skipIf(redisSkipReason !== undefined)('tradeloop optimize --queue with 
   });
 
   it('each trial through the queue gives the metrics and the trades (by hash) of the same trial run here', async () => {
-    const csv = readFileSync(data, 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+    const csv = readFileSync(data, 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(','));
     const times = new Float64Array(csv.map(([t]) => Date.parse(t!)));
     const prices = new Float64Array(csv.map(([, p]) => Number(p)));
     const file = join(good, 'trend.ts');
-    const ctx: JobContext = { strategy: file, source: 'walk', times, prices, baseParams: {}, feeBps: 10, slippageBps: 0, initial: { USD: '10000' } };
+    const ctx: JobContext = {
+      strategy: file,
+      source: 'walk',
+      times,
+      prices,
+      baseParams: {},
+      feeBps: 10,
+      slippageBps: 0,
+      initial: { USD: '10000' },
+    };
     const jobs: Job[] = [];
-    parseGrid('fast=4..12:4,slow=20|40').combinations.forEach((params) => segmentBounds(times.length, 2).forEach(([start, end]) => jobs.push({ id: jobs.length, params, start, end })));
+    parseGrid('fast=4..12:4,slow=20|40').combinations.forEach((params) =>
+      segmentBounds(times.length, 2).forEach(([start, end]) => jobs.push({ id: jobs.length, params, start, end })),
+    );
     const definition = await loadStrategy(file);
     const here = await Promise.all(jobs.map((j) => runJob(definition, ctx, j)));
     const queued = await runJobsOnQueue(ctx, jobs, { target: parseRedisUrl(redis.url, '--queue'), env: {}, pollMs: 50 });
@@ -204,23 +231,40 @@ describe.skipIf(redisSkipReason !== undefined)('tradeloop optimize --queue with 
     expect(Object.values(runs).every((n) => n === '1')).toBe(true);
   });
 
-  it('a TPE search through the queue continues: the same command with more trials finds the finished ones in Redis and ends as a local search', { timeout: 120_000 }, async () => {
-    const args = (trials: number): string[] => [...base(), '--search', 'tpe', '--trials', String(trials), '--seed', '3', '--grid', 'fast=2..12,slow=20..60'];
-    const first = await runCli([...args(8), '--queue', redis.url]);
-    expect(first.code, first.stderr).toBe(0);
-    expect(first.stderr).toMatch(/8 trials, 0 already done/);
-    const more = await runCli([...args(16), '--queue', redis.url]);
-    expect(more.code, more.stderr).toBe(0);
-    // the first batch is drawn again from the seed and found done; only the second runs
-    expect(more.stderr).toMatch(/8 trials, 8 already done/);
-    expect(more.stderr).toMatch(/8 trials, 0 already done/);
-    const local = await runCli([...args(16), '--workers', '1', '--study-dir', join(dir, 'studies')]);
-    expect(local.code, local.stderr).toBe(0);
-    const rows = (out: string): unknown => (JSON.parse(out) as { rows: Array<{ trial: number; params: unknown; score: unknown }> }).rows.map((r) => [r.trial, r.params, r.score]).sort((a, b) => (a[0] as number) - (b[0] as number));
-    expect(rows(more.stdout)).toEqual(rows(local.stdout));
-  });
+  it(
+    'a TPE search through the queue continues: the same command with more trials finds the finished ones in Redis and ends as a local search',
+    { timeout: 120_000 },
+    async () => {
+      const args = (trials: number): string[] => [
+        ...base(),
+        '--search',
+        'tpe',
+        '--trials',
+        String(trials),
+        '--seed',
+        '3',
+        '--grid',
+        'fast=2..12,slow=20..60',
+      ];
+      const first = await runCli([...args(8), '--queue', redis.url]);
+      expect(first.code, first.stderr).toBe(0);
+      expect(first.stderr).toMatch(/8 trials, 0 already done/);
+      const more = await runCli([...args(16), '--queue', redis.url]);
+      expect(more.code, more.stderr).toBe(0);
+      // the first batch is drawn again from the seed and found done; only the second runs
+      expect(more.stderr).toMatch(/8 trials, 8 already done/);
+      expect(more.stderr).toMatch(/8 trials, 0 already done/);
+      const local = await runCli([...args(16), '--workers', '1', '--study-dir', join(dir, 'studies')]);
+      expect(local.code, local.stderr).toBe(0);
+      const rows = (out: string): unknown =>
+        (JSON.parse(out) as { rows: Array<{ trial: number; params: unknown; score: unknown }> }).rows
+          .map((r) => [r.trial, r.params, r.score])
+          .sort((a, b) => (a[0] as number) - (b[0] as number));
+      expect(rows(more.stdout)).toEqual(rows(local.stdout));
+    },
+  );
 
-    it('a worker whose plugin file differs refuses the trial, naming the file in its own log only', async () => {
+  it('a worker whose plugin file differs refuses the trial, naming the file in its own log only', async () => {
     await Promise.all(workers.map((w) => w.stop()));
     workers.length = 0;
     const other = join(dir, 'other');
@@ -236,7 +280,9 @@ describe.skipIf(redisSkipReason !== undefined)('tradeloop optimize --queue with 
     expect(r.stderr).toMatch(/refused the trial: no plugin "trend\.ts" with the study's files here: .*this worker's log says why/);
     expect(r.stderr).not.toMatch(/helper\.ts/);
     // the worker's own log says which file differs, without either hash
-    expect(w.stderr).toMatch(/refused trial \w+: plugin "trend\.ts": this worker's copy of plugin trend\.ts differs: helper\.ts \(content differs\)/);
+    expect(w.stderr).toMatch(
+      /refused trial \w+: plugin "trend\.ts": this worker's copy of plugin trend\.ts differs: helper\.ts \(content differs\)/,
+    );
     expect(r.stderr).toMatch(/fleet: 2\/2 done, \d+ running, 2 failed, \d+ workers? seen/);
   });
 

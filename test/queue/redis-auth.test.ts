@@ -23,7 +23,9 @@ describe.skipIf(redisSkipReason !== undefined)('a Redis that requires a password
     const ok = await connectRedis(target, { TRADELOOP_REDIS_PASSWORD: 'right-horse-battery' }, '--queue');
     expect(await ok.ping()).toBe('PONG');
     ok.disconnect();
-    await expect(connectRedis(target, {}, '--queue', {}, 2_000)).rejects.toThrow(/--queue: Redis at redis:\/\/127\.0\.0\.1:\d+ refused the login .*set TRADELOOP_REDIS_PASSWORD/);
+    await expect(connectRedis(target, {}, '--queue', {}, 2_000)).rejects.toThrow(
+      /--queue: Redis at redis:\/\/127\.0\.0\.1:\d+ refused the login .*set TRADELOOP_REDIS_PASSWORD/,
+    );
     const wrong = connectRedis(target, { TRADELOOP_REDIS_PASSWORD: 'wrong-horse' }, '--queue', {}, 2_000);
     await expect(wrong).rejects.toThrow(/refused the login/);
     await expect(wrong).rejects.not.toThrow(/wrong-horse/);

@@ -16,7 +16,9 @@ describe('Redis URLs', () => {
   });
 
   it('refuses a password inside the URL, naming where it was, without repeating it', () => {
-    expect(() => parseRedisUrl('redis://:hunter2@127.0.0.1:6379', '--queue')).toThrow(/--queue: a password inside the Redis URL is refused .* set TRADELOOP_REDIS_PASSWORD/);
+    expect(() => parseRedisUrl('redis://:hunter2@127.0.0.1:6379', '--queue')).toThrow(
+      /--queue: a password inside the Redis URL is refused .* set TRADELOOP_REDIS_PASSWORD/,
+    );
     try {
       parseRedisUrl('redis://user:hunter2@127.0.0.1:6379', '--queue');
     } catch (e) {
@@ -27,7 +29,12 @@ describe('Redis URLs', () => {
   });
 
   it('refuses a password whatever it holds (a / would otherwise end the host), and never repeats a user part', () => {
-    for (const url of ['redis://:pa/ss@127.0.0.1:6379', 'redis://u:pa/ss@127.0.0.1', 'redis://:p@ss@127.0.0.1', 'rediss://:pa%2Fss@h:1/0']) {
+    for (const url of [
+      'redis://:pa/ss@127.0.0.1:6379',
+      'redis://u:pa/ss@127.0.0.1',
+      'redis://:p@ss@127.0.0.1',
+      'rediss://:pa%2Fss@h:1/0',
+    ]) {
       let message = '';
       try {
         parseRedisUrl(url, '--queue');
@@ -37,9 +44,17 @@ describe('Redis URLs', () => {
       expect(message, url).toMatch(/--queue: a password inside the Redis URL is refused/);
       expect(message).not.toMatch(/pa\/ss|pa%2Fss|p@ss/);
     }
-    expect(() => parseRedisUrl('redis://us/er@127.0.0.1', '--queue')).toThrow(/"redis:\/\/\*\*\*@127\.0\.0\.1" is not a Redis URL \(the part before @ is not a user name\)/);
-    expect(parseRedisUrl('redis://worker@127.0.0.1:6379/3', '--queue')).toMatchObject({ username: 'worker', db: 3, label: 'redis://127.0.0.1:6379/3' });
-    expect(() => parseRedisUrl('redis://127.0.0.1:21379/notadb', 'api.rate_limit_store')).toThrow(/api\.rate_limit_store: database "notadb" in "redis:\/\/127\.0\.0\.1:21379\/notadb" is not a whole number: use redis:\/\/HOST:PORT\/0/);
+    expect(() => parseRedisUrl('redis://us/er@127.0.0.1', '--queue')).toThrow(
+      /"redis:\/\/\*\*\*@127\.0\.0\.1" is not a Redis URL \(the part before @ is not a user name\)/,
+    );
+    expect(parseRedisUrl('redis://worker@127.0.0.1:6379/3', '--queue')).toMatchObject({
+      username: 'worker',
+      db: 3,
+      label: 'redis://127.0.0.1:6379/3',
+    });
+    expect(() => parseRedisUrl('redis://127.0.0.1:21379/notadb', 'api.rate_limit_store')).toThrow(
+      /api\.rate_limit_store: database "notadb" in "redis:\/\/127\.0\.0\.1:21379\/notadb" is not a whole number: use redis:\/\/HOST:PORT\/0/,
+    );
     expect(() => parseRedisUrl('redis://127.0.0.1/1.5', '--queue')).toThrow(/database "1\.5"/);
     expect(maskUrlCredentials('redis://:pa/ss@host:1/0')).toBe('redis://***@host:1/0');
     expect(maskUrlCredentials('redis://host:1/0')).toBe('redis://host:1/0');
@@ -73,7 +88,11 @@ describe('Redis URLs', () => {
   it('words a Redis failure with the address and the fix, never the password', () => {
     const t = parseRedisUrl('redis://127.0.0.1:1', '--queue');
     const env = { TRADELOOP_REDIS_PASSWORD: 'hunter2' };
-    expect(describeRedisError(t, new Error('WRONGPASS invalid username-password pair hunter2'), env)).toMatch(/refused the login .*\*\*\*.*set TRADELOOP_REDIS_PASSWORD/);
-    expect(describeRedisError(t, new Error('connect ECONNREFUSED 127.0.0.1:1'), env)).toMatch(/redis:\/\/127.0.0.1:1 is unreachable .* start redis-server/);
+    expect(describeRedisError(t, new Error('WRONGPASS invalid username-password pair hunter2'), env)).toMatch(
+      /refused the login .*\*\*\*.*set TRADELOOP_REDIS_PASSWORD/,
+    );
+    expect(describeRedisError(t, new Error('connect ECONNREFUSED 127.0.0.1:1'), env)).toMatch(
+      /redis:\/\/127.0.0.1:1 is unreachable .* start redis-server/,
+    );
   });
 });

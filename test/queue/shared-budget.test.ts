@@ -18,12 +18,20 @@ const RUN_MS = 5_000;
 const SAFETY = '0.1';
 
 function bot(apiUrl: string, store: string): Promise<{ sent: number; limited: number }> {
-  const child = spawn(process.execPath, ['--import', join(ROOT, 'bin/register.js'), join(ROOT, 'test/queue/budget-bot.ts'), apiUrl, store, String(RUN_MS), SAFETY], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', join(ROOT, 'bin/register.js'), join(ROOT, 'test/queue/budget-bot.ts'), apiUrl, store, String(RUN_MS), SAFETY],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
   let err = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
-  return new Promise((res, rej) => child.once('exit', (code) => (code === 0 ? res(JSON.parse(out.trim()) as { sent: number; limited: number }) : rej(new Error(`bot exited ${String(code)}: ${err}`)))));
+  return new Promise((res, rej) =>
+    child.once('exit', (code) =>
+      code === 0 ? res(JSON.parse(out.trim()) as { sent: number; limited: number }) : rej(new Error(`bot exited ${String(code)}: ${err}`)),
+    ),
+  );
 }
 
 describe.skipIf(redisSkipReason !== undefined)('three bots on one request budget (api.rate_limit_store)', () => {

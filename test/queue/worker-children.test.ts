@@ -43,7 +43,9 @@ describe.skipIf(redisSkipReason !== undefined)('tradeloop worker --concurrency',
 
   it('stops its extra worker processes when the parent is SIGKILLed', { timeout: 60_000 }, async () => {
     let err = '';
-    const parent = spawn(process.execPath, [BIN, 'worker', '--queue', server.url, '--concurrency', '3'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const parent = spawn(process.execPath, [BIN, 'worker', '--queue', server.url, '--concurrency', '3'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     parent.stderr.on('data', (b: Buffer) => (err += String(b)));
     try {
       // the parent and both children each say they take trials
@@ -58,21 +60,25 @@ describe.skipIf(redisSkipReason !== undefined)('tradeloop worker --concurrency',
       parent.kill('SIGKILL');
     }
   });
-  it('exits within seconds of SIGTERM when Redis went away, saying so (a reconnecting client cannot keep it alive)', { timeout: 60_000 }, async () => {
-    const gone = await startRedis();
-    let err = '';
-    const worker = spawn(process.execPath, [BIN, 'worker', '--queue', gone.url], { stdio: ['ignore', 'ignore', 'pipe'] });
-    worker.stderr.on('data', (b: Buffer) => (err += String(b)));
-    const exited = new Promise<number | null>((r) => worker.once('exit', (code) => r(code)));
-    try {
-      await waitFor(() => /takes trials from/.test(err), 'the worker to start', 40_000);
-      await gone.stop();
-      worker.kill('SIGTERM');
-      const code = await Promise.race([exited, new Promise<'alive'>((r) => setTimeout(() => r('alive'), 30_000))]);
-      expect(code).toBe(1);
-      expect(err).toMatch(/stopped without closing its Redis connection/);
-    } finally {
-      worker.kill('SIGKILL');
-    }
-  });
+  it(
+    'exits within seconds of SIGTERM when Redis went away, saying so (a reconnecting client cannot keep it alive)',
+    { timeout: 60_000 },
+    async () => {
+      const gone = await startRedis();
+      let err = '';
+      const worker = spawn(process.execPath, [BIN, 'worker', '--queue', gone.url], { stdio: ['ignore', 'ignore', 'pipe'] });
+      worker.stderr.on('data', (b: Buffer) => (err += String(b)));
+      const exited = new Promise<number | null>((r) => worker.once('exit', (code) => r(code)));
+      try {
+        await waitFor(() => /takes trials from/.test(err), 'the worker to start', 40_000);
+        await gone.stop();
+        worker.kill('SIGTERM');
+        const code = await Promise.race([exited, new Promise<'alive'>((r) => setTimeout(() => r('alive'), 30_000))]);
+        expect(code).toBe(1);
+        expect(err).toMatch(/stopped without closing its Redis connection/);
+      } finally {
+        worker.kill('SIGKILL');
+      }
+    },
+  );
 });

@@ -65,11 +65,18 @@ describe.skipIf(redisSkipReason !== undefined)('a queued trial naming a file out
     dir = join(root, 'home', 'strategies');
     mkdirSync(join(dir, 'lib'), { recursive: true });
     const sma = readFileSync(join(ROOT, 'strategies/sma-cross.ts'), 'utf8');
-    const good = sma.replace("import { Position, Sma, defineStrategy, z } from 'tradeloop';", "import { Position, Sma, defineStrategy, z } from 'tradeloop';\nimport { tag } from './lib/helper.js';\nvoid tag;");
+    const good = sma.replace(
+      "import { Position, Sma, defineStrategy, z } from 'tradeloop';",
+      "import { Position, Sma, defineStrategy, z } from 'tradeloop';\nimport { tag } from './lib/helper.js';\nvoid tag;",
+    );
     if (good === sma) throw new Error('sma-cross changed: the test plugin could not be made from it');
     writeFileSync(join(dir, 'good.ts'), good);
     writeFileSync(join(dir, 'lib', 'helper.ts'), "// a local module of the plugin\nexport const tag = 'helper';\n");
-    worker = spawn(process.execPath, [BIN, 'worker', '--queue', server.url, '--strategies', dir, '--lock-ms', '5000'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TRADELOOP_REDIS_PASSWORD: '' } });
+    worker = spawn(process.execPath, [BIN, 'worker', '--queue', server.url, '--strategies', dir, '--lock-ms', '5000'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, TRADELOOP_REDIS_PASSWORD: '' },
+    });
     worker.stderr!.on('data', (c: Buffer) => (workerLog += c.toString()));
     await until('the worker to start', () => (/takes trials from/.test(workerLog) ? true : undefined));
   });
@@ -88,10 +95,27 @@ describe.skipIf(redisSkipReason !== undefined)('a queued trial naming a file out
 
   /** Puts a trial on the queue as a hostile client would: `spec` and the payload's own hashes. */
   const enqueue = async (name: string, spec: string, hashOf: string | undefined): Promise<string> => {
-    const plugin = hashOf !== undefined && existsSync(hashOf) ? { ...fingerprintFile(hashOf, spec, false), spec } : { spec, builtin: false, files: { [spec]: sha256('x') }, hash: sha256('x') };
+    const plugin =
+      hashOf !== undefined && existsSync(hashOf)
+        ? { ...fingerprintFile(hashOf, spec, false), spec }
+        : { spec, builtin: false, files: { [spec]: sha256('x') }, hash: sha256('x') };
     const data: TrialData = {
-      study: `attack-${name}`, trial: `trial-${name}`, params: {}, start: 0, end: 10,
-      spec: { version: tradeloopVersion(), plugin, seriesHash: sha256('none'), source: 'x', points: 10, baseParams: {}, feeBps: 0, slippageBps: 0, initial: { USD: '1000' } },
+      study: `attack-${name}`,
+      trial: `trial-${name}`,
+      params: {},
+      start: 0,
+      end: 10,
+      spec: {
+        version: tradeloopVersion(),
+        plugin,
+        seriesHash: sha256('none'),
+        source: 'x',
+        points: 10,
+        baseParams: {},
+        feeBps: 0,
+        slippageBps: 0,
+        initial: { USD: '1000' },
+      },
     };
     const job = await queue.add('trial', data, { jobId: `attack-${name}`, attempts: 1 });
     return job.id!;
@@ -129,13 +153,19 @@ describe.skipIf(redisSkipReason !== undefined)('a queued trial naming a file out
     // one generic refusal: the same words for an existing and a missing file, a file outside and a symlink
     const generic = (reason: string, spec: string): string => reason.split(JSON.stringify(spec)).join('SPEC');
     const expected = generic(reasons.missing!, missing);
-    expect(expected).toMatch(/refused the trial: no plugin SPEC with the study's files here: a worker loads only a plain file name from its strategies folder/);
+    expect(expected).toMatch(
+      /refused the trial: no plugin SPEC with the study's files here: a worker loads only a plain file name from its strategies folder/,
+    );
     expect(generic(reasons.absolute!, absolute)).toBe(expected);
     expect(generic(reasons.climbing!, '../../outside/payload.mjs')).toBe(expected);
     expect(generic(reasons.linked!, 'linked.mjs')).toBe(expected);
     expect(generic(reasons.missingPlain!, 'nothing-here.mjs')).toBe(expected);
     // Redis holds no path of the worker's machine and no hash of its files
-    const stored = JSON.stringify([reasons, await client.hgetall(keys.failed('attack-linked')), await client.hgetall(keys.refusals('attack-linked'))]);
+    const stored = JSON.stringify([
+      reasons,
+      await client.hgetall(keys.failed('attack-linked')),
+      await client.hgetall(keys.refusals('attack-linked')),
+    ]);
     expect(stored).not.toContain(dir);
     expect(stored).not.toContain(join(root, 'outside'));
     const linkedHash = sha256(readFileSync(linked));
@@ -150,9 +180,21 @@ describe.skipIf(redisSkipReason !== undefined)('a queued trial naming a file out
     const n = 200;
     const times = new Float64Array(n).map((_, i) => Date.UTC(2024, 0, 1) + i * 3_600_000);
     const prices = new Float64Array(n).map((_, i) => 100 + 10 * Math.sin(i / 9));
-    const ctx: JobContext = { strategy: join(dir, 'good.ts'), source: 'sine', times, prices, baseParams: {}, feeBps: 10, slippageBps: 0, initial: { USD: '10000' } };
+    const ctx: JobContext = {
+      strategy: join(dir, 'good.ts'),
+      source: 'sine',
+      times,
+      prices,
+      baseParams: {},
+      feeBps: 10,
+      slippageBps: 0,
+      initial: { USD: '10000' },
+    };
     // two trials: the second is checked after the first has loaded the plugin's modules
-    const jobs: Job[] = [{ id: 0, params: { fast: 3, slow: 12 }, start: 0, end: n }, { id: 1, params: { fast: 4, slow: 12 }, start: 0, end: n }];
+    const jobs: Job[] = [
+      { id: 0, params: { fast: 3, slow: 12 }, start: 0, end: n },
+      { id: 1, params: { fast: 4, slow: 12 }, start: 0, end: n },
+    ];
     const r = await runJobsOnQueue(ctx, jobs, { target, env: {}, pollMs: 50, attempts: 1 });
     expect(r.results, workerLog).toMatchObject([{ ok: true }, { ok: true }]);
     expect(Object.keys(fingerprintFile(join(dir, 'good.ts'), 'good.ts', false).files).sort()).toEqual(['good.ts', 'lib/helper.ts']);

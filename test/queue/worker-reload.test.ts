@@ -36,7 +36,16 @@ describe.skipIf(redisSkipReason !== undefined)('a worker whose plugin changes on
     const n = 200;
     const times = new Float64Array(n).map((_, i) => Date.UTC(2024, 0, 1) + i * 3_600_000);
     const prices = new Float64Array(n).map((_, i) => 100 + 10 * Math.sin(i / 9));
-    const ctx: JobContext = { strategy: file, source: 'sine', times, prices, baseParams: {}, feeBps: 10, slippageBps: 0, initial: { USD: '10000' } };
+    const ctx: JobContext = {
+      strategy: file,
+      source: 'sine',
+      times,
+      prices,
+      baseParams: {},
+      feeBps: 10,
+      slippageBps: 0,
+      initial: { USD: '10000' },
+    };
     const jobs: Job[] = [{ id: 0, params: { fast: 3, slow: 12 }, start: 0, end: n }];
     const first = await runJobsOnQueue(ctx, jobs, { target, env: {}, pollMs: 50, attempts: 1 });
     expect(first.results[0]!.ok).toBe(true);

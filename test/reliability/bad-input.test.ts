@@ -24,21 +24,45 @@ async function expectRefused(argv: string[], field: RegExp, fix: RegExp, env: No
 
 describe('bad config files are refused with the field and the fix', () => {
   it('unknown keys, top level and nested', async () => {
-    await expectRefused(['run', '--config', file('a.yaml', `${STRATEGY}bogus_key: 1\nrisk: { max_open_order: 3 }\n`)], /"bogus_key"/, /remove them or check the spelling/);
-    await expectRefused(['run', '--config', file('b.yaml', `${STRATEGY}risk: { max_open_order: 3 }\n`)], /risk.*"max_open_order"/, /check the spelling/);
+    await expectRefused(
+      ['run', '--config', file('a.yaml', `${STRATEGY}bogus_key: 1\nrisk: { max_open_order: 3 }\n`)],
+      /"bogus_key"/,
+      /remove them or check the spelling/,
+    );
+    await expectRefused(
+      ['run', '--config', file('b.yaml', `${STRATEGY}risk: { max_open_order: 3 }\n`)],
+      /risk.*"max_open_order"/,
+      /check the spelling/,
+    );
   });
 
   it('wrong types', async () => {
-    await expectRefused(['run', '--config', file('c.yaml', `${STRATEGY}streams: { prices_ms: fast }\n`)], /streams\.prices_ms/, /"fast" is text, but this key takes a number/);
-    await expectRefused(['run', '--config', file('d.yaml', `${STRATEGY}environment: moon\n`)], /environment/, /"local", "sandbox", "production"/);
+    await expectRefused(
+      ['run', '--config', file('c.yaml', `${STRATEGY}streams: { prices_ms: fast }\n`)],
+      /streams\.prices_ms/,
+      /"fast" is text, but this key takes a number/,
+    );
+    await expectRefused(
+      ['run', '--config', file('d.yaml', `${STRATEGY}environment: moon\n`)],
+      /environment/,
+      /"local", "sandbox", "production"/,
+    );
   });
 
   it('missing secrets for a platform environment (never read from files)', async () => {
-    await expectRefused(['run', '--config', file('e.yaml', `environment: sandbox\n${STRATEGY}`)], /TRADELOOP_CLIENT_ID and TRADELOOP_CLIENT_SECRET/, /export them/);
+    await expectRefused(
+      ['run', '--config', file('e.yaml', `environment: sandbox\n${STRATEGY}`)],
+      /TRADELOOP_CLIENT_ID and TRADELOOP_CLIENT_SECRET/,
+      /export them/,
+    );
   });
 
   it('production without confirmation', async () => {
-    await expectRefused(['run', '--config', file('f.yaml', `environment: production\n${STRATEGY}`)], /confirm_production/, /set confirm_production: true/);
+    await expectRefused(
+      ['run', '--config', file('f.yaml', `environment: production\n${STRATEGY}`)],
+      /confirm_production/,
+      /set confirm_production: true/,
+    );
   });
 
   it('a wildcard ui.host in any spelling (judged on the address it parses to, not the text)', async () => {
@@ -74,7 +98,11 @@ describe('bad config files are refused with the field and the fix', () => {
 
   it('a journal path that is not a journal', async () => {
     const junk = file('journal.sqlite', 'this is not a SQLite database, it is plain text of some length');
-    await expectRefused(['run', '--config', file('g.yaml', `${STRATEGY}journal: { path: ${junk} }\n`), '--duration', '1s'], /journal\.path/, /point journal\.path at a new file/);
+    await expectRefused(
+      ['run', '--config', file('g.yaml', `${STRATEGY}journal: { path: ${junk} }\n`), '--duration', '1s'],
+      /journal\.path/,
+      /point journal\.path at a new file/,
+    );
   });
 });
 
@@ -95,7 +123,11 @@ describe('bad CLI flags are refused naming the flag', () => {
 describe('bad data files are refused naming the line and the fix', () => {
   it('a price file with a wrong header, unparsable rows and a NaN price', async () => {
     const header = file('h.csv', 'time,price\n2025-01-01T00:00:00Z,100\n');
-    await expectRefused(['backtest', '--data', header, '--strategy', 'sma-cross'], /line 1: unknown column "time"/, /expected a header row/);
+    await expectRefused(
+      ['backtest', '--data', header, '--strategy', 'sma-cross'],
+      /line 1: unknown column "time"/,
+      /expected a header row/,
+    );
     const rows = file('r.csv', 'timestamp,price\n2025-01-01T00:00:00Z,100\nnot-a-time,abc\n2025-01-01T00:02:00Z,NaN\n');
     const r = await runCli(['backtest', '--data', rows, '--strategy', 'sma-cross'], {});
     expect(r.code).toBe(2);
@@ -104,7 +136,15 @@ describe('bad data files are refused naming the line and the fix', () => {
   });
 
   it('a sandbox state file that is not a snapshot', async () => {
-    await expectRefused(['sandbox', '--port', '0', '--state', file('state.json', '{"version": 99, "sim": 7}')], /state: .*state\.json is snapshot version 99/, /this sandbox reads version 1/);
-    await expectRefused(['sandbox', '--port', '0', '--state', file('state2.json', '{"version": 1, "seed": "x"}')], /state: .*state2\.json: field seed must be a number/, /./);
+    await expectRefused(
+      ['sandbox', '--port', '0', '--state', file('state.json', '{"version": 99, "sim": 7}')],
+      /state: .*state\.json is snapshot version 99/,
+      /this sandbox reads version 1/,
+    );
+    await expectRefused(
+      ['sandbox', '--port', '0', '--state', file('state2.json', '{"version": 1, "seed": "x"}')],
+      /state: .*state2\.json: field seed must be a number/,
+      /./,
+    );
   });
 });

@@ -60,20 +60,30 @@ const intents = count('intents', values.intents);
 const faults = count('faults', values.faults);
 const kills = count('kills', values.kills);
 const chaos = await runChaos({ intents, faults, seed: count('seed', values.seed), revokeEveryMs: 120_000 });
-const line = (k: string, v: unknown): void => void process.stdout.write(`${k.padEnd(34)} ${typeof v === 'string' ? v : JSON.stringify(v)}\n`);
+const line = (k: string, v: unknown): void =>
+  void process.stdout.write(`${k.padEnd(34)} ${typeof v === 'string' ? v : JSON.stringify(v)}\n`);
 process.stdout.write('chaos run (live pipeline, local sandbox, injected faults)\n');
 line('intents (approved)', `${chaos.intents} (${chaos.approved})`);
 line('faults injected', chaos.faultsInjected);
 line('faults by mode', chaos.faultsByMode);
 line('request attempts', chaos.requests);
 const badBodies = ['malformed', 'wrong-shape', 'truncate'].reduce((n, m) => n + (chaos.faultsByMode[m] ?? 0), 0);
-line('malformed / wrong-shape / cut bodies', `${badBodies} (${((100 * badBodies) / Math.max(1, chaos.requests)).toFixed(1)} % of attempts)`);
+line(
+  'malformed / wrong-shape / cut bodies',
+  `${badBodies} (${((100 * badBodies) / Math.max(1, chaos.requests)).toFixed(1)} % of attempts)`,
+);
 line('simulated / wall seconds', `${chaos.simulatedSeconds} / ${chaos.wallSeconds}`);
-line('venue orders / quote execs / transfers', `${chaos.figures.venueOrders} / ${chaos.figures.venueQuoteExecutions} / ${chaos.figures.venueTransfers}`);
+line(
+  'venue orders / quote execs / transfers',
+  `${chaos.figures.venueOrders} / ${chaos.figures.venueQuoteExecutions} / ${chaos.figures.venueTransfers}`,
+);
 line('venue fills / journal fills', `${chaos.figures.venueFills} / ${chaos.figures.journalFills}`);
 line('ever unresolved / still unresolved', `${chaos.figures.everUnresolved} / ${chaos.figures.stillUnresolved}`);
 line('all resolved after faults stopped', `${chaos.resolvedAfterMs} ms`);
-line('401 bursts / 401s / token reqs each', `${chaos.tokenBursts} / ${chaos.burst401s} / ${[...new Set(chaos.tokenRequestsPerBurst)].join(',')}`);
+line(
+  '401 bursts / 401s / token reqs each',
+  `${chaos.tokenBursts} / ${chaos.burst401s} / ${[...new Set(chaos.tokenRequestsPerBurst)].join(',')}`,
+);
 line('unhandled rejections', chaos.unhandledRejections);
 line('balances (sandbox = journal)', chaos.figures.balances);
 let violations = [...chaos.violations];
@@ -89,7 +99,11 @@ if (perSchema > 0) {
   violations = [...violations, ...fuzz.failures];
 }
 if (kills > 0) {
-  const loop = await runKillLoop({ kills, seed: count('seed', values.seed), writeLatencyMs: count('kill-latency-ms', values['kill-latency-ms']) });
+  const loop = await runKillLoop({
+    kills,
+    seed: count('seed', values.seed),
+    writeLatencyMs: count('kill-latency-ms', values['kill-latency-ms']),
+  });
   process.stdout.write('\nrandom SIGKILL loop (real runner processes, out-of-process sandbox)\n');
   line('kills / restarts / with intent in flight', `${loop.kills} / ${loop.restarts} / ${loop.inFlightKills}`);
   line('left in flight by kind', loop.inFlightByKind);

@@ -1,5 +1,15 @@
 import { join } from 'node:path';
-import { compareWithTruth, fetchTruth, readJournal, sandboxOrders, startSandboxProcess, tempDir, tradeloop, waitFor, writeLocalConfig } from '../support/reliability-procs.js';
+import {
+  compareWithTruth,
+  fetchTruth,
+  readJournal,
+  sandboxOrders,
+  startSandboxProcess,
+  tempDir,
+  tradeloop,
+  waitFor,
+  writeLocalConfig,
+} from '../support/reliability-procs.js';
 
 export interface ExitChaosOptions {
   /** Runs started, left to lay a grid, and stopped with SIGINT. */
@@ -55,21 +65,41 @@ export async function runExitChaos(o: ExitChaosOptions): Promise<ExitChaosReport
     for (let round = 1; round <= o.rounds; round++) {
       const before = (await ours()).length;
       const run = tradeloop(['run', '--config', config, '--json'], cwd);
-      await waitFor(async () => (await ours()).filter((x) => x.status === 'OPEN').length >= 6 && (await ours()).length >= before + 6 || run.child.exitCode !== null, `round ${round}: six resting bids`, 60_000);
+      await waitFor(
+        async () =>
+          ((await ours()).filter((x) => x.status === 'OPEN').length >= 6 && (await ours()).length >= before + 6) ||
+          run.child.exitCode !== null,
+        `round ${round}: six resting bids`,
+        60_000,
+      );
       run.child.kill('SIGINT');
       const code = await run.exit;
       cancelsRefused += (run.err().match(/cancel of \S+ failed/g) ?? []).length;
-      const open = (await ours()).filter((x) => x.status === 'OPEN').map((x) => x.ref_id).sort();
+      const open = (await ours())
+        .filter((x) => x.status === 'OPEN')
+        .map((x) => x.ref_id)
+        .sort();
       const summary = JSON.parse(run.out().trim().split('\n').at(-1) ?? '{}') as { leftOpen?: string[] };
       const named = (summary.leftOpen ?? []).map((l) => l.split(' ')[0]).sort();
       if (code === 0 && open.length === 0) exit0++;
       else if (code === 3 && named.join() === open.join()) exit3++;
-      else violations.push(`round ${round}: exit ${code} with ${open.length} order(s) open (${open.join(', ')}), the summary named ${named.length}`);
+      else
+        violations.push(
+          `round ${round}: exit ${code} with ${open.length} order(s) open (${open.join(', ')}), the summary named ${named.length}`,
+        );
     }
     const truth = await fetchTruth(sb.url);
     violations.push(...compareWithTruth(readJournal(join(cwd, 'journal.sqlite')), truth, prefix));
     const openAtEnd = (await ours()).filter((x) => x.status === 'OPEN').length;
-    return { rounds: o.rounds, exit0, exit3, cancelsRefused, openAtEnd, wallSeconds: Math.round((performance.now() - started) / 100) / 10, violations };
+    return {
+      rounds: o.rounds,
+      exit0,
+      exit3,
+      cancelsRefused,
+      openAtEnd,
+      wallSeconds: Math.round((performance.now() - started) / 100) / 10,
+      violations,
+    };
   } finally {
     sb.proc.child.kill('SIGTERM');
     await sb.proc.exit;

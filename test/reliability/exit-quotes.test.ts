@@ -29,11 +29,23 @@ afterEach(async () => {
 });
 
 async function quoteInFlight(): Promise<LiveHarness> {
-  const harness = await startLiveHarness(quoteOnce, {}, {
-    streams: { prices_ms: 1_000, ticker_ms: 5_000, book_ms: 5_000, quotes_ms: 1_000, balances_ms: 1_000, orders_ms: 1_000, warmup_points: 3 },
-    risk: { stale_after_ms: 60_000 },
-    run: { exit_timeout_ms: 20_000 },
-  });
+  const harness = await startLiveHarness(
+    quoteOnce,
+    {},
+    {
+      streams: {
+        prices_ms: 1_000,
+        ticker_ms: 5_000,
+        book_ms: 5_000,
+        quotes_ms: 1_000,
+        balances_ms: 1_000,
+        orders_ms: 1_000,
+        warmup_points: 3,
+      },
+      risk: { stale_after_ms: 60_000 },
+      run: { exit_timeout_ms: 20_000 },
+    },
+  );
   for (const rule of OUTAGE) harness.sandbox.faults.add(rule);
   // until the executor has given up on it: its outcome unknown, left to the follow-ups (which fail too)
   const unresolved = (): boolean => harness.journal.intents({ kind: 'execute-quote' })[0]?.state === 'unresolved';
@@ -55,40 +67,48 @@ async function stopStepping(harness: LiveHarness, during: (elapsedMs: number) =>
 }
 
 describe('the exit follows quote executions in flight to settlement', () => {
-  it('journals SETTLED a quote execution the venue settled whose answers were lost, once the venue answers during the exit', { timeout: 120_000 }, async () => {
-    h = await quoteInFlight();
-    const harness = h;
-    const [row] = harness.journal.intents({ kind: 'execute-quote' });
-    // made at the venue (and settled there), its outcome unknown to the journal
-    expect(row?.state).toBe('unresolved');
-    expect(row?.status).toBeNull();
-    const [venueSide] = harness.sandbox.sim.quoteExecutions().filter((x) => x.refId === row?.refId);
-    expect(venueSide?.status).toBe('SETTLED');
+  it(
+    'journals SETTLED a quote execution the venue settled whose answers were lost, once the venue answers during the exit',
+    { timeout: 120_000 },
+    async () => {
+      h = await quoteInFlight();
+      const harness = h;
+      const [row] = harness.journal.intents({ kind: 'execute-quote' });
+      // made at the venue (and settled there), its outcome unknown to the journal
+      expect(row?.state).toBe('unresolved');
+      expect(row?.status).toBeNull();
+      const [venueSide] = harness.sandbox.sim.quoteExecutions().filter((x) => x.refId === row?.refId);
+      expect(venueSide?.status).toBe('SETTLED');
 
-    const started = harness.clock.now();
-    // the venue answers again 6 s into the exit
-    const summary = await stopStepping(harness, (ms) => {
-      if (ms === 6_000) harness.sandbox.faults.clear();
-    });
-    expect(harness.clock.now() - started).toBeLessThan(20_000);
-    const after = harness.journal.get(row?.refId ?? '');
-    expect(after).toMatchObject({ state: 'done', status: 'SETTLED', venueId: venueSide?.id });
-    expect(summary.settlingQuoteExecutions).toBeUndefined();
-    expect(summary.unresolved).toBe(0);
-    // the journal's account holds the execution's effect: the BTC bought, the USD paid
-    const btc = summary.positions?.find((p) => p.asset === 'BTC');
-    expect(btc?.amount).toBe(venueSide?.baseAmount.toFixed());
-  });
+      const started = harness.clock.now();
+      // the venue answers again 6 s into the exit
+      const summary = await stopStepping(harness, (ms) => {
+        if (ms === 6_000) harness.sandbox.faults.clear();
+      });
+      expect(harness.clock.now() - started).toBeLessThan(20_000);
+      const after = harness.journal.get(row?.refId ?? '');
+      expect(after).toMatchObject({ state: 'done', status: 'SETTLED', venueId: venueSide?.id });
+      expect(summary.settlingQuoteExecutions).toBeUndefined();
+      expect(summary.unresolved).toBe(0);
+      // the journal's account holds the execution's effect: the BTC bought, the USD paid
+      const btc = summary.positions?.find((p) => p.asset === 'BTC');
+      expect(btc?.amount).toBe(venueSide?.baseAmount.toFixed());
+    },
+  );
 
-  it('names a quote execution the venue does not answer for within run.exit_timeout_ms, and ends the exit on time', { timeout: 120_000 }, async () => {
-    h = await quoteInFlight();
-    const [row] = h.journal.intents({ kind: 'execute-quote' });
-    const started = h.clock.now();
-    const summary = await stopStepping(h);
-    const took = h.clock.now() - started;
-    expect(took).toBeGreaterThanOrEqual(20_000);
-    expect(took).toBeLessThan(40_000);
-    expect(summary.settlingQuoteExecutions).toBe(1);
-    expect(summary.leftSettling).toEqual([`${row?.refId} (quote execution ?, BUY BTCUSD, unresolved)`]);
-  });
+  it(
+    'names a quote execution the venue does not answer for within run.exit_timeout_ms, and ends the exit on time',
+    { timeout: 120_000 },
+    async () => {
+      h = await quoteInFlight();
+      const [row] = h.journal.intents({ kind: 'execute-quote' });
+      const started = h.clock.now();
+      const summary = await stopStepping(h);
+      const took = h.clock.now() - started;
+      expect(took).toBeGreaterThanOrEqual(20_000);
+      expect(took).toBeLessThan(40_000);
+      expect(summary.settlingQuoteExecutions).toBe(1);
+      expect(summary.leftSettling).toEqual([`${row?.refId} (quote execution ?, BUY BTCUSD, unresolved)`]);
+    },
+  );
 });

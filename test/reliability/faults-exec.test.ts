@@ -26,7 +26,8 @@ function expectOneJournaledOrder(r: ExecRig, refId: string): void {
 }
 
 /** What the client saw of `op`, one entry per attempt: the status, the typed error's code, or both. */
-const ops = (r: ExecRig, op: string): string[] => r.responses.filter((e) => e.operation === op).map((e) => [e.status, e.error].filter((x) => x !== undefined).join(' '));
+const ops = (r: ExecRig, op: string): string[] =>
+  r.responses.filter((e) => e.operation === op).map((e) => [e.status, e.error].filter((x) => x !== undefined).join(' '));
 
 describe('fault cases, each through the client, RestVenue, the order executor and the journal', () => {
   it('connect timeout: a typed TimeoutError of the connect phase, known not sent (so a write would be resent, not looked up), retried', async () => {
@@ -36,7 +37,14 @@ describe('fault cases, each through the client, RestVenue, the order executor an
     await new Promise<void>((res) => hole.listen(0, '127.0.0.1', res));
     const port = (hole.address() as { port: number }).port;
     const seen: string[] = [];
-    const api = createApiClient({ apiUrl: `https://127.0.0.1:${port}/v2`, connectTimeoutMs: 150, maxRetries: 2, baseBackoffMs: 1, maxBackoffMs: 2, onResponse: (e) => void seen.push(`${e.operation} ${e.error ?? e.status}`) });
+    const api = createApiClient({
+      apiUrl: `https://127.0.0.1:${port}/v2`,
+      connectTimeoutMs: 150,
+      maxRetries: 2,
+      baseBackoffMs: 1,
+      maxBackoffMs: 2,
+      onResponse: (e) => void seen.push(`${e.operation} ${e.error ?? e.status}`),
+    });
     const err = await api.listMarkets().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TimeoutError);
     expect((err as TimeoutError).phase).toBe('connect');
@@ -118,7 +126,17 @@ describe('fault cases, each through the client, RestVenue, the order executor an
   });
 
   it('a lookup that cannot answer leaves the order unresolved (with a report), and the next follow resolves it', async () => {
-    rig = await startExecRig({ faults: { rules: [{ mode: 'commit-drop', target: 'CreateOrder', count: 1 }, { mode: 'wrong-shape', target: 'ListProfileOrders', count: 1 }] } }, { maxRetries: 0 });
+    rig = await startExecRig(
+      {
+        faults: {
+          rules: [
+            { mode: 'commit-drop', target: 'CreateOrder', count: 1 },
+            { mode: 'wrong-shape', target: 'ListProfileOrders', count: 1 },
+          ],
+        },
+      },
+      { maxRetries: 0 },
+    );
     await rig.placeBuy('c-9', restingPrice(rig));
     expect(rig.journal.get('c-9')?.state).toBe('unresolved');
     expect(rig.reports.some((x) => x.kind === 'unresolved' && x.refId === 'c-9')).toBe(true);
@@ -131,7 +149,14 @@ describe('fault cases, each through the client, RestVenue, the order executor an
     // the quote is picked with 30 s left; the request then waits 31 s (injected latency) before it runs
     rig = await startExecRig({ faults: { rules: [{ mode: 'latency', target: 'CreateQuoteExecution', latencyMs: 31_000 }] } });
     const before = rig.sandbox.sim.accounts.balances(rig.venue.profileId);
-    const intent: Extract<Intent, { kind: 'execute-quote' }> = { kind: 'execute-quote', intentId: 'q-1', strategy: 'rig', market: 'BTCUSD', side: 'BUY', quoteAmount: '100.00' };
+    const intent: Extract<Intent, { kind: 'execute-quote' }> = {
+      kind: 'execute-quote',
+      intentId: 'q-1',
+      strategy: 'rig',
+      market: 'BTCUSD',
+      side: 'BUY',
+      quoteAmount: '100.00',
+    };
     const r = rig;
     r.journal.recordDecision({ kind: 'approve', intent, at: r.clock.now() });
     await rig.drive(r.quotes.execute(intent), 500);
@@ -146,7 +171,9 @@ describe('fault cases, each through the client, RestVenue, the order executor an
     rig = await startExecRig();
     const price = restingPrice(rig);
     const r = rig;
-    await rig.drive(r.api.createOrder(r.venue.profileId, { ref_id: 'c-10', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', base_amount: '0.001', price }));
+    await rig.drive(
+      r.api.createOrder(r.venue.profileId, { ref_id: 'c-10', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', base_amount: '0.001', price }),
+    );
     await rig.placeBuy('c-10', price);
     expectOneJournaledOrder(rig, 'c-10');
     expect(ops(rig, 'CreateOrder')).toEqual(['200', '409 CONFLICT']);
@@ -156,7 +183,9 @@ describe('fault cases, each through the client, RestVenue, the order executor an
     rig = await startExecRig();
     const price = restingPrice(rig);
     const r = rig;
-    await rig.drive(r.api.createOrder(r.venue.profileId, { ref_id: 'c-11', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', base_amount: '0.002', price }));
+    await rig.drive(
+      r.api.createOrder(r.venue.profileId, { ref_id: 'c-11', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', base_amount: '0.002', price }),
+    );
     await rig.placeBuy('c-11', price);
     expect(venueOrders(rig.sandbox, 'c-11')).toBe(1);
     expect(rig.journal.get('c-11')).toMatchObject({ state: 'done', status: 'REJECTED', venueId: null });

@@ -17,16 +17,41 @@ import { SecretSet } from '../../src/log/index.js';
 
 /** Fields the client requires per operation (mirrors the client's contract; a drift fails the fuzz). */
 const REQUIRED: Readonly<Record<string, { fields?: string[]; itemFields?: string[]; levels?: string[] }>> = {
-  CreateOrder: { fields: ['id'] }, GetOrder: { fields: ['id'] }, ListOrders: { itemFields: ['id'] }, ListProfileOrders: { itemFields: ['id'] },
-  CreateQuoteExecution: { fields: ['id', 'status'] }, GetQuoteExecution: { fields: ['id', 'status'] },
-  ListQuotes: { itemFields: ['id', 'market', 'side', 'price', 'expires_at'] }, GetOrderBook: { levels: ['bids', 'asks'] },
-  ListProfileBalances: { itemFields: ['asset', 'available', 'trading'] }, GetProfileBalance: { fields: ['asset', 'available', 'trading'] },
-  CreateInternalTransfer: { fields: ['id'] }, CreatePaxosTransfer: { fields: ['id'] }, CreateFiatWithdrawal: { fields: ['id'] },
-  CreateCryptoWithdrawal: { fields: ['id'] }, GetTransfer: { fields: ['id'] },
-  ListPrices: { itemFields: ['market', 'current_price'] }, ListHistoricalPrices: { itemFields: ['average_price', 'timestamp'] },
+  CreateOrder: { fields: ['id'] },
+  GetOrder: { fields: ['id'] },
+  ListOrders: { itemFields: ['id'] },
+  ListProfileOrders: { itemFields: ['id'] },
+  CreateQuoteExecution: { fields: ['id', 'status'] },
+  GetQuoteExecution: { fields: ['id', 'status'] },
+  ListQuotes: { itemFields: ['id', 'market', 'side', 'price', 'expires_at'] },
+  GetOrderBook: { levels: ['bids', 'asks'] },
+  ListProfileBalances: { itemFields: ['asset', 'available', 'trading'] },
+  GetProfileBalance: { fields: ['asset', 'available', 'trading'] },
+  CreateInternalTransfer: { fields: ['id'] },
+  CreatePaxosTransfer: { fields: ['id'] },
+  CreateFiatWithdrawal: { fields: ['id'] },
+  CreateCryptoWithdrawal: { fields: ['id'] },
+  GetTransfer: { fields: ['id'] },
+  ListPrices: { itemFields: ['market', 'current_price'] },
+  ListHistoricalPrices: { itemFields: ['average_price', 'timestamp'] },
 };
 
-const RECORD = { id: 'r-1', status: 'OPEN', asset: 'USD', available: '1', trading: '0', market: 'BTCUSD', side: 'BUY', price: '1.5', expires_at: '2025-01-01T00:00:00Z', current_price: '1', average_price: '1', timestamp: '2025-01-01T00:00:00Z', bids: [{ price: '1', amount: '1' }], asks: [{ price: '2', amount: '1' }] };
+const RECORD = {
+  id: 'r-1',
+  status: 'OPEN',
+  asset: 'USD',
+  available: '1',
+  trading: '0',
+  market: 'BTCUSD',
+  side: 'BUY',
+  price: '1.5',
+  expires_at: '2025-01-01T00:00:00Z',
+  current_price: '1',
+  average_price: '1',
+  timestamp: '2025-01-01T00:00:00Z',
+  bids: [{ price: '1', amount: '1' }],
+  asks: [{ price: '2', amount: '1' }],
+};
 
 function validBody(spec: OperationSpec): unknown {
   switch (spec.response) {
@@ -45,14 +70,25 @@ function validBody(spec: OperationSpec): unknown {
 }
 
 const NON_OBJECTS: readonly unknown[] = [0, -1.5, 1e308, 'text', '', true, false, null];
-const listKey = (spec: OperationSpec): string | undefined => ({ page: 'items', items: 'items', prices: 'prices', 'historical-prices': 'prices', tickers: 'tickers' } as Record<string, string>)[spec.response];
+const listKey = (spec: OperationSpec): string | undefined =>
+  (({ page: 'items', items: 'items', prices: 'prices', 'historical-prices': 'prices', tickers: 'tickers' }) as Record<string, string>)[
+    spec.response
+  ];
 
 /** One certainly-malformed body for `spec`. */
 export function malformedBody(spec: OperationSpec, rng: Rng): string {
   const valid = JSON.stringify(validBody(spec));
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rng.next() * xs.length)] as T;
   const req = REQUIRED[spec.id];
-  const kinds = ['garbage', 'prefix', 'flip', 'top', ...(listKey(spec) ? ['list', 'item'] : []), ...(req ? ['required'] : []), ...(spec.response === 'page' ? ['cursor'] : [])];
+  const kinds = [
+    'garbage',
+    'prefix',
+    'flip',
+    'top',
+    ...(listKey(spec) ? ['list', 'item'] : []),
+    ...(req ? ['required'] : []),
+    ...(spec.response === 'page' ? ['cursor'] : []),
+  ];
   for (;;) {
     const kind = pick(kinds);
     let text: string;
@@ -64,10 +100,15 @@ export function malformedBody(spec: OperationSpec, rng: Rng): string {
       const i = Math.floor(rng.next() * valid.length);
       text = valid.slice(0, i) + pick(['{', '}', '"', ',', ':', ']', '\\', 'x']) + valid.slice(i + 1);
       if (isJson(text)) continue;
-    } else if (kind === 'top') text = JSON.stringify(spec.response === 'tickers' ? pick(NON_OBJECTS) : pick([...NON_OBJECTS, [RECORD], []]));
+    } else if (kind === 'top')
+      text = JSON.stringify(spec.response === 'tickers' ? pick(NON_OBJECTS) : pick([...NON_OBJECTS, [RECORD], []]));
     else if (kind === 'list') {
       const key = listKey(spec)!;
-      text = JSON.stringify(spec.response === 'tickers' ? { tickers: pick([...NON_OBJECTS.filter((x) => x !== null), { a: 1 }]) } : { [key]: pick([...NON_OBJECTS.filter((x) => x !== null), { a: 1 }]) });
+      text = JSON.stringify(
+        spec.response === 'tickers'
+          ? { tickers: pick([...NON_OBJECTS.filter((x) => x !== null), { a: 1 }]) }
+          : { [key]: pick([...NON_OBJECTS.filter((x) => x !== null), { a: 1 }]) },
+      );
     } else if (kind === 'item') {
       const key = listKey(spec)!;
       const bad = [RECORD, pick([...NON_OBJECTS, [1]])];
@@ -79,12 +120,17 @@ export function malformedBody(spec: OperationSpec, rng: Rng): string {
   }
 }
 
-function breakRequired(spec: OperationSpec, req: NonNullable<(typeof REQUIRED)[string]>, rng: Rng, pick: <T>(xs: readonly T[]) => T): unknown {
+function breakRequired(
+  spec: OperationSpec,
+  req: NonNullable<(typeof REQUIRED)[string]>,
+  rng: Rng,
+  pick: <T>(xs: readonly T[]) => T,
+): unknown {
   const wrong = pick([undefined, 1, null, true, ['x'], { x: 1 }]);
   const record: Record<string, unknown> = { ...RECORD };
   if (req.levels) {
     const side = pick(req.levels);
-    record[side] = rng.next() < 0.5 ? wrong ?? 'none' : [{ price: 1, amount: '1' }];
+    record[side] = rng.next() < 0.5 ? (wrong ?? 'none') : [{ price: 1, amount: '1' }];
     return record;
   }
   const field = pick(req.fields ?? req.itemFields ?? []);
@@ -136,14 +182,32 @@ function fuzzErrorBodies(n: number, rng: Rng): string[] {
   for (let i = 0; i < n; i++) {
     const status = pick([400, 401, 403, 404, 405, 409, 418, 429, 500, 502, 503, 504]);
     const body = pick<unknown>([
-      { type: pick([1, null, 'x/y/already-exists', CANARY]), title: pick([CANARY, 5, {}]), detail: `token ${CANARY} rejected`, meta: pick([null, 'x', { existing: CANARY }, [1]]) },
-      `<html>${CANARY}</html>`, '', '{"title":', [CANARY], 42, null,
+      {
+        type: pick([1, null, 'x/y/already-exists', CANARY]),
+        title: pick([CANARY, 5, {}]),
+        detail: `token ${CANARY} rejected`,
+        meta: pick([null, 'x', { existing: CANARY }, [1]]),
+      },
+      `<html>${CANARY}</html>`,
+      '',
+      '{"title":',
+      [CANARY],
+      42,
+      null,
     ]);
     const text = typeof body === 'string' ? body : JSON.stringify(body);
     try {
-      const err = mapHttpError({ operation: 'Fuzz', status, headers: { 'retry-after': pick(['1', 'soon', '-3', 'Wed, 21 Oct 2015 07:28:00 GMT', '']) }, text, nowMs: 0, secrets });
+      const err = mapHttpError({
+        operation: 'Fuzz',
+        status,
+        headers: { 'retry-after': pick(['1', 'soon', '-3', 'Wed, 21 Oct 2015 07:28:00 GMT', '']) },
+        text,
+        nowMs: 0,
+        secrets,
+      });
       if (!(err instanceof ApiError)) failures.push(`status ${status}: not an ApiError`);
-      if (JSON.stringify(err.toJSON()).includes(CANARY) || err.message.includes(CANARY)) failures.push(`status ${status}: the secret reached the error: ${err.message}`);
+      if (JSON.stringify(err.toJSON()).includes(CANARY) || err.message.includes(CANARY))
+        failures.push(`status ${status}: the secret reached the error: ${err.message}`);
     } catch (e) {
       failures.push(`status ${status}: mapping threw ${(e as Error).message}`);
     }

@@ -68,7 +68,9 @@ export async function runJournalChaos(o: JournalChaosOptions): Promise<JournalCh
     await tradeUntil(original, 3);
     const copy = tempDir('jc-copy');
     writeBotConfig(copy, sb.url, 'jc');
-    for (const s of ['', '-wal']) if (existsSync(join(original, `journal.sqlite${s}`))) copyFileSync(join(original, `journal.sqlite${s}`), join(copy, `journal.sqlite${s}`));
+    for (const s of ['', '-wal'])
+      if (existsSync(join(original, `journal.sqlite${s}`)))
+        copyFileSync(join(original, `journal.sqlite${s}`), join(copy, `journal.sqlite${s}`));
     await tradeUntil(original, (await refs()).length + 2);
     await mustRefuse(copy, 'copied journal', /journal\.path: \S+ is a copy of the journal made in/);
     const empty = tempDir('jc-empty');
@@ -81,18 +83,26 @@ export async function runJournalChaos(o: JournalChaosOptions): Promise<JournalCh
     // only come from the bot that must be refused; what it sent just before lands first
     first.child.kill('SIGSTOP');
     let last = -1;
-    await waitFor(async () => {
-      const n = (await refs()).length;
-      const settled = n === last;
-      last = n;
-      return settled;
-    }, 'the paused writer\'s last requests', 30_000);
+    await waitFor(
+      async () => {
+        const n = (await refs()).length;
+        const settled = n === last;
+        last = n;
+        return settled;
+      },
+      "the paused writer's last requests",
+      30_000,
+    );
     await mustRefuse(original, 'second writer', /journal\.path: .* is in use by another running bot/);
     // the same journal through a symbolic link, and through a hard link (removed after: the file must keep one name)
     const viaSymlink = tempDir('jc-symlink');
     writeBotConfig(viaSymlink, sb.url, 'jc');
     symlinkSync(join(original, 'journal.sqlite'), join(viaSymlink, 'journal.sqlite'));
-    await mustRefuse(viaSymlink, 'second writer on a symbolic link', /journal\.path: .* is in use by another running bot \(its writer lock \S+ is held\)/);
+    await mustRefuse(
+      viaSymlink,
+      'second writer on a symbolic link',
+      /journal\.path: .* is in use by another running bot \(its writer lock \S+ is held\)/,
+    );
     const viaHardLink = tempDir('jc-hardlink');
     writeBotConfig(viaHardLink, sb.url, 'jc');
     linkSync(join(original, 'journal.sqlite'), join(viaHardLink, 'journal.sqlite'));
@@ -108,14 +118,25 @@ export async function runJournalChaos(o: JournalChaosOptions): Promise<JournalCh
     if (editedOrphan === undefined) violations.push('edited journal: no resting order of ours to delete from the journal');
     await tradeUntil(original, (await refs()).length + 1);
     const missing = missingFromJournal(join(original, 'journal.sqlite'), (await truth(sb.url)).orders);
-    if (missing.length > 0) violations.push(`edited journal: ${missing.length} order(s) of ours at the venue are not in the journal after a restart (${missing.slice(0, 3).join(', ')})`);
+    if (missing.length > 0)
+      violations.push(
+        `edited journal: ${missing.length} order(s) of ours at the venue are not in the journal after a restart (${missing.slice(0, 3).join(', ')})`,
+      );
     const all = await truth(sb.url);
     const ours = truthRefs(all, 'jc-');
     const seen = new Map<string, number>();
     for (const r of ours) seen.set(r, (seen.get(r) ?? 0) + 1);
     const duplicateRefIds = [...seen.values()].filter((n) => n > 1).length;
     if (duplicateRefIds > 0) violations.push(`${duplicateRefIds} ref_id(s) name more than one record at the venue`);
-    return { refusalsWanted, refused, duplicateRefIds, venueRecords: ours.length, ...(editedOrphan !== undefined && { editedOrphan }), wallSeconds: Math.round((performance.now() - started) / 100) / 10, violations };
+    return {
+      refusalsWanted,
+      refused,
+      duplicateRefIds,
+      venueRecords: ours.length,
+      ...(editedOrphan !== undefined && { editedOrphan }),
+      wallSeconds: Math.round((performance.now() - started) / 100) / 10,
+      violations,
+    };
   } finally {
     for (const p of procs) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
     sb.proc.child.kill('SIGTERM');
@@ -134,7 +155,10 @@ async function truth(url: string): Promise<{ orders: Json[]; quote_executions: J
  */
 function truthRefs(t: { orders: Json[]; quote_executions: Json[]; transfers: Json[] }, prefix: string): string[] {
   const transfers = new Set(t.transfers.map((x) => String(x.ref_id ?? '')));
-  return [...t.orders, ...t.quote_executions].map((x) => String(x.ref_id ?? '')).concat([...transfers]).filter((r) => r.startsWith(prefix));
+  return [...t.orders, ...t.quote_executions]
+    .map((x) => String(x.ref_id ?? ''))
+    .concat([...transfers])
+    .filter((r) => r.startsWith(prefix));
 }
 
 /**
@@ -145,7 +169,9 @@ function truthRefs(t: { orders: Json[]; quote_executions: Json[]; transfers: Jso
 function deleteRestingOrder(file: string, orders: Json[]): string | undefined {
   const db = new Database(file);
   try {
-    const rows = db.prepare("SELECT ref_id FROM intents WHERE kind = 'place-order' ORDER BY created_at DESC, ref_id DESC").all() as Array<{ ref_id: string }>;
+    const rows = db.prepare("SELECT ref_id FROM intents WHERE kind = 'place-order' ORDER BY created_at DESC, ref_id DESC").all() as Array<{
+      ref_id: string;
+    }>;
     const newest = rows[0]?.ref_id;
     const resting = new Set(orders.filter((o) => o.status === 'OPEN').map((o) => String(o.ref_id ?? '')));
     const victim = rows.find((r) => r.ref_id !== newest && resting.has(r.ref_id))?.ref_id;

@@ -2,7 +2,15 @@ import { linkSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Rng } from '../../src/core/index.js';
-import { sandboxOrders, startSandboxProcess, tempDir, tradeloop, waitFor, writeLocalConfig, type Proc } from '../support/reliability-procs.js';
+import {
+  sandboxOrders,
+  startSandboxProcess,
+  tempDir,
+  tradeloop,
+  waitFor,
+  writeLocalConfig,
+  type Proc,
+} from '../support/reliability-procs.js';
 
 const PLUGIN = join(import.meta.dirname, 'fixtures/crash-churn.ts');
 
@@ -60,7 +68,8 @@ export async function runJournalLoss(o: JournalLossOptions): Promise<JournalLoss
     procs.push(p);
     return p;
   };
-  const orders = async (prefix: string): Promise<string[]> => (await sandboxOrders<{ ref_id: string }>(sb.url)).map((x) => x.ref_id).filter((r) => r.startsWith(`${prefix}-`));
+  const orders = async (prefix: string): Promise<string[]> =>
+    (await sandboxOrders<{ ref_id: string }>(sb.url)).map((x) => x.ref_id).filter((r) => r.startsWith(`${prefix}-`));
   const unjournaled = async (prefix: string, journal: string): Promise<string[]> => {
     const known = refsIn(journal);
     return (await orders(prefix)).filter((r) => !known.has(r));
@@ -74,21 +83,39 @@ export async function runJournalLoss(o: JournalLossOptions): Promise<JournalLoss
       const writes = rng.int(40, 400);
       const p = run(full, ['--duration', '180s'], { TRADELOOP_TEST_JOURNAL_FULL_AFTER: String(writes) });
       const code = await p.exit;
-      if (code === 5 && /error \[JOURNAL_FAILED\]: trading halted and the run stopped: a write to the journal \S+ failed \(SQLITE_FULL/.test(p.err())) writeFailuresHalted++;
-      else violations.push(`round ${round}: a journal full after ${writes} writes: exit ${code}, not 5 naming SQLITE_FULL (${p.err().slice(-300)})`);
+      if (
+        code === 5 &&
+        /error \[JOURNAL_FAILED\]: trading halted and the run stopped: a write to the journal \S+ failed \(SQLITE_FULL/.test(p.err())
+      )
+        writeFailuresHalted++;
+      else
+        violations.push(
+          `round ${round}: a journal full after ${writes} writes: exit ${code}, not 5 naming SQLITE_FULL (${p.err().slice(-300)})`,
+        );
       const journal = join(full, '.tradeloop', 'journal.sqlite');
       const lost = await unjournaled(fullPrefix, journal);
       unjournaledOrders += lost.length;
-      if (lost.length) violations.push(`round ${round}: ${lost.length} order(s) at the venue the full journal never recorded: ${lost.slice(0, 3).join(', ')}`);
+      if (lost.length)
+        violations.push(
+          `round ${round}: ${lost.length} order(s) at the venue the full journal never recorded: ${lost.slice(0, 3).join(', ')}`,
+        );
       const had = (await orders(fullPrefix)).length;
       const again = run(full);
-      await waitFor(async () => (await orders(fullPrefix)).length > had || again.child.exitCode !== null, 'the restart trading', 90_000).catch(() => undefined);
+      await waitFor(
+        async () => (await orders(fullPrefix)).length > had || again.child.exitCode !== null,
+        'the restart trading',
+        90_000,
+      ).catch(() => undefined);
       if (again.child.exitCode === null && (await orders(fullPrefix)).length > had) restartsTrading++;
-      else violations.push(`round ${round}: the restart after the full journal did not trade (exit ${again.child.exitCode}: ${again.err().slice(-300)})`);
+      else
+        violations.push(
+          `round ${round}: the restart after the full journal did not trade (exit ${again.child.exitCode}: ${again.err().slice(-300)})`,
+        );
       again.child.kill('SIGINT');
       await again.exit;
       const afterRestart = await unjournaled(fullPrefix, journal);
-      if (afterRestart.length) violations.push(`round ${round}: after the restart ${afterRestart.length} order(s) at the venue are not in the journal`);
+      if (afterRestart.length)
+        violations.push(`round ${round}: after the restart ${afterRestart.length} order(s) at the venue are not in the journal`);
 
       // the journal's folder deleted under the bot
       const rm = tempDir('jl-rm');
@@ -96,14 +123,25 @@ export async function runJournalLoss(o: JournalLossOptions): Promise<JournalLoss
       config(rm, sb.url, rmPrefix);
       const bot = run(rm, ['--duration', '180s']);
       const before = rng.int(1, 6);
-      await waitFor(async () => (await orders(rmPrefix)).length >= before || bot.child.exitCode !== null, `${before} orders of ${rmPrefix}`, 90_000);
+      await waitFor(
+        async () => (await orders(rmPrefix)).length >= before || bot.child.exitCode !== null,
+        `${before} orders of ${rmPrefix}`,
+        90_000,
+      );
       const kept = join(rm, 'kept.sqlite');
       for (const s of ['', '-wal']) linkSync(join(rm, '.tradeloop', `journal.sqlite${s}`), `${kept}${s}`);
       const deletedAt = Date.now();
       rmSync(join(rm, '.tradeloop'), { recursive: true, force: true });
       const rmCode = await bot.exit;
-      if (rmCode === 5 && /error \[JOURNAL_FAILED\]: trading halted and the run stopped: the journal \S+ was deleted during the run/.test(bot.err())) deletionsHalted++;
-      else violations.push(`round ${round}: the journal's folder deleted: exit ${rmCode}, not 5 naming the deletion (${bot.err().slice(-300)})`);
+      if (
+        rmCode === 5 &&
+        /error \[JOURNAL_FAILED\]: trading halted and the run stopped: the journal \S+ was deleted during the run/.test(bot.err())
+      )
+        deletionsHalted++;
+      else
+        violations.push(
+          `round ${round}: the journal's folder deleted: exit ${rmCode}, not 5 naming the deletion (${bot.err().slice(-300)})`,
+        );
       const alertAt = alertTime(bot.err());
       if (alertAt !== undefined) detectionMs.push(alertAt - deletedAt);
       const late = alertAt === undefined ? 0 : sentAfter(kept, alertAt);
@@ -111,14 +149,32 @@ export async function runJournalLoss(o: JournalLossOptions): Promise<JournalLoss
       if (late) violations.push(`round ${round}: ${late} intent(s) approved or request(s) journaled after the halt`);
       const missing = await unjournaled(rmPrefix, kept);
       unjournaledOrders += missing.length;
-      if (missing.length) violations.push(`round ${round}: ${missing.length} order(s) at the venue the deleted journal never recorded: ${missing.slice(0, 3).join(', ')}`);
+      if (missing.length)
+        violations.push(
+          `round ${round}: ${missing.length} order(s) at the venue the deleted journal never recorded: ${missing.slice(0, 3).join(', ')}`,
+        );
       const next = run(rm, ['--duration', '60s']);
       const nextCode = await next.exit;
       if (nextCode === 2 && /run\.ref_prefix: this journal is empty/.test(next.err())) nextStartsRefused++;
-      else violations.push(`round ${round}: the start after the journal was deleted: exit ${nextCode}, not refused (${next.err().slice(-300)})`);
+      else
+        violations.push(
+          `round ${round}: the start after the journal was deleted: exit ${nextCode}, not refused (${next.err().slice(-300)})`,
+        );
     }
     const all = (await sandboxOrders<{ ref_id: string }>(sb.url)).filter((x) => x.ref_id.startsWith('jl'));
-    return { rounds: o.rounds, writeFailuresHalted, restartsTrading, deletionsHalted, nextStartsRefused, unjournaledOrders, sentAfterHalt, detectionMs, venueOrders: all.length, wallSeconds: Math.round((performance.now() - started) / 100) / 10, violations };
+    return {
+      rounds: o.rounds,
+      writeFailuresHalted,
+      restartsTrading,
+      deletionsHalted,
+      nextStartsRefused,
+      unjournaledOrders,
+      sentAfterHalt,
+      detectionMs,
+      venueOrders: all.length,
+      wallSeconds: Math.round((performance.now() - started) / 100) / 10,
+      violations,
+    };
   } finally {
     for (const p of procs) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
     sb.proc.child.kill('SIGTERM');
@@ -152,8 +208,14 @@ function refsIn(journal: string): Set<string> {
 function sentAfter(journal: string, at: number): number {
   const db = new Database(journal, { readonly: true, fileMustExist: true });
   try {
-    const approved = db.prepare("SELECT COUNT(*) AS n FROM intents WHERE decision = 'approve' AND kind <> 'cancel-order' AND created_at > ?").get(at) as { n: number };
-    const requests = db.prepare("SELECT COUNT(*) AS n FROM events e JOIN intents i ON i.ref_id = e.ref_id WHERE e.type = 'request' AND i.kind <> 'cancel-order' AND e.at > ?").get(at) as { n: number };
+    const approved = db
+      .prepare("SELECT COUNT(*) AS n FROM intents WHERE decision = 'approve' AND kind <> 'cancel-order' AND created_at > ?")
+      .get(at) as { n: number };
+    const requests = db
+      .prepare(
+        "SELECT COUNT(*) AS n FROM events e JOIN intents i ON i.ref_id = e.ref_id WHERE e.type = 'request' AND i.kind <> 'cancel-order' AND e.at > ?",
+      )
+      .get(at) as { n: number };
     return approved.n + requests.n;
   } finally {
     db.close();

@@ -2,7 +2,18 @@ import { join } from 'node:path';
 import { Rng } from '../../src/core/index.js';
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { compareWithTruth, fetchTruth, readJournal, reconciledBeforeNewIntents, startSandboxProcess, tempDir, tradeloop, waitFor, writeBotConfig, type JournalFacts } from '../support/reliability-procs.js';
+import {
+  compareWithTruth,
+  fetchTruth,
+  readJournal,
+  reconciledBeforeNewIntents,
+  startSandboxProcess,
+  tempDir,
+  tradeloop,
+  waitFor,
+  writeBotConfig,
+  type JournalFacts,
+} from '../support/reliability-procs.js';
 
 const sleep = (ms: number): Promise<undefined> => new Promise((r) => setTimeout(() => r(undefined), ms));
 
@@ -23,7 +34,9 @@ function intentCount(file: string): number {
 function deniedByCode(file: string): Record<string, number> {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
-    const rows = db.prepare("SELECT denial_code AS code, COUNT(*) AS n FROM intents WHERE state = 'denied' GROUP BY denial_code").all() as Array<{ code: string; n: number }>;
+    const rows = db
+      .prepare("SELECT denial_code AS code, COUNT(*) AS n FROM intents WHERE state = 'denied' GROUP BY denial_code")
+      .all() as Array<{ code: string; n: number }>;
     return Object.fromEntries(rows.map((r) => [r.code, r.n]));
   } finally {
     db.close();
@@ -90,10 +103,20 @@ export async function runKillLoop(o: KillLoopOptions): Promise<KillLoopReport> {
       const run = tradeloop(['run', '--config', config], dir);
       // one kill in five lands during start-up (reconciliation, warm-up), the others while trading
       const duringStartup = rng.next() < 0.2;
-      const ready = duringStartup ? Promise.resolve(undefined) : waitFor(() => intentCount(file) > before, 'the restarted runner to trade', 60_000).then(() => undefined, (e: unknown) => String(e));
-      const early = await Promise.race([run.exit, ready.then((stuck) => stuck ?? sleep(duringStartup ? 500 + rng.next() * 3_500 : rng.next() * 3_000))]);
+      const ready = duringStartup
+        ? Promise.resolve(undefined)
+        : waitFor(() => intentCount(file) > before, 'the restarted runner to trade', 60_000).then(
+            () => undefined,
+            (e: unknown) => String(e),
+          );
+      const early = await Promise.race([
+        run.exit,
+        ready.then((stuck) => stuck ?? sleep(duringStartup ? 500 + rng.next() * 3_500 : rng.next() * 3_000)),
+      ]);
       if (early !== undefined) {
-        violations.push(`run ${i} ${typeof early === 'string' && early.startsWith('Error') ? 'made no intent within 60 s' : `exited by itself (${early})`}: ${run.err().slice(-600)}`);
+        violations.push(
+          `run ${i} ${typeof early === 'string' && early.startsWith('Error') ? 'made no intent within 60 s' : `exited by itself (${early})`}: ${run.err().slice(-600)}`,
+        );
         if (run.child.exitCode === null) run.child.kill('SIGKILL');
         await run.exit;
         continue;

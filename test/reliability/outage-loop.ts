@@ -1,5 +1,15 @@
 import { join } from 'node:path';
-import { compareWithTruth, fetchTruth, readJournal, startSandboxProcess, tempDir, tradeloop, waitFor, writeBotConfig, type Proc } from '../support/reliability-procs.js';
+import {
+  compareWithTruth,
+  fetchTruth,
+  readJournal,
+  startSandboxProcess,
+  tempDir,
+  tradeloop,
+  waitFor,
+  writeBotConfig,
+  type Proc,
+} from '../support/reliability-procs.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -33,7 +43,10 @@ const LATENCY = 'latency@CreateOrder=300ms,latency@CancelOrder=300ms';
 
 /** The loop's sandbox again, on its port and from its state file, with its write latency. */
 async function restartSandbox(dir: string, port: string, seed: number): Promise<Proc> {
-  const proc = tradeloop(['sandbox', '--port', port, '--seed', String(seed), '--state', join(dir, 'sandbox-state.json'), '--truth', '--faults', LATENCY], dir);
+  const proc = tradeloop(
+    ['sandbox', '--port', port, '--seed', String(seed), '--state', join(dir, 'sandbox-state.json'), '--truth', '--faults', LATENCY],
+    dir,
+  );
   await waitFor(() => /listening on/.test(proc.out()), `the sandbox to listen again (${proc.err().slice(-300)})`, 30_000);
   return proc;
 }
@@ -84,7 +97,14 @@ export async function runOutageLoop(o: OutageLoopOptions): Promise<OutageLoopRep
       during += run.err().slice(from);
       sandbox = await restartSandbox(dir, new URL(url).port, o.seed);
       const upAt = performance.now();
-      const found = await waitFor(() => lines(run.err(), /venue reachable again/) > i || run.child.exitCode !== null, 'the runner to find the venue again', 30_000).then(() => true, () => false);
+      const found = await waitFor(
+        () => lines(run.err(), /venue reachable again/) > i || run.child.exitCode !== null,
+        'the runner to find the venue again',
+        30_000,
+      ).then(
+        () => true,
+        () => false,
+      );
       if (!found) violations.push(`outage ${i + 1}: the runner did not find the venue again within 30 s`);
       recoveryMs.push(Math.round(performance.now() - upAt));
     }
@@ -102,9 +122,12 @@ export async function runOutageLoop(o: OutageLoopOptions): Promise<OutageLoopRep
       reachableLines: lines(log, /"msg":"venue reachable again/),
       recoveryMs,
     };
-    if (report.unreachableLines !== o.outages) violations.push(`${report.unreachableLines} "venue unreachable" lines for ${o.outages} outages`);
-    if (report.reachableLines !== o.outages) violations.push(`${report.reachableLines} "venue reachable again" lines for ${o.outages} outages`);
-    if (report.retryWarnings > 10 * o.outages) violations.push(`${report.retryWarnings} "retrying request" warnings in ${o.outages} outages`);
+    if (report.unreachableLines !== o.outages)
+      violations.push(`${report.unreachableLines} "venue unreachable" lines for ${o.outages} outages`);
+    if (report.reachableLines !== o.outages)
+      violations.push(`${report.reachableLines} "venue reachable again" lines for ${o.outages} outages`);
+    if (report.retryWarnings > 10 * o.outages)
+      violations.push(`${report.retryWarnings} "retrying request" warnings in ${o.outages} outages`);
     const truth = await fetchTruth(url);
     violations.push(...compareWithTruth(readJournal(join(dir, 'journal.sqlite')), truth, prefix).map((v) => `after the outages: ${v}`));
     const venueOrders = truth.orders.filter((x) => String(x.ref_id ?? '').startsWith(`${prefix}-`)).length;

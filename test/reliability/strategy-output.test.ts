@@ -49,7 +49,8 @@ afterEach(async () => {
   h = undefined;
 });
 
-const placedBy = (h: ReliabilityHarness, strategy: string): number => h.sandbox.sim.orders().filter((o) => h.journal.get(o.refId ?? '')?.strategy === strategy).length;
+const placedBy = (h: ReliabilityHarness, strategy: string): number =>
+  h.sandbox.sim.orders().filter((o) => h.journal.get(o.refId ?? '')?.strategy === strategy).length;
 
 describe('bad strategy output never reaches the venue; the other strategies go on', () => {
   it.each([
@@ -73,7 +74,9 @@ describe('bad strategy output never reaches the venue; the other strategies go o
     h = await startReliabilityHarness({ strategies: () => [{ definition: thrower }, { definition: churnStrategy }] });
     await h.step(20_000, 1_000);
     // the reason names where the plugin threw; the log line carries the error with its stack
-    expect(h.run.view().stoppedStrategies).toEqual([expect.stringMatching(/^thrower: onEvent threw: indicator blew up \(at .*onEvent \(.*strategy-output\.test\.ts:\d+:\d+\)\)$/)]);
+    expect(h.run.view().stoppedStrategies).toEqual([
+      expect.stringMatching(/^thrower: onEvent threw: indicator blew up \(at .*onEvent \(.*strategy-output\.test\.ts:\d+:\d+\)\)$/),
+    ]);
     expect(h.logs()).toMatch(/strategy thrower stopped: onEvent threw: indicator blew up/);
     expect(h.logs()).toMatch(/"stack":"Error: indicator blew up\\n\s+at .*onEvent/);
     const before = placedBy(h, 'chaos-churn');

@@ -42,7 +42,9 @@ function missingFromWorld(journalFile: string, w: SimSnapshot): string[] {
   const orders = new Map(w.orders.map((o) => [String(o.id), String(o.refId)]));
   const execs = new Map(w.executions.map((x) => [String(x.executionId), String(x.orderId)]));
   const out: string[] = [];
-  for (const r of j.intents) if (r.venue_id !== null && r.kind === 'place-order' && orders.get(r.venue_id) !== r.ref_id) out.push(`journal order ${r.ref_id}/${r.venue_id} not in the world`);
+  for (const r of j.intents)
+    if (r.venue_id !== null && r.kind === 'place-order' && orders.get(r.venue_id) !== r.ref_id)
+      out.push(`journal order ${r.ref_id}/${r.venue_id} not in the world`);
   for (const f of j.fills) if (execs.get(f.fill_id) !== f.order_id) out.push(`journal fill ${f.fill_id} of ${f.order_id} not in the world`);
   return out;
 }
@@ -62,27 +64,34 @@ export async function runWorldKillLoop(o: { kills: number; seed: number }): Prom
   const journal = join(dir, 'journal.sqlite');
   const state = join(dir, 'sandbox-state.sqlite');
   const config = join(dir, 'bot.yaml');
-  writeFileSync(config, [
-    'environment: local',
-    `local: { seed: ${o.seed} }`,
-    'strategies:',
-    `  - plugin: ${PLUGIN}`,
-    '    params: { cancelOnAccept: true }',
-    'streams: { prices_ms: 250, balances_ms: 500, orders_ms: 250, warmup_points: 3 }',
-    'risk: { max_intents_per_minute: 10000, max_open_orders: 100, max_order_notional: "100000", stale_after_ms: 60000 }',
-    `run: { cancel_on_exit: false, ref_prefix: ${prefix} }`,
-    `journal: { path: ${journal} }`,
-    'log: { level: warn }',
-  ].join('\n'));
+  writeFileSync(
+    config,
+    [
+      'environment: local',
+      `local: { seed: ${o.seed} }`,
+      'strategies:',
+      `  - plugin: ${PLUGIN}`,
+      '    params: { cancelOnAccept: true }',
+      'streams: { prices_ms: 250, balances_ms: 500, orders_ms: 250, warmup_points: 3 }',
+      'risk: { max_intents_per_minute: 10000, max_open_orders: 100, max_order_notional: "100000", stale_after_ms: 60000 }',
+      `run: { cancel_on_exit: false, ref_prefix: ${prefix} }`,
+      `journal: { path: ${journal} }`,
+      'log: { level: warn }',
+    ].join('\n'),
+  );
   const violations: string[] = [];
   const instances = new Set<string>();
   let kills = 0;
   for (let i = 0; i < o.kills; i++) {
     const fills = journalReady(journal) ? readJournal(journal).fills.length : 0;
     const run = tradeloop(['run', '--config', config], dir);
-    const trading = waitFor(() => journalReady(journal) && readJournal(journal).fills.length > fills, 'a fill of this run', 60_000).then(() => undefined, (e: unknown) => String(e));
+    const trading = waitFor(() => journalReady(journal) && readJournal(journal).fills.length > fills, 'a fill of this run', 60_000).then(
+      () => undefined,
+      (e: unknown) => String(e),
+    );
     const early = await Promise.race([run.exit, trading.then(async (stuck) => stuck ?? (await sleep(rng.next() * 3_000)))]);
-    if (early !== undefined) violations.push(`run ${i}: ${typeof early === 'string' ? early : `exited by itself (${early})`}: ${run.err().slice(-600)}`);
+    if (early !== undefined)
+      violations.push(`run ${i}: ${typeof early === 'string' ? early : `exited by itself (${early})`}: ${run.err().slice(-600)}`);
     if (run.child.exitCode === null) run.child.kill('SIGKILL');
     await run.exit;
     kills++;

@@ -65,7 +65,11 @@ async function startRig(strategies: readonly LoadedStrategy[]): Promise<Rig> {
     { limits: RiskLimitsSchema.parse({}), refPrefix: 'one-parse', fillsSinceMs: 0, strategies: runnersFor(strategies) },
   );
   const { market, engine } = kernel;
-  const source = new PollingMarketSource({ api: client.api, clock, intervals: { pricesMs: INTERVAL_MS, tickerMs: INTERVAL_MS, bookMs: INTERVAL_MS } });
+  const source = new PollingMarketSource({
+    api: client.api,
+    clock,
+    intervals: { pricesMs: INTERVAL_MS, tickerMs: INTERVAL_MS, bookMs: INTERVAL_MS },
+  });
   kernel.attach(source);
   rig = { clock, platform, client, source, market, engine, journal };
   // the live bundle reads the granted scopes first: the token request is answered before the window

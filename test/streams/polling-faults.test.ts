@@ -8,7 +8,10 @@ import { loggedClient, quiet, settle, stepClock, turns, until, type LoggedClient
 
 const T0 = Date.UTC(2025, 4, 1, 12, 0, 0);
 const iso = (ms: number): string => new Date(ms).toISOString();
-const sub = (market: string, ...kinds: Array<'price' | 'ticker' | 'book' | 'quote'>): MarketSubscription => ({ market, kinds: new Set(kinds) });
+const sub = (market: string, ...kinds: Array<'price' | 'ticker' | 'book' | 'quote'>): MarketSubscription => ({
+  market,
+  kinds: new Set(kinds),
+});
 
 function tickerReply(clock: TestClock, price = 100): Reply {
   return {
@@ -37,8 +40,20 @@ let rig: Rig | undefined;
 async function setUp(options: Partial<PollingMarketSourceOptions> = {}): Promise<Rig> {
   const clock = new TestClock(T0);
   const fake = await FakePlatform.start();
-  const client = loggedClient(clock, { apiUrl: fake.baseUrl, tokenUrl: fake.tokenUrl, clientId: 'test-client', clientSecret: 'test-secret', localCredential: false });
-  const source = new PollingMarketSource({ api: client.api, clock, intervals: { tickerMs: 1_000, quotesMs: 1_000 }, backoff: { baseMs: 500, maxMs: 8_000 }, ...options });
+  const client = loggedClient(clock, {
+    apiUrl: fake.baseUrl,
+    tokenUrl: fake.tokenUrl,
+    clientId: 'test-client',
+    clientSecret: 'test-secret',
+    localCredential: false,
+  });
+  const source = new PollingMarketSource({
+    api: client.api,
+    clock,
+    intervals: { tickerMs: 1_000, quotesMs: 1_000 },
+    backoff: { baseMs: 500, maxMs: 8_000 },
+    ...options,
+  });
   const events: MarketEvent[] = [];
   source.events$.subscribe((e) => events.push(e));
   const step = (totalMs: number, stepMs = 100): Promise<void> => stepClock(clock, totalMs, stepMs, quiet(source, client));
@@ -59,11 +74,16 @@ describe('PollingMarketSource under slow and failing responses', () => {
     const { clock, fake, client, source, events } = await setUp();
     let release: (() => void) | undefined;
     let calls = 0;
-    fake.on('GET', '/markets/:market/ticker', () => {
-      calls++;
-      if (calls > 1) return tickerReply(clock);
-      return new Promise<Reply>((resolve) => (release = () => resolve(tickerReply(clock))));
-    }, { public: true });
+    fake.on(
+      'GET',
+      '/markets/:market/ticker',
+      () => {
+        calls++;
+        if (calls > 1) return tickerReply(clock);
+        return new Promise<Reply>((resolve) => (release = () => resolve(tickerReply(clock))));
+      },
+      { public: true },
+    );
     source.start([sub('BTCUSD', 'ticker')]);
     await until(() => release !== undefined, 'the first request');
     for (let i = 0; i < 55; i++) {
@@ -132,10 +152,15 @@ describe('PollingMarketSource under slow and failing responses', () => {
   it('stop() aborts the poll in flight and resolves with nothing outstanding', async () => {
     const { fake, source } = await setUp();
     let arrived = false;
-    fake.on('GET', '/markets/:market/ticker', () => {
-      arrived = true;
-      return new Promise<Reply>(() => undefined);
-    }, { public: true });
+    fake.on(
+      'GET',
+      '/markets/:market/ticker',
+      () => {
+        arrived = true;
+        return new Promise<Reply>(() => undefined);
+      },
+      { public: true },
+    );
     source.start([sub('BTCUSD', 'ticker')]);
     await until(() => arrived, 'the request');
     await source.stop();
@@ -154,10 +179,18 @@ describe('the quote stream', () => {
       const markets = req.query.getAll('markets');
       state.markets.push(markets);
       const created = r.clock.now() + skewMs;
-      const items = markets.flatMap((market) => (['BUY', 'SELL'] as const).map((side) => ({
-        id: `q-${++seq}`, market, side, price: side === 'BUY' ? '100.5' : '99.5', base_asset: market.slice(0, 3), quote_asset: 'USD',
-        created_at: iso(created), expires_at: iso(created + 30_000),
-      })));
+      const items = markets.flatMap((market) =>
+        (['BUY', 'SELL'] as const).map((side) => ({
+          id: `q-${++seq}`,
+          market,
+          side,
+          price: side === 'BUY' ? '100.5' : '99.5',
+          base_asset: market.slice(0, 3),
+          quote_asset: 'USD',
+          created_at: iso(created),
+          expires_at: iso(created + 30_000),
+        })),
+      );
       return { json: { items } };
     });
     return state;

@@ -8,12 +8,22 @@ describe('PollingMarketSource against the sandbox’s fault injection', () => {
   it('rides through an injected 5xx, 429, dropped connection and truncated body without ending a stream', async () => {
     const sb = await startTestSandbox({ faults: { rules: [], retryAfterSec: 2 } });
     const errors: string[] = [];
-    const client = loggedClient(sb.clock, { apiUrl: sb.handle.apiUrl, tokenUrl: sb.handle.tokenUrl, onResponse: (e) => e.error && errors.push(e.error) });
-    const source = new PollingMarketSource({ api: client.api, clock: sb.clock, intervals: { tickerMs: 1_000, pricesMs: 1_000 }, backoff: { baseMs: 500, maxMs: 4_000 } });
+    const client = loggedClient(sb.clock, {
+      apiUrl: sb.handle.apiUrl,
+      tokenUrl: sb.handle.tokenUrl,
+      onResponse: (e) => e.error && errors.push(e.error),
+    });
+    const source = new PollingMarketSource({
+      api: client.api,
+      clock: sb.clock,
+      intervals: { tickerMs: 1_000, pricesMs: 1_000 },
+      backoff: { baseMs: 500, maxMs: 4_000 },
+    });
     const events: MarketEvent[] = [];
     source.events$.subscribe((e) => events.push(e));
     try {
-      for (const mode of ['error5xx', 'error429', 'drop', 'truncate'] as const) sb.handle.faults.add({ mode, target: 'GetTicker', count: 1 });
+      for (const mode of ['error5xx', 'error429', 'drop', 'truncate'] as const)
+        sb.handle.faults.add({ mode, target: 'GetTicker', count: 1 });
       source.start([{ market: 'BTCUSD', kinds: new Set(['ticker', 'price'] as const) }]);
       await stepClock(sb.clock, 30_000, 250, quiet(source, client));
       expect(errors).toHaveLength(4);

@@ -7,7 +7,10 @@ import type { SandboxOptions } from '../../src/sandbox/index.js';
 import { startTestSandbox, T0, DROP_AT, type TestSandbox } from '../support/sandbox-fixture.js';
 import { loggedClient, stepClock, type LoggedClient } from '../support/streams-harness.js';
 
-const subs = (market: string, ...kinds: Array<'price' | 'ticker' | 'book' | 'quote'>): MarketSubscription => ({ market, kinds: new Set(kinds) });
+const subs = (market: string, ...kinds: Array<'price' | 'ticker' | 'book' | 'quote'>): MarketSubscription => ({
+  market,
+  kinds: new Set(kinds),
+});
 
 interface Rig {
   readonly sb: TestSandbox;
@@ -33,7 +36,8 @@ async function setUp(withProfile = false, options: Partial<SandboxOptions> = {})
   const account: AccountEvent[] = [];
   source.events$.subscribe((e) => events.push(e));
   source.account$.subscribe((e) => account.push(e));
-  const step = (totalMs: number, stepMs = 100): Promise<void> => stepClock(sb.clock, totalMs, stepMs, () => source.pendingRequests() === 0 && client.outstanding() === 0);
+  const step = (totalMs: number, stepMs = 100): Promise<void> =>
+    stepClock(sb.clock, totalMs, stepMs, () => source.pendingRequests() === 0 && client.outstanding() === 0);
   rig = { sb, client, source, events, account, step };
   return rig;
 }
@@ -100,7 +104,15 @@ describe('PollingMarketSource against the local sandbox', () => {
     expect(source.streams().sort()).toEqual(['balances', 'fills', 'open-orders', 'quote-executions']);
     expect(accounts.available('USD').toFixed()).toBe('2000000');
     const profileId = sb.handle.sim.profiles.defaultId;
-    const order = sb.handle.sim.placeOrder({ profileId, side: 'BUY', market: 'BTCUSD', type: 'LIMIT', price: '59500', baseAmount: '1', refId: 'stream-test-1' });
+    const order = sb.handle.sim.placeOrder({
+      profileId,
+      side: 'BUY',
+      market: 'BTCUSD',
+      type: 'LIMIT',
+      price: '59500',
+      baseAmount: '1',
+      refId: 'stream-test-1',
+    });
     await step(2_000);
     const open = accounts.snapshot.openOrders?.value ?? [];
     expect(open.map((o) => o.orderId)).toEqual([order.id]);
@@ -157,7 +169,12 @@ describe('PollingMarketSource against the local sandbox', () => {
     expect(buy?.at).toBe(T0 + 3_000);
     expect(Number(buy?.value.price)).toBeGreaterThan(60_000);
     expect(quoteTimeLeftMs(buy, sb.clock.now())).toBeGreaterThan(25_000);
-    const x = sb.handle.sim.executeQuote({ profileId: sb.handle.sim.profiles.defaultId, quoteId: buy!.value.quoteId, quoteAmount: '1000', refId: 'qx-1' });
+    const x = sb.handle.sim.executeQuote({
+      profileId: sb.handle.sim.profiles.defaultId,
+      quoteId: buy!.value.quoteId,
+      quoteAmount: '1000',
+      refId: 'qx-1',
+    });
     await step(1_000);
     expect(accounts.snapshot.pendingQuoteExecutions?.value.map((p) => p.executionId)).toEqual([x.id]);
     expect(accounts.snapshot.pendingQuoteExecutions?.value[0]?.quoteAmount.toFixed()).toBe('1000');

@@ -7,7 +7,14 @@ import { LOCAL_CLIENT_SECRET } from '../../src/config/index.js';
 import type { MarketEvent } from '../../src/core/index.js';
 import { SecretSet } from '../../src/log/index.js';
 import type { AccountEvent } from '../../src/state/index.js';
-import { JsonLinesRecorder, PollingMarketSource, RecordedMarketSource, type MarketSource, type MarketSubscription, type VenueFill } from '../../src/venue/index.js';
+import {
+  JsonLinesRecorder,
+  PollingMarketSource,
+  RecordedMarketSource,
+  type MarketSource,
+  type MarketSubscription,
+  type VenueFill,
+} from '../../src/venue/index.js';
 import { DROP_AT, T0, startTestSandbox } from '../support/sandbox-fixture.js';
 import { loggedClient, quiet, stepClock, until } from '../support/streams-harness.js';
 
@@ -40,7 +47,10 @@ async function recordRun(path: string): Promise<{ warm: readonly MarketEvent[]; 
   secrets.add(LOCAL_CLIENT_SECRET);
   const client = loggedClient(sb.clock, { apiUrl: sb.handle.apiUrl, tokenUrl: sb.handle.tokenUrl, secrets });
   const source = new PollingMarketSource({
-    api: client.api, clock: sb.clock, profileId: sb.handle.sim.profiles.defaultId, recorder: new JsonLinesRecorder(path, { secrets }),
+    api: client.api,
+    clock: sb.clock,
+    profileId: sb.handle.sim.profiles.defaultId,
+    recorder: new JsonLinesRecorder(path, { secrets }),
   });
   const seen = collect(source);
   const warm = await source.warmUp(['BTCUSD', 'ETHUSD'], 20);
@@ -61,10 +71,24 @@ describe('recording and replay', () => {
   it('records every response of a live run with its receive time, without secrets', async () => {
     recorded = await recordRun(path);
     const text = readFileSync(path, 'utf8');
-    const lines = text.trim().split('\n').map((l) => JSON.parse(l) as { at?: number; stream?: string; format?: string });
+    const lines = text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { at?: number; stream?: string; format?: string });
     expect(lines[0]?.format).toBe('tradeloop-stream-recording');
     const streams = new Set(lines.slice(1).map((l) => l.stream));
-    expect([...streams].sort()).toEqual(['balances', 'book:BTCUSD', 'fills', 'history:BTCUSD', 'history:ETHUSD', 'open-orders', 'prices', 'quote-executions', 'quotes', 'ticker:BTCUSD']);
+    expect([...streams].sort()).toEqual([
+      'balances',
+      'book:BTCUSD',
+      'fills',
+      'history:BTCUSD',
+      'history:ETHUSD',
+      'open-orders',
+      'prices',
+      'quote-executions',
+      'quotes',
+      'ticker:BTCUSD',
+    ]);
     expect(text).not.toContain(LOCAL_CLIENT_SECRET);
     expect(text).not.toMatch(/Bearer\s+[A-Za-z0-9]/);
     expect(recorded.seen.fills.length).toBeGreaterThan(0);
@@ -82,11 +106,16 @@ describe('recording and replay', () => {
     expect(seen.account).toEqual(live.seen.account);
     expect(seen.fills).toEqual(live.seen.fills);
     expect(replay.skippedLines()).toBe(0);
-    expect(replay.health().find((h) => h.stream === 'prices')?.lastSuccessAt).toBe(live.seen.events.filter((e) => e.kind === 'price').at(-1)?.at);
+    expect(replay.health().find((h) => h.stream === 'prices')?.lastSuccessAt).toBe(
+      live.seen.events.filter((e) => e.kind === 'price').at(-1)?.at,
+    );
   });
 
   it('paces a replay on its clock: nothing from the future is emitted before the clock gets there', async () => {
-    const priceTimes = readFileSync(path, 'utf8').trim().split('\n').slice(1)
+    const priceTimes = readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
       .map((l) => JSON.parse(l) as { at: number; stream: string })
       .filter((l) => l.stream === 'prices')
       .map((l) => l.at);
@@ -111,6 +140,8 @@ describe('recording and replay', () => {
     writeFileSync(bad, '{"hello":1}\n');
     const replay = new RecordedMarketSource({ path: bad, clock: new TestClock(0), paced: false });
     await expect(replay.warmUp(['BTCUSD'], 5)).rejects.toThrow(/^record: .* is not a tradeloop stream recording/);
-    await expect(new RecordedMarketSource({ path: join(dir, 'missing.jsonl'), clock: new TestClock(0) }).warmUp(['BTCUSD'], 5)).rejects.toThrow(/does not exist/);
+    await expect(
+      new RecordedMarketSource({ path: join(dir, 'missing.jsonl'), clock: new TestClock(0) }).warmUp(['BTCUSD'], 5),
+    ).rejects.toThrow(/does not exist/);
   });
 });

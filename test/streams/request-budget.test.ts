@@ -13,13 +13,19 @@ describe('RequestBudget', () => {
     await budget.acquire('low', 'GetTicker');
     await budget.acquire('low', 'GetTicker');
     const served: Array<[string, number]> = [];
-    const wait = (name: string, p: 'high' | 'normal' | 'low'): void => void budget.acquire(p, name).then(() => served.push([name, clock.now()]));
+    const wait = (name: string, p: 'high' | 'normal' | 'low'): void =>
+      void budget.acquire(p, name).then(() => served.push([name, clock.now()]));
     wait('low-a', 'low');
     wait('low-b', 'low');
     wait('normal-c', 'normal');
     wait('high-d', 'high');
     await clock.advanceAsync(1_000, 10);
-    expect(served).toEqual([['high-d', 100], ['normal-c', 300], ['low-a', 300], ['low-b', 400]]);
+    expect(served).toEqual([
+      ['high-d', 100],
+      ['normal-c', 300],
+      ['low-a', 300],
+      ['low-b', 400],
+    ]);
   });
 
   it('charges requests it did not grant (orders, retries) and excuses the first attempt of a granted one', async () => {
@@ -58,8 +64,20 @@ describe('one budget shared by every stream of a source', () => {
     const api = simMarketDataApi(sim, { onCall: (op) => calls.set(op, (calls.get(op) ?? 0) + 1) });
     const budget = new RequestBudget({ clock, ratePerSec: 20, burst: 20 });
     const source = new PollingMarketSource({
-      api, clock, budget, profileId: sim.profiles.defaultId,
-      intervals: { tickerMs: 100, bookMs: 100, pricesMs: 100, quotesMs: 1_000, balancesMs: 1_000, ordersMs: 1_000, fillsMs: 1_000, quoteExecutionsMs: 1_000 },
+      api,
+      clock,
+      budget,
+      profileId: sim.profiles.defaultId,
+      intervals: {
+        tickerMs: 100,
+        bookMs: 100,
+        pricesMs: 100,
+        quotesMs: 1_000,
+        balancesMs: 1_000,
+        ordersMs: 1_000,
+        fillsMs: 1_000,
+        quoteExecutionsMs: 1_000,
+      },
     });
     source.start(MARKETS.map((market) => ({ market, kinds: new Set(['ticker', 'book', 'price'] as const) })));
     const seconds = 30;

@@ -7,7 +7,14 @@ import { Rng } from '../../src/core/index.js';
 import { ConfigSchema } from '../../src/config/index.js';
 import { SecretSet } from '../../src/log/index.js';
 import {
-  backoffDelayMs, JsonLinesRecorder, nextSlotDelayMs, parseStreamName, planStreams, ResponseDecoder, streamName, streamSettingsFromConfig,
+  backoffDelayMs,
+  JsonLinesRecorder,
+  nextSlotDelayMs,
+  parseStreamName,
+  planStreams,
+  ResponseDecoder,
+  streamName,
+  streamSettingsFromConfig,
 } from '../../src/venue/index.js';
 
 const sub = (market: string, ...kinds: Array<'price' | 'ticker' | 'book' | 'quote'>) => ({ market, kinds: new Set(kinds) });
@@ -45,7 +52,9 @@ describe('planStreams', () => {
   });
 
   it('names the subscription and the fix when the platform has no such stream for the market', () => {
-    expect(() => planStreams([sub('BTCUSD', 'price'), sub('ETHEUR', 'price')], false)).toThrow(/^subscriptions\[1\]\.market: "ETHEUR" has no price stream: ListPrices covers .*subscribe to "ticker"/);
+    expect(() => planStreams([sub('BTCUSD', 'price'), sub('ETHEUR', 'price')], false)).toThrow(
+      /^subscriptions\[1\]\.market: "ETHEUR" has no price stream: ListPrices covers .*subscribe to "ticker"/,
+    );
     expect(() => planStreams([sub('BTCBRL', 'quote')], false)).toThrow(/subscriptions\[0\]\.market/);
   });
 
@@ -58,19 +67,40 @@ describe('planStreams', () => {
 
 describe('ResponseDecoder', () => {
   it('maps a ticker to numbers with the receive time and the server time beside it', () => {
-    const [e] = new ResponseDecoder().decode({ kind: 'ticker', market: 'BTCUSD' }, {
-      market: 'BTCUSD', best_bid: { price: '99.5', amount: '2' }, best_ask: { price: '100.5', amount: '1' },
-      last_execution: { price: '100', amount: '0.1' }, today: { high: '110', low: '90', open: '95', volume: '3' }, snapshot_at: '2025-01-01T00:00:05Z',
-    }, 1_000).market;
+    const [e] = new ResponseDecoder().decode(
+      { kind: 'ticker', market: 'BTCUSD' },
+      {
+        market: 'BTCUSD',
+        best_bid: { price: '99.5', amount: '2' },
+        best_ask: { price: '100.5', amount: '1' },
+        last_execution: { price: '100', amount: '0.1' },
+        today: { high: '110', low: '90', open: '95', volume: '3' },
+        snapshot_at: '2025-01-01T00:00:05Z',
+      },
+      1_000,
+    ).market;
     expect(e).toEqual({
-      kind: 'ticker', market: 'BTCUSD', at: 1_000, serverAt: Date.UTC(2025, 0, 1, 0, 0, 5),
-      bid: { price: 99.5, amount: 2 }, ask: { price: 100.5, amount: 1 }, last: { price: 100, amount: 0.1 }, dayHigh: 110, dayLow: 90, dayOpen: 95, dayVolume: 3,
+      kind: 'ticker',
+      market: 'BTCUSD',
+      at: 1_000,
+      serverAt: Date.UTC(2025, 0, 1, 0, 0, 5),
+      bid: { price: 99.5, amount: 2 },
+      ask: { price: 100.5, amount: 1 },
+      last: { price: 100, amount: 0.1 },
+      dayHigh: 110,
+      dayLow: 90,
+      dayOpen: 95,
+      dayVolume: 3,
     });
   });
 
   it('keeps a fixed number of book levels and drops unreadable ones', () => {
     const bids = Array.from({ length: 80 }, (_, i) => ({ price: String(100 - i / 100), amount: '1' }));
-    const [e] = new ResponseDecoder({ bookDepth: 10 }).decode({ kind: 'book', market: 'BTCUSD' }, { market: 'BTCUSD', bids: [{ price: 'x', amount: '1' }, ...bids], asks: [] }, 5).market;
+    const [e] = new ResponseDecoder({ bookDepth: 10 }).decode(
+      { kind: 'book', market: 'BTCUSD' },
+      { market: 'BTCUSD', bids: [{ price: 'x', amount: '1' }, ...bids], asks: [] },
+      5,
+    ).market;
     expect(e?.kind === 'book' && e.bids.length).toBe(10);
     expect(e?.kind === 'book' && e.bids[0]?.price).toBe(100);
   });
@@ -79,13 +109,36 @@ describe('ResponseDecoder', () => {
     const d = new ResponseDecoder({ fillMemory: 2 });
     const bal = d.decode({ kind: 'balances' }, { items: [{ asset: 'USD', available: '0.1', trading: '0.2' }] }, 1).account;
     expect(bal?.kind === 'balances' && bal.items[0]?.available.plus(bal.items[0].trading).toFixed()).toBe('0.3');
-    const fill = (id: string) => ({ execution_id: id, order_id: 'o', executed_at: '2025-01-01T00:00:00Z', market: 'BTCUSD', side: 'BUY', amount: '1', price: '2', commission: '0', commission_asset: 'USD' });
+    const fill = (id: string) => ({
+      execution_id: id,
+      order_id: 'o',
+      executed_at: '2025-01-01T00:00:00Z',
+      market: 'BTCUSD',
+      side: 'BUY',
+      amount: '1',
+      price: '2',
+      commission: '0',
+      commission_asset: 'USD',
+    });
     expect(d.decode({ kind: 'fills' }, { items: [fill('a'), fill('b')] }, 2).fills?.map((f) => f.fillId)).toEqual(['a', 'b']);
     expect(d.decode({ kind: 'fills' }, { items: [fill('a'), fill('b'), fill('c')] }, 3).fills?.map((f) => f.fillId)).toEqual(['c']);
   });
 
   it('reports only unsettled quote executions as pending', () => {
-    const x = (id: string, status: string) => ({ id, profile_id: 'p', quote_id: 'q', status, market: 'BTCUSD', side: 'BUY', price: '1', base_amount: '1', base_asset: 'BTC', quote_amount: '1', quote_asset: 'USD', created_at: '2025-01-01T00:00:00Z' });
+    const x = (id: string, status: string) => ({
+      id,
+      profile_id: 'p',
+      quote_id: 'q',
+      status,
+      market: 'BTCUSD',
+      side: 'BUY',
+      price: '1',
+      base_amount: '1',
+      base_asset: 'BTC',
+      quote_amount: '1',
+      quote_asset: 'USD',
+      created_at: '2025-01-01T00:00:00Z',
+    });
     const a = new ResponseDecoder().decode({ kind: 'quote-executions' }, { items: [x('1', 'CREATED'), x('2', 'SETTLED')] }, 1).account;
     expect(a?.kind === 'quote-executions' && a.pending.map((p) => p.executionId)).toEqual(['1']);
   });
@@ -104,10 +157,18 @@ describe('JsonLinesRecorder', () => {
       secrets.add('s3cret-value');
       const rec = new JsonLinesRecorder(join(dir, 'r.jsonl'), { secrets });
       const list = [{ market: 'BTCUSD', current_price: '1' }];
-      rec.write({ at: 5, stream: 'prices', body: { prices: list, items: list, access_token: 'abc', note: 'Bearer abc.def and s3cret-value' } });
+      rec.write({
+        at: 5,
+        stream: 'prices',
+        body: { prices: list, items: list, access_token: 'abc', note: 'Bearer abc.def and s3cret-value' },
+      });
       await rec.close();
       const [, line] = readFileSync(join(dir, 'r.jsonl'), 'utf8').trim().split('\n');
-      expect(JSON.parse(line!)).toEqual({ at: 5, stream: 'prices', body: { items: list, access_token: '[REDACTED]', note: 'Bearer [REDACTED] and [REDACTED]' } });
+      expect(JSON.parse(line!)).toEqual({
+        at: 5,
+        stream: 'prices',
+        body: { items: list, access_token: '[REDACTED]', note: 'Bearer [REDACTED] and [REDACTED]' },
+      });
       expect(rec.stats()).toEqual({ written: 1, dropped: 0 });
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -119,7 +180,16 @@ describe('streamSettingsFromConfig', () => {
   it('takes every interval from the streams section, with fills and quote executions at the orders cadence', () => {
     const cfg = ConfigSchema.parse({ streams: { ticker_ms: 5_000, orders_ms: 700, record: 'run.jsonl' } });
     const s = streamSettingsFromConfig(cfg.streams);
-    expect(s.intervals).toEqual({ pricesMs: 1_000, tickerMs: 5_000, bookMs: 1_000, quotesMs: 1_000, balancesMs: 2_000, ordersMs: 700, fillsMs: 700, quoteExecutionsMs: 700 });
+    expect(s.intervals).toEqual({
+      pricesMs: 1_000,
+      tickerMs: 5_000,
+      bookMs: 1_000,
+      quotesMs: 1_000,
+      balancesMs: 2_000,
+      ordersMs: 700,
+      fillsMs: 700,
+      quoteExecutionsMs: 700,
+    });
     expect([s.staleAfterMs, s.historyCapacity, s.warmUpPoints, s.recordPath]).toEqual([10_000, 2_048, 200, 'run.jsonl']);
   });
 });

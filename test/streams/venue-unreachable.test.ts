@@ -30,12 +30,26 @@ describe('poll streams while the venue is unreachable', () => {
     fake = await FakePlatform.start();
     client = loggedClient(clock, { apiUrl: fake.baseUrl, tokenUrl: fake.tokenUrl, breakerFailures: 3 });
     let down = false;
-    fake.on('GET', '/markets/:market/ticker', (r) => {
-      if (down) return { destroy: true };
-      const mid = r.params.market === 'BTCUSD' ? 100 : 10;
-      const level = (p: number) => ({ price: String(p), amount: '1' });
-      return { json: { market: r.params.market, best_bid: level(mid - 1), best_ask: level(mid + 1), last_execution: level(mid), today: { high: '1', low: '1', open: '1', volume: '1' }, snapshot_at: new Date(clock.now()).toISOString() } };
-    }, { public: true });
+    fake.on(
+      'GET',
+      '/markets/:market/ticker',
+      (r) => {
+        if (down) return { destroy: true };
+        const mid = r.params.market === 'BTCUSD' ? 100 : 10;
+        const level = (p: number) => ({ price: String(p), amount: '1' });
+        return {
+          json: {
+            market: r.params.market,
+            best_bid: level(mid - 1),
+            best_ask: level(mid + 1),
+            last_execution: level(mid),
+            today: { high: '1', low: '1', open: '1', volume: '1' },
+            snapshot_at: new Date(clock.now()).toISOString(),
+          },
+        };
+      },
+      { public: true },
+    );
     const s = new PollingMarketSource({ api: client.api, clock, intervals: { tickerMs: 250 }, backoff: { baseMs: 500, maxMs: 30_000 } });
     source = s;
     const market = new MarketStore(clock, { staleAfterMs: 2_000 });

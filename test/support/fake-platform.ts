@@ -133,7 +133,16 @@ export class FakePlatform {
       body = undefined;
     }
     const match = this.match(req.method ?? 'GET', path);
-    const fr: FakeRequest = { method: req.method ?? 'GET', path, params: match?.params ?? {}, rawQuery, query: url.searchParams, headers: req.headers, text, body };
+    const fr: FakeRequest = {
+      method: req.method ?? 'GET',
+      path,
+      params: match?.params ?? {},
+      rawQuery,
+      query: url.searchParams,
+      headers: req.headers,
+      text,
+      body,
+    };
     this.requests.push(fr);
     if (!match) return this.send(res, problem(404, 'Not Found', { detail: `no route ${req.method} ${path}` }));
     if (!match.route.public && !this.authorised(req.headers.authorization)) {
@@ -160,7 +169,12 @@ export class FakePlatform {
     this.validTokens.add(token);
     return {
       status: 200,
-      json: { access_token: token, expires_in: this.options.expiresInS ?? 3599, scope: this.options.grantedScope ?? form.get('scope') ?? '', token_type: 'bearer' },
+      json: {
+        access_token: token,
+        expires_in: this.options.expiresInS ?? 3599,
+        scope: this.options.grantedScope ?? form.get('scope') ?? '',
+        token_type: 'bearer',
+      },
     };
   }
 

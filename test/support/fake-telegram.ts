@@ -67,10 +67,13 @@ export async function startFakeTelegram(token: string): Promise<FakeTelegram> {
       // acknowledged updates are forgotten, as the real API does
       for (let i = updates.length - 1; i >= 0; i--) if ((updates[i]?.update_id ?? 0) < offset) updates.splice(i, 1);
       if (reply()) return;
-      const timer = setTimeout(() => {
-        waiting.delete(wake);
-        answer(res, 200, { ok: true, result: [] });
-      }, (body.timeout ?? 0) * 1_000);
+      const timer = setTimeout(
+        () => {
+          waiting.delete(wake);
+          answer(res, 200, { ok: true, result: [] });
+        },
+        (body.timeout ?? 0) * 1_000,
+      );
       const wake = (): void => {
         if (reply()) {
           clearTimeout(timer);

@@ -37,7 +37,13 @@ export async function startLiveHarness(
 ): Promise<LiveHarness> {
   const clock = new TestClock(Date.UTC(2025, 4, 1, 12));
   const sandbox = await startSandbox({ clock, seed: 5, funding, ...sandboxOptions });
-  const client = loggedClient(clock, { apiUrl: sandbox.apiUrl, tokenUrl: sandbox.tokenUrl, maxRetries: 4, baseBackoffMs: 200, maxBackoffMs: 2_000 });
+  const client = loggedClient(clock, {
+    apiUrl: sandbox.apiUrl,
+    tokenUrl: sandbox.tokenUrl,
+    maxRetries: 4,
+    baseBackoffMs: 200,
+    maxBackoffMs: 2_000,
+  });
   const definition = typeof plugin === 'string' ? await loadStrategy(plugin) : plugin;
   const loadedOf = (d: StrategyDefinition, p: Record<string, unknown>): LoadedStrategy => {
     const r = resolveParams(d, p) as Record<string, unknown>;
@@ -45,7 +51,15 @@ export async function startLiveHarness(
   };
   const all = [loadedOf(definition, params), ...alongside.map((d) => loadedOf(d, {}))];
   const config: Config = parseConfig({
-    streams: { prices_ms: 5_000, ticker_ms: 5_000, book_ms: 5_000, quotes_ms: 5_000, balances_ms: 5_000, orders_ms: 5_000, warmup_points: 30 },
+    streams: {
+      prices_ms: 5_000,
+      ticker_ms: 5_000,
+      book_ms: 5_000,
+      quotes_ms: 5_000,
+      balances_ms: 5_000,
+      orders_ms: 5_000,
+      warmup_points: 30,
+    },
     risk: { stale_after_ms: 30_000, max_intents_per_minute: 600, max_order_notional: '100000' },
     ...overrides,
   });
@@ -55,9 +69,28 @@ export async function startLiveHarness(
     api: client.api,
     clock,
     profileId,
-    intervals: { pricesMs: s.prices_ms, tickerMs: s.ticker_ms, bookMs: s.book_ms, quotesMs: s.quotes_ms, balancesMs: s.balances_ms, ordersMs: s.orders_ms, fillsMs: s.orders_ms, quoteExecutionsMs: s.orders_ms },
+    intervals: {
+      pricesMs: s.prices_ms,
+      tickerMs: s.ticker_ms,
+      bookMs: s.book_ms,
+      quotesMs: s.quotes_ms,
+      balancesMs: s.balances_ms,
+      ordersMs: s.orders_ms,
+      fillsMs: s.orders_ms,
+      quoteExecutionsMs: s.orders_ms,
+    },
   });
-  const run = new LiveRun({ clock, venue: new RestVenue(client.api, profileId), source, journal, config, environment: 'test', refPrefix: 'e2e', log: silentLogger(), strategies: runnersFor(all) });
+  const run = new LiveRun({
+    clock,
+    venue: new RestVenue(client.api, profileId),
+    source,
+    journal,
+    config,
+    environment: 'test',
+    refPrefix: 'e2e',
+    log: silentLogger(),
+    strategies: runnersFor(all),
+  });
   await run.start(subscriptionsFor(all));
   return {
     clock,

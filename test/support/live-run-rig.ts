@@ -80,31 +80,62 @@ export function liveRunRig<V extends SimVenue = SimVenue>(o: LiveRunRigOptions<V
       onEvent: (e) => {
         if (e.kind !== 'price') return undefined;
         const out: IntentDraft[] = [];
-        for (; bids > 0; bids--) out.push({ kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.01', price: (e.price * (0.95 - 0.01 * bids)).toFixed(2), timeInForce: 'GTC' });
+        for (; bids > 0; bids--)
+          out.push({
+            kind: 'place-order',
+            market: 'BTCUSD',
+            side: 'BUY',
+            type: 'LIMIT',
+            baseAmount: '0.01',
+            price: (e.price * (0.95 - 0.01 * bids)).toFixed(2),
+            timeInForce: 'GTC',
+          });
         return out;
       },
     }),
   });
   const config = o.config ?? {};
   const run = new LiveRun({
-    clock, venue, source, journal,
-    config: parseConfig({ ...config, risk: { price_band_bps: 2000, ...(config.risk as object | undefined) }, streams: { orders_ms: 1_000, ...(config.streams as object | undefined) } }),
-    environment: 'test', refPrefix: o.refPrefix ?? 'rig', log: silentLogger(),
+    clock,
+    venue,
+    source,
+    journal,
+    config: parseConfig({
+      ...config,
+      risk: { price_band_bps: 2000, ...(config.risk as object | undefined) },
+      streams: { orders_ms: 1_000, ...(config.streams as object | undefined) },
+    }),
+    environment: 'test',
+    refPrefix: o.refPrefix ?? 'rig',
+    log: silentLogger(),
     strategies: (ids) => [
-      o.strategy ? new StrategyRunner(o.strategy.name, o.strategy, {}, ['BTCUSD'], ids) : new StrategyRunner('rest', resting, {}, ['BTCUSD'], ids),
+      o.strategy
+        ? new StrategyRunner(o.strategy.name, o.strategy, {}, ['BTCUSD'], ids)
+        : new StrategyRunner('rest', resting, {}, ['BTCUSD'], ids),
       ...(o.alongside ?? []).map((d) => new StrategyRunner(d.name, d, {}, ['BTCUSD'], ids)),
     ],
   });
   /** Streams balances (USD `usd` when given, else the venue's) and a price; the strategy places `n` bids. */
   const tick = async (n = 0, usd?: string): Promise<void> => {
-    const items = usd !== undefined ? [balanceFromWire('USD', usd, '0')] : (await venue.balances()).map((b) => balanceFromWire(b.asset, b.available.toFixed(), b.trading.toFixed()));
+    const items =
+      usd !== undefined
+        ? [balanceFromWire('USD', usd, '0')]
+        : (await venue.balances()).map((b) => balanceFromWire(b.asset, b.available.toFixed(), b.trading.toFixed()));
     source.account.next({ kind: 'balances', at: clock.now(), items });
     bids = n;
     source.events.next({ kind: 'price', market: 'BTCUSD', at: clock.now(), price: sim.mid('BTCUSD') });
   };
   /** Streams the venue's open orders, as the open-orders poll would. */
   const pushOpenOrders = async (): Promise<void> => {
-    const orders: OpenOrderView[] = (await venue.listOpenOrders()).map((x) => ({ orderId: x.orderId, refId: x.refId, market: x.market, side: x.side, type: x.type, amountFilled: x.amountFilled, status: x.status }));
+    const orders: OpenOrderView[] = (await venue.listOpenOrders()).map((x) => ({
+      orderId: x.orderId,
+      refId: x.refId,
+      market: x.market,
+      side: x.side,
+      type: x.type,
+      amountFilled: x.amountFilled,
+      status: x.status,
+    }));
     source.account.next({ kind: 'open-orders', at: clock.now(), orders });
   };
   const openAtVenue = () => sim.orders().filter((x) => x.status === 'OPEN');

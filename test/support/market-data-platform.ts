@@ -48,32 +48,55 @@ export async function startMarketDataPlatform(clock: Pick<Clock, 'now'>): Promis
     const { json } = problem(404, 'Not Found', { detail: `no route ${req.method} ${req.path}` }) as { json: unknown };
     return { operation: 'NotFound', status: 404, body: JSON.stringify(json) };
   };
-  fake.on('GET', '/all-markets/prices', (req) => {
-    const p = 60_000 + ++n;
-    const at = new Date(clock.now()).toISOString();
-    const markets = req.query.getAll('markets').flatMap((m) => m.split(','));
-    pricesSent.push(p);
-    return reply(req, 'ListPrices', { items: markets.map((market) => ({ market, current_price: `${p}.25`, yesterday_price: '59000.00', snapshot_at: at })) });
-  }, { public: true });
-  fake.on('GET', '/markets/:market/ticker', (req) => {
-    const p = 60_000 + ++n;
-    return reply(req, 'GetTicker', {
-      market: req.params.market,
-      best_bid: { price: `${p - 1}.00`, amount: '0.5' },
-      best_ask: { price: `${p + 1}.00`, amount: '0.7' },
-      last_execution: { price: `${p}.00`, amount: '0.01' },
-      today: { high: '61000.00', low: '59000.00', open: '60000.00', volume: '12.5' },
-      snapshot_at: new Date(clock.now()).toISOString(),
-    });
-  }, { public: true });
-  fake.on('GET', '/markets/:market/order-book', (req) => {
-    const p = 60_000 + ++n;
-    return reply(req, 'GetOrderBook', {
-      market: req.params.market,
-      bids: [{ price: `${p - 1}.00`, amount: '0.5' }, { price: `${p - 2}.00`, amount: '1.5' }],
-      asks: [{ price: `${p + 1}.00`, amount: '0.7' }, { price: `${p + 2}.00`, amount: '2' }],
-    });
-  }, { public: true });
+  fake.on(
+    'GET',
+    '/all-markets/prices',
+    (req) => {
+      const p = 60_000 + ++n;
+      const at = new Date(clock.now()).toISOString();
+      const markets = req.query.getAll('markets').flatMap((m) => m.split(','));
+      pricesSent.push(p);
+      return reply(req, 'ListPrices', {
+        items: markets.map((market) => ({ market, current_price: `${p}.25`, yesterday_price: '59000.00', snapshot_at: at })),
+      });
+    },
+    { public: true },
+  );
+  fake.on(
+    'GET',
+    '/markets/:market/ticker',
+    (req) => {
+      const p = 60_000 + ++n;
+      return reply(req, 'GetTicker', {
+        market: req.params.market,
+        best_bid: { price: `${p - 1}.00`, amount: '0.5' },
+        best_ask: { price: `${p + 1}.00`, amount: '0.7' },
+        last_execution: { price: `${p}.00`, amount: '0.01' },
+        today: { high: '61000.00', low: '59000.00', open: '60000.00', volume: '12.5' },
+        snapshot_at: new Date(clock.now()).toISOString(),
+      });
+    },
+    { public: true },
+  );
+  fake.on(
+    'GET',
+    '/markets/:market/order-book',
+    (req) => {
+      const p = 60_000 + ++n;
+      return reply(req, 'GetOrderBook', {
+        market: req.params.market,
+        bids: [
+          { price: `${p - 1}.00`, amount: '0.5' },
+          { price: `${p - 2}.00`, amount: '1.5' },
+        ],
+        asks: [
+          { price: `${p + 1}.00`, amount: '0.7' },
+          { price: `${p + 2}.00`, amount: '2' },
+        ],
+      });
+    },
+    { public: true },
+  );
   return {
     apiUrl: fake.baseUrl,
     tokenUrl: fake.tokenUrl,

@@ -25,7 +25,8 @@ function findBinary(): string | undefined {
 const binary = findBinary();
 
 /** Why Redis tests cannot run here (undefined when they can). */
-export const redisSkipReason: string | undefined = binary === undefined ? 'redis-server is not installed (apt-get install redis-server): Redis tests skipped' : undefined;
+export const redisSkipReason: string | undefined =
+  binary === undefined ? 'redis-server is not installed (apt-get install redis-server): Redis tests skipped' : undefined;
 if (redisSkipReason !== undefined) console.warn(redisSkipReason);
 
 export async function freePort(): Promise<number> {
@@ -45,14 +46,34 @@ export async function startRedis(extraArgs: readonly string[] = []): Promise<Red
   const dir = mkdtempSync(join(tmpdir(), 'tradeloop-redis-'));
   for (let tries = 0; ; tries++) {
     const port = await freePort();
-    const proc = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--protected-mode', 'no', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(
+      binary,
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--dir',
+        dir,
+        '--protected-mode',
+        'no',
+        ...extraArgs,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let log = '';
     proc.stdout!.on('data', (c: Buffer) => (log += c.toString()));
     proc.stderr!.on('data', (c: Buffer) => (log += c.toString()));
     const up = await waitForPort(port, proc, 5_000);
     if (up) {
       return {
-        port, url: `redis://127.0.0.1:${port}`, process: proc,
+        port,
+        url: `redis://127.0.0.1:${port}`,
+        process: proc,
         stop: async () => {
           if (proc.exitCode === null) {
             const exited = new Promise((r) => proc.once('exit', r));

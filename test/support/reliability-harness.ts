@@ -63,15 +63,33 @@ export async function startReliabilityHarness(o: ReliabilityOptions): Promise<Re
   const clock = new TestClock(HARNESS_T0);
   const funding = o.funding ?? { USD: '1000000', BTC: '20' };
   const secret = o.clientSecret ?? LOCAL_CLIENT_SECRET;
-  const sandbox = await startSandbox({ clock, wallClock: clock, seed: 5, funding, clients: [{ clientId: LOCAL_CLIENT_ID, clientSecret: secret }], ...o.sandbox });
+  const sandbox = await startSandbox({
+    clock,
+    wallClock: clock,
+    seed: 5,
+    funding,
+    clients: [{ clientId: LOCAL_CLIENT_ID, clientSecret: secret }],
+    ...o.sandbox,
+  });
   const requests: RequestEvent[] = [];
   const responses: ResponseEvent[] = [];
   const secrets = new SecretSet();
   const { logger, lines } = memoryLogger(secrets);
   const api = createApiClient({
-    apiUrl: sandbox.apiUrl, tokenUrl: sandbox.tokenUrl, clientId: LOCAL_CLIENT_ID, clientSecret: secret, localCredential: true, clock, logger, secrets,
-    rng: new Rng(11), maxRetries: o.maxRetries ?? 4, baseBackoffMs: 200, maxBackoffMs: 2_000,
-    onRequest: (e) => requests.push(e), onResponse: (e) => responses.push(e),
+    apiUrl: sandbox.apiUrl,
+    tokenUrl: sandbox.tokenUrl,
+    clientId: LOCAL_CLIENT_ID,
+    clientSecret: secret,
+    localCredential: true,
+    clock,
+    logger,
+    secrets,
+    rng: new Rng(11),
+    maxRetries: o.maxRetries ?? 4,
+    baseBackoffMs: 200,
+    maxBackoffMs: 2_000,
+    onRequest: (e) => requests.push(e),
+    onResponse: (e) => responses.push(e),
   });
   const idle = (): boolean => requests.length === responses.length;
   const step = (total: number, stepMs: number): Promise<void> => stepUntilQuiet(clock, total, stepMs, idle);
@@ -80,21 +98,68 @@ export async function startReliabilityHarness(o: ReliabilityOptions): Promise<Re
   await o.beforeStart?.({ sandbox, api, clock, profileId });
   const loaded = o.strategies({ profileId, otherProfileId: other.id }).map(load);
   const config: Config = parseConfig({
-    streams: { prices_ms: 1_000, ticker_ms: 5_000, book_ms: 5_000, quotes_ms: 2_000, balances_ms: 2_000, orders_ms: 1_000, warmup_points: 5 },
-    risk: { stale_after_ms: 60_000, max_intents_per_minute: 10_000, max_open_orders: 1_000, price_band_bps: 1_000, max_order_notional: '100000' },
+    streams: {
+      prices_ms: 1_000,
+      ticker_ms: 5_000,
+      book_ms: 5_000,
+      quotes_ms: 2_000,
+      balances_ms: 2_000,
+      orders_ms: 1_000,
+      warmup_points: 5,
+    },
+    risk: {
+      stale_after_ms: 60_000,
+      max_intents_per_minute: 10_000,
+      max_open_orders: 1_000,
+      price_band_bps: 1_000,
+      max_order_notional: '100000',
+    },
     ...o.config,
   });
   const s = config.streams;
   const source = new PollingMarketSource({
-    api, clock, profileId,
-    intervals: { pricesMs: s.prices_ms, tickerMs: s.ticker_ms, bookMs: s.book_ms, quotesMs: s.quotes_ms, balancesMs: s.balances_ms, ordersMs: s.orders_ms, fillsMs: s.orders_ms, quoteExecutionsMs: s.orders_ms },
+    api,
+    clock,
+    profileId,
+    intervals: {
+      pricesMs: s.prices_ms,
+      tickerMs: s.ticker_ms,
+      bookMs: s.book_ms,
+      quotesMs: s.quotes_ms,
+      balancesMs: s.balances_ms,
+      ordersMs: s.orders_ms,
+      fillsMs: s.orders_ms,
+      quoteExecutionsMs: s.orders_ms,
+    },
     ...(o.record !== undefined && { recorder: new JsonLinesRecorder(o.record) }),
   });
   const journal = new Journal(o.journalPath ?? ':memory:');
-  const run = new LiveRun({ clock, venue: new RestVenue(api, profileId), source, journal, config, environment: 'test', refPrefix: o.refPrefix ?? 'rel', log: logger, strategies: runnersFor(loaded, logger) });
+  const run = new LiveRun({
+    clock,
+    venue: new RestVenue(api, profileId),
+    source,
+    journal,
+    config,
+    environment: 'test',
+    refPrefix: o.refPrefix ?? 'rel',
+    log: logger,
+    strategies: runnersFor(loaded, logger),
+  });
   await driveUntil(clock, run.start(subscriptionsFor(loaded)), idle);
   return {
-    clock, sandbox, api, run, journal, source, profileId, otherProfileId: other.id, funding, requests, responses, secrets, step,
+    clock,
+    sandbox,
+    api,
+    run,
+    journal,
+    source,
+    profileId,
+    otherProfileId: other.id,
+    funding,
+    requests,
+    responses,
+    secrets,
+    step,
     logs: lines,
     close: async () => {
       await driveUntil(clock, run.stop('test over'), idle);

@@ -37,16 +37,36 @@ export function checkInvariants(h: ReliabilityHarness, prefix: string): Invarian
   checkVenueRecords(h, records, v);
   const rows = h.journal.intents();
   const stuck = h.journal.active().filter((r) => r.state === 'sent' || r.state === 'unresolved' || r.state === 'pending');
-  if (stuck.length) v.push(`${stuck.length} intent(s) still unresolved: ${stuck.slice(0, 5).map((r) => r.refId).join(', ')}`);
+  if (stuck.length)
+    v.push(
+      `${stuck.length} intent(s) still unresolved: ${stuck
+        .slice(0, 5)
+        .map((r) => r.refId)
+        .join(', ')}`,
+    );
   const everUnresolved = rows.filter((r) => h.journal.events(r.refId).some((e) => e.type === 'lookup-failed'));
   const logs = h.logs();
   const silent = everUnresolved.filter((r) => !new RegExp(`"refId":"${r.refId}"[^\\n]*outcome unresolved`).test(logs));
-  if (silent.length) v.push(`${silent.length} unresolved intent(s) never reported: ${silent.slice(0, 5).map((r) => r.refId).join(', ')}`);
+  if (silent.length)
+    v.push(
+      `${silent.length} unresolved intent(s) never reported: ${silent
+        .slice(0, 5)
+        .map((r) => r.refId)
+        .join(', ')}`,
+    );
   const fills = checkFills(h, v);
   const balances = checkBalances(h, rows, v);
   return {
     violations: v,
-    figures: { venueOrders: records.orders.length, venueQuoteExecutions: records.qx.length, venueTransfers: records.transfers.length, ...fills, everUnresolved: everUnresolved.length, stillUnresolved: stuck.length, balances },
+    figures: {
+      venueOrders: records.orders.length,
+      venueQuoteExecutions: records.qx.length,
+      venueTransfers: records.transfers.length,
+      ...fills,
+      everUnresolved: everUnresolved.length,
+      stillUnresolved: stuck.length,
+      balances,
+    },
   };
 }
 
@@ -63,19 +83,25 @@ function venueRecords(h: ReliabilityHarness, prefix: string) {
 
 /** One record per ref_id, each journaled with its venue id, none journaled NOT_PLACED. */
 function checkVenueRecords(h: ReliabilityHarness, r: ReturnType<typeof venueRecords>, v: string[]): void {
-  for (const [what, refs] of [['orders', r.orders.map((o) => o.refId)], ['quote executions', r.qx.map((x) => x.refId)], ['transfers', r.transfers.map((t) => t.refId)]] as const) {
+  for (const [what, refs] of [
+    ['orders', r.orders.map((o) => o.refId)],
+    ['quote executions', r.qx.map((x) => x.refId)],
+    ['transfers', r.transfers.map((t) => t.refId)],
+  ] as const) {
     const dup = duplicates(refs);
     if (dup.length) v.push(`more than one venue ${what} for ref_id ${dup.slice(0, 5).join(', ')}`);
   }
   const journaled = (refId: string | undefined, id: string, what: string): void => {
     const row = h.journal.get(refId ?? '');
-    if (row?.venueId !== id) v.push(`venue ${what} ${id} (${refId}) is ${row ? `journaled with venue id ${row.venueId}` : 'missing from the journal'}`);
+    if (row?.venueId !== id)
+      v.push(`venue ${what} ${id} (${refId}) is ${row ? `journaled with venue id ${row.venueId}` : 'missing from the journal'}`);
   };
   for (const o of r.orders) journaled(o.refId, o.id, 'order');
   for (const x of r.qx) journaled(x.refId, x.id, 'quote execution');
   for (const t of r.transfers) journaled(t.refId, t.id, 'transfer');
   const venueRefs = new Set([...r.orders.map((o) => o.refId), ...r.qx.map((x) => x.refId), ...r.transfers.map((t) => t.refId)]);
-  for (const row of h.journal.intents({ state: 'done' })) if (row.status === 'NOT_PLACED' && venueRefs.has(row.refId)) v.push(`${row.refId} journaled NOT_PLACED but exists at the venue`);
+  for (const row of h.journal.intents({ state: 'done' }))
+    if (row.status === 'NOT_PLACED' && venueRefs.has(row.refId)) v.push(`${row.refId} journaled NOT_PLACED but exists at the venue`);
 }
 
 /** Every venue fill of the profile exactly once in the journal. */
@@ -103,7 +129,11 @@ function checkBalances(h: ReliabilityHarness, rows: readonly JournalIntentRow[],
 }
 
 /** Balances from the journal alone: funding, plus fills, quote executions and transfers out. */
-export function journalLedger(rows: readonly JournalIntentRow[], fills: ReturnType<ReliabilityHarness['journal']['fills']>, funding: Readonly<Record<string, string>>): Map<string, Dec> {
+export function journalLedger(
+  rows: readonly JournalIntentRow[],
+  fills: ReturnType<ReliabilityHarness['journal']['fills']>,
+  funding: Readonly<Record<string, string>>,
+): Map<string, Dec> {
   const book = new Map<string, Dec>(Object.entries(funding).map(([a, n]) => [a, new D(n)]));
   const add = (asset: string, amount: Dec): void => void book.set(asset, (book.get(asset) ?? new D(0)).plus(amount));
   for (const f of fills) {

@@ -24,7 +24,11 @@ export interface Proc {
  * variable given as undefined is removed from the child's environment, not set empty).
  */
 export function tradeloop(args: readonly string[], cwd: string, env: Readonly<Record<string, string | undefined>> = {}): Proc {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, TRADELOOP_CLIENT_ID: '', TRADELOOP_CLIENT_SECRET: '', TRADELOOP_TEST_CRASH_AT: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd,
+    env: { ...process.env, TRADELOOP_CLIENT_ID: '', TRADELOOP_CLIENT_SECRET: '', TRADELOOP_TEST_CRASH_AT: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
@@ -45,7 +49,20 @@ export async function waitFor(check: () => boolean | Promise<boolean>, what: str
 
 /** An out-of-process sandbox with a state file and the truth API (and `--faults faults` when given). */
 export async function startSandboxProcess(cwd: string, seed = 9, faults?: string): Promise<{ proc: Proc; url: string }> {
-  const proc = tradeloop(['sandbox', '--port', '0', '--seed', String(seed), '--state', join(cwd, 'sandbox-state.json'), '--truth', ...(faults ? ['--faults', faults] : [])], cwd);
+  const proc = tradeloop(
+    [
+      'sandbox',
+      '--port',
+      '0',
+      '--seed',
+      String(seed),
+      '--state',
+      join(cwd, 'sandbox-state.json'),
+      '--truth',
+      ...(faults ? ['--faults', faults] : []),
+    ],
+    cwd,
+  );
   const re = /listening on (http:\/\/127\.0\.0\.1:\d+)/;
   // a few seconds alone; generous for a machine under other load
   await waitFor(() => re.test(proc.out()), `the sandbox (${proc.err().slice(-300)})`, 90_000);
@@ -163,7 +180,9 @@ export function journalReady(file: string): boolean {
   if (!existsSync(file)) return false;
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('meta', 'intents', 'events', 'fills')").all();
+    const tables = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('meta', 'intents', 'events', 'fills')")
+      .all();
     return tables.length === 4;
   } catch (e) {
     // the writer holds the file for a moment (opening it in WAL mode): not ready yet
@@ -178,7 +197,15 @@ export function journalReady(file: string): boolean {
 export interface JournalFacts {
   readonly integrity: string;
   readonly maxEventSeq: number;
-  readonly intents: Array<{ ref_id: string; kind: string; state: string; venue_id: string | null; status: string | null; created_at: number; rowid: number }>;
+  readonly intents: Array<{
+    ref_id: string;
+    kind: string;
+    state: string;
+    venue_id: string | null;
+    status: string | null;
+    created_at: number;
+    rowid: number;
+  }>;
   readonly fills: Array<{ fill_id: string; order_id: string }>;
   readonly eventsAfter: (seq: number) => Array<{ seq: number; ref_id: string; at: number; type: string }>;
 }
@@ -188,9 +215,16 @@ export function readJournal(file: string): JournalFacts {
   try {
     const integrity = String(db.pragma('integrity_check', { simple: true }));
     const maxEventSeq = (db.prepare('SELECT COALESCE(MAX(seq), 0) AS m FROM events').get() as { m: number }).m;
-    const intents = db.prepare('SELECT rowid, ref_id, kind, state, venue_id, status, created_at FROM intents').all() as JournalFacts['intents'];
+    const intents = db
+      .prepare('SELECT rowid, ref_id, kind, state, venue_id, status, created_at FROM intents')
+      .all() as JournalFacts['intents'];
     const fills = db.prepare('SELECT fill_id, order_id FROM fills').all() as JournalFacts['fills'];
-    const events = db.prepare('SELECT seq, ref_id, at, type FROM events ORDER BY seq').all() as Array<{ seq: number; ref_id: string; at: number; type: string }>;
+    const events = db.prepare('SELECT seq, ref_id, at, type FROM events ORDER BY seq').all() as Array<{
+      seq: number;
+      ref_id: string;
+      at: number;
+      type: string;
+    }>;
     return { integrity, maxEventSeq, intents, fills, eventsAfter: (seq) => events.filter((e) => e.seq > seq) };
   } finally {
     db.close();
@@ -213,7 +247,8 @@ export function compareWithTruth(j: JournalFacts, truth: { orders: Json[]; execu
   for (const o of ours) {
     const row = rows.get(String(o.ref_id));
     if (!row) v.push(`venue order ${String(o.ref_id)} missing from the journal`);
-    else if (row.venue_id !== o.id || row.status !== o.status) v.push(`${row.ref_id}: journal ${row.venue_id}/${row.status}, venue ${String(o.id)}/${String(o.status)}`);
+    else if (row.venue_id !== o.id || row.status !== o.status)
+      v.push(`${row.ref_id}: journal ${row.venue_id}/${row.status}, venue ${String(o.id)}/${String(o.status)}`);
   }
   for (const r of j.intents) {
     if (['sent', 'pending', 'unresolved'].includes(r.state)) v.push(`${r.ref_id} left ${r.state}`);

@@ -62,12 +62,30 @@ export async function startExecRig(options: Partial<SandboxOptions> = {}, client
   const idle = (): boolean => requests.length === responses.length;
   const drive = <T>(work: Promise<T>, stepMs = 100, maxSteps = 10_000): Promise<T> => driveClock(clock, work, stepMs, maxSteps, idle);
   return {
-    clock, sandbox, api, venue, journal, orders, reports, requests, responses, drive,
+    clock,
+    sandbox,
+    api,
+    venue,
+    journal,
+    orders,
+    reports,
+    requests,
+    responses,
+    drive,
     quotes: new QuoteExecutor(ctx, 1_000),
     transfers: new TransferExecutor(ctx),
     fills: new FillTracker(ctx, RIG_T0 - 60_000),
     placeBuy: (refId, price) => {
-      const intent: Intent = { kind: 'place-order', intentId: refId, strategy: 'rig', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.001', price };
+      const intent: Intent = {
+        kind: 'place-order',
+        intentId: refId,
+        strategy: 'rig',
+        market: 'BTCUSD',
+        side: 'BUY',
+        type: 'LIMIT',
+        baseAmount: '0.001',
+        price,
+      };
       return drive(orders.place(intent, { kind: 'approve', intent, at: clock.now() }));
     },
     close: async () => {
@@ -84,7 +102,13 @@ export async function startExecRig(options: Partial<SandboxOptions> = {}, client
  * the clock (injected latency), a few hundred turns; so simulated time passes only for waits on
  * the clock (backoffs, Retry-After, latency).
  */
-export async function driveClock<T>(clock: TestClock, work: Promise<T>, stepMs: number, maxSteps: number, idle: () => boolean = () => true): Promise<T> {
+export async function driveClock<T>(
+  clock: TestClock,
+  work: Promise<T>,
+  stepMs: number,
+  maxSteps: number,
+  idle: () => boolean = () => true,
+): Promise<T> {
   let done = false;
   const settled = work.finally(() => {
     done = true;

@@ -27,10 +27,27 @@ export const churnStrategy = defineStrategy({
         const mid = midOf(ctx.market('BTCUSD'));
         if (mid === undefined) return undefined;
         n++;
-        const out: IntentDraft[] = [{ kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.0002', price: priceFrom(mid, -150 - (n % 7) * 10) }];
+        const out: IntentDraft[] = [
+          {
+            kind: 'place-order',
+            market: 'BTCUSD',
+            side: 'BUY',
+            type: 'LIMIT',
+            baseAmount: '0.0002',
+            price: priceFrom(mid, -150 - (n % 7) * 10),
+          },
+        ];
         if (n % p.takeEvery === 0) {
           const side = n % (2 * p.takeEvery) === 0 ? 'SELL' : 'BUY';
-          out.push({ kind: 'place-order', market: 'BTCUSD', side, type: 'LIMIT', timeInForce: 'IOC', baseAmount: '0.0003', price: priceFrom(mid, side === 'BUY' ? 200 : -200) });
+          out.push({
+            kind: 'place-order',
+            market: 'BTCUSD',
+            side,
+            type: 'LIMIT',
+            timeInForce: 'IOC',
+            baseAmount: '0.0003',
+            price: priceFrom(mid, side === 'BUY' ? 200 : -200),
+          });
         }
         const open = ctx.account.openOrders('BTCUSD');
         if (open.length > p.keep && open[0]) out.push({ kind: 'cancel-order', orderRefId: open[0].refId });

@@ -10,7 +10,12 @@ export const DROP_AT = T0 + 61_000;
 
 /** BTCUSD at 60000 for a minute, then down to 59000 within a second, flat afterwards. */
 export function btcStepSeries(): PriceSeriesLike {
-  return { source: 'test-step', length: 4, times: new Float64Array([0, 60_000, 61_000, 7_200_000]), prices: new Float64Array([60_000, 60_000, 59_000, 59_000]) };
+  return {
+    source: 'test-step',
+    length: 4,
+    times: new Float64Array([0, 60_000, 61_000, 7_200_000]),
+    prices: new Float64Array([60_000, 60_000, 59_000, 59_000]),
+  };
 }
 
 export interface TestSandbox {

@@ -43,7 +43,11 @@ export class SandboxHttp {
     return this.send('DELETE', path, { token });
   }
 
-  async send<T = WireJson>(method: string, path: string, opts: { token?: string | undefined; body?: string | undefined; contentType?: string }): Promise<RawResponse<T>> {
+  async send<T = WireJson>(
+    method: string,
+    path: string,
+    opts: { token?: string | undefined; body?: string | undefined; contentType?: string },
+  ): Promise<RawResponse<T>> {
     const headers: Record<string, string> = {};
     if (opts.token !== undefined) headers.authorization = `Bearer ${opts.token}`;
     if (opts.body !== undefined && opts.contentType !== undefined) headers['content-type'] = opts.contentType;

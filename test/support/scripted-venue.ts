@@ -55,7 +55,17 @@ export class ScriptedVenue implements Venue {
     o.amountFilled = o.amountFilled.plus(amount);
     o.averagePrice = new D(price);
     if (o.baseAmount && o.amountFilled.gte(o.baseAmount)) o.status = 'FILLED';
-    this.fills.push({ fillId: `f-${++this.seq}`, orderId, market: o.market, side: o.side, amount: new D(amount), price: new D(price), commission: new D('0.01'), commissionAsset: 'USD', at: this.now() });
+    this.fills.push({
+      fillId: `f-${++this.seq}`,
+      orderId,
+      market: o.market,
+      side: o.side,
+      amount: new D(amount),
+      price: new D(price),
+      commission: new D('0.01'),
+      commissionAsset: 'USD',
+      at: this.now(),
+    });
   }
 
   async placeOrder(req: PlaceOrderRequest): Promise<VenueOrder> {
@@ -108,8 +118,20 @@ export class ScriptedVenue implements Venue {
     if (!q) throw new VenueNotFoundError(`quote ${req.quoteId}`);
     let x = [...this.executions.values()].find((e) => e.refId === req.refId);
     if (!x) {
-      const base: Dec = req.baseAmount ? new D(req.baseAmount) : new D(req.quoteAmount ?? '0').div(q.price).toDecimalPlaces(8, D.ROUND_DOWN);
-      x = { executionId: `qx-${++this.seq}`, refId: req.refId, quoteId: q.quoteId, market: q.market, side: q.side, price: q.price, baseAmount: base, quoteAmount: base.times(q.price).toDecimalPlaces(2), status: 'CREATED' };
+      const base: Dec = req.baseAmount
+        ? new D(req.baseAmount)
+        : new D(req.quoteAmount ?? '0').div(q.price).toDecimalPlaces(8, D.ROUND_DOWN);
+      x = {
+        executionId: `qx-${++this.seq}`,
+        refId: req.refId,
+        quoteId: q.quoteId,
+        market: q.market,
+        side: q.side,
+        price: q.price,
+        baseAmount: base,
+        quoteAmount: base.times(q.price).toDecimalPlaces(2),
+        status: 'CREATED',
+      };
       this.executions.set(x.executionId, x);
     }
     if (fault === 'unknown-after-commit') throw new VenueUnknownOutcomeError('response lost after commit');

@@ -18,7 +18,9 @@ export function simMetadata(sim: SimPlatform): VenueMetadata & { fail: boolean; 
     transferLimits: async () => {
       m.reads.limits++;
       if (m.fail) throw new Error('503 Service Unavailable');
-      return sim.transferLimits(TRANSFER_INTENT_TYPE).map((l) => ({ limitAsset: l.limitAsset, remaining: l.remaining.toFixed(), periodSeconds: String(l.periodSeconds) }));
+      return sim
+        .transferLimits(TRANSFER_INTENT_TYPE)
+        .map((l) => ({ limitAsset: l.limitAsset, remaining: l.remaining.toFixed(), periodSeconds: String(l.periodSeconds) }));
     },
   };
   return m;

@@ -49,7 +49,8 @@ export function loggedClient(clock: TestClock, options: Partial<ApiClientOptions
       options.onResponse?.(e);
     },
   });
-  const pick = (operation: string, path?: string): RequestEvent[] => requests.filter((r) => r.operation === operation && (path === undefined || r.path === path));
+  const pick = (operation: string, path?: string): RequestEvent[] =>
+    requests.filter((r) => r.operation === operation && (path === undefined || r.path === path));
   return {
     api,
     requests,

@@ -14,7 +14,6 @@ export interface SimApiHooks {
   readonly onRespond?: (operation: string) => void;
 }
 
-
 /**
  * The market-data and account reads of the API client answered in-process from a SimPlatform with
  * the sandbox's wire shapes: no HTTP, so a soak or a budget test measures the streams, not sockets.
@@ -30,22 +29,34 @@ export function simMarketDataApi(sim: SimPlatform, hooks: SimApiHooks = {}): Mar
     });
   };
   const api = {
-    listPrices: (markets: readonly string[], opts?: CallOptions) => answer('ListPrices', opts, () => ({ items: markets.map((m) => wirePrice(sim.price(m))) })),
+    listPrices: (markets: readonly string[], opts?: CallOptions) =>
+      answer('ListPrices', opts, () => ({ items: markets.map((m) => wirePrice(sim.price(m))) })),
     getTicker: (market: string, opts?: CallOptions) => answer('GetTicker', opts, () => wireTicker(sim.ticker(market))),
     getOrderBook: (market: string, opts?: CallOptions) => answer('GetOrderBook', opts, () => ({ market, ...sim.orderBook(market) })),
-    listQuotes: (markets: readonly string[], opts?: CallOptions) => answer('ListQuotes', opts, () => ({ items: sim.listQuotes(markets).map(wireQuote) })),
+    listQuotes: (markets: readonly string[], opts?: CallOptions) =>
+      answer('ListQuotes', opts, () => ({ items: sim.listQuotes(markets).map(wireQuote) })),
     listProfileBalances: (profileId: string, _assets?: readonly string[], opts?: CallOptions) =>
       answer('ListProfileBalances', opts, () => ({ items: sim.accounts.balances(profileId).map(wireBalance) })),
     listProfileOrders: (profileId: string, query: { status?: string } = {}, opts?: CallOptions) =>
-      answer('ListProfileOrders', opts, () => ({ items: sim.listOrdersNow({ profileId, ...(query.status ? { status: query.status as 'OPEN' } : {}) }).map(wireOrder) })),
+      answer('ListProfileOrders', opts, () => ({
+        items: sim.listOrdersNow({ profileId, ...(query.status ? { status: query.status as 'OPEN' } : {}) }).map(wireOrder),
+      })),
     listProfileExecutions: (profileId: string, query: { 'range.begin'?: string } = {}, opts?: CallOptions) =>
       answer('ListProfileExecutions', opts, () => {
         const begin = query['range.begin'];
         return { items: sim.listExecutionsNow({ profileId, ...(begin ? { beginMs: Date.parse(begin) } : {}) }).map(wireExecution) };
       }),
     listQuoteExecutions: (profileId: string, query: { status?: string } = {}, opts?: CallOptions) =>
-      answer('ListQuoteExecutions', opts, () => ({ items: sim.listQuoteExecutions({ profileId, ...(query.status ? { status: query.status as 'CREATED' } : {}) }).map(wireQuoteExecution) })),
-    listHistoricalPrices: (market: string, query: { increment?: string; 'range.begin'?: string; 'pagination.offset'?: number; 'pagination.limit'?: number }, opts?: CallOptions) =>
+      answer('ListQuoteExecutions', opts, () => ({
+        items: sim
+          .listQuoteExecutions({ profileId, ...(query.status ? { status: query.status as 'CREATED' } : {}) })
+          .map(wireQuoteExecution),
+      })),
+    listHistoricalPrices: (
+      market: string,
+      query: { increment?: string; 'range.begin'?: string; 'pagination.offset'?: number; 'pagination.limit'?: number },
+      opts?: CallOptions,
+    ) =>
       answer('ListHistoricalPrices', opts, () => {
         const begin = query['range.begin'];
         const page = sim.historicalPrices(market, {
@@ -54,7 +65,10 @@ export function simMarketDataApi(sim: SimPlatform, hooks: SimApiHooks = {}): Mar
           offset: query['pagination.offset'] ?? 0,
           limit: query['pagination.limit'] ?? 100,
         });
-        return { total_count: page.totalCount, items: page.items.map((p) => ({ average_price: p.averagePrice, timestamp: isoTime(p.timestamp) })) };
+        return {
+          total_count: page.totalCount,
+          items: page.items.map((p) => ({ average_price: p.averagePrice, timestamp: isoTime(p.timestamp) })),
+        };
       }),
   };
   return api as unknown as MarketDataApi;
@@ -84,4 +98,5 @@ export async function accountPollTimes(
 }
 
 /** The times a stream polled every `ms` from T0 (the start of `accountPollTimes`) through `untilMs` later. */
-export const pollsEvery = (ms: number, untilMs: number): number[] => Array.from({ length: Math.floor(untilMs / ms) + 1 }, (_, i) => T0 + i * ms);
+export const pollsEvery = (ms: number, untilMs: number): number[] =>
+  Array.from({ length: Math.floor(untilMs / ms) + 1 }, (_, i) => T0 + i * ms);

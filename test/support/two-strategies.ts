@@ -8,7 +8,9 @@ import { defineStrategy, type IntentDraft, type StrategyContext } from '../../sr
 import { Position } from '../../src/strategy/position.js';
 
 export type Step = (ctx: StrategyContext, position: Position) => IntentDraft | undefined;
-export const buy = (usd: string, market = 'BTCUSD'): Step => () => ({ kind: 'place-order', market, side: 'BUY', type: 'MARKET', quoteAmount: usd });
+export const buy =
+  (usd: string, market = 'BTCUSD'): Step =>
+  () => ({ kind: 'place-order', market, side: 'BUY', type: 'MARKET', quoteAmount: usd });
 export const exit: Step = (ctx, position) => position.exitAll(ctx);
 
 /** A strategy that does `plan[n]` at its n-th price of `market` (one a minute), with a Position for its exits. */
@@ -39,8 +41,15 @@ export function strategies() {
   const b = { n: 0 };
   return {
     a: scripted('trend-a', { 0: buy('1200.00'), 3: exit }, a),
-    b: scripted('grid-b', { 1: buy('1800.00'), 2: () => ({ kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '0.04' }), 4: exit }, b),
+    b: scripted(
+      'grid-b',
+      {
+        1: buy('1800.00'),
+        2: () => ({ kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '0.04' }),
+        4: exit,
+      },
+      b,
+    ),
     seen: () => Math.min(a.n, b.n),
   };
 }
-

@@ -17,7 +17,11 @@ export interface WalkOptions {
   readonly source?: string;
 }
 
-export function randomWalk(n: number, seed: number, o: WalkOptions = {}): { source: string; length: number; times: Float64Array; prices: Float64Array } {
+export function randomWalk(
+  n: number,
+  seed: number,
+  o: WalkOptions = {},
+): { source: string; length: number; times: Float64Array; prices: Float64Array } {
   const rng = new Rng(seed);
   const times = new Float64Array(n);
   const prices = new Float64Array(n);

@@ -1,6 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { type Command } from 'commander';
-import { ApiError, TRADING_BOT_SCOPES, UnsafeTargetError, createApiClientFromConfig, findOperation, OPERATIONS, type ApiClient } from '../../api/index.js';
+import {
+  ApiError,
+  TRADING_BOT_SCOPES,
+  UnsafeTargetError,
+  createApiClientFromConfig,
+  findOperation,
+  OPERATIONS,
+  type ApiClient,
+} from '../../api/index.js';
 import type { OperationSpec } from '../../api/operation-spec.js';
 import { configLabel, loadConfig } from '../../config/locate.js';
 import { InputError } from '../../core/errors.js';
@@ -72,7 +80,12 @@ export function registerApi(program: Command, ctx: CliContext): void {
 function listOperations(ctx: CliContext): void {
   const lines: string[] = [];
   for (const op of OPERATIONS) {
-    const notes = [op.scope ?? 'public', op.paging !== 'none' ? `paged:${op.paging}` : '', op.sandboxOnly ? 'sandbox-only' : '', op.legacy ? 'older-api-only' : '']
+    const notes = [
+      op.scope ?? 'public',
+      op.paging !== 'none' ? `paged:${op.paging}` : '',
+      op.sandboxOnly ? 'sandbox-only' : '',
+      op.legacy ? 'older-api-only' : '',
+    ]
       .filter(Boolean)
       .join(' ');
     lines.push(`${op.id.padEnd(30)} ${op.method.padEnd(6)} ${op.path.padEnd(52)} ${notes}`.trimEnd());
@@ -113,7 +126,8 @@ function reportFailure(err: unknown, ctx: CliContext): unknown {
   if (!(err instanceof ApiError)) return err;
   // no answer at all (refused, unknown host, unreachable): the CLI names the host and the setting behind it
   if (err.status === undefined) return err;
-  if (err.operation === 'OAuthToken') writeLine(ctx.stderr, `error [${err.code}]: the token request failed, no call was made: ${err.message}`);
+  if (err.operation === 'OAuthToken')
+    writeLine(ctx.stderr, `error [${err.code}]: the token request failed, no call was made: ${err.message}`);
   const problem = err.problem ?? { title: err.message, status: err.status };
   writeLine(ctx.stderr, JSON.stringify({ ...problem, status: problem.status ?? err.status }));
   return new CliExit(1);
@@ -136,7 +150,8 @@ export function parseParams(spec: OperationSpec, tokens: readonly string[]): Pic
   const query: Record<string, string | string[]> = {};
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
-    if (!token.startsWith('--')) throw new InputError(token, `unexpected argument: give parameters as --name value (see tradeloop api ${spec.id} --help)`);
+    if (!token.startsWith('--'))
+      throw new InputError(token, `unexpected argument: give parameters as --name value (see tradeloop api ${spec.id} --help)`);
     const eq = token.indexOf('=');
     const name = token.slice(2, eq < 0 ? undefined : eq);
     const param = spec.query[name];
@@ -169,7 +184,10 @@ export function parseBody(raw: string | undefined): unknown {
     try {
       text = readFileSync(raw.slice(1), 'utf8');
     } catch (e) {
-      throw new InputError('--body', `cannot read ${raw.slice(1)} (${(e as NodeJS.ErrnoException).code ?? 'error'}): check the path after @`);
+      throw new InputError(
+        '--body',
+        `cannot read ${raw.slice(1)} (${(e as NodeJS.ErrnoException).code ?? 'error'}): check the path after @`,
+      );
     }
   }
   try {
@@ -182,6 +200,9 @@ export function parseBody(raw: string | undefined): unknown {
 /** "--market <value>, --limit <int>, --ref_ids <value>…" for help and errors. */
 export function paramNames(spec: OperationSpec): string {
   const path = spec.pathParams.map((p) => `--${p} <value>`);
-  const query = Object.entries(spec.query).map(([name, p]) => `--${name} <${p.kind === 'array' ? 'value>…' : `${p.kind === 'scalar' ? 'value' : p.kind}>`}${p.required ? ' (required)' : ''}`);
+  const query = Object.entries(spec.query).map(
+    ([name, p]) =>
+      `--${name} <${p.kind === 'array' ? 'value>…' : `${p.kind === 'scalar' ? 'value' : p.kind}>`}${p.required ? ' (required)' : ''}`,
+  );
   return [...path, ...query].join(', ');
 }

@@ -45,26 +45,43 @@ export function marketOrder(strategies: readonly PortfolioStrategy[]): MarketSym
 
 /** Loads one series per market from the flags; every problem names the flag and the fix. */
 export async function loadPortfolioData(flags: PortfolioFlags, markets: readonly MarketSymbol[]): Promise<MarketSeries[]> {
-  if (flags.market !== undefined) throw new InputError('--market', `a config backtest replays the config's markets (${markets.join(', ')}): give --data MARKET=FILE per market, or --from/--to for the history cache, and drop --market`);
+  if (flags.market !== undefined)
+    throw new InputError(
+      '--market',
+      `a config backtest replays the config's markets (${markets.join(', ')}): give --data MARKET=FILE per market, or --from/--to for the history cache, and drop --market`,
+    );
   const given = flags.data ?? [];
   if (given.length === 0) {
     const from = parseTime(flags.from, '--from');
     const to = parseTime(flags.to, '--to');
-    if (from === undefined && to === undefined) throw new InputError('--data', `give the prices of each market the config trades: ${markets.map((m) => `--data ${m}=FILE`).join(' ')} (or --from/--to with the history cache)`);
+    if (from === undefined && to === undefined)
+      throw new InputError(
+        '--data',
+        `give the prices of each market the config trades: ${markets.map((m) => `--data ${m}=FILE`).join(' ')} (or --from/--to with the history cache)`,
+      );
     const increment = checkIncrement(flags.increment);
     return markets.map((market) => ({ market, ...seriesOf(loadCached(flags.dataDir, { market, increment }, from, to)) }));
   }
-  if (flags.from !== undefined || flags.to !== undefined) throw new InputError('--from', '--from and --to select cached prices; with --data files, trim the files instead');
+  if (flags.from !== undefined || flags.to !== undefined)
+    throw new InputError('--from', '--from and --to select cached prices; with --data files, trim the files instead');
   const files = new Map<MarketSymbol, string>();
   for (const d of given) {
     const m = /^([A-Z0-9]{4,12})=(.+)$/.exec(d);
-    if (m === null && (given.length > 1 || markets.length > 1)) throw new InputError('--data', `${JSON.stringify(d)}: the config trades ${markets.join(', ')}: name the market of each file, e.g. --data ${markets[0]}=${d}`);
+    if (m === null && (given.length > 1 || markets.length > 1))
+      throw new InputError(
+        '--data',
+        `${JSON.stringify(d)}: the config trades ${markets.join(', ')}: name the market of each file, e.g. --data ${markets[0]}=${d}`,
+      );
     const market = (m?.[1] ?? markets[0]!) as MarketSymbol;
     if (files.has(market)) throw new InputError('--data', `${market} is given twice: give one file per market`);
     files.set(market, m?.[2] ?? d);
   }
   const missing = markets.filter((m) => !files.has(m));
-  if (missing.length > 0) throw new InputError('--data', `no data for ${missing.join(', ')}, which the config's strategies trade: add ${missing.map((m) => `--data ${m}=FILE`).join(' ')}`);
+  if (missing.length > 0)
+    throw new InputError(
+      '--data',
+      `no data for ${missing.join(', ')}, which the config's strategies trade: add ${missing.map((m) => `--data ${m}=FILE`).join(' ')}`,
+    );
   const out: MarketSeries[] = [];
   // in the config's market order (the tie rule), whatever the order of the flags
   for (const market of [...markets, ...[...files.keys()].filter((k) => !markets.includes(k))]) {
@@ -74,7 +91,11 @@ export async function loadPortfolioData(flags: PortfolioFlags, markets: readonly
   return out;
 }
 
-function seriesOf(s: { readonly times: Float64Array; readonly prices: Float64Array; readonly source: string }): Omit<MarketSeries, 'market'> {
+function seriesOf(s: {
+  readonly times: Float64Array;
+  readonly prices: Float64Array;
+  readonly source: string;
+}): Omit<MarketSeries, 'market'> {
   return { times: s.times, prices: s.prices, source: s.source };
 }
 
@@ -90,25 +111,106 @@ export interface PortfolioOptions {
 
 /** Runs the portfolio and prints (or writes) its report. */
 export async function portfolioBacktest(ctx: CliContext, flags: PortfolioFlags, o: PortfolioOptions): Promise<void> {
-  const run = await runPortfolioBacktest({ strategies: o.strategies, series: o.series, initial: o.initial, feeBps: o.feeBps, slippageBps: o.slippageBps, limits: o.resolved.limits, onProgress: o.onProgress });
+  const run = await runPortfolioBacktest({
+    strategies: o.strategies,
+    series: o.series,
+    initial: o.initial,
+    feeBps: o.feeBps,
+    slippageBps: o.slippageBps,
+    limits: o.resolved.limits,
+    onProgress: o.onProgress,
+  });
   const source = o.series.map((s) => `${s.market}: ${s.source}`).join('; ');
-  const manifest = buildManifest({ feeBps: o.feeBps, slippageBps: o.slippageBps, source, times: run.times, params: {}, initial: o.initial, limits: o.resolved.limits, limitsFrom: o.resolved.origins });
-  const warnings = [...run.strategies.flatMap((s) => trapWarnings(s.name, s.decided, s.denials)), ...run.stopped.map((s) => `strategy stopped: ${s}`)];
+  const manifest = buildManifest({
+    feeBps: o.feeBps,
+    slippageBps: o.slippageBps,
+    source,
+    times: run.times,
+    params: {},
+    initial: o.initial,
+    limits: o.resolved.limits,
+    limitsFrom: o.resolved.origins,
+  });
+  const warnings = [
+    ...run.strategies.flatMap((s) => trapWarnings(s.name, s.decided, s.denials)),
+    ...run.stopped.map((s) => `strategy stopped: ${s}`),
+  ];
   const json = portfolioJson(run, warnings);
   if (flags.out !== undefined) writePortfolioCsv(flags.out, run);
   if (flags.json) {
     for (const w of warnings) writeLine(ctx.stderr, `warning: ${w}`);
-    writeLine(ctx.stdout, JSON.stringify({ ...json, config: o.resolved.file ?? null, manifest: manifestToJson(manifest), ...(flags.out !== undefined && { out: flags.out }) }));
+    writeLine(
+      ctx.stdout,
+      JSON.stringify({
+        ...json,
+        config: o.resolved.file ?? null,
+        manifest: manifestToJson(manifest),
+        ...(flags.out !== undefined && { out: flags.out }),
+      }),
+    );
   } else {
-    writeLine(ctx.stdout, `portfolio of ${run.strategies.length} strateg${run.strategies.length === 1 ? 'y' : 'ies'} on ${run.markets.length} market${run.markets.length === 1 ? '' : 's'} · config ${o.resolved.file ?? "tradeloop's built-in defaults"}`);
+    writeLine(
+      ctx.stdout,
+      `portfolio of ${run.strategies.length} strateg${run.strategies.length === 1 ? 'y' : 'ies'} on ${run.markets.length} market${run.markets.length === 1 ? '' : 's'} · config ${o.resolved.file ?? "tradeloop's built-in defaults"}`,
+    );
     for (const w of warnings) writeLine(ctx.stdout, `warning: ${w}`);
     const t = json.total;
-    writeLine(ctx.stdout, formatTable(['total', 'value'], [['Initial equity', fix(t.initial_equity)], ['Final equity', fix(t.final_equity)], ['Return', `${fix(t.return_pct)} %`], ['Max drawdown', `${fix(t.max_drawdown_pct)} %`], ['Fees', t.fees], ['Points', String(t.points)]]));
-    writeLine(ctx.stdout, formatTable(['strategy', 'markets', 'P&L', 'realized', 'open', 'fees', 'round trips', 'wins', 'intents', 'denied'], json.strategies.map((s) => [s.name, s.markets.join(' '), fix(s.pnl), s.realized_pnl, fix(s.unrealized_pnl), s.fees, String(s.round_trips), String(s.wins), String(s.intents), denied(s.denials)])));
-    writeLine(ctx.stdout, formatTable(['market', 'points', 'last price', 'held', 'exposure', 'peak exposure', 'fees'], json.markets.map((m) => [m.market, String(m.points), String(m.last_price), m.held, fix(m.exposure), fix(m.peak_exposure), m.fees])));
-    if (run.strategies.length > 1) writeLine(ctx.stdout, formatTable(['daily P&L correlation', ...json.correlation.strategies], json.correlation.matrix.map((row, i) => [json.correlation.strategies[i]!, ...row.map((r) => (r === null ? '–' : r.toFixed(2)))])));
-    writeLine(ctx.stdout, formatTable(['assumption', 'value'], manifestRows(manifest, duration).filter(([k]) => k !== 'Warm-up')));
-    if (flags.out !== undefined) writeLine(ctx.stdout, `report: ${flags.out}/strategies.csv (markets.csv, equity.csv, correlation.csv beside it)`);
+    writeLine(
+      ctx.stdout,
+      formatTable(
+        ['total', 'value'],
+        [
+          ['Initial equity', fix(t.initial_equity)],
+          ['Final equity', fix(t.final_equity)],
+          ['Return', `${fix(t.return_pct)} %`],
+          ['Max drawdown', `${fix(t.max_drawdown_pct)} %`],
+          ['Fees', t.fees],
+          ['Points', String(t.points)],
+        ],
+      ),
+    );
+    writeLine(
+      ctx.stdout,
+      formatTable(
+        ['strategy', 'markets', 'P&L', 'realized', 'open', 'fees', 'round trips', 'wins', 'intents', 'denied'],
+        json.strategies.map((s) => [
+          s.name,
+          s.markets.join(' '),
+          fix(s.pnl),
+          s.realized_pnl,
+          fix(s.unrealized_pnl),
+          s.fees,
+          String(s.round_trips),
+          String(s.wins),
+          String(s.intents),
+          denied(s.denials),
+        ]),
+      ),
+    );
+    writeLine(
+      ctx.stdout,
+      formatTable(
+        ['market', 'points', 'last price', 'held', 'exposure', 'peak exposure', 'fees'],
+        json.markets.map((m) => [m.market, String(m.points), String(m.last_price), m.held, fix(m.exposure), fix(m.peak_exposure), m.fees]),
+      ),
+    );
+    if (run.strategies.length > 1)
+      writeLine(
+        ctx.stdout,
+        formatTable(
+          ['daily P&L correlation', ...json.correlation.strategies],
+          json.correlation.matrix.map((row, i) => [json.correlation.strategies[i]!, ...row.map((r) => (r === null ? '–' : r.toFixed(2)))]),
+        ),
+      );
+    writeLine(
+      ctx.stdout,
+      formatTable(
+        ['assumption', 'value'],
+        manifestRows(manifest, duration).filter(([k]) => k !== 'Warm-up'),
+      ),
+    );
+    if (flags.out !== undefined)
+      writeLine(ctx.stdout, `report: ${flags.out}/strategies.csv (markets.csv, equity.csv, correlation.csv beside it)`);
   }
   if (run.stopped.length > 0) ctx.exitCode = 1;
 }
@@ -135,9 +237,42 @@ export function portfolioJson(run: PortfolioRun, warnings: readonly string[]) {
   }
   return {
     warnings,
-    total: { quote: run.quote, points: n, initial_equity: initial, final_equity: final, return_pct: initial > 0 ? (final / initial - 1) * 100 : 0, max_drawdown_pct: maxDd, fees: run.feesPaid, final_balances: run.finalBalances, decisions: run.decisions, orders: run.orders },
-    strategies: run.strategies.map((s) => ({ name: s.name, plugin: s.plugin, markets: s.markets, pnl: s.pnl, realized_pnl: s.realizedPnl, unrealized_pnl: s.unrealizedPnl, fees: s.fees, round_trips: s.roundTrips, wins: s.wins, intents: s.decided, approved: s.approved, denials: s.denials, positions: s.positions })),
-    markets: run.markets.map((m) => ({ market: m.market, points: m.points, last_price: m.lastPrice, held: m.held, exposure: m.exposure, peak_exposure: m.peakExposure, fees: m.fees })),
+    total: {
+      quote: run.quote,
+      points: n,
+      initial_equity: initial,
+      final_equity: final,
+      return_pct: initial > 0 ? (final / initial - 1) * 100 : 0,
+      max_drawdown_pct: maxDd,
+      fees: run.feesPaid,
+      final_balances: run.finalBalances,
+      decisions: run.decisions,
+      orders: run.orders,
+    },
+    strategies: run.strategies.map((s) => ({
+      name: s.name,
+      plugin: s.plugin,
+      markets: s.markets,
+      pnl: s.pnl,
+      realized_pnl: s.realizedPnl,
+      unrealized_pnl: s.unrealizedPnl,
+      fees: s.fees,
+      round_trips: s.roundTrips,
+      wins: s.wins,
+      intents: s.decided,
+      approved: s.approved,
+      denials: s.denials,
+      positions: s.positions,
+    })),
+    markets: run.markets.map((m) => ({
+      market: m.market,
+      points: m.points,
+      last_price: m.lastPrice,
+      held: m.held,
+      exposure: m.exposure,
+      peak_exposure: m.peakExposure,
+      fees: m.fees,
+    })),
     correlation: { strategies: run.strategies.map((s) => s.name), days: run.correlation.days, matrix: run.correlation.matrix },
     elapsed_ms: Math.round(run.elapsedMs * 10) / 10,
   };
@@ -147,10 +282,52 @@ export function portfolioJson(run: PortfolioRun, warnings: readonly string[]) {
 function writePortfolioCsv(out: string, run: PortfolioRun): void {
   mkdirSync(out, { recursive: true });
   const j = portfolioJson(run, []);
-  const csv = (rows: (string | number | null)[][]): string => `${rows.map((r) => r.map((v) => (v === null ? '' : String(v))).join(',')).join('\n')}\n`;
-  writeFileSync(join(out, 'strategies.csv'), csv([['strategy', 'plugin', 'markets', 'pnl', 'realized_pnl', 'unrealized_pnl', 'fees', 'round_trips', 'wins', 'intents', 'approved', 'denials'], ...j.strategies.map((s) => [s.name, s.plugin, s.markets.join(' '), s.pnl, s.realized_pnl, s.unrealized_pnl, s.fees, s.round_trips, s.wins, s.intents, s.approved, denied(s.denials)])]));
-  writeFileSync(join(out, 'markets.csv'), csv([['market', 'points', 'last_price', 'held', 'exposure', 'peak_exposure', 'fees'], ...j.markets.map((m) => [m.market, m.points, m.last_price, m.held, m.exposure, m.peak_exposure, m.fees])]));
-  writeFileSync(join(out, 'correlation.csv'), csv([['strategy', ...j.correlation.strategies], ...j.correlation.matrix.map((row, i) => [j.correlation.strategies[i]!, ...row])]));
+  const csv = (rows: (string | number | null)[][]): string =>
+    `${rows.map((r) => r.map((v) => (v === null ? '' : String(v))).join(',')).join('\n')}\n`;
+  writeFileSync(
+    join(out, 'strategies.csv'),
+    csv([
+      [
+        'strategy',
+        'plugin',
+        'markets',
+        'pnl',
+        'realized_pnl',
+        'unrealized_pnl',
+        'fees',
+        'round_trips',
+        'wins',
+        'intents',
+        'approved',
+        'denials',
+      ],
+      ...j.strategies.map((s) => [
+        s.name,
+        s.plugin,
+        s.markets.join(' '),
+        s.pnl,
+        s.realized_pnl,
+        s.unrealized_pnl,
+        s.fees,
+        s.round_trips,
+        s.wins,
+        s.intents,
+        s.approved,
+        denied(s.denials),
+      ]),
+    ]),
+  );
+  writeFileSync(
+    join(out, 'markets.csv'),
+    csv([
+      ['market', 'points', 'last_price', 'held', 'exposure', 'peak_exposure', 'fees'],
+      ...j.markets.map((m) => [m.market, m.points, m.last_price, m.held, m.exposure, m.peak_exposure, m.fees]),
+    ]),
+  );
+  writeFileSync(
+    join(out, 'correlation.csv'),
+    csv([['strategy', ...j.correlation.strategies], ...j.correlation.matrix.map((row, i) => [j.correlation.strategies[i]!, ...row])]),
+  );
   const lines = ['time,equity'];
   for (let i = 0; i < run.times.length; i++) lines.push(`${new Date(run.times[i]!).toISOString()},${run.equity[i]!}`);
   writeFileSync(join(out, 'equity.csv'), `${lines.join('\n')}\n`);

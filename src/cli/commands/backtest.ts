@@ -8,7 +8,14 @@ import { metricsToJson } from '../../../backtest/metrics.js';
 import { BOOK_FILL_RULE, resolveFillModel } from '../../../backtest/fill-model.js';
 import { describeRunInfo } from '../../../backtest/recorded-header.js';
 import { DEFAULT_FILL_RULE, duration, formatMetricRows, writeBacktestReport } from '../../../backtest/report/report.js';
-import { breakEvenText, costTable, monteCarloHeading, monteCarloTable, robustnessToJson, type RobustnessReport } from '../../../backtest/robustness/report.js';
+import {
+  breakEvenText,
+  costTable,
+  monteCarloHeading,
+  monteCarloTable,
+  robustnessToJson,
+  type RobustnessReport,
+} from '../../../backtest/robustness/report.js';
 import { parseRuinPct, parseSeed, runRobustness } from '../../../backtest/robustness/run.js';
 import { runBacktest, type BacktestConfig, type BacktestRun, type StopPoint } from '../../../backtest/run.js';
 import { LiveClock } from '../../clock/index.js';
@@ -47,18 +54,30 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
   const command = program
     .command('backtest')
     .description('replay historical prices through a strategy, risk gate and executors; print metrics')
-    .option('-s, --strategy <name>', 'built-in strategy name or path to a plugin file; or the name of one strategy of the config to backtest alone (default: every strategy of the config)');
+    .option(
+      '-s, --strategy <name>',
+      'built-in strategy name or path to a plugin file; or the name of one strategy of the config to backtest alone (default: every strategy of the config)',
+    );
   addDataOptions(command, true)
     .option('-p, --params <k=v,...>', 'strategy parameters, e.g. fast=10,slow=30')
-    .option('--fee-bps <n>', 'fee in basis points of traded notional (default: the config\'s risk.fee_bps, 10)')
+    .option('--fee-bps <n>', "fee in basis points of traded notional (default: the config's risk.fee_bps, 10)")
     .option('--slippage-bps <n>', 'slippage against the trader in basis points (default 0)')
     .option('--initial <ASSET=AMOUNT,...>', 'starting balances', 'USD=10000')
-    .option('-c, --config <file>', 'YAML config: without --strategy (or with the name of one of its strategies) its strategies on their markets on one account; its risk: section sets the limits in every form (default: ./config/default.yaml, else the built-in defaults, as tradeloop run; a key the file does not set takes the schema default, and the report lists each limit with where it came from)')
-    .option('--fill-model <model>', 'book: fill against a recording\'s order books (the default for recordings that hold them); points: fill at the next point')
+    .option(
+      '-c, --config <file>',
+      'YAML config: without --strategy (or with the name of one of its strategies) its strategies on their markets on one account; its risk: section sets the limits in every form (default: ./config/default.yaml, else the built-in defaults, as tradeloop run; a key the file does not set takes the schema default, and the report lists each limit with where it came from)',
+    )
+    .option(
+      '--fill-model <model>',
+      "book: fill against a recording's order books (the default for recordings that hold them); points: fill at the next point",
+    )
     .option('--latency-ms <n>', 'with --fill-model book: milliseconds from decision to venue (default 0)')
     .option('--json', 'print one JSON object on one line (logs go to stderr)')
     .option('--out <dir>', 'write trades.csv, equity.csv and report.html here')
-    .option('--robustness <n>', 'N Monte Carlo paths per method (trips reshuffled and resampled, returns block-bootstrapped) and the fee/slippage sweep')
+    .option(
+      '--robustness <n>',
+      'N Monte Carlo paths per method (trips reshuffled and resampled, returns block-bootstrapped) and the fee/slippage sweep',
+    )
     .option('--ruin-pct <pct>', 'with --robustness: the drawdown that counts as ruin (default 50)')
     .option('--seed <n>', 'with --robustness: the Monte Carlo seed (default 1, so runs repeat)')
     .option('--block-length <n>', 'with --robustness: points per block of the returns bootstrap (default the cube root of the points)')
@@ -76,13 +95,25 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
         const wall = new LiveClock();
         const progress = new LazyProgress(ctx.stderr, () => wall.now(), 'backtest');
         try {
-          await portfolioBacktest(ctx, all, { strategies, series, resolved, initial, feeBps, slippageBps, onProgress: (d, t) => progress.update(d, t) });
+          await portfolioBacktest(ctx, all, {
+            strategies,
+            series,
+            resolved,
+            initial,
+            feeBps,
+            slippageBps,
+            onProgress: (d, t) => progress.update(d, t),
+          });
         } finally {
           progress.stop();
         }
         return;
       }
-      if (all.strategy === undefined) throw new InputError('--strategy', 'give --strategy NAME (a built-in strategy or a plugin file), or --config FILE to backtest the strategies of a config');
+      if (all.strategy === undefined)
+        throw new InputError(
+          '--strategy',
+          'give --strategy NAME (a built-in strategy or a plugin file), or --config FILE to backtest the strategies of a config',
+        );
       const flags = { ...all, strategy: all.strategy, data: singleData(all.data) };
       const definition = await loadStrategy(flags.strategy);
       const params = strategyParams(definition, flags);
@@ -91,7 +122,10 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
       const markets = marketsOf(definition, params as never);
       // a recording's header says what the recorded run was: shown beside the results, never applied
       // (its readers, the API's decoder and the HTTP client, load for a recording only)
-      const recorded = flags.data !== undefined && isRecordingFile(flags.data) ? { run: await (await import('../../venue/polling/recording-reader.js')).readRecordingHeader(flags.data) } : undefined;
+      const recorded =
+        flags.data !== undefined && isRecordingFile(flags.data)
+          ? { run: await (await import('../../venue/polling/recording-reader.js')).readRecordingHeader(flags.data) }
+          : undefined;
       const fill = await resolveFillModel(flags, recorded !== undefined, markets.length === 1 ? markets[0] : undefined);
       // the book model reads the recording itself (its events, not points): no second pass over the file
       const series = fill.model === 'points' ? await loadSeries(flags, markets) : undefined;
@@ -103,40 +137,99 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
       const progress = new LazyProgress(ctx.stderr, () => clock.now(), 'backtest');
       let run: BacktestRun & { readonly fillRule?: string; readonly dataSource?: string };
       // the fill markers are drawn only in a report; without --out the run keeps its figures only
-      const cfg: BacktestConfig | undefined = series && { definition, params, series, initial, feeBps, slippageBps, limits, figuresOnly: flags.out === undefined };
+      const cfg: BacktestConfig | undefined = series && {
+        definition,
+        params,
+        series,
+        initial,
+        feeBps,
+        slippageBps,
+        limits,
+        figuresOnly: flags.out === undefined,
+      };
       try {
-        run = cfg === undefined
-          ? await (await import('../../../backtest/book-run.js')).runRecordedBookBacktest({ definition, params, path: flags.data!, initial, feeBps, latencyMs: fill.latencyMs ?? 0, limits })
-          : await runBacktest({ ...cfg, onProgress: (d, t) => progress.update(d, t) });
+        run =
+          cfg === undefined
+            ? await (
+                await import('../../../backtest/book-run.js')
+              ).runRecordedBookBacktest({ definition, params, path: flags.data!, initial, feeBps, latencyMs: fill.latencyMs ?? 0, limits })
+            : await runBacktest({ ...cfg, onProgress: (d, t) => progress.update(d, t) });
       } finally {
         progress.stop();
       }
-      const fillModel = fill.model === 'book' ? { name: 'book', rule: run.fillRule ?? BOOK_FILL_RULE } : { name: 'points', rule: DEFAULT_FILL_RULE };
+      const fillModel =
+        fill.model === 'book' ? { name: 'book', rule: run.fillRule ?? BOOK_FILL_RULE } : { name: 'points', rule: DEFAULT_FILL_RULE };
       const source = series?.source ?? run.dataSource ?? `${flags.data!} (recorded ${run.market} books)`;
       // a recording's replay (either model) warms the strategy on the history the recorded run loaded, as it did live
       const warmedOn = run.warmUpFrom !== undefined ? { warmedOn: { events: run.warmUpEvents ?? 0, from: run.warmUpFrom } } : {};
-      const manifest = buildManifest({ fillModel, feeBps, slippageBps, ...(fill.latencyMs !== undefined && { latencyMs: fill.latencyMs }), source, times: run.times, definition, params, initial, limits, limitsFrom: resolved.origins, ...warmedOn });
+      const manifest = buildManifest({
+        fillModel,
+        feeBps,
+        slippageBps,
+        ...(fill.latencyMs !== undefined && { latencyMs: fill.latencyMs }),
+        source,
+        times: run.times,
+        definition,
+        params,
+        initial,
+        limits,
+        limitsFrom: resolved.origins,
+        ...warmedOn,
+      });
       // a limit that denies much of what the strategy wanted is said first, naming the key to change
       const denied = Object.fromEntries(Object.entries(run.denials).map(([code, d]) => [code, d.count]));
-      run = { ...run, warnings: [...trapWarnings(definition.name, run.metrics.points > 0 ? Object.values(run.decisions).reduce((a, b) => a + b, 0) : 0, denied), ...run.warnings] };
+      run = {
+        ...run,
+        warnings: [
+          ...trapWarnings(definition.name, run.metrics.points > 0 ? Object.values(run.decisions).reduce((a, b) => a + b, 0) : 0, denied),
+          ...run.warnings,
+        ],
+      };
       // a stopped strategy's figures are of a broken run: resampling them would only dress them up
-      const robustness = robust === undefined || run.strategyFailure || cfg === undefined ? undefined : await runRobustness(cfg, run, robust);
-      if (robust !== undefined && robustness === undefined) writeLine(ctx.stderr, 'note: no robustness figures: the strategy stopped, so its run is not one to resample');
-      if (flags.out !== undefined) writeReport(flags.out, run, { strategy: definition.name, params, source, fillRule: fillModel.rule, initial: flags.initial, feeBps, slippageBps, manifest, ...(robustness && { robustness }) });
+      const robustness =
+        robust === undefined || run.strategyFailure || cfg === undefined ? undefined : await runRobustness(cfg, run, robust);
+      if (robust !== undefined && robustness === undefined)
+        writeLine(ctx.stderr, 'note: no robustness figures: the strategy stopped, so its run is not one to resample');
+      if (flags.out !== undefined)
+        writeReport(flags.out, run, {
+          strategy: definition.name,
+          params,
+          source,
+          fillRule: fillModel.rule,
+          initial: flags.initial,
+          feeBps,
+          slippageBps,
+          manifest,
+          ...(robustness && { robustness }),
+        });
       // a run that could decide nothing must not pass for a flat strategy: the summary says so before
       // the figures, and with --json (stdout is for machines) stderr says it too
       if (flags.json) for (const w of run.warnings) writeLine(ctx.stderr, `warning: ${w}`);
       const failure = run.strategyFailure;
       if (flags.json) {
-        writeLine(ctx.stdout, JSON.stringify({
-          strategy: definition.name, market: run.market, ...metricsToJson(run.metrics), fees: Number(run.feesPaid),
-          elapsed_ms: round(run.elapsedMs), load_ms: round(loadMs), decisions: run.decisions, denials: run.denials, orders: run.orders, ...(flags.out !== undefined && { out: flags.out }),
-          warnings: run.warnings, manifest: manifestToJson(manifest),
-          ...(robustness && { robustness: robustnessToJson(robustness) }),
-          ...(recorded && { recording: recorded.run ?? null }),
-          ...(failure && { failure }),
-          ...(run.stoppedAt && { stopped_at: { points: run.stoppedAt.points, total: run.stoppedAt.total, time: new Date(run.stoppedAt.at).toISOString() } }),
-        }));
+        writeLine(
+          ctx.stdout,
+          JSON.stringify({
+            strategy: definition.name,
+            market: run.market,
+            ...metricsToJson(run.metrics),
+            fees: Number(run.feesPaid),
+            elapsed_ms: round(run.elapsedMs),
+            load_ms: round(loadMs),
+            decisions: run.decisions,
+            denials: run.denials,
+            orders: run.orders,
+            ...(flags.out !== undefined && { out: flags.out }),
+            warnings: run.warnings,
+            manifest: manifestToJson(manifest),
+            ...(robustness && { robustness: robustnessToJson(robustness) }),
+            ...(recorded && { recording: recorded.run ?? null }),
+            ...(failure && { failure }),
+            ...(run.stoppedAt && {
+              stopped_at: { points: run.stoppedAt.points, total: run.stoppedAt.total, time: new Date(run.stoppedAt.at).toISOString() },
+            }),
+          }),
+        );
       } else {
         // the error first: the figures that follow are of the run up to it, and say so
         if (failure) writeLine(ctx.stderr, failureText(failure));
@@ -161,14 +254,28 @@ function isPortfolio(flags: BacktestFlags, resolved: ResolvedLimits): boolean {
 
 /** Flags of the single-strategy form a config backtest does not take, refused naming the fix. */
 function refuseForPortfolio(flags: BacktestFlags): void {
-  const single: Array<[keyof BacktestFlags, string]> = [['params', '--params'], ['fillModel', '--fill-model'], ['latencyMs', '--latency-ms'], ['robustness', '--robustness']];
-  for (const [key, flag] of single) if (flags[key] !== undefined) throw new InputError(flag, `applies to a backtest of one strategy (--strategy PLUGIN --data FILE); a config backtest takes its strategies' params from the config: drop the flag`);
+  const single: Array<[keyof BacktestFlags, string]> = [
+    ['params', '--params'],
+    ['fillModel', '--fill-model'],
+    ['latencyMs', '--latency-ms'],
+    ['robustness', '--robustness'],
+  ];
+  for (const [key, flag] of single)
+    if (flags[key] !== undefined)
+      throw new InputError(
+        flag,
+        `applies to a backtest of one strategy (--strategy PLUGIN --data FILE); a config backtest takes its strategies' params from the config: drop the flag`,
+      );
 }
 
 /** The one --data of the single-strategy form (several, or MARKET=FILE, belong to a config backtest). */
 function singleData(data: readonly string[] | undefined): string | undefined {
   if (data === undefined || data.length === 0) return undefined;
-  if (data.length > 1) throw new InputError('--data', 'several --data files are a config backtest: give --config FILE (or run in a folder with ./config/default.yaml) whose strategies trade those markets');
+  if (data.length > 1)
+    throw new InputError(
+      '--data',
+      'several --data files are a config backtest: give --config FILE (or run in a folder with ./config/default.yaml) whose strategies trade those markets',
+    );
   return data[0];
 }
 
@@ -181,10 +288,19 @@ function strategyParams(definition: StrategyDefinition, flags: Pick<BacktestFlag
 /** The flags that say where the points come from; `backtest` and `optimize` share them. */
 export function addDataOptions(command: Command, perMarket = false): Command {
   const data = 'price file: CSV (timestamp,price or OHLCV), List Historical Prices JSON, or a stream recording of a live run';
-  return (perMarket
-    ? command.option('--data <file>', `${data}; with a config, one per market: --data BTCUSD=btc.csv --data ETHUSD=eth.csv`, (v: string, prev: string[] | undefined) => [...(prev ?? []), v])
-    : command.option('--data <file>', data))
-    .option('--price-column <name>', 'with a --data CSV: the column that holds the price (e.g. close, when the file also has average_price or vwap)')
+  return (
+    perMarket
+      ? command.option(
+          '--data <file>',
+          `${data}; with a config, one per market: --data BTCUSD=btc.csv --data ETHUSD=eth.csv`,
+          (v: string, prev: string[] | undefined) => [...(prev ?? []), v],
+        )
+      : command.option('--data <file>', data)
+  )
+    .option(
+      '--price-column <name>',
+      'with a --data CSV: the column that holds the price (e.g. close, when the file also has average_price or vwap)',
+    )
     .option('--market <market>', 'replay the cached prices of this market (see tradeloop history fetch)')
     .option('--from <time>', 'with --market: first time, e.g. 2024-01-01')
     .option('--to <time>', 'with --market: last time')
@@ -201,11 +317,17 @@ function checkInitial(initial: Record<string, string>, market: string | undefine
 }
 
 /** The --robustness flags, or undefined without it; the others alone are refused, naming it. */
-function robustnessFlags(flags: Pick<BacktestFlags, 'robustness' | 'ruinPct' | 'seed' | 'blockLength'>): { runs: number; seed: number | string; ruinPct: number; blockLength?: number } | undefined {
+function robustnessFlags(
+  flags: Pick<BacktestFlags, 'robustness' | 'ruinPct' | 'seed' | 'blockLength'>,
+): { runs: number; seed: number | string; ruinPct: number; blockLength?: number } | undefined {
   const runs = parsePositiveInt(flags.robustness, '--robustness');
   if (runs === undefined) {
     const stray = (['ruinPct', 'seed', 'blockLength'] as const).find((k) => flags[k] !== undefined);
-    if (stray) throw new InputError(`--${stray.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`, 'applies to the Monte Carlo of --robustness N; add --robustness 1000 (or drop the flag)');
+    if (stray)
+      throw new InputError(
+        `--${stray.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`,
+        'applies to the Monte Carlo of --robustness N; add --robustness 1000 (or drop the flag)',
+      );
     return undefined;
   }
   const blockLength = parsePositiveInt(flags.blockLength, '--block-length');
@@ -217,31 +339,78 @@ function printRobustness(ctx: CliContext, r: RobustnessReport, quote: string): v
   const mc = monteCarloTable(r.monteCarlo, quote);
   writeLine(ctx.stdout, formatTable(mc.header, mc.rows));
   if (r.costs) {
-    writeLine(ctx.stdout, `cost sensitivity: fee and slippage from 0 to 3× (configured ${r.costs.feeBps} and ${r.costs.slippageBps} bps${r.costs.slippageBps > 0 ? '' : `; slippage in multiples of the fee, ${r.costs.slippageBaseBps} bps`})`);
+    writeLine(
+      ctx.stdout,
+      `cost sensitivity: fee and slippage from 0 to 3× (configured ${r.costs.feeBps} and ${r.costs.slippageBps} bps${r.costs.slippageBps > 0 ? '' : `; slippage in multiples of the fee, ${r.costs.slippageBaseBps} bps`})`,
+    );
     const t = costTable(r.costs, quote);
     writeLine(ctx.stdout, formatTable(t.header, t.rows));
     writeLine(ctx.stdout, breakEvenText(r.costs));
   }
 }
 
-function writeReport(out: string, run: BacktestRun, info: { strategy: string; params: Record<string, unknown>; source: string; fillRule: string; initial: string; feeBps: number; slippageBps: number; manifest: AssumptionsManifest; robustness?: RobustnessReport }): void {
-  const params = Object.fromEntries(Object.entries(info.params).map(([k, v]) => [k, typeof v === 'number' || typeof v === 'boolean' ? v : String(v)]));
+function writeReport(
+  out: string,
+  run: BacktestRun,
+  info: {
+    strategy: string;
+    params: Record<string, unknown>;
+    source: string;
+    fillRule: string;
+    initial: string;
+    feeBps: number;
+    slippageBps: number;
+    manifest: AssumptionsManifest;
+    robustness?: RobustnessReport;
+  },
+): void {
+  const params = Object.fromEntries(
+    Object.entries(info.params).map(([k, v]) => [k, typeof v === 'number' || typeof v === 'boolean' ? v : String(v)]),
+  );
   writeBacktestReport(out, {
-    strategy: info.strategy, market: run.market, params, source: info.source,
-    times: run.times, prices: run.prices, equity: run.equity, trades: run.trades, ...(run.exitReasons && { exitReasons: run.exitReasons }), fills: run.fills, metrics: run.metrics, warnings: run.warnings, units: run.units,
-    manifest: info.manifest, ...(info.robustness && { robustness: info.robustness }),
-    assumptions: { initial: info.initial, feeBps: info.feeBps, slippageBps: info.slippageBps, fillRule: info.fillRule, extra: [['Risk decisions', decisionsText(run)], ...denialLines(run).map((l): [string, string] => ['Denial', l.trim()])] },
+    strategy: info.strategy,
+    market: run.market,
+    params,
+    source: info.source,
+    times: run.times,
+    prices: run.prices,
+    equity: run.equity,
+    trades: run.trades,
+    ...(run.exitReasons && { exitReasons: run.exitReasons }),
+    fills: run.fills,
+    metrics: run.metrics,
+    warnings: run.warnings,
+    units: run.units,
+    manifest: info.manifest,
+    ...(info.robustness && { robustness: info.robustness }),
+    assumptions: {
+      initial: info.initial,
+      feeBps: info.feeBps,
+      slippageBps: info.slippageBps,
+      fillRule: info.fillRule,
+      extra: [['Risk decisions', decisionsText(run)], ...denialLines(run).map((l): [string, string] => ['Denial', l.trim()])],
+    },
   });
 }
 
-function printSummary(ctx: CliContext, run: BacktestRun, strategy: string, source: string, out: string | undefined, manifest: AssumptionsManifest): void {
+function printSummary(
+  ctx: CliContext,
+  run: BacktestRun,
+  strategy: string,
+  source: string,
+  out: string | undefined,
+  manifest: AssumptionsManifest,
+): void {
   writeLine(ctx.stdout, `${strategy} on ${run.market} · ${source}`);
   for (const w of run.warnings) writeLine(ctx.stdout, `warning: ${w}`);
   writeLine(ctx.stdout, formatTable(['metric', 'value'], formatMetricRows(run.metrics, run.units)));
   writeLine(ctx.stdout, formatTable(['assumption', 'value'], manifestRows(manifest, duration)));
   writeLine(ctx.stdout, `risk decisions: ${decisionsText(run)}`);
   const o = run.orders;
-  writeLine(ctx.stdout, `orders: ${o.accepted} accepted, ${o.fills} fills, ${o.cancelled} cancelled, ${o.rejected} rejected, ${o.failed} failed, ${o.openAtEnd} open at the end`);
+  writeLine(
+    ctx.stdout,
+    `orders: ${o.accepted} accepted, ${o.fills} fills, ${o.cancelled} cancelled, ${o.rejected} rejected, ${o.failed} failed, ${o.openAtEnd} open at the end`,
+  );
   for (const line of denialLines(run)) writeLine(ctx.stdout, line);
   writeLine(ctx.stdout, `replayed ${run.metrics.points.toLocaleString('en-US')} points in ${round(run.elapsedMs)} ms`);
   if (out !== undefined) writeLine(ctx.stdout, `report: ${out}/report.html (trades.csv, equity.csv beside it)`);
@@ -249,7 +418,10 @@ function printSummary(ctx: CliContext, run: BacktestRun, strategy: string, sourc
 
 /** One line per denial code: how many, and the reason of the first (the numbers behind it are in --json). */
 function denialLines(run: BacktestRun): string[] {
-  return Object.entries(run.denials).map(([code, d]) => `  denied ${code} ×${d.count}: ${d.first.message}${d.count > 1 && d.last.message !== d.first.message ? ` (last: ${d.last.message})` : ''}`);
+  return Object.entries(run.denials).map(
+    ([code, d]) =>
+      `  denied ${code} ×${d.count}: ${d.first.message}${d.count > 1 && d.last.message !== d.first.message ? ` (last: ${d.last.message})` : ''}`,
+  );
 }
 
 function decisionsText(run: BacktestRun): string {

@@ -33,7 +33,7 @@ export function registerDivergence(program: Command, ctx: CliContext): void {
     .command('divergence')
     .description('re-run a recorded live or paper run on its recording and explain every difference from its journal')
     .requiredOption('--recording <file>', 'the stream recording of the run (streams.record), with its run header')
-    .requiredOption('--journal <file>', 'the run\'s journal (journal.path); opened read-only')
+    .requiredOption('--journal <file>', "the run's journal (journal.path); opened read-only")
     .option('--json', 'print the report as one JSON object on one line')
     .option('--out <dir>', 'write report.html (with the divergence timeline) and divergence.json here')
     .option('--max-drift <amount>', 'exit 4 when |live P&L − replay P&L| passes this amount of the quote asset, e.g. 25')
@@ -43,15 +43,22 @@ export function registerDivergence(program: Command, ctx: CliContext): void {
     .action(async (flags: DivergenceFlags) => {
       const maxDrift = parseMaxDrift(flags.maxDrift);
       const report = await buildDivergenceReport({
-        recording: flags.recording, journal: flags.journal, cwd: process.cwd(), initial: parseInitial(flags.initial),
-        latencyMs: wholeMs(flags.latencyMs, '--latency-ms', 0), toleranceMs: wholeMs(flags.toleranceMs, '--tolerance-ms', 1000),
+        recording: flags.recording,
+        journal: flags.journal,
+        cwd: process.cwd(),
+        initial: parseInitial(flags.initial),
+        latencyMs: wholeMs(flags.latencyMs, '--latency-ms', 0),
+        toleranceMs: wholeMs(flags.toleranceMs, '--tolerance-ms', 1000),
       });
       const exceeded = driftExceeded(report, maxDrift);
       const json = divergenceToJson(report, maxDrift);
       if (flags.out !== undefined) {
         mkdirSync(flags.out, { recursive: true });
         writeFileSync(join(flags.out, 'divergence.json'), `${JSON.stringify(json, null, 2)}\n`);
-        writeFileSync(join(flags.out, 'report.html'), renderDivergenceHtml(report, { ...(maxDrift && { max: maxDrift.toFixed() }), exceeded }));
+        writeFileSync(
+          join(flags.out, 'report.html'),
+          renderDivergenceHtml(report, { ...(maxDrift && { max: maxDrift.toFixed() }), exceeded }),
+        );
       }
       if (flags.json) writeLine(ctx.stdout, JSON.stringify({ ...json, ...(flags.out !== undefined && { out: flags.out }) }));
       else {
@@ -64,7 +71,8 @@ export function registerDivergence(program: Command, ctx: CliContext): void {
 
 function parseMaxDrift(raw: string | undefined): Dec | undefined {
   if (raw === undefined) return undefined;
-  if (!/^\d+(\.\d+)?$/.test(raw)) throw new InputError('--max-drift', `expected an amount of the quote asset from 0, e.g. 25 or 0.5, got ${JSON.stringify(raw)}`);
+  if (!/^\d+(\.\d+)?$/.test(raw))
+    throw new InputError('--max-drift', `expected an amount of the quote asset from 0, e.g. 25 or 0.5, got ${JSON.stringify(raw)}`);
   return new D(raw);
 }
 

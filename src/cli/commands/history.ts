@@ -1,6 +1,14 @@
 import { type Command } from 'commander';
 import { LazyProgress, parseTime } from '../../../backtest/cli-input.js';
-import { appendPage, cachePaths, checkIncrement, resumable, saveState, startCache, type FetchState } from '../../../backtest/history-cache.js';
+import {
+  appendPage,
+  cachePaths,
+  checkIncrement,
+  resumable,
+  saveState,
+  startCache,
+  type FetchState,
+} from '../../../backtest/history-cache.js';
 import { UnsafeTargetError, createApiClientFromConfig, type ApiClient } from '../../api/index.js';
 import { LiveClock } from '../../clock/index.js';
 import { configLabel, describeConfigSource, loadConfig, type Config } from '../../config/index.js';
@@ -44,12 +52,16 @@ export function registerHistory(program: Command, ctx: CliContext): void {
     .requiredOption('--to <time>', 'range end')
     .option('--increment <name>', 'ONE_MINUTE … FOUR_WEEKS', 'ONE_HOUR')
     .option('--data-dir <dir>', 'cache folder', 'data/history')
-    .option('-c, --config <file>', 'YAML config: environment and API settings (default: ./config/default.yaml, else the built-in defaults: the embedded local sandbox)')
+    .option(
+      '-c, --config <file>',
+      'YAML config: environment and API settings (default: ./config/default.yaml, else the built-in defaults: the embedded local sandbox)',
+    )
     .option('--base-url <url>', 'API base URL ending in /v2 (e.g. a sandbox you run); in local without it the embedded sandbox is started')
     .option('--token-url <url>', 'OAuth2 token URL (overrides the config)')
     .option('--restart', 'discard a partial fetch of the same range and start over')
     .action(async (flags: FetchFlags) => {
-      if (!isHistoricalMarket(flags.market)) throw new InputError('--market', `${JSON.stringify(flags.market)} has no historical prices on the platform (e.g. BTCUSD, ETHUSD)`);
+      if (!isHistoricalMarket(flags.market))
+        throw new InputError('--market', `${JSON.stringify(flags.market)} has no historical prices on the platform (e.g. BTCUSD, ETHUSD)`);
       const increment = checkIncrement(flags.increment);
       const fromMs = parseTime(flags.from, '--from')!;
       const toMs = parseTime(flags.to, '--to')!;
@@ -63,13 +75,16 @@ export function registerHistory(program: Command, ctx: CliContext): void {
       }
       const { config, source } = loadConfig(flags.config);
       writeLine(ctx.stderr, describeConfigSource(source));
-      if (prior !== undefined) writeLine(ctx.stderr, `resuming at point ${prior.fetched}${prior.totalCount === undefined ? '' : ` of ${prior.totalCount}`}`);
+      if (prior !== undefined)
+        writeLine(ctx.stderr, `resuming at point ${prior.fetched}${prior.totalCount === undefined ? '' : ` of ${prior.totalCount}`}`);
       const venue = await openVenue(flags, config, configLabel(source), fromMs, ctx);
       const clock = new LiveClock();
       const progress = new LazyProgress(ctx.stderr, () => clock.now(), `history ${flags.market}`);
       let state: FetchState;
       try {
-        state = await fetchAll(venue.api, flags.dataDir, prior ?? { ...want, fetched: 0, complete: false }, prior === undefined, (d, t) => progress.update(d, t));
+        state = await fetchAll(venue.api, flags.dataDir, prior ?? { ...want, fetched: 0, complete: false }, prior === undefined, (d, t) =>
+          progress.update(d, t),
+        );
       } finally {
         progress.stop();
         await venue.close();
@@ -84,12 +99,22 @@ export function registerHistory(program: Command, ctx: CliContext): void {
  * fresh fetch starts its cache only once the first page holds points: a range with none is an
  * error and the cache of an earlier range stays.
  */
-async function fetchAll(api: ApiClient, dir: string, start: FetchState, fresh: boolean, onProgress: (done: number, total: number) => void): Promise<FetchState> {
+async function fetchAll(
+  api: ApiClient,
+  dir: string,
+  start: FetchState,
+  fresh: boolean,
+  onProgress: (done: number, total: number) => void,
+): Promise<FetchState> {
   let state = start;
   let first = fresh;
   for (;;) {
     const page = await api.listHistoricalPrices(state.market, {
-      increment: state.increment, 'range.begin': state.from, 'range.end': state.to, 'pagination.limit': PAGE, 'pagination.offset': state.fetched,
+      increment: state.increment,
+      'range.begin': state.from,
+      'range.end': state.to,
+      'pagination.limit': PAGE,
+      'pagination.offset': state.fetched,
     });
     if (first) {
       if (page.items.length === 0) {
@@ -120,7 +145,13 @@ interface HistoryVenue {
  * The client to fetch with: --base-url, else the config's environment; in `local` without a URL, the
  * embedded sandbox started here (port 0, the config's seed, history back to `fromMs`) and closed after.
  */
-async function openVenue(flags: FetchFlags, config: Readonly<Config>, label: string, fromMs: number, ctx: CliContext): Promise<HistoryVenue> {
+async function openVenue(
+  flags: FetchFlags,
+  config: Readonly<Config>,
+  label: string,
+  fromMs: number,
+  ctx: CliContext,
+): Promise<HistoryVenue> {
   let sandbox: SandboxHandle | undefined;
   if (config.environment === 'local' && flags.baseUrl === undefined && config.api.base_url === undefined) {
     const now = new LiveClock().now();

@@ -15,15 +15,24 @@ export interface CommandModule {
 /** Every CLI command module, in the order `--help` lists their commands. Add new commands here. */
 export const COMMANDS: readonly CommandModule[] = [
   {
-    commands: { 'run [options]': 'run strategies live against the configured environment (the embedded local sandbox by default) until Ctrl-C or --duration' },
+    commands: {
+      'run [options]':
+        'run strategies live against the configured environment (the embedded local sandbox by default) until Ctrl-C or --duration',
+    },
     load: async () => (await import('./run.js')).registerRun,
   },
   {
-    commands: { 'start [options]': 'check the configuration (every plugin loaded, every params block validated) and show the environment and the commands, without trading' },
+    commands: {
+      'start [options]':
+        'check the configuration (every plugin loaded, every params block validated) and show the environment and the commands, without trading',
+    },
     load: async () => (await import('./start.js')).registerStart,
   },
   {
-    commands: { 'ctl [options] <action> [strategy]': 'control a bot running with --ui: status, strategies, positions, orders, halt, resume, pause/resume STRATEGY, cancel-all, stop, exit STRATEGY (token: TRADELOOP_UI_TOKEN)' },
+    commands: {
+      'ctl [options] <action> [strategy]':
+        'control a bot running with --ui: status, strategies, positions, orders, halt, resume, pause/resume STRATEGY, cancel-all, stop, exit STRATEGY (token: TRADELOOP_UI_TOKEN)',
+    },
     load: async () => (await import('./ctl.js')).registerCtl,
   },
   {
@@ -51,7 +60,9 @@ export const COMMANDS: readonly CommandModule[] = [
     load: async () => (await import('./new-strategy.js')).registerNewStrategy,
   },
   {
-    commands: { 'test [paths...]': "run a bot project's strategy tests (node's test runner; TypeScript and tradeloop/testkit load as in a run)" },
+    commands: {
+      'test [paths...]': "run a bot project's strategy tests (node's test runner; TypeScript and tradeloop/testkit load as in a run)",
+    },
     load: async () => (await import('./test.js')).registerTest,
   },
   {
@@ -59,11 +70,16 @@ export const COMMANDS: readonly CommandModule[] = [
     load: async () => (await import('./backtest.js')).registerBacktest,
   },
   {
-    commands: { 'verify [options]': 'check a strategy plugin before trusting it: determinism, no look-ahead, enough warm-up, its params schema and markets' },
+    commands: {
+      'verify [options]':
+        'check a strategy plugin before trusting it: determinism, no look-ahead, enough warm-up, its params schema and markets',
+    },
     load: async () => (await import('./verify.js')).registerVerify,
   },
   {
-    commands: { 'divergence [options]': 're-run a recorded live or paper run on its recording and explain every difference from its journal' },
+    commands: {
+      'divergence [options]': 're-run a recorded live or paper run on its recording and explain every difference from its journal',
+    },
     load: async () => (await import('./divergence.js')).registerDivergence,
   },
   {

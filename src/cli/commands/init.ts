@@ -31,16 +31,23 @@ export function registerInit(program: Command, ctx: CliContext): void {
     .option('--force', 'write into a folder that is not empty, overwriting files of the same names')
     .action((dirArg: string, opts: { from?: string; strategy: string; name?: string; force?: boolean }) => {
       const dir = resolve(dirArg);
-      if (!STRATEGY.test(opts.strategy)) throw new CliExit(2, `error: --strategy ${JSON.stringify(opts.strategy)} must be kebab-case (a-z, 0-9, -), 2–49 characters, starting with a letter`);
+      if (!STRATEGY.test(opts.strategy))
+        throw new CliExit(
+          2,
+          `error: --strategy ${JSON.stringify(opts.strategy)} must be kebab-case (a-z, 0-9, -), 2–49 characters, starting with a letter`,
+        );
       if (existsSync(dir)) {
         if (!statSync(dir).isDirectory()) throw new CliExit(2, `error: ${dir} exists and is not a folder: choose another path`);
-        if (readdirSync(dir).length > 0 && !opts.force) throw new CliExit(2, `error: ${dir} is not empty: choose a new folder, or pass --force to write into it`);
+        if (readdirSync(dir).length > 0 && !opts.force)
+          throw new CliExit(2, `error: ${dir} is not empty: choose a new folder, or pass --force to write into it`);
       }
       let dependency = `file:${INSTALL_ROOT}`;
       if (opts.from !== undefined) {
         const tarball = resolve(opts.from);
-        if (!existsSync(tarball) || !statSync(tarball).isFile()) throw new CliExit(2, `error: --from ${tarball} does not exist: give the .tgz file that \`npm pack\` wrote`);
-        if (!tarball.endsWith('.tgz')) throw new CliExit(2, `error: --from ${tarball} is not a .tgz: give the file that \`npm pack\` wrote`);
+        if (!existsSync(tarball) || !statSync(tarball).isFile())
+          throw new CliExit(2, `error: --from ${tarball} does not exist: give the .tgz file that \`npm pack\` wrote`);
+        if (!tarball.endsWith('.tgz'))
+          throw new CliExit(2, `error: --from ${tarball} is not a .tgz: give the file that \`npm pack\` wrote`);
         dependency = `file:${tarball}`;
       }
       const name = opts.name ?? packageNameFrom(dir);
@@ -51,7 +58,10 @@ export function registerInit(program: Command, ctx: CliContext): void {
         writeFileSync(file, content);
       }
       const shown = relative(process.cwd(), dir) || '.';
-      writeLine(ctx.stdout, `wrote a bot project in ${shown} (${Object.keys(files).length} files), depending on tradeloop at ${dependency.slice('file:'.length)}`);
+      writeLine(
+        ctx.stdout,
+        `wrote a bot project in ${shown} (${Object.keys(files).length} files), depending on tradeloop at ${dependency.slice('file:'.length)}`,
+      );
       writeLine(ctx.stdout, 'next:');
       if (shown !== '.') writeLine(ctx.stdout, `  cd ${shown}`);
       writeLine(ctx.stdout, '  npm install');

@@ -1,7 +1,14 @@
 import { existsSync } from 'node:fs';
 import { type Command } from 'commander';
 import { D, fallbackPriceDecimals, formatAmount, formatPrice, splitMarket } from '../../core/index.js';
-import { Journal, positionsFromFills, tradesFromFills, type JournalIntentRow, type JournalRoundTrip, type StrategyPosition } from '../../exec/index.js';
+import {
+  Journal,
+  positionsFromFills,
+  tradesFromFills,
+  type JournalIntentRow,
+  type JournalRoundTrip,
+  type StrategyPosition,
+} from '../../exec/index.js';
 import { SIMULATED_MARKETS } from '../../sim/market/catalog.js';
 import { platformInstrument } from '../../platform/instruments.js';
 import { CliExit, type CliContext, writeLine } from '../context.js';
@@ -49,7 +56,7 @@ export function registerJournalViews(program: Command, ctx: CliContext): void {
     .action((opts: ViewOptions) => withJournal(opts, ctx, (j) => (opts.fills ? showFills(j, opts, ctx) : showRoundTrips(j, opts, ctx))));
   program
     .command('positions')
-    .description('position and P&L per strategy and market, from the journal\'s fills')
+    .description("position and P&L per strategy and market, from the journal's fills")
     .option('-c, --config <file>', CONFIG_HELP)
     .option('--journal <file>', JOURNAL_HELP)
     .option('--strategy <name>', 'only this strategy instance')
@@ -59,7 +66,8 @@ export function registerJournalViews(program: Command, ctx: CliContext): void {
 
 async function withJournal(opts: ViewOptions, ctx: CliContext, fn: (j: Journal) => void): Promise<void> {
   const limit = Number(opts.limit);
-  if (!Number.isInteger(limit) || limit < 1) throw new CliExit(2, `error: --limit must be a positive integer, got ${JSON.stringify(opts.limit)}`);
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new CliExit(2, `error: --limit must be a positive integer, got ${JSON.stringify(opts.limit)}`);
   const states = ['denied', 'pending', 'sent', 'open', 'done', 'unresolved'];
   if (opts.state !== undefined && !states.includes(opts.state)) throw new CliExit(2, `error: --state must be one of ${states.join(', ')}`);
   const file = await journalFile(opts, ctx);
@@ -74,7 +82,8 @@ async function withJournal(opts: ViewOptions, ctx: CliContext, fn: (j: Journal) 
 /** `--journal`, else the config's journal.path; a missing file says where the name came from. */
 async function journalFile(opts: ViewOptions, ctx: CliContext): Promise<string> {
   if (opts.journal !== undefined) {
-    if (!existsSync(opts.journal)) throw new CliExit(2, `error: journal ${opts.journal} does not exist: run a strategy first, or pass --journal FILE`);
+    if (!existsSync(opts.journal))
+      throw new CliExit(2, `error: journal ${opts.journal} does not exist: run a strategy first, or pass --journal FILE`);
     return opts.journal;
   }
   // the config (its schema, the YAML parser) loads only when the journal is not named outright
@@ -82,14 +91,20 @@ async function journalFile(opts: ViewOptions, ctx: CliContext): Promise<string> 
   const { config, source } = loadConfig(opts.config);
   const file = config.journal.path;
   if (!existsSync(file)) {
-    throw new CliExit(2, `error: journal ${file} (journal.path in ${configLabel(source)}) does not exist: run a strategy first, or pass --config FILE or --journal FILE`);
+    throw new CliExit(
+      2,
+      `error: journal ${file} (journal.path in ${configLabel(source)}) does not exist: run a strategy first, or pass --config FILE or --journal FILE`,
+    );
   }
   writeLine(ctx.stderr, `journal: ${file} (journal.path in ${configLabel(source)})`);
   return file;
 }
 
 function showOrders(journal: Journal, opts: ViewOptions, ctx: CliContext): void {
-  const all = journal.intents({ ...(opts.strategy === undefined && { limit: Number(opts.limit) }), ...(opts.state && { state: opts.state as JournalIntentRow['state'] }) });
+  const all = journal.intents({
+    ...(opts.strategy === undefined && { limit: Number(opts.limit) }),
+    ...(opts.state && { state: opts.state as JournalIntentRow['state'] }),
+  });
   const rows = opts.strategy === undefined ? all : all.filter((r) => r.strategy === opts.strategy).slice(0, Number(opts.limit));
   if (opts.json) {
     writeLine(ctx.stdout, JSON.stringify(rows));
@@ -107,7 +122,10 @@ function showOrders(journal: Journal, opts: ViewOptions, ctx: CliContext): void 
     r.status ?? r.denialCode ?? '',
     r.market ? amountOf(r.amountFilled, splitMarket(r.market).base) : r.amountFilled,
   ]);
-  writeLine(ctx.stdout, formatTable(['created', 'ref_id', 'strategy', 'kind', 'market', 'side', 'size', 'state', 'status', 'filled'], table));
+  writeLine(
+    ctx.stdout,
+    formatTable(['created', 'ref_id', 'strategy', 'kind', 'market', 'side', 'size', 'state', 'status', 'filled'], table),
+  );
 }
 
 function describe(r: JournalIntentRow): string {
@@ -124,18 +142,37 @@ function showFills(journal: Journal, opts: ViewOptions, ctx: CliContext): void {
   if (opts.json) {
     // the journal's own fill rows (fill and order ids, every digit); quote executions have none
     const refs = new Set(fills.map((f) => f.refId));
-    writeLine(ctx.stdout, JSON.stringify(journal.fills().filter((f) => refs.has(f.refId)).slice(-Number(opts.limit))));
+    writeLine(
+      ctx.stdout,
+      JSON.stringify(
+        journal
+          .fills()
+          .filter((f) => refs.has(f.refId))
+          .slice(-Number(opts.limit)),
+      ),
+    );
     return;
   }
   const table = shown.map((f) => {
     const { base, quote } = splitMarket(f.market);
-    return [time(f.at), f.strategy, f.refId, f.market, f.side, amountOf(f.amount, base), priceOf(f.price, f.market), f.commissionAsset ? `${amountOf(f.commission, f.commissionAsset)} ${f.commissionAsset}` : `0 ${quote}`];
+    return [
+      time(f.at),
+      f.strategy,
+      f.refId,
+      f.market,
+      f.side,
+      amountOf(f.amount, base),
+      priceOf(f.price, f.market),
+      f.commissionAsset ? `${amountOf(f.commission, f.commissionAsset)} ${f.commissionAsset}` : `0 ${quote}`,
+    ];
   });
   writeLine(ctx.stdout, formatTable(['time', 'strategy', 'ref_id', 'market', 'side', 'amount', 'price', 'commission'], table));
 }
 
 function showRoundTrips(journal: Journal, opts: ViewOptions, ctx: CliContext): void {
-  const trips = tradesFromFills(journal.strategyFills()).roundTrips.filter((t) => opts.strategy === undefined || t.strategy === opts.strategy);
+  const trips = tradesFromFills(journal.strategyFills()).roundTrips.filter(
+    (t) => opts.strategy === undefined || t.strategy === opts.strategy,
+  );
   const shown = trips.slice(-Number(opts.limit));
   if (opts.json) {
     writeLine(ctx.stdout, JSON.stringify(shown));
@@ -145,7 +182,13 @@ function showRoundTrips(journal: Journal, opts: ViewOptions, ctx: CliContext): v
     writeLine(ctx.stdout, 'no fills in the journal yet: no round trips');
     return;
   }
-  writeLine(ctx.stdout, formatTable(['strategy', 'market', 'entry', 'exit', 'quantity', 'entry price', 'exit price', 'P&L', 'fees', 'fills', 'exit reason'], shown.map(tripRow)));
+  writeLine(
+    ctx.stdout,
+    formatTable(
+      ['strategy', 'market', 'entry', 'exit', 'quantity', 'entry price', 'exit price', 'P&L', 'fees', 'fills', 'exit reason'],
+      shown.map(tripRow),
+    ),
+  );
   for (const [strategy, total] of totalsByStrategy(trips)) writeLine(ctx.stdout, `${strategy}: ${total}`);
 }
 
@@ -193,8 +236,29 @@ function showPositions(journal: Journal, opts: Pick<ViewOptions, 'strategy' | 'j
     writeLine(ctx.stdout, 'no fills in the journal yet: no positions');
     return;
   }
-  writeLine(ctx.stdout, formatTable(['strategy', 'market', 'position', 'avg cost', 'cost basis', 'realized P&L', 'fees', 'round trips', 'won', 'last fill', 'last fill price'], positions.map(positionRow)));
-  writeLine(ctx.stdout, 'realized P&L is of what was sold, against the average cost (fees included); the journal holds no current prices, so the open position is shown at cost');
+  writeLine(
+    ctx.stdout,
+    formatTable(
+      [
+        'strategy',
+        'market',
+        'position',
+        'avg cost',
+        'cost basis',
+        'realized P&L',
+        'fees',
+        'round trips',
+        'won',
+        'last fill',
+        'last fill price',
+      ],
+      positions.map(positionRow),
+    ),
+  );
+  writeLine(
+    ctx.stdout,
+    'realized P&L is of what was sold, against the average cost (fees included); the journal holds no current prices, so the open position is shown at cost',
+  );
 }
 
 function positionRow(p: StrategyPosition): string[] {
@@ -225,7 +289,9 @@ function amountOf(value: string, asset: string): string {
 
 /** A price at the market's tick (the simulated catalog mirrors the platform's), else the quote asset's precision. */
 function priceOf(value: string, market: string): string {
-  const decimals = SIMULATED_MARKETS.includes(market) ? platformInstrument(market).priceDecimals : fallbackPriceDecimals(splitMarket(market).quote);
+  const decimals = SIMULATED_MARKETS.includes(market)
+    ? platformInstrument(market).priceDecimals
+    : fallbackPriceDecimals(splitMarket(market).quote);
   return formatPrice(value, decimals);
 }
 

@@ -27,7 +27,11 @@ export function registerNewStrategy(program: Command, ctx: CliContext): void {
     .option('--force', 'overwrite existing files')
     .option('--bars', 'write a bar strategy (1h bars with a 4h trend filter: bars, onBar, ctx.bars) instead of a price one')
     .action((name: string, opts: { dir: string; force?: boolean; bars?: boolean }) => {
-      if (!NAME.test(name)) throw new CliExit(2, `error: name ${JSON.stringify(name)} must be kebab-case (a-z, 0-9, -), 2–49 characters, starting with a letter`);
+      if (!NAME.test(name))
+        throw new CliExit(
+          2,
+          `error: name ${JSON.stringify(name)} must be kebab-case (a-z, 0-9, -), 2–49 characters, starting with a letter`,
+        );
       const dir = resolve(opts.dir);
       const file = resolve(dir, `${name}.ts`);
       const testFile = resolve(dir, `${name}.test.ts`);
@@ -40,7 +44,10 @@ export function registerNewStrategy(program: Command, ctx: CliContext): void {
       writeFileSync(testFile, opts.bars ? barTestTemplate(name, runner) : testTemplate(name, runner));
       const shown = relative(process.cwd(), file);
       writeLine(ctx.stdout, `wrote ${shown} and ${relative(process.cwd(), testFile)}`);
-      writeLine(ctx.stdout, `test it: ${runner === 'vitest' ? `npx vitest run ${relative(process.cwd(), testFile)}` : 'npx tradeloop test'}`);
+      writeLine(
+        ctx.stdout,
+        `test it: ${runner === 'vitest' ? `npx vitest run ${relative(process.cwd(), testFile)}` : 'npx tradeloop test'}`,
+      );
       writeLine(ctx.stdout, `try it: npx tradeloop backtest --strategy ./${shown} --market BTCUSD`);
     });
 }

@@ -56,51 +56,95 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
     .description('backtest every combination of a parameter grid on all cores and rank them by a metric')
     .requiredOption('-s, --strategy <name>', 'built-in strategy name or path to a plugin file');
   addDataOptions(command)
-    .option('--grid <spec>', 'parameter grid, e.g. fast=5..30:5,slow=20..100:10 (ranges from..to:step, lists a|b, fixed values); with --search random|tpe the ranges to search (from..to, from..to:step, from..to:log), default the params schema\'s bounds')
+    .option(
+      '--grid <spec>',
+      "parameter grid, e.g. fast=5..30:5,slow=20..100:10 (ranges from..to:step, lists a|b, fixed values); with --search random|tpe the ranges to search (from..to, from..to:step, from..to:log), default the params schema's bounds",
+    )
     .option('--search <method>', 'grid (every combination), random or tpe (tree-structured Parzen estimator)', 'grid')
     .option('--trials <n>', 'trials of --search random|tpe (default 100)')
     .option('--seed <n>', 'seed of --search random|tpe (default 1): the same seed, the same trials')
     .option('--study-dir <dir>', 'where --search random|tpe keeps its studies (default .tradeloop/studies)')
     .option('--resume', 'continue the saved study of these settings (the same command again does too); fails when there is none')
-    .option('--metric <name>', `metric to rank by: ${Object.keys(OPTIMIZE_METRICS).join(', ')}; several (return,max_drawdown) also give the Pareto front, the first ranking`, 'sharpe')
+    .option(
+      '--metric <name>',
+      `metric to rank by: ${Object.keys(OPTIMIZE_METRICS).join(', ')}; several (return,max_drawdown) also give the Pareto front, the first ranking`,
+      'sharpe',
+    )
     .option('--workers <n>', `worker threads (default all ${availableParallelism()} cores)`)
     .option('--walk-forward <k>', 'K folds: choose on each segment, score on the next (out of sample)')
     .option('-p, --params <k=v,...>', 'fixed strategy parameters under the grid')
     .option('--fee-bps <n>', 'fee in basis points (default 10)')
     .option('--slippage-bps <n>', 'slippage in basis points (default 0)')
     .option('--initial <ASSET=AMOUNT,...>', 'starting balances', 'USD=10000')
-    .option('-c, --config <file>', 'YAML config whose risk: section sets the risk limits (default: ./config/default.yaml, else the built-in defaults, as tradeloop run)')
+    .option(
+      '-c, --config <file>',
+      'YAML config whose risk: section sets the risk limits (default: ./config/default.yaml, else the built-in defaults, as tradeloop run)',
+    )
     .option('--top <n>', 'rows of the table (default 20)')
     .option('--json', 'print the ranked result as one JSON line')
-    .option('--queue <url>', 'run the trials on `tradeloop worker` processes through Redis: redis://HOST:PORT or rediss:// (password from TRADELOOP_REDIS_PASSWORD)')
-    .option('--out <dir>', 'write report.html (the stability heat map, walk-forward efficiency, ranked rows, assumptions) and results.csv here')
+    .option(
+      '--queue <url>',
+      'run the trials on `tradeloop worker` processes through Redis: redis://HOST:PORT or rediss:// (password from TRADELOOP_REDIS_PASSWORD)',
+    )
+    .option(
+      '--out <dir>',
+      'write report.html (the stability heat map, walk-forward efficiency, ranked rows, assumptions) and results.csv here',
+    )
     .action(async (flags: OptimizeFlags) => {
       const metrics = flags.metric.split(',').map((m) => m.trim());
-      for (const m of metrics) if (!(m in OPTIMIZE_METRICS)) throw new InputError('--metric', `unknown metric ${JSON.stringify(m)}; use one of ${Object.keys(OPTIMIZE_METRICS).join(', ')} (several, comma-separated, give the Pareto front)`);
-      if (new Set(metrics).size !== metrics.length) throw new InputError('--metric', `${flags.metric} names a metric twice; give each once`);
+      for (const m of metrics)
+        if (!(m in OPTIMIZE_METRICS))
+          throw new InputError(
+            '--metric',
+            `unknown metric ${JSON.stringify(m)}; use one of ${Object.keys(OPTIMIZE_METRICS).join(', ')} (several, comma-separated, give the Pareto front)`,
+          );
+      if (new Set(metrics).size !== metrics.length)
+        throw new InputError('--metric', `${flags.metric} names a metric twice; give each once`);
       const queue = flags.queue === undefined ? undefined : parseRedisUrl(flags.queue, '--queue');
-      if (queue !== undefined && flags.workers !== undefined) throw new InputError('--workers', 'has no effect with --queue: the trials run on `tradeloop worker` processes; start them with `tradeloop worker --queue URL --concurrency N`');
+      if (queue !== undefined && flags.workers !== undefined)
+        throw new InputError(
+          '--workers',
+          'has no effect with --queue: the trials run on `tradeloop worker` processes; start them with `tradeloop worker --queue URL --concurrency N`',
+        );
       const search = parseSearchFlags(flags);
-      if (search.method === 'grid' && flags.grid === undefined) throw new InputError('--grid', 'required with --search grid: give ranges such as fast=5..30:5,slow=20..100:10, or search the params schema with --search tpe --trials 100');
+      if (search.method === 'grid' && flags.grid === undefined)
+        throw new InputError(
+          '--grid',
+          'required with --search grid: give ranges such as fast=5..30:5,slow=20..100:10, or search the params schema with --search tpe --trials 100',
+        );
       const definition = await loadStrategy(flags.strategy);
       const space = search.method === 'grid' ? undefined : searchSpace(definition.params, flags.grid);
-      let grid: Grid = space ? { names: [...space.dimensions.map((d) => d.name), ...Object.keys(space.fixed)], combinations: [space.fixed] } : parseGrid(flags.grid!);
+      let grid: Grid = space
+        ? { names: [...space.dimensions.map((d) => d.name), ...Object.keys(space.fixed)], combinations: [space.fixed] }
+        : parseGrid(flags.grid!);
       const baseParams = flags.params === undefined ? {} : parseParamString(flags.params);
-      if (flags.market !== undefined && 'market' in definition.params.shape && !grid.names.includes('market')) baseParams.market ??= flags.market;
+      if (flags.market !== undefined && 'market' in definition.params.shape && !grid.names.includes('market'))
+        baseParams.market ??= flags.market;
       const unknown = grid.names.filter((n) => !(n in definition.params.shape));
       if (unknown.length > 0) resolveParams(definition, { ...baseParams, ...Object.fromEntries(unknown.map((n) => [n, 0])) }, '--grid'); // names the unknown parameters
       const first = resolveParams(definition, { ...baseParams, ...grid.combinations[0] }, '--grid'); // unknown names fail here, before any thread starts
       const markets = marketsOf(definition, first as never);
       const series = await loadSeries(flags, markets);
       const clock = new LiveClock();
-      const progress = new OptimizeProgress(ctx.stderr, { label: 'optimize', metric: metrics[0] as OptimizeMetric, now: () => clock.now(), enabled: OptimizeProgress.shownOn(ctx.stderr, flags.json === true) });
+      const progress = new OptimizeProgress(ctx.stderr, {
+        label: 'optimize',
+        metric: metrics[0] as OptimizeMetric,
+        now: () => clock.now(),
+        enabled: OptimizeProgress.shownOn(ctx.stderr, flags.json === true),
+      });
       const t0 = clock.now();
       // the limits every mode takes: the located config's (--config, ./config/default.yaml, the built-in defaults)
       const resolved = resolveRiskLimits(flags.config);
       const config = {
-        strategy: flags.strategy, series, metric: metrics[0] as OptimizeMetric, baseParams,
-        workers: parsePositiveInt(flags.workers, '--workers'), walkForward: parsePositiveInt(flags.walkForward, '--walk-forward'),
-        feeBps: parseBps(flags.feeBps, '--fee-bps', 10), slippageBps: parseBps(flags.slippageBps, '--slippage-bps', 0), initial: parseInitial(flags.initial),
+        strategy: flags.strategy,
+        series,
+        metric: metrics[0] as OptimizeMetric,
+        baseParams,
+        workers: parsePositiveInt(flags.workers, '--workers'),
+        walkForward: parsePositiveInt(flags.walkForward, '--walk-forward'),
+        feeBps: parseBps(flags.feeBps, '--fee-bps', 10),
+        slippageBps: parseBps(flags.slippageBps, '--slippage-bps', 0),
+        initial: parseInitial(flags.initial),
         limits: resolved.limits,
         // loaded only here: bullmq and ioredis slow string handling for the whole process (docs/backtest.md)
         ...(queue && { runJobs: (await import('../../queue/cli.js')).queuedRunner(queue, ctx) }),
@@ -108,32 +152,103 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
       let result: OptimizeResult;
       try {
         if (space && search.method !== 'grid') {
-          const found = await runSearchStudy(ctx, { config, space, method: search.method, trials: search.trials, seed: search.seed, resume: flags.resume === true, queued: queue !== undefined, ...(flags.studyDir !== undefined && { studyDir: flags.studyDir }), onProgress: (d, t, best) => (progress.offer(best?.score, best?.params ?? {}), progress.update(d, t)) });
+          const found = await runSearchStudy(ctx, {
+            config,
+            space,
+            method: search.method,
+            trials: search.trials,
+            seed: search.seed,
+            resume: flags.resume === true,
+            queued: queue !== undefined,
+            ...(flags.studyDir !== undefined && { studyDir: flags.studyDir }),
+            onProgress: (d, t, best) => (progress.offer(best?.score, best?.params ?? {}), progress.update(d, t)),
+          });
           if (found === undefined) return; // interrupted: the study is saved, the message written, exit 130
           result = found;
           grid = gridOfSearch(space, found);
-        } else result = await runOptimize({ ...config, grid, onRow: (r) => progress.offer(r.score, r.params), onProgress: (d, t) => progress.update(d, t) });
+        } else
+          result = await runOptimize({
+            ...config,
+            grid,
+            onRow: (r) => progress.offer(r.score, r.params),
+            onProgress: (d, t) => progress.update(d, t),
+          });
       } finally {
         progress.stop();
       }
       const elapsedMs = clock.now() - t0;
       const robust = optimizeRobustness(grid, result, space === undefined);
       const front = metrics.length > 1 ? paretoFront(result.rows, metrics as OptimizeMetric[]) : undefined;
-      const luck = optimizeLuck(result, series.length, series.length > 1 ? series.times[series.length - 1]! - series.times[0]! : 0, space ? spaceRanges(space) : gridRanges(grid)); // issue 25: stability map, walk-forward efficiency
-      const manifest = optimizeManifest({ definition, baseParams, grid, feeBps: parseBps(flags.feeBps, '--fee-bps', 10), slippageBps: parseBps(flags.slippageBps, '--slippage-bps', 0), initial: parseInitial(flags.initial), limits: resolved.limits, limitsFrom: resolved.origins, source: series.source, times: series.times });
-      if (flags.out !== undefined) writeOptimizeReport(flags.out, { strategy: definition.name, source: series.source, points: series.length, grid, result, robustness: robust, manifest, notes: luckLines(luck) });
-      if (flags.json) writeLine(ctx.stdout, JSON.stringify({ strategy: definition.name, points: series.length, elapsed_ms: elapsedMs, ...result, ...stabilityToJson(robust.map, robust.efficiency), luck: luckToJson(luck), ...(front && { objectives: metrics, pareto: front }), manifest: manifestToJson(manifest), ...(flags.out !== undefined && { out: flags.out }) }));
+      const luck = optimizeLuck(
+        result,
+        series.length,
+        series.length > 1 ? series.times[series.length - 1]! - series.times[0]! : 0,
+        space ? spaceRanges(space) : gridRanges(grid),
+      ); // issue 25: stability map, walk-forward efficiency
+      const manifest = optimizeManifest({
+        definition,
+        baseParams,
+        grid,
+        feeBps: parseBps(flags.feeBps, '--fee-bps', 10),
+        slippageBps: parseBps(flags.slippageBps, '--slippage-bps', 0),
+        initial: parseInitial(flags.initial),
+        limits: resolved.limits,
+        limitsFrom: resolved.origins,
+        source: series.source,
+        times: series.times,
+      });
+      if (flags.out !== undefined)
+        writeOptimizeReport(flags.out, {
+          strategy: definition.name,
+          source: series.source,
+          points: series.length,
+          grid,
+          result,
+          robustness: robust,
+          manifest,
+          notes: luckLines(luck),
+        });
+      if (flags.json)
+        writeLine(
+          ctx.stdout,
+          JSON.stringify({
+            strategy: definition.name,
+            points: series.length,
+            elapsed_ms: elapsedMs,
+            ...result,
+            ...stabilityToJson(robust.map, robust.efficiency),
+            luck: luckToJson(luck),
+            ...(front && { objectives: metrics, pareto: front }),
+            manifest: manifestToJson(manifest),
+            ...(flags.out !== undefined && { out: flags.out }),
+          }),
+        );
       else {
         printTable(ctx, result, grid.names, parsePositiveInt(flags.top, '--top') ?? 20, unitsOf(markets[0] ?? 'BTCUSD').quote);
-        for (const line of [...stabilityLines(robust.map, robust.efficiency), ...luckLines(luck), ...(front ? paretoLines(front, metrics, grid.names) : [])]) writeLine(ctx.stdout, line);
-        writeLine(ctx.stdout, `${result.combinations} combinations × ${series.length.toLocaleString('en-US')} points on ${result.workers} workers in ${elapsedMs} ms`);
+        for (const line of [
+          ...stabilityLines(robust.map, robust.efficiency),
+          ...luckLines(luck),
+          ...(front ? paretoLines(front, metrics, grid.names) : []),
+        ])
+          writeLine(ctx.stdout, line);
+        writeLine(
+          ctx.stdout,
+          `${result.combinations} combinations × ${series.length.toLocaleString('en-US')} points on ${result.workers} workers in ${elapsedMs} ms`,
+        );
         const stoppedEarly = result.rows.filter((row) => row.pruned).length;
-        if (stoppedEarly > 0) writeLine(ctx.stdout, `${stoppedEarly} trials stopped early: their first fold in sample was below the median of the finished trials' (not ranked)`);
+        if (stoppedEarly > 0)
+          writeLine(
+            ctx.stdout,
+            `${stoppedEarly} trials stopped early: their first fold in sample was below the median of the finished trials' (not ranked)`,
+          );
         if (flags.out !== undefined) writeLine(ctx.stdout, `report: ${flags.out}/report.html (results.csv beside it)`);
       }
       if (result.combinations > 0 && result.failed === result.combinations) {
         const first = result.rows[0];
-        writeLine(ctx.stderr, `error: every combination failed (${result.failed} of ${result.combinations}), so nothing could be ranked; the first: ${first?.error ?? 'unknown'}`);
+        writeLine(
+          ctx.stderr,
+          `error: every combination failed (${result.failed} of ${result.combinations}), so nothing could be ranked; the first: ${first?.error ?? 'unknown'}`,
+        );
         ctx.exitCode = 1;
       }
     });
@@ -143,7 +258,10 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
 function paretoLines(front: readonly ParetoPoint[], metrics: readonly string[], names: readonly string[]): string[] {
   return [
     `Pareto front over ${metrics.join(', ')} (${front.length} trials no other beats on every one; ${metrics[0]} ranks the table):`,
-    ...front.map((p) => `  ${names.map((n) => `${n}=${String(p.params[n])}`).join(',')}  ${metrics.map((m) => `${m} ${fmt(p.values[m] ?? null)}`).join(', ')}${p.rank === null ? '' : `  (rank ${p.rank})`}`),
+    ...front.map(
+      (p) =>
+        `  ${names.map((n) => `${n}=${String(p.params[n])}`).join(',')}  ${metrics.map((m) => `${m} ${fmt(p.values[m] ?? null)}`).join(', ')}${p.rank === null ? '' : `  (rank ${p.rank})`}`,
+    ),
   ];
 }
 
@@ -158,23 +276,34 @@ function printTable(ctx: CliContext, r: OptimizeResult, names: readonly string[]
   const columns = columnsOf(key);
   const header = ['rank', ...names, ...(walk ? columns.flatMap((c) => [`${c} in`, `${c} out`]) : columns)];
   const ranked = r.rows.filter((row) => row.rank !== null);
-  const rows = ranked.slice(0, top).map((row) => [
-    String(row.rank), ...names.map((n) => String(row.params[n])),
-    ...(walk
-      ? columns.flatMap((c) => [cell(c, row.inSampleMean?.[c], quote), cell(c, row.outOfSampleMean?.[c], quote)])
-      : columns.map((c) => cell(c, row.metrics?.[c], quote))),
-  ]);
+  const rows = ranked
+    .slice(0, top)
+    .map((row) => [
+      String(row.rank),
+      ...names.map((n) => String(row.params[n])),
+      ...(walk
+        ? columns.flatMap((c) => [cell(c, row.inSampleMean?.[c], quote), cell(c, row.outOfSampleMean?.[c], quote)])
+        : columns.map((c) => cell(c, row.metrics?.[c], quote))),
+    ]);
   writeLine(ctx.stdout, formatTable(header, rows));
   if (ranked.length > top) writeLine(ctx.stdout, `… ${ranked.length - top} more ranked rows (--top N shows more, --json all)`);
-  if (walk) writeLine(ctx.stdout, `in / out: mean across the ${r.walkForward!.length} folds, in sample (where the choice is made) and out of sample (the next segment)`);
+  if (walk)
+    writeLine(
+      ctx.stdout,
+      `in / out: mean across the ${r.walkForward!.length} folds, in sample (where the choice is made) and out of sample (the next segment)`,
+    );
   for (const p of r.walkForward ?? []) {
     const o = p.outOfSample;
-    writeLine(ctx.stdout, `fold ${p.fold}: chose ${names.map((n) => `${n}=${String(p.params[n])}`).join(',')} (in sample ${key} ${fmt(p.inSampleScore)}); out of sample ${key} ${cell(key, o[key], quote)}, return ${cell('return_pct', o.return_pct, quote)} %, drawdown ${cell('max_drawdown_pct', o.max_drawdown_pct, quote)} %, ${cell('trades', o.trades, quote)} trades`);
+    writeLine(
+      ctx.stdout,
+      `fold ${p.fold}: chose ${names.map((n) => `${n}=${String(p.params[n])}`).join(',')} (in sample ${key} ${fmt(p.inSampleScore)}); out of sample ${key} ${cell(key, o[key], quote)}, return ${cell('return_pct', o.return_pct, quote)} %, drawdown ${cell('max_drawdown_pct', o.max_drawdown_pct, quote)} %, ${cell('trades', o.trades, quote)} trades`,
+    );
   }
   const failed = r.rows.filter((row) => row.failed);
   if (failed.length > 0) {
     writeLine(ctx.stdout, `failed: ${failed.length} of ${r.combinations} combinations (not ranked)`);
-    for (const row of failed) writeLine(ctx.stdout, `  ${names.map((n) => `${n}=${String(row.params[n])}`).join(',')}  failed: ${row.error ?? 'unknown reason'}`);
+    for (const row of failed)
+      writeLine(ctx.stdout, `  ${names.map((n) => `${n}=${String(row.params[n])}`).join(',')}  failed: ${row.error ?? 'unknown reason'}`);
   }
 }
 

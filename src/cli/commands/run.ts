@@ -4,8 +4,26 @@ import { type Command } from 'commander';
 import { LiveClock, type TimerHandle } from '../../clock/index.js';
 import { configLabel, describeConfigSource, loadConfig, type Config } from '../../config/index.js';
 import { InputError } from '../../core/index.js';
-import { CRASH_AT_VARIABLE, crashHookFrom, Journal, JOURNAL_FULL_AFTER_VARIABLE, journalFullAfterFrom, lockJournal, type CrashHook } from '../../exec/index.js';
-import { archiveLocalWorld, buildLiveBundle, JournalFailedError, LiveRun, loadConfiguredStrategies, runnersFor, subscriptionsFor, type LiveBundle, type RunSummary } from '../../live/index.js';
+import {
+  CRASH_AT_VARIABLE,
+  crashHookFrom,
+  Journal,
+  JOURNAL_FULL_AFTER_VARIABLE,
+  journalFullAfterFrom,
+  lockJournal,
+  type CrashHook,
+} from '../../exec/index.js';
+import {
+  archiveLocalWorld,
+  buildLiveBundle,
+  JournalFailedError,
+  LiveRun,
+  loadConfiguredStrategies,
+  runnersFor,
+  subscriptionsFor,
+  type LiveBundle,
+  type RunSummary,
+} from '../../live/index.js';
 import { createLogger, SecretSet, type Logger } from '../../log/index.js';
 import { parseParamString } from '../../strategy/index.js';
 import { type CliContext, writeLine } from '../context.js';
@@ -32,16 +50,30 @@ interface RunOptions {
 export function registerRun(program: Command, ctx: CliContext): void {
   program
     .command('run')
-    .description('run strategies live against the configured environment (the embedded local sandbox by default) until Ctrl-C or --duration')
-    .option('-c, --config <file>', 'YAML config file (default: ./config/default.yaml, else the built-in defaults: the embedded local sandbox)')
+    .description(
+      'run strategies live against the configured environment (the embedded local sandbox by default) until Ctrl-C or --duration',
+    )
+    .option(
+      '-c, --config <file>',
+      'YAML config file (default: ./config/default.yaml, else the built-in defaults: the embedded local sandbox)',
+    )
     .option('--strategy <name>', 'run this strategy instead of the configured ones (built-in name, .ts/.js path, or package)')
     .option('--params <k=v,...>', 'parameters of --strategy, e.g. fast=5,slow=20')
     .option('--duration <time>', 'stop after this long, e.g. 240s, 10m, 1h')
-    .option('--paper', 'never place an order: on the embedded sandbox, fills are simulated by it; in sandbox or production (or with api.base_url), against the platform\'s live order books and quotes, from the paper: balances (nothing is written to the platform)')
+    .option(
+      '--paper',
+      "never place an order: on the embedded sandbox, fills are simulated by it; in sandbox or production (or with api.base_url), against the platform's live order books and quotes, from the paper: balances (nothing is written to the platform)",
+    )
     .option('--json', 'print the summary as one JSON line on stdout')
-    .option('--fresh', 'local: move the journal and the embedded sandbox\'s world to .tradeloop/archive/<time>/ and start both anew; with --paper elsewhere: move the paper journal (and its paper account) there')
+    .option(
+      '--fresh',
+      "local: move the journal and the embedded sandbox's world to .tradeloop/archive/<time>/ and start both anew; with --paper elsewhere: move the paper journal (and its paper account) there",
+    )
     .option('--ui', 'serve the dashboard, control API and /metrics (ui.host and ui.port in the config; default http://127.0.0.1:8787/)')
-    .option('--journal-moved', 'the journal file was moved (another disk, a restore from backup) and the original is gone: bind it to its new file instead of refusing it as a copy')
+    .option(
+      '--journal-moved',
+      'the journal file was moved (another disk, a restore from backup) and the original is gone: bind it to its new file instead of refusing it as a copy',
+    )
     .action(async (opts: RunOptions) => {
       ctx.exitCode = await runCommand(opts, ctx);
     });
@@ -53,7 +85,9 @@ async function runCommand(opts: RunOptions, ctx: CliContext): Promise<number> {
   const crash = crashHookFrom(ctx.env[CRASH_AT_VARIABLE]);
   const journalFullAfter = journalFullAfterFrom(ctx.env[JOURNAL_FULL_AFTER_VARIABLE]);
   const { config: base, source } = loadConfig(opts.config);
-  const config: Config = opts.strategy ? { ...base, strategies: [{ plugin: opts.strategy, params: parseParamString(opts.params ?? '') }] } : base;
+  const config: Config = opts.strategy
+    ? { ...base, strategies: [{ plugin: opts.strategy, params: parseParamString(opts.params ?? '') }] }
+    : base;
   const loaded = await loadConfiguredStrategies(config.strategies, opts.strategy ? { flags: true } : { file: source.file });
   const tty = (ctx.stdout as NodeJS.WriteStream).isTTY === true && !opts.json;
   const secrets = new SecretSet();
@@ -62,7 +96,11 @@ async function runCommand(opts: RunOptions, ctx: CliContext): Promise<number> {
   const target = apiTargetOf(config, configLabel(source));
   if (target !== undefined) ctx.apiTarget = target;
   else ctx.portSetting = { from: `local.port in ${configLabel(source)}` };
-  if (logFile !== undefined) writeLine(ctx.stderr, `logs: ${logFile}${tty && config.log.file === undefined ? ' (the live panel owns the terminal; set log.file to choose another file)' : ''}`);
+  if (logFile !== undefined)
+    writeLine(
+      ctx.stderr,
+      `logs: ${logFile}${tty && config.log.file === undefined ? ' (the live panel owns the terminal; set log.file to choose another file)' : ''}`,
+    );
   // the dashboard's log view keeps the run's last lines (bounded, already redacted)
   const logTail = new LogTail(500, secrets);
   const log = makeLogger(config, secrets, logFile, logTail);
@@ -70,15 +108,33 @@ async function runCommand(opts: RunOptions, ctx: CliContext): Promise<number> {
   // a paper run outside the embedded sandbox keeps its account in the journal alone
   if (opts.fresh && opts.paper && !(config.environment === 'local' && config.api.base_url === undefined)) {
     const archived = archivePaperJournal(config.journal.path, new LiveClock().now());
-    log.info(archived === undefined ? '--fresh: no paper journal to archive yet' : `--fresh: the paper journal (and its paper account) moved to ${archived}`);
+    log.info(
+      archived === undefined
+        ? '--fresh: no paper journal to archive yet'
+        : `--fresh: the paper journal (and its paper account) moved to ${archived}`,
+    );
   } else if (opts.fresh) {
     const archived = archiveLocalWorld(config, new LiveClock().now());
-    log.info(archived === undefined ? '--fresh: no journal or sandbox world to archive yet' : `--fresh: the journal and the sandbox world moved to ${archived}`);
+    log.info(
+      archived === undefined
+        ? '--fresh: no journal or sandbox world to archive yet'
+        : `--fresh: the journal and the sandbox world moved to ${archived}`,
+    );
   }
   // the dashboard's token and the webhook's URL and secret are checked (and masked) before anything starts
   // (the ops module, its server, metrics and views, loads only for a run that uses it)
-  const ops = opsWanted(config, ctx.env, opts.ui) ? (await import('../../ops/index.js')).Ops.prepare({ config, env: ctx.env, log, secrets, logTail, ...(opts.ui && { ui: true }) }) : undefined;
-  const bundle = await buildLiveBundle(config, ctx.env, { paper: opts.paper ?? false, log, secrets, strategyNames: loaded.map((s) => s.name), ...(opts.journalMoved && { journalMoved: true }), ...(journalFullAfter !== undefined && { journalFullAfter }), ...(ops && { onResponse: ops.onResponse }) });
+  const ops = opsWanted(config, ctx.env, opts.ui)
+    ? (await import('../../ops/index.js')).Ops.prepare({ config, env: ctx.env, log, secrets, logTail, ...(opts.ui && { ui: true }) })
+    : undefined;
+  const bundle = await buildLiveBundle(config, ctx.env, {
+    paper: opts.paper ?? false,
+    log,
+    secrets,
+    strategyNames: loaded.map((s) => s.name),
+    ...(opts.journalMoved && { journalMoved: true }),
+    ...(journalFullAfter !== undefined && { journalFullAfter }),
+    ...(ops && { onResponse: ops.onResponse }),
+  });
   let summary: RunSummary;
   try {
     summary = await runUntilDone(bundle, config, loaded, log, { durationMs, tty, logFile, ctx, crash, ops });
@@ -86,17 +142,32 @@ async function runCommand(opts: RunOptions, ctx: CliContext): Promise<number> {
     // a journal that failed while the run was starting ends it as one failing later does
     const failure = bundle.journal.writeFailure;
     if (!(e instanceof JournalFailedError) && failure === undefined) throw e;
-    const why = e instanceof JournalFailedError ? e.failure : { kind: 'write-failed', reason: `a write to the journal ${config.journal.path} failed (${failure?.code}: ${failure?.message})` };
+    const why =
+      e instanceof JournalFailedError
+        ? e.failure
+        : { kind: 'write-failed', reason: `a write to the journal ${config.journal.path} failed (${failure?.code}: ${failure?.message})` };
     log.error({ alert: 'JOURNAL_FAILED', kind: why.kind }, `ALERT: trading not started: ${why.reason}`);
     writeLine(ctx.stderr, `error [JOURNAL_FAILED]: trading did not start: ${why.reason}. ${journalFix(why.kind)}`);
     return JOURNAL_FAILED_EXIT;
   } finally {
     await bundle.close();
   }
-  writeLine(ctx.stdout, opts.json ? JSON.stringify(bundle.paperOnRealData ? { ...summary, mode: 'paper', environment: bundle.environment } : summary) : summaryText(summary, bundle));
-  if (logFile !== undefined && tty) writeLine(ctx.stderr, `logs of this run: ${logFile}${existsSync(logFile) ? '' : ' (deleted during the run: this run\'s log is gone with it)'}`);
+  writeLine(
+    ctx.stdout,
+    opts.json
+      ? JSON.stringify(bundle.paperOnRealData ? { ...summary, mode: 'paper', environment: bundle.environment } : summary)
+      : summaryText(summary, bundle),
+  );
+  if (logFile !== undefined && tty)
+    writeLine(
+      ctx.stderr,
+      `logs of this run: ${logFile}${existsSync(logFile) ? '' : " (deleted during the run: this run's log is gone with it)"}`,
+    );
   if (summary.journalFailure) {
-    writeLine(ctx.stderr, `error [JOURNAL_FAILED]: trading halted and the run stopped: ${summary.journalFailure.reason}. ${journalFix(summary.journalFailure.kind)}`);
+    writeLine(
+      ctx.stderr,
+      `error [JOURNAL_FAILED]: trading halted and the run stopped: ${summary.journalFailure.reason}. ${journalFix(summary.journalFailure.kind)}`,
+    );
     return JOURNAL_FAILED_EXIT;
   }
   // a failure at run time: an order left unresolved, or every strategy stopped by an error
@@ -104,7 +175,10 @@ async function runCommand(opts: RunOptions, ctx: CliContext): Promise<number> {
   if (summary.unresolved > 0 || allStopped) return 1;
   // orders the exit was asked to cancel are still open at the venue (named in the summary and the log)
   const openLeft = config.run.cancel_on_exit && summary.openOrdersLeft > 0;
-  if (openLeft) log.error(`${summary.openOrdersLeft} order(s) still open at the venue after ${config.run.exit_timeout_ms} ms of exit cancels: ${(summary.leftOpen ?? []).join('; ')}`);
+  if (openLeft)
+    log.error(
+      `${summary.openOrdersLeft} order(s) still open at the venue after ${config.run.exit_timeout_ms} ms of exit cancels: ${(summary.leftOpen ?? []).join('; ')}`,
+    );
   // quote executions the exit could not follow to settlement (named in the summary, and in the log by the run)
   return openLeft || (summary.settlingQuoteExecutions ?? 0) > 0 ? 3 : 0;
 }
@@ -114,7 +188,8 @@ export const JOURNAL_FAILED_EXIT = 5;
 
 /** What the operator does after a journal failure, by its kind. */
 function journalFix(kind: string): string {
-  if (kind === 'write-failed') return 'Free space (or fix the disk, or make the file writable), then start again: the start reconciles the journal with the venue';
+  if (kind === 'write-failed')
+    return 'Free space (or fix the disk, or make the file writable), then start again: the start reconciles the journal with the venue';
   return 'Orders this run made after the journal was lost are at the venue under its ref_prefix: restore the journal from a backup if there is one (then start once with --journal-moved); a new journal needs a new run.ref_prefix (or tradeloop run --fresh on the local sandbox)';
 }
 
@@ -132,7 +207,10 @@ function archivePaperJournal(journal: string, nowMs: number): string | undefined
     const environment = j.getMeta('environment');
     j.close();
     if (environment !== undefined && !environment.includes('PAPER')) {
-      throw new InputError('--fresh', `${journal} is the journal of ${environment}, not a paper one: --fresh --paper archives only a paper journal; point journal.path at a paper run's own file`);
+      throw new InputError(
+        '--fresh',
+        `${journal} is the journal of ${environment}, not a paper one: --fresh --paper archives only a paper journal; point journal.path at a paper run's own file`,
+      );
     }
     const folder = join(dirname(journal), 'archive', new Date(nowMs).toISOString().replace(/:/g, '-'));
     mkdirSync(folder, { recursive: true });
@@ -147,7 +225,10 @@ function archivePaperJournal(journal: string, nowMs: number): string | undefined
 function summaryText(summary: RunSummary, bundle: LiveBundle): string {
   const text = renderSummary(summary);
   if (!bundle.paperOnRealData) return text;
-  return text.replace(/^run summary/, `run summary: ${bundle.environment} (fills simulated on the platform's books and quotes; no order, quote execution or transfer was sent to it)`);
+  return text.replace(
+    /^run summary/,
+    `run summary: ${bundle.environment} (fills simulated on the platform's books and quotes; no order, quote execution or transfer was sent to it)`,
+  );
 }
 
 async function runUntilDone(
@@ -155,7 +236,14 @@ async function runUntilDone(
   config: Config,
   loaded: Awaited<ReturnType<typeof loadConfiguredStrategies>>,
   log: Logger,
-  o: { durationMs: number | undefined; tty: boolean; logFile: string | undefined; ctx: CliContext; crash: CrashHook | undefined; ops: Ops | undefined },
+  o: {
+    durationMs: number | undefined;
+    tty: boolean;
+    logFile: string | undefined;
+    ctx: CliContext;
+    crash: CrashHook | undefined;
+    ops: Ops | undefined;
+  },
 ): Promise<RunSummary> {
   const run = new LiveRun({
     clock: bundle.clock,
@@ -178,15 +266,21 @@ async function runUntilDone(
     const onSignal = (sig: string): void => resolve(`${sig} received`);
     process.once('SIGINT', () => onSignal('SIGINT'));
     process.once('SIGTERM', () => onSignal('SIGTERM'));
-    if (o.durationMs !== undefined) duration = bundle.clock.setTimeout(() => resolve(`--duration ${o.durationMs} ms elapsed`), o.durationMs);
+    if (o.durationMs !== undefined)
+      duration = bundle.clock.setTimeout(() => resolve(`--duration ${o.durationMs} ms elapsed`), o.durationMs);
   });
   let reason: string;
   try {
     // the server is up before trading starts (a port in use fails the run before any order)
     if (o.ops) o.ctx.portSetting = { from: 'ui.port in the config (default 8787)' };
-    const served = await o.ops?.start(opsRunOf(run, bundle, requestStop), { refPrefix: bundle.refPrefix, environment: bundle.environment, ...(config.journal.path !== ':memory:' && { journalPath: resolvePath(config.journal.path) }) });
+    const served = await o.ops?.start(opsRunOf(run, bundle, requestStop), {
+      refPrefix: bundle.refPrefix,
+      environment: bundle.environment,
+      ...(config.journal.path !== ':memory:' && { journalPath: resolvePath(config.journal.path) }),
+    });
     // the run's own token is printed here once, never logged (the logger masks it)
-    const dashboard = served?.url === undefined ? undefined : `dashboard: ${served.urlWithToken ?? `${served.url} (token: ${UI_TOKEN_VARIABLE})`}`;
+    const dashboard =
+      served?.url === undefined ? undefined : `dashboard: ${served.urlWithToken ?? `${served.url} (token: ${UI_TOKEN_VARIABLE})`}`;
     if (dashboard !== undefined) writeLine(o.ctx.stderr, dashboard);
     if (served?.chat !== undefined) writeLine(o.ctx.stderr, served.chat);
     await run.start(subscriptionsFor(loaded));

@@ -61,13 +61,31 @@ export function registerSandbox(program: Command, ctx: CliContext): void {
     .option('-c, --config <file>', 'YAML config file whose local: section sets port, seed, speed and funding')
     .option('--speed <x>', 'simulated time runs this many times faster than real time (default: config local.speed)')
     .option('--replay <market=file>', 'replay a CSV/JSON price file for a market instead of the synthetic path (repeatable)', collect, [])
-    .option('--faults <spec>', 'inject faults: mode[@OperationId|/path]=value,… e.g. latency=50ms,error5xx=0.05,error429=1%,drop=0.01,truncate=0.01,commit-drop@CreateOrder=once,seed=7,retry-after=2s')
-    .option('--state <file>', 'keep the world in FILE, restored at start: SQLite saved before every answer, or a whole snapshot saved every 10 s and on exit when FILE ends in .json')
-    .option('--rate-limits <spec>', 'apply the platform rate limits: on, off, or window=10s,penalty=30s,scale=0.1 (default: config local.rate_limits, off)')
+    .option(
+      '--faults <spec>',
+      'inject faults: mode[@OperationId|/path]=value,… e.g. latency=50ms,error5xx=0.05,error429=1%,drop=0.01,truncate=0.01,commit-drop@CreateOrder=once,seed=7,retry-after=2s',
+    )
+    .option(
+      '--state <file>',
+      'keep the world in FILE, restored at start: SQLite saved before every answer, or a whole snapshot saved every 10 s and on exit when FILE ends in .json',
+    )
+    .option(
+      '--rate-limits <spec>',
+      'apply the platform rate limits: on, off, or window=10s,penalty=30s,scale=0.1 (default: config local.rate_limits, off)',
+    )
     .option('--truth', 'serve GET /__sandbox/truth (every order, quote execution and transfer with ref_ids) to loopback callers')
-    .option('--documents', 'serve identity documents (upload URLs and lists; a closed beta on the platform, 403 without it) (default: config local.documents)')
-    .option('--shapes <mode>', 'response shapes where the OpenAPI schemas and examples disagree (ListTickers, ListPrices, ListHistoricalPrices): schema or examples (default: config local.shapes, schema)')
-    .option('--client-id <id>', `accept only this client id, with the secret from ${SANDBOX_SECRET_ENV}, instead of tradeloop-local (default: config local.client_id)`)
+    .option(
+      '--documents',
+      'serve identity documents (upload URLs and lists; a closed beta on the platform, 403 without it) (default: config local.documents)',
+    )
+    .option(
+      '--shapes <mode>',
+      'response shapes where the OpenAPI schemas and examples disagree (ListTickers, ListPrices, ListHistoricalPrices): schema or examples (default: config local.shapes, schema)',
+    )
+    .option(
+      '--client-id <id>',
+      `accept only this client id, with the secret from ${SANDBOX_SECRET_ENV}, instead of tradeloop-local (default: config local.client_id)`,
+    )
     .addHelpText('after', CREDENTIAL_HELP)
     .action(async (flags: SandboxFlags) => {
       const file = flags.config === undefined ? undefined : loadConfigFile(flags.config);
@@ -89,7 +107,11 @@ export function registerSandbox(program: Command, ctx: CliContext): void {
         instanceId: newInstanceId(),
         funding: local.funding,
         logger: createLogger({ level: log.level, secrets, ...(log.pretty !== undefined ? { pretty: log.pretty } : {}) }),
-        sim: { replay: replays(flags.replay), rules: { submitDelayMs: local.submit_delay_ms }, ...(documents ? { platform: { documents } } : {}) },
+        sim: {
+          replay: replays(flags.replay),
+          rules: { submitDelayMs: local.submit_delay_ms },
+          ...(documents ? { platform: { documents } } : {}),
+        },
         shapes,
         ...sandboxExtras(flags, local),
         ...(client !== undefined ? { clients: [client] } : {}),
@@ -115,15 +137,24 @@ export function registerSandbox(program: Command, ctx: CliContext): void {
  * an exported secret never leaves the public development credential silently in force.
  */
 function sandboxClient(flags: SandboxFlags, configured: string | undefined, env: NodeJS.ProcessEnv): SandboxClient | undefined {
-  if (flags.clientId !== undefined && !CLIENT_ID_PATTERN.test(flags.clientId)) throw new InputError('--client-id', `expected a client id without spaces such as my-bot, got ${JSON.stringify(flags.clientId)}`);
+  if (flags.clientId !== undefined && !CLIENT_ID_PATTERN.test(flags.clientId))
+    throw new InputError('--client-id', `expected a client id without spaces such as my-bot, got ${JSON.stringify(flags.clientId)}`);
   const clientId = flags.clientId ?? configured;
   const secret = nonEmpty(env[SANDBOX_SECRET_ENV]);
   const source = flags.clientId !== undefined ? '--client-id' : `local.client_id in ${flags.config ?? 'the config'}`;
   if (clientId === undefined) {
-    if (secret !== undefined) throw new InputError(SANDBOX_SECRET_ENV, 'is set but no client id is given: pass --client-id ID (or set local.client_id), or unset it to accept the default credential tradeloop-local');
+    if (secret !== undefined)
+      throw new InputError(
+        SANDBOX_SECRET_ENV,
+        'is set but no client id is given: pass --client-id ID (or set local.client_id), or unset it to accept the default credential tradeloop-local',
+      );
     return undefined;
   }
-  if (secret === undefined) throw new TradeloopError('SECRET_MISSING', `${source} ${clientId} needs its secret in the environment variable ${SANDBOX_SECRET_ENV}: export it (secrets are never read from files or flags)`);
+  if (secret === undefined)
+    throw new TradeloopError(
+      'SECRET_MISSING',
+      `${source} ${clientId} needs its secret in the environment variable ${SANDBOX_SECRET_ENV}: export it (secrets are never read from files or flags)`,
+    );
   return { clientId, clientSecret: secret };
 }
 
@@ -132,7 +163,10 @@ function sandboxClient(flags: SandboxFlags, configured: string | undefined, env:
  * section. A bad faults or rate-limits value is reported against where it came from: the flag, or
  * the config field and its file.
  */
-function sandboxExtras(flags: SandboxFlags, local: { faults?: string | undefined; state?: string | undefined; rate_limits: string; truth_api: boolean }): Pick<SandboxOptions, 'faults' | 'rateLimits' | 'stateFile' | 'truthApi'> {
+function sandboxExtras(
+  flags: SandboxFlags,
+  local: { faults?: string | undefined; state?: string | undefined; rate_limits: string; truth_api: boolean },
+): Pick<SandboxOptions, 'faults' | 'rateLimits' | 'stateFile' | 'truthApi'> {
   const inFile = (field: string): string => `local.${field} in ${flags.config ?? 'the config'}`;
   const faultText = flags.faults ?? local.faults;
   const faultSource = flags.faults !== undefined ? '--faults' : inFile('faults');
@@ -159,7 +193,11 @@ function relabel<T>(source: string, parse: () => T): T {
 }
 
 function shapeMode(value: string): ShapeMode {
-  if (!(SHAPE_MODES as readonly string[]).includes(value)) throw new InputError('--shapes', `expected schema (the OpenAPI schemas) or examples (the spec's examples), got ${JSON.stringify(value)}`);
+  if (!(SHAPE_MODES as readonly string[]).includes(value))
+    throw new InputError(
+      '--shapes',
+      `expected schema (the OpenAPI schemas) or examples (the spec's examples), got ${JSON.stringify(value)}`,
+    );
   return value as ShapeMode;
 }
 
@@ -191,12 +229,14 @@ function replays(specs: readonly string[]): Record<string, { series: PriceSeries
 
 function integer(value: string, flag: string, min: number, max: number): number {
   const n = Number(value);
-  if (!/^-?\d+$/.test(value) || n < min || n > max) throw new InputError(flag, `expected an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  if (!/^-?\d+$/.test(value) || n < min || n > max)
+    throw new InputError(flag, `expected an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
   return n;
 }
 
 function positiveNumber(value: string, flag: string): number {
   const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new InputError(flag, `expected a number greater than 0 such as 10, got ${JSON.stringify(value)}`);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new InputError(flag, `expected a number greater than 0 such as 10, got ${JSON.stringify(value)}`);
   return n;
 }

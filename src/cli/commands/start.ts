@@ -13,7 +13,9 @@ import { type CliContext, writeLine } from '../context.js';
 export function registerStart(program: Command, ctx: CliContext): void {
   program
     .command('start')
-    .description('check the configuration (every plugin loaded, every params block validated) and show the environment and the commands, without trading')
+    .description(
+      'check the configuration (every plugin loaded, every params block validated) and show the environment and the commands, without trading',
+    )
     .option('-c, --config <file>', 'YAML config file (default: ./config/default.yaml, else the built-in defaults)')
     .action(async (opts: { config?: string }) => {
       const { config, source } = loadConfig(opts.config);
@@ -42,7 +44,8 @@ export function registerStart(program: Command, ctx: CliContext): void {
       writeLine(ctx.stdout, `  client id: ${env.clientId}${env.localCredential ? ' (local development credential)' : ''}`);
       writeLine(ctx.stdout, 'strategies:');
       if (strategies.length === 0) writeLine(ctx.stdout, '  none configured: tradeloop run needs one under strategies: or --strategy NAME');
-      for (const s of strategies) writeLine(ctx.stdout, `  ${s.name} (${s.definition.name}) on ${s.markets.join(', ')}: ${JSON.stringify(s.params)}`);
+      for (const s of strategies)
+        writeLine(ctx.stdout, `  ${s.name} (${s.definition.name}) on ${s.markets.join(', ')}: ${JSON.stringify(s.params)}`);
       writeLine(ctx.stdout, '');
       writeLine(ctx.stdout, 'commands:');
       for (const cmd of program.commands) writeLine(ctx.stdout, `  tradeloop ${cmd.name().padEnd(14)} ${cmd.description()}`);

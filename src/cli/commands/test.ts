@@ -37,7 +37,10 @@ export function registerTest(program: Command, ctx: CliContext): void {
       if (missing.length) throw new CliExit(2, `error: ${missing.join(', ')}: no such file or folder`);
       const files = roots.flatMap((p) => testFiles(resolve(p)));
       if (files.length === 0) {
-        throw new CliExit(2, `error: no test files (*.test.ts, *.test.js) under ${roots.join(', ')}: \`npx tradeloop new-strategy NAME\` writes a plugin with its test`);
+        throw new CliExit(
+          2,
+          `error: no test files (*.test.ts, *.test.js) under ${roots.join(', ')}: \`npx tradeloop new-strategy NAME\` writes a plugin with its test`,
+        );
       }
       const args = ['--import', REGISTER_MODULE, '--test', '--test-reporter=spec', ...files.map((f) => relative(process.cwd(), f) || f)];
       const code = await new Promise<number>((done, fail) => {

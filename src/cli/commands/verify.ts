@@ -27,7 +27,7 @@ export function registerVerify(program: Command, ctx: CliContext): void {
     .description('check a strategy plugin before trusting it: determinism, no look-ahead, enough warm-up, its params schema and markets')
     .requiredOption('-s, --strategy <name>', 'built-in strategy name or path to a plugin file');
   addDataOptions(command)
-    .option('-p, --params <k=v,...>', 'strategy parameters, e.g. fast=10,slow=30 (default: the schema\'s defaults)')
+    .option('-p, --params <k=v,...>', "strategy parameters, e.g. fast=10,slow=30 (default: the schema's defaults)")
     .option('--fee-bps <n>', 'fee in basis points of traded notional (default 10)')
     .option('--slippage-bps <n>', 'slippage against the trader in basis points (default 0)')
     .option('--initial <ASSET=AMOUNT,...>', 'starting balances', 'USD=10000')

@@ -36,7 +36,15 @@ export function registerWorker(program: Command, ctx: CliContext): void {
       const children: ChildProcess[] = [];
       const bin = join(INSTALL_ROOT, 'bin', 'tradeloop.js');
       for (let k = 1; k < concurrency; k++) {
-        const args = [bin, 'worker', '--queue', target.label, ...(flags.strategies ? ['--strategies', flags.strategies] : []), ...(lockMs ? ['--lock-ms', String(lockMs)] : []), ...(flags.verbose ? ['--verbose'] : [])];
+        const args = [
+          bin,
+          'worker',
+          '--queue',
+          target.label,
+          ...(flags.strategies ? ['--strategies', flags.strategies] : []),
+          ...(lockMs ? ['--lock-ms', String(lockMs)] : []),
+          ...(flags.verbose ? ['--verbose'] : []),
+        ];
         // an IPC channel to each child: when this process ends, however it ends (SIGKILL too), the
         // channel closes and the child stops as on Ctrl-C, so no worker is left behind
         children.push(spawn(process.execPath, args, { stdio: ['inherit', 'inherit', 'inherit', 'ipc'], env: ctx.env }));
@@ -44,13 +52,25 @@ export function registerWorker(program: Command, ctx: CliContext): void {
       // bullmq and ioredis load only in this command (they slow string handling for the whole process)
       const { startQueueWorker } = await import('../../queue/trial-worker.js');
       const worker = await startQueueWorker({
-        target, env: ctx.env, ...(flags.strategies !== undefined && { strategiesDir: flags.strategies }), ...(lockMs !== undefined && { lockMs }),
+        target,
+        env: ctx.env,
+        ...(flags.strategies !== undefined && { strategiesDir: flags.strategies }),
+        ...(lockMs !== undefined && { lockMs }),
         onTrial: (e) => {
           if (e.outcome === 'refused' || e.outcome === 'error') writeLine(ctx.stderr, e.detail ?? e.outcome);
-          else if (flags.verbose) writeLine(ctx.stderr, e.outcome === 'started' ? `trial ${e.trial.slice(0, 12)} started` : `trial ${e.trial.slice(0, 12)} ${e.outcome} in ${e.ms} ms`);
+          else if (flags.verbose)
+            writeLine(
+              ctx.stderr,
+              e.outcome === 'started'
+                ? `trial ${e.trial.slice(0, 12)} started`
+                : `trial ${e.trial.slice(0, 12)} ${e.outcome} in ${e.ms} ms`,
+            );
         },
       });
-      writeLine(ctx.stderr, `worker ${worker.id} (tradeloop ${tradeloopVersion()}) takes trials from ${target.label}${concurrency > 1 ? ` with ${concurrency} processes` : ''}; Ctrl-C stops it`);
+      writeLine(
+        ctx.stderr,
+        `worker ${worker.id} (tradeloop ${tradeloopVersion()}) takes trials from ${target.label}${concurrency > 1 ? ` with ${concurrency} processes` : ''}; Ctrl-C stops it`,
+      );
       await new Promise<void>((resolve) => {
         const stop = (): void => {
           process.off('SIGINT', stop);
@@ -65,12 +85,18 @@ export function registerWorker(program: Command, ctx: CliContext): void {
       for (const c of children) c.kill('SIGTERM');
       // a Redis that went away must not keep the worker from exiting: its trial, if any, is retried
       // elsewhere once its lock expires
-      const closed = await Promise.race([worker.close().then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 10_000).unref())]);
+      const closed = await Promise.race([
+        worker.close().then(() => true),
+        new Promise<false>((r) => setTimeout(() => r(false), 10_000).unref()),
+      ]);
       if (closed) {
         writeLine(ctx.stderr, `worker ${worker.id} stopped`);
         return;
       }
-      writeLine(ctx.stderr, `worker ${worker.id} stopped without closing its Redis connection (no answer in 10 s); its trial, if any, goes to another worker when its lock expires`);
+      writeLine(
+        ctx.stderr,
+        `worker ${worker.id} stopped without closing its Redis connection (no answer in 10 s); its trial, if any, goes to another worker when its lock expires`,
+      );
       // the Redis client keeps reconnecting (its timers hold the process): end the process here
       process.exit(1);
     });

@@ -57,7 +57,8 @@ export function barTestTemplate(name: string, runner: TestRunner): string {
     runner === 'vitest'
       ? `import { describe, expect, it } from 'vitest';\nimport { StrategyTestKit } from 'tradeloop/testkit';\nimport plugin from './${name}.js';\n`
       : `import assert from 'node:assert/strict';\nimport { describe, it } from 'node:test';\nimport { StrategyTestKit } from 'tradeloop/testkit';\nimport plugin from './${name}.js';\n`;
-  const equal = (actual: string, expected: string): string => (runner === 'vitest' ? `expect(${actual}).toEqual(${expected});` : `assert.deepEqual(${actual}, ${expected});`);
+  const equal = (actual: string, expected: string): string =>
+    runner === 'vitest' ? `expect(${actual}).toEqual(${expected});` : `assert.deepEqual(${actual}, ${expected});`;
   return `${head}
 const START = Date.UTC(2025, 0, 1);
 /** An hourly candle around 100 closing at \`close\`. */

@@ -54,7 +54,8 @@ export function testTemplate(name: string, runner: TestRunner): string {
     runner === 'vitest'
       ? `import { describe, expect, it } from 'vitest';\nimport { backtestStrategy, StrategyTestKit, verifyStrategy } from 'tradeloop/testkit';\nimport plugin from './${name}.js';\n`
       : `import assert from 'node:assert/strict';\nimport { describe, it } from 'node:test';\nimport { backtestStrategy, StrategyTestKit, verifyStrategy } from 'tradeloop/testkit';\nimport plugin from './${name}.js';\n`;
-  const equal = (actual: string, expected: string): string => (runner === 'vitest' ? `expect(${actual}).toEqual(${expected});` : `assert.deepEqual(${actual}, ${expected});`);
+  const equal = (actual: string, expected: string): string =>
+    runner === 'vitest' ? `expect(${actual}).toEqual(${expected});` : `assert.deepEqual(${actual}, ${expected});`;
   return `${head}
 describe('${name}', () => {
   it('buys when the price rises above its EMA while flat', () => {
@@ -87,7 +88,7 @@ describe('${name}', () => {
   it('passes tradeloop verify: deterministic, no look-ahead, enough warm-up, a sound params schema', async () => {
     const prices = Array.from({ length: 120 }, (_, i) => Number((100 + 10 * Math.sin(i / 6) + 3 * Math.sin(i / 2.3)).toFixed(2)));
     const report = await verifyStrategy(plugin, { params: { period: 5 }, prices });
-    ${equal('report.checks.filter((c) => c.verdict === \'fail\')', '[]')}
+    ${equal("report.checks.filter((c) => c.verdict === 'fail')", '[]')}
   });
 });
 `;

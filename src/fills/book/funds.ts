@@ -33,7 +33,12 @@ export class RecordedBookFunds {
     else if (order.quoteAmount !== undefined) need = order.quoteAmount;
     else need = order.baseAmount!.times(order.price ?? reference ?? 0).times(this.feeRate.plus(1));
     const have = this.ledger.get(OWN, asset).available;
-    if (need.gt(have)) throw new VenueRejectedError('INSUFFICIENT_FUNDS', `${order.side} ${order.market} needs ${need.toFixed()} ${asset}, ${have.toFixed()} available`, { asset, needed: need.toFixed(), available: have.toFixed() });
+    if (need.gt(have))
+      throw new VenueRejectedError(
+        'INSUFFICIENT_FUNDS',
+        `${order.side} ${order.market} needs ${need.toFixed()} ${asset}, ${have.toFixed()} available`,
+        { asset, needed: need.toFixed(), available: have.toFixed() },
+      );
     this.move(asset, need.neg(), need);
     order.held = need;
   }
@@ -78,11 +83,24 @@ export class RecordedBookFunds {
       this.move(base, new D(0), amount.neg());
       this.move(quote, notional.minus(fee), new D(0));
     }
-    this.fills.push({ fillId: `${order.id}-f${this.fills.length + 1}`, orderId: order.id, market: order.market, side: order.side, amount, price, commission: fee, commissionAsset: quote, at });
+    this.fills.push({
+      fillId: `${order.id}-f${this.fills.length + 1}`,
+      orderId: order.id,
+      market: order.market,
+      side: order.side,
+      amount,
+      price,
+      commission: fee,
+      commissionAsset: quote,
+      at,
+    });
   }
 
   balances(): VenueBalance[] {
-    return this.ledger.list(OWN).sort(([a], [b]) => a.localeCompare(b)).map(([asset, b]) => ({ asset, available: b.available, trading: b.trading }));
+    return this.ledger
+      .list(OWN)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([asset, b]) => ({ asset, available: b.available, trading: b.trading }));
   }
 
   private move(asset: string, available: Dec, trading: Dec): void {

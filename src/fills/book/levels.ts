@@ -36,8 +36,13 @@ export class Book {
 
   /** Whether the side a resting order meets could cross `price` (a float pre-check; decimals decide). */
   mayCross(side: 'BUY' | 'SELL', price: number): boolean {
-    if (side === 'BUY') return this.a !== undefined ? this.a.length > 0 && this.a[0]!.price.toNumber() <= price : this.rawAsks.some((l) => l.amount > 0 && l.price > 0 && l.price <= price);
-    return this.b !== undefined ? this.b.length > 0 && this.b[0]!.price.toNumber() >= price : this.rawBids.some((l) => l.amount > 0 && l.price >= price);
+    if (side === 'BUY')
+      return this.a !== undefined
+        ? this.a.length > 0 && this.a[0]!.price.toNumber() <= price
+        : this.rawAsks.some((l) => l.amount > 0 && l.price > 0 && l.price <= price);
+    return this.b !== undefined
+      ? this.b.length > 0 && this.b[0]!.price.toNumber() >= price
+      : this.rawBids.some((l) => l.amount > 0 && l.price >= price);
   }
 
   /** The recorded mid (a number: stops trigger on it as the sandbox's do), undefined for a one-sided book. */

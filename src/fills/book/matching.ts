@@ -9,7 +9,17 @@ import type { RecordedTrade } from '../../venue/polling/recent-trades.js';
 import type { RecordedBookFunds } from './funds.js';
 import { Book, bookMid, type Level } from './levels.js';
 import { isDone, toRecord, type BookOrder } from './order.js';
-import { byDecimal, byNumber, crosses, fokCovered, gttExpired, isStopType, postOnlyRefusal, stopFires, takesOnly } from '../../platform/order-life.js';
+import {
+  byDecimal,
+  byNumber,
+  crosses,
+  fokCovered,
+  gttExpired,
+  isStopType,
+  postOnlyRefusal,
+  stopFires,
+  takesOnly,
+} from '../../platform/order-life.js';
 import type { VenueFill, VenueOrder } from '../../venue/venue.js';
 
 export class RecordedBookMatcher {
@@ -68,7 +78,9 @@ export class RecordedBookMatcher {
     if (this.resting.size === 0) return this.funds.fills.slice(before);
     const price = new D(t.price);
     let left = new D(t.amount);
-    const crossed = [...this.resting].filter((o) => o.market === market && o.arrivesAt < t.at && crosses(o.side, price, o.price!, byDecimal));
+    const crossed = [...this.resting].filter(
+      (o) => o.market === market && o.arrivesAt < t.at && crosses(o.side, price, o.price!, byDecimal),
+    );
     crossed.sort((a, b) => (a.side === b.side ? (a.side === 'BUY' ? b.price!.comparedTo(a.price!) : a.price!.comparedTo(b.price!)) : 0));
     for (const order of crossed) {
       if (!left.gt(0)) break;
@@ -86,7 +98,8 @@ export class RecordedBookMatcher {
       const order = this.pending.shift()!;
       this.enter(order, order.arrivesAt);
     }
-    if (this.expiring.size > 0) for (const order of [...this.expiring]) if (gttExpired(order.rule.expiresAt, at)) this.close(order, 'CANCELLED');
+    if (this.expiring.size > 0)
+      for (const order of [...this.expiring]) if (gttExpired(order.rule.expiresAt, at)) this.close(order, 'CANCELLED');
   }
 
   /** A placed order (its funds held): it meets the book now with no latency, else waits until it arrives. */

@@ -56,16 +56,38 @@ export function newOrder(req: PlaceOrderRequest, e: Entry): { order: BookOrder; 
   const rule = checkOrder(req, platformInstrument(req.market), reference ? { reference } : {});
   if (isViolation(rule)) {
     if (rule.kind === 'cap') throw new VenueRejectedError('NOTIONAL_VALUE_TOO_LARGE', rule.reason, rule.details);
-    throw new VenueRejectedError(rule.kind === 'precision' ? 'EXCEED_PRECISION' : 'BAD_REQUEST', rule.message, { field: rule.field, ...rule.details });
+    throw new VenueRejectedError(rule.kind === 'precision' ? 'EXCEED_PRECISION' : 'BAD_REQUEST', rule.message, {
+      field: rule.field,
+      ...rule.details,
+    });
   }
   const now = e.now;
   if (rule.expiresAt !== undefined && gttTooSoon(rule.expiresAt, now)) {
-    throw new VenueRejectedError('BAD_REQUEST', `expiration_date: a GTT order must expire more than ${MIN_GTT_MS / 1000} s after it is placed (${new Date(now).toISOString()}), got ${new Date(rule.expiresAt).toISOString()}`, { field: 'expiration_date' });
+    throw new VenueRejectedError(
+      'BAD_REQUEST',
+      `expiration_date: a GTT order must expire more than ${MIN_GTT_MS / 1000} s after it is placed (${new Date(now).toISOString()}), got ${new Date(rule.expiresAt).toISOString()}`,
+      { field: 'expiration_date' },
+    );
   }
   const order: BookOrder = {
-    id: e.nextId(), refId: req.refId, market: req.market, side: rule.side, type: rule.type, rule,
-    ...(rule.baseAmount && { baseAmount: rule.baseAmount }), ...(rule.quoteAmount && { quoteAmount: rule.quoteAmount }), ...(rule.price && { price: rule.price }),
-    status: 'SUBMITTED', amountFilled: new D(0), notionalFilled: new D(0), createdAt: now, arrivesAt: now + e.latencyMs, held: new D(0), spent: false, fees: new D(0), triggered: false,
+    id: e.nextId(),
+    refId: req.refId,
+    market: req.market,
+    side: rule.side,
+    type: rule.type,
+    rule,
+    ...(rule.baseAmount && { baseAmount: rule.baseAmount }),
+    ...(rule.quoteAmount && { quoteAmount: rule.quoteAmount }),
+    ...(rule.price && { price: rule.price }),
+    status: 'SUBMITTED',
+    amountFilled: new D(0),
+    notionalFilled: new D(0),
+    createdAt: now,
+    arrivesAt: now + e.latencyMs,
+    held: new D(0),
+    spent: false,
+    fees: new D(0),
+    triggered: false,
   };
   return { order, reference };
 }

@@ -8,7 +8,13 @@ import { D, type MarketSymbol } from '../../core/index.js';
 import type { Ledger } from '../../sim/exchange/ledger.js';
 import { platformInstrument } from '../../platform/instruments.js';
 import { OWN } from './funds.js';
-import { VenueNotFoundError, VenueRejectedError, type ExecuteQuoteRequest, type VenueQuote, type VenueQuoteExecution } from '../../venue/venue.js';
+import {
+  VenueNotFoundError,
+  VenueRejectedError,
+  type ExecuteQuoteRequest,
+  type VenueQuote,
+  type VenueQuoteExecution,
+} from '../../venue/venue.js';
 
 /** A held-rate quote as a recording kept it (the decoder's `quote` event). */
 export interface RecordedQuote {
@@ -50,7 +56,9 @@ export class RecordedQuoteDesk {
   /** The recorded quotes of `market` not yet expired, newest last. */
   list(market: MarketSymbol): VenueQuote[] {
     const now = this.o.now();
-    return [...this.quotes.values()].filter((q) => q.market === market && q.expiresAt >= now).map((q) => ({ quoteId: q.quoteId, market: q.market, side: q.side, price: new D(q.price), expiresAt: q.expiresAt }));
+    return [...this.quotes.values()]
+      .filter((q) => q.market === market && q.expiresAt >= now)
+      .map((q) => ({ quoteId: q.quoteId, market: q.market, side: q.side, price: new D(q.price), expiresAt: q.expiresAt }));
   }
 
   /** Executes a recorded quote (see the file's comment); idempotent by `refId`. */
@@ -58,27 +66,54 @@ export class RecordedQuoteDesk {
     const existing = this.executionsByRef.get(req.refId);
     if (existing !== undefined) return existing;
     const q = this.quotes.get(req.quoteId);
-    if (q === undefined) throw new VenueRejectedError('QUOTE_NOT_FOUND', `quote ${req.quoteId} is not in the recording: execute a quote the strategy was offered`);
+    if (q === undefined)
+      throw new VenueRejectedError(
+        'QUOTE_NOT_FOUND',
+        `quote ${req.quoteId} is not in the recording: execute a quote the strategy was offered`,
+      );
     const arrives = this.o.now() + this.o.latencyMs;
     if (arrives > q.expiresAt) {
-      throw new VenueRejectedError('EXPIRED', `quote ${req.quoteId} expired at ${new Date(q.expiresAt).toISOString()}, before the request reached the venue (${new Date(arrives).toISOString()}): take a fresh one`, { expired_at: new Date(q.expiresAt).toISOString() });
+      throw new VenueRejectedError(
+        'EXPIRED',
+        `quote ${req.quoteId} expired at ${new Date(q.expiresAt).toISOString()}, before the request reached the venue (${new Date(arrives).toISOString()}): take a fresh one`,
+        { expired_at: new Date(q.expiresAt).toISOString() },
+      );
     }
     const i = platformInstrument(q.market);
     const price = new D(q.price);
     const buy = q.side === 'BUY';
     const base = req.baseAmount === undefined ? undefined : new D(req.baseAmount);
     const quoteIn = req.quoteAmount === undefined ? undefined : new D(req.quoteAmount);
-    if ((base === undefined) === (quoteIn === undefined)) throw new VenueRejectedError('BAD_REQUEST', 'give exactly one of base_amount and quote_amount', { field: 'base_amount' });
+    if ((base === undefined) === (quoteIn === undefined))
+      throw new VenueRejectedError('BAD_REQUEST', 'give exactly one of base_amount and quote_amount', { field: 'base_amount' });
     // the amount not given, rounded in the platform's favour, as the platform does
     const baseAmount = base ?? quoteIn!.div(price).toDecimalPlaces(i.baseDecimals, buy ? D.ROUND_DOWN : D.ROUND_UP);
     const quoteAmount = quoteIn ?? base!.times(price).toDecimalPlaces(i.quoteDecimals, buy ? D.ROUND_UP : D.ROUND_DOWN);
-    if (!baseAmount.gt(0) || !quoteAmount.gt(0)) throw new VenueRejectedError('BAD_REQUEST', `too small: ${baseAmount.toFixed()} ${i.base} for ${quoteAmount.toFixed()} ${i.quote}`);
+    if (!baseAmount.gt(0) || !quoteAmount.gt(0))
+      throw new VenueRejectedError('BAD_REQUEST', `too small: ${baseAmount.toFixed()} ${i.base} for ${quoteAmount.toFixed()} ${i.quote}`);
     const [pay, payAmount, get, getAmount] = buy ? [i.quote, quoteAmount, i.base, baseAmount] : [i.base, baseAmount, i.quote, quoteAmount];
     const have = this.o.ledger.get(OWN, pay).available;
-    if (payAmount.gt(have)) throw new VenueRejectedError('INSUFFICIENT_FUNDS', `${q.side} ${q.market} by quote needs ${payAmount.toFixed()} ${pay}, ${have.toFixed()} available`, { asset: pay, needed: payAmount.toFixed(), available: have.toFixed() });
-    this.o.ledger.apply([{ profileId: OWN, asset: pay, available: payAmount.neg() }, { profileId: OWN, asset: get, available: getAmount }]);
+    if (payAmount.gt(have))
+      throw new VenueRejectedError(
+        'INSUFFICIENT_FUNDS',
+        `${q.side} ${q.market} by quote needs ${payAmount.toFixed()} ${pay}, ${have.toFixed()} available`,
+        { asset: pay, needed: payAmount.toFixed(), available: have.toFixed() },
+      );
+    this.o.ledger.apply([
+      { profileId: OWN, asset: pay, available: payAmount.neg() },
+      { profileId: OWN, asset: get, available: getAmount },
+    ]);
     const x: RecordedQuoteExecution = {
-      executionId: `rq-${this.o.nextSeq()}`, refId: req.refId, quoteId: q.quoteId, market: q.market, side: q.side, price, baseAmount, quoteAmount, status: 'SETTLED', at: arrives,
+      executionId: `rq-${this.o.nextSeq()}`,
+      refId: req.refId,
+      quoteId: q.quoteId,
+      market: q.market,
+      side: q.side,
+      price,
+      baseAmount,
+      quoteAmount,
+      status: 'SETTLED',
+      at: arrives,
     };
     this.executions.push(x);
     this.executionsByRef.set(req.refId, x);

@@ -15,7 +15,12 @@ const lv = (...pairs: [number, number][]): PriceLevel[] => pairs.map(([price, am
 
 function venue(o: { feeBps?: number; latencyMs?: number; funding?: Record<string, string> } = {}) {
   let now = 1_000;
-  const v = new RecordedBookVenue({ funding: o.funding ?? { USD: '10000', BTC: '10' }, feeBps: o.feeBps ?? 0, latencyMs: o.latencyMs ?? 0, now: () => now });
+  const v = new RecordedBookVenue({
+    funding: o.funding ?? { USD: '10000', BTC: '10' },
+    feeBps: o.feeBps ?? 0,
+    latencyMs: o.latencyMs ?? 0,
+    now: () => now,
+  });
   return { v, at: (t: number) => (now = t) };
 }
 
@@ -26,7 +31,12 @@ async function balance(v: RecordedBookVenue, asset: string): Promise<{ available
   return { available: b.available.toFixed(), trading: b.trading.toFixed() };
 }
 
-const trade = (at: number, price: string, amount: string, matchNumber?: string) => ({ at, price, amount, ...(matchNumber && { matchNumber }) });
+const trade = (at: number, price: string, amount: string, matchNumber?: string) => ({
+  at,
+  price,
+  amount,
+  ...(matchNumber && { matchNumber }),
+});
 
 describe('RecordedBookVenue', () => {
   it('a MARKET buy walks three ask levels, one fill per level at its price', async () => {
@@ -35,7 +45,11 @@ describe('RecordedBookVenue', () => {
     // 353 USD: 1 × 100 + 2 × 101 = 302, then 51 / 102 = 0.5 on the third level
     const o = await v.placeOrder({ refId: 'a', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '353' });
     expect(o.status).toBe('FILLED');
-    expect(brief(v.allFills())).toEqual([['1', '100', '0'], ['2', '101', '0'], ['0.5', '102', '0']]);
+    expect(brief(v.allFills())).toEqual([
+      ['1', '100', '0'],
+      ['2', '101', '0'],
+      ['0.5', '102', '0'],
+    ]);
     expect(o.amountFilled.toFixed()).toBe('3.5');
     expect(o.averagePrice!.toFixed(6)).toBe('100.857143');
     expect(await balance(v, 'USD')).toEqual({ available: '9647', trading: '0' });
@@ -48,7 +62,11 @@ describe('RecordedBookVenue', () => {
     const o = await v.placeOrder({ refId: 's', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '3' });
     expect(o.status).toBe('FILLED');
     // fees 10 bps: 0.099 + 0.098 + 0.097 = 0.294; proceeds 294 - 0.294
-    expect(brief(v.allFills())).toEqual([['1', '99', '0.099'], ['1', '98', '0.098'], ['1', '97', '0.097']]);
+    expect(brief(v.allFills())).toEqual([
+      ['1', '99', '0.099'],
+      ['1', '98', '0.098'],
+      ['1', '97', '0.097'],
+    ]);
     expect(await balance(v, 'USD')).toEqual({ available: '10293.706', trading: '0' });
     expect(await balance(v, 'BTC')).toEqual({ available: '7', trading: '0' });
   });
@@ -59,7 +77,11 @@ describe('RecordedBookVenue', () => {
     const o = await v.placeOrder({ refId: 'p', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '5' });
     expect(o.status).toBe('CANCELLED');
     expect(o.amountFilled.toFixed()).toBe('4');
-    expect(brief(v.allFills())).toEqual([['1', '99', '0'], ['1', '98', '0'], ['2', '97', '0']]);
+    expect(brief(v.allFills())).toEqual([
+      ['1', '99', '0'],
+      ['1', '98', '0'],
+      ['2', '97', '0'],
+    ]);
     // 99 + 98 + 194 = 391 received; 1 BTC of the 5 was not sold and is free again
     expect(await balance(v, 'USD')).toEqual({ available: '10391', trading: '0' });
     expect(await balance(v, 'BTC')).toEqual({ available: '6', trading: '0' });
@@ -88,7 +110,10 @@ describe('RecordedBookVenue', () => {
     expect(await balance(v, 'USD')).toEqual({ available: '9904.905', trading: '95.095' });
     at(2_000);
     const first = v.book('BTCUSD', 2_000, lv([93, 1]), lv([94.5, 0.4], [95, 0.3], [96, 5]));
-    expect(brief(first)).toEqual([['0.4', '95', '0.038'], ['0.3', '95', '0.0285']]);
+    expect(brief(first)).toEqual([
+      ['0.4', '95', '0.038'],
+      ['0.3', '95', '0.0285'],
+    ]);
     expect((await v.getOrder(o.orderId)).status).toBe('OPEN');
     at(3_000);
     expect(v.book('BTCUSD', 3_000, lv([93, 1]), lv([96, 1])).length).toBe(0);
@@ -107,9 +132,20 @@ describe('RecordedBookVenue', () => {
     const { v } = venue();
     v.book('BTCUSD', 1_000, lv([99, 1]), lv([100, 1], [101, 1], [103, 1]));
     const gtc = await v.placeOrder({ refId: 'g', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '3', price: '101' });
-    expect(brief(v.allFills())).toEqual([['1', '100', '0'], ['1', '101', '0']]);
+    expect(brief(v.allFills())).toEqual([
+      ['1', '100', '0'],
+      ['1', '101', '0'],
+    ]);
     expect(gtc.status).toBe('OPEN');
-    const ioc = await v.placeOrder({ refId: 'i', market: 'BTCUSD', side: 'SELL', type: 'LIMIT', baseAmount: '2', price: '98', timeInForce: 'IOC' });
+    const ioc = await v.placeOrder({
+      refId: 'i',
+      market: 'BTCUSD',
+      side: 'SELL',
+      type: 'LIMIT',
+      baseAmount: '2',
+      price: '98',
+      timeInForce: 'IOC',
+    });
     expect(ioc.status).toBe('CANCELLED');
     expect(ioc.amountFilled.toFixed()).toBe('1');
   });
@@ -144,7 +180,9 @@ describe('RecordedBookVenue', () => {
     expect((await v.executeQuote({ refId: 'e1', quoteId: 'q1', quoteAmount: '1001' })).executionId).toBe(x.executionId);
     at(5_001);
     expect(await v.listQuotes('BTCUSD')).toEqual([]);
-    await expect(v.executeQuote({ refId: 'e2', quoteId: 'q1', quoteAmount: '1001' })).rejects.toThrow(/quote q1 expired at 1970-01-01T00:00:05\.000Z/);
+    await expect(v.executeQuote({ refId: 'e2', quoteId: 'q1', quoteAmount: '1001' })).rejects.toThrow(
+      /quote q1 expired at 1970-01-01T00:00:05\.000Z/,
+    );
     expect(await balance(v, 'USD')).toEqual({ available: '8999', trading: '0' });
     await expect(v.executeQuote({ refId: 'e3', quoteId: 'nope', quoteAmount: '1' })).rejects.toThrow(/not in the recording/);
   });
@@ -163,10 +201,18 @@ describe('RecordedBookVenue', () => {
   it('refuses by the platform order rules, for funds, and unsupported order types, naming the fix', async () => {
     const { v } = venue({ funding: { USD: '50' } });
     v.book('BTCUSD', 1_000, lv([99, 1]), lv([100, 1]));
-    await expect(v.placeOrder({ refId: 'r1', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '99.001' })).rejects.toThrow(/price: 99.001 has more precision than allowed/);
-    await expect(v.placeOrder({ refId: 'r2', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '99' })).rejects.toThrow(VenueRejectedError);
-    await expect(v.placeOrder({ refId: 'r3', market: 'BTCUSD', side: 'SELL', type: 'STOP_MARKET', baseAmount: '1', stopPrice: '90' })).rejects.toThrow(/SELL BTCUSD needs 1 BTC, 0 available/);
-    await expect(v.placeOrder({ refId: 'r4', market: 'BTCUSD', side: 'BUY', type: 'STOP_MARKET', baseAmount: '1', stopPrice: '90' })).rejects.toThrow(/sell-only/);
+    await expect(
+      v.placeOrder({ refId: 'r1', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '99.001' }),
+    ).rejects.toThrow(/price: 99.001 has more precision than allowed/);
+    await expect(v.placeOrder({ refId: 'r2', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '99' })).rejects.toThrow(
+      VenueRejectedError,
+    );
+    await expect(
+      v.placeOrder({ refId: 'r3', market: 'BTCUSD', side: 'SELL', type: 'STOP_MARKET', baseAmount: '1', stopPrice: '90' }),
+    ).rejects.toThrow(/SELL BTCUSD needs 1 BTC, 0 available/);
+    await expect(
+      v.placeOrder({ refId: 'r4', market: 'BTCUSD', side: 'BUY', type: 'STOP_MARKET', baseAmount: '1', stopPrice: '90' }),
+    ).rejects.toThrow(/sell-only/);
     expect(await v.listOpenOrders()).toEqual([]);
     // a repeated ref_id returns the order made with it
     const a = await v.placeOrder({ refId: 'ok', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '10' });
@@ -206,14 +252,24 @@ describe('RecordedBookVenue', () => {
     // 1.5 at 98: the two at 100 first (1 to the older, 0.5 to the newer), nothing left for 99
     const fills = v.trade('BTCUSD', trade(1_500, '98', '1.5'));
     const ref = new Map((await Promise.all(['low', 'old', 'new'].map((r) => v.findOrderByRef(r)))).map((o) => [o!.orderId, o!.refId]));
-    expect(fills.map((f) => [ref.get(f.orderId), f.amount.toFixed(), f.price.toFixed()])).toEqual([['old', '1', '100'], ['new', '0.5', '100']]);
+    expect(fills.map((f) => [ref.get(f.orderId), f.amount.toFixed(), f.price.toFixed()])).toEqual([
+      ['old', '1', '100'],
+      ['new', '0.5', '100'],
+    ]);
     expect((await v.findOrderByRef('old'))!.status).toBe('FILLED');
   });
 
-  it('a STOP_MARKET waits (base held) until a recorded book\'s mid is at or below its stop, then walks the bids', async () => {
+  it("a STOP_MARKET waits (base held) until a recorded book's mid is at or below its stop, then walks the bids", async () => {
     const { v, at } = venue({ funding: { USD: '0', BTC: '3' } });
     v.book('BTCUSD', 1_000, lv([99, 1]), lv([101, 1]));
-    const o = await v.placeOrder({ refId: 'stop', market: 'BTCUSD', side: 'SELL', type: 'STOP_MARKET', baseAmount: '2', stopPrice: '95.00' });
+    const o = await v.placeOrder({
+      refId: 'stop',
+      market: 'BTCUSD',
+      side: 'SELL',
+      type: 'STOP_MARKET',
+      baseAmount: '2',
+      stopPrice: '95.00',
+    });
     expect(o.status).toBe('OPEN');
     expect(await balance(v, 'BTC')).toEqual({ available: '1', trading: '2' });
     // mid 96 > 95: waits, even though the bids cross nothing; trades do not fire it
@@ -222,7 +278,10 @@ describe('RecordedBookVenue', () => {
     expect(v.trade('BTCUSD', trade(2_500, '90', '9'))).toEqual([]);
     // mid 95: fires and sells 2 walking 94 × 1.5 and 93 × 1
     at(3_000);
-    expect(brief(v.book('BTCUSD', 3_000, lv([94, 1.5], [93, 1]), lv([96, 1])))).toEqual([['1.5', '94', '0'], ['0.5', '93', '0']]);
+    expect(brief(v.book('BTCUSD', 3_000, lv([94, 1.5], [93, 1]), lv([96, 1])))).toEqual([
+      ['1.5', '94', '0'],
+      ['0.5', '93', '0'],
+    ]);
     expect((await v.findOrderByRef('stop'))!.status).toBe('FILLED');
     expect(await balance(v, 'USD')).toEqual({ available: '187.5', trading: '0' });
     expect(await balance(v, 'BTC')).toEqual({ available: '1', trading: '0' });
@@ -231,7 +290,15 @@ describe('RecordedBookVenue', () => {
   it('a fired STOP_LIMIT is a limit sell: takes the bids at or above its price and rests the rest', async () => {
     const { v, at } = venue({ funding: { USD: '0', BTC: '3' } });
     v.book('BTCUSD', 1_000, lv([99, 1]), lv([101, 1]));
-    await v.placeOrder({ refId: 'sl', market: 'BTCUSD', side: 'SELL', type: 'STOP_LIMIT', baseAmount: '2', stopPrice: '95.00', price: '93.50' });
+    await v.placeOrder({
+      refId: 'sl',
+      market: 'BTCUSD',
+      side: 'SELL',
+      type: 'STOP_LIMIT',
+      baseAmount: '2',
+      stopPrice: '95.00',
+      price: '93.50',
+    });
     at(2_000);
     // mid 94.5 ≤ 95 fires it: 94 × 0.5 fills, 93 is under the limit; 1.5 rests at 93.50
     expect(brief(v.book('BTCUSD', 2_000, lv([94, 0.5], [93, 5]), lv([95, 1])))).toEqual([['0.5', '94', '0']]);
@@ -242,8 +309,28 @@ describe('RecordedBookVenue', () => {
   it('a GTT order is cancelled at its expiry with its funds released; one expiring within 10 s is refused', async () => {
     const { v, at } = venue();
     v.book('BTCUSD', 1_000, lv([99, 1]), lv([101, 1]));
-    await expect(v.placeOrder({ refId: 'soon', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '100', timeInForce: 'GTT', expiresAt: 11000 })).rejects.toThrow(/more than 10 s after it is placed/);
-    await v.placeOrder({ refId: 'gtt', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '100', timeInForce: 'GTT', expiresAt: 20000 });
+    await expect(
+      v.placeOrder({
+        refId: 'soon',
+        market: 'BTCUSD',
+        side: 'BUY',
+        type: 'LIMIT',
+        baseAmount: '1',
+        price: '100',
+        timeInForce: 'GTT',
+        expiresAt: 11000,
+      }),
+    ).rejects.toThrow(/more than 10 s after it is placed/);
+    await v.placeOrder({
+      refId: 'gtt',
+      market: 'BTCUSD',
+      side: 'BUY',
+      type: 'LIMIT',
+      baseAmount: '1',
+      price: '100',
+      timeInForce: 'GTT',
+      expiresAt: 20000,
+    });
     expect(await balance(v, 'USD')).toEqual({ available: '9900', trading: '100' });
     at(20_000);
     v.arrive(19_999);
@@ -257,10 +344,24 @@ describe('RecordedBookVenue', () => {
   it('a POST_ONLY_LIMIT that would take is rejected; one that would not rests and fills as a limit', async () => {
     const { v } = venue();
     v.book('BTCUSD', 1_000, lv([99, 1]), lv([101, 1]));
-    const taker = await v.placeOrder({ refId: 'po1', market: 'BTCUSD', side: 'BUY', type: 'POST_ONLY_LIMIT', baseAmount: '1', price: '101' });
+    const taker = await v.placeOrder({
+      refId: 'po1',
+      market: 'BTCUSD',
+      side: 'BUY',
+      type: 'POST_ONLY_LIMIT',
+      baseAmount: '1',
+      price: '101',
+    });
     expect(taker.status).toBe('REJECTED');
     expect(v.allFills()).toEqual([]);
-    const maker = await v.placeOrder({ refId: 'po2', market: 'BTCUSD', side: 'BUY', type: 'POST_ONLY_LIMIT', baseAmount: '1', price: '100' });
+    const maker = await v.placeOrder({
+      refId: 'po2',
+      market: 'BTCUSD',
+      side: 'BUY',
+      type: 'POST_ONLY_LIMIT',
+      baseAmount: '1',
+      price: '100',
+    });
     expect(maker.status).toBe('OPEN');
     expect(brief(v.book('BTCUSD', 2_000, lv([98, 1]), lv([100, 3])))).toEqual([['1', '100', '0']]);
     expect(await balance(v, 'USD')).toEqual({ available: '9900', trading: '0' });
@@ -278,9 +379,17 @@ describe('RecordedBookVenue', () => {
     await v.transfer({ refId: 't2', asset: 'USD', amount: '40', fromProfileId: 'savings', toProfileId: 'default' });
     expect(await balance(v, 'USD')).toEqual({ available: '9940', trading: '0' });
     // the sandbox's limits, with what the two transfers used of the daily one
-    expect((await v.transferLimits()).map((l) => [l.periodSeconds, l.limit, l.remaining])).toEqual([['0', '1000000', '1000000'], ['86400', '5000000', '4999860']]);
-    const err = await v.transfer({ refId: 't3', asset: 'USD', amount: '20000', fromProfileId: 'default', toProfileId: 'savings' }).catch((e: unknown) => e);
+    expect((await v.transferLimits()).map((l) => [l.periodSeconds, l.limit, l.remaining])).toEqual([
+      ['0', '1000000', '1000000'],
+      ['86400', '5000000', '4999860'],
+    ]);
+    const err = await v
+      .transfer({ refId: 't3', asset: 'USD', amount: '20000', fromProfileId: 'default', toProfileId: 'savings' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(VenueRejectedError);
-    expect(err).toMatchObject({ code: 'INSUFFICIENT_FUNDS', message: expect.stringMatching(/insufficient USD funds .*20000 needed, 9940 available/) });
+    expect(err).toMatchObject({
+      code: 'INSUFFICIENT_FUNDS',
+      message: expect.stringMatching(/insufficient USD funds .*20000 needed, 9940 available/),
+    });
   });
 });

@@ -92,7 +92,8 @@ export class RecordedBookVenue implements Venue {
 
   constructor(private readonly o: RecordedBookVenueOptions) {
     this.latencyMs = o.latencyMs ?? 0;
-    if (!Number.isFinite(this.latencyMs) || this.latencyMs < 0) throw new VenueRejectedError('BAD_REQUEST', `latency must be 0 or more milliseconds, got ${String(o.latencyMs)}`);
+    if (!Number.isFinite(this.latencyMs) || this.latencyMs < 0)
+      throw new VenueRejectedError('BAD_REQUEST', `latency must be 0 or more milliseconds, got ${String(o.latencyMs)}`);
     this.funds = new RecordedBookFunds(o.funding, o.feeBps ?? 10);
     this.matcher = new RecordedBookMatcher(this.funds);
     this.desk = new RecordedQuoteDesk({ ledger: this.funds.ledger, now: o.now, latencyMs: this.latencyMs, nextSeq: () => ++this.seq });
@@ -131,7 +132,12 @@ export class RecordedBookVenue implements Venue {
     const existing = this.byRef.get(req.refId);
     if (existing !== undefined) return toRecord(existing);
     const now = this.o.now();
-    const { order, reference } = newOrder(req, { book: this.matcher.bookOf(req.market), now, latencyMs: this.latencyMs, nextId: () => `rb-${++this.seq}` });
+    const { order, reference } = newOrder(req, {
+      book: this.matcher.bookOf(req.market),
+      now,
+      latencyMs: this.latencyMs,
+      nextId: () => `rb-${++this.seq}`,
+    });
     this.funds.hold(order, reference);
     this.orders.set(order.id, order);
     this.byRef.set(order.refId, order);
@@ -204,7 +210,12 @@ export class RecordedBookVenue implements Venue {
     try {
       const marks = new Map<string, { price: number }>();
       for (const [market, mid] of this.matcher.mids()) marks.set(market, { price: mid.toNumber() });
-      const t = this.profiles.transfer(req, this.o.now(), (asset, amount) => usdValue(asset, amount, marks), () => `rt-${++this.seq}`);
+      const t = this.profiles.transfer(
+        req,
+        this.o.now(),
+        (asset, amount) => usdValue(asset, amount, marks),
+        () => `rt-${++this.seq}`,
+      );
       return { transferId: t.transferId, refId: t.refId, status: t.status };
     } catch (e) {
       throw mapError(e);

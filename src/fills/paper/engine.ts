@@ -2,7 +2,15 @@ import type { Instrument, MarketEvent, MarketSymbol } from '../../core/index.js'
 import { reenter, withoutCrossed, type PaperOrder } from './records.js';
 import type { RecordedTrade } from '../../venue/polling/index.js';
 import { RecordedBookVenue, type RecordedQuote } from '../book/venue.js';
-import type { ExecuteQuoteRequest, PlaceOrderRequest, VenueBalance, VenueFill, VenueOrder, VenueQuote, VenueQuoteExecution } from '../../venue/venue.js';
+import type {
+  ExecuteQuoteRequest,
+  PlaceOrderRequest,
+  VenueBalance,
+  VenueFill,
+  VenueOrder,
+  VenueQuote,
+  VenueQuoteExecution,
+} from '../../venue/venue.js';
 
 export interface PaperEngineOptions {
   readonly feeBps: number;
@@ -214,7 +222,13 @@ export class PaperEngine {
     }
     const entered = await Promise.all(live.map(async (order) => [order, await reenter(next, order)] as const));
     if (this.inner !== old || this.version !== mark) return first; // the engine moved on meanwhile: a later placement tries again
-    [this.inner, this.byInner, this.fillCursor, this.parked, this.entered] = [next, new Map(), next.allFills().length, { fills: [], closed: [] }, live.length];
+    [this.inner, this.byInner, this.fillCursor, this.parked, this.entered] = [
+      next,
+      new Map(),
+      next.allFills().length,
+      { fills: [], closed: [] },
+      live.length,
+    ];
     next.takeClosed();
     this.rebuilt++;
     for (const [order, id] of entered) {

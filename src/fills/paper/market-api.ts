@@ -10,7 +10,8 @@ import type { MarketDataApi } from '../../venue/polling/index.js';
 export const PAPER_READ_SCOPES: readonly string[] = ['exchange:read_quote', 'exchange:historical_prices', 'funding:read_profile'];
 
 /** The platform reads paper mode on real data makes: market data and quotes, nothing of the account. */
-export type PaperMarketReads = Pick<ApiClient, 'listPrices' | 'getTicker' | 'getOrderBook' | 'listQuotes' | 'listHistoricalPrices'> & Partial<Pick<ApiClient, 'listRecentExecutions'>>;
+export type PaperMarketReads = Pick<ApiClient, 'listPrices' | 'getTicker' | 'getOrderBook' | 'listQuotes' | 'listHistoricalPrices'> &
+  Partial<Pick<ApiClient, 'listRecentExecutions'>>;
 
 export interface PaperReadWatchers {
   /** Told when ListQuotes starts failing (with the error) and when it answers again (undefined). */

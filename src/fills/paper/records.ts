@@ -47,7 +47,16 @@ export function record(o: PaperOrder): VenueOrder {
 }
 
 export function orderState(o: PaperOrder): PaperOrderState {
-  return { id: o.id, request: o.request, createdAt: o.createdAt, status: o.status, amountFilled: o.amountFilled.toFixed(), notionalFilled: o.notionalFilled.toFixed(), fills: o.fills, ...(o.closedAt !== undefined && { closedAt: o.closedAt }) };
+  return {
+    id: o.id,
+    request: o.request,
+    createdAt: o.createdAt,
+    status: o.status,
+    amountFilled: o.amountFilled.toFixed(),
+    notionalFilled: o.notionalFilled.toFixed(),
+    fills: o.fills,
+    ...(o.closedAt !== undefined && { closedAt: o.closedAt }),
+  };
 }
 
 export function fillState(f: VenueFill): PaperFillState {
@@ -55,9 +64,19 @@ export function fillState(f: VenueFill): PaperFillState {
 }
 
 export function executionState(x: VenueQuoteExecution & { readonly at: number }): PaperExecutionState {
-  return { executionId: x.executionId, refId: x.refId ?? '', quoteId: x.quoteId, market: x.market, side: x.side, price: x.price.toFixed(), baseAmount: x.baseAmount.toFixed(), quoteAmount: x.quoteAmount.toFixed(), status: x.status, at: x.at };
+  return {
+    executionId: x.executionId,
+    refId: x.refId ?? '',
+    quoteId: x.quoteId,
+    market: x.market,
+    side: x.side,
+    price: x.price.toFixed(),
+    baseAmount: x.baseAmount.toFixed(),
+    quoteAmount: x.quoteAmount.toFixed(),
+    status: x.status,
+    at: x.at,
+  };
 }
-
 
 /**
  * Enters an open order in `engine` again for what it has left (a restart, a rebuilt engine): its
@@ -79,9 +98,14 @@ export async function reenter(engine: RecordedBookVenue, order: PaperOrder): Pro
  * (a resting order that still rests has taken all of them). Levels our fills took part of are whole
  * again until the next book replaces this one.
  */
-export function withoutCrossed(book: Extract<MarketEvent, { kind: 'book' }>, live: readonly PaperOrder[]): { bids: PriceLevel[]; asks: PriceLevel[] } {
+export function withoutCrossed(
+  book: Extract<MarketEvent, { kind: 'book' }>,
+  live: readonly PaperOrder[],
+): { bids: PriceLevel[]; asks: PriceLevel[] } {
   const limits = (side: 'BUY' | 'SELL'): number[] =>
-    live.filter((o) => o.request.market === book.market && o.request.side === side && o.request.price !== undefined).map((o) => Number(o.request.price));
+    live
+      .filter((o) => o.request.market === book.market && o.request.side === side && o.request.price !== undefined)
+      .map((o) => Number(o.request.price));
   const [buys, sells] = [limits('BUY'), limits('SELL')];
   return {
     asks: book.asks.filter((l) => !buys.some((p) => l.price <= p)),

@@ -30,7 +30,13 @@ function fakeMarket(): MarketSource & { emit(e: MarketEvent): void; started: Mar
   };
 }
 
-const book = (at: number, ask: number) => ({ kind: 'book' as const, market: 'BTCUSD', at, bids: [{ price: ask - 1, amount: 1 }], asks: [{ price: ask, amount: 1 }] });
+const book = (at: number, ask: number) => ({
+  kind: 'book' as const,
+  market: 'BTCUSD',
+  at,
+  bids: [{ price: ask - 1, amount: 1 }],
+  asks: [{ price: ask, amount: 1 }],
+});
 
 describe('PaperMarketSource', () => {
   it('shows each book to the paper venue before the engine, so an order decided on it fills at its price', async () => {
@@ -42,14 +48,18 @@ describe('PaperMarketSource', () => {
     source.fills$.subscribe((f) => fills.push(...f));
     const placed: Promise<unknown>[] = [];
     source.events$.subscribe((e) => {
-      if (e.kind === 'book') placed.push(venue.placeOrder({ refId: `r${e.at}`, market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '10' }));
+      if (e.kind === 'book')
+        placed.push(venue.placeOrder({ refId: `r${e.at}`, market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '10' }));
     });
     source.start([{ market: 'BTCUSD', kinds: new Set(['book']) }]);
     market.emit(book(1_000, 100));
     now = 2_000;
     market.emit(book(2_000, 200));
     await Promise.all(placed);
-    expect(fills.map((f) => [f.orderId, f.price.toFixed(), f.amount.toFixed()])).toEqual([['paper-1', '100', '0.1'], ['paper-2', '200', '0.05']]);
+    expect(fills.map((f) => [f.orderId, f.price.toFixed(), f.amount.toFixed()])).toEqual([
+      ['paper-1', '100', '0.1'],
+      ['paper-2', '200', '0.05'],
+    ]);
   });
 
   it('polls books for every market even when no strategy asked, and passes on only what was asked', async () => {
@@ -85,12 +95,33 @@ describe('PaperMarketSource', () => {
 
 describe('paperMarketReads', () => {
   const reads = (listQuotes: PaperMarketReads['listQuotes']): PaperMarketReads =>
-    ({ listPrices: async () => ({ items: [] }), getTicker: async () => ({}), getOrderBook: async () => ({}), listHistoricalPrices: async () => ({ items: [] }), listQuotes }) as unknown as PaperMarketReads;
+    ({
+      listPrices: async () => ({ items: [] }),
+      getTicker: async () => ({}),
+      getOrderBook: async () => ({}),
+      listHistoricalPrices: async () => ({ items: [] }),
+      listQuotes,
+    }) as unknown as PaperMarketReads;
 
   it('holds the market-data reads and nothing that writes, even given the whole client', async () => {
-    const client = { ...reads(async () => ({ items: [] })), createOrder: async () => ({}), createQuoteExecution: async () => ({}), createTransfer: async () => ({}) } as unknown as ApiClient;
+    const client = {
+      ...reads(async () => ({ items: [] })),
+      createOrder: async () => ({}),
+      createQuoteExecution: async () => ({}),
+      createTransfer: async () => ({}),
+    } as unknown as ApiClient;
     const door = paperMarketReads(client);
-    expect(Object.keys(door).sort()).toEqual(['getOrderBook', 'getTicker', 'listHistoricalPrices', 'listPrices', 'listProfileBalances', 'listProfileExecutions', 'listProfileOrders', 'listQuoteExecutions', 'listQuotes']);
+    expect(Object.keys(door).sort()).toEqual([
+      'getOrderBook',
+      'getTicker',
+      'listHistoricalPrices',
+      'listPrices',
+      'listProfileBalances',
+      'listProfileExecutions',
+      'listProfileOrders',
+      'listQuoteExecutions',
+      'listQuotes',
+    ]);
     expect(Object.isFrozen(door)).toBe(true);
     await expect(door.listProfileBalances('default')).rejects.toThrow(/paper mode on real data reads no account/);
   });
@@ -98,7 +129,10 @@ describe('paperMarketReads', () => {
   it('says once when quotes cannot be read, and once when they can again', async () => {
     let fail = true;
     const heard: unknown[] = [];
-    const door = paperMarketReads(reads(async () => (fail ? Promise.reject(new Error('403 insufficient scope')) : { items: [] }) as never), { onQuotes: (e) => heard.push(e) });
+    const door = paperMarketReads(
+      reads(async () => (fail ? Promise.reject(new Error('403 insufficient scope')) : { items: [] }) as never),
+      { onQuotes: (e) => heard.push(e) },
+    );
     await expect(door.listQuotes(['BTCUSD'])).rejects.toThrow('403');
     await expect(door.listQuotes(['BTCUSD'])).rejects.toThrow('403');
     fail = false;
@@ -110,7 +144,10 @@ describe('paperMarketReads', () => {
   it('hands each recent-trades answer to the paper run, and offers that read only when the client has it', async () => {
     const body = { items: [{ match_number: 'm1', price: '95', amount: '1', executed_at: '2026-01-01T00:00:00Z' }] };
     const seen: Array<[string, unknown]> = [];
-    const withTrades = { ...reads(async () => ({ items: [] }) as never), listRecentExecutions: async () => body } as unknown as PaperMarketReads;
+    const withTrades = {
+      ...reads(async () => ({ items: [] }) as never),
+      listRecentExecutions: async () => body,
+    } as unknown as PaperMarketReads;
     const door = paperMarketReads(withTrades, { onTrades: (market, b) => seen.push([market, b]) });
     expect(await door.listRecentExecutions!('BTCUSD')).toBe(body);
     expect(seen).toEqual([['BTCUSD', body]]);

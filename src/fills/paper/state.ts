@@ -103,5 +103,8 @@ export function parsePaperState(text: string): PaperState {
 }
 
 function damaged(what: string): InputError {
-  return new InputError('journal.path', `the paper account kept in this journal cannot be read (${what}): restore the journal from a backup, or point journal.path at a new file to start a new paper account`);
+  return new InputError(
+    'journal.path',
+    `the paper account kept in this journal cannot be read (${what}): restore the journal from a backup, or point journal.path at a new file to start a new paper account`,
+  );
 }

@@ -88,7 +88,10 @@ export class PaperVenue implements Venue {
     funding: Readonly<Record<string, string>>,
   ) {
     const { feeBps, latencyMs, now, compactAfter, onNote } = o;
-    this.engine = new PaperEngine({ feeBps, latencyMs, now, ...(compactAfter !== undefined && { compactAfter }), ...(onNote && { onNote }) }, funding);
+    this.engine = new PaperEngine(
+      { feeBps, latencyMs, now, ...(compactAfter !== undefined && { compactAfter }), ...(onNote && { onNote }) },
+      funding,
+    );
   }
 
   /** A paper venue: the account kept in `store` when there is one, else a new one with `funding`. */
@@ -118,7 +121,8 @@ export class PaperVenue implements Venue {
   /** A market event as the source received it: books and quotes become what paper orders fill against. */
   observe(e: MarketEvent): void {
     if (e.kind === 'book') this.absorb(this.engine.book(e));
-    else if (e.kind === 'quote') this.engine.quote({ quoteId: e.quoteId, market: e.market, side: e.side, price: e.price, expiresAt: e.expiresAt });
+    else if (e.kind === 'quote')
+      this.engine.quote({ quoteId: e.quoteId, market: e.market, side: e.side, price: e.price, expiresAt: e.expiresAt });
   }
 
   /**
@@ -134,7 +138,15 @@ export class PaperVenue implements Venue {
     const existing = this.byRef.get(req.refId);
     if (existing !== undefined) return record(existing);
     const { order, taken } = await this.engine.place(req, (placed) => {
-      const o: PaperOrder = { id: `paper-${++this.seq}`, request: { ...req }, createdAt: placed.createdAt ?? this.o.now(), status: placed.status, amountFilled: new D(0), notionalFilled: new D(0), fills: 0 };
+      const o: PaperOrder = {
+        id: `paper-${++this.seq}`,
+        request: { ...req },
+        createdAt: placed.createdAt ?? this.o.now(),
+        status: placed.status,
+        amountFilled: new D(0),
+        notionalFilled: new D(0),
+        fills: 0,
+      };
       this.track(o);
       return o;
     });
@@ -203,7 +215,10 @@ export class PaperVenue implements Venue {
   }
 
   async transfer(req: TransferRequest): Promise<VenueTransfer> {
-    throw new VenueRejectedError('BAD_REQUEST', `transfer ${req.refId}: paper mode moves no money between profiles (the platform is never written to); run transfers live, or backtest them (both fill models take transfers)`);
+    throw new VenueRejectedError(
+      'BAD_REQUEST',
+      `transfer ${req.refId}: paper mode moves no money between profiles (the platform is never written to); run transfers live, or backtest them (both fill models take transfers)`,
+    );
   }
 
   async findTransferByRef(): Promise<VenueTransfer | undefined> {
@@ -305,7 +320,12 @@ export class PaperVenue implements Venue {
     this.kept = true;
     this.seq = state.seq;
     this.fills = state.fills.map((f) => ({ ...f, amount: new D(f.amount), price: new D(f.price), commission: new D(f.commission) }));
-    this.executions = state.executions.map((x) => ({ ...x, price: new D(x.price), baseAmount: new D(x.baseAmount), quoteAmount: new D(x.quoteAmount) }));
+    this.executions = state.executions.map((x) => ({
+      ...x,
+      price: new D(x.price),
+      baseAmount: new D(x.baseAmount),
+      quoteAmount: new D(x.quoteAmount),
+    }));
     for (const s of state.orders) {
       const order: PaperOrder = { ...s, request: s.request, amountFilled: new D(s.amountFilled), notionalFilled: new D(s.notionalFilled) };
       this.track(order);

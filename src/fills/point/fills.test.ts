@@ -10,10 +10,16 @@ const P = { baseDp: 8, quoteDp: 2 };
 /** The rules in decimal.js (40 significant digits, half-even), as point replay computed them before units. */
 const decimal = {
   fee: (bps: number): Dec => new D(bps).div(10_000),
-  slipped: (price: Dec, side: 'BUY' | 'SELL', bps: number): Dec => (bps === 0 ? price : price.times(side === 'BUY' ? decimal.fee(bps).plus(1) : new D(1).minus(decimal.fee(bps)))),
+  slipped: (price: Dec, side: 'BUY' | 'SELL', bps: number): Dec =>
+    bps === 0 ? price : price.times(side === 'BUY' ? decimal.fee(bps).plus(1) : new D(1).minus(decimal.fee(bps))),
   buyByQuote: (quote: Dec, price: Dec, fee: Dec): string[] => {
     const feePaid = quote.times(fee);
-    return [quote.minus(feePaid).div(price).toDecimalPlaces(8, D.ROUND_DOWN).toFixed(), quote.toFixed(), feePaid.toFixed(), price.toFixed()];
+    return [
+      quote.minus(feePaid).div(price).toDecimalPlaces(8, D.ROUND_DOWN).toFixed(),
+      quote.toFixed(),
+      feePaid.toFixed(),
+      price.toFixed(),
+    ];
   },
   buyByBase: (base: Dec, price: Dec, fee: Dec): string[] => {
     const notional = base.times(price);
@@ -28,7 +34,12 @@ const decimal = {
 };
 
 /** A fill's amounts as text: base, quote, fee, price. */
-const text = (x: FillAmounts): string[] => [unitsToString(x.base, P.baseDp), unitsToString(x.quote, P.quoteDp), toText(x.fee), toText(x.price)];
+const text = (x: FillAmounts): string[] => [
+  unitsToString(x.base, P.baseDp),
+  unitsToString(x.quote, P.quoteDp),
+  toText(x.fee),
+  toText(x.price),
+];
 const units = (value: string, dp: number): bigint => unitsOf(value, dp)!;
 
 describe('the fill rules in exact units', () => {
@@ -39,7 +50,12 @@ describe('the fill rules in exact units', () => {
 
   it('sell B base for B × price × (1 − f), rounded down to cents, the fee in full', () => {
     // 0.5 × 30001.37 = 15000.685, fee 15.000685, received 14985.684315 → 14985.68
-    expect(text(sellByBase(units('0.5', 8), exactOfNumber(30001.37)!, rateOfBps(10), P))).toEqual(['0.5', '14985.68', '15.000685', '30001.37']);
+    expect(text(sellByBase(units('0.5', 8), exactOfNumber(30001.37)!, rateOfBps(10), P))).toEqual([
+      '0.5',
+      '14985.68',
+      '15.000685',
+      '30001.37',
+    ]);
     // 9999.9999 × 0.999 = 9989.99990… → 9989.99
     expect(text(sellByBase(units('0.33333333', 8), exactOfNumber(30000)!, rateOfBps(10), P))[1]).toBe('9989.99');
   });
@@ -48,10 +64,13 @@ describe('the fill rules in exact units', () => {
     // 1 × 90 × 1.001 = 90.09
     expect(text(buyByBase(units('1', 8), exactOfNumber(90)!, rateOfBps(10), P))).toEqual(['1', '90.09', '0.09', '90']);
     // 0.00012345 × 30001.37 = 3.7036691… × 1.001 = 3.70737… → 3.71
-    expect(text(buyByBase(units('0.00012345', 8), exactOfNumber(30001.37)!, rateOfBps(10), P)).slice(1, 3)).toEqual(['3.71', '0.0063308735']);
+    expect(text(buyByBase(units('0.00012345', 8), exactOfNumber(30001.37)!, rateOfBps(10), P)).slice(1, 3)).toEqual([
+      '3.71',
+      '0.0063308735',
+    ]);
   });
 
-  it('give decimal.js\'s results on 20,000 seeded random fills of every kind, fees and slippage included', () => {
+  it("give decimal.js's results on 20,000 seeded random fills of every kind, fees and slippage included", () => {
     const rng = new Rng(2201);
     for (let n = 0; n < 20_000; n++) {
       const places = Math.floor(rng.next() * 11);
@@ -77,7 +96,9 @@ describe('the fill rules in exact units', () => {
     const priceDec = new D('12345.678901234567890123456789');
     const price: Exact = exactOfDecimal(priceDec)!;
     const base = new D('123456.12345678');
-    expect(text(sellByBase(units(base.toFixed(), 8), price, rateOfBps(10), P))).toEqual(decimal.sellByBase(base, priceDec, decimal.fee(10)));
+    expect(text(sellByBase(units(base.toFixed(), 8), price, rateOfBps(10), P))).toEqual(
+      decimal.sellByBase(base, priceDec, decimal.fee(10)),
+    );
     expect(text(buyByBase(units(base.toFixed(), 8), price, rateOfBps(10), P))).toEqual(decimal.buyByBase(base, priceDec, decimal.fee(10)));
     expect(toText(slipped(price, 'BUY', rateOfBps(1.2345678901234)))).toBe(decimal.slipped(priceDec, 'BUY', 1.2345678901234).toFixed());
   });

@@ -99,7 +99,8 @@ export interface QuoteAmounts {
 export function quoteExecution(side: 'BUY' | 'SELL', sized: { base?: Dec; quote?: Dec }, price: Dec, p: AssetPrecision): QuoteAmounts {
   const zero = new D(0);
   if (side === 'BUY') {
-    if (sized.quote !== undefined) return { base: sized.quote.div(price).toDecimalPlaces(p.baseDp, D.ROUND_DOWN), quote: sized.quote, price };
+    if (sized.quote !== undefined)
+      return { base: sized.quote.div(price).toDecimalPlaces(p.baseDp, D.ROUND_DOWN), quote: sized.quote, price };
     const base = sized.base ?? zero;
     return { base, quote: base.times(price).toDecimalPlaces(p.quoteDp, D.ROUND_UP), price };
   }

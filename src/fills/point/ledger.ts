@@ -24,7 +24,12 @@ export class PointBalance implements Balance {
   #availableDec: Dec | undefined;
   #tradingDec: Dec | undefined;
 
-  constructor(readonly asset: string, available: bigint, trading: bigint, scale: number) {
+  constructor(
+    readonly asset: string,
+    available: bigint,
+    trading: bigint,
+    scale: number,
+  ) {
     this.#available = available;
     this.#trading = trading;
     this.#scale = scale;
@@ -146,12 +151,16 @@ export class PointLedger implements Balances {
     if (slot.available >= needed) return;
     const neededText = unitsToString(needed, slot.book.scale);
     const availableText = unitsToString(slot.available, slot.book.scale);
-    throw new SimError('insufficient-funds', `insufficient ${asset} funds in profile ${profileId}: ${neededText} needed, ${availableText} available`, {
-      profile_id: profileId,
-      asset,
-      available: availableText,
-      needed: neededText,
-    });
+    throw new SimError(
+      'insufficient-funds',
+      `insufficient ${asset} funds in profile ${profileId}: ${neededText} needed, ${availableText} available`,
+      {
+        profile_id: profileId,
+        asset,
+        available: availableText,
+        needed: neededText,
+      },
+    );
   }
 
   /** `reserve` for `units` of 10^-`scale`. */
@@ -176,7 +185,16 @@ export class PointLedger implements Balances {
    * the fill did not spend of it (`reserved` − `spent`) returns to available, and `got` of `gotAsset`
    * arrives. Amounts are units of 10^-scale at the scales given.
    */
-  settleUnits(profileId: string, paid: string, reserved: bigint, spent: bigint, paidScale: number, gotAsset: string, got: bigint, gotScale: number): void {
+  settleUnits(
+    profileId: string,
+    paid: string,
+    reserved: bigint,
+    spent: bigint,
+    paidScale: number,
+    gotAsset: string,
+    got: bigint,
+    gotScale: number,
+  ): void {
     const from = this.slot(profileId, paid);
     const held = this.align(from.book, reserved, paidScale);
     const used = this.align(from.book, spent, paidScale);

@@ -57,7 +57,11 @@ describe('point replay fills (hand-computed)', () => {
 
   it('moves fundsVersion only when a total may change: fills and quote executions, not placing, resting or cancelling', () => {
     const m = market();
-    const totals = (): string[] => ['USD', 'BTC'].map((a) => { const b = m.balance(a); return b.available.plus(b.trading).toFixed(); });
+    const totals = (): string[] =>
+      ['USD', 'BTC'].map((a) => {
+        const b = m.balance(a);
+        return b.available.plus(b.trading).toFixed();
+      });
     m.point('BTCUSD', T0, 100);
     let funds = m.fundsVersion;
     let seen = totals();
@@ -123,7 +127,12 @@ describe('point replay fills (hand-computed)', () => {
     expect(m.point('BTCUSD', T0 + H, 95)).toHaveLength(0);
     expect(m.point('BTCUSD', T0 + 2 * H, 90.5)).toHaveLength(0);
     const [fill] = m.point('BTCUSD', T0 + 3 * H, 80);
-    expect([fill!.price.toFixed(), fill!.amount.toFixed(), fill!.quoteAmount.toFixed(), fill!.commission.toFixed()]).toEqual(['90', '1', '90.09', '0.09']);
+    expect([fill!.price.toFixed(), fill!.amount.toFixed(), fill!.quoteAmount.toFixed(), fill!.commission.toFixed()]).toEqual([
+      '90',
+      '1',
+      '90.09',
+      '0.09',
+    ]);
     expect([usd(m), m.balance('USD').trading.toFixed(), btc(m), m.getOrder(o.id).status]).toEqual(['9909.91', '0', '1', 'FILLED']);
   });
 
@@ -151,7 +160,12 @@ describe('point replay fills (hand-computed)', () => {
     const post = m.place({ refId: 'a', market: 'BTCUSD', side: 'BUY', type: 'POST_ONLY_LIMIT', baseAmount: '1', price: '101' });
     const ioc = m.place({ refId: 'b', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '99', timeInForce: 'IOC' });
     expect(m.point('BTCUSD', T0 + H, 100)).toHaveLength(0);
-    expect([m.getOrder(post.id).status, m.getOrder(post.id).reason, m.getOrder(ioc.id).status, usd(m)]).toEqual(['REJECTED', 'post-only order would take liquidity', 'CANCELLED', '10000']);
+    expect([m.getOrder(post.id).status, m.getOrder(post.id).reason, m.getOrder(ioc.id).status, usd(m)]).toEqual([
+      'REJECTED',
+      'post-only order would take liquidity',
+      'CANCELLED',
+      '10000',
+    ]);
   });
 
   it('rejects a taker limit order more than 15 % from the point price, as the platform rejects one that far from mid', () => {
@@ -180,10 +194,18 @@ describe('point replay fills (hand-computed)', () => {
   it('refuses orders beyond the balance (stop sells too) and bad precision with the field named', () => {
     const m = market();
     m.point('BTCUSD', T0, 100);
-    expect(() => m.place({ refId: 'a', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '10000.01' })).toThrow(/insufficient USD/);
-    expect(() => m.place({ refId: 'b', market: 'BTCUSD', side: 'SELL', type: 'STOP_MARKET', baseAmount: '1', stopPrice: '90' })).toThrow(/insufficient BTC/);
-    expect(() => m.place({ refId: 'c', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '1.001' })).toThrow(/quote_amount: 1.001 has more precision than allowed: use at most 2 decimal places/);
-    expect(() => m.place({ refId: 'd', market: 'BTCUSD', side: 'BUY', type: 'MARKET', baseAmount: '1' })).toThrow(/quote_amount: required for MARKET BUY orders/);
+    expect(() => m.place({ refId: 'a', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '10000.01' })).toThrow(
+      /insufficient USD/,
+    );
+    expect(() => m.place({ refId: 'b', market: 'BTCUSD', side: 'SELL', type: 'STOP_MARKET', baseAmount: '1', stopPrice: '90' })).toThrow(
+      /insufficient BTC/,
+    );
+    expect(() => m.place({ refId: 'c', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '1.001' })).toThrow(
+      /quote_amount: 1.001 has more precision than allowed: use at most 2 decimal places/,
+    );
+    expect(() => m.place({ refId: 'd', market: 'BTCUSD', side: 'BUY', type: 'MARKET', baseAmount: '1' })).toThrow(
+      /quote_amount: required for MARKET BUY orders/,
+    );
   });
 });
 
@@ -223,7 +245,7 @@ describe('point replay with a window of closed orders and fills', () => {
     expect(() => market({ keepClosed: 0 })).toThrow(/at least 1/);
   });
 
-  it('keeps each market at its own point when two are replayed: an order fills at its own market\'s next point only', () => {
+  it("keeps each market at its own point when two are replayed: an order fills at its own market's next point only", () => {
     const m = market();
     m.point('BTCUSD', T0, 100);
     m.point('ETHUSD', T0, 10);

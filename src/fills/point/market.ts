@@ -26,7 +26,17 @@ import { compare, exactOfNumber, type Exact } from '../../core/exact.js';
 import { unitsToNumber } from '../../core/units.js';
 import { buyByBase, buyByQuote, buyReservation, rateOfBps, sellByBase, slipped, type FillAmounts } from './fills.js';
 import { PointLedger } from './ledger.js';
-import { checkCommand, executionsSince, nonNegative, PointFill, type PointExecution, type PointOrder, type PointOrderCommand, type PointQuote, type PointQuoteExecution } from './orders.js';
+import {
+  checkCommand,
+  executionsSince,
+  nonNegative,
+  PointFill,
+  type PointExecution,
+  type PointOrder,
+  type PointOrderCommand,
+  type PointQuote,
+  type PointQuoteExecution,
+} from './orders.js';
 import { PointStops } from './stops.js';
 import { INTERNAL_DEBIT, PointProfiles, usdValue, type PointTransfer, type PointTransferRequest } from '../rules/transfers.js';
 import { type PointMarketOptions } from './options.js';
@@ -101,7 +111,12 @@ export class PointMarket {
     if (!(this.keepClosed >= 1)) throw new RangeError(`keep_closed must be at least 1, got ${options.keepClosed}`);
     this.quoteTerms = { quoteSpreadBps: this.quoteSpreadBps, quoteTtlMs: this.quoteTtlMs, prefix: this.prefix };
     for (const [asset, value] of Object.entries(options.funding ?? {})) this.ledger.credit(PROFILE, asset, new D(value));
-    this.profiles = new PointProfiles(this.ledger, { ownId: PROFILE, others: options.profiles, limits: options.transferLimits, seed: options.seed });
+    this.profiles = new PointProfiles(this.ledger, {
+      ownId: PROFILE,
+      others: options.profiles,
+      limits: options.transferLimits,
+      seed: options.seed,
+    });
   }
 
   /** Time of the newest point of any market. */
@@ -121,7 +136,8 @@ export class PointMarket {
    */
   point(market: string, at: number, price: number): readonly PointExecution[] {
     if (!(at >= this.lastAt)) throw new RangeError(`points must arrive in time order: ${at} after ${this.lastAt}`);
-    if (!(price > 0) || !Number.isFinite(price)) throw new RangeError(`price of ${market} at ${at} must be a positive number, got ${price}`);
+    if (!(price > 0) || !Number.isFinite(price))
+      throw new RangeError(`price of ${market} at ${at} must be a positive number, got ${price}`);
     this.lastAt = at;
     // one market is the usual replay: its point is the last one moved, found without a map lookup
     let p = this.last !== undefined && this.last.market === market ? this.last : this.points.get(market);
@@ -150,18 +166,47 @@ export class PointMarket {
   /** Accepts an order at the current point (funds reserved); it fills from the next point on. */
   place(cmd: PointOrderCommand): PointOrder {
     const existing = this.byRef.get(cmd.refId);
-    if (existing !== undefined) throw new SimError('already-exists', `an order with ref_id ${cmd.refId} already exists`, { ref_id: cmd.refId }, { kind: 'order', id: existing });
+    if (existing !== undefined)
+      throw new SimError(
+        'already-exists',
+        `an order with ref_id ${cmd.refId} already exists`,
+        { ref_id: cmd.refId },
+        { kind: 'order', id: existing },
+      );
     const p = this.points.get(cmd.market);
     const c = checkCommand(cmd, p?.price);
     if (p === undefined) throw new SimError('not-found', `market ${c.market} has no price point yet: orders start after the first point`);
-    const reserved = cmd.side === 'BUY'
-      ? { asset: c.quote, units: c.byQuote ? c.size : buyReservation(c.size, c.exact.price as Exact, this.fee, c.precision), scale: c.precision.quoteDp }
-      : { asset: c.base, units: c.size, scale: c.precision.baseDp };
+    const reserved =
+      cmd.side === 'BUY'
+        ? {
+            asset: c.quote,
+            units: c.byQuote ? c.size : buyReservation(c.size, c.exact.price as Exact, this.fee, c.precision),
+            scale: c.precision.quoteDp,
+          }
+        : { asset: c.base, units: c.size, scale: c.precision.baseDp };
     this.ledger.reserveUnits(PROFILE, reserved.asset, reserved.units, reserved.scale);
     const order: PointOrder = {
-      id: `${this.prefix}-o${++this.seq}`, refId: cmd.refId, market: c.market, base: c.base, quote: c.quote, side: cmd.side, type: cmd.type,
-      timeInForce: c.terms.timeInForce ?? 'GTC', terms: c.terms, byQuote: c.byQuote, limit: c.exact.price === undefined ? Number.NaN : numberOf(c.exact.price), expiresAt: cmd.expiresAt,
-      createdAt: this.lastAt, status: 'OPEN', fill: undefined, fresh: true, precision: c.precision, size: c.size, limitPrice: c.exact.price, reserved, reason: undefined,
+      id: `${this.prefix}-o${++this.seq}`,
+      refId: cmd.refId,
+      market: c.market,
+      base: c.base,
+      quote: c.quote,
+      side: cmd.side,
+      type: cmd.type,
+      timeInForce: c.terms.timeInForce ?? 'GTC',
+      terms: c.terms,
+      byQuote: c.byQuote,
+      limit: c.exact.price === undefined ? Number.NaN : numberOf(c.exact.price),
+      expiresAt: cmd.expiresAt,
+      createdAt: this.lastAt,
+      status: 'OPEN',
+      fill: undefined,
+      fresh: true,
+      precision: c.precision,
+      size: c.size,
+      limitPrice: c.exact.price,
+      reserved,
+      reason: undefined,
     };
     this.orders.set(order.id, order);
     this.byRef.set(order.refId, order.id);
@@ -205,7 +250,10 @@ export class PointMarket {
 
   /** The fills from the `index`-th made on (0 is the first ever); throws if some were already forgotten. */
   executionsFrom(index: number): readonly PointExecution[] {
-    if (index < this.fillsForgotten) throw new RangeError(`fills before #${this.fillsForgotten} are forgotten (keep_closed ${this.keepClosed}); read fills at least that often`);
+    if (index < this.fillsForgotten)
+      throw new RangeError(
+        `fills before #${this.fillsForgotten} are forgotten (keep_closed ${this.keepClosed}); read fills at least that often`,
+      );
     return index >= this.executionCount ? NO_EXECUTIONS : this.fills.slice(index - this.fillsForgotten);
   }
 
@@ -225,8 +273,14 @@ export class PointMarket {
 
   /** Moves available funds between two profiles at the current point, settled at once; idempotent by `refId`. */
   transfer(req: PointTransferRequest): PointTransfer {
-    if (this.lastAt === Number.NEGATIVE_INFINITY) throw new SimError('bad-request', 'transfers start at the first price point: point replay has no time before it');
-    const t = this.profiles.transfer(req, this.lastAt, (asset, amount) => usdValue(asset, amount, this.points), () => `${this.prefix}-t${++this.seq}`);
+    if (this.lastAt === Number.NEGATIVE_INFINITY)
+      throw new SimError('bad-request', 'transfers start at the first price point: point replay has no time before it');
+    const t = this.profiles.transfer(
+      req,
+      this.lastAt,
+      (asset, amount) => usdValue(asset, amount, this.points),
+      () => `${this.prefix}-t${++this.seq}`,
+    );
     this.version++;
     this.fundsVersion++;
     return t;
@@ -255,7 +309,8 @@ export class PointMarket {
     if (prior !== undefined) return prior;
     const quote = [...this.points.keys()].flatMap((m) => this.quotes(m)).find((q) => q.quoteId === req.quoteId);
     if (quote === undefined) throw new SimError('not-found', `quote ${req.quoteId} is not offered (quotes live for one point)`);
-    if (quote.expiresAt < this.lastAt) throw new SimError('not-found', `quote ${req.quoteId} expired at ${new Date(quote.expiresAt).toISOString()}`);
+    if (quote.expiresAt < this.lastAt)
+      throw new SimError('not-found', `quote ${req.quoteId} expired at ${new Date(quote.expiresAt).toISOString()}`);
     const { exec, fill } = this.quoteExecutions.settle(req, quote, this.lastAt, () => `${this.prefix}-x${++this.seq}`);
     this.addFill(fill);
     this.version++;
@@ -291,7 +346,8 @@ export class PointMarket {
       if (gttExpired(o.expiresAt, p.at)) {
         this.close(o, 'CANCELLED', 'GTT expired', false);
       } else {
-        const fill = this.stops.size > 0 && this.stops.waits(o.id) ? this.triggered(o, p) : o.fresh ? this.firstChance(o, p) : this.resting(o, p);
+        const fill =
+          this.stops.size > 0 && this.stops.waits(o.id) ? this.triggered(o, p) : o.fresh ? this.firstChance(o, p) : this.resting(o, p);
         o.fresh = false;
         if (fill !== undefined && fill.base === 0n) this.close(o, 'REJECTED', 'the fill would be smaller than the base precision', false);
         else if (fill !== undefined) made.push(this.fill(o, fill, p));
@@ -323,7 +379,8 @@ export class PointMarket {
       return this.atSlipped(o, p, true);
     }
     // an immediate order's remainder (here: all of it) is cancelled; the others rest
-    if (takesOnly(o.type, o.timeInForce)) return void this.close(o, 'CANCELLED', `${o.timeInForce} order not marketable at the next point`, false);
+    if (takesOnly(o.type, o.timeInForce))
+      return void this.close(o, 'CANCELLED', `${o.timeInForce} order not marketable at the next point`, false);
     return undefined;
   }
 
@@ -357,8 +414,18 @@ export class PointMarket {
     this.retire(o);
     const exec = new PointFill(
       {
-        executionId: `${this.prefix}-f${++this.seq}`, orderId: o.id, refId: o.refId, market: o.market, side: o.side, commissionAsset: o.quote, at: p.at, kind: 'order',
-        exactAmount: { units: x.base, scale: o.precision.baseDp }, exactPrice: x.price, exactCommission: x.fee, exactQuoteAmount: { units: x.quote, scale: o.precision.quoteDp },
+        executionId: `${this.prefix}-f${++this.seq}`,
+        orderId: o.id,
+        refId: o.refId,
+        market: o.market,
+        side: o.side,
+        commissionAsset: o.quote,
+        at: p.at,
+        kind: 'order',
+        exactAmount: { units: x.base, scale: o.precision.baseDp },
+        exactPrice: x.price,
+        exactCommission: x.fee,
+        exactQuoteAmount: { units: x.quote, scale: o.precision.quoteDp },
       },
       o.terms,
       x.price === p.exact ? p.price : undefined,

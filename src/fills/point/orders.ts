@@ -174,9 +174,27 @@ export class PointFill implements PointExecution {
 }
 
 /** A fill whose money is Decimals (a recorded-book venue's, a test's) as a PointExecution. */
-export function executionOfDecimals(x: Omit<PointFillTerms, 'exactAmount' | 'exactPrice' | 'exactCommission' | 'exactQuoteAmount'> & { readonly amount: Dec; readonly price: Dec; readonly commission: Dec; readonly quoteAmount: Dec }): PointExecution {
+export function executionOfDecimals(
+  x: Omit<PointFillTerms, 'exactAmount' | 'exactPrice' | 'exactCommission' | 'exactQuoteAmount'> & {
+    readonly amount: Dec;
+    readonly price: Dec;
+    readonly commission: Dec;
+    readonly quoteAmount: Dec;
+  },
+): PointExecution {
   const { amount, price, commission, quoteAmount, ...names } = x;
-  return { ...names, amount, price, commission, quoteAmount, priceNumber: price.toNumber(), exactAmount: exactField(amount, 'amount'), exactPrice: exactField(price, 'price'), exactCommission: exactField(commission, 'commission'), exactQuoteAmount: exactField(quoteAmount, 'quote amount') };
+  return {
+    ...names,
+    amount,
+    price,
+    commission,
+    quoteAmount,
+    priceNumber: price.toNumber(),
+    exactAmount: exactField(amount, 'amount'),
+    exactPrice: exactField(price, 'price'),
+    exactCommission: exactField(commission, 'commission'),
+    exactQuoteAmount: exactField(quoteAmount, 'quote amount'),
+  };
 }
 
 function exactField(value: Dec, field: string): Exact {
@@ -257,8 +275,10 @@ export interface CheckedOrder {
 
 function amount(value: string | undefined, field: string, dp: number): Dec | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !WIRE_DECIMAL.test(value)) throw new InputError(field, `expected an unsigned decimal string such as "0.5", got ${JSON.stringify(value)}`);
-  if (decimalPlaces(value) > dp) throw new SimError('exceed-precision', `${field} ${value} has more than ${dp} decimal places`, { field, max_decimals: dp });
+  if (typeof value !== 'string' || !WIRE_DECIMAL.test(value))
+    throw new InputError(field, `expected an unsigned decimal string such as "0.5", got ${JSON.stringify(value)}`);
+  if (decimalPlaces(value) > dp)
+    throw new SimError('exceed-precision', `${field} ${value} has more than ${dp} decimal places`, { field, max_decimals: dp });
   const d = new D(value);
   if (d.lte(0)) throw new InputError(field, `must be greater than zero, got ${value}`);
   return d;
@@ -286,7 +306,16 @@ export function checkCommand(cmd: PointOrderCommand, reference?: number): Checke
   const dp = byQuote ? precision.quoteDp : precision.baseDp;
   // at the asset's decimals: an amount written with more ("10.5000") has only zeros past them, which the
   // rules checked, so nothing is rounded away
-  return { market: instrument.market, base: instrument.base, quote: instrument.quote, precision, terms: o, exact: x, byQuote, size: rescale(size.units, size.scale, dp, 'down') };
+  return {
+    market: instrument.market,
+    base: instrument.base,
+    quote: instrument.quote,
+    precision,
+    terms: o,
+    exact: x,
+    byQuote,
+    size: rescale(size.units, size.scale, dp, 'down'),
+  };
 }
 
 /** What a trading market's catalog instrument implies for its orders, made once per market (every order of a backtest asks). */
@@ -306,7 +335,11 @@ function marketTermsOf(market: string): MarketTerms {
     if (!isTradingMarket(market)) throw new InputError('market', `${JSON.stringify(market)} is not a trading market of the platform`);
     const instrument = platformInstrument(market);
     const fx = instrument.quote === 'USD' ? undefined : FX_PER_USD[instrument.quote];
-    m = { instrument, precision: { baseDp: instrument.baseDecimals, quoteDp: instrument.quoteDecimals }, valuation: fx === undefined ? {} : { quotePerUsd: new D(fx) } };
+    m = {
+      instrument,
+      precision: { baseDp: instrument.baseDecimals, quoteDp: instrument.quoteDecimals },
+      valuation: fx === undefined ? {} : { quotePerUsd: new D(fx) },
+    };
     MARKET_TERMS.set(market, m);
   }
   return m;
@@ -319,7 +352,8 @@ export function checkSize(market: string, baseText: string | undefined, quoteTex
   const precision = { baseDp: assetDecimals(base), quoteDp: assetDecimals(quote) };
   const baseAmount = amount(baseText, 'base_amount', precision.baseDp);
   const quoteAmount = amount(quoteText, 'quote_amount', precision.quoteDp);
-  if ((baseAmount === undefined) === (quoteAmount === undefined)) throw new InputError('base_amount', 'exactly one of base_amount and quote_amount must be set');
+  if ((baseAmount === undefined) === (quoteAmount === undefined))
+    throw new InputError('base_amount', 'exactly one of base_amount and quote_amount must be set');
   return { market, base, quote, precision, baseAmount, quoteAmount };
 }
 

@@ -37,7 +37,14 @@ export function offerQuotes(market: string, at: number, seq: number, mid: Dec, t
   const id = `${terms.prefix}-q-${market}-${seq}`;
   return [
     { quoteId: `${id}-B`, market, side: 'BUY', price: mid.times(k.plus(1)).toDecimalPlaces(dp, D.ROUND_UP), createdAt: at, expiresAt },
-    { quoteId: `${id}-S`, market, side: 'SELL', price: mid.times(new D(1).minus(k)).toDecimalPlaces(dp, D.ROUND_DOWN), createdAt: at, expiresAt },
+    {
+      quoteId: `${id}-S`,
+      market,
+      side: 'SELL',
+      price: mid.times(new D(1).minus(k)).toDecimalPlaces(dp, D.ROUND_DOWN),
+      createdAt: at,
+      expiresAt,
+    },
   ];
 }
 
@@ -46,7 +53,10 @@ export class PointQuoteExecutions {
   private readonly byId = new Map<string, PointQuoteExecution>();
   private readonly byRef = new Map<string, string>();
 
-  constructor(private readonly ledger: Balances, private readonly profile: string) {}
+  constructor(
+    private readonly ledger: Balances,
+    private readonly profile: string,
+  ) {}
 
   get(executionId: string): PointQuoteExecution {
     const x = this.byId.get(executionId);
@@ -69,12 +79,39 @@ export class PointQuoteExecutions {
     const x = quoteExecution(quote.side, { base: c.baseAmount, quote: c.quoteAmount }, quote.price, c.precision);
     const [payAsset, pay, getAsset, get] = quote.side === 'BUY' ? [c.quote, x.quote, c.base, x.base] : [c.base, x.base, c.quote, x.quote];
     this.ledger.require(this.profile, payAsset, pay);
-    this.ledger.apply([{ profileId: this.profile, asset: payAsset, available: pay.neg() }, { profileId: this.profile, asset: getAsset, available: get }]);
+    this.ledger.apply([
+      { profileId: this.profile, asset: payAsset, available: pay.neg() },
+      { profileId: this.profile, asset: getAsset, available: get },
+    ]);
     const id = newId();
-    const exec: PointQuoteExecution = { executionId: id, refId: req.refId, quoteId: quote.quoteId, market: quote.market, side: quote.side, price: quote.price, baseAmount: x.base, quoteAmount: x.quote, status: 'SETTLED', at };
+    const exec: PointQuoteExecution = {
+      executionId: id,
+      refId: req.refId,
+      quoteId: quote.quoteId,
+      market: quote.market,
+      side: quote.side,
+      price: quote.price,
+      baseAmount: x.base,
+      quoteAmount: x.quote,
+      status: 'SETTLED',
+      at,
+    };
     this.byId.set(id, exec);
     this.byRef.set(req.refId, id);
-    const fill = executionOfDecimals({ executionId: id, orderId: id, refId: req.refId, market: quote.market, side: quote.side, amount: x.base, price: x.price, commission: ZERO, commissionAsset: c.quote, quoteAmount: x.quote, at, kind: 'quote' });
+    const fill = executionOfDecimals({
+      executionId: id,
+      orderId: id,
+      refId: req.refId,
+      market: quote.market,
+      side: quote.side,
+      amount: x.base,
+      price: x.price,
+      commission: ZERO,
+      commissionAsset: c.quote,
+      quoteAmount: x.quote,
+      at,
+      kind: 'quote',
+    });
     return { exec, fill };
   }
 }

@@ -18,7 +18,12 @@ describe('PointReplaySource streams', () => {
     const a: number[] = [];
     const b: number[] = [];
     source.events$.subscribe((e) => a.push(e.at));
-    source.events$.pipe(filter((e): e is Extract<MarketEvent, { kind: 'price' }> => e.kind === 'price'), map((e) => e.price)).subscribe((p) => b.push(p));
+    source.events$
+      .pipe(
+        filter((e): e is Extract<MarketEvent, { kind: 'price' }> => e.kind === 'price'),
+        map((e) => e.price),
+      )
+      .subscribe((p) => b.push(p));
     source.step('BTCUSD', T0, 100);
     source.step('BTCUSD', T0 + 1, 101);
     expect(a).toEqual([T0, T0 + 1]);
@@ -59,11 +64,13 @@ describe('PointReplaySource streams', () => {
     source.events$.subscribe((e) => after.push(e.at));
     source.step('BTCUSD', T0, 100);
     expect(after).toEqual([T0]);
-    return new Promise<void>((resolve) => setTimeout(() => {
-      expect(errors).toHaveLength(1);
-      expect((errors[0] as Error).message).toBe('handler broke');
-      resolve();
-    }, 0));
+    return new Promise<void>((resolve) =>
+      setTimeout(() => {
+        expect(errors).toHaveLength(1);
+        expect((errors[0] as Error).message).toBe('handler broke');
+        resolve();
+      }, 0),
+    );
   });
 });
 
@@ -90,7 +97,15 @@ describe('PointReplaySource account events', () => {
     const pm = new PointMarket({ funding: { USD: '1000' } });
     const source = new PointReplaySource(pm);
     const seen: string[] = [];
-    source.account$.subscribe((e) => seen.push(e.kind === 'open-orders' ? `open ${e.orders.length}` : e.kind === 'balances' ? `USD ${e.items.find((b) => b.asset === 'USD')?.available.toFixed()}` : e.kind));
+    source.account$.subscribe((e) =>
+      seen.push(
+        e.kind === 'open-orders'
+          ? `open ${e.orders.length}`
+          : e.kind === 'balances'
+            ? `USD ${e.items.find((b) => b.asset === 'USD')?.available.toFixed()}`
+            : e.kind,
+      ),
+    );
     source.step('BTCUSD', T0, 100);
     // a MARKET order fills at the next point: the account changed twice, no order was ever seen open
     pm.place({ refId: 'm1', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '100' });

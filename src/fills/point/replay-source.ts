@@ -60,7 +60,16 @@ export class PointReplaySource implements MarketSource {
     // the per-point emit: a subscriber is called straight from here (see HotStream)
     this.events.next({ kind: 'price', market: symbol, at, price });
     if (this.withQuotes) {
-      for (const q of pm.quotes(symbol)) this.events.next({ kind: 'quote', market: symbol, at, quoteId: q.quoteId, side: q.side, price: q.price.toFixed(), expiresAt: q.expiresAt });
+      for (const q of pm.quotes(symbol))
+        this.events.next({
+          kind: 'quote',
+          market: symbol,
+          at,
+          quoteId: q.quoteId,
+          side: q.side,
+          price: q.price.toFixed(),
+          expiresAt: q.expiresAt,
+        });
     }
   }
 
@@ -74,9 +83,16 @@ export class PointReplaySource implements MarketSource {
     if (orders.length === 0 && !this.listedOpen) return;
     this.listedOpen = orders.length > 0;
     const open: OpenOrderView[] = orders.map((o) => ({
-      orderId: o.id, refId: o.refId, market: o.market, side: o.side, type: o.type,
-      ...(o.terms.price && { price: o.terms.price }), ...(o.terms.baseAmount && { baseAmount: o.terms.baseAmount }), ...(o.terms.quoteAmount && { quoteAmount: o.terms.quoteAmount }),
-      amountFilled: o.fill === undefined ? ZERO : o.fill.amount, status: o.status,
+      orderId: o.id,
+      refId: o.refId,
+      market: o.market,
+      side: o.side,
+      type: o.type,
+      ...(o.terms.price && { price: o.terms.price }),
+      ...(o.terms.baseAmount && { baseAmount: o.terms.baseAmount }),
+      ...(o.terms.quoteAmount && { quoteAmount: o.terms.quoteAmount }),
+      amountFilled: o.fill === undefined ? ZERO : o.fill.amount,
+      status: o.status,
     }));
     this.account.next({ kind: 'open-orders', at, orders: open });
   }
@@ -99,4 +115,3 @@ export class PointReplaySource implements MarketSource {
     return [{ stream: 'points', lastSuccessAt: this.market.now(), consecutiveErrors: 0, lastError: undefined, polls: this.points }];
   }
 }
-

@@ -77,7 +77,17 @@ describe('point replay stop orders', () => {
 
   it('expires an untriggered GTT stop at its expiry, before a trigger at the same point', () => {
     const m = market();
-    const o = m.place({ refId: 's', market: 'BTCUSD', side: 'SELL', type: 'STOP_LIMIT', baseAmount: '1', stopPrice: '95', price: '90', timeInForce: 'GTT', expiresAt: T0 + 2 * H });
+    const o = m.place({
+      refId: 's',
+      market: 'BTCUSD',
+      side: 'SELL',
+      type: 'STOP_LIMIT',
+      baseAmount: '1',
+      stopPrice: '95',
+      price: '90',
+      timeInForce: 'GTT',
+      expiresAt: T0 + 2 * H,
+    });
     expect(m.point('BTCUSD', T0 + H, 100)).toHaveLength(0);
     expect(m.point('BTCUSD', T0 + 2 * H, 91)).toHaveLength(0);
     expect(m.getOrder(o.id)).toMatchObject({ status: 'CANCELLED', reason: 'GTT expired' });
@@ -87,10 +97,18 @@ describe('point replay stop orders', () => {
 
   it('refuses stop buys, a missing stop_price and a stop beyond the available base', () => {
     const m = market();
-    expect(() => m.place({ refId: 'a', market: 'BTCUSD', side: 'BUY', type: 'STOP_MARKET', baseAmount: '1', stopPrice: '95' })).toThrow(InputError);
-    expect(() => m.place({ refId: 'b', market: 'BTCUSD', side: 'SELL', type: 'STOP_LIMIT', baseAmount: '1', price: '93' })).toThrow(/stop_price/);
-    expect(() => m.place({ refId: 'c', market: 'BTCUSD', side: 'SELL', type: 'STOP_MARKET', baseAmount: '1', price: '93', stopPrice: '95' })).toThrow(/price: not allowed on STOP_MARKET orders/);
-    expect(() => m.place({ refId: 'd', market: 'BTCUSD', side: 'SELL', type: 'STOP_MARKET', baseAmount: '1.5', stopPrice: '95' })).toThrow(SimError);
+    expect(() => m.place({ refId: 'a', market: 'BTCUSD', side: 'BUY', type: 'STOP_MARKET', baseAmount: '1', stopPrice: '95' })).toThrow(
+      InputError,
+    );
+    expect(() => m.place({ refId: 'b', market: 'BTCUSD', side: 'SELL', type: 'STOP_LIMIT', baseAmount: '1', price: '93' })).toThrow(
+      /stop_price/,
+    );
+    expect(() =>
+      m.place({ refId: 'c', market: 'BTCUSD', side: 'SELL', type: 'STOP_MARKET', baseAmount: '1', price: '93', stopPrice: '95' }),
+    ).toThrow(/price: not allowed on STOP_MARKET orders/);
+    expect(() => m.place({ refId: 'd', market: 'BTCUSD', side: 'SELL', type: 'STOP_MARKET', baseAmount: '1.5', stopPrice: '95' })).toThrow(
+      SimError,
+    );
     expect(btc(m)).toEqual(['1', '0']);
   });
 });

@@ -44,4 +44,3 @@ export class PointStops {
     this.waiting.delete(orderId);
   }
 }
-

@@ -67,9 +67,18 @@ describe('point replay transfers between profiles', () => {
   it('refuses over the remaining limit, beyond the funds and malformed transfers as the sandbox does', () => {
     const m = market();
     const { sim, other } = sandbox();
-    const both = (req: { refId: string; amount: string; asset?: string; fromProfileId?: string; toProfileId?: string }): [unknown, unknown] => {
+    const both = (req: {
+      refId: string;
+      amount: string;
+      asset?: string;
+      fromProfileId?: string;
+      toProfileId?: string;
+    }): [unknown, unknown] => {
       const full = { asset: 'USD', fromProfileId: 'default', ...req };
-      return [refusal(() => m.transfer({ toProfileId: 'savings', ...full })), refusal(() => sim.internalTransfer({ toProfileId: other, ...full }))];
+      return [
+        refusal(() => m.transfer({ toProfileId: 'savings', ...full })),
+        refusal(() => sim.internalTransfer({ toProfileId: other, ...full })),
+      ];
     };
     const same = (req: Parameters<typeof both>[0]): unknown => {
       const [point, sandboxAnswer] = both(req);
@@ -80,7 +89,9 @@ describe('point replay transfers between profiles', () => {
     for (let i = 0; i < 5; i++) expect(same({ refId: `m${i}`, amount: '1000000' })).toBe('accepted');
     const daily = same({ refId: 'over', amount: '0.01' });
     expect(daily).toMatchObject({ kind: 'transfer-limit-exceeded', meta: { period_seconds: '86400', remaining: '0' } });
-    expect(m.transferLimits().map((l) => [l.periodSeconds, l.remaining.toFixed()])).toEqual(sim.transferLimits('INTERNAL_TRANSFER_DEBIT').map((l) => [l.periodSeconds, l.remaining.toFixed()]));
+    expect(m.transferLimits().map((l) => [l.periodSeconds, l.remaining.toFixed()])).toEqual(
+      sim.transferLimits('INTERNAL_TRANSFER_DEBIT').map((l) => [l.periodSeconds, l.remaining.toFixed()]),
+    );
     expect(same({ refId: 'bad', amount: '1.001' })).toMatchObject({ kind: 'exceed-precision' });
     expect(same({ refId: 'self', amount: '1', toProfileId: 'default' })).toMatchObject({ field: 'to_profile_id' });
     expect(same({ refId: 'asset', amount: '1', asset: 'XYZ' })).toMatchObject({ field: 'asset' });
@@ -89,27 +100,56 @@ describe('point replay transfers between profiles', () => {
   it('refuses a transfer beyond the available funds with the insufficient-funds refusal', () => {
     const m = market();
     m.place({ refId: 'o', market: 'BTCUSD', side: 'SELL', type: 'LIMIT', baseAmount: '1.5', price: '60000' });
-    expect(refusal(() => m.transfer({ refId: 't', asset: 'BTC', amount: '0.6', fromProfileId: 'default', toProfileId: 'cold' }))).toMatchObject({ kind: 'insufficient-funds', meta: { available: '0.5', needed: '0.6' } });
-    expect(refusal(() => m.transfer({ refId: 'u', asset: 'USD', amount: '1', fromProfileId: 'cold', toProfileId: 'default' }))).toMatchObject({ kind: 'not-found' });
+    expect(
+      refusal(() => m.transfer({ refId: 't', asset: 'BTC', amount: '0.6', fromProfileId: 'default', toProfileId: 'cold' })),
+    ).toMatchObject({ kind: 'insufficient-funds', meta: { available: '0.5', needed: '0.6' } });
+    expect(
+      refusal(() => m.transfer({ refId: 'u', asset: 'USD', amount: '1', fromProfileId: 'cold', toProfileId: 'default' })),
+    ).toMatchObject({ kind: 'not-found' });
     // a transfer refused for want of funds uses none of the limits, as in the sandbox
     expect(m.transferLimits().map((l) => l.remaining.toFixed())).toEqual(m.transferLimits().map((l) => l.limit.toFixed()));
     const { sim } = sandbox();
-    expect(refusal(() => sim.internalTransfer({ fromProfileId: sim.profiles.create('empty', undefined, sim.now()).id, toProfileId: 'default', asset: 'USD', amount: '100' }))).toMatchObject({ kind: 'insufficient-funds' });
-    expect(sim.transferLimits('INTERNAL_TRANSFER_DEBIT').map((l) => l.remaining.toFixed())).toEqual(sim.transferLimits('INTERNAL_TRANSFER_DEBIT').map((l) => l.limit.toFixed()));
+    expect(
+      refusal(() =>
+        sim.internalTransfer({
+          fromProfileId: sim.profiles.create('empty', undefined, sim.now()).id,
+          toProfileId: 'default',
+          asset: 'USD',
+          amount: '100',
+        }),
+      ),
+    ).toMatchObject({ kind: 'insufficient-funds' });
+    expect(sim.transferLimits('INTERNAL_TRANSFER_DEBIT').map((l) => l.remaining.toFixed())).toEqual(
+      sim.transferLimits('INTERNAL_TRANSFER_DEBIT').map((l) => l.limit.toFixed()),
+    );
   });
 
   it('values crypto at the current point for the limits, and recovers the daily limit a day later', () => {
     const m = market({ funding: { BTC: '200' } });
     m.transfer({ refId: 'a', asset: 'BTC', amount: '19', fromProfileId: 'default', toProfileId: 'cold' }); // 950,000 USD
-    expect(m.transferLimits().find((l) => l.periodSeconds === 86_400)?.remaining.toFixed()).toBe('4050000');
-    expect(refusal(() => m.transfer({ refId: 'b', asset: 'BTC', amount: '20.01', fromProfileId: 'default', toProfileId: 'cold' }))).toMatchObject({ kind: 'transfer-limit-exceeded', meta: { period_seconds: '0', amount: '1000500.00' } });
+    expect(
+      m
+        .transferLimits()
+        .find((l) => l.periodSeconds === 86_400)
+        ?.remaining.toFixed(),
+    ).toBe('4050000');
+    expect(
+      refusal(() => m.transfer({ refId: 'b', asset: 'BTC', amount: '20.01', fromProfileId: 'default', toProfileId: 'cold' })),
+    ).toMatchObject({ kind: 'transfer-limit-exceeded', meta: { period_seconds: '0', amount: '1000500.00' } });
     m.point('BTCUSD', T0 + DAY, 40_000);
-    expect(m.transferLimits().find((l) => l.periodSeconds === 86_400)?.remaining.toFixed()).toBe('5000000');
+    expect(
+      m
+        .transferLimits()
+        .find((l) => l.periodSeconds === 86_400)
+        ?.remaining.toFixed(),
+    ).toBe('5000000');
     expect(m.transfer({ refId: 'b', asset: 'BTC', amount: '20.01', fromProfileId: 'default', toProfileId: 'cold' }).at).toBe(T0 + DAY); // 800,400 USD now
   });
 
   it('refuses a transfer before the first point (the replay has no time yet)', () => {
     const m = new PointMarket({ funding: { USD: '10' } });
-    expect(() => m.transfer({ refId: 't', asset: 'USD', amount: '1', fromProfileId: 'default', toProfileId: 'x' })).toThrow(/first price point/);
+    expect(() => m.transfer({ refId: 't', asset: 'USD', amount: '1', fromProfileId: 'default', toProfileId: 'x' })).toThrow(
+      /first price point/,
+    );
   });
 });

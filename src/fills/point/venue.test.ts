@@ -28,7 +28,8 @@ async function answer(venue: Venue, req: TransferRequest): Promise<unknown> {
   }
 }
 
-const usdOf = async (venue: Venue): Promise<string | undefined> => (await venue.balances()).find((b) => b.asset === 'USD')?.available.toFixed();
+const usdOf = async (venue: Venue): Promise<string | undefined> =>
+  (await venue.balances()).find((b) => b.asset === 'USD')?.available.toFixed();
 
 describe('PointVenue transfers answer as the sandbox does', () => {
   it('refuses a transfer over its remaining limit with the same code, words and details as SimVenue, and keeps the same balances and limits', async () => {
@@ -42,7 +43,10 @@ describe('PointVenue transfers answer as the sandbox does', () => {
     expect(await both('once', '1000000.01')).toMatchObject({ code: 'TRANSFER_LIMIT_EXCEEDED', details: { period_seconds: '0' } });
     for (let i = 0; i < 4; i++) expect(await both(`t${i}`, '1000000')).toBe('made');
     expect(await both('left', '999999.99')).toBe('made');
-    expect(await both('over', '0.02')).toMatchObject({ code: 'TRANSFER_LIMIT_EXCEEDED', details: { period_seconds: '86400', remaining: '0.01' } });
+    expect(await both('over', '0.02')).toMatchObject({
+      code: 'TRANSFER_LIMIT_EXCEEDED',
+      details: { period_seconds: '86400', remaining: '0.01' },
+    });
     expect(await usdOf(point)).toBe(await usdOf(sim));
     expect(await point.transferLimits()).toEqual(await sim.transferLimits());
   });
@@ -61,13 +65,15 @@ describe('PointVenue transfers answer as the sandbox does', () => {
 });
 
 describe('PointVenue orders as the Venue port speaks of them', () => {
-  it('gives the fields (and their order) of the sandbox mapping; a filled order\'s average price is its fill\'s price', async () => {
+  it("gives the fields (and their order) of the sandbox mapping; a filled order's average price is its fill's price", async () => {
     const market = new PointMarket({ funding: { USD: '1000' }, feeBps: 10 });
     const venue = new PointVenue(market);
     market.point('BTCUSD', T0, 30_000.5);
     const buy = venue.placeOrderSync({ refId: 'a', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '100' });
     const limit = venue.placeOrderSync({ refId: 'b', market: 'BTCUSD', side: 'BUY', type: 'LIMIT', baseAmount: '0.001', price: '29000' });
-    expect(JSON.stringify(buy)).toBe(`{"orderId":"${buy.orderId}","refId":"a","market":"BTCUSD","side":"BUY","type":"MARKET","status":"OPEN","quoteAmount":"100","amountFilled":"0","createdAt":${T0}}`);
+    expect(JSON.stringify(buy)).toBe(
+      `{"orderId":"${buy.orderId}","refId":"a","market":"BTCUSD","side":"BUY","type":"MARKET","status":"OPEN","quoteAmount":"100","amountFilled":"0","createdAt":${T0}}`,
+    );
     market.point('BTCUSD', T0 + 60_000, 30_001.37);
     const filled = venue.getOrderSync(buy.orderId);
     // 100 less the 0.1 fee, over 30001.37, rounded down to 8 decimals
@@ -77,10 +83,12 @@ describe('PointVenue orders as the Venue port speaks of them', () => {
     expect(venue.getOrderSync(limit.orderId).averagePrice).toBeUndefined();
     market.point('BTCUSD', T0 + 120_000, 28_000.37);
     const rested = venue.getOrderSync(limit.orderId);
-    expect(JSON.stringify(rested)).toBe(`{"orderId":"${limit.orderId}","refId":"b","market":"BTCUSD","side":"BUY","type":"LIMIT","status":"FILLED","baseAmount":"0.001","price":"29000","amountFilled":"0.001","averagePrice":"29000","createdAt":${T0}}`);
+    expect(JSON.stringify(rested)).toBe(
+      `{"orderId":"${limit.orderId}","refId":"b","market":"BTCUSD","side":"BUY","type":"LIMIT","status":"FILLED","baseAmount":"0.001","price":"29000","amountFilled":"0.001","averagePrice":"29000","createdAt":${T0}}`,
+    );
   });
 
-  it('gives each order\'s and fill\'s money as text that is its Decimals\' toFixed, the executors\' reading', async () => {
+  it("gives each order's and fill's money as text that is its Decimals' toFixed, the executors' reading", async () => {
     const market = new PointMarket({ funding: { USD: '5000', BTC: '0.5' }, feeBps: 7, slippageBps: 3 });
     const venue = new PointVenue(market);
     market.point('BTCUSD', T0, 30_000.5);
@@ -95,13 +103,24 @@ describe('PointVenue orders as the Venue port speaks of them', () => {
     market.point('BTCUSD', T0 + 120_000, 30_100.75);
     const fills = await venue.listFills(T0);
     expect(fills).toHaveLength(4);
-    for (const f of fills) expect(f.text).toEqual({ amount: f.amount.toFixed(), price: f.price.toFixed(), commission: f.commission.toFixed() });
+    for (const f of fills)
+      expect(f.text).toEqual({ amount: f.amount.toFixed(), price: f.price.toFixed(), commission: f.commission.toFixed() });
     for (const o of placed) {
       const now = venue.getOrderSync(o.orderId);
       expect(now.status).toBe('FILLED');
       expect(now.text).toEqual({ amountFilled: now.amountFilled.toFixed(), averagePrice: now.averagePrice?.toFixed() });
     }
     // the port's fields, written as JSON as a plain fill object was
-    expect(Object.keys(JSON.parse(JSON.stringify(fills[0])) as object)).toEqual(['fillId', 'orderId', 'market', 'side', 'amount', 'price', 'commission', 'commissionAsset', 'at']);
+    expect(Object.keys(JSON.parse(JSON.stringify(fills[0])) as object)).toEqual([
+      'fillId',
+      'orderId',
+      'market',
+      'side',
+      'amount',
+      'price',
+      'commission',
+      'commissionAsset',
+      'at',
+    ]);
   });
 });

@@ -72,7 +72,10 @@ export class PointVenue implements Venue {
   }
 
   async listFills(sinceMs: number): Promise<readonly VenueFill[]> {
-    return this.market.executions(sinceMs).filter((x) => x.kind === 'order').map(toVenueFill);
+    return this.market
+      .executions(sinceMs)
+      .filter((x) => x.kind === 'order')
+      .map(toVenueFill);
   }
 
   async balances(): Promise<readonly VenueBalance[]> {
@@ -80,7 +83,9 @@ export class PointVenue implements Venue {
   }
 
   async listQuotes(market: MarketSymbol): Promise<readonly VenueQuote[]> {
-    return this.market.quotes(market).map((q) => ({ quoteId: q.quoteId, market: q.market, side: q.side, price: q.price, expiresAt: q.expiresAt }));
+    return this.market
+      .quotes(market)
+      .map((q) => ({ quoteId: q.quoteId, market: q.market, side: q.side, price: q.price, expiresAt: q.expiresAt }));
   }
 
   async executeQuote(req: ExecuteQuoteRequest): Promise<VenueQuoteExecution> {
@@ -185,7 +190,14 @@ class PointVenueOrder implements VenueOrder {
 
   /** SimVenue's mapping: the same fields in the same order, optional ones only when set. */
   toJSON(): Record<string, unknown> {
-    const v: Record<string, unknown> = { orderId: this.orderId, refId: this.refId, market: this.market, side: this.side, type: this.type, status: this.status };
+    const v: Record<string, unknown> = {
+      orderId: this.orderId,
+      refId: this.refId,
+      market: this.market,
+      side: this.side,
+      type: this.type,
+      status: this.status,
+    };
     if (this.baseAmount) v.baseAmount = this.baseAmount;
     if (this.quoteAmount) v.quoteAmount = this.quoteAmount;
     if (this.price) v.price = this.price;
@@ -255,7 +267,17 @@ export function toVenueFill(x: PointExecution): VenueFill {
 }
 
 function toVenueQuoteExecution(x: PointQuoteExecution): VenueQuoteExecution {
-  return { executionId: x.executionId, refId: x.refId, quoteId: x.quoteId, market: x.market, side: x.side, price: x.price, baseAmount: x.baseAmount, quoteAmount: x.quoteAmount, status: x.status };
+  return {
+    executionId: x.executionId,
+    refId: x.refId,
+    quoteId: x.quoteId,
+    market: x.market,
+    side: x.side,
+    price: x.price,
+    baseAmount: x.baseAmount,
+    quoteAmount: x.quoteAmount,
+    status: x.status,
+  };
 }
 
 function toVenueTransfer(t: PointTransfer): VenueTransfer {

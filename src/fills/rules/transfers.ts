@@ -15,7 +15,12 @@ import { FX_PER_USD } from '../../sim/market/catalog.js';
 import { SimError } from '../../sim/errors.js';
 import { IdSource } from '../../sim/ids.js';
 import { type Balances } from '../../sim/exchange/ledger.js';
-import { DEFAULT_TRANSFER_LIMITS, type TransferLimitConfig, type TransferLimitView, TransferLimits } from '../../sim/platform/transfer-limit-rules.js';
+import {
+  DEFAULT_TRANSFER_LIMITS,
+  type TransferLimitConfig,
+  type TransferLimitView,
+  TransferLimits,
+} from '../../sim/platform/transfer-limit-rules.js';
 import { admitDebit, checkBetweenProfiles, sameProfileError } from '../../sim/platform/transfers.js';
 
 /** The transfer type of an internal transfer, seen from the paying profile (what its limits cover). */
@@ -75,7 +80,11 @@ export class PointProfiles {
 
   /** Adds a configured profile with its initial balances (asset → decimal string). */
   private add(profileId: string, funding: Readonly<Record<string, string>>): void {
-    if (profileId === 'default' || this.known.has(profileId)) throw new InputError('profiles', `${JSON.stringify(profileId)} names the replay's own profile (${this.ownId}, alias default): give other profiles other ids`);
+    if (profileId === 'default' || this.known.has(profileId))
+      throw new InputError(
+        'profiles',
+        `${JSON.stringify(profileId)} names the replay's own profile (${this.ownId}, alias default): give other profiles other ids`,
+      );
     this.known.add(profileId);
     for (const [asset, value] of Object.entries(funding)) this.ledger.credit(profileId, asset, new D(value));
   }
@@ -104,7 +113,16 @@ export class PointProfiles {
       { profileId: to, asset: c.asset, available: c.amount },
     ]);
     this.known.add(to);
-    const t: PointTransfer = { transferId: newId(), refId: c.refId ?? '', asset: c.asset, amount: c.amount, fromProfileId: from, toProfileId: to, status: 'COMPLETED', at: nowMs };
+    const t: PointTransfer = {
+      transferId: newId(),
+      refId: c.refId ?? '',
+      asset: c.asset,
+      amount: c.amount,
+      fromProfileId: from,
+      toProfileId: to,
+      status: 'COMPLETED',
+      at: nowMs,
+    };
     if (c.refId !== undefined) this.byRef.set(c.refId, t);
     return t;
   }

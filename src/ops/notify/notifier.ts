@@ -21,7 +21,12 @@ export const SIGNATURE_HEADER = 'x-tradeloop-signature';
 export const TIMESTAMP_HEADER = 'x-tradeloop-timestamp';
 
 /** One POST: the transport answers the HTTP status, or throws (refused, reset, aborted). */
-export type WebhookTransport = (request: { readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly body: string; readonly signal: AbortSignal }) => Promise<number>;
+export type WebhookTransport = (request: {
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+  readonly signal: AbortSignal;
+}) => Promise<number>;
 
 export interface Notification {
   readonly id: string;
@@ -50,15 +55,17 @@ export interface NotifyQueueOptions {
 }
 
 /** A signed webhook POST per notification, or another channel's `deliver` (named `label` in logs). */
-export type NotifierOptions = NotifyQueueOptions & (
-  | {
-    readonly url: string;
-    readonly secret: string;
-    /** Names the bot in each body (the journal's ref_id prefix). */
-    readonly source: string;
-    readonly transport?: WebhookTransport;
-  }
-  | { readonly deliver: Deliver; readonly label: string });
+export type NotifierOptions = NotifyQueueOptions &
+  (
+    | {
+        readonly url: string;
+        readonly secret: string;
+        /** Names the bot in each body (the journal's ref_id prefix). */
+        readonly source: string;
+        readonly transport?: WebhookTransport;
+      }
+    | { readonly deliver: Deliver; readonly label: string }
+  );
 
 const BACKOFF_FIRST_MS = 1_000;
 const BACKOFF_MAX_MS = 60_000;
@@ -149,7 +156,9 @@ export class Notifier {
           this.o.log?.warn(`${this.label} ${head.n.event} ${head.n.id} given up after ${head.attempts} attempt(s)`);
           continue;
         }
-        await this.o.clock.sleep(Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** (head.attempts - 1)), this.closing.signal).catch(() => undefined);
+        await this.o.clock
+          .sleep(Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** (head.attempts - 1)), this.closing.signal)
+          .catch(() => undefined);
       }
     } finally {
       this.running = false;

@@ -56,8 +56,30 @@ export class RunNotifications {
   }
 
   private onReport(r: ExecReport): void {
-    if (r.kind === 'filled') this.sink.notify('fill', { refId: r.refId, orderId: r.orderId, market: r.market, side: r.side, amount: r.amount, price: r.price, commission: r.commission, commissionAsset: r.commissionAsset, at: r.at });
-    else if (r.kind === 'quote-executed') this.sink.notify('fill', { refId: r.refId, executionId: r.executionId, market: r.market, side: r.side, amount: r.baseAmount, quoteAmount: r.quoteAmount, price: r.price, at: r.at, quote: true });
+    if (r.kind === 'filled')
+      this.sink.notify('fill', {
+        refId: r.refId,
+        orderId: r.orderId,
+        market: r.market,
+        side: r.side,
+        amount: r.amount,
+        price: r.price,
+        commission: r.commission,
+        commissionAsset: r.commissionAsset,
+        at: r.at,
+      });
+    else if (r.kind === 'quote-executed')
+      this.sink.notify('fill', {
+        refId: r.refId,
+        executionId: r.executionId,
+        market: r.market,
+        side: r.side,
+        amount: r.baseAmount,
+        quoteAmount: r.quoteAmount,
+        price: r.price,
+        at: r.at,
+        quote: true,
+      });
     else if (r.kind === 'unresolved') this.sink.notify('unresolved', { refId: r.refId, message: r.message, at: r.at });
   }
 
@@ -73,10 +95,17 @@ export class RunNotifications {
     const now = this.run.clock.now();
     // each cause once as it comes (a resume that lifts one cause while others hold sends nothing)
     const fresh = ks.causes.filter((c) => !this.halted.has(c.kind));
-    if (fresh.length > 0) this.sink.notify('kill-switch', { reason: fresh.map((c) => c.reason).join('; '), allowsReducing: ks.allowsReducing, causes: ks.causes, at: now });
+    if (fresh.length > 0)
+      this.sink.notify('kill-switch', {
+        reason: fresh.map((c) => c.reason).join('; '),
+        allowsReducing: ks.allowsReducing,
+        causes: ks.causes,
+        at: now,
+      });
     this.halted = new Set(ks.causes.map((c) => c.kind));
     const journal = this.run.view().journalFailure;
-    if (journal !== undefined && this.journalFailure === undefined) this.sink.notify('journal-failed', { reason: journal, exitCode: 5, at: now });
+    if (journal !== undefined && this.journalFailure === undefined)
+      this.sink.notify('journal-failed', { reason: journal, exitCode: 5, at: now });
     this.journalFailure = journal;
     for (const s of this.run.strategies) {
       if (s.stopped === undefined || this.stopped.has(s.name)) continue;
@@ -84,8 +113,10 @@ export class RunNotifications {
       this.sink.notify('strategy-stopped', { strategy: s.name, reason: s.stopped, at: now });
     }
     const since = this.run.reachability ? this.run.reachability().unreachableSince : this.run.view().venueUnreachableSince;
-    if (since !== undefined && this.unreachableSince === undefined) this.sink.notify('venue-unreachable', { state: 'unreachable', since, lastError: this.run.reachability?.().lastError, at: now });
-    if (since === undefined && this.unreachableSince !== undefined) this.sink.notify('venue-unreachable', { state: 'reachable again', since: this.unreachableSince, at: now });
+    if (since !== undefined && this.unreachableSince === undefined)
+      this.sink.notify('venue-unreachable', { state: 'unreachable', since, lastError: this.run.reachability?.().lastError, at: now });
+    if (since === undefined && this.unreachableSince !== undefined)
+      this.sink.notify('venue-unreachable', { state: 'reachable again', since: this.unreachableSince, at: now });
     this.unreachableSince = since;
   }
 }

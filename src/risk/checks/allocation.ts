@@ -18,11 +18,15 @@ export function checkAllocation(f: TradeFacts, allocations: AllocationView | und
   const spend = toDecimal(notional);
   if (!a.used.plus(spend).gt(a.limit)) return undefined;
   const strategy = f.intent.strategy;
-  return deny('ALLOCATION', `strategy ${strategy} would have ${a.used.plus(spend).toFixed(2)} ${f.quote} in its positions and open buys, beyond its allocation of ${a.limit.toFixed(2)} ${f.quote} (strategies[].allocation: ${a.text})`, {
-    strategy,
-    asset: f.quote,
-    allocation: a.limit.toFixed(),
-    used: a.used.toFixed(),
-    required: spend.toFixed(),
-  });
+  return deny(
+    'ALLOCATION',
+    `strategy ${strategy} would have ${a.used.plus(spend).toFixed(2)} ${f.quote} in its positions and open buys, beyond its allocation of ${a.limit.toFixed(2)} ${f.quote} (strategies[].allocation: ${a.text})`,
+    {
+      strategy,
+      asset: f.quote,
+      allocation: a.limit.toFixed(),
+      used: a.used.toFixed(),
+      required: spend.toFixed(),
+    },
+  );
 }

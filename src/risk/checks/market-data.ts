@@ -13,11 +13,15 @@ export function checkStale(f: TradeFacts, view: RiskView, limits: RiskLimits): D
   const newest = Math.max(s.price?.at ?? -Infinity, s.bestBid?.at ?? -Infinity, s.bestAsk?.at ?? -Infinity);
   const age = now - newest;
   if (!Number.isFinite(newest) || age > limits.stale_after_ms) {
-    return deny('STALE_DATA', `market data of ${f.market} is ${Number.isFinite(newest) ? `${age} ms old` : 'missing'} (limit ${limits.stale_after_ms} ms)`, {
-      market: f.market,
-      age_ms: Number.isFinite(newest) ? age : -1,
-      max_age_ms: limits.stale_after_ms,
-    });
+    return deny(
+      'STALE_DATA',
+      `market data of ${f.market} is ${Number.isFinite(newest) ? `${age} ms old` : 'missing'} (limit ${limits.stale_after_ms} ms)`,
+      {
+        market: f.market,
+        age_ms: Number.isFinite(newest) ? age : -1,
+        max_age_ms: limits.stale_after_ms,
+      },
+    );
   }
   return undefined;
 }
@@ -34,12 +38,16 @@ export function checkPriceBand(f: TradeFacts, _view: RiskView, limits: RiskLimit
   const mid = toDecimal(f.reference);
   const bps = price.minus(mid).abs().div(mid).times(10_000);
   if (bps.gt(limits.price_band_bps)) {
-    return deny('PRICE_BAND', `price ${price.toFixed()} is ${bps.toFixed(0)} bps from mid ${mid.toFixed()} (band ${limits.price_band_bps} bps)`, {
-      price: price.toFixed(),
-      mid: mid.toFixed(),
-      distance_bps: Number(bps.toFixed(2)),
-      band_bps: limits.price_band_bps,
-    });
+    return deny(
+      'PRICE_BAND',
+      `price ${price.toFixed()} is ${bps.toFixed(0)} bps from mid ${mid.toFixed()} (band ${limits.price_band_bps} bps)`,
+      {
+        price: price.toFixed(),
+        mid: mid.toFixed(),
+        distance_bps: Number(bps.toFixed(2)),
+        band_bps: limits.price_band_bps,
+      },
+    );
   }
   return undefined;
 }
@@ -62,17 +70,27 @@ export function checkQuote(f: TradeFacts, view: RiskView, limits: RiskLimits): D
   const quote = f.snapshot.quotes[f.side];
   const left = quoteTimeLeftMs(quote, view.now());
   if (quote === undefined || left < limits.min_quote_time_left_ms) {
-    return deny('QUOTE_EXPIRED', quote ? `the ${f.side} quote of ${f.market} has ${left} ms left (need ${limits.min_quote_time_left_ms})` : `no ${f.side} quote for ${f.market}`, {
-      market: f.market,
-      time_left_ms: Number.isFinite(left) ? left : -1,
-      min_time_left_ms: limits.min_quote_time_left_ms,
-    });
+    return deny(
+      'QUOTE_EXPIRED',
+      quote
+        ? `the ${f.side} quote of ${f.market} has ${left} ms left (need ${limits.min_quote_time_left_ms})`
+        : `no ${f.side} quote for ${f.market}`,
+      {
+        market: f.market,
+        time_left_ms: Number.isFinite(left) ? left : -1,
+        min_time_left_ms: limits.min_quote_time_left_ms,
+      },
+    );
   }
   if (f.price !== undefined) {
     const qp = new D(quote.value.price);
     const limit = toDecimal(f.price);
     const worse = f.side === 'BUY' ? qp.gt(limit) : qp.lt(limit);
-    if (worse) return deny('PRICE_BAND', `quote price ${qp.toFixed()} is worse than the limit ${limit.toFixed()}`, { quote_price: qp.toFixed(), limit_price: limit.toFixed() });
+    if (worse)
+      return deny('PRICE_BAND', `quote price ${qp.toFixed()} is worse than the limit ${limit.toFixed()}`, {
+        quote_price: qp.toFixed(),
+        limit_price: limit.toFixed(),
+      });
   }
   return undefined;
 }

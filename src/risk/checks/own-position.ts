@@ -23,21 +23,29 @@ export function checkOwnPosition(f: TradeFacts, ownership: Ownership | undefined
   // a sell sized in the quote asset counts at the price it converts at; one that cannot be valued is not let through unchecked
   const asked = f.baseEquivalent;
   if (asked === undefined) {
-    return deny('OWN_POSITION', `strategy ${strategy} sells ${f.quoteAmount ? toText(f.quoteAmount) : '?'} ${f.quote} of ${f.base} in ${f.market}, but no price is known to tell how much ${f.base} that is, so it cannot be held to its own position: size the sell in ${f.base} (baseAmount), or wait for a price`, {
-      strategy,
-      market: f.market,
-      asset: f.base,
-    });
+    return deny(
+      'OWN_POSITION',
+      `strategy ${strategy} sells ${f.quoteAmount ? toText(f.quoteAmount) : '?'} ${f.quote} of ${f.base} in ${f.market}, but no price is known to tell how much ${f.base} that is, so it cannot be held to its own position: size the sell in ${f.base} (baseAmount), or wait for a price`,
+      {
+        strategy,
+        market: f.market,
+        asset: f.base,
+      },
+    );
   }
   const own = ownership.ownSellable(strategy, f.market);
   const ownExact = exactOfDecimal(own);
   if (ownExact !== undefined ? compare(asked, ownExact) <= 0 : !toDecimal(asked).gt(own)) return undefined;
   const required = toText(asked);
-  return deny('OWN_POSITION', `strategy ${strategy} sells ${required} ${f.base} but holds ${own.toFixed()} ${f.base} of its own in ${f.market} (not counting its open sells): another strategy's inventory, or a balance no strategy holds, is not its to sell (risk.positions: shared lets the strategies of a market share one position)`, {
-    strategy,
-    market: f.market,
-    asset: f.base,
-    required,
-    own: own.toFixed(),
-  });
+  return deny(
+    'OWN_POSITION',
+    `strategy ${strategy} sells ${required} ${f.base} but holds ${own.toFixed()} ${f.base} of its own in ${f.market} (not counting its open sells): another strategy's inventory, or a balance no strategy holds, is not its to sell (risk.positions: shared lets the strategies of a market share one position)`,
+    {
+      strategy,
+      market: f.market,
+      asset: f.base,
+      required,
+      own: own.toFixed(),
+    },
+  );
 }

@@ -12,10 +12,18 @@ export function checkPrecision(f: TradeFacts): DenialReason | undefined {
   if (i.kind !== 'execute-quote') return undefined;
   const { baseDecimals, quoteDecimals } = f.instrument;
   if (i.baseAmount !== undefined && places(i.baseAmount) > baseDecimals) {
-    return deny('PRECISION', `baseAmount ${i.baseAmount} has more than ${baseDecimals} decimals: round it down with roundBase`, { field: 'baseAmount', value: i.baseAmount, max_decimals: baseDecimals });
+    return deny('PRECISION', `baseAmount ${i.baseAmount} has more than ${baseDecimals} decimals: round it down with roundBase`, {
+      field: 'baseAmount',
+      value: i.baseAmount,
+      max_decimals: baseDecimals,
+    });
   }
   if (i.quoteAmount !== undefined && places(i.quoteAmount) > quoteDecimals) {
-    return deny('PRECISION', `quoteAmount ${i.quoteAmount} has more than ${quoteDecimals} decimals: round it down with roundQuote`, { field: 'quoteAmount', value: i.quoteAmount, max_decimals: quoteDecimals });
+    return deny('PRECISION', `quoteAmount ${i.quoteAmount} has more than ${quoteDecimals} decimals: round it down with roundQuote`, {
+      field: 'quoteAmount',
+      value: i.quoteAmount,
+      max_decimals: quoteDecimals,
+    });
   }
   return undefined;
 }

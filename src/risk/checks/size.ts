@@ -1,5 +1,16 @@
 import type { Dec, DenialReason } from '../../core/index.js';
-import { compare, EXACT_ZERO, exactOf, exactOfDecimal, exactOfNumber, plus, times, toDecimal, toText, type Exact } from '../../core/exact.js';
+import {
+  compare,
+  EXACT_ZERO,
+  exactOf,
+  exactOfDecimal,
+  exactOfNumber,
+  plus,
+  times,
+  toDecimal,
+  toText,
+  type Exact,
+} from '../../core/exact.js';
 import { deny } from '../denial.js';
 import type { TradeFacts } from '../facts.js';
 import { onlyReduces } from '../reducing.js';
@@ -18,11 +29,19 @@ export function checkNotional(f: TradeFacts, _view: RiskView, limits: RiskLimits
   const { max, min } = boundsOf(limits);
   if (compare(notional, max) > 0 && !onlyReduces(f.intent)) {
     const value = toDecimal(notional).toFixed(2);
-    return deny('MAX_NOTIONAL', `notional ${value} ${f.quote} exceeds the limit ${toText(max)}`, { notional: value, max_notional: toText(max), asset: f.quote });
+    return deny('MAX_NOTIONAL', `notional ${value} ${f.quote} exceeds the limit ${toText(max)}`, {
+      notional: value,
+      max_notional: toText(max),
+      asset: f.quote,
+    });
   }
   if (compare(notional, min) < 0) {
     const value = toDecimal(notional).toFixed(2);
-    return deny('MINIMUM', `notional ${value} ${f.quote} is below the minimum ${toText(min)}`, { notional: value, min_notional: toText(min), asset: f.quote });
+    return deny('MINIMUM', `notional ${value} ${f.quote} is below the minimum ${toText(min)}`, {
+      notional: value,
+      min_notional: toText(min),
+      asset: f.quote,
+    });
   }
   return undefined;
 }
@@ -58,7 +77,11 @@ function boundsOf(limits: RiskLimits): Bounds {
 export function checkOpenOrders(f: TradeFacts, view: RiskView, limits: RiskLimits): DenialReason | undefined {
   if (f.intent.kind !== 'place-order' || f.intent.type === 'MARKET') return undefined;
   const open = view.openOrderCount();
-  if (open >= limits.max_open_orders) return deny('MAX_OPEN_ORDERS', `${open} orders are open (limit ${limits.max_open_orders})`, { open, max_open_orders: limits.max_open_orders });
+  if (open >= limits.max_open_orders)
+    return deny('MAX_OPEN_ORDERS', `${open} orders are open (limit ${limits.max_open_orders})`, {
+      open,
+      max_open_orders: limits.max_open_orders,
+    });
   return undefined;
 }
 
@@ -109,7 +132,11 @@ export function checkPosition(f: TradeFacts, view: RiskView, limits: RiskLimits)
   // the schema admits decimal strings only
   if (after === undefined ? holding.gt(cap) : compare(after, exactOf(cap)!) > 0) {
     const value = (after === undefined ? holding : toDecimal(after)).toFixed(8);
-    return deny('MAX_POSITION', `holding of ${f.base} would be ${value} (limit ${cap})`, { asset: f.base, position_after: value, max_position: cap });
+    return deny('MAX_POSITION', `holding of ${f.base} would be ${value} (limit ${cap})`, {
+      asset: f.base,
+      position_after: value,
+      max_position: cap,
+    });
   }
   return undefined;
 }

@@ -25,8 +25,20 @@ function eventsOf(sim: SimPlatform, owner: string): SimEvent[] {
 
 function wireEvent(e: SimEvent): Record<string, unknown> {
   const s = e.subject;
-  const object = s.kind === 'order' ? wireOrder(s.order) : s.kind === 'transfer' ? wireTransfer(s.transfer) : { id: e.id, identity_id: s.identity.id, new_summary_status: s.newStatus, old_summary_status: s.oldStatus };
-  return { id: e.id, type: e.type, object_type: e.objectType, object, created_at: new Date(e.createdAt).toISOString(), undelivered_webhooks: 0 };
+  const object =
+    s.kind === 'order'
+      ? wireOrder(s.order)
+      : s.kind === 'transfer'
+        ? wireTransfer(s.transfer)
+        : { id: e.id, identity_id: s.identity.id, new_summary_status: s.newStatus, old_summary_status: s.oldStatus };
+  return {
+    id: e.id,
+    type: e.type,
+    object_type: e.objectType,
+    object,
+    created_at: new Date(e.createdAt).toISOString(),
+    undelivered_webhooks: 0,
+  };
 }
 
 /**

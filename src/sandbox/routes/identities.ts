@@ -10,14 +10,23 @@ function listIdentities(ctx: RouteContext): unknown {
   const q = ctx.query;
   const status = q.oneOf('summary_status', IDENTITY_STATUSES);
   const type = q.oneOf('identity_type', ['PERSON', 'INSTITUTION'] as const);
-  const all = ctx.sim.platform.identities.list(ctx.owner).filter((i) => (status === undefined || summaryStatus(i) === status) && (type === undefined || i.type === type));
+  const all = ctx.sim.platform.identities
+    .list(ctx.owner)
+    .filter((i) => (status === undefined || summaryStatus(i) === status) && (type === undefined || i.type === type));
   const page = listPage(q, all, { created: timeBounds(q, 'created_at'), updated: timeBounds(q, 'updated_at') });
-  return { items: page.items.map((i) => wireIdentity(ctx.sim, i, { details: false, members: false })), next_page_cursor: page.next_page_cursor };
+  return {
+    items: page.items.map((i) => wireIdentity(ctx.sim, i, { details: false, members: false })),
+    next_page_cursor: page.next_page_cursor,
+  };
 }
 
 /** Documents are a closed beta on the platform: 403 unless the sandbox enables them (`sim.platform.documents`). */
 function documentsEnabled(ctx: RouteContext): void {
-  if (!ctx.sim.platform.settings.documents) throw problem(403, 'document storage not enabled: identity documents are a closed beta: start the sandbox with --documents (config local.documents: true; startSandbox: sim.platform.documents)');
+  if (!ctx.sim.platform.settings.documents)
+    throw problem(
+      403,
+      'document storage not enabled: identity documents are a closed beta: start the sandbox with --documents (config local.documents: true; startSandbox: sim.platform.documents)',
+    );
 }
 
 async function documentUpload(ctx: RouteContext): Promise<unknown> {
@@ -62,55 +71,108 @@ const read = 'identity:read_identity';
 export const IDENTITY_ROUTES: readonly Route[] = [
   { operation: 'ListIdentities', method: 'GET', path: '/v2/identity/identities', scope: read, handler: listIdentities },
   {
-    operation: 'CreateIdentity', method: 'POST', path: '/v2/identity/identities', scope: write,
+    operation: 'CreateIdentity',
+    method: 'POST',
+    path: '/v2/identity/identities',
+    scope: write,
     handler: async (ctx) => wireIdentity(ctx.sim, ctx.sim.platform.identities.create(await ctx.body(), ctx.owner, ctx.sim.now()), FULL),
   },
   {
-    operation: 'GetIdentity', method: 'GET', path: '/v2/identity/identities/:id', scope: read,
-    handler: (ctx) => wireIdentity(ctx.sim, ctx.sim.platform.identities.get(ctx.params.id ?? '', ctx.owner), { details: ctx.query.bool('include_details'), members: ctx.query.bool('include_institution_members') }),
+    operation: 'GetIdentity',
+    method: 'GET',
+    path: '/v2/identity/identities/:id',
+    scope: read,
+    handler: (ctx) =>
+      wireIdentity(ctx.sim, ctx.sim.platform.identities.get(ctx.params.id ?? '', ctx.owner), {
+        details: ctx.query.bool('include_details'),
+        members: ctx.query.bool('include_institution_members'),
+      }),
   },
   {
-    operation: 'UpdateIdentity', method: 'PUT', path: '/v2/identity/identities/:id', scope: write,
-    handler: async (ctx) => wireIdentity(ctx.sim, ctx.sim.platform.identities.update(ctx.params.id ?? '', await ctx.body(), ctx.owner, ctx.sim.now()), FULL),
+    operation: 'UpdateIdentity',
+    method: 'PUT',
+    path: '/v2/identity/identities/:id',
+    scope: write,
+    handler: async (ctx) =>
+      wireIdentity(ctx.sim, ctx.sim.platform.identities.update(ctx.params.id ?? '', await ctx.body(), ctx.owner, ctx.sim.now()), FULL),
   },
   {
-    operation: 'RetryIdVerification', method: 'POST', path: '/v2/identity/identities/:id/retry-id-verification', scope: write,
+    operation: 'RetryIdVerification',
+    method: 'POST',
+    path: '/v2/identity/identities/:id/retry-id-verification',
+    scope: write,
     handler: (ctx) => {
       const i = ctx.sim.platform.identities.retryIdVerification(ctx.params.id ?? '', ctx.owner, ctx.sim.now());
       return { url: `${ctx.baseUrl}/v2/identity/verifications/${i.id}/${i.verificationAttempts}` };
     },
   },
   {
-    operation: 'SetVerifierCredentials', method: 'POST', path: '/v2/identity/verifier-credentials', scope: 'identity:write_verifier_credentials',
+    operation: 'SetVerifierCredentials',
+    method: 'POST',
+    path: '/v2/identity/verifier-credentials',
+    scope: 'identity:write_verifier_credentials',
     handler: async (ctx) => {
       ctx.sim.platform.identities.setVerifierCredentials(await ctx.body(), ctx.owner);
       return {};
     },
   },
   {
-    operation: 'AddInstitutionMembers', method: 'POST', path: '/v2/identity/institution-members', scope: write,
+    operation: 'AddInstitutionMembers',
+    method: 'POST',
+    path: '/v2/identity/institution-members',
+    scope: write,
     handler: async (ctx) => {
       const { institution, added } = ctx.sim.platform.identities.addMembers(await ctx.body(), ctx.owner, ctx.sim.now());
       return { institution_id: institution.id, members: added.map((m) => wireMember(ctx.sim, m)) };
     },
   },
   {
-    operation: 'DeleteInstitutionMember', method: 'DELETE', path: '/v2/identity/institution-members/:id', scope: write,
+    operation: 'DeleteInstitutionMember',
+    method: 'DELETE',
+    path: '/v2/identity/institution-members/:id',
+    scope: write,
     handler: (ctx) => {
       ctx.sim.platform.identities.removeMember(ctx.params.id ?? '', ctx.owner, ctx.sim.now());
       return {};
     },
   },
   {
-    operation: 'SandboxSetIdentityStatus', method: 'PUT', path: '/v2/identity/identities/:id/sandbox-status', scope: write,
+    operation: 'SandboxSetIdentityStatus',
+    method: 'PUT',
+    path: '/v2/identity/identities/:id/sandbox-status',
+    scope: write,
     handler: async (ctx) => {
       ctx.sim.platform.identities.setStatus(ctx.params.id ?? '', await ctx.body(), ctx.owner, ctx.sim.now());
       return {};
     },
   },
-  { operation: 'DocumentUpload', method: 'PUT', path: '/v2/identity/identities/:identity_id/documents', scope: write, handler: documentUpload },
-  { operation: 'ListIdentityDocuments', method: 'GET', path: '/v2/identity/identities/:identity_id/documents', scope: read, handler: listDocuments },
+  {
+    operation: 'DocumentUpload',
+    method: 'PUT',
+    path: '/v2/identity/identities/:identity_id/documents',
+    scope: write,
+    handler: documentUpload,
+  },
+  {
+    operation: 'ListIdentityDocuments',
+    method: 'GET',
+    path: '/v2/identity/identities/:identity_id/documents',
+    scope: read,
+    handler: listDocuments,
+  },
   // The upload address handed out by DocumentUpload (a pre-authorised link: no token); both methods, as the platform states both.
-  { operation: 'SandboxDocumentBytes', method: 'PUT', path: '/v2/identity/document-uploads/:file_id', scope: null, handler: receiveDocument },
-  { operation: 'SandboxDocumentBytesPost', method: 'POST', path: '/v2/identity/document-uploads/:file_id', scope: null, handler: receiveDocument },
+  {
+    operation: 'SandboxDocumentBytes',
+    method: 'PUT',
+    path: '/v2/identity/document-uploads/:file_id',
+    scope: null,
+    handler: receiveDocument,
+  },
+  {
+    operation: 'SandboxDocumentBytesPost',
+    method: 'POST',
+    path: '/v2/identity/document-uploads/:file_id',
+    scope: null,
+    handler: receiveDocument,
+  },
 ];

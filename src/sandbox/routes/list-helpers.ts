@@ -55,4 +55,3 @@ export function listPage<T extends Listed>(q: Query, records: readonly T[], o: L
 export function matches(filter: readonly string[], value: string | undefined): boolean {
   return filter.length === 0 || (value !== undefined && filter.includes(value));
 }
-

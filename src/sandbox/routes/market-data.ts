@@ -1,10 +1,4 @@
-import {
-  HISTORICAL_MARKETS,
-  MARKET_DATA_MARKETS,
-  PRICE_MARKETS,
-  INCREMENTS_MS,
-  type Increment,
-} from '../../core/markets.js';
+import { HISTORICAL_MARKETS, MARKET_DATA_MARKETS, PRICE_MARKETS, INCREMENTS_MS, type Increment } from '../../core/markets.js';
 import { tradingInstruments } from '../../platform/instruments.js';
 import { isoTime } from '../../sim/time.js';
 import { badRequest } from '../problem.js';
@@ -14,7 +8,8 @@ import { wirePrice, wireTicker } from '../wire.js';
 /** Validates a `{market}` path parameter against the list the operation accepts. */
 function pathMarket(ctx: RouteContext, allowed: readonly string[]): string {
   const market = ctx.params.market ?? '';
-  if (!allowed.includes(market)) throw badRequest('market', `${JSON.stringify(market)} is not available here: use one of ${allowed.join(', ')}`);
+  if (!allowed.includes(market))
+    throw badRequest('market', `${JSON.stringify(market)} is not available here: use one of ${allowed.join(', ')}`);
   return market;
 }
 
@@ -37,13 +32,18 @@ function historicalPrices(ctx: RouteContext): unknown {
     limit: q.int('pagination.limit', 1, 1000) ?? 100,
   });
   const items = page.items.map((p) => ({ average_price: p.averagePrice, timestamp: isoTime(p.timestamp) }));
-  return ctx.shapes.listKey === 'prices' ? { market, prices: items, total_count: page.totalCount } : { total_count: page.totalCount, items };
+  return ctx.shapes.listKey === 'prices'
+    ? { market, prices: items, total_count: page.totalCount }
+    : { total_count: page.totalCount, items };
 }
 
 function listPrices(ctx: RouteContext): unknown {
   const markets = ctx.query.array('markets');
-  if (markets.length === 0) throw badRequest('markets', `required: repeat it per market, e.g. markets=BTCUSD&markets=ETHUSD (one of ${PRICE_MARKETS.join(', ')})`);
-  for (const m of markets) if (!(PRICE_MARKETS as readonly string[]).includes(m)) throw badRequest('markets', `${JSON.stringify(m)} is not a price market: use ${PRICE_MARKETS.join(', ')}`);
+  if (markets.length === 0)
+    throw badRequest('markets', `required: repeat it per market, e.g. markets=BTCUSD&markets=ETHUSD (one of ${PRICE_MARKETS.join(', ')})`);
+  for (const m of markets)
+    if (!(PRICE_MARKETS as readonly string[]).includes(m))
+      throw badRequest('markets', `${JSON.stringify(m)} is not a price market: use ${PRICE_MARKETS.join(', ')}`);
   const items = markets.map((m) => wirePrice(ctx.sim.price(m)));
   return ctx.shapes.listKey === 'prices' ? { prices: items } : { items };
 }
@@ -57,7 +57,12 @@ export const MARKET_DATA_ROUTES: readonly Route[] = [
     scope: null,
     handler: () => ({
       // the platform's instrument table (src/platform/instruments.ts), trading markets in ListMarkets order
-      markets: tradingInstruments().map((i) => ({ market: i.market, base_asset: i.base, quote_asset: i.quote, tick_rate: i.tick.toFixed(i.priceDecimals) })),
+      markets: tradingInstruments().map((i) => ({
+        market: i.market,
+        base_asset: i.base,
+        quote_asset: i.quote,
+        tick_rate: i.tick.toFixed(i.priceDecimals),
+      })),
     }),
   },
   {
@@ -76,10 +81,18 @@ export const MARKET_DATA_ROUTES: readonly Route[] = [
     path: '/v2/markets/:market/recent-executions',
     scope: null,
     handler: (ctx) => ({
-      items: ctx.sim.recentExecutions(pathMarket(ctx, MARKET_DATA_MARKETS)).map((t) => ({ match_number: t.matchNumber, price: t.price, amount: t.amount, executed_at: isoTime(t.at) })),
+      items: ctx.sim
+        .recentExecutions(pathMarket(ctx, MARKET_DATA_MARKETS))
+        .map((t) => ({ match_number: t.matchNumber, price: t.price, amount: t.amount, executed_at: isoTime(t.at) })),
     }),
   },
-  { operation: 'GetTicker', method: 'GET', path: '/v2/markets/:market/ticker', scope: null, handler: (ctx) => wireTicker(ctx.sim.ticker(pathMarket(ctx, MARKET_DATA_MARKETS))) },
+  {
+    operation: 'GetTicker',
+    method: 'GET',
+    path: '/v2/markets/:market/ticker',
+    scope: null,
+    handler: (ctx) => wireTicker(ctx.sim.ticker(pathMarket(ctx, MARKET_DATA_MARKETS))),
+  },
   {
     operation: 'ListTickers',
     method: 'GET',
@@ -91,5 +104,11 @@ export const MARKET_DATA_ROUTES: readonly Route[] = [
     },
   },
   { operation: 'ListPrices', method: 'GET', path: '/v2/all-markets/prices', scope: null, handler: listPrices },
-  { operation: 'ListHistoricalPrices', method: 'GET', path: '/v2/markets/:market/historical-prices', scope: 'exchange:historical_prices', handler: historicalPrices },
+  {
+    operation: 'ListHistoricalPrices',
+    method: 'GET',
+    path: '/v2/markets/:market/historical-prices',
+    scope: 'exchange:historical_prices',
+    handler: historicalPrices,
+  },
 ];

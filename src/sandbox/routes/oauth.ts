@@ -12,16 +12,26 @@ import { badRequest, problem } from '../problem.js';
 export async function tokenEndpoint(req: IncomingMessage, issuer: TokenIssuer): Promise<Record<string, unknown>> {
   const form = await readForm(req);
   const grant = form.get('grant_type');
-  if (grant !== 'client_credentials') throw badRequest('grant_type', `${grant === undefined ? 'required' : JSON.stringify(grant) + ' is not supported'}: use client_credentials`);
+  if (grant !== 'client_credentials')
+    throw badRequest(
+      'grant_type',
+      `${grant === undefined ? 'required' : JSON.stringify(grant) + ' is not supported'}: use client_credentials`,
+    );
   const basic = basicCredentials(req.headers.authorization);
   if (basic !== undefined) {
-    if (form.get('client_secret') !== undefined) throw badRequest('client_secret', 'the client authenticated twice (HTTP Basic and form fields): use one method per request (RFC 6749 §2.3)');
+    if (form.get('client_secret') !== undefined)
+      throw badRequest(
+        'client_secret',
+        'the client authenticated twice (HTTP Basic and form fields): use one method per request (RFC 6749 §2.3)',
+      );
     const formId = form.get('client_id');
-    if (formId !== undefined && formId !== basic.clientId) throw badRequest('client_id', 'differs from the client id of the Authorization header: send one client id');
+    if (formId !== undefined && formId !== basic.clientId)
+      throw badRequest('client_id', 'differs from the client id of the Authorization header: send one client id');
   }
   const clientId = basic?.clientId ?? form.get('client_id');
   const clientSecret = basic?.clientSecret ?? form.get('client_secret');
-  if (!clientId || !clientSecret) throw problem(401, 'client credentials are required: send client_id and client_secret form fields, or an Authorization: Basic header');
+  if (!clientId || !clientSecret)
+    throw problem(401, 'client credentials are required: send client_id and client_secret form fields, or an Authorization: Basic header');
   const grantResult = issuer.issue(clientId, clientSecret, form.get('scope'));
   return { access_token: grantResult.accessToken, expires_in: grantResult.expiresInSec, scope: grantResult.scope, token_type: 'bearer' };
 }

@@ -38,7 +38,8 @@ async function createOrder(ctx: RouteContext): Promise<unknown> {
 function awaitFillMillis(value: unknown): number {
   if (value === undefined || value === null) return 0;
   const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_AWAIT_FILL_MS) throw badRequest('await_fill_millis', `expected an integer from 0 to ${MAX_AWAIT_FILL_MS}`);
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_AWAIT_FILL_MS)
+    throw badRequest('await_fill_millis', `expected an integer from 0 to ${MAX_AWAIT_FILL_MS}`);
   return n;
 }
 
@@ -99,9 +100,27 @@ function listExecutions(ctx: RouteContext, profileId: string | undefined, defaul
 
 /** Orders and executions (scopes exchange:read_order / exchange:write_order). */
 export const ORDER_ROUTES: readonly Route[] = [
-  { operation: 'CreateOrder', method: 'POST', path: '/v2/profiles/:profile_id/orders', scope: 'exchange:write_order', handler: createOrder },
-  { operation: 'ListProfileOrders', method: 'GET', path: '/v2/profiles/:profile_id/orders', scope: 'exchange:read_order', handler: (ctx) => listOrders(ctx, ctx.params.profile_id) },
-  { operation: 'ListOrders', method: 'GET', path: '/v2/orders', scope: 'exchange:read_order', handler: (ctx) => listOrders(ctx, ctx.query.string('profile_id')) },
+  {
+    operation: 'CreateOrder',
+    method: 'POST',
+    path: '/v2/profiles/:profile_id/orders',
+    scope: 'exchange:write_order',
+    handler: createOrder,
+  },
+  {
+    operation: 'ListProfileOrders',
+    method: 'GET',
+    path: '/v2/profiles/:profile_id/orders',
+    scope: 'exchange:read_order',
+    handler: (ctx) => listOrders(ctx, ctx.params.profile_id),
+  },
+  {
+    operation: 'ListOrders',
+    method: 'GET',
+    path: '/v2/orders',
+    scope: 'exchange:read_order',
+    handler: (ctx) => listOrders(ctx, ctx.query.string('profile_id')),
+  },
   {
     operation: 'GetOrder',
     method: 'GET',
@@ -119,7 +138,13 @@ export const ORDER_ROUTES: readonly Route[] = [
       return {};
     },
   },
-  { operation: 'ListExecutions', method: 'GET', path: '/v2/executions', scope: 'exchange:read_order', handler: (ctx) => listExecutions(ctx, ctx.query.string('profile_id'), 100, 1000) },
+  {
+    operation: 'ListExecutions',
+    method: 'GET',
+    path: '/v2/executions',
+    scope: 'exchange:read_order',
+    handler: (ctx) => listExecutions(ctx, ctx.query.string('profile_id'), 100, 1000),
+  },
   {
     operation: 'ListProfileExecutions',
     method: 'GET',

@@ -22,7 +22,13 @@ function listProfiles(ctx: RouteContext): unknown {
     if (nickname !== undefined && !p.nickname.toLowerCase().startsWith(nickname)) return false;
     if (ids.length > 0 && !ids.includes(p.id)) return false;
     const t = p.createdAt;
-    return !((bounds.lt !== undefined && t >= bounds.lt) || (bounds.lte !== undefined && t > bounds.lte) || (bounds.eq !== undefined && t !== bounds.eq) || (bounds.gte !== undefined && t < bounds.gte) || (bounds.gt !== undefined && t <= bounds.gt));
+    return !(
+      (bounds.lt !== undefined && t >= bounds.lt) ||
+      (bounds.lte !== undefined && t > bounds.lte) ||
+      (bounds.eq !== undefined && t !== bounds.eq) ||
+      (bounds.gte !== undefined && t < bounds.gte) ||
+      (bounds.gt !== undefined && t <= bounds.gt)
+    );
   });
   if (order === 'DESC') profiles = profiles.reverse();
   const page = pageOf(profiles, (p) => p.seq, order === 'DESC', q.string('page_cursor'), q.int('limit', 1, 1000) ?? 1000);
@@ -99,7 +105,13 @@ export const PROFILE_ROUTES: readonly Route[] = [
     scope: 'funding:read_profile',
     handler: async (ctx) => {
       const body = await ctx.body();
-      const r = ctx.sim.deposit({ profileId: profileParam(ctx), asset: body.asset, amount: body.amount, cryptoNetwork: body.crypto_network, cryptoAddress: body.crypto_address });
+      const r = ctx.sim.deposit({
+        profileId: profileParam(ctx),
+        asset: body.asset,
+        amount: body.amount,
+        cryptoNetwork: body.crypto_network,
+        cryptoAddress: body.crypto_address,
+      });
       return { activity_id: r.activityId };
     },
   },

@@ -10,7 +10,9 @@ const STATUSES: readonly QuoteExecutionStatus[] = ['CREATED', 'SETTLED'];
 function listQuotes(ctx: RouteContext): unknown {
   const markets = ctx.query.array('markets');
   if (markets.length === 0) throw badRequest('markets', 'required: repeat it per market, e.g. markets=BTCUSD&markets=ETHUSD');
-  for (const m of markets) if (!(TRADING_MARKETS as readonly string[]).includes(m)) throw badRequest('markets', `${JSON.stringify(m)} is not a trading market: use one of ${TRADING_MARKETS.join(', ')}`);
+  for (const m of markets)
+    if (!(TRADING_MARKETS as readonly string[]).includes(m))
+      throw badRequest('markets', `${JSON.stringify(m)} is not a trading market: use one of ${TRADING_MARKETS.join(', ')}`);
   return { items: ctx.sim.listQuotes(markets).map(wireQuote) };
 }
 
@@ -56,8 +58,20 @@ function listQuoteExecutions(ctx: RouteContext): unknown {
 /** Held-rate quotes and quote executions (scopes exchange:read_quote, exchange:*_quote_execution). */
 export const QUOTE_ROUTES: readonly Route[] = [
   { operation: 'ListQuotes', method: 'GET', path: '/v2/quotes', scope: 'exchange:read_quote', handler: listQuotes },
-  { operation: 'CreateQuoteExecution', method: 'POST', path: '/v2/profiles/:profile_id/quote-executions', scope: 'exchange:write_quote_execution', handler: createQuoteExecution },
-  { operation: 'ListQuoteExecutions', method: 'GET', path: '/v2/profiles/:profile_id/quote-executions', scope: 'exchange:read_quote_execution', handler: listQuoteExecutions },
+  {
+    operation: 'CreateQuoteExecution',
+    method: 'POST',
+    path: '/v2/profiles/:profile_id/quote-executions',
+    scope: 'exchange:write_quote_execution',
+    handler: createQuoteExecution,
+  },
+  {
+    operation: 'ListQuoteExecutions',
+    method: 'GET',
+    path: '/v2/profiles/:profile_id/quote-executions',
+    scope: 'exchange:read_quote_execution',
+    handler: listQuoteExecutions,
+  },
   {
     operation: 'GetQuoteExecution',
     method: 'GET',

@@ -11,7 +11,8 @@ const BOUNDS = ['lt', 'lte', 'eq', 'gte', 'gt'] as const;
 
 function enumArray(q: Query, name: string, allowed: readonly string[]): string[] {
   const values = q.array(name);
-  for (const v of values) if (!allowed.includes(v)) throw badRequest(name, `${JSON.stringify(v)} is not valid: use one of ${allowed.join(', ')}`);
+  for (const v of values)
+    if (!allowed.includes(v)) throw badRequest(name, `${JSON.stringify(v)} is not valid: use one of ${allowed.join(', ')}`);
   return values;
 }
 
@@ -29,8 +30,10 @@ function transferFilter(q: Query): TransferFilter {
   const created = bounds(q, 'created_at');
   const updated = bounds(q, 'updated_at');
   const orderBy = q.oneOf('order_by', ['CREATED_AT', 'UPDATED_AT'] as const) ?? (updated !== undefined ? 'UPDATED_AT' : 'CREATED_AT');
-  if (updated !== undefined && orderBy !== 'UPDATED_AT') throw badRequest('order_by', 'updated_at.* filters need order_by=UPDATED_AT (order_by must match the timestamp filters used)');
-  if (created !== undefined && orderBy === 'UPDATED_AT') throw badRequest('order_by', 'created_at.* filters need order_by=CREATED_AT (order_by must match the timestamp filters used)');
+  if (updated !== undefined && orderBy !== 'UPDATED_AT')
+    throw badRequest('order_by', 'updated_at.* filters need order_by=UPDATED_AT (order_by must match the timestamp filters used)');
+  if (created !== undefined && orderBy === 'UPDATED_AT')
+    throw badRequest('order_by', 'created_at.* filters need order_by=CREATED_AT (order_by must match the timestamp filters used)');
   const order = q.oneOf('order', ['ASC', 'DESC'] as const);
   return {
     profileIds: q.array('profile_ids'),
@@ -73,7 +76,8 @@ async function createInternalTransfer(ctx: RouteContext, kind: 'INTERNAL' | 'PAX
     toAccountId: b.to_account_id,
   };
   const now = ctx.sim.now();
-  const debit = kind === 'INTERNAL' ? ctx.sim.platform.internalTransfer(cmd, ctx.owner, now) : ctx.sim.platform.platformTransfer(cmd, ctx.owner, now);
+  const debit =
+    kind === 'INTERNAL' ? ctx.sim.platform.internalTransfer(cmd, ctx.owner, now) : ctx.sim.platform.platformTransfer(cmd, ctx.owner, now);
   ctx.sim.transfers.completeDue(now);
   return wireTransfer(debit);
 }
@@ -87,8 +91,32 @@ function listTransferLimits(ctx: RouteContext): unknown {
 /** Transfers, internal transfers and transfer limits (scopes transfer:*). */
 export const TRANSFER_ROUTES: readonly Route[] = [
   { operation: 'ListTransfers', method: 'GET', path: '/v2/transfer/transfers', scope: 'transfer:read_transfer', handler: listTransfers },
-  { operation: 'GetTransfer', method: 'GET', path: '/v2/transfer/transfers/:id', scope: 'transfer:read_transfer', handler: (ctx) => wireTransfer(ctx.sim.getTransfer(ctx.params.id ?? '')) },
-  { operation: 'CreateInternalTransfer', method: 'POST', path: '/v2/transfer/internal', scope: 'transfer:write_internal_transfer', handler: (ctx) => createInternalTransfer(ctx, 'INTERNAL') },
-  { operation: 'CreatePaxosTransfer', method: 'POST', path: '/v2/transfer/paxos', scope: 'transfer:write_paxos_transfer', handler: (ctx) => createInternalTransfer(ctx, 'PAXOS') },
-  { operation: 'ListTransferLimits', method: 'GET', path: '/v2/transfer/limits/utilizations', scope: 'transfer:read_transfer_limit', handler: listTransferLimits },
+  {
+    operation: 'GetTransfer',
+    method: 'GET',
+    path: '/v2/transfer/transfers/:id',
+    scope: 'transfer:read_transfer',
+    handler: (ctx) => wireTransfer(ctx.sim.getTransfer(ctx.params.id ?? '')),
+  },
+  {
+    operation: 'CreateInternalTransfer',
+    method: 'POST',
+    path: '/v2/transfer/internal',
+    scope: 'transfer:write_internal_transfer',
+    handler: (ctx) => createInternalTransfer(ctx, 'INTERNAL'),
+  },
+  {
+    operation: 'CreatePaxosTransfer',
+    method: 'POST',
+    path: '/v2/transfer/paxos',
+    scope: 'transfer:write_paxos_transfer',
+    handler: (ctx) => createInternalTransfer(ctx, 'PAXOS'),
+  },
+  {
+    operation: 'ListTransferLimits',
+    method: 'GET',
+    path: '/v2/transfer/limits/utilizations',
+    scope: 'transfer:read_transfer_limit',
+    handler: listTransferLimits,
+  },
 ];

@@ -55,7 +55,8 @@ export class AccountViews {
   /** One balance; 404 for an asset the sandbox does not know. */
   balance(profileId: string, asset: string): SimBalance {
     const id = this.profiles.get(profileId).id;
-    if (!KNOWN_ASSETS.includes(asset) && this.ledger.list(id).every(([a]) => a !== asset)) throw new SimError('not-found', `asset ${asset} not found`);
+    if (!KNOWN_ASSETS.includes(asset) && this.ledger.list(id).every(([a]) => a !== asset))
+      throw new SimError('not-found', `asset ${asset} not found`);
     return { asset, ...this.ledger.get(id, asset) };
   }
 
@@ -103,6 +104,7 @@ export class AccountViews {
 
 /** An execution id as a BigInt: ids of an instance's world pass 2^53, where a Number would round. */
 function executionNumber(value: string): bigint {
-  if (!/^\d{1,19}$/.test(value)) throw new InputError('since_execution_id', `expected an execution id (digits), got ${JSON.stringify(value)}`);
+  if (!/^\d{1,19}$/.test(value))
+    throw new InputError('since_execution_id', `expected an execution id (digits), got ${JSON.stringify(value)}`);
   return BigInt(value);
 }

@@ -9,11 +9,13 @@ describe('Ledger', () => {
     const l = new Ledger();
     l.credit('p', 'USD', new D('100'));
     l.reserve('p', 'USD', new D('60'));
-    expect(() => l.apply([
-      { profileId: 'p', asset: 'USD', trading: new D('-60'), available: new D('10') },
-      { profileId: 'p', asset: 'BTC', available: new D('0.5') },
-      { profileId: 'p', asset: 'USD', available: new D('-51') },
-    ])).toThrow(/USD in p would go negative/);
+    expect(() =>
+      l.apply([
+        { profileId: 'p', asset: 'USD', trading: new D('-60'), available: new D('10') },
+        { profileId: 'p', asset: 'BTC', available: new D('0.5') },
+        { profileId: 'p', asset: 'USD', available: new D('-51') },
+      ]),
+    ).toThrow(/USD in p would go negative/);
     expect(text(l, 'p')).toEqual([['USD', '40', '60']]);
   });
 
@@ -27,9 +29,16 @@ describe('Ledger', () => {
       { profileId: 'p', asset: 'USD', available: new D('-0.02') },
       { profileId: 'q', asset: 'BTC', available: new D('2') },
     ]);
-    expect(text(l, 'p')).toEqual([['USD', '40.03', '0'], ['BTC', '0.001', '0']]);
+    expect(text(l, 'p')).toEqual([
+      ['USD', '40.03', '0'],
+      ['BTC', '0.001', '0'],
+    ]);
     expect(text(l, 'q')).toEqual([['BTC', '2', '0']]);
-    expect(l.saved()).toEqual([['p', 'USD', '40.03', '0'], ['p', 'BTC', '0.001', '0'], ['q', 'BTC', '2', '0']]);
+    expect(l.saved()).toEqual([
+      ['p', 'USD', '40.03', '0'],
+      ['p', 'BTC', '0.001', '0'],
+      ['q', 'BTC', '2', '0'],
+    ]);
   });
 
   it('hands out copies: a balance read before a change keeps its values', () => {

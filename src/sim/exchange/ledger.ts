@@ -56,7 +56,8 @@ export class Ledger implements Balances {
   /** Every balance as [profile, asset, available, trading] rows (snapshots). */
   saved(): Array<[string, string, string, string]> {
     const rows: Array<[string, string, string, string]> = [];
-    for (const [profileId, assets] of this.books) for (const [asset, b] of assets) rows.push([profileId, asset, b.available.toFixed(), b.trading.toFixed()]);
+    for (const [profileId, assets] of this.books)
+      for (const [asset, b] of assets) rows.push([profileId, asset, b.available.toFixed(), b.trading.toFixed()]);
     return rows;
   }
 
@@ -105,12 +106,16 @@ export class Ledger implements Balances {
   require(profileId: string, asset: string, needed: Dec): void {
     const { available } = this.get(profileId, asset);
     if (available.lt(needed)) {
-      throw new SimError('insufficient-funds', `insufficient ${asset} funds in profile ${profileId}: ${needed.toFixed()} needed, ${available.toFixed()} available`, {
-        profile_id: profileId,
-        asset,
-        available: available.toFixed(),
-        needed: needed.toFixed(),
-      });
+      throw new SimError(
+        'insufficient-funds',
+        `insufficient ${asset} funds in profile ${profileId}: ${needed.toFixed()} needed, ${available.toFixed()} available`,
+        {
+          profile_id: profileId,
+          asset,
+          available: available.toFixed(),
+          needed: needed.toFixed(),
+        },
+      );
     }
   }
 

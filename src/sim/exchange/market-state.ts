@@ -133,8 +133,13 @@ export class MarketState {
   recentTrades(nowMs: number): TapeTrade[] {
     const tick = this.synthetic.tickOf(nowMs);
     this.extendSynthTape(tick - 1);
-    const current = this.synthetic.trades(tick).filter((t) => t.at <= nowMs).map((t) => this.toTape(t));
-    const merged = [...this.synthTape, ...current, ...this.fills.filter((f) => f.at <= nowMs)].filter((t) => !this.absorbed.has(t.matchNumber));
+    const current = this.synthetic
+      .trades(tick)
+      .filter((t) => t.at <= nowMs)
+      .map((t) => this.toTape(t));
+    const merged = [...this.synthTape, ...current, ...this.fills.filter((f) => f.at <= nowMs)].filter(
+      (t) => !this.absorbed.has(t.matchNumber),
+    );
     merged.sort((a, b) => b.at - a.at);
     return merged.slice(0, RECENT_EXECUTIONS);
   }

@@ -7,7 +7,12 @@ const T0 = Date.UTC(2025, 2, 4, 10, 0, 0);
 
 /** BTCUSD flat at `from` for a minute, then at `to` within a second, flat afterwards. */
 function step(from: number, to: number): PriceSeriesLike {
-  return { source: 'memory', length: 4, times: new Float64Array([0, 60_000, 61_000, 3_600_000]), prices: new Float64Array([from, from, to, to]) };
+  return {
+    source: 'memory',
+    length: 4,
+    times: new Float64Array([0, 60_000, 61_000, 3_600_000]),
+    prices: new Float64Array([from, from, to, to]),
+  };
 }
 
 function newSim(from: number, to: number): { sim: SimPlatform; clock: TestClock } {
@@ -21,19 +26,28 @@ function newSim(from: number, to: number): { sim: SimPlatform; clock: TestClock 
  * order's fills all come before the first fill of any order behind it (no interleaving).
  */
 function fillSequence(sim: SimPlatform, ids: readonly string[]): string[] {
-  const seq = sim.executions().map((e) => e.orderId).filter((id) => ids.includes(id));
+  const seq = sim
+    .executions()
+    .map((e) => e.orderId)
+    .filter((id) => ids.includes(id));
   const runs = seq.filter((id, i) => i === 0 || seq[i - 1] !== id);
   return runs;
 }
 
 /** Advances one tick at a time until every order is closed, checking the priority invariant after each tick. */
-function runUntilFilled(sim: SimPlatform, clock: TestClock, priority: readonly { id: string; status: string; amountFilled: { gt(n: number): boolean } }[]): void {
+function runUntilFilled(
+  sim: SimPlatform,
+  clock: TestClock,
+  priority: readonly { id: string; status: string; amountFilled: { gt(n: number): boolean } }[],
+): void {
   for (let tick = 0; tick < 300 && priority.some((o) => o.status !== 'FILLED'); tick++) {
     clock.advance(1000);
     sim.now();
     // Behind an order that is not yet filled, nothing has filled.
     const firstOpen = priority.findIndex((o) => o.status !== 'FILLED');
-    if (firstOpen >= 0) for (const later of priority.slice(firstOpen + 1)) expect(later.amountFilled.gt(0), `${later.id} filled before an order ahead of it`).toBe(false);
+    if (firstOpen >= 0)
+      for (const later of priority.slice(firstOpen + 1))
+        expect(later.amountFilled.gt(0), `${later.id} filled before an order ahead of it`).toBe(false);
   }
   expect(priority.map((o) => o.status)).toEqual(priority.map(() => 'FILLED'));
 }
@@ -41,7 +55,8 @@ function runUntilFilled(sim: SimPlatform, clock: TestClock, priority: readonly {
 describe('matching engine price-time priority (resting orders)', () => {
   it('bids: the better price fills first, then at one price the earlier order before the later one', () => {
     const { sim, clock } = newSim(60_000, 59_000);
-    const place = (price: string) => sim.placeOrder({ profileId: 'default', side: 'BUY', market: 'BTCUSD', type: 'LIMIT', price, baseAmount: '8' });
+    const place = (price: string) =>
+      sim.placeOrder({ profileId: 'default', side: 'BUY', market: 'BTCUSD', type: 'LIMIT', price, baseAmount: '8' });
     const early = place('59500');
     const late = place('59500');
     const worse = place('59400');
@@ -58,7 +73,8 @@ describe('matching engine price-time priority (resting orders)', () => {
 
   it('asks: the lower price fills first, then at one price the earlier order before the later one', () => {
     const { sim, clock } = newSim(60_000, 61_000);
-    const place = (price: string) => sim.placeOrder({ profileId: 'default', side: 'SELL', market: 'BTCUSD', type: 'LIMIT', price, baseAmount: '8' });
+    const place = (price: string) =>
+      sim.placeOrder({ profileId: 'default', side: 'SELL', market: 'BTCUSD', type: 'LIMIT', price, baseAmount: '8' });
     const early = place('60500');
     const late = place('60500');
     const worse = place('60600');

@@ -1,7 +1,18 @@
 import { D, type Dec, ZERO } from '../../core/decimal.js';
 import { type LiveLevel, type MarketState } from './market-state.js';
 import { takerBandRefusal } from '../../platform/order-rules.js';
-import { byDecimal, byNumber, crosses, fokCovered, gttExpired, gttTooSoon, isStopType, postOnlyRefusal, stopFires, takesOnly } from '../../platform/order-life.js';
+import {
+  byDecimal,
+  byNumber,
+  crosses,
+  fokCovered,
+  gttExpired,
+  gttTooSoon,
+  isStopType,
+  postOnlyRefusal,
+  stopFires,
+  takesOnly,
+} from '../../platform/order-life.js';
 import { type SimOrder, isClosed } from './order-types.js';
 import { type Settlement } from './settlement.js';
 import { type TradingRules } from './trading.js';
@@ -54,7 +65,13 @@ export class MatchingEngine {
     if (isClosed(order.status)) return;
     if (takesOnly(order.type, order.timeInForce)) {
       const done = order.side === 'BUY' && order.type === 'MARKET' && exhausted;
-      this.settlement.close(order, done ? 'FILLED' : 'CANCELLED', at, market, done ? undefined : 'unfilled remainder of an immediate order');
+      this.settlement.close(
+        order,
+        done ? 'FILLED' : 'CANCELLED',
+        at,
+        market,
+        done ? undefined : 'unfilled remainder of an immediate order',
+      );
       return;
     }
     order.status = 'OPEN';
@@ -119,7 +136,8 @@ export class MatchingEngine {
     levels: readonly LiveLevel[],
     crossable: (p: Dec) => boolean,
   ): { status: 'REJECTED' | 'CANCELLED'; reason: string } | undefined {
-    if (!order.isTriggered && gttTooSoon(order.expiresAt, order.createdAt, this.rules.minGttMs)) return { status: 'REJECTED', reason: 'GTT expiration_date must be more than 10 s after placement' };
+    if (!order.isTriggered && gttTooSoon(order.expiresAt, order.createdAt, this.rules.minGttMs))
+      return { status: 'REJECTED', reason: 'GTT expiration_date must be more than 10 s after placement' };
     const postOnly = postOnlyRefusal(order.type, takes);
     if (postOnly !== undefined) return { status: 'REJECTED', reason: postOnly };
     if (order.type === 'LIMIT' && takes && !order.isTriggered) {
@@ -127,12 +145,26 @@ export class MatchingEngine {
       const band = takerBandRefusal(order.price!, mid, this.rules.priceBand);
       if (band !== undefined) return { status: 'REJECTED', reason: band };
     }
-    if (order.timeInForce === 'FOK' && !fokCovered(order.baseAmount!, levels.filter((l) => crossable(l.price)))) return { status: 'CANCELLED', reason: 'fill-or-kill order could not fill completely' };
+    if (
+      order.timeInForce === 'FOK' &&
+      !fokCovered(
+        order.baseAmount!,
+        levels.filter((l) => crossable(l.price)),
+      )
+    )
+      return { status: 'CANCELLED', reason: 'fill-or-kill order could not fill completely' };
     return undefined;
   }
 
   /** Takes liquidity; returns true when a budget-sized market buy ran out of budget. */
-  private take(order: SimOrder, market: MarketState, levels: readonly LiveLevel[], crossable: (p: Dec) => boolean, tick: number, at: number): boolean {
+  private take(
+    order: SimOrder,
+    market: MarketState,
+    levels: readonly LiveLevel[],
+    crossable: (p: Dec) => boolean,
+    tick: number,
+    at: number,
+  ): boolean {
     const side = order.side === 'BUY' ? 'asks' : 'bids';
     for (const level of levels) {
       if (!crossable(level.price) || isClosed(order.status)) break;
@@ -145,10 +177,19 @@ export class MatchingEngine {
     return order.side === 'BUY' && order.type === 'MARKET' && this.remainingAt(order, levels[levels.length - 1]?.price ?? ZERO).lte(0);
   }
 
-  private cancelSelfMatches(order: SimOrder, market: MarketState, best: LiveLevel | undefined, crossable: (p: Dec) => boolean, at: number): void {
+  private cancelSelfMatches(
+    order: SimOrder,
+    market: MarketState,
+    best: LiveLevel | undefined,
+    crossable: (p: Dec) => boolean,
+    at: number,
+  ): void {
     const opposite = order.side === 'BUY' ? market.asks : market.bids;
     for (const resting of [...opposite]) {
-      const reachable = this.limitOf(order) !== undefined ? crossable(resting.price!) : best === undefined || (order.side === 'BUY' ? resting.price!.lte(best.price) : resting.price!.gte(best.price));
+      const reachable =
+        this.limitOf(order) !== undefined
+          ? crossable(resting.price!)
+          : best === undefined || (order.side === 'BUY' ? resting.price!.lte(best.price) : resting.price!.gte(best.price));
       if (reachable) this.settlement.close(resting, 'CANCELLED', at, market, 'self-match: an opposite order of the same customer arrived');
     }
   }

@@ -6,7 +6,12 @@ import { SimPlatform } from '../sim.js';
 import { parseSnapshot } from '../snapshot.js';
 
 const T0 = Date.UTC(2025, 2, 4, 10, 0, 0);
-const flat: PriceSeriesLike = { source: 'flat', length: 2, times: new Float64Array([0, 7_200_000]), prices: new Float64Array([60_000, 60_000]) };
+const flat: PriceSeriesLike = {
+  source: 'flat',
+  length: 2,
+  times: new Float64Array([0, 7_200_000]),
+  prices: new Float64Array([60_000, 60_000]),
+};
 const FUNDING = { USD: '1000000', BTC: '2' };
 
 function newSim(submitDelayMs: number | undefined, extra: { cancelDelayMs?: number } = {}): { sim: SimPlatform; clock: TestClock } {
@@ -48,14 +53,30 @@ describe('order-entry delay (rules.submitDelayMs)', () => {
     expect(sim.executions()).toEqual([]);
     at(sim, clock, T0 + 1_000);
     expect(order.status).toBe('FILLED');
-    expect(sim.executions().map((e) => [e.orderId, e.executedAt, e.liquidity])).toEqual(sim.executions().map(() => [order.id, T0 + 1_000, 'TAKER']));
+    expect(sim.executions().map((e) => [e.orderId, e.executedAt, e.liquidity])).toEqual(
+      sim.executions().map(() => [order.id, T0 + 1_000, 'TAKER']),
+    );
     expect(sim.accounts.balance('default', 'USD').trading.toFixed()).toBe('0');
   });
 
   it('puts a stop order OPEN and untriggered at entry, and rejects a crossing post-only order then, releasing its funds', () => {
     const { sim, clock } = newSim(1000);
-    const stop = sim.placeOrder({ profileId: 'default', side: 'SELL', market: 'BTCUSD', type: 'STOP_MARKET', baseAmount: '0.5', stopPrice: '50000' });
-    const post = sim.placeOrder({ profileId: 'default', side: 'BUY', market: 'BTCUSD', type: 'POST_ONLY_LIMIT', price: '60500', baseAmount: '0.1' });
+    const stop = sim.placeOrder({
+      profileId: 'default',
+      side: 'SELL',
+      market: 'BTCUSD',
+      type: 'STOP_MARKET',
+      baseAmount: '0.5',
+      stopPrice: '50000',
+    });
+    const post = sim.placeOrder({
+      profileId: 'default',
+      side: 'BUY',
+      market: 'BTCUSD',
+      type: 'POST_ONLY_LIMIT',
+      price: '60500',
+      baseAmount: '0.1',
+    });
     expect([stop.status, post.status]).toEqual(['SUBMITTED', 'SUBMITTED']);
     expect(sim.accounts.balance('default', 'BTC').trading.toFixed()).toBe('0.5');
     at(sim, clock, T0 + 1_000);
@@ -93,8 +114,17 @@ describe('order-entry delay (rules.submitDelayMs)', () => {
     at(sim, clock, T0 + 2_000);
     const late = sim.placeOrder({ ...marketBuy, refId: 'late' });
     const text = JSON.stringify(sim.snapshot());
-    const restored = new SimPlatform({ clock, funding: { USD: '1' }, rules: { submitDelayMs: 5000 }, replay: { BTCUSD: { series: flat } }, restore: parseSnapshot(text, 'state.json') });
-    expect([restored.getOrder('default', early.id).status, restored.getOrder('default', late.id).status]).toEqual(['SUBMITTED', 'SUBMITTED']);
+    const restored = new SimPlatform({
+      clock,
+      funding: { USD: '1' },
+      rules: { submitDelayMs: 5000 },
+      replay: { BTCUSD: { series: flat } },
+      restore: parseSnapshot(text, 'state.json'),
+    });
+    expect([restored.getOrder('default', early.id).status, restored.getOrder('default', late.id).status]).toEqual([
+      'SUBMITTED',
+      'SUBMITTED',
+    ]);
     expect(restored.accounts.balances('default')).toEqual(sim.accounts.balances('default'));
     expect(() => restored.placeOrder({ ...restingBuy, refId: 'early' })).toThrow(/already exists/);
     at(restored, clock, T0 + 5_000);
@@ -123,7 +153,8 @@ describe('order-entry delay (rules.submitDelayMs)', () => {
 
   it('cancels a GTT order whose expiry passed while it waited, and rejects one expiring within 10 s of placement', () => {
     const { sim, clock } = newSim(20_000);
-    const gtt = (expiry: number): ReturnType<SimPlatform['placeOrder']> => sim.placeOrder({ ...restingBuy, timeInForce: 'GTT', expirationDate: String(expiry) });
+    const gtt = (expiry: number): ReturnType<SimPlatform['placeOrder']> =>
+      sim.placeOrder({ ...restingBuy, timeInForce: 'GTT', expirationDate: String(expiry) });
     const waited = gtt(T0 + 15_000);
     const soon = gtt(T0 + 8_000);
     const fine = gtt(T0 + 60_000);
@@ -140,12 +171,25 @@ describe('order-entry delay (rules.submitDelayMs)', () => {
       const { sim, clock } = newSim(delay);
       const a = sim.placeOrder(marketBuy);
       const b = sim.placeOrder(restingBuy);
-      const c = sim.placeOrder({ profileId: 'default', side: 'SELL', market: 'BTCUSD', type: 'STOP_LIMIT', baseAmount: '0.1', stopPrice: '50000', price: '49000' });
+      const c = sim.placeOrder({
+        profileId: 'default',
+        side: 'SELL',
+        market: 'BTCUSD',
+        type: 'STOP_LIMIT',
+        baseAmount: '0.1',
+        stopPrice: '50000',
+        price: '49000',
+      });
       expect([a.status, b.status, c.status]).toEqual(['FILLED', 'OPEN', 'OPEN']);
       at(sim, clock, T0 + 30_000);
       sim.cancelOrder('default', b.id);
       at(sim, clock, T0 + 31_000);
-      return { orders: sim.orders().map((o) => ({ ...o })), executions: sim.executions(), balances: sim.accounts.balances('default'), snapshot: sim.snapshot() };
+      return {
+        orders: sim.orders().map((o) => ({ ...o })),
+        executions: sim.executions(),
+        balances: sim.accounts.balances('default'),
+        snapshot: sim.snapshot(),
+      };
     };
     expect(run(0)).toEqual(run(undefined));
   });

@@ -5,7 +5,16 @@ import { instrumentOf } from '../../platform/instruments.js';
 import type { OrderType, Side, TimeInForce } from '../../core/messages.js';
 import { platformInstrument } from '../../platform/instruments.js';
 import { SimError } from '../errors.js';
-import { ORDER_TYPES, capViolation, isViolation, orderViolation, ruleOrder, type OrderRequest, type OrderViolation, type RuledOrder } from '../../platform/order-rules.js';
+import {
+  ORDER_TYPES,
+  capViolation,
+  isViolation,
+  orderViolation,
+  ruleOrder,
+  type OrderRequest,
+  type OrderViolation,
+  type RuledOrder,
+} from '../../platform/order-rules.js';
 import { parseOrder, throwViolation } from './order-rules.js';
 
 const btc = platformInstrument('BTCUSD');
@@ -18,7 +27,13 @@ const ALLOWED: Readonly<Record<OrderType, readonly TimeInForce[]>> = {
   STOP_MARKET: ['GTC', 'GTT'],
   STOP_LIMIT: ['GTC', 'GTT'],
 };
-const DEFAULT_TIF: Readonly<Record<OrderType, TimeInForce>> = { LIMIT: 'GTC', POST_ONLY_LIMIT: 'GTC', MARKET: 'IOC', STOP_MARKET: 'GTC', STOP_LIMIT: 'GTC' };
+const DEFAULT_TIF: Readonly<Record<OrderType, TimeInForce>> = {
+  LIMIT: 'GTC',
+  POST_ONLY_LIMIT: 'GTC',
+  MARKET: 'IOC',
+  STOP_MARKET: 'GTC',
+  STOP_LIMIT: 'GTC',
+};
 
 /** A well-formed request of a type and side, by the platform's matrix. */
 function wellFormed(type: OrderType, side: Side, tif?: TimeInForce): OrderRequest {
@@ -54,8 +69,14 @@ describe('order rules: type × side × time in force', () => {
         it(`${type} ${side} ${tif ?? '(no time in force)'}: ${stopBuy || !tifOk ? 'refused' : 'accepted'}`, () => {
           const r = ruleOrder(wellFormed(type, side, tif), btc);
           // the time in force is checked first, as the sandbox always has
-          if (stopBuy && tifOk) expect(r).toMatchObject({ field: 'side', kind: 'invalid', reason: `${type} orders are sell-only (stop loss): use SELL` });
-          else if (!tifOk) expect(r).toMatchObject({ field: 'time_in_force', kind: 'invalid', reason: `"${tif}" is not valid for ${type} orders: use one of ${ALLOWED[type].join(', ')}` });
+          if (stopBuy && tifOk)
+            expect(r).toMatchObject({ field: 'side', kind: 'invalid', reason: `${type} orders are sell-only (stop loss): use SELL` });
+          else if (!tifOk)
+            expect(r).toMatchObject({
+              field: 'time_in_force',
+              kind: 'invalid',
+              reason: `"${tif}" is not valid for ${type} orders: use one of ${ALLOWED[type].join(', ')}`,
+            });
           else expect(r).toMatchObject({ type, side, timeInForce: tif ?? DEFAULT_TIF[type] });
         });
       }
@@ -63,8 +84,14 @@ describe('order rules: type × side × time in force', () => {
   }
 
   it('refuses an unknown or missing side and type, naming the field and the choices', () => {
-    expect(violation({ ...wellFormed('LIMIT', 'BUY'), side: 'HOLD' })).toMatchObject({ field: 'side', message: 'side: "HOLD" is not valid: use one of BUY, SELL' });
-    expect(violation({ ...wellFormed('LIMIT', 'BUY'), type: undefined })).toMatchObject({ field: 'type', message: `type: required: use one of ${ORDER_TYPES.join(', ')}` });
+    expect(violation({ ...wellFormed('LIMIT', 'BUY'), side: 'HOLD' })).toMatchObject({
+      field: 'side',
+      message: 'side: "HOLD" is not valid: use one of BUY, SELL',
+    });
+    expect(violation({ ...wellFormed('LIMIT', 'BUY'), type: undefined })).toMatchObject({
+      field: 'type',
+      message: `type: required: use one of ${ORDER_TYPES.join(', ')}`,
+    });
   });
 });
 
@@ -89,7 +116,10 @@ describe('order rules: required and forbidden fields per type and side', () => {
   }
 
   it('treats an empty string or null as absent', () => {
-    expect(violation({ ...wellFormed('LIMIT', 'BUY'), price: '' })).toMatchObject({ field: 'price', reason: 'required for LIMIT orders (the limit price)' });
+    expect(violation({ ...wellFormed('LIMIT', 'BUY'), price: '' })).toMatchObject({
+      field: 'price',
+      reason: 'required for LIMIT orders (the limit price)',
+    });
     expect(ruled({ ...wellFormed('LIMIT', 'BUY'), stopPrice: null, quoteAmount: '' })).toMatchObject({ type: 'LIMIT' });
   });
 });
@@ -113,54 +143,100 @@ describe('order rules: decimals, tick and precision', () => {
   });
 
   it('checks the stop price against the tick too, and a tick that is not a power of ten', () => {
-    expect(violation({ ...wellFormed('STOP_LIMIT', 'SELL'), stopPrice: '59000.001' })).toMatchObject({ field: 'stop_price', kind: 'precision' });
+    expect(violation({ ...wellFormed('STOP_LIMIT', 'SELL'), stopPrice: '59000.001' })).toMatchObject({
+      field: 'stop_price',
+      kind: 'precision',
+    });
     const quarter = instrumentOf({ market: 'BTCUSD', tickRate: '0.25' });
-    expect(violation({ ...wellFormed('LIMIT', 'BUY'), price: '60000.10' }, quarter)).toMatchObject({ field: 'price', kind: 'precision', details: { tick: '0.25' } });
+    expect(violation({ ...wellFormed('LIMIT', 'BUY'), price: '60000.10' }, quarter)).toMatchObject({
+      field: 'price',
+      kind: 'precision',
+      details: { tick: '0.25' },
+    });
     expect(ruled({ ...wellFormed('LIMIT', 'BUY'), price: '60000.75' }, quarter).price?.toFixed()).toBe('60000.75');
   });
 
   it('refuses more than 8 base decimals and 2 quote decimals; trailing zeros do not count', () => {
-    expect(violation({ ...wellFormed('LIMIT', 'SELL'), baseAmount: '0.123456789' })).toMatchObject({ field: 'base_amount', kind: 'precision', details: { max_decimals: 8 } });
-    expect(violation({ type: 'MARKET', side: 'BUY', quoteAmount: '10.001' })).toMatchObject({ field: 'quote_amount', kind: 'precision', details: { max_decimals: 2 } });
-    expect(ruled({ ...wellFormed('LIMIT', 'SELL'), baseAmount: '0.1234567800', price: '60000.2500' }).baseAmount?.toFixed()).toBe('0.12345678');
+    expect(violation({ ...wellFormed('LIMIT', 'SELL'), baseAmount: '0.123456789' })).toMatchObject({
+      field: 'base_amount',
+      kind: 'precision',
+      details: { max_decimals: 8 },
+    });
+    expect(violation({ type: 'MARKET', side: 'BUY', quoteAmount: '10.001' })).toMatchObject({
+      field: 'quote_amount',
+      kind: 'precision',
+      details: { max_decimals: 2 },
+    });
+    expect(ruled({ ...wellFormed('LIMIT', 'SELL'), baseAmount: '0.1234567800', price: '60000.2500' }).baseAmount?.toFixed()).toBe(
+      '0.12345678',
+    );
   });
 
   it('uses the instrument it is given: MATICUSD prices have 4 decimals', () => {
     const matic = platformInstrument('MATICUSD');
     expect(ruled({ type: 'LIMIT', side: 'BUY', baseAmount: '10', price: '0.7012' }, matic).price?.toFixed()).toBe('0.7012');
-    expect(violation({ type: 'LIMIT', side: 'BUY', baseAmount: '10', price: '0.70125' }, matic)).toMatchObject({ field: 'price', kind: 'precision', details: { max_decimals: 4 } });
+    expect(violation({ type: 'LIMIT', side: 'BUY', baseAmount: '10', price: '0.70125' }, matic)).toMatchObject({
+      field: 'price',
+      kind: 'precision',
+      details: { max_decimals: 4 },
+    });
   });
 });
 
 describe('order rules: expiry, size and caps', () => {
   it('needs an expiry for GTT only, as epoch ms (number or digit string)', () => {
     expect(violation({ ...wellFormed('LIMIT', 'BUY'), timeInForce: 'GTT' })).toMatchObject({ field: 'expiration_date', kind: 'invalid' });
-    expect(violation({ ...wellFormed('LIMIT', 'BUY'), expiresAt: 1_767_225_600_000 })).toMatchObject({ field: 'expiration_date', reason: 'only for time_in_force GTT: remove it or use GTT' });
+    expect(violation({ ...wellFormed('LIMIT', 'BUY'), expiresAt: 1_767_225_600_000 })).toMatchObject({
+      field: 'expiration_date',
+      reason: 'only for time_in_force GTT: remove it or use GTT',
+    });
     expect(ruled({ ...wellFormed('LIMIT', 'BUY'), timeInForce: 'GTT', expiresAt: '1767225600000' }).expiresAt).toBe(1_767_225_600_000);
-    expect(violation({ ...wellFormed('LIMIT', 'BUY'), timeInForce: 'GTT', expiresAt: 'tomorrow' })).toMatchObject({ field: 'expiration_date' });
+    expect(violation({ ...wellFormed('LIMIT', 'BUY'), timeInForce: 'GTT', expiresAt: 'tomorrow' })).toMatchObject({
+      field: 'expiration_date',
+    });
   });
 
   it('refuses a base amount outside the instrument size limits, when it has them', () => {
     const sized = { ...btc, minBaseAmount: new D('0.001'), maxBaseAmount: new D('10') };
-    expect(violation({ ...wellFormed('LIMIT', 'BUY'), baseAmount: '0.0001' }, sized)).toMatchObject({ field: 'base_amount', kind: 'size', details: { min: '0.001' } });
-    expect(violation({ ...wellFormed('LIMIT', 'BUY'), baseAmount: '10.5' }, sized)).toMatchObject({ field: 'base_amount', kind: 'size', details: { max: '10' } });
+    expect(violation({ ...wellFormed('LIMIT', 'BUY'), baseAmount: '0.0001' }, sized)).toMatchObject({
+      field: 'base_amount',
+      kind: 'size',
+      details: { min: '0.001' },
+    });
+    expect(violation({ ...wellFormed('LIMIT', 'BUY'), baseAmount: '10.5' }, sized)).toMatchObject({
+      field: 'base_amount',
+      kind: 'size',
+      details: { max: '10' },
+    });
     expect(ruled({ ...wellFormed('LIMIT', 'BUY'), baseAmount: '0.0001' }).baseAmount?.toFixed()).toBe('0.0001');
   });
 
   it('caps MARKET orders at 500,000 USD and BTCUSD limits at 1,500,000 USD', () => {
     expect(orderViolation({ type: 'MARKET', side: 'BUY', quoteAmount: '500000.00' }, btc)).toBeUndefined();
     expect(orderViolation({ type: 'MARKET', side: 'BUY', quoteAmount: '500000.01' }, btc)).toMatchObject({
-      field: 'quote_amount', kind: 'cap', details: { market: 'BTCUSD', order_type: 'MARKET', order_notional_value: '500000.01', max_notional_value: '500000' },
+      field: 'quote_amount',
+      kind: 'cap',
+      details: { market: 'BTCUSD', order_type: 'MARKET', order_notional_value: '500000.01', max_notional_value: '500000' },
     });
     expect(orderViolation({ type: 'LIMIT', side: 'BUY', baseAmount: '25', price: '60000' }, btc)).toBeUndefined();
-    expect(orderViolation({ type: 'LIMIT', side: 'BUY', baseAmount: '25.01', price: '60000' }, btc)).toMatchObject({ field: 'base_amount', kind: 'cap' });
-    expect(orderViolation({ type: 'LIMIT', side: 'BUY', baseAmount: '20', price: '60000' }, platformInstrument('BTCEUR'), { quotePerUsd: new D('0.92') })).toMatchObject({ kind: 'cap', details: { max_notional_value: '1000000' } });
+    expect(orderViolation({ type: 'LIMIT', side: 'BUY', baseAmount: '25.01', price: '60000' }, btc)).toMatchObject({
+      field: 'base_amount',
+      kind: 'cap',
+    });
+    expect(
+      orderViolation({ type: 'LIMIT', side: 'BUY', baseAmount: '20', price: '60000' }, platformInstrument('BTCEUR'), {
+        quotePerUsd: new D('0.92'),
+      }),
+    ).toMatchObject({ kind: 'cap', details: { max_notional_value: '1000000' } });
   });
 
   it('values a MARKET sell at the reference price and a STOP_MARKET at its stop price; without a price or rate it cannot tell', () => {
     const sell = ruled({ type: 'MARKET', side: 'SELL', baseAmount: '9' });
     expect(capViolation(sell, btc, {})).toBeUndefined();
-    expect(capViolation(sell, btc, { reference: new D(60000) })).toMatchObject({ kind: 'cap', details: { order_notional_value: '540000.00' } });
+    expect(capViolation(sell, btc, { reference: new D(60000) })).toMatchObject({
+      kind: 'cap',
+      details: { order_notional_value: '540000.00' },
+    });
     expect(orderViolation({ type: 'STOP_MARKET', side: 'SELL', baseAmount: '9', stopPrice: '60000' }, btc)).toMatchObject({ kind: 'cap' });
     expect(orderViolation({ type: 'LIMIT', side: 'BUY', baseAmount: '20', price: '60000' }, platformInstrument('BTCEUR'))).toBeUndefined();
   });
@@ -177,8 +253,21 @@ describe('order rules: expiry, size and caps', () => {
   });
 
   it('checks an order it did not rule (the sandbox spec) by its Decimals', () => {
-    const spec = { side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', baseAmount: new D('25.01'), quoteAmount: undefined, price: new D('60000'), stopPrice: undefined, expiresAt: undefined } as const;
-    expect(capViolation(spec, btc, {})).toMatchObject({ field: 'base_amount', kind: 'cap', details: { order_notional_value: '1500600.00', max_notional_value: '1500000' } });
+    const spec = {
+      side: 'BUY',
+      type: 'LIMIT',
+      timeInForce: 'GTC',
+      baseAmount: new D('25.01'),
+      quoteAmount: undefined,
+      price: new D('60000'),
+      stopPrice: undefined,
+      expiresAt: undefined,
+    } as const;
+    expect(capViolation(spec, btc, {})).toMatchObject({
+      field: 'base_amount',
+      kind: 'cap',
+      details: { order_notional_value: '1500600.00', max_notional_value: '1500000' },
+    });
     expect(capViolation({ ...spec, baseAmount: new D('25') }, btc, {})).toBeUndefined();
   });
 });
@@ -186,8 +275,18 @@ describe('order rules: expiry, size and caps', () => {
 describe('ruled orders', () => {
   it('keep their amounts exact and make each Decimal once, when read', () => {
     const o = ruled({ type: 'STOP_LIMIT', side: 'SELL', baseAmount: '0.50000000', price: '59000.25', stopPrice: '59500' });
-    expect(o.exact).toMatchObject({ baseAmount: { units: 50000000n, scale: 8 }, price: { units: 5900025n, scale: 2 }, stopPrice: { units: 59500n, scale: 0 }, quoteAmount: undefined });
-    expect([o.baseAmount!.toFixed(), o.price!.toFixed(), o.stopPrice!.toFixed(), o.quoteAmount]).toEqual(['0.5', '59000.25', '59500', undefined]);
+    expect(o.exact).toMatchObject({
+      baseAmount: { units: 50000000n, scale: 8 },
+      price: { units: 5900025n, scale: 2 },
+      stopPrice: { units: 59500n, scale: 0 },
+      quoteAmount: undefined,
+    });
+    expect([o.baseAmount!.toFixed(), o.price!.toFixed(), o.stopPrice!.toFixed(), o.quoteAmount]).toEqual([
+      '0.5',
+      '59000.25',
+      '59500',
+      undefined,
+    ]);
     expect(o.baseAmount).toBe(o.baseAmount);
     expect(Object.isFrozen(o)).toBe(true);
   });
@@ -195,7 +294,11 @@ describe('ruled orders', () => {
   it('read trailing zeros beyond the decimals as the value they are, and refuse any other digit there', () => {
     expect(ruled({ type: 'MARKET', side: 'BUY', quoteAmount: '10.5000' }).quoteAmount!.toFixed()).toBe('10.5');
     expect(violation({ type: 'MARKET', side: 'BUY', quoteAmount: '10.5001' })).toMatchObject({ field: 'quote_amount', kind: 'precision' });
-    expect(violation({ type: 'MARKET', side: 'BUY', quoteAmount: '0.000' })).toMatchObject({ field: 'quote_amount', kind: 'invalid', reason: 'must be greater than zero' });
+    expect(violation({ type: 'MARKET', side: 'BUY', quoteAmount: '0.000' })).toMatchObject({
+      field: 'quote_amount',
+      kind: 'invalid',
+      reason: 'must be greater than zero',
+    });
     expect(violation({ type: 'MARKET', side: 'BUY', quoteAmount: '0.001' })).toMatchObject({ field: 'quote_amount', kind: 'precision' });
   });
 });
@@ -211,8 +314,14 @@ describe('throwViolation', () => {
     };
     const precision = raise(orderViolation({ ...wellFormed('LIMIT', 'BUY'), price: '59999.877' }, btc));
     expect(precision).toBeInstanceOf(SimError);
-    expect(precision).toMatchObject({ kind: 'exceed-precision', message: 'price: 59999.877 has more precision than allowed: use at most 2 decimal places (a multiple of 0.01)', meta: { field: 'price' } });
-    expect(raise(orderViolation({ type: 'MARKET', side: 'BUY', quoteAmount: '600000' }, btc))).toMatchObject({ kind: 'notional-value-too-large' });
+    expect(precision).toMatchObject({
+      kind: 'exceed-precision',
+      message: 'price: 59999.877 has more precision than allowed: use at most 2 decimal places (a multiple of 0.01)',
+      meta: { field: 'price' },
+    });
+    expect(raise(orderViolation({ type: 'MARKET', side: 'BUY', quoteAmount: '600000' }, btc))).toMatchObject({
+      kind: 'notional-value-too-large',
+    });
     const invalid = raise(orderViolation({ ...wellFormed('LIMIT', 'BUY'), side: 'HOLD' }, btc));
     expect(invalid).toBeInstanceOf(InputError);
     expect(invalid).toMatchObject({ field: 'side', message: 'side: "HOLD" is not valid: use one of BUY, SELL' });
@@ -224,7 +333,9 @@ describe('parseOrder (the sandbox exchange)', () => {
 
   it('takes expiration_date only as a digit string, as the platform types it', () => {
     expect(parseOrder({ ...base, expirationDate: '1767225600000' }).expiresAt).toBe(1_767_225_600_000);
-    expect(() => parseOrder({ ...base, expirationDate: 1_767_225_600_000 })).toThrow(/^expiration_date: expected epoch milliseconds as a digit string/);
+    expect(() => parseOrder({ ...base, expirationDate: 1_767_225_600_000 })).toThrow(
+      /^expiration_date: expected epoch milliseconds as a digit string/,
+    );
   });
 
   it('refuses the market first, then by the order rules', () => {
@@ -247,11 +358,19 @@ describe('order rules: the verdict shared between the risk gate and the venue', 
     // another instrument: MATICUSD takes 4 price decimals, BTCUSD 2
     const matic = platformInstrument('MATICUSD');
     expect(isViolation(ruleOrder({ side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '0.1234' }, matic))).toBe(false);
-    expect(ruleOrder({ side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '0.1234' }, btc)).toMatchObject({ field: 'price', kind: 'precision' });
+    expect(ruleOrder({ side: 'BUY', type: 'LIMIT', baseAmount: '1', price: '0.1234' }, btc)).toMatchObject({
+      field: 'price',
+      kind: 'precision',
+    });
   });
 
   it('never reuses a verdict on a value compared by reference (raw JSON objects)', () => {
-    const odd: { side: string; type: string; baseAmount: unknown; price: string } = { side: 'BUY', type: 'LIMIT', baseAmount: { n: 1 }, price: '1' };
+    const odd: { side: string; type: string; baseAmount: unknown; price: string } = {
+      side: 'BUY',
+      type: 'LIMIT',
+      baseAmount: { n: 1 },
+      price: '1',
+    };
     const a = ruleOrder(odd, btc) as OrderViolation;
     (odd.baseAmount as { n: number }).n = 2;
     const b = ruleOrder(odd, btc) as OrderViolation;

@@ -32,7 +32,8 @@ export function throwViolation(v: OrderViolation): never {
  */
 export function parseOrder(cmd: PlaceOrderCommand): OrderSpec {
   const market = tradingMarket(cmd.market);
-  if (typeof cmd.expirationDate === 'number') throw new InputError('expiration_date', 'expected epoch milliseconds as a digit string, e.g. "1767225600000"');
+  if (typeof cmd.expirationDate === 'number')
+    throw new InputError('expiration_date', 'expected epoch milliseconds as a digit string, e.g. "1767225600000"');
   const o = ruleOrder({ ...cmd, expiresAt: cmd.expirationDate }, platformInstrument(market));
   if (isViolation(o)) throwViolation(o);
   return {
@@ -54,7 +55,10 @@ export function parseOrder(cmd: PlaceOrderCommand): OrderSpec {
 
 function tradingMarket(value: unknown): string {
   if (typeof value === 'string' && isTradingMarket(value)) return value;
-  throw new InputError('market', `${value === undefined ? 'required' : JSON.stringify(value) + ' is not a trading market'}: use a market such as BTCUSD or ETHEUR (see ListMarkets)`);
+  throw new InputError(
+    'market',
+    `${value === undefined ? 'required' : JSON.stringify(value) + ' is not a trading market'}: use a market such as BTCUSD or ETHEUR (see ListMarkets)`,
+  );
 }
 
 /** A positive wire decimal with at most `dp` places, or undefined: the order rules' check, for any amount field of the sim. */
@@ -68,7 +72,10 @@ function identity(cmd: PlaceOrderCommand): { identityId: string | undefined; ide
   const identityId = optionalString(cmd.identityId, 'identity_id', 100);
   const identityAccountId = optionalString(cmd.identityAccountId, 'identity_account_id', 100);
   if ((identityId === undefined) !== (identityAccountId === undefined)) {
-    throw new InputError(identityId === undefined ? 'identity_id' : 'identity_account_id', 'identity_id and identity_account_id must be sent together (or neither)');
+    throw new InputError(
+      identityId === undefined ? 'identity_id' : 'identity_account_id',
+      'identity_id and identity_account_id must be sent together (or neither)',
+    );
   }
   optionalString(cmd.selfMatchPreventionId, 'self_match_prevention_id', 36);
   return { identityId, identityAccountId };

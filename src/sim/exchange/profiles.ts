@@ -73,20 +73,36 @@ export class ProfileStore {
 
   create(nickname: unknown, description: unknown, nowMs: number, owner?: string, accountId?: string): Profile {
     const nick = this.checkNickname(nickname, undefined);
-    return this.insert({ nickname: nick, description: optionalText(description, 'description'), type: 'NORMAL', createdAt: nowMs, ...(owner !== undefined && owner !== PRIMARY_ENTITY ? { owner } : {}), ...(accountId !== undefined ? { accountId } : {}) });
+    return this.insert({
+      nickname: nick,
+      description: optionalText(description, 'description'),
+      type: 'NORMAL',
+      createdAt: nowMs,
+      ...(owner !== undefined && owner !== PRIMARY_ENTITY ? { owner } : {}),
+      ...(accountId !== undefined ? { accountId } : {}),
+    });
   }
 
   /** Resolves a profile the caller's entity acts on: 404 when unknown, 403 when another entity owns it. */
   owned(idOrAlias: string, owner: string, field = 'profile_id'): Profile {
     const p = this.get(idOrAlias);
-    if (ownerOf(p) !== owner) throw new SimError('forbidden', `${field}: profile ${idOrAlias} belongs to another entity: act only on profiles your credential owns`, { profile_id: p.id });
+    if (ownerOf(p) !== owner)
+      throw new SimError(
+        'forbidden',
+        `${field}: profile ${idOrAlias} belongs to another entity: act only on profiles your credential owns`,
+        { profile_id: p.id },
+      );
     return p;
   }
 
   update(idOrAlias: string, nickname: unknown, description: unknown): Profile {
     const p = this.get(idOrAlias);
     const nick = this.checkNickname(nickname, p.id);
-    const updated: Profile = { ...p, nickname: nick, description: description === undefined ? p.description : optionalText(description, 'description') };
+    const updated: Profile = {
+      ...p,
+      nickname: nick,
+      description: description === undefined ? p.description : optionalText(description, 'description'),
+    };
     this.byId.set(p.id, updated);
     return updated;
   }
@@ -94,7 +110,11 @@ export class ProfileStore {
   deactivate(idOrAlias: string, ledger: Ledger): void {
     const p = this.get(idOrAlias);
     if (p.type === 'DEFAULT') throw new SimError('forbidden', 'the default profile cannot be deactivated');
-    if (!ledger.isEmpty(p.id)) throw new SimError('forbidden', `profile ${p.id} still holds balances: move or withdraw every asset (available and trading must be zero) before deactivating it`);
+    if (!ledger.isEmpty(p.id))
+      throw new SimError(
+        'forbidden',
+        `profile ${p.id} still holds balances: move or withdraw every asset (available and trading must be zero) before deactivating it`,
+      );
     this.byId.set(p.id, { ...p, active: false });
   }
 
@@ -105,10 +125,15 @@ export class ProfileStore {
   }
 
   private checkNickname(nickname: unknown, selfId: string | undefined): string {
-    if (typeof nickname !== 'string' || nickname.trim() === '') throw new InputError('nickname', 'required: a non-empty display name such as "grid-bot"');
+    if (typeof nickname !== 'string' || nickname.trim() === '')
+      throw new InputError('nickname', 'required: a non-empty display name such as "grid-bot"');
     if (nickname.length > MAX_NICKNAME) throw new InputError('nickname', `at most ${MAX_NICKNAME} characters`);
     const clash = this.list().find((p) => p.id !== selfId && p.nickname.toLowerCase() === nickname.toLowerCase());
-    if (clash !== undefined) throw new SimError('already-exists', `a profile with nickname ${JSON.stringify(nickname)} already exists`, undefined, { kind: 'profile', id: clash.id });
+    if (clash !== undefined)
+      throw new SimError('already-exists', `a profile with nickname ${JSON.stringify(nickname)} already exists`, undefined, {
+        kind: 'profile',
+        id: clash.id,
+      });
     return nickname;
   }
 }

@@ -93,10 +93,12 @@ describe('quote executions', () => {
     expect(() => sim.executeQuote({ profileId: 'default', quoteId: q.id })).toThrow(/exactly one of base_amount/);
     expect(() => sim.executeQuote({ profileId: 'default', quoteId: q.id, baseAmount: '0.1', quoteAmount: '10' })).toThrow(/exactly one/);
     expect(catchSim(() => sim.executeQuote({ profileId: 'default', quoteId: q.id, quoteAmount: '10.001' })).kind).toBe('exceed-precision');
-    expect(catchSim(() => sim.executeQuote({ profileId: 'default', quoteId: q.id, baseAmount: '0.000000001' })).kind).toBe('exceed-precision');
+    expect(catchSim(() => sim.executeQuote({ profileId: 'default', quoteId: q.id, baseAmount: '0.000000001' })).kind).toBe(
+      'exceed-precision',
+    );
   });
 
-  it('lists a profile\'s executions newest first with side, market, status and time filters', () => {
+  it("lists a profile's executions newest first with side, market, status and time filters", () => {
     const { sim, clock } = newSim();
     const a = sim.executeQuote({ profileId: 'default', quoteId: quoteOf(sim, 'BUY').id, quoteAmount: '10' });
     clock.advance(2000);
@@ -115,7 +117,12 @@ describe('quote executions', () => {
  */
 function movingSim(within: number, beyond: number): { sim: SimPlatform; clock: TestClock } {
   const clock = new TestClock(T0);
-  const series = { source: 'test-move', length: 6, times: new Float64Array([0, 10_000, 11_000, 20_000, 21_000, 7_200_000]), prices: new Float64Array([60_000, 60_000, within, within, beyond, beyond]) };
+  const series = {
+    source: 'test-move',
+    length: 6,
+    times: new Float64Array([0, 10_000, 11_000, 20_000, 21_000, 7_200_000]),
+    prices: new Float64Array([60_000, 60_000, within, within, beyond, beyond]),
+  };
   const sim = new SimPlatform({ clock, seed: 3, funding: { USD: '10000' }, replay: { BTCUSD: { series } } });
   sim.deposit({ profileId: 'default', asset: 'BTC', amount: '1', cryptoNetwork: 'BITCOIN' });
   return { sim, clock };
@@ -159,8 +166,19 @@ describe('quote executions after the market moved (rejectMove, default 5 %)', ()
 
   it('takes the limit from the quote settings', () => {
     const clock = new TestClock(T0);
-    const series = { source: 'test-move', length: 3, times: new Float64Array([0, 1_000, 7_200_000]), prices: new Float64Array([60_000, 60_700, 60_700]) };
-    const sim = new SimPlatform({ clock, seed: 3, funding: { USD: '10000' }, replay: { BTCUSD: { series } }, quotes: { rejectMove: 0.01 } });
+    const series = {
+      source: 'test-move',
+      length: 3,
+      times: new Float64Array([0, 1_000, 7_200_000]),
+      prices: new Float64Array([60_000, 60_700, 60_700]),
+    };
+    const sim = new SimPlatform({
+      clock,
+      seed: 3,
+      funding: { USD: '10000' },
+      replay: { BTCUSD: { series } },
+      quotes: { rejectMove: 0.01 },
+    });
     const q = quoteOf(sim, 'BUY');
     clock.advance(2_000);
     expect(catchSim(() => sim.executeQuote({ profileId: 'default', quoteId: q.id, quoteAmount: '10' })).kind).toBe('rejected');

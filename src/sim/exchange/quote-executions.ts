@@ -83,7 +83,11 @@ export class QuoteExecutionStore {
     if (quoteId === undefined) throw new InputError('quote_id', 'required: the id of a quote from ListQuotes');
     const base = amount(cmd.baseAmount, 'base_amount', 8);
     const quoteAmt = amount(cmd.quoteAmount, 'quote_amount', 2);
-    if ((base === undefined) === (quoteAmt === undefined)) throw new InputError(base === undefined ? 'base_amount' : 'quote_amount', 'send exactly one of base_amount (crypto, ≤ 8 decimals) and quote_amount (fiat, ≤ 2 decimals)');
+    if ((base === undefined) === (quoteAmt === undefined))
+      throw new InputError(
+        base === undefined ? 'base_amount' : 'quote_amount',
+        'send exactly one of base_amount (crypto, ≤ 8 decimals) and quote_amount (fiat, ≤ 2 decimals)',
+      );
     const meta = metadata(cmd.metadata);
     const refId = optionalString(cmd.refId, 'ref_id', 100);
     const identityId = optionalString(cmd.identityId, 'identity_id', 100);
@@ -127,7 +131,10 @@ export class QuoteExecutionStore {
     while (this.pending.length > 0 && this.pending[0]!.settleAt <= atMs) {
       const x = this.pending.shift()!;
       const to = x.recipientProfileId ?? x.profileId;
-      const [payAsset, payAmount, getAsset, getAmount] = x.side === 'BUY' ? [x.quoteAsset, x.quoteAmount, x.baseAsset, x.baseAmount] : [x.baseAsset, x.baseAmount, x.quoteAsset, x.quoteAmount];
+      const [payAsset, payAmount, getAsset, getAmount] =
+        x.side === 'BUY'
+          ? [x.quoteAsset, x.quoteAmount, x.baseAsset, x.baseAmount]
+          : [x.baseAsset, x.baseAmount, x.quoteAsset, x.quoteAmount];
       this.ledger.apply([
         { profileId: x.profileId, asset: payAsset, trading: payAmount.neg() },
         { profileId: to, asset: getAsset, available: getAmount },
@@ -140,7 +147,8 @@ export class QuoteExecutionStore {
   /** One execution of a profile (404 for another profile's). */
   get(profileId: string, id: string): SimQuoteExecution {
     const x = this.byId.get(id);
-    if (x === undefined || x.profileId !== profileId) throw new SimError('not-found', `quote execution ${id} not found in profile ${profileId}`);
+    if (x === undefined || x.profileId !== profileId)
+      throw new SimError('not-found', `quote execution ${id} not found in profile ${profileId}`);
     return x;
   }
 
@@ -149,8 +157,14 @@ export class QuoteExecutionStore {
     const out: SimQuoteExecution[] = [];
     for (let i = this.executions.length - 1; i >= 0; i--) {
       const x = this.executions[i]!;
-      if (x.profileId !== f.profileId || (f.side !== undefined && x.side !== f.side) || (f.market !== undefined && x.market !== f.market)) continue;
-      if ((f.status !== undefined && x.status !== f.status) || (f.beginMs !== undefined && x.createdAt < f.beginMs) || (f.endMs !== undefined && x.createdAt > f.endMs)) continue;
+      if (x.profileId !== f.profileId || (f.side !== undefined && x.side !== f.side) || (f.market !== undefined && x.market !== f.market))
+        continue;
+      if (
+        (f.status !== undefined && x.status !== f.status) ||
+        (f.beginMs !== undefined && x.createdAt < f.beginMs) ||
+        (f.endMs !== undefined && x.createdAt > f.endMs)
+      )
+        continue;
       out.push(x);
     }
     return out;
@@ -170,15 +184,27 @@ export class QuoteExecutionStore {
 
   private checkRefId(refId: string | undefined): void {
     const existing = refId === undefined ? undefined : this.byRef.get(refId);
-    if (existing !== undefined) throw new SimError('already-exists', `a quote execution with ref_id ${JSON.stringify(refId)} already exists`, undefined, { kind: 'quote-execution', id: existing.id });
+    if (existing !== undefined)
+      throw new SimError('already-exists', `a quote execution with ref_id ${JSON.stringify(refId)} already exists`, undefined, {
+        kind: 'quote-execution',
+        id: existing.id,
+      });
   }
 
   private liveQuote(quoteId: string, nowMs: number): SimQuote {
     const quote = this.quotes.get(quoteId);
     if (quote === undefined) throw new SimError('not-found', `quote ${quoteId} not found: take a fresh one from ListQuotes`);
-    if (nowMs > quote.expiresAt) throw new SimError('expired', `quote ${quoteId} expired at ${isoTime(quote.expiresAt)}: take a fresh one from ListQuotes`, { expired_at: isoTime(quote.expiresAt) });
+    if (nowMs > quote.expiresAt)
+      throw new SimError('expired', `quote ${quoteId} expired at ${isoTime(quote.expiresAt)}: take a fresh one from ListQuotes`, {
+        expired_at: isoTime(quote.expiresAt),
+      });
     const move = Math.abs(this.quotes.midNow(quote.market, nowMs) / quote.mid - 1);
-    if (move > this.quotes.settings.rejectMove) throw new SimError('rejected', `the ${quote.market} market moved ${(move * 100).toFixed(2)} % since quote ${quoteId} was made: take a fresh one`, {});
+    if (move > this.quotes.settings.rejectMove)
+      throw new SimError(
+        'rejected',
+        `the ${quote.market} market moved ${(move * 100).toFixed(2)} % since quote ${quoteId} was made: take a fresh one`,
+        {},
+      );
     return quote;
   }
 }
@@ -188,10 +214,12 @@ function amounts(q: SimQuote, base: Dec | undefined, quote: Dec | undefined): { 
   const buy = q.side === 'BUY';
   if (base !== undefined) {
     const quoteAmount = base.times(q.price).toDecimalPlaces(2, buy ? D.ROUND_UP : D.ROUND_DOWN);
-    if (quoteAmount.isZero()) throw new InputError('base_amount', `too small: ${base.toFixed()} ${q.baseAsset} is worth less than 0.01 ${q.quoteAsset}`);
+    if (quoteAmount.isZero())
+      throw new InputError('base_amount', `too small: ${base.toFixed()} ${q.baseAsset} is worth less than 0.01 ${q.quoteAsset}`);
     return { baseAmount: base, quoteAmount };
   }
   const baseAmount = quote!.div(q.price).toDecimalPlaces(8, buy ? D.ROUND_DOWN : D.ROUND_UP);
-  if (baseAmount.isZero()) throw new InputError('quote_amount', `too small: ${quote!.toFixed()} ${q.quoteAsset} buys less than 0.00000001 ${q.baseAsset}`);
+  if (baseAmount.isZero())
+    throw new InputError('quote_amount', `too small: ${quote!.toFixed()} ${q.quoteAsset} buys less than 0.00000001 ${q.baseAsset}`);
   return { baseAmount, quoteAmount: quote! };
 }

@@ -19,7 +19,13 @@ export interface QuoteSettings {
   readonly settleDelayMs: number;
 }
 
-export const DEFAULT_QUOTE_SETTINGS: QuoteSettings = { spreadBps: 20, validityMs: 30_000, refreshMs: 1000, rejectMove: 0.05, settleDelayMs: 1000 };
+export const DEFAULT_QUOTE_SETTINGS: QuoteSettings = {
+  spreadBps: 20,
+  validityMs: 30_000,
+  refreshMs: 1000,
+  rejectMove: 0.05,
+  settleDelayMs: 1000,
+};
 
 /** A held-rate quote: BUY is the price the customer pays, SELL the price it receives. */
 export interface SimQuote {
@@ -59,7 +65,8 @@ export class QuoteBook {
     this.prune(nowMs);
     const out: SimQuote[] = [];
     for (const market of markets) {
-      if (!isTradingMarket(market)) throw new InputError('markets', `${JSON.stringify(market)} is not a trading market: use markets such as BTCUSD or ETHEUR`);
+      if (!isTradingMarket(market))
+        throw new InputError('markets', `${JSON.stringify(market)} is not a trading market: use markets such as BTCUSD or ETHEUR`);
       out.push(...this.pair(market, nowMs));
     }
     return out;
@@ -97,7 +104,17 @@ export class QuoteBook {
       const raw = side === 'BUY' ? midDec.times(half.plus(1)) : midDec.times(new D(1).minus(half));
       const price = raw.toDecimalPlaces(spec.priceDecimals, side === 'BUY' ? D.ROUND_UP : D.ROUND_DOWN);
       const { base, quote } = splitMarket(market);
-      const q: SimQuote = { id: this.ids.next('quotes'), market, side, price, baseAsset: base, quoteAsset: quote, createdAt: nowMs, expiresAt: nowMs + this.settings.validityMs, mid };
+      const q: SimQuote = {
+        id: this.ids.next('quotes'),
+        market,
+        side,
+        price,
+        baseAsset: base,
+        quoteAsset: quote,
+        createdAt: nowMs,
+        expiresAt: nowMs + this.settings.validityMs,
+        mid,
+      };
       this.byId.set(q.id, q);
       return q;
     };

@@ -11,7 +11,8 @@ export interface FeeSchedule {
 }
 
 /** What the sim announces as it happens (the sandbox's `await_fill_millis` listens). */
-export type SimEvent = { readonly kind: 'order'; readonly order: Readonly<SimOrder> } | { readonly kind: 'execution'; readonly execution: SimExecution };
+export type SimEvent =
+  { readonly kind: 'order'; readonly order: Readonly<SimOrder> } | { readonly kind: 'execution'; readonly execution: SimExecution };
 
 export type SimListener = (event: SimEvent) => void;
 
@@ -101,7 +102,16 @@ export class Settlement {
     this.emit({ kind: 'order', order });
   }
 
-  private record(order: SimOrder, qty: Dec, price: Dec, gross: Dec, commission: Dec, quote: string, liquidity: Liquidity, at: number): SimExecution {
+  private record(
+    order: SimOrder,
+    qty: Dec,
+    price: Dec,
+    gross: Dec,
+    commission: Dec,
+    quote: string,
+    liquidity: Liquidity,
+    at: number,
+  ): SimExecution {
     const seq = ++this.execSeq;
     const execution: SimExecution = {
       executionId: String(this.executionBase + BigInt(100_000_000 + seq)),

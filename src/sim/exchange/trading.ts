@@ -48,7 +48,8 @@ export const DEFAULT_RULES: TradingRules = {
 export function checkRules(rules: TradingRules): void {
   for (const key of ['cancelDelayMs', 'submitDelayMs'] as const) {
     const v = rules[key];
-    if (!Number.isSafeInteger(v) || v < 0) throw new InputError(key, `expected a whole number of milliseconds, 0 or more, got ${JSON.stringify(v)}`);
+    if (!Number.isSafeInteger(v) || v < 0)
+      throw new InputError(key, `expected a whole number of milliseconds, 0 or more, got ${JSON.stringify(v)}`);
   }
 }
 
@@ -157,7 +158,8 @@ export class OrderEntry {
   /** Finds an order of a profile; 404 when it does not exist or belongs to another profile. */
   get(profileId: string, orderId: string): SimOrder {
     const order = this.byId.get(orderId);
-    if (order === undefined || order.profileId !== profileId) throw new SimError('not-found', `order ${orderId} not found in profile ${profileId}`);
+    if (order === undefined || order.profileId !== profileId)
+      throw new SimError('not-found', `order ${orderId} not found in profile ${profileId}`);
     return order;
   }
 
@@ -175,7 +177,13 @@ export class OrderEntry {
       if (isClosed(order.status)) this.pendingCancels.delete(order);
       else if (order.cancelDueAt !== undefined && order.cancelDueAt <= atMs) {
         this.pendingCancels.delete(order);
-        this.deps.settlement.close(order, 'CANCELLED', Math.max(order.cancelDueAt, order.modifiedAt), this.deps.market(order.market), 'cancelled by request');
+        this.deps.settlement.close(
+          order,
+          'CANCELLED',
+          Math.max(order.cancelDueAt, order.modifiedAt),
+          this.deps.market(order.market),
+          'cancelled by request',
+        );
       }
     }
   }
@@ -183,7 +191,8 @@ export class OrderEntry {
   /** Earliest pending cancel time, if any. */
   nextCancelDue(): number | undefined {
     let next: number | undefined;
-    for (const o of this.pendingCancels) if (o.cancelDueAt !== undefined && (next === undefined || o.cancelDueAt < next)) next = o.cancelDueAt;
+    for (const o of this.pendingCancels)
+      if (o.cancelDueAt !== undefined && (next === undefined || o.cancelDueAt < next)) next = o.cancelDueAt;
     return next;
   }
 
@@ -192,7 +201,11 @@ export class OrderEntry {
     const existing = this.byRef.get(refId);
     if (existing === undefined) return;
     const reusable = existing.closedAt !== undefined && nowMs - existing.closedAt > this.deps.rules.refIdReuseMs;
-    if (!reusable) throw new SimError('already-exists', `an order with ref_id ${JSON.stringify(refId)} already exists`, undefined, { kind: 'order', id: existing.id });
+    if (!reusable)
+      throw new SimError('already-exists', `an order with ref_id ${JSON.stringify(refId)} already exists`, undefined, {
+        kind: 'order',
+        id: existing.id,
+      });
   }
 
   /** The platform's notional cap, by the order rules (a MARKET sell is valued at the book's mid). */

@@ -92,7 +92,14 @@ export class SyntheticMarket {
       const level = side === 'BUY' ? book.asks[0] : book.bids[0];
       if (level === undefined) continue;
       const amount = roundAmount(unit * Math.exp(rng.normal() * 0.8));
-      out.push({ matchNumber: this.matchNumber(tick, i), side, price: level.price, priceText: level.priceText, amount, at: Math.floor((tick + offsets[i]!) * this.tickMs) });
+      out.push({
+        matchNumber: this.matchNumber(tick, i),
+        side,
+        price: level.price,
+        priceText: level.priceText,
+        amount,
+        at: Math.floor((tick + offsets[i]!) * this.tickMs),
+      });
     }
     return out;
   }

@@ -61,21 +61,40 @@ export class SimAccountStore {
     onlyFields(body, ['account', 'create_profile']);
     const a = objectValue(body.account, 'account', '{identity_id, description, metadata, ref_id, members}');
     onlyFields(a, CREATE_FIELDS, 'account.');
-    if (typeof a.identity_id !== 'string' || a.identity_id === '') throw new InputError('account.identity_id', 'required: the identity that owns the account');
+    if (typeof a.identity_id !== 'string' || a.identity_id === '')
+      throw new InputError('account.identity_id', 'required: the identity that owns the account');
     const identity = this.identities.get(a.identity_id, owner);
     const refId = optionalText(a.ref_id, 'account.ref_id', 100);
     const clash = refId === undefined ? undefined : this.list(owner).find((x) => x.refId === refId);
-    if (clash !== undefined) throw new SimError('already-exists', `an account with ref_id ${JSON.stringify(refId)} already exists`, undefined, { kind: 'account', id: clash.id });
+    if (clash !== undefined)
+      throw new SimError('already-exists', `an account with ref_id ${JSON.stringify(refId)} already exists`, undefined, {
+        kind: 'account',
+        id: clash.id,
+      });
     const members = this.members(a.members, 'account.members', owner, ACCOUNT_ROLES);
     const description = optionalText(a.description, 'account.description', 500);
     const meta = metadata(a.metadata);
     const withProfile = optionalBool(body.create_profile, 'create_profile') ?? false;
     const type = optionalEnum(a.type, 'account.type', ACCOUNT_TYPES) ?? 'BROKERAGE';
     const id = this.ids.next('accounts');
-    const profileId = withProfile ? this.profiles.create(`account-${id.slice(0, 8)}`, `profile of account ${id}`, nowMs, owner, id).id : undefined;
+    const profileId = withProfile
+      ? this.profiles.create(`account-${id.slice(0, 8)}`, `profile of account ${id}`, nowMs, owner, id).id
+      : undefined;
     const account: SimAccount = {
-      id, seq: this.byId.size + 1, owner, identityId: identity.id, description, metadata: meta, refId, members, type,
-      adminDisabled: false, userDisabled: false, profileId, createdAt: nowMs, updatedAt: nowMs,
+      id,
+      seq: this.byId.size + 1,
+      owner,
+      identityId: identity.id,
+      description,
+      metadata: meta,
+      refId,
+      members,
+      type,
+      adminDisabled: false,
+      userDisabled: false,
+      profileId,
+      createdAt: nowMs,
+      updatedAt: nowMs,
     };
     this.byId.set(id, account);
     return account;
@@ -88,10 +107,16 @@ export class SimAccountStore {
     if (typeof a.id !== 'string' || a.id === '') throw new InputError('account.id', 'required: the id of the account to update');
     const account = this.get(a.id, owner);
     const type = optionalEnum(a.type, 'account.type', ACCOUNT_TYPES);
-    if (type !== undefined && type !== account.type) throw new InputError('account.type', `an account's type is fixed when it is created: this account is ${account.type}`);
-    if (typeof a.identity_id === 'string' && a.identity_id !== '' && a.identity_id !== account.identityId) throw new InputError('account.identity_id', `an account's identity cannot change: this account belongs to identity ${account.identityId}`);
+    if (type !== undefined && type !== account.type)
+      throw new InputError('account.type', `an account's type is fixed when it is created: this account is ${account.type}`);
+    if (typeof a.identity_id === 'string' && a.identity_id !== '' && a.identity_id !== account.identityId)
+      throw new InputError(
+        'account.identity_id',
+        `an account's identity cannot change: this account belongs to identity ${account.identityId}`,
+      );
     const refId = optionalText(a.ref_id, 'account.ref_id', 100);
-    if (refId !== undefined && this.list(owner).some((x) => x.refId === refId && x.id !== account.id)) throw new SimError('already-exists', `an account with ref_id ${JSON.stringify(refId)} already exists`);
+    if (refId !== undefined && this.list(owner).some((x) => x.refId === refId && x.id !== account.id))
+      throw new SimError('already-exists', `an account with ref_id ${JSON.stringify(refId)} already exists`);
     const next = a.members === undefined ? undefined : this.replaceMembers(account, a.members, owner);
     const description = optionalText(a.description, 'account.description', 500);
     const meta = a.metadata === undefined ? undefined : metadata(a.metadata);
@@ -107,12 +132,17 @@ export class SimAccountStore {
 
   addMembers(body: JsonObject, owner: string, nowMs: number): { account: SimAccount; added: AccountMemberRecord[] } {
     onlyFields(body, ['account_id', 'members']);
-    if (typeof body.account_id !== 'string' || body.account_id === '') throw new InputError('account_id', 'required: the account to add members to');
+    if (typeof body.account_id !== 'string' || body.account_id === '')
+      throw new InputError('account_id', 'required: the account to add members to');
     const account = this.get(body.account_id, owner);
     const added = this.members(body.members, 'members', owner, MUTABLE_ROLES);
     if (added.length === 0) throw new InputError('members', 'required: at least one member {identity_id, roles}');
     for (const m of added) {
-      if (account.members.some((e) => memberKey(e) === memberKey(m))) throw new SimError('already-exists', `identity ${m.identityId} is already a member with roles ${m.roles.join(', ')}: members are immutable, remove and re-add to change one`);
+      if (account.members.some((e) => memberKey(e) === memberKey(m)))
+        throw new SimError(
+          'already-exists',
+          `identity ${m.identityId} is already a member with roles ${m.roles.join(', ')}: members are immutable, remove and re-add to change one`,
+        );
     }
     account.members.push(...added);
     account.updatedAt = nowMs;
@@ -173,7 +203,8 @@ export class SimAccountStore {
     return arrayValue(value, field, 100).map((raw, k) => {
       const m = objectValue(raw, `${field}[${k}]`, '{identity_id, roles}');
       onlyFields(m, ['identity_id', 'roles', 'type', 'id'], `${field}[${k}].`);
-      if (typeof m.identity_id !== 'string' || m.identity_id === '') throw new InputError(`${field}[${k}].identity_id`, 'required: the member identity');
+      if (typeof m.identity_id !== 'string' || m.identity_id === '')
+        throw new InputError(`${field}[${k}].identity_id`, 'required: the member identity');
       const identity = this.identities.get(m.identity_id, owner);
       const list = arrayValue(m.roles, `${field}[${k}].roles`, 3);
       if (list.length === 0) throw new InputError(`${field}[${k}].roles`, `required: at least one of ${roles.join(', ')}`);
@@ -189,5 +220,10 @@ function memberKey(m: Pick<AccountMemberRecord, 'identityId' | 'roles'>): string
 
 function checkMutable(m: AccountMemberRecord, field: string): void {
   const fixed = m.roles.filter((r) => !MUTABLE_ROLES.includes(r));
-  if (fixed.length > 0) throw new SimError('forbidden', `${field}: member ${m.identityId} has role ${fixed.join(', ')}: only FINANCIAL_ADVISOR and AUTHORIZED_USER members can be added or removed`, { field });
+  if (fixed.length > 0)
+    throw new SimError(
+      'forbidden',
+      `${field}: member ${m.identityId} has role ${fixed.join(', ')}: only FINANCIAL_ADVISOR and AUTHORIZED_USER members can be added or removed`,
+      { field },
+    );
 }

@@ -39,7 +39,11 @@ export class TransactGate {
     const account = this.accounts.find(accountId);
     if (account === undefined) throw new SimError('not-found', `account_id: account ${accountId} not found`);
     if (account.userDisabled || account.adminDisabled) {
-      throw new SimError('forbidden', `account ${account.id} is disabled (${account.userDisabled ? 'by the user' : 'by the platform'}): it may not transact`, { account_id: account.id });
+      throw new SimError(
+        'forbidden',
+        `account ${account.id} is disabled (${account.userDisabled ? 'by the user' : 'by the platform'}): it may not transact`,
+        { account_id: account.id },
+      );
     }
     const identity = this.identities.find(account.identityId);
     if (identity !== undefined) this.checkIdentity(identity);
@@ -47,13 +51,20 @@ export class TransactGate {
 
   private checkIdentity(i: SimIdentity): void {
     if (mayTransact(i)) return;
-    const needs = i.type === 'PERSON' ? 'a person needs id_verification_status and sanctions_verification_status APPROVED' : 'an institution needs sanctions_verification_status APPROVED';
+    const needs =
+      i.type === 'PERSON'
+        ? 'a person needs id_verification_status and sanctions_verification_status APPROVED'
+        : 'an institution needs sanctions_verification_status APPROVED';
     const disabled = i.userDisabled || i.adminDisabled ? ' and is disabled' : '';
-    throw new SimError('forbidden', `identity ${i.id} may not transact${disabled}: ${needs} (id ${i.statuses.id_verification_status}, sanctions ${i.statuses.sanctions_verification_status}; the sandbox sets them with SandboxSetIdentityStatus)`, {
-      identity_id: i.id,
-      summary_status: summaryStatus(i),
-      id_verification_status: i.statuses.id_verification_status,
-      sanctions_verification_status: i.statuses.sanctions_verification_status,
-    });
+    throw new SimError(
+      'forbidden',
+      `identity ${i.id} may not transact${disabled}: ${needs} (id ${i.statuses.id_verification_status}, sanctions ${i.statuses.sanctions_verification_status}; the sandbox sets them with SandboxSetIdentityStatus)`,
+      {
+        identity_id: i.id,
+        summary_status: summaryStatus(i),
+        id_verification_status: i.statuses.id_verification_status,
+        sanctions_verification_status: i.statuses.sanctions_verification_status,
+      },
+    );
   }
 }

@@ -43,29 +43,68 @@ export class ConversionStore {
   constructor(private readonly d: AreaDeps) {}
 
   create(body: JsonObject, owner: string, nowMs: number): SimConversion {
-    onlyFields(body, ['profile_id', 'amount', 'source_asset', 'target_asset', 'ref_id', 'identity_id', 'account_id', 'metadata', 'recipient_profile_id']);
+    onlyFields(body, [
+      'profile_id',
+      'amount',
+      'source_asset',
+      'target_asset',
+      'ref_id',
+      'identity_id',
+      'account_id',
+      'metadata',
+      'recipient_profile_id',
+    ]);
     const source = requiredText(body.source_asset, 'source_asset', '"USD"', 10);
     const target = requiredText(body.target_asset, 'target_asset', '"USDP"', 10);
     const pairs = USD_STABLECOINS.flatMap((c) => [`USD→${c}`, `${c}→USD`]);
-    if (!pairs.includes(`${source}→${target}`)) throw new InputError(source === 'USD' || USD_STABLECOINS.includes(source) ? 'target_asset' : 'source_asset', `convert USD to a stablecoin or back: ${pairs.join(', ')}`);
-    if (typeof body.amount !== 'string' || !/^\d+(\.\d{1,2})?$/.test(body.amount)) throw new InputError('amount', 'expected digits with at most 2 decimals, e.g. "100.00"');
+    if (!pairs.includes(`${source}→${target}`))
+      throw new InputError(
+        source === 'USD' || USD_STABLECOINS.includes(source) ? 'target_asset' : 'source_asset',
+        `convert USD to a stablecoin or back: ${pairs.join(', ')}`,
+      );
+    if (typeof body.amount !== 'string' || !/^\d+(\.\d{1,2})?$/.test(body.amount))
+      throw new InputError('amount', 'expected digits with at most 2 decimals, e.g. "100.00"');
     const amount = new D(body.amount);
     if (!amount.gt(0)) throw new InputError('amount', 'must be greater than zero');
     const max = new D(this.d.settings.conversionMax);
-    if (amount.gt(max)) throw new SimError('bad-request', `amount ${amount.toFixed()} is above the per-request maximum of ${max.toFixed()}: split the conversion`, { field: 'amount', maximum: max.toFixed() });
+    if (amount.gt(max))
+      throw new SimError(
+        'bad-request',
+        `amount ${amount.toFixed()} is above the per-request maximum of ${max.toFixed()}: split the conversion`,
+        { field: 'amount', maximum: max.toFixed() },
+      );
     const profile = this.d.profiles.owned(requiredText(body.profile_id, 'profile_id', '"default"', 100), owner);
     const recipientId = optionalText(body.recipient_profile_id, 'recipient_profile_id', 100);
     const recipient = recipientId === undefined ? undefined : this.d.profiles.get(recipientId);
     const links = ownedLinks(this.d, body, owner);
     const refId = optionalText(body.ref_id, 'ref_id', 100);
     const clash = refId === undefined ? undefined : this.list(owner).find((c) => c.refId === refId);
-    if (clash !== undefined) throw new SimError('already-exists', `a stablecoin conversion with ref_id ${JSON.stringify(refId)} already exists`, undefined, { kind: 'conversion', id: clash.id });
+    if (clash !== undefined)
+      throw new SimError('already-exists', `a stablecoin conversion with ref_id ${JSON.stringify(refId)} already exists`, undefined, {
+        kind: 'conversion',
+        id: clash.id,
+      });
     this.d.gate.check(profile.id, links);
     this.d.ledger.reserve(profile.id, source, amount);
     const c: SimConversion = {
-      id: this.d.ids.next('conversions'), seq: this.byId.size + 1, owner, profileId: profile.id, recipientProfileId: recipient?.id, amount, sourceAsset: source, targetAsset: target,
-      refId, identityId: links.identityId, accountId: links.accountId, metadata: metadata(body.metadata), status: 'CREATED', createdAt: nowMs, updatedAt: nowMs,
-      settleAt: nowMs + this.d.settings.conversionSettleMs, settledAt: undefined, cancelledAt: undefined,
+      id: this.d.ids.next('conversions'),
+      seq: this.byId.size + 1,
+      owner,
+      profileId: profile.id,
+      recipientProfileId: recipient?.id,
+      amount,
+      sourceAsset: source,
+      targetAsset: target,
+      refId,
+      identityId: links.identityId,
+      accountId: links.accountId,
+      metadata: metadata(body.metadata),
+      status: 'CREATED',
+      createdAt: nowMs,
+      updatedAt: nowMs,
+      settleAt: nowMs + this.d.settings.conversionSettleMs,
+      settledAt: undefined,
+      cancelledAt: undefined,
     };
     this.byId.set(c.id, c);
     return c;
@@ -73,7 +112,10 @@ export class ConversionStore {
 
   cancel(id: string, owner: string, nowMs: number): SimConversion {
     const c = this.get(id, owner);
-    if (c.status !== 'CREATED') throw new SimError('conflict', `stablecoin conversion ${id} is ${c.status}: only a CREATED conversion can be cancelled`, { status: c.status });
+    if (c.status !== 'CREATED')
+      throw new SimError('conflict', `stablecoin conversion ${id} is ${c.status}: only a CREATED conversion can be cancelled`, {
+        status: c.status,
+      });
     this.d.ledger.release(c.profileId, c.sourceAsset, c.amount);
     c.status = 'CANCELLED';
     c.cancelledAt = nowMs;

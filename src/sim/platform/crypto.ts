@@ -58,14 +58,30 @@ export class CryptoTransfers {
     onlyFields(body, ['profile_id', 'crypto_network', 'identity_id', 'ref_id', 'metadata', 'account_id', 'conversion_target_asset']);
     const profile = this.d.profiles.owned(requiredText(body.profile_id, 'profile_id', '"default"', 100), owner);
     const network = enumValue(body.crypto_network, 'crypto_network', CRYPTO_NETWORKS);
-    const target = optionalEnum(body.conversion_target_asset, 'conversion_target_asset', ['NO_CONVERSION', 'USD'] as const) ?? 'NO_CONVERSION';
+    const target =
+      optionalEnum(body.conversion_target_asset, 'conversion_target_asset', ['NO_CONVERSION', 'USD'] as const) ?? 'NO_CONVERSION';
     const refId = optionalText(body.ref_id, 'ref_id', 100);
     const clash = refId === undefined ? undefined : this.listAddresses(owner).find((a) => a.refId === refId);
-    if (clash !== undefined) throw new SimError('already-exists', `a deposit address with ref_id ${JSON.stringify(refId)} already exists`, undefined, { kind: 'deposit-address', id: clash.id });
+    if (clash !== undefined)
+      throw new SimError('already-exists', `a deposit address with ref_id ${JSON.stringify(refId)} already exists`, undefined, {
+        kind: 'deposit-address',
+        id: clash.id,
+      });
     const links = ownedLinks(this.d, body, owner);
     const a: SimDepositAddress = {
-      id: this.d.ids.next('deposit-addresses'), seq: this.addresses.size + 1, owner, profileId: profile.id, identityId: links.identityId, accountId: links.accountId ?? profile.accountId, refId,
-      cryptoNetwork: network, address: this.newAddress(network), conversionTargetAsset: target, compatibleNetworks: EVM.includes(network) ? EVM : [network], metadata: metadata(body.metadata), createdAt: nowMs,
+      id: this.d.ids.next('deposit-addresses'),
+      seq: this.addresses.size + 1,
+      owner,
+      profileId: profile.id,
+      identityId: links.identityId,
+      accountId: links.accountId ?? profile.accountId,
+      refId,
+      cryptoNetwork: network,
+      address: this.newAddress(network),
+      conversionTargetAsset: target,
+      compatibleNetworks: EVM.includes(network) ? EVM : [network],
+      metadata: metadata(body.metadata),
+      createdAt: nowMs,
     };
     this.addresses.set(a.id, a);
     return a;
@@ -78,7 +94,9 @@ export class CryptoTransfers {
   /** The deposit address `address` on a network compatible with `network`, if the sandbox issued it. */
   /** The deposit address with this text on `network` (any of its networks when undefined). */
   findAddress(address: string, network: string | undefined): SimDepositAddress | undefined {
-    return [...this.addresses.values()].find((a) => a.address === address && (network === undefined || a.compatibleNetworks.includes(network)));
+    return [...this.addresses.values()].find(
+      (a) => a.address === address && (network === undefined || a.compatibleNetworks.includes(network)),
+    );
   }
 
   /** A crypto deposit arriving at a deposit address: credited at once, or held for originator information. */
@@ -86,11 +104,27 @@ export class CryptoTransfers {
     const credited = a.conversionTargetAsset === 'USD' && USD_STABLECOINS.includes(asset) ? 'USD' : asset;
     const needsInfo = this.d.usdValue(asset, qty).gte(this.d.settings.travelRuleThresholdUsd);
     if (!needsInfo) this.d.ledger.credit(a.profileId, credited, qty);
-    return this.d.transfers.book({
-      profileId: a.profileId, amount: qty, total: qty, asset, balanceAsset: credited, direction: 'CREDIT', type: 'CRYPTO_DEPOSIT', status: needsInfo ? 'PENDING' : 'COMPLETED',
-      secondaryStatus: needsInfo ? 'TRAVEL_RULE_INFO_REQUESTED' : undefined, cryptoNetwork: network, destinationAddress: a.address, cryptoTxHash: this.d.ids.hex('tx-hashes', 32),
-      metadata: a.metadata, identityId: a.identityId, accountId: a.accountId, depositAddressId: a.id,
-    }, nowMs);
+    return this.d.transfers.book(
+      {
+        profileId: a.profileId,
+        amount: qty,
+        total: qty,
+        asset,
+        balanceAsset: credited,
+        direction: 'CREDIT',
+        type: 'CRYPTO_DEPOSIT',
+        status: needsInfo ? 'PENDING' : 'COMPLETED',
+        secondaryStatus: needsInfo ? 'TRAVEL_RULE_INFO_REQUESTED' : undefined,
+        cryptoNetwork: network,
+        destinationAddress: a.address,
+        cryptoTxHash: this.d.ids.hex('tx-hashes', 32),
+        metadata: a.metadata,
+        identityId: a.identityId,
+        accountId: a.accountId,
+        depositAddressId: a.id,
+      },
+      nowMs,
+    );
   }
 
   /** UpdateCryptoDeposit: originator information for a deposit in NEEDS_INFO; processing resumes. */
@@ -111,19 +145,45 @@ export class CryptoTransfers {
     onlyFields(body, ['asset', 'destination_address', 'crypto_network', 'amount', 'total']);
     const { asset, network, address, fee } = this.route(body);
     const { amount, total } = amountAndTotal(body, assetDecimals(asset), fee);
-    const f: SimWithdrawalFee = { id: this.d.ids.next('withdrawal-fees'), owner, asset, cryptoNetwork: network, destinationAddress: address, fee, amount, total, expiresAt: nowMs + this.d.settings.feeValidityMs };
+    const f: SimWithdrawalFee = {
+      id: this.d.ids.next('withdrawal-fees'),
+      owner,
+      asset,
+      cryptoNetwork: network,
+      destinationAddress: address,
+      fee,
+      amount,
+      total,
+      expiresAt: nowMs + this.d.settings.feeValidityMs,
+    };
     this.fees.set(f.id, f);
     return f;
   }
 
   withdraw(body: JsonObject, owner: string, nowMs: number): SimTransfer {
-    onlyFields(body, ['ref_id', 'profile_id', 'identity_id', 'destination_address', 'asset', 'balance_asset', 'metadata', 'account_id', 'fee_id', 'crypto_network', 'amount', 'total', 'beneficiary', 'memo']);
+    onlyFields(body, [
+      'ref_id',
+      'profile_id',
+      'identity_id',
+      'destination_address',
+      'asset',
+      'balance_asset',
+      'metadata',
+      'account_id',
+      'fee_id',
+      'crypto_network',
+      'amount',
+      'total',
+      'beneficiary',
+      'memo',
+    ]);
     const { asset, network, address, fee: listFee } = this.route(body);
     const guaranteed = this.guaranteedFee(body.fee_id, owner, nowMs);
     const { amount, total } = amountAndTotal(body, assetDecimals(asset), guaranteed?.fee ?? listFee);
     if (guaranteed !== undefined) checkAgainstFee(guaranteed, asset, network, address, amount);
     const balanceAsset = optionalText(body.balance_asset, 'balance_asset', 10) ?? asset;
-    if (balanceAsset !== asset && !(balanceAsset === 'USD' && USD_STABLECOINS.includes(asset))) throw new InputError('balance_asset', `must be ${asset}${USD_STABLECOINS.includes(asset) ? ' or USD' : ''}`);
+    if (balanceAsset !== asset && !(balanceAsset === 'USD' && USD_STABLECOINS.includes(asset)))
+      throw new InputError('balance_asset', `must be ${asset}${USD_STABLECOINS.includes(asset) ? ' or USD' : ''}`);
     optionalObject(body.beneficiary, 'beneficiary', '{"person_details": {first_name, last_name}} or {"institution_details": {name}}');
     const profile = this.d.profiles.owned(requiredText(body.profile_id, 'profile_id', '"default"', 100), owner);
     const links = ownedLinks(this.d, body, owner);
@@ -133,29 +193,63 @@ export class CryptoTransfers {
     this.d.ledger.require(profile.id, balanceAsset, total);
     this.d.limits.admit('CRYPTO_WITHDRAWAL', this.d.usdValue(asset, total), nowMs);
     this.d.ledger.apply([{ profileId: profile.id, asset: balanceAsset, available: total.neg() }]);
-    return this.d.transfers.book({
-      profileId: profile.id, refId, amount, total, fee: guaranteed?.fee ?? listFee, asset, balanceAsset, direction: 'DEBIT', type: 'CRYPTO_WITHDRAWAL', status: 'PENDING',
-      completeAt: nowMs + this.d.settings.withdrawalSettleMs, cryptoNetwork: network, destinationAddress: address, cryptoTxHash: this.d.ids.hex('tx-hashes', 32),
-      metadata: metadata(body.metadata), identityId: links.identityId, accountId: links.accountId ?? profile.accountId, memo: optionalText(body.memo, 'memo', 100),
-    }, nowMs);
+    return this.d.transfers.book(
+      {
+        profileId: profile.id,
+        refId,
+        amount,
+        total,
+        fee: guaranteed?.fee ?? listFee,
+        asset,
+        balanceAsset,
+        direction: 'DEBIT',
+        type: 'CRYPTO_WITHDRAWAL',
+        status: 'PENDING',
+        completeAt: nowMs + this.d.settings.withdrawalSettleMs,
+        cryptoNetwork: network,
+        destinationAddress: address,
+        cryptoTxHash: this.d.ids.hex('tx-hashes', 32),
+        metadata: metadata(body.metadata),
+        identityId: links.identityId,
+        accountId: links.accountId ?? profile.accountId,
+        memo: optionalText(body.memo, 'memo', 100),
+      },
+      nowMs,
+    );
   }
 
-  saved(): { addresses: SimDepositAddress[]; fees: Array<Omit<SimWithdrawalFee, 'fee' | 'amount' | 'total'> & { fee: string; amount: string; total: string }> } {
-    return { addresses: [...this.addresses.values()], fees: [...this.fees.values()].map((f) => ({ ...f, fee: f.fee.toFixed(), amount: f.amount.toFixed(), total: f.total.toFixed() })) };
+  saved(): {
+    addresses: SimDepositAddress[];
+    fees: Array<Omit<SimWithdrawalFee, 'fee' | 'amount' | 'total'> & { fee: string; amount: string; total: string }>;
+  } {
+    return {
+      addresses: [...this.addresses.values()],
+      fees: [...this.fees.values()].map((f) => ({ ...f, fee: f.fee.toFixed(), amount: f.amount.toFixed(), total: f.total.toFixed() })),
+    };
   }
 
-  restore(saved: { readonly addresses?: readonly SimDepositAddress[]; readonly fees?: ReadonlyArray<Record<string, unknown>> } | undefined): void {
+  restore(
+    saved: { readonly addresses?: readonly SimDepositAddress[]; readonly fees?: ReadonlyArray<Record<string, unknown>> } | undefined,
+  ): void {
     for (const a of saved?.addresses ?? []) this.addresses.set(a.id, a);
-    for (const f of saved?.fees ?? []) this.fees.set(String(f.id), { ...(f as unknown as SimWithdrawalFee), fee: new D(String(f.fee)), amount: new D(String(f.amount)), total: new D(String(f.total)) });
+    for (const f of saved?.fees ?? [])
+      this.fees.set(String(f.id), {
+        ...(f as unknown as SimWithdrawalFee),
+        fee: new D(String(f.fee)),
+        amount: new D(String(f.amount)),
+        total: new D(String(f.total)),
+      });
   }
 
   /** Asset, network, destination and the list fee of a withdrawal or fee request. */
   private route(body: JsonObject): { asset: string; network: string; address: string; fee: Dec } {
     const asset = requiredText(body.asset, 'asset', '"BTC"', 10);
-    if (!KNOWN_ASSETS.includes(asset) || isFiat(asset)) throw new InputError('asset', `${JSON.stringify(asset)} is not a crypto asset of the sandbox`);
+    if (!KNOWN_ASSETS.includes(asset) || isFiat(asset))
+      throw new InputError('asset', `${JSON.stringify(asset)} is not a crypto asset of the sandbox`);
     const network = enumValue(body.crypto_network, 'crypto_network', CRYPTO_NETWORKS);
     const address = requiredText(body.destination_address, 'destination_address', '"0x…"', 200);
-    if (EVM.includes(network) && !/^0x[0-9a-fA-F]{40}$/.test(address)) throw new InputError('destination_address', `not a ${network} address: expected 0x and 40 hex digits`);
+    if (EVM.includes(network) && !/^0x[0-9a-fA-F]{40}$/.test(address))
+      throw new InputError('destination_address', `not a ${network} address: expected 0x and 40 hex digits`);
     const fee = new D(this.d.settings.cryptoWithdrawalFees[asset] ?? (USD_STABLECOINS.includes(asset) ? '1' : '0.001'));
     return { asset, network, address, fee };
   }
@@ -165,7 +259,10 @@ export class CryptoTransfers {
     if (id === undefined) return undefined;
     const f = this.fees.get(id);
     if (f === undefined || f.owner !== owner) throw new SimError('not-found', `fee_id: guaranteed fee ${id} not found`);
-    if (f.expiresAt <= nowMs) throw new SimError('expired', `guaranteed fee ${id} expired at ${new Date(f.expiresAt).toISOString()}: request a new one`, { expired_at: new Date(f.expiresAt).toISOString() });
+    if (f.expiresAt <= nowMs)
+      throw new SimError('expired', `guaranteed fee ${id} expired at ${new Date(f.expiresAt).toISOString()}: request a new one`, {
+        expired_at: new Date(f.expiresAt).toISOString(),
+      });
     return f;
   }
 
@@ -178,7 +275,10 @@ export class CryptoTransfers {
     if (address === undefined || address.owner !== owner) throw new SimError('forbidden', `only the owner of the deposit may ${what} it`);
     this.d.identities.get(identityId, owner);
     if (t.status !== 'PENDING' || t.secondaryStatus !== 'TRAVEL_RULE_INFO_REQUESTED') {
-      throw new SimError('conflict', `crypto deposit ${id} is not in NEEDS_INFO (status ${t.status}${t.secondaryStatus ? `, ${t.secondaryStatus}` : ''}): only deposits waiting for originator information can be updated or rejected`);
+      throw new SimError(
+        'conflict',
+        `crypto deposit ${id} is not in NEEDS_INFO (status ${t.status}${t.secondaryStatus ? `, ${t.secondaryStatus}` : ''}): only deposits waiting for originator information can be updated or rejected`,
+      );
     }
     return t;
   }
@@ -195,14 +295,25 @@ export class CryptoTransfers {
 
 function checkAgainstFee(f: SimWithdrawalFee, asset: string, network: string, address: string, amount: Dec): void {
   if (f.asset !== asset || f.cryptoNetwork !== network || f.destinationAddress !== address) {
-    throw new InputError('fee_id', `the guaranteed fee is for ${f.asset} on ${f.cryptoNetwork} to ${f.destinationAddress}: asset, network and destination must match`);
+    throw new InputError(
+      'fee_id',
+      `the guaranteed fee is for ${f.asset} on ${f.cryptoNetwork} to ${f.destinationAddress}: asset, network and destination must match`,
+    );
   }
-  if (amount.gt(f.amount)) throw new InputError('amount', `${amount.toFixed()} exceeds the guaranteed fee's amount ${f.amount.toFixed()}: withdraw at most that, or request a new fee`);
+  if (amount.gt(f.amount))
+    throw new InputError(
+      'amount',
+      `${amount.toFixed()} exceeds the guaranteed fee's amount ${f.amount.toFixed()}: withdraw at most that, or request a new fee`,
+    );
 }
 
 /** Originator information: first and last name for a person, the name for an institution (either wire form). */
 function originator(value: unknown): void {
-  const o = objectValue(value, 'originator_address_info', '{"first_name", "last_name"} for a person or {"institution_name"} for an institution');
+  const o = objectValue(
+    value,
+    'originator_address_info',
+    '{"first_name", "last_name"} for a person or {"institution_name"} for an institution',
+  );
   const person = (o.individual_info as JsonObject | undefined) ?? o;
   const institution = (o.institution_info as JsonObject | undefined) ?? o;
   const hasInstitution = typeof institution.institution_name === 'string' && institution.institution_name !== '';

@@ -32,8 +32,12 @@ export class DestinationAddressBook {
     onlyFields(body, ['id', 'crypto_network', 'address', 'nickname', 'bookmarked_status', 'travelrule_metadata']);
     const id = optionalText(body.id, 'id', 100);
     const addressText = optionalText(body.address, 'address', 200);
-    const given = body.crypto_network === undefined || body.crypto_network === '' ? undefined : enumValue(body.crypto_network, 'crypto_network', CRYPTO_NETWORKS);
-    if (id !== undefined && (addressText !== undefined || given !== undefined)) throw new InputError('id', 'give either id or crypto_network and address, not both');
+    const given =
+      body.crypto_network === undefined || body.crypto_network === ''
+        ? undefined
+        : enumValue(body.crypto_network, 'crypto_network', CRYPTO_NETWORKS);
+    if (id !== undefined && (addressText !== undefined || given !== undefined))
+      throw new InputError('id', 'give either id or crypto_network and address, not both');
     const nickname = optionalText(body.nickname, 'nickname', 100);
     const bookmarked = optionalBool(body.bookmarked_status, 'bookmarked_status');
     const travel = optionalObject(body.travelrule_metadata, 'travelrule_metadata', 'the travel-rule details of the destination');
@@ -43,12 +47,28 @@ export class DestinationAddressBook {
       entry = this.byId.get(id);
       if (entry === undefined || entry.owner !== owner) throw new SimError('not-found', `crypto destination address ${id} not found`);
     } else {
-      if (given === undefined) throw new InputError('crypto_network', `required with address: one of ${CRYPTO_NETWORKS.join(', ')} (or give the id of an entry to update)`);
-      if (addressText === undefined) throw new InputError('address', 'required with crypto_network: the destination address (or give the id of an entry to update)');
+      if (given === undefined)
+        throw new InputError(
+          'crypto_network',
+          `required with address: one of ${CRYPTO_NETWORKS.join(', ')} (or give the id of an entry to update)`,
+        );
+      if (addressText === undefined)
+        throw new InputError('address', 'required with crypto_network: the destination address (or give the id of an entry to update)');
       entry = this.list(owner).find((a) => a.cryptoNetwork === given && a.address === addressText);
       if (entry === undefined) {
         const seq = this.byId.size + 1;
-        entry = { id: this.ids.next('destination-addresses'), seq, owner, cryptoNetwork: given, address: addressText, nickname: nickname ?? `address-${seq}`, bookmarked: bookmarked ?? false, travelruleMetadata: travel, createdAt: nowMs, updatedAt: nowMs };
+        entry = {
+          id: this.ids.next('destination-addresses'),
+          seq,
+          owner,
+          cryptoNetwork: given,
+          address: addressText,
+          nickname: nickname ?? `address-${seq}`,
+          bookmarked: bookmarked ?? false,
+          travelruleMetadata: travel,
+          createdAt: nowMs,
+          updatedAt: nowMs,
+        };
         this.byId.set(entry.id, entry);
         return entry;
       }

@@ -7,7 +7,12 @@ import { deriveEvents } from './events.js';
 const T0 = Date.UTC(2025, 2, 4, 10, 0, 0);
 
 function feed(sim: SimPlatform): ReturnType<typeof deriveEvents> {
-  return deriveEvents({ orders: sim.orders(), transfers: sim.allTransfers(), identities: sim.platform.identities.list(PRIMARY_ENTITY), world: 'w-1' });
+  return deriveEvents({
+    orders: sim.orders(),
+    transfers: sim.allTransfers(),
+    identities: sim.platform.identities.list(PRIMARY_ENTITY),
+    world: 'w-1',
+  });
 }
 
 describe('the event feed derived from the records', () => {
@@ -19,13 +24,22 @@ describe('the event feed derived from the records', () => {
     sim.placeOrder({ profileId: 'default', side: 'BUY', market: 'BTCUSD', type: 'MARKET', quoteAmount: '100', refId: 'm-1' });
     sim.internalTransfer({ fromProfileId: 'default', toProfileId: bot.id, asset: 'USD', amount: '10', refId: 't-1' });
     const now = feed(sim);
-    expect(now.map((e) => e.type)).toEqual(['order.created', 'order.filled', 'transfer.wire_deposit.completed', 'transfer.internal_transfer_credit.pending', 'transfer.internal_transfer_debit.pending']);
+    expect(now.map((e) => e.type)).toEqual([
+      'order.created',
+      'order.filled',
+      'transfer.wire_deposit.completed',
+      'transfer.internal_transfer_credit.pending',
+      'transfer.internal_transfer_debit.pending',
+    ]);
     expect(now.every((e) => e.createdAt === T0)).toBe(true);
     clock.advance(1_000);
     sim.advanceTo(clock.now());
     const later = feed(sim);
     expect(later.slice(0, 5)).toEqual(now);
-    expect(later.slice(5).map((e) => [e.type, e.createdAt])).toEqual([['transfer.internal_transfer_credit.completed', T0 + 1_000], ['transfer.internal_transfer_debit.completed', T0 + 1_000]]);
+    expect(later.slice(5).map((e) => [e.type, e.createdAt])).toEqual([
+      ['transfer.internal_transfer_credit.completed', T0 + 1_000],
+      ['transfer.internal_transfer_debit.completed', T0 + 1_000],
+    ]);
   });
 
   it('gives each event an id fixed by world, record and type', () => {

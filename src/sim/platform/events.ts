@@ -29,7 +29,11 @@ export interface EventSources {
 }
 
 const ORDER_ENDS: Readonly<Record<string, string>> = { FILLED: 'order.filled', CANCELLED: 'order.cancelled', REJECTED: 'order.rejected' };
-const IDENTITY_ENDS: Readonly<Record<string, string>> = { APPROVED: 'identity.approved', DENIED: 'identity.denied', DISABLED: 'identity.disabled' };
+const IDENTITY_ENDS: Readonly<Record<string, string>> = {
+  APPROVED: 'identity.approved',
+  DENIED: 'identity.denied',
+  DISABLED: 'identity.disabled',
+};
 
 /**
  * The event feed of one entity, ascending by `created_at` (ties in a fixed order), derived from its
@@ -47,8 +51,18 @@ const IDENTITY_ENDS: Readonly<Record<string, string>> = { APPROVED: 'identity.ap
 export function deriveEvents(src: EventSources): SimEvent[] {
   // ties at one millisecond keep a fixed order: by kind (orders, transfers, identities), record, then start before end
   const out: { event: SimEvent; rank: readonly number[] }[] = [];
-  const make = (recordId: string, type: string, objectType: string, createdAt: number, subject: EventSubject, rank: readonly number[]): void => {
-    out.push({ event: { id: rngFor(hashLabel(`${src.world}:event:${recordId}:${type}`), 0).uuid(), type, objectType, createdAt, subject }, rank: [createdAt, rank[1]!, rank[2]!, rank[0]!] });
+  const make = (
+    recordId: string,
+    type: string,
+    objectType: string,
+    createdAt: number,
+    subject: EventSubject,
+    rank: readonly number[],
+  ): void => {
+    out.push({
+      event: { id: rngFor(hashLabel(`${src.world}:event:${recordId}:${type}`), 0).uuid(), type, objectType, createdAt, subject },
+      rank: [createdAt, rank[1]!, rank[2]!, rank[0]!],
+    });
   };
   for (const order of src.orders) {
     make(order.id, 'order.created', 'order', order.createdAt, { kind: 'order', order }, [0, 0, order.seq]);
@@ -59,12 +73,25 @@ export function deriveEvents(src: EventSources): SimEvent[] {
     const name = `transfer.${transferEventName(transfer.type)}`;
     const waited = transfer.status === 'PENDING' || transfer.updatedAt > transfer.createdAt;
     if (waited) make(transfer.id, `${name}.pending`, 'transfer', transfer.createdAt, { kind: 'transfer', transfer }, [0, 1, transfer.seq]);
-    if (transfer.status === 'COMPLETED' || transfer.status === 'FAILED') make(transfer.id, `${name}.${transfer.status.toLowerCase()}`, 'transfer', transfer.updatedAt, { kind: 'transfer', transfer }, [1, 1, transfer.seq]);
+    if (transfer.status === 'COMPLETED' || transfer.status === 'FAILED')
+      make(transfer.id, `${name}.${transfer.status.toLowerCase()}`, 'transfer', transfer.updatedAt, { kind: 'transfer', transfer }, [
+        1,
+        1,
+        transfer.seq,
+      ]);
   }
   for (const identity of src.identities) {
     const status = summaryStatus(identity);
     const end = IDENTITY_ENDS[status];
-    if (end !== undefined) make(identity.id, end, 'identity_summary_status_change', identity.updatedAt, { kind: 'identity', identity, oldStatus: 'PENDING', newStatus: status }, [1, 2, identity.seq]);
+    if (end !== undefined)
+      make(
+        identity.id,
+        end,
+        'identity_summary_status_change',
+        identity.updatedAt,
+        { kind: 'identity', identity, oldStatus: 'PENDING', newStatus: status },
+        [1, 2, identity.seq],
+      );
   }
   const before = (a: readonly number[], b: readonly number[]): number => {
     for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;

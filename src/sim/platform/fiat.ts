@@ -50,12 +50,28 @@ export class FiatAccountStore {
     onlyFields(body, ['ref_id', 'identity_id', 'account_id', 'fiat_account_owner', 'fiat_network_instructions', 'metadata']);
     const refId = optionalText(body.ref_id, 'ref_id', 100);
     const clash = refId === undefined ? undefined : this.list(owner).find((a) => a.refId === refId);
-    if (clash !== undefined) throw new SimError('already-exists', `a fiat account with ref_id ${JSON.stringify(refId)} already exists`, undefined, { kind: 'fiat-account', id: clash.id });
+    if (clash !== undefined)
+      throw new SimError('already-exists', `a fiat account with ref_id ${JSON.stringify(refId)} already exists`, undefined, {
+        kind: 'fiat-account',
+        id: clash.id,
+      });
     const holder = accountHolder(body.fiat_account_owner);
     const { network, instructions } = networkInstructions(body.fiat_network_instructions);
     const a: SimFiatAccount = {
-      id: this.ids.next('fiat-accounts'), seq: this.byId.size + 1, owner, refId, identityId: links.identityId, accountId: links.accountId, holder, network, instructions,
-      status: 'PENDING', metadata: metadata(body.metadata), createdAt: nowMs, updatedAt: nowMs, reviewAt: nowMs + this.reviewMs,
+      id: this.ids.next('fiat-accounts'),
+      seq: this.byId.size + 1,
+      owner,
+      refId,
+      identityId: links.identityId,
+      accountId: links.accountId,
+      holder,
+      network,
+      instructions,
+      status: 'PENDING',
+      metadata: metadata(body.metadata),
+      createdAt: nowMs,
+      updatedAt: nowMs,
+      reviewAt: nowMs + this.reviewMs,
     };
     this.byId.set(a.id, a);
     return a;
@@ -69,9 +85,13 @@ export class FiatAccountStore {
     if (body.fiat_account_owner !== undefined) {
       const given = objectValue(body.fiat_account_owner, 'fiat_account_owner', '{person_details} or {institution_details}');
       const kind = Object.keys(given)[0];
-      if (given.person_details !== undefined && a.holder.institution_details !== undefined) throw new InputError('fiat_account_owner', 'the owner type cannot change: this account belongs to an institution');
-      if (given.institution_details !== undefined && a.holder.person_details !== undefined) throw new InputError('fiat_account_owner', 'the owner type cannot change: this account belongs to a person');
-      holder = accountHolder({ [kind ?? 'person_details']: { ...(a.holder[kind ?? ''] as JsonObject | undefined), ...(given[kind ?? ''] as JsonObject) } });
+      if (given.person_details !== undefined && a.holder.institution_details !== undefined)
+        throw new InputError('fiat_account_owner', 'the owner type cannot change: this account belongs to an institution');
+      if (given.institution_details !== undefined && a.holder.person_details !== undefined)
+        throw new InputError('fiat_account_owner', 'the owner type cannot change: this account belongs to a person');
+      holder = accountHolder({
+        [kind ?? 'person_details']: { ...(a.holder[kind ?? ''] as JsonObject | undefined), ...(given[kind ?? ''] as JsonObject) },
+      });
     }
     const instructions = body.fiat_network_instructions === undefined ? a.instructions : updatedWire(a, body.fiat_network_instructions);
     const meta = body.metadata === undefined ? a.metadata : metadata(body.metadata);
@@ -97,7 +117,8 @@ export class FiatAccountStore {
   /** The owner's account (404 for another entity's, or a deleted one unless `includeDeleted`). */
   get(id: string, owner: string, includeDeleted = false): SimFiatAccount {
     const a = this.byId.get(id);
-    if (a === undefined || a.owner !== owner || (a.deletedAt !== undefined && !includeDeleted)) throw new SimError('not-found', `fiat account ${id} not found`);
+    if (a === undefined || a.owner !== owner || (a.deletedAt !== undefined && !includeDeleted))
+      throw new SimError('not-found', `fiat account ${id} not found`);
     return a;
   }
 
@@ -131,13 +152,23 @@ export function reference(a: Pick<SimFiatAccount, 'instructions'>): string {
 
 /** `fiat_account_owner`: exactly one of person_details {first_name, last_name} and institution_details {name}. */
 export function accountHolder(value: unknown): JsonObject {
-  const o = objectValue(value, 'fiat_account_owner', '{"person_details": {"first_name", "last_name"}} or {"institution_details": {"name"}}');
+  const o = objectValue(
+    value,
+    'fiat_account_owner',
+    '{"person_details": {"first_name", "last_name"}} or {"institution_details": {"name"}}',
+  );
   onlyFields(o, ['person_details', 'institution_details'], 'fiat_account_owner.');
-  if ((o.person_details === undefined) === (o.institution_details === undefined)) throw new InputError('fiat_account_owner', 'give exactly one of person_details and institution_details');
+  if ((o.person_details === undefined) === (o.institution_details === undefined))
+    throw new InputError('fiat_account_owner', 'give exactly one of person_details and institution_details');
   if (o.person_details !== undefined) {
     const p = objectValue(o.person_details, 'fiat_account_owner.person_details', '{first_name, last_name}');
     onlyFields(p, ['first_name', 'last_name'], 'fiat_account_owner.person_details.');
-    return { person_details: { first_name: requiredText(p.first_name, 'fiat_account_owner.person_details.first_name', '"Ada"', 100), last_name: requiredText(p.last_name, 'fiat_account_owner.person_details.last_name', '"Lovelace"', 100) } };
+    return {
+      person_details: {
+        first_name: requiredText(p.first_name, 'fiat_account_owner.person_details.first_name', '"Ada"', 100),
+        last_name: requiredText(p.last_name, 'fiat_account_owner.person_details.last_name', '"Lovelace"', 100),
+      },
+    };
   }
   const i = objectValue(o.institution_details, 'fiat_account_owner.institution_details', '{name}');
   onlyFields(i, ['name'], 'fiat_account_owner.institution_details.');
@@ -149,7 +180,11 @@ export function networkInstructions(value: unknown): { network: FiatAccountNetwo
   const o = objectValue(value, 'fiat_network_instructions', 'one of wire, cbit, dbs_act, cubix, scb');
   onlyFields(o, FIAT_ACCOUNT_NETWORKS, 'fiat_network_instructions.');
   const given = FIAT_ACCOUNT_NETWORKS.filter((n) => o[n] !== undefined && o[n] !== null);
-  if (given.length !== 1) throw new InputError('fiat_network_instructions', `give exactly one network member (${FIAT_ACCOUNT_NETWORKS.join(', ')}), got ${given.length}`);
+  if (given.length !== 1)
+    throw new InputError(
+      'fiat_network_instructions',
+      `give exactly one network member (${FIAT_ACCOUNT_NETWORKS.join(', ')}), got ${given.length}`,
+    );
   const network = given[0]!;
   const field = `fiat_network_instructions.${network}`;
   const m = objectValue(o[network], field, 'the network details');
@@ -161,7 +196,8 @@ export function networkInstructions(value: unknown): { network: FiatAccountNetwo
         fiat_account_owner_address: postalAddress(m.fiat_account_owner_address, `${field}.fiat_account_owner_address`),
         routing_details: routingDetails(m.routing_details, `${field}.routing_details`),
       };
-      if ((m.intermediary_routing_details !== undefined && m.intermediary_routing_details !== null)) wire.intermediary_routing_details = routingDetails(m.intermediary_routing_details, `${field}.intermediary_routing_details`);
+      if (m.intermediary_routing_details !== undefined && m.intermediary_routing_details !== null)
+        wire.intermediary_routing_details = routingDetails(m.intermediary_routing_details, `${field}.intermediary_routing_details`);
       return { network, instructions: wire };
     }
     case 'cbit':
@@ -180,12 +216,18 @@ function routingDetails(value: unknown, field: string): JsonObject {
   const r = objectValue(value, field, '{routing_number_type: ABA or SWIFT, routing_number, bank_name, bank_address}');
   onlyFields(r, ['routing_number_type', 'routing_number', 'bank_name', 'bank_address'], `${field}.`);
   const type = r.routing_number_type;
-  if (type !== 'ABA' && type !== 'SWIFT') throw new InputError(`${field}.routing_number_type`, 'use ABA for US wires, SWIFT for international ones');
+  if (type !== 'ABA' && type !== 'SWIFT')
+    throw new InputError(`${field}.routing_number_type`, 'use ABA for US wires, SWIFT for international ones');
   const number = requiredText(r.routing_number, `${field}.routing_number`, type === 'ABA' ? '"021000021"' : '"CHASUS33"', 34);
   if (type === 'ABA' && !/^\d{9}$/.test(number)) throw new InputError(`${field}.routing_number`, 'an ABA routing number has 9 digits');
-  if (type === 'SWIFT' && !/^[A-Z0-9]{8}([A-Z0-9]{3})?$/.test(number)) throw new InputError(`${field}.routing_number`, 'a SWIFT/BIC code has 8 or 11 letters and digits');
-  const out: JsonObject = { routing_number_type: type, routing_number: number, bank_name: requiredText(r.bank_name, `${field}.bank_name`, '"First Bank"', 200) };
-  if ((r.bank_address !== undefined && r.bank_address !== null)) out.bank_address = postalAddress(r.bank_address, `${field}.bank_address`);
+  if (type === 'SWIFT' && !/^[A-Z0-9]{8}([A-Z0-9]{3})?$/.test(number))
+    throw new InputError(`${field}.routing_number`, 'a SWIFT/BIC code has 8 or 11 letters and digits');
+  const out: JsonObject = {
+    routing_number_type: type,
+    routing_number: number,
+    bank_name: requiredText(r.bank_name, `${field}.bank_name`, '"First Bank"', 200),
+  };
+  if (r.bank_address !== undefined && r.bank_address !== null) out.bank_address = postalAddress(r.bank_address, `${field}.bank_address`);
   return out;
 }
 
@@ -193,15 +235,32 @@ function routingDetails(value: unknown, field: string): JsonObject {
 function updatedWire(a: SimFiatAccount, value: unknown): JsonObject {
   const o = objectValue(value, 'fiat_network_instructions', '{"wire": {…}}');
   onlyFields(o, ['wire'], 'fiat_network_instructions.');
-  if (a.network !== 'wire') throw new InputError('fiat_network_instructions', `only wire instructions can be updated; this account uses ${a.network}`);
+  if (a.network !== 'wire')
+    throw new InputError('fiat_network_instructions', `only wire instructions can be updated; this account uses ${a.network}`);
   const w = objectValue(o.wire, 'fiat_network_instructions.wire', 'the wire fields to change');
-  if (w.account_number !== undefined && w.account_number !== a.instructions.account_number) throw new InputError('fiat_network_instructions.wire.account_number', 'cannot change: create a new fiat account for another account number');
+  if (w.account_number !== undefined && w.account_number !== a.instructions.account_number)
+    throw new InputError(
+      'fiat_network_instructions.wire.account_number',
+      'cannot change: create a new fiat account for another account number',
+    );
   const next: JsonObject = { ...a.instructions };
-  if (w.fiat_account_owner_address !== undefined) next.fiat_account_owner_address = postalAddress(w.fiat_account_owner_address, 'fiat_network_instructions.wire.fiat_account_owner_address');
-  const r = w.routing_details === undefined ? undefined : objectValue(w.routing_details, 'fiat_network_instructions.wire.routing_details', '{bank_name, bank_address}');
+  if (w.fiat_account_owner_address !== undefined)
+    next.fiat_account_owner_address = postalAddress(
+      w.fiat_account_owner_address,
+      'fiat_network_instructions.wire.fiat_account_owner_address',
+    );
+  const r =
+    w.routing_details === undefined
+      ? undefined
+      : objectValue(w.routing_details, 'fiat_network_instructions.wire.routing_details', '{bank_name, bank_address}');
   if (r !== undefined) {
     const cur = a.instructions.routing_details as JsonObject;
-    for (const k of ['routing_number', 'routing_number_type']) if (r[k] !== undefined && r[k] !== cur[k]) throw new InputError(`fiat_network_instructions.wire.routing_details.${k}`, 'cannot change: only bank_name and bank_address can be updated');
+    for (const k of ['routing_number', 'routing_number_type'])
+      if (r[k] !== undefined && r[k] !== cur[k])
+        throw new InputError(
+          `fiat_network_instructions.wire.routing_details.${k}`,
+          'cannot change: only bank_name and bank_address can be updated',
+        );
     next.routing_details = routingDetails({ ...cur, ...r }, 'fiat_network_instructions.wire.routing_details');
   }
   return next;

@@ -2,15 +2,39 @@ import { InputError } from '../../core/errors.js';
 import { SimError } from '../errors.js';
 import { type IdSource } from '../ids.js';
 import {
-  IDENTITY_STATUSES, type IdentityStatus, type InstitutionType, type TaxDetail, checkInstitutionKind, institutionDetails, memberRoles,
-  ownership, personDetails, taxDetails, taxDetailsOnCreate,
+  IDENTITY_STATUSES,
+  type IdentityStatus,
+  type InstitutionType,
+  type TaxDetail,
+  checkInstitutionKind,
+  institutionDetails,
+  memberRoles,
+  ownership,
+  personDetails,
+  taxDetails,
+  taxDetailsOnCreate,
 } from './identity-rules.js';
-import { type JsonObject, arrayValue, enumValue, objectValue, onlyFields, optionalBool, optionalObject, optionalText, optionalTime } from './input.js';
+import {
+  type JsonObject,
+  arrayValue,
+  enumValue,
+  objectValue,
+  onlyFields,
+  optionalBool,
+  optionalObject,
+  optionalText,
+  optionalTime,
+} from './input.js';
 import { metadata } from '../exchange/order-rules.js';
 
 export type IdentityKind = 'PERSON' | 'INSTITUTION';
 /** The verification facets the sandbox helper sets one by one. */
-export const FACETS = ['id_verification_status', 'sanctions_verification_status', 'document_verification_status', 'additional_screening_status'] as const;
+export const FACETS = [
+  'id_verification_status',
+  'sanctions_verification_status',
+  'document_verification_status',
+  'additional_screening_status',
+] as const;
 export type Facet = (typeof FACETS)[number];
 
 export interface InstitutionMemberRecord {
@@ -57,12 +81,43 @@ export function summaryStatus(i: SimIdentity): IdentityStatus {
 /** A person may transact when id and sanctions verification are APPROVED; an institution when sanctions is. */
 export function mayTransact(i: SimIdentity): boolean {
   if (i.userDisabled || i.adminDisabled) return false;
-  return i.statuses.sanctions_verification_status === 'APPROVED' && (i.type === 'INSTITUTION' || i.statuses.id_verification_status === 'APPROVED');
+  return (
+    i.statuses.sanctions_verification_status === 'APPROVED' &&
+    (i.type === 'INSTITUTION' || i.statuses.id_verification_status === 'APPROVED')
+  );
 }
 
-const PERSON_BODY = ['person_details', 'metadata', 'tax_details', 'ref_id', 'tax_details_not_required', 'customer_due_diligence', 'is_merchant'];
-const INSTITUTION_BODY = ['institution_details', 'institution_members', 'metadata', 'ref_id', 'tax_details', 'tax_details_not_required', 'customer_due_diligence', 'is_merchant'];
-const UPDATE_BODY = ['person_details', 'institution_details', 'metadata', 'set_user_disabled', 'ref_id', 'tax_details', 'set_tax_details_not_required', 'customer_due_diligence', 'is_merchant', 'last_kyc_refresh_date'];
+const PERSON_BODY = [
+  'person_details',
+  'metadata',
+  'tax_details',
+  'ref_id',
+  'tax_details_not_required',
+  'customer_due_diligence',
+  'is_merchant',
+];
+const INSTITUTION_BODY = [
+  'institution_details',
+  'institution_members',
+  'metadata',
+  'ref_id',
+  'tax_details',
+  'tax_details_not_required',
+  'customer_due_diligence',
+  'is_merchant',
+];
+const UPDATE_BODY = [
+  'person_details',
+  'institution_details',
+  'metadata',
+  'set_user_disabled',
+  'ref_id',
+  'tax_details',
+  'set_tax_details_not_required',
+  'customer_due_diligence',
+  'is_merchant',
+  'last_kyc_refresh_date',
+];
 
 /**
  * Identities of every entity: creation with the platform's person and institution rules, updates
@@ -83,7 +138,10 @@ export class IdentityStore {
     this.checkRefId(owner, refId, undefined);
     const details = kind === 'PERSON' ? personDetails(body.person_details, true) : institutionDetails(body.institution_details, true);
     if (kind === 'PERSON' && details.verifier_type === 'JUMIO' && !this.credentials.has(owner)) {
-      throw new InputError('person_details.verifier_type', 'JUMIO identities need the provider credentials first: call SetVerifierCredentials with verifier_type JUMIO');
+      throw new InputError(
+        'person_details.verifier_type',
+        'JUMIO identities need the provider credentials first: call SetVerifierCredentials with verifier_type JUMIO',
+      );
     }
     this.checkCipId(owner, details, undefined);
     // allowed for non-US institutions only: taxDetailsOnCreate answers the rule's 400 otherwise
@@ -91,11 +149,30 @@ export class IdentityStore {
     const tax = taxDetailsOnCreate(taxDetails(body.tax_details), details, kind, notRequired);
     const cdd = optionalObject(body.customer_due_diligence, 'customer_due_diligence', 'the customer due diligence object');
     const merchant = optionalBool(body.is_merchant, 'is_merchant');
-    const members = kind === 'INSTITUTION' ? this.newMembers(body.institution_members, details.institution_type as InstitutionType, owner, 'institution_members', false) : [];
+    const members =
+      kind === 'INSTITUTION'
+        ? this.newMembers(body.institution_members, details.institution_type as InstitutionType, owner, 'institution_members', false)
+        : [];
     const identity: SimIdentity = {
-      id: this.ids.next('identities'), seq: this.byId.size + 1, owner, type: kind, refId, metadata: metadata(body.metadata), details, members,
-      taxDetails: tax, taxDetailsNotRequired: notRequired, statuses: initialStatuses(details), userDisabled: false, adminDisabled: false,
-      customerDueDiligence: cdd, isMerchant: merchant, lastKycRefreshDate: undefined, verificationAttempts: 0, createdAt: nowMs, updatedAt: nowMs,
+      id: this.ids.next('identities'),
+      seq: this.byId.size + 1,
+      owner,
+      type: kind,
+      refId,
+      metadata: metadata(body.metadata),
+      details,
+      members,
+      taxDetails: tax,
+      taxDetailsNotRequired: notRequired,
+      statuses: initialStatuses(details),
+      userDisabled: false,
+      adminDisabled: false,
+      customerDueDiligence: cdd,
+      isMerchant: merchant,
+      lastKycRefreshDate: undefined,
+      verificationAttempts: 0,
+      createdAt: nowMs,
+      updatedAt: nowMs,
     };
     this.byId.set(identity.id, identity);
     return identity;
@@ -104,12 +181,20 @@ export class IdentityStore {
   update(id: string, body: JsonObject, owner: string, nowMs: number): SimIdentity {
     const i = this.get(id, owner);
     onlyFields(body, UPDATE_BODY);
-    if (i.type === 'PERSON' && (body.institution_details !== undefined && body.institution_details !== null)) throw new InputError('institution_details', 'identity is a person: conversion between person and institution is not allowed');
-    if (i.type === 'INSTITUTION' && (body.person_details !== undefined && body.person_details !== null)) throw new InputError('person_details', 'identity is an institution: conversion between person and institution is not allowed');
+    if (i.type === 'PERSON' && body.institution_details !== undefined && body.institution_details !== null)
+      throw new InputError('institution_details', 'identity is a person: conversion between person and institution is not allowed');
+    if (i.type === 'INSTITUTION' && body.person_details !== undefined && body.person_details !== null)
+      throw new InputError('person_details', 'identity is an institution: conversion between person and institution is not allowed');
     const refId = optionalText(body.ref_id, 'ref_id', 100);
     if (refId !== undefined) this.checkRefId(owner, refId, i.id);
-    const patch = i.type === 'PERSON' ? optionalObject(body.person_details, 'person_details', 'fields to change') : optionalObject(body.institution_details, 'institution_details', 'fields to change');
-    const details = patch === undefined ? i.details : { ...i.details, ...(i.type === 'PERSON' ? personDetails(patch, false) : institutionDetails(patch, false)) };
+    const patch =
+      i.type === 'PERSON'
+        ? optionalObject(body.person_details, 'person_details', 'fields to change')
+        : optionalObject(body.institution_details, 'institution_details', 'fields to change');
+    const details =
+      patch === undefined
+        ? i.details
+        : { ...i.details, ...(i.type === 'PERSON' ? personDetails(patch, false) : institutionDetails(patch, false)) };
     if (i.type === 'INSTITUTION' && patch !== undefined) checkInstitutionKind(details);
     if (patch !== undefined) this.checkCipId(owner, details, i.id);
     const tax = body.tax_details === undefined ? undefined : taxDetails(body.tax_details);
@@ -151,13 +236,18 @@ export class IdentityStore {
   /** Adds members to an institution (existing ones are kept); returns the new member records. */
   addMembers(body: JsonObject, owner: string, nowMs: number): { institution: SimIdentity; added: InstitutionMemberRecord[] } {
     onlyFields(body, ['institution_id', 'members']);
-    if (typeof body.institution_id !== 'string' || body.institution_id === '') throw new InputError('institution_id', 'required: the id of an institution identity');
+    if (typeof body.institution_id !== 'string' || body.institution_id === '')
+      throw new InputError('institution_id', 'required: the id of an institution identity');
     const institution = this.get(body.institution_id, owner);
-    if (institution.type !== 'INSTITUTION') throw new InputError('institution_id', `identity ${institution.id} is a person: members belong to institutions`);
+    if (institution.type !== 'INSTITUTION')
+      throw new InputError('institution_id', `identity ${institution.id} is a person: members belong to institutions`);
     const added = this.newMembers(body.members, institution.details.institution_type as InstitutionType, owner, 'members', true);
     for (const m of added) {
       if (institution.members.some((e) => e.identityId === m.identityId)) {
-        throw new SimError('already-exists', `identity ${m.identityId} is already a member of ${institution.id}: members cannot be edited, remove and re-add it`);
+        throw new SimError(
+          'already-exists',
+          `identity ${m.identityId} is already a member of ${institution.id}: members cannot be edited, remove and re-add it`,
+        );
       }
     }
     institution.members.push(...added);
@@ -200,7 +290,10 @@ export class IdentityStore {
   retryIdVerification(id: string, owner: string, nowMs: number): SimIdentity {
     const i = this.get(id, owner);
     if (i.type !== 'PERSON' || i.details.verifier_type !== 'PAXOS') {
-      throw new InputError('id', `identity ${id} is not verified by the platform (verifier_type PAXOS): only those can retry id verification`);
+      throw new InputError(
+        'id',
+        `identity ${id} is not verified by the platform (verifier_type PAXOS): only those can retry id verification`,
+      );
     }
     i.statuses = { ...i.statuses, id_verification_status: 'PENDING' };
     i.verificationAttempts += 1;
@@ -212,8 +305,10 @@ export class IdentityStore {
   setVerifierCredentials(body: JsonObject, owner: string): void {
     onlyFields(body, ['verifier_type', 'auth_token', 'auth_secret']);
     const type = enumValue(body.verifier_type, 'verifier_type', ['JUMIO', 'PAXOS', 'PASSTHROUGH', 'MANUAL']);
-    if (type !== 'JUMIO') throw new InputError('verifier_type', `credentials are supported for the identity provider only: use JUMIO, not ${type}`);
-    for (const f of ['auth_token', 'auth_secret']) if (typeof body[f] !== 'string' || body[f] === '') throw new InputError(f, 'required: the credential the provider issued you');
+    if (type !== 'JUMIO')
+      throw new InputError('verifier_type', `credentials are supported for the identity provider only: use JUMIO, not ${type}`);
+    for (const f of ['auth_token', 'auth_secret'])
+      if (typeof body[f] !== 'string' || body[f] === '') throw new InputError(f, 'required: the credential the provider issued you');
     this.credentials.add(owner);
   }
 
@@ -233,12 +328,17 @@ export class IdentityStore {
       const m = objectValue(raw, `${field}[${k}]`, '{identity_id, roles, ownership, position}');
       // name, summary_status and id are the member record's own: accepted and ignored
       onlyFields(m, ['identity_id', 'roles', 'ownership', 'position', 'name', 'summary_status', 'id'], `${field}[${k}].`);
-      if (typeof m.identity_id !== 'string' || m.identity_id === '') throw new InputError(`${field}[${k}].identity_id`, 'required: the id of an identity you created');
+      if (typeof m.identity_id !== 'string' || m.identity_id === '')
+        throw new InputError(`${field}[${k}].identity_id`, 'required: the id of an identity you created');
       const member = this.byId.get(m.identity_id);
-      if (member === undefined || member.owner !== owner) throw new SimError('not-found', `${field}[${k}].identity_id: identity ${m.identity_id} not found`);
+      if (member === undefined || member.owner !== owner)
+        throw new SimError('not-found', `${field}[${k}].identity_id: identity ${m.identity_id} not found`);
       return {
-        id: this.ids.next('institution-members'), identityId: member.id, roles: memberRoles(m.roles, `${field}[${k}].roles`, type),
-        ownership: ownership(m.ownership, `${field}[${k}].ownership`), position: optionalText(m.position, `${field}[${k}].position`, 100),
+        id: this.ids.next('institution-members'),
+        identityId: member.id,
+        roles: memberRoles(m.roles, `${field}[${k}].roles`, type),
+        ownership: ownership(m.ownership, `${field}[${k}].ownership`),
+        position: optionalText(m.position, `${field}[${k}].position`, 100),
       };
     });
   }
@@ -246,26 +346,42 @@ export class IdentityStore {
   private checkRefId(owner: string, refId: string | undefined, self: string | undefined): void {
     if (refId === undefined) return;
     const clash = this.list(owner).find((i) => i.refId === refId && i.id !== self);
-    if (clash !== undefined) throw new SimError('already-exists', `an identity with ref_id ${JSON.stringify(refId)} already exists`, undefined, { kind: 'identity', id: clash.id });
+    if (clash !== undefined)
+      throw new SimError('already-exists', `an identity with ref_id ${JSON.stringify(refId)} already exists`, undefined, {
+        kind: 'identity',
+        id: clash.id,
+      });
   }
 
   private checkCipId(owner: string, d: JsonObject, self: string | undefined): void {
     if (typeof d.cip_id !== 'string') return;
-    const clash = this.list(owner).find((i) => i.id !== self && i.details.cip_id === d.cip_id && i.details.cip_id_country === d.cip_id_country);
+    const clash = this.list(owner).find(
+      (i) => i.id !== self && i.details.cip_id === d.cip_id && i.details.cip_id_country === d.cip_id_country,
+    );
     // No meta.existing here: that names the record of a reused ref_id, and this is another identity's cip_id.
-    if (clash !== undefined) throw new SimError('already-exists', `an identity with this cip_id and cip_id_country already exists (${clash.id})`);
+    if (clash !== undefined)
+      throw new SimError('already-exists', `an identity with this cip_id and cip_id_country already exists (${clash.id})`);
   }
 }
 
 function identityKind(body: JsonObject): IdentityKind {
   const person = body.person_details !== undefined && body.person_details !== null;
   const institution = body.institution_details !== undefined && body.institution_details !== null;
-  if (person === institution) throw new InputError(person ? 'institution_details' : 'person_details', 'send exactly one of person_details (a person) and institution_details (an institution)');
+  if (person === institution)
+    throw new InputError(
+      person ? 'institution_details' : 'person_details',
+      'send exactly one of person_details (a person) and institution_details (an institution)',
+    );
   return person ? 'PERSON' : 'INSTITUTION';
 }
 
 function initialStatuses(details: JsonObject): Record<Facet, IdentityStatus> {
   const passthrough = details.passthrough_verification_status;
   const id: IdentityStatus = passthrough === 'APPROVED' || passthrough === 'DENIED' ? passthrough : 'PENDING';
-  return { id_verification_status: id, sanctions_verification_status: 'PENDING', document_verification_status: 'PENDING', additional_screening_status: 'PENDING' };
+  return {
+    id_verification_status: id,
+    sanctions_verification_status: 'PENDING',
+    document_verification_status: 'PENDING',
+    additional_screening_status: 'PENDING',
+  };
 }

@@ -4,10 +4,29 @@ import { type IdSource } from '../ids.js';
 import { type JsonObject, arrayValue, enumValue, onlyFields, requiredText } from './input.js';
 
 export const DOCUMENT_TYPES = [
-  'OTHER_DOCUMENTS', 'APPLICATION', 'ORGANIZATIONAL_DOCUMENTS', 'CERTIFICATE_OF_GOOD_STANDING', 'TAX_IDENTIFICATION', 'IDENTITY_VERIFICATION',
-  'PROOF_OF_RESIDENCY', 'PROOF_OF_FUNDS', 'SAMPLE_INVOICE', 'OPERATING_AGREEMENT', 'TRUST_DOCUMENTS', 'MONEY_SERVICE_DOCUMENTS',
-  'INVESTMENT_DOCUMENTS', 'CURP', 'AML_DOCUMENTS', 'FUND_STRUCTURE_CHART', 'FUND_MANAGER_REGISTRATION', 'MEMORANDUM_OF_ASSOCIATION',
-  'ORGANIZATIONAL_CHART', 'FOUNDATION_BY_LAWS', 'APPOINTMENT_OF_GUARDIAN_EVIDENCE', 'LEGAL_DOMICILE_OF_BENEFICIAL_OWNERS', 'GOVERNING_BODY_MEMBER_NAMES',
+  'OTHER_DOCUMENTS',
+  'APPLICATION',
+  'ORGANIZATIONAL_DOCUMENTS',
+  'CERTIFICATE_OF_GOOD_STANDING',
+  'TAX_IDENTIFICATION',
+  'IDENTITY_VERIFICATION',
+  'PROOF_OF_RESIDENCY',
+  'PROOF_OF_FUNDS',
+  'SAMPLE_INVOICE',
+  'OPERATING_AGREEMENT',
+  'TRUST_DOCUMENTS',
+  'MONEY_SERVICE_DOCUMENTS',
+  'INVESTMENT_DOCUMENTS',
+  'CURP',
+  'AML_DOCUMENTS',
+  'FUND_STRUCTURE_CHART',
+  'FUND_MANAGER_REGISTRATION',
+  'MEMORANDUM_OF_ASSOCIATION',
+  'ORGANIZATIONAL_CHART',
+  'FOUNDATION_BY_LAWS',
+  'APPOINTMENT_OF_GUARDIAN_EVIDENCE',
+  'LEGAL_DOMICILE_OF_BENEFICIAL_OWNERS',
+  'GOVERNING_BODY_MEMBER_NAMES',
 ] as const;
 /** Accepted file formats (step 2 checks the file's leading bytes). */
 export const DOCUMENT_FORMATS = ['pdf', 'jpg', 'png'] as const;
@@ -42,10 +61,27 @@ export class DocumentStore {
   request(identityId: string, owner: string, body: JsonObject, nowMs: number): SimDocument {
     onlyFields(body, ['name', 'document_types']);
     const name = requiredText(body.name, 'name', '"passport.pdf"', 260);
-    const types = arrayValue(body.document_types, 'document_types', DOCUMENT_TYPES.length).map((t, i) => enumValue(t, `document_types[${i}]`, DOCUMENT_TYPES));
+    const types = arrayValue(body.document_types, 'document_types', DOCUMENT_TYPES.length).map((t, i) =>
+      enumValue(t, `document_types[${i}]`, DOCUMENT_TYPES),
+    );
     if (types.length === 0) throw new InputError('document_types', `required: at least one of ${DOCUMENT_TYPES.join(', ')}`);
-    if (this.of(identityId).some((d) => d.name === name && d.archivedAt === undefined)) throw new SimError('already-exists', `identity ${identityId} already has a document named ${JSON.stringify(name)}: use another file name`);
-    const doc: SimDocument = { fileId: this.ids.next('documents'), identityId, owner, name, documentTypes: types, requestedAt: nowMs, uploadedAt: undefined, archivedAt: undefined, sizeBytes: undefined, format: undefined };
+    if (this.of(identityId).some((d) => d.name === name && d.archivedAt === undefined))
+      throw new SimError(
+        'already-exists',
+        `identity ${identityId} already has a document named ${JSON.stringify(name)}: use another file name`,
+      );
+    const doc: SimDocument = {
+      fileId: this.ids.next('documents'),
+      identityId,
+      owner,
+      name,
+      documentTypes: types,
+      requestedAt: nowMs,
+      uploadedAt: undefined,
+      archivedAt: undefined,
+      sizeBytes: undefined,
+      format: undefined,
+    };
     this.byId.set(doc.fileId, doc);
     return doc;
   }
@@ -55,7 +91,13 @@ export class DocumentStore {
     const doc = this.byId.get(fileId);
     if (doc === undefined) throw new SimError('not-found', `no upload was requested for file ${fileId}: call DocumentUpload first`);
     for (const other of this.of(doc.identityId)) {
-      if (other !== doc && other.uploadedAt !== undefined && other.archivedAt === undefined && other.documentTypes.some((t) => doc.documentTypes.includes(t))) other.archivedAt = nowMs;
+      if (
+        other !== doc &&
+        other.uploadedAt !== undefined &&
+        other.archivedAt === undefined &&
+        other.documentTypes.some((t) => doc.documentTypes.includes(t))
+      )
+        other.archivedAt = nowMs;
     }
     doc.uploadedAt = nowMs;
     doc.sizeBytes = sizeBytes;

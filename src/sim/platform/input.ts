@@ -94,6 +94,7 @@ export function postalAddress(value: unknown, field: string): Readonly<Record<st
 
 /** Ids in the sandbox are UUIDs: anything else is a 400 naming the field (a malformed id, not an unknown one). */
 export function uuidParam(value: string, field: string): string {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) throw new InputError(field, `${JSON.stringify(value)} is not a UUID`);
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value))
+    throw new InputError(field, `${JSON.stringify(value)} is not a UUID`);
   return value;
 }

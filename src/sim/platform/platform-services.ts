@@ -72,7 +72,18 @@ export class PlatformServices {
     this.documents = new DocumentStore(d.ids);
     this.accounts = new SimAccountStore(d.ids, this.identities, d.profiles);
     this.gate = new TransactGate(d.profiles, this.identities, this.accounts);
-    this.deps = { ids: d.ids, ledger: d.ledger, profiles: d.profiles, transfers: d.transfers, limits: d.limits, identities: this.identities, accounts: this.accounts, gate: this.gate, settings: this.settings, usdValue: d.usdValue };
+    this.deps = {
+      ids: d.ids,
+      ledger: d.ledger,
+      profiles: d.profiles,
+      transfers: d.transfers,
+      limits: d.limits,
+      identities: this.identities,
+      accounts: this.accounts,
+      gate: this.gate,
+      settings: this.settings,
+      usdValue: d.usdValue,
+    };
     this.fiatAccounts = new FiatAccountStore(d.ids, this.settings.fiatReviewMs);
     this.fiat = new FiatTransfers(this.deps, this.fiatAccounts);
     this.crypto = new CryptoTransfers(this.deps);
@@ -108,7 +119,12 @@ export class PlatformServices {
     const from = this.ownedIfGiven(cmd.fromProfileId, owner, 'from_profile_id');
     if (typeof cmd.toProfileId === 'string' && cmd.toProfileId !== '') {
       const to = this.deps.profiles.get(cmd.toProfileId);
-      if (ownerOf(to) === owner) throw new SimError('bad-request', 'to_profile_id: the destination belongs to your own entity: a platform transfer moves assets between entities; use CreateInternalTransfer', { field: 'to_profile_id' });
+      if (ownerOf(to) === owner)
+        throw new SimError(
+          'bad-request',
+          'to_profile_id: the destination belongs to your own entity: a platform transfer moves assets between entities; use CreateInternalTransfer',
+          { field: 'to_profile_id' },
+        );
     }
     if (from !== undefined) this.gate.check(from, { identityId: cmd.fromIdentityId, accountId: cmd.fromAccountId });
     return this.deps.transfers.internal(cmd, nowMs, 'PAXOS');
@@ -116,8 +132,15 @@ export class PlatformServices {
 
   saved(): PlatformSnapshot {
     return {
-      identities: this.identities.saved(), documents: this.documents.saved(), accounts: this.accounts.saved(), fiatAccounts: this.fiatAccounts.saved(),
-      depositInstructions: this.fiat.saved(), crypto: this.crypto.saved(), settlements: this.settlements.saved(), conversions: this.conversions.saved(), taxCorrections: this.taxForms.saved(),
+      identities: this.identities.saved(),
+      documents: this.documents.saved(),
+      accounts: this.accounts.saved(),
+      fiatAccounts: this.fiatAccounts.saved(),
+      depositInstructions: this.fiat.saved(),
+      crypto: this.crypto.saved(),
+      settlements: this.settlements.saved(),
+      conversions: this.conversions.saved(),
+      taxCorrections: this.taxForms.saved(),
       destinationAddresses: this.destinations.saved(),
     };
   }
@@ -141,4 +164,3 @@ export class PlatformServices {
     return this.deps.profiles.owned(value, owner, field).id;
   }
 }
-

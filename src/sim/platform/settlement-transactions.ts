@@ -51,8 +51,16 @@ export class SettlementTransactions {
     onlyFields(body, ['ref_id', 'settlement_window_start', 'settlement_window_end', 'source_profile_id', 'target_profile_id', 'legs']);
     const refId = optionalText(body.ref_id, 'ref_id', 100) ?? this.d.ids.next('settlement-refs');
     const clash = [...this.byId.values()].find((s) => s.sourceOwner === owner && s.refId === refId);
-    if (clash !== undefined) throw new SimError('already-exists', `a settlement transaction with ref_id ${JSON.stringify(refId)} already exists`, undefined, { kind: 'settlement', id: clash.id });
-    const source = this.d.profiles.owned(requiredText(body.source_profile_id, 'source_profile_id', '"your profile id"', 100), owner, 'source_profile_id');
+    if (clash !== undefined)
+      throw new SimError('already-exists', `a settlement transaction with ref_id ${JSON.stringify(refId)} already exists`, undefined, {
+        kind: 'settlement',
+        id: clash.id,
+      });
+    const source = this.d.profiles.owned(
+      requiredText(body.source_profile_id, 'source_profile_id', '"your profile id"', 100),
+      owner,
+      'source_profile_id',
+    );
     const target = this.d.profiles.get(requiredText(body.target_profile_id, 'target_profile_id', '"the counterparty\'s profile id"', 100));
     if (target.id === source.id) throw new InputError('target_profile_id', 'must differ from source_profile_id');
     const start = optionalTime(body.settlement_window_start, 'settlement_window_start') ?? nowMs;
@@ -60,8 +68,19 @@ export class SettlementTransactions {
     if (end <= start) throw new InputError('settlement_window_end', 'must be after settlement_window_start');
     if (end <= nowMs) throw new InputError('settlement_window_end', 'must be in the future');
     const s: SimSettlement = {
-      id: this.d.ids.next('settlements'), seq: this.byId.size + 1, refId, sourceOwner: owner, targetOwner: ownerOf(target), sourceProfileId: source.id, targetProfileId: target.id,
-      windowStart: start, windowEnd: end, legs: this.legs(body.legs), status: 'PENDING', createdAt: nowMs, updatedAt: nowMs,
+      id: this.d.ids.next('settlements'),
+      seq: this.byId.size + 1,
+      refId,
+      sourceOwner: owner,
+      targetOwner: ownerOf(target),
+      sourceProfileId: source.id,
+      targetProfileId: target.id,
+      windowStart: start,
+      windowEnd: end,
+      legs: this.legs(body.legs),
+      status: 'PENDING',
+      createdAt: nowMs,
+      updatedAt: nowMs,
     };
     this.byId.set(s.id, s);
     return s;
@@ -70,8 +89,12 @@ export class SettlementTransactions {
   /** Affirm: the target's owner only (403), PENDING only (400); settles at once when it can. */
   affirm(id: string, owner: string, nowMs: number): SimSettlement {
     const s = this.visible(id, owner);
-    if (s.targetOwner !== owner) throw new SimError('forbidden', `only the owner of the target profile ${s.targetProfileId} may affirm settlement ${id}`);
-    if (s.status !== 'PENDING') throw new SimError('bad-request', `settlement ${id} is ${s.status}: only a PENDING transaction can be affirmed`, { status: s.status });
+    if (s.targetOwner !== owner)
+      throw new SimError('forbidden', `only the owner of the target profile ${s.targetProfileId} may affirm settlement ${id}`);
+    if (s.status !== 'PENDING')
+      throw new SimError('bad-request', `settlement ${id} is ${s.status}: only a PENDING transaction can be affirmed`, {
+        status: s.status,
+      });
     this.move(s, 'AFFIRMED', nowMs);
     this.trySettle(s, nowMs);
     return s;
@@ -80,8 +103,10 @@ export class SettlementTransactions {
   /** Cancel: the source's owner only (403), PENDING only (409: an affirmed one cannot be cancelled). */
   cancel(id: string, owner: string, nowMs: number): SimSettlement {
     const s = this.visible(id, owner);
-    if (s.sourceOwner !== owner) throw new SimError('forbidden', `only the owner of the source profile ${s.sourceProfileId} may cancel settlement ${id}`);
-    if (s.status !== 'PENDING') throw new SimError('conflict', `settlement ${id} is ${s.status}: only a PENDING transaction can be cancelled`, { status: s.status });
+    if (s.sourceOwner !== owner)
+      throw new SimError('forbidden', `only the owner of the source profile ${s.sourceProfileId} may cancel settlement ${id}`);
+    if (s.status !== 'PENDING')
+      throw new SimError('conflict', `settlement ${id} is ${s.status}: only a PENDING transaction can be cancelled`, { status: s.status });
     this.move(s, 'CANCELLED', nowMs);
     return s;
   }
@@ -90,7 +115,8 @@ export class SettlementTransactions {
   visible(id: string, owner: string): SimSettlement {
     const s = this.byId.get(id);
     if (s === undefined) throw new SimError('not-found', `settlement transaction ${id} not found`);
-    if (s.sourceOwner !== owner && s.targetOwner !== owner) throw new SimError('forbidden', `settlement ${id} is not yours: you own neither its source nor its target profile`);
+    if (s.sourceOwner !== owner && s.targetOwner !== owner)
+      throw new SimError('forbidden', `settlement ${id} is not yours: you own neither its source nor its target profile`);
     return s;
   }
 
@@ -159,11 +185,19 @@ export class SettlementTransactions {
       const l = objectValue(raw, `legs[${i}]`, '{direction, asset, amount}');
       onlyFields(l, ['direction', 'asset', 'amount'], `legs[${i}].`);
       const asset = requiredText(l.asset, `legs[${i}].asset`, '"USD"', 10);
-      if (!KNOWN_ASSETS.includes(asset)) throw new InputError(`legs[${i}].asset`, `${JSON.stringify(asset)} is not an asset of the sandbox: use one of ${KNOWN_ASSETS.join(', ')}`);
+      if (!KNOWN_ASSETS.includes(asset))
+        throw new InputError(
+          `legs[${i}].asset`,
+          `${JSON.stringify(asset)} is not an asset of the sandbox: use one of ${KNOWN_ASSETS.join(', ')}`,
+        );
       const amount = decimalAmount(l.amount, `legs[${i}].amount`, assetDecimals(asset));
       if (amount === undefined) throw new InputError(`legs[${i}].amount`, 'required: a decimal string such as "100.00"');
-      return { id: this.d.ids.next('settlement-legs'), direction: enumValue(l.direction, `legs[${i}].direction`, ['DELIVER', 'RECEIVE'] as const), asset, amount };
+      return {
+        id: this.d.ids.next('settlement-legs'),
+        direction: enumValue(l.direction, `legs[${i}].direction`, ['DELIVER', 'RECEIVE'] as const),
+        asset,
+        amount,
+      };
     });
   }
 }
-

@@ -47,7 +47,14 @@ export class TaxForms {
   }
 
   /** Every revision of the account's forms for a year (ListTaxFormRevisions). */
-  revisions(accountId: string, taxYear: unknown, owner: string, types: readonly string[], revision: string | undefined, nowMs: number): TaxFormLink[] {
+  revisions(
+    accountId: string,
+    taxYear: unknown,
+    owner: string,
+    types: readonly string[],
+    revision: string | undefined,
+    nowMs: number,
+  ): TaxFormLink[] {
     this.accounts.get(accountId, owner);
     const year = checkYear(taxYear);
     const wanted = checkTypes(types);
@@ -84,11 +91,21 @@ export class TaxForms {
   open(token: string, nowMs: number): { accountId: string; type: TaxFormType; taxYear: string; revision: number; expiresAt: number } {
     const [body, sig] = token.split('.');
     const expected = body === undefined ? '' : this.sign(body);
-    if (body === undefined || sig === undefined || sig.length !== expected.length || !timingSafeEqual(Buffer.from(sig), Buffer.from(expected))) {
+    if (
+      body === undefined ||
+      sig === undefined ||
+      sig.length !== expected.length ||
+      !timingSafeEqual(Buffer.from(sig), Buffer.from(expected))
+    ) {
       throw new SimError('not-found', 'no tax form at this link');
     }
     const c = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as LinkClaims;
-    if (c.e <= nowMs) throw new SimError('forbidden', `this tax form link expired at ${new Date(c.e).toISOString()}: list the forms again for a fresh link (links live 60 s)`, { expired_at: new Date(c.e).toISOString() });
+    if (c.e <= nowMs)
+      throw new SimError(
+        'forbidden',
+        `this tax form link expired at ${new Date(c.e).toISOString()}: list the forms again for a fresh link (links live 60 s)`,
+        { expired_at: new Date(c.e).toISOString() },
+      );
     return { accountId: c.a, type: c.t, taxYear: c.y, revision: c.r, expiresAt: c.e };
   }
 
@@ -122,11 +139,17 @@ export class TaxForms {
 }
 
 function checkYear(value: unknown): string {
-  if (typeof value !== 'string' || !/^\d{4}$/.test(value)) throw new InputError('tax_year', `required: a four-digit year such as "2024"${value === undefined ? '' : `, got ${JSON.stringify(value)}`}`);
+  if (typeof value !== 'string' || !/^\d{4}$/.test(value))
+    throw new InputError(
+      'tax_year',
+      `required: a four-digit year such as "2024"${value === undefined ? '' : `, got ${JSON.stringify(value)}`}`,
+    );
   return value;
 }
 
 function checkTypes(types: readonly string[]): TaxFormType[] {
-  for (const t of types) if (!(TAX_FORM_TYPES as readonly string[]).includes(t)) throw new InputError('form_types', `${JSON.stringify(t)} is not valid: use ${TAX_FORM_TYPES.join(', ')}`);
+  for (const t of types)
+    if (!(TAX_FORM_TYPES as readonly string[]).includes(t))
+      throw new InputError('form_types', `${JSON.stringify(t)} is not valid: use ${TAX_FORM_TYPES.join(', ')}`);
   return types.length === 0 ? [...TAX_FORM_TYPES] : (types as TaxFormType[]);
 }

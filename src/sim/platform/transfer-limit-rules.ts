@@ -2,7 +2,13 @@ import { type Dec } from '../../core/decimal.js';
 import { TransferLimitRules } from '../../platform/transfer-limits.js';
 import { SimError } from '../errors.js';
 
-export { DEFAULT_TRANSFER_LIMITS, TRANSFER_TYPES, type LimitUsage, type TransferLimitConfig, type TransferLimitView } from '../../platform/transfer-limits.js';
+export {
+  DEFAULT_TRANSFER_LIMITS,
+  TRANSFER_TYPES,
+  type LimitUsage,
+  type TransferLimitConfig,
+  type TransferLimitView,
+} from '../../platform/transfer-limits.js';
 
 /** The platform's transfer limits (src/platform/transfer-limits.ts), a violation answered as the simulated platform's 403 problem. */
 export class TransferLimits extends TransferLimitRules {

@@ -31,7 +31,13 @@ export interface TransferFilter {
 /** True when `t` satisfies every bound. */
 export function withinBounds(t: number, b: TimeBounds | undefined): boolean {
   if (b === undefined) return true;
-  return !((b.lt !== undefined && t >= b.lt) || (b.lte !== undefined && t > b.lte) || (b.eq !== undefined && t !== b.eq) || (b.gte !== undefined && t < b.gte) || (b.gt !== undefined && t <= b.gt));
+  return !(
+    (b.lt !== undefined && t >= b.lt) ||
+    (b.lte !== undefined && t > b.lte) ||
+    (b.eq !== undefined && t !== b.eq) ||
+    (b.gte !== undefined && t < b.gte) ||
+    (b.gt !== undefined && t <= b.gt)
+  );
 }
 
 function anyOf(values: readonly string[] | undefined, value: string | undefined): boolean {
@@ -42,7 +48,10 @@ function anyOf(values: readonly string[] | undefined, value: string | undefined)
  * Transfers matching `f`, sorted by the paging key: creation order (`seq`) for CREATED_AT, update
  * order (`updateSeq`) for UPDATED_AT; DESC by default, ASC by default when ordered by UPDATED_AT.
  */
-export function queryTransfers(all: readonly SimTransfer[], f: TransferFilter): { items: SimTransfer[]; keyOf: (t: SimTransfer) => number; descending: boolean } {
+export function queryTransfers(
+  all: readonly SimTransfer[],
+  f: TransferFilter,
+): { items: SimTransfer[]; keyOf: (t: SimTransfer) => number; descending: boolean } {
   const byUpdate = f.orderBy === 'UPDATED_AT';
   const descending = (f.order ?? (byUpdate ? 'ASC' : 'DESC')) === 'DESC';
   const items = all.filter(

@@ -5,7 +5,12 @@ import { SimPlatform } from '../sim.js';
 
 const T0 = Date.UTC(2025, 2, 4, 10, 0, 0);
 
-function newSim(limits = [{ transferTypes: ['INTERNAL_TRANSFER_DEBIT'], periodSeconds: 3600, limit: '1000' }, { transferTypes: ['INTERNAL_TRANSFER_DEBIT'], periodSeconds: 0, limit: '600' }]) {
+function newSim(
+  limits = [
+    { transferTypes: ['INTERNAL_TRANSFER_DEBIT'], periodSeconds: 3600, limit: '1000' },
+    { transferTypes: ['INTERNAL_TRANSFER_DEBIT'], periodSeconds: 0, limit: '600' },
+  ],
+) {
   const clock = new TestClock(T0);
   const sim = new SimPlatform({ clock, seed: 5, funding: { USD: '5000' }, transferLimits: limits });
   const bot = sim.profiles.create('bot', undefined, sim.now());
@@ -25,7 +30,14 @@ function refusal(fn: () => unknown): SimError {
 describe('internal transfers', () => {
   it('debits the sender at once, credits the recipient when both legs complete, sharing a group_id', () => {
     const { sim, clock, bot } = newSim();
-    const debit = sim.internalTransfer({ fromProfileId: 'default', toProfileId: bot.id, asset: 'USD', amount: '250.50', refId: 'move-1', metadata: { why: 'rebalance' } });
+    const debit = sim.internalTransfer({
+      fromProfileId: 'default',
+      toProfileId: bot.id,
+      asset: 'USD',
+      amount: '250.50',
+      refId: 'move-1',
+      metadata: { why: 'rebalance' },
+    });
     expect(debit).toMatchObject({ type: 'INTERNAL_TRANSFER_DEBIT', direction: 'DEBIT', status: 'PENDING', refId: 'move-1' });
     expect(sim.accounts.balance('default', 'USD').available.toFixed()).toBe('4749.5');
     expect(sim.accounts.balance(bot.id, 'USD').available.toFixed()).toBe('0');
@@ -41,14 +53,22 @@ describe('internal transfers', () => {
 
   it('refuses missing funds (403), unknown profiles (404), reused ref_ids (409) and a transfer to itself (400)', () => {
     const { sim, bot } = newSim();
-    expect(refusal(() => sim.internalTransfer({ fromProfileId: bot.id, toProfileId: 'default', asset: 'USD', amount: '1' })).kind).toBe('insufficient-funds');
+    expect(refusal(() => sim.internalTransfer({ fromProfileId: bot.id, toProfileId: 'default', asset: 'USD', amount: '1' })).kind).toBe(
+      'insufficient-funds',
+    );
     // refused for want of funds: none of the limits is used
     expect(sim.transferLimits('INTERNAL_TRANSFER_DEBIT').map((l) => l.remaining.toFixed())).toEqual(['1000', '600']);
-    expect(refusal(() => sim.internalTransfer({ fromProfileId: 'default', toProfileId: 'nope', asset: 'USD', amount: '1' })).kind).toBe('not-found');
+    expect(refusal(() => sim.internalTransfer({ fromProfileId: 'default', toProfileId: 'nope', asset: 'USD', amount: '1' })).kind).toBe(
+      'not-found',
+    );
     const first = sim.internalTransfer({ fromProfileId: 'default', toProfileId: bot.id, asset: 'USD', amount: '1', refId: 'r' });
-    const dup = refusal(() => sim.internalTransfer({ fromProfileId: 'default', toProfileId: bot.id, asset: 'USD', amount: '1', refId: 'r' }));
+    const dup = refusal(() =>
+      sim.internalTransfer({ fromProfileId: 'default', toProfileId: bot.id, asset: 'USD', amount: '1', refId: 'r' }),
+    );
     expect(dup.existing).toEqual({ kind: 'transfer', id: first.id });
-    expect(() => sim.internalTransfer({ fromProfileId: 'default', toProfileId: 'default', asset: 'USD', amount: '1' })).toThrow(/to_profile_id/);
+    expect(() => sim.internalTransfer({ fromProfileId: 'default', toProfileId: 'default', asset: 'USD', amount: '1' })).toThrow(
+      /to_profile_id/,
+    );
     expect(() => sim.internalTransfer({ fromProfileId: 'default', toProfileId: bot.id, asset: 'DOGE', amount: '1' })).toThrow(/asset/);
   });
 
@@ -63,7 +83,9 @@ describe('internal transfers', () => {
     const over = refusal(() => sim.internalTransfer({ fromProfileId: 'default', toProfileId: bot.id, asset: 'USD', amount: '100.01' }));
     expect(over.kind).toBe('transfer-limit-exceeded');
     expect(over.meta).toMatchObject({ period_seconds: '3600', limit: '1000', remaining: '100', limit_asset: 'USD', amount: '100.01' });
-    expect(refusal(() => sim.internalTransfer({ fromProfileId: 'default', toProfileId: bot.id, asset: 'USD', amount: '600.01' })).meta).toMatchObject({ period_seconds: '0' });
+    expect(
+      refusal(() => sim.internalTransfer({ fromProfileId: 'default', toProfileId: bot.id, asset: 'USD', amount: '600.01' })).meta,
+    ).toMatchObject({ period_seconds: '0' });
     clock.advance(3_000_000);
     expect(remaining()).toEqual(['3600:500', '0:600']);
     clock.advance(600_000);

@@ -10,7 +10,18 @@ import { type ProfileStore } from '../exchange/profiles.js';
 import { type TransferLimits } from './transfer-limit-rules.js';
 
 /** The crypto networks a deposit may name (the spec's 10-value CryptoNetwork). */
-export const CRYPTO_NETWORKS = ['BITCOIN', 'ETHEREUM', 'BITCOIN_CASH', 'LITECOIN', 'SOLANA', 'POLYGON_POS', 'BASE', 'ARBITRUM_ONE', 'INK', 'XLAYER'] as const;
+export const CRYPTO_NETWORKS = [
+  'BITCOIN',
+  'ETHEREUM',
+  'BITCOIN_CASH',
+  'LITECOIN',
+  'SOLANA',
+  'POLYGON_POS',
+  'BASE',
+  'ARBITRUM_ONE',
+  'INK',
+  'XLAYER',
+] as const;
 
 export type TransferStatus = 'PENDING' | 'COMPLETED' | 'FAILED';
 
@@ -122,13 +133,19 @@ export class TransferStore {
   deposit(cmd: DepositCommand, nowMs: number): SimTransfer {
     const { asset, amount: qty, network: net } = this.parseDeposit(cmd);
     const network = net === '' ? undefined : net;
-    if (cmd.cryptoAddress !== undefined && typeof cmd.cryptoAddress !== 'string') throw new InputError('crypto_address', 'expected a string');
+    if (cmd.cryptoAddress !== undefined && typeof cmd.cryptoAddress !== 'string')
+      throw new InputError('crypto_address', 'expected a string');
     const crypto = network !== undefined;
     const type = crypto ? 'CRYPTO_DEPOSIT' : 'WIRE_DEPOSIT';
     this.d.limits.admit(type, this.d.usdValue(asset, qty), nowMs);
     this.d.ledger.credit(cmd.profileId, asset, qty);
     return this.insert(
-      { ...leg(cmd.profileId, undefined, qty, asset, 'CREDIT', type, 'COMPLETED', nowMs, {}), cryptoNetwork: network, destinationAddress: crypto ? ((cmd.cryptoAddress as string | undefined) ?? `0x${this.d.ids.hex('addresses', 20)}`) : undefined, cryptoTxHash: crypto ? this.d.ids.hex('tx-hashes', 32) : undefined },
+      {
+        ...leg(cmd.profileId, undefined, qty, asset, 'CREDIT', type, 'COMPLETED', nowMs, {}),
+        cryptoNetwork: network,
+        destinationAddress: crypto ? ((cmd.cryptoAddress as string | undefined) ?? `0x${this.d.ids.hex('addresses', 20)}`) : undefined,
+        cryptoTxHash: crypto ? this.d.ids.hex('tx-hashes', 32) : undefined,
+      },
       nowMs,
     );
   }
@@ -147,15 +164,38 @@ export class TransferStore {
     this.d.ledger.apply([{ profileId: from.id, asset, available: qty.neg() }]);
     const groupId = this.d.ids.next('transfer-groups');
     const completeAt = nowMs + this.d.settleDelayMs;
-    const ids = (i: unknown, a: unknown, side: string) => ({ identityId: optionalString(i, `${side}_identity_id`, 100), accountId: optionalString(a, `${side}_account_id`, 100) });
-    this.insert({ ...leg(to.id, refId, qty, asset, 'CREDIT', `${prefix}_CREDIT`, 'PENDING', nowMs, recipientMeta), groupId, completeAt, ...ids(cmd.toIdentityId, cmd.toAccountId, 'to') }, nowMs);
-    return this.insert({ ...leg(from.id, refId, qty, asset, 'DEBIT', `${prefix}_DEBIT`, 'PENDING', nowMs, senderMeta), groupId, completeAt, ...ids(cmd.fromIdentityId, cmd.fromAccountId, 'from') }, nowMs);
+    const ids = (i: unknown, a: unknown, side: string) => ({
+      identityId: optionalString(i, `${side}_identity_id`, 100),
+      accountId: optionalString(a, `${side}_account_id`, 100),
+    });
+    this.insert(
+      {
+        ...leg(to.id, refId, qty, asset, 'CREDIT', `${prefix}_CREDIT`, 'PENDING', nowMs, recipientMeta),
+        groupId,
+        completeAt,
+        ...ids(cmd.toIdentityId, cmd.toAccountId, 'to'),
+      },
+      nowMs,
+    );
+    return this.insert(
+      {
+        ...leg(from.id, refId, qty, asset, 'DEBIT', `${prefix}_DEBIT`, 'PENDING', nowMs, senderMeta),
+        groupId,
+        completeAt,
+        ...ids(cmd.fromIdentityId, cmd.fromAccountId, 'from'),
+      },
+      nowMs,
+    );
   }
 
   /** Refuses a ref_id an earlier transfer (its debit leg, or a deposit or withdrawal) carries: 409 with it. */
   checkRef(refId: string | undefined): void {
     const existing = refId === undefined ? undefined : this.byRef.get(refId);
-    if (existing !== undefined) throw new SimError('already-exists', `a transfer with ref_id ${JSON.stringify(refId)} already exists`, undefined, { kind: 'transfer', id: existing.id });
+    if (existing !== undefined)
+      throw new SimError('already-exists', `a transfer with ref_id ${JSON.stringify(refId)} already exists`, undefined, {
+        kind: 'transfer',
+        id: existing.id,
+      });
   }
 
   /**
@@ -163,8 +203,21 @@ export class TransferStore {
    * into deposit addresses); the caller has moved the money that moves at creation. A PENDING
    * transfer completes at `completeAt` (credits are paid then) or waits when it has none.
    */
-  book(fields: Partial<Fields> & Pick<Fields, 'profileId' | 'amount' | 'asset' | 'direction' | 'type' | 'status'>, nowMs: number): SimTransfer {
-    const base = leg(fields.profileId, fields.refId, fields.amount, fields.asset, fields.direction, fields.type, fields.status, nowMs, fields.metadata ?? {});
+  book(
+    fields: Partial<Fields> & Pick<Fields, 'profileId' | 'amount' | 'asset' | 'direction' | 'type' | 'status'>,
+    nowMs: number,
+  ): SimTransfer {
+    const base = leg(
+      fields.profileId,
+      fields.refId,
+      fields.amount,
+      fields.asset,
+      fields.direction,
+      fields.type,
+      fields.status,
+      nowMs,
+      fields.metadata ?? {},
+    );
     return this.insert({ ...base, ...fields, createdAt: nowMs }, nowMs);
   }
 
@@ -217,7 +270,15 @@ export class TransferStore {
 
   private insert(fields: Fields, nowMs: number): SimTransfer {
     const customerId = this.d.customerOf?.(fields.profileId) ?? this.d.customerId;
-    const t: SimTransfer = { ...fields, id: this.d.ids.next('transfers'), seq: this.transfers.length + 1, activityId: this.d.ids.next('activities'), customerId, updatedAt: nowMs, updateSeq: ++this.updates };
+    const t: SimTransfer = {
+      ...fields,
+      id: this.d.ids.next('transfers'),
+      seq: this.transfers.length + 1,
+      activityId: this.d.ids.next('activities'),
+      customerId,
+      updatedAt: nowMs,
+      updateSeq: ++this.updates,
+    };
     this.transfers.push(t);
     this.byId.set(t.id, t);
     if (t.status === 'PENDING' && t.completeAt !== undefined) this.pending.push(t);
@@ -244,7 +305,9 @@ export interface CheckedBetweenProfiles {
  * Checks the profiles, asset, amount and ref_id of an internal transfer as the platform does, in the
  * same order and words: the sandbox and point replay refuse the same malformed request alike.
  */
-export function checkBetweenProfiles(cmd: Pick<InternalTransferCommand, 'fromProfileId' | 'toProfileId' | 'asset' | 'amount' | 'refId'>): CheckedBetweenProfiles {
+export function checkBetweenProfiles(
+  cmd: Pick<InternalTransferCommand, 'fromProfileId' | 'toProfileId' | 'asset' | 'amount' | 'refId'>,
+): CheckedBetweenProfiles {
   const fromId = requiredString(cmd.fromProfileId, 'from_profile_id');
   const toId = requiredString(cmd.toProfileId, 'to_profile_id');
   const asset = knownAsset(cmd.asset);
@@ -259,7 +322,16 @@ export function checkBetweenProfiles(cmd: Pick<InternalTransferCommand, 'fromPro
  * both passed. Throws the refusal (403 limit, insufficient funds); moves no money. The sandbox and
  * the fill models (src/fills/rules/transfers.ts) admit every internal transfer through it.
  */
-export function admitDebit(limits: TransferLimits, ledger: Balances, type: string, from: string, asset: string, amount: Dec, usd: Dec, nowMs: number): void {
+export function admitDebit(
+  limits: TransferLimits,
+  ledger: Balances,
+  type: string,
+  from: string,
+  asset: string,
+  amount: Dec,
+  usd: Dec,
+  nowMs: number,
+): void {
   limits.check(type, usd, nowMs);
   ledger.require(from, asset, amount);
   limits.record(type, usd, nowMs);
@@ -270,10 +342,37 @@ export function sameProfileError(): InputError {
   return new InputError('to_profile_id', 'must differ from from_profile_id: an internal transfer moves funds between two profiles');
 }
 
-function leg(profileId: string, refId: string | undefined, qty: Dec, asset: string, direction: 'CREDIT' | 'DEBIT', type: string, status: TransferStatus, nowMs: number, meta: Readonly<Record<string, string>>): Fields {
+function leg(
+  profileId: string,
+  refId: string | undefined,
+  qty: Dec,
+  asset: string,
+  direction: 'CREDIT' | 'DEBIT',
+  type: string,
+  status: TransferStatus,
+  nowMs: number,
+  meta: Readonly<Record<string, string>>,
+): Fields {
   return {
-    profileId, refId, amount: qty, total: qty, fee: qty.minus(qty), asset, balanceAsset: asset, direction, type, status, createdAt: nowMs, completeAt: undefined,
-    groupId: undefined, identityId: undefined, accountId: undefined, cryptoNetwork: undefined, destinationAddress: undefined, cryptoTxHash: undefined, metadata: meta,
+    profileId,
+    refId,
+    amount: qty,
+    total: qty,
+    fee: qty.minus(qty),
+    asset,
+    balanceAsset: asset,
+    direction,
+    type,
+    status,
+    createdAt: nowMs,
+    completeAt: undefined,
+    groupId: undefined,
+    identityId: undefined,
+    accountId: undefined,
+    cryptoNetwork: undefined,
+    destinationAddress: undefined,
+    cryptoTxHash: undefined,
+    metadata: meta,
   };
 }
 
@@ -285,7 +384,10 @@ function requiredString(value: unknown, field: string): string {
 
 function knownAsset(value: unknown): string {
   if (typeof value === 'string' && KNOWN_ASSETS.includes(value)) return value;
-  throw new InputError('asset', `${value === undefined ? 'required' : JSON.stringify(value) + ' is not an asset of the sandbox'}: use one of ${KNOWN_ASSETS.join(', ')}`);
+  throw new InputError(
+    'asset',
+    `${value === undefined ? 'required' : JSON.stringify(value) + ' is not an asset of the sandbox'}: use one of ${KNOWN_ASSETS.join(', ')}`,
+  );
 }
 
 function depositNetwork(asset: string, value: unknown): string | undefined {
@@ -296,7 +398,10 @@ function depositNetwork(asset: string, value: unknown): string | undefined {
   // optional on the wire (the spec requires only asset and amount): the asset's usual network
   if (value === undefined || value === '') return networkFor(asset);
   if (typeof value === 'string' && (CRYPTO_NETWORKS as readonly string[]).includes(value)) return value;
-  throw new InputError('crypto_network', `${JSON.stringify(value)} is not valid for a ${asset} deposit: use one of ${CRYPTO_NETWORKS.join(', ')}, or leave it out for the asset's usual network`);
+  throw new InputError(
+    'crypto_network',
+    `${JSON.stringify(value)} is not valid for a ${asset} deposit: use one of ${CRYPTO_NETWORKS.join(', ')}, or leave it out for the asset's usual network`,
+  );
 }
 
 /** The network a funding deposit of `asset` arrives on (undefined for fiat): crypto deposits need one. */

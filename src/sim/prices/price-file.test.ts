@@ -5,7 +5,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { InputError, Rng } from '../../core/index.js';
 import { parseTimeAt, parseTimeBytes } from './price-time.js';
 import {
-  loadPriceSeries, MAX_LISTED_PROBLEMS, parsePriceCsv, parsePriceJson, parseRfc3339At, PriceDataError, type PriceSeries,
+  loadPriceSeries,
+  MAX_LISTED_PROBLEMS,
+  parsePriceCsv,
+  parsePriceJson,
+  parseRfc3339At,
+  PriceDataError,
+  type PriceSeries,
 } from './price-file.js';
 
 const T0 = Date.UTC(2024, 0, 1);
@@ -73,7 +79,11 @@ describe('parsePriceCsv', () => {
       const volume = (rng.next() * 5).toFixed(rng.int(0, 6));
       plain.push(`${at},${open},${high},${low},${close},${volume}`);
       // the same values in forms only the fallback reads: quotes, padding, an exponent, a CR line end
-      odd.push(i % 3 === 0 ? `"${at}", ${open} ,${high},${low},${Number(close).toExponential()},${volume}\r` : `${at},${open},${high},${low},${close},${volume}${i % 2 ? '\r' : ''}`);
+      odd.push(
+        i % 3 === 0
+          ? `"${at}", ${open} ,${high},${low},${Number(close).toExponential()},${volume}\r`
+          : `${at},${open},${high},${low},${close},${volume}${i % 2 ? '\r' : ''}`,
+      );
     }
     const a = parsePriceCsv(`timestamp,open,high,low,close,volume\n${plain.join('\n')}\n`, 'a.csv');
     const b = parsePriceCsv(`timestamp,open,high,low,close,volume\n${odd.join('\n')}`, 'b.csv');
@@ -88,8 +98,13 @@ describe('parsePriceCsv', () => {
 
   it('reports every bad row with its line and the problem', () => {
     const text = [
-      'timestamp,price', '2024-01-01T00:00:00Z,abc', '1704067200000,-1', '1704067200000,0', '2024-01-01T00:00:01Z,',
-      '5,6,7', '2024-01-01T00:00:02Z',
+      'timestamp,price',
+      '2024-01-01T00:00:00Z,abc',
+      '1704067200000,-1',
+      '1704067200000,0',
+      '2024-01-01T00:00:01Z,',
+      '5,6,7',
+      '2024-01-01T00:00:02Z',
     ].join('\n');
     const err = problemsOf(() => parsePriceCsv(text, 'bad.csv'));
     expect(err.problemCount).toBe(6);
@@ -175,11 +190,25 @@ describe('parseRfc3339At', () => {
 
   it('reads bytes as it reads text (parseTimeBytes and parseTimeAt agree on valid, odd and broken timestamps)', () => {
     const rng = new Rng(9);
-    const forms = ['2023-02-29T00:00:00Z', '2024-01-01T00:00:60Z', '2024-01-01T00:00:00.Z', '2024-01-01T00:00:00+0100', '20x4-01-01T00:00:00Z',
-      '2024-01-01t00:00:00z', '2024-01-01 00:00:00Z', '2024-01-01T00:00:00.0005Z', ' "2024-01-01T00:00:00Z" ', '1704067200000', '1704067200', '', '12345678'];
+    const forms = [
+      '2023-02-29T00:00:00Z',
+      '2024-01-01T00:00:60Z',
+      '2024-01-01T00:00:00.Z',
+      '2024-01-01T00:00:00+0100',
+      '20x4-01-01T00:00:00Z',
+      '2024-01-01t00:00:00z',
+      '2024-01-01 00:00:00Z',
+      '2024-01-01T00:00:00.0005Z',
+      ' "2024-01-01T00:00:00Z" ',
+      '1704067200000',
+      '1704067200',
+      '',
+      '12345678',
+    ];
     for (let i = 0; i < 2000; i++) {
       let iso = new Date(rng.int(-2e12, 4e12)).toISOString();
-      if (i % 3 === 0) iso = iso.replace('Z', `${rng.next() < 0.5 ? '+' : '-'}${rng.int(0, 2)}${rng.int(0, 9)}:${rng.int(0, 6)}${rng.int(0, 9)}`);
+      if (i % 3 === 0)
+        iso = iso.replace('Z', `${rng.next() < 0.5 ? '+' : '-'}${rng.int(0, 2)}${rng.int(0, 9)}:${rng.int(0, 6)}${rng.int(0, 9)}`);
       if (i % 7 === 0) iso = iso.slice(0, rng.int(0, iso.length));
       forms.push(iso);
     }
@@ -206,7 +235,8 @@ describe('parseRfc3339At', () => {
 });
 
 describe('parsePriceJson', () => {
-  const points = '[{"average_price":"9245.50","timestamp":"2020-01-17T18:36:00.000Z"},{"average_price":"9265.5","timestamp":"2020-01-17T18:37:00Z"}]';
+  const points =
+    '[{"average_price":"9245.50","timestamp":"2020-01-17T18:36:00.000Z"},{"average_price":"9265.5","timestamp":"2020-01-17T18:37:00Z"}]';
   const expected = { times: [Date.UTC(2020, 0, 17, 18, 36), Date.UTC(2020, 0, 17, 18, 37)], prices: [9245.5, 9265.5] };
   const plain = (s: PriceSeries): unknown => ({ times: Array.from(s.times), prices: Array.from(s.prices) });
 
@@ -219,11 +249,17 @@ describe('parsePriceJson', () => {
   });
 
   it('reports bad items by index with the problem', () => {
-    const text = JSON.stringify({ prices: [
-      { average_price: '10', timestamp: '2020-01-01T00:00:00Z' }, { average_price: 'x', timestamp: '2020-01-01T00:01:00Z' },
-      { average_price: '-2', timestamp: 'yesterday' }, { timestamp: '2020-01-01T00:00:00Z' }, 7,
-      { average_price: '11', timestamp: '2020-01-01T00:00:00Z' }, { average_price: '11', timestamp: 1577836800 },
-    ] });
+    const text = JSON.stringify({
+      prices: [
+        { average_price: '10', timestamp: '2020-01-01T00:00:00Z' },
+        { average_price: 'x', timestamp: '2020-01-01T00:01:00Z' },
+        { average_price: '-2', timestamp: 'yesterday' },
+        { timestamp: '2020-01-01T00:00:00Z' },
+        7,
+        { average_price: '11', timestamp: '2020-01-01T00:00:00Z' },
+        { average_price: '11', timestamp: 1577836800 },
+      ],
+    });
     const err = problemsOf(() => parsePriceJson(text, 'bad.json'));
     expect(err.problems.map((p) => `${p.where}: ${p.message}`)).toEqual([
       'prices[1]: average_price "x" is not a number',
@@ -273,7 +309,9 @@ describe('loadPriceSeries', () => {
     const rng = new Rng(5);
     for (let i = 0; i < 140_000; i++) {
       const c = (20_000 + rng.next() * 100).toFixed(2);
-      rows.push(`${new Date(T0 + i * 60_000).toISOString()},${c},${(Number(c) + 1).toFixed(2)},${(Number(c) - 1).toFixed(2)},${c},${(rng.next() * 9).toFixed(5)}`);
+      rows.push(
+        `${new Date(T0 + i * 60_000).toISOString()},${c},${(Number(c) + 1).toFixed(2)},${(Number(c) - 1).toFixed(2)},${c},${(rng.next() * 9).toFixed(5)}`,
+      );
     }
     const text = `\uFEFF${rows.join('\r\n')}\r\n`;
     const file = write('big.csv', text);
@@ -291,10 +329,15 @@ describe('loadPriceSeries', () => {
   it('keeps only times and prices when asked, still checking every column', () => {
     const ohlcv = 'timestamp,open,high,low,close,volume\n1,10,12,9,11,5\n2,11,13,10,12,6\n';
     const s = loadPriceSeries(write('p.csv', ohlcv), { priceOnly: true });
-    expect([Array.from(s.times), Array.from(s.prices)]).toEqual([[1, 2], [11, 12]]);
+    expect([Array.from(s.times), Array.from(s.prices)]).toEqual([
+      [1, 2],
+      [11, 12],
+    ]);
     expect([s.opens, s.highs, s.lows, s.volumes]).toEqual([undefined, undefined, undefined, undefined]);
     expect(loadPriceSeries(write('p2.csv', ohlcv)).highs).toEqual(Float64Array.from([12, 13]));
-    expect(() => loadPriceSeries(write('p3.csv', 'timestamp,open,high,low,close,volume\n1,10,8,9,11,5\n'), { priceOnly: true })).toThrow('high 8 is below the open, close or low');
+    expect(() => loadPriceSeries(write('p3.csv', 'timestamp,open,high,low,close,volume\n1,10,8,9,11,5\n'), { priceOnly: true })).toThrow(
+      'high 8 is below the open, close or low',
+    );
   });
 
   it('reads an empty file, a header alone and a file with no final newline as the text would', () => {

@@ -93,7 +93,8 @@ function loadCsvFile(fd: number, source: string, options: LoadOptions): PriceSer
   let buf = Buffer.allocUnsafe(CHUNK_BYTES);
   const problems = new Problems(source);
   const scan: ScanState = { n: 0, line: 1, prevLine: 0 };
-  const pick = options.priceColumn === undefined ? undefined : { name: options.priceColumn, field: options.priceColumnField ?? 'priceColumn', source };
+  const pick =
+    options.priceColumn === undefined ? undefined : { name: options.priceColumn, field: options.priceColumnField ?? 'priceColumn', source };
   let layout: CsvLayout | undefined;
   let cols: Columns | undefined;
   let carry = 0;
@@ -149,11 +150,18 @@ function countLines(text: string, from: number): number {
 function seriesFrom(source: string, cols: Columns, n: number): PriceSeries {
   // the columns were sized by counting or estimating lines (a few spare): a view of the first n, not a copy of every column at once (which was the load's peak memory); only
   // a column with much to spare is copied so that it can be let go
-  const trim = (a: Float64Array | undefined): Float64Array | undefined => (a && a.length !== n ? (a.length - n > (n >> 3) ? a.slice(0, n) : a.subarray(0, n)) : a);
+  const trim = (a: Float64Array | undefined): Float64Array | undefined =>
+    a && a.length !== n ? (a.length - n > n >> 3 ? a.slice(0, n) : a.subarray(0, n)) : a;
   const [times, prices, opens, highs, lows, volumes] = cols.byKind.map(trim);
   return {
-    source, length: n, times: times!, prices: prices!,
-    ...(opens && { opens }), ...(highs && { highs }), ...(lows && { lows }), ...(volumes && { volumes }),
+    source,
+    length: n,
+    times: times!,
+    prices: prices!,
+    ...(opens && { opens }),
+    ...(highs && { highs }),
+    ...(lows && { lows }),
+    ...(volumes && { volumes }),
   };
 }
 
@@ -189,9 +197,12 @@ function scanBytes(b: Buffer, pos: number, len: number, layout: CsvLayout, cols:
     if (ok) {
       const t = values[TIME]!;
       if (n > 0 && t <= times[n - 1]!) {
-        problems.atLine(line, t === times[n - 1]
-          ? `duplicate timestamp (same as line ${prevLine}); each point needs its own time`
-          : `timestamp is earlier than line ${prevLine}'s; rows must be in ascending time order`);
+        problems.atLine(
+          line,
+          t === times[n - 1]
+            ? `duplicate timestamp (same as line ${prevLine}); each point needs its own time`
+            : `timestamp is earlier than line ${prevLine}'s; rows must be in ascending time order`,
+        );
       } else {
         if (n === times.length) {
           grow(cols, n + 1);
@@ -273,7 +284,6 @@ function fastRowBytes(b: Uint8Array, pos: number, len: number, layout: CsvLayout
   return i < len ? i : len;
 }
 
-
 export interface LoadOptions {
   /**
    * Keep only the times and prices of an OHLCV file (every column is still read and checked): what
@@ -302,14 +312,22 @@ export function loadPriceSeries(file: string, options: LoadOptions = {}): PriceS
   if (column !== undefined) {
     const field = options.priceColumnField ?? 'priceColumn';
     if (column.trim() === '') throw new InputError(field, 'expected a column name of the CSV header, such as close');
-    if (ext === '.json') throw new InputError(field, `${file} is JSON (List Historical Prices): its price is the "price" field; a price column is picked from a CSV file`);
+    if (ext === '.json')
+      throw new InputError(
+        field,
+        `${file} is JSON (List Historical Prices): its price is the "price" field; a price column is picked from a CSV file`,
+      );
   }
   let fd: number | undefined;
   try {
     if (ext !== '.json') {
       fd = openSync(file, 'r');
       const head = Buffer.alloc(64);
-      const csv = column !== undefined || ext === '.csv' || ext === '.txt' || !/^\uFEFF?\s*[[{]/.test(head.toString('utf8', 0, readSync(fd, head, 0, 64, 0)));
+      const csv =
+        column !== undefined ||
+        ext === '.csv' ||
+        ext === '.txt' ||
+        !/^\uFEFF?\s*[[{]/.test(head.toString('utf8', 0, readSync(fd, head, 0, 64, 0)));
       if (csv) return loadCsvFile(fd, file, options);
     }
     return parsePriceJson(readFileSync(file, 'utf8'), file);
@@ -346,7 +364,26 @@ export interface OhlcvColumns {
 export function loadOhlcvColumns(file: string): OhlcvColumns {
   const s = loadPriceSeries(file);
   if (s.opens === undefined || s.highs === undefined || s.lows === undefined) {
-    throw new PriceDataError(file, [{ line: 1, where: 'line 1', message: 'OHLCV columns needed: open, high, low and close (volume if any); this file has a price column only' }], 1);
+    throw new PriceDataError(
+      file,
+      [
+        {
+          line: 1,
+          where: 'line 1',
+          message: 'OHLCV columns needed: open, high, low and close (volume if any); this file has a price column only',
+        },
+      ],
+      1,
+    );
   }
-  return { source: s.source, length: s.length, times: s.times, opens: s.opens, highs: s.highs, lows: s.lows, closes: s.prices, ...(s.volumes && { volumes: s.volumes }) };
+  return {
+    source: s.source,
+    length: s.length,
+    times: s.times,
+    opens: s.opens,
+    highs: s.highs,
+    lows: s.lows,
+    closes: s.prices,
+    ...(s.volumes && { volumes: s.volumes }),
+  };
 }

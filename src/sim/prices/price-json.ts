@@ -24,7 +24,8 @@ export function parsePriceJson(text: string, source: string): PriceSeries {
     const point = readJsonPoint(item, `${path}[${i}]`, problems);
     if (!point) return;
     if (n > 0 && point[0] <= times[n - 1]!) {
-      const what = point[0] === times[n - 1] ? 'duplicate timestamp (same as the item before)' : 'timestamp is earlier than the item before';
+      const what =
+        point[0] === times[n - 1] ? 'duplicate timestamp (same as the item before)' : 'timestamp is earlier than the item before';
       problems.add(null, `${path}[${i}]`, `${what}; points must be in strictly ascending time order`);
       return;
     }
@@ -54,14 +55,17 @@ function readJsonPoint(item: unknown, where: string, problems: Problems): [numbe
   }
   const { average_price: rawPrice, timestamp: rawTime } = item as { average_price?: unknown; timestamp?: unknown };
   const before = problems.count;
-  const time = typeof rawTime === 'string' ? parseRfc3339At(rawTime, 0, rawTime.length)
-    : typeof rawTime === 'number' && Number.isSafeInteger(rawTime) && rawTime >= 0 && (rawTime < 1e8 || rawTime >= 1e10) ? rawTime
-      : NaN;
+  const time =
+    typeof rawTime === 'string'
+      ? parseRfc3339At(rawTime, 0, rawTime.length)
+      : typeof rawTime === 'number' && Number.isSafeInteger(rawTime) && rawTime >= 0 && (rawTime < 1e8 || rawTime >= 1e10)
+        ? rawTime
+        : NaN;
   if (Number.isNaN(time)) {
     problems.add(null, where, rawTime === undefined ? 'missing "timestamp"' : describeBadTime(String(rawTime)));
   }
-  const price = typeof rawPrice === 'string' && NUMBER.test(rawPrice.trim()) ? Number(rawPrice)
-    : typeof rawPrice === 'number' ? rawPrice : NaN;
+  const price =
+    typeof rawPrice === 'string' && NUMBER.test(rawPrice.trim()) ? Number(rawPrice) : typeof rawPrice === 'number' ? rawPrice : NaN;
   if (rawPrice === undefined) problems.add(null, where, 'missing "average_price"');
   else if (!Number.isFinite(price)) problems.add(null, where, `average_price ${clip(JSON.stringify(rawPrice))} is not a number`);
   else if (price <= 0) problems.add(null, where, `average_price ${String(rawPrice)} is not positive; prices must be greater than 0`);

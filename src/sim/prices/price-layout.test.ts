@@ -67,10 +67,14 @@ describe('loadPriceSeries with a price column', () => {
     const s = loadPriceSeries(write('grow.csv', text), { priceColumn: 'price' });
     expect(s.length).toBe(500_000);
     expect([s.times[0], s.times[499_999]]).toEqual([T0, T0 + 499_999]);
-    expect([s.prices[149_999], s.prices[150_000], s.prices[499_999]]).toEqual([Number((1_234_567 + 149_999 / 1e8).toFixed(8)), 1 + (150_000 % 9), 1 + (499_999 % 9)]);
+    expect([s.prices[149_999], s.prices[150_000], s.prices[499_999]]).toEqual([
+      Number((1_234_567 + 149_999 / 1e8).toFixed(8)),
+      1 + (150_000 % 9),
+      1 + (499_999 % 9),
+    ]);
   });
 
-  it('reports a bad or missing value by the column\'s name at its line; other columns are not checked', () => {
+  it("reports a bad or missing value by the column's name at its line; other columns are not checked", () => {
     const file = write('bad.csv', `timestamp,close,vwap\n${T0},10,oops\n${T0 + 1},-1,10\n${T0 + 2}\n${T0 + 3},abc,1,extra\n`);
     const e = failure(() => loadPriceSeries(file, { priceColumn: 'close' }));
     expect(e).toBeInstanceOf(PriceDataError);
@@ -86,10 +90,16 @@ describe('loadPriceSeries with a price column', () => {
     const missing = failure(() => loadPriceSeries(file, { priceColumn: 'mid', priceColumnField: '--price-column' }));
     expect(missing).toBeInstanceOf(InputError);
     expect(missing.message).toBe(`--price-column: ${file} has no column "mid"; its columns are timestamp, close, vwap`);
-    expect(failure(() => loadPriceSeries(write('notime.csv', 'at,close\n1,2\n'), { priceColumn: 'close' })).message).toMatch(/^priceColumn: .* has no time column \(timestamp\); its columns are at, close$/);
+    expect(failure(() => loadPriceSeries(write('notime.csv', 'at,close\n1,2\n'), { priceColumn: 'close' })).message).toMatch(
+      /^priceColumn: .* has no time column \(timestamp\); its columns are at, close$/,
+    );
     expect(failure(() => loadPriceSeries(file, { priceColumn: 'timestamp' })).message).toMatch(/"timestamp" is the time column of/);
-    expect(failure(() => loadPriceSeries(file, { priceColumn: ' ' })).message).toBe('priceColumn: expected a column name of the CSV header, such as close');
-    expect(failure(() => loadPriceSeries(write('p.json', '[]'), { priceColumn: 'close' })).message).toMatch(/is JSON \(List Historical Prices\)/);
+    expect(failure(() => loadPriceSeries(file, { priceColumn: ' ' })).message).toBe(
+      'priceColumn: expected a column name of the CSV header, such as close',
+    );
+    expect(failure(() => loadPriceSeries(write('p.json', '[]'), { priceColumn: 'close' })).message).toMatch(
+      /is JSON \(List Historical Prices\)/,
+    );
   });
 });
 
@@ -98,13 +108,26 @@ describe('loadOhlcvColumns', () => {
     const file = write('ohlcv.csv', 'timestamp,open,high,low,close,volume\n1,10,12,9,11,5\n2,11,13,10,12,0\n');
     const c = loadOhlcvColumns(file);
     expect(c.length).toBe(2);
-    expect([c.times, c.opens, c.highs, c.lows, c.closes, c.volumes].map((a) => Array.from(a!))).toEqual([[1, 2], [10, 11], [12, 13], [9, 10], [11, 12], [5, 0]]);
+    expect([c.times, c.opens, c.highs, c.lows, c.closes, c.volumes].map((a) => Array.from(a!))).toEqual([
+      [1, 2],
+      [10, 11],
+      [12, 13],
+      [9, 10],
+      [11, 12],
+      [5, 0],
+    ]);
     expect(loadOhlcvColumns(write('ohlc.csv', 'timestamp,open,high,low,close\n1,10,12,9,11\n')).volumes).toBeUndefined();
-    expect(failure(() => loadOhlcvColumns(write('price.csv', 'timestamp,price\n1,2\n'))).message).toMatch(/OHLCV columns needed: open, high, low and close/);
+    expect(failure(() => loadOhlcvColumns(write('price.csv', 'timestamp,price\n1,2\n'))).message).toMatch(
+      /OHLCV columns needed: open, high, low and close/,
+    );
   });
 });
 
 /** The rows of an ohlcvFile without its last two columns (for the known layout). */
 function ohlcvRowsWithout(file: string): string {
-  return readFileSync(file, 'utf8').split('\n').slice(1, -1).map((r) => r.split(',').slice(0, 6).join(',')).join('\n');
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .slice(1, -1)
+    .map((r) => r.split(',').slice(0, 6).join(','))
+    .join('\n');
 }

@@ -17,7 +17,14 @@ export const VOLUME = 5;
 export const SKIP = 6;
 const KIND_LABELS = ['timestamp', 'price', 'open', 'high', 'low', 'volume'] as const;
 const COLUMN_KINDS: Readonly<Record<string, number>> = {
-  timestamp: TIME, price: PRICE, average_price: PRICE, close: PRICE, open: OPEN, high: HIGH, low: LOW, volume: VOLUME,
+  timestamp: TIME,
+  price: PRICE,
+  average_price: PRICE,
+  close: PRICE,
+  open: OPEN,
+  high: HIGH,
+  low: LOW,
+  volume: VOLUME,
 };
 /** The names a picked column's file may give its time column. */
 export const TIME_NAMES: readonly string[] = ['timestamp', 'time', 'date', 'datetime'];
@@ -49,7 +56,13 @@ export function headerRow(text: string): { header: string; start: number; end: n
 
 /** A header's column names as compared: quotes and spaces around each removed, lower case. */
 export function columnNames(header: string): string[] {
-  return header.split(',').map((h) => h.trim().replace(/^"(.*)"$/, '$1').trim().toLowerCase());
+  return header.split(',').map((h) =>
+    h
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .trim()
+      .toLowerCase(),
+  );
 }
 
 /**
@@ -59,7 +72,10 @@ export function columnNames(header: string): string[] {
 export function readLayout(text: string, problems: Problems, pick?: PickedColumn): { layout: CsvLayout; headerEnd: number } {
   const { header, end } = headerRow(text);
   if (header === '' || isDigit(header.charCodeAt(0))) {
-    problems.atLine(1, `the first line must be the header row; ${pick === undefined ? LAYOUTS_HINT : `expected the names of its columns, one of them "${pick.name}"`}`);
+    problems.atLine(
+      1,
+      `the first line must be the header row; ${pick === undefined ? LAYOUTS_HINT : `expected the names of its columns, one of them "${pick.name}"`}`,
+    );
   }
   problems.throwIfAny();
   if (pick !== undefined) return { layout: pickedLayout(header, pick), headerEnd: end };
@@ -112,7 +128,11 @@ function pickedLayout(header: string, pick: PickedColumn): CsvLayout {
   if (priceAt < 0) throw new InputError(pick.field, `${pick.source} has no column "${pick.name}"; its columns are ${names.join(', ')}`);
   const timeAt = names.findIndex((n) => TIME_NAMES.includes(n));
   if (timeAt < 0) throw new InputError(pick.field, `${pick.source} has no time column (timestamp); its columns are ${names.join(', ')}`);
-  if (timeAt === priceAt) throw new InputError(pick.field, `"${pick.name}" is the time column of ${pick.source}; name the column that holds the price, such as close`);
+  if (timeAt === priceAt)
+    throw new InputError(
+      pick.field,
+      `"${pick.name}" is the time column of ${pick.source}; name the column that holds the price, such as close`,
+    );
   const kinds = names.map((_, i) => (i === timeAt ? TIME : i === priceAt ? PRICE : SKIP));
   const labels: string[] = [...KIND_LABELS];
   labels[PRICE] = name;

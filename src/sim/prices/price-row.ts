@@ -10,7 +10,13 @@ import { describeBadTime, parseTimeAt } from './price-time.js';
 
 /** Parses one row's fields into `values` by kind; reports and returns false when any is bad. */
 export function readRow(
-  text: string, start: number, end: number, line: number, layout: CsvLayout, values: Float64Array, problems: Problems,
+  text: string,
+  start: number,
+  end: number,
+  line: number,
+  layout: CsvLayout,
+  values: Float64Array,
+  problems: Problems,
 ): boolean {
   const { kinds, labels } = layout;
   const before = problems.count;
@@ -95,5 +101,8 @@ export function isBlank(text: string, s: number, e: number): boolean {
   return true;
 }
 function unquote(raw: string): string {
-  return raw.trim().replace(/^"(.*)"$/, '$1').trim();
+  return raw
+    .trim()
+    .replace(/^"(.*)"$/, '$1')
+    .trim();
 }

@@ -1,4 +1,12 @@
-import { MalformedResponseError, type HistoricalPrices, type Items, type OrderBook, type Price, type Quote, type Ticker } from '../../api/index.js';
+import {
+  MalformedResponseError,
+  type HistoricalPrices,
+  type Items,
+  type OrderBook,
+  type Price,
+  type Quote,
+  type Ticker,
+} from '../../api/index.js';
 import type { MarketEvent, PriceLevel } from '../../core/index.js';
 import type { AccountEvent, OpenOrderView, PendingQuoteExecutionView } from '../../state/index.js';
 import type { MarketTrades } from '../market-source.js';
@@ -60,12 +68,21 @@ export class ResponseDecoder {
       case 'quotes':
         return { market: items<unknown>(id, body).map((q) => quoteEvent(q, at, where(id))) };
       case 'balances':
-        return { market: [], account: { kind: 'balances', at, items: items<unknown>(id, body).map((b) => balanceFromWireRecord(b, where(id))) } };
+        return {
+          market: [],
+          account: { kind: 'balances', at, items: items<unknown>(id, body).map((b) => balanceFromWireRecord(b, where(id))) },
+        };
       case 'open-orders':
-        return { market: [], account: { kind: 'open-orders', at, orders: items<unknown>(id, body).map((o) => openOrderView(orderFromWire(o, where(id)))) } };
+        return {
+          market: [],
+          account: { kind: 'open-orders', at, orders: items<unknown>(id, body).map((o) => openOrderView(orderFromWire(o, where(id)))) },
+        };
       case 'quote-executions': {
         const all = items<unknown>(id, body).map((x) => quoteExecutionFromWire(x, where(id)));
-        return { market: [], account: { kind: 'quote-executions', at, pending: all.filter((x) => x.status !== 'SETTLED').map(pendingView) } };
+        return {
+          market: [],
+          account: { kind: 'quote-executions', at, pending: all.filter((x) => x.status !== 'SETTLED').map(pendingView) },
+        };
       }
       case 'fills':
         return this.fills(items<unknown>(id, body).map((x) => fillFromWire(x, where(id))));
@@ -135,7 +152,11 @@ function levels(raw: readonly { price?: unknown; amount?: unknown }[] | undefine
 
 function tickerEvent(t: Ticker, market: string, at: number): MarketEvent {
   const stats = t.today ?? t.last_day;
-  const e: { -readonly [K in keyof Extract<MarketEvent, { kind: 'ticker' }>]: Extract<MarketEvent, { kind: 'ticker' }>[K] } = { kind: 'ticker', market, at };
+  const e: { -readonly [K in keyof Extract<MarketEvent, { kind: 'ticker' }>]: Extract<MarketEvent, { kind: 'ticker' }>[K] } = {
+    kind: 'ticker',
+    market,
+    at,
+  };
   const serverAt = time(t.snapshot_at);
   if (serverAt !== undefined) e.serverAt = serverAt;
   const bid = level(t.best_bid);
@@ -156,7 +177,9 @@ function priceEvent(p: Price, at: number): MarketEvent[] {
   const price = num(p.current_price);
   if (price === undefined || price <= 0 || typeof p.market !== 'string') return [];
   const serverAt = time(p.snapshot_at);
-  return [serverAt === undefined ? { kind: 'price', market: p.market, at, price } : { kind: 'price', market: p.market, at, serverAt, price }];
+  return [
+    serverAt === undefined ? { kind: 'price', market: p.market, at, price } : { kind: 'price', market: p.market, at, serverAt, price },
+  ];
 }
 
 /**
@@ -174,7 +197,8 @@ function quoteEvent(raw: unknown, at: number, operation: string): MarketEvent {
 
 function historyEvents(h: HistoricalPrices, market: string): MarketEvent[] {
   const list = (h as { items?: unknown }).items;
-  if (!Array.isArray(list)) throw new MalformedResponseError('history response: expected an items array', { operation: 'ListHistoricalPrices' });
+  if (!Array.isArray(list))
+    throw new MalformedResponseError('history response: expected an items array', { operation: 'ListHistoricalPrices' });
   const out: MarketEvent[] = [];
   for (const p of list as Items<{ average_price?: unknown; timestamp?: unknown }>['items']) {
     const price = num(p.average_price);
@@ -201,7 +225,14 @@ function openOrderView(o: VenueOrder): OpenOrderView {
 }
 
 function pendingView(x: VenueQuoteExecution): PendingQuoteExecutionView {
-  return { executionId: x.executionId, ...(x.refId !== undefined && { refId: x.refId }), market: x.market, side: x.side, baseAmount: x.baseAmount, quoteAmount: x.quoteAmount };
+  return {
+    executionId: x.executionId,
+    ...(x.refId !== undefined && { refId: x.refId }),
+    market: x.market,
+    side: x.side,
+    baseAmount: x.baseAmount,
+    quoteAmount: x.quoteAmount,
+  };
 }
 
 /** Recently seen ids in a fixed-size ring with a set for lookups. */

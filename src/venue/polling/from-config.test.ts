@@ -7,7 +7,10 @@ import { streamSettingsFromConfig } from './from-config.js';
 /** Request times per operation of the account streams of a source built from this `streams` section, over 12 s. */
 function pollTimes(streams: Record<string, unknown>): Promise<Record<string, number[]>> {
   const settings = streamSettingsFromConfig(parseConfig({ streams }).streams);
-  return accountPollTimes((api, clock) => new PollingMarketSource({ api, clock, profileId: 'default', intervals: settings.intervals }), 12_000);
+  return accountPollTimes(
+    (api, clock) => new PollingMarketSource({ api, clock, profileId: 'default', intervals: settings.intervals }),
+    12_000,
+  );
 }
 
 const every = (ms: number): number[] => pollsEvery(ms, 12_000);
@@ -30,7 +33,11 @@ describe('streams.fills_ms and streams.quote_executions_ms', () => {
 
   it('keep all three at the orders cadence when unset', async () => {
     const times = await pollTimes({ orders_ms: 3_000, balances_ms: 6_000 });
-    expect([times.ListProfileOrders, times.ListProfileExecutions, times.ListQuoteExecutions]).toEqual([every(3_000), every(3_000), every(3_000)]);
+    expect([times.ListProfileOrders, times.ListProfileExecutions, times.ListQuoteExecutions]).toEqual([
+      every(3_000),
+      every(3_000),
+      every(3_000),
+    ]);
   });
 
   it('refuse an interval under 100 ms, naming the key, and a misspelt key', () => {

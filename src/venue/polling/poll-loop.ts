@@ -88,7 +88,9 @@ export function pollStream<T>(spec: PollSpec<T>, ctx: PollContext): Observable<T
   });
   return once.pipe(
     repeat({ delay: () => timer(nextSlotDelayMs(lastStartAt, ctx.clock.now(), spec.intervalMs), ctx.scheduler) }),
-    retry({ delay: (err: unknown) => timer(backoffDelayMs(ctx.health.consecutiveErrors(spec.name), err, ctx.backoff, ctx.rng), ctx.scheduler) }),
+    retry({
+      delay: (err: unknown) => timer(backoffDelayMs(ctx.health.consecutiveErrors(spec.name), err, ctx.backoff, ctx.rng), ctx.scheduler),
+    }),
   );
 }
 

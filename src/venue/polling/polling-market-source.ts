@@ -103,7 +103,10 @@ export class PollingMarketSource implements MarketSource {
    * (their cadence continues), starts new ones and stops those no longer needed.
    */
   start(subscriptions: readonly MarketSubscription[]): void {
-    const planned = planStreams(subscriptions, this.options.profileId !== undefined, { ...this.options.alwaysPoll, trades: this.intervals.tradesMs !== undefined });
+    const planned = planStreams(subscriptions, this.options.profileId !== undefined, {
+      ...this.options.alwaysPoll,
+      trades: this.intervals.tradesMs !== undefined,
+    });
     const keys = new Set(planned.map((p) => p.key));
     for (const [key, r] of this.running) {
       if (keys.has(key)) continue;

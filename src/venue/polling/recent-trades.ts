@@ -29,7 +29,10 @@ function parsed(body: unknown, operation: string): { trade: RecordedTrade; raw: 
   const out = list.map((raw: unknown, i): { trade: RecordedTrade; raw: unknown } => {
     const r = (raw ?? {}) as { match_number?: unknown; price?: unknown; amount?: unknown; executed_at?: unknown };
     const bad = (field: string): never => {
-      throw new MalformedResponseError(`${operation} response: items[${i}].${field} is ${JSON.stringify(r[field as keyof typeof r])}, expected ${field === 'executed_at' ? 'an ISO time' : 'a decimal string above zero'}`, { operation });
+      throw new MalformedResponseError(
+        `${operation} response: items[${i}].${field} is ${JSON.stringify(r[field as keyof typeof r])}, expected ${field === 'executed_at' ? 'an ISO time' : 'a decimal string above zero'}`,
+        { operation },
+      );
     };
     const price = typeof r.price === 'string' && DECIMAL.test(r.price) && Number(r.price) > 0 ? r.price : bad('price');
     const amount = typeof r.amount === 'string' && DECIMAL.test(r.amount) && Number(r.amount) > 0 ? r.amount : bad('amount');
@@ -58,7 +61,11 @@ export class TradeTape {
 
   /** The wire records of `body` new since the last call, oldest first (the response is checked first). */
   fresh(body: unknown): { items: unknown[] } {
-    const kept = parsed(body, 'ListRecentExecutions').filter(({ trade: t }) => t.at > this.newestAt || (t.at === this.newestAt && t.at >= this.sinceMs && t.matchNumber !== undefined && !this.idsAtNewest.has(t.matchNumber)));
+    const kept = parsed(body, 'ListRecentExecutions').filter(
+      ({ trade: t }) =>
+        t.at > this.newestAt ||
+        (t.at === this.newestAt && t.at >= this.sinceMs && t.matchNumber !== undefined && !this.idsAtNewest.has(t.matchNumber)),
+    );
     for (const { trade: t } of kept) {
       if (t.at > this.newestAt) {
         this.newestAt = t.at;

@@ -59,11 +59,12 @@ export class RecordedMarketSource implements MarketSource {
     }
     const wanted = new Set(markets.filter((m) => !latest.has(m)));
     const decoder = new ResponseDecoder({ bookDepth: this.options.bookDepth });
-    if (wanted.size > 0) for await (const entry of readRecording(this.options.path)) {
-      const id = parseStreamName(entry.stream);
-      if (id?.kind !== 'history' || id.market === undefined || !wanted.has(id.market)) continue;
-      latest.set(id.market, decoder.decode(id, entry.body, entry.at).market);
-    }
+    if (wanted.size > 0)
+      for await (const entry of readRecording(this.options.path)) {
+        const id = parseStreamName(entry.stream);
+        if (id?.kind !== 'history' || id.market === undefined || !wanted.has(id.market)) continue;
+        latest.set(id.market, decoder.decode(id, entry.body, entry.at).market);
+      }
     return [...latest.values()].flatMap((events) => events.slice(Math.max(0, events.length - points))).sort((a, b) => a.at - b.at);
   }
 

@@ -127,7 +127,9 @@ export class JsonLinesRecorder implements ResponseSink {
     if (id?.kind !== 'history' || id.market === undefined) return false;
     let prices: (readonly [number, string])[];
     try {
-      prices = new ResponseDecoder().decode(id, entry.body, entry.at).market.map((e) => [e.at, String((e as { price: number }).price)] as const);
+      prices = new ResponseDecoder()
+        .decode(id, entry.body, entry.at)
+        .market.map((e) => [e.at, String((e as { price: number }).price)] as const);
     } catch {
       prices = [];
     }

@@ -27,7 +27,8 @@ export async function* readRecording(path: string): AsyncGenerator<RecordedLine,
       yield toEntry(path, n, value);
     }
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new InputError('record', `${path} does not exist: give the file a run wrote with streams.record`);
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new InputError('record', `${path} does not exist: give the file a run wrote with streams.record`);
     throw err;
   } finally {
     lines.close();
@@ -49,7 +50,8 @@ export async function readRecordingHeader(path: string): Promise<RecordingRunInf
       return checkRunInfo(path, (value as { run?: unknown }).run);
     }
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new InputError('record', `${path} does not exist: give the file a run wrote with streams.record`);
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new InputError('record', `${path} does not exist: give the file a run wrote with streams.record`);
     throw err;
   } finally {
     lines.close();
@@ -60,7 +62,10 @@ export async function readRecordingHeader(path: string): Promise<RecordingRunInf
 function checkRunInfo(path: string, run: unknown): RecordingRunInfo | undefined {
   if (run === undefined) return undefined;
   const bad = (field: string, want: string): never => {
-    throw new InputError('record', `${path} header: run.${field} should be ${want}; the header was edited or written by another program (remove "run" to replay the market data alone)`);
+    throw new InputError(
+      'record',
+      `${path} header: run.${field} should be ${want}; the header was edited or written by another program (remove "run" to replay the market data alone)`,
+    );
   };
   if (run === null || typeof run !== 'object' || Array.isArray(run)) return bad('', 'an object');
   const r = run as Record<string, unknown>;
@@ -69,12 +74,15 @@ function checkRunInfo(path: string, run: unknown): RecordingRunInfo | undefined 
   r.strategies.forEach((st: unknown, i) => {
     const o = st as Record<string, unknown> | null;
     if (o === null || typeof o !== 'object' || typeof o.name !== 'string') bad(`strategies[${i}].name`, 'a strategy name');
-    if (o!.params === null || typeof o!.params !== 'object' || Array.isArray(o!.params)) bad(`strategies[${i}].params`, 'an object of parameters');
+    if (o!.params === null || typeof o!.params !== 'object' || Array.isArray(o!.params))
+      bad(`strategies[${i}].params`, 'an object of parameters');
   });
-  if (r.startedAt !== undefined && (typeof r.startedAt !== 'number' || !Number.isFinite(r.startedAt))) bad('startedAt', 'epoch milliseconds');
+  if (r.startedAt !== undefined && (typeof r.startedAt !== 'number' || !Number.isFinite(r.startedAt)))
+    bad('startedAt', 'epoch milliseconds');
   if (r.warmUp !== undefined) {
     const w = r.warmUp as Record<string, unknown> | null;
-    if (w === null || typeof w !== 'object' || typeof w.increment !== 'string' || typeof w.points !== 'number') bad('warmUp', '{"increment": name, "points": count, "prices": {market: [[ms, price], …]}}');
+    if (w === null || typeof w !== 'object' || typeof w.increment !== 'string' || typeof w.points !== 'number')
+      bad('warmUp', '{"increment": name, "points": count, "prices": {market: [[ms, price], …]}}');
     checkWarmUpPrices(w!.prices, bad);
   }
   return run as RecordingRunInfo;
@@ -82,11 +90,18 @@ function checkRunInfo(path: string, run: unknown): RecordingRunInfo | undefined 
 
 function checkWarmUpPrices(prices: unknown, bad: (field: string, want: string) => never): void {
   if (prices === undefined) return;
-  if (prices === null || typeof prices !== 'object' || Array.isArray(prices)) bad('warmUp.prices', 'an object of market → [[epoch ms, price], …]');
+  if (prices === null || typeof prices !== 'object' || Array.isArray(prices))
+    bad('warmUp.prices', 'an object of market → [[epoch ms, price], …]');
   for (const [market, list] of Object.entries(prices as object)) {
     if (!Array.isArray(list)) bad(`warmUp.prices.${market}`, 'a list of [epoch ms, price] pairs');
     (list as unknown[]).forEach((p, i) => {
-      const ok = Array.isArray(p) && p.length === 2 && typeof p[0] === 'number' && Number.isFinite(p[0]) && typeof p[1] === 'string' && Number(p[1]) > 0;
+      const ok =
+        Array.isArray(p) &&
+        p.length === 2 &&
+        typeof p[0] === 'number' &&
+        Number.isFinite(p[0]) &&
+        typeof p[1] === 'string' &&
+        Number(p[1]) > 0;
       if (!ok) bad(`warmUp.prices.${market}[${i}]`, 'a pair [epoch ms, price above zero as a string]');
     });
   }
@@ -107,14 +122,20 @@ function parseLine(path: string, n: number, line: string): unknown {
   try {
     return JSON.parse(line);
   } catch {
-    throw new InputError('record', `${path} line ${n} is not JSON: the file is damaged (a run stopped mid-write leaves at most the last line incomplete: delete it)`);
+    throw new InputError(
+      'record',
+      `${path} line ${n} is not JSON: the file is damaged (a run stopped mid-write leaves at most the last line incomplete: delete it)`,
+    );
   }
 }
 
 function checkHeader(path: string, value: unknown): void {
   const h = value as { format?: unknown; version?: unknown } | null;
   if (h?.format !== RECORDING_HEADER.format || h.version !== RECORDING_HEADER.version) {
-    throw new InputError('record', `${path} is not a tradeloop stream recording (version ${RECORDING_HEADER.version}): its first line must be ${JSON.stringify(RECORDING_HEADER)}`);
+    throw new InputError(
+      'record',
+      `${path} is not a tradeloop stream recording (version ${RECORDING_HEADER.version}): its first line must be ${JSON.stringify(RECORDING_HEADER)}`,
+    );
   }
 }
 

@@ -25,7 +25,16 @@ export class HealthBook {
 
   /** Registers a stream (idempotent) so it is reported before its first poll. */
   register(stream: string): void {
-    if (!this.records.has(stream)) this.records.set(stream, { stream, lastSuccessAt: undefined, consecutiveErrors: 0, lastError: undefined, polls: 0, malformed: 0, unreachableSince: undefined });
+    if (!this.records.has(stream))
+      this.records.set(stream, {
+        stream,
+        lastSuccessAt: undefined,
+        consecutiveErrors: 0,
+        lastError: undefined,
+        polls: 0,
+        malformed: 0,
+        unreachableSince: undefined,
+      });
   }
 
   polled(stream: string): void {
@@ -59,7 +68,10 @@ export class HealthBook {
   }
 
   snapshot(): readonly StreamHealth[] {
-    return [...this.records.values()].map(({ unreachableSince, ...r }) => ({ ...r, ...(unreachableSince !== undefined && { unreachableSince }) }));
+    return [...this.records.values()].map(({ unreachableSince, ...r }) => ({
+      ...r,
+      ...(unreachableSince !== undefined && { unreachableSince }),
+    }));
   }
 
   clear(): void {
@@ -74,6 +86,7 @@ export class HealthBook {
 
 /** "CODE: message", bounded; API errors are already scrubbed of secrets by the client. */
 function describeError(err: unknown): string {
-  const text = err instanceof TradeloopError ? `${err.code}: ${err.message}` : err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+  const text =
+    err instanceof TradeloopError ? `${err.code}: ${err.message}` : err instanceof Error ? `${err.name}: ${err.message}` : String(err);
   return text.length > MAX_ERROR_TEXT ? `${text.slice(0, MAX_ERROR_TEXT - 1)}…` : text;
 }

@@ -1,9 +1,21 @@
 import type { MarketSymbol } from '../../core/index.js';
 
 /** Kinds of response a polling source receives; one poll stream per kind (and market). */
-export type StreamKind = 'ticker' | 'book' | 'prices' | 'quotes' | 'trades' | 'balances' | 'open-orders' | 'fills' | 'quote-executions' | 'history';
+export type StreamKind =
+  'ticker' | 'book' | 'prices' | 'quotes' | 'trades' | 'balances' | 'open-orders' | 'fills' | 'quote-executions' | 'history';
 
-const KINDS: ReadonlySet<string> = new Set<StreamKind>(['ticker', 'book', 'prices', 'quotes', 'trades', 'balances', 'open-orders', 'fills', 'quote-executions', 'history']);
+const KINDS: ReadonlySet<string> = new Set<StreamKind>([
+  'ticker',
+  'book',
+  'prices',
+  'quotes',
+  'trades',
+  'balances',
+  'open-orders',
+  'fills',
+  'quote-executions',
+  'history',
+]);
 
 /** A stream's identity: `ticker:BTCUSD`, `book:ETHUSD`, `trades:BTCUSD`, `prices`, `balances`, `history:BTCUSD` … */
 export interface StreamId {

@@ -41,13 +41,19 @@ export interface PlanOptions {
  * account streams when a profile is known. Throws InputError naming the subscription whose market
  * the platform does not serve for that kind.
  */
-export function planStreams(subscriptions: readonly MarketSubscription[], withAccount: boolean, options: PlanOptions = {}): PlannedStream[] {
+export function planStreams(
+  subscriptions: readonly MarketSubscription[],
+  withAccount: boolean,
+  options: PlanOptions = {},
+): PlannedStream[] {
   const byKind: Record<Kind, Set<MarketSymbol>> = { price: new Set(), ticker: new Set(), book: new Set(), quote: new Set() };
   subscriptions.forEach((s, i) => {
     for (const kind of s.kinds) {
       const rule = RULES[kind];
-      if (rule === undefined) throw new InputError(`subscriptions[${i}].kinds`, `unknown kind ${JSON.stringify(kind)}: use price, ticker, book or quote`);
-      if (!rule.ok(s.market)) throw new InputError(`subscriptions[${i}].market`, `${JSON.stringify(s.market)} has no ${kind} stream: ${rule.fix}`);
+      if (rule === undefined)
+        throw new InputError(`subscriptions[${i}].kinds`, `unknown kind ${JSON.stringify(kind)}: use price, ticker, book or quote`);
+      if (!rule.ok(s.market))
+        throw new InputError(`subscriptions[${i}].market`, `${JSON.stringify(s.market)} has no ${kind} stream: ${rule.fix}`);
       byKind[kind].add(s.market);
     }
   });

@@ -5,9 +5,17 @@ import type { PlannedStream } from './stream-plan.js';
 /** The client methods a polling source uses: the real ApiClient, or an in-process fake in benchmarks. */
 export type MarketDataApi = Pick<
   ApiClient,
-  | 'listPrices' | 'getTicker' | 'getOrderBook' | 'listQuotes' | 'listProfileBalances' | 'listProfileOrders'
-  | 'listProfileExecutions' | 'listQuoteExecutions' | 'listHistoricalPrices'
-> & Partial<Pick<ApiClient, 'listRecentExecutions'>>;
+  | 'listPrices'
+  | 'getTicker'
+  | 'getOrderBook'
+  | 'listQuotes'
+  | 'listProfileBalances'
+  | 'listProfileOrders'
+  | 'listProfileExecutions'
+  | 'listQuoteExecutions'
+  | 'listHistoricalPrices'
+> &
+  Partial<Pick<ApiClient, 'listRecentExecutions'>>;
 
 /** Poll interval of each stream, ms. */
 export interface PollIntervals {
@@ -25,7 +33,14 @@ export interface PollIntervals {
 }
 
 export const DEFAULT_INTERVALS: PollIntervals = {
-  pricesMs: 1_000, tickerMs: 2_000, bookMs: 1_000, quotesMs: 1_000, balancesMs: 2_000, ordersMs: 1_000, fillsMs: 1_000, quoteExecutionsMs: 1_000,
+  pricesMs: 1_000,
+  tickerMs: 2_000,
+  bookMs: 1_000,
+  quotesMs: 1_000,
+  balancesMs: 2_000,
+  ordersMs: 1_000,
+  fillsMs: 1_000,
+  quoteExecutionsMs: 1_000,
 };
 
 /** How a stream asks: operation id (for the budget), priority, interval and the call itself. */
@@ -60,34 +75,78 @@ export function requestFor(stream: PlannedStream, d: RequestDeps): StreamRequest
   };
   switch (stream.id.kind) {
     case 'ticker':
-      return { operation: 'GetTicker', priority: 'low', intervalMs: iv.tickerMs, send: (signal) => api.getTicker(market, { signal, priority: 'low' }) };
+      return {
+        operation: 'GetTicker',
+        priority: 'low',
+        intervalMs: iv.tickerMs,
+        send: (signal) => api.getTicker(market, { signal, priority: 'low' }),
+      };
     case 'book':
-      return { operation: 'GetOrderBook', priority: 'low', intervalMs: iv.bookMs, send: (signal) => api.getOrderBook(market, { signal, priority: 'low' }) };
+      return {
+        operation: 'GetOrderBook',
+        priority: 'low',
+        intervalMs: iv.bookMs,
+        send: (signal) => api.getOrderBook(market, { signal, priority: 'low' }),
+      };
     case 'prices':
-      return { operation: 'ListPrices', priority: 'low', intervalMs: iv.pricesMs, send: (signal) => api.listPrices(stream.markets, { signal, priority: 'low' }) };
+      return {
+        operation: 'ListPrices',
+        priority: 'low',
+        intervalMs: iv.pricesMs,
+        send: (signal) => api.listPrices(stream.markets, { signal, priority: 'low' }),
+      };
     case 'quotes':
-      return { operation: 'ListQuotes', priority: 'low', intervalMs: iv.quotesMs, send: (signal) => api.listQuotes(stream.markets, { signal, priority: 'low' }) };
+      return {
+        operation: 'ListQuotes',
+        priority: 'low',
+        intervalMs: iv.quotesMs,
+        send: (signal) => api.listQuotes(stream.markets, { signal, priority: 'low' }),
+      };
     case 'balances':
-      return { operation: 'ListProfileBalances', priority: 'normal', intervalMs: iv.balancesMs, send: (signal) => api.listProfileBalances(profile(), undefined, { signal, priority: 'normal' }) };
+      return {
+        operation: 'ListProfileBalances',
+        priority: 'normal',
+        intervalMs: iv.balancesMs,
+        send: (signal) => api.listProfileBalances(profile(), undefined, { signal, priority: 'normal' }),
+      };
     case 'open-orders':
       return {
-        operation: 'ListProfileOrders', priority: 'normal', intervalMs: iv.ordersMs,
+        operation: 'ListProfileOrders',
+        priority: 'normal',
+        intervalMs: iv.ordersMs,
         send: (signal) => api.listProfileOrders(profile(), { status: 'OPEN', limit: ACCOUNT_PAGE }, { signal, priority: 'normal' }),
       };
     case 'fills':
       return {
-        operation: 'ListProfileExecutions', priority: 'normal', intervalMs: iv.fillsMs,
-        send: (signal) => api.listProfileExecutions(profile(), { 'range.begin': new Date(d.fillsSince()).toISOString(), limit: ACCOUNT_PAGE }, { signal, priority: 'normal' }),
+        operation: 'ListProfileExecutions',
+        priority: 'normal',
+        intervalMs: iv.fillsMs,
+        send: (signal) =>
+          api.listProfileExecutions(
+            profile(),
+            { 'range.begin': new Date(d.fillsSince()).toISOString(), limit: ACCOUNT_PAGE },
+            { signal, priority: 'normal' },
+          ),
       };
     case 'quote-executions':
       return {
-        operation: 'ListQuoteExecutions', priority: 'high', intervalMs: iv.quoteExecutionsMs,
+        operation: 'ListQuoteExecutions',
+        priority: 'high',
+        intervalMs: iv.quoteExecutionsMs,
         send: (signal) => api.listQuoteExecutions(profile(), { status: 'CREATED', limit: ACCOUNT_PAGE }, { signal, priority: 'high' }),
       };
     case 'trades': {
       const list = api.listRecentExecutions;
-      invariant(list !== undefined && iv.tradesMs !== undefined, 'trades is planned only with streams.trades_ms and a client that lists recent executions');
-      return { operation: 'ListRecentExecutions', priority: 'low', intervalMs: iv.tradesMs, send: (signal) => list(market, { signal, priority: 'low' }) };
+      invariant(
+        list !== undefined && iv.tradesMs !== undefined,
+        'trades is planned only with streams.trades_ms and a client that lists recent executions',
+      );
+      return {
+        operation: 'ListRecentExecutions',
+        priority: 'low',
+        intervalMs: iv.tradesMs,
+        send: (signal) => list(market, { signal, priority: 'low' }),
+      };
     }
     case 'history':
       return invariantFailed('history is loaded by warmUp, never polled');

@@ -22,8 +22,16 @@ export interface WarmUpDeps {
 
 /** Length of each increment the platform offers, ms. */
 export const INCREMENT_MS: Readonly<Record<string, number>> = {
-  ONE_MINUTE: 60_000, FIVE_MINUTES: 300_000, FIFTEEN_MINUTES: 900_000, THIRTY_MINUTES: 1_800_000, ONE_HOUR: 3_600_000,
-  TWO_HOURS: 7_200_000, TWELVE_HOURS: 43_200_000, ONE_DAY: 86_400_000, ONE_WEEK: 604_800_000, TWO_WEEKS: 1_209_600_000,
+  ONE_MINUTE: 60_000,
+  FIVE_MINUTES: 300_000,
+  FIFTEEN_MINUTES: 900_000,
+  THIRTY_MINUTES: 1_800_000,
+  ONE_HOUR: 3_600_000,
+  TWO_HOURS: 7_200_000,
+  TWELVE_HOURS: 43_200_000,
+  ONE_DAY: 86_400_000,
+  ONE_WEEK: 604_800_000,
+  TWO_WEEKS: 1_209_600_000,
   FOUR_WEEKS: 2_419_200_000,
 };
 
@@ -41,17 +49,28 @@ export async function loadWarmUp(markets: readonly MarketSymbol[], points: numbe
     throw new InputError('points', `expected an integer from 0 to ${MAX_WARM_UP_POINTS} (streams.warmup_points), got ${String(points)}`);
   }
   markets.forEach((m, i) => {
-    if (!isHistoricalMarket(m)) throw new InputError(`markets[${i}]`, `${JSON.stringify(m)} has no historical prices: use a market of HISTORICAL_MARKETS`);
+    if (!isHistoricalMarket(m))
+      throw new InputError(`markets[${i}]`, `${JSON.stringify(m)} has no historical prices: use a market of HISTORICAL_MARKETS`);
   });
   const increment = d.settings?.increment ?? 'ONE_MINUTE';
   const incMs = INCREMENT_MS[increment];
-  if (incMs === undefined) throw new InputError('warmUp.increment', `unknown increment ${JSON.stringify(increment)}: use one of ${Object.keys(INCREMENT_MS).join(', ')}`);
+  if (incMs === undefined)
+    throw new InputError(
+      'warmUp.increment',
+      `unknown increment ${JSON.stringify(increment)}: use one of ${Object.keys(INCREMENT_MS).join(', ')}`,
+    );
   if (points === 0 || markets.length === 0) return [];
   const perMarket = await Promise.all(markets.map((m) => loadMarket(m, points, increment, incMs, d)));
   return perMarket.flat().sort((a, b) => a.at - b.at);
 }
 
-async function loadMarket(market: MarketSymbol, points: number, increment: Increment, incMs: number, d: WarmUpDeps): Promise<MarketEvent[]> {
+async function loadMarket(
+  market: MarketSymbol,
+  points: number,
+  increment: Increment,
+  incMs: number,
+  d: WarmUpDeps,
+): Promise<MarketEvent[]> {
   const begin = new Date(d.clock.now() - points * incMs).toISOString();
   const query = { increment, 'range.begin': begin, 'pagination.limit': PAGE_LIMIT };
   let page = await fetchPage(market, query, d);

@@ -24,14 +24,33 @@ export function telegramFrom(env: NodeJS.ProcessEnv): TelegramSettings | undefin
   const token = env[TELEGRAM_TOKEN_VARIABLE];
   const chats = env[TELEGRAM_CHATS_VARIABLE];
   if (token === undefined || token === '') {
-    if (chats !== undefined && chats !== '') throw new InputError(TELEGRAM_CHATS_VARIABLE, `is set but ${TELEGRAM_TOKEN_VARIABLE} is not: export the bot's token (from @BotFather) too, or unset ${TELEGRAM_CHATS_VARIABLE}`);
+    if (chats !== undefined && chats !== '')
+      throw new InputError(
+        TELEGRAM_CHATS_VARIABLE,
+        `is set but ${TELEGRAM_TOKEN_VARIABLE} is not: export the bot's token (from @BotFather) too, or unset ${TELEGRAM_CHATS_VARIABLE}`,
+      );
     return undefined;
   }
-  if (!/^\d+:[\w-]{20,}$/.test(token)) throw new InputError(TELEGRAM_TOKEN_VARIABLE, 'is not a Bot API token (digits, a colon, then 20+ letters, digits, _ or -, as @BotFather gives it)');
-  const chatIds = (chats ?? '').split(',').map((c) => c.trim()).filter((c) => c !== '');
-  if (chatIds.length === 0) throw new InputError(TELEGRAM_CHATS_VARIABLE, `must list the chat ids the bot may answer (comma-separated, e.g. 123456789,-1001234567890) when ${TELEGRAM_TOKEN_VARIABLE} is set: a bot that answers anyone would let anyone halt trading`);
+  if (!/^\d+:[\w-]{20,}$/.test(token))
+    throw new InputError(
+      TELEGRAM_TOKEN_VARIABLE,
+      'is not a Bot API token (digits, a colon, then 20+ letters, digits, _ or -, as @BotFather gives it)',
+    );
+  const chatIds = (chats ?? '')
+    .split(',')
+    .map((c) => c.trim())
+    .filter((c) => c !== '');
+  if (chatIds.length === 0)
+    throw new InputError(
+      TELEGRAM_CHATS_VARIABLE,
+      `must list the chat ids the bot may answer (comma-separated, e.g. 123456789,-1001234567890) when ${TELEGRAM_TOKEN_VARIABLE} is set: a bot that answers anyone would let anyone halt trading`,
+    );
   const bad = chatIds.find((c) => !/^-?\d{1,20}$/.test(c));
-  if (bad !== undefined) throw new InputError(TELEGRAM_CHATS_VARIABLE, `${JSON.stringify(bad)} is not a chat id: Telegram's chat ids are integers (negative for groups), comma-separated`);
+  if (bad !== undefined)
+    throw new InputError(
+      TELEGRAM_CHATS_VARIABLE,
+      `${JSON.stringify(bad)} is not a chat id: Telegram's chat ids are integers (negative for groups), comma-separated`,
+    );
   const apiBase = env[TELEGRAM_API_VARIABLE] || DEFAULT_TELEGRAM_API;
   try {
     const u = new URL(apiBase);
@@ -82,7 +101,9 @@ export class BotApi {
       });
     } catch (e) {
       const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-      throw new BotApiError(this.redact(`${method}: ${signal.aborted ? 'aborted' : cause?.code ?? cause?.message ?? (e as Error).message}`));
+      throw new BotApiError(
+        this.redact(`${method}: ${signal.aborted ? 'aborted' : (cause?.code ?? cause?.message ?? (e as Error).message)}`),
+      );
     }
     let answer: BotAnswer = {};
     try {
@@ -90,7 +111,11 @@ export class BotApi {
     } catch {
       // not JSON: said by the status below
     }
-    if (!res.ok || answer.ok !== true) throw new BotApiError(this.redact(`${method}: HTTP ${res.status}${answer.description ? ` (${answer.description})` : ''}`), res.status);
+    if (!res.ok || answer.ok !== true)
+      throw new BotApiError(
+        this.redact(`${method}: HTTP ${res.status}${answer.description ? ` (${answer.description})` : ''}`),
+        res.status,
+      );
     return answer.result;
   }
 }

@@ -87,14 +87,20 @@ export class TelegramBot implements NotifySink {
     while (!this.closing.signal.aborted) {
       let updates: unknown;
       try {
-        updates = await this.api.call('getUpdates', { offset: this.offset, timeout: wait, allowed_updates: ['message'] }, AbortSignal.any([this.closing.signal, AbortSignal.timeout(wait * 1_000 + this.o.timeoutMs)]));
+        updates = await this.api.call(
+          'getUpdates',
+          { offset: this.offset, timeout: wait, allowed_updates: ['message'] },
+          AbortSignal.any([this.closing.signal, AbortSignal.timeout(wait * 1_000 + this.o.timeoutMs)]),
+        );
         failures = 0;
       } catch (e) {
         if (this.closing.signal.aborted) return;
         failures++;
         const delay = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** (failures - 1));
         const refused = e instanceof BotApiError && (e.status === 401 || e.status === 404);
-        this.o.log?.warn(`telegram: reading the chats failed (${(e as Error).message})${refused ? `: the Bot API refused the token, check ${TELEGRAM_TOKEN_VARIABLE}` : ''}; trying again in ${delay} ms`);
+        this.o.log?.warn(
+          `telegram: reading the chats failed (${(e as Error).message})${refused ? `: the Bot API refused the token, check ${TELEGRAM_TOKEN_VARIABLE}` : ''}; trying again in ${delay} ms`,
+        );
         await this.o.clock.sleep(delay, this.closing.signal).catch(() => undefined);
         continue;
       }
@@ -112,7 +118,9 @@ export class TelegramBot implements NotifySink {
     if (!this.allowed.has(chat)) {
       if (this.refusedLogged.size < MAX_REFUSED_LOGGED && !this.refusedLogged.has(chat)) {
         this.refusedLogged.add(chat);
-        this.o.log?.warn(`telegram: a message from chat ${chat}, which is not in ${TELEGRAM_CHATS_VARIABLE}, was ignored (logged once per chat)`);
+        this.o.log?.warn(
+          `telegram: a message from chat ${chat}, which is not in ${TELEGRAM_CHATS_VARIABLE}, was ignored (logged once per chat)`,
+        );
       }
       return;
     }
@@ -124,10 +132,14 @@ export class TelegramBot implements NotifySink {
       reply = await answer(text, this.o.commands);
     } catch (e) {
       this.o.log?.error({ err: e }, `telegram: ${text.split(/\s/)[0] ?? ''} failed`);
-      reply = 'failed: see the run\'s log';
+      reply = "failed: see the run's log";
     }
     try {
-      await this.api.call('sendMessage', { chat_id: chat, text: reply.slice(0, MAX_MESSAGE) }, AbortSignal.any([this.closing.signal, AbortSignal.timeout(this.o.timeoutMs)]));
+      await this.api.call(
+        'sendMessage',
+        { chat_id: chat, text: reply.slice(0, MAX_MESSAGE) },
+        AbortSignal.any([this.closing.signal, AbortSignal.timeout(this.o.timeoutMs)]),
+      );
     } catch (e) {
       if (!this.closing.signal.aborted) this.o.log?.warn(`telegram: the answer to chat ${chat} was not sent (${(e as Error).message})`);
     }

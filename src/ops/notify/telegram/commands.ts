@@ -16,16 +16,23 @@ export interface CommandContext {
 type Obj = Readonly<Record<string, unknown>>;
 const obj = (v: unknown): Obj => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
 const list = (v: unknown): Obj[] => (Array.isArray(v) ? (v as Obj[]) : []);
-const str = (v: unknown): string => (v === undefined || v === null ? '' : typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v));
+const str = (v: unknown): string =>
+  v === undefined || v === null
+    ? ''
+    : typeof v === 'string'
+      ? v
+      : typeof v === 'number' || typeof v === 'boolean'
+        ? String(v)
+        : JSON.stringify(v);
 
 export const HELP = [
   '/status: trading, equity and P&L',
-  '/positions: each strategy\'s position',
+  "/positions: each strategy's position",
   '/profit: P&L per strategy',
   '/daily: P&L per day and strategy',
   '/halt [reason]: stop new orders (open orders stay)',
-  '/resume: lift an operator\'s halt',
-  '/exit STRATEGY [MARKET]: sell that strategy\'s own position',
+  "/resume: lift an operator's halt",
+  "/exit STRATEGY [MARKET]: sell that strategy's own position",
   '/pause STRATEGY, /resume STRATEGY: pause or resume one strategy',
 ].join('\n');
 
@@ -55,7 +62,10 @@ export async function answer(text: string, c: CommandContext): Promise<string> {
       return strategyAction(c, 'pause', args[0]);
     case '/exit':
       if (args[0] === undefined) return 'exit needs the strategy: /exit STRATEGY [MARKET]';
-      return acted('exit', await c.control.act('exit', { strategy: args[0], ...(args[1] !== undefined && { market: args[1].toUpperCase() }) }));
+      return acted(
+        'exit',
+        await c.control.act('exit', { strategy: args[0], ...(args[1] !== undefined && { market: args[1].toUpperCase() }) }),
+      );
     default:
       return `unknown command ${JSON.stringify(head.slice(0, 40))}:\n${HELP}`;
   }
@@ -63,7 +73,8 @@ export async function answer(text: string, c: CommandContext): Promise<string> {
 
 /** Pausing or resuming one strategy goes through the control API's action, when this version has it. */
 async function strategyAction(c: CommandContext, action: 'pause' | 'resume', strategy: string): Promise<string> {
-  if (!(ACTIONS as readonly string[]).includes('pause')) return `${action} of one strategy is not available in this version (/halt and /resume act on all trading)`;
+  if (!(ACTIONS as readonly string[]).includes('pause'))
+    return `${action} of one strategy is not available in this version (/halt and /resume act on all trading)`;
   return acted(action, await c.control.act(action as ActionName, { strategy }));
 }
 
@@ -78,7 +89,10 @@ function acted(action: string, r: ActionResult): string {
   const b = r.body;
   if (r.status >= 400) return `${action} refused: ${str(b.error)}`;
   const lines = [`${action}: done${b.strategy !== undefined ? ` for ${str(b.strategy)}` : ''}`];
-  for (const e of list(b.exits)) lines.push(`${str(e.market)}: sell ${str(e.amount)}${e.outcome !== undefined ? ` (${str(e.outcome)})` : ''}${e.note !== undefined ? ` ${str(e.note)}` : ''}`);
+  for (const e of list(b.exits))
+    lines.push(
+      `${str(e.market)}: sell ${str(e.amount)}${e.outcome !== undefined ? ` (${str(e.outcome)})` : ''}${e.note !== undefined ? ` ${str(e.note)}` : ''}`,
+    );
   if (b.state !== undefined) lines.push(`state: ${str(b.state)}`);
   if (b.trading !== undefined) lines.push(`trading: ${tradingText(b.trading)}`);
   if (b.message !== undefined) lines.push(str(b.message));
@@ -102,7 +116,12 @@ function statusText(state: OpsState): string {
 function positionsText(state: OpsState): string {
   const held = list(state.positions().positions).filter((p) => !/^0(\.0*)?$/.test(str(p.position)));
   if (held.length === 0) return 'no positions';
-  return held.map((p) => `${str(p.strategy)} ${str(p.market)}: ${str(p.positionShown ?? p.position)}${p.averageCostShown !== undefined ? ` @ ${str(p.averageCostShown)}` : ''}, P&L ${str(p.pnlShown)} ${str(p.quoteAsset)}`).join('\n');
+  return held
+    .map(
+      (p) =>
+        `${str(p.strategy)} ${str(p.market)}: ${str(p.positionShown ?? p.position)}${p.averageCostShown !== undefined ? ` @ ${str(p.averageCostShown)}` : ''}, P&L ${str(p.pnlShown)} ${str(p.quoteAsset)}`,
+    )
+    .join('\n');
 }
 
 function profitText(state: OpsState): string {
@@ -122,5 +141,7 @@ function dailyText(daily: (() => unknown) | undefined): string {
   if (daily === undefined) return 'daily P&L is not available in this version';
   const days = list(obj(daily()).days);
   if (days.length === 0) return 'no trades yet';
-  return days.map((d) => `${str(d.date)} ${str(d.strategy)}: ${str(d.realized)} (fees ${str(d.fees)}, ${str(d.trades)} trade(s))`).join('\n');
+  return days
+    .map((d) => `${str(d.date)} ${str(d.strategy)}: ${str(d.realized)} (fees ${str(d.fees)}, ${str(d.trades)} trade(s))`)
+    .join('\n');
 }

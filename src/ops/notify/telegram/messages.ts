@@ -1,6 +1,13 @@
 import type { Notification } from '../notifier.js';
 
-const str = (v: unknown): string => (v === undefined || v === null ? '' : typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v));
+const str = (v: unknown): string =>
+  v === undefined || v === null
+    ? ''
+    : typeof v === 'string'
+      ? v
+      : typeof v === 'number' || typeof v === 'boolean'
+        ? String(v)
+        : JSON.stringify(v);
 
 /** A notification as one chat message: the same events and facts the webhook's body carries. */
 export function notificationText(n: Notification): string {
@@ -15,7 +22,9 @@ export function notificationText(n: Notification): string {
     case 'strategy-stopped':
       return `strategy ${str(d.strategy)} stopped: ${str(d.reason)}`;
     case 'venue-unreachable':
-      return d.state === 'unreachable' ? `venue unreachable since ${new Date(Number(d.since)).toISOString()}${d.lastError !== undefined ? ` (${str(d.lastError)})` : ''}` : 'venue reachable again';
+      return d.state === 'unreachable'
+        ? `venue unreachable since ${new Date(Number(d.since)).toISOString()}${d.lastError !== undefined ? ` (${str(d.lastError)})` : ''}`
+        : 'venue reachable again';
     case 'journal-failed':
       return `journal failed, trading halted and the run stopping: ${str(d.reason)}`;
     case 'run-start':
