@@ -165,11 +165,9 @@ export const StrategyConfigSchema = z
      */
     holdings: z
       .record(
-        z
-          .string()
-          .refine(isTradingMarket, {
-            error: (i) => `${String(i.input)} is not a trading market of the platform: write one of ${TRADING_MARKETS.join(', ')}`,
-          }),
+        z.string().refine(isTradingMarket, {
+          error: (i) => `${String(i.input)} is not a trading market of the platform: write one of ${TRADING_MARKETS.join(', ')}`,
+        }),
         z.union([decimalString, z.object({ amount: decimalString, price: decimalString.optional() }).strict()], {
           error: 'must be an amount of the base asset, e.g. "0.25", or { amount: "0.25", price: "61000" } (the cost basis per unit)',
         }),

@@ -34,17 +34,15 @@ async function setup(o: { failReads?: boolean } = {}) {
     create: () => ({
       onEvent: (e) =>
         e.kind === 'price'
-          ? next
-              .splice(0)
-              .map(([market, price]): IntentDraft => ({
-                kind: 'place-order',
-                market,
-                side: 'BUY',
-                type: 'LIMIT',
-                baseAmount: market === 'BTCUSD' ? '0.01' : '100',
-                price,
-                timeInForce: 'GTC',
-              }))
+          ? next.splice(0).map(([market, price]): IntentDraft => ({
+              kind: 'place-order',
+              market,
+              side: 'BUY',
+              type: 'LIMIT',
+              baseAmount: market === 'BTCUSD' ? '0.01' : '100',
+              price,
+              timeInForce: 'GTC',
+            }))
           : undefined,
     }),
   });

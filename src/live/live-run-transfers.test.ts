@@ -41,15 +41,13 @@ async function setup(o: { failReads?: boolean; limits?: typeof LIMITS } = {}) {
     create: () => ({
       onEvent: (e) =>
         e.kind === 'price'
-          ? next
-              .splice(0)
-              .map((amount): IntentDraft => ({
-                kind: 'transfer',
-                asset: 'USD',
-                amount,
-                fromProfileId: venue.profileId,
-                toProfileId: savings,
-              }))
+          ? next.splice(0).map((amount): IntentDraft => ({
+              kind: 'transfer',
+              asset: 'USD',
+              amount,
+              fromProfileId: venue.profileId,
+              toProfileId: savings,
+            }))
           : undefined,
     }),
   });

@@ -36,25 +36,19 @@ export function sandboxTruth(sim: SimPlatform, faults: FaultInjector): SandboxTr
     seed: sim.seed,
     instance_id: sim.instanceId ?? null,
     orders: sim.orders().map((o) => ({ ...wireOrder(o), ...(o.reason !== undefined ? { reason: o.reason } : {}) })),
-    executions: sim
-      .executions()
-      .map((e) => ({
-        ...wireExecution(e),
-        profile_id: e.profileId,
-        ...(e.refId !== undefined ? { ref_id: e.refId } : {}),
-        liquidity: e.liquidity,
-      })),
+    executions: sim.executions().map((e) => ({
+      ...wireExecution(e),
+      profile_id: e.profileId,
+      ...(e.refId !== undefined ? { ref_id: e.refId } : {}),
+      liquidity: e.liquidity,
+    })),
     quote_executions: sim.quoteExecutions().map(wireQuoteExecution),
     transfers: sim.allTransfers().map(wireTransfer),
-    profiles: sim.profiles
-      .list(true)
-      .map((p) => ({
-        ...wireProfile(p),
-        active: p.active,
-        balances: (p.active ? sim.accounts.balances(p.id) : [])
-          .filter((b) => !b.available.isZero() || !b.trading.isZero())
-          .map(wireBalance),
-      })),
+    profiles: sim.profiles.list(true).map((p) => ({
+      ...wireProfile(p),
+      active: p.active,
+      balances: (p.active ? sim.accounts.balances(p.id) : []).filter((b) => !b.available.isZero() || !b.trading.isZero()).map(wireBalance),
+    })),
     faults_injected: faults.log.total,
     fault_counts: faults.log.counts(),
     injected_faults: faults.log.recent(),

@@ -119,9 +119,7 @@ function hash(text: string): number {
 }
 
 /** The typed error a call fails with (fails the test when the call succeeds). */
-export async function refusal(
-  call: Promise<unknown>,
-): Promise<{
+export async function refusal(call: Promise<unknown>): Promise<{
   status: number | undefined;
   slug: string | undefined;
   detail: string;
