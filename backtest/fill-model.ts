@@ -14,6 +14,19 @@ export const BOOK_FILL_RULE =
   "the next recorded book. A stop sell fires when a recorded book's mid reaches its stop price, then walks the bids (STOP_MARKET) or becomes " +
   'a limit sell (STOP_LIMIT); GTT orders expire; held-rate quotes execute at their recorded price until they expire; transfers settle at once.';
 
+/**
+ * The book rule as it applied to one recording: whether resting limits could fill on recorded trades
+ * (`trades`), the run polled trades but none happened (`none-happened`), or it did not poll them.
+ */
+export function bookFillRule(trades: 'trades' | 'none-happened' | 'not-recorded'): string {
+  if (trades === 'trades') return BOOK_FILL_RULE;
+  const why =
+    trades === 'none-happened'
+      ? 'the recorded trades stream saw no trade of the market'
+      : 'this recording holds no trades (record with streams.trades_ms)';
+  return `${BOOK_FILL_RULE} Here ${why}, so resting limits filled only when the opposite side crossed them.`;
+}
+
 export type FillModel = 'book' | 'points';
 
 export interface FillModelFlags {

@@ -9,7 +9,6 @@ import { ResponseDecoder } from '../src/venue/polling/decode.js';
 import { tradesFromWire, type RecordedTrade } from '../src/venue/polling/recent-trades.js';
 import { readRecording } from '../src/venue/polling/recording-reader.js';
 import { parseStreamName } from '../src/venue/polling/stream-names.js';
-import { BOOK_FILL_RULE } from './fill-model.js';
 import { WarmUpCollector, type WarmUpSource } from './recorded-series.js';
 
 /** The recorded market events of one market, grouped by receive time, oldest first. */
@@ -110,17 +109,4 @@ export async function loadRecordedMarket(path: string, market: MarketSymbol): Pr
     trades: trades.sort((a, b) => a.at - b.at),
     tradesPolled,
   };
-}
-
-/**
- * The book rule as it applied to one recording: whether resting limits could fill on recorded trades
- * (`trades`), the run polled trades but none happened (`none-happened`), or it did not poll them.
- */
-export function bookFillRule(trades: 'trades' | 'none-happened' | 'not-recorded'): string {
-  if (trades === 'trades') return BOOK_FILL_RULE;
-  const why =
-    trades === 'none-happened'
-      ? 'the recorded trades stream saw no trade of the market'
-      : 'this recording holds no trades (record with streams.trades_ms)';
-  return `${BOOK_FILL_RULE} Here ${why}, so resting limits filled only when the opposite side crossed them.`;
 }

@@ -16,7 +16,7 @@ import type { StrategyDefinition } from '../src/strategy/define.js';
 import type { Venue } from '../src/venue/venue.js';
 import { computeMetrics } from './metrics.js';
 import type { RoundTripTracker } from './round-trips.js';
-import type { BacktestRun, DenialSummary, IntentTrace, StopPoint } from './run.js';
+import type { BacktestRun, DenialSummary, IntentTrace, StopPoint } from './run-result.js';
 
 export interface ReplayKernelOptions {
   readonly clock: TestClock;
