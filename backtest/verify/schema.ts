@@ -1,12 +1,12 @@
 /**
  * The static checks of `tradeloop verify`: the plugin's params schema (every default passes its own
- * schema, number ranges are not empty, a log scale starts above 0) and its declared markets (ones the
- * platform trades) and event kinds. Zod returns a `.default()` value without checking it, so a default
+ * schema, number ranges are not empty, a log scale starts above 0), its declared markets (ones the
+ * platform trades), event kinds and bar series (timeframes we build, on a market it trades). Zod returns a `.default()` value without checking it, so a default
  * outside its own range is found only here (or when a run misbehaves).
  */
 import type { z } from 'zod';
 import { isTradingMarket, TRADING_MARKETS } from '../../src/core/index.js';
-import { marketsOf, type StrategyDefinition } from '../../src/strategy/define.js';
+import { barsOf, marketsOf, type StrategyDefinition } from '../../src/strategy/define.js';
 import { describe } from '../search/space.js';
 import type { CheckResult } from './checks.js';
 
@@ -79,11 +79,33 @@ export function checkMarkets(definition: StrategyDefinition, params: Readonly<Re
     if (!isTradingMarket(m)) problems.push(`${JSON.stringify(m)} is not a market the platform trades (${TRADING_MARKETS.join(', ')})`);
   for (const k of definition.needs ?? [])
     if (!EVENT_KINDS.includes(k)) problems.push(`needs: ${JSON.stringify(k)} is not an event kind (${EVENT_KINDS.join(', ')})`);
+  const bars = declaredBars(definition, params, markets, problems);
   if (problems.length > 0)
     return { check: 'markets', verdict: 'fail', summary: `${problems.length} problem(s) in the declared markets`, problems };
   return {
     check: 'markets',
     verdict: 'pass',
-    summary: `trades ${markets.join(', ')} on ${(definition.needs ?? ['price']).join(', ')} events`,
+    summary: `trades ${markets.join(', ')} on ${(definition.needs ?? ['price']).join(', ')} events${bars.length > 0 ? `; bars ${bars.join(', ')}` : ''}`,
   };
+}
+
+/** The bar series the plugin declares for these params, as `MARKET timeframe`; problems added for bad ones. */
+function declaredBars(
+  definition: StrategyDefinition,
+  params: Readonly<Record<string, unknown>>,
+  markets: readonly string[],
+  problems: string[],
+): string[] {
+  try {
+    const needs = barsOf(definition, params as never);
+    for (const [i, n] of needs.entries())
+      if (!markets.includes(n.market))
+        problems.push(
+          `bars[${i}]: ${n.market} ${n.timeframe} is on a market the strategy does not declare (${markets.join(', ')}): add it to markets or drop the series`,
+        );
+    return needs.map((n) => `${n.market} ${n.timeframe}`);
+  } catch (e) {
+    problems.push(`bars(params): ${(e as Error).message}`);
+    return [];
+  }
 }

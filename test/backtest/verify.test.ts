@@ -190,6 +190,38 @@ describe('verify: schema and markets', () => {
   });
 });
 
+describe('verify: declared bars', () => {
+  it('fails a bar series on a market the plugin does not trade, and a bad timeframe from params', async () => {
+    const definition = defineStrategy({
+      name: 'bad-bars',
+      description: 'test plugin',
+      params: z.object({ tf: z.string().default('2h') }),
+      markets: ['BTCUSD'],
+      bars: (p) => [
+        { market: 'ETHUSD', timeframe: '1h' },
+        { market: 'BTCUSD', timeframe: p.tf },
+      ],
+      create: () => ({ onEvent: () => undefined }),
+    });
+    const r = await verify(definition as unknown as StrategyDefinition);
+    expect(check(r, 'markets')).toMatchObject({
+      verdict: 'fail',
+      problems: [expect.stringMatching(/^bars\(params\): .*bars\[1\]\.timeframe/)],
+    });
+    const wrongMarket = defineStrategy({ ...definition, params: z.object({ tf: z.string().default('4h') }) });
+    const r2 = await verify(wrongMarket as unknown as StrategyDefinition);
+    expect(check(r2, 'markets')).toMatchObject({
+      verdict: 'fail',
+      problems: [expect.stringMatching(/^bars\[0\]: ETHUSD 1h is on a market the strategy does not declare \(BTCUSD\)/)],
+    });
+  });
+
+  it('names the declared series of a bar strategy that passes', async () => {
+    const r = await verify(await loadStrategy('donchian-breakout'));
+    expect(check(r, 'markets')).toMatchObject({ verdict: 'pass', summary: expect.stringMatching(/; bars BTCUSD 1h, BTCUSD 4h$/) });
+  });
+});
+
 describe('verify: a clean built-in', () => {
   it('sma-cross passes every check', async () => {
     const r = await verify(await loadStrategy('sma-cross'));
