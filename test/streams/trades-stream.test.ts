@@ -73,7 +73,11 @@ describe('the trades stream', () => {
     expect(() => new ResponseDecoder().decode({ kind: 'trades', market: 'BTCUSD' }, { nothing: 1 }, T0)).toThrow(
       /trades response: expected an items array/,
     );
-    expect(new ResponseDecoder().decode({ kind: 'trades', market: 'BTCUSD' }, { items: [wire('a', T0)] }, T0)).toEqual({ market: [] });
+    // no strategy events: the trades go to the bar builders only (the engine's onTrades)
+    expect(new ResponseDecoder().decode({ kind: 'trades', market: 'BTCUSD' }, { items: [wire('a', T0)] }, T0)).toEqual({
+      market: [],
+      trades: { market: 'BTCUSD', trades: [{ at: T0, price: 100.5, amount: 0.25 }] },
+    });
     expect(tradesFromWire({ items: [wire('a', T0, '101', '2')] })).toEqual([{ matchNumber: 'a', price: '101', amount: '2', at: T0 }]);
   });
 
