@@ -62,8 +62,8 @@ describe("each command's static import graph", () => {
   });
 
   // a price file's backtest: a recording's readers (the API's decoder, the HTTP client, the log), the
-  // config's parser (--config only), the progress bar (drawn after a second) and rxjs's operators load
-  // when that run needs them, not at start
+  // config's parser (when a config is found), a portfolio's modules, the progress bar (drawn after a
+  // second) and rxjs's operators load when that run needs them, not at start
   it('backtest of a price file: no HTTP client, YAML, logger, progress bar or rxjs index at start', () => {
     const g = commandGraph('backtest');
     expect(
@@ -92,6 +92,11 @@ describe("each command's static import graph", () => {
 
   it('run: the dashboard, control API, metrics and notifications (src/ops) only when the run uses them', () => {
     const g = commandGraph('run');
-    expect([...g.files.keys()].filter((f) => f.startsWith('src/ops/'))).toEqual(['src/ops/wanted.ts']);
+    // whether ops is wanted, and the log's tail (a bounded ring) the dashboard reads from the first line on
+    expect([...g.files.keys()].filter((f) => f.startsWith('src/ops/')).sort()).toEqual([
+      'src/ops/log-tail.ts',
+      'src/ops/ring.ts',
+      'src/ops/wanted.ts',
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 import { type Command } from 'commander';
 import { buildManifest, manifestRows, manifestToJson, type AssumptionsManifest } from '../../../backtest/assumptions.js';
 import { LazyProgress, parseBps, parseInitial, parsePositiveInt } from '../../../backtest/cli-input.js';
-import { resolveRiskLimits, type ResolvedLimits } from '../../../backtest/limits.js';
+import type { ResolvedLimits } from '../../../backtest/limits.js';
 import { trapWarnings } from '../../../backtest/traps.js';
 import { loadSeries, type DataFlags } from '../../../backtest/data-source.js';
 import { metricsToJson } from '../../../backtest/metrics.js';
@@ -25,7 +25,6 @@ import { loadStrategy, marketsOf, parseParamString, resolveParams, type Strategy
 import { isRecordingFile } from '../../venue/polling/recording-format.js';
 import { type CliContext, writeLine } from '../context.js';
 import { formatTable } from '../table.js';
-import { loadPortfolioData, marketOrder, portfolioBacktest, portfolioStrategies } from './backtest-portfolio.js';
 
 interface BacktestFlags extends Omit<DataFlags, 'data'> {
   readonly data?: readonly string[];
@@ -83,13 +82,15 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
     .option('--block-length <n>', 'with --robustness: points per block of the returns bootstrap (default the cube root of the points)')
     .action(async (all: BacktestFlags) => {
       // the limits of the config every command finds (--config, ./config/default.yaml, the built-in defaults)
-      const resolved = resolveRiskLimits(all.config);
+      // (the config's reader, and a portfolio's modules below, load when this run needs them)
+      const resolved = (await import('../../../backtest/limits.js')).resolveRiskLimits(all.config);
       // the config's fee (risk.fee_bps, 10 unless the file sets it) unless --fee-bps says otherwise
       const feeBps = parseBps(all.feeBps, '--fee-bps', resolved.limits.fee_bps);
       const slippageBps = parseBps(all.slippageBps, '--slippage-bps', 0);
       const initial = parseInitial(all.initial);
       if (isPortfolio(all, resolved)) {
         refuseForPortfolio(all);
+        const { loadPortfolioData, marketOrder, portfolioBacktest, portfolioStrategies } = await import('./backtest-portfolio.js');
         const strategies = await portfolioStrategies(resolved, all.strategy);
         const series = await loadPortfolioData(all, marketOrder(strategies));
         const wall = new LiveClock();
