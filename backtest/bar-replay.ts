@@ -37,9 +37,14 @@ export function barsOfSeries(feed: BarFeed | undefined, series: PriceSeriesLike,
   return { opens: s.opens, highs: s.highs, lows: s.lows, volumes: s.volumes, spacingMs };
 }
 
-/** Ticks the engine at every bar end up to and including `at` (the next point's time), settling what each bar's decisions start. */
+/**
+ * Ticks the engine at every bar end before `at` (the next point's time), settling what each bar's
+ * decisions start. A bar ending at `at` itself is closed by that point (the engine closes it before
+ * the point joins the bars and delivers it with the point as the market's state), so a decision at the
+ * boundary sees the price of its own time, not one a bar's spacing old.
+ */
 export async function closeBarsUpTo(b: BacktestBundle, feed: BarFeed, at: number): Promise<void> {
-  for (let end = feed.nextClose(); end !== undefined && end <= at; end = feed.nextClose()) {
+  for (let end = feed.nextClose(); end !== undefined && end < at; end = feed.nextClose()) {
     b.clock.advanceTo(end);
     b.kernel.engine.tick(end);
     if (b.kernel.busy) await b.kernel.drain();

@@ -167,7 +167,7 @@ async function replay(b: BacktestBundle, cfg: BacktestConfig, r: ReplayInput): P
     const at = times[i]!;
     const price = prices[i]!;
     // the bars ending by this point close at their end, as a live run's timer closes them
-    if (feed !== undefined && (feed.nextClose() ?? Infinity) <= at) await closeBarsUpTo(b, feed, at);
+    if (feed !== undefined && (feed.nextClose() ?? Infinity) < at) await closeBarsUpTo(b, feed, at);
     b.clock.advanceTo(at);
     b.forgetFinished();
     source.step(market, at, price);

@@ -195,9 +195,12 @@ export class Engine {
   private processEvent(event: MarketEvent): void {
     this.counters.events++;
     const bars = this.bars;
-    // a bar closes before the point at or after its end is applied: it never holds what came later
-    if (bars !== undefined) bars.closeDue(event.at);
+    // a bar closes before the point at or after its end joins the bars (it never holds what came later),
+    // and reaches the strategies once that point is the market's state: a decision at the boundary
+    // sees the market as of its own time, as a live run's does, not as of the bar's last point
+    const closed = bars?.feed.closeDue(event.at);
     this.deps.market.apply(event);
+    if (closed !== undefined && closed.length > 0) this.deliverBars(closed);
     if (bars !== undefined && event.kind === 'price') {
       bars.feed.point(event.market, 'points', event.at, event.price);
       bars.arm();

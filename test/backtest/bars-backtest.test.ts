@@ -148,3 +148,20 @@ describe('no look-ahead', () => {
     },
   );
 });
+
+describe('a bar strategy in a backtest under the default limits', () => {
+  // a bar ending at a row's time is heard with that row as the market's state: the price a decision at
+  // the boundary sees is of its own time, so the stale-data check (15 s by default) passes on hourly data
+  it('trades: no decision denied as stale, round trips made', async () => {
+    const series = ohlcv(400, 9);
+    const run = await runBacktest({
+      definition: donchian,
+      params: resolveParams(donchian, {}),
+      series,
+      limits: RiskLimitsSchema.parse({}),
+    });
+    expect(run.decisions['STALE_DATA']).toBeUndefined();
+    expect(run.decisions['approve']).toBeGreaterThan(0);
+    expect(run.trades.length).toBeGreaterThan(0);
+  });
+});
