@@ -41,7 +41,8 @@ export function decimalsAsWritten(
   const params = { ...raw };
   const problems: Array<{ key: string; message: string }> = [];
   for (const [key, text] of Object.entries(written)) {
-    const field = shape[key];
+    // the schema's own field only: `constructor`, `toString` and the like are the object's, not params
+    const field = Object.prototype.hasOwnProperty.call(shape, key) ? shape[key] : undefined;
     // a key that takes no number: the text is judged here, then the schema's own rules apply to it
     if (field === undefined || typeof raw[key] !== 'number' || field.safeParse(raw[key]).success || !takesText(field, text)) continue;
     const read = decimalAsWritten(text);
