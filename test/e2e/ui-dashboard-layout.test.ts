@@ -14,11 +14,10 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_ARGS, countColours, rgb } from '../support/chart-pixels.js';
+import { CHROMIUM, CHROMIUM_ARGS, countColours, rgb } from '../support/chart-pixels.js';
 import { useTradeloop, waitFor } from '../support/reliability-procs.js';
 import { startUiRunOf, twoMarketsConfig, type UiRun } from '../ops/ops-cli.js';
 
-const CHROMIUM = process.env.TRADELOOP_CHROMIUM ?? '/usr/bin/chromium';
 const ARTIFACTS = resolve(import.meta.dirname, '../../test-artifacts');
 const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium) console.warn(`ui-dashboard-layout: skipped, no Chromium at ${CHROMIUM} (set TRADELOOP_CHROMIUM to its path)`);

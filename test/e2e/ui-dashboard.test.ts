@@ -7,11 +7,11 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from '../support/chart-pixels.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useTradeloop } from '../support/reliability-procs.js';
 import { startUiRun } from '../ops/ops-cli.js';
 
-const CHROMIUM = process.env.TRADELOOP_CHROMIUM ?? '/usr/bin/chromium';
 const ARTIFACTS = resolve(import.meta.dirname, '../../.tradeloop/artifacts');
 const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium) console.warn(`ui-dashboard: skipped, no Chromium at ${CHROMIUM} (set TRADELOOP_CHROMIUM to its path)`);
@@ -27,7 +27,7 @@ describe.skipIf(!haveChromium)('the dashboard in a browser', () => {
     const run = await startUiRun(start, {});
     const withToken = /dashboard: (\S+#token=\S+)/.exec(run.proc.err())?.[1] as string;
     // playwright gives every launch a fresh temporary profile (--user-data-dir); never `playwright install`
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
     const context = await browser.newContext({ viewport: { width: 1400, height: 1600 } });
     const page = await context.newPage();
     const problems: string[] = [];

@@ -3,7 +3,8 @@
  * drawn on canvases, run in the page (`page.evaluate(countColours, { selector, colours })`: the
  * function is sent to the page, so it uses nothing from this module).
  */
-export const CHROMIUM = '/usr/bin/chromium';
+/** The Chromium the browser tests drive (TRADELOOP_CHROMIUM names another). */
+export const CHROMIUM = process.env.TRADELOOP_CHROMIUM ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
