@@ -71,6 +71,8 @@ export function buildReplayKernel(o: ReplayKernelOptions): ReplayKernel {
       fillsSinceMs: o.startMs,
       // only the run moves money in a backtest: limits are re-read while its transfers can still change them
       transferLimitsRefresh: 'after-transfers',
+      // every plotted point for the report (none for the optimizer's figures-only trials)
+      plotPoints: o.figuresOnly === true ? 0 : Infinity,
       ...(o.allocations && { allocations: o.allocations }),
       strategies: (ids: IntentIds) => [
         (runner = new StrategyRunner(o.name ?? o.definition.name, o.definition, o.params, o.markets, ids, o.log)),
@@ -134,6 +136,7 @@ export function runFigures(
   | 'strategyStopped'
   | 'strategyFailure'
   | 'stoppedAt'
+  | 'plots'
 > {
   const { kernel, runner, counters } = rk;
   const open = tracker.openSince !== undefined ? { openSince: tracker.openSince } : {};
@@ -159,6 +162,7 @@ export function runFigures(
     decisions: kernel.gate.stats(),
     denials: counters.denials,
     orders: { ...counters.outcomes, openAtEnd: kernel.openOrders.count() },
+    ...(!kernel.plots.empty && { plots: kernel.plots.columns() }),
     ...(runner.stopped !== undefined && {
       strategyStopped: runner.stopped,
       ...(runner.failure && { strategyFailure: runner.failure }),

@@ -3,6 +3,7 @@
  * figures in replay-kernel.ts): kept apart so the parts that build a run import its shape, not the run.
  */
 import type { DenialReason, MarketSymbol } from '../src/core/index.js';
+import type { PlotColumns } from '../src/engine/plots.js';
 import type { StrategyFailure } from '../src/engine/strategy-failure.js';
 import type { BacktestMetrics, RoundTrip } from './metrics.js';
 import type { FillMarker, MoneyUnits } from './money-units.js';
@@ -77,6 +78,8 @@ export interface BacktestRun {
   /** How people see its money: base and quote asset, and the market's price decimals (its tick's). */
   readonly units: MoneyUnits;
   /** Events the strategy was warmed on before the first point (a recording's warm-up history), and where they came from. */
+  /** The series the strategies plotted (`ctx.plot`), every point; absent when none was plotted. */
+  readonly plots?: readonly PlotColumns[];
   readonly warmUpEvents?: number;
   readonly warmUpFrom?: WarmUpSource;
 }

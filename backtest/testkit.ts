@@ -4,6 +4,7 @@
  * on what happened: round trips, orders, denials, balances. Exported from `tradeloop/testkit`.
  */
 import { InputError, type MarketSymbol } from '../src/core/index.js';
+import { seriesOf as plotSeriesOf, type PlotSeries } from '../src/engine/plots.js';
 import { RiskLimitsSchema } from '../src/risk/limits.js';
 import type { StrategyDefinition } from '../src/strategy/define.js';
 import { resolveParams } from '../src/strategy/params.js';
@@ -53,6 +54,8 @@ export interface TestBacktestResult {
   readonly strategyStopped?: string;
   /** What a reader must know before trusting the figures (e.g. data shorter than the warm-up). */
   readonly warnings: readonly string[];
+  /** The series the strategy plotted (`ctx.plot`), every point, gaps as null; empty when it plots none. */
+  readonly plots: readonly PlotSeries[];
 }
 
 /**
@@ -99,6 +102,7 @@ export async function backtestStrategy(definition: StrategyDefinition, options: 
     metrics: run.metrics,
     ...(run.strategyStopped !== undefined && { strategyStopped: run.strategyStopped }),
     warnings: run.warnings,
+    plots: (run.plots ?? []).map(plotSeriesOf),
   };
 }
 

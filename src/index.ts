@@ -7,6 +7,7 @@
 
 // Defining a strategy
 export { barsOf, defineStrategy, marketsOf } from './strategy/define.js';
+export type { PlotPane, PlotSeries, PlotStyle } from './strategy/plots.js';
 export type {
   AccountView,
   IntentDraft,

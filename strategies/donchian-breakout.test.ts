@@ -60,4 +60,21 @@ describe('donchian-breakout (the bar strategy template)', () => {
         .map((b) => b.close),
     ).toEqual([prices[14], prices[30]]);
   });
+
+  it('plots the channels of the bars before each 1h close (a gap until enough bars), at that close', () => {
+    const kit = new StrategyTestKit(donchian, PARAMS, { USD: '1000' }, T0);
+    kit.candles('BTCUSD', '1h', RISE.slice(0, 5), T0);
+    const upper = kit.plots('BTCUSD', 'upper');
+    const lower = kit.plots('BTCUSD', 'lower');
+    // after bar 3 (closing at 4h) the 3 bars before it (highs 101) make the upper channel; the exit channel is ready a bar earlier
+    expect(upper.map(([t, v]) => [(t - T0) / HOUR, v])).toEqual([
+      [1, null],
+      [2, null],
+      [3, null],
+      [4, 101],
+      [5, 101],
+    ]);
+    expect(lower.map(([, v]) => v)).toEqual([null, null, 99, 99, 99]);
+    expect(donchian.plots).toMatchObject({ upper: {}, lower: {} });
+  });
 });

@@ -45,18 +45,21 @@ export default defineStrategy({
   ],
   // in 1h bars (the rows of an hourly file): the trend average needs `trend` 4h bars, the channel `entry` + 1 bars
   warmUp: (p) => Math.max(p.entry + 1, p.trend * 4),
+  // the entry channel's top and the exit channel's bottom, drawn over the candles at each 1h close
+  plots: { upper: { color: '#27ae60' }, lower: { color: '#c0392b' } },
   create(p) {
     const position = new Position(p.market, { sizePct: p.size_pct });
     return {
       onBar(bar, ctx) {
         if (bar.timeframe !== '1h') return undefined;
         const hours = ctx.bars(p.market, '1h');
-        // the bars before this one (this one is the newest in the series)
-        if (position.held(ctx)) {
-          if (hours.length < p.exit + 1) return undefined;
-          return bar.close < channel(hours.latest(p.exit + 1).slice(0, -1)).lower ? position.exitAll(ctx) : undefined;
-        }
-        if (hours.length < p.entry + 1 || bar.close <= channel(hours.latest(p.entry + 1).slice(0, -1)).upper) return undefined;
+        // the channels of the bars before this one (this one is the newest in the series); drawn, a gap until ready
+        const upper = hours.length < p.entry + 1 ? undefined : channel(hours.latest(p.entry + 1).slice(0, -1)).upper;
+        const lower = hours.length < p.exit + 1 ? undefined : channel(hours.latest(p.exit + 1).slice(0, -1)).lower;
+        ctx.plot(p.market, 'upper', upper);
+        ctx.plot(p.market, 'lower', lower);
+        if (position.held(ctx)) return lower !== undefined && bar.close < lower ? position.exitAll(ctx) : undefined;
+        if (upper === undefined || bar.close <= upper) return undefined;
         const fours = ctx.bars(p.market, '4h');
         if (fours.length < p.trend) return undefined;
         const average = fours.latest(p.trend).reduce((sum, b) => sum + b.close, 0) / p.trend;

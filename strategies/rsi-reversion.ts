@@ -19,6 +19,8 @@ export default defineStrategy({
     .refine((p) => p.lower < p.upper, { message: 'lower must be below upper', path: ['lower'] }),
   markets: (p) => [p.market],
   warmUp: (p) => p.period + 1,
+  // the RSI (0–100) is drawn in a pane of its own below the price
+  plots: { rsi: { pane: 'own', color: '#2980b9' } },
   create(p) {
     const rsi = new Rsi(p.period);
     const position = new Position(p.market, { sizePct: p.size_pct });
@@ -28,6 +30,7 @@ export default defineStrategy({
         position.onEvent(e, ctx);
         const value = rsi.update(e.price);
         if (value === undefined) return undefined;
+        ctx.plot(p.market, 'rsi', value);
         if (value < p.lower) return position.enter(ctx);
         if (value > p.upper) return position.exitAll(ctx);
         return undefined;

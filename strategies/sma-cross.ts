@@ -32,6 +32,8 @@ export default defineStrategy({
   markets: (p) => [p.market],
   // the slow average is ready after `slow` points, and a cross needs one more
   warmUp: (p) => p.slow + 1,
+  // both averages are drawn over the price (ctx.plot below)
+  plots: { fast: { color: '#e67e22' }, slow: { color: '#8e44ad' } },
   create(p) {
     const fast = new Sma(p.fast);
     const slow = new Sma(p.slow);
@@ -52,6 +54,8 @@ export default defineStrategy({
         const f = fast.update(e.price);
         const s = slow.update(e.price);
         if (f === undefined || s === undefined) return exit;
+        ctx.plot(p.market, 'fast', f);
+        ctx.plot(p.market, 'slow', s);
         const diff = f - s;
         const prevDiff = cross.prevDiff;
         const crossedUp = prevDiff <= 0 && diff > 0;

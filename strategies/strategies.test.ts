@@ -254,3 +254,22 @@ describe('grid-maker', () => {
     ]);
   });
 });
+
+describe('the built-in strategies plot their indicators', () => {
+  it('sma-cross plots its fast and slow averages once both are ready, over the price', () => {
+    const kit = new StrategyTestKit(smaCross, { fast: 2, slow: 3 }, { USD: '1000' });
+    kit.prices('BTCUSD', [10, 11, 12, 13]);
+    expect(kit.plots('BTCUSD', 'fast').map((p) => p[1])).toEqual([11.5, 12.5]);
+    expect(kit.plots('BTCUSD', 'slow').map((p) => p[1])).toEqual([11, 12]);
+    expect(smaCross.plots).toMatchObject({ fast: {}, slow: {} });
+  });
+
+  it('rsi-reversion plots its RSI in a pane of its own', () => {
+    const kit = new StrategyTestKit(rsiReversion, { period: 2 }, { USD: '1000' });
+    kit.prices('BTCUSD', [10, 11, 12, 11, 13]);
+    const rsi = kit.plots('BTCUSD', 'rsi');
+    expect(rsi.length).toBeGreaterThan(0);
+    expect(rsi.every(([, v]) => v !== null && v >= 0 && v <= 100)).toBe(true);
+    expect(rsiReversion.plots?.rsi?.pane).toBe('own');
+  });
+});

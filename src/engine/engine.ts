@@ -13,6 +13,7 @@ import { withKillSwitchReason } from './forced-exit.js';
 import type { EngineRiskView } from './risk-view.js';
 import type { StrategyRunner } from './strategy-runner.js';
 import { EngineBars, type TapeTrade } from './engine-bars.js';
+import { PlotBook } from './plots.js';
 
 export interface EngineDeps {
   readonly clock: { now(): number };
@@ -32,6 +33,8 @@ export interface EngineDeps {
   readonly onDecision?: (d: Decision) => void;
   /** Arms a timer at each bar's end on this clock (live and paper runs; a backtest ticks itself). */
   readonly barTimer?: Pick<Clock, 'now' | 'setTimeout'>;
+  /** Where `ctx.plot` records (the kernel passes its own; an engine made alone keeps a live-bounded one). */
+  readonly plots?: PlotBook;
 }
 
 type Item =
@@ -61,8 +64,11 @@ export class Engine {
   private readonly positions: PositionBook;
   /** The declared bar series of every strategy (undefined when none declares any). */
   private readonly bars: EngineBars | undefined;
+  /** The series the strategies plot (`ctx.plot`). */
+  readonly plots: PlotBook;
 
   constructor(private readonly deps: EngineDeps) {
+    this.plots = deps.plots ?? new PlotBook();
     this.positions =
       deps.positions ??
       new PositionBook({
@@ -428,6 +434,7 @@ export class Engine {
       intentIdOf: (d) => (typeof d === 'object' && d !== null ? s.intentIdOf(d) : undefined),
       position: (m) => this.positions.view(s.name, m),
       keepExitLevels: (m, levels) => this.positions.keepExitLevels(s.name, m, levels),
+      plot: (m, name, value) => this.plots.record(s.name, m, name, clock.now(), value),
     } satisfies StrategyContext;
     return Object.defineProperty(ctx, 'warmingUp', { get: () => this.warming });
   }

@@ -5,3 +5,4 @@ export * from './intent-ids.js';
 export * from './risk-view.js';
 export * from './strategy-runner.js';
 export * from './venue-metadata.js';
+export * from './plots.js';

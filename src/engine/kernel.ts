@@ -24,6 +24,7 @@ import { IntentIds } from './intent-ids.js';
 import { OpenOrderBook } from './open-order-book.js';
 import { Allocations } from './allocations.js';
 import { forcedExitIntents, type ForcedExit } from './forced-exit.js';
+import { PlotBook } from './plots.js';
 import { PositionBook, unassignedNote } from './positions.js';
 import { EngineRiskView } from './risk-view.js';
 import type { StrategyRunner } from './strategy-runner.js';
@@ -63,6 +64,8 @@ export interface KernelOptions {
    * and ticks at each boundary between its points itself (`engine.tick`), on its test clock.
    */
   readonly barTimer?: boolean;
+  /** Points kept per plotted series (`ctx.plot`): the latest 2,000 by default (live), Infinity in a backtest, 0 for none. */
+  readonly plotPoints?: number;
 }
 
 /**
@@ -92,6 +95,8 @@ export class Kernel {
   readonly positions: PositionBook;
   /** Capital per strategy (see Allocations). */
   readonly allocations: Allocations;
+  /** The indicator series the strategies plot (`ctx.plot`), for the dashboard and the report. */
+  readonly plots: PlotBook;
   private readonly ids: IntentIds;
   // called for every report and decision: plain loops over their subscribers (see HotStream)
   private readonly reports = new HotStream<ExecReport>();
@@ -140,6 +145,10 @@ export class Kernel {
       ),
     ));
     this.strategies = options.strategies(ids);
+    this.plots = new PlotBook({
+      ...(options.plotPoints !== undefined && { capacity: options.plotPoints }),
+      styles: new Map(this.strategies.map((s) => [s.name, s.definition.plots])),
+    });
     restorePauses(
       journal,
       this.gate.pauses,
@@ -178,6 +187,7 @@ export class Kernel {
       executors: { orders: this.orders, quotes: this.quotes, transfers: this.transfers },
       strategies: this.strategies,
       positions: this.positions,
+      plots: this.plots,
       ...(options.barTimer === true && { barTimer: clock }),
       ...(log && { log: log.child({ component: 'engine' }) }),
       onDecision: (d) => {

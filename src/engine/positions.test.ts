@@ -59,6 +59,7 @@ function contextOf(book: PositionBook, btc: Dec): StrategyContext {
     intentIdOf: () => undefined,
     position: (m: string) => book.view('grid', m),
     keepExitLevels: (m: string, l: object) => book.keepExitLevels('grid', m, l),
+    plot: () => undefined,
   };
 }
 

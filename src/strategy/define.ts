@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Dec, ExecReport, Instrument, Intent, MarketEvent, MarketSymbol } from '../core/index.js';
 import type { MarketSnapshot, OpenOrderView, PriceHistory } from '../state/index.js';
 import { parseTimeframe, type Bar, type BarNeed, type BarSeries } from '../bars/index.js';
+import { plotStyleProblems, type PlotStyle } from './plots.js';
 
 /** An intent as a strategy writes it: the engine stamps `intentId` (the future ref_id) and `strategy`. */
 export type IntentDraft = Intent extends infer I
@@ -49,6 +50,13 @@ export interface StrategyContext {
   position(symbol: MarketSymbol): OwnPosition;
   /** Records the exit levels in force on this strategy's position (journaled with it; back after a restart). */
   keepExitLevels(symbol: MarketSymbol, levels: KeptExitLevels): void;
+  /**
+   * Records `value` of the indicator series `name` in `symbol` at `now()`, for the dashboard and the
+   * backtest report to draw (declare how in `plots`). NaN or undefined is "no value at this time" (a
+   * gap); Infinity or a non-number stops the strategy like a throw. A name is 1 to 40 characters of
+   * letters, digits, space, _ . -; at most 8 names per market. A second value at one time replaces the first.
+   */
+  plot(symbol: MarketSymbol, name: string, value: number | undefined): void;
 }
 
 /** Exit levels kept with a position: the price of each rule in force, and the highest price since the entry. */
@@ -130,6 +138,12 @@ export interface StrategyDefinition<P extends z.ZodObject = z.ZodObject> {
    * backtest made no decision. Optional: without it, the longest period-like param is taken.
    */
   readonly warmUp?: (params: z.infer<P>) => number;
+  /**
+   * How the series the strategy plots (`ctx.plot`) are drawn, by name: over the price (default) or in
+   * a pane of their own (an oscillator such as the RSI), and in which colour. A series plotted without
+   * a declaration is drawn over the price.
+   */
+  readonly plots?: Readonly<Record<string, PlotStyle>>;
   create(params: z.infer<P>): StrategyHandlers;
 }
 
@@ -153,6 +167,7 @@ export function defineStrategy<P extends z.ZodObject>(definition: StrategyDefini
   if (definition.bars !== undefined && !Array.isArray(definition.bars) && typeof definition.bars !== 'function')
     problems.push('bars: an array of { market, timeframe } or a function of params, or leave it out');
   if (Array.isArray(definition.bars)) problems.push(...barProblems(definition.bars));
+  problems.push(...plotStyleProblems(definition.plots));
   if (problems.length) throw new TypeError(`invalid strategy definition ${JSON.stringify(definition.name)}: ${problems.join('; ')}`);
   return Object.freeze(definition);
 }

@@ -1,4 +1,5 @@
 export * from './define.js';
+export * from './plots.js';
 export * from './params.js';
 export * from './loader.js';
 export * from './testkit.js';

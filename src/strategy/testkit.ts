@@ -15,6 +15,7 @@ import {
   type StrategyHandlers,
 } from './define.js';
 import { resolveParams } from './params.js';
+import { plotValue } from './plots.js';
 
 /** A market event without its time (the kit stamps the clock's time). */
 export type EventInput = MarketEvent extends infer E ? (E extends MarketEvent ? Omit<E, 'at'> & { at?: number } : never) : never;
@@ -45,6 +46,11 @@ export class StrategyTestKit<P extends z.ZodObject> {
   private readonly feed: BarFeed;
   /** Every bar delivered to `onBar`, in order. */
   readonly barsSeen: Bar[] = [];
+  /**
+   * What the strategy plotted (`ctx.plot`), by market then name: every point `[time, value]`, oldest
+   * first, null for a gap; checked as the engine checks it (a bad call throws from the handler).
+   */
+  readonly plotted = new Map<MarketSymbol, Map<string, Array<[number, number | null]>>>();
 
   constructor(
     definition: StrategyDefinition<P>,
@@ -78,6 +84,7 @@ export class StrategyTestKit<P extends z.ZodObject> {
       intentIdOf: (d) => (typeof d === 'object' && d !== null ? this.ids.get(d) : undefined),
       position: (m) => this.positionOf(m),
       keepExitLevels: (m, levels) => void this.exitLevels.set(m, levels),
+      plot: (m, name, value) => this.plot(m, name, value),
     } satisfies StrategyContext;
     this.ctx = Object.defineProperty(ctx, 'warmingUp', { get: () => this.warmingUp });
   }
@@ -100,6 +107,23 @@ export class StrategyTestKit<P extends z.ZodObject> {
       exitLevels: this.exitLevels.get(market) ?? {},
       sellable: amount,
     };
+  }
+
+  /** The points of one plotted series (`ctx.plot(market, name, …)`), oldest first; empty when never plotted. */
+  plots(market: MarketSymbol, name: string): ReadonlyArray<[number, number | null]> {
+    return this.plotted.get(market)?.get(name) ?? [];
+  }
+
+  private plot(market: MarketSymbol, name: string, value: unknown): void {
+    const names = this.plotted.get(market);
+    const points = names?.get(name);
+    const v = plotValue(market, name, value, points !== undefined, names?.size ?? 0);
+    const at = this.clock.now();
+    if (points === undefined) {
+      if (names === undefined) this.plotted.set(market, new Map([[name, [[at, v]]]]));
+      else names.set(name, [[at, v]]);
+    } else if (points.at(-1)?.[0] === at) points[points.length - 1] = [at, v];
+    else points.push([at, v]);
   }
 
   /** Applies an event at the current clock time and returns the intents it produced. */
