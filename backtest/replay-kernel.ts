@@ -15,6 +15,7 @@ import type { RiskLimits } from '../src/risk/limits.js';
 import type { StrategyDefinition } from '../src/strategy/define.js';
 import type { Venue } from '../src/venue/venue.js';
 import { computeMetrics } from './metrics.js';
+import { CandleTape } from './report/candles.js';
 import type { RoundTripTracker } from './round-trips.js';
 import type { BacktestRun, DenialSummary, IntentTrace, StopPoint } from './run-result.js';
 
@@ -34,6 +35,8 @@ export interface ReplayKernelOptions {
   readonly log?: Logger;
   /** Keep no intent trace (`intents` comes back empty; `decided` still counts them). */
   readonly figuresOnly?: boolean;
+  /** Keep what the report's charts draw: every plotted point and the candles of bar strategies (default: unless `figuresOnly`). */
+  readonly charts?: boolean;
   /** More strategies run beside the main one on the same account (each with its own position). */
   readonly alongside?: ReadonlyArray<{
     readonly name: string;
@@ -58,11 +61,14 @@ export interface ReplayKernel {
   readonly kernel: Kernel;
   readonly runner: StrategyRunner;
   readonly counters: RunCounters;
+  /** Each market's bars of its shortest declared timeframe, when the charts are kept and a strategy declares bars. */
+  readonly candles?: CandleTape;
 }
 
 /** The kernel of a backtest over the replay's ports, with its counters subscribed. */
 export function buildReplayKernel(o: ReplayKernelOptions): ReplayKernel {
   let runner: StrategyRunner | undefined;
+  const charts = o.charts ?? o.figuresOnly !== true;
   const kernel = new Kernel(
     { clock: o.clock, venue: o.venue, journal: o.journal, ...(o.log && { log: o.log }) },
     {
@@ -72,7 +78,7 @@ export function buildReplayKernel(o: ReplayKernelOptions): ReplayKernel {
       // only the run moves money in a backtest: limits are re-read while its transfers can still change them
       transferLimitsRefresh: 'after-transfers',
       // every plotted point for the report (none for the optimizer's figures-only trials)
-      plotPoints: o.figuresOnly === true ? 0 : Infinity,
+      plotPoints: charts ? Infinity : 0,
       ...(o.allocations && { allocations: o.allocations }),
       strategies: (ids: IntentIds) => [
         (runner = new StrategyRunner(o.name ?? o.definition.name, o.definition, o.params, o.markets, ids, o.log)),
@@ -99,6 +105,11 @@ export function buildReplayKernel(o: ReplayKernelOptions): ReplayKernel {
     if (r.kind === 'filled') counters.outcomes.fills++;
     else if (r.kind === 'accepted' || r.kind === 'cancelled' || r.kind === 'rejected' || r.kind === 'failed') counters.outcomes[r.kind]++;
   });
+  const candles = charts ? new CandleTape(kernel.strategies.flatMap((s) => s.barNeeds)) : undefined;
+  if (candles !== undefined && !candles.empty) {
+    kernel.engine.watchBars((bar) => candles.add(bar));
+    return { kernel, runner: runner!, counters, candles };
+  }
   return { kernel, runner: runner!, counters };
 }
 
@@ -137,6 +148,7 @@ export function runFigures(
   | 'strategyFailure'
   | 'stoppedAt'
   | 'plots'
+  | 'candles'
 > {
   const { kernel, runner, counters } = rk;
   const open = tracker.openSince !== undefined ? { openSince: tracker.openSince } : {};
@@ -163,6 +175,7 @@ export function runFigures(
     denials: counters.denials,
     orders: { ...counters.outcomes, openAtEnd: kernel.openOrders.count() },
     ...(!kernel.plots.empty && { plots: kernel.plots.columns() }),
+    ...(rk.candles !== undefined && { candles: rk.candles.columns() }),
     ...(runner.stopped !== undefined && {
       strategyStopped: runner.stopped,
       ...(runner.failure && { strategyFailure: runner.failure }),

@@ -6,6 +6,7 @@ import type { DenialReason, MarketSymbol } from '../src/core/index.js';
 import type { PlotColumns } from '../src/engine/plots.js';
 import type { StrategyFailure } from '../src/engine/strategy-failure.js';
 import type { BacktestMetrics, RoundTrip } from './metrics.js';
+import type { CandleColumns } from './report/candles.js';
 import type { FillMarker, MoneyUnits } from './money-units.js';
 import type { WarmUpSource } from './recorded-series.js';
 
@@ -80,6 +81,8 @@ export interface BacktestRun {
   /** Events the strategy was warmed on before the first point (a recording's warm-up history), and where they came from. */
   /** The series the strategies plotted (`ctx.plot`), every point; absent when none was plotted. */
   readonly plots?: readonly PlotColumns[];
+  /** Each market's candles of the shortest timeframe its strategies declared (bar strategies only, not in figures-only runs). */
+  readonly candles?: readonly CandleColumns[];
   readonly warmUpEvents?: number;
   readonly warmUpFrom?: WarmUpSource;
 }

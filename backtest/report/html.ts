@@ -4,13 +4,27 @@
  * still draw. Every string from outside (strategy names, params, markets) is escaped; chart data travels
  * as JSON inside a non-executable script element with `<` escaped so it cannot close the element.
  */
+import type { CandleChart, PlotLine } from './candles.js';
+import { PRICE_CHART_SCRIPT } from './price-chart.js';
 
 /** Chart series, already downsampled; times in epoch seconds (uPlot's default time unit). */
 export interface ReportChartData {
-  readonly price: { readonly t: number[]; readonly price: number[]; readonly buys: [number, number][]; readonly sells: [number, number][] };
+  readonly price: PriceChartData;
+  /** The strategy's series declared in a pane of their own (an RSI), drawn below the price. */
+  readonly own?: readonly PlotLine[];
   readonly equity: { readonly t: number[]; readonly equity: number[]; readonly hold: number[] };
   /** Drawdown as negative percent (underwater curve). */
   readonly drawdown: { readonly t: number[]; readonly dd: number[] };
+}
+
+/** A market's price: the line (and candles for a bar strategy), fills marked, the plotted series over it. */
+export interface PriceChartData {
+  readonly t: number[];
+  readonly price: number[];
+  readonly buys: [number, number][];
+  readonly sells: [number, number][];
+  readonly candles?: CandleChart;
+  readonly lines?: readonly PlotLine[];
 }
 
 /** Everything the page shows, as display strings (formatting happens in report.ts). */
@@ -88,46 +102,35 @@ table { border-collapse: collapse; } th, td { padding: 3px 10px 3px 0; text-alig
 table.kv th { font-weight: 500; color: #4b5563; } table.kv td { font-variant-numeric: tabular-nums; }
 table.trades { font-size: 12px; font-variant-numeric: tabular-nums; } table.trades th { border-bottom: 1px solid #d1d5db; }
 .warn { background: #fef3c7; border-left: 4px solid #d97706; padding: 6px 10px; margin: 12px 0; }
-.chart { min-height: 320px; margin-bottom: 8px; } .note { color: #6b7280; font-size: 12px; }
+.chart { min-height: 320px; margin-bottom: 8px; } .chart.pane { min-height: 200px; } .note { color: #6b7280; font-size: 12px; }
 `;
 
 /** Draws the three charts from the embedded JSON; runs in the browser. */
 const CLIENT_SCRIPT = `(function () {
   var data = JSON.parse(document.getElementById('report-data').textContent);
   var charts = [];
-  function width(el) { return Math.max(320, el.clientWidth || 800); }
-  function drawMarkers(u, points, up, color) {
-    var ctx = u.ctx, r = 5 * uPlot.pxRatio, left = u.bbox.left, right = left + u.bbox.width;
-    ctx.fillStyle = color;
-    for (var i = 0; i < points.length; i++) {
-      var x = u.valToPos(points[i][0], 'x', true), y = u.valToPos(points[i][1], 'y', true);
-      if (x < left || x > right) continue;
-      var dy = up ? 2 * r : -2 * r;
-      ctx.beginPath(); ctx.moveTo(x, y); ctx.lineTo(x - r, y + dy); ctx.lineTo(x + r, y + dy); ctx.closePath(); ctx.fill();
-    }
-  }
-  function markers(buys, sells) {
-    return { hooks: { draw: [function (u) {
-      u.ctx.save(); drawMarkers(u, buys, true, '#16a34a'); drawMarkers(u, sells, false, '#dc2626'); u.ctx.restore();
-    }] } };
-  }
   function make(id, series, columns, yLabel, plugins) {
     var el = document.getElementById(id);
     var opts = {
-      width: width(el), height: 300, series: [{}].concat(series), plugins: plugins || [],
+      width: tlWidth(el), height: 300, series: [{}].concat(series), plugins: plugins || [],
       axes: [{}, { label: yLabel, size: 70 }], cursor: { sync: { key: 'report' } }, scales: { x: { time: true } }
     };
-    charts.push({ el: el, plot: new uPlot(opts, columns, el) });
+    charts.push({ el: el, plot: new uPlot(opts, columns, el), height: 300 });
   }
   var p = data.price, e = data.equity, d = data.drawdown;
-  make('chart-price', [{ label: 'price', stroke: '#2563eb', width: 1 }], [p.t, p.price], 'price', [markers(p.buys, p.sells)]);
+  var priceEl = document.getElementById('chart-price');
+  charts.push({ el: priceEl, plot: tlPriceChart(priceEl, p, [tlMarkers(p.buys, p.sells, '#16a34a', '#dc2626')], 'report'), height: 300 });
+  if (data.own) {
+    var ownEl = document.getElementById('chart-own');
+    charts.push({ el: ownEl, plot: tlPane(ownEl, data.own, 'report'), height: 180 });
+  }
   make('chart-equity', [
     { label: 'strategy', stroke: '#7c3aed', width: 1.5 },
     { label: 'buy and hold', stroke: '#9ca3af', width: 1, dash: [6, 4] }
   ], [e.t, e.equity, e.hold], 'equity');
   make('chart-drawdown', [{ label: 'drawdown %', stroke: '#dc2626', fill: 'rgba(220, 38, 38, 0.15)', width: 1 }], [d.t, d.dd], '%');
   window.addEventListener('resize', function () {
-    charts.forEach(function (c) { c.plot.setSize({ width: width(c.el), height: 300 }); });
+    charts.forEach(function (c) { c.plot.setSize({ width: tlWidth(c.el), height: c.height }); });
   });
   document.body.setAttribute('data-charts-drawn', String(charts.length));
 })();`;
@@ -157,7 +160,8 @@ ${table(page.metrics)}</div>
 <div><h2>Assumptions</h2>
 ${table(page.assumptions)}</div>
 </section>
-<h2>Price with buys (▲) and sells (▼)</h2><div id="chart-price" class="chart"></div>
+<h2>${page.charts.price.candles ? `Candles (${escapeHtml(page.charts.price.candles.timeframe)})` : 'Price'} with buys (▲) and sells (▼)${page.charts.price.lines?.length ? ' and the strategy’s series' : ''}</h2><div id="chart-price" class="chart"></div>
+${page.charts.own ? '<div id="chart-own" class="chart pane"></div>' : ''}
 <h2>Equity against buy and hold</h2><div id="chart-equity" class="chart"></div>
 <h2>Drawdown</h2><div id="chart-drawdown" class="chart"></div>
 <noscript><p>The charts need JavaScript; the tables above and the CSV files hold the same data.</p></noscript>
@@ -167,7 +171,7 @@ ${tradesTable(page)}
 <p class="note">${escapeHtml(page.tradesNote)}</p>
 <script type="application/json" id="report-data">${jsonForScript(page.charts)}</script>
 <script>${inlineScript(assets.js)}</script>
-<script>${CLIENT_SCRIPT}</script>
+<script>${PRICE_CHART_SCRIPT}${CLIENT_SCRIPT}</script>
 ${extraScripts(page.extra)}
 </body>
 </html>

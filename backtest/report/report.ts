@@ -16,6 +16,8 @@ import { ROBUSTNESS_CANVAS_SCRIPT } from '../robustness/canvas.js';
 import { costSection, mergeCharts, monteCarloSection, type PageSection, SECTION_CSS } from '../robustness/html.js';
 import type { RobustnessReport } from '../robustness/report.js';
 import { type FillMarker, type MoneyUnits, unitsOf } from '../money-units.js';
+import type { PlotColumns } from '../../src/engine/plots.js';
+import { candleChart, plotLines, type CandleColumns } from './candles.js';
 
 export { type FillMarker, type MoneyUnits, unitsOf };
 
@@ -64,6 +66,10 @@ export interface ReportInput {
   readonly manifest?: AssumptionsManifest;
   /** Monte Carlo and cost sensitivity (`--robustness N`): sections with histograms and the sweep chart. */
   readonly robustness?: RobustnessReport;
+  /** The run's candles (a bar strategy's; BacktestRun.candles): the price chart draws them in place of the line. */
+  readonly candles?: readonly CandleColumns[];
+  /** The series the strategy plotted (BacktestRun.plots): over the price, or in a pane of their own below it. */
+  readonly plots?: readonly PlotColumns[];
 }
 
 /** Paths of the files written. */
@@ -249,8 +255,18 @@ function chartData(input: ReportInput, hold: Float64Array, drawdown: Float64Arra
   const p = minMaxIndices(n, [prices], max);
   const e = minMaxIndices(n, [equity, hold], max);
   const d = minMaxIndices(n, [drawdown], max);
+  const candles = input.candles?.find((c) => c.market === input.market && c.time.length > 0);
+  const own = plotLines(input.plots ?? [], input.market, 'own', max);
   return {
-    price: { t: pick(times, p, 1e-3), price: pick(prices, p), buys: markers.buys, sells: markers.sells },
+    price: {
+      t: pick(times, p, 1e-3),
+      price: pick(prices, p),
+      buys: markers.buys,
+      sells: markers.sells,
+      ...(candles && { candles: candleChart(candles, max) }),
+      lines: plotLines(input.plots ?? [], input.market, 'price', max),
+    },
+    ...(own.length > 0 && { own }),
     equity: { t: pick(times, e, 1e-3), equity: pick(equity, e, 1, 2), hold: pick(hold, e, 1, 2) },
     drawdown: { t: pick(times, d, 1e-3), dd: pick(drawdown, d, -1, 4) },
   };

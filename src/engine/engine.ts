@@ -66,6 +66,8 @@ export class Engine {
   private readonly bars: EngineBars | undefined;
   /** The series the strategies plot (`ctx.plot`). */
   readonly plots: PlotBook;
+  /** Hears every declared bar as it closes after the warm-up (a backtest's report keeps its candles). */
+  private barWatch: ((bar: Bar) => void) | undefined;
 
   constructor(private readonly deps: EngineDeps) {
     this.plots = deps.plots ?? new PlotBook();
@@ -102,6 +104,11 @@ export class Engine {
   /** A bar of `market` starting at `at` from a backtest (an OHLCV file's row; see BarFeed.use). */
   onSourceBar(market: string, at: number, bar: Ohlcv): void {
     this.bars?.feed.bar(market, at, bar);
+  }
+
+  /** Calls `listener` with each declared bar as it closes (not those of the warm-up), before the strategies hear it. */
+  watchBars(listener: (bar: Bar) => void): void {
+    this.barWatch = listener;
   }
 
   /** Cancels the bar timer (shutdown). */
@@ -253,6 +260,7 @@ export class Engine {
   private deliverBars(closed: readonly Bar[]): void {
     const strategies = this.deps.strategies;
     for (const bar of closed) {
+      if (this.barWatch !== undefined && this.warmDropped === undefined) this.barWatch(bar);
       for (const s of strategies) {
         if (!s.declares(bar.market, bar.timeframe)) continue;
         if (this.warmDropped !== undefined) {

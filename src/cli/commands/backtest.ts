@@ -379,6 +379,8 @@ function writeReport(
     trades: run.trades,
     ...(run.exitReasons && { exitReasons: run.exitReasons }),
     fills: run.fills,
+    ...(run.candles && { candles: run.candles }),
+    ...(run.plots && { plots: run.plots }),
     metrics: run.metrics,
     warnings: run.warnings,
     units: run.units,

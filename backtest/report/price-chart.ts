@@ -1,0 +1,93 @@
+/**
+ * The price chart of the report pages, as browser code inlined into each page: a market's price line,
+ * or its candles for a bar strategy (uPlot has no candles: a draw hook paints them from the open, high,
+ * low and close series, which draw no path of their own), the fills marked, and the strategy's plotted
+ * series joined onto the same time axis (uPlot.join: a plotted gap stays a gap, a time only another
+ * series has is bridged). `tlPane` draws the series of a pane of their own (an RSI) below the price.
+ */
+
+/** Candle colours (rising, falling); the browser tests look for them. */
+export const CANDLE_COLOURS = { up: '#0f766e', down: '#b45309' } as const;
+
+/** Colours of plotted series that declare none, in order. */
+export const PLOT_PALETTE = ['#e67e22', '#8e44ad', '#0891b2', '#be185d', '#4d7c0f', '#1e3a8a', '#a16207', '#475569'] as const;
+
+/** Defines tlWidth, tlMarkers(buys, sells, buyColour, sellColour), tlPriceChart(el, p, plugins, syncKey) and tlPane(el, lines, syncKey) in the page. */
+export const PRICE_CHART_SCRIPT = `
+var TL_PALETTE = ${JSON.stringify(PLOT_PALETTE)};
+function tlWidth(el) { return Math.max(320, el.clientWidth || 800); }
+function tlCandlePlugin(first, spacing) {
+  return { hooks: { draw: [function (u) {
+    var t = u.data[0], o = u.data[first], h = u.data[first + 1], l = u.data[first + 2], c = u.data[first + 3];
+    var ctx = u.ctx, b = u.bbox;
+    var w = Math.max(1, Math.round((u.valToPos(t[0] + spacing, 'x', true) - u.valToPos(t[0], 'x', true)) * 0.7));
+    var wick = Math.max(1, Math.round(uPlot.pxRatio));
+    ctx.save(); ctx.beginPath(); ctx.rect(b.left, b.top, b.width, b.height); ctx.clip();
+    for (var i = 0; i < t.length; i++) {
+      if (o[i] == null) continue;
+      var x = Math.round(u.valToPos(t[i] + spacing / 2, 'x', true));
+      if (x < b.left - w || x > b.left + b.width + w) continue;
+      var yo = Math.round(u.valToPos(o[i], 'y', true)), yc = Math.round(u.valToPos(c[i], 'y', true));
+      var yh = Math.round(u.valToPos(h[i], 'y', true)), yl = Math.round(u.valToPos(l[i], 'y', true));
+      ctx.fillStyle = c[i] >= o[i] ? '${CANDLE_COLOURS.up}' : '${CANDLE_COLOURS.down}';
+      ctx.fillRect(x - Math.floor(wick / 2), yh, wick, Math.max(1, yl - yh));
+      ctx.fillRect(x - Math.floor(w / 2), Math.min(yo, yc), w, Math.max(1, Math.abs(yc - yo)));
+    }
+    ctx.restore();
+  }] } };
+}
+function tlDrawMarkers(u, points, up, color) {
+  var ctx = u.ctx, r = 5 * uPlot.pxRatio, left = u.bbox.left, right = left + u.bbox.width;
+  ctx.fillStyle = color;
+  for (var i = 0; i < points.length; i++) {
+    var x = u.valToPos(points[i][0], 'x', true), y = u.valToPos(points[i][1], 'y', true);
+    if (x < left || x > right) continue;
+    var dy = up ? 2 * r : -2 * r;
+    ctx.beginPath(); ctx.moveTo(x, y); ctx.lineTo(x - r, y + dy); ctx.lineTo(x + r, y + dy); ctx.closePath(); ctx.fill();
+  }
+}
+/** Buys (▲ below the price) and sells (▼ above it), each in its colour. */
+function tlMarkers(buys, sells, buyColour, sellColour) {
+  return { hooks: { draw: [function (u) {
+    u.ctx.save(); tlDrawMarkers(u, buys, true, buyColour); tlDrawMarkers(u, sells, false, sellColour); u.ctx.restore();
+  }] } };
+}
+function tlLines(lines, tables, series, offset) {
+  for (var k = 0; k < lines.length; k++) {
+    tables.push([lines[k].t, lines[k].v]);
+    series.push({ label: lines[k].label, stroke: lines[k].color || TL_PALETTE[(k + offset) % TL_PALETTE.length], width: 1.5 });
+  }
+}
+function tlChart(el, tables, series, yLabel, plugins, syncKey, height) {
+  var data = tables.length === 1 ? tables[0] : uPlot.join(tables);
+  var opts = {
+    width: tlWidth(el), height: height, series: [{}].concat(series), plugins: plugins,
+    axes: [{}, { label: yLabel, size: 70 }], cursor: { sync: { key: syncKey } }, scales: { x: { time: true } }
+  };
+  var plot = new uPlot(opts, data, el);
+  el.setAttribute('data-series', String(series.length));
+  return plot;
+}
+function tlPriceChart(el, p, plugins, syncKey) {
+  var tables = [], series = [], hidden = { paths: function () { return null; }, points: { show: false } };
+  if (p.candles) {
+    var c = p.candles;
+    tables.push([c.t, c.o, c.h, c.l, c.c]);
+    ['open', 'high', 'low', 'close'].forEach(function (name) {
+      series.push(Object.assign({ label: name + ' (' + c.timeframe + ')', stroke: '${CANDLE_COLOURS.up}' }, hidden));
+    });
+    plugins = [tlCandlePlugin(1, c.spacing)].concat(plugins);
+  } else {
+    tables.push([p.t, p.price]);
+    series.push({ label: 'price', stroke: '#2563eb', width: 1 });
+  }
+  tlLines(p.lines || [], tables, series, 0);
+  if (p.candles) el.setAttribute('data-candles', String(p.candles.t.length));
+  return tlChart(el, tables, series, 'price', plugins, syncKey, 300);
+}
+function tlPane(el, lines, syncKey) {
+  var tables = [], series = [];
+  tlLines(lines, tables, series, 3);
+  return tlChart(el, tables, series, '', [], syncKey, 180);
+}
+`;
