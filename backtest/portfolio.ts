@@ -16,6 +16,9 @@ import { buildBacktestBundle, type BacktestBundle } from './driver.js';
 import { RoundTripTracker } from './round-trips.js';
 import type { RoundTrip } from './metrics.js';
 import type { OrderOutcomes } from './run.js';
+import type { PlotColumns } from '../src/engine/plots.js';
+import type { CandleColumns } from './report/candles.js';
+import { PortfolioTape, type PortfolioTapeData } from './report/portfolio-tape.js';
 import { DailyPnl, strategyFigures, type StrategyCounts, type StrategyFigures } from './portfolio-figures.js';
 
 /** One strategy of the portfolio: its instance name (unique), plugin, params and markets. */
@@ -43,6 +46,8 @@ export interface PortfolioConfig {
   readonly log?: Logger;
   /** Hears each decision on an intent, in order (parity checks against a live run). */
   readonly onDecision?: (d: Decision) => void;
+  /** Keep what report.html draws (`charts` of the run): fills by strategy, round trips, candles, plotted series. */
+  readonly charts?: boolean;
 }
 
 /** A market of the portfolio at the end: its points, last price and what the account holds of it. */
@@ -77,6 +82,14 @@ export interface PortfolioRun {
   /** Strategies that stopped (threw), by name: the replay ended at the point the first stopped. */
   readonly stopped: readonly string[];
   readonly elapsedMs: number;
+  /** What report.html draws, when `charts` was asked for. */
+  readonly charts?: PortfolioCharts;
+}
+
+/** A portfolio's chart data: fills and round trips by strategy, each market's candles, the plotted series. */
+export interface PortfolioCharts extends PortfolioTapeData {
+  readonly candles?: readonly CandleColumns[];
+  readonly plots?: readonly PlotColumns[];
 }
 
 /** Checks the strategies against the data before anything runs: every market has data, all share one quote. */
@@ -128,6 +141,7 @@ export async function runPortfolioBacktest(cfg: PortfolioConfig): Promise<Portfo
     startMs,
     limits,
     figuresOnly: true,
+    ...(cfg.charts === true && { charts: true }),
     venue: {
       feeBps,
       slippageBps: cfg.slippageBps ?? 0,
@@ -143,6 +157,13 @@ export async function runPortfolioBacktest(cfg: PortfolioConfig): Promise<Portfo
   const rk = b.replay;
   const { points } = b;
   const counts = countByStrategy(rk, cfg.strategies);
+  const tape =
+    cfg.charts === true
+      ? new PortfolioTape(
+          (ref) => b.journal.get(ref)?.strategy,
+          (ref) => rk.counters.exitReasons.get(ref),
+        )
+      : undefined;
   try {
     await rk.kernel.startMetadata();
     const r = await replay(cfg, rk, {
@@ -150,6 +171,7 @@ export async function runPortfolioBacktest(cfg: PortfolioConfig): Promise<Portfo
       bundle: b,
       quote,
       watchEquity: limits.daily_loss_limit !== undefined || limits.max_drawdown_pct !== undefined,
+      ...(tape && { tape }),
     });
     const positions = rk.kernel.positions;
     const lastPrice = (m: MarketSymbol): number => r.last[cfg.series.findIndex((s) => s.market === m)]!;
@@ -179,6 +201,13 @@ export async function runPortfolioBacktest(cfg: PortfolioConfig): Promise<Portfo
       finalBalances: Object.fromEntries(points.balances().map((x) => [x.asset, x.available.plus(x.trading).toFixed()])),
       stopped: rk.kernel.strategies.filter((s) => s.stopped !== undefined).map((s) => `${s.name}: ${s.stopped}`),
       elapsedMs: timer() - t0,
+      ...(tape && {
+        charts: {
+          ...tape.data(),
+          ...(rk.candles && { candles: rk.candles.columns() }),
+          ...(!rk.kernel.plots.empty && { plots: rk.kernel.plots.columns() }),
+        },
+      }),
     };
   } finally {
     rk.kernel.close();
@@ -204,6 +233,8 @@ interface ReplayParts {
   readonly bundle: BacktestBundle;
   readonly quote: string;
   readonly watchEquity: boolean;
+  /** Hears every execution for the report (see PortfolioTape). */
+  readonly tape?: PortfolioTape;
 }
 
 interface Replayed {
@@ -241,7 +272,10 @@ async function replay(cfg: PortfolioConfig, rk: ReplayKernel, p: ReplayParts): P
       for (let j = 0; j < k; j++) held[j] = pm.totalNumber(bases[j]!);
     }
     if (pm.executionCount === marks.consumed) return;
-    for (const x of pm.executionsFrom(marks.consumed)) trackers.get(x.market as MarketSymbol)?.add(x);
+    for (const x of pm.executionsFrom(marks.consumed)) {
+      trackers.get(x.market as MarketSymbol)?.add(x);
+      p.tape?.add(x);
+    }
     marks.consumed = pm.executionCount;
   };
   const mark = (): number => {

@@ -76,11 +76,12 @@ export function jsonForScript(value: unknown): string {
 }
 
 /** Inline script text must not contain a closing script tag. */
-function inlineScript(code: string): string {
+export function inlineScript(code: string): string {
   return code.replace(/<\/script/gi, '<\\/script');
 }
 
-function table(rows: readonly (readonly [string, string])[]): string {
+/** A key/value table, escaped. */
+export function table(rows: readonly (readonly [string, string])[]): string {
   const body = rows.map(([k, v]) => `<tr><th scope="row">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`).join('\n');
   return `<table class="kv">\n${body}\n</table>`;
 }
@@ -93,7 +94,7 @@ function tradesTable(page: ReportPage): string {
 
 const CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";
 
-const PAGE_CSS = `
+export const PAGE_CSS = `
 body { font: 14px/1.4 system-ui, sans-serif; margin: 24px auto; max-width: 1100px; padding: 0 16px; color: #1f2937; }
 h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 16px; margin: 24px 0 8px; }
 .sub { color: #6b7280; margin: 0; }
@@ -122,7 +123,7 @@ const CLIENT_SCRIPT = `(function () {
   charts.push({ el: priceEl, plot: tlPriceChart(priceEl, p, [tlMarkers(p.buys, p.sells, '#16a34a', '#dc2626')], 'report'), height: 300 });
   if (data.own) {
     var ownEl = document.getElementById('chart-own');
-    charts.push({ el: ownEl, plot: tlPane(ownEl, data.own, 'report'), height: 180 });
+    charts.push({ el: ownEl, plot: tlPane(ownEl, data.own, 'report', tlSpan(p)), height: 180 });
   }
   make('chart-equity', [
     { label: 'strategy', stroke: '#7c3aed', width: 1.5 },
@@ -136,7 +137,7 @@ const CLIENT_SCRIPT = `(function () {
 })();`;
 
 /** The head (one CSP, the styles given) and the header of a report page, up to its body's content. */
-function pageTop(title: string, subtitle: string, styles: readonly string[]): string {
+export function pageTop(title: string, subtitle: string, styles: readonly string[]): string {
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -12,7 +12,7 @@ export const CANDLE_COLOURS = { up: '#0f766e', down: '#b45309' } as const;
 /** Colours of plotted series that declare none, in order. */
 export const PLOT_PALETTE = ['#e67e22', '#8e44ad', '#0891b2', '#be185d', '#4d7c0f', '#1e3a8a', '#a16207', '#475569'] as const;
 
-/** Defines tlWidth, tlMarkers(buys, sells, buyColour, sellColour), tlPriceChart(el, p, plugins, syncKey) and tlPane(el, lines, syncKey) in the page. */
+/** Defines tlWidth, tlMarkers(buys, sells, buyColour, sellColour), tlPriceChart(el, p, plugins, syncKey), tlSpan(p) and tlPane(el, lines, syncKey, xRange) in the page. */
 export const PRICE_CHART_SCRIPT = `
 var TL_PALETTE = ${JSON.stringify(PLOT_PALETTE)};
 function tlWidth(el) { return Math.max(320, el.clientWidth || 800); }
@@ -58,11 +58,14 @@ function tlLines(lines, tables, series, offset) {
     series.push({ label: lines[k].label, stroke: lines[k].color || TL_PALETTE[(k + offset) % TL_PALETTE.length], width: 1.5 });
   }
 }
-function tlChart(el, tables, series, yLabel, plugins, syncKey, height) {
+function tlChart(el, tables, series, yLabel, plugins, syncKey, height, xRange) {
   var data = tables.length === 1 ? tables[0] : uPlot.join(tables);
+  var x = { time: true };
+  // the pane opens on the price chart's span (so the two line up); a zoom afterwards is the user's
+  if (xRange) x.range = function (u, min, max) { return u.status === 1 ? [min, max] : xRange; };
   var opts = {
     width: tlWidth(el), height: height, series: [{}].concat(series), plugins: plugins,
-    axes: [{}, { label: yLabel, size: 70 }], cursor: { sync: { key: syncKey } }, scales: { x: { time: true } }
+    axes: [{}, { label: yLabel, size: 70 }], cursor: { sync: { key: syncKey } }, scales: { x: x }
   };
   var plot = new uPlot(opts, data, el);
   el.setAttribute('data-series', String(series.length));
@@ -85,9 +88,14 @@ function tlPriceChart(el, p, plugins, syncKey) {
   if (p.candles) el.setAttribute('data-candles', String(p.candles.t.length));
   return tlChart(el, tables, series, 'price', plugins, syncKey, 300);
 }
-function tlPane(el, lines, syncKey) {
+/** The time span a price chart shows (its candles' or its points'), for the pane below it to line up. */
+function tlSpan(p) {
+  var t = p.candles ? p.candles.t : p.t;
+  return t.length > 0 ? [t[0], t[t.length - 1] + (p.candles ? p.candles.spacing : 0)] : null;
+}
+function tlPane(el, lines, syncKey, xRange) {
   var tables = [], series = [];
   tlLines(lines, tables, series, 3);
-  return tlChart(el, tables, series, '', [], syncKey, 180);
+  return tlChart(el, tables, series, 'own pane', [], syncKey, 180, xRange);
 }
 `;

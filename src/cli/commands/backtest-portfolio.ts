@@ -119,6 +119,8 @@ export async function portfolioBacktest(ctx: CliContext, flags: PortfolioFlags, 
     slippageBps: o.slippageBps,
     limits: o.resolved.limits,
     onProgress: o.onProgress,
+    // fills by strategy, round trips, candles and plotted series for report.html
+    ...(flags.out !== undefined && { charts: true }),
   });
   const source = o.series.map((s) => `${s.market}: ${s.source}`).join('; ');
   const manifest = buildManifest({
@@ -136,7 +138,22 @@ export async function portfolioBacktest(ctx: CliContext, flags: PortfolioFlags, 
     ...run.stopped.map((s) => `strategy stopped: ${s}`),
   ];
   const json = portfolioJson(run, warnings);
-  if (flags.out !== undefined) writePortfolioCsv(flags.out, run);
+  if (flags.out !== undefined) {
+    writePortfolioCsv(flags.out, run);
+    const { writePortfolioReport } = await import('../../../backtest/report/portfolio-report.js');
+    const span =
+      run.times.length > 0
+        ? `${new Date(run.times[0]!).toISOString()} to ${new Date(run.times[run.times.length - 1]!).toISOString()} · `
+        : '';
+    writePortfolioReport(flags.out, {
+      run,
+      series: o.series,
+      subtitle: `${span}${json.total.points} points · config ${o.resolved.file ?? "tradeloop's built-in defaults"}`,
+      totals: totalRows(json.total),
+      manifest: manifestRows(manifest, duration),
+      warnings,
+    });
+  }
   if (flags.json) {
     for (const w of warnings) writeLine(ctx.stderr, `warning: ${w}`);
     writeLine(
@@ -154,21 +171,7 @@ export async function portfolioBacktest(ctx: CliContext, flags: PortfolioFlags, 
       `portfolio of ${run.strategies.length} strateg${run.strategies.length === 1 ? 'y' : 'ies'} on ${run.markets.length} market${run.markets.length === 1 ? '' : 's'} · config ${o.resolved.file ?? "tradeloop's built-in defaults"}`,
     );
     for (const w of warnings) writeLine(ctx.stdout, `warning: ${w}`);
-    const t = json.total;
-    writeLine(
-      ctx.stdout,
-      formatTable(
-        ['total', 'value'],
-        [
-          ['Initial equity', fix(t.initial_equity)],
-          ['Final equity', fix(t.final_equity)],
-          ['Return', `${fix(t.return_pct)} %`],
-          ['Max drawdown', `${fix(t.max_drawdown_pct)} %`],
-          ['Fees', t.fees],
-          ['Points', String(t.points)],
-        ],
-      ),
-    );
+    writeLine(ctx.stdout, formatTable(['total', 'value'], totalRows(json.total)));
     writeLine(
       ctx.stdout,
       formatTable(
@@ -210,9 +213,21 @@ export async function portfolioBacktest(ctx: CliContext, flags: PortfolioFlags, 
       ),
     );
     if (flags.out !== undefined)
-      writeLine(ctx.stdout, `report: ${flags.out}/strategies.csv (markets.csv, equity.csv, correlation.csv beside it)`);
+      writeLine(ctx.stdout, `report: ${flags.out}/report.html (strategies.csv, markets.csv, equity.csv, correlation.csv beside it)`);
   }
   if (run.stopped.length > 0) ctx.exitCode = 1;
+}
+
+/** The totals as label/value rows (the summary's table and report.html's). */
+function totalRows(t: ReturnType<typeof portfolioJson>['total']): [string, string][] {
+  return [
+    ['Initial equity', fix(t.initial_equity)],
+    ['Final equity', fix(t.final_equity)],
+    ['Return', `${fix(t.return_pct)} %`],
+    ['Max drawdown', `${fix(t.max_drawdown_pct)} %`],
+    ['Fees', t.fees],
+    ['Points', String(t.points)],
+  ];
 }
 
 function denied(d: Readonly<Record<string, number>>): string {
