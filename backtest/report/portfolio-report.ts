@@ -8,7 +8,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatAmount, formatPrice } from '../../src/core/index.js';
+import { formatAmount } from '../../src/core/index.js';
 import { minMaxIndices, pick } from '../downsample.js';
 import type { MarketSeries } from '../merge.js';
 import { unitsOf } from '../money-units.js';
@@ -16,7 +16,7 @@ import type { PortfolioRun } from '../portfolio.js';
 import { candleChart, plotLines, type CandleChart, type PlotLine } from './candles.js';
 import { escapeHtml, inlineScript, jsonForScript, PAGE_CSS, pageTop, table, type ChartAssets } from './html.js';
 import { PRICE_CHART_SCRIPT } from './price-chart.js';
-import { loadChartAssets } from './report.js';
+import { loadChartAssets, tradeCells } from './report.js';
 
 /** Each strategy's colour on the charts, in the config's order; the browser test looks for them. */
 export const STRATEGY_COLOURS = ['#2563eb', '#db2777', '#ea580c', '#0d9488', '#7c3aed', '#65a30d', '#0284c7', '#a16207'] as const;
@@ -146,17 +146,7 @@ function tripsSection(input: PortfolioReportInput): string {
         const units = unitsOf(t.market);
         return t.trades.map((r, i) => ({
           at: r.exitAt,
-          cells: [
-            t.market,
-            iso(r.entryAt),
-            iso(r.exitAt),
-            formatAmount(r.quantity, units.base),
-            formatPrice(r.entryPrice, units.priceDecimals),
-            formatPrice(r.exitPrice, units.priceDecimals),
-            formatAmount(r.pnl, units.quote),
-            formatAmount(r.fees, units.quote),
-            t.exitReasons[i] || '–',
-          ],
+          cells: [t.market, ...tradeCells(r, units), t.exitReasons[i] || '–'],
         }));
       });
       rows.sort((a, b) => a.at - b.at);
@@ -262,8 +252,4 @@ ${tripsSection(input)}
 </body>
 </html>
 `;
-}
-
-function iso(ms: number): string {
-  return new Date(ms).toISOString().replace('.000Z', 'Z');
 }

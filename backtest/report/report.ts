@@ -205,16 +205,7 @@ function buildPage(input: ReportInput, hold: Float64Array, drawdown: Float64Arra
     warnings: input.warnings ?? [],
     assumptions: assumptionRows(input),
     tradeHeader: ['side', 'entry', 'exit', 'quantity', 'entry price', 'exit price', 'pnl', 'fees'],
-    tradeRows: shown.map((t) => [
-      t.side,
-      iso(t.entryAt),
-      iso(t.exitAt),
-      formatAmount(t.quantity, units.base),
-      formatPrice(t.entryPrice, units.priceDecimals),
-      formatPrice(t.exitPrice, units.priceDecimals),
-      formatAmount(t.pnl, units.quote),
-      formatAmount(t.fees, units.quote),
-    ]),
+    tradeRows: shown.map((t) => [t.side, ...tradeCells(t, units)]),
     tradesNote: notes.join(' '),
     charts: chartData(input, hold, drawdown, markers),
     ...(input.robustness && {
@@ -224,6 +215,19 @@ function buildPage(input: ReportInput, hold: Float64Array, drawdown: Float64Arra
       ]),
     }),
   };
+}
+
+/** A round trip's entry, exit, quantity, prices, P&L and fees as the report's tables show them. */
+export function tradeCells(t: RoundTrip, units: MoneyUnits): string[] {
+  return [
+    iso(t.entryAt),
+    iso(t.exitAt),
+    formatAmount(t.quantity, units.base),
+    formatPrice(t.entryPrice, units.priceDecimals),
+    formatPrice(t.exitPrice, units.priceDecimals),
+    formatAmount(t.pnl, units.quote),
+    formatAmount(t.fees, units.quote),
+  ];
 }
 
 /** The robustness sections as the page takes them: HTML, chart data, styles and the canvas script. */

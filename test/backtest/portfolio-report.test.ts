@@ -8,11 +8,10 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CANDLE_COLOURS } from '../../backtest/report/price-chart.js';
 import { STRATEGY_COLOURS, type portfolioChartData } from '../../backtest/report/portfolio-report.js';
-import { CHROMIUM, CHROMIUM_ARGS, countColours, rgb } from '../support/chart-pixels.js';
+import { CHROMIUM, countColours, offlineChromium, openReport, rgb } from '../support/chart-pixels.js';
 import { runCli } from '../cli/cli-helpers.js';
 import { randomWalk } from '../support/walk.js';
 
@@ -115,24 +114,10 @@ describe('the portfolio report.html', () => {
 
 describe.skipIf(!existsSync(CHROMIUM))('the portfolio report.html in headless Chromium', () => {
   it('draws the candles, each strategy’s fills in its colour, and every chart', async () => {
-    const context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      viewport: { width: 1200, height: 900 },
-    });
+    const { context, outside } = await offlineChromium(profile);
     try {
-      const outside: string[] = [];
-      await context.route('**/*', (route) =>
-        route.request().url().startsWith('file:') ? route.continue() : (outside.push(route.request().url()), route.abort()),
-      );
-      const page = await context.newPage();
-      const errors: string[] = [];
-      page.on('pageerror', (err) => errors.push(err.message));
-      page.on('console', (msg) => msg.type() === 'error' && errors.push(msg.text()));
-      await page.goto(`file://${join(dir, 'out', 'report.html')}`);
       // equity, P&L, BTCUSD, ETHUSD and the RSI pane
-      await page.waitForSelector('body[data-charts-drawn="5"]', { timeout: 60_000 });
+      const { page, errors } = await openReport(context, join(dir, 'out', 'report.html'), 'body[data-charts-drawn="5"]');
       await page.screenshot({ path: join(tmpdir(), 'tradeloop-portfolio-report.png'), fullPage: true });
       const colours = {
         up: rgb(CANDLE_COLOURS.up),

@@ -7,10 +7,10 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CANDLE_COLOURS } from '../../backtest/report/price-chart.js';
-import { CHROMIUM, CHROMIUM_ARGS, countColours, rgb, type Rgb } from '../support/chart-pixels.js';
+import { CHROMIUM, countColours, offlineChromium, openReport, rgb, type Rgb } from '../support/chart-pixels.js';
 import donchian from '../../strategies/donchian-breakout.js';
 import { hourly, runOn, writeRunReport } from './candle-kit.js';
 
@@ -29,18 +29,10 @@ describe.skipIf(!existsSync(CHROMIUM))('candles in report.html in headless Chrom
   const dir = mkdtempSync(join(tmpdir(), 'tradeloop-candles-browser-'));
   const profile = mkdtempSync(join(tmpdir(), 'tradeloop-chromium-'));
   let context: BrowserContext;
-  const outside: string[] = [];
+  let outside: string[] = [];
   beforeAll(async () => {
     writeRunReport(join(dir, 'single'), await runOn(donchian, hourly(400, 3)), 'donchian-breakout');
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      viewport: { width: 1200, height: 900 },
-    });
-    await context.route('**/*', (route) =>
-      route.request().url().startsWith('file:') ? route.continue() : (outside.push(route.request().url()), route.abort()),
-    );
+    ({ context, outside } = await offlineChromium(profile));
   }, 180_000);
   afterAll(async () => {
     await context?.close();
@@ -48,18 +40,8 @@ describe.skipIf(!existsSync(CHROMIUM))('candles in report.html in headless Chrom
     rmSync(profile, { recursive: true, force: true });
   });
 
-  async function open(file: string, charts: number): Promise<{ page: Page; errors: string[] }> {
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (err) => errors.push(err.message));
-    page.on('console', (msg) => msg.type() === 'error' && errors.push(msg.text()));
-    await page.goto(`file://${file}`);
-    await page.waitForSelector(`body[data-charts-drawn="${charts}"]`, { timeout: 60_000 });
-    return { page, errors };
-  }
-
   it("draws a bar strategy's candles with its channels over them and its fills marked", async () => {
-    const { page, errors } = await open(join(dir, 'single', 'report.html'), 3);
+    const { page, errors } = await openReport(context, join(dir, 'single', 'report.html'), 'body[data-charts-drawn="3"]');
     await page.screenshot({ path: join(tmpdir(), 'tradeloop-report-candles.png'), fullPage: true });
     const [price] = await page.evaluate(countColours, { selector: '#chart-price canvas', colours: COLOURS });
     expect(errors).toEqual([]);

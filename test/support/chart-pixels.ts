@@ -3,6 +3,8 @@
  * drawn on canvases, run in the page (`page.evaluate(countColours, { selector, colours })`: the
  * function is sent to the page, so it uses nothing from this module).
  */
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
 /** The Chromium the browser tests drive (TRADELOOP_CHROMIUM names another). */
 export const CHROMIUM = process.env.TRADELOOP_CHROMIUM ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
@@ -54,4 +56,30 @@ export function countColours(arg: { readonly selector: string; readonly colours:
 /** "#1f77b4" → [31, 119, 180]. */
 export function rgb(hex: string): Rgb {
   return [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)) as Rgb;
+}
+
+/** Chromium on `profile`, every request that is not a file refused and listed in `outside` (a report loads nothing from the network). */
+export async function offlineChromium(profile: string): Promise<{ context: BrowserContext; outside: string[] }> {
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1200, height: 900 },
+  });
+  const outside: string[] = [];
+  await context.route('**/*', (route) =>
+    route.request().url().startsWith('file:') ? route.continue() : (outside.push(route.request().url()), route.abort()),
+  );
+  return { context, outside };
+}
+
+/** Opens a report file and waits for `selector` (its charts drawn); page and console errors are collected in `errors`. */
+export async function openReport(context: BrowserContext, file: string, selector: string): Promise<{ page: Page; errors: string[] }> {
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  page.on('console', (msg) => msg.type() === 'error' && errors.push(msg.text()));
+  await page.goto(`file://${file}`);
+  await page.waitForSelector(selector, { timeout: 60_000 });
+  return { page, errors };
 }
