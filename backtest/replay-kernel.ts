@@ -35,7 +35,7 @@ export interface ReplayKernelOptions {
   readonly log?: Logger;
   /** Keep no intent trace (`intents` comes back empty; `decided` still counts them). */
   readonly figuresOnly?: boolean;
-  /** Keep what the report's charts draw: every plotted point and the candles of bar strategies (default: unless `figuresOnly`). */
+  /** Keep what the report's charts draw: every plotted point and the candles of bar strategies (default: neither). */
   readonly charts?: boolean;
   /** More strategies run beside the main one on the same account (each with its own position). */
   readonly alongside?: ReadonlyArray<{
@@ -68,7 +68,7 @@ export interface ReplayKernel {
 /** The kernel of a backtest over the replay's ports, with its counters subscribed. */
 export function buildReplayKernel(o: ReplayKernelOptions): ReplayKernel {
   let runner: StrategyRunner | undefined;
-  const charts = o.charts ?? o.figuresOnly !== true;
+  const charts = o.charts === true;
   const kernel = new Kernel(
     { clock: o.clock, venue: o.venue, journal: o.journal, ...(o.log && { log: o.log }) },
     {
@@ -77,7 +77,7 @@ export function buildReplayKernel(o: ReplayKernelOptions): ReplayKernel {
       fillsSinceMs: o.startMs,
       // only the run moves money in a backtest: limits are re-read while its transfers can still change them
       transferLimitsRefresh: 'after-transfers',
-      // every plotted point for the report (none for the optimizer's figures-only trials)
+      // every plotted point for a report; none kept otherwise (the calls are still checked)
       plotPoints: charts ? Infinity : 0,
       ...(o.allocations && { allocations: o.allocations }),
       strategies: (ids: IntentIds) => [

@@ -55,6 +55,8 @@ export interface BacktestConfig {
    * end of the run, and the collector copies them between generations.
    */
   readonly figuresOnly?: boolean;
+  /** Keep what the report's charts draw beyond the figures: every plotted point (`plots`) and a bar strategy's candles (`candles`). */
+  readonly charts?: boolean;
   /**
    * Where to mark equity, reused from run to run (length at least the points replayed): the run's
    * `equity` is then a view of it, valid until the buffer's next run. A run of 1,000,000 points
@@ -93,6 +95,7 @@ export async function runBacktest(cfg: BacktestConfig): Promise<BacktestRun> {
     ...(cfg.journalFile && { journalFile: cfg.journalFile }),
     withQuotes: (cfg.definition.needs ?? []).includes('quote'),
     figuresOnly,
+    ...(cfg.charts === true && { charts: true }),
     ...(cfg.onDecision && { onDecision: cfg.onDecision }),
   });
   try {

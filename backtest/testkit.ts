@@ -85,6 +85,7 @@ export async function backtestStrategy(definition: StrategyDefinition, options: 
     definition,
     params,
     series: { source: 'test prices', length: times.length, times, prices },
+    charts: true,
     ...(options.market !== undefined && { market: options.market }),
     ...(options.initial !== undefined && { initial: options.initial }),
     ...(options.feeBps !== undefined && { feeBps: options.feeBps }),

@@ -31,7 +31,7 @@ export async function runRobustness(
   );
   if (opts.costs === false) return { monteCarlo: mc };
   // the sweep reads only each run's figures: no intent trace or fill markers kept
-  const quiet: BacktestConfig = { ...cfg, onProgress: undefined, journalFile: undefined, figuresOnly: true };
+  const quiet: BacktestConfig = { ...cfg, onProgress: undefined, journalFile: undefined, figuresOnly: true, charts: false };
   const costs = await costSensitivity(cfg.feeBps ?? 10, cfg.slippageBps ?? 0, costFiguresOf(run), async (feeBps, slippageBps) =>
     costFiguresOf(await runBacktest({ ...quiet, feeBps, slippageBps })),
   );

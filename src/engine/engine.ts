@@ -418,6 +418,7 @@ export class Engine {
 
   private buildContext(s: StrategyRunner): StrategyContext {
     const { market, account, clock, openOrders, riskView } = this.deps;
+    const plot = this.plots.recorder(s.name);
     const ctx = {
       now: () => clock.now(),
       warmingUp: false,
@@ -442,7 +443,7 @@ export class Engine {
       intentIdOf: (d) => (typeof d === 'object' && d !== null ? s.intentIdOf(d) : undefined),
       position: (m) => this.positions.view(s.name, m),
       keepExitLevels: (m, levels) => this.positions.keepExitLevels(s.name, m, levels),
-      plot: (m, name, value) => this.plots.record(s.name, m, name, clock.now(), value),
+      plot: (m, name, value) => plot(m, name, clock.now(), value),
     } satisfies StrategyContext;
     return Object.defineProperty(ctx, 'warmingUp', { get: () => this.warming });
   }

@@ -103,19 +103,34 @@ export class PlotBook {
 
   /** Records `value` of `strategy`'s series `name` in `market` at `time`; throws a TypeError for a bad call. */
   record(strategy: string, market: MarketSymbol, name: string, time: number, value: unknown): void {
+    this.recorder(strategy)(market, name, time, value);
+  }
+
+  /**
+   * `record` for one strategy, its lookup done once (the engine's `ctx.plot` holds one): a known
+   * series given a finite number, the usual call, takes two map reads and no check beyond the value's.
+   */
+  recorder(strategy: string): (market: MarketSymbol, name: string, time: number, value: unknown) => void {
     let markets = this.series.get(strategy);
-    let names = markets?.get(market);
-    const points = names?.get(name);
-    const v = plotValue(market, name, value, points !== undefined, names?.size ?? 0);
-    if (points !== undefined) {
-      points.add(time, v ?? NaN);
-      return;
-    }
-    if (markets === undefined) this.series.set(strategy, (markets = new Map()));
-    if (names === undefined) markets.set(market, (names = new Map()));
-    const created = new Points(this.capacity);
-    names.set(name, created);
-    created.add(time, v ?? NaN);
+    return (market, name, time, value) => {
+      const names = markets?.get(market);
+      const points = names?.get(name);
+      if (points !== undefined && typeof value === 'number' && value - value === 0) {
+        points.add(time, value);
+        return;
+      }
+      const v = plotValue(market, name, value, points !== undefined, names?.size ?? 0);
+      if (points !== undefined) {
+        points.add(time, v ?? NaN);
+        return;
+      }
+      if (markets === undefined) this.series.set(strategy, (markets = this.series.get(strategy) ?? new Map()));
+      let known = names;
+      if (known === undefined) markets.set(market, (known = new Map()));
+      const created = new Points(this.capacity);
+      known.set(name, created);
+      created.add(time, v ?? NaN);
+    };
   }
 
   /** Whether any series has been plotted. */

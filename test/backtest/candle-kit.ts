@@ -43,7 +43,7 @@ const risk = RiskLimitsSchema.parse({ stale_after_ms: 10 * 24 * HOUR, max_order_
 
 /** A backtest of `definition` (default params) on `series`, with limits wide enough to trade. */
 export async function runOn(definition: StrategyDefinition, series: PriceSeries): Promise<BacktestRun> {
-  return runBacktest({ definition, params: resolveParams(definition, {}), series, limits: risk });
+  return runBacktest({ definition, params: resolveParams(definition, {}), series, limits: risk, charts: true });
 }
 
 /** Writes the run's report into `out` as the CLI does (candles, plots and fills included); the page's path. */

@@ -147,6 +147,8 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
         slippageBps,
         limits,
         figuresOnly: flags.out === undefined,
+        // the report draws a bar strategy's candles and the series the strategy plots
+        charts: flags.out !== undefined,
       };
       try {
         run =
