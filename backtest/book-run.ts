@@ -43,6 +43,8 @@ export interface RecordedBookConfig {
   readonly timer?: () => number;
   /** The replay's journal (default: in memory); a caller's journal is left open for it to read. */
   readonly journal?: JournalStore;
+  /** Keep what the report draws beyond the figures (plotted series, a bar strategy's candles; see BacktestConfig.charts). */
+  readonly charts?: boolean;
 }
 
 /** Replays a recording through the strategy with the recorded-book venue; the same report as a point run. */
@@ -79,6 +81,7 @@ export async function runRecordedBookBacktest(cfg: RecordedBookConfig): Promise<
     startMs: recorded.steps[0]!.at,
     limits,
     book: { funding: cfg.initial ?? { USD: '10000' }, feeBps, latencyMs: cfg.latencyMs ?? 0 },
+    ...(cfg.charts === true && { charts: true }),
     ...(cfg.journal && { journal: cfg.journal }),
     ...(cfg.log && { log: cfg.log }),
   });

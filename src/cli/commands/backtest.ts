@@ -155,7 +155,16 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
           cfg === undefined
             ? await (
                 await import('../../../backtest/book-run.js')
-              ).runRecordedBookBacktest({ definition, params, path: flags.data!, initial, feeBps, latencyMs: fill.latencyMs ?? 0, limits })
+              ).runRecordedBookBacktest({
+                definition,
+                params,
+                path: flags.data!,
+                initial,
+                feeBps,
+                latencyMs: fill.latencyMs ?? 0,
+                limits,
+                charts: flags.out !== undefined,
+              })
             : await runBacktest({ ...cfg, onProgress: (d, t) => progress.update(d, t) });
       } finally {
         progress.stop();
