@@ -6,7 +6,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadStrategy } from '../../src/strategy/loader.js';
 import { runJob, type FromWorker, type Job, type JobContext, type JobResult, type ToWorker } from './job.js';
-import { loadPortfolioStrategies, runPortfolioJob } from './portfolio-job.js';
 
 async function main(): Promise<void> {
   const port = parentPort;
@@ -17,6 +16,8 @@ async function main(): Promise<void> {
   try {
     // a trial inside a config loads every strategy of the config; else the one strategy
     if (ctx.portfolio) {
+      // loaded only for it: a one-strategy thread keeps its lean module graph (backtest/module-graph.test.ts)
+      const { loadPortfolioStrategies, runPortfolioJob } = await import('./portfolio-job.js');
       const strategies = await loadPortfolioStrategies(ctx.portfolio);
       run = (job) => runPortfolioJob(strategies, { ...ctx, portfolio: ctx.portfolio! }, job);
     } else {

@@ -21,8 +21,8 @@ function priceFile(name: string, prices: number[]): string {
   return file;
 }
 const wave = (base: number, n: number, period: number) => Array.from({ length: n }, (_, i) => base * (1 + 0.2 * Math.sin(i / period)));
-export const btc = priceFile('btc.csv', wave(20_000, 150, 5));
-export const eth = priceFile('eth.csv', wave(1_000, 150, 7));
+const btc = priceFile('btc.csv', wave(20_000, 150, 5));
+const eth = priceFile('eth.csv', wave(1_000, 150, 7));
 
 /** The config, with eth-trend's fast and slow as given. */
 function config(name: string, fast: number, slow: number): string {
@@ -44,12 +44,14 @@ risk:
   return file;
 }
 const data = ['--data', `BTCUSD=${btc}`, '--data', `ETHUSD=${eth}`];
-export const GRID = 'fast=2|3|4,slow=6|9';
+const GRID = 'fast=2|3|4,slow=6|9';
+/** `optimize` of eth-trend inside the config with `grid` and more flags. */
+const tune = (grid: string, ...more: string[]) =>
+  runCli(['optimize', '--config', config('bot.yaml', 2, 5), '--strategy', 'eth-trend', '--grid', grid, ...data, ...more]);
 
 describe('tradeloop optimize --config FILE --strategy NAME', () => {
   it("ranks the tuned strategy's own P&L from whole-config replays; the best is the best of the config's backtests", async () => {
-    const base = config('bot.yaml', 2, 5);
-    const r = await runCli(['optimize', '--config', base, '--strategy', 'eth-trend', '--grid', GRID, ...data, '--workers', '2', '--json']);
+    const r = await tune(GRID, '--workers', '2', '--json');
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const j = JSON.parse(r.stdout.trim());
@@ -79,24 +81,7 @@ describe('tradeloop optimize --config FILE --strategy NAME', () => {
   });
 
   it('ranks by the whole account with --objective portfolio', async () => {
-    const base = config('bot.yaml', 2, 5);
-    const r = await runCli([
-      'optimize',
-      '--config',
-      base,
-      '--strategy',
-      'eth-trend',
-      '--grid',
-      'fast=2|3',
-      ...data,
-      '--objective',
-      'portfolio',
-      '--metric',
-      'final_equity',
-      '--workers',
-      '1',
-      '--json',
-    ]);
+    const r = await tune('fast=2|3', '--objective', 'portfolio', '--metric', 'final_equity', '--workers', '1', '--json');
     expect(r.code).toBe(0);
     const j = JSON.parse(r.stdout.trim());
     for (const row of j.rows) {
@@ -110,33 +95,11 @@ describe('tradeloop optimize --config FILE --strategy NAME', () => {
     const nope = await runCli(['optimize', '--config', base, '--strategy', 'eth-nope', '--grid', 'fast=2|3', ...data]);
     expect(nope.code).not.toBe(0);
     expect(nope.stderr).toMatch(/--strategy: "eth-nope" is not a strategy of .*bot\.yaml \(its strategies: btc-trend, eth-trend\)/);
-    const key = await runCli(['optimize', '--config', base, '--strategy', 'eth-trend', '--grid', 'fats=2|3', ...data]);
-    expect(key.stderr).toMatch(/--grid: fats: not a param of eth-trend \(plugin sma-cross, params: .*fast/);
-    const metric = await runCli([
-      'optimize',
-      '--config',
-      base,
-      '--strategy',
-      'eth-trend',
-      '--grid',
-      'fast=2|3',
-      '--metric',
-      'sharpe',
-      ...data,
-    ]);
-    expect(metric.stderr).toMatch(/--metric: sharpe is a figure of an equity curve.*--objective portfolio/);
-    const walk = await runCli([
-      'optimize',
-      '--config',
-      base,
-      '--strategy',
-      'eth-trend',
-      '--grid',
-      'fast=2|3',
-      '--walk-forward',
-      '2',
-      ...data,
-    ]);
-    expect(walk.stderr).toMatch(/--walk-forward: applies to one strategy on one series/);
+    expect((await tune('fats=2|3')).stderr).toMatch(/--grid: fats: not a param of eth-trend \(plugin sma-cross, params: .*fast/);
+    expect((await tune('fast=2|3', '--metric', 'sharpe')).stderr).toMatch(
+      /--metric: sharpe is a figure of an equity curve.*--objective portfolio/,
+    );
+    expect((await tune('fast=2|3', '--walk-forward', '2')).stderr).toMatch(/--walk-forward: applies to one strategy on one series/);
+    expect((await tune('fast=2|3', '--objective', 'both')).stderr).toMatch(/--objective: unknown objective "both"/);
   });
 });
