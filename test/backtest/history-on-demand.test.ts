@@ -2,7 +2,8 @@
  * `backtest --from/--to` fetches what the history cache lacks from the config's environment (here a
  * sandbox on 127.0.0.1 named by the config's api.base_url): every market of a config, a resumed
  * partial fetch, nothing fetched when the cache covers the range, and a market the platform keeps
- * no history of refused naming it and the command that would fill the cache.
+ * no history of refused naming it and the command that would fill the cache; optimize of a strategy
+ * inside a config fetches as backtest does.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -102,6 +103,31 @@ describe('backtest --from/--to with missing history', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(existsSync(join(dataDir, 'BTCUSD-ONE_HOUR.csv'))).toBe(true);
     expect(JSON.parse(r.stdout.trim()).points).toBe(48);
+  });
+
+  it('optimize of a strategy inside a config fetches the missing markets too', async () => {
+    const dataDir = join(dir, 'optimize');
+    const r = await runCli([
+      'optimize',
+      '--config',
+      config('opt.yaml', ['BTCUSD', 'ETHUSD']),
+      '--strategy',
+      'ethusd-trend',
+      '--grid',
+      'fast=2|3',
+      '--from',
+      '2025-04-01',
+      '--to',
+      '2025-04-03',
+      '--data-dir',
+      dataDir,
+      '--workers',
+      '1',
+      '--json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/48 points of BTCUSD at ONE_HOUR cached[\s\S]*48 points of ETHUSD at ONE_HOUR cached/);
+    expect(JSON.parse(r.stdout.trim()).rows).toHaveLength(2);
   });
 
   it('refuses a market the platform keeps no history of, naming it and the command to run', async () => {

@@ -4,8 +4,7 @@ import { LazyProgress, parseBps, parseInitial, parsePositiveInt } from '../../..
 import type { ResolvedLimits } from '../../../backtest/limits.js';
 import { trapWarnings } from '../../../backtest/traps.js';
 import { loadSeries, type DataFlags } from '../../../backtest/data-source.js';
-import { cacheRange } from '../../../backtest/history-cache.js';
-import type { HistoryVenueFlags } from './history.js';
+import { fetchMissing } from './history-missing.js';
 import { metricsToJson } from '../../../backtest/metrics.js';
 import { BOOK_FILL_RULE, resolveFillModel } from '../../../backtest/fill-model.js';
 import { describeRunInfo } from '../../../backtest/recorded-header.js';
@@ -271,16 +270,6 @@ function refuseForPortfolio(flags: BacktestFlags): void {
         flag,
         `applies to a backtest of one strategy (--strategy PLUGIN --data FILE); a config backtest takes its strategies' params from the config: drop the flag`,
       );
-}
-
-/** `--from/--to` from the history cache: what is missing is fetched first (history.ts, loaded only then). */
-async function fetchMissing(
-  ctx: CliContext,
-  flags: Parameters<typeof cacheRange>[0] & HistoryVenueFlags,
-  markets: readonly string[],
-): Promise<void> {
-  const range = cacheRange(flags);
-  if (range !== undefined) await (await import('./history.js')).fetchMissingHistory(ctx, flags, markets, range);
 }
 
 /** The one --data of the single-strategy form (several, or MARKET=FILE, belong to a config backtest). */

@@ -20,6 +20,8 @@ import { parseRedisUrl } from '../../config/redis-url.js';
 import { gridRanges, luckLines, luckToJson, optimizeLuck, spaceRanges } from '../../../backtest/luck/report.js';
 import { paretoFront, type ParetoPoint } from '../../../backtest/search/pareto.js';
 import { addDataOptions } from './backtest.js';
+import { marketOrder } from './backtest-portfolio.js';
+import { fetchMissing } from './history-missing.js';
 import { gridOfSearch, parseSearchFlags, runSearchStudy } from './optimize-search.js';
 import {
   checkGridNames,
@@ -149,6 +151,7 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
       if (unknown.length > 0) resolveParams(definition, { ...baseParams, ...Object.fromEntries(unknown.map((n) => [n, 0])) }, '--grid'); // names the unknown parameters
       const first = resolveParams(definition, { ...baseParams, ...grid.combinations[0] }, '--grid'); // unknown names fail here, before any thread starts
       const markets = loaded ? loaded.target.markets : marketsOf(definition, first as never);
+      await fetchMissing(ctx, flags, loaded ? marketOrder(loaded.strategies) : flags.market === undefined ? [] : [flags.market]);
       const inside = loaded && (await loadConfigData(flags, resolved, loaded, objective));
       const series = inside ? inside.first : await loadSeries({ ...flags, data: singleData(flags.data) }, markets);
       const clock = new LiveClock();
