@@ -38,21 +38,13 @@ ${markets.map((m) => `  - plugin: sma-cross\n    name: ${m.toLowerCase()}-trend\
   return file;
 }
 
+/** `--from A --to B --data-dir DIR --json` (the range and the cache every case asks of). */
+const cached = (from: string, to: string, dataDir: string): string[] => ['--from', from, '--to', to, '--data-dir', dataDir, '--json'];
+
 describe('backtest --from/--to with missing history', () => {
   it('fetches each market of a config into the cache, resumes a partial fetch, and fetches nothing once it is there', async () => {
     const dataDir = join(dir, 'cache');
-    const argv = [
-      'backtest',
-      '--config',
-      config('bot.yaml', ['BTCUSD', 'ETHUSD']),
-      '--from',
-      '2025-03-01',
-      '--to',
-      '2025-05-01',
-      '--data-dir',
-      dataDir,
-      '--json',
-    ];
+    const argv = ['backtest', '--config', config('bot.yaml', ['BTCUSD', 'ETHUSD']), ...cached('2025-03-01', '2025-05-01', dataDir)];
     const first = await runCli(argv);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stderr).toMatch(
@@ -92,13 +84,7 @@ describe('backtest --from/--to with missing history', () => {
       'sma-cross',
       '--market',
       'BTCUSD',
-      '--from',
-      '2025-04-01',
-      '--to',
-      '2025-04-03',
-      '--data-dir',
-      dataDir,
-      '--json',
+      ...cached('2025-04-01', '2025-04-03', dataDir),
     ]);
     expect(r.code, r.stderr).toBe(0);
     expect(existsSync(join(dataDir, 'BTCUSD-ONE_HOUR.csv'))).toBe(true);
@@ -115,15 +101,9 @@ describe('backtest --from/--to with missing history', () => {
       'ethusd-trend',
       '--grid',
       'fast=2|3',
-      '--from',
-      '2025-04-01',
-      '--to',
-      '2025-04-03',
-      '--data-dir',
-      dataDir,
+      ...cached('2025-04-01', '2025-04-03', dataDir),
       '--workers',
       '1',
-      '--json',
     ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/48 points of BTCUSD at ONE_HOUR cached[\s\S]*48 points of ETHUSD at ONE_HOUR cached/);
@@ -135,13 +115,7 @@ describe('backtest --from/--to with missing history', () => {
       'backtest',
       '--config',
       config('odd.yaml', ['BTCSGD']),
-      '--from',
-      '2025-04-01',
-      '--to',
-      '2025-04-03',
-      '--data-dir',
-      join(dir, 'odd'),
-      '--json',
+      ...cached('2025-04-01', '2025-04-03', join(dir, 'odd')),
     ]);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(
