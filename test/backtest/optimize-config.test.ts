@@ -55,7 +55,7 @@ describe('tradeloop optimize --config FILE --strategy NAME', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const j = JSON.parse(r.stdout.trim());
-    expect(j.metric).toBe('return');
+    expect(j).toMatchObject({ metric: 'return', config_strategy: 'eth-trend', objective: 'strategy', markets: ['BTCUSD', 'ETHUSD'] });
     expect(j.rows).toHaveLength(6);
     // each combination written into the config and backtested as a whole: eth-trend's own P&L
     const expected: Array<{ fast: number; slow: number; pnl: number; btc: number }> = [];

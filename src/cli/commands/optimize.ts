@@ -243,6 +243,8 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
           ctx.stdout,
           JSON.stringify({
             strategy: definition.name,
+            // inside a config: which of its strategies was tuned, and what ranked it
+            ...(inside && { config_strategy: inside.target.name, objective, markets: inside.portfolio.series.map((x) => x.market) }),
             points: series.length,
             elapsed_ms: elapsedMs,
             ...result,
