@@ -132,4 +132,11 @@ risk:
     expect(changed.stderr).toMatch(/6 trials, 0 already done/);
     expect(changed.rows).toEqual((await optimize(['--workers', '2'])).rows);
   }, 240_000);
+
+  it('a random search of the strategy inside the config through the queue draws and ranks the trials the local search does', async () => {
+    const search = ['--search', 'random', '--trials', '5', '--seed', '3', '--study-dir', join(dir, 'studies')];
+    const local = await optimize([...search, '--workers', '2']);
+    const queued = await optimize([...search, '--queue', redis.url]);
+    expect(queued.rows).toEqual(local.rows);
+  }, 240_000);
 });
