@@ -256,7 +256,14 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
           }),
         );
       else {
-        printTable(ctx, result, grid.names, parsePositiveInt(flags.top, '--top') ?? 20, unitsOf(markets[0] ?? 'BTCUSD').quote);
+        printTable(
+          ctx,
+          result,
+          grid.names,
+          parsePositiveInt(flags.top, '--top') ?? 20,
+          unitsOf(markets[0] ?? 'BTCUSD').quote,
+          objective === 'strategy' && inside !== undefined,
+        );
         for (const line of [
           ...stabilityLines(robust.map, robust.efficiency),
           ...luckLines(luck),
@@ -298,14 +305,16 @@ function paretoLines(front: readonly ParetoPoint[], metrics: readonly string[], 
 }
 
 /** The columns of the table besides rank and params: the metric first, then what a reader judges it by. */
-function columnsOf(key: string): string[] {
+function columnsOf(key: string, own: boolean): string[] {
+  // a strategy's own figures inside a config have no drawdown of their own: its P&L instead
+  if (own) return [key, ...['return_pct', 'pnl', 'trades'].filter((c) => c !== key)];
   return [key, ...['return_pct', 'max_drawdown_pct', 'trades'].filter((c) => c !== key)];
 }
 
-function printTable(ctx: CliContext, r: OptimizeResult, names: readonly string[], top: number, quote: string): void {
+function printTable(ctx: CliContext, r: OptimizeResult, names: readonly string[], top: number, quote: string, own: boolean): void {
   const walk = r.walkForward !== undefined;
   const key = OPTIMIZE_METRICS[r.metric];
-  const columns = columnsOf(key);
+  const columns = columnsOf(key, own);
   const header = ['rank', ...names, ...(walk ? columns.flatMap((c) => [`${c} in`, `${c} out`]) : columns)];
   const ranked = r.rows.filter((row) => row.rank !== null);
   const rows = ranked
@@ -343,7 +352,7 @@ function printTable(ctx: CliContext, r: OptimizeResult, names: readonly string[]
 function cell(column: string, v: unknown, quote: string): string {
   const n = num(v);
   if (n === null) return 'n/a';
-  if (column === 'final_equity' || column === 'fees') return formatAmount(n, quote);
+  if (column === 'final_equity' || column === 'fees' || column === 'pnl') return formatAmount(n, quote);
   if (column === 'trades') return String(Math.round(n * 100) / 100);
   if (column.endsWith('_pct')) return n.toFixed(2);
   return fmt(n);
