@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { InputError } from '../src/core/index.js';
 import { INCREMENTS_MS, type Increment } from '../src/core/markets.js';
 import { loadPriceSeries, type PriceSeries } from '../src/sim/prices/price-file.js';
+import { parseTime } from './cli-input.js';
 
 export interface CacheKey {
   readonly market: string;
@@ -88,4 +89,22 @@ export function loadCached(dir: string, key: CacheKey, fromMs?: number, toMs?: n
   if (end - start < 2)
     throw new InputError('--from', `the cache ${csv} has ${end - start} points in the range asked; fetch that range first`);
   return { source: csv, length: end - start, times: all.times.slice(start, end), prices: all.prices.slice(start, end) };
+}
+
+/**
+ * The cached range a backtest asks for: `--from` and `--to` without `--data` (with `--market`, or a
+ * config's markets), which `backtest` fetches into the cache when missing; else undefined.
+ */
+export function cacheRange(flags: {
+  readonly data?: string | readonly string[];
+  readonly from?: string;
+  readonly to?: string;
+  readonly increment: string;
+}): { increment: Increment; fromMs: number; toMs: number } | undefined {
+  const given = typeof flags.data === 'string' ? [flags.data] : (flags.data ?? []);
+  if (given.length > 0 || flags.from === undefined || flags.to === undefined) return undefined;
+  const fromMs = parseTime(flags.from, '--from')!;
+  const toMs = parseTime(flags.to, '--to')!;
+  if (toMs <= fromMs) throw new InputError('--to', `must be after --from (${flags.from})`);
+  return { increment: checkIncrement(flags.increment), fromMs, toMs };
 }

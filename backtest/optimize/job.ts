@@ -10,6 +10,7 @@ import type { PriceSeriesLike } from '../../src/sim/prices/price-data.js';
 import type { StrategyDefinition } from '../../src/strategy/define.js';
 import { resolveParams } from '../../src/strategy/params.js';
 import type { GridValue } from './grid.js';
+import type { PortfolioJobSpec } from './portfolio-job.js';
 import { metricsToJson } from '../metrics.js';
 import { runBacktest } from '../run.js';
 
@@ -25,6 +26,8 @@ export interface JobContext {
   readonly slippageBps: number;
   readonly initial: Readonly<Record<string, string>>;
   readonly limits?: RiskLimits;
+  /** A trial of one strategy inside a config (`optimize --config FILE --strategy NAME`): portfolio-job.ts runs it. */
+  readonly portfolio?: PortfolioJobSpec;
 }
 
 export interface Job {

@@ -15,6 +15,7 @@ import { workerBoot, type WorkerBoot, type WorkerCode } from './boot.js';
 import { holdPoolHeapGrowth } from './pool-heap.js';
 import type { FromWorker, Job, JobContext, JobMetrics, JobResult } from './job.js';
 import { sharedColumn } from '../shared-series.js';
+import type { PortfolioJobSpec } from './portfolio-job.js';
 
 /** Metrics the optimizer ranks by, and the JSON field each reads. Drawdown ranks lowest first. */
 export const OPTIMIZE_METRICS = {
@@ -41,6 +42,8 @@ export interface OptimizeConfig {
   readonly slippageBps?: number;
   readonly initial?: Readonly<Record<string, string>>;
   readonly limits?: RiskLimits;
+  /** Tunes one strategy inside a config: every trial replays the whole config (portfolio-job.ts); `series` is its first market's. */
+  readonly portfolio?: PortfolioJobSpec;
   readonly onProgress?: (done: number, total: number) => void;
   /**
    * Stops the run at once when aborted: the threads are terminated mid-job, and the result holds only
@@ -152,6 +155,7 @@ export async function runOptimize(cfg: OptimizeConfig): Promise<OptimizeResult> 
     slippageBps: cfg.slippageBps ?? 0,
     initial: cfg.initial ?? { USD: '10000' },
     ...(cfg.limits && { limits: cfg.limits }),
+    ...(cfg.portfolio && { portfolio: cfg.portfolio }),
   };
   const boot = cfg.runJobs ? undefined : workerBoot(cfg.strategy, cfg.workerCode === 'source' ? { prefer: 'source' } : {});
   const key = OPTIMIZE_METRICS[cfg.metric];

@@ -5,6 +5,7 @@
  */
 import type { JobContext, JobMetrics, JobResult } from '../../backtest/optimize/job.js';
 import type { GridValue } from '../../backtest/optimize/grid.js';
+import type { PortfolioJobSpec } from '../../backtest/optimize/portfolio-job.js';
 import type { PluginFingerprint } from '../strategy/plugin-hash.js';
 import { sha256 } from '../strategy/plugin-hash.js';
 
@@ -20,6 +21,18 @@ export interface StudySpec extends Pick<JobContext, 'source' | 'baseParams' | 'f
   readonly plugin: PluginFingerprint;
   readonly seriesHash: string;
   readonly points: number;
+  /** A strategy tuned inside a config: the config's strategies, every plugin's files, every market's series by hash. */
+  readonly portfolio?: PortfolioStudy;
+}
+
+/** What a worker needs to replay the whole config (the tuned strategy's plugin is `plugin`). */
+export interface PortfolioStudy {
+  readonly entries: PortfolioJobSpec['entries'];
+  readonly target: string;
+  readonly objective: PortfolioJobSpec['objective'];
+  /** Each entry's plugin (by index): a worker loads and checks it as it does a study's plugin. */
+  readonly plugins: readonly PluginFingerprint[];
+  readonly series: ReadonlyArray<{ readonly market: string; readonly source: string; readonly hash: string }>;
 }
 
 export interface TrialData {

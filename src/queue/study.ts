@@ -8,6 +8,7 @@ import { FlowProducer, Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Job, JobContext, JobResult } from '../../backtest/optimize/job.js';
+import type { PortfolioJobSpec } from '../../backtest/optimize/portfolio-job.js';
 import { TradeloopError } from '../core/index.js';
 import { bullConnection, connectRedis } from './connect.js';
 import { queueFingerprint, sha256, tradeloopVersion, type PluginFingerprint } from '../strategy/plugin-hash.js';
@@ -19,6 +20,7 @@ import {
   studyKey,
   TRIAL_QUEUE,
   trialKey,
+  type PortfolioStudy,
   type StoredResult,
   type StudySpec,
   type TrialData,
@@ -61,7 +63,7 @@ export async function runJobsOnQueue(
   opts: QueueStudyOptions,
   onProgress?: (done: number, total: number) => void,
 ): Promise<{ results: JobResult[]; workers: number; studyKey: string; reused: number }> {
-  const plugin: PluginFingerprint = queueFingerprint(ctx.strategy, opts.cwd);
+  const plugin: PluginFingerprint | undefined = ctx.portfolio ? undefined : queueFingerprint(ctx.strategy, opts.cwd);
   const redis = await connectRedis(opts.target, opts.env, '--queue');
   const sub = redis.duplicate();
   sub.on('error', () => undefined);
@@ -69,14 +71,20 @@ export async function runJobsOnQueue(
   const flows = new FlowProducer({ connection, prefix: PREFIX });
   const trials = new Queue(TRIAL_QUEUE, { connection, prefix: PREFIX });
   try {
-    const series = encodeSeries(ctx.times, ctx.prices);
-    const seriesHash = sha256(series);
     // stored once: every study on the same data shares it; kept a week after its last use
-    await redis.set(keys.series(seriesHash), series, 'EX', 7 * 86_400, 'NX');
-    await redis.expire(keys.series(seriesHash), 7 * 86_400);
+    const store = async (times: Float64Array, prices: Float64Array): Promise<string> => {
+      const series = encodeSeries(times, prices);
+      const hash = sha256(series);
+      await redis.set(keys.series(hash), series, 'EX', 7 * 86_400, 'NX');
+      await redis.expire(keys.series(hash), 7 * 86_400);
+      return hash;
+    };
+    const seriesHash = await store(ctx.times, ctx.prices);
+    const portfolio = ctx.portfolio && (await portfolioStudy(ctx.portfolio, store, opts.cwd));
     const spec: StudySpec = {
       version: tradeloopVersion(),
-      plugin,
+      plugin: portfolio ? targetPlugin(portfolio) : plugin!,
+      ...(portfolio && { portfolio }),
       seriesHash,
       source: ctx.source,
       points: ctx.times.length,
@@ -205,4 +213,28 @@ export async function workersSeen(redis: Redis): Promise<number> {
   const now = Number(sec) * 1000 + Math.floor(Number(micro) / 1000);
   const all = await redis.hgetall(keys.workers());
   return Object.values(all).filter((t) => now - Number(t) < WORKER_SEEN_MS).length;
+}
+
+/** A config's study: every entry's plugin fingerprinted as --queue sends a plugin, every market's series stored. */
+async function portfolioStudy(
+  p: PortfolioJobSpec,
+  store: (times: Float64Array, prices: Float64Array) => Promise<string>,
+  cwd: string | undefined,
+): Promise<PortfolioStudy> {
+  const series: Array<PortfolioStudy['series'][number]> = [];
+  for (const s of p.series) series.push({ market: s.market, source: s.source, hash: await store(s.times, s.prices) });
+  return {
+    entries: p.entries,
+    target: p.target,
+    objective: p.objective,
+    plugins: p.entries.map((e) => queueFingerprint(e.plugin, cwd)),
+    series,
+  };
+}
+
+/** The tuned strategy's plugin: the study's `plugin`, as a one-strategy study's. */
+function targetPlugin(p: PortfolioStudy): PluginFingerprint {
+  // an entry without a name goes by its plugin's name, which a plain built-in spec is
+  const k = p.entries.findIndex((e) => (e.name ?? e.plugin) === p.target);
+  return p.plugins[k === -1 ? 0 : k]!;
 }

@@ -11,14 +11,23 @@ import { hostname } from 'node:os';
 import { realpathSync, statSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import type { Redis } from 'ioredis';
-import { runJob, type JobContext } from '../../backtest/optimize/job.js';
+import { runJob, type JobContext, type JobResult } from '../../backtest/optimize/job.js';
+import type { MarketSeries } from '../../backtest/merge.js';
+import type { MarketSymbol } from '../core/index.js';
 import { LiveClock, type Clock } from '../clock/index.js';
 import type { StrategyDefinition } from '../strategy/define.js';
 import { loadStrategy } from '../strategy/loader.js';
 import { bullConnection, connectRedis } from './connect.js';
 import { pluginGraph } from '../strategy/plugin-graph.js';
-import { BUILTIN_DIR, BUILTIN_EXTENSIONS, fingerprintGraph, fingerprintMismatch, tradeloopVersion } from '../strategy/plugin-hash.js';
-import { decodeSeries, keys, PREFIX, STUDY_QUEUE, toStored, TRIAL_QUEUE, type TrialData } from './protocol.js';
+import {
+  BUILTIN_DIR,
+  BUILTIN_EXTENSIONS,
+  fingerprintGraph,
+  fingerprintMismatch,
+  tradeloopVersion,
+  type PluginFingerprint,
+} from '../strategy/plugin-hash.js';
+import { decodeSeries, keys, PREFIX, STUDY_QUEUE, toStored, TRIAL_QUEUE, type PortfolioStudy, type TrialData } from './protocol.js';
 import type { RedisTarget } from '../config/redis-url.js';
 
 export interface QueueWorkerOptions {
@@ -112,10 +121,10 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
   const heartbeat = setInterval(() => void beat().catch(() => undefined), 2_000);
   heartbeat.unref();
 
-  const definitionFor = async (d: TrialData): Promise<StrategyDefinition> => {
-    const p = d.spec.plugin;
-    if (d.spec.version !== version)
-      throw new Refusal(`tradeloop ${version} here, ${d.spec.version} on the controller: install the same version on every worker`);
+  /** The plugin file of a study's fingerprint, found and checked by this worker (or refused). */
+  const pluginFile = (studyVersion: string, p: PluginFingerprint): string => {
+    if (studyVersion !== version)
+      throw new Refusal(`tradeloop ${version} here, ${studyVersion} on the controller: install the same version on every worker`);
     const folders = p.builtin
       ? [BUILTIN_DIR]
       : opts.strategiesDir !== undefined
@@ -149,9 +158,33 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
     if (loadedAs !== undefined && loadedAs !== p.hash)
       throw new Refusal(`plugin ${p.spec} changed on disk since this worker loaded it: restart the worker to load the new files`);
     loadedFiles.set(found.file, p.hash);
+    return found.file;
+  };
+
+  const definitionFor = async (d: TrialData): Promise<StrategyDefinition> => {
+    const p = d.spec.plugin;
+    const file = pluginFile(d.spec.version, p);
     let def = definitions.get(p.hash);
-    if (def === undefined) definitions.set(p.hash, (def = loadStrategy(found.file)));
+    if (def === undefined) definitions.set(p.hash, (def = loadStrategy(file)));
     return def;
+  };
+
+  /** A trial of a strategy inside a config: every entry's plugin checked as above, loaded from its file here. */
+  const runPortfolioTrial = async (d: TrialData, p: PortfolioStudy): Promise<JobResult> => {
+    const entries = p.entries.map((e, k) => ({ ...e, plugin: pluginFile(d.spec.version, p.plugins[k]!) }));
+    // loaded when a study of a config comes: a worker of one-strategy studies keeps its lean graph
+    const { loadPortfolioStrategies, runPortfolioJob } = await import('../../backtest/optimize/portfolio-job.js');
+    const strategies = await loadPortfolioStrategies({ entries, file: `study ${d.study.slice(0, 12)}` });
+    const series: MarketSeries[] = [];
+    for (const s of p.series) series.push({ market: s.market as MarketSymbol, source: s.source, ...(await seriesFor(s.hash)) });
+    const ctx = {
+      portfolio: { entries: p.entries, file: '', target: p.target, objective: p.objective, series },
+      feeBps: d.spec.feeBps,
+      slippageBps: d.spec.slippageBps,
+      initial: d.spec.initial,
+      ...(d.spec.limits && { limits: d.spec.limits }),
+    };
+    return runPortfolioJob(strategies, ctx, { id: 0, params: d.params, start: d.start, end: d.end });
   };
 
   const seriesFor = async (hash: string): Promise<{ times: Float64Array; prices: Float64Array }> => {
@@ -174,6 +207,23 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
     await m.exec();
   };
 
+  const runTrial = async (d: TrialData): Promise<JobResult> => {
+    const definition = await definitionFor(d);
+    const s = await seriesFor(d.spec.seriesHash);
+    const ctx: JobContext = {
+      strategy: d.spec.plugin.spec,
+      source: d.spec.source,
+      times: s.times,
+      prices: s.prices,
+      baseParams: d.spec.baseParams,
+      feeBps: d.spec.feeBps,
+      slippageBps: d.spec.slippageBps,
+      initial: d.spec.initial,
+      ...(d.spec.limits && { limits: d.spec.limits }),
+    };
+    return runJob(definition, ctx, { id: 0, params: d.params, start: d.start, end: d.end });
+  };
+
   const processTrial = async (job: BullJob<TrialData>): Promise<{ outcome: string }> => {
     const d = job.data;
     const t0 = clock.now();
@@ -185,20 +235,8 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
     const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     opts.onTrial?.({ trial: d.trial, outcome: 'started', ms: 0 });
     try {
-      const definition = await definitionFor(d);
-      const s = await seriesFor(d.spec.seriesHash);
-      const ctx: JobContext = {
-        strategy: d.spec.plugin.spec,
-        source: d.spec.source,
-        times: s.times,
-        prices: s.prices,
-        baseParams: d.spec.baseParams,
-        feeBps: d.spec.feeBps,
-        slippageBps: d.spec.slippageBps,
-        initial: d.spec.initial,
-        ...(d.spec.limits && { limits: d.spec.limits }),
-      };
-      const result = await runJob(definition, ctx, { id: 0, params: d.params, start: d.start, end: d.end });
+      const p = d.spec.portfolio;
+      const result = p ? await runPortfolioTrial(d, p) : await runTrial(d);
       await finish(d, 'results', JSON.stringify(toStored(result)), true);
       opts.onTrial?.({ trial: d.trial, outcome: 'ran', ms: clock.now() - t0 });
       return { outcome: 'ran' };

@@ -4,6 +4,7 @@ import { LazyProgress, parseBps, parseInitial, parsePositiveInt } from '../../..
 import type { ResolvedLimits } from '../../../backtest/limits.js';
 import { trapWarnings } from '../../../backtest/traps.js';
 import { loadSeries, type DataFlags } from '../../../backtest/data-source.js';
+import { fetchMissing } from './history-missing.js';
 import { metricsToJson } from '../../../backtest/metrics.js';
 import { BOOK_FILL_RULE, resolveFillModel } from '../../../backtest/fill-model.js';
 import { describeRunInfo } from '../../../backtest/recorded-header.js';
@@ -92,6 +93,7 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
         refuseForPortfolio(all);
         const { loadPortfolioData, marketOrder, portfolioBacktest, portfolioStrategies } = await import('./backtest-portfolio.js');
         const strategies = await portfolioStrategies(resolved, all.strategy);
+        await fetchMissing(ctx, all, marketOrder(strategies));
         const series = await loadPortfolioData(all, marketOrder(strategies));
         const wall = new LiveClock();
         const progress = new LazyProgress(ctx.stderr, () => wall.now(), 'backtest');
@@ -129,6 +131,7 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
           : undefined;
       const fill = await resolveFillModel(flags, recorded !== undefined, markets.length === 1 ? markets[0] : undefined);
       // the book model reads the recording itself (its events, not points): no second pass over the file
+      if (fill.model === 'points' && flags.market !== undefined) await fetchMissing(ctx, flags, [flags.market]);
       const series = fill.model === 'points' ? await loadSeries(flags, markets) : undefined;
       const loadMs = clock.now() - loadStart;
       const market = params.market === undefined ? undefined : String(params.market);

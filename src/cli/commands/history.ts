@@ -14,6 +14,8 @@ import { LiveClock } from '../../clock/index.js';
 import { configLabel, describeConfigSource, loadConfig, type Config } from '../../config/index.js';
 import { LOCAL_CLIENT_ID, LOCAL_CLIENT_SECRET, nonEmpty } from '../../config/environment.js';
 import { InputError, isHistoricalMarket } from '../../core/index.js';
+import type { Increment } from '../../core/markets.js';
+import { existsSync, readFileSync } from 'node:fs';
 import { createLogger } from '../../log/index.js';
 import { startSandbox, type SandboxHandle } from '../../sandbox/index.js';
 import { CliExit, type CliContext, writeLine } from '../context.js';
@@ -66,32 +68,100 @@ export function registerHistory(program: Command, ctx: CliContext): void {
       const fromMs = parseTime(flags.from, '--from')!;
       const toMs = parseTime(flags.to, '--to')!;
       if (toMs <= fromMs) throw new InputError('--to', `must be after --from (${flags.from})`);
-      const want = { market: flags.market, increment, from: new Date(fromMs).toISOString(), to: new Date(toMs).toISOString() };
-      const prior = flags.restart ? undefined : resumable(flags.dataDir, want);
-      if (prior?.complete) {
-        writeLine(ctx.stderr, `already cached: ${prior.fetched} points in ${cachePaths(flags.dataDir, want).csv}`);
-        writeLine(ctx.stdout, cachePaths(flags.dataDir, want).csv);
-        return;
-      }
-      const { config, source } = loadConfig(flags.config);
-      writeLine(ctx.stderr, describeConfigSource(source));
-      if (prior !== undefined)
-        writeLine(ctx.stderr, `resuming at point ${prior.fetched}${prior.totalCount === undefined ? '' : ` of ${prior.totalCount}`}`);
-      const venue = await openVenue(flags, config, configLabel(source), fromMs, ctx);
-      const clock = new LiveClock();
-      const progress = new LazyProgress(ctx.stderr, () => clock.now(), `history ${flags.market}`);
-      let state: FetchState;
-      try {
-        state = await fetchAll(venue.api, flags.dataDir, prior ?? { ...want, fetched: 0, complete: false }, prior === undefined, (d, t) =>
-          progress.update(d, t),
-        );
-      } finally {
-        progress.stop();
-        await venue.close();
-      }
-      writeLine(ctx.stderr, `${state.fetched} points of ${flags.market} at ${increment} cached`);
+      const state = await fetchHistory(ctx, flags, { market: flags.market, increment, fromMs, toMs }, flags.restart === true);
+      if (state === undefined) return;
       writeLine(ctx.stdout, cachePaths(flags.dataDir, state).csv);
     });
+}
+
+/** What one fetch asks for. */
+export interface HistoryWant {
+  readonly market: string;
+  readonly increment: Increment;
+  readonly fromMs: number;
+  readonly toMs: number;
+}
+
+/** Where a fetch goes and which venue serves it (the flags of `history fetch`, or a backtest's). */
+export type HistoryVenueFlags = Pick<FetchFlags, 'dataDir' | 'config' | 'baseUrl' | 'tokenUrl'>;
+
+/**
+ * Fetches a market's range into the cache, resuming a partial fetch of the same range; undefined
+ * when it was cached complete already (said on stderr, with the file on stdout).
+ */
+async function fetchHistory(ctx: CliContext, flags: HistoryVenueFlags, w: HistoryWant, restart: boolean): Promise<FetchState | undefined> {
+  const want = { market: w.market, increment: w.increment, from: new Date(w.fromMs).toISOString(), to: new Date(w.toMs).toISOString() };
+  const prior = restart ? undefined : resumable(flags.dataDir, want);
+  if (prior?.complete) {
+    writeLine(ctx.stderr, `already cached: ${prior.fetched} points in ${cachePaths(flags.dataDir, want).csv}`);
+    writeLine(ctx.stdout, cachePaths(flags.dataDir, want).csv);
+    return undefined;
+  }
+  const { config, source } = loadConfig(flags.config);
+  writeLine(ctx.stderr, describeConfigSource(source));
+  if (prior !== undefined)
+    writeLine(
+      ctx.stderr,
+      `resuming at point ${prior.fetched}${prior.totalCount === undefined ? '' : ` of ${prior.totalCount}`} (${w.market})`,
+    );
+  const venue = await openVenue(flags, config, configLabel(source), w.fromMs, ctx);
+  const clock = new LiveClock();
+  const progress = new LazyProgress(ctx.stderr, () => clock.now(), `history ${w.market}`);
+  let state: FetchState;
+  try {
+    state = await fetchAll(venue.api, flags.dataDir, prior ?? { ...want, fetched: 0, complete: false }, prior === undefined, (d, t) =>
+      progress.update(d, t),
+    );
+  } finally {
+    progress.stop();
+    await venue.close();
+  }
+  writeLine(ctx.stderr, `${state.fetched} points of ${w.market} at ${w.increment} cached`);
+  return state;
+}
+
+/**
+ * `backtest --from/--to` (with `--market`, or a config's markets): fetches into the cache each market
+ * whose range is not cached complete, as `history fetch` would (resuming a partial fetch, a progress
+ * bar on a terminal), from the config's environment (in `local` the embedded sandbox). A market the
+ * platform keeps no history of is refused, naming it and the command that would fill the cache.
+ */
+export async function fetchMissingHistory(
+  ctx: CliContext,
+  flags: HistoryVenueFlags,
+  markets: readonly string[],
+  range: { readonly increment: Increment; readonly fromMs: number; readonly toMs: number },
+): Promise<void> {
+  const from = new Date(range.fromMs).toISOString();
+  const to = new Date(range.toMs).toISOString();
+  for (const market of markets) {
+    if (covered(flags.dataDir, { market, increment: range.increment, from, to })) continue;
+    const command = `tradeloop history fetch --market ${market} --increment ${range.increment} --from ${from} --to ${to}`;
+    if (!isHistoricalMarket(market))
+      throw new InputError(
+        '--from/--to',
+        `no cached prices of ${market} for this range, and the platform keeps no history of ${market} to fetch: give --data ${market}=FILE (or fill the cache with ${command} from a venue that has it)`,
+      );
+    writeLine(ctx.stderr, `fetching the missing ${range.increment} prices of ${market} from ${from} to ${to} into ${flags.dataDir}`);
+    try {
+      await fetchHistory({ ...ctx, stdout: ctx.stderr }, flags, { market, ...range }, false);
+    } catch (e) {
+      if (e instanceof CliExit) throw e;
+      throw new InputError(
+        '--from/--to',
+        `could not fetch the prices of ${market}: ${e instanceof Error ? e.message : String(e)}; fetch them with ${command}, or give --data ${market}=FILE`,
+        { cause: e },
+      );
+    }
+  }
+}
+
+/** A complete fetch of a range holding `want`'s is in the cache. */
+function covered(dir: string, want: Omit<FetchState, 'fetched' | 'complete' | 'totalCount'>): boolean {
+  const { state, csv } = cachePaths(dir, want);
+  if (!existsSync(state) || !existsSync(csv)) return false;
+  const s = JSON.parse(readFileSync(state, 'utf8')) as FetchState;
+  return s.complete && s.from <= want.from && s.to >= want.to;
 }
 
 /**
@@ -146,7 +216,7 @@ interface HistoryVenue {
  * embedded sandbox started here (port 0, the config's seed, history back to `fromMs`) and closed after.
  */
 async function openVenue(
-  flags: FetchFlags,
+  flags: HistoryVenueFlags,
   config: Readonly<Config>,
   label: string,
   fromMs: number,

@@ -14,6 +14,7 @@ import type { SearchSpace } from '../../../backtest/search/space.js';
 import { StudyStore } from '../../../backtest/search/study-store.js';
 import { InputError } from '../../core/index.js';
 import { fingerprintStrategy, sha256 } from '../../strategy/plugin-hash.js';
+import { portfolioFingerprint } from '../../../backtest/optimize/portfolio-job.js';
 import { type CliContext, writeLine } from '../context.js';
 
 export interface SearchCommandInput {
@@ -34,7 +35,8 @@ export interface SearchCommandInput {
 export async function runSearchStudy(ctx: CliContext, input: SearchCommandInput): Promise<SearchResult | undefined> {
   const { config: c } = input;
   const settings = {
-    plugin: fingerprintStrategy(c.strategy).hash,
+    // inside a config: the config, every plugin and every market's data (portfolio-job.ts)
+    plugin: c.portfolio ? portfolioFingerprint(c.portfolio) : fingerprintStrategy(c.strategy).hash,
     series: sha256(new Uint8Array(c.series.prices.buffer, c.series.prices.byteOffset, c.series.prices.byteLength)),
     times: sha256(new Uint8Array(c.series.times.buffer, c.series.times.byteOffset, c.series.times.byteLength)),
     space: input.space,
@@ -50,7 +52,11 @@ export async function runSearchStudy(ctx: CliContext, input: SearchCommandInput)
   };
   const store = input.queued
     ? undefined
-    : StudyStore.open(input.studyDir ?? join(process.cwd(), '.tradeloop', 'studies'), c.strategy.split(/[\\/]/).pop()!, settings);
+    : StudyStore.open(
+        input.studyDir ?? join(process.cwd(), '.tradeloop', 'studies'),
+        c.portfolio?.target ?? c.strategy.split(/[\\/]/).pop()!,
+        settings,
+      );
   try {
     const previous = store?.trials() ?? [];
     if (input.resume && store && previous.length === 0)

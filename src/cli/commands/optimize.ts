@@ -13,16 +13,30 @@ import { stabilityLines, stabilityToJson } from '../../../backtest/robustness/re
 import { manifestToJson } from '../../../backtest/assumptions.js';
 import { LiveClock } from '../../clock/index.js';
 import { formatAmount, InputError } from '../../core/index.js';
-import { loadStrategy, marketsOf, parseParamString, resolveParams } from '../../strategy/index.js';
+import { marketsOf, parseParamString, resolveParams } from '../../strategy/index.js';
 import { type CliContext, writeLine } from '../context.js';
 import { formatTable } from '../table.js';
 import { parseRedisUrl } from '../../config/redis-url.js';
 import { gridRanges, luckLines, luckToJson, optimizeLuck, spaceRanges } from '../../../backtest/luck/report.js';
 import { paretoFront, type ParetoPoint } from '../../../backtest/search/pareto.js';
 import { addDataOptions } from './backtest.js';
+import { marketOrder } from './backtest-portfolio.js';
+import { fetchMissing } from './history-missing.js';
 import { gridOfSearch, parseSearchFlags, runSearchStudy } from './optimize-search.js';
+import {
+  checkGridNames,
+  checkObjectiveMetric,
+  configTarget,
+  loadConfigData,
+  loadConfigStrategies,
+  parseObjective,
+  pluginOrConfigHint,
+  singleData,
+} from './optimize-config.js';
 
-interface OptimizeFlags extends DataFlags {
+interface OptimizeFlags extends Omit<DataFlags, 'data'> {
+  readonly data?: string[];
+  readonly objective?: string;
   readonly strategy: string;
   readonly grid?: string;
   readonly search?: string;
@@ -30,7 +44,7 @@ interface OptimizeFlags extends DataFlags {
   readonly seed?: string;
   readonly resume?: boolean;
   readonly studyDir?: string;
-  readonly metric: string;
+  readonly metric?: string;
   readonly workers?: string;
   readonly walkForward?: string;
   readonly params?: string;
@@ -54,8 +68,11 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
   const command = program
     .command('optimize')
     .description('backtest every combination of a parameter grid on all cores and rank them by a metric')
-    .requiredOption('-s, --strategy <name>', 'built-in strategy name or path to a plugin file');
-  addDataOptions(command)
+    .requiredOption(
+      '-s, --strategy <name>',
+      'built-in strategy name or path to a plugin file; with --config FILE, the name of one of its strategies to tune inside the whole config',
+    );
+  addDataOptions(command, true)
     .option(
       '--grid <spec>',
       "parameter grid, e.g. fast=5..30:5,slow=20..100:10 (ranges from..to:step, lists a|b, fixed values); with --search random|tpe the ranges to search (from..to, from..to:step, from..to:log), default the params schema's bounds",
@@ -67,8 +84,11 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
     .option('--resume', 'continue the saved study of these settings (the same command again does too); fails when there is none')
     .option(
       '--metric <name>',
-      `metric to rank by: ${Object.keys(OPTIMIZE_METRICS).join(', ')}; several (return,max_drawdown) also give the Pareto front, the first ranking`,
-      'sharpe',
+      `metric to rank by: ${Object.keys(OPTIMIZE_METRICS).join(', ')}; several (return,max_drawdown) also give the Pareto front, the first ranking (default sharpe; return for a strategy tuned inside a config)`,
+    )
+    .option(
+      '--objective <what>',
+      "with --config FILE --strategy NAME: strategy (default) ranks by NAME's own P&L in the portfolio, portfolio by the whole account's figures",
     )
     .option('--workers <n>', `worker threads (default all ${availableParallelism()} cores)`)
     .option('--walk-forward <k>', 'K folds: choose on each segment, score on the next (out of sample)')
@@ -78,7 +98,7 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
     .option('--initial <ASSET=AMOUNT,...>', 'starting balances', 'USD=10000')
     .option(
       '-c, --config <file>',
-      'YAML config whose risk: section sets the risk limits (default: ./config/default.yaml, else the built-in defaults, as tradeloop run)',
+      'YAML config whose risk: section sets the risk limits (default: ./config/default.yaml, else the built-in defaults, as tradeloop run); with --strategy naming one of its strategies, that strategy is tuned inside the whole config (every strategy, market and limit of it, on one account)',
     )
     .option('--top <n>', 'rows of the table (default 20)')
     .option('--json', 'print the ranked result as one JSON line')
@@ -91,15 +111,20 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
       'write report.html (the stability heat map, walk-forward efficiency, ranked rows, assumptions) and results.csv here',
     )
     .action(async (flags: OptimizeFlags) => {
-      const metrics = flags.metric.split(',').map((m) => m.trim());
+      // the limits every mode takes: the located config's (--config, ./config/default.yaml, the built-in defaults)
+      const resolved = resolveRiskLimits(flags.config);
+      const inConfig = configTarget(flags, resolved);
+      const objective = parseObjective(flags.objective, inConfig !== undefined);
+      const metricText = flags.metric ?? (inConfig !== undefined && objective === 'strategy' ? 'return' : 'sharpe');
+      const metrics = metricText.split(',').map((m) => m.trim());
       for (const m of metrics)
         if (!(m in OPTIMIZE_METRICS))
           throw new InputError(
             '--metric',
             `unknown metric ${JSON.stringify(m)}; use one of ${Object.keys(OPTIMIZE_METRICS).join(', ')} (several, comma-separated, give the Pareto front)`,
           );
-      if (new Set(metrics).size !== metrics.length)
-        throw new InputError('--metric', `${flags.metric} names a metric twice; give each once`);
+      if (new Set(metrics).size !== metrics.length) throw new InputError('--metric', `${metricText} names a metric twice; give each once`);
+      if (inConfig !== undefined) metrics.forEach((m) => checkObjectiveMetric(objective, m));
       const queue = flags.queue === undefined ? undefined : parseRedisUrl(flags.queue, '--queue');
       if (queue !== undefined && flags.workers !== undefined)
         throw new InputError(
@@ -112,7 +137,8 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
           '--grid',
           'required with --search grid: give ranges such as fast=5..30:5,slow=20..100:10, or search the params schema with --search tpe --trials 100',
         );
-      const definition = await loadStrategy(flags.strategy);
+      const loaded = inConfig === undefined ? undefined : await loadConfigStrategies(flags, resolved, inConfig);
+      const definition = loaded ? loaded.target.definition : await pluginOrConfigHint(flags, resolved);
       const space = search.method === 'grid' ? undefined : searchSpace(definition.params, flags.grid);
       let grid: Grid = space
         ? { names: [...space.dimensions.map((d) => d.name), ...Object.keys(space.fixed)], combinations: [space.fixed] }
@@ -120,11 +146,14 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
       const baseParams = flags.params === undefined ? {} : parseParamString(flags.params);
       if (flags.market !== undefined && 'market' in definition.params.shape && !grid.names.includes('market'))
         baseParams.market ??= flags.market;
+      if (loaded) checkGridNames(loaded.target, grid.names);
       const unknown = grid.names.filter((n) => !(n in definition.params.shape));
       if (unknown.length > 0) resolveParams(definition, { ...baseParams, ...Object.fromEntries(unknown.map((n) => [n, 0])) }, '--grid'); // names the unknown parameters
       const first = resolveParams(definition, { ...baseParams, ...grid.combinations[0] }, '--grid'); // unknown names fail here, before any thread starts
-      const markets = marketsOf(definition, first as never);
-      const series = await loadSeries(flags, markets);
+      const markets = loaded ? loaded.target.markets : marketsOf(definition, first as never);
+      await fetchMissing(ctx, flags, loaded ? marketOrder(loaded.strategies) : flags.market === undefined ? [] : [flags.market]);
+      const inside = loaded && (await loadConfigData(flags, resolved, loaded, objective));
+      const series = inside ? inside.first : await loadSeries({ ...flags, data: singleData(flags.data) }, markets);
       const clock = new LiveClock();
       const progress = new OptimizeProgress(ctx.stderr, {
         label: 'optimize',
@@ -133,16 +162,17 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
         enabled: OptimizeProgress.shownOn(ctx.stderr, flags.json === true),
       });
       const t0 = clock.now();
-      // the limits every mode takes: the located config's (--config, ./config/default.yaml, the built-in defaults)
-      const resolved = resolveRiskLimits(flags.config);
+      // inside a config, its fee (risk.fee_bps) unless --fee-bps says otherwise, as its backtest
+      const feeBps = parseBps(flags.feeBps, '--fee-bps', inside ? resolved.limits.fee_bps : 10);
       const config = {
-        strategy: flags.strategy,
+        strategy: inside ? inside.portfolio.file : flags.strategy,
+        ...(inside && { portfolio: inside.portfolio }),
         series,
         metric: metrics[0] as OptimizeMetric,
         baseParams,
         workers: parsePositiveInt(flags.workers, '--workers'),
         walkForward: parsePositiveInt(flags.walkForward, '--walk-forward'),
-        feeBps: parseBps(flags.feeBps, '--fee-bps', 10),
+        feeBps,
         slippageBps: parseBps(flags.slippageBps, '--slippage-bps', 0),
         initial: parseInitial(flags.initial),
         limits: resolved.limits,
@@ -189,7 +219,7 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
         definition,
         baseParams,
         grid,
-        feeBps: parseBps(flags.feeBps, '--fee-bps', 10),
+        feeBps,
         slippageBps: parseBps(flags.slippageBps, '--slippage-bps', 0),
         initial: parseInitial(flags.initial),
         limits: resolved.limits,
@@ -213,6 +243,8 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
           ctx.stdout,
           JSON.stringify({
             strategy: definition.name,
+            // inside a config: which of its strategies was tuned, and what ranked it
+            ...(inside && { config_strategy: inside.target.name, objective, markets: inside.portfolio.series.map((x) => x.market) }),
             points: series.length,
             elapsed_ms: elapsedMs,
             ...result,
@@ -224,7 +256,14 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
           }),
         );
       else {
-        printTable(ctx, result, grid.names, parsePositiveInt(flags.top, '--top') ?? 20, unitsOf(markets[0] ?? 'BTCUSD').quote);
+        printTable(
+          ctx,
+          result,
+          grid.names,
+          parsePositiveInt(flags.top, '--top') ?? 20,
+          unitsOf(markets[0] ?? 'BTCUSD').quote,
+          objective === 'strategy' && inside !== undefined,
+        );
         for (const line of [
           ...stabilityLines(robust.map, robust.efficiency),
           ...luckLines(luck),
@@ -266,14 +305,16 @@ function paretoLines(front: readonly ParetoPoint[], metrics: readonly string[], 
 }
 
 /** The columns of the table besides rank and params: the metric first, then what a reader judges it by. */
-function columnsOf(key: string): string[] {
+function columnsOf(key: string, own: boolean): string[] {
+  // a strategy's own figures inside a config have no drawdown of their own: its P&L instead
+  if (own) return [key, ...['return_pct', 'pnl', 'trades'].filter((c) => c !== key)];
   return [key, ...['return_pct', 'max_drawdown_pct', 'trades'].filter((c) => c !== key)];
 }
 
-function printTable(ctx: CliContext, r: OptimizeResult, names: readonly string[], top: number, quote: string): void {
+function printTable(ctx: CliContext, r: OptimizeResult, names: readonly string[], top: number, quote: string, own: boolean): void {
   const walk = r.walkForward !== undefined;
   const key = OPTIMIZE_METRICS[r.metric];
-  const columns = columnsOf(key);
+  const columns = columnsOf(key, own);
   const header = ['rank', ...names, ...(walk ? columns.flatMap((c) => [`${c} in`, `${c} out`]) : columns)];
   const ranked = r.rows.filter((row) => row.rank !== null);
   const rows = ranked
@@ -311,7 +352,7 @@ function printTable(ctx: CliContext, r: OptimizeResult, names: readonly string[]
 function cell(column: string, v: unknown, quote: string): string {
   const n = num(v);
   if (n === null) return 'n/a';
-  if (column === 'final_equity' || column === 'fees') return formatAmount(n, quote);
+  if (column === 'final_equity' || column === 'fees' || column === 'pnl') return formatAmount(n, quote);
   if (column === 'trades') return String(Math.round(n * 100) / 100);
   if (column.endsWith('_pct')) return n.toFixed(2);
   return fmt(n);
