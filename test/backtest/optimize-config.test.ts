@@ -90,6 +90,13 @@ describe('tradeloop optimize --config FILE --strategy NAME', () => {
     }
   });
 
+  it("prints the tuned strategy's P&L, and says why there is no deflated Sharpe ratio", async () => {
+    const r = await tune('fast=2|3', '--workers', '1');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/rank\s+fast\s+return_pct\s+pnl\s+trades/);
+    expect(r.stdout).toMatch(/deflated Sharpe ratio: n\/a \(a strategy's own figures inside a config have no equity curve/);
+  });
+
   it('names the flag: a strategy not in the config, a grid key not in its params, a metric the objective lacks', async () => {
     const base = config('bot.yaml', 2, 5);
     const nope = await runCli(['optimize', '--config', base, '--strategy', 'eth-nope', '--grid', 'fast=2|3', ...data]);

@@ -227,6 +227,13 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
         source: series.source,
         times: series.times,
       });
+      const own = objective === 'strategy' && inside !== undefined;
+      // a strategy's own figures inside a config have no equity curve, so no Sharpe ratio to deflate
+      const notes = luckLines(luck).map((line) =>
+        own && line.startsWith('deflated Sharpe ratio: n/a')
+          ? "deflated Sharpe ratio: n/a (a strategy's own figures inside a config have no equity curve of their own; --objective portfolio has the account's)"
+          : line,
+      );
       if (flags.out !== undefined)
         writeOptimizeReport(flags.out, {
           strategy: definition.name,
@@ -236,7 +243,7 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
           result,
           robustness: robust,
           manifest,
-          notes: luckLines(luck),
+          notes,
         });
       if (flags.json)
         writeLine(
@@ -256,17 +263,10 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
           }),
         );
       else {
-        printTable(
-          ctx,
-          result,
-          grid.names,
-          parsePositiveInt(flags.top, '--top') ?? 20,
-          unitsOf(markets[0] ?? 'BTCUSD').quote,
-          objective === 'strategy' && inside !== undefined,
-        );
+        printTable(ctx, result, grid.names, parsePositiveInt(flags.top, '--top') ?? 20, unitsOf(markets[0] ?? 'BTCUSD').quote, own);
         for (const line of [
           ...stabilityLines(robust.map, robust.efficiency),
-          ...luckLines(luck),
+          ...notes,
           ...(front ? paretoLines(front, metrics, grid.names) : []),
         ])
           writeLine(ctx.stdout, line);
