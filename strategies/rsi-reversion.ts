@@ -18,7 +18,8 @@ export default defineStrategy({
     })
     .refine((p) => p.lower < p.upper, { message: 'lower must be below upper', path: ['lower'] }),
   markets: (p) => [p.market],
-  warmUp: (p) => p.period + 1,
+  // Wilder's smoothing never forgets: its decisions settle after about six periods of history (tradeloop verify)
+  warmUp: (p) => 6 * p.period,
   // the RSI (0–100) is drawn in a pane of its own below the price
   plots: { rsi: { pane: 'own', color: '#2980b9' } },
   create(p) {

@@ -6,11 +6,12 @@
  * - look-ahead: at each cut point, the decisions up to the cut are the same when the data after it is
  *   removed (a plugin that reads a later price decides differently without it);
  * - warm-up: from a start point, the decisions are the same after the declared warm-up as after twice
- *   it; if not, the smallest warm-up whose decisions equal those after all the history before the start.
+ *   it and as after all the history before the start; if not, the smallest warm-up whose decisions
+ *   equal those after all the history (in points, or in bars for a bar strategy: warm-up-unit.ts).
  */
 import type { PriceSeriesLike } from '../../src/sim/prices/price-data.js';
 import type { MarketEvent, MarketSymbol } from '../../src/core/index.js';
-import type { WarmUp } from '../warm-up-note.js';
+import type { WarmUpUnit } from './warm-up-unit.js';
 import { decisionsOf, firstDifference, headOf, type FirstDifference, type VerifyDecision, type VerifyRunConfig } from './decisions.js';
 
 /** A check's outcome: passed, failed (with what to fix), or skipped (with why it could not run). */
@@ -101,16 +102,18 @@ export async function checkLookAhead(cfg: VerifyRunConfig, source: VerifySource,
 }
 
 /**
- * Decisions from a start point S after the declared warm-up W against after 2W. S is the middle of
- * the data (at least 2W), so there is history before it to compare with and decisions after it.
+ * Decisions from a start point S after the declared warm-up W against after 2W and after all the
+ * history before S. S is the middle of the data (at least 2W), so there is history before it to
+ * compare with and decisions after it. The unit (warm-up-unit.ts) says W in points or, for a bar
+ * strategy, in bars of its longest series.
  */
 export async function checkWarmUp(
   cfg: VerifyRunConfig,
   source: VerifySource,
   market: MarketSymbol,
-  declared: WarmUp | undefined,
+  unit: WarmUpUnit,
 ): Promise<CheckResult> {
-  const w = declared?.points ?? 0;
+  const w = unit.points;
   const doubled = Math.max(2 * w, 1);
   const series = source.open();
   const start = Math.min(Math.max(doubled, Math.floor(series.length / 2)), series.length - 2);
@@ -118,44 +121,45 @@ export async function checkWarmUp(
     return {
       check: 'warm-up',
       verdict: 'skip',
-      summary: `${series.length} points are too few: the check needs twice the warm-up (${doubled}) and decisions after it; give more than ${doubled + 2} points`,
+      summary: `${series.length} points are too few to test ${unit.declared}: the check needs twice it (${unit.describe(doubled)}) before a start point and decisions after that; give more than ${doubled + 2} points`,
       warmUp: { declared: w },
     };
   const run = (points: number): Promise<VerifyDecision[]> =>
     decisionsOf(cfg, tailOf(series, start), { events: priceEvents(series, market, start - points, start), from: 'history' });
   const base = await run(w);
-  const difference = firstDifference(await run(doubled), base);
+  let difference = firstDifference(await run(doubled), base);
+  let runs: [string, string] = [`${unit.describe(doubled)} of warm-up`, `${unit.describe(w)} of warm-up`];
+  let full: VerifyDecision[] | undefined;
+  if (difference === undefined && start > doubled) {
+    // doubling alone misses an indicator that forgets slowly: all the history before the start is the reference
+    full = await run(start);
+    difference = firstDifference(full, base);
+    runs = [`all ${start} points before the start`, `${unit.describe(w)} of warm-up`];
+  }
   if (difference === undefined)
     return {
       check: 'warm-up',
       verdict: 'pass',
-      summary: `the decisions from point ${start} are the same after ${w} and after ${doubled} points of warm-up`,
+      summary: `the decisions from point ${start} are the same after ${unit.describe(w)} of warm-up as after ${unit.describe(doubled)}${start > doubled ? ` and after all ${start} points before it` : ''}`,
       warmUp: { declared: w },
     };
-  const runs: [string, string] = [`${doubled} points of warm-up`, `${w} points of warm-up`];
-  const full = await run(start);
+  full ??= await run(start);
   const stable = await smallestStable(run, full, w + 1, start);
-  const said =
-    declared === undefined
-      ? 'no warmUp declared and no period-like param'
-      : declared.param !== undefined
-        ? `the warm-up read from ${declared.param}=${w}`
-        : `the declared warmUp of ${w}`;
   if (stable === undefined) {
     return {
       check: 'warm-up',
       verdict: 'fail',
-      summary: `${said} is not enough, and no warm-up up to the ${start} points before the start gave the same decisions as all of them: the plugin depends on how much history it saw; give more data to find a stable warm-up`,
+      summary: `${unit.declared} is too short: the decisions from point ${start} change with more history, and no warm-up shorter than all ${start} points before the start gives the same decisions as all of them. The plugin depends on how much history it has seen (an indicator whose memory never ends); give more data to find a stable warm-up`,
       difference,
       runs,
       warmUp: { declared: w },
     };
   }
-  const declaration = declarationOf(stable, declared);
+  const declaration = unit.declaration(stable);
   return {
     check: 'warm-up',
     verdict: 'fail',
-    summary: `${said} is not enough: the decisions change with twice as much history; ${stable} points give the same decisions as all ${start}; declare ${declaration}`,
+    summary: `${unit.declared} is too short: the decisions from point ${start} change with more history, and ${unit.describe(stable)} of warm-up give the same decisions as all ${start} points before the start; declare ${declaration}`,
     difference,
     runs,
     warmUp: { declared: w, stable, declaration },
@@ -178,13 +182,6 @@ async function smallestStable(
   }
   // all the history is the reference itself: a warm-up of all of it proves nothing
   return lo >= high ? undefined : lo;
-}
-
-/** `warmUp: (p) => 3 * p.slow` when the warm-up came from a param, else `warmUp: () => 60`. */
-function declarationOf(points: number, declared: WarmUp | undefined): string {
-  if (declared?.param !== undefined && declared.points > 0)
-    return `warmUp: (p) => ${Math.ceil(points / declared.points)} * p.${declared.param}`;
-  return `warmUp: () => ${points}`;
 }
 
 function tailOf(series: PriceSeriesLike, start: number): PriceSeriesLike {

@@ -5,12 +5,13 @@
  * first (when two runs differ, comparing runs says nothing else), then look-ahead and warm-up.
  */
 import type { MarketSymbol } from '../../src/core/index.js';
-import { marketsOf, type StrategyDefinition } from '../../src/strategy/define.js';
+import { barsOf, marketsOf, type StrategyDefinition } from '../../src/strategy/define.js';
 import type { RiskLimits } from '../../src/risk/limits.js';
 import { warmUpOf } from '../warm-up-note.js';
 import { checkDeterminism, checkLookAhead, checkWarmUp, type CheckResult, type VerifySource } from './checks.js';
 import type { FirstDifference, VerifyRunConfig } from './decisions.js';
 import { checkMarkets, checkParams } from './schema.js';
+import { barUnit, longestNeed, pointUnit, spacingOf } from './warm-up-unit.js';
 
 export interface VerifyOptions {
   readonly definition: StrategyDefinition;
@@ -68,7 +69,9 @@ export async function verifyStrategy(o: VerifyOptions): Promise<VerifyReport> {
       );
     } else {
       checks.push(await checkLookAhead(cfg, source, det.decisions));
-      checks.push(await checkWarmUp(cfg, source, market, warmUpOf(params, definition)));
+      const longest = longestNeed(barsOf(definition, params as never));
+      const unit = longest ? barUnit(longest, spacingOf(source.open())) : pointUnit(warmUpOf(params, definition));
+      checks.push(await checkWarmUp(cfg, source, market, unit));
     }
   }
   return { strategy: definition.name, market, points: source.length, checks, passed: checks.every((c) => c.verdict !== 'fail') };

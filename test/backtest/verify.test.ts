@@ -123,6 +123,120 @@ describe('verify: warm-up', () => {
   });
 });
 
+describe('verify: warm-up against all the history', () => {
+  it('catches a memory that doubling misses (a spike long before the start), says so in a sentence, and finds the warm-up that reaches it', async () => {
+    // a spike at point 3, then the sine series: a plugin that never forgets its highest price buys
+    // only with a short memory, so 5 and 10 points of warm-up agree and all the history does not
+    const spiked: PriceSeriesLike = { ...series, prices: Float64Array.from(series.prices, (p, i) => (i === 3 ? 500 : p)) };
+    const definition = defineStrategy({
+      name: 'never-forgets',
+      description: 'buys while the price is above half the highest it has seen',
+      params: z.object({}),
+      markets: ['BTCUSD'],
+      warmUp: () => 5,
+      create: () => {
+        let high = 0;
+        return {
+          onEvent: (e) => {
+            if (e.kind !== 'price') return undefined;
+            high = Math.max(high, e.price);
+            return e.price > high / 2
+              ? { kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: '10' }
+              : undefined;
+          },
+        };
+      },
+    });
+    const r = await verify(definition as unknown as StrategyDefinition, seriesSource(spiked));
+    const c = check(r, 'warm-up');
+    expect(c.verdict).toBe('fail');
+    expect(c.runs).toEqual(['all 80 points before the start', '5 points of warm-up']);
+    // the warm-up that reaches back to the spike at point 3 from the start at point 80
+    expect(c.warmUp).toEqual({ declared: 5, stable: 77, declaration: 'warmUp: () => 77' });
+    expect(c.summary).toBe(
+      'the declared warmUp of 5 points is too short: the decisions from point 80 change with more history, and 77 points of warm-up give the same decisions as all 80 points before the start; declare warmUp: () => 77',
+    );
+  });
+
+  it('names a plugin that declares nothing in words', async () => {
+    const r = await verify(
+      defineStrategy({
+        name: 'declares-nothing',
+        description: 'buys a tenth of the average of up to 20 prices',
+        params: z.object({}),
+        markets: ['BTCUSD'],
+        create: () => {
+          const seen: number[] = [];
+          return {
+            onEvent: (e) => {
+              if (e.kind !== 'price') return undefined;
+              seen.push(e.price);
+              if (seen.length > 20) seen.shift();
+              return {
+                kind: 'place-order',
+                market: 'BTCUSD',
+                side: 'BUY',
+                type: 'MARKET',
+                quoteAmount: (seen.reduce((a, b) => a + b, 0) / seen.length / 10).toFixed(2),
+              };
+            },
+          };
+        },
+      }) as unknown as StrategyDefinition,
+    );
+    const c = check(r, 'warm-up');
+    expect(c.verdict).toBe('fail');
+    expect(c.summary).toMatch(/^no warm-up at all \(the plugin declares no warmUp and has no period-like param\) is too short: /);
+    expect(c.warmUp?.declaration).toBe('warmUp: () => 19');
+  });
+});
+
+describe('verify: warm-up of a bar strategy, in bars', () => {
+  it('reads the warm-up from the declared history, says it in bars, and proposes a longer history', async () => {
+    // 1-minute prices; the plugin declares 2 hourly bars of history but averages the last 6 closes it kept itself
+    const n = 1_200;
+    const minutes: PriceSeriesLike = {
+      source: 'minute prices',
+      length: n,
+      times: Float64Array.from({ length: n }, (_, i) => T0 + i * 60_000),
+      prices: Float64Array.from({ length: n }, (_, i) => Number((100 + 10 * Math.sin(i / 97) + 3 * Math.sin(i / 23)).toFixed(4))),
+    };
+    const definition = defineStrategy({
+      name: 'bar-memory',
+      description: 'buys a tenth of the average of the last six hourly closes at each close',
+      params: z.object({}),
+      markets: ['BTCUSD'],
+      bars: [{ market: 'BTCUSD', timeframe: '1h', history: 2 }],
+      create: () => {
+        const closes: number[] = [];
+        return {
+          onBar: (bar) => {
+            closes.push(bar.close);
+            if (closes.length > 6) closes.shift();
+            const avg = closes.reduce((a, b) => a + b, 0) / closes.length;
+            return { kind: 'place-order', market: 'BTCUSD', side: 'BUY', type: 'MARKET', quoteAmount: (avg / 10).toFixed(2) };
+          },
+        };
+      },
+    });
+    const r = await verify(definition as unknown as StrategyDefinition, seriesSource(minutes));
+    const c = check(r, 'warm-up');
+    expect(c.verdict).toBe('fail');
+    // 2 bars of history and the bar open now: 3 hours of minutes
+    expect(c.warmUp?.declared).toBe(180);
+    expect(c.runs?.[1]).toBe('180 points (3 1h bars) of warm-up');
+    expect(c.summary).toMatch(/^the declared history of 2 bars for the 1h bars of BTCUSD is too short: /);
+    const bars = Number(
+      /^history: (\d+) on the 1h bars of BTCUSD \(bars: \[\{ market: 'BTCUSD', timeframe: '1h', history: \d+ \}\]\)$/.exec(
+        c.warmUp?.declaration ?? '',
+      )?.[1],
+    );
+    // six closes to average: at least five more bars before the start than the two declared
+    expect(bars).toBeGreaterThanOrEqual(5);
+    expect(bars).toBeLessThanOrEqual(8);
+  });
+});
+
 describe('verify: determinism', () => {
   it('catches a module-level counter that carries over from one run to the next', async () => {
     let runs = 0;
