@@ -21,15 +21,22 @@ export interface DataFlags {
   readonly priceColumn?: string;
 }
 
-/** Loads the points the flags name; `markets` are the strategy's (a recording replays the one market). */
-export async function loadSeries(flags: DataFlags, markets: readonly string[]): Promise<PriceSeries> {
+/**
+ * Loads the points the flags name; `markets` are the strategy's (a recording replays the one market).
+ * `keep.ohlc` (a bar strategy) keeps an OHLCV file's open, high, low and volume for its bars.
+ */
+export async function loadSeries(
+  flags: DataFlags,
+  markets: readonly string[],
+  keep: { readonly ohlc?: boolean } = {},
+): Promise<PriceSeries> {
   if ((flags.data === undefined) === (flags.market === undefined))
     throw new InputError('--data', 'give either --data FILE or --market MARKET (with cached prices), not both or neither');
   if (flags.data !== undefined) {
     if (flags.from !== undefined || flags.to !== undefined)
       throw new InputError('--from', '--from and --to select cached prices with --market; trim the --data file instead');
     // a price file needs none of a recording's readers (the API's decoder, the HTTP client): they load for a recording only
-    if (!isRecordingFile(flags.data)) return loadPriceFile(flags.data, flags.priceColumn);
+    if (!isRecordingFile(flags.data)) return loadPriceFile(flags.data, flags.priceColumn, keep);
     const { loadDataFile } = await import('./recorded-series.js');
     return loadDataFile(flags.data, markets.length === 1 ? markets[0] : undefined, flags.priceColumn);
   }

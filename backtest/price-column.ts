@@ -14,15 +14,17 @@ import { columnNames, headerRow, TIME_NAMES } from '../src/sim/prices/price-layo
 const PRICE_LIKE = new Set(['price', 'close', 'average_price', 'avg_price', 'vwap', 'mid', 'last', 'mark_price']);
 
 /**
- * Loads a price file; with `priceColumn`, a CSV's named column as the price (see the file comment).
+ * Loads a price file; with `priceColumn`, a CSV's named column as the price (see the file comment);
+ * with `keep.ohlc`, an OHLCV file's open, high, low and volume columns too (same single pass).
  * Without it, a CSV refused for its header gets the `--price-column` fix added when the header has
  * more than one price column or columns the layouts do not know.
  */
-export function loadPriceFile(file: string, priceColumn?: string): PriceSeries {
+export function loadPriceFile(file: string, priceColumn?: string, keep: { readonly ohlc?: boolean } = {}): PriceSeries {
   if (priceColumn !== undefined) return loadColumn(file, priceColumn);
   try {
-    // a replay reads times and prices only: open, high, low and volume are checked, not kept
-    return loadPriceSeries(file, { priceOnly: true });
+    // a replay of points reads times and prices only: open, high, low and volume are checked, not kept;
+    // a bar strategy keeps them (its bars are the file's rows, with their highs and lows)
+    return loadPriceSeries(file, { priceOnly: keep.ohlc !== true });
   } catch (e) {
     if (!(e instanceof PriceDataError) || !e.problems.some((p) => p.line === 1)) throw e;
     const hint = ambiguityHint(headerOf(file));

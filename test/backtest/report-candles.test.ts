@@ -81,7 +81,7 @@ describe('candles and plotted series in the backtest report', () => {
     expect(chart.own![0]!.v.every((v) => v !== null && v >= 0 && v <= 100)).toBe(true);
   });
 
-  it('is what `backtest --out` writes for a bar strategy on an OHLCV file: candles of its 1h bars and its channels', async () => {
+  it('is what `backtest --out` writes for a bar strategy on an OHLCV file: candles of its 1h bars, with their highs and lows, and its channels', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tradeloop-report-candles-cli-'));
     dirs.push(dir);
     writeHourly(join(dir, 'btc.csv'), 200, 6);
@@ -89,6 +89,11 @@ describe('candles and plotted series in the backtest report', () => {
     expect([bt.code, bt.stderr]).toEqual([0, '']);
     const chart = chartDataOf(join(dir, 'out', 'report.html'));
     expect([chart.price.candles?.timeframe, chart.price.candles?.t.length]).toEqual(['1h', 199]);
+    // the candles are the file's rows, highs and lows included (not flat bars of the closes)
+    const c = chart.price.candles!;
+    const rows = hourly(200, 6);
+    for (const i of [0, 99, 198])
+      expect([c.o[i], c.h[i], c.l[i], c.c[i]]).toEqual([rows.opens![i], rows.highs![i], rows.lows![i], rows.prices[i]]);
     expect(chart.price.lines?.map((l) => l.label)).toEqual(['upper', 'lower']);
   });
 });

@@ -22,7 +22,7 @@ import { runBacktest, type BacktestConfig, type BacktestRun, type StopPoint } fr
 import { LiveClock } from '../../clock/index.js';
 import { InputError, splitMarket } from '../../core/index.js';
 import type { StrategyFailure } from '../../engine/strategy-failure.js';
-import { loadStrategy, marketsOf, parseParamString, resolveParams, type StrategyDefinition } from '../../strategy/index.js';
+import { barsOf, loadStrategy, marketsOf, parseParamString, resolveParams, type StrategyDefinition } from '../../strategy/index.js';
 import { isRecordingFile } from '../../venue/polling/recording-format.js';
 import { type CliContext, writeLine } from '../context.js';
 import { formatTable } from '../table.js';
@@ -132,7 +132,9 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
       const fill = await resolveFillModel(flags, recorded !== undefined, markets.length === 1 ? markets[0] : undefined);
       // the book model reads the recording itself (its events, not points): no second pass over the file
       if (fill.model === 'points' && flags.market !== undefined) await fetchMissing(ctx, flags, [flags.market]);
-      const series = fill.model === 'points' ? await loadSeries(flags, markets) : undefined;
+      // a bar strategy's bars are an OHLCV file's rows, highs and lows included
+      const series =
+        fill.model === 'points' ? await loadSeries(flags, markets, { ohlc: barsOf(definition, params as never).length > 0 }) : undefined;
       const loadMs = clock.now() - loadStart;
       const market = params.market === undefined ? undefined : String(params.market);
       checkInitial(initial, market);
