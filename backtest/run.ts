@@ -19,6 +19,7 @@ import { RoundTripTracker } from './round-trips.js';
 import { noDecisionWarning } from './warm-up-note.js';
 import { runFigures } from './replay-kernel.js';
 import { buildBacktestBundle, type BacktestBundle } from './driver.js';
+import type { PriceSeries } from '../src/sim/prices/price-file.js';
 import { barsOfSeries, closeBarsUpTo, rowBar, type SeriesBars } from './bar-replay.js';
 
 export interface BacktestConfig {
@@ -151,6 +152,14 @@ interface ReplayInput {
   readonly bars?: SeriesBars;
 }
 
+/** An OHLCV series' opens, highs and lows, when it has them: orders then fill inside each row's bar. */
+function rangesOf(series: BacktestConfig['series']): { opens: Float64Array; highs: Float64Array; lows: Float64Array } | undefined {
+  const s = series as Partial<PriceSeries>;
+  return s.opens !== undefined && s.highs !== undefined && s.lows !== undefined
+    ? { opens: s.opens, highs: s.highs, lows: s.lows }
+    : undefined;
+}
+
 /**
  * The per-point loop: marks equity at each point into `r.equity`; returns how many points it replayed
  * (all of them, unless the strategy stopped: then the replay ends with the point it stopped at).
@@ -166,6 +175,9 @@ async function replay(b: BacktestBundle, cfg: BacktestConfig, r: ReplayInput): P
   const marks = { version: -1, funds: -1, consumed: 0, quote: 0, base: 0 };
   const feed = kernel.engine.barFeed;
   const row = { open: 0, high: 0, low: 0, close: 0, volume: 0 };
+  // one range object, refilled per row (the fill model reads it during the step only)
+  const ranges = rangesOf(cfg.series);
+  const range = { open: 0, high: 0, low: 0 };
   for (let i = 0; i < n; i++) {
     const at = times[i]!;
     const price = prices[i]!;
@@ -173,7 +185,13 @@ async function replay(b: BacktestBundle, cfg: BacktestConfig, r: ReplayInput): P
     if (feed !== undefined && (feed.nextClose() ?? Infinity) < at) await closeBarsUpTo(b, feed, at);
     b.clock.advanceTo(at);
     b.forgetFinished();
-    source.step(market, at, price);
+    if (ranges !== undefined) {
+      const k = r.start + i;
+      range.open = ranges.opens[k]!;
+      range.high = ranges.highs[k]!;
+      range.low = ranges.lows[k]!;
+      source.step(market, at, price, range);
+    } else source.step(market, at, price);
     if (r.bars !== undefined) kernel.engine.onSourceBar(market, at, rowBar(r.bars, cfg.series.prices, r.start + i, row));
     if (kernel.busy) await kernel.drain();
     if (pm.version !== marks.version) refresh(b, r, marks);

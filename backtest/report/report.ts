@@ -27,6 +27,14 @@ export const DEFAULT_FILL_RULE =
   'a resting limit order fills at its limit at the first later point that reaches it; a held-rate quote executes at point t ' +
   'at the quote offered at t.';
 
+/** The default fill model on OHLCV rows (each row a bar): the rule of `src/fills/point/bar-range.ts`. */
+export const BAR_FILL_RULE =
+  "Each row is a bar: an order made at a bar's close fills at the next bar's open, moved against the trader by the slippage; " +
+  "a sell stop fires when a bar's low reaches it and fills at the stop, or at the open when the bar gapped through it; " +
+  'a limit fills at the open when the bar opened through it, else at its limit when the high or low reached it; ' +
+  'when one bar reaches several waiting orders the stops fill first (the adverse outcome of a stop-loss and a take-profit in one bar); ' +
+  "a held-rate quote executes at the bar's close at the quote offered there.";
+
 /** What the run assumed, shown beside the metrics so a reader can judge them. */
 export interface ReportAssumptions {
   /** Starting balances as the user gave them, e.g. "USD=10000". */

@@ -8,7 +8,7 @@ import { fetchMissing } from './history-missing.js';
 import { metricsToJson } from '../../../backtest/metrics.js';
 import { BOOK_FILL_RULE, resolveFillModel } from '../../../backtest/fill-model.js';
 import { describeRunInfo } from '../../../backtest/recorded-header.js';
-import { DEFAULT_FILL_RULE, duration, formatMetricRows, writeBacktestReport } from '../../../backtest/report/report.js';
+import { BAR_FILL_RULE, DEFAULT_FILL_RULE, duration, formatMetricRows, writeBacktestReport } from '../../../backtest/report/report.js';
 import {
   breakEvenText,
   costTable,
@@ -22,7 +22,7 @@ import { runBacktest, type BacktestConfig, type BacktestRun, type StopPoint } fr
 import { LiveClock } from '../../clock/index.js';
 import { InputError, splitMarket } from '../../core/index.js';
 import type { StrategyFailure } from '../../engine/strategy-failure.js';
-import { barsOf, loadStrategy, marketsOf, parseParamString, resolveParams, type StrategyDefinition } from '../../strategy/index.js';
+import { loadStrategy, marketsOf, parseParamString, resolveParams, type StrategyDefinition } from '../../strategy/index.js';
 import { isRecordingFile } from '../../venue/polling/recording-format.js';
 import { type CliContext, writeLine } from '../context.js';
 import { formatTable } from '../table.js';
@@ -132,9 +132,8 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
       const fill = await resolveFillModel(flags, recorded !== undefined, markets.length === 1 ? markets[0] : undefined);
       // the book model reads the recording itself (its events, not points): no second pass over the file
       if (fill.model === 'points' && flags.market !== undefined) await fetchMissing(ctx, flags, [flags.market]);
-      // a bar strategy's bars are an OHLCV file's rows, highs and lows included
-      const series =
-        fill.model === 'points' ? await loadSeries(flags, markets, { ohlc: barsOf(definition, params as never).length > 0 }) : undefined;
+      // an OHLCV file's rows are bars: orders fill inside them, and a bar strategy's bars are the rows
+      const series = fill.model === 'points' ? await loadSeries(flags, markets, { ohlc: true }) : undefined;
       const loadMs = clock.now() - loadStart;
       const market = params.market === undefined ? undefined : String(params.market);
       checkInitial(initial, market);
@@ -175,7 +174,9 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
         progress.stop();
       }
       const fillModel =
-        fill.model === 'book' ? { name: 'book', rule: run.fillRule ?? BOOK_FILL_RULE } : { name: 'points', rule: DEFAULT_FILL_RULE };
+        fill.model === 'book'
+          ? { name: 'book', rule: run.fillRule ?? BOOK_FILL_RULE }
+          : { name: 'points', rule: series !== undefined && series.opens !== undefined ? BAR_FILL_RULE : DEFAULT_FILL_RULE };
       const source = series?.source ?? run.dataSource ?? `${flags.data!} (recorded ${run.market} books)`;
       // a recording's replay (either model) warms the strategy on the history the recorded run loaded, as it did live
       const warmedOn = run.warmUpFrom !== undefined ? { warmedOn: { events: run.warmUpEvents ?? 0, from: run.warmUpFrom } } : {};

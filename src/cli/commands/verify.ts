@@ -3,7 +3,7 @@ import { parseBps, parseInitial } from '../../../backtest/cli-input.js';
 import { loadSeries, type DataFlags } from '../../../backtest/data-source.js';
 import { seriesSource } from '../../../backtest/verify/checks.js';
 import { verifyLines, verifyStrategy, verifyToJson } from '../../../backtest/verify/verify.js';
-import { barsOf, loadStrategy, marketsOf, parseParamString, resolveParams } from '../../strategy/index.js';
+import { loadStrategy, marketsOf, parseParamString, resolveParams } from '../../strategy/index.js';
 import { type CliContext, writeLine } from '../context.js';
 import { addDataOptions } from './backtest.js';
 
@@ -40,9 +40,7 @@ export function registerVerify(program: Command, ctx: CliContext): void {
       const raw = flags.params === undefined ? {} : parseParamString(flags.params);
       if (flags.market !== undefined && 'market' in definition.params.shape) raw.market ??= flags.market;
       const params = resolveParams(definition, raw, '--params');
-      const series = await loadSeries(flags, marketsOf(definition, params as never), {
-        ohlc: barsOf(definition, params as never).length > 0,
-      });
+      const series = await loadSeries(flags, marketsOf(definition, params as never), { ohlc: true });
       const report = await verifyStrategy({ definition, params, source: seriesSource(series), initial, feeBps, slippageBps });
       if (flags.json) writeLine(ctx.stdout, JSON.stringify(verifyToJson(report)));
       else for (const line of verifyLines(report)) writeLine(ctx.stdout, line);

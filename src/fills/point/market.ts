@@ -15,7 +15,9 @@
  * - balances live in point replay's ledger (exact integer units, `ledger.ts`): placement reserves
  *   funds (available → trading), fills move them; the fill arithmetic is in units too (`fills.ts`);
  * - internal transfers move available funds between the replay's profiles under the sandbox's transfer
- *   limits, settled at once (see `../rules/transfers.ts`, shared with the book fill model).
+ *   limits, settled at once (see `../rules/transfers.ts`, shared with the book fill model);
+ * - over OHLCV rows, a point carries its bar and the orders fill inside it: at the next open, at a stop or
+ *   a limit the high or low reached (`bar-range.ts`).
  *
  * Every method is synchronous: the backtest driver steps it directly, and PointVenue wraps it in the
  * Venue port's promises so the live executors run unchanged.
@@ -38,6 +40,7 @@ import {
   type PointQuoteExecution,
 } from './orders.js';
 import { PointStops } from './stops.js';
+import { limitTouch, stopTrigger, type BarRange } from './bar-range.js';
 import { INTERNAL_DEBIT, PointProfiles, usdValue, type PointTransfer, type PointTransferRequest } from '../rules/transfers.js';
 import { type PointMarketOptions } from './options.js';
 import { type TransferLimitView } from '../../sim/platform/transfer-limit-rules.js';
@@ -56,6 +59,8 @@ interface MarketPoint {
   /** The price read exactly (made at the first fill of the point). */
   exact: Exact | undefined;
   quotes: readonly PointQuote[] | undefined;
+  /** The bar this point closes (an OHLCV row), when the data has one: orders fill inside it (bar-range.ts). */
+  range: BarRange | undefined;
 }
 
 const PROFILE = 'backtest';
@@ -132,9 +137,10 @@ export class PointMarket {
   /**
    * Moves `market` to a new point: first the orders made at earlier points fill at this price (by the
    * rule above), then the new price becomes current. Returns the fills made here (a shared empty array
-   * when none: no allocation on the common path).
+   * when none: no allocation on the common path). With `range` (the OHLCV row the point closes), the
+   * orders fill inside the bar instead: at its open, or where its high or low reached them (bar-range.ts).
    */
-  point(market: string, at: number, price: number): readonly PointExecution[] {
+  point(market: string, at: number, price: number, range?: BarRange): readonly PointExecution[] {
     if (!(at >= this.lastAt)) throw new RangeError(`points must arrive in time order: ${at} after ${this.lastAt}`);
     if (!(price > 0) || !Number.isFinite(price))
       throw new RangeError(`price of ${market} at ${at} must be a positive number, got ${price}`);
@@ -142,7 +148,7 @@ export class PointMarket {
     // one market is the usual replay: its point is the last one moved, found without a map lookup
     let p = this.last !== undefined && this.last.market === market ? this.last : this.points.get(market);
     if (p === undefined) {
-      p = { market, at, price, seq: 0, priceDec: undefined, exact: undefined, quotes: undefined };
+      p = { market, at, price, seq: 0, priceDec: undefined, exact: undefined, quotes: undefined, range };
       this.points.set(market, p);
     } else {
       p.at = at;
@@ -151,6 +157,7 @@ export class PointMarket {
       p.priceDec = undefined;
       p.exact = undefined;
       p.quotes = undefined;
+      p.range = range;
     }
     this.last = p;
     if (this.closedAtPoint.length > 0) this.closedAtPoint = [];
@@ -341,7 +348,9 @@ export class PointMarket {
   private matchOpen(market: string, p: MarketPoint): readonly PointExecution[] {
     const made: PointExecution[] = [];
     let closed = false;
-    for (const o of this.open) {
+    // inside a bar the stops go first: of a stop-loss and a take-profit the bar both reached, the loss first
+    const orders = p.range !== undefined && this.stops.size > 0 ? stopsFirst(this.open, this.stops) : this.open;
+    for (const o of orders) {
       if (o.market !== market || o.status !== 'OPEN') continue;
       if (gttExpired(o.expiresAt, p.at)) {
         this.close(o, 'CANCELLED', 'GTT expired', false);
@@ -363,36 +372,58 @@ export class PointMarket {
 
   /** A waiting stop at a later point: once the price is at or below its stop, its first chance as a market or limit sell. */
   private triggered(o: PointOrder, p: MarketPoint): FillAmounts | undefined {
-    return this.stops.fires(o.id, p.price) ? this.firstChance(o, p) : undefined;
+    if (p.range === undefined) return this.stops.fires(o.id, p.price) ? this.firstChance(o, p) : undefined;
+    // inside a bar: fired by the low, at the stop (or the open, when the bar gapped through it)
+    const at = stopTrigger(this.stops.stopOf(o.id)!, p.range);
+    if (at === undefined) return undefined;
+    this.stops.remove(o.id);
+    return this.firstChance(o, p, at);
   }
 
-  /** The point after placement (or a stop's trigger): MARKET fills; a marketable limit fills (slipped, capped at the limit). */
-  private firstChance(o: PointOrder, p: MarketPoint): FillAmounts | undefined {
-    if (o.type === 'MARKET' || o.type === 'STOP_MARKET') return this.atSlipped(o, p, false);
-    const marketable = crosses(o.side, p.price, o.limit, byNumber);
+  /**
+   * The point after placement (or a stop's trigger): MARKET fills; a marketable limit fills (slipped,
+   * capped at the limit). The chance begins at the point's price, or inside a bar at its open (a fired
+   * stop: at `triggeredAt`); there a limit the bar's high or low reached later fills at its limit.
+   */
+  private firstChance(o: PointOrder, p: MarketPoint, triggeredAt?: number): FillAmounts | undefined {
+    const at = triggeredAt ?? p.range?.open;
+    if (o.type === 'MARKET' || o.type === 'STOP_MARKET') return this.atSlipped(o, this.exactAt(p, at), false);
+    const marketable = crosses(o.side, at ?? p.price, o.limit, byNumber);
     // the platform's entry rules, with the point's price as the mid: the same status and words as the sandbox
     const postOnly = postOnlyRefusal(o.type, marketable);
     if (postOnly !== undefined) return void this.close(o, 'REJECTED', postOnly, false);
     if (marketable) {
-      const band = o.type === 'LIMIT' ? takerBandRefusal(o.terms.price as Dec, this.priceOf(p)) : undefined;
+      const band = o.type === 'LIMIT' ? takerBandRefusal(o.terms.price as Dec, at === undefined ? this.priceOf(p) : new D(at)) : undefined;
       if (band !== undefined) return void this.close(o, 'REJECTED', band, false);
-      return this.atSlipped(o, p, true);
+      return this.atSlipped(o, this.exactAt(p, at), true);
     }
     // an immediate order's remainder (here: all of it) is cancelled; the others rest
     if (takesOnly(o.type, o.timeInForce))
       return void this.close(o, 'CANCELLED', `${o.timeInForce} order not marketable at the next point`, false);
+    // a limit placed before the bar that the bar's high or low reached (a fired stop limit waits for the next bar)
+    if (p.range !== undefined && triggeredAt === undefined && limitTouch(o.side, o.limit, p.range) === 'limit')
+      return this.amounts(o, o.limitPrice as Exact);
     return undefined;
   }
 
-  /** Later points: a resting limit fills in full at its limit price once the price reaches it. */
+  /** Later points: a resting limit fills in full at its limit price once the price reaches it (inside a bar: at the open when it opened through it). */
   private resting(o: PointOrder, p: MarketPoint): FillAmounts | undefined {
+    if (p.range !== undefined) {
+      const touch = limitTouch(o.side, o.limit, p.range);
+      return touch === undefined ? undefined : this.amounts(o, touch === 'open' ? this.exactAt(p, p.range.open) : (o.limitPrice as Exact));
+    }
     const reached = crosses(o.side, p.price, o.limit, byNumber);
     return reached ? this.amounts(o, o.limitPrice as Exact) : undefined;
   }
 
-  /** `o` filled at the point's price moved against it by the slippage, never worse than its limit when `capped`. */
-  private atSlipped(o: PointOrder, p: MarketPoint, capped: boolean): FillAmounts {
-    const price = slipped(this.exactPriceOf(p), o.side, this.slippage);
+  /** The point's price exactly, or `at` (an open, a stop) read exactly. */
+  private exactAt(p: MarketPoint, at: number | undefined): Exact {
+    return at === undefined ? this.exactPriceOf(p) : (exactOfNumber(at) as Exact);
+  }
+
+  /** `o` filled at `at` (the point's price, a bar's open or a stop) moved against it by the slippage, never worse than its limit when `capped`. */
+  private atSlipped(o: PointOrder, at: Exact, capped: boolean): FillAmounts {
+    const price = slipped(at, o.side, this.slippage);
     if (!capped) return this.amounts(o, price);
     const limit = o.limitPrice as Exact;
     const worse = o.side === 'BUY' ? compare(price, limit) > 0 : compare(price, limit) < 0;
@@ -472,6 +503,11 @@ export class PointMarket {
  */
 function dropOldest<T>(list: T[], keep: number): readonly T[] {
   return list.length < 2 * keep ? NOTHING_DROPPED : list.splice(0, list.length - keep);
+}
+
+/** The open orders with the waiting stops first, each group in placement order. */
+function stopsFirst(open: readonly PointOrder[], stops: PointStops): PointOrder[] {
+  return [...open.filter((o) => stops.waits(o.id)), ...open.filter((o) => !stops.waits(o.id))];
 }
 
 /** An exact price as the nearest number (limit and stop prices compared with each point's). */

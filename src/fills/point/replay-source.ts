@@ -1,6 +1,7 @@
 import type { Observable } from 'rxjs';
 import { ZERO, type MarketEvent, type MarketSymbol } from '../../core/index.js';
 import type { PointMarket } from './market.js';
+import type { BarRange } from './bar-range.js';
 import type { AccountEvent, OpenOrderView } from '../../state/index.js';
 import { HotStream } from '../../state/hot-stream.js';
 import type { MarketSource, StreamHealth } from '../../venue/market-source.js';
@@ -48,10 +49,10 @@ export class PointReplaySource implements MarketSource {
   }
 
   /** Moves `symbol` to its next point and emits what changed there. */
-  step(symbol: MarketSymbol, at: number, price: number): void {
+  step(symbol: MarketSymbol, at: number, price: number, range?: BarRange): void {
     this.points++;
     const pm = this.market;
-    const made = pm.point(symbol, at, price);
+    const made = pm.point(symbol, at, price, range);
     if (pm.version !== this.version) this.emitAccount(at);
     const closed = pm.closedAtLastPoint();
     if (closed.length > 0) this.orders.next(closed.map(toVenueOrder));

@@ -39,7 +39,12 @@ export class PointStops {
     return true;
   }
 
-  /** Forgets a stop that closed before it fired. */
+  /** The stop price of a waiting stop (undefined once it fired or closed). */
+  stopOf(orderId: string): number | undefined {
+    return this.waiting.get(orderId);
+  }
+
+  /** Forgets a stop that closed before it fired (or fired inside a bar: `bar-range.ts`). */
   remove(orderId: string): void {
     this.waiting.delete(orderId);
   }

@@ -1,0 +1,47 @@
+/**
+ * Fills inside a bar, for point replay over OHLCV rows (see docs/backtest.md, "Fills inside a bar").
+ * A row is a bar: its open, high and low say where the price went between the previous row's close and
+ * this one's, so an order waiting through the bar meets the prices the bar reached, not its close only:
+ *
+ * - a market order (or a stop that fired) takes the price where its chance begins: the open;
+ * - a sell stop fires when the low reaches its stop, and fills at the stop, or at the open when the bar
+ *   opened at or below it (gapped through it: no better price was there to take);
+ * - a limit fills at the open when the bar opened through it (a better price than the limit), else at
+ *   its limit when the high or low reached it;
+ * - when one bar reaches several waiting orders, the stops go first (the adverse outcome: of a
+ *   stop-loss and a take-profit in one bar, the loss is assumed to have come first).
+ *
+ * Prices here are numbers, as a row's are; the fill amounts are worked in exact units by `fills.ts`.
+ * The triggers are the platform's (`stopFires`, `crosses`), applied to the bar's extremes.
+ */
+import { byNumber, crosses, stopFires } from '../../platform/order-life.js';
+
+/** The open, high and low of the row a point closes (its price is the close). */
+export interface BarRange {
+  readonly open: number;
+  readonly high: number;
+  readonly low: number;
+}
+
+/** The price a sell stop at `stop` fires at inside the bar, or undefined when the low stays above it. */
+export function stopTrigger(stop: number, r: BarRange): number | undefined {
+  if (!stopFires(r.low, stop, byNumber)) return undefined;
+  return stopFires(r.open, stop, byNumber) ? r.open : stop;
+}
+
+/**
+ * Where a limit at `limit` fills inside the bar: 'open' when the bar opened through it (a buy's open at
+ * or below its limit, a sell's at or above), 'limit' when the low (buy) or high (sell) reached it,
+ * undefined when the bar never came to it.
+ */
+export function limitTouch(side: 'BUY' | 'SELL', limit: number, r: BarRange): 'open' | 'limit' | undefined {
+  if (crosses(side, r.open, limit, byNumber)) return 'open';
+  return crosses(side, side === 'BUY' ? r.low : r.high, limit, byNumber) ? 'limit' : undefined;
+}
+
+/** A range that is a bar (finite, low ≤ open ≤ high), else undefined: a point without a bar fills by its price alone. */
+export function barRangeOf(open: number, high: number, low: number): BarRange | undefined {
+  return Number.isFinite(open) && Number.isFinite(high) && Number.isFinite(low) && low <= open && open <= high && low > 0
+    ? { open, high, low }
+    : undefined;
+}
