@@ -56,13 +56,9 @@ export class Control {
       return refuse(400, 'strategy must name a running strategy, e.g. {"strategy": "sma-btc"}');
     if (market !== undefined && typeof market !== 'string')
       return refuse(400, 'market must be a market symbol such as "BTCUSD", or left out (every market of the strategy)');
-    const names = this.run.strategies.map((s) => s.name);
-    const runner = this.run.strategies.find((s) => s.name === strategy);
-    if (!runner)
-      return refuse(
-        404,
-        `no running strategy is named ${JSON.stringify(strategy)}: ${names.length ? `running: ${names.join(', ')}` : 'none runs'}`,
-      );
+    const unknown = this.unknownStrategy(strategy);
+    if (unknown !== undefined) return unknown;
+    const runner = this.run.strategies.find((s) => s.name === strategy)!;
     if (market !== undefined && !runner.markets.has(market))
       return refuse(400, `${strategy} does not trade ${market}: it trades ${[...runner.markets].join(', ')}`);
     this.log?.warn(`control API: forced exit of ${strategy}${market ? ` in ${market}` : ''}`);
@@ -124,14 +120,18 @@ export class Control {
     };
   }
 
-  /** A 400 naming the running strategies when `strategy` is not one of them; undefined when it is. */
+  /**
+   * When `strategy` is not a running strategy's name: a 400 when it is no name at all, a 404 (no such
+   * strategy, as for any missing resource) when it names none that runs; both name the running ones.
+   * The same answer for exit, pause and resume. Undefined when it runs.
+   */
   private unknownStrategy(strategy: unknown): ActionResult | undefined {
     const names = this.run.strategies.map((s) => s.name);
     if (typeof strategy === 'string' && names.includes(strategy)) return undefined;
     const running = names.length ? `running: ${names.join(', ')}` : 'none runs';
     if (typeof strategy !== 'string' || strategy === '')
       return refuse(400, `strategy must name a running strategy, e.g. {"strategy": "${names[0] ?? 'sma-btc'}"} (${running})`);
-    return refuse(400, `unknown strategy ${JSON.stringify(strategy)}: ${running}`);
+    return refuse(404, `no running strategy is named ${JSON.stringify(strategy)}: ${running}`);
   }
 
   /**

@@ -72,14 +72,13 @@ describe('control actions', () => {
     expect(stub.stopRequests).toEqual(['stop requested through the control API']);
   });
 
-  it('pauses and resumes one strategy; an unknown one is a 400 naming it; resume without a strategy keeps its meaning', async () => {
+  it('pauses and resumes one strategy; an unknown one is a 404 naming the running ones, as for exit; resume without a strategy keeps its meaning', async () => {
     const { control, state } = setup();
-    expect(await control.act('pause', { strategy: 'gamma' })).toEqual({
-      status: 400,
-      body: { error: 'unknown strategy "gamma": running: alpha, beta' },
-    });
+    const unknown = { status: 404, body: { error: 'no running strategy is named "gamma": running: alpha, beta' } };
+    expect(await control.act('pause', { strategy: 'gamma' })).toEqual(unknown);
+    expect(await control.act('exit', { strategy: 'gamma' })).toEqual(unknown);
     expect((await control.act('pause', {})).body.error).toMatch(/strategy must name a running strategy, e\.g\. \{"strategy": "alpha"\}/);
-    expect((await control.act('resume', { strategy: 'gamma' })).status).toBe(400);
+    expect(await control.act('resume', { strategy: 'gamma' })).toEqual(unknown);
     expect((await control.act('pause', { strategy: 'beta', reason: 7 })).status).toBe(400);
     const paused = await control.act('pause', { strategy: 'beta', reason: 'news' });
     expect(paused).toMatchObject({

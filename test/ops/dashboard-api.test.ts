@@ -51,7 +51,7 @@ describe('tradeloop run --ui: daily P&L, log, config, and pausing one strategy',
 
     // pause: the probe's next intents are denied PAUSED, the other strategy trades on
     expect((await run.api('/api/pause', { method: 'POST', body: { strategy: 'nobody' } })).body).toEqual({
-      error: 'unknown strategy "nobody": running: ops-probe, probe-eth',
+      error: 'no running strategy is named "nobody": running: ops-probe, probe-eth',
     });
     const paused = await run.api('/api/pause', { method: 'POST', body: { strategy: 'ops-probe', reason: 'checking' } });
     expect(paused.body.paused).toMatchObject({ strategy: 'ops-probe', reason: 'paused by an operator: checking' });
