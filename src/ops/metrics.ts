@@ -24,8 +24,12 @@ export interface NotifyStats {
   readonly capacity: number;
 }
 
+/** A notification queue's channel: the webhook's, or the Telegram bot's (each keeps its own bounded queue). */
+export type NotifyChannel = 'webhook' | 'telegram';
+
 export interface RunMetricsOptions {
-  readonly notify?: () => NotifyStats;
+  /** Each notification queue's running figures, by channel (the `channel` label of the notification metrics). */
+  readonly notify?: Partial<Record<NotifyChannel, () => NotifyStats>>;
 }
 
 /** Journal operations that write (timed by `instrumentJournal`). */
@@ -207,41 +211,60 @@ export class RunMetrics {
       this.set(run.budget?.ratePerSec ?? 0);
     });
     this.monotonic('tradeloop_requests_total', 'Requests the shared budget granted or charged', () => run.budget?.spent() ?? 0);
-    const notify = options.notify;
-    if (notify) {
-      this.monotonic('tradeloop_notifications_sent_total', 'Webhook notifications delivered (2xx)', () => notify().sent);
+    const channels = Object.entries(options.notify ?? {}).filter((c): c is [NotifyChannel, () => NotifyStats] => c[1] !== undefined);
+    if (channels.length > 0) {
+      const each = (read: (s: NotifyStats) => number): Array<[NotifyChannel, () => number]> =>
+        channels.map(([c, stats]) => [c, () => read(stats())]);
+      this.monotonic(
+        'tradeloop_notifications_sent_total',
+        'Notifications delivered (webhook: a 2xx answer; telegram: sent to every chat)',
+        each((x) => x.sent),
+      );
       this.monotonic(
         'tradeloop_notifications_failed_attempts_total',
-        'Webhook delivery attempts that failed (error, timeout or non-2xx)',
-        () => notify().failedAttempts,
+        'Delivery attempts that failed (error, timeout or refusal)',
+        each((x) => x.failedAttempts),
       );
-      this.monotonic('tradeloop_notifications_abandoned_total', 'Notifications given up after their last retry', () => notify().gaveUp);
+      this.monotonic(
+        'tradeloop_notifications_abandoned_total',
+        'Notifications given up after their last retry',
+        each((x) => x.gaveUp),
+      );
       this.monotonic(
         'tradeloop_notifications_dropped_total',
         'Notifications dropped because the queue was at its cap',
-        () => notify().dropped,
+        each((x) => x.dropped),
       );
-      g('tradeloop_notifications_queued', 'Notifications waiting for delivery', [], function () {
-        this.set(notify().queued);
+      g('tradeloop_notifications_queued', 'Notifications waiting for delivery', ['channel'], function () {
+        for (const [channel, stats] of channels) this.set({ channel }, stats().queued);
       });
-      g('tradeloop_notifications_queue_capacity', "The notification queue's cap", [], function () {
-        this.set(notify().capacity);
+      g('tradeloop_notifications_queue_capacity', "The notification queue's cap", ['channel'], function () {
+        for (const [channel, stats] of channels) this.set({ channel }, stats().capacity);
       });
     }
   }
 
-  /** A counter that follows a running total kept elsewhere (it only ever grows). */
-  private monotonic(name: string, help: string, read: () => number): void {
-    let seen = 0;
+  /**
+   * A counter that follows a running total kept elsewhere (it only ever grows): one total, or one per
+   * `channel` label.
+   */
+  private monotonic(name: string, help: string, read: (() => number) | ReadonlyArray<readonly [NotifyChannel, () => number]>): void {
+    const seen = new Map<string, number>();
     const { Counter } = promClient();
     new Counter({
       name,
       help,
+      labelNames: typeof read === 'function' ? [] : ['channel'],
       registers: [this.registry],
       collect() {
-        const now = read();
-        if (now > seen) this.inc(now - seen);
-        seen = Math.max(seen, now);
+        for (const [channel, total] of typeof read === 'function' ? ([['', read]] as const) : read) {
+          const now = total();
+          const before = seen.get(channel) ?? 0;
+          // a channel's series exists from the first scrape, at 0 until something counts
+          if (channel !== '') this.inc({ channel }, Math.max(0, now - before));
+          else if (now > before) this.inc(now - before);
+          seen.set(channel, Math.max(before, now));
+        }
       },
     });
   }

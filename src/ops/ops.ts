@@ -163,8 +163,10 @@ export class Ops {
       this.notifications = new RunNotifications(run, { notify: (event, data) => sinks.forEach((x) => x.notify(event, data)) });
       this.startInfo = { environment: info.environment, strategies: run.strategies.map((x) => x.name) };
     }
-    const notifier = this.notifier;
-    this.metrics.attach(run, state, notifier ? { notify: () => notifier.stats() } : {});
+    const [notifier, bot] = [this.notifier, this.bot];
+    this.metrics.attach(run, state, {
+      notify: { ...(notifier && { webhook: () => notifier.stats() }), ...(bot && { telegram: () => bot.notifier.stats() }) },
+    });
     if (!this.token) return chat === undefined ? {} : { chat };
     const host = cfg.ui?.host ?? '127.0.0.1';
     if (!isLoopback(host))

@@ -149,7 +149,7 @@ describe('webhook notifications', () => {
     const events = new RunNotifications(stub.run, n);
     const metrics = new RunMetrics({ processMetrics: false });
     const state = new OpsState(stub.run);
-    metrics.attach(stub.run, state, { notify: () => n.stats() });
+    metrics.attach(stub.run, state, { notify: { webhook: () => n.stats() } });
 
     // 50 fills in one synchronous burst: each report is handled and the next one emitted at once
     let handled = 0;
@@ -169,10 +169,10 @@ describe('webhook notifications', () => {
     expect(n.stats()).toMatchObject({ queued: 5, dropped: 55 });
 
     const scraped = parsePrometheusText(await metrics.text());
-    expect(scraped.get('tradeloop_notifications_dropped_total')).toBe(55);
-    expect(scraped.get('tradeloop_notifications_queued')).toBe(5);
-    expect(scraped.get('tradeloop_notifications_queue_capacity')).toBe(5);
-    expect(scraped.get('tradeloop_notifications_failed_attempts_total')).toBe(1);
+    expect(scraped.get('tradeloop_notifications_dropped_total{channel="webhook"}')).toBe(55);
+    expect(scraped.get('tradeloop_notifications_queued{channel="webhook"}')).toBe(5);
+    expect(scraped.get('tradeloop_notifications_queue_capacity{channel="webhook"}')).toBe(5);
+    expect(scraped.get('tradeloop_notifications_failed_attempts_total{channel="webhook"}')).toBe(1);
     expect(scraped.get('tradeloop_fills_total{market="BTCUSD",side="BUY"}')).toBe(60);
     sub.unsubscribe();
     events.close();

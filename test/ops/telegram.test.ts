@@ -11,12 +11,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { TestClock } from '../../src/clock/index.js';
 import type { ExecReport } from '../../src/core/index.js';
 import { createLogger, type Logger } from '../../src/log/index.js';
-import { OpsState, RunNotifications } from '../../src/ops/index.js';
+import { OpsState, RunMetrics, RunNotifications } from '../../src/ops/index.js';
 import { ACTIONS, Control } from '../../src/ops/control.js';
 import { TelegramBot } from '../../src/ops/notify/telegram/bot.js';
 import { startFakeTelegram, type FakeTelegram } from '../support/fake-telegram.js';
 import { waitFor } from '../support/reliability-procs.js';
 import { stubRun, type StubRun } from './stub-run.js';
+import { parsePrometheusText } from './prometheus-text.js';
 
 const TOKEN = '123456:chat-token-abcdefghijklmnopqrstuvwxyz';
 const ALLOWED = '4242';
@@ -149,10 +150,12 @@ describe('the Telegram chat bot', () => {
   });
 
   it(
-    'a Bot API that never answers holds no fill up: the fill reaches every subscriber at once, the queue stays at its cap',
+    'a Bot API that never answers holds no fill up: the fill reaches every subscriber at once, the queue stays at its cap, /metrics counts its drops',
     { timeout: 60_000 },
     async () => {
-      const { bot, fake, stub } = await setup({ capacity: 5 });
+      const { bot, fake, stub, state } = await setup({ capacity: 5 });
+      const metrics = new RunMetrics({ processMetrics: false });
+      metrics.attach(stub.run, state, { notify: { telegram: () => bot.notifier.stats() } });
       fake.silent = true;
       const notifications = new RunNotifications(stub.run, bot);
       const seen: string[] = [];
@@ -170,6 +173,12 @@ describe('the Telegram chat bot', () => {
       expect(bot.notifier.stats()).toMatchObject({ queued: 5, dropped: 3, sent: 0, capacity: 5 });
       expect(fake.sendRequests()).toBe(1);
       expect(fake.sent).toEqual([]);
+      const scraped = parsePrometheusText(await metrics.text());
+      expect(
+        ['dropped_total', 'queued', 'queue_capacity', 'sent_total'].map((m) =>
+          scraped.get(`tradeloop_notifications_${m}{channel="telegram"}`),
+        ),
+      ).toEqual([3, 5, 5, 0]);
       notifications.close();
     },
   );
