@@ -75,7 +75,7 @@ function median(xs: readonly number[]): number {
 }
 
 /** A journal of `runs` runs of `orders` filled market orders each (with their request and status events). */
-function journalOf(dir: string, name: string, runs: number, orders: number): string {
+export function journalOf(dir: string, name: string, runs: number, orders: number): string {
   const file = join(dir, name);
   const j = new Journal(file);
   for (let run = 0; run < runs; run++) {

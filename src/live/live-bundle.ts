@@ -87,6 +87,14 @@ export interface BundleOptions {
 }
 
 /**
+ * The request budget a live or paper run's streams share. The platform's limits are averages over
+ * five minutes per endpoint (50 requests/s for most), so a sustained 20/s is far inside them; the
+ * burst holds three seconds' worth, so the start's reads (reconciliation, the orphan scan, the
+ * warm-up: some 25 requests) do not hold up the first price poll, which as market data must leave a
+ * quarter of the burst behind (with one second's worth it waited some 400 ms).
+ */
+export const LIVE_BUDGET = { ratePerSec: 20, burst: 60 } as const;
+/**
  * Builds a live (or paper) bundle from the configuration: for `local` it starts the embedded
  * sandbox in this process and points the client at it; otherwise it uses the configured platform
  * environment with credentials from the process environment.
@@ -125,7 +133,7 @@ export async function buildLiveBundle(config: Config, env: NodeJS.ProcessEnv, op
       `local sandbox listening on ${sandbox.url} (world ${sandbox.instanceId}, ${sandbox.restored ? 'continued from' : 'new in'} ${stateFile ?? 'memory'})`,
     );
   }
-  const budget = new RequestBudget({ clock });
+  const budget = new RequestBudget({ clock, ...LIVE_BUDGET });
   let api: ApiClient;
   try {
     api = createApiClientFromConfig(config, env, {

@@ -90,6 +90,14 @@ describe("each command's static import graph", () => {
     expect(reached(g, ['bullmq', 'ioredis', 'prom-client', 'tsx'], [])).toEqual([]);
   });
 
+  // rxjs's index loads every operator and undici's the whole library (fetch, mock agents, WebSocket):
+  // both about 100 ms before the first price poll could leave; a run takes the modules it uses
+  it("run: neither rxjs's nor undici's index at run time", () => {
+    const g = commandGraph('run');
+    expect(runtimeImportsOf(g, 'rxjs')).toEqual([]);
+    expect(runtimeImportsOf(g, 'undici')).toEqual([]);
+  });
+
   it('run: the dashboard, control API, metrics and notifications (src/ops) only when the run uses them', () => {
     const g = commandGraph('run');
     // whether ops is wanted, and the log's tail (a bounded ring) the dashboard reads from the first line on

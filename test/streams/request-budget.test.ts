@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TestClock } from '../../src/clock/index.js';
 import { SimPlatform } from '../../src/sim/sim.js';
+import { LIVE_BUDGET } from '../../src/live/live-bundle.js';
 import { PollingMarketSource, RequestBudget } from '../../src/venue/index.js';
 import { simMarketDataApi } from '../support/streams-sim-api.js';
 
@@ -26,6 +27,22 @@ describe('RequestBudget', () => {
       ['low-a', 300],
       ['low-b', 400],
     ]);
+  });
+
+  it("a live run's budget lets the first price poll go at once after the start's 25 reads, then keeps 20/s", async () => {
+    const clock = new TestClock(0);
+    const budget = new RequestBudget({ clock, ...LIVE_BUDGET });
+    for (let i = 0; i < 25; i++) budget.observe({ operation: 'ListOrders', attempt: 1 });
+    let pricedAt: number | undefined;
+    void budget.acquire('low', 'ListPrices').then(() => (pricedAt = clock.now()));
+    await clock.advanceAsync(0, 1);
+    expect(pricedAt).toBe(0);
+    // sustained: 200 more low-priority polls take about 200 / 20 s once the burst is spent
+    let last = 0;
+    for (let i = 0; i < 200; i++) void budget.acquire('low', 'ListPrices').then(() => (last = clock.now()));
+    await clock.advanceAsync(20_000, 50);
+    expect(last).toBeGreaterThan(8_000);
+    expect(last).toBeLessThan(12_000);
   });
 
   it('charges requests it did not grant (orders, retries) and excuses the first attempt of a granted one', async () => {

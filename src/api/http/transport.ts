@@ -1,5 +1,15 @@
-import { Pool, errors as undiciErrors } from 'undici';
+import { createRequire } from 'node:module';
+import type { Pool as PoolType, errors as UndiciErrors } from 'undici';
 import { AbortedError, TimeoutError, TransportError, type ApiError } from '../errors.js';
+
+// undici's pool, its request call and its error classes from their own modules, not its index: the
+// index loads the whole library (mock agents, caches, WebSocket, fetch), about three times the
+// start-up time of these, and `tradeloop run` waits for it before its first request. The same code the
+// index re-exports (it attaches `request` to every dispatcher; here it is called on the pool).
+const load = createRequire(import.meta.url);
+const Pool = load('undici/lib/dispatcher/pool.js') as typeof PoolType;
+const poolRequest = load('undici/lib/api/api-request.js') as PoolType['request'];
+const undiciErrors = load('undici/lib/core/errors.js') as typeof UndiciErrors;
 
 /** Transport timeouts (milliseconds): TCP/TLS connect, waiting for headers, between body chunks. */
 export interface TransportTimeouts {
@@ -29,7 +39,7 @@ export interface RawResponse {
  */
 export class Transport {
   /** One keep-alive pool per origin (the API host and the token host). */
-  private readonly pools = new Map<string, Pool>();
+  private readonly pools = new Map<string, PoolType>();
 
   constructor(
     private readonly timeouts: TransportTimeouts,
@@ -42,7 +52,7 @@ export class Transport {
     const origin = cut < 0 ? req.url : req.url.slice(0, cut);
     const path = cut < 0 ? '/' : req.url.slice(cut);
     try {
-      const res = await this.pool(origin).request({
+      const res = await poolRequest.call(this.pool(origin), {
         path,
         method: req.method as 'GET',
         headers: req.headers,
@@ -63,7 +73,7 @@ export class Transport {
     await Promise.all(pools.map((p) => p.close()));
   }
 
-  private pool(origin: string): Pool {
+  private pool(origin: string): PoolType {
     let pool = this.pools.get(origin);
     if (!pool) {
       pool = new Pool(origin, {

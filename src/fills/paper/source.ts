@@ -1,4 +1,8 @@
-import { filter, share, Subject, tap, type Observable, type Subscription } from 'rxjs';
+import type { Observable, Subscription } from 'rxjs';
+import { Subject } from 'rxjs/internal/Subject';
+import { filter } from 'rxjs/internal/operators/filter';
+import { share } from 'rxjs/internal/operators/share';
+import { tap } from 'rxjs/internal/operators/tap';
 import type { Clock } from '../../clock/index.js';
 import type { MarketEvent, MarketSymbol } from '../../core/index.js';
 import type { AccountEvent } from '../../state/index.js';

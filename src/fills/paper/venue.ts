@@ -1,4 +1,5 @@
-import { Subject, type Observable } from 'rxjs';
+import type { Observable } from 'rxjs';
+import { Subject } from 'rxjs/internal/Subject';
 import { D, type Instrument, type MarketEvent, type MarketSymbol } from '../../core/index.js';
 import { PaperEngine, unentered, type Taken } from './engine.js';
 import { executionState, fillState, keepRecent, KEEP_NEWEST, orderState, record, type PaperOrder } from './records.js';

@@ -1,4 +1,8 @@
-import { Observable, repeat, retry, timer, type SchedulerLike } from 'rxjs';
+import type { SchedulerLike } from 'rxjs';
+import { Observable } from 'rxjs/internal/Observable';
+import { timer } from 'rxjs/internal/observable/timer';
+import { repeat } from 'rxjs/internal/operators/repeat';
+import { retry } from 'rxjs/internal/operators/retry';
 import type { Priority } from '../../api/index.js';
 import type { Clock } from '../../clock/index.js';
 import type { Rng } from '../../core/index.js';

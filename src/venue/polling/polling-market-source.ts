@@ -1,4 +1,5 @@
-import { Subject, type Observable, type Subscription } from 'rxjs';
+import type { Observable, Subscription } from 'rxjs';
+import { Subject } from 'rxjs/internal/Subject';
 import type { Clock } from '../../clock/index.js';
 import { ClockScheduler } from '../../clock/index.js';
 import { Rng, type MarketEvent, type MarketSymbol } from '../../core/index.js';

@@ -1,4 +1,5 @@
-import { Subject, type Observable } from 'rxjs';
+import type { Observable } from 'rxjs';
+import { Subject } from 'rxjs/internal/Subject';
 import type { Clock } from '../../clock/index.js';
 import { InputError, type MarketEvent, type MarketSymbol } from '../../core/index.js';
 import type { AccountEvent } from '../../state/index.js';
