@@ -6,7 +6,7 @@
  * marked at every point at each market's last price.
  */
 import { performance } from 'node:perf_hooks';
-import { D, InputError, splitMarket, type Decision, type MarketSymbol } from '../src/core/index.js';
+import { D, InputError, splitMarket, type Dec, type Decision, type MarketSymbol } from '../src/core/index.js';
 import type { Logger } from '../src/log/index.js';
 import { DEFAULT_RISK_LIMITS, type RiskLimits } from '../src/risk/limits.js';
 import type { StrategyDefinition } from '../src/strategy/define.js';
@@ -17,6 +17,7 @@ import { RoundTripTracker } from './round-trips.js';
 import type { RoundTrip } from './metrics.js';
 import type { OrderOutcomes } from './run.js';
 import type { PlotColumns } from '../src/engine/plots.js';
+import type { StartHolding } from '../src/engine/positions.js';
 import type { CandleColumns } from './report/candles.js';
 import { PortfolioTape, type PortfolioTapeData } from './report/portfolio-tape.js';
 import { DailyPnl, strategyFigures, type StrategyCounts, type StrategyFigures } from './portfolio-figures.js';
@@ -29,6 +30,16 @@ export interface PortfolioStrategy {
   readonly markets: readonly MarketSymbol[];
   /** `strategies[].allocation`: an amount of the quote asset, or a share of its balance at start. */
   readonly allocation?: string;
+  /** `strategies[].holdings`: starting balances made this strategy's own (price: default the market's first). */
+  readonly holdings?: ReadonlyArray<PortfolioHolding>;
+}
+
+/** One balance the config assigns to a strategy, `key` naming it (`strategies.N.holdings.MARKET`). */
+export interface PortfolioHolding {
+  readonly key: string;
+  readonly market: string;
+  readonly amount: string;
+  readonly price?: string;
 }
 
 export interface PortfolioConfig {
@@ -120,6 +131,41 @@ export function checkPortfolio(strategies: readonly PortfolioStrategy[], series:
   return [...quotes][0]!;
 }
 
+/**
+ * The config's holdings as the kernel assigns them with the first balances: each in a market its
+ * strategy trades, all of a base together no more than the starting balance funds, at the price given
+ * or the market's first. A live run checks the same against what no strategy holds (live/holdings.ts).
+ */
+export function startHoldingsOf(
+  strategies: readonly PortfolioStrategy[],
+  series: readonly MarketSeries[],
+  initial: Readonly<Record<string, string>>,
+): StartHolding[] {
+  const out: StartHolding[] = [];
+  const taken = new Map<string, Dec>();
+  for (const s of strategies)
+    for (const h of s.holdings ?? []) {
+      const market = h.market as MarketSymbol;
+      if (!s.markets.includes(market))
+        throw new InputError(
+          h.key,
+          `${s.name} does not trade ${h.market} (it trades ${s.markets.join(', ')}): assign a holding in one of its markets`,
+        );
+      const base = splitMarket(market).base;
+      const want = (taken.get(base) ?? new D(0)).plus(h.amount);
+      taken.set(base, want);
+      const funded = new D(initial[base] ?? '0');
+      if (want.gt(funded))
+        throw new InputError(
+          h.key,
+          `${want.toFixed()} ${base} assigned, but the backtest starts with ${funded.toFixed()} ${base}: fund it (--initial ${base}=${want.toFixed()},...) or assign less`,
+        );
+      const first = series.find((x) => x.market === market)?.prices[0];
+      out.push({ strategy: s.name, market, amount: h.amount, price: h.price ?? String(first) });
+    }
+  return out;
+}
+
 /** Replays the merged series through every strategy on one account (see the module comment). */
 export async function runPortfolioBacktest(cfg: PortfolioConfig): Promise<PortfolioRun> {
   const timer = cfg.timer ?? (() => performance.now());
@@ -132,6 +178,8 @@ export async function runPortfolioBacktest(cfg: PortfolioConfig): Promise<Portfo
   const limits = { ...(cfg.limits ?? DEFAULT_RISK_LIMITS), fee_bps: feeBps };
   const [main, ...rest] = cfg.strategies;
   const allocations = new Map(cfg.strategies.flatMap((s) => (s.allocation === undefined ? [] : [[s.name, s.allocation] as const])));
+  const funding = cfg.initial ?? { USD: '10000' };
+  const startHoldings = startHoldingsOf(cfg.strategies, cfg.series, funding);
   // the bundle a single-strategy backtest builds, with every strategy of the config on it
   const b = buildBacktestBundle({
     definition: main!.definition,
@@ -146,8 +194,9 @@ export async function runPortfolioBacktest(cfg: PortfolioConfig): Promise<Portfo
       feeBps,
       slippageBps: cfg.slippageBps ?? 0,
       quoteSpreadBps: cfg.quoteSpreadBps ?? 10,
-      funding: cfg.initial ?? { USD: '10000' },
+      funding,
     },
+    ...(startHoldings.length > 0 && { startHoldings }),
     alongside: rest.map((s) => ({ name: s.name, definition: s.definition, params: s.params, markets: s.markets })),
     withQuotes: cfg.strategies.some((s) => (s.definition.needs ?? []).includes('quote')),
     ...(allocations.size > 0 && { allocations }),

@@ -10,6 +10,7 @@ import type { IntentIds } from '../src/engine/intent-ids.js';
 import { Kernel } from '../src/engine/kernel.js';
 import { StrategyRunner } from '../src/engine/strategy-runner.js';
 import type { JournalStore } from '../src/exec/journal-store.js';
+import type { StartHolding } from '../src/engine/positions.js';
 import type { Logger } from '../src/log/index.js';
 import type { RiskLimits } from '../src/risk/limits.js';
 import type { StrategyDefinition } from '../src/strategy/define.js';
@@ -37,6 +38,8 @@ export interface ReplayKernelOptions {
   readonly figuresOnly?: boolean;
   /** Keep what the report's charts draw: every plotted point and the candles of bar strategies (default: neither). */
   readonly charts?: boolean;
+  /** Starting balances made strategies' own with the first balances (see PositionBookDeps.startHoldings). */
+  readonly startHoldings?: ReadonlyArray<StartHolding>;
   /** More strategies run beside the main one on the same account (each with its own position). */
   readonly alongside?: ReadonlyArray<{
     readonly name: string;
@@ -80,6 +83,7 @@ export function buildReplayKernel(o: ReplayKernelOptions): ReplayKernel {
       // every plotted point for a report; none kept otherwise (the calls are still checked)
       plotPoints: charts ? Infinity : 0,
       ...(o.allocations && { allocations: o.allocations }),
+      ...(o.startHoldings && { startHoldings: o.startHoldings }),
       strategies: (ids: IntentIds) => [
         (runner = new StrategyRunner(o.name ?? o.definition.name, o.definition, o.params, o.markets, ids, o.log)),
         ...(o.alongside ?? []).map((a) => new StrategyRunner(a.name, a.definition, a.params, a.markets, ids, o.log)),

@@ -80,6 +80,7 @@ export async function runBacktest(cfg: BacktestConfig): Promise<BacktestRun> {
   const { base, quote } = splitMarket(market);
   const feeBps = cfg.feeBps ?? 10;
   const figuresOnly = cfg.figuresOnly === true;
+  const funding = cfg.initial ?? { USD: '10000' };
   const b = buildBacktestBundle({
     definition: cfg.definition,
     params: cfg.params,
@@ -90,8 +91,14 @@ export async function runBacktest(cfg: BacktestConfig): Promise<BacktestRun> {
       feeBps,
       slippageBps: cfg.slippageBps ?? 0,
       quoteSpreadBps: cfg.quoteSpreadBps ?? 10,
-      funding: cfg.initial ?? { USD: '10000' },
+      funding,
     },
+    // the starting base is the strategy's own, bought at the first price: it backtests alone, and
+    // a balance no strategy holds is sold by none (risk.positions: per_strategy, as live)
+    ...(funding[base] !== undefined &&
+      new D(funding[base]).gt(0) && {
+        startHoldings: [{ strategy: cfg.definition.name, market, amount: funding[base], price: String(cfg.series.prices[start]) }],
+      }),
     ...(cfg.log && { log: cfg.log }),
     ...(cfg.journalFile && { journalFile: cfg.journalFile }),
     withQuotes: (cfg.definition.needs ?? []).includes('quote'),

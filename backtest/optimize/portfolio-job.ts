@@ -19,7 +19,7 @@ import { resolveParams } from '../../src/strategy/params.js';
 import { fingerprintStrategy, sha256 } from '../../src/strategy/plugin-hash.js';
 import type { MarketSeries } from '../merge.js';
 import { computeMetrics, metricsToJson } from '../metrics.js';
-import { runPortfolioBacktest, type PortfolioRun, type PortfolioStrategy } from '../portfolio.js';
+import { runPortfolioBacktest, type PortfolioHolding, type PortfolioRun, type PortfolioStrategy } from '../portfolio.js';
 import type { Job, JobMetrics, JobResult } from './job.js';
 
 export type PortfolioObjective = 'strategy' | 'portfolio';
@@ -40,11 +40,23 @@ export interface PortfolioJobSpec {
   readonly series: readonly MarketSeries[];
 }
 
-/** Every strategy of the config, loaded, with its allocation (as the portfolio backtest takes them). */
-export async function loadPortfolioStrategies(spec: Pick<PortfolioJobSpec, 'entries' | 'file'>): Promise<PortfolioStrategy[]> {
+/** Every strategy of the config, loaded, with its allocation and holdings (as the portfolio backtest takes them). */
+export async function loadPortfolioStrategies(spec: {
+  readonly entries: PortfolioJobSpec['entries'];
+  readonly file?: string;
+}): Promise<PortfolioStrategy[]> {
   const loaded = await loadConfiguredStrategies(spec.entries, { file: spec.file });
-  const allocation = new Map(spec.entries.map((e) => [e.name ?? e.plugin, e.allocation]));
-  return loaded.map((s) => ({ ...s, ...(allocation.get(s.name) !== undefined && { allocation: allocation.get(s.name)! }) }));
+  const byName = new Map(spec.entries.map((e, i) => [e.name ?? e.plugin, { entry: e, i }]));
+  return loaded.map((s) => {
+    const { entry, i } = byName.get(s.name)!;
+    const holdings: PortfolioHolding[] = Object.entries(entry.holdings ?? {}).map(([market, v]) => ({
+      key: `strategies.${i}.holdings.${market}`,
+      market,
+      amount: typeof v === 'string' ? v : v.amount,
+      ...(typeof v !== 'string' && v.price !== undefined && { price: v.price }),
+    }));
+    return { ...s, ...(entry.allocation !== undefined && { allocation: entry.allocation }), ...(holdings.length > 0 && { holdings }) };
+  });
 }
 
 export interface PortfolioJobContext {

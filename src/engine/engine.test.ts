@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { TestClock } from '../clock/index.js';
-import type { Decision, ExecReport } from '../core/index.js';
+import { D, type Decision, type ExecReport } from '../core/index.js';
 import { Journal } from '../exec/index.js';
 import { RiskLimitsSchema } from '../risk/index.js';
 import { balanceFromWire } from '../state/index.js';
@@ -260,6 +260,8 @@ describe('Engine warm-up and denials', () => {
       at: s.clock.now(),
       items: [balanceFromWire('USD', '1000', '0'), balanceFromWire('BTC', '1', '0')],
     });
+    // the BTC is the seller's own (as strategies[].holdings assigns it): a balance no strategy holds is sold by none
+    s.kernel.positions.assign('seller', 'BTCUSD', new D('1'), new D('100'), s.clock.now());
     const price = async (): Promise<void> => {
       s.engine.onMarketEvent({ kind: 'price', market: 'BTCUSD', at: s.clock.now(), price: 100 });
       await s.engine.drain();

@@ -25,7 +25,7 @@ import { OpenOrderBook } from './open-order-book.js';
 import { Allocations } from './allocations.js';
 import { forcedExitIntents, type ForcedExit } from './forced-exit.js';
 import { PlotBook } from './plots.js';
-import { PositionBook, unassignedNote } from './positions.js';
+import { PositionBook, unassignedNote, type StartHolding } from './positions.js';
 import { EngineRiskView } from './risk-view.js';
 import type { StrategyRunner } from './strategy-runner.js';
 import { pauseStrategy, restorePauses, resumeStrategy } from './strategy-pauses.js';
@@ -66,6 +66,8 @@ export interface KernelOptions {
   readonly barTimer?: boolean;
   /** Points kept per plotted series (`ctx.plot`): the latest 2,000 by default (live), Infinity in a backtest, 0 for none. */
   readonly plotPoints?: number;
+  /** Balances made strategies' own with the first balances (a backtest's; see PositionBookDeps.startHoldings). */
+  readonly startHoldings?: ReadonlyArray<StartHolding>;
 }
 
 /**
@@ -162,6 +164,7 @@ export class Kernel {
       mid: (m) => midOf(this.market.snapshot(m)),
       total: (a) => this.account.total(a),
       snapshot: (m) => this.market.snapshot(m),
+      ...(options.startHoldings && { startHoldings: options.startHoldings }),
     });
     const ctx: ExecContext = {
       venue,
@@ -314,7 +317,12 @@ export class Kernel {
   applyAccount(e: AccountEvent): void {
     this.account.apply(e);
     if (e.kind === 'balances') {
-      this.noteUnassigned(this.positions.onBalances(e.items.map((b) => b.asset)));
+      this.noteUnassigned(
+        this.positions.onBalances(
+          e.items.map((b) => b.asset),
+          this.ports.clock.now(),
+        ),
+      );
       this.allocations.onBalances(e.items.map((b) => b.asset));
     }
     if (e.kind !== 'open-orders') return;

@@ -201,19 +201,61 @@ describe('PositionBook: each strategy its own position', () => {
     const found = book.onBalances(['BTC', 'USD']);
     expect(found?.map((f) => [f.asset, f.amount.toFixed()])).toEqual([['BTC', '1']]);
     expect(unassignedNote([...found!, { asset: 'ETH', amount: new D('2.5') }], 'per_strategy')).toBe(
-      "held by no strategy: 1 BTC, 2.5 ETH (deposits, or holdings from before this journal; strategies[].holdings makes them a strategy's own): only a market's sole strategy may sell it; where strategies share a market, none may until risk.positions is shared",
+      "held by no strategy: 1 BTC, 2.5 ETH (deposits, or holdings from before this journal; strategies[].holdings makes them a strategy's own): no strategy may sell it until strategies[].holdings assigns it to one (or risk.positions is shared)",
     );
     // later balances change nothing
     expect(book.onBalances(['BTC'])).toBeUndefined();
   });
 
-  it('shared, or a market with one strategy: held to the balance alone, the balance no strategy holds included', () => {
+  it('shared: held to the balance alone, the balance no strategy holds included', () => {
     const shared = rig({ mode: 'shared', btc: '1' });
     shared.trade('grid', 'BUY', '0.03', '100');
     expect([shared.book.restricted(M), shared.book.sellable('trend', M).toFixed()]).toEqual([false, '1.03']);
+  });
+
+  it("per strategy, a market's only strategy too sells its own alone: a balance no strategy holds waits to be assigned", () => {
     const alone = rig({ alone: true, btc: '1' });
     alone.trade('grid', 'BUY', '0.03', '100');
-    expect([alone.book.restricted(M), alone.book.sellable('grid', M).toFixed()]).toEqual([false, '1.03']);
+    expect([alone.book.restricted(M), alone.book.sellable('grid', M).toFixed(), alone.book.unassignedOf('BTC').toFixed()]).toEqual([
+      true,
+      '0.03',
+      '1',
+    ]);
+  });
+
+  it("start holdings (a backtest's starting base) become the strategy's own with the first balances, journaled once, at most what is unassigned", () => {
+    const journal = new Journal(':memory:');
+    const totals: Record<string, Dec> = { BTC: new D('1.5') };
+    const deps = {
+      journal,
+      mode: 'per_strategy' as const,
+      markets: new Map([
+        ['grid', new Set([M])],
+        ['trend', new Set([M])],
+      ]),
+      mid: () => 100,
+      total: (a: string) => totals[a] ?? ZERO,
+      startHoldings: [
+        { strategy: 'grid', market: M, amount: '1', price: '90' },
+        { strategy: 'trend', market: M, amount: '2', price: '95' },
+      ],
+    };
+    const book = new PositionBook(deps);
+    expect(book.onBalances(['BTC'], 5_000)).toEqual([]);
+    expect([
+      book.view('grid', M).amount.toFixed(),
+      book.view('grid', M).averageCost?.toFixed(),
+      book.view('trend', M).amount.toFixed(),
+    ]).toEqual(['1', '90', '0.5']);
+    expect(book.assigned('grid', M)).toEqual({ amount: '1', price: '90', at: 5_000 });
+    // a restart over the same journal reads them back and assigns nothing again
+    const again = new PositionBook({ ...deps, journal });
+    again.onBalances(['BTC'], 9_000);
+    expect([again.view('grid', M).amount.toFixed(), again.view('trend', M).amount.toFixed(), again.unassignedOf('BTC').toFixed()]).toEqual([
+      '1',
+      '0.5',
+      '0',
+    ]);
   });
 
   it('an open sell commits what it may take: the strategy cannot sell it twice', () => {

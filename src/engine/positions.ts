@@ -32,6 +32,21 @@ export interface PositionBookDeps {
   readonly total: (asset: string) => Dec;
   /** The market's data: the live quote a quote-sized quote execution converts at (without it, quote executions sized in the quote asset commit nothing). */
   readonly snapshot?: (market: MarketSymbol) => Pick<MarketSnapshot, 'quotes'>;
+  /**
+   * Balances made strategies' own with the first balances (a backtest's: its starting base for its
+   * only strategy, or a config's `strategies[].holdings`), each at most what no strategy holds then,
+   * journaled once as `assign` does. A live run assigns the config's after its warm-up instead
+   * (live/holdings.ts), when the market's price is known.
+   */
+  readonly startHoldings?: ReadonlyArray<StartHolding>;
+}
+
+/** A balance assigned at start: `amount` of the market's base, at a cost of `price` each. */
+export interface StartHolding {
+  readonly strategy: string;
+  readonly market: MarketSymbol;
+  readonly amount: string;
+  readonly price: string;
 }
 
 /** An approved sell still open: the base it may yet take out of its strategy's position. */
@@ -47,7 +62,7 @@ export function unassignedNote(found: ReadonlyArray<{ readonly asset: string; re
   const who =
     mode === 'shared'
       ? 'under risk.positions: shared the strategies of its market sell it together'
-      : "only a market's sole strategy may sell it; where strategies share a market, none may until risk.positions is shared";
+      : 'no strategy may sell it until strategies[].holdings assigns it to one (or risk.positions is shared)';
   return `held by no strategy: ${found.map((f) => `${f.amount.toFixed()} ${f.asset}`).join(', ')} (deposits, or holdings from before this journal; strategies[].holdings makes them a strategy's own): ${who}`;
 }
 
@@ -59,8 +74,9 @@ export function unassignedNote(found: ReadonlyArray<{ readonly asset: string; re
  *
  * A strategy may sell its own amount, less what its open sells will take. The balance no strategy
  * holds (a deposit, a holding found at start) is "unassigned": read from the first balances after
- * start, less what strategies hold; a strategy selling more than its own (only the sole strategy of a
- * market may, or any under `shared`) takes it from there.
+ * start, less what strategies hold. Under `per_strategy` no strategy may sell it until the config
+ * assigns it (`strategies[].holdings`, or a backtest's starting base for its only strategy); under
+ * `shared` the strategies of its market sell it, with their positions, as one.
  */
 export class PositionBook {
   private readonly books = new Map<string, Book>();
@@ -70,11 +86,8 @@ export class PositionBook {
   private readonly committedBy = new Map<string, Dec>();
   private readonly quotesApplied = new Set<string>();
   private unassigned: Map<string, Dec> | undefined;
-  /** How many running strategies trade each market. */
-  private readonly traders = new Map<MarketSymbol, number>();
 
   constructor(private readonly deps: PositionBookDeps) {
-    for (const markets of deps.markets.values()) for (const m of markets) this.traders.set(m, (this.traders.get(m) ?? 0) + 1);
     for (const f of deps.journal.strategyFills?.() ?? []) this.apply(f);
     for (const [strategy, markets] of deps.markets) {
       for (const m of markets) {
@@ -89,9 +102,13 @@ export class PositionBook {
     return this.deps.mode;
   }
 
-  /** Whether a sell by `strategy` in `market` is held to its own position (another strategy trades the market, and positions are per strategy). */
-  restricted(market: MarketSymbol): boolean {
-    return this.deps.mode === 'per_strategy' && (this.traders.get(market) ?? 0) > 1;
+  /**
+   * Whether a sell in `market` is held to the selling strategy's own position: always where positions
+   * are per strategy (the default), even for a market's only strategy, so a balance no strategy holds
+   * is sold only once the config assigns it (`strategies[].holdings`); never under `shared`.
+   */
+  restricted(_market: MarketSymbol): boolean {
+    return this.deps.mode === 'per_strategy';
   }
 
   /** The strategy's own amount less its open sells (never below zero). */
@@ -104,7 +121,6 @@ export class PositionBook {
   /** What `strategy` may sell in `market` now (see OwnPosition.sellable). */
   sellable(strategy: string, market: MarketSymbol): Dec {
     if (this.restricted(market)) return this.ownSellable(strategy, market);
-    if (this.deps.mode === 'per_strategy') return this.ownSellable(strategy, market).plus(this.unassignedOf(splitMarket(market).base));
     let held = this.unassignedOf(splitMarket(market).base);
     for (const b of this.books.values())
       if (b.market === market) held = held.plus(b.position).minus(this.committedBy.get(keyOf(b.strategy, market)) ?? ZERO);
@@ -136,16 +152,20 @@ export class PositionBook {
    * less what strategies hold of it by the journal; later balances change nothing. Returns the assets
    * found unassigned (the start names them), or undefined for a later call.
    */
-  onBalances(assets: Iterable<string>): Array<{ readonly asset: string; readonly amount: Dec }> | undefined {
+  onBalances(assets: Iterable<string>, at = 0): Array<{ readonly asset: string; readonly amount: Dec }> | undefined {
     if (this.unassigned !== undefined) return undefined;
     this.unassigned = new Map();
-    const found: Array<{ asset: string; amount: Dec }> = [];
     for (const asset of assets) {
       const u = this.deps.total(asset).minus(this.heldOf(asset));
-      if (!u.gt(0)) continue;
-      this.unassigned.set(asset, u);
-      if (this.heldAsBase(asset)) found.push({ asset, amount: u });
+      if (u.gt(0)) this.unassigned.set(asset, u);
     }
+    for (const h of this.deps.startHoldings ?? []) {
+      if (this.assigned(h.strategy, h.market) !== undefined) continue;
+      const amount = D.min(new D(h.amount), this.unassignedOf(splitMarket(h.market).base));
+      if (amount.gt(0)) this.assign(h.strategy, h.market, amount, new D(h.price), at);
+    }
+    const found: Array<{ asset: string; amount: Dec }> = [];
+    for (const [asset, amount] of this.unassigned) if (amount.gt(0) && this.heldAsBase(asset)) found.push({ asset, amount });
     return found;
   }
 

@@ -17,7 +17,7 @@ const journals: Journal[] = [];
 afterEach(() => journals.splice(0).forEach((j) => j.close()));
 
 /** A kernel of `grid` and `trend` on BTCUSD over `journal`, whose account holds 1 BTC, at a price of 100 (or none). */
-function kernelOver(journal: Journal, price: number | null = 100) {
+function kernelOver(journal: Journal, price: number | null = 100, names: readonly string[] = ['grid', 'trend']) {
   const clock = new TestClock(1_700_000_000_000);
   const kernel = new Kernel(
     { clock, venue: new ScriptedVenue(() => clock.now()), journal },
@@ -25,7 +25,7 @@ function kernelOver(journal: Journal, price: number | null = 100) {
       limits: RiskLimitsSchema.parse({}),
       refPrefix: 't',
       fillsSinceMs: 0,
-      strategies: (ids) => ['grid', 'trend'].map((n) => new StrategyRunner(n, idle(n), {}, ['BTCUSD'], ids)),
+      strategies: (ids) => names.map((n) => new StrategyRunner(n, idle(n), {}, ['BTCUSD'], ids)),
     },
   );
   kernel.applyAccount({
@@ -96,6 +96,22 @@ describe('strategies[].holdings: balances held by no strategy, assigned by the c
     ]);
     expect(again.kernel.positions.summary().unassigned).toEqual({ BTC: '0.25' });
     again.kernel.close();
+  });
+
+  it("a market's only strategy sells no balance of no strategy's either, until a holding makes it its own", () => {
+    const journal = new Journal(':memory:');
+    journals.push(journal);
+    const { kernel, at } = kernelOver(journal, 100, ['solo']);
+    const sell = (intentId: string, baseAmount: string) =>
+      kernel.gate.decide({ kind: 'place-order', intentId, strategy: 'solo', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount });
+    expect(sell('s-1', '0.1')).toMatchObject({
+      kind: 'deny',
+      reason: { code: 'OWN_POSITION', details: { strategy: 'solo', required: '0.1', own: '0' } },
+    });
+    assignHoldings(kernel, holdingsOf(configOf({ solo: { BTCUSD: '0.4' } }).strategies), at);
+    expect(sell('s-2', '0.4').kind).toBe('approve');
+    expect(sell('s-3', '0.5')).toMatchObject({ reason: { code: 'OWN_POSITION', details: { own: '0.4' } } });
+    kernel.close();
   });
 
   it('refuses, naming each key, more than is held by no strategy (holdings together), a strategy that does not run, a market it does not trade, and no price to value at; assigns nothing then', () => {

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { MergedSeries, type MarketSeries } from '../../backtest/merge.js';
 import { runPortfolioBacktest, type PortfolioStrategy } from '../../backtest/portfolio.js';
 import { RiskLimitsSchema } from '../../src/risk/limits.js';
-import { resolveParams } from '../../src/strategy/index.js';
+import { z } from 'zod';
+import { defineStrategy, resolveParams, type IntentDraft } from '../../src/strategy/index.js';
 import { spendOnce } from './portfolio-kit.js';
 
 const T0 = Date.UTC(2024, 0, 1);
@@ -115,5 +116,56 @@ describe('portfolio backtest', () => {
     expect(run.correlation.days).toBeGreaterThanOrEqual(4);
     expect(run.correlation.matrix[0]![1]).toBeCloseTo(1, 6);
     expect(run.strategies.map((s) => s.pnl)).toEqual([expect.closeTo(run.strategies[1]!.pnl, 6), expect.any(Number)]);
+  });
+
+  it("the config's holdings make starting base a strategy's own (at the first price); the rest is no strategy's to sell", async () => {
+    const dumper = defineStrategy({
+      name: 'dumper',
+      description: 'sells 0.1 BTC it never bought at its first price',
+      params: z.object({}),
+      markets: ['BTCUSD'],
+      create: () => {
+        let n = 0;
+        return {
+          onEvent: (e): IntentDraft | undefined =>
+            e.kind === 'price' && ++n === 1
+              ? { kind: 'place-order', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '0.1' }
+              : undefined,
+        };
+      },
+    });
+    const holder = strategy('holder', { market: 'BTCUSD', buy_at: 0, sell_at: 2 });
+    const btc = series('BTCUSD', [20_000, 21_000, 22_000, 22_000]);
+    const run = await runPortfolioBacktest({
+      strategies: [
+        { ...holder, holdings: [{ key: 'strategies.0.holdings.BTCUSD', market: 'BTCUSD', amount: '0.4' }] },
+        { name: 'dumper', definition: dumper, params: {}, markets: ['BTCUSD'] as never },
+      ],
+      series: [btc],
+      initial: { USD: '1000', BTC: '1' },
+      feeBps: 10,
+      limits,
+    });
+    const [h, d] = run.strategies;
+    // holder sells its 0.4 BTC (cost 20000 each) at its 2nd price, filled at 22000: 8800 less 8.8 fee
+    expect(h).toMatchObject({
+      name: 'holder',
+      approved: 1,
+      roundTrips: 1,
+      realizedPnl: '791.2',
+      positions: [{ market: 'BTCUSD', amount: '0' }],
+    });
+    // the other 0.6 BTC belongs to no strategy: dumper's sell is denied, and it stays
+    expect(d).toMatchObject({ name: 'dumper', approved: 0, denials: { OWN_POSITION: 1 } });
+    expect(run.finalBalances).toEqual({ USD: '9791.2', BTC: '0.6' });
+
+    const bad = (holdings: PortfolioStrategy['holdings']) =>
+      runPortfolioBacktest({ strategies: [{ ...holder, holdings }], series: [btc], initial: { USD: '1000', BTC: '1' }, limits });
+    await expect(bad([{ key: 'strategies.0.holdings.BTCUSD', market: 'BTCUSD', amount: '1.5' }])).rejects.toThrow(
+      /strategies\.0\.holdings\.BTCUSD.*1\.5 BTC assigned, but the backtest starts with 1 BTC: fund it/,
+    );
+    await expect(bad([{ key: 'strategies.0.holdings.ETHUSD', market: 'ETHUSD', amount: '1' }])).rejects.toThrow(
+      /strategies\.0\.holdings\.ETHUSD.*holder does not trade ETHUSD/,
+    );
   });
 });

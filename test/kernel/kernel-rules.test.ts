@@ -40,13 +40,16 @@ function rig(script: Script, limits: Partial<RiskLimits> = {}, o: { journalFile?
       onReport: (r) => void reports.push(r),
     }),
   });
+  const funding = o.funding ?? { USD: '100000', BTC: '1' };
   const b = buildBacktestBundle({
     definition,
     params: {},
     markets: ['BTCUSD'],
     startMs: T0,
     limits: RiskLimitsSchema.parse({ price_band_bps: 5_000, ...limits }),
-    venue: { funding: o.funding ?? { USD: '100000', BTC: '1' } },
+    venue: { funding },
+    // the starting BTC is the strategy's own, as a single-strategy backtest makes it (backtest/run.ts)
+    ...(funding.BTC !== undefined && { startHoldings: [{ strategy: 'scripted', market: 'BTCUSD', amount: funding.BTC, price: '100' }] }),
     ...(o.journalFile && { journalFile: o.journalFile }),
   });
   bundles.push(b);

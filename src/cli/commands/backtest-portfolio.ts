@@ -13,12 +13,12 @@ import { checkIncrement, loadCached } from '../../../backtest/history-cache.js';
 import type { ResolvedLimits } from '../../../backtest/limits.js';
 import type { MarketSeries } from '../../../backtest/merge.js';
 import { runPortfolioBacktest, type PortfolioRun, type PortfolioStrategy } from '../../../backtest/portfolio.js';
+import { loadPortfolioStrategies } from '../../../backtest/optimize/portfolio-job.js';
 import { loadDataFile } from '../../../backtest/recorded-series.js';
 import { duration } from '../../../backtest/report/report.js';
 import { trapWarnings } from '../../../backtest/traps.js';
 import type { DataFlags } from '../../../backtest/data-source.js';
 import { InputError, type MarketSymbol } from '../../core/index.js';
-import { loadConfiguredStrategies } from '../../live/load-strategies.js';
 import { type CliContext, writeLine } from '../context.js';
 import { formatTable } from '../table.js';
 
@@ -29,13 +29,10 @@ export interface PortfolioFlags extends Omit<DataFlags, 'data'> {
   readonly out?: string;
 }
 
-/** The config's strategies (narrowed to `--strategy NAME` when given), in config order. */
+/** The config's strategies (narrowed to `--strategy NAME` when given), in config order, with their allocations and holdings. */
 export async function portfolioStrategies(resolved: ResolvedLimits, only: string | undefined): Promise<PortfolioStrategy[]> {
-  const config = resolved.located.config;
-  const loaded = await loadConfiguredStrategies(config.strategies, { file: resolved.file });
-  const picked = only === undefined ? loaded : loaded.filter((s) => s.name === only);
-  const allocation = new Map(config.strategies.map((s) => [s.name ?? s.plugin, s.allocation]));
-  return picked.map((s) => ({ ...s, ...(allocation.get(s.name) !== undefined && { allocation: allocation.get(s.name)! }) }));
+  const loaded = await loadPortfolioStrategies({ entries: resolved.located.config.strategies, file: resolved.file });
+  return only === undefined ? loaded : loaded.filter((s) => s.name === only);
 }
 
 /** The markets in the config's order: the first strategy's markets, then each next strategy's new ones (the merge's tie rule). */

@@ -62,7 +62,11 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
     .option('-p, --params <k=v,...>', 'strategy parameters, e.g. fast=10,slow=30')
     .option('--fee-bps <n>', "fee in basis points of traded notional (default: the config's risk.fee_bps, 10)")
     .option('--slippage-bps <n>', 'slippage against the trader in basis points (default 0)')
-    .option('--initial <ASSET=AMOUNT,...>', 'starting balances', 'USD=10000')
+    .option(
+      '--initial <ASSET=AMOUNT,...>',
+      "starting balances (a base asset is the strategy's own, bought at the first price; with --config, strategies[].holdings assigns it)",
+      'USD=10000',
+    )
     .option(
       '-c, --config <file>',
       'YAML config: without --strategy (or with the name of one of its strategies) its strategies on their markets on one account; its risk: section sets the limits in every form (default: ./config/default.yaml, else the built-in defaults, as tradeloop run; a key the file does not set takes the schema default, and the report lists each limit with where it came from)',

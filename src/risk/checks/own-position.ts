@@ -5,7 +5,7 @@ import type { TradeFacts } from '../facts.js';
 
 /** Whose a market's position is: what the gate asks to keep strategies that share a market apart. */
 export interface Ownership {
-  /** Whether sells in `market` are held to the selling strategy's own position (`risk.positions: per_strategy` and more than one strategy trades it). */
+  /** Whether sells in `market` are held to the selling strategy's own position (`risk.positions: per_strategy`, the default). */
   restricted(market: MarketSymbol): boolean;
   /** The strategy's own amount in the market, less its open sells. */
   ownSellable(strategy: string, market: MarketSymbol): Dec;
@@ -13,9 +13,10 @@ export interface Ownership {
 
 /**
  * A sell (an order or a quote execution) may take no more than the selling strategy's own position
- * where strategies share the market and each owns its position: another strategy's inventory, and a
- * balance no strategy holds, are not its to sell. The market's only strategy, and every strategy under
- * `risk.positions: shared`, are held to the balance alone (checkBalance).
+ * where each strategy owns its position (`risk.positions: per_strategy`, the default): another
+ * strategy's inventory, and a balance no strategy holds (until `strategies[].holdings` assigns it),
+ * are not its to sell, whether or not another strategy trades the market. Under `shared` the
+ * strategies are held to the balance alone (checkBalance).
  */
 export function checkOwnPosition(f: TradeFacts, ownership: Ownership | undefined): DenialReason | undefined {
   if (f.side !== 'SELL' || ownership === undefined || !ownership.restricted(f.market)) return undefined;
@@ -39,7 +40,7 @@ export function checkOwnPosition(f: TradeFacts, ownership: Ownership | undefined
   const required = toText(asked);
   return deny(
     'OWN_POSITION',
-    `strategy ${strategy} sells ${required} ${f.base} but holds ${own.toFixed()} ${f.base} of its own in ${f.market} (not counting its open sells): another strategy's inventory, or a balance no strategy holds, is not its to sell (risk.positions: shared lets the strategies of a market share one position)`,
+    `strategy ${strategy} sells ${required} ${f.base} but holds ${own.toFixed()} ${f.base} of its own in ${f.market} (not counting its open sells): another strategy's inventory, or a balance no strategy holds, is not its to sell (strategies[].holdings assigns such a balance to a strategy; risk.positions: shared lets the strategies of a market share one position)`,
     {
       strategy,
       market: f.market,
