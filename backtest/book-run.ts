@@ -25,7 +25,7 @@ import { buildBookBundle } from './driver.js';
 import { unitsOf } from './money-units.js';
 import { bookFillRule } from './fill-model.js';
 import { loadRecordedMarket, type RecordedMarket } from './recorded-market.js';
-import { runFigures } from './replay-kernel.js';
+import { runFigures, type ReplayKernelOptions } from './replay-kernel.js';
 import { RoundTripTracker } from './round-trips.js';
 import type { BacktestRun } from './run.js';
 
@@ -45,6 +45,10 @@ export interface RecordedBookConfig {
   readonly journal?: JournalStore;
   /** Keep what the report draws beyond the figures (plotted series, a bar strategy's candles; see BacktestConfig.charts). */
   readonly charts?: boolean;
+  /** The strategy's instance name (default its definition's). */
+  readonly name?: string;
+  /** More strategies on the same market and account (the divergence report replays a run's together); the figures are the first's. */
+  readonly alongside?: ReplayKernelOptions['alongside'];
 }
 
 /** Replays a recording through the strategy with the recorded-book venue; the same report as a point run. */
@@ -70,6 +74,12 @@ export async function runRecordedBookBacktest(cfg: RecordedBookConfig): Promise<
       `strategy ${cfg.definition.name} trades ${markets.join(', ') || 'no market'}: a backtest replays one market`,
     );
   const market = markets[0]!;
+  const other = cfg.alongside?.find((a) => a.markets.length !== 1 || a.markets[0] !== market);
+  if (other !== undefined)
+    throw new InputError(
+      'market',
+      `strategy ${other.name} trades ${other.markets.join(', ')}: a book replay replays one market, ${market}`,
+    );
   const { base, quote } = splitMarket(market);
   const recorded = await loadRecordedMarket(cfg.path, market);
   const feeBps = cfg.feeBps ?? 10;
@@ -81,6 +91,8 @@ export async function runRecordedBookBacktest(cfg: RecordedBookConfig): Promise<
     startMs: recorded.steps[0]!.at,
     limits,
     book: { funding: cfg.initial ?? { USD: '10000' }, feeBps, latencyMs: cfg.latencyMs ?? 0 },
+    ...(cfg.name !== undefined && { name: cfg.name }),
+    ...(cfg.alongside && { alongside: cfg.alongside }),
     ...(cfg.charts === true && { charts: true }),
     ...(cfg.journal && { journal: cfg.journal }),
     ...(cfg.log && { log: cfg.log }),

@@ -6,7 +6,7 @@
  * marked at every point at each market's last price.
  */
 import { performance } from 'node:perf_hooks';
-import { D, InputError, splitMarket, type Dec, type Decision, type MarketSymbol } from '../src/core/index.js';
+import { D, InputError, splitMarket, type Dec, type Decision, type MarketEvent, type MarketSymbol } from '../src/core/index.js';
 import type { Logger } from '../src/log/index.js';
 import { DEFAULT_RISK_LIMITS, type RiskLimits } from '../src/risk/limits.js';
 import type { StrategyDefinition } from '../src/strategy/define.js';
@@ -59,6 +59,10 @@ export interface PortfolioConfig {
   readonly onDecision?: (d: Decision) => void;
   /** Keep what report.html draws (`charts` of the run): fills by strategy, round trips, candles, plotted series. */
   readonly charts?: boolean;
+  /** A SQLite journal file for the replay's records (default: in memory; the divergence report reads one back). */
+  readonly journalFile?: string;
+  /** History the strategies warm up on before the first point, oldest first (a recording's warm-up). */
+  readonly warmUp?: readonly MarketEvent[];
 }
 
 /** A market of the portfolio at the end: its points, last price and what the account holds of it. */
@@ -202,6 +206,7 @@ export async function runPortfolioBacktest(cfg: PortfolioConfig): Promise<Portfo
     ...(allocations.size > 0 && { allocations }),
     ...(cfg.log && { log: cfg.log }),
     ...(cfg.onDecision && { onDecision: cfg.onDecision }),
+    ...(cfg.journalFile !== undefined && { journalFile: cfg.journalFile }),
   });
   const rk = b.replay;
   const { points } = b;
@@ -215,6 +220,7 @@ export async function runPortfolioBacktest(cfg: PortfolioConfig): Promise<Portfo
       : undefined;
   try {
     await rk.kernel.startMetadata();
+    if (cfg.warmUp !== undefined && cfg.warmUp.length > 0) rk.kernel.engine.warmUp(cfg.warmUp);
     const r = await replay(cfg, rk, {
       merged,
       bundle: b,

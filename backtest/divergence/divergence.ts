@@ -2,10 +2,12 @@
  * The divergence report: re-runs the strategies of a recorded live or paper run on its own
  * recording (what its header says ran: strategies, params, plugin hashes, risk limits, fee), through
  * the same kernel, and compares decision by decision with what the run's journal says happened.
- * Each strategy replays alone on the fill model the recording allows (the book model when it holds
- * books of the market, else the point model); its decisions go into a journal of their own, read
- * back by the same reader as the live one, then paired (divergence-match.ts) and compared
- * (divergence-compare.ts).
+ * The strategies of a run replay together, on one account as they ran (`replayTogether`): on the
+ * book model when they trade one market whose books the recording holds, else on the point model (a
+ * portfolio replay of every market, merged by time); only strategies on several markets with books
+ * replay each alone, as the book model replays one market. The replay's decisions go into a journal
+ * of their own, read back by the same reader as the live one, then paired per strategy
+ * (divergence-match.ts) and compared (divergence-compare.ts).
  *
  * Drift is the absolute difference between the live P&L and the replay's, in the quote asset: each
  * side's P&L is the quote its fills moved plus the base they moved valued at the recording's last
@@ -32,6 +34,7 @@ import { alignDecisions } from './match.js';
 import { runRecordedBookBacktest } from '../book-run.js';
 import { recordingHasBooks } from '../recorded-market.js';
 import { loadRecordedSeries, type WarmUpSource } from '../recorded-series.js';
+import { runPortfolioBacktest } from '../portfolio.js';
 import { runBacktest } from '../run.js';
 
 export interface DivergenceOptions {
@@ -97,8 +100,15 @@ export async function buildDivergenceReport(o: DivergenceOptions): Promise<Diver
   const local: StrategyDifference[] = [];
   let gaps: DataGap[] = [];
   try {
+    const together = await replayTogether(inputs, o.recording, join(work, 'replay-all.sqlite'), latencyMs);
+    if (inputs.strategies.length > 1)
+      notes.push(
+        together === undefined
+          ? "each strategy is replayed alone: they trade several markets and the recording holds books, which the book model replays one market at a time; live they shared one account, so a balance one used is free in the other's replay"
+          : `the ${inputs.strategies.length} strategies are replayed together on one account, as they ran`,
+      );
     for (const [k, s] of inputs.strategies.entries()) {
-      const replayed = await replayStrategy(s, inputs, o.recording, join(work, `replay-${k}.sqlite`), latencyMs);
+      const replayed = together?.get(s.name) ?? (await replayStrategy(s, inputs, o.recording, join(work, `replay-${k}.sqlite`), latencyMs));
       gaps = replayed.gaps;
       const live = liveAll.filter((d) => s.journalNames.includes(d.strategy));
       notes.push(...strategyNotes(s, inputs, replayed, live.length, from));
@@ -179,8 +189,6 @@ function inputNotes(inputs: DivergenceInputs, liveAll: readonly DecisionRecord[]
         .map(([a, v]) => `${v} ${a}`)
         .join(', ')} (--initial; give a paper run on real data its paper.funding)`,
     );
-  if (inputs.strategies.length > 1)
-    notes.push("each strategy is replayed alone: live they shared one account, so a balance one used is free in the other's replay");
   return notes;
 }
 
@@ -245,6 +253,79 @@ async function replayStrategy(
     warmUpEvents: run.warmUpEvents ?? 0,
     warmUpFrom: run.warmUpFrom ?? 'none',
   };
+}
+
+/**
+ * Replays every strategy of a multi-strategy run together, on one account as they ran: on the book
+ * model when they all trade one market whose books the recording holds, on the point model (a
+ * portfolio replay of every market merged by time, each warmed as the run was) when none of their
+ * markets has books. Undefined, so each replays alone, for one strategy, for books on several markets
+ * (the book model replays one market), and for markets priced in different quote assets.
+ */
+async function replayTogether(
+  inputs: DivergenceInputs,
+  recording: string,
+  file: string,
+  latencyMs: number,
+): Promise<Map<string, Replayed> | undefined> {
+  if (inputs.strategies.length < 2) return undefined;
+  const markets = [...new Set(inputs.strategies.map((s) => s.market))];
+  if (new Set(markets.map((m) => splitMarket(m).quote)).size > 1) return undefined;
+  const books = (await Promise.all(markets.map((m) => recordingHasBooks(recording, m)))).some(Boolean);
+  if (books && markets.length > 1) return undefined;
+  const common = { initial: inputs.initial, feeBps: inputs.feeBps, limits: inputs.limits };
+  const each = new Map<string, Omit<Replayed, 'decisions'>>();
+  if (books) {
+    const [first, ...rest] = inputs.strategies;
+    const journal = new Journal(file);
+    let run;
+    try {
+      run = await runRecordedBookBacktest({
+        ...common,
+        definition: first!.definition,
+        name: first!.name,
+        params: first!.params,
+        alongside: rest.map((s) => ({ name: s.name, definition: s.definition, params: s.params, markets: [s.market] })),
+        path: recording,
+        latencyMs,
+        journal,
+      });
+    } finally {
+      journal.close();
+    }
+    const last = run.prices[run.prices.length - 1];
+    const shared = {
+      fillModel: 'book' as const,
+      mark: new D(last === undefined ? 0 : String(last)),
+      gaps: gapList(run.times),
+      warmUpEvents: run.warmUpEvents,
+      warmUpFrom: run.warmUpFrom,
+    };
+    for (const s of inputs.strategies) each.set(s.name, shared);
+  } else {
+    const series = await Promise.all(markets.map((m) => loadRecordedSeries(recording, m)));
+    const warmUp = series.flatMap((x) => x.warmUp.events).sort((a, b) => a.at - b.at);
+    const run = await runPortfolioBacktest({
+      ...common,
+      strategies: inputs.strategies.map((s) => ({ name: s.name, definition: s.definition, params: s.params, markets: [s.market] })),
+      series: series.map((x, k) => ({ market: markets[k]!, times: x.times, prices: x.prices, source: x.source })),
+      journalFile: file,
+      ...(warmUp.length > 0 && { warmUp }),
+    });
+    for (const s of inputs.strategies) {
+      const k = markets.indexOf(s.market);
+      const m = run.markets[k]!;
+      each.set(s.name, {
+        fillModel: 'points',
+        mark: new D(Number.isFinite(m.lastPrice) ? String(m.lastPrice) : 0),
+        gaps: gapList(series[k]!.times),
+        warmUpEvents: series[k]!.warmUp.events.length,
+        warmUpFrom: series[k]!.warmUp.from,
+      });
+    }
+  }
+  const all = readJournalDecisions(file, { from: -Infinity, to: Infinity }, 'replay journal');
+  return new Map(inputs.strategies.map((s) => [s.name, { ...each.get(s.name)!, decisions: all.filter((d) => d.strategy === s.name) }]));
 }
 
 /** Intervals between recorded times longer than GAP_FACTOR × the median spacing (as the manifest counts them). */
