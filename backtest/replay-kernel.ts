@@ -78,6 +78,7 @@ export function buildReplayKernel(o: ReplayKernelOptions): ReplayKernel {
       limits: o.limits,
       refPrefix: 'bt',
       fillsSinceMs: o.startMs,
+      replay: true,
       // only the run moves money in a backtest: limits are re-read while its transfers can still change them
       transferLimitsRefresh: 'after-transfers',
       // every plotted point for a report; none kept otherwise (the calls are still checked)

@@ -66,6 +66,8 @@ export interface KernelOptions {
   readonly barTimer?: boolean;
   /** Points kept per plotted series (`ctx.plot`): the latest 2,000 by default (live), Infinity in a backtest, 0 for none. */
   readonly plotPoints?: number;
+  /** A backtest's replay source: balances arrive synchronously after the reports of their time (see EngineRiskView). */
+  readonly replay?: boolean;
   /** Balances made strategies' own with the first balances (a backtest's; see PositionBookDeps.startHoldings). */
   readonly startHoldings?: ReadonlyArray<StartHolding>;
 }
@@ -122,7 +124,7 @@ export class Kernel {
     });
     this.account = new AccountStore(clock);
     this.openOrders = new OpenOrderBook(journal);
-    this.riskView = new EngineRiskView(clock, this.market, this.account, options.limits.fee_bps, this.openOrders);
+    this.riskView = new EngineRiskView(clock, this.market, this.account, options.limits.fee_bps, this.openOrders, options.replay === true);
     const ownership = {
       restricted: (m: string) => this.positions.restricted(m),
       ownSellable: (s: string, m: string) => this.positions.ownSellable(s, m),

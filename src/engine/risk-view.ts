@@ -24,6 +24,8 @@ interface Reservation {
   readonly amount: Exact;
   /** Set once the venue holds the funds itself: released when balances newer than this arrive. */
   releasedAfter: number | undefined;
+  /** The balances read when it was released (a replay's balances of the same time that came after include it). */
+  releasedWith: unknown;
   /** Taken out of the sums (a released one may still sit in `released`, skipped there). */
   dropped: boolean;
 }
@@ -57,6 +59,14 @@ export class EngineRiskView implements RiskView {
     private readonly account: AccountStore,
     private readonly feeBps: number,
     private readonly openOrders: Pick<OpenOrderBook, 'count'>,
+    /**
+     * Balances come synchronously after the reports of their time (a backtest's replay source): balances
+     * of the very time of a release that arrive after it include it. Live, a response of the same
+     * millisecond may have been read before the venue moved the funds, so only later ones count. In a
+     * portfolio, a quote execution at one market's point is followed by the next market's balances of
+     * the same time: with the live rule its reservation stayed for good (until the account changed again).
+     */
+    private readonly replay = false,
   ) {
     this.feeFactor = exactOfNumber(1 + feeBps / 10_000)!;
   }
@@ -130,7 +140,14 @@ export class EngineRiskView implements RiskView {
     if (!spend) return;
     const existing = this.reservations.get(intent.intentId);
     if (existing !== undefined) this.drop(existing);
-    const r: Reservation = { refId: intent.intentId, asset: spend.asset, amount: spend.amount, releasedAfter: undefined, dropped: false };
+    const r: Reservation = {
+      refId: intent.intentId,
+      asset: spend.asset,
+      amount: spend.amount,
+      releasedAfter: undefined,
+      releasedWith: undefined,
+      dropped: false,
+    };
     this.reservations.set(r.refId, r);
     this.reservedBy.set(r.asset, plus(this.reservedBy.get(r.asset) ?? EXACT_ZERO, r.amount));
   }
@@ -147,9 +164,10 @@ export class EngineRiskView implements RiskView {
   /** Drops the released reservations that balances read at `balancesAt` include; keeps the others waiting. */
   private dropReleased(balancesAt: number): void {
     let waiting = 0;
+    const current = this.account.snapshot.balances;
     for (const r of this.released) {
       if (r.dropped) continue;
-      if (balancesAt > r.releasedAfter!) this.drop(r);
+      if (balancesAt > r.releasedAfter! || (this.replay && balancesAt === r.releasedAfter && current !== r.releasedWith)) this.drop(r);
       else this.released[waiting++] = r;
     }
     this.released.length = waiting;
@@ -169,6 +187,7 @@ export class EngineRiskView implements RiskView {
     if (immediately) this.drop(r);
     else if (r.releasedAfter === undefined) {
       r.releasedAfter = at;
+      r.releasedWith = this.account.snapshot.balances;
       this.released.push(r);
     }
   }

@@ -68,6 +68,9 @@ describe('tradeloop backtest --config', () => {
     const rules = Object.fromEntries(j.manifest.risk_rules.map((x: { key: string; from: string; value: string }) => [x.key, x]));
     expect(rules['risk.max_order_notional']).toMatchObject({ value: '20000', from: 'file' });
     expect(rules['risk.max_open_orders']).toMatchObject({ value: '50', from: 'default' });
+    // the markets' points of one time are one step: the spacing is BTCUSD's hour, not 0 (as merged)
+    expect(j.manifest.data.median_spacing_ms).toBe(H);
+    expect(j.manifest.data.points).toBe(180);
     for (const f of ['strategies.csv', 'markets.csv', 'equity.csv', 'correlation.csv']) expect(existsSync(join(out, f))).toBe(true);
     expect(readFileSync(join(out, 'strategies.csv'), 'utf8').split('\n')[1]).toMatch(/^btc-fast,sma-cross,BTCUSD,/);
   });
@@ -78,6 +81,9 @@ describe('tradeloop backtest --config', () => {
     expect(r.stdout).toMatch(/portfolio of 1 strategy on 1 market/);
     expect(r.stdout).toMatch(/eth-fast\s+ETHUSD/);
     expect(r.stdout).toMatch(/max order notional 20000 \(risk\.max_order_notional\)/);
+    // money at the quote asset's precision in the tables (the JSON keeps every digit)
+    expect(r.stdout).toMatch(/\nFees\s+\d+\.\d\d\n/);
+    expect(r.stdout).toMatch(/eth-fast\s+ETHUSD\s+-?\d+\.\d\d\s+-?\d+\.\d\d\s+-?\d+\.\d\d\s+\d+\.\d\d\s/);
   });
 
   it('refuses a config market without data, data of no config market and a duplicate timestamp, naming the flag', async () => {

@@ -8,7 +8,7 @@ import { MergedSeries, type MarketSeries } from '../../backtest/merge.js';
 import { runPortfolioBacktest, type PortfolioStrategy } from '../../backtest/portfolio.js';
 import { RiskLimitsSchema } from '../../src/risk/limits.js';
 import { z } from 'zod';
-import { defineStrategy, resolveParams, type IntentDraft } from '../../src/strategy/index.js';
+import { defineStrategy, loadStrategy, resolveParams, type IntentDraft } from '../../src/strategy/index.js';
 import { spendOnce } from './portfolio-kit.js';
 
 const T0 = Date.UTC(2024, 0, 1);
@@ -167,5 +167,33 @@ describe('portfolio backtest', () => {
     await expect(bad([{ key: 'strategies.0.holdings.ETHUSD', market: 'ETHUSD', amount: '1' }])).rejects.toThrow(
       /strategies\.0\.holdings\.ETHUSD.*holder does not trade ETHUSD/,
     );
+  });
+
+  it("a held-rate quote bought at one market's point frees its reservation for the next market's point of the same time", async () => {
+    const dca = await loadStrategy('quote-dca');
+    const run = await runPortfolioBacktest({
+      strategies: [
+        {
+          name: 'dca',
+          definition: dca,
+          params: resolveParams(dca, { market: 'BTCUSD', quote_amount: '100.00', interval_ms: 86_400_000 }, 'params') as Record<
+            string,
+            unknown
+          >,
+          markets: ['BTCUSD'] as never,
+        },
+        strategy('eth', { market: 'ETHUSD', usd: '898', buy_at: 2 }),
+      ],
+      series: [series('BTCUSD', [20_000, 20_000, 20_000]), series('ETHUSD', [1_000, 1_000, 1_000])],
+      initial: { USD: '1000' },
+      feeBps: 10,
+      limits,
+    });
+    // dca executes a 100 USD quote at t0 (the held rate, no fee); eth's 898 USD (898.898 with its fee)
+    // at t1 needs the 900 left: with the quote's 100 still reserved it was denied (800 available)
+    const [d, e] = run.strategies;
+    expect(d).toMatchObject({ name: 'dca', approved: 1 });
+    expect(e).toMatchObject({ name: 'eth', approved: 1, denials: {} });
+    expect(run.finalBalances.USD).toBe('2');
   });
 });

@@ -18,7 +18,7 @@ import { loadDataFile } from '../../../backtest/recorded-series.js';
 import { duration } from '../../../backtest/report/report.js';
 import { trapWarnings } from '../../../backtest/traps.js';
 import type { DataFlags } from '../../../backtest/data-source.js';
-import { InputError, type MarketSymbol } from '../../core/index.js';
+import { D, fallbackPriceDecimals, InputError, type MarketSymbol } from '../../core/index.js';
 import { type CliContext, writeLine } from '../context.js';
 import { formatTable } from '../table.js';
 
@@ -120,16 +120,19 @@ export async function portfolioBacktest(ctx: CliContext, flags: PortfolioFlags, 
     ...(flags.out !== undefined && { charts: true }),
   });
   const source = o.series.map((s) => `${s.market}: ${s.source}`).join('; ');
-  const manifest = buildManifest({
+  // spacing and gaps of the markets' times together (one time once: the markets' points of one time
+  // are one step of the account, not a spacing of 0); the points are every market's
+  const built = buildManifest({
     feeBps: o.feeBps,
     slippageBps: o.slippageBps,
     source,
-    times: run.times,
+    times: distinctTimes(run.times),
     params: {},
     initial: o.initial,
     limits: o.resolved.limits,
     limitsFrom: o.resolved.origins,
   });
+  const manifest = { ...built, data: { ...built.data, points: run.times.length } };
   const warnings = [
     ...run.strategies.flatMap((s) => trapWarnings(s.name, s.decided, s.denials)),
     ...run.stopped.map((s) => `strategy stopped: ${s}`),
@@ -177,9 +180,9 @@ export async function portfolioBacktest(ctx: CliContext, flags: PortfolioFlags, 
           s.name,
           s.markets.join(' '),
           fix(s.pnl),
-          s.realized_pnl,
+          money(s.realized_pnl, json.total.quote),
           fix(s.unrealized_pnl),
-          s.fees,
+          money(s.fees, json.total.quote),
           String(s.round_trips),
           String(s.wins),
           String(s.intents),
@@ -191,7 +194,15 @@ export async function portfolioBacktest(ctx: CliContext, flags: PortfolioFlags, 
       ctx.stdout,
       formatTable(
         ['market', 'points', 'last price', 'held', 'exposure', 'peak exposure', 'fees'],
-        json.markets.map((m) => [m.market, String(m.points), String(m.last_price), m.held, fix(m.exposure), fix(m.peak_exposure), m.fees]),
+        json.markets.map((m) => [
+          m.market,
+          String(m.points),
+          String(m.last_price),
+          m.held,
+          fix(m.exposure),
+          fix(m.peak_exposure),
+          money(m.fees, json.total.quote),
+        ]),
       ),
     );
     if (run.strategies.length > 1)
@@ -215,6 +226,14 @@ export async function portfolioBacktest(ctx: CliContext, flags: PortfolioFlags, 
   if (run.stopped.length > 0) ctx.exitCode = 1;
 }
 
+/** Ascending times with each time once. */
+function distinctTimes(times: Float64Array): Float64Array {
+  const out = new Float64Array(times.length);
+  let n = 0;
+  for (let i = 0; i < times.length; i++) if (n === 0 || times[i] !== out[n - 1]) out[n++] = times[i]!;
+  return out.subarray(0, n);
+}
+
 /** The totals as label/value rows (the summary's table and report.html's). */
 function totalRows(t: ReturnType<typeof portfolioJson>['total']): [string, string][] {
   return [
@@ -222,7 +241,7 @@ function totalRows(t: ReturnType<typeof portfolioJson>['total']): [string, strin
     ['Final equity', fix(t.final_equity)],
     ['Return', `${fix(t.return_pct)} %`],
     ['Max drawdown', `${fix(t.max_drawdown_pct)} %`],
-    ['Fees', t.fees],
+    ['Fees', money(t.fees, t.quote)],
     ['Points', String(t.points)],
   ];
 }
@@ -234,6 +253,11 @@ function denied(d: Readonly<Record<string, number>>): string {
 
 function fix(n: number): string {
   return n.toFixed(2);
+}
+
+/** An amount of the quote asset shown at its precision (the JSON and CSV files keep every digit). */
+function money(value: string, quote: string): string {
+  return new D(value).toFixed(fallbackPriceDecimals(quote));
 }
 
 /** The run as `--json` prints it (and the CSV files carry). */
