@@ -10,6 +10,7 @@ import { RiskLimitsSchema } from '../../src/risk/limits.js';
 import { z } from 'zod';
 import { defineStrategy, loadStrategy, resolveParams, type IntentDraft } from '../../src/strategy/index.js';
 import { spendOnce } from './portfolio-kit.js';
+import { stopAndSave } from '../support/stop-and-save.js';
 
 const T0 = Date.UTC(2024, 0, 1);
 const H = 3_600_000;
@@ -195,5 +196,24 @@ describe('portfolio backtest', () => {
     expect(d).toMatchObject({ name: 'dca', approved: 1 });
     expect(e).toMatchObject({ name: 'eth', approved: 1, denials: {} });
     expect(run.finalBalances.USD).toBe('2');
+  });
+
+  it('a transfer between profiles and a stop order beside another market: settled on the one account as in a run', async () => {
+    const run = await runPortfolioBacktest({
+      strategies: [
+        { name: 'saver', definition: stopAndSave, params: {}, markets: ['BTCUSD'] as never },
+        strategy('eth', { market: 'ETHUSD', usd: '500', buy_at: 1 }),
+      ],
+      series: [series('BTCUSD', [10, 10, 11, 9.5, 9, 8]), series('ETHUSD', [100, 100, 100, 100, 100, 100])],
+      initial: { USD: '10000' },
+      feeBps: 10,
+      limits: RiskLimitsSchema.parse({ price_band_bps: 6_000 }),
+    });
+    const [saver, eth] = run.strategies;
+    // saver: 1000 USD buys 99.9 BTC at 10 (fee 1); its stop at 9 fires at 9 (898.20 credited) and its
+    // transfer sends 100 USD to the savings profile; eth's 500 USD buys 4.995 ETH at 100 (fee 0.5)
+    expect(saver).toMatchObject({ approved: 3, roundTrips: 1, denials: {} });
+    expect(eth).toMatchObject({ approved: 1, positions: [{ market: 'ETHUSD', amount: '4.995' }] });
+    expect(run.finalBalances).toEqual({ USD: '9298.2', BTC: '0', ETH: '4.995' }); // 10000 − 1000 − 500 − 100 + 898.20
   });
 });
