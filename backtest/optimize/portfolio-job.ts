@@ -46,9 +46,9 @@ export async function loadPortfolioStrategies(spec: {
   readonly file?: string;
 }): Promise<PortfolioStrategy[]> {
   const loaded = await loadConfiguredStrategies(spec.entries, { file: spec.file });
-  const byName = new Map(spec.entries.map((e, i) => [e.name ?? e.plugin, { entry: e, i }]));
-  return loaded.map((s) => {
-    const { entry, i } = byName.get(s.name)!;
+  // one loaded strategy per entry, in the config's order (an unnamed entry is named by its plugin's definition)
+  return loaded.map((s, i) => {
+    const entry = spec.entries[i]!;
     const holdings: PortfolioHolding[] = Object.entries(entry.holdings ?? {}).map(([market, v]) => ({
       key: `strategies.${i}.holdings.${market}`,
       market,

@@ -103,4 +103,19 @@ describe('tradeloop divergence on a two-market paper run', () => {
     for (const s of report.strategies) expect(s.paired).toBe(s.live.decisions);
     expect(report.differences.filter((d) => d.kind !== 'fill')).toEqual([]);
   });
+
+  it('backtests the config on the recording alone (--data run.jsonl gives every market it holds), on one account', async () => {
+    const r = await runCli(['backtest', '--config', join(dir, 'bot.yaml'), '--data', recording, '--initial', 'USD=250', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const j = JSON.parse(r.stdout) as {
+      strategies: { name: string; intents: number; denials: Record<string, number> }[];
+      markets: { market: string; points: number }[];
+    };
+    expect(j.markets.map((m) => m.market)).toEqual(['BTCUSD', 'ETHUSD']);
+    for (const m of j.markets) expect(m.points).toBeGreaterThan(6);
+    expect(j.strategies.map((s) => [s.name, s.intents, s.denials.INSUFFICIENT_BALANCE ?? 0])).toEqual([
+      ['btc-buyer', 3, 2],
+      ['eth-buyer', 2, 1],
+    ]);
+  });
 });

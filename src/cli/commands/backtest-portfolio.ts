@@ -15,6 +15,7 @@ import type { MarketSeries } from '../../../backtest/merge.js';
 import { runPortfolioBacktest, type PortfolioRun, type PortfolioStrategy } from '../../../backtest/portfolio.js';
 import { loadPortfolioStrategies } from '../../../backtest/optimize/portfolio-job.js';
 import { loadDataFile } from '../../../backtest/recorded-series.js';
+import { isRecordingFile } from '../../venue/polling/recording-format.js';
 import { duration } from '../../../backtest/report/report.js';
 import { trapWarnings } from '../../../backtest/traps.js';
 import type { DataFlags } from '../../../backtest/data-source.js';
@@ -62,17 +63,21 @@ export async function loadPortfolioData(flags: PortfolioFlags, markets: readonly
   if (flags.from !== undefined || flags.to !== undefined)
     throw new InputError('--from', '--from and --to select cached prices; with --data files, trim the files instead');
   const files = new Map<MarketSymbol, string>();
-  for (const d of given) {
-    const m = /^([A-Z0-9]{4,12})=(.+)$/.exec(d);
-    if (m === null && (given.length > 1 || markets.length > 1))
-      throw new InputError(
-        '--data',
-        `${JSON.stringify(d)}: the config trades ${markets.join(', ')}: name the market of each file, e.g. --data ${markets[0]}=${d}`,
-      );
-    const market = (m?.[1] ?? markets[0]!) as MarketSymbol;
-    if (files.has(market)) throw new InputError('--data', `${market} is given twice: give one file per market`);
-    files.set(market, m?.[2] ?? d);
-  }
+  // one recording of the run holds every market it polled: `--data run.jsonl` gives each of them
+  const only = given.length === 1 && !/^([A-Z0-9]{4,12})=/.test(given[0]!) ? given[0]! : undefined;
+  if (only !== undefined && markets.length > 1 && isRecordingFile(only)) for (const m of markets) files.set(m, only);
+  else
+    for (const d of given) {
+      const m = /^([A-Z0-9]{4,12})=(.+)$/.exec(d);
+      if (m === null && (given.length > 1 || markets.length > 1))
+        throw new InputError(
+          '--data',
+          `${JSON.stringify(d)}: the config trades ${markets.join(', ')}: name the market of each file, e.g. --data ${markets[0]}=${d} (a recording of the run holding every market may be given alone)`,
+        );
+      const market = (m?.[1] ?? markets[0]!) as MarketSymbol;
+      if (files.has(market)) throw new InputError('--data', `${market} is given twice: give one file per market`);
+      files.set(market, m?.[2] ?? d);
+    }
   const missing = markets.filter((m) => !files.has(m));
   if (missing.length > 0)
     throw new InputError(
