@@ -6,8 +6,9 @@
  * series has is bridged). `tlPane` draws the series of a pane of their own (an RSI) below the price.
  */
 
-/** Candle colours (rising, falling); the browser tests look for them. */
-export const CANDLE_COLOURS = { up: '#0f766e', down: '#b45309' } as const;
+import { CANDLE_COLOURS, CANDLE_PLUGIN_SCRIPT } from '../../src/bars/candle-script.js';
+
+export { CANDLE_COLOURS };
 
 /** Colours of plotted series that declare none, in order. */
 export const PLOT_PALETTE = ['#e67e22', '#8e44ad', '#0891b2', '#be185d', '#4d7c0f', '#1e3a8a', '#a16207', '#475569'] as const;
@@ -16,26 +17,7 @@ export const PLOT_PALETTE = ['#e67e22', '#8e44ad', '#0891b2', '#be185d', '#4d7c0
 export const PRICE_CHART_SCRIPT = `
 var TL_PALETTE = ${JSON.stringify(PLOT_PALETTE)};
 function tlWidth(el) { return Math.max(320, el.clientWidth || 800); }
-function tlCandlePlugin(first, spacing) {
-  return { hooks: { draw: [function (u) {
-    var t = u.data[0], o = u.data[first], h = u.data[first + 1], l = u.data[first + 2], c = u.data[first + 3];
-    var ctx = u.ctx, b = u.bbox;
-    var w = Math.max(1, Math.round((u.valToPos(t[0] + spacing, 'x', true) - u.valToPos(t[0], 'x', true)) * 0.7));
-    var wick = Math.max(1, Math.round(uPlot.pxRatio));
-    ctx.save(); ctx.beginPath(); ctx.rect(b.left, b.top, b.width, b.height); ctx.clip();
-    for (var i = 0; i < t.length; i++) {
-      if (o[i] == null) continue;
-      var x = Math.round(u.valToPos(t[i] + spacing / 2, 'x', true));
-      if (x < b.left - w || x > b.left + b.width + w) continue;
-      var yo = Math.round(u.valToPos(o[i], 'y', true)), yc = Math.round(u.valToPos(c[i], 'y', true));
-      var yh = Math.round(u.valToPos(h[i], 'y', true)), yl = Math.round(u.valToPos(l[i], 'y', true));
-      ctx.fillStyle = c[i] >= o[i] ? '${CANDLE_COLOURS.up}' : '${CANDLE_COLOURS.down}';
-      ctx.fillRect(x - Math.floor(wick / 2), yh, wick, Math.max(1, yl - yh));
-      ctx.fillRect(x - Math.floor(w / 2), Math.min(yo, yc), w, Math.max(1, Math.abs(yc - yo)));
-    }
-    ctx.restore();
-  }] } };
-}
+${CANDLE_PLUGIN_SCRIPT}
 function tlDrawMarkers(u, points, up, color) {
   var ctx = u.ctx, r = 5 * uPlot.pxRatio, left = u.bbox.left, right = left + u.bbox.width;
   ctx.fillStyle = color;

@@ -56,6 +56,11 @@ export class BarFeed {
     }
   }
 
+  /** Each market with bars and its shortest declared timeframe (what a chart draws as candles), in declaration order. */
+  shortest(): Array<{ readonly market: string; readonly timeframe: string }> {
+    return [...this.markets].map(([market, m]) => ({ market, timeframe: m.builders[0]!.timeframe.name }));
+  }
+
   /** Whether any series is declared. */
   get empty(): boolean {
     return this.markets.size === 0;

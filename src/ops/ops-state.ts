@@ -2,6 +2,7 @@ import type { Subscription } from 'rxjs';
 import { D, formatAmount, type Dec, type Decision, type ExecReport } from '../core/index.js';
 import type { RunView } from '../live/index.js';
 import type { HaltCause } from '../risk/index.js';
+import type { PlotSeries } from '../engine/index.js';
 import { tradesFromFills, type JournalRoundTrip, type StrategyPosition } from '../exec/index.js';
 import { dailyPnl, type DailyPnl } from './daily-pnl.js';
 import type { LogLevel, LogRecord, LogTail } from './log-tail.js';
@@ -63,6 +64,10 @@ export interface OpsStateOptions {
   /** The run's config as it may be shown (see redactConfig), for GET /api/config. */
   readonly config?: unknown;
 }
+
+/** Candles and plotted points per series the dashboard's charts get (GET /api/charts). */
+export const CHART_BARS = 300;
+export const CHART_PLOT_POINTS = 1_000;
 
 /**
  * What the operations server keeps of a run beyond the run's own view, all bounded: the latest
@@ -313,6 +318,21 @@ export class OpsState {
   }
 
   /** Everything the dashboard draws, in one object (sent on connect and each second). */
+  /**
+   * What the price charts draw beyond mids and fills: each market's candles of its shortest declared
+   * timeframe (the latest CHART_BARS, rows of [time, open, high, low, close, volume]; none for a market
+   * no strategy takes bars of) and the strategies' plotted series (the latest CHART_PLOT_POINTS each).
+   */
+  charts(): { bars: Array<{ market: string; timeframe: string; rows: number[][] }>; plots: PlotSeries[] } {
+    const feed = this.run.kernel.engine.barFeed;
+    const bars = (feed?.shortest() ?? []).map(({ market, timeframe }) => ({
+      market,
+      timeframe,
+      rows: (feed!.series(market, timeframe)?.latest(CHART_BARS) ?? []).map((b) => [b.time, b.open, b.high, b.low, b.close, b.volume]),
+    }));
+    return { bars, plots: this.run.kernel.plots.snapshot(CHART_PLOT_POINTS) };
+  }
+
   snapshot(): Record<string, unknown> {
     return {
       status: this.status(),

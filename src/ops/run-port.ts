@@ -36,7 +36,8 @@ export interface OpsRun {
     | 'forceExit'
     | 'pauseStrategy'
     | 'resumeStrategy'
-  >;
+    | 'plots'
+  > & { readonly engine: Pick<Kernel['engine'], 'barFeed'> };
   readonly strategies: readonly Pick<StrategyRunner, 'name' | 'markets' | 'stopped' | 'params'>[];
   readonly journal: Pick<JournalStore, 'intents' | 'fills' | 'active' | 'get'> & { strategyFills(): StrategyFill[] };
   view(): RunView;

@@ -73,6 +73,11 @@ export const READS: Readonly<Record<string, { readonly about: string; readonly r
         return (LOG_LEVELS as readonly string[]).includes(level) ? s.log(level as LogLevel) : new Refusal(level);
       },
     },
+    '/api/charts': {
+      about:
+        "each market's candles of its shortest declared timeframe ({ market, timeframe, rows: [[time, open, high, low, close, volume]] }, the latest 300) and the strategies' plotted series (the latest 1,000 points each)",
+      read: (s) => s.charts(),
+    },
     '/api/config': { about: "the run's config, secrets and tokens hidden", read: (s) => s.config() },
     '/api/snapshot': { about: 'everything the dashboard draws, in one object', read: (s) => s.snapshot() },
   };

@@ -1,11 +1,18 @@
+import { CANDLE_COLOURS, CANDLE_PLUGIN_SCRIPT } from '../../bars/candle-script.js';
+
 /**
  * The dashboard's market charts, plain browser JavaScript served as /assets/markets.js (before
- * app.js, which calls it): a price chart per market (small multiples: each market's mid, with every
- * fill marked in its strategy's colour, buys filled and sells hollow, and a legend), and the daily
- * P&L bars per strategy. Bar lengths are geometry only: the figures shown come from the server.
+ * app.js, which calls it): a price chart per market (small multiples: each market's mid, its candles
+ * when a strategy takes bars of it, the strategies' plotted series of the price pane drawn over it
+ * (GET /api/charts, read every 5 s), every fill marked in its strategy's colour, buys filled and sells
+ * hollow, and a legend), and the daily P&L bars per strategy. Bar lengths are geometry only: the
+ * figures shown come from the server.
  */
-export const MARKETS_SCRIPT = String.raw`'use strict';
-(function () {
+export const MARKETS_SCRIPT =
+  `'use strict';
+${CANDLE_PLUGIN_SCRIPT}
+` +
+  String.raw`(function () {
   var TL = window.TL = window.TL || {};
   var PALETTE = ['#4f9cf0', '#d9a400', '#b48ead', '#2fb171', '#e5534b', '#56b6c2', '#d08770', '#a3be8c'];
   var charts = {};
@@ -26,12 +33,14 @@ export const MARKETS_SCRIPT = String.raw`'use strict';
 
   function widthOf(el) { return Math.max(200, Math.floor(el.clientWidth || el.parentNode.clientWidth || 300)); }
 
-  /** Draws (or updates) the chart in element el: the series and data as uPlot takes them. */
-  TL.chart = function (el, series, data, height) {
+  /** Draws (or updates) the chart in element el: the series and data as uPlot takes them, and its plugins (candles). */
+  TL.chart = function (el, series, data, height, plugins) {
     var c = charts[el.id];
-    if (c && c.series.length !== series.length) { c.destroy(); c = undefined; }
+    plugins = plugins || [];
+    if (c && (c.series.length !== series.length || c.tlPlugins !== plugins.length)) { c.destroy(); c = undefined; }
     if (!c) {
-      c = charts[el.id] = new uPlot({ width: widthOf(el), height: height || 180, series: series, axes: [{ stroke: '#8a96a3' }, { stroke: '#8a96a3', size: 70 }], legend: { live: false } }, data, el);
+      c = charts[el.id] = new uPlot({ width: widthOf(el), height: height || 180, series: series, plugins: plugins, axes: [{ stroke: '#8a96a3' }, { stroke: '#8a96a3', size: 70 }], legend: { live: false } }, data, el);
+      c.tlPlugins = plugins.length;
     } else {
       c.setData(data);
     }
@@ -59,6 +68,36 @@ export const MARKETS_SCRIPT = String.raw`'use strict';
    * fills as markers per strategy and side. Each chart's box says how many fills it marks
    * (data-fills) and whose (data-strategies), which the browser test reads.
    */
+  TL.marketCharts = { bars: [], plots: [] };
+  var OVERLAY_PALETTE = ['#e67e22', '#8e44ad', '#0891b2', '#be185d', '#4d7c0f'];
+
+  /** Reads GET /api/charts now and every 5 s, redrawing after each answer. */
+  TL.followCharts = function (token, redraw) {
+    function once() {
+      fetch('/api/charts', { headers: { authorization: 'Bearer ' + token } })
+        .then(function (r) { return r.ok ? r.json() : null; })
+        .then(function (j) { if (j) { TL.marketCharts = j; redraw(); } })
+        .catch(function () {});
+    }
+    once();
+    setInterval(once, 5000);
+  };
+
+  /** The market's candles as columns (seconds), or null when no strategy takes bars of it. */
+  function candlesOf(market) {
+    var b = (TL.marketCharts.bars || []).filter(function (x) { return x.market === market; })[0];
+    if (!b || b.rows.length === 0) return null;
+    var t = b.rows.map(function (r) { return r[0] / 1000; });
+    var spacing = 60;
+    for (var i = 1; i < t.length; i++) if (i === 1 || t[i] - t[i - 1] < spacing) spacing = t[i] - t[i - 1];
+    return { timeframe: b.timeframe, spacing: spacing, t: t, o: b.rows.map(function (r) { return r[1]; }), h: b.rows.map(function (r) { return r[2]; }), l: b.rows.map(function (r) { return r[3]; }), c: b.rows.map(function (r) { return r[4]; }) };
+  }
+
+  /** The plotted series of the price pane on the market, as [times (s), values] with their label and colour. */
+  function overlaysOf(market) {
+    return (TL.marketCharts.plots || []).filter(function (p) { return p.market === market && p.pane === 'price' && p.points.length > 0; });
+  }
+
   TL.drawMarkets = function (points, fills, names, strategyMarkets) {
     if (points.length === 0) return;
     legend(document.getElementById('price-legend'), names);
@@ -66,11 +105,20 @@ export const MARKETS_SCRIPT = String.raw`'use strict';
     var markets = [];
     points.forEach(function (p) { Object.keys(p.mids || {}).forEach(function (m) { if (markets.indexOf(m) < 0) markets.push(m); }); });
     (strategyMarkets || []).forEach(function (m) { if (markets.indexOf(m) < 0) markets.push(m); });
+    (TL.marketCharts.bars || []).forEach(function (b) { if (markets.indexOf(b.market) < 0) markets.push(b.market); });
     markets.sort();
     markets.forEach(function (market) {
       var box = marketBox(market);
-      var series = [{}, { label: 'mid', stroke: '#8a96a3' }];
-      var data = [xs, points.map(function (p) { return p.mids && p.mids[market] != null ? p.mids[market] : null; })];
+      var tables = [], series = [{}], plugins = [];
+      var hidden = { paths: function () { return null; }, points: { show: false } };
+      var cs = candlesOf(market);
+      if (cs) {
+        tables.push([cs.t, cs.o, cs.h, cs.l, cs.c]);
+        ['open', 'high', 'low', 'close'].forEach(function (n) { series.push(Object.assign({ label: n + ' (' + cs.timeframe + ')', stroke: '${CANDLE_COLOURS.up}' }, hidden)); });
+        plugins.push(tlCandlePlugin(1, cs.spacing));
+      }
+      tables.push([xs, points.map(function (p) { return p.mids && p.mids[market] != null ? p.mids[market] : null; })]);
+      series.push({ label: 'mid', stroke: '#8a96a3' });
       var marked = 0, who = [];
       names.forEach(function (n) {
         var colour = TL.colour(names, n);
@@ -82,12 +130,19 @@ export const MARKETS_SCRIPT = String.raw`'use strict';
             if (who.indexOf(n) < 0) who.push(n);
           });
           series.push({ label: n + (side === 'BUY' ? ' buys' : ' sells'), stroke: colour, width: 0, points: { show: true, size: 9, width: 2, stroke: colour, fill: side === 'BUY' ? colour : '#171d24' } });
-          data.push(ys);
+          tables.push([xs, ys]);
         });
       });
-      TL.chart(box.lastChild, series, data, 200);
+      var overlays = overlaysOf(market);
+      overlays.forEach(function (p, k) {
+        tables.push([p.points.map(function (q) { return q[0] / 1000; }), p.points.map(function (q) { return q[1]; })]);
+        series.push({ label: p.strategy + ' ' + p.name, stroke: p.color || OVERLAY_PALETTE[k % OVERLAY_PALETTE.length], width: 1.5 });
+      });
+      TL.chart(box.lastChild, series, uPlot.join(tables), 200, plugins);
       box.setAttribute('data-fills', String(marked));
       box.setAttribute('data-strategies', who.join(','));
+      box.setAttribute('data-candles', String(cs ? cs.t.length : 0));
+      box.setAttribute('data-overlays', overlays.map(function (p) { return p.strategy + ' ' + p.name; }).join(','));
     });
   };
 

@@ -212,6 +212,7 @@ export const DASHBOARD_SCRIPT = String.raw`'use strict';
   if (!token) { login(); return; }
   wire();
   follow();
+  TL.followCharts(token, drawCharts);
   TL.followLog(token);
   TL.showConfig(token);
 })();
