@@ -47,7 +47,7 @@ export interface KernelOptions {
   /** Market store: data older than this is stale; bounded price history per market. */
   readonly staleAfterMs?: number;
   readonly historyCapacity?: number;
-  /** `strategies[].allocation` by strategy name: an amount of the quote asset, or a share ("25%") of its balance at start. */
+  /** `strategies[].allocation` by strategy name: an amount of the quote asset, or a share ("25%") of its balance at start (a map given, even empty, turns the check on: a live run fills it once its runners are named). */
   readonly allocations?: ReadonlyMap<string, string>;
   /** Fills are read from this time on (a live run looks a day back, a backtest from its first point). */
   readonly fillsSinceMs: number;
@@ -139,7 +139,7 @@ export class Kernel {
       this.riskView,
       log?.child({ component: 'risk' }),
       ownership,
-      options.allocations?.size ? allocations : undefined,
+      options.allocations !== undefined ? allocations : undefined,
     );
     const ids = (this.ids = new IntentIds(
       options.refPrefix,

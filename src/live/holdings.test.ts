@@ -114,6 +114,19 @@ describe('strategies[].holdings: balances held by no strategy, assigned by the c
     kernel.close();
   });
 
+  it('names an unnamed entry by the name its strategy runs under when given (a plugin by path runs under its definition name)', () => {
+    const entries = parseConfig({
+      strategies: [
+        { plugin: './plugins/grid.ts', holdings: { BTCUSD: '0.1' } },
+        { plugin: 'sma-cross', name: 'trend' },
+      ],
+    }).strategies;
+    expect(holdingsOf(entries).map((h) => h.strategy)).toEqual(['./plugins/grid.ts']);
+    expect(holdingsOf(entries, ['grid-maker', 'trend']).map((h) => [h.key, h.strategy])).toEqual([
+      ['strategies.0.holdings.BTCUSD', 'grid-maker'],
+    ]);
+  });
+
   it('refuses, naming each key, more than is held by no strategy (holdings together), a strategy that does not run, a market it does not trade, and no price to value at; assigns nothing then', () => {
     const journal = new Journal(':memory:');
     journals.push(journal);

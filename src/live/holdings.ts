@@ -16,12 +16,15 @@ export interface HoldingAssignment {
   readonly price?: string;
 }
 
-/** The holdings of every configured strategy (matched by `name`, else the plugin, as allocations are). */
-export function holdingsOf(strategies: Config['strategies']): HoldingAssignment[] {
+/**
+ * The holdings of every configured strategy, under its instance name: `names[i]` when given (the
+ * name entry i runs under: its `name`, else its plugin's), else its `name`, else the plugin as written.
+ */
+export function holdingsOf(strategies: Config['strategies'], names?: readonly string[]): HoldingAssignment[] {
   return strategies.flatMap((s, i) =>
     Object.entries(s.holdings ?? {}).map(([market, v]) => ({
       key: `strategies.${i}.holdings.${market}`,
-      strategy: s.name ?? s.plugin,
+      strategy: names?.[i] ?? s.name ?? s.plugin,
       market,
       amount: typeof v === 'string' ? v : v.amount,
       ...(typeof v !== 'string' && v.price !== undefined && { price: v.price }),

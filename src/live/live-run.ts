@@ -101,6 +101,8 @@ export class LiveRun {
   private readonly ownSubs: Subscription[] = [];
   private readonly timers: TimerHandle[] = [];
   private readonly markets: readonly MarketSymbol[];
+  /** Each config entry's instance name, in config order (what its allocation and holdings are matched by). */
+  private readonly names: readonly string[];
   private readonly startedAt: number;
   private startEquity: StartEquity | undefined;
   /** The kill switch's marks as last kept in the journal (JSON), so they are written only when they change. */
@@ -124,6 +126,8 @@ export class LiveRun {
   constructor(private readonly deps: LiveRunDeps) {
     const { clock, config, journal, venue } = deps;
     this.startedAt = clock.now();
+    // filled once the runners exist (below): an entry without a name runs under its plugin's name
+    const allocations = new Map<string, string>();
     const k = (this.kernel = new Kernel(
       { clock, venue, journal, log: deps.log },
       {
@@ -134,13 +138,15 @@ export class LiveRun {
         historyCapacity: config.streams.history_capacity,
         fillsSinceMs: this.startedAt - DAY_MS,
         barTimer: true,
-        allocations: allocationsOf(config.strategies ?? []),
+        allocations,
         ...(deps.crash && { exec: { crash: deps.crash } }),
         ...(deps.metadata && { metadata: deps.metadata }),
         ...(deps.transferLimitsRefreshMs !== undefined && { transferLimitsRefreshMs: deps.transferLimitsRefreshMs }),
       },
     ));
     ({ market: this.market, account: this.account, gate: this.gate, engine: this.engine, strategies: this.strategies } = k);
+    this.names = instanceNames(config.strategies ?? [], this.strategies);
+    for (const [i, s] of (config.strategies ?? []).entries()) if (s.allocation !== undefined) allocations.set(this.names[i]!, s.allocation);
     ({ orders: this.orders, quotes: this.quotes, transfers: this.transfers, fills: this.fills, reconciler: this.reconciler } = k);
     this.ownSubs.push(k.decisions$.subscribe((d) => this.decisions.push(d)));
     this.ownSubs.push(k.reports$.subscribe((r) => this.onReport(r)));
@@ -184,7 +190,7 @@ export class LiveRun {
     log.info(`warmed up on ${warmed} historical price point(s) for ${this.markets.join(', ')}`);
     // balances held by no strategy that the config assigns: valued at the warm-up's last price unless it says
     try {
-      assignHoldings(this.kernel, holdingsOf(this.deps.config.strategies ?? []), this.deps.clock.now(), log);
+      assignHoldings(this.kernel, holdingsOf(this.deps.config.strategies ?? [], this.names), this.deps.clock.now(), log);
     } catch (e) {
       // trading does not start: the metadata refreshes begun above must not hold the process open
       this.kernel.stopMetadata();
@@ -538,7 +544,11 @@ export class LiveRun {
   }
 }
 
-/** `strategies[].allocation` by instance name (its `name`, else its plugin's). */
-function allocationsOf(strategies: Config['strategies']): ReadonlyMap<string, string> {
-  return new Map(strategies.flatMap((s) => (s.allocation === undefined ? [] : [[s.name ?? s.plugin, s.allocation] as const])));
+/**
+ * The instance name of each config entry, in config order: its `name`, else the name its runner runs
+ * under (its plugin's definition's; the runners are built one per entry, in order), else the plugin
+ * as written (a run whose runners do not follow its config entries).
+ */
+function instanceNames(entries: Config['strategies'], runners: readonly { readonly name: string }[]): string[] {
+  return entries.map((s, i) => s.name ?? (runners.length === entries.length ? runners[i]!.name : s.plugin));
 }
