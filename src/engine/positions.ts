@@ -81,7 +81,7 @@ export function unassignedNote(found: ReadonlyArray<{ readonly asset: string; re
 export class PositionBook {
   private readonly books = new Map<string, Book>();
   private readonly levels = new Map<string, KeptExitLevels>();
-  private readonly views = new Map<string, OwnPosition>();
+  private readonly views = new Map<string, Map<string, OwnPosition>>();
   private readonly commitments = new Map<string, Commitment>();
   private readonly committedBy = new Map<string, Dec>();
   private readonly quotesApplied = new Set<string>();
@@ -113,8 +113,13 @@ export class PositionBook {
 
   /** The strategy's own amount less its open sells (never below zero). */
   ownSellable(strategy: string, market: MarketSymbol): Dec {
-    const key = keyOf(strategy, market);
-    const free = this.bookOf(strategy, market).position.minus(this.committedBy.get(key) ?? ZERO);
+    return this.freeOf(this.bookOf(strategy, market), keyOf(strategy, market));
+  }
+
+  /** A book's position less its strategy's open sells (never below zero); no arithmetic when nothing is committed (the per-point path). */
+  private freeOf(book: Book, key: string): Dec {
+    const committed = this.committedBy.get(key);
+    const free = committed === undefined || committed.isZero() ? book.position : book.position.minus(committed);
     return free.isNegative() ? ZERO : free;
   }
 
@@ -177,13 +182,19 @@ export class PositionBook {
 
   /** The strategy's position as `ctx.position` gives it: one live object per strategy and market. */
   view(strategy: string, market: MarketSymbol): OwnPosition {
-    const key = keyOf(strategy, market);
-    let v = this.views.get(key);
+    // two levels of maps: a strategy asks for its position at every point, and a key made of both
+    // names would be a new string to build and hash each time
+    let mine = this.views.get(strategy);
+    if (mine === undefined) this.views.set(strategy, (mine = new Map()));
+    let v = mine.get(market);
     if (v === undefined) {
-      const book = (): Book => this.bookOf(strategy, market);
+      const key = keyOf(strategy, market);
+      // a book once made is kept for good: the view holds it from its first read
+      let held: Book | undefined;
+      const book = (): Book => (held ??= this.bookOf(strategy, market));
       const deps = this.deps;
       const levels = this.levels;
-      const sellable = (): Dec => this.sellable(strategy, market);
+      const sellable = (): Dec => (this.restricted(market) ? this.freeOf(book(), key) : this.sellable(strategy, market));
       v = {
         market,
         get amount() {
@@ -214,7 +225,7 @@ export class PositionBook {
           return sellable();
         },
       };
-      this.views.set(key, v);
+      mine.set(market, v);
     }
     return v;
   }
