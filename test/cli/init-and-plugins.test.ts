@@ -159,6 +159,12 @@ describe('tradeloop init', () => {
     expect(added.code, why(added)).toBe(0);
     expect(readFileSync(join(dir, 'strategies/breakout.ts'), 'utf8')).toMatch(/^import \{ .* \} from 'tradeloop';$/m);
     expect(readFileSync(join(dir, 'strategies/breakout.test.ts'), 'utf8')).toMatch(/from 'node:test'/);
+    // the command it says to try works as printed: the prices are fetched from the embedded sandbox on first use
+    const hint = /try it: npx tradeloop (.+)$/m.exec(added.stdout)?.[1];
+    expect(hint, added.stdout).toBeDefined();
+    const tried = await tradeloop([...hint!.split(' '), '--json'], dir);
+    expect(tried.code, why(tried)).toBe(0);
+    expect(JSON.parse(tried.stdout)).toMatchObject({ strategy: 'breakout' });
     writeFileSync(
       join(dir, 'strategies/broken.test.ts'),
       "import { it } from 'node:test';\nimport assert from 'node:assert/strict';\nit('fails on purpose', () => assert.equal(1, 2));\n",

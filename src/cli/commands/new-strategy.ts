@@ -48,6 +48,7 @@ export function registerNewStrategy(program: Command, ctx: CliContext): void {
         ctx.stdout,
         `test it: ${runner === 'vitest' ? `npx vitest run ${relative(process.cwd(), testFile)}` : 'npx tradeloop test'}`,
       );
-      writeLine(ctx.stdout, `try it: npx tradeloop backtest --strategy ./${shown} --market BTCUSD`);
+      // a range, so the prices are fetched on first use (from the config's environment: the embedded sandbox by default)
+      writeLine(ctx.stdout, `try it: npx tradeloop backtest --strategy ./${shown} --market BTCUSD --from 2024-01-01 --to 2024-03-01`);
     });
 }

@@ -225,8 +225,8 @@ npx tradeloop run            # live on the embedded sandbox (config/default.yaml
   with its test.
 - \`config/default.yaml\`: what \`npx tradeloop run\` runs; \`config/sandbox.example.yaml\` runs on the
   platform's sandbox with credentials from the environment.
-- Price data: \`npx tradeloop history fetch --market BTCUSD --from 2024-01-01 --to 2024-02-01\` caches
-  prices under \`data/history\`; then \`npx tradeloop backtest --strategy ... --market BTCUSD\`.
+- Price data: \`npx tradeloop backtest --strategy ... --market BTCUSD --from 2024-01-01 --to 2024-02-01\`
+  fetches what is missing into \`data/history\` (from the config's environment; \`history fetch\` does it ahead).
   A CSV of \`timestamp,price\` (or OHLCV, \`--price-column close\`) works with \`--data FILE\`.
 - \`npx tradeloop optimize --strategy ./strategies/${p.strategy}.ts --data prices.csv --grid period=10..40:10\`
   searches parameters.
