@@ -17,6 +17,8 @@ export interface TapeTrade {
  */
 export class EngineBars {
   private armed: { readonly at: number; readonly handle: TimerHandle } | undefined;
+  /** Stopped for good (shutdown): an input after it arms no timer, which would hold the process open. */
+  private stopped = false;
 
   constructor(
     readonly feed: BarFeed,
@@ -43,7 +45,7 @@ export class EngineBars {
   /** Arms the timer (live runs) at the next bar end, if it is not armed for it already. */
   arm(): void {
     const t = this.timer;
-    if (t === undefined) return;
+    if (t === undefined || this.stopped) return;
     const next = this.feed.nextClose();
     if (next === this.armed?.at) return;
     this.armed?.handle.cancel();
@@ -59,8 +61,9 @@ export class EngineBars {
           };
   }
 
-  /** Cancels the timer (shutdown). */
+  /** Cancels the timer for good (shutdown). */
   stop(): void {
+    this.stopped = true;
     this.armed?.handle.cancel();
     this.armed = undefined;
   }

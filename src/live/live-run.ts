@@ -497,6 +497,8 @@ export class LiveRun {
     const log = this.deps.log;
     log.info(`stopping: ${reason}`);
     this.engine.stopIntents();
+    // the bar timer (armed at the next bar's end, an hour away for 1h bars) would hold the process open after the summary
+    this.engine.stopBars();
     this.journalWatch.stop();
     this.kernel.stopMetadata();
     for (const t of this.timers) t.cancel();
