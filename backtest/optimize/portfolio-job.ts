@@ -13,6 +13,7 @@
  */
 import type { Config } from '../../src/config/index.js';
 import { InputError } from '../../src/core/index.js';
+import { holdingsOf } from '../../src/live/holdings.js';
 import { loadConfiguredStrategies } from '../../src/live/load-strategies.js';
 import type { RiskLimits } from '../../src/risk/limits.js';
 import { resolveParams } from '../../src/strategy/params.js';
@@ -47,14 +48,13 @@ export async function loadPortfolioStrategies(spec: {
 }): Promise<PortfolioStrategy[]> {
   const loaded = await loadConfiguredStrategies(spec.entries, { file: spec.file });
   // one loaded strategy per entry, in the config's order (an unnamed entry is named by its plugin's definition)
+  const all = holdingsOf(
+    spec.entries,
+    loaded.map((s) => s.name),
+  );
   return loaded.map((s, i) => {
     const entry = spec.entries[i]!;
-    const holdings: PortfolioHolding[] = Object.entries(entry.holdings ?? {}).map(([market, v]) => ({
-      key: `strategies.${i}.holdings.${market}`,
-      market,
-      amount: typeof v === 'string' ? v : v.amount,
-      ...(typeof v !== 'string' && v.price !== undefined && { price: v.price }),
-    }));
+    const holdings: PortfolioHolding[] = all.filter((h) => h.strategy === s.name).map(({ strategy: _s, ...h }) => h);
     return { ...s, ...(entry.allocation !== undefined && { allocation: entry.allocation }), ...(holdings.length > 0 && { holdings }) };
   });
 }
