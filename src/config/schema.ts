@@ -164,31 +164,40 @@ export const StrategyConfigSchema = z
      * once and journaled; no more than is unassigned.
      */
     holdings: z
-      .record(
-        z.string().refine(isTradingMarket, {
-          error: (i) => `${String(i.input)} is not a trading market of the platform: write one of ${TRADING_MARKETS.join(', ')}`,
-        }),
-        z.union([decimalString, z.object({ amount: decimalString, price: decimalString.optional() }).strict()], {
-          error: 'must be an amount of the base asset, e.g. "0.25", or { amount: "0.25", price: "61000" } (the cost basis per unit)',
-        }),
-      )
-      .superRefine((h, ctx) => {
-        for (const [market, v] of Object.entries(h)) {
-          const amount = typeof v === 'string' ? v : v.amount;
-          if (!(Number(amount) > 0))
-            ctx.addIssue({
-              code: 'custom',
-              path: typeof v === 'string' ? [market] : [market, 'amount'],
-              message: `${amount} is not more than 0: write the amount of the base asset this strategy holds`,
-            });
-          if (typeof v !== 'string' && v.price !== undefined && !(Number(v.price) > 0))
-            ctx.addIssue({
-              code: 'custom',
-              path: [market, 'price'],
-              message: `${v.price} is not more than 0: write the cost basis per unit, in the quote asset`,
-            });
-        }
+      .unknown()
+      .superRefine((raw, ctx) => {
+        // as for params: the record below would drop a __proto__ key without a word
+        for (const path of forbiddenKeyPaths(raw))
+          ctx.addIssue({ code: 'custom', path, message: forbiddenKeyMessage(String(path[path.length - 1])) });
       })
+      .pipe(
+        z
+          .record(
+            z.string().refine(isTradingMarket, {
+              error: (i) => `${String(i.input)} is not a trading market of the platform: write one of ${TRADING_MARKETS.join(', ')}`,
+            }),
+            z.union([decimalString, z.object({ amount: decimalString, price: decimalString.optional() }).strict()], {
+              error: 'must be an amount of the base asset, e.g. "0.25", or { amount: "0.25", price: "61000" } (the cost basis per unit)',
+            }),
+          )
+          .superRefine((h, ctx) => {
+            for (const [market, v] of Object.entries(h)) {
+              const amount = typeof v === 'string' ? v : v.amount;
+              if (!(Number(amount) > 0))
+                ctx.addIssue({
+                  code: 'custom',
+                  path: typeof v === 'string' ? [market] : [market, 'amount'],
+                  message: `${amount} is not more than 0: write the amount of the base asset this strategy holds`,
+                });
+              if (typeof v !== 'string' && v.price !== undefined && !(Number(v.price) > 0))
+                ctx.addIssue({
+                  code: 'custom',
+                  path: [market, 'price'],
+                  message: `${v.price} is not more than 0: write the cost basis per unit, in the quote asset`,
+                });
+            }
+          }),
+      )
       .optional(),
   })
   .strict();

@@ -174,5 +174,8 @@ describe('strategies[].holdings: balances held by no strategy, assigned by the c
     expect(() => configOf({ grid: { BTCUSD: '1e-3' } })).toThrow(
       /strategies\.0\.holdings\.BTCUSD: must be an unsigned decimal amount without exponent/,
     );
+    // a key YAML or JSON keeps but a record would drop without a word: refused, named
+    const proto = JSON.parse('{ "__proto__": "1", "BTCUSD": "0.1" }') as Record<string, unknown>;
+    expect(() => configOf({ grid: proto })).toThrow(/strategies\.0\.holdings\.__proto__/);
   });
 });
