@@ -54,6 +54,8 @@ export interface AssumptionsManifest {
     readonly gaps: DataGaps;
   };
   readonly warmUp: { readonly points: number | null; readonly param?: string; readonly note: string };
+  /** What a recording's replay built each market's declared bars from (absent: not said, or no bars). */
+  readonly bars?: readonly string[];
   readonly initial: Readonly<Record<string, string>>;
   readonly riskRules: readonly RiskRule[];
 }
@@ -76,6 +78,11 @@ export interface ManifestInput {
    * events and where they came from. Absent for price files and the history cache.
    */
   readonly warmedOn?: { readonly events: number; readonly from: WarmUpSource };
+  /**
+   * A recording's replay of a bar strategy: what each market's bars were built from (its trades or its
+   * prices, as the recorded run built them), one line per market.
+   */
+  readonly bars?: readonly string[];
 }
 
 /** Builds the manifest from what a run was given. */
@@ -101,6 +108,7 @@ export function buildManifest(input: ManifestInput): AssumptionsManifest {
       gaps: gapsOf(t, spacing),
     },
     warmUp: warmUpLine(input),
+    ...(input.bars !== undefined && input.bars.length > 0 && { bars: input.bars }),
     initial: input.initial,
     riskRules: riskRulesOf(input.limits, input.limitsFrom),
   };
@@ -246,6 +254,7 @@ export function manifestToJson(m: AssumptionsManifest): Record<string, unknown> 
       },
     },
     warm_up: { points: m.warmUp.points, ...(m.warmUp.param !== undefined && { param: m.warmUp.param }), note: m.warmUp.note },
+    ...(m.bars !== undefined && { bars: m.bars }),
     initial: m.initial,
     risk_rules: m.riskRules.map((r) => ({
       rule: r.rule,
@@ -279,6 +288,7 @@ export function manifestRows(m: AssumptionsManifest, durationText: (ms: number) 
     ['Data', `${d.source}: ${d.points.toLocaleString('en-US')} points, ${span}${every}`],
     ['Data gaps', gaps],
     ['Warm-up', m.warmUp.note],
+    ...(m.bars ?? []).map((line): [string, string] => ['Bars', line]),
     [
       'Initial balance',
       Object.entries(m.initial)

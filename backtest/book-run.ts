@@ -10,6 +10,9 @@
  * recording's header holds, or (recordings from before headers held them) its `history:` responses.
  * Recorded trades (`trades:` responses, with `streams.trades_ms`) reach the venue at the time they
  * executed, so a resting limit fills on a trade that went at or through its price while it rested.
+ * A bar strategy's bars are built as the run built them, from the recorded trades (each response when
+ * the run received it) or else the recorded prices, and close at their ends between the recorded
+ * steps, as the run's timer closed them (recorded-bars.ts); `barInputs` says which.
  * The kernel, the replay source and the venue are built by the one driver (driver.ts).
  */
 import { performance } from 'node:perf_hooks';
@@ -24,6 +27,7 @@ import type { VenueFill } from '../src/venue/venue.js';
 import { buildBookBundle } from './driver.js';
 import { unitsOf } from './money-units.js';
 import { bookFillRule } from './fill-model.js';
+import { RecordedBarClock, recordedBarInputs } from './recorded-bars.js';
 import { loadRecordedMarket, type RecordedMarket } from './recorded-market.js';
 import { runFigures, type ReplayKernelOptions } from './replay-kernel.js';
 import { RoundTripTracker } from './round-trips.js';
@@ -62,6 +66,11 @@ export interface RecordedBookRun extends BacktestRun {
   readonly fillRule: string;
   /** What the data was, for the manifest: the file, its books and trades. */
   readonly dataSource: string;
+  /**
+   * What each market's declared bars were built from, one line per market in the live run's header's
+   * words (none when no strategy declares bars), for the manifest.
+   */
+  readonly barInputs: readonly string[];
 }
 
 export async function runRecordedBookBacktest(cfg: RecordedBookConfig): Promise<RecordedBookRun> {
@@ -88,7 +97,8 @@ export async function runRecordedBookBacktest(cfg: RecordedBookConfig): Promise<
     definition: cfg.definition,
     params: cfg.params,
     markets: [market],
-    startMs: recorded.steps[0]!.at,
+    // a trades response received before the first market event is heard at its own time
+    startMs: Math.min(recorded.steps[0]!.at, recorded.tapes[0]?.at ?? Infinity),
     limits,
     book: { funding: cfg.initial ?? { USD: '10000' }, feeBps, latencyMs: cfg.latencyMs ?? 0 },
     ...(cfg.name !== undefined && { name: cfg.name }),
@@ -100,6 +110,8 @@ export async function runRecordedBookBacktest(cfg: RecordedBookConfig): Promise<
   const { clock, venue, source, journal } = b;
   const rk = b.replay;
   const { kernel, runner } = rk;
+  const barInputs = recordedBarInputs(kernel.engine, kernel.strategies, recorded);
+  const bars = new RecordedBarClock(kernel.engine, recorded);
   const tracker = new RoundTripTracker(true, (ref) => rk.counters.exitReasons.get(ref));
   const watchEquity = cfg.limits?.daily_loss_limit !== undefined || cfg.limits?.max_drawdown_pct !== undefined;
   const times: number[] = [];
@@ -124,19 +136,27 @@ export async function runRecordedBookBacktest(cfg: RecordedBookConfig): Promise<
     // the history the live run warmed its strategy on, as it did before its first decision
     if (recorded.warmUp.length > 0) kernel.engine.warmUp(recorded.warmUp);
     // the starting balances, as a live run's first account poll reports them
-    await source.flush(recorded.steps[0]!.at, true);
-    // recorded trades reach the venue when they executed, before the step received at that time
+    await source.flush(clock.now(), true);
+    // recorded trades reach the venue when they executed, and the bars (ends, then the trades as the
+    // run received them) are run at their times, all before the step received at that time
     let nextTrade = 0;
-    const tradesUpTo = async (until: number): Promise<void> => {
+    const upTo = async (until: number): Promise<void> => {
       const ts = recorded.trades;
-      for (; nextTrade < ts.length && ts[nextTrade]!.at <= until; nextTrade++) {
-        const t = ts[nextTrade]!;
-        if (t.at > clock.now()) clock.advanceTo(t.at);
-        if (venue.trade(market, t).length > 0) await settle(clock.now());
+      for (;;) {
+        const tradeAt = ts[nextTrade]?.at ?? Number.POSITIVE_INFINITY;
+        const barAt = bars.nextAt() ?? Number.POSITIVE_INFINITY;
+        const at = Math.min(tradeAt, barAt);
+        if (at > until || at === Number.POSITIVE_INFINITY) return;
+        if (at > clock.now()) clock.advanceTo(at);
+        if (barAt <= tradeAt) {
+          if (bars.run(clock.now()) && kernel.busy) await settle(clock.now());
+          continue;
+        }
+        if (venue.trade(market, ts[nextTrade++]!).length > 0) await settle(clock.now());
       }
     };
     for (const step of recorded.steps) {
-      await tradesUpTo(step.at);
+      await upTo(step.at);
       clock.advanceTo(step.at);
       venue.arrive(step.at, false);
       for (const e of step.events) {
@@ -172,7 +192,7 @@ export async function runRecordedBookBacktest(cfg: RecordedBookConfig): Promise<
       // a stopped strategy's figures count only the steps up to its failure
       if (runner.stopped !== undefined) break;
     }
-    if (runner.stopped === undefined) await tradesUpTo(Number.POSITIVE_INFINITY);
+    if (runner.stopped === undefined) await upTo(Number.POSITIVE_INFINITY);
     if (times.length === 0)
       throw new InputError('--data', `${cfg.path} holds no book, ticker or price of ${market} to mark the account at`);
     const balances = await venue.balances();
@@ -191,6 +211,7 @@ export async function runRecordedBookBacktest(cfg: RecordedBookConfig): Promise<
       recordedTrades: recorded.trades.length,
       fillRule: bookFillRule(recorded.trades.length > 0 ? 'trades' : recorded.tradesPolled ? 'none-happened' : 'not-recorded'),
       dataSource: `${cfg.path} (recorded ${market} books: ${recorded.books}; trades: ${recorded.trades.length === 0 ? 'none' : recorded.trades.length})`,
+      barInputs,
       warnings: rk.counters.decided === 0 ? [`the strategy made no decision on the ${times.length} recorded steps of ${market}`] : [],
     };
   } finally {

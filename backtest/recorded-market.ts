@@ -4,6 +4,7 @@
  * fill model a backtest uses. The replay itself is built by driver.ts and stepped by book-run.ts.
  */
 import { InputError, type MarketEvent, type MarketSymbol } from '../src/core/index.js';
+import type { TapeTrade } from '../src/engine/engine-bars.js';
 import { MAX_LISTED_PROBLEMS, PriceDataError, type PriceProblem } from '../src/sim/prices/price-file.js';
 import { ResponseDecoder } from '../src/venue/polling/decode.js';
 import { tradesFromWire, type RecordedTrade } from '../src/venue/polling/recent-trades.js';
@@ -25,6 +26,14 @@ export interface RecordedMarket {
   readonly trades: readonly RecordedTrade[];
   /** Whether the run polled trades of the market at all (`streams.trades_ms`), even if none happened. */
   readonly tradesPolled: boolean;
+  /**
+   * The same trades as the run's engine heard them, for bars built from trades: each `trades:`
+   * response that brought any, at the time the run received it, decoded as the live decoder does
+   * (prices and amounts as numbers), in the recording's order.
+   */
+  readonly tapes: readonly { readonly at: number; readonly trades: readonly TapeTrade[] }[];
+  /** The last time the recording holds (of any stream): the run was still up then, its bar timer closing bars. */
+  readonly lastAt: number;
 }
 
 /** True when the recording holds order books of `market` (what `--fill-model book` fills against). */
@@ -43,8 +52,11 @@ export async function loadRecordedMarket(path: string, market: MarketSymbol): Pr
   let lastAt = -Infinity;
   const warmUp = await WarmUpCollector.of(path, market);
   const trades: RecordedTrade[] = [];
+  const tapes: { at: number; trades: readonly TapeTrade[] }[] = [];
   let tradesPolled = false;
+  let lastRecorded = -Infinity;
   for await (const entry of readRecording(path)) {
+    if (entry.at > lastRecorded) lastRecorded = entry.at;
     const id = parseStreamName(entry.stream);
     if (id === undefined || !['book', 'ticker', 'prices', 'quotes', 'history', 'trades'].includes(id.kind)) continue;
     if (id.market !== undefined && id.market !== market) continue;
@@ -52,6 +64,8 @@ export async function loadRecordedMarket(path: string, market: MarketSymbol): Pr
       try {
         tradesPolled = true;
         trades.push(...tradesFromWire(entry.body));
+        const tape = decoder.decode(id, entry.body, entry.at).trades;
+        if (tape !== undefined) tapes.push({ at: entry.at, trades: tape.trades });
       } catch (err) {
         problems.push({
           line: entry.line,
@@ -108,5 +122,7 @@ export async function loadRecordedMarket(path: string, market: MarketSymbol): Pr
     warmUpFrom: warm.from,
     trades: trades.sort((a, b) => a.at - b.at),
     tradesPolled,
+    tapes,
+    lastAt: lastRecorded,
   };
 }

@@ -32,10 +32,12 @@ import { readJournalDecisions, type DecisionRecord } from './journal.js';
 import { loadDivergenceInputs, type DivergenceInputs, type ReplayStrategy } from './inputs.js';
 import { alignDecisions } from './match.js';
 import { runRecordedBookBacktest } from '../book-run.js';
+import { pointModelBarInputs } from '../recorded-bars.js';
 import { recordingHasBooks } from '../recorded-market.js';
 import { loadRecordedSeries, type WarmUpSource } from '../recorded-series.js';
 import { runPortfolioBacktest } from '../portfolio.js';
 import { runBacktest } from '../run.js';
+import { barsOf } from '../../src/strategy/define.js';
 
 export interface DivergenceOptions {
   readonly recording: string;
@@ -205,6 +207,8 @@ function strategyNotes(s: ReplayStrategy, inputs: DivergenceInputs, replayed: Re
     notes.push(
       `${s.name}'s replay warmed up on ${replayed.warmUpEvents} recorded price(s) (${replayed.warmUpFrom === 'header' ? "the header's warm-up prices" : "the recording's history lines"}), as the run did`,
     );
+  // what the replay built the strategy's bars from: the run's trades or its prices, as the run did
+  for (const line of replayed.barInputs) notes.push(`${s.name}'s replay: ${line}`);
   if (liveCount === 0 && replayed.decisions.length > 0)
     notes.push(
       `the journal holds no decision of ${s.name} while the recording ran (${new Date(from).toISOString()} to ${new Date(inputs.span.last).toISOString()}): check that it is this run's journal`,
@@ -220,6 +224,8 @@ interface Replayed {
   /** Warm-up events the replay gave the strategy before the first recorded event, and where they came from. */
   readonly warmUpEvents: number;
   readonly warmUpFrom: WarmUpSource;
+  /** What the replay built the strategy's declared bars from, one line per market (none without bars). */
+  readonly barInputs: readonly string[];
 }
 
 /** Replays one strategy into a journal file of its own and reads its decisions back. */
@@ -233,15 +239,18 @@ async function replayStrategy(
   const base = { definition: s.definition, params: s.params, initial: inputs.initial, feeBps: inputs.feeBps, limits: inputs.limits };
   const book = await recordingHasBooks(recording, s.market);
   let run;
+  let barInputs: readonly string[];
   if (book) {
     const journal = new Journal(file);
     try {
       run = await runRecordedBookBacktest({ ...base, path: recording, latencyMs, journal });
+      barInputs = run.barInputs;
     } finally {
       journal.close();
     }
   } else {
     run = await runBacktest({ ...base, series: await loadRecordedSeries(recording, s.market), journalFile: file });
+    barInputs = pointModelBarInputs(barsOf(s.definition, s.params as never));
   }
   const all = readJournalDecisions(file, { from: -Infinity, to: Infinity }, 'replay journal');
   const last = run.prices[run.prices.length - 1];
@@ -252,7 +261,14 @@ async function replayStrategy(
     gaps: gapList(run.times),
     warmUpEvents: run.warmUpEvents ?? 0,
     warmUpFrom: run.warmUpFrom ?? 'none',
+    barInputs,
   };
+}
+
+/** The lines of a book replay of several strategies that concern `s`'s declared bars. */
+function barLinesOf(lines: readonly string[], s: ReplayStrategy): string[] {
+  const markets = new Set(barsOf(s.definition, s.params as never).map((n) => n.market));
+  return lines.filter((l) => [...markets].some((m) => l.startsWith(`bars of ${m} `)));
 }
 
 /**
@@ -301,7 +317,7 @@ async function replayTogether(
       warmUpEvents: run.warmUpEvents,
       warmUpFrom: run.warmUpFrom,
     };
-    for (const s of inputs.strategies) each.set(s.name, shared);
+    for (const s of inputs.strategies) each.set(s.name, { ...shared, barInputs: barLinesOf(run.barInputs, s) });
   } else {
     const series = await Promise.all(markets.map((m) => loadRecordedSeries(recording, m)));
     const warmUp = series.flatMap((x) => x.warmUp.events).sort((a, b) => a.at - b.at);
@@ -321,6 +337,7 @@ async function replayTogether(
         gaps: gapList(series[k]!.times),
         warmUpEvents: series[k]!.warmUp.events.length,
         warmUpFrom: series[k]!.warmUp.from,
+        barInputs: pointModelBarInputs(barsOf(s.definition, s.params as never)),
       });
     }
   }

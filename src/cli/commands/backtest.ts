@@ -8,6 +8,7 @@ import { fetchMissing } from './history-missing.js';
 import { metricsToJson } from '../../../backtest/metrics.js';
 import { BOOK_FILL_RULE, resolveFillModel } from '../../../backtest/fill-model.js';
 import { describeRunInfo } from '../../../backtest/recorded-header.js';
+import { pointModelBarInputs } from '../../../backtest/recorded-bars.js';
 import { BAR_FILL_RULE, DEFAULT_FILL_RULE, duration, formatMetricRows, writeBacktestReport } from '../../../backtest/report/report.js';
 import {
   breakEvenText,
@@ -22,7 +23,7 @@ import { runBacktest, type BacktestConfig, type BacktestRun, type StopPoint } fr
 import { LiveClock } from '../../clock/index.js';
 import { InputError, splitMarket } from '../../core/index.js';
 import type { StrategyFailure } from '../../engine/strategy-failure.js';
-import { loadStrategy, marketsOf, parseParamString, resolveParams, type StrategyDefinition } from '../../strategy/index.js';
+import { barsOf, loadStrategy, marketsOf, parseParamString, resolveParams, type StrategyDefinition } from '../../strategy/index.js';
 import { isRecordingFile } from '../../venue/polling/recording-format.js';
 import { type CliContext, writeLine } from '../context.js';
 import { formatTable } from '../table.js';
@@ -144,7 +145,7 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
       const limits = resolved.limits;
       const robust = robustnessFlags(flags);
       const progress = new LazyProgress(ctx.stderr, () => clock.now(), 'backtest');
-      let run: BacktestRun & { readonly fillRule?: string; readonly dataSource?: string };
+      let run: BacktestRun & { readonly fillRule?: string; readonly dataSource?: string; readonly barInputs?: readonly string[] };
       // the fill markers are drawn only in a report; without --out the run keeps its figures only
       const cfg: BacktestConfig | undefined = series && {
         definition,
@@ -184,6 +185,8 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
       const source = series?.source ?? run.dataSource ?? `${flags.data!} (recorded ${run.market} books)`;
       // a recording's replay (either model) warms the strategy on the history the recorded run loaded, as it did live
       const warmedOn = run.warmUpFrom !== undefined ? { warmedOn: { events: run.warmUpEvents ?? 0, from: run.warmUpFrom } } : {};
+      // and says what a bar strategy's bars were built from (the run's trades or its prices), as the run's header did
+      const bars = run.barInputs ?? (recorded !== undefined ? pointModelBarInputs(barsOf(definition, params as never)) : []);
       const manifest = buildManifest({
         fillModel,
         feeBps,
@@ -197,6 +200,7 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
         limits,
         limitsFrom: resolved.origins,
         ...warmedOn,
+        bars,
       });
       // a limit that denies much of what the strategy wanted is said first, naming the key to change
       const denied = Object.fromEntries(Object.entries(run.denials).map(([code, d]) => [code, d.count]));
