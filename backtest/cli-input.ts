@@ -7,6 +7,7 @@ import type cliProgress from 'cli-progress';
 import { createRequire } from 'node:module';
 import type { Writable } from 'node:stream';
 import { D, InputError, WIRE_DECIMAL } from '../src/core/index.js';
+import { INTRABAR_RULES, type IntrabarRule } from '../src/fills/point/bar-range.js';
 
 /** A number of basis points ≥ 0 (fees, slippage). */
 export function parseBps(value: string | undefined, flag: string, fallback: number): number {
@@ -87,4 +88,11 @@ export class LazyProgress {
   stop(): void {
     this.bar?.stop();
   }
+}
+
+/** The --intrabar flag: one of the rules, or undefined when not given. */
+export function parseIntrabar(flag: string | undefined): IntrabarRule | undefined {
+  if (flag === undefined) return undefined;
+  if ((INTRABAR_RULES as readonly string[]).includes(flag)) return flag as IntrabarRule;
+  throw new InputError('--intrabar', `${JSON.stringify(flag)} is not a rule: give one of ${INTRABAR_RULES.join(', ')}`);
 }

@@ -21,6 +21,11 @@ export interface MarketSeries {
   readonly prices: Float64Array;
   /** Where the points came from, for the manifest. */
   readonly source: string;
+  /** An OHLCV file's other columns (its prices are the closes): each point is then a bar, filled inside. */
+  readonly opens?: Float64Array;
+  readonly highs?: Float64Array;
+  readonly lows?: Float64Array;
+  readonly volumes?: Float64Array;
 }
 
 export class MergedSeries {

@@ -20,6 +20,9 @@ import type { PlotColumns } from '../src/engine/plots.js';
 import type { StartHolding } from '../src/engine/positions.js';
 import type { CandleColumns } from './report/candles.js';
 import { PortfolioTape, type PortfolioTapeData } from './report/portfolio-tape.js';
+import { barsOfSeries, closeBarsUpTo, rowBar } from './bar-replay.js';
+import { lowFirstOf, type IntrabarRule } from '../src/fills/point/bar-range.js';
+import type { PriceSeriesLike } from '../src/sim/prices/price-data.js';
 import { DailyPnl, strategyFigures, type StrategyCounts, type StrategyFigures } from './portfolio-figures.js';
 
 /** One strategy of the portfolio: its instance name (unique), plugin, params and markets. */
@@ -51,6 +54,8 @@ export interface PortfolioConfig {
   readonly slippageBps?: number;
   readonly quoteSpreadBps?: number;
   readonly limits?: RiskLimits;
+  /** Over OHLCV rows, which extreme of a bar is taken as reached first (see IntrabarRule; default adverse). */
+  readonly intrabar?: IntrabarRule;
   readonly onProgress?: (done: number, total: number) => void;
   readonly progressEvery?: number;
   readonly timer?: () => number;
@@ -339,6 +344,12 @@ async function replay(cfg: PortfolioConfig, rk: ReplayKernel, p: ReplayParts): P
     return e;
   };
   const every = Math.max(1, cfg.progressEvery ?? 65_536);
+  // OHLCV rows: each point a bar, its orders filled inside it and a bar strategy's bars the rows
+  const feed = rk.kernel.engine.barFeed;
+  const rows = series.map((s) => barsOfSeries(feed, seriesLike(s), s.market));
+  const rule = cfg.intrabar ?? 'adverse';
+  const range = { open: 0, high: 0, low: 0, lowFirst: true };
+  const row = { open: 0, high: 0, low: 0, close: 0, volume: 0 };
   let day = Math.floor(series.reduce((t, s) => Math.min(t, s.times[0] ?? t), Number.POSITIVE_INFINITY) / DAY_MS);
   let n = 0;
   for (let m = merged.next(); m >= 0; m = merged.next()) {
@@ -350,11 +361,24 @@ async function replay(cfg: PortfolioConfig, rk: ReplayKernel, p: ReplayParts): P
       day = Math.floor(at / DAY_MS);
       daily.sample();
     }
+    // the bars ending by this point close at their end, as a live run's timer closes them
+    if (feed !== undefined && (feed.nextClose() ?? Infinity) < at) await closeBarsUpTo(p.bundle, feed, at);
     clock.advanceTo(at);
     p.bundle.forgetFinished();
-    source.step(s.market, at, price);
+    const i = merged.point;
+    if (s.opens !== undefined && s.highs !== undefined && s.lows !== undefined) {
+      range.open = s.opens[i]!;
+      range.high = s.highs[i]!;
+      range.low = s.lows[i]!;
+      range.lowFirst = lowFirstOf(rule, range.open, range.high, range.low);
+      source.step(s.market, at, price, range);
+    } else source.step(s.market, at, price);
+    const bars = rows[m];
+    if (bars !== undefined) rk.kernel.engine.onSourceBar(s.market, at, rowBar(bars, s.prices, i, row));
     last[m] = price;
     if (rk.kernel.busy) await rk.kernel.drain();
+    // exits filled inside this bar (a position helper's stop reached by the low): heard before the next point
+    while (source.reportPlaced(at)) if (rk.kernel.busy) await rk.kernel.drain();
     if (pm.version !== marks.version) refresh();
     let e = mark();
     // the kill switch acts as in a live run: halts new intents and cancels open orders (settled here)
@@ -373,6 +397,11 @@ async function replay(cfg: PortfolioConfig, rk: ReplayKernel, p: ReplayParts): P
   daily.sample();
   cfg.onProgress?.(merged.total, merged.total);
   return { times: times.subarray(0, n), equity: equity.subarray(0, n), last, peak, trackers, daily };
+}
+
+/** A market's series as the bar reader takes it (an OHLCV file's columns when it has them). */
+function seriesLike(s: MarketSeries): PriceSeriesLike {
+  return { ...s, length: s.times.length };
 }
 
 function anyStopped(rk: ReplayKernel): boolean {

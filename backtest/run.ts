@@ -21,6 +21,7 @@ import { runFigures } from './replay-kernel.js';
 import { buildBacktestBundle, type BacktestBundle } from './driver.js';
 import type { PriceSeries } from '../src/sim/prices/price-file.js';
 import { barsOfSeries, closeBarsUpTo, rowBar, type SeriesBars } from './bar-replay.js';
+import { lowFirstOf, type IntrabarRule } from '../src/fills/point/bar-range.js';
 
 export interface BacktestConfig {
   readonly definition: StrategyDefinition;
@@ -40,6 +41,11 @@ export interface BacktestConfig {
   readonly quoteSpreadBps?: number;
   /** Risk limits (default: the config defaults); `fee_bps` follows `feeBps`. */
   readonly limits?: RiskLimits;
+  /**
+   * Over OHLCV rows, which extreme of a bar is taken as reached first where the data cannot say (see
+   * IntrabarRule; default `adverse`, the low).
+   */
+  readonly intrabar?: IntrabarRule;
   /** Point indices [start, end) of the series to replay (default all). */
   readonly range?: { readonly start: number; readonly end: number };
   /** Called every `progressEvery` points (default 65 536) and at the end. */
@@ -184,7 +190,8 @@ async function replay(b: BacktestBundle, cfg: BacktestConfig, r: ReplayInput): P
   const row = { open: 0, high: 0, low: 0, close: 0, volume: 0 };
   // one range object, refilled per row (the fill model reads it during the step only)
   const ranges = rangesOf(cfg.series);
-  const range = { open: 0, high: 0, low: 0 };
+  const range = { open: 0, high: 0, low: 0, lowFirst: true };
+  const rule = cfg.intrabar ?? 'adverse';
   for (let i = 0; i < n; i++) {
     const at = times[i]!;
     const price = prices[i]!;
@@ -197,10 +204,13 @@ async function replay(b: BacktestBundle, cfg: BacktestConfig, r: ReplayInput): P
       range.open = ranges.opens[k]!;
       range.high = ranges.highs[k]!;
       range.low = ranges.lows[k]!;
+      range.lowFirst = lowFirstOf(rule, range.open, range.high, range.low);
       source.step(market, at, price, range);
     } else source.step(market, at, price);
     if (r.bars !== undefined) kernel.engine.onSourceBar(market, at, rowBar(r.bars, cfg.series.prices, r.start + i, row));
     if (kernel.busy) await kernel.drain();
+    // exits filled inside this bar (a position helper's stop reached by the low): heard before the next point
+    while (source.reportPlaced(at)) if (kernel.busy) await kernel.drain();
     if (pm.version !== marks.version) refresh(b, r, marks);
     let e = marks.quote + marks.base * price;
     // the kill switch acts as in a live run: halts new intents and cancels open orders (settled here)

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { InputError } from '../../src/core/index.js';
 import type { RiskLimits } from '../../src/risk/limits.js';
+import type { IntrabarRule } from '../../src/fills/point/bar-range.js';
 import type { PriceSeriesLike } from '../../src/sim/prices/price-data.js';
 import type { StrategyDefinition } from '../../src/strategy/define.js';
 import { resolveParams } from '../../src/strategy/params.js';
@@ -14,6 +15,22 @@ import type { PortfolioJobSpec } from './portfolio-job.js';
 import { metricsToJson } from '../metrics.js';
 import { runBacktest } from '../run.js';
 
+/** An OHLCV series' columns besides its times and closes. */
+export interface BarColumns {
+  readonly opens: Float64Array;
+  readonly highs: Float64Array;
+  readonly lows: Float64Array;
+  readonly volumes?: Float64Array;
+}
+
+/** A series' bar columns, when it has them (an OHLCV file). */
+export function barColumnsOf(s: Partial<BarColumns>): BarColumns | undefined {
+  const { opens, highs, lows, volumes } = s;
+  return opens !== undefined && highs !== undefined && lows !== undefined
+    ? { opens, highs, lows, ...(volumes !== undefined && { volumes }) }
+    : undefined;
+}
+
 /** What every job of one optimize run shares (sent once to each worker). */
 export interface JobContext {
   /** Strategy spec as `loadStrategy` takes it: a built-in name or a file path. */
@@ -21,6 +38,10 @@ export interface JobContext {
   readonly source: string;
   readonly times: Float64Array;
   readonly prices: Float64Array;
+  /** An OHLCV file's other columns, when it has them: each point is a bar, orders filled inside it. */
+  readonly bars?: BarColumns;
+  /** Which extreme of a bar came first where the data cannot say (default adverse). */
+  readonly intrabar?: IntrabarRule;
   readonly baseParams: Readonly<Record<string, unknown>>;
   readonly feeBps: number;
   readonly slippageBps: number;
@@ -71,7 +92,7 @@ export async function runJob(definition: StrategyDefinition, ctx: JobContext, jo
   const equityBuffer = takeEquity(ctx.times.length);
   try {
     const params = resolveParams(definition, { ...ctx.baseParams, ...job.params }, 'grid');
-    const series: PriceSeriesLike = { source: ctx.source, length: ctx.times.length, times: ctx.times, prices: ctx.prices };
+    const series: PriceSeriesLike = { source: ctx.source, length: ctx.times.length, times: ctx.times, prices: ctx.prices, ...ctx.bars };
     const run = await runBacktest({
       definition,
       params,
@@ -81,6 +102,7 @@ export async function runJob(definition: StrategyDefinition, ctx: JobContext, jo
       slippageBps: ctx.slippageBps,
       initial: ctx.initial,
       ...(ctx.limits && { limits: ctx.limits }),
+      ...(ctx.intrabar !== undefined && { intrabar: ctx.intrabar }),
       figuresOnly: true,
       equityBuffer,
     });

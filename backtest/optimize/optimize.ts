@@ -13,7 +13,8 @@ import type { PriceSeriesLike } from '../../src/sim/prices/price-data.js';
 import type { Grid, GridValue } from './grid.js';
 import { workerBoot, type WorkerBoot, type WorkerCode } from './boot.js';
 import { holdPoolHeapGrowth } from './pool-heap.js';
-import type { FromWorker, Job, JobContext, JobMetrics, JobResult } from './job.js';
+import { barColumnsOf, type BarColumns, type FromWorker, type Job, type JobContext, type JobMetrics, type JobResult } from './job.js';
+import type { IntrabarRule } from '../../src/fills/point/bar-range.js';
 import { sharedColumn } from '../shared-series.js';
 import type { PortfolioJobSpec } from './portfolio-job.js';
 
@@ -32,7 +33,10 @@ export type OptimizeMetric = keyof typeof OPTIMIZE_METRICS;
 
 export interface OptimizeConfig {
   readonly strategy: string;
-  readonly series: PriceSeriesLike;
+  /** The points; an OHLCV file's other columns with them fill orders inside each bar, as a backtest does. */
+  readonly series: PriceSeriesLike & Partial<BarColumns>;
+  /** Over OHLCV rows, which extreme of a bar came first where the data cannot say (default adverse). */
+  readonly intrabar?: IntrabarRule;
   readonly grid: Grid;
   readonly metric: OptimizeMetric;
   readonly workers?: number;
@@ -145,11 +149,14 @@ export async function runOptimize(cfg: OptimizeConfig): Promise<OptimizeResult> 
   const walk = cfg.walkForward !== undefined && cfg.onlySegment === undefined;
   const jobs: Job[] = [];
   cfg.grid.combinations.forEach((params) => segments.forEach(([start, end]) => jobs.push({ id: jobs.length, params, start, end })));
+  const bars = barColumnsOf(cfg.series);
   const ctx: JobContext = {
     strategy: cfg.strategy,
     source: cfg.series.source,
     times: cfg.series.times,
     prices: cfg.series.prices,
+    ...(bars && { bars }),
+    ...(cfg.intrabar !== undefined && { intrabar: cfg.intrabar }),
     baseParams: cfg.baseParams ?? {},
     feeBps: cfg.feeBps ?? 10,
     slippageBps: cfg.slippageBps ?? 0,
@@ -319,7 +326,20 @@ async function runPool(
 ): Promise<{ results: JobResult[]; lean: boolean }> {
   const { onProgress, onResult, signal } = hooks;
   // the points once in shared memory: every thread reads the same columns instead of its own copy
-  ctx = { ...ctx, times: sharedColumn(ctx.times), prices: sharedColumn(ctx.prices) };
+  const b = ctx.bars;
+  ctx = {
+    ...ctx,
+    times: sharedColumn(ctx.times),
+    prices: sharedColumn(ctx.prices),
+    ...(b && {
+      bars: {
+        opens: sharedColumn(b.opens),
+        highs: sharedColumn(b.highs),
+        lows: sharedColumn(b.lows),
+        ...(b.volumes && { volumes: sharedColumn(b.volumes) }),
+      },
+    }),
+  };
   const results: JobResult[] = new Array<JobResult>(jobs.length);
   const workers: Worker[] = [];
   /** Jobs to run again: the job of a lean thread that ran out of its heap. */

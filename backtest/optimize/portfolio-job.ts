@@ -16,6 +16,7 @@ import { InputError } from '../../src/core/index.js';
 import { holdingsOf } from '../../src/live/holdings.js';
 import { loadConfiguredStrategies } from '../../src/live/load-strategies.js';
 import type { RiskLimits } from '../../src/risk/limits.js';
+import type { IntrabarRule } from '../../src/fills/point/bar-range.js';
 import { resolveParams } from '../../src/strategy/params.js';
 import { fingerprintStrategy, sha256 } from '../../src/strategy/plugin-hash.js';
 import type { MarketSeries } from '../merge.js';
@@ -65,6 +66,8 @@ export interface PortfolioJobContext {
   readonly slippageBps: number;
   readonly initial: Readonly<Record<string, string>>;
   readonly limits?: RiskLimits;
+  /** Over OHLCV rows, which extreme of a bar came first (default adverse). */
+  readonly intrabar?: IntrabarRule;
 }
 
 /** Runs one trial: the config with the target's params merged with the trial's. */
@@ -81,6 +84,7 @@ export async function runPortfolioJob(strategies: readonly PortfolioStrategy[], 
       feeBps: ctx.feeBps,
       slippageBps: ctx.slippageBps,
       ...(ctx.limits && { limits: ctx.limits }),
+      ...(ctx.intrabar !== undefined && { intrabar: ctx.intrabar }),
     });
     if (run.stopped.length > 0) return { id: job.id, ok: false, error: `strategy stopped: ${run.stopped.join('; ')}` };
     return { id: job.id, ok: true, metrics: spec.objective === 'portfolio' ? accountFigures(run) : ownFigures(run, spec.target) };

@@ -18,6 +18,7 @@ import type { RobustnessReport } from '../robustness/report.js';
 import { type FillMarker, type MoneyUnits, unitsOf } from '../money-units.js';
 import type { PlotColumns } from '../../src/engine/plots.js';
 import { candleChart, plotLines, type CandleColumns } from './candles.js';
+import { describeIntrabar, type IntrabarRule } from '../../src/fills/point/bar-range.js';
 
 export { type FillMarker, type MoneyUnits, unitsOf };
 
@@ -27,13 +28,17 @@ export const DEFAULT_FILL_RULE =
   'a resting limit order fills at its limit at the first later point that reaches it; a held-rate quote executes at point t ' +
   'at the quote offered at t.';
 
-/** The default fill model on OHLCV rows (each row a bar): the rule of `src/fills/point/bar-range.ts`. */
-export const BAR_FILL_RULE =
-  "Each row is a bar: an order made at a bar's close fills at the next bar's open, moved against the trader by the slippage; " +
-  "a sell stop fires when a bar's low reaches it and fills at the stop, or at the open when the bar gapped through it; " +
-  'a limit fills at the open when the bar opened through it, else at its limit when the high or low reached it; ' +
-  'when one bar reaches several waiting orders the stops fill first (the adverse outcome of a stop-loss and a take-profit in one bar); ' +
-  "a held-rate quote executes at the bar's close at the quote offered there.";
+/** The default fill model on OHLCV rows (each row a bar) under `rule`: the rule of `src/fills/point/bar-range.ts`. */
+export function barFillRule(rule: IntrabarRule): string {
+  return (
+    "Each row is a bar: an order made at a bar's close fills at the next bar's open, moved against the trader by the slippage; " +
+    "a sell stop fires when a bar's low reaches it and fills at the stop, or at the open when the bar gapped through it; " +
+    'a limit fills at the open when the bar opened through it, else at its limit when the high or low reached it; ' +
+    "a position helper's stop-loss and trailing stop are checked on a bar's low and its take-profit on the high, and fill inside that bar at their level (at the open when it opened beyond it); " +
+    `${describeIntrabar(rule)}; ` +
+    "a held-rate quote executes at the bar's close at the quote offered there."
+  );
+}
 
 /** What the run assumed, shown beside the metrics so a reader can judge them. */
 export interface ReportAssumptions {

@@ -139,6 +139,8 @@ export interface OptimizeManifestInput {
   readonly limitsFrom?: ManifestInput['limitsFrom'];
   readonly source: string;
   readonly times: Float64Array;
+  /** How the trials filled (default: the point rule). */
+  readonly fillRule?: string;
 }
 
 /** The manifest of an optimize run; its warm-up is the longest of any combination (the first 1,000 looked at). */
@@ -157,7 +159,7 @@ export function optimizeManifest(input: OptimizeManifestInput): AssumptionsManif
   }
   return buildManifest({
     ...input,
-    fillModel: { name: 'points', rule: DEFAULT_FILL_RULE },
+    fillModel: { name: 'points', rule: input.fillRule ?? DEFAULT_FILL_RULE },
     definition: input.definition,
     params: longest ?? input.baseParams,
   });

@@ -14,6 +14,29 @@ export interface PriceLevel {
   readonly amount: number;
 }
 
+/**
+ * The bar a replayed price closes (a backtest over OHLCV rows): its open, high and low, and which
+ * extreme the replay takes as reached first (`--intrabar`: the adverse low by default). A position
+ * helper checks its stop-loss on the low and its take-profit on the high, the first extreme first.
+ */
+export interface PriceRange {
+  readonly open: number;
+  readonly high: number;
+  readonly low: number;
+  /** The low came before the high inside the bar (the replay's assumption; see IntrabarRule). */
+  readonly lowFirst: boolean;
+}
+
+/**
+ * A position helper's exit decided on a bar's extreme, as a venue request carries it (from the
+ * intent's `exitLevel`): the level, and the extreme that reached it (the low for a stop-loss or
+ * trailing stop, the high for a take-profit). Only point replay over OHLCV rows reads it.
+ */
+export interface BarExit {
+  readonly level: string;
+  readonly by: 'low' | 'high';
+}
+
 /** What a market source emits. `at` is the observation time on the engine's clock (epoch ms). */
 export type MarketEvent =
   | {
@@ -43,6 +66,11 @@ export type MarketEvent =
       readonly at: number;
       readonly serverAt?: number;
       readonly price: number;
+      /**
+       * The bar this price closes, in a backtest over OHLCV rows (each row a bar, its close the price):
+       * where the price went since the row before. Absent live and on any other data.
+       */
+      readonly range?: PriceRange;
     }
   | {
       readonly kind: 'quote';
@@ -86,7 +114,18 @@ interface IntentBase {
 export type ExitReasonKind = 'stop-loss' | 'take-profit' | 'trailing-stop' | 'signal' | 'operator' | 'kill-switch';
 
 export type Intent =
-  | (IntentBase & OrderTerms & { readonly kind: 'place-order'; readonly exitReason?: ExitReasonKind })
+  | (IntentBase &
+      OrderTerms & {
+        readonly kind: 'place-order';
+        readonly exitReason?: ExitReasonKind;
+        /**
+         * The level a position helper's stop-loss, trailing stop or take-profit reached inside the bar
+         * its MARKET sell was decided on (a decimal string; see PriceRange). Point replay over OHLCV
+         * rows fills the sell inside that bar, at the level (or at the bar's open when it opened
+         * beyond it); every other venue takes the sell as the MARKET order it is.
+         */
+        readonly exitLevel?: string;
+      })
   | (IntentBase & { readonly kind: 'cancel-order'; readonly orderRefId: string })
   | (IntentBase & {
       readonly kind: 'execute-quote';

@@ -197,6 +197,9 @@ function sameRef(refId: string, order: VenueOrder, ctx: ExecContext): boolean {
   return false;
 }
 
+/** The extreme of a bar that reaches each rule's level. */
+const BAR_EXTREME = { 'stop-loss': 'low', 'trailing-stop': 'low', 'take-profit': 'high' } as const;
+
 function toRequest(i: PlaceIntent): PlaceOrderRequest {
   switch (i.type) {
     case 'MARKET':
@@ -217,6 +220,9 @@ function toRequest(i: PlaceIntent): PlaceOrderRequest {
       if (i.stopPrice !== undefined) r.stopPrice = i.stopPrice;
       if (i.timeInForce !== undefined) r.timeInForce = i.timeInForce;
       if (i.expiresAt !== undefined) r.expiresAt = i.expiresAt;
+      // a position helper's exit decided on a bar's extreme (only point replay over OHLCV rows reads it)
+      if (i.exitLevel !== undefined && i.exitReason !== undefined && Object.hasOwn(BAR_EXTREME, i.exitReason))
+        r.barExit = { level: i.exitLevel, by: BAR_EXTREME[i.exitReason as keyof typeof BAR_EXTREME] };
       return r;
     }
     default:

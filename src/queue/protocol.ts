@@ -3,7 +3,7 @@
  * and the data of a study and of its trials. Job data holds parameters, hashes and names, never code
  * and never a secret; the price series travels once, stored under its content hash.
  */
-import type { JobContext, JobMetrics, JobResult } from '../../backtest/optimize/job.js';
+import type { BarColumns, JobContext, JobMetrics, JobResult } from '../../backtest/optimize/job.js';
 import type { GridValue } from '../../backtest/optimize/grid.js';
 import type { PortfolioJobSpec } from '../../backtest/optimize/portfolio-job.js';
 import type { PluginFingerprint } from '../strategy/plugin-hash.js';
@@ -16,7 +16,10 @@ export const TRIAL_QUEUE = 'optimize-trials';
 
 /** What every trial of a study shares. */
 /** A study's settings: the local optimizer's job context, with the plugin and the series by hash. */
-export interface StudySpec extends Pick<JobContext, 'source' | 'baseParams' | 'feeBps' | 'slippageBps' | 'initial' | 'limits'> {
+export interface StudySpec extends Pick<
+  JobContext,
+  'source' | 'baseParams' | 'feeBps' | 'slippageBps' | 'initial' | 'limits' | 'intrabar'
+> {
   readonly version: string;
   readonly plugin: PluginFingerprint;
   readonly seriesHash: string;
@@ -86,26 +89,42 @@ export function canonical(v: unknown): string {
     .join(',')}}`;
 }
 
-/** The series as bytes: point count, the times, then the prices (float64, little endian). */
-export function encodeSeries(times: Float64Array, prices: Float64Array): Buffer {
-  const n = times.length;
-  const buf = Buffer.alloc(4 + n * 16);
+/** A stored series: its times and prices, and an OHLCV file's other columns when it has them. */
+export interface StoredSeries extends Partial<BarColumns> {
+  readonly times: Float64Array;
+  readonly prices: Float64Array;
+}
+
+/** The columns a stored series holds, in order: 2 (times, prices), 5 (and opens, highs, lows) or 6 (and volumes). */
+const COLUMNS = ['times', 'prices', 'opens', 'highs', 'lows', 'volumes'] as const;
+
+/**
+ * The series as bytes: point count, column count, then each column (float64, little endian): the
+ * times, the prices, and an OHLCV file's opens, highs, lows (and volumes) when it has them.
+ */
+export function encodeSeries(s: StoredSeries): Buffer {
+  const n = s.times.length;
+  const columns = s.opens === undefined || s.highs === undefined || s.lows === undefined ? 2 : s.volumes === undefined ? 5 : 6;
+  const buf = Buffer.alloc(8 + n * 8 * columns);
   buf.writeUInt32LE(n, 0);
-  for (let i = 0; i < n; i++) {
-    buf.writeDoubleLE(times[i]!, 4 + i * 8);
-    buf.writeDoubleLE(prices[i]!, 4 + n * 8 + i * 8);
+  buf.writeUInt32LE(columns, 4);
+  for (let c = 0; c < columns; c++) {
+    const col = s[COLUMNS[c]!]!;
+    for (let i = 0; i < n; i++) buf.writeDoubleLE(col[i]!, 8 + (c * n + i) * 8);
   }
   return buf;
 }
 
-export function decodeSeries(buf: Buffer): { times: Float64Array; prices: Float64Array } {
+export function decodeSeries(buf: Buffer): StoredSeries {
   const n = buf.readUInt32LE(0);
-  if (buf.length !== 4 + n * 16) throw new Error(`stored series is ${buf.length} bytes, expected ${4 + n * 16} for ${n} points`);
-  const times = new Float64Array(n);
-  const prices = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    times[i] = buf.readDoubleLE(4 + i * 8);
-    prices[i] = buf.readDoubleLE(4 + n * 8 + i * 8);
+  const columns = buf.length >= 8 ? buf.readUInt32LE(4) : 0;
+  if (![2, 5, 6].includes(columns) || buf.length !== 8 + n * 8 * columns)
+    throw new Error(`stored series is ${buf.length} bytes, not ${n} points of 2, 5 or 6 columns: run the optimizer again`);
+  const out: Record<string, Float64Array> = {};
+  for (let c = 0; c < columns; c++) {
+    const col = new Float64Array(n);
+    for (let i = 0; i < n; i++) col[i] = buf.readDoubleLE(8 + (c * n + i) * 8);
+    out[COLUMNS[c]!] = col;
   }
-  return { times, prices };
+  return out as unknown as StoredSeries;
 }

@@ -14,6 +14,7 @@ import { bullConnection, connectRedis } from './connect.js';
 import { queueFingerprint, sha256, tradeloopVersion, type PluginFingerprint } from '../strategy/plugin-hash.js';
 import {
   encodeSeries,
+  type StoredSeries,
   keys,
   PREFIX,
   STUDY_QUEUE,
@@ -72,14 +73,14 @@ export async function runJobsOnQueue(
   const trials = new Queue(TRIAL_QUEUE, { connection, prefix: PREFIX });
   try {
     // stored once: every study on the same data shares it; kept a week after its last use
-    const store = async (times: Float64Array, prices: Float64Array): Promise<string> => {
-      const series = encodeSeries(times, prices);
+    const store = async (columns: StoredSeries): Promise<string> => {
+      const series = encodeSeries(columns);
       const hash = sha256(series);
       await redis.set(keys.series(hash), series, 'EX', 7 * 86_400, 'NX');
       await redis.expire(keys.series(hash), 7 * 86_400);
       return hash;
     };
-    const seriesHash = await store(ctx.times, ctx.prices);
+    const seriesHash = await store({ times: ctx.times, prices: ctx.prices, ...ctx.bars });
     const portfolio = ctx.portfolio && (await portfolioStudy(ctx.portfolio, store, opts.cwd));
     const spec: StudySpec = {
       version: tradeloopVersion(),
@@ -93,6 +94,7 @@ export async function runJobsOnQueue(
       slippageBps: ctx.slippageBps,
       initial: ctx.initial,
       ...(ctx.limits && { limits: ctx.limits }),
+      ...(ctx.intrabar !== undefined && { intrabar: ctx.intrabar }),
     };
     const study = studyKey(spec);
     await redis.del(keys.failed(study), keys.refusals(study));
@@ -218,11 +220,11 @@ export async function workersSeen(redis: Redis): Promise<number> {
 /** A config's study: every entry's plugin fingerprinted as --queue sends a plugin, every market's series stored. */
 async function portfolioStudy(
   p: PortfolioJobSpec,
-  store: (times: Float64Array, prices: Float64Array) => Promise<string>,
+  store: (columns: StoredSeries) => Promise<string>,
   cwd: string | undefined,
 ): Promise<PortfolioStudy> {
   const series: Array<PortfolioStudy['series'][number]> = [];
-  for (const s of p.series) series.push({ market: s.market, source: s.source, hash: await store(s.times, s.prices) });
+  for (const s of p.series) series.push({ market: s.market, source: s.source, hash: await store(s) });
   return {
     entries: p.entries,
     target: p.target,

@@ -27,7 +27,17 @@ import {
   tradeloopVersion,
   type PluginFingerprint,
 } from '../strategy/plugin-hash.js';
-import { decodeSeries, keys, PREFIX, STUDY_QUEUE, toStored, TRIAL_QUEUE, type PortfolioStudy, type TrialData } from './protocol.js';
+import {
+  decodeSeries,
+  keys,
+  PREFIX,
+  STUDY_QUEUE,
+  toStored,
+  TRIAL_QUEUE,
+  type PortfolioStudy,
+  type StoredSeries,
+  type TrialData,
+} from './protocol.js';
 import type { RedisTarget } from '../config/redis-url.js';
 
 export interface QueueWorkerOptions {
@@ -112,7 +122,7 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
   const clock = opts.clock ?? new LiveClock();
   const definitions = new Map<string, Promise<StrategyDefinition>>();
   const loadedFiles = new Map<string, string>();
-  const series = new Map<string, { times: Float64Array; prices: Float64Array }>();
+  const series = new Map<string, StoredSeries>();
   const beat = async (): Promise<void> => {
     const [sec, micro] = await redis.time();
     await redis.hset(keys.workers(), id, String(Number(sec) * 1000 + Math.floor(Number(micro) / 1000)));
@@ -183,11 +193,12 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
       slippageBps: d.spec.slippageBps,
       initial: d.spec.initial,
       ...(d.spec.limits && { limits: d.spec.limits }),
+      ...(d.spec.intrabar !== undefined && { intrabar: d.spec.intrabar }),
     };
     return runPortfolioJob(strategies, ctx, { id: 0, params: d.params, start: d.start, end: d.end });
   };
 
-  const seriesFor = async (hash: string): Promise<{ times: Float64Array; prices: Float64Array }> => {
+  const seriesFor = async (hash: string): Promise<StoredSeries> => {
     let s = series.get(hash);
     if (s === undefined) {
       const buf = await redis.getBuffer(keys.series(hash));
@@ -210,11 +221,14 @@ export async function startQueueWorker(opts: QueueWorkerOptions): Promise<QueueW
   const runTrial = async (d: TrialData): Promise<JobResult> => {
     const definition = await definitionFor(d);
     const s = await seriesFor(d.spec.seriesHash);
+    const bars = s.opens && s.highs && s.lows && { opens: s.opens, highs: s.highs, lows: s.lows, ...(s.volumes && { volumes: s.volumes }) };
     const ctx: JobContext = {
       strategy: d.spec.plugin.spec,
       source: d.spec.source,
       times: s.times,
       prices: s.prices,
+      ...(bars && { bars }),
+      ...(d.spec.intrabar !== undefined && { intrabar: d.spec.intrabar }),
       baseParams: d.spec.baseParams,
       feeBps: d.spec.feeBps,
       slippageBps: d.spec.slippageBps,

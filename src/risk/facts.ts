@@ -102,6 +102,30 @@ function amount(value: string | undefined, field: string): Exact | DenialReason 
   return x;
 }
 
+const EXIT_RULES: ReadonlySet<unknown> = new Set(['stop-loss', 'trailing-stop', 'take-profit']);
+
+/**
+ * An `exitLevel` (a position helper's exit decided on a bar's extreme) is a positive decimal string on
+ * a MARKET sell whose `exitReason` is the rule that reached it; anything else is denied, naming the field.
+ */
+function exitLevelDenial(intent: Extract<TradeIntent, { kind: 'place-order' }>): DenialReason | undefined {
+  const level = amount(intent.exitLevel, 'exitLevel');
+  if (isDenial(level)) return level;
+  if (intent.type !== 'MARKET' || intent.side !== 'SELL')
+    return deny(
+      'INVALID_INTENT',
+      `exitLevel goes with a MARKET sell (a position helper's exit), not a ${intent.type} ${intent.side}: leave it out`,
+      { field: 'exitLevel' },
+    );
+  if (!EXIT_RULES.has(intent.exitReason))
+    return deny(
+      'INVALID_INTENT',
+      `exitLevel needs exitReason stop-loss, trailing-stop or take-profit (the rule that reached it), got ${JSON.stringify(intent.exitReason)}`,
+      { field: 'exitReason' },
+    );
+  return undefined;
+}
+
 function isDenial(v: unknown): v is DenialReason {
   return typeof v === 'object' && v !== null && 'code' in v && 'message' in v;
 }
@@ -120,6 +144,10 @@ export function tradeFacts(intent: TradeIntent, view: RiskView): TradeFacts | De
   if (isDenial(baseAmount)) return baseAmount;
   if (isDenial(quoteAmount)) return quoteAmount;
   if (isDenial(price)) return price;
+  if (intent.kind === 'place-order' && intent.exitLevel !== undefined) {
+    const bad = exitLevelDenial(intent);
+    if (bad !== undefined) return bad;
+  }
   if ((baseAmount === undefined) === (quoteAmount === undefined)) {
     return deny('INVALID_INTENT', 'exactly one of baseAmount and quoteAmount must be set', { field: 'baseAmount|quoteAmount' });
   }

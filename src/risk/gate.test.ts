@@ -500,3 +500,34 @@ describe('RiskGate: a strategy paused by an operator', () => {
     expect(gate.pauses.resume('s')).toBeUndefined();
   });
 });
+
+describe("RiskGate: a position helper's exit level", () => {
+  const sell = (over: Partial<Extract<Intent, { kind: 'place-order' }>>) =>
+    limitBuy({ side: 'SELL', type: 'MARKET', price: undefined, baseAmount: '0.5', ...over });
+  const reasonOf = (gate: RiskGate, intent: Intent) => {
+    const d = gate.decide(intent);
+    return d.kind === 'approve' ? 'approve' : { code: d.reason.code, field: d.reason.details?.field, message: d.reason.message };
+  };
+
+  it('approves a MARKET sell whose exitLevel is a decimal and whose exitReason is the rule that reached it', () => {
+    const { gate } = setup();
+    expect(codeOf(gate, sell({ exitReason: 'stop-loss', exitLevel: '95.5' }))).toBe('approve');
+    expect(codeOf(gate, sell({ exitReason: 'take-profit', exitLevel: '105' }))).toBe('approve');
+  });
+
+  it('denies an exitLevel that is not a positive decimal, on another order, or without its rule, naming the field', () => {
+    const { gate } = setup();
+    expect(reasonOf(gate, sell({ exitReason: 'stop-loss', exitLevel: '9e1' }))).toMatchObject({
+      code: 'INVALID_INTENT',
+      field: 'exitLevel',
+    });
+    expect(reasonOf(gate, sell({ exitReason: 'stop-loss', exitLevel: '0' }))).toMatchObject({ code: 'INVALID_INTENT', field: 'exitLevel' });
+    expect(reasonOf(gate, limitBuy({ exitReason: 'stop-loss', exitLevel: '95' }))).toMatchObject({
+      code: 'INVALID_INTENT',
+      field: 'exitLevel',
+      message: expect.stringContaining('goes with a MARKET sell'),
+    });
+    expect(reasonOf(gate, sell({ exitReason: 'signal', exitLevel: '95' }))).toMatchObject({ code: 'INVALID_INTENT', field: 'exitReason' });
+    expect(reasonOf(gate, sell({ exitLevel: '95' }))).toMatchObject({ code: 'INVALID_INTENT', field: 'exitReason' });
+  });
+});

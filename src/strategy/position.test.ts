@@ -26,6 +26,13 @@ function rig(options: PositionOptions, balances: Record<string, string> = { USD:
     kit.store.apply(event);
     return p.onEvent(event, kit.ctx);
   };
+  /** A price closing a bar of an OHLCV replay (open, high, low), the low first unless told. */
+  const bar = (open: number, high: number, low: number, close: number, lowFirst = true) => {
+    kit.clock.advance(1_000);
+    const event = { kind: 'price', market: M, at: kit.clock.now(), price: close, range: { open, high, low, lowFirst } } as const;
+    kit.store.apply(event);
+    return p.onEvent(event, kit.ctx);
+  };
   const report = (r: ExecReport) => p.onReport(r, kit.ctx);
   const fill = (
     refId: string,
@@ -55,7 +62,7 @@ function rig(options: PositionOptions, balances: Record<string, string> = { USD:
     fill('e-1', 'BUY', amount, String(at), { orderDone: true });
     kit.setBalance('BTC', amount);
   };
-  return { kit, p, price, report, fill, entered };
+  return { kit, p, price, bar, report, fill, entered };
 }
 
 describe('Position: entering and exiting', () => {
@@ -238,6 +245,54 @@ describe('Position: exit rules', () => {
     expect(
       p.onEvent({ kind: 'ticker', market: M, at, bid: { price: 97.5, amount: 1 }, last: { price: 99, amount: 1 } }, kit.ctx),
     ).toBeDefined();
+  });
+});
+
+describe('Position: exit rules inside a bar (OHLCV replay)', () => {
+  it("checks the stop-loss on the bar's low, and its sell carries the level for the replay to fill inside the bar", () => {
+    const { p, bar, entered } = rig({ sizePct: 100, stopLossPct: 5 });
+    entered(100);
+    // the low stays above 95: nothing; the next bar goes through 95 and closes back above it
+    expect(bar(100, 101, 95.5, 100)).toBeUndefined();
+    expect(bar(99, 100, 94, 98)).toMatchObject({ side: 'SELL', type: 'MARKET', exitReason: 'stop-loss', exitLevel: '95' });
+    expect(p.exitReason).toMatchObject({ kind: 'stop-loss', level: 95, price: 98 });
+  });
+
+  it('of a stop-loss and a take-profit both reached in one bar, takes the extreme the replay says came first', () => {
+    const adverse = rig({ sizePct: 100, stopLossPct: 5, takeProfitPct: 5 });
+    adverse.entered(100);
+    expect(adverse.bar(100, 106, 94, 100)).toMatchObject({ exitReason: 'stop-loss', exitLevel: '95' });
+    const favorable = rig({ sizePct: 100, stopLossPct: 5, takeProfitPct: 5 });
+    favorable.entered(100);
+    expect(favorable.bar(100, 106, 94, 100, false)).toMatchObject({ exitReason: 'take-profit', exitLevel: '105' });
+    // only the take-profit reached: the high, whichever came first
+    const high = rig({ sizePct: 100, stopLossPct: 5, takeProfitPct: 5 });
+    high.entered(100);
+    expect(high.bar(100, 105, 99, 101)).toMatchObject({ exitReason: 'take-profit', exitLevel: '105' });
+  });
+
+  it('checks the trailing stop in force when the bar opened, then raises it by the high; a close below the raised level exits unpriced', () => {
+    const { p, bar, entered } = rig({ sizePct: 100, trailingStopPct: 10 });
+    entered(100);
+    // a bar up to 120 and down to 95: the low first, against the stop of the high before (90): held
+    expect(bar(100, 120, 95, 110)).toBeUndefined();
+    expect([p.highestPrice, p.levels.trailingStop]).toEqual([120, 108]);
+    // the next bar's low reaches 108: filled inside the bar at the level
+    expect(bar(110, 111, 107, 109)).toMatchObject({ exitReason: 'trailing-stop', exitLevel: '108' });
+
+    const late = rig({ sizePct: 100, trailingStopPct: 10 });
+    late.entered(100);
+    // the high of 130 (after the low) raises the stop to 117 and the bar closes at 116: a close's exit,
+    // at the next bar's open (no level: the replay cannot tell where after the high it went)
+    const exit = late.bar(100, 130, 99, 116);
+    expect(exit).toMatchObject({ exitReason: 'trailing-stop' });
+    expect(exit).not.toHaveProperty('exitLevel');
+  });
+
+  it('without a bar, checks the price alone and its sell carries no level', () => {
+    const { price, entered } = rig({ sizePct: 100, stopLossPct: 5 });
+    entered(100);
+    expect(price(94)).not.toHaveProperty('exitLevel');
   });
 });
 

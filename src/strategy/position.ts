@@ -14,6 +14,7 @@ import {
   type ExecReport,
   type MarketEvent,
   type MarketSymbol,
+  type PriceRange,
 } from '../core/index.js';
 import { pow10 } from '../core/units.js';
 import type { IntentDraft, OwnPosition, StrategyContext } from './define.js';
@@ -39,6 +40,11 @@ export type { ExitKind, ExitLevels, ExitReason, PositionOptions } from './positi
  * exit rules armed) or `exiting` (its sell is in flight).
  */
 export type PositionState = 'flat' | 'entering' | 'long' | 'exiting';
+
+/** A level as a plain decimal string (a number's shortest digits, never an exponent). */
+function levelText(level: number): string {
+  return new D(level).toFixed();
+}
 
 /** More than zero, without allocating (`gt(0)` builds a Decimal of its argument). */
 const positive = (d: Dec): boolean => d.isPositive() && !d.isZero();
@@ -243,6 +249,7 @@ export class Position {
     if (price === undefined) return undefined;
     if (this.phase === 'flat' && !this.orders.everOrdered && this.held(ctx)) this.adopt(ctx, price);
     if (this.phase !== 'long') return undefined;
+    if (event.kind === 'price' && event.range !== undefined) return this.onRange(ctx, event.range, price);
     // NaN (no high yet) is replaced by the price; the comparison keeps Math.max's answer for numbers
     if (!(this.high >= price)) this.high = price;
     if (!this.hasRules) return undefined;
@@ -250,6 +257,35 @@ export class Position {
     if (fixed !== this.keptLevels || (this.high !== this.keptHigh && this.options.trailingStopPct !== undefined)) this.keep(ctx, fixed);
     const hit = triggered(fixed, this.trailingStop(), price);
     return hit && this.exit(ctx, hit.kind, hit.level, price);
+  }
+
+  /**
+   * A price that closes a bar (a backtest over OHLCV rows): the rules are checked against the bar's
+   * extremes, in the order the replay takes them (`range.lowFirst`), with the levels in force when the
+   * bar opened: the stop-loss and the trailing stop on the low, the take-profit on the high. Such an
+   * exit carries its level (`exitLevel`), and point replay fills it inside this bar: at the level, or at
+   * the open when the bar opened beyond it. The bar's high then raises the trailing stop; a close
+   * below the raised level exits as a close does (filled at the next bar's open).
+   */
+  private onRange(ctx: StrategyContext, r: PriceRange, close: number): IntentDraft | undefined {
+    // a position entered at this bar's open has seen no price before it but the open
+    if (Number.isNaN(this.high)) this.high = r.open;
+    if (!this.hasRules) {
+      if (!(this.high >= r.high)) this.high = r.high;
+      return undefined;
+    }
+    const fixed = this.fixedLevels();
+    // a bar wholly above the take-profit names it here too: it opened above, and fills at the open either way
+    const low = triggered(fixed, this.trailingStop(), r.low);
+    const high = fixed.takeProfit !== undefined && r.high >= fixed.takeProfit ? fixed.takeProfit : undefined;
+    const first = r.lowFirst ? low : undefined;
+    if (first !== undefined) return this.exit(ctx, first.kind, first.level, close, first.level);
+    if (high !== undefined) return this.exit(ctx, 'take-profit', high, close, high);
+    if (low !== undefined) return this.exit(ctx, low.kind, low.level, close, low.level);
+    if (!(this.high >= r.high)) this.high = r.high;
+    if (fixed !== this.keptLevels || (this.high !== this.keptHigh && this.options.trailingStopPct !== undefined)) this.keep(ctx, fixed);
+    const trail = this.trailingStop();
+    return trail !== undefined && close <= trail ? this.exit(ctx, 'trailing-stop', trail, close) : undefined;
   }
 
   /**
@@ -341,7 +377,8 @@ export class Position {
     return pct !== undefined && !Number.isNaN(this.high) ? trailingLevel(this.high, pct) : undefined;
   }
 
-  private exit(ctx: StrategyContext, kind: ExitKind, level: number, price: number | undefined): IntentDraft | undefined {
+  /** A MARKET sell of what the helper may sell; `inBar`: the level a bar's extreme reached (see `onRange`). */
+  private exit(ctx: StrategyContext, kind: ExitKind, level: number, price: number | undefined, inBar?: number): IntentDraft | undefined {
     if (this.busy || ctx.warmingUp) return undefined;
     const instrument = ctx.instrument(this.market);
     const amount = roundBase(instrument, this.sellable(ctx));
@@ -356,6 +393,7 @@ export class Position {
       type: 'MARKET',
       baseAmount: amount,
       exitReason: kind,
+      ...(inBar !== undefined && { exitLevel: levelText(inBar) }),
     });
   }
 

@@ -1,4 +1,4 @@
-import type { Dec, Instrument, MarketSymbol, OrderTerms, Side } from '../core/index.js';
+import type { BarExit, Dec, Instrument, MarketSymbol, OrderTerms, Side } from '../core/index.js';
 import { TradeloopError } from '../core/index.js';
 
 /**
@@ -69,6 +69,8 @@ export const TERMINAL_ORDER_STATUSES: ReadonlySet<string> = new Set(['FILLED', '
 /** An order for the venue: its terms and the intent id as `refId`. */
 export interface PlaceOrderRequest extends OrderTerms {
   readonly refId: string;
+  /** A position helper's exit decided on a bar (point replay over OHLCV rows fills it in that bar; other venues ignore it). */
+  readonly barExit?: BarExit;
 }
 
 export interface VenueOrder {

@@ -216,4 +216,60 @@ describe('portfolio backtest', () => {
     expect(eth).toMatchObject({ approved: 1, positions: [{ market: 'ETHUSD', amount: '4.995' }] });
     expect(run.finalBalances).toEqual({ USD: '9298.2', BTC: '0', ETH: '4.995' }); // 10000 − 1000 − 500 − 100 + 898.20
   });
+
+  it("fills inside an OHLCV market's bars beside a market of closes: a position's stop-loss on the low, a bar strategy's bars the rows", async () => {
+    // hourly bars: sma-cross 2/3 buys at bar 6's open (103); bar 7's low (95) goes through its 5 % stop
+    // (97.85) and the bar closes at 103.8
+    const rows = [
+      [100, 100.5, 99.5, 100],
+      [100, 100.5, 98.5, 99],
+      [99, 99.5, 97.5, 98],
+      [98, 98.5, 96.5, 97],
+      [97, 99.5, 96.5, 99],
+      [99, 102.5, 98.5, 102],
+      [103, 103.6, 102, 103.5],
+      [103.5, 104, 95, 103.8],
+      [103.8, 105, 103, 104.5],
+      [104.5, 106, 104, 105.5],
+    ];
+    const col = (k: number) => Float64Array.from(rows, (r) => r[k]!);
+    const btc: MarketSeries = {
+      ...series(
+        'BTCUSD',
+        rows.map((r) => r[3]!),
+      ),
+      opens: col(0),
+      highs: col(1),
+      lows: col(2),
+      volumes: col(0).fill(1),
+    };
+    const sma = await loadStrategy('sma-cross');
+    const smaParams = resolveParams(sma, { market: 'BTCUSD', fast: 2, slow: 3, stop_loss_pct: 5 }, 'params') as Record<string, unknown>;
+    const highs: number[] = [];
+    const probe = defineStrategy({
+      name: 'probe',
+      description: 'hears the hourly bars of BTCUSD',
+      params: z.object({}),
+      markets: ['BTCUSD'],
+      bars: [{ market: 'BTCUSD', timeframe: '1h', history: 2 }],
+      create: () => ({ onBar: (bar) => void highs.push(bar.high) }),
+    });
+    const run = await runPortfolioBacktest({
+      strategies: [
+        { name: 'sma', definition: sma, params: smaParams, markets: ['BTCUSD'] },
+        { name: 'probe', definition: probe, params: {}, markets: ['BTCUSD'] },
+        strategy('eth', { market: 'ETHUSD', usd: '100', buy_at: 2 }),
+      ],
+      series: [btc, series('ETHUSD', [10, 10.5, 11, 11.5, 12, 12.5, 13, 13.5, 14, 14.5])],
+      initial: { USD: '10000' },
+      feeBps: 0,
+      limits,
+    });
+    const trips = run.markets[0]!.trades.map((t) => [t.entryAt - T0, String(t.entryPrice), t.exitAt - T0, String(t.exitPrice)]);
+    expect(trips).toEqual([[6 * H, '103', 7 * H, '97.85']]);
+    // the bars are the file's rows (a bar's high is its row's, not a close), each heard once it closed
+    expect(highs).toEqual(rows.slice(0, 9).map((r) => r[1]));
+    // the market of closes fills at its next point: bought at its 3rd price
+    expect(run.markets[1]!.held).toBe('9.09090909');
+  });
 });

@@ -188,6 +188,54 @@ describe.skipIf(redisSkipReason !== undefined)('tradeloop optimize --queue with 
     expect(here.filter((r) => r.ok && r.tradesHash !== undefined && (r.metrics.trades as number) > 0).length).toBeGreaterThan(0);
   });
 
+  it("an OHLCV study through the queue fills inside the bars as the local optimizer does, under the run's intrabar rule", async () => {
+    // the walk as bars: each opens at the previous close and reaches 1.5 % either side
+    const rows = readFileSync(data, 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(','));
+    const lines = ['timestamp,open,high,low,close,volume'];
+    let open = Number(rows[0]![1]);
+    for (const [t, p] of rows) {
+      const close = Number(p);
+      lines.push([t, open, Math.max(open, close) * 1.015, Math.min(open, close) * 0.985, close, 1].join(','));
+      open = close;
+    }
+    const ohlcv = join(dir, 'walk-ohlcv.csv');
+    writeFileSync(ohlcv, `${lines.join('\n')}\n`);
+    const args = ['optimize', '-s', join(good, 'trend.ts'), '--data', ohlcv, '--metric', 'return', '--json'];
+    const grid = ['--grid', 'fast=4|8,slow=20,stop_loss_pct=1|3,take_profit_pct=1|2', '--intrabar', 'favorable'];
+    const local = await runCli([...args, ...grid, '--workers', '2']);
+    const queued = await runCli([...args, ...grid, '--queue', redis.url]);
+    expect(local.code, local.stderr).toBe(0);
+    expect(queued.code, queued.stderr).toBe(0);
+    const l = JSON.parse(local.stdout) as { rows: Array<{ params: Record<string, number>; metrics: { final_equity: number } }> };
+    expect((JSON.parse(queued.stdout) as { rows: unknown[] }).rows).toEqual(l.rows);
+    // the other rule is another study, with other figures
+    const adverse = await runCli([...args, '--grid', 'fast=4|8,slow=20,stop_loss_pct=1|3,take_profit_pct=1|2', '--queue', redis.url]);
+    expect(adverse.stderr).toMatch(/8 trials, 0 already done/);
+    expect((JSON.parse(adverse.stdout) as { rows: unknown[] }).rows).not.toEqual(l.rows);
+    // a row is the backtest of its params on the same bars
+    const best = l.rows[0]!;
+    const single = await runCli([
+      'backtest',
+      '-s',
+      join(good, 'trend.ts'),
+      '--data',
+      ohlcv,
+      '--params',
+      Object.entries(best.params)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(','),
+      '--intrabar',
+      'favorable',
+      '--json',
+    ]);
+    expect(single.code, single.stderr).toBe(0);
+    expect((JSON.parse(single.stdout) as { final_equity: number }).final_equity).toBe(best.metrics.final_equity);
+  });
+
   // stalled-job recovery waits out the killed worker's 3 s lock: give a loaded machine room
   it('a worker SIGKILLed mid-trial: the other finishes its trial, and every trial is counted once', { timeout: 90_000 }, async () => {
     const [a, b] = workers as [WorkerProc, WorkerProc];

@@ -15,8 +15,10 @@ import type { MarketSeries } from '../../../backtest/merge.js';
 import { runPortfolioBacktest, type PortfolioRun, type PortfolioStrategy } from '../../../backtest/portfolio.js';
 import { loadPortfolioStrategies } from '../../../backtest/optimize/portfolio-job.js';
 import { loadDataFile } from '../../../backtest/recorded-series.js';
+import { loadPriceFile } from '../../../backtest/price-column.js';
+import type { IntrabarRule } from '../../fills/point/bar-range.js';
 import { isRecordingFile } from '../../venue/polling/recording-format.js';
-import { duration } from '../../../backtest/report/report.js';
+import { barFillRule, DEFAULT_FILL_RULE, duration } from '../../../backtest/report/report.js';
 import { trapWarnings } from '../../../backtest/traps.js';
 import type { DataFlags } from '../../../backtest/data-source.js';
 import { D, fallbackPriceDecimals, InputError, type MarketSymbol } from '../../core/index.js';
@@ -88,17 +90,24 @@ export async function loadPortfolioData(flags: PortfolioFlags, markets: readonly
   // in the config's market order (the tie rule), whatever the order of the flags
   for (const market of [...markets, ...[...files.keys()].filter((k) => !markets.includes(k))]) {
     const file = files.get(market)!;
-    out.push({ market, ...seriesOf(await loadDataFile(file, market, flags.priceColumn)) });
+    // an OHLCV file's rows are bars: orders fill inside them, and a bar strategy's bars are the rows
+    out.push({
+      market,
+      ...seriesOf(
+        isRecordingFile(file)
+          ? await loadDataFile(file, market, flags.priceColumn)
+          : loadPriceFile(file, flags.priceColumn, { ohlc: true }),
+      ),
+    });
   }
   return out;
 }
 
-function seriesOf(s: {
-  readonly times: Float64Array;
-  readonly prices: Float64Array;
-  readonly source: string;
-}): Omit<MarketSeries, 'market'> {
-  return { times: s.times, prices: s.prices, source: s.source };
+function seriesOf(s: Omit<MarketSeries, 'market'>): Omit<MarketSeries, 'market'> {
+  const { times, prices, source, opens, highs, lows, volumes } = s;
+  return opens !== undefined && highs !== undefined && lows !== undefined
+    ? { times, prices, source, opens, highs, lows, ...(volumes !== undefined && { volumes }) }
+    : { times, prices, source };
 }
 
 export interface PortfolioOptions {
@@ -108,6 +117,8 @@ export interface PortfolioOptions {
   readonly initial: Record<string, string>;
   readonly feeBps: number;
   readonly slippageBps: number;
+  /** `--intrabar`: which extreme of an OHLCV bar came first (default adverse). */
+  readonly intrabar?: IntrabarRule;
   readonly onProgress: (done: number, total: number) => void;
 }
 
@@ -120,6 +131,7 @@ export async function portfolioBacktest(ctx: CliContext, flags: PortfolioFlags, 
     feeBps: o.feeBps,
     slippageBps: o.slippageBps,
     limits: o.resolved.limits,
+    ...(o.intrabar !== undefined && { intrabar: o.intrabar }),
     onProgress: o.onProgress,
     // fills by strategy, round trips, candles and plotted series for report.html
     ...(flags.out !== undefined && { charts: true }),
@@ -127,7 +139,18 @@ export async function portfolioBacktest(ctx: CliContext, flags: PortfolioFlags, 
   const source = o.series.map((s) => `${s.market}: ${s.source}`).join('; ');
   // spacing and gaps of the markets' times together (one time once: the markets' points of one time
   // are one step of the account, not a spacing of 0); the points are every market's
+  const bars = o.series.filter((s) => s.opens !== undefined).map((s) => s.market);
   const built = buildManifest({
+    // OHLCV rows fill inside their bars; a market of closes alone fills at its next point
+    fillModel: {
+      name: 'points',
+      rule:
+        bars.length === 0
+          ? DEFAULT_FILL_RULE
+          : bars.length === o.series.length
+            ? barFillRule(o.intrabar ?? 'adverse')
+            : `${bars.join(', ')} (OHLCV rows): ${barFillRule(o.intrabar ?? 'adverse')} The other markets (prices only): ${DEFAULT_FILL_RULE}`,
+    },
     feeBps: o.feeBps,
     slippageBps: o.slippageBps,
     source,

@@ -1,6 +1,6 @@
 import { type Command } from 'commander';
 import { buildManifest, manifestRows, manifestToJson, type AssumptionsManifest } from '../../../backtest/assumptions.js';
-import { LazyProgress, parseBps, parseInitial, parsePositiveInt } from '../../../backtest/cli-input.js';
+import { LazyProgress, parseBps, parseInitial, parseIntrabar, parsePositiveInt } from '../../../backtest/cli-input.js';
 import type { ResolvedLimits } from '../../../backtest/limits.js';
 import { trapWarnings } from '../../../backtest/traps.js';
 import { loadSeries, type DataFlags } from '../../../backtest/data-source.js';
@@ -9,7 +9,7 @@ import { metricsToJson } from '../../../backtest/metrics.js';
 import { BOOK_FILL_RULE, resolveFillModel } from '../../../backtest/fill-model.js';
 import { describeRunInfo } from '../../../backtest/recorded-header.js';
 import { pointModelBarInputs } from '../../../backtest/recorded-bars.js';
-import { BAR_FILL_RULE, DEFAULT_FILL_RULE, duration, formatMetricRows, writeBacktestReport } from '../../../backtest/report/report.js';
+import { barFillRule, DEFAULT_FILL_RULE, duration, formatMetricRows, writeBacktestReport } from '../../../backtest/report/report.js';
 import {
   breakEvenText,
   costTable,
@@ -22,6 +22,7 @@ import { parseRuinPct, parseSeed, runRobustness } from '../../../backtest/robust
 import { runBacktest, type BacktestConfig, type BacktestRun, type StopPoint } from '../../../backtest/run.js';
 import { LiveClock } from '../../clock/index.js';
 import { InputError, splitMarket } from '../../core/index.js';
+import { INTRABAR_RULES } from '../../fills/point/bar-range.js';
 import type { StrategyFailure } from '../../engine/strategy-failure.js';
 import { barsOf, loadStrategy, marketsOf, parseParamString, resolveParams, type StrategyDefinition } from '../../strategy/index.js';
 import { isRecordingFile } from '../../venue/polling/recording-format.js';
@@ -44,6 +45,7 @@ interface BacktestFlags extends Omit<DataFlags, 'data'> {
   readonly blockLength?: string;
   readonly fillModel?: string;
   readonly latencyMs?: string;
+  readonly intrabar?: string;
 }
 
 /**
@@ -77,6 +79,10 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
       "book: fill against a recording's order books (the default for recordings that hold them); points: fill at the next point",
     )
     .option('--latency-ms <n>', 'with --fill-model book: milliseconds from decision to venue (default 0)')
+    .option(
+      '--intrabar <rule>',
+      `on OHLCV rows, which extreme of a bar came first where the data cannot say: ${INTRABAR_RULES.join(', ')} (default adverse: the low, so a stop-loss before a take-profit)`,
+    )
     .option('--json', 'print one JSON object on one line (logs go to stderr)')
     .option('--out <dir>', 'write trades.csv, equity.csv and report.html here')
     .option(
@@ -94,12 +100,18 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
       const feeBps = parseBps(all.feeBps, '--fee-bps', resolved.limits.fee_bps);
       const slippageBps = parseBps(all.slippageBps, '--slippage-bps', 0);
       const initial = parseInitial(all.initial);
+      const intrabar = parseIntrabar(all.intrabar);
       if (isPortfolio(all, resolved)) {
         refuseForPortfolio(all);
         const { loadPortfolioData, marketOrder, portfolioBacktest, portfolioStrategies } = await import('./backtest-portfolio.js');
         const strategies = await portfolioStrategies(resolved, all.strategy);
         await fetchMissing(ctx, all, marketOrder(strategies));
         const series = await loadPortfolioData(all, marketOrder(strategies));
+        if (intrabar !== undefined && !series.some((x) => x.opens !== undefined))
+          throw new InputError(
+            '--intrabar',
+            'orders inside a bar: it applies to OHLCV rows (open, high, low, close), and no market here has them: drop the flag',
+          );
         const wall = new LiveClock();
         const progress = new LazyProgress(ctx.stderr, () => wall.now(), 'backtest');
         try {
@@ -110,6 +122,7 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
             initial,
             feeBps,
             slippageBps,
+            ...(intrabar !== undefined && { intrabar }),
             onProgress: (d, t) => progress.update(d, t),
           });
         } finally {
@@ -140,6 +153,11 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
       // an OHLCV file's rows are bars: orders fill inside them, and a bar strategy's bars are the rows
       const series = fill.model === 'points' ? await loadSeries(flags, markets, { ohlc: true }) : undefined;
       const loadMs = clock.now() - loadStart;
+      if (intrabar !== undefined && series?.opens === undefined)
+        throw new InputError(
+          '--intrabar',
+          `orders inside a bar: it applies to OHLCV rows (open, high, low, close), and ${series?.source ?? flags.data ?? 'this data'} has ${series === undefined ? 'recorded books' : 'prices only'}: drop the flag`,
+        );
       const market = params.market === undefined ? undefined : String(params.market);
       checkInitial(initial, market);
       const limits = resolved.limits;
@@ -158,6 +176,7 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
         figuresOnly: flags.out === undefined,
         // the report draws a bar strategy's candles and the series the strategy plots
         charts: flags.out !== undefined,
+        ...(intrabar !== undefined && { intrabar }),
       };
       try {
         run =
@@ -181,7 +200,10 @@ export function registerBacktest(program: Command, ctx: CliContext): void {
       const fillModel =
         fill.model === 'book'
           ? { name: 'book', rule: run.fillRule ?? BOOK_FILL_RULE }
-          : { name: 'points', rule: series !== undefined && series.opens !== undefined ? BAR_FILL_RULE : DEFAULT_FILL_RULE };
+          : {
+              name: 'points',
+              rule: series !== undefined && series.opens !== undefined ? barFillRule(intrabar ?? 'adverse') : DEFAULT_FILL_RULE,
+            };
       const source = series?.source ?? run.dataSource ?? `${flags.data!} (recorded ${run.market} books)`;
       // a recording's replay (either model) warms the strategy on the history the recorded run loaded, as it did live
       const warmedOn = run.warmUpFrom !== undefined ? { warmedOn: { events: run.warmUpEvents ?? 0, from: run.warmUpFrom } } : {};

@@ -49,6 +49,10 @@ export async function runSearchStudy(ctx: CliContext, input: SearchCommandInput)
     slippageBps: c.slippageBps ?? 0,
     initial: c.initial ?? null,
     limits: c.limits ?? null,
+    // how the trials filled: inside OHLCV bars (and by which intrabar rule), or at the next point
+    fills: (c.portfolio ? c.portfolio.series.some((s) => s.opens !== undefined) : c.series.opens !== undefined)
+      ? `bars ${c.intrabar ?? 'adverse'}`
+      : 'points',
   };
   const store = input.queued
     ? undefined

@@ -1,6 +1,6 @@
 import { type Command } from 'commander';
 import { availableParallelism } from 'node:os';
-import { parseBps, parseInitial, parsePositiveInt } from '../../../backtest/cli-input.js';
+import { parseBps, parseInitial, parseIntrabar, parsePositiveInt } from '../../../backtest/cli-input.js';
 import { OptimizeProgress } from '../../../backtest/optimize/progress.js';
 import { loadSeries, type DataFlags } from '../../../backtest/data-source.js';
 import { resolveRiskLimits } from '../../../backtest/limits.js';
@@ -11,6 +11,8 @@ import { OPTIMIZE_METRICS, runOptimize, type OptimizeMetric, type OptimizeResult
 import { optimizeManifest, optimizeRobustness, writeOptimizeReport } from '../../../backtest/robustness/optimize.js';
 import { stabilityLines, stabilityToJson } from '../../../backtest/robustness/report.js';
 import { manifestToJson } from '../../../backtest/assumptions.js';
+import { barFillRule, DEFAULT_FILL_RULE } from '../../../backtest/report/report.js';
+import { INTRABAR_RULES } from '../../fills/point/bar-range.js';
 import { LiveClock } from '../../clock/index.js';
 import { formatAmount, InputError } from '../../core/index.js';
 import { marketsOf, parseParamString, resolveParams } from '../../strategy/index.js';
@@ -56,6 +58,7 @@ interface OptimizeFlags extends Omit<DataFlags, 'data'> {
   readonly json?: boolean;
   readonly queue?: string;
   readonly out?: string;
+  readonly intrabar?: string;
 }
 
 /**
@@ -96,6 +99,10 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
     .option('--fee-bps <n>', 'fee in basis points (default 10)')
     .option('--slippage-bps <n>', 'slippage in basis points (default 0)')
     .option('--initial <ASSET=AMOUNT,...>', 'starting balances', 'USD=10000')
+    .option(
+      '--intrabar <rule>',
+      `on OHLCV rows, which extreme of a bar came first where the data cannot say: ${INTRABAR_RULES.join(', ')} (default adverse), as in backtest`,
+    )
     .option(
       '-c, --config <file>',
       'YAML config whose risk: section sets the risk limits (default: ./config/default.yaml, else the built-in defaults, as tradeloop run); with --strategy naming one of its strategies, that strategy is tuned inside the whole config (every strategy, market and limit of it, on one account)',
@@ -153,7 +160,17 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
       const markets = loaded ? loaded.target.markets : marketsOf(definition, first as never);
       await fetchMissing(ctx, flags, loaded ? marketOrder(loaded.strategies) : flags.market === undefined ? [] : [flags.market]);
       const inside = loaded && (await loadConfigData(flags, resolved, loaded, objective));
-      const series = inside ? inside.first : await loadSeries({ ...flags, data: singleData(flags.data) }, markets);
+      // an OHLCV file's rows are bars: orders fill inside them, as a backtest of the same file fills them
+      const series = inside ? inside.first : await loadSeries({ ...flags, data: singleData(flags.data) }, markets, { ohlc: true });
+      const intrabar = parseIntrabar(flags.intrabar);
+      const bars = inside
+        ? inside.portfolio.series.some((s) => s.opens !== undefined)
+        : (series as { readonly opens?: Float64Array }).opens !== undefined;
+      if (intrabar !== undefined && !bars)
+        throw new InputError(
+          '--intrabar',
+          `orders inside a bar: it applies to OHLCV rows (open, high, low, close), and ${series.source} has prices only: drop the flag`,
+        );
       const clock = new LiveClock();
       const progress = new OptimizeProgress(ctx.stderr, {
         label: 'optimize',
@@ -176,6 +193,7 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
         slippageBps: parseBps(flags.slippageBps, '--slippage-bps', 0),
         initial: parseInitial(flags.initial),
         limits: resolved.limits,
+        ...(intrabar !== undefined && { intrabar }),
         // loaded only here: bullmq and ioredis slow string handling for the whole process (docs/backtest.md)
         ...(queue && { runJobs: (await import('../../queue/cli.js')).queuedRunner(queue, ctx) }),
       };
@@ -226,6 +244,7 @@ export function registerOptimize(program: Command, ctx: CliContext): void {
         limitsFrom: resolved.origins,
         source: series.source,
         times: series.times,
+        fillRule: bars ? barFillRule(intrabar ?? 'adverse') : DEFAULT_FILL_RULE,
       });
       const own = objective === 'strategy' && inside !== undefined;
       // a strategy's own figures inside a config have no equity curve, so no Sharpe ratio to deflate

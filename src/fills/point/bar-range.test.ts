@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PointMarket } from './market.js';
-import { limitTouch, stopTrigger } from './bar-range.js';
+import { exitFillPrice, limitTouch, lowFirstOf, stopTrigger } from './bar-range.js';
 
 const T0 = Date.UTC(2024, 0, 1);
 const H = 3_600_000;
@@ -77,5 +77,103 @@ describe('fills inside a bar', () => {
     expect(limitTouch('SELL', 105, bar(100, 104.9, 99))).toBeUndefined();
     expect(limitTouch('SELL', 105, bar(100, 105, 99))).toBe('limit');
     expect(limitTouch('SELL', 105, bar(106, 107, 99))).toBe('open');
+  });
+
+  it("fills the take-profit first when the run takes the bar's high as reached first", () => {
+    const m = market();
+    m.place({ refId: 'sl', market: 'BTCUSD', side: 'SELL', type: 'STOP_MARKET', baseAmount: '1', stopPrice: '95' });
+    m.place({ refId: 'tp', market: 'BTCUSD', side: 'SELL', type: 'LIMIT', baseAmount: '1', price: '106' });
+    expect(fillsOf(m.point('BTCUSD', T0 + H, 100, { ...bar(100, 107, 94), lowFirst: false }))).toEqual([
+      ['tp', 'SELL', '106', '1'],
+      ['sl', 'SELL', '95', '1'],
+    ]);
+  });
+
+  it("orders a bar's extremes by the intrabar rule", () => {
+    expect([lowFirstOf('adverse', 100, 101, 90), lowFirstOf('favorable', 100, 110, 99)]).toEqual([true, false]);
+    // open-nearest: the extreme nearer the open first, the low on a tie
+    expect([
+      lowFirstOf('open-nearest', 100, 110, 99),
+      lowFirstOf('open-nearest', 100, 101, 90),
+      lowFirstOf('open-nearest', 100, 105, 95),
+    ]).toEqual([true, false, true]);
+  });
+
+  describe("a position helper's exit decided on the bar", () => {
+    it('fills inside the bar it was decided on: at the stop, or at the open when the bar opened below it', () => {
+      const m = market();
+      const inBar = m.point('BTCUSD', T0 + H, 98, bar(97, 99, 93));
+      expect(inBar).toHaveLength(0);
+      const o = m.place({
+        refId: 'x',
+        market: 'BTCUSD',
+        side: 'SELL',
+        type: 'MARKET',
+        baseAmount: '1',
+        barExit: { level: '95', by: 'low' },
+      });
+      expect(o.status).toBe('FILLED');
+      // reported once: taken by the source, or else with the next point
+      const taken = m.takePlaced()!;
+      expect([taken.fills.map((f) => [f.refId, f.price.toFixed(), f.at]), taken.closed.map((c) => c.refId)]).toEqual([
+        [['x', '95', T0 + H]],
+        ['x'],
+      ]);
+      expect(m.takePlaced()).toBeUndefined();
+      expect(m.balance('USD').available.toFixed()).toBe('10095');
+
+      const g = market();
+      g.point('BTCUSD', T0 + H, 91, bar(90, 92, 89));
+      g.place({ refId: 'g', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '1', barExit: { level: '95', by: 'low' } });
+      expect(fillsOf(g.point('BTCUSD', T0 + 2 * H, 91, bar(91, 92, 90)))).toEqual([['g', 'SELL', '90', '1']]);
+    });
+
+    it('fills a take-profit at its level, or at the open when the bar opened above it', () => {
+      const m = market();
+      m.point('BTCUSD', T0 + H, 104, bar(101, 107, 100));
+      m.place({ refId: 'tp', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '1', barExit: { level: '106', by: 'high' } });
+      expect(m.takePlaced()!.fills.map((f) => f.price.toFixed())).toEqual(['106']);
+      m.point('BTCUSD', T0 + 2 * H, 110, bar(108, 111, 107));
+      m.place({ refId: 'tp2', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '1', barExit: { level: '106', by: 'high' } });
+      expect(m.takePlaced()!.fills.map((f) => f.price.toFixed())).toEqual(['108']);
+    });
+
+    it('is an ordinary market order when the bar never came to the level, or the point has no bar', () => {
+      const m = market();
+      m.point('BTCUSD', T0 + H, 98, bar(97, 99, 96));
+      const o = m.place({
+        refId: 'x',
+        market: 'BTCUSD',
+        side: 'SELL',
+        type: 'MARKET',
+        baseAmount: '1',
+        barExit: { level: '95', by: 'low' },
+      });
+      expect([o.status, m.takePlaced()]).toEqual(['OPEN', undefined]);
+      expect(fillsOf(m.point('BTCUSD', T0 + 2 * H, 97, bar(96.5, 98, 96)))).toEqual([['x', 'SELL', '96.5', '1']]);
+
+      const c = new PointMarket({ funding: { BTC: '1' }, feeBps: 0 });
+      c.point('BTCUSD', T0, 94);
+      expect(
+        c.place({ refId: 'y', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '1', barExit: { level: '95', by: 'low' } })
+          .status,
+      ).toBe('OPEN');
+    });
+
+    it('moves the level against the trader by the slippage', () => {
+      const m = new PointMarket({ funding: { BTC: '1' }, feeBps: 0, slippageBps: 100 });
+      m.point('BTCUSD', T0, 98, bar(97, 99, 93));
+      m.place({ refId: 'x', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '1', barExit: { level: '95', by: 'low' } });
+      expect(m.takePlaced()!.fills.map((f) => f.price.toFixed())).toEqual(['94.05']);
+    });
+  });
+
+  it('reads where an exit fills inside a bar', () => {
+    expect(exitFillPrice(95, 'low', bar(97, 99, 93))).toBe(95);
+    expect(exitFillPrice(95, 'low', bar(94, 99, 93))).toBe(94);
+    expect(exitFillPrice(95, 'low', bar(97, 99, 96))).toBeUndefined();
+    expect(exitFillPrice(106, 'high', bar(101, 107, 100))).toBe(106);
+    expect(exitFillPrice(106, 'high', bar(108, 111, 107))).toBe(108);
+    expect(exitFillPrice(106, 'high', bar(101, 105, 100))).toBeUndefined();
   });
 });

@@ -9,7 +9,11 @@
  * - a limit fills at the open when the bar opened through it (a better price than the limit), else at
  *   its limit when the high or low reached it;
  * - when one bar reaches several waiting orders, the stops go first (the adverse outcome: of a
- *   stop-loss and a take-profit in one bar, the loss is assumed to have come first).
+ *   stop-loss and a take-profit in one bar, the loss is assumed to have come first), unless the run's
+ *   intrabar rule (`IntrabarRule`) takes the high as reached first in that bar;
+ * - a position helper's exit decided on the bar (its stop-loss or trailing stop reached by the low, its
+ *   take-profit by the high: `exitFillPrice`) fills inside the same bar, at its level, or at the open
+ *   when the bar opened beyond it.
  *
  * Prices here are numbers, as a row's are; the fill amounts are worked in exact units by `fills.ts`.
  * The triggers are the platform's (`stopFires`, `crosses`), applied to the bar's extremes.
@@ -21,6 +25,50 @@ export interface BarRange {
   readonly open: number;
   readonly high: number;
   readonly low: number;
+  /** Whether the low is taken as reached before the high (undefined: yes, the adverse order). */
+  readonly lowFirst?: boolean;
+}
+
+/**
+ * Which extreme of a bar is taken as reached first, where the data cannot say (`--intrabar`):
+ * - `adverse` (the default): the low, so a long's stop-loss comes before its take-profit;
+ * - `open-nearest`: the extreme nearer the open (the low on a tie), the path most bars take;
+ * - `favorable`: the high, the best case: run it beside `adverse` to see how much a result leans on
+ *   the order inside bars.
+ */
+export type IntrabarRule = 'adverse' | 'open-nearest' | 'favorable';
+
+export const INTRABAR_RULES: readonly IntrabarRule[] = ['adverse', 'open-nearest', 'favorable'];
+
+/** Whether `rule` takes the low of the bar (open, high, low) as reached before its high. */
+export function lowFirstOf(rule: IntrabarRule, open: number, high: number, low: number): boolean {
+  if (rule === 'adverse') return true;
+  if (rule === 'favorable') return false;
+  return open - low <= high - open;
+}
+
+/** The rule in one sentence, for the manifest. */
+export function describeIntrabar(rule: IntrabarRule): string {
+  switch (rule) {
+    case 'adverse':
+      return 'inside a bar the low is taken as reached before the high (the adverse order for a long: its stop-loss before its take-profit)';
+    case 'open-nearest':
+      return 'inside a bar the extreme nearer the open is taken as reached first (the low on a tie)';
+    case 'favorable':
+      return 'inside a bar the high is taken as reached before the low (the favourable order for a long: its take-profit before its stop-loss)';
+  }
+}
+
+/**
+ * Where a position helper's exit at `level` fills inside the bar it was decided on: `by` 'low' (a
+ * stop-loss or trailing stop) at the level, or at the open when the bar opened at or below it; 'high'
+ * (a take-profit) at the level, or at the open when the bar opened at or above it. Undefined when the
+ * bar never came to the level (the sell is then an ordinary MARKET order).
+ */
+export function exitFillPrice(level: number, by: 'low' | 'high', r: BarRange): number | undefined {
+  if (by === 'low') return stopTrigger(level, r);
+  const touch = limitTouch('SELL', level, r);
+  return touch === undefined ? undefined : touch === 'open' ? r.open : level;
 }
 
 /** The price a sell stop at `stop` fires at inside the bar, or undefined when the low stays above it. */

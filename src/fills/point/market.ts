@@ -23,8 +23,9 @@
  * Venue port's promises so the live executors run unchanged.
  */
 import { D, type Dec } from '../../core/decimal.js';
+import type { BarExit } from '../../core/messages.js';
 import { SimError } from '../../sim/errors.js';
-import { compare, exactOfNumber, type Exact } from '../../core/exact.js';
+import { compare, exactOf, exactOfNumber, type Exact } from '../../core/exact.js';
 import { unitsToNumber } from '../../core/units.js';
 import { buyByBase, buyByQuote, buyReservation, rateOfBps, sellByBase, slipped, type FillAmounts } from './fills.js';
 import { PointLedger } from './ledger.js';
@@ -40,7 +41,7 @@ import {
   type PointQuoteExecution,
 } from './orders.js';
 import { PointStops } from './stops.js';
-import { limitTouch, stopTrigger, type BarRange } from './bar-range.js';
+import { exitFillPrice, limitTouch, stopTrigger, type BarRange } from './bar-range.js';
 import { INTERNAL_DEBIT, PointProfiles, usdValue, type PointTransfer, type PointTransferRequest } from '../rules/transfers.js';
 import { type PointMarketOptions } from './options.js';
 import { type TransferLimitView } from '../../sim/platform/transfer-limit-rules.js';
@@ -90,6 +91,9 @@ export class PointMarket {
   private seq = 0;
   private lastAt = Number.NEGATIVE_INFINITY;
   private closedAtPoint: PointOrder[] = [];
+  /** Exits filled inside the bar they were placed in (see `place`), not yet handed on with a point or `takePlaced`. */
+  private placedFills: PointExecution[] = [];
+  private placedClosed: PointOrder[] = [];
   private readonly keepClosed: number;
   /** Ids of closed orders, oldest first (only when a window is kept). */
   private readonly closedIds: string[] = [];
@@ -161,8 +165,25 @@ export class PointMarket {
     }
     this.last = p;
     if (this.closedAtPoint.length > 0) this.closedAtPoint = [];
+    // exits filled inside the previous bar and not yet taken are handed on with this point, first
+    const placed = this.placedFills.length > 0 ? this.takePlaced() : undefined;
+    if (placed !== undefined) this.closedAtPoint = [...placed.closed];
     if (this.fills.length >= 2 * this.keepClosed || this.closedIds.length >= 2 * this.keepClosed) this.forgetOld();
-    return this.open.length === 0 ? NO_EXECUTIONS : this.matchOpen(market, p);
+    const made = this.open.length === 0 ? NO_EXECUTIONS : this.matchOpen(market, p);
+    return placed === undefined ? made : [...placed.fills, ...made];
+  }
+
+  /**
+   * The exits filled inside the bar they were placed in since the last call (see `place`), with their
+   * closed orders; undefined when there are none. The replay source reports them at once, as the
+   * fills of a point; a point takes any left.
+   */
+  takePlaced(): { readonly fills: readonly PointExecution[]; readonly closed: readonly PointOrder[] } | undefined {
+    if (this.placedFills.length === 0) return undefined;
+    const taken = { fills: this.placedFills, closed: this.placedClosed };
+    this.placedFills = [];
+    this.placedClosed = [];
+    return taken;
   }
 
   /** Orders the last `point` call closed (filled, cancelled by expiry, IOC or post-only, or rejected). */
@@ -217,10 +238,31 @@ export class PointMarket {
     };
     this.orders.set(order.id, order);
     this.byRef.set(order.refId, order.id);
+    this.version++;
+    if (cmd.barExit !== undefined && this.fillInBar(order, cmd.barExit, p)) return order;
     if (isStopType(order.type) && c.exact.stopPrice !== undefined) this.stops.add(order.id, numberOf(c.exact.stopPrice));
     this.open.push(order);
-    this.version++;
     return order;
+  }
+
+  /**
+   * A position helper's MARKET sell decided on the bar of the current point, its level reached by
+   * the bar's low (a stop) or high (a take-profit): filled now, inside that bar, at the level moved
+   * against the trader by the slippage (at the open when the bar opened beyond the level), as a live
+   * run watching every price would have sold there. False (an ordinary MARKET order, filled at the
+   * next point) without a bar, or when the bar never came to the level.
+   */
+  private fillInBar(o: PointOrder, exit: BarExit, p: MarketPoint): boolean {
+    if (o.type !== 'MARKET' || o.side !== 'SELL' || p.range === undefined || (exit.by !== 'low' && exit.by !== 'high')) return false;
+    const level = typeof exit.level === 'string' ? exactOf(exit.level) : undefined;
+    if (level === undefined || level.units <= 0n) return false;
+    const at = exitFillPrice(numberOf(level), exit.by, p.range);
+    if (at === undefined) return false;
+    const x = this.atSlipped(o, at === p.range.open ? this.exactAt(p, at) : level, false);
+    if (x.base === 0n) return false;
+    this.placedFills.push(this.fill(o, x, p));
+    this.placedClosed.push(o);
+    return true;
   }
 
   /** Cancels an open order at once (its funds return to available); a closed order stays as it is. */
@@ -348,8 +390,9 @@ export class PointMarket {
   private matchOpen(market: string, p: MarketPoint): readonly PointExecution[] {
     const made: PointExecution[] = [];
     let closed = false;
-    // inside a bar the stops go first: of a stop-loss and a take-profit the bar both reached, the loss first
-    const orders = p.range !== undefined && this.stops.size > 0 ? stopsFirst(this.open, this.stops) : this.open;
+    // inside a bar the stops go first (of a stop-loss and a take-profit the bar both reached, the loss
+    // first), unless the run's intrabar rule takes this bar's high as reached first
+    const orders = p.range !== undefined && this.stops.size > 0 ? byExtreme(this.open, this.stops, p.range.lowFirst !== false) : this.open;
     for (const o of orders) {
       if (o.market !== market || o.status !== 'OPEN') continue;
       if (gttExpired(o.expiresAt, p.at)) {
@@ -505,9 +548,11 @@ function dropOldest<T>(list: T[], keep: number): readonly T[] {
   return list.length < 2 * keep ? NOTHING_DROPPED : list.splice(0, list.length - keep);
 }
 
-/** The open orders with the waiting stops first, each group in placement order. */
-function stopsFirst(open: readonly PointOrder[], stops: PointStops): PointOrder[] {
-  return [...open.filter((o) => stops.waits(o.id)), ...open.filter((o) => !stops.waits(o.id))];
+/** The open orders with the waiting stops (met by a bar's low) first, or last when the high came first; each group in placement order. */
+function byExtreme(open: readonly PointOrder[], stops: PointStops, lowFirst: boolean): PointOrder[] {
+  const waiting = open.filter((o) => stops.waits(o.id));
+  const others = open.filter((o) => !stops.waits(o.id));
+  return lowFirst ? [...waiting, ...others] : [...others, ...waiting];
 }
 
 /** An exact price as the nearest number (limit and stop prices compared with each point's). */

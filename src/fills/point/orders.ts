@@ -7,7 +7,7 @@ import { D, WIRE_DECIMAL, decimalPlaces, type Dec } from '../../core/decimal.js'
 import { InputError, invariant } from '../../core/errors.js';
 import { assetDecimals, isTradingMarket, splitMarket } from '../../core/markets.js';
 import type { Instrument } from '../../core/instrument.js';
-import type { OrderTerms, OrderType, Side, TimeInForce } from '../../core/messages.js';
+import type { BarExit, OrderTerms, OrderType, Side, TimeInForce } from '../../core/messages.js';
 import { FX_PER_USD } from '../../sim/market/catalog.js';
 import { platformInstrument } from '../../platform/instruments.js';
 import { SimError } from '../../sim/errors.js';
@@ -242,6 +242,8 @@ export function executionsSince(fills: readonly PointExecution[], sinceMs: numbe
 /** What a caller asks point replay to place. Amounts and prices are wire decimal strings. */
 export interface PointOrderCommand extends OrderTerms {
   readonly refId: string;
+  /** A position helper's exit decided on the current bar: filled inside it (see `exitFillPrice`). */
+  readonly barExit?: BarExit;
 }
 
 /** A checked command: amounts parsed, shape valid for point replay. */

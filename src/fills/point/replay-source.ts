@@ -58,8 +58,19 @@ export class PointReplaySource implements MarketSource {
     if (closed.length > 0) this.orders.next(closed.map(toVenueOrder));
     // a point's fills are its orders' (a quote execution settles when executed, not at a point)
     if (made.length > 0) this.fills.next(made.map(toVenueFill));
-    // the per-point emit: a subscriber is called straight from here (see HotStream)
-    this.events.next({ kind: 'price', market: symbol, at, price });
+    // the per-point emit: a subscriber is called straight from here (see HotStream); an OHLCV row's
+    // bar goes with its price, copied (the driver refills one range object per row)
+    this.events.next(
+      range === undefined
+        ? { kind: 'price', market: symbol, at, price }
+        : {
+            kind: 'price',
+            market: symbol,
+            at,
+            price,
+            range: { open: range.open, high: range.high, low: range.low, lowFirst: range.lowFirst !== false },
+          },
+    );
     if (this.withQuotes) {
       for (const q of pm.quotes(symbol))
         this.events.next({
@@ -72,6 +83,21 @@ export class PointReplaySource implements MarketSource {
           expiresAt: q.expiresAt,
         });
     }
+  }
+
+  /**
+   * Reports the exits point replay filled inside the bar they were placed in (see PointMarket.place),
+   * as a point's fills are reported: the account, the closed orders, the fills. True when there were
+   * any (the driver then lets the kernel hear them before the next point).
+   */
+  reportPlaced(at: number): boolean {
+    const pm = this.market;
+    const placed = pm.takePlaced();
+    if (placed === undefined) return false;
+    if (pm.version !== this.version) this.emitAccount(at);
+    this.orders.next(placed.closed.map(toVenueOrder));
+    this.fills.next(placed.fills.map(toVenueFill));
+    return true;
   }
 
   /** Balances and open orders, as a live run's account poll reports them. */
