@@ -93,6 +93,12 @@ export async function runRecordedBookBacktest(cfg: RecordedBookConfig): Promise<
   const recorded = await loadRecordedMarket(cfg.path, market);
   const feeBps = cfg.feeBps ?? 10;
   const limits = { ...(cfg.limits ?? DEFAULT_RISK_LIMITS), fee_bps: feeBps };
+  const startBase = cfg.initial?.[base];
+  const firstPrice = startBase !== undefined && new D(startBase).gt(0) ? firstRecordedPrice(recorded) : undefined;
+  const startHolding =
+    firstPrice === undefined
+      ? undefined
+      : { strategy: cfg.name ?? cfg.definition.name, market, amount: startBase!, price: String(firstPrice) };
   const b = buildBookBundle({
     definition: cfg.definition,
     params: cfg.params,
@@ -101,6 +107,9 @@ export async function runRecordedBookBacktest(cfg: RecordedBookConfig): Promise<
     startMs: Math.min(recorded.steps[0]!.at, recorded.tapes[0]?.at ?? Infinity),
     limits,
     book: { funding: cfg.initial ?? { USD: '10000' }, feeBps, latencyMs: cfg.latencyMs ?? 0 },
+    // the starting base is the strategy's own, bought at the first recorded price, as in a backtest
+    // on points: a balance no strategy holds is sold by none (risk.positions: per_strategy, as live)
+    ...(startHolding !== undefined && { startHoldings: [startHolding] }),
     ...(cfg.name !== undefined && { name: cfg.name }),
     ...(cfg.alongside && { alongside: cfg.alongside }),
     ...(cfg.charts === true && { charts: true }),
@@ -270,4 +279,15 @@ function quoteExecution(x: RecordedQuoteExecution): PointExecution {
     at: x.at,
     kind: 'quote',
   });
+}
+
+/** The first price the recording gives its market: a price point, a ticker's last trade, or a book's mid. */
+function firstRecordedPrice(recorded: { readonly steps: readonly { readonly events: readonly MarketEvent[] }[] }): number | undefined {
+  for (const step of recorded.steps)
+    for (const e of step.events) {
+      if (e.kind === 'price') return e.price;
+      if (e.kind === 'ticker' && e.last !== undefined) return e.last.price;
+      if (e.kind === 'book' && e.bids[0] !== undefined && e.asks[0] !== undefined) return (e.bids[0].price + e.asks[0].price) / 2;
+    }
+  return undefined;
 }
