@@ -31,6 +31,7 @@ export type {
   ExitReasonKind,
   Intent,
   MarketEvent,
+  PriceRange,
   OrderTerms,
   OrderType,
   PriceLevel,

@@ -20,8 +20,11 @@ export interface PriceLevel {
  * helper checks its stop-loss on the low and its take-profit on the high, the first extreme first.
  */
 export interface PriceRange {
+  /** The bar's first price. */
   readonly open: number;
+  /** The highest price inside the bar. */
   readonly high: number;
+  /** The lowest price inside the bar. */
   readonly low: number;
   /** The low came before the high inside the bar (the replay's assumption; see IntrabarRule). */
   readonly lowFirst: boolean;
