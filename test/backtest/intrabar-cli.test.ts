@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DIP_BARS } from '../support/dip-bars.js';
 import { runCli } from '../cli/cli-helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tradeloop-intrabar-'));
@@ -67,18 +68,7 @@ describe('backtest on OHLCV rows: fills inside the bars', () => {
    * (103); bar 7 goes down to 95 and up to 104 and closes at 103.8, above every level.
    */
   function writeDip(file: string): void {
-    const bars = [
-      [100, 100.5, 99.5, 100],
-      [100, 100.5, 98.5, 99],
-      [99, 99.5, 97.5, 98],
-      [98, 98.5, 96.5, 97],
-      [97, 99.5, 96.5, 99],
-      [99, 102.5, 98.5, 102],
-      [103, 103.6, 102, 103.5],
-      [103.5, 104, 95, 103.8],
-      [103.8, 105, 103, 104.5],
-      [104.5, 106, 104, 105.5],
-    ];
+    const bars = DIP_BARS;
     const t0 = Date.UTC(2024, 0, 1);
     writeFileSync(
       file,

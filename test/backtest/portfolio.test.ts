@@ -4,6 +4,7 @@
  * rule of the merge.
  */
 import { describe, expect, it } from 'vitest';
+import { DIP_BARS } from '../support/dip-bars.js';
 import { MergedSeries, type MarketSeries } from '../../backtest/merge.js';
 import { runPortfolioBacktest, type PortfolioStrategy } from '../../backtest/portfolio.js';
 import { RiskLimitsSchema } from '../../src/risk/limits.js';
@@ -220,18 +221,7 @@ describe('portfolio backtest', () => {
   it("fills inside an OHLCV market's bars beside a market of closes: a position's stop-loss on the low, a bar strategy's bars the rows", async () => {
     // hourly bars: sma-cross 2/3 buys at bar 6's open (103); bar 7's low (95) goes through its 5 % stop
     // (97.85) and the bar closes at 103.8
-    const rows = [
-      [100, 100.5, 99.5, 100],
-      [100, 100.5, 98.5, 99],
-      [99, 99.5, 97.5, 98],
-      [98, 98.5, 96.5, 97],
-      [97, 99.5, 96.5, 99],
-      [99, 102.5, 98.5, 102],
-      [103, 103.6, 102, 103.5],
-      [103.5, 104, 95, 103.8],
-      [103.8, 105, 103, 104.5],
-      [104.5, 106, 104, 105.5],
-    ];
+    const rows = DIP_BARS;
     const col = (k: number) => Float64Array.from(rows, (r) => r[k]!);
     const btc: MarketSeries = {
       ...series(
