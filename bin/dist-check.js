@@ -90,6 +90,8 @@ export function distProblem(root = ROOT) {
       ? 'dist/ has no build stamp (npm run build makes it)'
       : 'dist/ is missing (npm run build makes it)';
   }
+  // the command, the package and the optimizer's threads load the bundle (bin/bundle.js)
+  if (!existsSync(join(root, 'dist', 'bundle', 'main.js'))) return 'dist/ has no bundle (npm run build makes it)';
   const present = stamp.config.filter((f) => existsSync(join(root, f)));
   const config = changedAfter(present, stamp.startedAt, root);
   if (config !== undefined) return `${config} changed after the last build (npm run build brings dist/ up to date)`;

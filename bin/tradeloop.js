@@ -19,7 +19,7 @@ const { distProblem } = await import('./dist-check.js');
 const problem = distProblem();
 let main;
 if (problem === undefined) {
-  ({ main } = await import('../dist/src/cli/main.js'));
+  ({ main } = await import('../dist/bundle/main.js'));
 } else {
   process.stderr.write(`tradeloop: running from the TypeScript sources (slower to start): ${problem}\n`);
   await import('./register.js');

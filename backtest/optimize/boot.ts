@@ -6,7 +6,8 @@
  *
  * - a built-in strategy (strategies/*.ts, compiled to dist/strategies/*.js): plain JavaScript, no
  *   loader hooks at all; its `import … from 'tradeloop'` is the package's own name and resolves to
- *   dist/src/index.js, the very kernel the thread runs;
+ *   dist/bundle/index.js, whose modules the thread's bundled worker (dist/bundle/optimize-worker.js,
+ *   bin/bundle.js) shares: the very kernel the thread runs;
  * - any other strategy (a user's `.ts`/`.js` file, an installed package): tsx and the plugin hooks
  *   (bin/plugin-hooks.js) load the plugin, with `tradeloop` pointed at the compiled kernel, so the
  *   plugin and the kernel share one zod and one Decimal class.
@@ -66,8 +67,7 @@ function isBuiltinName(spec: string): boolean {
  */
 export function distProblem(root: string): string | undefined {
   const dist = join(root, 'dist');
-  if (!existsSync(join(dist, 'backtest', 'optimize', 'worker.js')))
-    return 'dist/ has no compiled optimizer worker (npm run build makes it)';
+  if (!existsSync(join(dist, 'bundle', 'optimize-worker.js'))) return 'dist/ has no bundled optimizer worker (npm run build makes it)';
   for (const out of jsFiles(dist)) {
     const source = join(root, relative(dist, out)).replace(/\.js$/, '.ts');
     let sourceTime: number;
@@ -103,12 +103,12 @@ function sourceBoot(root: string): string {
 
 /** The compiled worker; with `pluginLoader`, tsx and the plugin hooks first, `tradeloop` at dist/. */
 function compiledBoot(dist: string, pluginLoader: boolean): string {
-  const entry = pathToFileURL(join(dist, 'backtest', 'optimize', 'worker.js')).href;
+  const entry = pathToFileURL(join(dist, 'bundle', 'optimize-worker.js')).href;
   if (!pluginLoader) return `import(${JSON.stringify(entry)}).catch(${FATAL})`;
   const loader = pathToFileURL(join(dist, '..', 'backtest', 'optimize', 'plugin-loader.js')).href;
   const entries = {
-    tradeloop: pathToFileURL(join(dist, 'src', 'index.js')).href,
-    'tradeloop/testkit': pathToFileURL(join(dist, 'src', 'testkit.js')).href,
+    tradeloop: pathToFileURL(join(dist, 'bundle', 'index.js')).href,
+    'tradeloop/testkit': pathToFileURL(join(dist, 'bundle', 'testkit.js')).href,
   };
   return `import(${JSON.stringify(loader)}).then((m) => m.registerPluginLoader(${JSON.stringify(entries)})).then(() => import(${JSON.stringify(entry)})).catch(${FATAL})`;
 }

@@ -22,7 +22,7 @@ async function registerHooks(): Promise<void> {
   const loader = pathToFileURL(join(installRoot(import.meta.dirname, 2), 'backtest', 'optimize', 'plugin-loader.js')).href;
   const { registerPluginLoader } = (await import(loader)) as { registerPluginLoader: (entries: Record<string, string>) => void };
   registerPluginLoader({
-    tradeloop: pathToFileURL(join(dist, 'src', 'index.js')).href,
-    'tradeloop/testkit': pathToFileURL(join(dist, 'src', 'testkit.js')).href,
+    tradeloop: pathToFileURL(join(dist, 'bundle', 'index.js')).href,
+    'tradeloop/testkit': pathToFileURL(join(dist, 'bundle', 'testkit.js')).href,
   });
 }

@@ -21,11 +21,10 @@ const walk = (n: number, seed: number) => randomWalk(n, seed);
 /** A project folder with one source, its compiled output and the compiled worker, at given times (s). */
 function project(times: { source: number; output: number }): string {
   const root = mkdtempSync(join(tmpdir(), 'tradeloop-boot-'));
-  for (const dir of ['src/core', 'dist/src/core', 'dist/backtest/optimize', 'dist/strategies'])
-    mkdirSync(join(root, dir), { recursive: true });
+  for (const dir of ['src/core', 'dist/src/core', 'dist/bundle', 'dist/strategies']) mkdirSync(join(root, dir), { recursive: true });
   writeFileSync(join(root, 'src/core/money.ts'), 'export const x = 1;\n');
   writeFileSync(join(root, 'dist/src/core/money.js'), 'export const x = 1;\n');
-  writeFileSync(join(root, 'dist/backtest/optimize/worker.js'), '');
+  writeFileSync(join(root, 'dist/bundle/optimize-worker.js'), '');
   writeFileSync(join(root, 'dist/strategies/sma-cross.js'), '');
   utimesSync(join(root, 'src/core/money.ts'), times.source, times.source);
   utimesSync(join(root, 'dist/src/core/money.js'), times.output, times.output);
@@ -38,13 +37,13 @@ describe('workerBoot', () => {
     expect(distProblem(root)).toBeUndefined();
     const builtin = workerBoot('sma-cross', { root });
     expect(builtin).toMatchObject({ code: 'compiled', pluginLoader: false });
-    expect(builtin.script).toContain(join(root, 'dist/backtest/optimize/worker.js'));
+    expect(builtin.script).toContain(join(root, 'dist/bundle/optimize-worker.js'));
     expect(builtin.script).not.toMatch(/tsx|register/);
     const plugin = workerBoot('./my-strategy.ts', { root });
     expect(plugin).toMatchObject({ code: 'compiled', pluginLoader: true });
     expect(plugin.script).toMatch(/registerPluginLoader/);
     expect(plugin.script).toContain('backtest/optimize/plugin-loader.js');
-    expect(plugin.script).toContain('dist/src/index.js');
+    expect(plugin.script).toContain('dist/bundle/index.js');
   });
 
   it('loads the sources through tsx, saying why, when a source is newer than its build or dist/ is missing', () => {
@@ -54,7 +53,7 @@ describe('workerBoot', () => {
     expect(stale.script).toContain('bin/register.js');
     expect(stale.script).toContain('backtest/optimize/worker.ts');
     const empty = mkdtempSync(join(tmpdir(), 'tradeloop-boot-'));
-    expect(workerBoot('sma-cross', { root: empty }).reason).toMatch(/dist\/ has no compiled optimizer worker \(npm run build makes it\)/);
+    expect(workerBoot('sma-cross', { root: empty }).reason).toMatch(/dist\/ has no bundled optimizer worker \(npm run build makes it\)/);
     expect(workerBoot('sma-cross', { root: project({ source: 1_000, output: 2_000 }), prefer: 'source' })).toMatchObject({
       code: 'source',
       reason: 'asked for the sources',

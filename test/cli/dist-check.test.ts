@@ -21,6 +21,7 @@ function project(): string {
     'dist/src/a.js': 'export const a = 1;\n',
     'dist/src/cli/b.js': 'export const b = 2;\n',
     'dist/src/gone.js': 'export {};\n', // an output whose source was removed: not a source of this build
+    'dist/bundle/main.js': 'export {};\n', // what the command loads (bin/bundle.js): not a source's output
   };
   for (const [f, text] of Object.entries(files)) {
     mkdirSync(dirname(join(root, f)), { recursive: true });
@@ -37,6 +38,8 @@ describe('dist/ is current only when built from the sources as they are', () => 
   it('a fresh build is current; a missing stamp or dist/ says so and how to build', () => {
     const root = project();
     expect(distProblem(root)).toBeUndefined();
+    rmSync(join(root, 'dist', 'bundle'), { recursive: true });
+    expect(distProblem(root)).toBe('dist/ has no bundle (npm run build makes it)');
     rmSync(join(root, 'dist', 'build-stamp.json'));
     expect(distProblem(root)).toBe('dist/ has no build stamp (npm run build makes it)');
     rmSync(join(root, 'dist'), { recursive: true });
