@@ -38,6 +38,8 @@ export interface ReplayKernelOptions {
   readonly figuresOnly?: boolean;
   /** Keep what the report's charts draw: every plotted point and the candles of bar strategies (default: neither). */
   readonly charts?: boolean;
+  /** The points the replay steps, when known: a plotted series kept for the charts is made that large at once. */
+  readonly points?: number;
   /** Starting balances made strategies' own with the first balances (see PositionBookDeps.startHoldings). */
   readonly startHoldings?: ReadonlyArray<StartHolding>;
   /** More strategies run beside the main one on the same account (each with its own position). */
@@ -83,6 +85,7 @@ export function buildReplayKernel(o: ReplayKernelOptions): ReplayKernel {
       transferLimitsRefresh: 'after-transfers',
       // every plotted point for a report; none kept otherwise (the calls are still checked)
       plotPoints: charts ? Infinity : 0,
+      ...(charts && o.points !== undefined && { plotExpected: o.points }),
       ...(o.allocations && { allocations: o.allocations }),
       ...(o.startHoldings && { startHoldings: o.startHoldings }),
       strategies: (ids: IntentIds) => [

@@ -109,7 +109,7 @@ export async function runBacktest(cfg: BacktestConfig): Promise<BacktestRun> {
     ...(cfg.journalFile && { journalFile: cfg.journalFile }),
     withQuotes: (cfg.definition.needs ?? []).includes('quote'),
     figuresOnly,
-    ...(cfg.charts === true && { charts: true }),
+    ...(cfg.charts === true && { charts: true, points: end - start }),
     ...(cfg.onDecision && { onDecision: cfg.onDecision }),
   });
   try {

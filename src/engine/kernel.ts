@@ -66,6 +66,8 @@ export interface KernelOptions {
   readonly barTimer?: boolean;
   /** Points kept per plotted series (`ctx.plot`): the latest 2,000 by default (live), Infinity in a backtest, 0 for none. */
   readonly plotPoints?: number;
+  /** How many points a plotted series may get, when they are all kept (a backtest's point count: see PlotBookOptions.expectedPoints). */
+  readonly plotExpected?: number;
   /** A backtest's replay source: balances arrive synchronously after the reports of their time (see EngineRiskView). */
   readonly replay?: boolean;
   /** Balances made strategies' own with the first balances (a backtest's; see PositionBookDeps.startHoldings). */
@@ -151,6 +153,7 @@ export class Kernel {
     this.strategies = options.strategies(ids);
     this.plots = new PlotBook({
       ...(options.plotPoints !== undefined && { capacity: options.plotPoints }),
+      ...(options.plotExpected !== undefined && { expectedPoints: options.plotExpected }),
       styles: new Map(this.strategies.map((s) => [s.name, s.definition.plots])),
     });
     restorePauses(

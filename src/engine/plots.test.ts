@@ -106,6 +106,30 @@ describe('PlotBook: bounded live, complete in a backtest', () => {
     expect(() => new PlotBook({ capacity: -1 })).toThrow(/plot capacity -1/);
   });
 
+  it('a recorder finds each series by the market and name given, in any order, whatever string carries them', () => {
+    const book = new PlotBook({ capacity: Infinity, expectedPoints: 2 });
+    const plot = book.recorder('s');
+    // the same names built anew at each call (not the strings first given), plotted in a changing order,
+    // in two markets, with gaps; and a series another recorder of the strategy made
+    book.record('s', M, 'other', 0, 0);
+    for (let i = 0; i < 6; i++) {
+      const names = i % 2 === 0 ? ['fa', 'sl'] : ['sl', 'fa'];
+      for (const n of names) plot(`BTC${'USD'.slice(0, 3)}`, `${n}${'st'.slice(0, 2)}`, i * 1_000, i === 3 ? NaN : i + n.length);
+      plot('ETHUSD', 'fast', i * 1_000, -i);
+      plot(M, 'other', i * 1_000, i === 4 ? undefined : 10 * i);
+    }
+    expect(book.snapshot().map((s) => [s.market, s.name, s.points.map((p) => p[1])])).toEqual([
+      [M, 'other', [0, 10, 20, 30, null, 50]],
+      [M, 'fast', [2, 3, 4, null, 6, 7]],
+      [M, 'slst', [2, 3, 4, null, 6, 7]],
+      ['ETHUSD', 'fast', [-0, -1, -2, -3, -4, -5]],
+    ]);
+    // a known name is still refused a bad value, and an unknown one is still checked
+    expect(() => plot(M, 'fast', 9_000, Infinity)).toThrow(/the value must be a finite number/);
+    expect(() => plot(M, 'bad/name', 9_000, 1)).toThrow(/not a series name/);
+    expect(() => plot('', 'fast', 9_000, 1)).toThrow(/the market must be a market symbol/);
+  });
+
   it('a backtest keeps every point, with the pane and colour the definition declares', async () => {
     const prices = Array.from({ length: LIVE_PLOT_POINTS + 100 }, (_, i) => 100 + (i % 10));
     const r = await backtestStrategy(

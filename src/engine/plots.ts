@@ -16,6 +16,12 @@ export interface PlotBookOptions {
   readonly capacity?: number;
   /** Each strategy's `plots` declaration, by strategy name: how its series are drawn. */
   readonly styles?: ReadonlyMap<string, Readonly<Record<string, PlotStyle>> | undefined>;
+  /**
+   * With an unbounded capacity, how many points a series may get (a backtest's point count): each
+   * series is made that large at once rather than grown by doubling as points come (its memory is
+   * only touched as far as it is written).
+   */
+  readonly expectedPoints?: number;
 }
 
 /** One series' points as columns: time (epoch ms) and value (NaN for a gap), oldest first. */
@@ -29,6 +35,16 @@ export interface PlotColumns {
   readonly values: Float64Array;
 }
 
+/** A series a recorder has made, with the market and name it was first given (see `PlotBook.recorder`). */
+interface Known {
+  readonly market: string;
+  readonly name: string;
+  readonly points: Points;
+}
+
+/** Series a recorder finds without a map read (8 per market: a strategy of a few markets). */
+const KNOWN_KEPT = 32;
+
 /** The points of one series: a ring of `capacity`, or growing when unbounded. */
 class Points {
   times: Float64Array;
@@ -36,8 +52,11 @@ class Points {
   start = 0;
   count = 0;
 
-  constructor(private readonly capacity: number) {
-    const size = Number.isFinite(capacity) ? capacity : 64;
+  constructor(
+    private readonly capacity: number,
+    expected = 64,
+  ) {
+    const size = Number.isFinite(capacity) ? capacity : Math.max(1, expected);
     this.times = new Float64Array(size);
     this.values = new Float64Array(size);
   }
@@ -45,20 +64,23 @@ class Points {
   add(time: number, value: number): void {
     if (this.capacity === 0) return;
     const size = this.times.length;
-    if (this.count > 0) {
-      const last = (this.start + this.count - 1) % size;
+    const count = this.count;
+    if (count > 0) {
+      const end = this.start + count - 1;
+      const last = end < size ? end : end - size;
       // a second value at one time (onEvent then onBar at a boundary) replaces the first
       if (this.times[last] === time) {
         this.values[last] = value;
         return;
       }
     }
-    if (this.count === size && !Number.isFinite(this.capacity)) this.grow();
-    const at = (this.start + this.count) % this.times.length;
+    if (count === size && !Number.isFinite(this.capacity)) this.grow();
+    const end = this.start + count;
+    const at = end < this.times.length ? end : end - this.times.length;
     this.times[at] = time;
     this.values[at] = value;
-    if (this.count < this.times.length) this.count++;
-    else this.start = (this.start + 1) % this.times.length;
+    if (count < this.times.length) this.count = count + 1;
+    else this.start = this.start + 1 < this.times.length ? this.start + 1 : 0;
   }
 
   private grow(): void {
@@ -107,28 +129,53 @@ export class PlotBook {
   }
 
   /**
-   * `record` for one strategy, its lookup done once (the engine's `ctx.plot` holds one): a known
-   * series given a finite number, the usual call, takes two map reads and no check beyond the value's.
+   * `record` for one strategy, its lookup done once (the engine's `ctx.plot` holds one). The series
+   * it has recorded are kept in the order first plotted, with the market and name they were given:
+   * a strategy plots the same few series at every point with the same strings, so the usual call (a
+   * known series, a finite number) finds its series by comparing two strings, starting with the one
+   * after the series of the previous call (the order a strategy plots in), without a map read.
    */
   recorder(strategy: string): (market: MarketSymbol, name: string, time: number, value: unknown) => void {
     let markets = this.series.get(strategy);
+    const known: Known[] = [];
+    let next = 0;
     return (market, name, time, value) => {
+      if (typeof value === 'number' && value - value === 0) {
+        const n = known.length;
+        if (next < n) {
+          const k = known[next]!;
+          if (k.market === market && k.name === name) {
+            next = next + 1 < n ? next + 1 : 0;
+            k.points.add(time, value);
+            return;
+          }
+        }
+        for (let i = 0; i < n; i++) {
+          const k = known[i]!;
+          if (k.market === market && k.name === name) {
+            next = i + 1 < n ? i + 1 : 0;
+            k.points.add(time, value);
+            return;
+          }
+        }
+      }
+      // the strategy's series may have been started since (by `record`)
+      markets ??= this.series.get(strategy);
       const names = markets?.get(market);
       const points = names?.get(name);
-      if (points !== undefined && typeof value === 'number' && value - value === 0) {
-        points.add(time, value);
-        return;
-      }
       const v = plotValue(market, name, value, points !== undefined, names?.size ?? 0);
       if (points !== undefined) {
+        // a series another recorder made (a finite value missed it above): found without a map read from now on
+        if (v !== null && known.length < KNOWN_KEPT) known.push({ market, name, points });
         points.add(time, v ?? NaN);
         return;
       }
-      if (markets === undefined) this.series.set(strategy, (markets = this.series.get(strategy) ?? new Map()));
-      let known = names;
-      if (known === undefined) markets.set(market, (known = new Map()));
-      const created = new Points(this.capacity);
-      known.set(name, created);
+      if (markets === undefined) this.series.set(strategy, (markets = new Map()));
+      let named = names;
+      if (named === undefined) markets.set(market, (named = new Map()));
+      const created = new Points(this.capacity, this.options.expectedPoints);
+      named.set(name, created);
+      if (known.length < KNOWN_KEPT) known.push({ market, name, points: created });
       created.add(time, v ?? NaN);
     };
   }
