@@ -219,6 +219,35 @@ describe('Engine warm-up and denials', () => {
     expect(s.decisions.map((d) => d.intent.intentId)).toEqual(['t-1']);
   });
 
+  it('ctx.warmingUp follows every warm-up, for a context made before it too, and a strategy cannot set it', async () => {
+    const flags: boolean[] = [];
+    const refused: string[] = [];
+    const watcher = defineStrategy({
+      name: 'watcher',
+      description: 'notes the warm-up flag and tries to change it',
+      params: z.object({}),
+      markets: ['BTCUSD'],
+      create: () => ({
+        onEvent: (_e, ctx) => {
+          flags.push(ctx.warmingUp);
+          try {
+            (ctx as { warmingUp: boolean }).warmingUp = !ctx.warmingUp;
+          } catch (e) {
+            refused.push((e as Error).constructor.name);
+          }
+        },
+      }),
+    });
+    const s = build([watcher]);
+    const at = s.clock.now();
+    s.engine.onMarketEvent({ kind: 'price', market: 'BTCUSD', at, price: 100 });
+    s.engine.warmUp([{ kind: 'price' as const, market: 'BTCUSD', at: at - 5_000, price: 99 }]);
+    s.engine.onMarketEvent({ kind: 'price', market: 'BTCUSD', at, price: 101 });
+    await s.engine.drain();
+    expect(flags).toEqual([false, true, false]);
+    expect(refused).toEqual(['TypeError', 'TypeError', 'TypeError']);
+  });
+
   it('gives strategies context methods that work when taken off the context', () => {
     // plugins destructure the context (const { now } = ctx): its methods must not need their this
     const seen: string[] = [];

@@ -141,7 +141,7 @@ export class Engine {
   warmUp(events: Iterable<MarketEvent>): number {
     let n = 0;
     const dropped = new Map<StrategyRunner, number>();
-    this.warming = true;
+    this.setWarming(true);
     this.warmDropped = dropped;
     try {
       for (const event of events) {
@@ -155,7 +155,7 @@ export class Engine {
         }
       }
     } finally {
-      this.warming = false;
+      this.setWarming(false);
       this.warmDropped = undefined;
     }
     for (const [s, count] of dropped) {
@@ -445,6 +445,21 @@ export class Engine {
       keepExitLevels: (m, levels) => this.positions.keepExitLevels(s.name, m, levels),
       plot: (m, name, value) => plot(m, name, clock.now(), value),
     } satisfies StrategyContext;
-    return Object.defineProperty(ctx, 'warmingUp', { get: () => this.warming });
+    return warmingUp(ctx, this.warming);
   }
+
+  /** Starts or ends a warm-up: every strategy's `ctx.warmingUp` says so from now on. */
+  private setWarming(on: boolean): void {
+    this.warming = on;
+    for (const ctx of this.contexts.values()) warmingUp(ctx, on);
+  }
+}
+
+/**
+ * Sets `ctx.warmingUp`: a read-only property (a strategy's assignment throws, as to a getter), made
+ * again only when a warm-up starts or ends. Read at every point by the position helpers, a plain value
+ * costs less than a getter's call.
+ */
+function warmingUp(ctx: StrategyContext, on: boolean): StrategyContext {
+  return Object.defineProperty(ctx, 'warmingUp', { value: on, writable: false, enumerable: true, configurable: true });
 }

@@ -19,11 +19,15 @@ export class PriceHistory {
   }
 
   push(at: number, price: number): void {
-    const end = (this.start + this.count) % this.capacity;
+    // called at every price point: the ring's index wraps by a comparison, not a division
+    const capacity = this.capacity;
+    const count = this.count;
+    const next = this.start + count;
+    const end = next < capacity ? next : next - capacity;
     this.times[end] = at;
     this.prices[end] = price;
-    if (this.count < this.capacity) this.count++;
-    else this.start = (this.start + 1) % this.capacity;
+    if (count < capacity) this.count = count + 1;
+    else this.start = this.start + 1 < capacity ? this.start + 1 : 0;
   }
 
   /** i-th oldest entry (0 = oldest). */
