@@ -1,4 +1,5 @@
 import { D, ZERO, splitMarket, type Dec, type Decision, type ExecReport, type MarketSymbol } from '../core/index.js';
+import { compare, EXACT_ZERO, exactOf, exactOfDecimal, minus, plus, toDecimal, type Exact } from '../core/exact.js';
 import {
   applyFill,
   holdingFill,
@@ -49,10 +50,13 @@ export interface StartHolding {
   readonly price: string;
 }
 
-/** An approved sell still open: the base it may yet take out of its strategy's position. */
+/**
+ * An approved sell still open: the base it may yet take out of its strategy's position (exact units:
+ * every sell's amount is added and taken off again, and a Decimal is made only where one is read).
+ */
 interface Commitment {
   readonly key: string;
-  remaining: Dec;
+  remaining: Exact;
 }
 
 const keyOf = (strategy: string, market: string): string => `${strategy}\u0000${market}`;
@@ -83,7 +87,9 @@ export class PositionBook {
   private readonly levels = new Map<string, KeptExitLevels>();
   private readonly views = new Map<string, Map<string, OwnPosition>>();
   private readonly commitments = new Map<string, Commitment>();
-  private readonly committedBy = new Map<string, Dec>();
+  private readonly committedBy = new Map<string, Exact>();
+  /** The books again by strategy, then market (a lookup makes no key string). */
+  private readonly booksBy = new Map<string, Map<string, Book>>();
   private readonly quotesApplied = new Set<string>();
   private unassigned: Map<string, Dec> | undefined;
 
@@ -119,7 +125,7 @@ export class PositionBook {
   /** A book's position less its strategy's open sells (never below zero); no arithmetic when nothing is committed (the per-point path). */
   private freeOf(book: Book, key: string): Dec {
     const committed = this.committedBy.get(key);
-    const free = committed === undefined || committed.isZero() ? book.position : book.position.minus(committed);
+    const free = committed === undefined || committed.units === 0n ? book.position : book.position.minus(toDecimal(committed));
     return free.isNegative() ? ZERO : free;
   }
 
@@ -128,7 +134,7 @@ export class PositionBook {
     if (this.restricted(market)) return this.ownSellable(strategy, market);
     let held = this.unassignedOf(splitMarket(market).base);
     for (const b of this.books.values())
-      if (b.market === market) held = held.plus(b.position).minus(this.committedBy.get(keyOf(b.strategy, market)) ?? ZERO);
+      if (b.market === market) held = held.plus(b.position).minus(toDecimal(this.committedBy.get(keyOf(b.strategy, market)) ?? EXACT_ZERO));
     return held.isNegative() ? ZERO : held;
   }
 
@@ -283,11 +289,11 @@ export class PositionBook {
   onDecision(d: Decision): void {
     const i = d.intent;
     if (d.kind !== 'approve' || (i.kind !== 'place-order' && i.kind !== 'execute-quote') || i.side !== 'SELL') return;
-    const amount = i.baseAmount !== undefined ? new D(i.baseAmount) : this.quoteSized(i);
+    const amount = i.baseAmount !== undefined ? exactAmount(i.baseAmount) : this.quoteSized(i);
     if (amount === undefined) return;
     const key = keyOf(i.strategy, i.market);
     this.commitments.set(i.intentId, { key, remaining: amount });
-    this.committedBy.set(key, (this.committedBy.get(key) ?? ZERO).plus(amount));
+    this.committedBy.set(key, plus(this.committedBy.get(key) ?? EXACT_ZERO, amount));
   }
 
   /** A report of a strategy's intent: fills move its position at once; a closed order frees what it committed. */
@@ -296,7 +302,7 @@ export class PositionBook {
       case 'filled': {
         const strategy = this.deps.journal.get(r.refId)?.strategy;
         if (strategy === undefined) return;
-        this.uncommit(r.refId, r.side === 'SELL' ? new D(r.amount) : ZERO, r.orderDone === true);
+        this.uncommit(r.refId, r.side === 'SELL' ? r.amount : undefined, r.orderDone === true);
         this.apply({
           strategy,
           refId: r.refId,
@@ -315,7 +321,7 @@ export class PositionBook {
         const strategy = this.deps.journal.get(r.refId)?.strategy;
         if (strategy === undefined) return;
         this.quotesApplied.add(r.refId);
-        this.uncommit(r.refId, ZERO, true);
+        this.uncommit(r.refId, undefined, true);
         this.apply({
           strategy,
           refId: r.refId,
@@ -333,25 +339,32 @@ export class PositionBook {
       case 'rejected':
       case 'failed':
       case 'denied':
-        this.uncommit(r.refId, ZERO, true);
+        this.uncommit(r.refId, undefined, true);
         return;
       default:
         return;
     }
   }
 
-  private quoteSized(i: TradeIntent): Dec | undefined {
+  private quoteSized(i: TradeIntent): Exact | undefined {
     const price = conversionPrice(i, this.deps.snapshot?.(i.market) ?? { quotes: {} }, this.deps.mid(i.market));
-    return i.quoteAmount === undefined || price === undefined || !new D(price).gt(0) ? undefined : new D(i.quoteAmount).div(price);
+    return i.quoteAmount === undefined || price === undefined || !new D(price).gt(0)
+      ? undefined
+      : exactOfDecimal(new D(i.quoteAmount).div(price));
   }
 
-  private uncommit(refId: string, filled: Dec, done: boolean): void {
+  /** Frees what the sell `refId` committed: the base it filled (`filled`, a sell's fill amount), or all of it once `done`. */
+  private uncommit(refId: string, filled: string | undefined, done: boolean): void {
     const c = this.commitments.get(refId);
     if (c === undefined) return;
-    const take = done ? c.remaining : D.min(filled, c.remaining);
-    c.remaining = c.remaining.minus(take);
-    this.committedBy.set(c.key, (this.committedBy.get(c.key) ?? ZERO).minus(take));
-    if (done || c.remaining.isZero()) this.commitments.delete(refId);
+    let take = c.remaining;
+    if (!done) {
+      const amount = filled === undefined ? EXACT_ZERO : exactAmount(filled);
+      if (compare(amount, take) < 0) take = amount;
+    }
+    c.remaining = minus(c.remaining, take);
+    this.committedBy.set(c.key, minus(this.committedBy.get(c.key) ?? EXACT_ZERO, take));
+    if (done || c.remaining.units === 0n) this.commitments.delete(refId);
   }
 
   private apply(f: StrategyFill): void {
@@ -359,22 +372,32 @@ export class PositionBook {
     const before = book.position;
     applyFill(book, f, false); // the book's figures only: no round trip written out
     if (f.side === 'SELL') {
-      // what a sell took beyond the strategy's own came out of the unassigned balance
-      const beyond = new D(f.amount).minus(before);
+      // what a sell took beyond the strategy's own came out of the unassigned balance (worked out
+      // only when some of the base is unassigned: none is in a backtest of one strategy)
       const asset = splitMarket(f.market).base;
-      if (beyond.gt(0) && this.unassigned?.has(asset)) this.unassigned.set(asset, D.max(ZERO, this.unassigned.get(asset)!.minus(beyond)));
+      if (this.unassigned?.has(asset)) {
+        const beyond = new D(f.amount).minus(before);
+        if (beyond.gt(0)) this.unassigned.set(asset, D.max(ZERO, this.unassigned.get(asset)!.minus(beyond)));
+      }
       if (book.position.isZero() && this.levels.delete(keyOf(f.strategy, f.market)))
         this.deps.journal.setMeta(exitLevelsKey(f.strategy, f.market), '{}');
     }
   }
 
   private bookOf(strategy: string, market: string): Book {
-    const key = keyOf(strategy, market);
-    let b = this.books.get(key);
+    let mine = this.booksBy.get(strategy);
+    if (mine === undefined) this.booksBy.set(strategy, (mine = new Map()));
+    let b = mine.get(market);
     if (b === undefined) {
       b = openBook(strategy, market);
-      this.books.set(key, b);
+      this.books.set(keyOf(strategy, market), b);
+      mine.set(market, b);
     }
     return b;
   }
+}
+
+/** An approved intent's amount in exact units (the gate has checked it is a decimal; anything else throws as a Decimal would). */
+function exactAmount(text: string): Exact {
+  return exactOf(text) ?? exactOfDecimal(new D(text))!;
 }
