@@ -9,6 +9,7 @@ import { D, type Dec } from './decimal.js';
 import { InputError } from './errors.js';
 import { type MarketSymbol } from './markets.js';
 import { decimalsOf, MAX_DECIMALS, rescale, unitsOf, unitsToFixed, unitsToString, type UnitRounding } from './units.js';
+import { exactOfDecimal } from './exact.js';
 
 /** The platform's largest order notional in USD, by order kind (TRADING.md §2.1, CreateOrder). */
 export interface NotionalCaps {
@@ -93,8 +94,12 @@ function roundedUnits(value: Numeric, decimals: number, mode: Rounding): bigint 
   if (typeof value === 'string') text = value;
   // -0 is refused as negative by the decimal.js path, though String(-0) is "0"
   else if (typeof value === 'number') text = value > 0 || Object.is(value, 0) ? String(value) : '-';
-  else if (D.isDecimal(value)) text = value.isNegative() ? '-' : value.toFixed();
-  else return undefined;
+  else if (D.isDecimal(value)) {
+    // a Decimal's digits are read as they are (no text in between: writing it out was most of the cost)
+    if (value.isNegative()) return undefined;
+    const x = exactOfDecimal(value);
+    return x === undefined || x.scale > MAX_DECIMALS ? undefined : rescale(x.units, x.scale, decimals, rounding);
+  } else return undefined;
   if (text.charCodeAt(0) === 45) return undefined; // '-'
   const exact = decimalsOf(text);
   if (exact === undefined || exact > MAX_DECIMALS) return undefined;
