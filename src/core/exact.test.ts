@@ -120,6 +120,40 @@ describe('exact: decimal.js arithmetic in bigint units', () => {
     expect(toText(p)).not.toBe('1.00000000000000000001100000000000000000001');
   });
 
+  it('rounds quotients, and sums and products past 40 digits, as decimal.js does, halves included (in bigint)', () => {
+    const rng = new Rng('exact-quotients');
+    const digits = (n: number): string => {
+      let t = String(rng.int(1, 9));
+      for (let i = 1; i < n; i++) t += String(rng.int(0, 9));
+      return t;
+    };
+    const at = (units: string, dp: number): string =>
+      dp === 0 ? units : dp >= units.length ? `0.${'0'.repeat(dp - units.length)}${units}` : `${units.slice(0, -dp)}.${units.slice(-dp)}`;
+    const signed = (t: string): string => (rng.chance(0.3) ? `-${t}` : t);
+    for (let i = 0; i < 4_000; i++) {
+      const a = signed(at(digits(rng.int(1, 45)), rng.int(0, 30)));
+      const b = signed(at(digits(rng.int(1, 45)), rng.int(0, 30)));
+      same(dividedBy(x(a), x(b))!, new D(a).div(b));
+      same(plus(x(a), x(b)), new D(a).plus(b));
+      same(times(x(a), x(b)), new D(a).times(b));
+    }
+    for (let i = 0; i < 2_000; i++) {
+      // a quotient of 41 digits ending in 5 (exactly half way), and a sum whose 41st digit is a 5
+      const half = `${digits(40)}5`;
+      const b = digits(rng.int(1, 15));
+      const a = signed(at((BigInt(half) * BigInt(b)).toString(), rng.int(0, 20)));
+      const bs = at(b, rng.int(0, 20));
+      same(dividedBy(x(a), x(bs))!, new D(a).div(bs));
+      const c = signed(at(half, rng.int(0, 41)));
+      same(plus(x(c), x('0')), new D(c).plus(0));
+      same(minus(x(c), x(at('1', 60))), new D(c).minus(at('1', 60)));
+    }
+    // 1/3 to 40 digits; 2/3 rounds up; a whole quotient is exact
+    expect(toText(dividedBy(x('1'), x('3'))!)).toBe(`0.${'3'.repeat(40)}`);
+    expect(toText(dividedBy(x('2'), x('3'))!)).toBe(`0.${'6'.repeat(39)}7`);
+    expect(dividedBy(x('100.000'), x('0.001'))).toEqual({ units: 100000n, scale: 0 });
+  });
+
   it('tells multiples on any tick, as Decimal#mod does', () => {
     expect(isMultipleOf(x('60000.25'), x('0.25'))).toBe(true);
     expect(isMultipleOf(x('60000.10'), x('0.25'))).toBe(false);

@@ -4,9 +4,10 @@ import { decimalsOf, pow10, unitsOf, unitsToString } from './units.js';
 /**
  * decimal.js's arithmetic in bigint units, to the digit: an `Exact` is a value as whole units of
  * 10^-scale (see units.ts), read from a string, a number or a Decimal at the scale it needs, so
- * reading never rounds. `plus`, `minus` and `times` give exactly the value `D` (40 significant digits,
- * half-even) gives for the same operands: the exact result while it has at most 40 digits (every sum
- * and product of money), decimal.js's own result beyond. Comparisons are exact, as decimal.js's are.
+ * reading never rounds. `plus`, `minus`, `times` and `dividedBy` give exactly the value `D` (40
+ * significant digits, half-even) gives for the same operands: the exact result while it has at most 40
+ * digits (every sum and product of money), else the exact result rounded as decimal.js rounds it, all
+ * in bigint. Comparisons are exact, as decimal.js's are.
  *
  * The checks every intent passes (the risk gate, the order rules) compute with these, so a decision is
  * the one the Decimal arithmetic made, at a fraction of its cost; a Decimal is built only for what a
@@ -169,25 +170,81 @@ function kept(units: bigint): boolean {
 export function plus(a: Exact, b: Exact): Exact {
   const scale = a.scale > b.scale ? a.scale : b.scale;
   const units = aligned(a, scale) + aligned(b, scale);
-  return kept(units) ? exact(units, scale) : exactOfDecimal(toDecimal(a).plus(toDecimal(b)))!;
+  return kept(units) ? exact(units, scale) : rounded(units, scale, 0n, 1n);
 }
 
 /** `a.minus(b)` as decimal.js gives it. */
 export function minus(a: Exact, b: Exact): Exact {
   const scale = a.scale > b.scale ? a.scale : b.scale;
   const units = aligned(a, scale) - aligned(b, scale);
-  return kept(units) ? exact(units, scale) : exactOfDecimal(toDecimal(a).minus(toDecimal(b)))!;
+  return kept(units) ? exact(units, scale) : rounded(units, scale, 0n, 1n);
 }
 
 /** `a.times(b)` as decimal.js gives it. */
 export function times(a: Exact, b: Exact): Exact {
   const units = a.units * b.units;
-  return kept(units) ? exact(units, a.scale + b.scale) : exactOfDecimal(toDecimal(a).times(toDecimal(b)))!;
+  return kept(units) ? exact(units, a.scale + b.scale) : rounded(units, a.scale + b.scale, 0n, 1n);
 }
 
-/** `a.div(b)` as decimal.js gives it (a quotient is rounded, so decimal.js computes it); undefined when b is 0. */
+/**
+ * `(units + rest / over) × 10^-scale` (0 ≤ rest < over) rounded to PRECISION significant digits, half
+ * to even, as decimal.js rounds every sum, product and quotient (it works out the exact result, then
+ * rounds it once); the trailing zeros of an exact result are dropped, so its units stay short.
+ */
+function rounded(units: bigint, scale: number, rest: bigint, over: bigint): Exact {
+  const negative = units < 0n;
+  const whole = negative ? -units : units;
+  const cut = digitsOf(whole) - PRECISION;
+  if (cut <= 0 && rest === 0n) return trimmed(units, scale);
+  const unit = pow10(cut > 0 ? cut : 0);
+  let keep = whole / unit;
+  // what is cut off, with the rest behind it, as a part of one last kept digit: twice it against one
+  const twice = 2n * ((whole - keep * unit) * over + rest);
+  const one = unit * over;
+  if (twice > one || (twice === one && (keep & 1n) === 1n)) keep += 1n;
+  const at = scale - (cut > 0 ? cut : 0);
+  return trimmed(negative ? -keep : keep, at);
+}
+
+/** The value with the trailing zeros of its units dropped (at a scale of 0 or more). */
+function trimmed(units: bigint, scale: number): Exact {
+  if (scale < 0) return exact(units * pow10(-scale), 0);
+  if (units === 0n) return EXACT_ZERO;
+  if (scale === 0 || units % 10n !== 0n) return exact(units, scale);
+  for (let k = 16; k >= 1; k >>= 1) {
+    const p = pow10(k);
+    while (scale >= k && units % p === 0n) {
+      units /= p;
+      scale -= k;
+    }
+  }
+  return exact(units, scale);
+}
+
+/**
+ * `a.div(b)` as decimal.js gives it: the exact quotient rounded to PRECISION significant digits, half
+ * to even, worked out in bigint; undefined when b is 0.
+ */
 export function dividedBy(a: Exact, b: Exact): Exact | undefined {
-  return b.units === 0n ? undefined : exactOfDecimal(toDecimal(a).div(toDecimal(b)));
+  if (b.units === 0n) return undefined;
+  if (a.units === 0n) return EXACT_ZERO;
+  // a whole quotient of the units (cost × sold / sold, a fee shared by a whole sale) needs no rounding
+  const q = a.units / b.units;
+  if (q * b.units === a.units && kept(q)) return trimmed(q, a.scale - b.scale);
+  const negative = a.units < 0n !== b.units < 0n;
+  const n = a.units < 0n ? -a.units : a.units;
+  const d = b.units < 0n ? -b.units : b.units;
+  // n × 10^k / d, k chosen so that the whole quotient has more digits than are kept (PRECISION + 1 or 2)
+  const shift = Math.max(0, PRECISION + 1 + digitsOf(d) - digitsOf(n));
+  const scaled = n * pow10(shift);
+  const whole = scaled / d;
+  // the value is (whole + rest / d) × 10^-(shift + a.scale − b.scale)
+  return rounded(negative ? -whole : whole, shift + a.scale - b.scale, scaled - whole * d, d);
+}
+
+/** Decimal digits of a positive bigint. */
+function digitsOf(x: bigint): number {
+  return x.toString().length;
 }
 
 /** Whether a is a whole multiple of b: `a.mod(b).isZero()`, which decimal.js decides exactly too (nothing is a multiple of 0). */
