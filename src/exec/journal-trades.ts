@@ -67,7 +67,7 @@ export interface StrategyPosition {
 }
 
 /** Places kept of values that come from a division (averages, average-cost shares): exact sums keep all. */
-const RATIO_DP = 12;
+export const RATIO_DP = 12;
 
 /** One strategy's running account of one market (the kernel keeps one per strategy and market too: see engine/positions.ts). */
 export interface Book {

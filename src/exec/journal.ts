@@ -4,7 +4,17 @@ import { ACTIVE_STATES, JOURNAL_DDL, JOURNAL_SCHEMA_VERSION, type JournalState }
 import { isJournalFileFailure, journalWriteFailure, type JournalWriteFailure, type JournalWriteFailureListener } from './journal-faults.js';
 import type { JournalLock } from './journal-lock.js';
 import type { FactsUpdate, JournalFill, JournalIntentRow, JournalStore } from './journal-store.js';
-import { holdingFill, type JournalHolding, type StrategyFill } from './journal-trades.js';
+import {
+  POSITIONS_SNAPSHOT_KEY,
+  positionState,
+  positionsOf,
+  snapshotText,
+  type PositionFillRow,
+  type PositionQuoteRow,
+  type PositionSource,
+  type PositionState,
+} from './journal-positions.js';
+import { holdingFill, positionsFromFills, type JournalHolding, type StrategyFill, type StrategyPosition } from './journal-trades.js';
 import { openSqlite } from './sqlite.js';
 
 export type { JournalFill, JournalIntentRow, JournalStore } from './journal-store.js';
@@ -15,6 +25,23 @@ export type { JournalFill, JournalIntentRow, JournalStore } from './journal-stor
  */
 const EXIT_REASON = (payload: string): string =>
   `CASE WHEN instr(${payload}, '"exitReason"') > 0 THEN json_extract(${payload}, '$.exitReason') END`;
+
+/** The quote executions that filled, as fills of their strategy (`strategyFills`, positions). */
+const QUOTE_FILLS = `FROM intents WHERE kind = 'execute-quote' AND state = 'done' AND average_price IS NOT NULL AND amount_filled NOT IN ('0', '')
+  ORDER BY updated_at, ref_id`;
+
+/** The balances the config assigned to a strategy (strategies[].holdings), as fills of their strategy. */
+const HOLDINGS = `SELECT key, value FROM meta WHERE key LIKE 'holding/%' ORDER BY key`;
+
+/**
+ * Items (fills, quote executions, holdings) a checkpoint applies to the positions snapshot at most: a
+ * journal with more to apply (none yet, or one made stale by a fill journaled late) gets its snapshot
+ * from the writer's close, so a checkpoint between orders stays short (about 5 µs an item).
+ */
+const CHECKPOINT_POSITIONS_WORK = 20_000;
+
+/** How much of the file a reader maps into memory (address space, not memory: pages load as they are read). */
+const READER_MMAP_BYTES = 1 << 30;
 
 /** The decision event's data of an approval (JSON.stringify({ kind: 'approve' }), written once). */
 const APPROVED = '{"kind":"approve"}';
@@ -50,6 +77,16 @@ export class Journal implements JournalStore {
   /** The hot writes, each one transaction, wrapped once here rather than at every call. */
   private readonly tx;
   private readonly lock: Pick<JournalLock, 'release'> | undefined;
+  /** Opened to read only (the journal views): no schema, no write, no positions snapshot. */
+  private readonly readonly: boolean;
+  /** An in-memory journal: nobody reads it after this process, so it keeps no positions snapshot. */
+  private readonly memory: boolean;
+  private positionStmts:
+    | Record<
+        'lastFillRow' | 'lastIntentRow' | 'fillIdAt' | 'fillRows' | 'fillRowsAfter' | 'adopted' | 'fillsAfter' | 'quotes' | 'holdings',
+        Database.Statement
+      >
+    | undefined;
   private failure: JournalWriteFailure | undefined;
   private readonly failureListeners: JournalWriteFailureListener[] = [];
   /** TEST-ONLY (see `journalFullAfterFrom`): writes left before the file may no longer grow. */
@@ -57,18 +94,30 @@ export class Journal implements JournalStore {
 
   /**
    * `lock`: the writer lock (see `lockJournal`) a writer holds while it has the journal open; released
-   * on close. `fullAfterWrites` (TEST-ONLY): after that many writes the file may no longer grow.
+   * on close, after the positions snapshot is brought up to date. `readonly`: the file is only read
+   * (an existing journal; nothing is created or written, not even by close). `fullAfterWrites`
+   * (TEST-ONLY): after that many writes the file may no longer grow.
    */
-  constructor(file: string, options: { readonly lock?: Pick<JournalLock, 'release'>; readonly fullAfterWrites?: number } = {}) {
+  constructor(
+    file: string,
+    options: { readonly lock?: Pick<JournalLock, 'release'>; readonly readonly?: boolean; readonly fullAfterWrites?: number } = {},
+  ) {
     this.lock = options.lock;
+    this.readonly = options.readonly === true;
+    this.memory = file === ':memory:' || file === '';
     this.writesBeforeFull = options.fullAfterWrites;
-    this.db = new (openSqlite())(file);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('foreign_keys = ON');
-    this.db.pragma('wal_autocheckpoint = 0');
-    this.db.exec(JOURNAL_DDL);
-    this.db.prepare('INSERT OR IGNORE INTO meta(key, value) VALUES (?, ?)').run('schema_version', String(JOURNAL_SCHEMA_VERSION));
+    this.db = new (openSqlite())(file, this.readonly ? { readonly: true, fileMustExist: true } : {});
+    // a reader maps the file rather than reading it page by page: a view of 10,000 fills looks up each
+    // one's intent, about 18 ms read and 7 mapped (a journal's file never shrinks, so the map stays valid)
+    if (this.readonly) this.db.pragma(`mmap_size = ${READER_MMAP_BYTES}`);
+    else {
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma('synchronous = NORMAL');
+      this.db.pragma('foreign_keys = ON');
+      this.db.pragma('wal_autocheckpoint = 0');
+      this.db.exec(JOURNAL_DDL);
+      this.db.prepare('INSERT OR IGNORE INTO meta(key, value) VALUES (?, ?)').run('schema_version', String(JOURNAL_SCHEMA_VERSION));
+    }
     this.stmts = {
       insertIntent: this.db.prepare(
         `INSERT INTO intents(ref_id, strategy, kind, market, side, payload, decision, denial_code, message, state, created_at, updated_at)
@@ -172,9 +221,11 @@ export class Journal implements JournalStore {
 
   /**
    * Moves the write-ahead log into the database file. Automatic checkpoints are off so that no
-   * order waits behind one; the runner calls this between orders.
+   * order waits behind one; the runner calls this between orders. First it brings the positions
+   * snapshot up to date, when that is a short piece of work (see CHECKPOINT_POSITIONS_WORK).
    */
   checkpoint(): void {
+    this.storePositions(CHECKPOINT_POSITIONS_WORK);
     try {
       this.db.pragma('wal_checkpoint(PASSIVE)');
     } catch (e) {
@@ -268,8 +319,7 @@ export class Journal implements JournalStore {
     const quotes = (
       this.db
         .prepare(
-          `SELECT strategy, ref_id, market, side, amount_filled, average_price, updated_at, ${EXIT_REASON('payload')} AS exit_reason FROM intents
-           WHERE kind = 'execute-quote' AND state = 'done' AND average_price IS NOT NULL AND amount_filled NOT IN ('0', '') ORDER BY updated_at, ref_id`,
+          `SELECT strategy, ref_id, market, side, amount_filled, average_price, updated_at, ${EXIT_REASON('payload')} AS exit_reason ${QUOTE_FILLS}`,
         )
         .all() as Array<{
         strategy: string;
@@ -294,10 +344,88 @@ export class Journal implements JournalStore {
       exitReason: r.exit_reason,
     }));
     // balances the config assigned to a strategy (strategies[].holdings): an entry of its position
-    const holdings = (
-      this.db.prepare(`SELECT key, value FROM meta WHERE key LIKE 'holding/%' ORDER BY key`).all() as Array<{ key: string; value: string }>
-    ).flatMap((r) => holdingFill(r.key, JSON.parse(r.value) as JournalHolding) ?? []);
+    const holdings = (this.db.prepare(HOLDINGS).all() as Array<{ key: string; value: string }>).flatMap(
+      (r) => holdingFill(r.key, JSON.parse(r.value) as JournalHolding) ?? [],
+    );
     return [...holdings, ...orders, ...quotes].sort((a, b) => a.at - b.at);
+  }
+
+  /**
+   * Each strategy's position per market: what `positionsFromFills(this.strategyFills())` gives, read
+   * quickly (journal-positions.ts): the positions snapshot the writer keeps and the items after it, or
+   * every item, in exact units; the Decimal path itself when an item holds a value the units cannot
+   * read. Only reads.
+   */
+  positions(): StrategyPosition[] {
+    let state: PositionState | undefined;
+    try {
+      state = this.positionState();
+    } catch {
+      state = undefined; // whatever it was, the Decimal path meets it too, and says it as before
+    }
+    return state === undefined ? positionsFromFills(this.strategyFills()) : positionsOf(state);
+  }
+
+  /** The books behind `positions()` and what they were made from (undefined: the Decimal path's to compute), in one read transaction. */
+  positionState(): PositionState | undefined {
+    return this.db.transaction(() => positionState(this.positionSource()))();
+  }
+
+  /**
+   * The writer's part: stores the positions snapshot when it changed. With `maxWork`, only when at
+   * most that many items are to be applied. A snapshot is a shortcut that readers check, so a failure
+   * here leaves the last one (or none) and is not the journal's failure.
+   */
+  private storePositions(maxWork?: number): void {
+    if (this.readonly || this.memory || this.failure !== undefined || !this.db.open) return;
+    try {
+      this.db
+        .transaction(() => {
+          const src = this.positionSource();
+          const state = positionState(src, maxWork === undefined ? {} : { maxWork });
+          if (state === undefined) return;
+          const text = snapshotText(state);
+          if (text !== src.snapshot) this.stmts.metaSet.run(POSITIONS_SNAPSHOT_KEY, text);
+        })
+        .immediate();
+    } catch {
+      // readers find the snapshot stale or missing and compute the books from the fills
+    }
+  }
+
+  private positionSource(): PositionSource {
+    const s = (this.positionStmts ??= {
+      lastFillRow: this.db.prepare('SELECT coalesce(max(rowid), 0) FROM fills').pluck(),
+      lastIntentRow: this.db.prepare('SELECT coalesce(max(rowid), 0) FROM intents').pluck(),
+      fillIdAt: this.db.prepare('SELECT fill_id FROM fills WHERE rowid = ?').pluck(),
+      // a count of the whole table reads its smallest index (about 0.2 ms for 100,000 fills, and 10 cold)
+      fillRows: this.db.prepare('SELECT count(*) FROM fills').pluck(),
+      fillRowsAfter: this.db.prepare('SELECT count(*) FROM fills WHERE rowid > ?').pluck(),
+      // CROSS JOIN keeps the intents outside: only those after the rowid, each looked up in fills_ref
+      adopted: this.db
+        .prepare('SELECT count(*) FROM intents i CROSS JOIN fills f ON f.ref_id = i.ref_id WHERE i.rowid > ? AND f.rowid <= ?')
+        .pluck(),
+      fillsAfter: this.db
+        .prepare(
+          `SELECT f.rowid, f.fill_id, i.strategy, f.market, f.side, f.amount, f.price, f.commission, f.commission_asset, f.at
+           FROM fills f JOIN intents i ON i.ref_id = f.ref_id WHERE f.rowid > ? ORDER BY f.at, f.fill_id`,
+        )
+        .raw(),
+      quotes: this.db.prepare(`SELECT ref_id, strategy, market, side, amount_filled, average_price, updated_at ${QUOTE_FILLS}`).raw(),
+      holdings: this.db.prepare(HOLDINGS).raw(),
+    });
+    return {
+      snapshot: this.getMeta(POSITIONS_SNAPSHOT_KEY),
+      lastFillRow: () => s.lastFillRow.get() as number,
+      lastIntentRow: () => s.lastIntentRow.get() as number,
+      fillIdAt: (rowid) => s.fillIdAt.get(rowid) as string | undefined,
+      fillRows: () => s.fillRows.get() as number,
+      fillRowsAfter: (rowid) => s.fillRowsAfter.get(rowid) as number,
+      adopted: (intentsAfter, fillsUpTo) => s.adopted.get(intentsAfter, fillsUpTo) as number,
+      fillsAfter: (rowid) => s.fillsAfter.iterate(rowid) as IterableIterator<PositionFillRow>,
+      quotes: () => s.quotes.all() as PositionQuoteRow[],
+      holdings: () => s.holdings.all() as Array<[string, string]>,
+    };
   }
 
   events(refId: string): Array<{ seq: number; at: number; type: string; data: unknown }> {
@@ -386,8 +514,12 @@ export class Journal implements JournalStore {
     this.db.pragma(`max_page_count = ${pages}`);
   }
 
+  /** Closes the file; the writer holding the lock first brings the positions snapshot up to date, whatever the work. */
   close(): void {
-    if (this.db.open) this.db.close();
+    if (this.db.open) {
+      if (this.lock !== undefined) this.storePositions();
+      this.db.close();
+    }
     this.lock?.release();
   }
 }

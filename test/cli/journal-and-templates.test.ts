@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Journal } from '../../src/exec/index.js';
+import { Journal, positionsFromFills } from '../../src/exec/index.js';
+import { POSITIONS_SNAPSHOT_KEY } from '../../src/exec/journal-positions.js';
 import { loadStrategy, StrategyTestKit } from '../../src/strategy/index.js';
 import { runCli } from './cli-helpers.js';
 
@@ -212,6 +213,52 @@ describe('tradeloop orders / trades', () => {
         realizedPnl: '0',
       }),
     ]);
+  });
+
+  it("reads positions from the writer's snapshot and the fills after it, the same as from every fill, and writes nothing", async () => {
+    const file = tradedJournal();
+    const writer = new Journal(file);
+    writer.checkpoint(); // the snapshot of the four fills
+    writer.recordDecision({
+      kind: 'approve',
+      at: 1_700_000_400_000,
+      intent: { kind: 'place-order', intentId: 'g-4', strategy: 'grid', market: 'BTCUSD', side: 'SELL', type: 'MARKET', baseAmount: '0.1' },
+    });
+    writer.recordFill({
+      fillId: 'f-g-4',
+      refId: 'g-4',
+      orderId: 'o-g-4',
+      market: 'BTCUSD',
+      side: 'SELL',
+      amount: '0.1',
+      price: '34500.5',
+      commission: '3.45005',
+      commissionAsset: 'USD',
+      at: 1_700_000_400_000,
+    });
+    const snapshot = writer.getMeta(POSITIONS_SNAPSHOT_KEY);
+    writer.close();
+    expect(snapshot).toBeDefined();
+    const reader = new Journal(file, { readonly: true });
+    expect(reader.positionState()).toMatchObject({ fromSnapshot: true, applied: 1 });
+    const full = positionsFromFills(reader.strategyFills());
+    reader.close();
+    const json = await runCli(['positions', '--journal', file, '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    expect(json.stdout.trim()).toBe(JSON.stringify(full));
+    expect(JSON.parse(json.stdout)).toEqual([
+      expect.objectContaining({ strategy: 'grid', position: '0.15', roundTrips: 1, wins: 1 }),
+      expect.objectContaining({ strategy: 'dca', position: '0.1' }),
+    ]);
+    const after = new Journal(file, { readonly: true });
+    expect(after.getMeta(POSITIONS_SNAPSHOT_KEY)).toBe(snapshot);
+    after.close();
+    // a file that is not a journal is refused, not made into one
+    const other = join(mkdtempSync(join(tmpdir(), 'tradeloop-cli-')), 'other.sqlite');
+    writeFileSync(other, '');
+    const refused = await runCli(['positions', '--journal', other]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/cannot be read as a tradeloop journal/);
   });
 
   it('finds the journal through --config (journal.path), saying which', async () => {

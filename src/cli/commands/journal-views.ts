@@ -1,14 +1,7 @@
 import { existsSync } from 'node:fs';
 import { type Command } from 'commander';
 import { D, fallbackPriceDecimals, formatAmount, formatPrice, splitMarket } from '../../core/index.js';
-import {
-  Journal,
-  positionsFromFills,
-  tradesFromFills,
-  type JournalIntentRow,
-  type JournalRoundTrip,
-  type StrategyPosition,
-} from '../../exec/index.js';
+import { Journal, tradesFromFills, type JournalIntentRow, type JournalRoundTrip, type StrategyPosition } from '../../exec/index.js';
 import { SIMULATED_MARKETS } from '../../sim/market/catalog.js';
 import { platformInstrument } from '../../platform/instruments.js';
 import { CliExit, type CliContext, writeLine } from '../context.js';
@@ -71,7 +64,13 @@ async function withJournal(opts: ViewOptions, ctx: CliContext, fn: (j: Journal) 
   const states = ['denied', 'pending', 'sent', 'open', 'done', 'unresolved'];
   if (opts.state !== undefined && !states.includes(opts.state)) throw new CliExit(2, `error: --state must be one of ${states.join(', ')}`);
   const file = await journalFile(opts, ctx);
-  const journal = new Journal(file);
+  // read only: a running bot may own the file
+  let journal: Journal;
+  try {
+    journal = new Journal(file, { readonly: true });
+  } catch (e) {
+    throw new CliExit(2, `error: ${file} cannot be read as a tradeloop journal (${e instanceof Error ? e.message : String(e)})`);
+  }
   try {
     fn(journal);
   } finally {
@@ -227,7 +226,7 @@ function totalsByStrategy(trips: readonly JournalRoundTrip[]): Map<string, strin
 }
 
 function showPositions(journal: Journal, opts: Pick<ViewOptions, 'strategy' | 'json'>, ctx: CliContext): void {
-  const positions = positionsFromFills(journal.strategyFills()).filter((p) => opts.strategy === undefined || p.strategy === opts.strategy);
+  const positions = journal.positions().filter((p) => opts.strategy === undefined || p.strategy === opts.strategy);
   if (opts.json) {
     writeLine(ctx.stdout, JSON.stringify(positions));
     return;
