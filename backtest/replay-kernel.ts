@@ -102,10 +102,11 @@ export function buildReplayKernel(o: ReplayKernelOptions): ReplayKernel {
     exitReasons: new Map(),
   };
   const figuresOnly = o.figuresOnly === true;
+  const noteExitReason = exitReasonsKept(counters.exitReasons);
   kernel.decisions$.subscribe((d) => {
     counters.decided++;
     if (d.kind === 'approve' && (d.intent.kind === 'place-order' || d.intent.kind === 'execute-quote') && d.intent.exitReason !== undefined)
-      noteExitReason(counters.exitReasons, d.intent.intentId, d.intent.exitReason);
+      noteExitReason(d.intent.intentId, d.intent.exitReason);
     if (!figuresOnly) counters.intents.push(traceOf(d));
     if (d.kind === 'deny') noteDenial(counters.denials, d.reason, d.at);
   });
@@ -215,7 +216,22 @@ export function traceOf(d: Decision): IntentTrace {
 /** Exit reasons kept for the round trips still to close: the latest few hundred sells (a trip closes within a few fills of its sell). */
 const EXIT_REASONS_KEPT = 512;
 
-function noteExitReason(reasons: Map<string, string>, refId: string, reason: string): void {
-  reasons.set(refId, reason);
-  if (reasons.size > EXIT_REASONS_KEPT) reasons.delete(reasons.keys().next().value as string);
+/**
+ * Notes an approved sell's exit reason in `reasons`, keeping the latest EXIT_REASONS_KEPT: the oldest
+ * is found in a ring of the ids noted (each intent id is noted once), not by iterating the map from
+ * its start, which steps over every entry deleted before it.
+ */
+function exitReasonsKept(reasons: Map<string, string>): (refId: string, reason: string) => void {
+  const ring: string[] = [];
+  let oldest = 0;
+  return (refId, reason) => {
+    reasons.set(refId, reason);
+    if (ring.length < EXIT_REASONS_KEPT) {
+      ring.push(refId);
+      return;
+    }
+    reasons.delete(ring[oldest]!);
+    ring[oldest] = refId;
+    oldest = oldest + 1 === EXIT_REASONS_KEPT ? 0 : oldest + 1;
+  };
 }
