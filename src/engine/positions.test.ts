@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { D, ZERO, type Dec, type ExecReport, type Intent } from '../core/index.js';
 import { Journal } from '../exec/journal.js';
+import { applyFill, openBook, positionOf, type Book } from '../exec/journal-trades.js';
+import { Rng } from '../core/rng.js';
 import { DEFAULT_RISK_LIMITS, RiskGate } from '../risk/index.js';
 import type { RiskView } from '../risk/view.js';
 import { Position } from '../strategy/position.js';
@@ -311,5 +313,61 @@ describe('PositionBook: each strategy its own position', () => {
     expect([again.state, again.levels]).toEqual(['long', { stopLoss: 95, trailingStop: 93.6 }]);
     expect(at(94.5, ctx2, again)).toMatchObject({ side: 'SELL', baseAmount: '0.1' });
     expect(again.exitReason?.kind).toBe('stop-loss');
+  });
+
+  it('keeps its books in exact units with the figures of the Decimal books, to the digit, at every fill (a seeded random run)', () => {
+    const { journal, book } = rig();
+    const rng = new Rng(34);
+    const decimal = new Map<string, Book>([
+      ['grid', openBook('grid', M)],
+      ['trend', openBook('trend', M)],
+    ]);
+    const amountOf = (): string => (rng.next() * 3).toFixed(1 + Math.floor(rng.next() * 8));
+    for (let n = 1; n <= 600; n++) {
+      const strategy = rng.next() < 0.5 ? 'grid' : 'trend';
+      const held = decimal.get(strategy)!.position;
+      const side = held.gt(0) && rng.next() < 0.45 ? 'SELL' : 'BUY';
+      // sells of part, all, or more than the position; buys with fees in either asset, or none
+      const amount = side === 'SELL' ? (rng.next() < 0.3 ? held.toFixed() : held.times(rng.next() * 1.2).toFixed(8)) : amountOf();
+      const price = (20_000 + rng.next() * 20_000).toFixed(Math.floor(rng.next() * 3));
+      const fee = rng.next() < 0.2 ? '0' : (rng.next() * 5).toFixed(4);
+      const feeAsset = rng.next() < 0.25 ? 'BTC' : 'USD';
+      const commission = feeAsset === 'BTC' ? new D(fee).div(20_000).toFixed(8) : fee;
+      const intent: Intent = { kind: 'place-order', intentId: `r-${n}`, strategy, market: M, side, type: 'MARKET', baseAmount: amount };
+      journal.recordDecision({ kind: 'approve', intent, at: n });
+      const f = {
+        fillId: `rf-${n}`,
+        refId: intent.intentId,
+        orderId: `ro-${n}`,
+        market: M,
+        side,
+        amount,
+        price,
+        commission,
+        commissionAsset: feeAsset,
+      };
+      journal.recordFill({ ...f, at: n });
+      book.onReport({ kind: 'filled', ...f, at: n, orderDone: true });
+      applyFill(decimal.get(strategy)!, { strategy, ...f, at: n, exitReason: null }, false);
+      for (const [name, d] of decimal) {
+        const v = book.view(name, M);
+        const figures = [v.amount, v.averageCost, v.realizedPnl, v.fees, v.unrealizedPnl, v.entryAt].map((x) =>
+          x === undefined ? x : String(x),
+        );
+        const long = d.position.gt(0);
+        const want = [
+          d.position,
+          long ? d.cost.div(d.position) : undefined,
+          d.realized,
+          d.fees,
+          long ? new D(100).times(d.position).minus(d.cost) : undefined,
+          d.trip?.entryAt,
+        ].map((x) => (x === undefined ? x : String(x)));
+        expect(figures, `${name} after fill ${n}`).toEqual(want);
+      }
+    }
+    expect(book.list()).toEqual([...decimal.values()].map(positionOf));
+    expect([...decimal.values()].map((d) => d.trips)).toEqual(book.list().map((p) => p.roundTrips));
+    expect(book.list().every((p) => p.roundTrips > 20)).toBe(true);
   });
 });

@@ -1,12 +1,9 @@
 import { D, ZERO, splitMarket, type Dec, type Decision, type ExecReport, type MarketSymbol } from '../core/index.js';
 import { compare, EXACT_ZERO, exactOf, exactOfDecimal, minus, plus, toDecimal, type Exact } from '../core/exact.js';
+import { applyExactFill, exactPositionOf, openExactBook, type ExactBook } from '../exec/exact-books.js';
 import {
-  applyFill,
   holdingFill,
   holdingKey,
-  openBook,
-  positionOf,
-  type Book,
   type JournalHolding,
   type JournalStore,
   type StrategyFill,
@@ -61,6 +58,24 @@ interface Commitment {
 
 const keyOf = (strategy: string, market: string): string => `${strategy}\u0000${market}`;
 
+/**
+ * One strategy's book in one market: exact units (exact-books.ts: no Decimal made per fill), with the
+ * Decimals a strategy or the gate reads of it made once after each change, when first read.
+ */
+interface Book {
+  readonly exact: ExactBook;
+  /** When the open round trip began (undefined while flat). */
+  entryAt: number | undefined;
+  position: Dec | undefined;
+  cost: Dec | undefined;
+  realized: Dec | undefined;
+  fees: Dec | undefined;
+}
+
+const positionOf = (b: Book): Dec => (b.position ??= toDecimal(b.exact.position));
+const costOf = (b: Book): Dec => (b.cost ??= toDecimal(b.exact.cost));
+const isLong = (b: Book): boolean => b.exact.position.units > 0n;
+
 /** The start's line on the balances no strategy holds, every asset in one line. */
 export function unassignedNote(found: ReadonlyArray<{ readonly asset: string; readonly amount: Dec }>, mode: PositionsMode): string {
   const who =
@@ -98,8 +113,7 @@ export class PositionBook {
     for (const [strategy, markets] of deps.markets) {
       for (const m of markets) {
         const kept = deps.journal.getMeta(exitLevelsKey(strategy, m));
-        if (kept !== undefined && this.bookOf(strategy, m).position.gt(0))
-          this.levels.set(keyOf(strategy, m), JSON.parse(kept) as KeptExitLevels);
+        if (kept !== undefined && isLong(this.bookOf(strategy, m))) this.levels.set(keyOf(strategy, m), JSON.parse(kept) as KeptExitLevels);
       }
     }
   }
@@ -125,8 +139,13 @@ export class PositionBook {
   /** A book's position less its strategy's open sells (never below zero); no arithmetic when nothing is committed (the per-point path). */
   private freeOf(book: Book, key: string): Dec {
     const committed = this.committedBy.get(key);
-    const free = committed === undefined || committed.units === 0n ? book.position : book.position.minus(toDecimal(committed));
-    return free.isNegative() ? ZERO : free;
+    if (committed === undefined || committed.units === 0n) {
+      // the per-point path: the Decimal made once per change, read without bigint arithmetic
+      const position = positionOf(book);
+      return position.isNegative() ? ZERO : position;
+    }
+    const free = minus(book.exact.position, committed);
+    return free.units < 0n ? ZERO : toDecimal(free);
   }
 
   /** What `strategy` may sell in `market` now (see OwnPosition.sellable). */
@@ -134,7 +153,8 @@ export class PositionBook {
     if (this.restricted(market)) return this.ownSellable(strategy, market);
     let held = this.unassignedOf(splitMarket(market).base);
     for (const b of this.books.values())
-      if (b.market === market) held = held.plus(b.position).minus(toDecimal(this.committedBy.get(keyOf(b.strategy, market)) ?? EXACT_ZERO));
+      if (b.exact.market === market)
+        held = held.plus(positionOf(b)).minus(toDecimal(this.committedBy.get(keyOf(b.exact.strategy, market)) ?? EXACT_ZERO));
     return held.isNegative() ? ZERO : held;
   }
 
@@ -147,14 +167,14 @@ export class PositionBook {
   costOf(strategy: string, quote: string): Dec {
     let cost = ZERO;
     for (const b of this.books.values())
-      if (b.strategy === strategy && splitMarket(b.market).quote === quote && b.position.gt(0)) cost = cost.plus(b.cost);
+      if (b.exact.strategy === strategy && splitMarket(b.exact.market).quote === quote && isLong(b)) cost = cost.plus(costOf(b));
     return cost;
   }
 
   /** Base of `asset` held by strategies, all markets together. */
   heldOf(asset: string): Dec {
     let held = ZERO;
-    for (const b of this.books.values()) if (splitMarket(b.market).base === asset) held = held.plus(b.position);
+    for (const b of this.books.values()) if (splitMarket(b.exact.market).base === asset) held = held.plus(positionOf(b));
     return held;
   }
 
@@ -204,25 +224,27 @@ export class PositionBook {
       v = {
         market,
         get amount() {
-          return book().position;
+          return positionOf(book());
         },
         get averageCost() {
           const b = book();
-          return b.position.gt(0) ? b.cost.div(b.position) : undefined;
+          return isLong(b) ? costOf(b).div(positionOf(b)) : undefined;
         },
         get realizedPnl() {
-          return book().realized;
+          const b = book();
+          return (b.realized ??= toDecimal(b.exact.realized));
         },
         get fees() {
-          return book().fees;
+          const b = book();
+          return (b.fees ??= toDecimal(b.exact.fees));
         },
         get unrealizedPnl() {
           const b = book();
           const mid = deps.mid(market);
-          return b.position.gt(0) && mid !== undefined ? new D(mid).times(b.position).minus(b.cost) : undefined;
+          return isLong(b) && mid !== undefined ? new D(mid).times(positionOf(b)).minus(costOf(b)) : undefined;
         },
         get entryAt() {
-          return book().trip?.entryAt;
+          return book().entryAt;
         },
         get exitLevels() {
           return levels.get(key) ?? {};
@@ -238,7 +260,7 @@ export class PositionBook {
 
   /** Every position with a fill so far, as `tradeloop positions` lists them. */
   list(): StrategyPosition[] {
-    return [...this.books.values()].filter((b) => b.lastAt > 0).map(positionOf);
+    return [...this.books.values()].filter((b) => b.exact.lastAt > 0).map((b) => exactPositionOf(b.exact));
   }
 
   /** The run summary's account view: every strategy's position, and what no strategy holds of each base traded. */
@@ -369,17 +391,24 @@ export class PositionBook {
 
   private apply(f: StrategyFill): void {
     const book = this.bookOf(f.strategy, f.market);
-    const before = book.position;
-    applyFill(book, f, false); // the book's figures only: no round trip written out
+    const x = book.exact;
+    const before = x.position;
+    const amount = valueOf(f.amount, 'amount');
+    const open = x.trip !== undefined;
+    // the book's figures only, as journal-trades.ts's applyFill gives them: no round trip written out
+    applyExactFill(x, f.side, amount, valueOf(f.price, 'price'), f.price, valueOf(f.commission, 'commission'), f.commissionAsset, f.at);
+    book.position = book.cost = book.realized = book.fees = undefined;
+    if (x.trip === undefined) book.entryAt = undefined;
+    else if (!open) book.entryAt = f.at;
     if (f.side === 'SELL') {
       // what a sell took beyond the strategy's own came out of the unassigned balance (worked out
       // only when some of the base is unassigned: none is in a backtest of one strategy)
       const asset = splitMarket(f.market).base;
       if (this.unassigned?.has(asset)) {
-        const beyond = new D(f.amount).minus(before);
-        if (beyond.gt(0)) this.unassigned.set(asset, D.max(ZERO, this.unassigned.get(asset)!.minus(beyond)));
+        const beyond = minus(amount, before);
+        if (beyond.units > 0n) this.unassigned.set(asset, D.max(ZERO, this.unassigned.get(asset)!.minus(toDecimal(beyond))));
       }
-      if (book.position.isZero() && this.levels.delete(keyOf(f.strategy, f.market)))
+      if (x.position.units === 0n && this.levels.delete(keyOf(f.strategy, f.market)))
         this.deps.journal.setMeta(exitLevelsKey(f.strategy, f.market), '{}');
     }
   }
@@ -389,12 +418,26 @@ export class PositionBook {
     if (mine === undefined) this.booksBy.set(strategy, (mine = new Map()));
     let b = mine.get(market);
     if (b === undefined) {
-      b = openBook(strategy, market);
+      b = {
+        exact: openExactBook(strategy, market),
+        entryAt: undefined,
+        position: undefined,
+        cost: undefined,
+        realized: undefined,
+        fees: undefined,
+      };
       this.books.set(keyOf(strategy, market), b);
       mine.set(market, b);
     }
     return b;
   }
+}
+
+/** A fill's value in exact units (a venue's decimal text; anything else is refused, naming the field). */
+function valueOf(text: string, field: string): Exact {
+  const x = exactOf(text) ?? (typeof text === 'string' ? exactOfDecimal(new D(text)) : undefined);
+  if (x === undefined) throw new Error(`a fill's ${field} ${String(text)} is not a finite decimal`);
+  return x;
 }
 
 /** An approved intent's amount in exact units (the gate has checked it is a decimal; anything else throws as a Decimal would). */

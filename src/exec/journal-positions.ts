@@ -3,7 +3,7 @@
  * `positionsFromFills(journal.strategyFills())`, to the digit, at a fraction of the cost.
  *
  * - The books of journal-trades.ts (`applyFill`, `positionOf`), kept in exact bigint units
- *   (core/exact.ts gives every sum, product and quotient decimal.js gives), over only the columns a
+ *   (exact-books.ts, as the kernel keeps them), over only the columns a
  *   position needs (no exit reasons, no ref_ids, rows as arrays). A value the units cannot read is
  *   the Decimal path's to handle: `positionState` says so (undefined) and the caller falls back.
  * - A snapshot of the books that the journal's writer keeps in its meta table
@@ -26,10 +26,9 @@
  * applied in the same order to the same exact values.
  */
 import { createHash } from 'node:crypto';
-import { splitMarket } from '../core/index.js';
-import { compare, EXACT_ZERO, exactOf, minus, plus, dividedBy, times, toText, type Exact } from '../core/exact.js';
-import { rescale, unitsToString } from '../core/units.js';
-import { holdingFill, RATIO_DP, type JournalHolding, type StrategyFill, type StrategyPosition } from './journal-trades.js';
+import { exactOf, toText, type Exact } from '../core/exact.js';
+import { applyExactFill, exactPositionOf, openExactBook, type ExactBook } from './exact-books.js';
+import { holdingFill, type JournalHolding, type StrategyFill, type StrategyPosition } from './journal-trades.js';
 
 /** The journal's meta key of the positions snapshot. */
 export const POSITIONS_SNAPSHOT_KEY = 'positions/snapshot';
@@ -76,23 +75,8 @@ type Item = Pick<StrategyFill, 'strategy' | 'market' | 'side' | 'amount' | 'pric
   readonly key: Key;
 };
 
-/** One strategy's book in one market, in exact units: journal-trades.ts's Book less what only round trips need. */
-interface Tally {
-  readonly strategy: string;
-  readonly market: string;
-  /** The market's base asset, read when first needed (splitMarket refuses an unknown market, as applyFill does). */
-  base: string | undefined;
-  position: Exact;
-  cost: Exact;
-  realized: Exact;
-  fees: Exact;
-  trips: number;
-  wins: number;
-  lastAt: number;
-  lastPrice: string;
-  /** The open round trip's quote spent and received (its P&L decides the win); undefined while none is open. */
-  trip: { spent: Exact; received: Exact } | undefined;
-}
+/** One strategy's book in one market, in exact units (exact-books.ts). */
+type Tally = ExactBook;
 
 /** The watermark of the books: what of the journal they cover. */
 interface Mark {
@@ -193,7 +177,7 @@ function applied(src: PositionSource, other: readonly Item[], snap: Snapshot | u
     if (markets === undefined) byStrategy.set(strategy, (markets = new Map()));
     let b = markets.get(market);
     if (b === undefined) {
-      b = openTally(strategy, market, price);
+      b = openExactBook(strategy, market, price);
       markets.set(market, b);
       books.push(b);
     }
@@ -245,19 +229,7 @@ function applyItem(x: Item, tally: (strategy: string, market: string, price: str
 
 /** The positions of `positionsFromFills`, from the books. */
 export function positionsOf(state: PositionState): StrategyPosition[] {
-  return state.books.map((b) => ({
-    strategy: b.strategy,
-    market: b.market,
-    position: toText(b.position),
-    ...(b.position.units > 0n && { averageCost: truncated(dividedBy(b.cost, b.position)!, RATIO_DP) }),
-    costBasis: truncated(b.cost, RATIO_DP),
-    realizedPnl: truncated(b.realized, RATIO_DP),
-    fees: toText(b.fees),
-    roundTrips: b.trips,
-    wins: b.wins,
-    lastFillAt: b.lastAt,
-    lastPrice: b.lastPrice,
-  }));
+  return state.books.map(exactPositionOf);
 }
 
 /** The snapshot's text for the journal's meta table: the books as exact decimal strings, and the watermark. */
@@ -332,27 +304,6 @@ const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isS
 const isKey = (v: unknown): v is Key =>
   Array.isArray(v) && v.length === 3 && typeof v[0] === 'number' && typeof v[1] === 'number' && typeof v[2] === 'string';
 
-function openTally(strategy: string, market: string, lastPrice: string): Tally {
-  return {
-    strategy,
-    market,
-    base: undefined,
-    position: EXACT_ZERO,
-    cost: EXACT_ZERO,
-    realized: EXACT_ZERO,
-    fees: EXACT_ZERO,
-    trips: 0,
-    wins: 0,
-    lastAt: 0,
-    lastPrice,
-    trip: undefined,
-  };
-}
-
-/**
- * `applyFill` of journal-trades.ts in exact units, for the figures a position shows: the same steps on
- * the same values in the same order, so every sum, product and quotient is the one decimal.js gives.
- */
 function applyTo(
   b: Tally,
   side: string,
@@ -366,53 +317,13 @@ function applyTo(
   const price = read(priceText);
   const commission = read(commissionText);
   if (typeof at !== 'number') throw new Unreadable();
-  // the fee in the quote asset: as charged, or converted at the fill's price when charged in the base asset
-  const fee = commission.units === 0n ? EXACT_ZERO : commissionAsset === baseOf(b) ? times(commission, price) : commission;
-  const baseFee = side === 'BUY' && commissionAsset === baseOf(b);
-  b.fees = plus(b.fees, fee);
-  b.lastAt = at;
-  b.lastPrice = priceText;
-  if (side === 'BUY') {
-    const t = (b.trip ??= { spent: EXACT_ZERO, received: EXACT_ZERO });
-    // a base commission is already in the cost: the quote paid bought a position smaller by it
-    const spent = baseFee ? times(amount, price) : plus(times(amount, price), fee);
-    const held = baseFee ? minus(amount, commission) : amount;
-    t.spent = plus(t.spent, spent);
-    b.position = plus(b.position, held);
-    b.cost = plus(b.cost, spent);
-    return;
-  }
-  const t = b.trip;
-  if (t === undefined || b.position.units === 0n) return;
-  const sold = compare(amount, b.position) < 0 ? amount : b.position;
-  // the fee of a sale larger than the position is shared in proportion
-  const share = amount.units === 0n ? fee : dividedBy(times(fee, sold), amount)!;
-  const received = minus(times(sold, price), share);
-  const costOut = dividedBy(times(b.cost, sold), b.position)!;
-  b.realized = plus(b.realized, minus(received, costOut));
-  b.cost = minus(b.cost, costOut);
-  b.position = minus(b.position, sold);
-  t.received = plus(t.received, received);
-  if (b.position.units !== 0n) return;
-  b.cost = EXACT_ZERO;
-  b.trip = undefined;
-  b.trips++;
-  if (minus(t.received, t.spent).units > 0n) b.wins++;
+  applyExactFill(b, side, amount, price, priceText, commission, commissionAsset, at);
 }
 
 function read(text: string): Exact {
   const x = typeof text === 'string' ? exactOf(text) : undefined;
   if (x === undefined) throw new Unreadable();
   return x;
-}
-
-function baseOf(b: Tally): string {
-  return (b.base ??= splitMarket(b.market).base);
-}
-
-/** `toWire(value, dp)`: at most `dp` decimals, cut toward zero. */
-function truncated(x: Exact, dp: number): string {
-  return x.scale <= dp ? toText(x) : unitsToString(rescale(x.units, x.scale, dp, 'down'), dp);
 }
 
 function holdingItem([key, value]: readonly [string, string]): Item[] {
