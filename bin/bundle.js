@@ -31,6 +31,33 @@ const INSIDE = new Set(['zod', 'yaml', 'rxjs', 'decimal.js', 'commander']);
 
 const packageName = (spec) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
 
+/**
+ * zod's `z.locales` (the error messages in some 60 languages, about 380 KB of a 2.5 MB `run`) without
+ * compiling them at every start: English, the default, is bundled as before; every other locale is a
+ * function of the same name that loads zod's own locales from node_modules (zod is a dependency) when
+ * first called, and returns what zod's would, so `z.config(z.locales.fr())` works as it did.
+ */
+async function zodLocalesOnDemand(root) {
+  const names = Object.keys(await import('zod/v4/locales')).filter((n) => n !== 'en');
+  const contents = [
+    "export { default as en } from 'zod/v4/locales/en.js';",
+    'let all;',
+    // the banner's require: zod's own build of the locales, from node_modules, not bundled
+    "const locale = (name) => (...args) => (all ??= require('zod/v4/locales'))[name](...args);",
+    ...names.map((n) => `export const ${n} = locale(${JSON.stringify(n)});`),
+  ].join('\n');
+  return {
+    name: 'zod-locales-on-demand',
+    setup(b) {
+      b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+        /[\\/]zod[\\/]v4[\\/]/.test(args.importer) ? { path: 'zod-locales', namespace: 'tl-zod-locales' } : undefined,
+      );
+      b.onResolve({ filter: /^zod\/v4\/locales$/ }, (args) => (args.kind === 'require-call' ? { external: true } : undefined));
+      b.onLoad({ filter: /.*/, namespace: 'tl-zod-locales' }, () => ({ contents, loader: 'js', resolveDir: root }));
+    },
+  };
+}
+
 /** Bundles dist/ into dist/bundle/; throws with esbuild's messages on failure. */
 export async function bundle(root) {
   const { build } = await import('esbuild');
@@ -70,7 +97,7 @@ export async function bundle(root) {
     // class and function names as written (a Decimal is a Decimal in messages and constructor.name)
     keepNames: true,
     logLevel: 'silent',
-    plugins: [rewriteImportMeta],
+    plugins: [rewriteImportMeta, await zodLocalesOnDemand(root)],
     // CommonJS inside the bundle (yaml) calls require; rewritten import.meta goes through these two
     banner: {
       js: [

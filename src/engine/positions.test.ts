@@ -326,7 +326,7 @@ describe('PositionBook: each strategy its own position', () => {
     for (let n = 1; n <= 600; n++) {
       const strategy = rng.next() < 0.5 ? 'grid' : 'trend';
       const held = decimal.get(strategy)!.position;
-      const side = held.gt(0) && rng.next() < 0.45 ? 'SELL' : 'BUY';
+      const side: 'BUY' | 'SELL' = held.gt(0) && rng.next() < 0.45 ? 'SELL' : 'BUY';
       // sells of part, all, or more than the position; buys with fees in either asset, or none
       const amount = side === 'SELL' ? (rng.next() < 0.3 ? held.toFixed() : held.times(rng.next() * 1.2).toFixed(8)) : amountOf();
       const price = (20_000 + rng.next() * 20_000).toFixed(Math.floor(rng.next() * 3));

@@ -87,6 +87,36 @@ describe('dist/bundle', () => {
     expect(out.trim()).toBe('function true true Decimal');
   });
 
+  it("holds zod's English messages only, and z.locales gives every other locale from node_modules when asked", () => {
+    // a text of zod's French locale (ASCII: the bundle escapes other characters)
+    const french = 'date et heure ISO';
+    expect(readFileSync(join(ROOT, 'node_modules', 'zod', 'v4', 'locales', 'fr.js'), 'utf8')).toContain(`"${french}"`);
+    for (const f of files()) expect(readFileSync(join(BUNDLE, f), 'utf8').includes(french), f).toBe(false);
+    const code = [
+      "const { z } = await import('tradeloop');",
+      "const zod = await import('zod');",
+      'const s = z.object({ a: z.number() });',
+      "const said = () => s.safeParse({ a: 'x' }).error.issues[0].message;",
+      'const en = said();',
+      'z.config(z.locales.fr());',
+      'const fr = said();',
+      'z.config(z.locales.en());',
+      'console.log(JSON.stringify({ en, fr, again: said(), names: Object.keys(z.locales), zod: Object.keys(zod.z.locales), core: z.core.locales.de === z.locales.de }));',
+    ].join(' ');
+    const out = JSON.parse(
+      execFileSync(process.execPath, ['--input-type=module', '-e', code], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        env: { ...process.env, NODE_OPTIONS: '' },
+      }),
+    ) as { en: string; fr: string; again: string; names: string[]; zod: string[]; core: boolean };
+    expect(out.en).toMatch(/^Invalid input: expected number/);
+    expect(out.fr).toMatch(/^Entrée invalide/);
+    expect(out.again).toBe(out.en);
+    expect(out.names.sort()).toEqual(out.zod.sort());
+    expect(out.core).toBe(true);
+  });
+
   it('--help reads a handful of files from dist/', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tradeloop-bundle-'));
     try {
