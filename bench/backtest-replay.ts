@@ -32,7 +32,7 @@ import smaCross from '../strategies/sma-cross.js';
 import { threadScaling } from './thread-scaling.js';
 
 /** The same two SMAs as sma-cross, never trading: the per-point cost of the path without intents. */
-const watchOnly = defineStrategy({
+export const watchOnly = defineStrategy({
   name: 'watch-only',
   description: 'updates two SMAs per price point and never trades',
   params: z.object({}),
@@ -142,29 +142,25 @@ export async function replayFigure(series: PriceSeriesLike): Promise<void> {
     `  plain Float64Array crossover loop: ${baseMs.toFixed(1)} ms: ${rate(series.length, baseMs)} (${crosses} crosses)\n`,
   );
   process.stdout.write(`  ratio plain / warm full path: ${(plain / warm).toFixed(0)}×; peak RSS ${(peakRss / 1e6).toFixed(0)} MB\n`);
-  const idle = [];
-  for (let r = 0; r < 3; r++) idle.push((await runBacktest({ definition: watchOnly, params: {}, series })).elapsedMs);
+  // the baselines each in a process of their own: code V8 compiled for the runs before would
+  // otherwise shape theirs (the same runs read 20-25 % slower after the full path's than alone)
+  const idle = replayOnce('watch', 3);
   const idleMs = median(idle);
   process.stdout.write(
-    `  same path, same SMAs, no strategy logic, no intents (median of 3): ${idleMs.toFixed(0)} ms: ${rate(series.length, idleMs)}\n`,
+    `  same path, same SMAs, no strategy logic, no intents (own process, median of 3 after a first run): ${idleMs.toFixed(0)} ms: ${rate(series.length, idleMs)}\n`,
   );
   // sma-cross itself with too little money to size an order: all of its per-point work (the cross,
   // the Position helper), no intent: a fairer baseline for the cost of an intent than watch-only. A
   // helper that never ordered checks the account's holding at every point (one that has ordered does
   // not); the check keeps its answer while the account's total is the same object, so it costs a few
   // ns a point (before, it was a Decimal comparison a point, about 60 ms a run).
-  const broke = [];
-  for (let r = 0; r < RUNS; r++) {
-    const b = await runBacktest({ definition: smaCross, params, series, initial: { USD: '0.001' } });
-    if (b.intents.length !== 0) throw new Error(`the no-money baseline made ${b.intents.length} intents`);
-    broke.push(b.elapsedMs);
-  }
+  const broke = replayOnce('broke', RUNS);
   const brokeMs = median(broke);
   const intents = Math.max(1, run.intents.length);
   const perIntentUs = ((warmMs - brokeMs) * 1000) / intents;
   const perIntentFastestUs = ((warmMin - Math.min(...broke)) * 1000) / intents;
   process.stdout.write(
-    `  sma-cross with USD 0.001 (every per-point step, never an order; median of ${RUNS}): ${brokeMs.toFixed(0)} ms: ${rate(series.length, brokeMs)}; ` +
+    `  sma-cross with USD 0.001 (every per-point step, never an order; own process, median of ${RUNS} after a first run): ${brokeMs.toFixed(0)} ms: ${rate(series.length, brokeMs)}; ` +
       `each intent (risk, journal, executors, fill, report, the strategy's own handling) adds ≈ ${perIntentUs.toFixed(1)} µs ` +
       `(${perIntentFastestUs.toFixed(1)} µs between the fastest runs of each)\n`,
   );
@@ -177,6 +173,17 @@ export async function replayFigure(series: PriceSeriesLike): Promise<void> {
     );
   }
   process.stdout.write(`  target: warm ≥ 6,000,000 points/s; each intent ≤ 10 µs (aim 5)\n`);
+}
+
+/**
+ * A baseline of the dense workload in a child process (`replay-once.ts`): the elapsed ms of `runs`
+ * runs after a first one (dropped: the intent path still compiling).
+ */
+function replayOnce(mode: 'watch' | 'broke', runs: number): number[] {
+  const once = fileURLToPath(new URL('./replay-once.ts', import.meta.url));
+  const r = spawnSync(process.execPath, ['--import', 'tsx', once, mode, String(runs), String(POINTS)], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`the ${mode} baseline exited with ${r.status}: ${r.stderr.trim().split('\n').slice(-3).join(' ')}`);
+  return (JSON.parse(r.stdout) as { ms: number[] }).ms;
 }
 
 /** grademark on the same workload, in a child process (`grademark-once.ts`); a string says why it was skipped. */
