@@ -17,19 +17,10 @@ import { barColumnsOf, type BarColumns, type FromWorker, type Job, type JobConte
 import type { IntrabarRule } from '../../src/fills/point/bar-range.js';
 import { sharedColumn } from '../shared-series.js';
 import type { PortfolioJobSpec } from './portfolio-job.js';
+import { OPTIMIZE_METRICS, type OptimizeMetric } from './metric-names.js';
 
-/** Metrics the optimizer ranks by, and the JSON field each reads. Drawdown ranks lowest first. */
-export const OPTIMIZE_METRICS = {
-  sharpe: 'sharpe',
-  sortino: 'sortino',
-  return: 'return_pct',
-  cagr: 'cagr_pct',
-  max_drawdown: 'max_drawdown_pct',
-  profit_factor: 'profit_factor',
-  win_rate: 'win_rate_pct',
-  final_equity: 'final_equity',
-} as const;
-export type OptimizeMetric = keyof typeof OPTIMIZE_METRICS;
+/** Metrics the optimizer ranks by, and the JSON field each reads (metric-names.ts). Drawdown ranks lowest first. */
+export { OPTIMIZE_METRICS, type OptimizeMetric };
 
 export interface OptimizeConfig {
   readonly strategy: string;

@@ -7,7 +7,7 @@
  * and parser, the journal's SQLite. A heavy import added to a command module or a module it reaches
  * fails here with the import path that brought it in.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -30,7 +30,19 @@ function runtimeImportsOf(g: ModuleGraph, pkg: string): string[] {
   return [...g.files].filter(([file]) => index.test(readFileSync(join(ROOT, file), 'utf8'))).map(([, via]) => via);
 }
 
-const commandGraph = (module: string): ModuleGraph => importGraph('src/cli/main.ts', `src/cli/commands/${module}.ts`);
+/** What a command loads when it runs: main, its module (the flags it registers) and, when it has one, its action's module (`X-action.ts`, loaded when the command runs). */
+const commandGraph = (module: string): ModuleGraph => {
+  const action = `src/cli/commands/${module}-action.ts`;
+  return importGraph('src/cli/main.ts', `src/cli/commands/${module}.ts`, ...(existsSync(join(ROOT, action)) ? [action] : []));
+};
+
+/** Each command module (src/cli/commands/index.ts), by the file its `load` imports. */
+const COMMAND_MODULES = [...readFileSync(join(ROOT, 'src/cli/commands/index.ts'), 'utf8').matchAll(/import\('\.\/([\w-]+)\.js'\)/g)].map(
+  (m) => m[1]!,
+);
+
+/** What `--help` of a command may load besides src/cli/: the light facts its flags' texts name. */
+const HELP_MAY_LOAD = ['src/fills/point/intrabar.ts', 'backtest/optimize/metric-names.ts'];
 
 describe("each command's static import graph", () => {
   it('--help loads the program and the table of commands, no command module', () => {
@@ -38,6 +50,23 @@ describe("each command's static import graph", () => {
     expect(g.files.has('src/cli/commands/index.ts')).toBe(true);
     expect([...g.files.keys()].filter((f) => f.startsWith('src/cli/commands/') && f !== 'src/cli/commands/index.ts')).toEqual([]);
     expect([...g.packages.keys()].filter((p) => !p.startsWith('node:'))).toEqual(['commander']);
+  });
+
+  // `tradeloop backtest --help` registers the command's flags and prints them: the code that runs the
+  // command (its X-action.ts, the engine, the config's reader, the HTTP client) loads only when it runs
+  it("each command's --help: its flags' module alone, no library but commander, nothing of the engine", () => {
+    // the commands whose code is heavy keep it in X-action.ts (the short ones load little anyway)
+    const split = COMMAND_MODULES.filter((m) => existsSync(join(ROOT, `src/cli/commands/${m}-action.ts`)));
+    expect(split.sort()).toEqual(['api', 'backtest', 'divergence', 'history', 'optimize', 'run', 'sandbox', 'start', 'verify']);
+    const main = importGraph('src/cli/main.ts');
+    const found: Record<string, string[]> = {};
+    for (const module of split) {
+      const g = importGraph('src/cli/main.ts', `src/cli/commands/${module}.ts`);
+      const beyond = [...g.files.entries()].filter(([f]) => !main.files.has(f) && !f.startsWith('src/cli/') && !HELP_MAY_LOAD.includes(f));
+      const packages = [...g.packages.keys()].filter((p) => !p.startsWith('node:') && p !== 'commander');
+      if (beyond.length + packages.length > 0) found[module] = [...beyond.map(([, via]) => via), ...packages];
+    }
+    expect(found).toEqual({});
   });
 
   it('the journal views: the journal, not the config schema, the HTTP client, the sandbox or the dashboard', () => {

@@ -13,5 +13,5 @@ export async function fetchMissing(
   markets: readonly string[],
 ): Promise<void> {
   const range = cacheRange(flags);
-  if (range !== undefined) await (await import('./history.js')).fetchMissingHistory(ctx, flags, markets, range);
+  if (range !== undefined) await (await import('./history-action.js')).fetchMissingHistory(ctx, flags, markets, range);
 }

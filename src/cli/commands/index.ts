@@ -5,7 +5,9 @@ import type { RegisterCommand } from '../context.js';
  * (term → description), and how to load it. A module is imported only when one of its commands
  * runs, so `tradeloop --help` and a journal view load none of the heavy ones (the sandbox, the
  * dashboard, the queue, the HTTP client). test/cli/lazy-commands.test.ts checks that these terms
- * and descriptions are what the modules themselves register.
+ * and descriptions are what the modules themselves register. A heavy command's module registers its
+ * flags only; what it does is in `X-action.ts`, imported when it runs, so its `--help` loads none of
+ * it (test/cli/command-graph.test.ts).
  */
 export interface CommandModule {
   readonly commands: Readonly<Record<string, string>>;

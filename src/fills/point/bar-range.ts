@@ -19,6 +19,7 @@
  * The triggers are the platform's (`stopFires`, `crosses`), applied to the bar's extremes.
  */
 import { byNumber, crosses, stopFires } from '../../platform/order-life.js';
+import { INTRABAR_RULES, type IntrabarRule } from './intrabar.js';
 
 /** The open, high and low of the row a point closes (its price is the close). */
 export interface BarRange {
@@ -29,16 +30,7 @@ export interface BarRange {
   readonly lowFirst?: boolean;
 }
 
-/**
- * Which extreme of a bar is taken as reached first, where the data cannot say (`--intrabar`):
- * - `adverse` (the default): the low, so a long's stop-loss comes before its take-profit;
- * - `open-nearest`: the extreme nearer the open (the low on a tie), the path most bars take;
- * - `favorable`: the high, the best case: run it beside `adverse` to see how much a result leans on
- *   the order inside bars.
- */
-export type IntrabarRule = 'adverse' | 'open-nearest' | 'favorable';
-
-export const INTRABAR_RULES: readonly IntrabarRule[] = ['adverse', 'open-nearest', 'favorable'];
+export { INTRABAR_RULES, type IntrabarRule };
 
 /** Whether `rule` takes the low of the bar (open, high, low) as reached before its high. */
 export function lowFirstOf(rule: IntrabarRule, open: number, high: number, low: number): boolean {
