@@ -155,6 +155,14 @@ describe('tradeloop init', () => {
     expect(ok.stdout).toMatch(/passes tradeloop verify: deterministic, no look-ahead, enough warm-up/);
     expect(ok.stdout).toMatch(/pass 5\b/);
 
+    // the project's backtest script, and the README's line of it, work on the new project as it is
+    const scripts = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    expect(scripts.backtest).toMatch(/^tradeloop backtest /);
+    expect(readFileSync(join(dir, 'README.md'), 'utf8')).toContain(`npx ${scripts.backtest}`);
+    const script = await tradeloop([...scripts.backtest!.split(' ').slice(1), '--json'], dir);
+    expect(script.code, why(script)).toBe(0);
+    expect(JSON.parse(script.stdout)).toMatchObject({ strategy: 'my-strategy' });
+
     const added = await tradeloop(['new-strategy', 'breakout'], dir);
     expect(added.code, why(added)).toBe(0);
     expect(readFileSync(join(dir, 'strategies/breakout.ts'), 'utf8')).toMatch(/^import \{ .* \} from 'tradeloop';$/m);

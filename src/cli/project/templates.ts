@@ -115,7 +115,8 @@ export function projectFiles(p: ProjectFiles): Record<string, string> {
       test: 'tradeloop test',
       typecheck: 'tsc --noEmit',
       start: 'tradeloop run',
-      backtest: `tradeloop backtest --strategy ./strategies/${p.strategy}.ts --data data/prices.csv`,
+      // works on a new project as it is: the embedded sandbox serves the prices, cached in data/history
+      backtest: `tradeloop ${backtestArgs(p)}`,
     },
     dependencies: { tradeloop: p.dependency },
     devDependencies: { '@types/node': '^20.19.0', typescript: '^5.9.0' },
@@ -209,6 +210,11 @@ journal:
 `;
 }
 
+/** The new project's backtest: its strategy on two months of BTCUSD, fetched from the config's environment on first use. */
+function backtestArgs(p: ProjectFiles): string {
+  return `backtest --strategy ./strategies/${p.strategy}.ts --market BTCUSD --from 2024-01-01 --to 2024-03-01`;
+}
+
 function readme(p: ProjectFiles): string {
   return `# ${p.name}
 
@@ -217,7 +223,7 @@ A trading bot on tradeloop ${p.tradeloopVersion}.
 \`\`\`sh
 npm install                  # once
 npm test                     # the strategies' tests (tradeloop test: node's test runner, TypeScript as is)
-npx tradeloop backtest --strategy ./strategies/${p.strategy}.ts --data prices.csv
+npx tradeloop ${backtestArgs(p)}   # or npm run backtest
 npx tradeloop run            # live on the embedded sandbox (config/default.yaml); Ctrl-C stops it cleanly
 \`\`\`
 
@@ -228,7 +234,7 @@ npx tradeloop run            # live on the embedded sandbox (config/default.yaml
 - Price data: \`npx tradeloop backtest --strategy ... --market BTCUSD --from 2024-01-01 --to 2024-02-01\`
   fetches what is missing into \`data/history\` (from the config's environment; \`history fetch\` does it ahead).
   A CSV of \`timestamp,price\` (or OHLCV, \`--price-column close\`) works with \`--data FILE\`.
-- \`npx tradeloop optimize --strategy ./strategies/${p.strategy}.ts --data prices.csv --grid period=10..40:10\`
+- \`npx tradeloop optimize --strategy ./strategies/${p.strategy}.ts --market BTCUSD --from 2024-01-01 --to 2024-03-01 --grid period=10..40:10\`
   searches parameters.
 - \`.tradeloop/\` holds the journal of every run: \`npx tradeloop orders\`, \`npx tradeloop trades\`.
 `;
