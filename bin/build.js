@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // `npm run build`: compiles the package and the command into dist/ (tsconfig.build.json), bundles
 // what the processes start from into dist/bundle/ (bin/bundle.js: the command, the package's entries,
-// the optimizer's thread) and writes the build stamp the command checks at start (bin/dist-check.js). The compile is incremental (its
-// state in dist/build.tsbuildinfo, not packed): after an edit it redoes what the edit touches, about 8 s
-// instead of 20 on a 2-core machine. With --if-stale (`prepare`, run by `npm install`), a dist/ that
-// is already current is kept as it is; with --clean, dist/ is emptied first.
+// the optimizer's thread) and writes the build stamp the command checks at start (bin/dist-check.js).
+// The compile is incremental (its state in dist/build.tsbuildinfo, not packed): after an edit it
+// redoes what the edit touches, about 8 s instead of 20 on a 2-core machine. With --if-stale
+// (`prepare`, run by `npm install`), a dist/ that is already current is kept as it is; with --clean,
+// dist/ is emptied first.
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';

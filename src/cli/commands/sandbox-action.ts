@@ -15,6 +15,7 @@ import { newInstanceId } from '../../live/local-world.js';
 import { loadPriceSeries } from '../../sim/prices/price-file.js';
 import { type PriceSeriesLike } from '../../sim/prices/price-data.js';
 import { type CliContext, writeLine } from '../context.js';
+import { untilStopped } from '../signals.js';
 
 import { SANDBOX_SECRET_ENV, type SandboxFlags } from './sandbox.js';
 
@@ -56,7 +57,7 @@ export async function sandboxAction(flags: SandboxFlags, ctx: CliContext): Promi
   if (documents) writeLine(ctx.stdout, 'identity documents: on');
   if (shapes !== 'schema') writeLine(ctx.stdout, `shapes: ${shapes} (the spec's examples, not its schemas)`);
   if (client !== undefined) writeLine(ctx.stdout, `client id: ${client.clientId}`);
-  await untilSignal();
+  await untilStopped();
   await handle.close();
   writeLine(ctx.stderr, 'sandbox stopped');
 }
@@ -130,18 +131,6 @@ function shapeMode(value: string): ShapeMode {
       `expected schema (the OpenAPI schemas) or examples (the spec's examples), got ${JSON.stringify(value)}`,
     );
   return value as ShapeMode;
-}
-
-function untilSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
 }
 
 function replays(specs: readonly string[]): Record<string, { series: PriceSeriesLike }> {

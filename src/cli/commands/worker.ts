@@ -5,6 +5,7 @@ import { parsePositiveInt } from '../../../backtest/cli-input.js';
 import { parseRedisUrl } from '../../config/redis-url.js';
 import { tradeloopVersion } from '../../strategy/plugin-hash.js';
 import { type CliContext, writeLine } from '../context.js';
+import { untilStopped } from '../signals.js';
 import { INSTALL_ROOT } from '../project/install.js';
 
 interface WorkerFlags {
@@ -71,17 +72,8 @@ export function registerWorker(program: Command, ctx: CliContext): void {
         ctx.stderr,
         `worker ${worker.id} (tradeloop ${tradeloopVersion()}) takes trials from ${target.label}${concurrency > 1 ? ` with ${concurrency} processes` : ''}; Ctrl-C stops it`,
       );
-      await new Promise<void>((resolve) => {
-        const stop = (): void => {
-          process.off('SIGINT', stop);
-          process.off('SIGTERM', stop);
-          resolve();
-        };
-        process.on('SIGINT', stop);
-        process.on('SIGTERM', stop);
-        // a child of `--concurrency N`: its parent is gone when the channel closes
-        if (typeof process.send === 'function') process.once('disconnect', stop);
-      });
+      // a child of `--concurrency N` stops too when its parent is gone (the channel closes)
+      await untilStopped({ orDisconnect: true });
       for (const c of children) c.kill('SIGTERM');
       // a Redis that went away must not keep the worker from exiting: its trial, if any, is retried
       // elsewhere once its lock expires
